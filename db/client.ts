@@ -1,0 +1,47 @@
+/**
+ * The one way to open the hub's database: better-sqlite3 in WAL mode with foreign keys and a busy
+ * timeout, the committed migrations applied, and the SQL helper functions registered. Used by the
+ * hub, the tests and the scripts alike. This folder is the only importer of better-sqlite3.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
+import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import * as schema from './schema.js';
+
+export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
+
+const MIGRATIONS = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
+
+export interface OpenOptions {
+  /** Skip the migrations (a tool that only reads an existing file). */
+  readonly?: boolean;
+}
+
+export function openDb(file: string, opts: OpenOptions = {}): Db {
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const client = new Database(file, { readonly: opts.readonly ?? false });
+  client.pragma('journal_mode = WAL');
+  client.pragma('synchronous = NORMAL');
+  client.pragma('foreign_keys = ON');
+  client.pragma('busy_timeout = 5000');
+  // Unicode-aware case folding for `contains`/`startswith`: SQLite's own lower()/LIKE fold ASCII only,
+  // and names here are "Šopský šalát".
+  client.function('casefold', { deterministic: true }, (s: unknown) => (typeof s === 'string' ? s.toLocaleLowerCase('und') : s));
+  const db = drizzle(client, { schema }) as Db;
+  if (!opts.readonly) migrate(db, { migrationsFolder: MIGRATIONS });
+  return db;
+}
+
+export function closeDb(db: Db): void {
+  if (db.$client.open) db.$client.close();
+}
+
+/** Runs `fn` in one synchronous transaction (no awaits inside: better-sqlite3 cannot span them). */
+export function inTransaction<T>(db: Db, fn: () => T): T {
+  return db.$client.transaction(fn).immediate();
+}
+
+export { schema };

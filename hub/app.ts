@@ -1,0 +1,70 @@
+/**
+ * createApp(deps) → the express app. It never listens: main.ts does, and tests call it with a
+ * temp database and a fake clock.
+ */
+import express, { type Express } from 'express';
+import type { Db } from '../db/client.js';
+import type { Clock } from './clock.js';
+import type { Config } from './config.js';
+import { healthRouter } from './health.js';
+import { readJsonBody } from './http/body.js';
+import { errors } from './http/errors.js';
+import { problemHandler, requestId, requestLog } from './http/problem.js';
+import type { Logger } from './log.js';
+import { openApiRouter } from './openapi.js';
+import { authRouter, requireSession } from './resources/auth/routes.js';
+import { AuthService } from './resources/auth/service.js';
+import type { EngineContext } from './resources/engine/define.js';
+import { resourceRouter } from './resources/engine/routes.js';
+import { ResourceService } from './resources/engine/service.js';
+import { RESOURCES } from './resources/index.js';
+
+export interface AppDeps {
+  db: Db;
+  clock: Clock;
+  log: Logger;
+  config: Pick<Config, 'timeZone' | 'tokenTtlMs'>;
+}
+
+export interface Services {
+  resources: Record<string, ResourceService>;
+  auth: AuthService;
+}
+
+export function buildServices(deps: AppDeps): Services {
+  const ctx: EngineContext = { db: deps.db, clock: deps.clock, timeZone: deps.config.timeZone };
+  const resources = Object.fromEntries(RESOURCES.map((def) => [def.name, new ResourceService(def, ctx)]));
+  return { resources, auth: new AuthService(ctx, deps.config.tokenTtlMs) };
+}
+
+export function createApp(deps: AppDeps, services: Services = buildServices(deps)): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('trust proxy', false);
+  app.locals.services = services;
+
+  app.use(requestId);
+  app.use(requestLog(deps.log));
+
+  const api = express.Router();
+  api.use(readJsonBody);
+  api.use(healthRouter({ db: deps.db, clock: deps.clock, startedAt: deps.clock.now().getTime() }));
+  api.use(openApiRouter());
+  api.use(authRouter(services.auth));
+  api.use(requireSession(services.auth));
+  for (const service of Object.values(services.resources)) api.use(resourceRouter(service));
+  api.use((req) => {
+    throw errors.routeNotFound(req.originalUrl.split('?')[0]);
+  });
+  app.use('/api', api);
+
+  app.get('/', (_req, res) => {
+    res.type('html').send('<!doctype html><title>POS Hub</title><h1>POS Hub</h1><p>The API is at <a href="/api/docs">/api/docs</a>.</p>');
+  });
+  app.use((req) => {
+    throw errors.routeNotFound(req.originalUrl.split('?')[0]);
+  });
+  app.use(problemHandler(deps.log));
+  return app;
+}

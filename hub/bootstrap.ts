@@ -1,0 +1,80 @@
+/**
+ * First start on an empty data directory (CONTRACT §5): user `admin` with every right, device
+ * `BackOffice`, the default stock transfer numberings (§7) and payment type 1 Cash.
+ */
+import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { sql } from 'drizzle-orm';
+import type { Db } from '../db/client.js';
+import type { Caller } from './http/caller.js';
+import { RIGHTS } from './http/rights.js';
+import type { Logger } from './log.js';
+import type { ResourceService } from './resources/engine/service.js';
+import { fromZoned, zonedParts } from './time.js';
+
+export const DEFAULT_NUMBERINGS = [
+  { id: 'income', type: 'Income', format: 'P-{yyyy}{MM}{i4}', unit: 'Month' },
+  { id: 'outcome', type: 'Outcome', format: 'V-{yyyy}{MM}{i4}', unit: 'Month' },
+  { id: 'transfer', type: 'Transfer', format: 'T-{yyyy}{MM}{i4}', unit: 'Month' },
+  { id: 'sale', type: 'Sale', format: 'S-{yyyy}{MM}{i6}', unit: 'Month' },
+  { id: 'invoice', type: 'Invoice', format: 'FA-{yyyy}{i4}', unit: 'Year' },
+  { id: 'correction', type: 'Correction', format: 'K-{yyyy}{MM}{i4}', unit: 'Month' },
+] as const;
+
+/** Acts with every right during bootstrap; never reachable from a request. */
+export const SYSTEM_CALLER: Caller = {
+  userId: 'system',
+  userName: 'system',
+  name: 'POS Hub',
+  rights: new Set(RIGHTS),
+  device: { name: 'BackOffice', envName: 'BackOffice' },
+  tokenHash: '',
+  expiresAt: Number.MAX_SAFE_INTEGER,
+};
+
+export interface BootstrapResult {
+  created: boolean;
+  adminPassword?: string;
+  passwordFile?: string;
+}
+
+export async function bootstrap(opts: {
+  db: Db;
+  services: Record<string, ResourceService>;
+  dataDir: string;
+  adminPassword?: string;
+  timeZone: string;
+  now: Date;
+  log: Logger;
+}): Promise<BootstrapResult> {
+  const { db, services } = opts;
+  const count = db.get<{ n: number }>(sql`SELECT count(*) AS n FROM users`)?.n ?? 0;
+  if (count > 0) return { created: false };
+
+  const password = opts.adminPassword ?? randomBytes(12).toString('base64url');
+  await services.devices.create(SYSTEM_CALLER, { name: 'BackOffice', envName: 'BackOffice', description: 'The store manager\u2019s back office' });
+  await services.users.create(SYSTEM_CALLER, { id: 'admin', userName: 'admin', name: 'Administrator', rights: [...RIGHTS], password });
+  // Numbering windows count from the start of this year in the store's zone, so months and years align.
+  const year = zonedParts(opts.now, opts.timeZone).year;
+  const startAt = fromZoned({ year, month: 1, day: 1 }, opts.timeZone).toISOString();
+  for (const n of DEFAULT_NUMBERINGS) {
+    await services.stocktransfernumberings.create(SYSTEM_CALLER, {
+      id: n.id,
+      isActive: true,
+      type: n.type,
+      format: n.format,
+      repeat: true,
+      numberings: [{ isActive: true, startAt, period: { unit: n.unit, amount: 1 }, currentNumber: 0 }],
+    });
+  }
+  await services.paymenttypes.create(SYSTEM_CALLER, { number: 1, name: 'Cash', category: 'Cash', isActive: true, isChangeable: true });
+
+  let passwordFile: string | undefined;
+  if (!opts.adminPassword) {
+    passwordFile = join(opts.dataDir, 'admin-password.txt');
+    writeFileSync(passwordFile, `${password}\n`, { mode: 0o600 });
+  }
+  opts.log.info({ passwordFile }, 'first start: created user admin, device BackOffice, default numberings and payment type 1 Cash');
+  return { created: true, adminPassword: opts.adminPassword ? undefined : password, passwordFile };
+}

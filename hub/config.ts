@@ -1,0 +1,96 @@
+/**
+ * Environment → typed configuration (CONTRACT §10). Every problem is reported at once, naming the
+ * variable, and stops the start.
+ */
+import { resolve } from 'node:path';
+import { isValidTimeZone } from './time.js';
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  adminPassword?: string;
+  tokenTtlMs: number;
+  mdns: boolean;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  timeZone: string;
+  smtpUrl?: string;
+  smtpFrom?: string;
+  shopName: string;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** `12h`, `90m`, `3600s`, `3600` (seconds) → milliseconds. */
+export function parseDuration(text: string): number | null {
+  const m = /^\s*(\d{1,9})\s*(ms|s|m|h|d)?\s*$/i.exec(text);
+  if (!m) return null;
+  const n = Number(m[1]);
+  const unit = (m[2] ?? 's').toLowerCase();
+  const factor = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[unit as 'ms' | 's' | 'm' | 'h' | 'd'];
+  return n * factor;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const problems: string[] = [];
+  const get = (name: string) => {
+    const v = env[name];
+    return v === undefined || v === '' ? undefined : v;
+  };
+
+  const portText = get('POS_HUB_PORT') ?? '8080';
+  const port = Number(portText);
+  if (!/^\d+$/.test(portText) || port < 0 || port > 65535) problems.push(`POS_HUB_PORT='${portText}' is not a port number (0-65535).`);
+
+  const host = get('POS_HUB_HOST') ?? '0.0.0.0';
+  if (!/^[A-Za-z0-9.:[\]-]+$/.test(host)) problems.push(`POS_HUB_HOST='${host}' is not a host name or address.`);
+
+  const ttlText = get('POS_HUB_TOKEN_TTL') ?? '12h';
+  const tokenTtlMs = parseDuration(ttlText);
+  if (tokenTtlMs === null || tokenTtlMs < 60_000) problems.push(`POS_HUB_TOKEN_TTL='${ttlText}' is not a duration of at least a minute (e.g. 12h, 90m, 3600).`);
+
+  const mdnsText = get('POS_HUB_MDNS') ?? '1';
+  if (!['0', '1', 'true', 'false'].includes(mdnsText.toLowerCase())) problems.push(`POS_HUB_MDNS='${mdnsText}' is not 0 or 1.`);
+
+  const logLevel = (get('POS_HUB_LOG_LEVEL') ?? 'info').toLowerCase();
+  if (!(LEVELS as readonly string[]).includes(logLevel)) problems.push(`POS_HUB_LOG_LEVEL='${logLevel}' is not one of ${LEVELS.join(', ')}.`);
+
+  const timeZone = get('POS_HUB_TIMEZONE') ?? Intl.DateTimeFormat().resolvedOptions().timeZone ?? 'UTC';
+  if (!isValidTimeZone(timeZone)) problems.push(`POS_HUB_TIMEZONE='${timeZone}' is not an IANA time zone such as Europe/Bratislava.`);
+
+  const smtpUrl = get('POS_HUB_SMTP_URL');
+  if (smtpUrl) {
+    try {
+      const u = new URL(smtpUrl);
+      if (u.protocol !== 'smtp:' && u.protocol !== 'smtps:') throw new Error();
+    } catch {
+      problems.push(`POS_HUB_SMTP_URL is not smtp://user:pass@host:port or smtps://... (value not shown: it may hold a password).`);
+    }
+  }
+  const smtpFrom = get('POS_HUB_SMTP_FROM');
+  if (smtpFrom && !/^[^@\s]+@[^@\s]+$/.test(smtpFrom.replace(/^.*<(.+)>$/, '$1'))) problems.push(`POS_HUB_SMTP_FROM='${smtpFrom}' is not an e-mail address.`);
+
+  const adminPassword = get('POS_HUB_ADMIN_PASSWORD');
+  if (adminPassword !== undefined && adminPassword.length < 4) problems.push('POS_HUB_ADMIN_PASSWORD is shorter than 4 characters.');
+
+  if (problems.length) throw new ConfigError(problems);
+  return {
+    port,
+    host,
+    dataDir: resolve(get('POS_HUB_DATA_DIR') ?? './data'),
+    adminPassword,
+    tokenTtlMs: tokenTtlMs!,
+    mdns: mdnsText === '1' || mdnsText.toLowerCase() === 'true',
+    logLevel: logLevel as Config['logLevel'],
+    timeZone,
+    smtpUrl,
+    smtpFrom,
+    shopName: get('POS_HUB_SHOP_NAME') ?? 'POS Hub',
+  };
+}

@@ -1,0 +1,36 @@
+import { Router } from 'express';
+import { sql } from 'drizzle-orm';
+import type { Db } from '../db/client.js';
+import type { Clock } from './clock.js';
+import { VERSION } from './version.js';
+
+/** GET /api/health, without a token: what a register or an installer checks first. */
+export function healthRouter(deps: { db: Db; clock: Clock; startedAt: number }): Router {
+  const router = Router();
+  router.get('/health', (_req, res) => {
+    let db = 'ok';
+    let printers: unknown[] = [];
+    let fiscalDevices: unknown[] = [];
+    try {
+      printers = deps.db
+        .all<{ name: string; type: string; is_active: number }>(sql`SELECT name, type, is_active FROM order_endpoints ORDER BY name`)
+        .map((p) => ({ name: p.name, type: p.type, isActive: p.is_active === 1, status: 'unknown' }));
+      fiscalDevices = deps.db
+        .all<{ name: string; driver: string; is_active: number; status: string | null }>(
+          sql`SELECT name, driver, is_active, json_extract(doc, '$.status') AS status FROM fiscal_devices ORDER BY name`,
+        )
+        .map((f) => ({ name: f.name, driver: f.driver, isActive: f.is_active === 1, status: f.status ? JSON.parse(f.status) : null }));
+    } catch {
+      db = 'error';
+    }
+    res.status(db === 'ok' ? 200 : 503).json({
+      status: db === 'ok' ? 'ok' : 'degraded',
+      version: VERSION,
+      uptimeS: Math.floor((deps.clock.now().getTime() - deps.startedAt) / 1000),
+      db,
+      printers,
+      fiscalDevices,
+    });
+  });
+  return router;
+}

@@ -1,0 +1,104 @@
+import type { NextFunction, Request, Response } from 'express';
+import { errors } from './errors.js';
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+/** Deeper JSON than this is refused: nothing in the API nests that deep, and deep trees cost stack. */
+export const MAX_JSON_DEPTH = 32;
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/**
+ * Reads the request body ourselves instead of express.json(), so every failure gets the status
+ * CONTRACT §1/§11 names: 413 over 1 MiB, 415 for a non-empty body that is not JSON, 400 for
+ * malformed JSON. An absent body leaves req.body undefined; the handler that needs one says 400.
+ */
+export function readJsonBody(req: Request, _res: Response, next: NextFunction): void {
+  if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') {
+    req.body = undefined;
+    next();
+    return;
+  }
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (declared > BODY_LIMIT_BYTES) {
+    req.resume();
+    next(errors.payloadTooLarge('1 MiB'));
+    return;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let failed = false;
+  req.on('data', (chunk: Buffer) => {
+    if (failed) return;
+    size += chunk.length;
+    if (size > BODY_LIMIT_BYTES) {
+      failed = true;
+      next(errors.payloadTooLarge('1 MiB'));
+      return;
+    }
+    chunks.push(chunk);
+  });
+  req.on('error', (err) => {
+    if (!failed) {
+      failed = true;
+      next(err);
+    }
+  });
+  req.on('end', () => {
+    if (failed) return;
+    const raw = Buffer.concat(chunks).toString('utf8');
+    if (raw.trim() === '') {
+      req.body = undefined;
+      next();
+      return;
+    }
+    const type = String(req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+    if (type !== 'application/json' && !type.endsWith('+json')) {
+      next(errors.unsupportedMediaType(type));
+      return;
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw);
+    } catch (e) {
+      next(errors.validation(`The request body is not valid JSON: ${(e as Error).message}`, [
+        { memberName: '$body', message: 'Malformed JSON.', code: 'Invalid' },
+      ]));
+      return;
+    }
+    const problem = checkShape(parsed, '', 0);
+    if (problem) {
+      next(errors.member(problem.path || '$body', problem.message));
+      return;
+    }
+    req.body = parsed;
+    next();
+  });
+}
+
+/** Refuses prototype-polluting keys and absurd nesting anywhere in the document. */
+function checkShape(value: unknown, path: string, depth: number): { path: string; message: string } | null {
+  if (value === null || typeof value !== 'object') return null;
+  if (depth > MAX_JSON_DEPTH) return { path, message: `Nesting deeper than ${MAX_JSON_DEPTH} levels is not accepted.` };
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const p = checkShape(value[i], `${path}[${i}]`, depth + 1);
+      if (p) return p;
+    }
+    return null;
+  }
+  for (const key of Object.keys(value)) {
+    const child = path ? `${path}.${key}` : key;
+    if (FORBIDDEN_KEYS.has(key)) return { path: child, message: `The key '${key}' is not accepted.` };
+    const p = checkShape((value as Record<string, unknown>)[key], child, depth + 1);
+    if (p) return p;
+  }
+  return null;
+}
+
+/** The body of a request that must have one; an empty or non-object body is 400. */
+export function requireObjectBody(body: unknown): Record<string, unknown> {
+  if (body === undefined) throw errors.member('$body', 'A JSON body is required.', 'Required');
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw errors.member('$body', 'The body must be a JSON object.');
+  }
+  return body as Record<string, unknown>;
+}

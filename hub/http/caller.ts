@@ -1,0 +1,30 @@
+import { errors } from './errors.js';
+import { SALE_ENVS, type Right } from './rights.js';
+
+/** Who is calling: the session's user and the device named at login (CONTRACT §5). */
+export interface Caller {
+  userId: string;
+  userName: string;
+  name: string;
+  rights: ReadonlySet<Right>;
+  device: { name: string; envName: string };
+  tokenHash: string;
+  expiresAt: number;
+}
+
+export function isSale(caller: Caller): boolean {
+  return SALE_ENVS.has(caller.device.envName);
+}
+
+export function hasRight(caller: Caller, right: Right): boolean {
+  return caller.rights.has(right);
+}
+
+/** Throws 403 (errorCode 2) unless the caller holds one of `anyOf`. */
+export function requireRight(caller: Caller, ...anyOf: Right[]): void {
+  if (!anyOf.some((r) => caller.rights.has(r))) throw errors.missingRight(anyOf);
+}
+
+export function requireSale(caller: Caller): void {
+  if (!isSale(caller)) throw errors.notSaleEnvironment();
+}

@@ -1,0 +1,177 @@
+import { dec, hasAtMostStoredPlaces, toScaled } from '../money.js';
+import { parseIsoDateTime } from '../time.js';
+import { errors } from './errors.js';
+
+/**
+ * NData filter grammar (CONTRACT §4, §11): `Member=OP:ARG;OP:ARG`, a plain value meaning `eq`,
+ * operators matched case-insensitively, `in`/`nin` with CSV-quoted comma lists, `null` for a
+ * missing value. Arguments are parsed as the member's type here, so SQL only sees typed values.
+ */
+export type FilterType = 'string' | 'stringList' | 'int' | 'decimal' | 'bool' | 'datetime' | 'enum';
+export type Op = 'eq' | 'ne' | 'gt' | 'ge' | 'lt' | 'le' | 'in' | 'nin' | 'contains' | 'startswith';
+/** Typed argument: strings, ints, decimals scaled by 10^4, booleans, datetimes as epoch ms, null. */
+export type FilterValue = string | number | boolean | null;
+export interface Condition {
+  op: Op;
+  values: FilterValue[];
+}
+
+const OPERATORS: Record<string, Op> = {
+  eq: 'eq', ne: 'ne', neq: 'ne', gt: 'gt', ge: 'ge', gte: 'ge', lt: 'lt', le: 'le', lte: 'le',
+  in: 'in', nin: 'nin', contains: 'contains', startswith: 'startswith',
+};
+const LIST_OPS = new Set<Op>(['in', 'nin']);
+const ORDER_OPS = new Set<Op>(['gt', 'ge', 'lt', 'le']);
+const TEXT_OPS = new Set<Op>(['contains', 'startswith']);
+
+export interface FilterSpec {
+  type: FilterType;
+  enumValues?: readonly string[];
+}
+
+/** Splits on `sep` outside double quotes; `""` inside quotes is a literal quote (CSV). */
+export function splitQuoted(text: string, sep: string): { parts: string[]; quoted: boolean[] } {
+  const parts: string[] = [];
+  const quoted: boolean[] = [];
+  let cur = '';
+  let inQuotes = false;
+  let wasQuoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (inQuotes) {
+      if (ch === '"' && text[i + 1] === '"') {
+        cur += '"';
+        i++;
+      } else if (ch === '"') inQuotes = false;
+      else cur += ch;
+    } else if (ch === '"' && cur.trim() === '') {
+      inQuotes = true;
+      wasQuoted = true;
+      cur = '';
+    } else if (ch === sep) {
+      parts.push(cur);
+      quoted.push(wasQuoted);
+      cur = '';
+      wasQuoted = false;
+    } else cur += ch;
+  }
+  if (inQuotes) throw new Error('an opening double quote is never closed');
+  parts.push(cur);
+  quoted.push(wasQuoted);
+  return { parts, quoted };
+}
+
+/** Splits `;`-joined operations while keeping quoted text whole (quotes stay for the argument parser). */
+function splitOperations(text: string): string[] {
+  const out: string[] = [];
+  let cur = '';
+  let inQuotes = false;
+  for (const ch of text) {
+    if (ch === '"') inQuotes = !inQuotes;
+    if (ch === ';' && !inQuotes) {
+      out.push(cur);
+      cur = '';
+    } else cur += ch;
+  }
+  out.push(cur);
+  return out;
+}
+
+function parseValue(member: string, raw: string, wasQuoted: boolean, spec: FilterSpec, tz: string): FilterValue {
+  if (!wasQuoted && raw === 'null') return null;
+  const bad = (what: string): never => {
+    throw errors.member(member, `'${raw}' is not ${what}.`);
+  };
+  switch (spec.type) {
+    case 'string':
+    case 'stringList':
+      return raw;
+    case 'enum': {
+      const hit = spec.enumValues?.find((v) => v.toLowerCase() === raw.trim().toLowerCase());
+      return hit ?? bad(`one of ${spec.enumValues?.join(', ')}`);
+    }
+    case 'bool': {
+      const t = raw.trim().toLowerCase();
+      if (t === 'true') return true;
+      if (t === 'false') return false;
+      return bad('true or false');
+    }
+    case 'int': {
+      const t = raw.trim();
+      if (!/^-?\d{1,16}$/.test(t) || !Number.isSafeInteger(Number(t))) return bad('an integer');
+      return Number(t);
+    }
+    case 'decimal': {
+      const t = raw.trim();
+      if (!/^-?\d{1,15}(\.\d+)?$/.test(t)) return bad('a decimal number');
+      if (!hasAtMostStoredPlaces(Number(t)) || dec(t).decimalPlaces() > 4) return bad('a decimal with at most 4 decimal places');
+      return toScaled(t);
+    }
+    case 'datetime': {
+      const d = parseIsoDateTime(raw, tz);
+      return d ? d.getTime() : bad('an ISO 8601 date-time');
+    }
+  }
+}
+
+/** Parses one parameter value of filter `member` into ANDed conditions. */
+export function parseFilter(member: string, text: string, spec: FilterSpec, tz: string): Condition[] {
+  const conditions: Condition[] = [];
+  for (const operation of splitOperations(text)) {
+    const colon = operation.indexOf(':');
+    const head = colon >= 0 ? operation.slice(0, colon).trim().toLowerCase() : '';
+    let op: Op = colon >= 0 && head in OPERATORS ? OPERATORS[head] : 'eq';
+    const arg = colon >= 0 && head in OPERATORS ? operation.slice(colon + 1) : operation;
+    if (!(colon >= 0 && head in OPERATORS) && spec.type === 'stringList') op = 'in';
+    if (ORDER_OPS.has(op) && spec.type === 'bool') throw errors.member(member, `The operator ${op} does not apply to a true/false filter.`);
+    if (TEXT_OPS.has(op) && !['string', 'stringList'].includes(spec.type)) {
+      throw errors.member(member, `The operator ${op} applies only to text filters.`);
+    }
+    let pieces: { parts: string[]; quoted: boolean[] };
+    try {
+      pieces = LIST_OPS.has(op) ? splitQuoted(arg, ',') : splitQuoted(arg, '\u0000');
+    } catch (e) {
+      throw errors.member(member, `Bad value: ${(e as Error).message}.`);
+    }
+    if (!LIST_OPS.has(op) && pieces.quoted[0] === false) pieces = { parts: [arg], quoted: [false] };
+    if (LIST_OPS.has(op) && pieces.parts.length === 1 && pieces.parts[0] === '' && !pieces.quoted[0]) {
+      throw errors.member(member, `The operator ${op} needs at least one value.`);
+    }
+    const values = pieces.parts.map((p, i) => parseValue(member, p, pieces.quoted[i], spec, tz));
+    if (values.includes(null) && !['eq', 'ne'].includes(op)) {
+      throw errors.member(member, `null is allowed only with eq and ne.`);
+    }
+    conditions.push({ op, values });
+  }
+  return conditions;
+}
+
+export interface SortKey {
+  key: string;
+  desc: boolean;
+}
+
+/** `$sort=a,b:desc,-c` (repeatable). Keys are resolved by the caller. */
+export function parseSort(values: string[]): SortKey[] {
+  const out: SortKey[] = [];
+  for (const value of values) {
+    for (let part of value.split(',')) {
+      part = part.trim();
+      if (!part) throw errors.member('$sort', 'An empty sort key is not allowed.');
+      let desc = false;
+      if (part.startsWith('-')) {
+        desc = true;
+        part = part.slice(1);
+      } else if (part.startsWith('+')) part = part.slice(1);
+      const colon = part.lastIndexOf(':');
+      if (colon >= 0) {
+        const dir = part.slice(colon + 1).toLowerCase();
+        if (dir !== 'asc' && dir !== 'desc') throw errors.member('$sort', `'${dir}' is not asc or desc.`);
+        desc = dir === 'desc';
+        part = part.slice(0, colon);
+      }
+      out.push({ key: part, desc });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,69 @@
+import { randomUUID } from 'node:crypto';
+import type { ErrorRequestHandler, NextFunction, Request, Response } from 'express';
+import type { Logger } from 'pino';
+import { HubError, errors } from './errors.js';
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Every response carries X-Request-Id; a sane incoming one is kept so a register can correlate. */
+export function requestId(req: Request, res: Response, next: NextFunction): void {
+  const incoming = req.headers['x-request-id'];
+  const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+  res.locals.requestId = id;
+  res.setHeader('X-Request-Id', id);
+  next();
+}
+
+/** One line per request with status and duration; no bodies, no headers, so no secrets. */
+export function requestLog(log: Logger) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      log.info(
+        { reqId: res.locals.requestId, method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 },
+        'request',
+      );
+    });
+    next();
+  };
+}
+
+export function sendProblem(req: Request, res: Response, err: HubError): void {
+  const traceId = String(res.locals.requestId ?? '');
+  for (const [k, v] of Object.entries(err.headers)) res.setHeader(k, v);
+  const body: Record<string, unknown> = {
+    type: `https://poshub.local/problems/${err.status}-${err.errorCode}`,
+    title: err.title,
+    status: err.status,
+    detail: err.message,
+    instance: req.originalUrl,
+    traceId,
+    errorCode: err.errorCode,
+  };
+  if (err.errors && err.errors.length) body.errors = err.errors;
+  if (err.resource) body.resource = err.resource;
+  res.status(err.status).type('application/problem+json').send(JSON.stringify(body));
+}
+
+/** Registered last. HubErrors become problem+json; anything else is logged and answered as a bare 500. */
+export function problemHandler(log: Logger): ErrorRequestHandler {
+  return (err: unknown, req, res, _next) => {
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    if (err instanceof HubError) {
+      sendProblem(req, res, err);
+      return;
+    }
+    // body-parser style errors that other middleware may raise (e.g. static file serving)
+    const status = (err as { status?: number })?.status;
+    if (status === 413) return sendProblem(req, res, errors.payloadTooLarge('1 MiB'));
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      return sendProblem(req, res, new HubError(status, 3, (err as Error).message || 'Bad request.'));
+    }
+    log.error({ err, reqId: res.locals.requestId }, 'unexpected error');
+    sendProblem(req, res, new HubError(500, 0, 'An unexpected error occurred. The request id identifies it in the hub log.'));
+  };
+}

@@ -1,0 +1,94 @@
+/**
+ * Composition root: config → db → services → bootstrap → app → listen. Shutdown in reverse on
+ * SIGTERM/SIGINT: stop taking requests, finish those in flight, close the database, exit 0 in 10 s.
+ */
+import type { Server } from 'node:http';
+import { join } from 'node:path';
+import { closeDb, openDb } from '../db/client.js';
+import { buildServices, createApp } from './app.js';
+import { bootstrap } from './bootstrap.js';
+import { systemClock } from './clock.js';
+import { ConfigError, loadConfig } from './config.js';
+import { createLogger } from './log.js';
+import { VERSION } from './version.js';
+
+const SHUTDOWN_GRACE_MS = 8000;
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      process.stderr.write(`${e.message}\n`);
+      process.exit(2);
+    }
+    throw e;
+  }
+  const log = createLogger(config.logLevel);
+  const clock = systemClock;
+  const started = Date.now();
+  const dbFile = join(config.dataDir, 'hub.sqlite');
+  const db = openDb(dbFile);
+  const deps = { db, clock, log, config };
+  const services = buildServices(deps);
+  const boot = await bootstrap({
+    db,
+    services: services.resources,
+    dataDir: config.dataDir,
+    adminPassword: config.adminPassword,
+    timeZone: config.timeZone,
+    now: clock.now(),
+    log,
+  });
+  const app = createApp(deps, services);
+
+  const server: Server = await new Promise((resolve, reject) => {
+    const s = app.listen(config.port, config.host, () => resolve(s));
+    s.once('error', reject);
+  });
+  server.keepAliveTimeout = 5000;
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const shown = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+  const lines = [
+    `POS Hub ${VERSION} listening on http://${config.host}:${port} (API http://${shown}:${port}/api, docs http://${shown}:${port}/api/docs)`,
+    `Data directory: ${config.dataDir} (started in ${Date.now() - started} ms)`,
+  ];
+  if (boot.created && boot.adminPassword) {
+    lines.push(`First start: log in as user 'admin' with password '${boot.adminPassword}' on device 'BackOffice'.`);
+    lines.push(`The password is also in ${boot.passwordFile} (readable only by this user); change it after logging in.`);
+  } else if (boot.created) {
+    lines.push(`First start: log in as user 'admin' (password from POS_HUB_ADMIN_PASSWORD) on device 'BackOffice'.`);
+  } else {
+    lines.push(`Log in: POST /api/auth {"userName", "password", "deviceName"}.`);
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+  log.info({ port, host: config.host, dataDir: config.dataDir, version: VERSION }, 'hub started');
+
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => {
+      log.warn('requests still in flight after the grace period; closing anyway');
+      server.closeAllConnections();
+    }, SHUTDOWN_GRACE_MS);
+    force.unref();
+    server.close(() => {
+      clearTimeout(force);
+      closeDb(db);
+      log.info('stopped');
+      process.exit(0);
+    });
+    server.closeIdleConnections();
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`POS Hub failed to start: ${e instanceof Error ? e.message : String(e)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,41 @@
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../../../db/client.js';
+import { schema } from '../../../db/client.js';
+
+const { sessions, users } = schema;
+
+export type SessionRow = typeof sessions.$inferSelect;
+
+export function findUserByName(db: Db, userName: string): { id: string; doc: string; passwordHash: string; isActive: number } | undefined {
+  return db
+    .select({ id: users.id, doc: users.doc, passwordHash: users.passwordHash, isActive: users.isActive })
+    .from(users)
+    .where(sql`${users.userName} = ${userName} COLLATE NOCASE`)
+    .get();
+}
+
+export function findSession(db: Db, tokenHash: string): SessionRow | undefined {
+  return db.select().from(sessions).where(eq(sessions.tokenHash, tokenHash)).get();
+}
+
+export function findSessionByRefresh(db: Db, refreshHash: string): SessionRow | undefined {
+  return db.select().from(sessions).where(eq(sessions.refreshHash, refreshHash)).get();
+}
+
+export function insertSession(db: Db, row: SessionRow): void {
+  db.insert(sessions).values(row).run();
+}
+
+export function revokeSession(db: Db, tokenHash: string, at: number): void {
+  db.update(sessions).set({ revokedAt: at }).where(and(eq(sessions.tokenHash, tokenHash), isNull(sessions.revokedAt))).run();
+}
+
+/** One session per sale device: a new login there ends the earlier ones. */
+export function revokeDeviceSessions(db: Db, deviceName: string, at: number): void {
+  db.update(sessions).set({ revokedAt: at }).where(and(eq(sessions.deviceName, deviceName), isNull(sessions.revokedAt))).run();
+}
+
+/** Sessions dead for a day are of no use to anyone; keeps the table small. */
+export function pruneSessions(db: Db, before: number): void {
+  db.delete(sessions).where(sql`${sessions.refreshExpiresAt} < ${before}`).run();
+}

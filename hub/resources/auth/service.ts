@@ -1,0 +1,160 @@
+/**
+ * Sessions (CONTRACT §5): login with user, password and device; opaque random tokens stored only
+ * as SHA-256 hashes; refresh; logout; one session per sale device; throttled failures.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { inTransaction } from '../../../db/client.js';
+import type { Caller } from '../../http/caller.js';
+import { errors } from '../../http/errors.js';
+import { canonicalRight, SALE_ENVS, type Right } from '../../http/rights.js';
+import type { Doc, EngineContext } from '../engine/define.js';
+import { getStored } from '../engine/repo.js';
+import { parseOr400 } from '../engine/validate.js';
+import { devices } from '../devices/resource.js';
+import { users } from '../users/resource.js';
+import { verifyPassword } from './passwords.js';
+import * as repo from './repo.js';
+import { LoginThrottle } from './throttle.js';
+
+export const loginSchema = z.object({
+  userName: z.string().min(1).max(64),
+  password: z.string().min(1).max(256),
+  deviceName: z.string().min(1).max(64),
+});
+export const refreshSchema = z.object({ tokenId: z.string().min(1).max(200), refreshToken: z.string().min(1).max(200) });
+
+/** A refresh token outlives its access token so a register can come back after a night off. */
+const REFRESH_LIFETIME_MS = 7 * 24 * 3600_000;
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+const newToken = () => randomBytes(32).toString('base64url');
+
+export interface SessionView {
+  expiresAt: string;
+  user: { id: string; userName: string; name: string; rights: string[]; device: Doc };
+}
+
+export class AuthService {
+  readonly throttle: LoginThrottle;
+  constructor(
+    private readonly ctx: EngineContext,
+    private readonly tokenTtlMs: number,
+  ) {
+    this.throttle = new LoginThrottle(ctx.clock);
+  }
+
+  private now(): number {
+    return this.ctx.clock.now().getTime();
+  }
+
+  async login(raw: unknown, address: string): Promise<SessionView & { tokenId: string; refreshToken: string }> {
+    const body = parseOr400(loginSchema, raw ?? {});
+    const wait = this.throttle.retryAfterS(body.userName, address);
+    if (wait > 0) throw errors.tooManyRequests('Too many failed logins; try again later.', wait);
+    const user = repo.findUserByName(this.ctx.db, body.userName);
+    const passwordOk = await verifyPassword(body.password, user?.passwordHash);
+    const device = getStored(this.ctx.db, devices, body.deviceName);
+    if (!user || !passwordOk || !user.isActive || !device || device.doc.isActive !== true) {
+      this.throttle.fail(body.userName, address);
+      throw errors.unauthenticated('Unknown user or device, wrong password, or an inactive user or device.');
+    }
+    this.throttle.succeed(body.userName);
+    const envName = String(device.doc.envName);
+    const tokenId = newToken();
+    const refreshToken = newToken();
+    const now = this.now();
+    inTransaction(this.ctx.db, () => {
+      if (SALE_ENVS.has(envName)) repo.revokeDeviceSessions(this.ctx.db, body.deviceName, now);
+      repo.pruneSessions(this.ctx.db, now - 24 * 3600_000);
+      repo.insertSession(this.ctx.db, {
+        tokenHash: hashToken(tokenId),
+        refreshHash: hashToken(refreshToken),
+        userId: user.id,
+        deviceName: body.deviceName,
+        envName,
+        createdAt: now,
+        expiresAt: now + this.tokenTtlMs,
+        refreshExpiresAt: now + Math.max(REFRESH_LIFETIME_MS, this.tokenTtlMs),
+        revokedAt: null,
+      });
+    });
+    return { tokenId, refreshToken, ...this.view(this.authenticate(tokenId)) };
+  }
+
+  /** The caller behind a token, or 401. Rights are read fresh, so a change applies at once. */
+  authenticate(token: string | undefined): Caller {
+    if (!token) throw errors.unauthenticated();
+    const tokenHash = hashToken(token);
+    const session = repo.findSession(this.ctx.db, tokenHash);
+    if (!session || session.revokedAt !== null || session.expiresAt <= this.now()) {
+      throw errors.unauthenticated('The access token is unknown, expired or revoked.');
+    }
+    const user = getStored(this.ctx.db, users, session.userId);
+    const device = getStored(this.ctx.db, devices, session.deviceName);
+    if (!user || user.doc.isActive !== true || !device || device.doc.isActive !== true) {
+      throw errors.unauthenticated('The user or device of this session is no longer active.');
+    }
+    const rights = new Set((user.doc.rights as string[]).map(canonicalRight).filter((r): r is Right => !!r));
+    return {
+      userId: session.userId,
+      userName: String(user.doc.userName),
+      name: String(user.doc.name ?? ''),
+      rights,
+      device: { name: session.deviceName, envName: String(device.doc.envName) },
+      tokenHash,
+      expiresAt: session.expiresAt,
+    };
+  }
+
+  view(caller: Caller): SessionView {
+    const device = getStored(this.ctx.db, devices, caller.device.name);
+    return {
+      expiresAt: new Date(caller.expiresAt).toISOString(),
+      user: {
+        id: caller.userId,
+        userName: caller.userName,
+        name: caller.name,
+        rights: [...caller.rights],
+        device: { ...(device?.doc ?? caller.device), _v: device?.v },
+      },
+    };
+  }
+
+  refresh(raw: unknown): SessionView & { tokenId: string; refreshToken: string } {
+    const body = parseOr400(refreshSchema, raw ?? {});
+    const session = repo.findSessionByRefresh(this.ctx.db, hashToken(body.refreshToken));
+    const now = this.now();
+    if (!session || session.tokenHash !== hashToken(body.tokenId) || session.revokedAt !== null || session.refreshExpiresAt <= now) {
+      throw errors.unauthenticated('The refresh token is unknown, expired or already used.');
+    }
+    const tokenId = newToken();
+    const refreshToken = newToken();
+    inTransaction(this.ctx.db, () => {
+      repo.revokeSession(this.ctx.db, session.tokenHash, now);
+      repo.insertSession(this.ctx.db, {
+        ...session,
+        tokenHash: hashToken(tokenId),
+        refreshHash: hashToken(refreshToken),
+        createdAt: now,
+        expiresAt: now + this.tokenTtlMs,
+        refreshExpiresAt: now + Math.max(REFRESH_LIFETIME_MS, this.tokenTtlMs),
+        revokedAt: null,
+      });
+    });
+    return { tokenId, refreshToken, ...this.view(this.authenticate(tokenId)) };
+  }
+
+  logout(caller: Caller): void {
+    repo.revokeSession(this.ctx.db, caller.tokenHash, this.now());
+  }
+}
+
+/** `Authorization: Bearer <token>`, or the bare token (CONTRACT §5). */
+export function tokenFromHeader(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const m = /^\s*Bearer\s+(\S+)\s*$/i.exec(header);
+  if (m) return m[1];
+  const bare = header.trim();
+  return bare && !/\s/.test(bare) ? bare : undefined;
+}

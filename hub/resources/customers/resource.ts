@@ -1,0 +1,167 @@
+import { sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { hasRight, requireRight } from '../../http/caller.js';
+import { errors } from '../../http/errors.js';
+import { dec, toJsonNumber, toScaled } from '../../money.js';
+import { defineResource, type Doc } from '../engine/define.js';
+import { dateTime, decimal, freeObject, idKey, nullableText, rate, text } from '../engine/fields.js';
+import { bool } from '../engine/refs.js';
+import { newId } from '../engine/service.js';
+
+export const CUSTOMER_STATUSES = ['Valid', 'Expired', 'NotYetValid'] as const;
+
+const card = z.object({
+  externalId: text().default(''),
+  isActive: z.boolean().default(true),
+  isVirtual: z.boolean().default(false),
+  serialNumber: text().min(1).max(128),
+  processor: text().default(''),
+  status: text().default('Valid'),
+  statusTime: dateTime().nullable().default(null),
+  statusReason: nullableText().default(null),
+  activationTime: dateTime().optional(),
+  expirationTime: dateTime().nullable().default(null),
+  note: nullableText().default(null),
+  meta: freeObject().nullable().default(null),
+});
+
+const company = z.looseObject({ name: nullableText(), vatId: nullableText(), taxId: nullableText() });
+
+const creditTransaction = z.object({
+  at: z.string(),
+  amount: z.number(),
+  balance: z.number(),
+  userName: z.string(),
+});
+
+const ms = (iso: unknown) => (typeof iso === 'string' ? Date.parse(iso) : null);
+
+/** Valid, Expired (expirationTime passed) or NotYetValid (activationTime ahead), by the injected clock. */
+export function customerStatus(doc: Doc, now: Date): (typeof CUSTOMER_STATUSES)[number] {
+  const t = now.getTime();
+  const exp = ms(doc.expirationTime);
+  const act = ms(doc.activationTime);
+  if (exp !== null && exp <= t) return 'Expired';
+  if (act !== null && act > t) return 'NotYetValid';
+  return 'Valid';
+}
+
+const SEARCHED = ['first_name', 'last_name', 'company_name', 'company_vat_id', 'company_tax_id', 'note'];
+
+export const customers = defineResource({
+  name: 'customers',
+  title: 'Customer',
+  table: 'customers',
+  key: { field: 'id', column: 'id', type: 'string', schema: idKey(), generate: newId },
+  schema: z.object({
+    id: idKey().optional(),
+    externalId: nullableText().default(null),
+    isActive: z.boolean().default(true),
+    activationTime: dateTime().nullable().default(null),
+    expirationTime: dateTime().nullable().default(null),
+    firstName: text().default(''),
+    lastName: text().default(''),
+    gender: nullableText().default(null),
+    birthDate: nullableText().default(null),
+    email: text().default(''),
+    phone: nullableText().default(null),
+    isCompany: z.boolean().default(false),
+    company: company.nullable().default(null),
+    address: freeObject().nullable().default(null),
+    deliveryAddress: freeObject().nullable().default(null),
+    credit: z.object({ amount: decimal(), currencyLabel: nullableText().default(null) }).default({ amount: 0, currencyLabel: null }),
+    cards: z.array(card).max(100).default([]),
+    creditRate: rate().default(0),
+    discountRate: rate().default(0),
+    note: nullableText().default(null),
+    meta: freeObject().default({}),
+  }),
+  readOnly: {
+    status: z.enum(CUSTOMER_STATUSES),
+    fullName: z.string(),
+    creditTransactions: z.array(creditTransaction),
+  },
+  columns: (d) => {
+    const c = (d.company ?? {}) as Record<string, unknown>;
+    const s = (v: unknown) => (typeof v === 'string' ? v : null);
+    return {
+      external_id: s(d.externalId),
+      is_active: bool(d.isActive),
+      credit_rate: toScaled(d.creditRate as number),
+      discount_rate: toScaled(d.discountRate as number),
+      activation_time: ms(d.activationTime),
+      expiration_time: ms(d.expirationTime),
+      first_name: s(d.firstName),
+      last_name: s(d.lastName),
+      full_name: s(d.fullName),
+      company_name: s(c.name),
+      company_vat_id: s(c.vatId),
+      company_tax_id: s(c.taxId),
+      note: s(d.note),
+    };
+  },
+  children: [
+    {
+      table: 'customer_cards',
+      fk: 'customer_id',
+      rows: (d) => (d.cards as Array<{ serialNumber: string }>).map((c) => ({ serial_number: c.serialNumber })),
+      unique: { column: 'serial_number', member: (i) => `cards[${i}].serialNumber`, message: 'This card serial number belongs to another card.' },
+    },
+  ],
+  filters: {
+    id: { type: 'string', column: 'id' },
+    CardSerialNumber: { type: 'string', child: { table: 'customer_cards', fk: 'customer_id', column: 'serial_number' } },
+    ExternalId: { type: 'string', column: 'external_id' },
+    CreditRate: { type: 'decimal', column: 'credit_rate' },
+    DiscountRate: { type: 'decimal', column: 'discount_rate' },
+    IsActive: { type: 'bool', column: 'is_active' },
+    ExpirationTime: { type: 'datetime', column: 'expiration_time' },
+    IsExpired: {
+      type: 'bool',
+      predicate: (ctx) => sql`(customers.expiration_time IS NOT NULL AND customers.expiration_time <= ${ctx.clock.now().getTime()})`,
+    },
+    Search: {
+      type: 'string',
+      // Whatever the operator, Search is the seed's partial case-insensitive match over six fields.
+      build: (c) => {
+        const any = sql.join(
+          c.values.flatMap((v) => SEARCHED.map((col) => sql`instr(casefold(customers.${sql.identifier(col)}), ${String(v ?? '').toLocaleLowerCase('und')}) > 0`)),
+          sql` OR `,
+        );
+        return c.op === 'ne' || c.op === 'nin' ? sql`NOT (${any})` : sql`(${any})`;
+      },
+    },
+  },
+  sorts: { fullName: 'full_name', lastName: 'last_name', firstName: 'first_name' },
+  rights: { create: 'CustomerCreate', update: 'CustomerUpdate', delete: 'CustomerDelete' },
+  hooks: {
+    prepare({ caller, body, existing, ctx }) {
+      const companyName = ((body.company ?? {}) as { name?: string | null }).name ?? '';
+      if (!body.firstName && !body.lastName && !companyName) {
+        throw errors.validation('A customer needs a firstName, a lastName or a company.name.', [
+          { memberName: 'lastName', message: 'firstName, lastName or company.name is required.', code: 'Required' },
+        ]);
+      }
+      const credit = body.credit as { amount: number; currencyLabel: string | null };
+      const before = existing ? (existing.credit as { amount: number }).amount : 0;
+      const transactions = [...((existing?.creditTransactions as unknown[]) ?? [])];
+      if (!dec(credit.amount).eq(dec(before))) {
+        requireRight(caller, 'CustomerSetCredit');
+        transactions.push({
+          at: ctx.clock.now().toISOString(),
+          amount: toJsonNumber(dec(credit.amount).minus(dec(before))),
+          balance: credit.amount,
+          userName: caller.userName,
+        });
+      }
+      if (existing && !dec(body.discountRate as number).eq(dec(existing.discountRate as number)) && !hasRight(caller, 'CustomerSetDiscount')) {
+        throw errors.missingRight('CustomerSetDiscount');
+      }
+      const now = ctx.clock.now().toISOString();
+      const cards = (body.cards as Doc[]).map((c) => ({ ...c, activationTime: c.activationTime ?? now }));
+      const fullName = [body.firstName, body.lastName].filter(Boolean).join(' ') || companyName;
+      return { ...body, cards, fullName, creditTransactions: transactions };
+    },
+    present: (doc, ctx) => ({ ...doc, status: customerStatus(doc, ctx.clock.now()) }),
+  },
+});

@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { ENV_NAMES } from '../../http/rights.js';
+import { defineResource } from '../engine/define.js';
+import { enumOf, freeObject, nameKey, stringMap, text } from '../engine/fields.js';
+import { bool } from '../engine/refs.js';
+
+/** Registers, PDAs, the back office and tools; envName decides the Sale environment (CONTRACT §5). */
+export const devices = defineResource({
+  name: 'devices',
+  title: 'Device',
+  table: 'devices',
+  key: { field: 'name', column: 'name', type: 'string', schema: nameKey() },
+  schema: z.object({
+    name: nameKey().optional(),
+    isActive: z.boolean().default(true),
+    envName: enumOf(ENV_NAMES),
+    description: text().default(''),
+    roles: z.array(text()).max(200).default([]),
+    preferences: freeObject().default({}),
+    settings: stringMap().default({}),
+  }),
+  readOnly: {},
+  columns: (d) => ({ is_active: bool(d.isActive), env_name: d.envName as string }),
+  filters: {
+    name: { type: 'string', column: 'name' },
+    isActive: { type: 'bool', column: 'is_active' },
+    envName: { type: 'enum', column: 'env_name', enumValues: ENV_NAMES },
+  },
+  rights: { create: 'DeviceCreate', update: 'DeviceUpdate', delete: 'DeviceDelete' },
+});

@@ -1,0 +1,98 @@
+/**
+ * A resource is declared once — key, schema, filters, sort keys, rights, hooks — and served by the
+ * shared engine (service.ts, repo.ts, routes.ts). Adding a resource means writing one of these.
+ */
+import type { z } from 'zod';
+import type { SQL } from 'drizzle-orm';
+import type { Db } from '../../../db/client.js';
+import type { Caller } from '../../http/caller.js';
+import type { Condition, FilterType } from '../../http/ndata.js';
+import type { Right } from '../../http/rights.js';
+import type { Clock } from '../../clock.js';
+
+export type SqlValue = string | number | null;
+export type Doc = Record<string, unknown>;
+
+/** What hooks and computed filters may use. */
+export interface EngineContext {
+  db: Db;
+  clock: Clock;
+  timeZone: string;
+}
+
+/** A list filter: a typed column, a column of a child table (matched with EXISTS), or computed SQL. */
+export type FilterDef =
+  | { type: FilterType; column: string; enumValues?: readonly string[]; nocase?: boolean }
+  | { type: FilterType; child: { table: string; fk: string; column: string }; enumValues?: readonly string[] }
+  | { type: FilterType; expr: (ctx: EngineContext) => SQL; enumValues?: readonly string[] }
+  | { type: 'bool'; predicate: (ctx: EngineContext) => SQL }
+  | { type: FilterType; build: (c: Condition, ctx: EngineContext) => SQL; enumValues?: readonly string[] };
+
+export interface ChildTable {
+  table: string;
+  fk: string;
+  rows(doc: Doc): Record<string, SqlValue>[];
+  /** A column unique across all parents; `member(i)` names the body field of row i in a 400. */
+  unique?: { column: string; member: (index: number) => string; message: string };
+}
+
+export interface UniqueRule {
+  /** SQL columns that together must be unique among rows of this resource. */
+  columns: string[];
+  member: string;
+  message: string;
+  nocase?: boolean;
+  /** Only rows where this SQL condition holds take part (e.g. "is_active = 1"). */
+  where?: string;
+  /** The rule applies only to documents for which this holds (e.g. active ones). */
+  when?: (doc: Doc) => boolean;
+}
+
+export interface WriteInput {
+  caller: Caller;
+  /** The validated body with the key set, server-owned fields removed. */
+  body: Doc;
+  /** The stored document before this write (undefined on create). */
+  existing?: Doc;
+  /** Result of `prepareAsync`, computed before the transaction (e.g. a password hash). */
+  extra?: unknown;
+  ctx: EngineContext;
+}
+
+export interface ResourceDef {
+  /** Path segment under /api and the change-log resource name, e.g. `customers`. */
+  name: string;
+  /** Singular for messages and OpenAPI, e.g. `Customer`. */
+  title: string;
+  table: string;
+  key: { field: string; column: string; type: 'string' | 'int'; schema: z.ZodType; generate?: () => string };
+  /** Writable fields (the key included, optional for POST). */
+  schema: z.ZodObject;
+  /** Fields only the server writes, for the response description; stripped from bodies. */
+  readOnly: z.ZodRawShape;
+  /** Extra body fields that are ignored (CONTRACT §3 server-owned) beside those in readOnly. */
+  ignored?: string[];
+  /** Typed columns written beside the document. */
+  columns(doc: Doc): Record<string, SqlValue>;
+  children?: ChildTable[];
+  unique?: UniqueRule[];
+  filters: Record<string, FilterDef>;
+  /** Sort keys beyond filters and top-level fields: name → SQL column. */
+  sorts?: Record<string, string>;
+  rights: { create: Right; update: Right; delete: Right };
+  /** Verbs the resource does not offer (answered 405). */
+  without?: Array<'post' | 'put' | 'delete'>;
+  hooks?: {
+    /** Async work outside the transaction (no database writes): hashing, say. */
+    prepareAsync?(body: Doc, caller: Caller): Promise<unknown>;
+    /** Inside the write transaction: complete server-owned fields, check references and extra rights. */
+    prepare?(input: WriteInput): Doc;
+    beforeDelete?(input: { caller: Caller; existing: Doc; ctx: EngineContext }): void;
+    /** At read time: derived fields (the clock), hidden fields removed. */
+    present?(doc: Doc, ctx: EngineContext): Doc;
+  };
+}
+
+export function defineResource(def: ResourceDef): ResourceDef {
+  return def;
+}

@@ -1,0 +1,48 @@
+/**
+ * Zod building blocks shared by every resource schema, so a rule such as "strings are at most
+ * 4,000 characters" or "decimals carry at most 4 places" is written once.
+ */
+import { z } from 'zod';
+import { hasAtMostStoredPlaces } from '../../money.js';
+
+export const MAX_STRING = 4000;
+
+/** A named string field (CONTRACT §11: at most 4,000 characters). */
+export const text = () => z.string().max(MAX_STRING);
+export const nullableText = () => text().nullable().optional();
+
+/** `id` keys: 1-64 of A-Za-z0-9._- (CONTRACT §3). */
+export const ID_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
+export const idKey = () => z.string().regex(ID_PATTERN, 'must be 1-64 characters of A-Za-z0-9._-');
+/** `name` keys (devices, stocks, order endpoints, fiscal devices): visible names, so spaces allowed. */
+export const nameKey = () =>
+  z
+    .string()
+    .min(1)
+    .max(64)
+    .refine((s) => s.trim() === s && !/[\u0000-\u001f/]/.test(s), 'must not start or end with spaces, nor hold "/" or control characters');
+
+/** A decimal given as a JSON number, at most 4 decimal places (CONTRACT §3). */
+export const decimal = () =>
+  z.number().refine(hasAtMostStoredPlaces, 'must be a finite number with at most 4 decimal places').refine((n) => Math.abs(n) < 1e12, 'is out of range');
+export const rate = () => decimal().refine((n) => n >= 0 && n <= 100, 'must be between 0 and 100');
+
+export const money = () => z.object({ amount: decimal(), currencyLabel: text().nullable().optional() });
+
+/** ISO 8601 date-time; stored normalised to UTC `...Z`. */
+export const dateTime = () =>
+  z
+    .string()
+    .max(64)
+    .refine((s) => /^\d{4}-\d{2}-\d{2}(T|$)/.test(s) && !Number.isNaN(Date.parse(s)), 'must be an ISO 8601 date-time')
+    .transform((s) => new Date(s).toISOString());
+
+/** Free-form objects (`meta`, `preferences`) are stored as given. */
+export const freeObject = () => z.record(z.string(), z.unknown());
+/** Device and order-endpoint `settings`: string to string (CONTRACT §11). */
+export const stringMap = () => z.record(z.string(), z.string());
+
+export function enumOf<const T extends readonly [string, ...string[]]>(values: T) {
+  // Enum values are matched case-insensitively on input and answered in the seed's spelling.
+  return z.preprocess((v) => (typeof v === 'string' ? (values.find((x) => x.toLowerCase() === v.toLowerCase()) ?? v) : v), z.enum(values));
+}

@@ -1,0 +1,170 @@
+/**
+ * The engine's SQL: every resource table has (key, v, doc, typed columns…), so one repository
+ * serves them all. Identifiers come from resource definitions, never from requests; every value
+ * a request carries is a bound parameter.
+ */
+import { sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../../db/client.js';
+import type { Condition, FilterValue } from '../../http/ndata.js';
+import type { Doc, EngineContext, FilterDef, ResourceDef, SqlValue, UniqueRule } from './define.js';
+
+export interface StoredDoc {
+  doc: Doc;
+  v: number;
+}
+
+const id = (name: string) => sql.identifier(name);
+const bind = (v: FilterValue): SqlValue => (typeof v === 'boolean' ? (v ? 1 : 0) : v);
+const fold = (v: FilterValue) => (typeof v === 'string' ? v.toLocaleLowerCase('und') : String(v));
+
+export function keyValue(def: ResourceDef, key: string | number): SqlValue {
+  return def.key.type === 'int' ? Number(key) : String(key);
+}
+
+export function getStored(db: Db, def: ResourceDef, key: string | number): StoredDoc | undefined {
+  const row = db.get<{ v: number; doc: string }>(
+    sql`SELECT v, doc FROM ${id(def.table)} WHERE ${id(def.key.column)} = ${keyValue(def, key)}`,
+  );
+  return row ? { v: row.v, doc: JSON.parse(row.doc) as Doc } : undefined;
+}
+
+export function appendChange(db: Db, resource: string, key: string | number, op: 'upsert' | 'delete', v: number, at: number): void {
+  db.run(sql`INSERT INTO changes (resource, key, op, v, at) VALUES (${resource}, ${String(key)}, ${op}, ${v}, ${at})`);
+}
+
+function writeChildren(db: Db, def: ResourceDef, key: SqlValue, doc: Doc | undefined): void {
+  for (const child of def.children ?? []) {
+    db.run(sql`DELETE FROM ${id(child.table)} WHERE ${id(child.fk)} = ${key}`);
+    if (!doc) continue;
+    for (const row of child.rows(doc)) {
+      const cols = [child.fk, ...Object.keys(row)];
+      const vals = [key, ...Object.values(row)];
+      db.run(sql`INSERT INTO ${id(child.table)} (${sql.join(cols.map(id), sql`, `)}) VALUES (${sql.join(vals.map((v) => sql`${v}`), sql`, `)})`);
+    }
+  }
+}
+
+/** Inserts or replaces the row (typed columns recomputed), its child rows and a change-log entry. */
+export function putStored(db: Db, def: ResourceDef, key: string | number, doc: Doc, v: number, at: number): void {
+  const k = keyValue(def, key);
+  const columns: Record<string, SqlValue> = { [def.key.column]: k, v, doc: JSON.stringify(doc), ...def.columns(doc) };
+  const names = Object.keys(columns);
+  const values = Object.values(columns);
+  const updates = names.filter((n) => n !== def.key.column).map((n) => sql`${id(n)} = excluded.${id(n)}`);
+  db.run(
+    sql`INSERT INTO ${id(def.table)} (${sql.join(names.map(id), sql`, `)}) VALUES (${sql.join(values.map((x) => sql`${x}`), sql`, `)})
+        ON CONFLICT (${id(def.key.column)}) DO UPDATE SET ${sql.join(updates, sql`, `)}`,
+  );
+  writeChildren(db, def, k, doc);
+  appendChange(db, def.name, key, 'upsert', v, at);
+}
+
+export function deleteStored(db: Db, def: ResourceDef, key: string | number, v: number, at: number): void {
+  const k = keyValue(def, key);
+  writeChildren(db, def, k, undefined);
+  db.run(sql`DELETE FROM ${id(def.table)} WHERE ${id(def.key.column)} = ${k}`);
+  appendChange(db, def.name, key, 'delete', v, at);
+}
+
+/** True when another row already holds the values of `rule` (checked inside the write transaction). */
+export function uniqueTaken(db: Db, def: ResourceDef, rule: UniqueRule, columns: Record<string, SqlValue>, key: string | number): boolean {
+  if (rule.columns.some((c) => columns[c] === null || columns[c] === undefined)) return false;
+  const parts = rule.columns.map((c) => (rule.nocase ? sql`${id(c)} = ${columns[c]} COLLATE NOCASE` : sql`${id(c)} = ${columns[c]}`));
+  if (rule.where) parts.push(sql.raw(rule.where));
+  parts.push(sql`${id(def.key.column)} <> ${keyValue(def, key)}`);
+  return !!db.get(sql`SELECT 1 AS hit FROM ${id(def.table)} WHERE ${sql.join(parts, sql` AND `)} LIMIT 1`);
+}
+
+/** The parent key holding `value` in a unique child column, other than `key`. */
+export function childOwner(db: Db, table: string, fk: string, column: string, value: SqlValue, key: SqlValue): SqlValue | undefined {
+  const row = db.get<{ owner: SqlValue }>(
+    sql`SELECT ${id(fk)} AS owner FROM ${id(table)} WHERE ${id(column)} = ${value} AND ${id(fk)} <> ${key} LIMIT 1`,
+  );
+  return row?.owner;
+}
+
+function compare(e: SQL, c: Condition, nocase = false): SQL {
+  const [first] = c.values;
+  const coll = nocase ? sql` COLLATE NOCASE` : sql``;
+  const list = () => sql.join(c.values.map((v) => sql`${bind(v)}`), sql`, `);
+  switch (c.op) {
+    case 'eq':
+      return first === null ? sql`${e} IS NULL` : sql`${e} = ${bind(first)}${coll}`;
+    case 'ne':
+      return first === null ? sql`${e} IS NOT NULL` : sql`(${e} <> ${bind(first)}${coll} OR ${e} IS NULL)`;
+    case 'gt':
+      return sql`${e} > ${bind(first)}`;
+    case 'ge':
+      return sql`${e} >= ${bind(first)}`;
+    case 'lt':
+      return sql`${e} < ${bind(first)}`;
+    case 'le':
+      return sql`${e} <= ${bind(first)}`;
+    case 'in':
+      return sql`${e}${coll} IN (${list()})`;
+    case 'nin':
+      return sql`(${e}${coll} NOT IN (${list()}) OR ${e} IS NULL)`;
+    case 'contains':
+      return sql`instr(casefold(${e}), ${fold(first)}) > 0`;
+    case 'startswith':
+      return sql`substr(casefold(${e}), 1, ${fold(first).length}) = ${fold(first)}`;
+  }
+}
+
+/** One filter's conditions as SQL on the row of `def.table`. */
+export function filterSql(def: ResourceDef, filter: FilterDef, c: Condition, ctx: EngineContext): SQL {
+  if ('build' in filter) return filter.build(c, ctx);
+  if ('predicate' in filter) {
+    const p = filter.predicate(ctx);
+    const truthy = (v: FilterValue) => (v === null ? sql`0` : v ? sql`(${p})` : sql`NOT (${p})`);
+    const any = sql.join(c.values.map(truthy), sql` OR `);
+    return c.op === 'ne' || c.op === 'nin' ? sql`NOT (${any})` : sql`(${any})`;
+  }
+  if ('child' in filter) {
+    const { table, fk, column } = filter.child;
+    const owned = sql`${id(table)}.${id(fk)} = ${id(def.table)}.${id(def.key.column)}`;
+    const exists = (cond: SQL | null) =>
+      sql`EXISTS (SELECT 1 FROM ${id(table)} WHERE ${owned}${cond ? sql` AND ${cond}` : sql``})`;
+    const col = sql`${id(table)}.${id(column)}`;
+    const [first] = c.values;
+    if (c.op === 'eq' && first === null) return sql`NOT ${exists(null)}`;
+    if (c.op === 'ne' && first === null) return exists(null);
+    // "ne X": no element equals X (so a ticket without X matches), the reading a register expects.
+    if (c.op === 'ne') return sql`NOT ${exists(compare(col, { op: 'eq', values: c.values }))}`;
+    if (c.op === 'nin') return sql`NOT ${exists(compare(col, { op: 'in', values: c.values }))}`;
+    return exists(compare(col, c));
+  }
+  if ('expr' in filter) return compare(filter.expr(ctx), c);
+  return compare(sql`${id(def.table)}.${id(filter.column)}`, c, filter.nocase);
+}
+
+export interface ListPlan {
+  where: SQL[];
+  orderBy: { expr: SQL; desc: boolean }[];
+  skip: number;
+  take: number;
+  countOnly: boolean;
+}
+
+export function listStored(db: Db, def: ResourceDef, plan: ListPlan): { items: StoredDoc[]; totalCount: number } {
+  const where = plan.where.length ? sql` WHERE ${sql.join(plan.where, sql` AND `)}` : sql``;
+  const from = sql`FROM ${id(def.table)}${where}`;
+  const total = db.get<{ n: number }>(sql`SELECT count(*) AS n ${from}`)?.n ?? 0;
+  if (plan.countOnly) return { items: [], totalCount: total };
+  const order = [
+    ...plan.orderBy.map((o) => (o.desc ? sql`${o.expr} DESC` : sql`${o.expr} ASC`)),
+    sql`${id(def.table)}.${id(def.key.column)} ASC`,
+  ];
+  const rows = db.all<{ v: number; doc: string }>(
+    sql`SELECT ${id(def.table)}.v AS v, ${id(def.table)}.doc AS doc ${from} ORDER BY ${sql.join(order, sql`, `)} LIMIT ${plan.take} OFFSET ${plan.skip}`,
+  );
+  return { items: rows.map((r) => ({ v: r.v, doc: JSON.parse(r.doc) as Doc })), totalCount: total };
+}
+
+export function jsonPath(def: ResourceDef, path: string): SQL {
+  return sql`json_extract(${id(def.table)}.doc, ${'$.' + path})`;
+}
+
+export function tableColumn(def: ResourceDef, column: string): SQL {
+  return sql`${id(def.table)}.${id(column)}`;
+}

@@ -1,0 +1,46 @@
+/** Mounts the generic CRUD routes of one resource: list, get, POST, PUT, DELETE, and 405 for the rest. */
+import { Router } from 'express';
+import { requireObjectBody } from '../../http/body.js';
+import { callerOf, ifMatch, methodNotAllowed } from '../../http/handler.js';
+import type { ResourceService } from './service.js';
+
+export function resourceRouter(service: ResourceService): Router {
+  const { def } = service;
+  const router = Router();
+  const base = `/${def.name}`;
+  const one = `/${def.name}/:key`;
+  const offers = (verb: 'post' | 'put' | 'delete') => !def.without?.includes(verb);
+
+  router.get(base, (req, res) => {
+    res.json(service.list(req.query as Record<string, unknown>));
+  });
+  if (offers('post')) {
+    router.post(base, async (req, res) => {
+      const doc = await service.create(callerOf(res), requireObjectBody(req.body));
+      res.status(201).location(`/api/${def.name}/${encodeURIComponent(String(doc[def.key.field]))}`).json(doc);
+    });
+  }
+  router.all(base, methodNotAllowed(['GET', ...(offers('post') ? ['POST'] : [])]));
+
+  router.get(one, (req, res) => {
+    const doc = service.get(service.parseKey(String(req.params.key)));
+    res.setHeader('ETag', `"${doc._v}"`);
+    res.json(doc);
+  });
+  if (offers('put')) {
+    router.put(one, async (req, res) => {
+      const key = service.parseKey(String(req.params.key));
+      const { doc, created } = await service.put(callerOf(res), key, requireObjectBody(req.body), ifMatch(req));
+      res.setHeader('ETag', `"${doc._v}"`);
+      if (created) res.status(201).location(`/api/${def.name}/${encodeURIComponent(String(key))}`);
+      res.json(doc);
+    });
+  }
+  if (offers('delete')) {
+    router.delete(one, async (req, res) => {
+      res.json(await service.remove(callerOf(res), service.parseKey(String(req.params.key)), ifMatch(req)));
+    });
+  }
+  router.all(one, methodNotAllowed(['GET', ...(offers('put') ? ['PUT'] : []), ...(offers('delete') ? ['DELETE'] : [])]));
+  return router;
+}

@@ -1,0 +1,158 @@
+/**
+ * The generic resource service: rights per verb, `_v` checks, PUT as create-or-replace, unique
+ * rules, hooks, and one transaction per write that also appends the change log.
+ */
+import { randomUUID } from 'node:crypto';
+import { inTransaction } from '../../../db/client.js';
+import { requireRight, type Caller } from '../../http/caller.js';
+import { errors } from '../../http/errors.js';
+import type { Doc, EngineContext, ResourceDef } from './define.js';
+import { parseListQuery } from './list-query.js';
+import { childOwner, deleteStored, getStored, keyValue, listStored, putStored, uniqueTaken, type StoredDoc } from './repo.js';
+import { parseOr400 } from './validate.js';
+
+export interface QueryResult<T> {
+  items?: T[];
+  count: number;
+  totalCount: number;
+}
+
+export type Key = string | number;
+
+export function newId(): string {
+  return randomUUID().replaceAll('-', '');
+}
+
+export class ResourceService {
+  constructor(
+    readonly def: ResourceDef,
+    readonly ctx: EngineContext,
+  ) {}
+
+  present(stored: StoredDoc): Doc {
+    const doc = this.def.hooks?.present ? this.def.hooks.present(stored.doc, this.ctx) : stored.doc;
+    return { ...doc, _v: stored.v };
+  }
+
+  /** A key from a URL path segment, typed as the resource keys it. */
+  parseKey(raw: string): Key {
+    if (this.def.key.type === 'int') {
+      if (!/^\d{1,15}$/.test(raw) || Number(raw) < 1) throw errors.member(this.def.key.field, `'${raw}' is not a positive integer.`);
+      return Number(raw);
+    }
+    return raw;
+  }
+
+  list(query: Record<string, unknown>): QueryResult<Doc> {
+    const plan = parseListQuery(this.def, query, this.ctx);
+    const { items, totalCount } = listStored(this.ctx.db, this.def, plan);
+    if (plan.countOnly) return { count: Math.max(0, Math.min(plan.take, totalCount - plan.skip)), totalCount };
+    return { items: items.map((s) => this.present(s)), count: items.length, totalCount };
+  }
+
+  getStored(key: Key): StoredDoc {
+    const stored = getStored(this.ctx.db, this.def, key);
+    if (!stored) throw errors.notFound(this.def.title, key);
+    return stored;
+  }
+
+  get(key: Key): Doc {
+    return this.present(this.getStored(key));
+  }
+
+  /** Validates a body: server-owned fields dropped, the key checked against the path. */
+  validate(raw: Record<string, unknown>, pathKey?: Key): { body: Doc; expectedV?: number } {
+    const def = this.def;
+    const copy: Record<string, unknown> = { ...raw };
+    const sentV = copy._v;
+    for (const f of [...Object.keys(def.readOnly), ...(def.ignored ?? []), '_v']) delete copy[f];
+    if (sentV !== undefined && sentV !== null && !(typeof sentV === 'number' && Number.isInteger(sentV) && sentV >= 0)) {
+      throw errors.member('_v', 'must be a non-negative integer.');
+    }
+    const keyField = def.key.field;
+    if (pathKey !== undefined) {
+      const given = copy[keyField];
+      if (given !== undefined && given !== null && given !== pathKey) {
+        throw errors.member(keyField, `The ${keyField} in the body ('${String(given)}') differs from the one in the path ('${pathKey}').`);
+      }
+      copy[keyField] = pathKey;
+    } else if (copy[keyField] === undefined || copy[keyField] === null) {
+      if (!def.key.generate) throw errors.member(keyField, 'is required.', 'Required');
+      copy[keyField] = def.key.generate();
+    }
+    const body = parseOr400(def.schema, copy) as Doc;
+    return { body, expectedV: typeof sentV === 'number' ? sentV : undefined };
+  }
+
+  async create(caller: Caller, raw: Record<string, unknown>): Promise<Doc> {
+    requireRight(caller, this.def.rights.create);
+    const { body } = this.validate(raw);
+    const extra = await this.def.hooks?.prepareAsync?.(body, caller);
+    return inTransaction(this.ctx.db, () => {
+      const key = body[this.def.key.field] as Key;
+      if (getStored(this.ctx.db, this.def, key)) {
+        throw errors.member(this.def.key.field, `${this.def.title} '${key}' already exists.`, 'Unique');
+      }
+      return this.store(caller, key, body, undefined, extra);
+    });
+  }
+
+  async put(caller: Caller, key: Key, raw: Record<string, unknown>, ifMatch?: number): Promise<{ doc: Doc; created: boolean }> {
+    requireRight(caller, this.def.rights.create, this.def.rights.update);
+    const { body, expectedV } = this.validate(raw, key);
+    const extra = await this.def.hooks?.prepareAsync?.(body, caller);
+    return inTransaction(this.ctx.db, () => {
+      const existing = getStored(this.ctx.db, this.def, key);
+      if (existing) this.checkVersion(key, existing.v, expectedV ?? ifMatch);
+      return { doc: this.store(caller, key, body, existing, extra), created: !existing };
+    });
+  }
+
+  async remove(caller: Caller, key: Key, ifMatch?: number): Promise<Doc> {
+    requireRight(caller, this.def.rights.delete);
+    return inTransaction(this.ctx.db, () => {
+      const existing = this.getStored(key);
+      this.checkVersion(key, existing.v, ifMatch);
+      this.def.hooks?.beforeDelete?.({ caller, existing: existing.doc, ctx: this.ctx });
+      deleteStored(this.ctx.db, this.def, key, existing.v + 1, this.ctx.clock.now().getTime());
+      return this.present(existing);
+    });
+  }
+
+  checkVersion(key: Key, stored: number, expected: number | undefined): void {
+    if (expected !== undefined && expected !== stored) {
+      throw errors.versionMismatch({ name: this.def.title, id: key, version: stored }, expected);
+    }
+  }
+
+  /**
+   * Stores a new state of the resource inside the caller's transaction: hooks, unique rules,
+   * version, typed columns, children and the change log. Also used by services that change a
+   * resource as a side effect (stock quantities, say), so `_v` grows on the server's own changes.
+   */
+  store(caller: Caller | undefined, key: Key, body: Doc, existing: StoredDoc | undefined, extra?: unknown): Doc {
+    const def = this.def;
+    const doc =
+      caller && def.hooks?.prepare
+        ? def.hooks.prepare({ caller, body, existing: existing?.doc, extra, ctx: this.ctx })
+        : body;
+    const columns = def.columns(doc);
+    for (const rule of def.unique ?? []) {
+      if (rule.when && !rule.when(doc)) continue;
+      if (uniqueTaken(this.ctx.db, def, rule, columns, key)) throw errors.member(rule.member, rule.message, 'Unique');
+    }
+    for (const child of def.children ?? []) {
+      if (!child.unique) continue;
+      const seen = new Set<unknown>();
+      child.rows(doc).forEach((row, i) => {
+        const value = row[child.unique!.column];
+        const clash = seen.has(value) || childOwner(this.ctx.db, child.table, child.fk, child.unique!.column, value, keyValue(def, key)) !== undefined;
+        if (clash) throw errors.member(child.unique!.member(i), child.unique!.message, 'Unique');
+        seen.add(value);
+      });
+    }
+    const v = existing ? existing.v + 1 : 1;
+    putStored(this.ctx.db, def, key, doc, v, this.ctx.clock.now().getTime());
+    return this.present({ doc, v });
+  }
+}

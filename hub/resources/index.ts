@@ -1,0 +1,27 @@
+/** Every resource the generic engine serves. Adding one is adding a line here. */
+import type { ResourceDef } from './engine/define.js';
+import { customers } from './customers/resource.js';
+import { devices } from './devices/resource.js';
+import { fiscalDevices } from './fiscaldevices/resource.js';
+import { modifiers } from './modifiers/resource.js';
+import { numberings } from './numberings/resource.js';
+import { orderEndpoints } from './orderendpoints/resource.js';
+import { paymentTypes } from './paymenttypes/resource.js';
+import { plus } from './plus/resource.js';
+import { stocks } from './stocks/resource.js';
+import { users } from './users/resource.js';
+
+export const RESOURCES: readonly ResourceDef[] = [
+  customers,
+  numberings,
+  devices,
+  modifiers,
+  orderEndpoints,
+  stocks,
+  paymentTypes,
+  plus,
+  fiscalDevices,
+  users,
+];
+
+export { customers, devices, fiscalDevices, modifiers, numberings, orderEndpoints, paymentTypes, plus, stocks, users };

@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { errors } from '../../http/errors.js';
+import { defineResource } from '../engine/define.js';
+import { idKey, money, text } from '../engine/fields.js';
+import { newId } from '../engine/service.js';
+import { pluRef, requirePlu } from '../plus/resource.js';
+
+const count = () => z.number().int().min(0).max(10_000);
+
+const option = z.object({
+  id: idKey(),
+  name: text().default(''),
+  unitPrice: money().nullable().default(null),
+  isUnitPriceIncludingVat: z.boolean().default(true),
+  pluId: pluRef().nullable().default(null),
+  defaultSelectedQuantity: count().default(0),
+  maximumSelectedQuantity: count().nullable().default(null),
+});
+
+export const modifiers = defineResource({
+  name: 'modifiers',
+  title: 'Modifier',
+  table: 'modifiers',
+  key: { field: 'id', column: 'id', type: 'string', schema: idKey(), generate: newId },
+  schema: z
+    .object({
+      id: idKey().optional(),
+      name: text().default(''),
+      displayName: text().default(''),
+      minimumSelectedOptionsCount: count().default(0),
+      maximumSelectedOptionsCount: count().default(0),
+      maximumSelectedOptionsTotalQuantity: count().default(0),
+      options: z.array(option).max(500).default([]),
+    })
+    .superRefine((m, ctx) => {
+      if (m.minimumSelectedOptionsCount > m.maximumSelectedOptionsCount) {
+        ctx.addIssue({ code: 'custom', path: ['minimumSelectedOptionsCount'], message: 'must not exceed maximumSelectedOptionsCount.' });
+      }
+      m.options.forEach((o, i) => {
+        if (o.maximumSelectedQuantity !== null && o.defaultSelectedQuantity > o.maximumSelectedQuantity) {
+          ctx.addIssue({ code: 'custom', path: ['options', i, 'defaultSelectedQuantity'], message: 'must not exceed maximumSelectedQuantity.' });
+        }
+      });
+    }),
+  readOnly: {},
+  columns: (d) => ({ name: d.name as string }),
+  filters: {
+    id: { type: 'string', column: 'id' },
+    name: { type: 'string', column: 'name' },
+  },
+  rights: { create: 'ModifierCreate', update: 'ModifierUpdate', delete: 'ModifierDelete' },
+  hooks: {
+    prepare({ body, ctx }) {
+      const seen = new Set<string>();
+      (body.options as Array<{ id: string; pluId: { code: number; stockName: string } | null }>).forEach((o, i) => {
+        if (seen.has(o.id)) throw errors.member(`options[${i}].id`, `Option id '${o.id}' appears twice.`, 'Unique');
+        seen.add(o.id);
+        if (o.pluId) requirePlu(ctx, o.pluId, `options[${i}].pluId`);
+      });
+      return body;
+    },
+  },
+});

@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { defineResource } from '../engine/define.js';
+import { dateTime, enumOf, idKey } from '../engine/fields.js';
+import { bool } from '../engine/refs.js';
+import { newId } from '../engine/service.js';
+
+export const STOCK_TRANSFER_TYPES = ['Income', 'Outcome', 'Transfer', 'Sale', 'Invoice', 'Correction'] as const;
+export const PERIOD_UNITS = ['Day', 'Week', 'Month', 'Year'] as const;
+
+/** `{yyyy} {yy} {MM} {dd} {iN}`; any other `{...}` is refused, and exactly one counter is required. */
+export function formatProblem(format: string): string | null {
+  const tokens = format.match(/\{[^{}]*\}/g) ?? [];
+  for (const t of tokens) {
+    if (!/^\{(yyyy|yy|MM|dd|i([1-9]|1[0-9]|20))\}$/.test(t)) return `${t} is not a token (use {yyyy}, {yy}, {MM}, {dd}, {iN}).`;
+  }
+  if (/[{}]/.test(format.replace(/\{[^{}]*\}/g, ''))) return 'has an unbalanced brace.';
+  const counters = tokens.filter((t) => t.startsWith('{i')).length;
+  if (counters !== 1) return 'needs exactly one counter token {iN} (N digits, zero-padded).';
+  return null;
+}
+
+const entry = z.object({
+  isActive: z.boolean().default(true),
+  createdAt: dateTime().optional(),
+  startAt: dateTime(),
+  period: z.object({ unit: enumOf(PERIOD_UNITS), amount: z.number().int().min(1).max(1000) }),
+  currentNumber: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0),
+});
+
+export const numberings = defineResource({
+  name: 'stocktransfernumberings',
+  title: 'StockTransferNumbering',
+  table: 'stock_transfer_numberings',
+  key: { field: 'id', column: 'id', type: 'string', schema: idKey(), generate: newId },
+  schema: z.object({
+    id: idKey().optional(),
+    isActive: z.boolean().default(true),
+    type: enumOf(STOCK_TRANSFER_TYPES),
+    format: z
+      .string()
+      .min(1)
+      .max(200)
+      .superRefine((f, ctx) => {
+        const problem = formatProblem(f);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem });
+      }),
+    repeat: z.boolean().default(false),
+    numberings: z.array(entry).max(100).default([]),
+  }),
+  readOnly: {},
+  columns: (d) => ({ is_active: bool(d.isActive), type: d.type as string }),
+  unique: [
+    {
+      columns: ['type'],
+      where: 'is_active = 1',
+      when: (d) => d.isActive === true,
+      member: 'isActive',
+      message: 'Another active numbering exists for this type; deactivate it first.',
+    },
+  ],
+  filters: {
+    id: { type: 'string', column: 'id' },
+    isActive: { type: 'bool', column: 'is_active' },
+    type: { type: 'enum', column: 'type', enumValues: STOCK_TRANSFER_TYPES },
+  },
+  rights: {
+    create: 'StockTransferNumberingCreate',
+    update: 'StockTransferNumberingUpdate',
+    delete: 'StockTransferNumberingDelete',
+  },
+  hooks: {
+    prepare({ body, ctx }) {
+      const now = ctx.clock.now().toISOString();
+      const entries = (body.numberings as Array<Record<string, unknown>>).map((e) => ({ ...e, createdAt: e.createdAt ?? now }));
+      return { ...body, numberings: entries };
+    },
+  },
+});

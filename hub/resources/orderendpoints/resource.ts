@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { AddressError, parseAddress } from '../../../drivers/transport/address.js';
+import { errors } from '../../http/errors.js';
+import { defineResource } from '../engine/define.js';
+import { enumOf, nameKey, stringMap, text } from '../engine/fields.js';
+import { bool } from '../engine/refs.js';
+
+/** Printer models the ESC/POS driver knows, and `Tablet` for a kitchen display (CONTRACT §8). */
+export const ORDER_ENDPOINT_TYPES = ['TM88', 'SRP350', 'Generic', 'Tablet'] as const;
+
+export const orderEndpoints = defineResource({
+  name: 'orderendpoints',
+  title: 'OrderEndpoint',
+  table: 'order_endpoints',
+  key: { field: 'name', column: 'name', type: 'string', schema: nameKey() },
+  schema: z.object({
+    name: nameKey().optional(),
+    isActive: z.boolean().default(true),
+    type: enumOf(ORDER_ENDPOINT_TYPES),
+    address: text().default(''),
+    settings: stringMap().default({}),
+  }),
+  readOnly: {},
+  columns: (d) => ({ is_active: bool(d.isActive), type: d.type as string, address: d.address as string }),
+  filters: {
+    name: { type: 'string', column: 'name' },
+    isActive: { type: 'bool', column: 'is_active' },
+    type: { type: 'enum', column: 'type', enumValues: ORDER_ENDPOINT_TYPES },
+    address: { type: 'string', column: 'address' },
+  },
+  rights: { create: 'OrderEndpointCreate', update: 'OrderEndpointUpdate', delete: 'OrderEndpointDelete' },
+  hooks: {
+    prepare({ body }) {
+      // A tablet's address is a free label; a printer's must be a device address.
+      if (body.type !== 'Tablet') {
+        try {
+          parseAddress(String(body.address));
+        } catch (e) {
+          if (e instanceof AddressError) throw errors.member('address', e.message);
+          throw e;
+        }
+      }
+      return body;
+    },
+  },
+});

@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { defineResource } from '../engine/define.js';
+import { enumOf, text } from '../engine/fields.js';
+import { bool } from '../engine/refs.js';
+
+export const PAYMENT_CATEGORIES = ['Cash', 'CreditCard', 'Voucher', 'Other'] as const;
+const numberKey = () => z.number().int().min(1).max(999_999);
+
+export const paymentTypes = defineResource({
+  name: 'paymenttypes',
+  title: 'PaymentType',
+  table: 'payment_types',
+  key: { field: 'number', column: 'number', type: 'int', schema: numberKey() },
+  schema: z.object({
+    number: numberKey().optional(),
+    name: text().default(''),
+    isActive: z.boolean().default(true),
+    category: enumOf(PAYMENT_CATEGORIES),
+    isChangeable: z.boolean().default(false),
+  }),
+  readOnly: {},
+  columns: (d) => ({ is_active: bool(d.isActive), category: d.category as string, is_changeable: bool(d.isChangeable) }),
+  filters: {
+    number: { type: 'int', column: 'number' },
+    isActive: { type: 'bool', column: 'is_active' },
+    category: { type: 'enum', column: 'category', enumValues: PAYMENT_CATEGORIES },
+    isChangeable: { type: 'bool', column: 'is_changeable' },
+  },
+  rights: { create: 'PaymentTypeCreate', update: 'PaymentTypeUpdate', delete: 'PaymentTypeDelete' },
+});

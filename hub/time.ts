@@ -1,0 +1,102 @@
+/**
+ * Wall-clock helpers for the store's time zone (POS_HUB_TIMEZONE). Registers send local times
+ * without an offset; numbering tokens ({yyyy}, {MM}, {dd}) and fiscal days are local too.
+ */
+export interface ZonedParts {
+  year: number;
+  month: number; // 1-12
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+  weekday: number; // 0 = Sunday
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function formatter(tz: string): Intl.DateTimeFormat {
+  let f = formatters.get(tz);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone: tz,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      weekday: 'short',
+    });
+    formatters.set(tz, f);
+  }
+  return f;
+}
+
+const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+
+export function isValidTimeZone(tz: string): boolean {
+  try {
+    formatter(tz);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function zonedParts(date: Date, tz: string): ZonedParts {
+  const parts: Record<string, string> = {};
+  for (const p of formatter(tz).formatToParts(date)) parts[p.type] = p.value;
+  return {
+    year: Number(parts.year),
+    month: Number(parts.month),
+    day: Number(parts.day),
+    hour: Number(parts.hour),
+    minute: Number(parts.minute),
+    second: Number(parts.second),
+    weekday: WEEKDAYS.indexOf(parts.weekday),
+  };
+}
+
+/** The instant at which the wall clock in `tz` shows the given local time. */
+export function fromZoned(p: { year: number; month: number; day: number; hour?: number; minute?: number; second?: number; ms?: number }, tz: string): Date {
+  const asUtc = Date.UTC(p.year, p.month - 1, p.day, p.hour ?? 0, p.minute ?? 0, p.second ?? 0, p.ms ?? 0);
+  // Two passes settle the offset, also across a DST change.
+  let guess = asUtc;
+  for (let i = 0; i < 2; i++) {
+    const z = zonedParts(new Date(guess), tz);
+    const shown = Date.UTC(z.year, z.month - 1, z.day, z.hour, z.minute, z.second, p.ms ?? 0);
+    guess += asUtc - shown;
+  }
+  return new Date(guess);
+}
+
+const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
+
+/**
+ * Parses an ISO 8601 date or date-time. A value without an offset is read in the store's zone.
+ * Returns null for anything else (including impossible dates such as 2026-02-31).
+ */
+export function parseIsoDateTime(text: string, tz: string): Date | null {
+  const m = ISO.exec(text.trim());
+  if (!m) return null;
+  const [, y, mo, d, h, mi, s, frac, zone] = m;
+  const parts = {
+    year: Number(y),
+    month: Number(mo),
+    day: Number(d),
+    hour: Number(h ?? 0),
+    minute: Number(mi ?? 0),
+    second: Number(s ?? 0),
+    ms: frac ? Number(frac.slice(0, 3).padEnd(3, '0')) : 0,
+  };
+  if (parts.month < 1 || parts.month > 12 || parts.day < 1 || parts.hour > 23 || parts.minute > 59 || parts.second > 59) return null;
+  const check = new Date(Date.UTC(parts.year, parts.month - 1, parts.day));
+  if (check.getUTCDate() !== parts.day) return null;
+  if (!zone) return fromZoned(parts, tz);
+  const utc = Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second, parts.ms);
+  if (zone.toUpperCase() === 'Z') return new Date(utc);
+  const sign = zone[0] === '-' ? -1 : 1;
+  const digits = zone.slice(1).replace(':', '');
+  const offsetMin = Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2, 4));
+  return new Date(utc - sign * offsetMin * 60_000);
+}

@@ -1,0 +1,108 @@
+/**
+ * Test harness: the real app (createApp) on a real SQLite file in a temp dir, a fake clock,
+ * listening on 127.0.0.1, with the first-start bootstrap done and helpers to call it.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { closeDb, openDb, type Db } from '../../db/client.js';
+import { buildServices, createApp, type Services } from '../../hub/app.js';
+import { bootstrap } from '../../hub/bootstrap.js';
+import { FakeClock } from '../../hub/clock.js';
+import { createLogger } from '../../hub/log.js';
+
+export const ADMIN_PASSWORD = 'admin-test-password';
+
+export interface Reply<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export interface TestHub {
+  url: string;
+  db: Db;
+  clock: FakeClock;
+  services: Services;
+  dataDir: string;
+  adminToken: string;
+  /** A request with a token (the admin's unless `token` is given). Bodies are sent as JSON. */
+  call<T = any>(method: string, path: string, body?: unknown, opts?: { token?: string | null; headers?: Record<string, string>; raw?: string }): Promise<Reply<T>>;
+  login(userName: string, password: string, deviceName: string): Promise<string>;
+  /** Creates a user with exactly these rights and logs it in on `deviceName` (BackOffice by default). */
+  userWith(rights: string[], deviceName?: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+let userSeq = 0;
+
+export async function startHub(opts: { clock?: FakeClock; timeZone?: string } = {}): Promise<TestHub> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'poshub-test-'));
+  const db = openDb(join(dataDir, 'hub.sqlite'));
+  const clock = opts.clock ?? new FakeClock('2026-11-21T10:00:00Z');
+  const log = createLogger('silent');
+  const config = { timeZone: opts.timeZone ?? 'Europe/Bratislava', tokenTtlMs: 12 * 3600_000 };
+  const deps = { db, clock, log, config };
+  const services = buildServices(deps);
+  await bootstrap({ db, services: services.resources, dataDir, adminPassword: ADMIN_PASSWORD, timeZone: config.timeZone, now: clock.now(), log });
+  const app = createApp(deps, services);
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  const call: TestHub['call'] = async (method, path, body, o = {}) => {
+    const headers: Record<string, string> = { ...(o.headers ?? {}) };
+    const token = o.token === undefined ? hub.adminToken : o.token;
+    if (token) headers.authorization = `Bearer ${token}`;
+    let payload: string | undefined = o.raw;
+    if (body !== undefined) {
+      payload = JSON.stringify(body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const res = await fetch(url + path, { method, headers, body: payload });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      /* not JSON: keep the text */
+    }
+    return { status: res.status, headers: res.headers, body: parsed as any };
+  };
+
+  const login = async (userName: string, password: string, deviceName: string) => {
+    const r = await call('POST', '/api/auth', { userName, password, deviceName }, { token: null });
+    if (r.status !== 200) throw new Error(`login ${userName} failed: ${r.status} ${JSON.stringify(r.body)}`);
+    return r.body.tokenId as string;
+  };
+
+  const hub: TestHub = {
+    url,
+    db,
+    clock,
+    services,
+    dataDir,
+    adminToken: '',
+    call,
+    login,
+    async userWith(rights, deviceName = 'BackOffice') {
+      const userName = `user${++userSeq}`;
+      const r = await call('POST', '/api/users', { userName, password: 'pw-' + userName, rights });
+      if (r.status !== 201) throw new Error(`user create failed: ${JSON.stringify(r.body)}`);
+      return login(userName, 'pw-' + userName, deviceName);
+    },
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      closeDb(db);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  hub.adminToken = await login('admin', ADMIN_PASSWORD, 'BackOffice');
+  return hub;
+}
