@@ -186,3 +186,122 @@ export const idempotencyKeys = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.userId, t.key] }), index('idempotency_created').on(t.createdAt)],
 );
+
+/**
+ * Tickets: the document plus the columns registers filter on every minute. `device_name` is
+ * derived (originDeviceName while open, closeInfo.deviceName once closed) so DeviceName is indexed.
+ */
+export const tickets = sqliteTable(
+  'tickets',
+  {
+    id: text('id').primaryKey(),
+    v: v(),
+    doc: doc(),
+    isClosed: integer('is_closed').notNull(),
+    externalId: text('external_id'),
+    name: text('name'),
+    purchaseType: text('purchase_type').notNull(),
+    originDeviceName: text('origin_device_name').notNull(),
+    deviceName: text('device_name').notNull(),
+    currencyLabel: text('currency_label'),
+    discountRate: integer('discount_rate').notNull(),
+    openDate: integer('open_date').notNull(),
+    closeDate: integer('close_date'),
+    customerId: text('customer_id'),
+    customerCardSerialNumber: text('customer_card_serial_number'),
+    employeeUserName: text('employee_user_name'),
+    tableName: text('table_name'),
+    zoneName: text('zone_name'),
+    closeDeviceName: text('close_device_name'),
+    closeFiscalName: text('close_fiscal_name'),
+    closeNumber: integer('close_number'),
+    closeDailySalesReportNumber: integer('close_daily_sales_report_number'),
+    closeFiscalMemorySerialNumber: text('close_fiscal_memory_serial_number'),
+    hasDiscount: integer('has_discount').notNull(),
+    hasNegativeItem: integer('has_negative_item').notNull(),
+    hasReturnedItem: integer('has_returned_item').notNull(),
+    totalAmount: integer('total_amount').notNull(),
+  },
+  (t) => [
+    index('tickets_closed_table').on(t.isClosed, t.tableName),
+    index('tickets_device_close').on(t.deviceName, t.closeDate),
+    index('tickets_closed_open_date').on(t.isClosed, t.openDate),
+    index('tickets_close_date').on(t.closeDate),
+    index('tickets_open_date').on(t.openDate),
+    index('tickets_employee').on(t.employeeUserName, t.isClosed),
+    index('tickets_external_id').on(t.externalId),
+    index('tickets_customer_card').on(t.customerCardSerialNumber),
+    index('tickets_customer').on(t.customerId),
+    index('tickets_close_number').on(t.closeFiscalName, t.closeNumber),
+    index('tickets_zone').on(t.zoneName, t.isClosed),
+  ],
+);
+
+export const ticketItems = sqliteTable(
+  'ticket_items',
+  {
+    ticketId: text('ticket_id').notNull().references(() => tickets.id, { onDelete: 'cascade' }),
+    itemId: integer('item_id').notNull(),
+    pluCode: integer('plu_code').notNull(),
+    pluStockName: text('plu_stock_name').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.ticketId, t.itemId] }), index('ticket_items_plu').on(t.pluCode, t.pluStockName), index('ticket_items_stock').on(t.pluStockName)],
+);
+
+/** Kitchen orders (CONTRACT §6, §11): made in the ticket write's transaction, printed by the queue. */
+export const orders = sqliteTable(
+  'orders',
+  {
+    id: text('id').primaryKey(),
+    v: v(),
+    doc: doc(),
+    ticketId: text('ticket_id').notNull(),
+    orderEndpointName: text('order_endpoint_name').notNull(),
+    kind: text('kind').notNull(),
+    state: text('state').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [index('orders_ticket').on(t.ticketId), index('orders_endpoint_state').on(t.orderEndpointName, t.state), index('orders_state').on(t.state)],
+);
+
+/**
+ * The durable print queue (outbox): a job is written in the transaction that causes it and
+ * delivered by a worker after the commit. `payload` is the layout's data, frozen at enqueue time.
+ */
+export const printJobs = sqliteTable(
+  'print_jobs',
+  {
+    id: text('id').primaryKey(),
+    endpointName: text('endpoint_name').notNull(),
+    kind: text('kind').notNull(),
+    refId: text('ref_id'),
+    payload: text('payload').notNull(),
+    state: text('state').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    createdAt: integer('created_at').notNull(),
+    printedAt: integer('printed_at'),
+  },
+  (t) => [index('print_jobs_queue').on(t.endpointName, t.state, t.createdAt), index('print_jobs_ref').on(t.refId)],
+);
+
+/**
+ * Fiscal receipts in flight: written before the device is asked to print, so a crash or a lost
+ * reply leaves a record to reconcile against the device instead of printing blind a second time.
+ */
+export const fiscalJobs = sqliteTable(
+  'fiscal_jobs',
+  {
+    id: text('id').primaryKey(),
+    ticketId: text('ticket_id').notNull(),
+    fiscalName: text('fiscal_name').notNull(),
+    state: text('state').notNull(),
+    request: text('request').notNull(),
+    lastNumberBefore: integer('last_number_before'),
+    result: text('result'),
+    error: text('error'),
+    createdAt: integer('created_at').notNull(),
+    finishedAt: integer('finished_at'),
+  },
+  (t) => [index('fiscal_jobs_ticket').on(t.ticketId, t.state)],
+);

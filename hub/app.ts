@@ -18,23 +18,35 @@ import type { EngineContext } from './resources/engine/define.js';
 import { resourceRouter } from './resources/engine/routes.js';
 import { ResourceService } from './resources/engine/service.js';
 import { RESOURCES } from './resources/index.js';
+import { TicketActions } from './resources/tickets/actions.js';
+import { TicketCloser } from './resources/tickets/close.js';
+import { ticketRouter } from './resources/tickets/routes.js';
+import type { FiscalRegistry } from '../drivers/fiscal/registry.js';
 
 export interface AppDeps {
   db: Db;
   clock: Clock;
   log: Logger;
   config: Pick<Config, 'timeZone' | 'tokenTtlMs'>;
+  drivers: { fiscal: FiscalRegistry };
 }
 
 export interface Services {
   resources: Record<string, ResourceService>;
   auth: AuthService;
+  ticketActions: TicketActions;
+  ticketCloser: TicketCloser;
 }
 
 export function buildServices(deps: AppDeps): Services {
-  const ctx: EngineContext = { db: deps.db, clock: deps.clock, timeZone: deps.config.timeZone };
+  const ctx: EngineContext = { db: deps.db, clock: deps.clock, timeZone: deps.config.timeZone, busy: new Set() };
   const resources = Object.fromEntries(RESOURCES.map((def) => [def.name, new ResourceService(def, ctx)]));
-  return { resources, auth: new AuthService(ctx, deps.config.tokenTtlMs) };
+  return {
+    resources,
+    auth: new AuthService(ctx, deps.config.tokenTtlMs),
+    ticketActions: new TicketActions(ctx, resources.tickets),
+    ticketCloser: new TicketCloser(ctx, resources.tickets, deps.drivers.fiscal, deps.log),
+  };
 }
 
 export function createApp(deps: AppDeps, services: Services = buildServices(deps)): Express {
@@ -53,6 +65,7 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
   api.use(openApiRouter());
   api.use(authRouter(services.auth));
   api.use(requireSession(services.auth));
+  api.use(ticketRouter(services.ticketActions, services.ticketCloser));
   for (const service of Object.values(services.resources)) api.use(resourceRouter(service));
   api.use((req) => {
     throw errors.routeNotFound(req.originalUrl.split('?')[0]);

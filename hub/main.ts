@@ -10,6 +10,8 @@ import { bootstrap } from './bootstrap.js';
 import { systemClock } from './clock.js';
 import { ConfigError, loadConfig } from './config.js';
 import { createLogger } from './log.js';
+import { dbDeviceStateStore } from './device-state.js';
+import { FiscalRegistry } from '../drivers/fiscal/registry.js';
 import { VERSION } from './version.js';
 
 const SHUTDOWN_GRACE_MS = 8000;
@@ -30,7 +32,8 @@ async function main(): Promise<void> {
   const started = Date.now();
   const dbFile = join(config.dataDir, 'hub.sqlite');
   const db = openDb(dbFile);
-  const deps = { db, clock, log, config };
+  const fiscal = new FiscalRegistry({ store: dbDeviceStateStore(db), clock: () => clock.now() });
+  const deps = { db, clock, log, config, drivers: { fiscal } };
   const services = buildServices(deps);
   const boot = await bootstrap({
     db,
@@ -78,6 +81,7 @@ async function main(): Promise<void> {
     force.unref();
     server.close(() => {
       clearTimeout(force);
+      void fiscal.closeAll();
       closeDb(db);
       log.info('stopped');
       process.exit(0);

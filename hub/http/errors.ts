@@ -116,6 +116,9 @@ export const errors = {
       { resource },
     );
   },
+  locked(detail: string): HubError {
+    return new HubError(423, ErrorCode.ResourceLocked, detail);
+  },
   idempotencyKeyReused(): HubError {
     return new HubError(409, ErrorCode.IdempotencyKeyReused, 'This Idempotency-Key was used before with a different request.');
   },

@@ -10,6 +10,8 @@ import { paymentTypes } from './paymenttypes/resource.js';
 import { plus } from './plus/resource.js';
 import { stocks } from './stocks/resource.js';
 import { users } from './users/resource.js';
+import { orders } from './orders/resource.js';
+import { tickets } from './tickets/resource.js';
 
 export const RESOURCES: readonly ResourceDef[] = [
   customers,
@@ -22,6 +24,8 @@ export const RESOURCES: readonly ResourceDef[] = [
   plus,
   fiscalDevices,
   users,
+  tickets,
+  orders,
 ];
 
-export { customers, devices, fiscalDevices, modifiers, numberings, orderEndpoints, paymentTypes, plus, stocks, users };
+export { orders, tickets, customers, devices, fiscalDevices, modifiers, numberings, orderEndpoints, paymentTypes, plus, stocks, users };

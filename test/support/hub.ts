@@ -12,6 +12,8 @@ import { buildServices, createApp, type Services } from '../../hub/app.js';
 import { bootstrap } from '../../hub/bootstrap.js';
 import { FakeClock } from '../../hub/clock.js';
 import { createLogger } from '../../hub/log.js';
+import { dbDeviceStateStore } from '../../hub/device-state.js';
+import { FiscalRegistry } from '../../drivers/fiscal/registry.js';
 
 export const ADMIN_PASSWORD = 'admin-test-password';
 
@@ -26,6 +28,7 @@ export interface TestHub {
   db: Db;
   clock: FakeClock;
   services: Services;
+  fiscal: FiscalRegistry;
   dataDir: string;
   adminToken: string;
   /** A request with a token (the admin's unless `token` is given). Bodies are sent as JSON. */
@@ -44,7 +47,8 @@ export async function startHub(opts: { clock?: FakeClock; timeZone?: string } = 
   const clock = opts.clock ?? new FakeClock('2026-11-21T10:00:00Z');
   const log = createLogger('silent');
   const config = { timeZone: opts.timeZone ?? 'Europe/Bratislava', tokenTtlMs: 12 * 3600_000 };
-  const deps = { db, clock, log, config };
+  const fiscal = new FiscalRegistry({ store: dbDeviceStateStore(db), clock: () => clock.now() });
+  const deps = { db, clock, log, config, drivers: { fiscal } };
   const services = buildServices(deps);
   await bootstrap({ db, services: services.resources, dataDir, adminPassword: ADMIN_PASSWORD, timeZone: config.timeZone, now: clock.now(), log });
   const app = createApp(deps, services);
@@ -84,6 +88,7 @@ export async function startHub(opts: { clock?: FakeClock; timeZone?: string } = 
     db,
     clock,
     services,
+    fiscal,
     dataDir,
     adminToken: '',
     call,

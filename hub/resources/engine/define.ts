@@ -18,6 +18,8 @@ export interface EngineContext {
   db: Db;
   clock: Clock;
   timeZone: string;
+  /** Keys (`tickets:<id>`) a device call is working on right now; writes to them answer 423. */
+  busy: Set<string>;
 }
 
 /** A list filter: a typed column, a column of a child table (matched with EXISTS), or computed SQL. */
@@ -77,16 +79,21 @@ export interface ResourceDef {
   children?: ChildTable[];
   unique?: UniqueRule[];
   filters: Record<string, FilterDef>;
-  /** Sort keys beyond filters and top-level fields: name → SQL column. */
-  sorts?: Record<string, string>;
-  rights: { create: Right; update: Right; delete: Right };
+  /** Sort keys beyond filters and top-level fields: name → SQL column, or SQL for a derived field. */
+  sorts?: Record<string, string | ((ctx: EngineContext) => SQL)>;
+  /** Rights per verb; PUT needs create or update. `null`: the resource's hooks decide (tickets). */
+  rights: { create: Right | null; update: Right | null; delete: Right | null };
   /** Verbs the resource does not offer (answered 405). */
   without?: Array<'post' | 'put' | 'delete'>;
   hooks?: {
+    /** Before anything else on a write (e.g. the Sale environment for tickets). */
+    authorize?(caller: Caller, verb: 'post' | 'put' | 'delete'): void;
     /** Async work outside the transaction (no database writes): hashing, say. */
     prepareAsync?(body: Doc, caller: Caller): Promise<unknown>;
     /** Inside the write transaction: complete server-owned fields, check references and extra rights. */
     prepare?(input: WriteInput): Doc;
+    /** Inside the write transaction, after the row is stored: side effects such as kitchen orders. */
+    afterWrite?(input: { caller: Caller; before?: Doc; after: Doc; ctx: EngineContext }): void;
     beforeDelete?(input: { caller: Caller; existing: Doc; ctx: EngineContext }): void;
     /** At read time: derived fields (the clock), hidden fields removed. */
     present?(doc: Doc, ctx: EngineContext): Doc;

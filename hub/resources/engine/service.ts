@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { inTransaction } from '../../../db/client.js';
 import { requireRight, type Caller } from '../../http/caller.js';
 import { errors } from '../../http/errors.js';
+import type { Right } from '../../http/rights.js';
 import type { Doc, EngineContext, ResourceDef } from './define.js';
 import { parseListQuery } from './list-query.js';
 import { childOwner, deleteStored, getStored, keyValue, listStored, putStored, uniqueTaken, type StoredDoc } from './repo.js';
@@ -84,8 +85,14 @@ export class ResourceService {
     return { body, expectedV: typeof sentV === 'number' ? sentV : undefined };
   }
 
+  private authorize(caller: Caller, verb: 'post' | 'put' | 'delete', ...rights: Array<Right | null>): void {
+    this.def.hooks?.authorize?.(caller, verb);
+    const needed = rights.filter((r): r is Right => r !== null);
+    if (needed.length) requireRight(caller, ...needed);
+  }
+
   async create(caller: Caller, raw: Record<string, unknown>): Promise<Doc> {
-    requireRight(caller, this.def.rights.create);
+    this.authorize(caller, 'post', this.def.rights.create);
     const { body } = this.validate(raw);
     const extra = await this.def.hooks?.prepareAsync?.(body, caller);
     return inTransaction(this.ctx.db, () => {
@@ -98,7 +105,7 @@ export class ResourceService {
   }
 
   async put(caller: Caller, key: Key, raw: Record<string, unknown>, ifMatch?: number): Promise<{ doc: Doc; created: boolean }> {
-    requireRight(caller, this.def.rights.create, this.def.rights.update);
+    this.authorize(caller, 'put', this.def.rights.create, this.def.rights.update);
     const { body, expectedV } = this.validate(raw, key);
     const extra = await this.def.hooks?.prepareAsync?.(body, caller);
     return inTransaction(this.ctx.db, () => {
@@ -109,7 +116,7 @@ export class ResourceService {
   }
 
   async remove(caller: Caller, key: Key, ifMatch?: number): Promise<Doc> {
-    requireRight(caller, this.def.rights.delete);
+    this.authorize(caller, 'delete', this.def.rights.delete);
     return inTransaction(this.ctx.db, () => {
       const existing = this.getStored(key);
       this.checkVersion(key, existing.v, ifMatch);
@@ -153,6 +160,7 @@ export class ResourceService {
     }
     const v = existing ? existing.v + 1 : 1;
     putStored(this.ctx.db, def, key, doc, v, this.ctx.clock.now().getTime());
+    if (caller) def.hooks?.afterWrite?.({ caller, before: existing?.doc, after: doc, ctx: this.ctx });
     return this.present({ doc, v });
   }
 }

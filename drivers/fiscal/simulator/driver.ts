@@ -1,0 +1,144 @@
+/**
+ * The `simulator` fiscal driver: an in-process fiscal device for demos and tests. It keeps a fiscal
+ * memory (receipt counter, Z counter, daily totals) in a state store so numbers stay consecutive
+ * across restarts, and it can be told to fail in the ways real devices do.
+ */
+import { Decimal } from 'decimal.js';
+import {
+  DeviceError,
+  type DeviceInfo,
+  type DeviceStateStore,
+  type DeviceStatus,
+  type FaultCode,
+  type FiscalDevice,
+  type FiscalResult,
+  type LastDocument,
+  type Receipt,
+  type ReportResult,
+} from '../types.js';
+
+interface SimState {
+  serial: string;
+  receiptNumber: number;
+  /** Number of Z reports printed; the open fiscal day is zCount + 1. */
+  zCount: number;
+  dayTotal: string;
+  dayReceipts: number;
+  last: (LastDocument & { jobId: string }) | null;
+}
+
+export type SimFault =
+  /** Refuse the next call before doing anything. */
+  | { kind: 'fail'; code: FaultCode }
+  /** Issue the next receipt, then lose the reply (the caller sees a TIMEOUT). */
+  | { kind: 'dropReplyAfterPrint' }
+  /** Issue the next receipt, then report an error as some real devices do. */
+  | { kind: 'failAfterPrint'; code: FaultCode };
+
+export class SimulatorFiscalDevice implements FiscalDevice {
+  private state: SimState;
+  private faults: SimFault[] = [];
+  /** Every receipt issued, in order: what a test inspects to count fiscalizations. */
+  readonly journal: Array<{ jobId: string; number: number; receipt: Receipt }> = [];
+  paper: 'ok' | 'out' = 'ok';
+  /** Milliseconds each call takes, to let tests overlap two closes. */
+  delayMs = 0;
+
+  constructor(
+    readonly name: string,
+    private readonly store: DeviceStateStore | undefined,
+    private readonly clock: () => Date = () => new Date(),
+  ) {
+    const saved = store?.load(`simulator:${name}`) as SimState | undefined;
+    this.state = saved ?? {
+      serial: `SIM${Buffer.from(name).toString('hex').slice(0, 8).toUpperCase().padEnd(8, '0')}`,
+      receiptNumber: 0,
+      zCount: 0,
+      dayTotal: '0',
+      dayReceipts: 0,
+      last: null,
+    };
+  }
+
+  inject(fault: SimFault): void {
+    this.faults.push(fault);
+  }
+
+  private save(): void {
+    this.store?.save(`simulator:${this.name}`, this.state);
+  }
+
+  private async enter(): Promise<SimFault | undefined> {
+    if (this.delayMs) await new Promise((r) => setTimeout(r, this.delayMs));
+    const fault = this.faults.shift();
+    if (fault?.kind === 'fail') throw new DeviceError(fault.code, `simulated ${fault.code}`, false, `SIM-${fault.code}`);
+    return fault;
+  }
+
+  async info(): Promise<DeviceInfo> {
+    await this.enter();
+    return { model: 'POS Hub fiscal simulator', serialNumber: this.state.serial, fiscalMemorySerialNumber: this.state.serial, capabilities: { receipts: true, reports: true, email: false } };
+  }
+
+  async status(): Promise<DeviceStatus> {
+    await this.enter();
+    return {
+      online: true,
+      paper: this.paper,
+      coverOpen: false,
+      receiptOpen: false,
+      dailySalesReportNumber: this.state.zCount + 1,
+      fiscalMemorySerialNumber: this.state.serial,
+    };
+  }
+
+  async printReceipt(receipt: Receipt, jobId: string): Promise<FiscalResult> {
+    const fault = await this.enter();
+    if (this.paper === 'out') throw new DeviceError('PAPER_OUT', 'the simulator is out of paper', false, 'SIM-PAPER');
+    if (receipt.lines.length === 0) throw new DeviceError('REJECTED', 'a receipt needs at least one line', false, 'SIM-EMPTY');
+    const date = this.clock().toISOString();
+    this.state.receiptNumber += 1;
+    this.state.dayTotal = new Decimal(this.state.dayTotal).plus(receipt.total).toString();
+    this.state.dayReceipts += 1;
+    this.state.last = { number: this.state.receiptNumber, date, amount: receipt.total, jobId };
+    this.journal.push({ jobId, number: this.state.receiptNumber, receipt });
+    this.save();
+    if (fault?.kind === 'dropReplyAfterPrint') throw new DeviceError('TIMEOUT', 'simulated lost reply', true);
+    if (fault?.kind === 'failAfterPrint') throw new DeviceError(fault.code, `simulated ${fault.code} after fiscalizing`, true);
+    return {
+      number: this.state.receiptNumber,
+      date,
+      amount: receipt.total,
+      dailySalesReportNumber: this.state.zCount + 1,
+      fiscalMemorySerialNumber: this.state.serial,
+    };
+  }
+
+  async lastDocument(): Promise<LastDocument | null> {
+    await this.enter();
+    if (!this.state.last) return null;
+    const { number, date, amount } = this.state.last;
+    return { number, date, amount };
+  }
+
+  async xReport(): Promise<ReportResult> {
+    await this.enter();
+    return { kind: 'X', number: this.state.zCount + 1, date: this.clock().toISOString(), total: this.state.dayTotal, receipts: this.state.dayReceipts };
+  }
+
+  async zReport(): Promise<ReportResult> {
+    await this.enter();
+    const report: ReportResult = { kind: 'Z', number: this.state.zCount + 1, date: this.clock().toISOString(), total: this.state.dayTotal, receipts: this.state.dayReceipts };
+    this.state.zCount += 1;
+    this.state.dayTotal = '0';
+    this.state.dayReceipts = 0;
+    this.save();
+    return report;
+  }
+
+  async cancelOpenReceipt(): Promise<void> {
+    await this.enter();
+  }
+
+  async close(): Promise<void> {}
+}

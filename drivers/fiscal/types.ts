@@ -1,0 +1,114 @@
+/**
+ * The document-level fiscal device interface (after ErpNet.FP): the hub hands over a whole
+ * receipt and gets back the device's numbers; it never drives a receipt line by line. Amounts are
+ * decimal strings ("12.50") so no binary float crosses this boundary.
+ */
+export const FAULT_CODES = ['OFFLINE', 'TIMEOUT', 'BUSY', 'PAPER_OUT', 'COVER_OPEN', 'FISCAL_MEMORY_FULL', 'REJECTED', 'PROTOCOL'] as const;
+export type FaultCode = (typeof FAULT_CODES)[number];
+
+export class DeviceError extends Error {
+  constructor(
+    readonly code: FaultCode,
+    message: string,
+    /**
+     * True when the device may have acted before failing (a lost reply, a timeout after the data
+     * went out). Such a failure is reconciled against the device, never retried blind.
+     */
+    readonly outcomeUnknown = false,
+    readonly vendorCode?: string,
+  ) {
+    super(message);
+    this.name = 'DeviceError';
+  }
+}
+
+export type PaymentKind = 'Cash' | 'CreditCard' | 'Voucher' | 'Other';
+
+export interface ReceiptLine {
+  name: string;
+  quantity: string;
+  unitPrice: string;
+  /** VAT rate in percent and the device's VAT group (category). */
+  vatRate: string;
+  vatCategory: number;
+  /** Discount in percent applied to the line, "0" for none. */
+  discountRate: string;
+  /** The line total after discount, signed (negative for a returned item). */
+  total: string;
+}
+
+export interface Receipt {
+  /** The hub's ticket id, printed as a reference. */
+  reference: string;
+  operator: string;
+  lines: ReceiptLine[];
+  /** Ticket-level discount in percent applied on the subtotal. */
+  discountRate: string;
+  total: string;
+  payments: Array<{ kind: PaymentKind; name: string; amount: string }>;
+  change: string;
+}
+
+export interface FiscalResult {
+  number: number;
+  date: string;
+  amount: string;
+  dailySalesReportNumber: number;
+  fiscalMemorySerialNumber: string;
+}
+
+export interface LastDocument {
+  number: number;
+  date: string;
+  amount: string;
+}
+
+export interface DeviceInfo {
+  model: string;
+  serialNumber: string;
+  fiscalMemorySerialNumber: string;
+  capabilities: { receipts: boolean; reports: boolean; email: boolean };
+}
+
+export interface DeviceStatus {
+  online: boolean;
+  paper: 'ok' | 'low' | 'out' | 'unknown';
+  coverOpen: boolean;
+  receiptOpen: boolean;
+  dailySalesReportNumber: number | null;
+  fiscalMemorySerialNumber: string | null;
+}
+
+export interface ReportResult {
+  kind: 'X' | 'Z';
+  /** Z: the number of the report just printed; X: the current day's number. */
+  number: number;
+  date: string;
+  total: string;
+  receipts: number;
+}
+
+export interface FiscalDevice {
+  info(): Promise<DeviceInfo>;
+  status(): Promise<DeviceStatus>;
+  /** Issues one fiscal receipt. `jobId` lets a driver that can store it match a retry to the job. */
+  printReceipt(receipt: Receipt, jobId: string): Promise<FiscalResult>;
+  lastDocument(): Promise<LastDocument | null>;
+  xReport(): Promise<ReportResult>;
+  zReport(): Promise<ReportResult>;
+  cancelOpenReceipt(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface FiscalDeviceConfig {
+  name: string;
+  driver: string;
+  address: string;
+  settings: Record<string, string>;
+}
+
+/** Where a driver may keep state that must survive a restart (the simulator's fiscal memory). */
+export interface DeviceStateStore {
+  load(key: string): unknown;
+  save(key: string, state: unknown): void;
+}

@@ -1,0 +1,103 @@
+/**
+ * Batch actions (PATCH /api/tickets?action=Handover|Takeover|Relocate) and the preliminary bill.
+ * A batch is all or nothing: every ticket is checked and stored in one transaction.
+ */
+import { sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { inTransaction } from '../../../db/client.js';
+import { requireRight, requireSale, type Caller } from '../../http/caller.js';
+import { errors } from '../../http/errors.js';
+import { enqueuePrintJob } from '../../printing/queue.js';
+import { devices } from '../devices/resource.js';
+import type { Doc, EngineContext } from '../engine/define.js';
+import { idKey, nameKey, nullableText } from '../engine/fields.js';
+import { getStored } from '../engine/repo.js';
+import type { ResourceService } from '../engine/service.js';
+import { parseOr400 } from '../engine/validate.js';
+import { orderEndpoints } from '../orderendpoints/resource.js';
+import { requireNotBusy, requireOpen, requireUpdateOf } from './resource.js';
+
+export const TICKET_ACTIONS = ['Handover', 'Takeover', 'Relocate'] as const;
+type Action = (typeof TICKET_ACTIONS)[number];
+
+const ids = z.array(idKey()).min(1).max(500);
+export const actionSchemas = {
+  Handover: z.object({ ids, userName: z.string().min(1).max(64) }),
+  Takeover: z.object({ ids }),
+  Relocate: z.object({ ids, location: z.object({ tableName: nullableText().default(null), zoneName: nullableText().default(null) }) }),
+};
+
+export const preliminarySchema = z.object({ orderEndpointName: nameKey().optional() });
+
+function isOwn(caller: Caller, ticket: Doc): boolean {
+  return (ticket.employee as { userName?: string } | null)?.userName === caller.userName;
+}
+
+export class TicketActions {
+  constructor(
+    private readonly ctx: EngineContext,
+    private readonly tickets: ResourceService,
+  ) {}
+
+  batch(caller: Caller, actionName: unknown, raw: Record<string, unknown>): Doc[] {
+    requireSale(caller);
+    const action = TICKET_ACTIONS.find((a) => a.toLowerCase() === String(actionName ?? '').toLowerCase()) as Action | undefined;
+    if (!action) throw errors.member('action', `'${actionName ?? ''}' is not one of ${TICKET_ACTIONS.join(', ')}.`, actionName ? 'Invalid' : 'Required');
+    const body = parseOr400(actionSchemas[action], raw) as { ids: string[]; userName?: string; location?: Doc };
+    if (new Set(body.ids).size !== body.ids.length) throw errors.member('ids', 'A ticket id appears twice.', 'Unique');
+    let employee: { userName: string; name: string } | undefined;
+    if (action === 'Handover') {
+      const user = this.ctx.db.get<{ doc: string }>(sql`SELECT doc FROM users WHERE user_name = ${body.userName!} COLLATE NOCASE AND is_active = 1`);
+      if (!user) throw errors.member('userName', `No active user '${body.userName}'.`);
+      const u = JSON.parse(user.doc) as { userName: string; name: string };
+      employee = { userName: u.userName, name: u.name ?? '' };
+    }
+    if (action === 'Takeover') {
+      requireRight(caller, 'TicketTakeover');
+      requireRight(caller, 'TicketUpdateAny');
+      employee = { userName: caller.userName, name: caller.name };
+    }
+    return inTransaction(this.ctx.db, () => {
+      const stored = body.ids.map((id, i) => {
+        const s = getStored(this.ctx.db, this.tickets.def, id);
+        if (!s) throw errors.member(`ids[${i}]`, `Ticket '${id}' does not exist.`);
+        requireNotBusy(this.ctx, id);
+        requireOpen(s.doc);
+        return { id, s };
+      });
+      return stored.map(({ id, s }) => {
+        if (action === 'Handover') {
+          requireRight(caller, 'TicketHandover');
+          if (!isOwn(caller, s.doc)) requireRight(caller, 'TicketUpdateAny');
+        }
+        if (action === 'Relocate') requireUpdateOf(caller, s.doc);
+        const next: Doc = action === 'Relocate' ? { ...s.doc, location: body.location } : { ...s.doc, employee };
+        return this.tickets.store(undefined, id, next, s);
+      });
+    });
+  }
+
+  /** Queues the bill before payment; 204 once the job is durably stored (CONTRACT §2). */
+  preliminary(caller: Caller, id: string, raw: Record<string, unknown> | undefined): void {
+    requireSale(caller);
+    requireRight(caller, 'TicketPrintPreliminary');
+    const body = parseOr400(preliminarySchema, raw ?? {});
+    const ticket = this.tickets.getStored(id);
+    const device = getStored(this.ctx.db, devices, caller.device.name);
+    const name = body.orderEndpointName ?? (device?.doc.settings as Record<string, string> | undefined)?.DefaultOrderEndpointName;
+    if (!name) throw errors.member('orderEndpointName', 'No orderEndpointName given and the device has no DefaultOrderEndpointName setting.', 'Required');
+    const endpoint = getStored(this.ctx.db, orderEndpoints, name);
+    if (!endpoint) throw errors.member('orderEndpointName', `Order endpoint '${name}' does not exist.`);
+    if (endpoint.doc.isActive !== true) throw errors.forbidden(`Order endpoint '${name}' is inactive.`);
+    if (endpoint.doc.type === 'Tablet') throw errors.forbidden(`Order endpoint '${name}' is a kitchen display and cannot print a bill.`);
+    inTransaction(this.ctx.db, () => {
+      enqueuePrintJob(this.ctx.db, {
+        endpointName: name,
+        kind: 'preliminary',
+        refId: id,
+        payload: { ticket: this.tickets.present(ticket), requestedBy: caller.userName, deviceName: caller.device.name },
+        at: this.ctx.clock.now().getTime(),
+      });
+    });
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * Kitchen orders from a ticket write (CONTRACT §6): added quantities become a New order, lowered
+ * or removed ones a Cancel order, one per order endpoint named by the plu. Runs inside the ticket
+ * write's transaction and enqueues the print jobs there too (outbox).
+ */
+import { sql } from 'drizzle-orm';
+import { dec, toJsonNumber } from '../../money.js';
+import { enqueuePrintJob } from '../../printing/queue.js';
+import type { Doc, EngineContext } from '../engine/define.js';
+import { putStored } from '../engine/repo.js';
+import { newId } from '../engine/service.js';
+import { orders } from '../orders/resource.js';
+
+export interface TicketItem {
+  id: number;
+  plu: { code: number; stockName: string; name: string };
+  type: 'Positive' | 'Negative';
+  quantity: number;
+  modifiers: Array<{ modifierId: string; optionId: string; name?: string; quantity: number }>;
+  comment: string | null;
+}
+
+interface Line {
+  item: TicketItem;
+  quantity: number;
+}
+
+/** Positive items only: a returned item goes back over the counter, not to the kitchen. */
+export function orderDeltas(before: TicketItem[], after: TicketItem[]): { added: Line[]; cancelled: Line[] } {
+  const added: Line[] = [];
+  const cancelled: Line[] = [];
+  const old = new Map(before.filter((i) => i.type === 'Positive').map((i) => [i.id, i]));
+  for (const item of after.filter((i) => i.type === 'Positive')) {
+    const prev = old.get(item.id);
+    old.delete(item.id);
+    const samePlu = prev && prev.plu.code === item.plu.code && prev.plu.stockName === item.plu.stockName;
+    if (prev && !samePlu) cancelled.push({ item: prev, quantity: prev.quantity });
+    const diff = dec(item.quantity).minus(samePlu ? dec(prev.quantity) : 0);
+    if (diff.gt(0)) added.push({ item, quantity: toJsonNumber(diff) });
+    if (diff.lt(0)) cancelled.push({ item, quantity: toJsonNumber(diff.negated()) });
+  }
+  for (const prev of old.values()) cancelled.push({ item: prev, quantity: prev.quantity });
+  return { added, cancelled };
+}
+
+/** Order endpoints of each plu, active ones only (an inactive printer is switched off on purpose). */
+function endpointsOf(ctx: EngineContext, item: TicketItem): string[] {
+  const row = ctx.db.get<{ names: string | null }>(
+    sql`SELECT json_extract(doc, '$.orderEndpointNames') AS names FROM plus WHERE stock_name = ${item.plu.stockName} AND code = ${item.plu.code}`,
+  );
+  const names = row?.names ? (JSON.parse(row.names) as string[]) : [];
+  if (!names.length) return [];
+  const active = ctx.db.all<{ name: string }>(
+    sql`SELECT name FROM order_endpoints WHERE is_active = 1 AND name IN (${sql.join(names.map((n) => sql`${n}`), sql`, `)})`,
+  );
+  const ok = new Set(active.map((a) => a.name));
+  return names.filter((n) => ok.has(n));
+}
+
+export function createOrders(ctx: EngineContext, ticket: Doc, lines: Line[], kind: 'New' | 'Cancel'): void {
+  const byEndpoint = new Map<string, Line[]>();
+  for (const line of lines) {
+    for (const endpoint of endpointsOf(ctx, line.item)) byEndpoint.set(endpoint, [...(byEndpoint.get(endpoint) ?? []), line]);
+  }
+  const now = ctx.clock.now();
+  for (const [endpoint, endpointLines] of byEndpoint) {
+    const id = newId();
+    const doc: Doc = {
+      id,
+      ticketId: ticket.id,
+      ticketName: ticket.name ?? '',
+      orderEndpointName: endpoint,
+      kind,
+      state: kind === 'Cancel' ? 'Cancelled' : 'New',
+      createdAt: now.toISOString(),
+      location: ticket.location ?? null,
+      employee: ticket.employee ?? null,
+      items: endpointLines.map(({ item, quantity }) => ({
+        itemId: item.id,
+        plu: { code: item.plu.code, stockName: item.plu.stockName },
+        name: item.plu.name,
+        quantity,
+        modifiers: item.modifiers.map((m) => ({ modifierId: m.modifierId, optionId: m.optionId, name: m.name ?? m.optionId, quantity: m.quantity })),
+        comment: item.comment,
+      })),
+      print: { state: 'Queued', attempts: 0, lastError: null, printedAt: null },
+    };
+    putStored(ctx.db, orders, id, doc, 1, now.getTime());
+    enqueuePrintJob(ctx.db, { endpointName: endpoint, kind: 'order', refId: id, payload: { orderId: id }, at: now.getTime() });
+  }
+}

@@ -1,0 +1,346 @@
+/**
+ * Tickets (CONTRACT §6): declared for the engine like every resource; the rules that make a POS a
+ * POS (Sale environment, PORTOS rights, storno, exact totals, kitchen orders) live in the hooks.
+ */
+import { sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { hasRight, requireRight, requireSale, type Caller } from '../../http/caller.js';
+import { errors } from '../../http/errors.js';
+import type { Right } from '../../http/rights.js';
+import { dec, toJsonNumber, toScaled } from '../../money.js';
+import { customers } from '../customers/resource.js';
+import { defineResource, type Doc, type EngineContext } from '../engine/define.js';
+import { decimal, enumOf, idKey, nameKey, nullableText, rate, text } from '../engine/fields.js';
+import { bool } from '../engine/refs.js';
+import { getStored } from '../engine/repo.js';
+import { newId } from '../engine/service.js';
+import { modifiers } from '../modifiers/resource.js';
+import { itemTotal, ticketTotal } from './math.js';
+import { createOrders, orderDeltas, type TicketItem } from './orders.js';
+
+export const PURCHASE_TYPES = ['WalkIn', 'TakeAway', 'Delivery'] as const;
+export const TICKET_STATES = ['Opened', 'Closed'] as const;
+export const ITEM_TYPES = ['Positive', 'Negative'] as const;
+
+const itemSchema = z.object({
+  id: z.number().int().min(1).max(100_000).optional(),
+  plu: z.object({ code: z.number().int().min(0), stockName: nameKey(), name: text().optional() }),
+  type: enumOf(ITEM_TYPES).default('Positive'),
+  quantity: decimal().refine((n) => n > 0, 'must be greater than 0 (a return is an item of type Negative)'),
+  unitPrice: z.object({ amount: decimal() }).optional(),
+  discountRate: rate().default(0),
+  modifiers: z
+    .array(z.object({ modifierId: idKey(), optionId: idKey(), quantity: z.number().int().min(1).max(1000).default(1) }))
+    .max(50)
+    .default([]),
+  comment: nullableText().default(null),
+});
+
+const locationSchema = z.object({ tableName: nullableText().default(null), zoneName: nullableText().default(null) });
+
+const paymentSchema = z.object({ paymentTypeNumber: z.number().int(), amount: z.number(), name: z.string().optional() });
+const closeInfoSchema = z.object({
+  deviceName: z.string(),
+  fiscalName: z.string(),
+  number: z.number().int(),
+  dailySalesReportNumber: z.number().int(),
+  fiscalMemorySerialNumber: z.string(),
+});
+
+type CustomerRef = { id: string; fullName: string; cardSerialNumber: string | null; discountRate: number };
+
+/** Completes a `{id}` or `{cardSerialNumber}` reference from the stored customer (unknown: 400). */
+function resolveCustomer(ctx: EngineContext, ref: { id?: string; cardSerialNumber?: string } | null): CustomerRef | null {
+  if (!ref || (!ref.id && !ref.cardSerialNumber)) return null;
+  let id = ref.id;
+  if (!id) {
+    const row = ctx.db.get<{ id: string }>(sql`SELECT customer_id AS id FROM customer_cards WHERE serial_number = ${ref.cardSerialNumber!}`);
+    if (!row) throw errors.member('customer.cardSerialNumber', `No customer holds card '${ref.cardSerialNumber}'.`);
+    id = row.id;
+  }
+  const stored = getStored(ctx.db, customers, id);
+  if (!stored) throw errors.member('customer.id', `Customer '${id}' does not exist.`);
+  return {
+    id,
+    fullName: String(stored.doc.fullName ?? ''),
+    cardSerialNumber: ref.cardSerialNumber ?? null,
+    discountRate: stored.doc.discountRate as number,
+  };
+}
+
+interface PluRow {
+  name: string;
+  unit_price: number | null;
+  type: string;
+}
+
+function loadPlu(ctx: EngineContext, code: number, stockName: string): PluRow | undefined {
+  return ctx.db.get<PluRow>(
+    sql`SELECT name, json_extract(doc, '$.unitPrice.amount') AS unit_price, type FROM plus WHERE stock_name = ${stockName} AND code = ${code}`,
+  );
+}
+
+type ItemInput = z.output<typeof itemSchema>;
+type ModifierChoice = { modifierId: string; optionId: string; name: string; quantity: number; unitPrice: number };
+
+/** Checks the chosen options against each modifier's min/max rules; returns them with names and prices. */
+function resolveModifiers(ctx: EngineContext, item: ItemInput, index: number): ModifierChoice[] {
+  const byModifier = new Map<string, ItemInput['modifiers']>();
+  item.modifiers.forEach((m) => byModifier.set(m.modifierId, [...(byModifier.get(m.modifierId) ?? []), m]));
+  const out: ModifierChoice[] = [];
+  for (const [modifierId, chosen] of byModifier) {
+    const member = `items[${index}].modifiers`;
+    const stored = getStored(ctx.db, modifiers, modifierId);
+    if (!stored) throw errors.member(member, `Modifier '${modifierId}' does not exist.`);
+    const m = stored.doc as {
+      minimumSelectedOptionsCount: number;
+      maximumSelectedOptionsCount: number;
+      maximumSelectedOptionsTotalQuantity: number;
+      options: Array<{ id: string; name: string; unitPrice: { amount: number } | null; maximumSelectedQuantity: number | null }>;
+    };
+    const distinct = new Set(chosen.map((c) => c.optionId));
+    if (distinct.size < m.minimumSelectedOptionsCount) throw errors.member(member, `Modifier '${modifierId}' needs at least ${m.minimumSelectedOptionsCount} options.`, 'OutOfRange');
+    if (m.maximumSelectedOptionsCount > 0 && distinct.size > m.maximumSelectedOptionsCount) {
+      throw errors.member(member, `Modifier '${modifierId}' allows at most ${m.maximumSelectedOptionsCount} options.`, 'OutOfRange');
+    }
+    const totalQuantity = chosen.reduce((s, c) => s + c.quantity, 0);
+    if (m.maximumSelectedOptionsTotalQuantity > 0 && totalQuantity > m.maximumSelectedOptionsTotalQuantity) {
+      throw errors.member(member, `Modifier '${modifierId}' allows a total quantity of at most ${m.maximumSelectedOptionsTotalQuantity}.`, 'OutOfRange');
+    }
+    for (const c of chosen) {
+      const option = m.options.find((o) => o.id === c.optionId);
+      if (!option) throw errors.member(member, `Modifier '${modifierId}' has no option '${c.optionId}'.`);
+      if (option.maximumSelectedQuantity !== null && c.quantity > option.maximumSelectedQuantity) {
+        throw errors.member(member, `Option '${c.optionId}' allows a quantity of at most ${option.maximumSelectedQuantity}.`, 'OutOfRange');
+      }
+      out.push({ modifierId, optionId: c.optionId, name: option.name || option.id, quantity: c.quantity, unitPrice: option.unitPrice?.amount ?? 0 });
+    }
+  }
+  return out;
+}
+
+/** Items with ids, plu names, default prices, modifiers and exact totals. */
+function completeItems(ctx: EngineContext, items: ItemInput[]): Doc[] {
+  const seen = new Set<number>();
+  let next = Math.max(0, ...items.map((i) => i.id ?? 0)) + 1;
+  return items.map((item, i) => {
+    const id = item.id ?? next++;
+    if (seen.has(id)) throw errors.member(`items[${i}].id`, `Item id ${id} appears twice.`, 'Unique');
+    seen.add(id);
+    const plu = loadPlu(ctx, item.plu.code, item.plu.stockName);
+    if (!plu) throw errors.member(`items[${i}].plu`, `Plu ${item.plu.code} does not exist in stock '${item.plu.stockName}'.`);
+    const unitPrice = item.unitPrice?.amount ?? plu.unit_price ?? 0;
+    const chosen = resolveModifiers(ctx, item, i);
+    const total = itemTotal({
+      type: item.type,
+      quantity: item.quantity,
+      unitPrice,
+      discountRate: item.discountRate,
+      optionPrices: chosen.map((c) => ({ unitPrice: c.unitPrice, quantity: c.quantity })),
+    });
+    return {
+      id,
+      plu: { code: item.plu.code, stockName: item.plu.stockName, name: plu.name },
+      type: item.type,
+      quantity: item.quantity,
+      unitPrice: { amount: unitPrice },
+      discountRate: item.discountRate,
+      modifiers: chosen,
+      comment: item.comment,
+      totalPrice: { amount: toJsonNumber(total) },
+    };
+  });
+}
+
+function isOwn(caller: Caller, ticket: Doc): boolean {
+  return (ticket.employee as { userName?: string } | null)?.userName === caller.userName;
+}
+
+/** TicketUpdate for one's own ticket, TicketUpdateAny (alone) for another's. */
+export function requireUpdateOf(caller: Caller, ticket: Doc, own: Right = 'TicketUpdate'): void {
+  if (isOwn(caller, ticket)) requireRight(caller, own, 'TicketUpdateAny');
+  else requireRight(caller, 'TicketUpdateAny');
+}
+
+export function requireOpen(ticket: Doc): void {
+  if (ticket.state === 'Closed') throw errors.forbidden(`Ticket '${ticket.id}' is closed and can no longer be changed.`);
+}
+
+/** A ticket the fiscal device is closing right now takes no other write (423). */
+export function requireNotBusy(ctx: EngineContext, id: unknown): void {
+  if (ctx.busy.has(`tickets:${id}`)) throw errors.locked(`Ticket '${id}' is being closed right now; try again in a moment.`);
+}
+
+/** Storno: lowering or removing an item a previous write stored. */
+function isStorno(before: Doc[], after: Doc[]): boolean {
+  const now = new Map(after.map((i) => [i.id as number, i]));
+  return before.some((old) => {
+    const cur = now.get(old.id as number);
+    if (!cur) return true;
+    const samePlu = (cur.plu as TicketItem['plu']).code === (old.plu as TicketItem['plu']).code && (cur.plu as TicketItem['plu']).stockName === (old.plu as TicketItem['plu']).stockName;
+    return !samePlu || cur.type !== old.type || dec(cur.quantity as number).lt(dec(old.quantity as number));
+  });
+}
+
+function itemDiscountChanged(before: Doc[], after: Doc[]): boolean {
+  const old = new Map(before.map((i) => [i.id as number, i.discountRate as number]));
+  return after.some((i) => (old.get(i.id as number) ?? 0) !== i.discountRate);
+}
+
+export const tickets = defineResource({
+  name: 'tickets',
+  title: 'Ticket',
+  table: 'tickets',
+  key: { field: 'id', column: 'id', type: 'string', schema: idKey(), generate: newId },
+  schema: z.object({
+    id: idKey().optional(),
+    externalId: nullableText().default(null),
+    name: text().default(''),
+    purchaseType: enumOf(PURCHASE_TYPES).default('WalkIn'),
+    currencyLabel: nullableText().default(null),
+    discountRate: rate().default(0),
+    customer: z.object({ id: idKey().optional(), cardSerialNumber: text().optional() }).nullable().default(null),
+    location: locationSchema.nullable().default(null),
+    note: nullableText().default(null),
+    items: z.array(itemSchema).max(1000).default([]),
+  }),
+  readOnly: {
+    state: z.enum(TICKET_STATES),
+    originDeviceName: z.string(),
+    openDate: z.string(),
+    closeDate: z.string().nullable(),
+    employee: z.object({ userName: z.string(), name: z.string() }),
+    totalPrice: z.object({ amount: z.number(), currencyLabel: z.string().nullable() }),
+    payments: z.array(paymentSchema),
+    closeInfo: closeInfoSchema.nullable(),
+  },
+  columns: (d) => {
+    const items = d.items as Doc[];
+    const closeInfo = d.closeInfo as z.infer<typeof closeInfoSchema> | null;
+    const location = d.location as { tableName: string | null; zoneName: string | null } | null;
+    const customer = d.customer as CustomerRef | null;
+    const closed = d.state === 'Closed';
+    return {
+      is_closed: bool(closed),
+      external_id: (d.externalId as string | null) ?? null,
+      name: (d.name as string) ?? '',
+      purchase_type: d.purchaseType as string,
+      origin_device_name: d.originDeviceName as string,
+      device_name: closed && closeInfo ? closeInfo.deviceName : (d.originDeviceName as string),
+      currency_label: (d.currencyLabel as string | null) ?? null,
+      discount_rate: toScaled(d.discountRate as number),
+      open_date: Date.parse(d.openDate as string),
+      close_date: d.closeDate ? Date.parse(d.closeDate as string) : null,
+      customer_id: customer?.id ?? null,
+      customer_card_serial_number: customer?.cardSerialNumber ?? null,
+      employee_user_name: (d.employee as { userName: string } | null)?.userName ?? null,
+      table_name: location?.tableName ?? null,
+      zone_name: location?.zoneName ?? null,
+      close_device_name: closeInfo?.deviceName ?? null,
+      close_fiscal_name: closeInfo?.fiscalName ?? null,
+      close_number: closeInfo?.number ?? null,
+      close_daily_sales_report_number: closeInfo?.dailySalesReportNumber ?? null,
+      close_fiscal_memory_serial_number: closeInfo?.fiscalMemorySerialNumber ?? null,
+      has_discount: bool((d.discountRate as number) !== 0 || items.some((i) => (i.discountRate as number) !== 0)),
+      has_negative_item: bool(items.some((i) => (i.totalPrice as { amount: number }).amount < 0)),
+      has_returned_item: bool(items.some((i) => i.type === 'Negative')),
+      total_amount: toScaled((d.totalPrice as { amount: number }).amount),
+    };
+  },
+  children: [
+    {
+      table: 'ticket_items',
+      fk: 'ticket_id',
+      rows: (d) => (d.items as Array<{ id: number; plu: { code: number; stockName: string } }>).map((i) => ({ item_id: i.id, plu_code: i.plu.code, plu_stock_name: i.plu.stockName })),
+    },
+  ],
+  filters: {
+    IsClosed: { type: 'bool', column: 'is_closed' },
+    HasCustomer: { type: 'bool', predicate: () => sql`tickets.customer_id IS NOT NULL` },
+    HasDiscount: { type: 'bool', column: 'has_discount' },
+    HasNegativeItem: { type: 'bool', column: 'has_negative_item' },
+    HasReturnedItem: { type: 'bool', column: 'has_returned_item' },
+    Id: { type: 'string', column: 'id' },
+    ExternalId: { type: 'string', column: 'external_id' },
+    Name: { type: 'string', column: 'name' },
+    DeviceName: { type: 'stringList', column: 'device_name' },
+    PurchaseType: { type: 'enum', column: 'purchase_type', enumValues: PURCHASE_TYPES },
+    OriginDeviceName: { type: 'string', column: 'origin_device_name' },
+    CurrencyLabel: { type: 'string', column: 'currency_label' },
+    DiscountRate: { type: 'decimal', column: 'discount_rate' },
+    OpenDate: { type: 'datetime', column: 'open_date' },
+    CloseDate: { type: 'datetime', column: 'close_date' },
+    CloseInfoDeviceName: { type: 'string', column: 'close_device_name' },
+    CloseInfoFiscalName: { type: 'string', column: 'close_fiscal_name' },
+    CloseInfoNumber: { type: 'int', column: 'close_number' },
+    CloseInfoDailySalesReportNumber: { type: 'int', column: 'close_daily_sales_report_number' },
+    CloseInfoFiscalMemorySerialNumber: { type: 'string', column: 'close_fiscal_memory_serial_number' },
+    LocationTableName: { type: 'string', column: 'table_name' },
+    LocationZoneName: { type: 'string', column: 'zone_name' },
+    CustomerCardSerialNumber: { type: 'string', column: 'customer_card_serial_number' },
+    EmployeeUserName: { type: 'string', column: 'employee_user_name' },
+    ItemPluCode: { type: 'int', child: { table: 'ticket_items', fk: 'ticket_id', column: 'plu_code' } },
+    ItemPluStockName: { type: 'string', child: { table: 'ticket_items', fk: 'ticket_id', column: 'plu_stock_name' } },
+    State: { type: 'enum', expr: () => sql`CASE tickets.is_closed WHEN 1 THEN 'Closed' ELSE 'Opened' END`, enumValues: TICKET_STATES },
+  },
+  sorts: {
+    'closeInfo.number': 'close_number',
+    'closeInfo.deviceName': 'close_device_name',
+    'closeInfo.dailySalesReportNumber': 'close_daily_sales_report_number',
+    'location.tableName': 'table_name',
+    'location.zoneName': 'zone_name',
+    'employee.userName': 'employee_user_name',
+    'totalPrice.amount': 'total_amount',
+  },
+  rights: { create: 'TicketCreate', update: null, delete: 'TicketDelete' },
+  hooks: {
+    authorize: (caller) => requireSale(caller),
+    prepare({ caller, body, existing, ctx }) {
+      if (existing) {
+        requireNotBusy(ctx, existing.id);
+        requireOpen(existing);
+        requireUpdateOf(caller, existing);
+      } else {
+        requireRight(caller, 'TicketCreate');
+      }
+      const customer = resolveCustomer(ctx, body.customer as { id?: string; cardSerialNumber?: string } | null);
+      const customerBefore = (existing?.customer as CustomerRef | null | undefined) ?? null;
+      if ((customer?.id ?? null) !== (customerBefore?.id ?? null)) requireRight(caller, 'TicketSetCustomer');
+      if (existing && body.name !== existing.name) requireRight(caller, 'TicketRename');
+      const rateBefore = (existing?.discountRate as number | undefined) ?? 0;
+      const rateNow = body.discountRate as number;
+      if (rateNow !== rateBefore && !(customer && rateNow === customer.discountRate) && !hasRight(caller, 'TicketSetDiscount')) {
+        throw errors.missingRight('TicketSetDiscount');
+      }
+      const items = completeItems(ctx, body.items as ItemInput[]);
+      const itemsBefore = (existing?.items as Doc[] | undefined) ?? [];
+      if (isStorno(itemsBefore, items)) requireRight(caller, 'Storno');
+      if (itemDiscountChanged(itemsBefore, items)) requireRight(caller, 'TicketSetDiscount');
+      const total = ticketTotal(items.map((i) => dec((i.totalPrice as { amount: number }).amount)), rateNow);
+      return {
+        ...body,
+        customer,
+        items,
+        state: 'Opened',
+        originDeviceName: existing?.originDeviceName ?? caller.device.name,
+        openDate: existing?.openDate ?? ctx.clock.now().toISOString(),
+        closeDate: null,
+        employee: existing?.employee ?? { userName: caller.userName, name: caller.name },
+        totalPrice: { amount: toJsonNumber(total), currencyLabel: (body.currencyLabel as string | null) ?? null },
+        payments: [],
+        closeInfo: null,
+      };
+    },
+    afterWrite({ before, after, ctx }) {
+      const { added, cancelled } = orderDeltas((before?.items as TicketItem[]) ?? [], after.items as TicketItem[]);
+      if (added.length) createOrders(ctx, after, added, 'New');
+      if (cancelled.length) createOrders(ctx, after, cancelled, 'Cancel');
+    },
+    beforeDelete({ existing, ctx }) {
+      requireNotBusy(ctx, existing.id);
+      requireOpen(existing);
+      const { cancelled } = orderDeltas(existing.items as TicketItem[], []);
+      if (cancelled.length) createOrders(ctx, existing, cancelled, 'Cancel');
+    },
+  },
+});
