@@ -24,8 +24,13 @@ export const nameKey = () =>
 
 /** A decimal given as a JSON number, at most 4 decimal places (CONTRACT §3). */
 export const decimal = () =>
-  z.number().refine(hasAtMostStoredPlaces, 'must be a finite number with at most 4 decimal places').refine((n) => Math.abs(n) < 1e12, 'is out of range');
-export const rate = () => decimal().refine((n) => n >= 0 && n <= 100, 'must be between 0 and 100');
+  z
+    .number()
+    .refine(hasAtMostStoredPlaces, 'must be a finite number with at most 4 decimal places')
+    .gt(-1e12, 'is out of range')
+    .lt(1e12, 'is out of range');
+/** A percentage 0-100; out of those bounds is code OutOfRange, not Invalid. */
+export const rate = () => decimal().min(0, 'must be between 0 and 100').max(100, 'must be between 0 and 100');
 
 export const money = () => z.object({ amount: decimal(), currencyLabel: text().nullable().optional() });
 

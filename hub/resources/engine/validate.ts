@@ -12,7 +12,8 @@ export function memberName(path: ReadonlyArray<PropertyKey>): string {
 }
 
 function codeOf(issue: z.core.$ZodIssue): MemberErrorCode {
-  if (issue.code === 'invalid_type' && (issue as { input?: unknown }).input === undefined) return 'Required';
+  // A missing member fails as invalid_type, or as invalid_value for enums (which preprocess their input).
+  if ((issue.code === 'invalid_type' || issue.code === 'invalid_value') && (issue as { input?: unknown }).input === undefined) return 'Required';
   if (issue.code === 'too_big' || issue.code === 'too_small') return 'OutOfRange';
   if (issue.code === 'unrecognized_keys') return 'Unknown';
   return 'Invalid';

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { errors } from '../../http/errors.js';
 import { toScaled } from '../../money.js';
 import { defineResource, type EngineContext } from '../engine/define.js';
-import { decimal, enumOf, idKey, money, nameKey, text } from '../engine/fields.js';
+import { decimal, enumOf, idKey, money, nameKey, rate, text } from '../engine/fields.js';
 import { bool, requireExisting } from '../engine/refs.js';
 import { newId } from '../engine/service.js';
 import { orderEndpoints } from '../orderendpoints/resource.js';
@@ -34,7 +34,7 @@ export const plus = defineResource({
     name: text().min(1),
     type: enumOf(PLU_TYPES),
     unitPrice: money().default({ amount: 0 }),
-    vatInfo: z.object({ category: z.number().int().min(0).max(99), rate: decimal().refine((n) => n >= 0 && n <= 100, 'must be 0-100') }).nullable().default(null),
+    vatInfo: z.object({ category: z.number().int().min(0).max(99), rate: rate() }).nullable().default(null),
     orderEndpointNames: z.array(nameKey()).max(50).default([]),
     receipt: z.array(z.object({ pluId: pluRef(), quantity: decimal() })).max(200).default([]),
     isActive: z.boolean().default(true),

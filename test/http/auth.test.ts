@@ -1,0 +1,273 @@
+/**
+ * Authentication (CONTRACT §5, §11): login, tokens, refresh, logout, expiry, one session per sale
+ * device, rights read fresh, login throttling, and what is (not) stored or returned about secrets.
+ * The tests share one hub and its fake clock; the throttling tests move the clock past their windows.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_PASSWORD, startHub, type Reply, type TestHub } from '../support/hub.js';
+
+let hub: TestHub;
+beforeAll(async () => {
+  hub = await startHub();
+  expect((await hub.call('POST', '/api/devices', { name: 'Till 1', envName: 'CashRegister' })).status).toBe(201);
+  expect((await hub.call('POST', '/api/devices', { name: 'Old till', envName: 'CashRegister', isActive: false })).status).toBe(201);
+  expect((await hub.call('POST', '/api/users', { id: 'anna', userName: 'anna', name: 'Anna', password: 'anna-pw', rights: ['TicketCreate'] })).status).toBe(201);
+  expect((await hub.call('POST', '/api/users', { id: 'gone', userName: 'gone', name: 'Gone', password: 'gone-pw', isActive: false })).status).toBe(201);
+});
+afterAll(() => hub.close());
+
+const MINUTE = 60_000;
+const login = (userName: string, password: string, deviceName = 'BackOffice') =>
+  hub.call('POST', '/api/auth', { userName, password, deviceName }, { token: null });
+
+function expect401(r: Reply): void {
+  expect(r.status, JSON.stringify(r.body)).toBe(401);
+  expect(r.headers.get('www-authenticate')).toBe('Bearer');
+  expect(r.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+  expect(r.body.errorCode).toBe(1);
+}
+
+describe('login', () => {
+  it('answers 200 with the token pair and the session', async () => {
+    const r = await login('anna', 'anna-pw');
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({
+      tokenId: expect.any(String),
+      refreshToken: expect.any(String),
+      expiresAt: new Date(hub.clock.now().getTime() + 12 * 3600_000).toISOString(),
+      user: {
+        id: 'anna',
+        userName: 'anna',
+        name: 'Anna',
+        rights: ['TicketCreate'],
+        device: expect.objectContaining({ name: 'BackOffice', envName: 'BackOffice' }),
+      },
+    });
+    // ≥128 random bits each, and two different secrets.
+    expect(r.body.tokenId.length).toBeGreaterThanOrEqual(22);
+    expect(r.body.refreshToken.length).toBeGreaterThanOrEqual(22);
+    expect(r.body.tokenId).not.toBe(r.body.refreshToken);
+  });
+
+  it('matches the user name case-insensitively', async () => {
+    expect((await login('ANNA', 'anna-pw')).status).toBe(200);
+  });
+
+  it.each([
+    ['a wrong password', 'anna', 'wrong-pw-7', 'BackOffice'],
+    ['an unknown user', 'nobody-here', 'anna-pw', 'BackOffice'],
+    ['an unknown device', 'anna', 'anna-pw', 'No such till'],
+    ['an inactive user', 'gone', 'gone-pw', 'BackOffice'],
+    ['an inactive device', 'anna', 'anna-pw', 'Old till'],
+  ])('answers 401 with WWW-Authenticate for %s', async (_what, userName, password, deviceName) => {
+    const r = await login(userName, password, deviceName);
+    expect401(r);
+    expect(JSON.stringify(r.body)).not.toContain(password);
+  });
+
+  it('answers 400 for a body without the members', async () => {
+    const r = await hub.call('POST', '/api/auth', { userName: 'anna' }, { token: null });
+    expect(r.status).toBe(400);
+    expect(r.body.errors.map((e: { memberName: string }) => e.memberName).sort()).toEqual(['deviceName', 'password']);
+  });
+});
+
+describe('tokens', () => {
+  it('are accepted as Bearer and bare, and GET /api/auth answers the session', async () => {
+    const { body } = await login('anna', 'anna-pw');
+    for (const authorization of [`Bearer ${body.tokenId}`, `bearer ${body.tokenId}`, body.tokenId]) {
+      const r = await hub.call('GET', '/api/auth', undefined, { token: null, headers: { authorization } });
+      expect(r.status, authorization).toBe(200);
+      expect(r.body).toEqual({ expiresAt: body.expiresAt, user: body.user });
+    }
+    expect401(await hub.call('GET', '/api/auth', undefined, { token: null }));
+    expect401(await hub.call('GET', '/api/auth', undefined, { token: null, headers: { authorization: `Basic ${body.tokenId}` } }));
+    expect401(await hub.call('GET', '/api/auth', undefined, { token: body.refreshToken }));
+  });
+
+  it('refresh gives a new pair and kills the old token and refresh token', async () => {
+    const first = (await login('anna', 'anna-pw')).body;
+    const r = await hub.call('POST', '/api/auth/refresh', { tokenId: first.tokenId, refreshToken: first.refreshToken }, { token: null });
+    expect(r.status).toBe(200);
+    expect(r.body.tokenId).not.toBe(first.tokenId);
+    expect(r.body.refreshToken).not.toBe(first.refreshToken);
+    expect(r.body.user).toEqual(first.user);
+    expect((await hub.call('GET', '/api/auth', undefined, { token: r.body.tokenId })).status).toBe(200);
+    expect401(await hub.call('GET', '/api/auth', undefined, { token: first.tokenId }));
+    expect401(await hub.call('POST', '/api/auth/refresh', { tokenId: first.tokenId, refreshToken: first.refreshToken }, { token: null }));
+    // A refresh token belongs to its own access token.
+    const other = (await login('anna', 'anna-pw')).body;
+    expect401(await hub.call('POST', '/api/auth/refresh', { tokenId: other.tokenId, refreshToken: r.body.refreshToken }, { token: null }));
+    expect((await hub.call('GET', '/api/auth', undefined, { token: r.body.tokenId })).status).toBe(200);
+  });
+
+  it('DELETE /api/auth answers 204 and the token is dead', async () => {
+    const { tokenId, refreshToken } = (await login('anna', 'anna-pw')).body;
+    const r = await hub.call('DELETE', '/api/auth', undefined, { token: tokenId });
+    expect(r.status).toBe(204);
+    expect(r.body).toBeUndefined();
+    expect401(await hub.call('GET', '/api/auth', undefined, { token: tokenId }));
+    expect401(await hub.call('GET', '/api/customers', undefined, { token: tokenId }));
+    expect401(await hub.call('POST', '/api/auth/refresh', { tokenId, refreshToken }, { token: null }));
+  });
+
+  it('expire after 12 h; the refresh token still renews them', async () => {
+    const { tokenId, refreshToken } = (await login('anna', 'anna-pw')).body;
+    hub.clock.advance(12 * 3600_000 - 1000);
+    expect((await hub.call('GET', '/api/auth', undefined, { token: tokenId })).status).toBe(200);
+    hub.clock.advance(2000);
+    expect401(await hub.call('GET', '/api/auth', undefined, { token: tokenId }));
+    expect401(await hub.call('GET', '/api/stocks', undefined, { token: tokenId }));
+    const renewed = await hub.call('POST', '/api/auth/refresh', { tokenId, refreshToken }, { token: null });
+    expect(renewed.status).toBe(200);
+    expect(renewed.body.expiresAt).toBe(new Date(hub.clock.now().getTime() + 12 * 3600_000).toISOString());
+    expect((await hub.call('GET', '/api/auth', undefined, { token: renewed.body.tokenId })).status).toBe(200);
+    // The admin's token of the harness expired with it.
+    expect401(await hub.call('GET', '/api/auth'));
+    hub.adminToken = await hub.login('admin', ADMIN_PASSWORD, 'BackOffice');
+  });
+});
+
+describe('sessions', () => {
+  it('a sale device holds one session: a second login on it ends the first', async () => {
+    const first = (await login('anna', 'anna-pw', 'Till 1')).body;
+    expect(first.user.device).toMatchObject({ name: 'Till 1', envName: 'CashRegister' });
+    const second = (await login('admin', ADMIN_PASSWORD, 'Till 1')).body;
+    expect401(await hub.call('GET', '/api/auth', undefined, { token: first.tokenId }));
+    expect401(await hub.call('POST', '/api/auth/refresh', { tokenId: first.tokenId, refreshToken: first.refreshToken }, { token: null }));
+    expect((await hub.call('GET', '/api/auth', undefined, { token: second.tokenId })).body.user.userName).toBe('admin');
+  });
+
+  it('BackOffice allows several sessions at once', async () => {
+    const a = (await login('anna', 'anna-pw')).body.tokenId;
+    const b = (await login('anna', 'anna-pw')).body.tokenId;
+    const c = (await login('admin', ADMIN_PASSWORD)).body.tokenId;
+    for (const token of [a, b, c, hub.adminToken]) expect((await hub.call('GET', '/api/auth', undefined, { token })).status).toBe(200);
+  });
+
+  it('rights changes and deactivation apply at once to an existing session', async () => {
+    const u = await hub.call('POST', '/api/users', { id: 'rita', userName: 'rita', password: 'rita-pw', rights: [] });
+    expect(u.status).toBe(201);
+    const token = (await login('rita', 'rita-pw')).body.tokenId;
+    expect((await hub.call('POST', '/api/stocks', { name: 'Rita 1' }, { token })).status).toBe(403);
+    expect((await hub.call('PUT', '/api/users/rita', { userName: 'rita', rights: ['StockCreate'] })).status).toBe(200);
+    expect((await hub.call('POST', '/api/stocks', { name: 'Rita 1' }, { token })).status).toBe(201);
+    expect((await hub.call('GET', '/api/auth', undefined, { token })).body.user.rights).toEqual(['StockCreate']);
+    expect((await hub.call('PUT', '/api/users/rita', { userName: 'rita', rights: [] })).status).toBe(200);
+    expect((await hub.call('POST', '/api/stocks', { name: 'Rita 2' }, { token })).status).toBe(403);
+    expect((await hub.call('PUT', '/api/users/rita', { userName: 'rita', isActive: false })).status).toBe(200);
+    expect401(await hub.call('GET', '/api/stocks', undefined, { token }));
+  });
+
+  it('a deactivated device ends its sessions', async () => {
+    expect((await hub.call('POST', '/api/devices', { name: 'PDA 1', envName: 'PDA' })).status).toBe(201);
+    const token = (await login('anna', 'anna-pw', 'PDA 1')).body.tokenId;
+    expect((await hub.call('GET', '/api/auth', undefined, { token })).status).toBe(200);
+    expect((await hub.call('PUT', '/api/devices/PDA 1', { envName: 'PDA', isActive: false })).status).toBe(200);
+    expect401(await hub.call('GET', '/api/auth', undefined, { token }));
+  });
+});
+
+describe('secrets', () => {
+  it('passwords are never returned by /api/users and a PUT without password keeps it', async () => {
+    const password = 'very-secret-pw';
+    const created = await hub.call('POST', '/api/users', { id: 'sam', userName: 'sam', password, rights: [] });
+    expect(created.status).toBe(201);
+    const replies = [
+      created,
+      await hub.call('GET', '/api/users/sam'),
+      await hub.call('GET', '/api/users'),
+      await hub.call('PUT', '/api/users/sam', { userName: 'sam', name: 'Sam' }),
+    ];
+    for (const r of replies) {
+      expect(r.status).toBeLessThan(300);
+      const text = JSON.stringify(r.body);
+      expect(text).not.toContain(password);
+      expect(text).not.toMatch(/password/i);
+      expect(text).not.toContain('scrypt');
+    }
+    expect(replies[3].body).toMatchObject({ name: 'Sam', _v: 2 });
+    expect((await login('sam', password)).status).toBe(200);
+    // A PUT with a password changes it.
+    expect((await hub.call('PUT', '/api/users/sam', { userName: 'sam', password: 'new-pw-1' })).status).toBe(200);
+    expect401(await login('sam', password));
+    expect((await login('sam', 'new-pw-1')).status).toBe(200);
+  });
+
+  it('a new user needs a password', async () => {
+    const r = await hub.call('PUT', '/api/users/nopw', { userName: 'nopw' });
+    expect(r.status).toBe(400);
+    expect(r.body.errors).toEqual([expect.objectContaining({ memberName: 'password', code: 'Required' })]);
+    expect((await hub.call('GET', '/api/users/nopw')).status).toBe(404);
+  });
+
+  it('tokens are stored only as hashes', async () => {
+    const { tokenId, refreshToken } = (await login('anna', 'anna-pw')).body;
+    const rows = hub.db.$client.prepare('SELECT * FROM sessions').all() as Array<Record<string, unknown>>;
+    expect(rows.length).toBeGreaterThan(0);
+    const dump = JSON.stringify(rows);
+    for (const secret of [tokenId, refreshToken, hub.adminToken]) expect(dump).not.toContain(secret);
+    for (const row of rows) {
+      expect(row.token_hash).toMatch(/^[0-9a-f]{64}$/);
+      expect(row.refresh_hash).toMatch(/^[0-9a-f]{64}$/);
+    }
+  });
+
+  it('passwords are stored as salted scrypt hashes', async () => {
+    expect((await hub.call('POST', '/api/users', { id: 'twin1', userName: 'twin1', password: 'same-pw' })).status).toBe(201);
+    expect((await hub.call('POST', '/api/users', { id: 'twin2', userName: 'twin2', password: 'same-pw' })).status).toBe(201);
+    const rows = hub.db.$client.prepare("SELECT * FROM users WHERE id IN ('twin1', 'twin2', 'admin')").all() as Array<Record<string, unknown>>;
+    expect(rows).toHaveLength(3);
+    for (const row of rows) {
+      expect(row.password_hash).toMatch(/^scrypt\$\d+\$\d+\$\d+\$[A-Za-z0-9+/=]+\$[A-Za-z0-9+/=]+$/);
+      const dump = JSON.stringify(row);
+      expect(dump).not.toContain('same-pw');
+      expect(dump).not.toContain(ADMIN_PASSWORD);
+    }
+    expect(rows[0].password_hash).not.toBe(rows[1].password_hash);
+  });
+});
+
+describe('login throttling', () => {
+  it('refuses the 11th attempt after 10 failures for one user, even with the right password, until the window passes', async () => {
+    hub.clock.advance(16 * MINUTE); // forget earlier failures of this file
+    expect((await hub.call('POST', '/api/users', { userName: 'victim', password: 'victim-pw' })).status).toBe(201);
+    for (let i = 0; i < 10; i++) expect401(await login('victim', `guess-${i}`));
+    const refused = await login('victim', 'victim-pw');
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(refused.body.errorCode).toBe(10);
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(15 * 60);
+    // The user name in any case is the same user; other users are not affected.
+    expect((await login('VICTIM', 'victim-pw')).status).toBe(429);
+    expect((await login('anna', 'anna-pw')).status).toBe(200);
+    hub.clock.advance(retryAfter * 1000 - 2000);
+    expect((await login('victim', 'victim-pw')).status).toBe(429);
+    hub.clock.advance(2000);
+    expect((await login('victim', 'victim-pw')).status).toBe(200);
+  });
+
+  it('a success resets the count for that user', async () => {
+    hub.clock.advance(16 * MINUTE);
+    for (let i = 0; i < 9; i++) expect401(await login('anna', `guess-${i}`));
+    expect((await login('anna', 'anna-pw')).status).toBe(200);
+    for (let i = 0; i < 9; i++) expect401(await login('anna', `guess-${i}`));
+    expect((await login('anna', 'anna-pw')).status).toBe(200);
+  });
+
+  it('refuses logins from an address after 50 failures there', async () => {
+    hub.clock.advance(16 * MINUTE);
+    for (let i = 0; i < 50; i++) expect401(await login(`ghost${i}`, 'x'));
+    const refused = await login('admin', ADMIN_PASSWORD);
+    expect(refused.status).toBe(429);
+    expect(refused.body.errorCode).toBe(10);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await login('someone-new', 'x')).status).toBe(429);
+    // Sessions already open keep working.
+    expect((await hub.call('GET', '/api/auth')).status).toBe(200);
+    hub.clock.advance(15 * MINUTE + 1000);
+    expect((await login('admin', ADMIN_PASSWORD)).status).toBe(200);
+  });
+});
