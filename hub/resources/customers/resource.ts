@@ -123,16 +123,28 @@ export const customers = defineResource({
     Search: {
       type: 'string',
       // Whatever the operator, Search is the seed's partial case-insensitive match over six fields.
+      // A missing field is '' so that a negated search is true, not NULL, for it.
       build: (c) => {
         const any = sql.join(
-          c.values.flatMap((v) => SEARCHED.map((col) => sql`instr(casefold(customers.${sql.identifier(col)}), ${String(v ?? '').toLocaleLowerCase('und')}) > 0`)),
+          c.values.flatMap((v) =>
+            SEARCHED.map((col) => sql`instr(casefold(coalesce(customers.${sql.identifier(col)}, '')), ${String(v ?? '').toLocaleLowerCase('und')}) > 0`),
+          ),
           sql` OR `,
         );
         return c.op === 'ne' || c.op === 'nin' ? sql`NOT (${any})` : sql`(${any})`;
       },
     },
   },
-  sorts: { fullName: 'full_name', lastName: 'last_name', firstName: 'first_name' },
+  sorts: {
+    fullName: 'full_name',
+    lastName: 'last_name',
+    firstName: 'first_name',
+    // The derived status, as customerStatus() computes it.
+    status: (ctx) => {
+      const now = ctx.clock.now().getTime();
+      return sql`CASE WHEN customers.expiration_time <= ${now} THEN 'Expired' WHEN customers.activation_time > ${now} THEN 'NotYetValid' ELSE 'Valid' END`;
+    },
+  },
   rights: { create: 'CustomerCreate', update: 'CustomerUpdate', delete: 'CustomerDelete' },
   hooks: {
     prepare({ caller, body, existing, ctx }) {

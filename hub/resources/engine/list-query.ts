@@ -3,7 +3,8 @@
  * `$sort`, `$count` and NData filters, all names matched case-insensitively, every problem a 400
  * naming the parameter.
  */
-import type { SQL } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
+import { z } from 'zod';
 import { errors } from '../../http/errors.js';
 import { parseFilter, parseSort } from '../../http/ndata.js';
 import type { EngineContext, FilterDef, ResourceDef } from './define.js';
@@ -22,7 +23,7 @@ function values(v: unknown): string[] {
 function intParam(name: string, raw: string[], min: number, max: number, fallback: number): number {
   if (raw.length === 0) return fallback;
   const text = raw[raw.length - 1].trim();
-  if (!/^\d{1,9}$/.test(text)) throw errors.member(name, `'${text}' is not a whole number.`);
+  if (!/^\d{1,15}$/.test(text)) throw errors.member(name, `'${text}' is not a whole number.`);
   const n = Number(text);
   if (n < min || n > max) throw errors.member(name, `must be between ${min} and ${max}.`, 'OutOfRange');
   return n;
@@ -38,7 +39,7 @@ export function sortables(def: ResourceDef, ctx: EngineContext): Map<string, SQL
     const expr = filterExpr(def, f, ctx);
     if (expr) out.set(name.toLowerCase(), expr);
   }
-  for (const [name, column] of Object.entries(def.sorts ?? {})) out.set(name.toLowerCase(), tableColumn(def, column));
+  for (const [name, s] of Object.entries(def.sorts ?? {})) out.set(name.toLowerCase(), typeof s === 'string' ? tableColumn(def, s) : s(ctx));
   return out;
 }
 
@@ -46,20 +47,58 @@ function filterExpr(def: ResourceDef, f: FilterDef, ctx: EngineContext): SQL | u
   if ('column' in f) return tableColumn(def, f.column);
   if ('expr' in f) return f.expr(ctx);
   if ('predicate' in f) return f.predicate(ctx);
+  if ('child' in f) {
+    // A list member sorts by its lowest value; a parent without any sorts as missing.
+    const { table, fk, column } = f.child;
+    const t = sql.identifier(table);
+    return sql`(SELECT min(${t}.${sql.identifier(column)}) FROM ${t} WHERE ${t}.${sql.identifier(fk)} = ${tableColumn(def, def.key.column)})`;
+  }
   return undefined;
 }
 
 const PATH_SEGMENT = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 
+function unwrap(t: z.ZodType): z.ZodType {
+  let cur = t;
+  while (cur instanceof z.ZodDefault || cur instanceof z.ZodOptional || cur instanceof z.ZodNullable) cur = cur.unwrap() as z.ZodType;
+  return cur;
+}
+
+/**
+ * The stored JSON path of a dotted key (`credit.amount`), each segment matched case-insensitively
+ * against the schema; inside free-form objects (`meta`) segments are taken as written. Undefined
+ * when the path names no nested field.
+ */
+function nestedPath(def: ResourceDef, key: string): string | undefined {
+  const segments = key.split('.');
+  if (segments.length < 2 || !segments.every((s) => PATH_SEGMENT.test(s))) return undefined;
+  const path: string[] = [];
+  let t: z.ZodType = z.object({ ...def.schema.shape, ...def.readOnly });
+  for (const seg of segments) {
+    t = unwrap(t);
+    if (t instanceof z.ZodUnknown || t instanceof z.ZodAny) {
+      path.push(seg);
+    } else if (t instanceof z.ZodRecord) {
+      path.push(seg);
+      t = t.valueType as z.ZodType;
+    } else if (t instanceof z.ZodObject) {
+      const shape = t.shape as Record<string, z.ZodType>;
+      const name = Object.keys(shape).find((k) => k.toLowerCase() === seg.toLowerCase());
+      const rest = t.def.catchall as z.ZodType | undefined;
+      if (name) t = shape[name];
+      else if (rest && !(rest instanceof z.ZodNever)) t = rest;
+      else return undefined;
+      path.push(name ?? seg);
+    } else return undefined;
+  }
+  return path.join('.');
+}
+
 function resolveSort(def: ResourceDef, key: string, table: Map<string, SQL>): SQL {
   const direct = table.get(key.toLowerCase());
   if (direct) return direct;
-  const segments = key.split('.');
-  const fields = [...Object.keys(def.schema.shape), ...Object.keys(def.readOnly)];
-  const top = fields.find((f) => f.toLowerCase() === segments[0].toLowerCase());
-  if (segments.length > 1 && top && segments.slice(1).every((s) => PATH_SEGMENT.test(s))) {
-    return jsonPath(def, [top, ...segments.slice(1)].join('.'));
-  }
+  const path = nestedPath(def, key);
+  if (path) return jsonPath(def, path);
   throw errors.member('$sort', `'${key}' is not a sort key of ${def.name}.`, 'Unknown');
 }
 
@@ -76,7 +115,7 @@ export function parseListQuery(def: ResourceDef, query: Query, ctx: EngineContex
   for (const [lower, { name, values: raw }] of params) {
     switch (lower) {
       case '$skip':
-        plan.skip = intParam('$skip', raw, 0, 1e9, 0);
+        plan.skip = intParam('$skip', raw, 0, Number.MAX_SAFE_INTEGER, 0);
         continue;
       case '$take':
         plan.take = intParam('$take', raw, 0, MAX_TAKE, DEFAULT_TAKE);

@@ -107,7 +107,8 @@ function compare(e: SQL, c: Condition, nocase = false): SQL {
     case 'contains':
       return sql`instr(casefold(${e}), ${fold(first)}) > 0`;
     case 'startswith':
-      return sql`substr(casefold(${e}), 1, ${fold(first).length}) = ${fold(first)}`;
+      // SQLite's length() counts characters as substr() does (a JS length counts UTF-16 units).
+      return sql`substr(casefold(${e}), 1, length(${fold(first)})) = ${fold(first)}`;
   }
 }
 
