@@ -9,6 +9,7 @@ import type { Config } from './config.js';
 import { healthRouter } from './health.js';
 import { readJsonBody } from './http/body.js';
 import { errors } from './http/errors.js';
+import { idempotency } from './http/idempotency.js';
 import { problemHandler, requestId, requestLog } from './http/problem.js';
 import type { Logger } from './log.js';
 import { openApiRouter } from './openapi.js';
@@ -65,6 +66,7 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
   api.use(openApiRouter());
   api.use(authRouter(services.auth));
   api.use(requireSession(services.auth));
+  api.use(idempotency({ db: deps.db, clock: deps.clock }));
   api.use(ticketRouter(services.ticketActions, services.ticketCloser));
   for (const service of Object.values(services.resources)) api.use(resourceRouter(service));
   api.use((req) => {
