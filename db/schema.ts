@@ -305,3 +305,67 @@ export const fiscalJobs = sqliteTable(
   },
   (t) => [index('fiscal_jobs_ticket').on(t.ticketId, t.state)],
 );
+
+/** Stock transfers (CONTRACT §7): immutable documents; every one moves plus' stockQuantity in its transaction. */
+export const stockTransfers = sqliteTable(
+  'stock_transfers',
+  {
+    id: text('id').primaryKey(),
+    v: v(),
+    doc: doc(),
+    documentNumber: text('document_number').notNull(),
+    type: text('type').notNull(),
+    createdAt: integer('created_at').notNull(),
+    sourceStockName: text('source_stock_name'),
+    targetStockName: text('target_stock_name'),
+    ticketId: text('ticket_id'),
+    stockTakingId: text('stock_taking_id'),
+  },
+  (t) => [
+    uniqueIndex('stock_transfers_document_number').on(t.documentNumber),
+    index('stock_transfers_type_created').on(t.type, t.createdAt),
+    index('stock_transfers_created').on(t.createdAt),
+    index('stock_transfers_ticket').on(t.ticketId),
+    index('stock_transfers_stock_taking').on(t.stockTakingId),
+    index('stock_transfers_source').on(t.sourceStockName),
+    index('stock_transfers_target').on(t.targetStockName),
+  ],
+);
+
+export const stockTransferItems = sqliteTable(
+  'stock_transfer_items',
+  {
+    transferId: text('transfer_id').notNull().references(() => stockTransfers.id, { onDelete: 'cascade' }),
+    line: integer('line').notNull(),
+    pluCode: integer('plu_code').notNull(),
+    pluStockName: text('plu_stock_name').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.transferId, t.line] }), index('stock_transfer_items_plu').on(t.pluCode, t.pluStockName), index('stock_transfer_items_stock').on(t.pluStockName)],
+);
+
+export const stockTakings = sqliteTable(
+  'stock_takings',
+  {
+    id: text('id').primaryKey(),
+    v: v(),
+    doc: doc(),
+    isClosed: integer('is_closed').notNull(),
+    createdAt: integer('created_at').notNull(),
+    createdByUserName: text('created_by_user_name'),
+    closedAt: integer('closed_at'),
+    closedByUserName: text('closed_by_user_name'),
+    currencyLabel: text('currency_label'),
+  },
+  (t) => [index('stock_takings_created').on(t.createdAt), index('stock_takings_closed').on(t.closedAt)],
+);
+
+export const stockTakingItems = sqliteTable(
+  'stock_taking_items',
+  {
+    stockTakingId: text('stock_taking_id').notNull().references(() => stockTakings.id, { onDelete: 'cascade' }),
+    line: integer('line').notNull(),
+    pluCode: integer('plu_code').notNull(),
+    pluStockName: text('plu_stock_name').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.stockTakingId, t.line] }), index('stock_taking_items_plu').on(t.pluCode, t.pluStockName), index('stock_taking_items_stock').on(t.pluStockName)],
+);

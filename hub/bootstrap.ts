@@ -12,15 +12,7 @@ import { RIGHTS } from './http/rights.js';
 import type { Logger } from './log.js';
 import type { ResourceService } from './resources/engine/service.js';
 import { fromZoned, zonedParts } from './time.js';
-
-export const DEFAULT_NUMBERINGS = [
-  { id: 'income', type: 'Income', format: 'P-{yyyy}{MM}{i4}', unit: 'Month' },
-  { id: 'outcome', type: 'Outcome', format: 'V-{yyyy}{MM}{i4}', unit: 'Month' },
-  { id: 'transfer', type: 'Transfer', format: 'T-{yyyy}{MM}{i4}', unit: 'Month' },
-  { id: 'sale', type: 'Sale', format: 'S-{yyyy}{MM}{i6}', unit: 'Month' },
-  { id: 'invoice', type: 'Invoice', format: 'FA-{yyyy}{i4}', unit: 'Year' },
-  { id: 'correction', type: 'Correction', format: 'K-{yyyy}{MM}{i4}', unit: 'Month' },
-] as const;
+import { DEFAULT_NUMBERINGS } from './resources/numberings/resource.js';
 
 /** Acts with every right during bootstrap; never reachable from a request. */
 export const SYSTEM_CALLER: Caller = {

@@ -12,6 +12,8 @@ import { stocks } from './stocks/resource.js';
 import { users } from './users/resource.js';
 import { orders } from './orders/resource.js';
 import { tickets } from './tickets/resource.js';
+import { stockTransfers } from './stocktransfers/resource.js';
+import { stockTakings } from './stocktakings/resource.js';
 
 export const RESOURCES: readonly ResourceDef[] = [
   customers,
@@ -26,6 +28,8 @@ export const RESOURCES: readonly ResourceDef[] = [
   users,
   tickets,
   orders,
+  stockTransfers,
+  stockTakings,
 ];
 
-export { orders, tickets, customers, devices, fiscalDevices, modifiers, numberings, orderEndpoints, paymentTypes, plus, stocks, users };
+export { stockTakings, stockTransfers, orders, tickets, customers, devices, fiscalDevices, modifiers, numberings, orderEndpoints, paymentTypes, plus, stocks, users };

@@ -83,7 +83,8 @@ export function childOwner(db: Db, table: string, fk: string, column: string, va
   return row?.owner;
 }
 
-function compare(e: SQL, c: Condition, nocase = false): SQL {
+/** One NData condition on an SQL expression (exported for filters that combine several columns). */
+export function compare(e: SQL, c: Condition, nocase = false): SQL {
   const [first] = c.values;
   const coll = nocase ? sql` COLLATE NOCASE` : sql``;
   const list = () => sql.join(c.values.map((v) => sql`${bind(v)}`), sql`, `);

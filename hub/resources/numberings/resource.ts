@@ -7,6 +7,16 @@ import { newId } from '../engine/service.js';
 export const STOCK_TRANSFER_TYPES = ['Income', 'Outcome', 'Transfer', 'Sale', 'Invoice', 'Correction'] as const;
 export const PERIOD_UNITS = ['Day', 'Week', 'Month', 'Year'] as const;
 
+/** Made on first start (CONTRACT §7); also the formats server-made documents fall back to. */
+export const DEFAULT_NUMBERINGS = [
+  { id: 'income', type: 'Income', format: 'P-{yyyy}{MM}{i4}', unit: 'Month' },
+  { id: 'outcome', type: 'Outcome', format: 'V-{yyyy}{MM}{i4}', unit: 'Month' },
+  { id: 'transfer', type: 'Transfer', format: 'T-{yyyy}{MM}{i4}', unit: 'Month' },
+  { id: 'sale', type: 'Sale', format: 'S-{yyyy}{MM}{i6}', unit: 'Month' },
+  { id: 'invoice', type: 'Invoice', format: 'FA-{yyyy}{i4}', unit: 'Year' },
+  { id: 'correction', type: 'Correction', format: 'K-{yyyy}{MM}{i4}', unit: 'Month' },
+] as const;
+
 /** `{yyyy} {yy} {MM} {dd} {iN}`; any other `{...}` is refused, and exactly one counter is required. */
 export function formatProblem(format: string): string | null {
   const tokens = format.match(/\{[^{}]*\}/g) ?? [];
@@ -69,9 +79,15 @@ export const numberings = defineResource({
     delete: 'StockTransferNumberingDelete',
   },
   hooks: {
-    prepare({ body, ctx }) {
+    prepare({ body, existing, ctx }) {
       const now = ctx.clock.now().toISOString();
-      const entries = (body.numberings as Array<Record<string, unknown>>).map((e) => ({ ...e, createdAt: e.createdAt ?? now }));
+      const before = (existing?.numberings as Array<Record<string, unknown>> | undefined) ?? [];
+      // The window a repeating counter belongs to is the server's to keep; an edit of the same entry keeps it.
+      const entries = (body.numberings as Array<Record<string, unknown>>).map((e, i) => {
+        const old = before[i];
+        const same = old && old.startAt === e.startAt && JSON.stringify(old.period) === JSON.stringify(e.period);
+        return { ...e, createdAt: e.createdAt ?? now, currentPeriodStart: same ? (old.currentPeriodStart ?? null) : null };
+      });
       return { ...body, numberings: entries };
     },
   },

@@ -22,6 +22,7 @@ import { parseOr400 } from '../engine/validate.js';
 import { fiscalDevices } from '../fiscaldevices/resource.js';
 import { paymentTypes } from '../paymenttypes/resource.js';
 import { requireOpen } from './resource.js';
+import { recordServerTransfer, saleItems } from '../stocktransfers/stock.js';
 
 export const closeContextSchema = z.object({
   fiscalName: nameKey().optional(),
@@ -261,6 +262,9 @@ export class TicketCloser {
         },
       };
       this.finishJob(result.jobId, 'Done', result, null);
+      // Sales lower stock in the close's own transaction: one Sale document per closed ticket.
+      const sold = saleItems(this.ctx, doc.items as Array<{ plu: { code: number; stockName: string }; type: string; quantity: number }>);
+      if (sold.length) recordServerTransfer(this.ctx, { type: 'Sale', userName: caller.userName, ticketId: id, items: sold });
       return this.tickets.store(undefined, id, doc, ticket);
     });
   }

@@ -1,0 +1,111 @@
+/**
+ * Document numbers for stock transfers (CONTRACT §7, §11). Runs inside the transfer's write
+ * transaction (SQLite serializes writers), so two transfers never get the same number.
+ */
+import { sql } from 'drizzle-orm';
+import { errors } from '../../http/errors.js';
+import { fromZoned, zonedParts, type ZonedParts } from '../../time.js';
+import type { Doc, EngineContext } from '../engine/define.js';
+import { getStored, putStored } from '../engine/repo.js';
+import { DEFAULT_NUMBERINGS, numberings } from '../numberings/resource.js';
+
+export type PeriodUnit = 'Day' | 'Week' | 'Month' | 'Year';
+export interface NumberingEntry {
+  isActive: boolean;
+  createdAt?: string;
+  startAt: string;
+  period: { unit: PeriodUnit; amount: number };
+  currentNumber: number;
+  /** Server-kept: the start of the window `currentNumber` belongs to (repeat numberings). */
+  currentPeriodStart?: string | null;
+}
+
+/** `start` moved by `n` periods on the store's calendar (a month from Jan 31 is Feb 28/29). */
+export function addPeriods(start: Date, unit: PeriodUnit, n: number, tz: string): Date {
+  const p = zonedParts(start, tz);
+  const base = { hour: p.hour, minute: p.minute, second: p.second, ms: start.getUTCMilliseconds() };
+  if (unit === 'Day' || unit === 'Week') {
+    const days = unit === 'Day' ? n : 7 * n;
+    const d = new Date(Date.UTC(p.year, p.month - 1, p.day + days));
+    return fromZoned({ year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(), ...base }, tz);
+  }
+  const months = unit === 'Month' ? n : 12 * n;
+  const total = p.year * 12 + (p.month - 1) + months;
+  const year = Math.floor(total / 12);
+  const month = (total % 12) + 1;
+  const lastDay = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return fromZoned({ year, month, day: Math.min(p.day, lastDay), ...base }, tz);
+}
+
+/** The start of the period window (counted from `startAt` in steps of `amount` units) holding `at`. */
+export function windowStart(startAt: Date, period: NumberingEntry['period'], at: Date, tz: string): Date {
+  const approxUnitMs = { Day: 86_400_000, Week: 7 * 86_400_000, Month: 30.44 * 86_400_000, Year: 365.25 * 86_400_000 }[period.unit];
+  let k = Math.max(0, Math.floor((at.getTime() - startAt.getTime()) / (approxUnitMs * period.amount)));
+  // The estimate is off by at most one window either way (month lengths, DST); settle it exactly.
+  while (k > 0 && addPeriods(startAt, period.unit, k * period.amount, tz) > at) k--;
+  while (addPeriods(startAt, period.unit, (k + 1) * period.amount, tz) <= at) k++;
+  return addPeriods(startAt, period.unit, k * period.amount, tz);
+}
+
+export function formatNumber(format: string, counter: number, at: ZonedParts): string {
+  const pad = (n: number, w: number) => String(n).padStart(w, '0');
+  return format.replace(/\{(yyyy|yy|MM|dd|i(\d+))\}/g, (_m, token: string, digits: string | undefined) => {
+    if (digits) return pad(counter, Number(digits));
+    if (token === 'yyyy') return pad(at.year, 4);
+    if (token === 'yy') return pad(at.year % 100, 2);
+    if (token === 'MM') return pad(at.month, 2);
+    return pad(at.day, 2);
+  });
+}
+
+function numberTaken(ctx: EngineContext, documentNumber: string): boolean {
+  return !!ctx.db.get(sql`SELECT 1 AS hit FROM stock_transfers WHERE document_number = ${documentNumber}`);
+}
+
+/**
+ * Issues the next document number for `type` at `at`. Without an active numbering (or entry), a
+ * POSTed type is a 400; server-made Sale and Correction documents fall back to the default format
+ * with a counter kept in the meta table.
+ */
+export function issueDocumentNumber(ctx: EngineContext, type: string, at: Date, opts: { fallback: boolean }): string {
+  const tz = ctx.timeZone;
+  const row = ctx.db.get<{ id: string }>(sql`SELECT id FROM stock_transfer_numberings WHERE type = ${type} AND is_active = 1 LIMIT 1`);
+  const stored = row ? getStored(ctx.db, numberings, row.id) : undefined;
+  const entries = ((stored?.doc.numberings as NumberingEntry[] | undefined) ?? [])
+    .map((e, index) => ({ e, index }))
+    .filter(({ e }) => e.isActive && Date.parse(e.startAt) <= at.getTime())
+    .sort((a, b) => Date.parse(b.e.startAt) - Date.parse(a.e.startAt));
+  const chosen = entries[0];
+  if (!stored || !chosen) {
+    if (!opts.fallback) throw errors.member('type', `No active stock transfer numbering (with an entry started by ${at.toISOString()}) exists for type ${type}.`);
+    return fallbackNumber(ctx, type, at);
+  }
+  const { e, index } = chosen;
+  const repeat = stored.doc.repeat === true;
+  const window = repeat ? windowStart(new Date(e.startAt), e.period, at, tz).toISOString() : null;
+  let counter = repeat && e.currentPeriodStart !== window ? 0 : e.currentNumber;
+  const parts = zonedParts(at, tz);
+  let documentNumber: string;
+  // A format without period tokens repeats across windows; skip numbers already used rather than fail.
+  do {
+    counter += 1;
+    documentNumber = formatNumber(String(stored.doc.format), counter, parts);
+  } while (numberTaken(ctx, documentNumber));
+  const updated = (stored.doc.numberings as NumberingEntry[]).map((x, i) => (i === index ? { ...x, currentNumber: counter, currentPeriodStart: window } : x));
+  putStored(ctx.db, numberings, String(stored.doc.id), { ...stored.doc, numberings: updated } as Doc, stored.v + 1, at.getTime());
+  return documentNumber;
+}
+
+function fallbackNumber(ctx: EngineContext, type: string, at: Date): string {
+  const format = DEFAULT_NUMBERINGS.find((n) => n.type === type)?.format ?? `${type.slice(0, 1)}-{yyyy}{MM}{i6}`;
+  const parts = zonedParts(at, ctx.timeZone);
+  const key = `fallback-number:${type}:${parts.year}-${parts.month}`;
+  let counter = Number(ctx.db.get<{ value: string }>(sql`SELECT value FROM meta WHERE key = ${key}`)?.value ?? 0);
+  let documentNumber: string;
+  do {
+    counter += 1;
+    documentNumber = formatNumber(format, counter, parts);
+  } while (numberTaken(ctx, documentNumber));
+  ctx.db.run(sql`INSERT INTO meta (key, value) VALUES (${key}, ${String(counter)}) ON CONFLICT (key) DO UPDATE SET value = excluded.value`);
+  return documentNumber;
+}

@@ -1,0 +1,125 @@
+import { sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { errors } from '../../http/errors.js';
+import { defineResource, type Doc } from '../engine/define.js';
+import { decimal, enumOf, idKey, nameKey, nullableText } from '../engine/fields.js';
+import { compare } from '../engine/repo.js';
+import { newId } from '../engine/service.js';
+import { requireExisting } from '../engine/refs.js';
+import { STOCK_TRANSFER_TYPES } from '../numberings/resource.js';
+import { stocks } from '../stocks/resource.js';
+import { issueDocumentNumber } from './numbering.js';
+import { applyStock, findPlu, type TransferItem } from './stock.js';
+
+/** What a client may POST; Sale and Correction are the server's own (CONTRACT §7). */
+export const POSTABLE_TYPES = ['Income', 'Outcome', 'Transfer', 'Invoice'] as const;
+
+const item = z.object({
+  plu: z.object({ code: z.number().int().min(0), stockName: nameKey().optional() }),
+  quantity: decimal().refine((n) => n > 0, 'must be greater than 0'),
+});
+
+/** The stock each item's plu must be in, by type. */
+function itemStock(doc: Doc): string {
+  return String(doc.type === 'Income' ? doc.targetStockName : doc.sourceStockName);
+}
+
+export const stockTransfers = defineResource({
+  name: 'stocktransfers',
+  title: 'StockTransfer',
+  table: 'stock_transfers',
+  key: { field: 'id', column: 'id', type: 'string', schema: idKey(), generate: newId },
+  schema: z.object({
+    id: idKey().optional(),
+    type: enumOf(STOCK_TRANSFER_TYPES),
+    sourceStockName: nameKey().nullable().default(null),
+    targetStockName: nameKey().nullable().default(null),
+    items: z.array(item).min(1).max(1000),
+    note: nullableText().default(null),
+  }),
+  readOnly: {
+    documentNumber: z.string(),
+    createdAt: z.string(),
+    createdBy: z.object({ userName: z.string() }),
+    ticketId: z.string().nullable(),
+    stockTakingId: z.string().nullable(),
+  },
+  columns: (d) => ({
+    document_number: d.documentNumber as string,
+    type: d.type as string,
+    created_at: Date.parse(d.createdAt as string),
+    source_stock_name: (d.sourceStockName as string | null) ?? null,
+    target_stock_name: (d.targetStockName as string | null) ?? null,
+    ticket_id: (d.ticketId as string | null) ?? null,
+    stock_taking_id: (d.stockTakingId as string | null) ?? null,
+  }),
+  children: [
+    {
+      table: 'stock_transfer_items',
+      fk: 'transfer_id',
+      rows: (d) => (d.items as TransferItem[]).map((i, line) => ({ line, plu_code: i.plu.code, plu_stock_name: i.plu.stockName })),
+    },
+  ],
+  filters: {
+    id: { type: 'string', column: 'id' },
+    documentNumber: { type: 'string', column: 'document_number' },
+    type: { type: 'enum', column: 'type', enumValues: STOCK_TRANSFER_TYPES },
+    createdAt: { type: 'datetime', column: 'created_at' },
+    stockName: {
+      type: 'string',
+      // A transfer concerns a stock when it leaves it, enters it, or moves one of its plus.
+      build: (c) => {
+        const positive = c.op === 'ne' ? { op: 'eq' as const, values: c.values } : c.op === 'nin' ? { op: 'in' as const, values: c.values } : c;
+        const any = sql`(${compare(sql`stock_transfers.source_stock_name`, positive)} OR ${compare(sql`stock_transfers.target_stock_name`, positive)}
+          OR EXISTS (SELECT 1 FROM stock_transfer_items i WHERE i.transfer_id = stock_transfers.id AND ${compare(sql`i.plu_stock_name`, positive)}))`;
+        return positive === c ? any : sql`NOT ${any}`;
+      },
+    },
+    ticketId: { type: 'string', column: 'ticket_id' },
+    stockTakingId: { type: 'string', column: 'stock_taking_id' },
+    itemPluCode: { type: 'int', child: { table: 'stock_transfer_items', fk: 'transfer_id', column: 'plu_code' } },
+    itemPluStockName: { type: 'string', child: { table: 'stock_transfer_items', fk: 'transfer_id', column: 'plu_stock_name' } },
+  },
+  sorts: { documentNumber: 'document_number', createdAt: 'created_at' },
+  rights: { create: 'StockTransferCreate', update: null, delete: null },
+  without: ['put', 'delete'],
+  hooks: {
+    prepare({ caller, body, ctx }) {
+      const type = body.type as string;
+      if (!(POSTABLE_TYPES as readonly string[]).includes(type)) {
+        throw errors.member('type', `${type} documents are made only by the hub (closing tickets and stock takings).`);
+      }
+      const needsSource = type !== 'Income';
+      const needsTarget = type === 'Income' || type === 'Transfer';
+      if (needsSource && !body.sourceStockName) throw errors.member('sourceStockName', `is required for ${type}.`, 'Required');
+      if (needsTarget && !body.targetStockName) throw errors.member('targetStockName', `is required for ${type}.`, 'Required');
+      const doc: Doc = { ...body, sourceStockName: needsSource ? body.sourceStockName : null, targetStockName: needsTarget ? body.targetStockName : null };
+      if (type === 'Transfer' && doc.sourceStockName === doc.targetStockName) throw errors.member('targetStockName', 'must differ from sourceStockName.');
+      if (doc.sourceStockName) requireExisting(ctx, stocks, String(doc.sourceStockName), 'sourceStockName');
+      if (doc.targetStockName) requireExisting(ctx, stocks, String(doc.targetStockName), 'targetStockName');
+      const stock = itemStock(doc);
+      const items = (body.items as Array<{ plu: { code: number; stockName?: string }; quantity: number }>).map((it, i) => {
+        if (it.plu.stockName && it.plu.stockName !== stock) throw errors.member(`items[${i}].plu.stockName`, `must be '${stock}', the stock this ${type} ${type === 'Income' ? 'enters' : 'leaves'}.`);
+        const ref = { code: it.plu.code, stockName: stock };
+        const plu = findPlu(ctx, ref);
+        if (!plu) throw errors.member(`items[${i}].plu`, `Plu ${ref.code} does not exist in stock '${stock}'.`);
+        if (plu.type !== 'StockItem') throw errors.member(`items[${i}].plu`, `Plu ${ref.code} is a ${plu.type}; only StockItem plus are kept in stock.`);
+        if (type === 'Transfer' && !findPlu(ctx, { code: ref.code, stockName: String(doc.targetStockName) })) {
+          throw errors.member(`items[${i}].plu`, `Plu ${ref.code} does not exist in the target stock '${doc.targetStockName}'.`);
+        }
+        return { plu: ref, quantity: it.quantity };
+      });
+      const now = ctx.clock.now();
+      return {
+        ...doc,
+        items,
+        documentNumber: issueDocumentNumber(ctx, type, now, { fallback: false }),
+        createdAt: now.toISOString(),
+        createdBy: { userName: caller.userName },
+        ticketId: null,
+        stockTakingId: null,
+      };
+    },
+    afterWrite: ({ after, ctx }) => applyStock(ctx, after),
+  },
+});
