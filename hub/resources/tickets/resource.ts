@@ -50,14 +50,16 @@ const closeInfoSchema = z.object({
 type CustomerRef = { id: string; fullName: string; cardSerialNumber: string | null; discountRate: number };
 
 /** Completes a `{id}` or `{cardSerialNumber}` reference from the stored customer (unknown: 400). */
-function resolveCustomer(ctx: EngineContext, ref: { id?: string; cardSerialNumber?: string } | null): CustomerRef | null {
+function resolveCustomer(ctx: EngineContext, ref: { id?: string; cardSerialNumber?: string | null } | null): CustomerRef | null {
   if (!ref || (!ref.id && !ref.cardSerialNumber)) return null;
   let id = ref.id;
-  if (!id) {
-    const row = ctx.db.get<{ id: string }>(sql`SELECT customer_id AS id FROM customer_cards WHERE serial_number = ${ref.cardSerialNumber!}`);
+  if (ref.cardSerialNumber) {
+    const row = ctx.db.get<{ id: string }>(sql`SELECT customer_id AS id FROM customer_cards WHERE serial_number = ${ref.cardSerialNumber}`);
     if (!row) throw errors.member('customer.cardSerialNumber', `No customer holds card '${ref.cardSerialNumber}'.`);
+    if (id && row.id !== id) throw errors.member('customer.cardSerialNumber', `Card '${ref.cardSerialNumber}' belongs to another customer than '${id}'.`);
     id = row.id;
   }
+  if (!id) return null;
   const stored = getStored(ctx.db, customers, id);
   if (!stored) throw errors.member('customer.id', `Customer '${id}' does not exist.`);
   return {
@@ -199,7 +201,8 @@ export const tickets = defineResource({
     purchaseType: enumOf(PURCHASE_TYPES).default('WalkIn'),
     currencyLabel: nullableText().default(null),
     discountRate: rate().default(0),
-    customer: z.object({ id: idKey().optional(), cardSerialNumber: text().optional() }).nullable().default(null),
+    // A reference; the completed form the server answers (fullName, discountRate, a null card) is accepted back.
+    customer: z.object({ id: idKey().optional(), cardSerialNumber: text().nullable().optional() }).nullable().default(null),
     location: locationSchema.nullable().default(null),
     note: nullableText().default(null),
     items: z.array(itemSchema).max(1000).default([]),
@@ -292,7 +295,8 @@ export const tickets = defineResource({
     'employee.userName': 'employee_user_name',
     'totalPrice.amount': 'total_amount',
   },
-  rights: { create: 'TicketCreate', update: null, delete: 'TicketDelete' },
+  // TicketCreate only for a new id (checked in prepare): a PUT that updates needs TicketUpdate(Any), not TicketCreate.
+  rights: { create: null, update: null, delete: 'TicketDelete' },
   hooks: {
     authorize: (caller) => requireSale(caller),
     prepare({ caller, body, existing, ctx }) {
@@ -303,7 +307,7 @@ export const tickets = defineResource({
       } else {
         requireRight(caller, 'TicketCreate');
       }
-      const customer = resolveCustomer(ctx, body.customer as { id?: string; cardSerialNumber?: string } | null);
+      const customer = resolveCustomer(ctx, body.customer as { id?: string; cardSerialNumber?: string | null } | null);
       const customerBefore = (existing?.customer as CustomerRef | null | undefined) ?? null;
       if ((customer?.id ?? null) !== (customerBefore?.id ?? null)) requireRight(caller, 'TicketSetCustomer');
       if (existing && body.name !== existing.name) requireRight(caller, 'TicketRename');
