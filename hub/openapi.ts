@@ -1,6 +1,940 @@
-import { Router } from 'express';
+/**
+ * GET /api/openapi.json (OpenAPI 3.1) and the readable page /api/docs, both without a token.
+ *
+ * The document is generated from the same zod schemas and resource definitions the hub validates
+ * and routes with (RESOURCES, loginSchema, refreshSchema), so a field, filter or verb added to a
+ * resource shows up here without anyone editing a second copy.
+ */
+import { extendZodWithOpenApi, OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from '@asteasolutions/zod-to-openapi';
+import express, { Router, type Request, type Response } from 'express';
+// The package's index also require()s the 1.5 MB browser bundle; the path helper alone is enough.
+import getAbsoluteFSPath from 'swagger-ui-dist/absolute-path.js';
+import { z } from 'zod';
+import { BODY_LIMIT_BYTES } from './http/body.js';
+import { ErrorCode, errors } from './http/errors.js';
+import { methodNotAllowed } from './http/handler.js';
+import type { FilterSpec } from './http/ndata.js';
+import { ENV_NAMES, RIGHTS } from './http/rights.js';
+import { loginSchema, refreshSchema } from './resources/auth/service.js';
+import { actionSchemas, preliminarySchema, TICKET_ACTIONS } from './resources/tickets/actions.js';
+import { closeContextSchema } from './resources/tickets/close.js';
+import { tickets } from './resources/tickets/resource.js';
+import { devices } from './resources/devices/resource.js';
+import type { ResourceDef } from './resources/engine/define.js';
+import { DEFAULT_TAKE, MAX_TAKE } from './resources/engine/list-query.js';
+import { RESOURCES } from './resources/index.js';
+import { VERSION } from './version.js';
 
-/** Placeholder until the generated description lands (issue 2, item 8). */
-export function openApiRouter(): Router {
-  return Router();
+// registry.register() names a schema through `.openapi(refId)`, which this adds to zod's prototype.
+extendZodWithOpenApi(z);
+
+export type OpenApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']>;
+type Responses = RouteConfig['responses'];
+
+const JSON_TYPE = 'application/json';
+const PROBLEM_TYPE = 'application/problem+json';
+
+/**
+ * Fields a resource accepts but never answers with. The engine cannot see what a `present` hook
+ * strips, and `password` (CONTRACT §5: write-only) is the one such field the contract names.
+ */
+const WRITE_ONLY_FIELDS = new Set(['password']);
+
+/** The body sendProblem() writes (hub/http/problem.ts); exported so tests can hold real errors to it. */
+export const problemDetailsSchema = z
+  .object({
+    type: z.string().openapi({ example: 'https://poshub.local/problems/404-7' }),
+    title: z.string().openapi({ example: 'Not Found' }),
+    status: z.number().int().openapi({ example: 404 }),
+    detail: z.string().openapi({ example: "Customer 'c42' does not exist." }),
+    instance: z.string().openapi({ description: 'The request path and query.', example: '/api/customers/c42' }),
+    traceId: z.string().openapi({ description: 'Equals the X-Request-Id response header.' }),
+    errorCode: z
+      .number()
+      .int()
+      .openapi({
+        description: Object.entries(ErrorCode)
+          .map(([name, code]) => `${code} ${name}`)
+          .join(', '),
+      }),
+    errors: z
+      .array(
+        z.object({
+          memberName: z.string().openapi({ description: 'The body member, query parameter or header at fault, e.g. `cards[0].serialNumber`.' }),
+          message: z.string(),
+          code: z.enum(['Required', 'Unique', 'Invalid', 'OutOfRange', 'Unknown']),
+        }),
+      )
+      .optional(),
+    resource: z
+      .object({ name: z.string(), id: z.union([z.string(), z.number()]), version: z.number().int().openapi({ description: 'The stored version.' }) })
+      .optional()
+      .openapi({ description: 'With errorCode 6: the resource and its stored version.' }),
+  });
+
+/** What GET /api/health answers (hub/health.ts). */
+const healthSchema = z.object({
+  status: z.enum(['ok', 'degraded']),
+  version: z.string(),
+  uptimeS: z.number().int(),
+  db: z.enum(['ok', 'error']),
+  printers: z.array(z.object({ name: z.string(), type: z.string(), isActive: z.boolean(), status: z.string() })),
+  fiscalDevices: z.array(
+    z.object({ name: z.string(), driver: z.string(), isActive: z.boolean(), status: z.record(z.string(), z.unknown()).nullable() }),
+  ),
+});
+
+/** One error response: a status and the errorCodes it comes with (CONTRACT §2), and when. */
+interface ErrorSpec {
+  status: number;
+  codes: number[];
+  why: string;
+  headers?: Record<string, { description: string; schema: { type: 'string' | 'integer' } }>;
+}
+
+const BEARER_CHALLENGE = { 'WWW-Authenticate': { description: 'Always `Bearer`.', schema: { type: 'string' as const } } };
+const retryAfter = (what: string) => ({ 'Retry-After': { description: `Seconds until ${what}.`, schema: { type: 'integer' as const } } });
+
+const ERR = {
+  validation: (why: string): ErrorSpec => ({ status: 400, codes: [ErrorCode.ValidationFailed], why }),
+  unauthenticated: (why = 'No, unknown, expired or revoked token.'): ErrorSpec => ({
+    status: 401,
+    codes: [ErrorCode.Unauthenticated],
+    why,
+    headers: BEARER_CHALLENGE,
+  }),
+  missingRight: (why = 'A missing right; `detail` names it.'): ErrorSpec => ({ status: 403, codes: [ErrorCode.Unauthorized], why }),
+  stateForbids: (why: string): ErrorSpec => ({ status: 403, codes: [ErrorCode.OperationForbidden], why }),
+  notFound: (why: string): ErrorSpec => ({ status: 404, codes: [ErrorCode.NotFound], why }),
+  versionMismatch: (): ErrorSpec => ({
+    status: 409,
+    codes: [ErrorCode.ResourceVersionMismatch],
+    why: "The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one.",
+  }),
+  keyReused: (): ErrorSpec => ({
+    status: 409,
+    codes: [ErrorCode.IdempotencyKeyReused],
+    why: 'This `Idempotency-Key` came before with a different request.',
+  }),
+  tooLarge: (): ErrorSpec => ({ status: 413, codes: [ErrorCode.ValidationFailed], why: `The body is larger than ${BODY_LIMIT_BYTES / 1024 / 1024} MiB.` }),
+  mediaType: (): ErrorSpec => ({ status: 415, codes: [ErrorCode.ValidationFailed], why: 'A non-empty body that is not `application/json`.' }),
+  locked: (): ErrorSpec => ({ status: 423, codes: [ErrorCode.ResourceLocked], why: 'The ticket is being closed by another request right now.' }),
+  tooMany: (): ErrorSpec => ({
+    status: 429,
+    codes: [ErrorCode.TooManyRequests],
+    why: 'Too many failed logins for this user name or from this address.',
+    headers: retryAfter('another attempt is accepted'),
+  }),
+  deviceUnavailable: (): ErrorSpec => ({
+    status: 503,
+    codes: [ErrorCode.DeviceUnavailable],
+    why: 'The fiscal device cannot be reached or is out of paper; nothing was changed.',
+    headers: retryAfter('a retry makes sense'),
+  }),
+};
+
+/** hub/http/idempotency.ts serves every POST and PATCH behind the session. */
+const idempotencyHeader = () =>
+  z.object({
+    'Idempotency-Key': z
+      .string()
+      .regex(/^[\x21-\x7e]{1,200}$/)
+      .optional()
+      .openapi({
+        param: {
+          description:
+            'Makes a retry safe: the same key with the same request (per user) answers the stored response again, with ' +
+            '`Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).',
+          example: '6f1c2a9e-reg1-0042',
+        },
+      }),
+  });
+
+/** What reading a request body can answer (hub/http/body.ts runs before every non-GET route). */
+const bodyErrors = (why: string): ErrorSpec[] => [ERR.validation(why), ERR.tooLarge(), ERR.mediaType()];
+
+const codeName = (code: number) => `${code} ${Object.entries(ErrorCode).find(([, v]) => v === code)?.[0] ?? ''}`.trim();
+
+/**
+ * problem+json responses, one per status. Each narrows ProblemDetails to its status and the
+ * errorCodes it can carry, so a client (or a test) can tell a missing right from a closed ticket.
+ */
+function problemResponses(specs: ErrorSpec[], problem: z.ZodObject): Responses {
+  const byStatus = new Map<number, ErrorSpec[]>();
+  for (const spec of specs) byStatus.set(spec.status, [...(byStatus.get(spec.status) ?? []), spec]);
+  const out: Responses = {};
+  for (const [status, group] of [...byStatus].sort(([a], [b]) => a - b)) {
+    const codes = [...new Set(group.flatMap((g) => g.codes))].sort((a, b) => a - b);
+    const headers = Object.assign({}, ...group.map((g) => g.headers ?? {})) as ErrorSpec['headers'];
+    const reasons = group.map((g) => `${g.why} (errorCode ${g.codes.map(codeName).join(', ')})`);
+    out[String(status)] = {
+      description: group.length === 1 ? reasons[0] : reasons.map((r) => `- ${r}`).join('\n'),
+      headers: headers && Object.keys(headers).length ? headers : undefined,
+      content: {
+        [PROBLEM_TYPE]: {
+          schema: problem.extend({
+            status: z.literal(status),
+            // z.literal([2, 8]) would validate the same, but the generator only writes its first value.
+            errorCode: z.number().int().openapi({ enum: codes }),
+          }),
+        },
+      },
+    };
+  }
+  return out;
+}
+
+type WriteVerb = 'post' | 'put' | 'delete';
+
+const SALE_ONLY = ERR.missingRight('A caller outside the Sale environment (a device other than CashRegister or PDA).');
+
+/**
+ * What resource hooks add to the engine's behaviour: rules no declaration exposes (extra rights,
+ * state checks). Keyed by resource name; a resource without an entry adds nothing.
+ */
+const HOOK_DOCS: Record<string, { notes?: Partial<Record<WriteVerb, string>>; errors?: Partial<Record<WriteVerb, ErrorSpec[]>> }> = {
+  customers: {
+    notes: {
+      post: 'A non-zero credit also needs CustomerSetCredit.',
+      put: "A change of credit also needs CustomerSetCredit; a change of an existing customer's discountRate, CustomerSetDiscount.",
+    },
+  },
+  stocktakings: {
+    notes: {
+      post: 'Giving closedBy and closedAt (both, or neither) closes it: that also needs StockTakingClose and an actualQuantity on every item.',
+      put: 'Giving closedBy and closedAt (both, or neither) closes it: that also needs StockTakingClose and an actualQuantity on every item.',
+    },
+    errors: { put: [ERR.stateForbids('The stock taking is closed and read-only.')] },
+  },
+  tickets: {
+    notes: {
+      post:
+        'Only from the Sale environment (a CashRegister or PDA device), with TicketCreate. A customer also needs TicketSetCustomer; ' +
+        "a non-zero discountRate, TicketSetDiscount (unless it is the customer's own).",
+      put:
+        'Only from the Sale environment. A new id needs what POST needs. ' +
+        "Changing a stored ticket needs TicketUpdate for one's own ticket or TicketUpdateAny for " +
+        "another's, TicketRename for a new name, TicketSetDiscount for a discount change, TicketSetCustomer for another customer, " +
+        'and Storno to lower or remove an item already stored.',
+      delete: 'Only from the Sale environment, and only an open ticket; items already ordered get a cancel order.',
+    },
+    errors: {
+      post: [SALE_ONLY],
+      put: [SALE_ONLY, ERR.stateForbids('The ticket is closed.'), ERR.locked()],
+      delete: [SALE_ONLY, ERR.locked()],
+    },
+  },
+};
+
+const OPERATORS_BY_TYPE: Record<FilterSpec['type'], string> = {
+  string: '`eq` (the default), `ne`, `gt`, `ge`, `lt`, `le`, `in`, `nin`, `contains`, `startswith`',
+  stringList: '`in` (the default: comma-separated values), `nin`, `eq`, `ne`, `gt`, `ge`, `lt`, `le`, `contains`, `startswith`',
+  int: '`eq` (the default), `ne`, `gt`, `ge`, `lt`, `le`, `in`, `nin`',
+  decimal: '`eq` (the default), `ne`, `gt`, `ge`, `lt`, `le`, `in`, `nin`',
+  datetime: '`eq` (the default), `ne`, `gt`, `ge`, `lt`, `le`, `in`, `nin`',
+  enum: '`eq` (the default), `ne`, `in`, `nin` (and `gt`, `ge`, `lt`, `le`, which compare the text)',
+  bool: '`eq` (the default), `ne`, `in`, `nin`',
+};
+
+const TYPE_WORDS: Record<FilterSpec['type'], string> = {
+  string: 'text',
+  stringList: 'text, several values',
+  int: 'integer',
+  decimal: 'decimal (at most 4 places)',
+  datetime: 'ISO 8601 date-time',
+  enum: 'enumeration',
+  bool: '`true` or `false`',
+};
+
+function filterExample(spec: FilterSpec): string {
+  switch (spec.type) {
+    case 'string':
+      return 'startswith:Ab';
+    case 'stringList':
+      return 'A,B';
+    case 'int':
+      return 'ge:10;lt:20';
+    case 'decimal':
+      return 'gt:9.5';
+    case 'datetime':
+      return 'ge:2026-11-21T10:00:00Z';
+    case 'enum':
+      return spec.enumValues && spec.enumValues.length > 1 ? `in:${spec.enumValues.slice(0, 2).join(',')}` : (spec.enumValues?.[0] ?? '');
+    case 'bool':
+      return 'true';
+  }
+}
+
+function filterDescription(name: string, spec: FilterSpec): string {
+  const values = spec.type === 'enum' && spec.enumValues ? ` (${spec.enumValues.join(', ')}; any letter case)` : '';
+  const textOps = spec.type === 'string' || spec.type === 'stringList' ? ' `contains` and `startswith` ignore letter case.' : '';
+  return (
+    `NData filter on \`${name}\`, of type ${TYPE_WORDS[spec.type]}${values}. ` +
+    'Syntax `OP:ARG;OP:ARG` (operations joined by `;` are ANDed; so are repeated parameters); a plain value means ' +
+    `${spec.type === 'stringList' ? '`in`' : '`eq`'}. Operators: ${OPERATORS_BY_TYPE[spec.type]}.${textOps} ` +
+    '`in`/`nin` take comma-separated values (a value holding a comma is written in double quotes, CSV style); ' +
+    '`null` with `eq`/`ne` matches a missing value. A bad value or operator: 400 naming this filter.'
+  );
+}
+
+/** The keys `$sort` accepts by name (list-query.ts `sortables`); it matches them in any letter case, hence one per spelling. */
+function sortKeys(def: ResourceDef): string[] {
+  const keys = [def.key.field, ...Object.keys(def.schema.shape), ...Object.keys(def.readOnly), ...Object.keys(def.filters), ...Object.keys(def.sorts ?? {})];
+  const byLower = new Map<string, string>();
+  for (const k of keys) if (!WRITE_ONLY_FIELDS.has(k) && !byLower.has(k.toLowerCase())) byLower.set(k.toLowerCase(), k);
+  return [...byLower.values()];
+}
+
+function listQuery(def: ResourceDef): z.ZodObject {
+  const shape: Record<string, z.ZodType> = {
+    $skip: z
+      .number()
+      .int()
+      .min(0)
+      .default(0)
+      .openapi({ param: { description: 'Matching records to skip.' } }),
+    $take: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_TAKE)
+      .default(DEFAULT_TAKE)
+      .openapi({ param: { description: `Page size, 0..${MAX_TAKE}; outside that range: 400.` } }),
+    $sort: z.string().optional().openapi({
+      param: {
+        description:
+          'Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields ' +
+          `(\`a.b\`); repeatable. Ties break on \`${def.key.field}\` ascending, so paging is stable; without \`$sort\` the order is ` +
+          `\`${def.key.field}\` ascending. Unknown key: 400. Keys: ${sortKeys(def)
+            .map((k) => `\`${k}\``)
+            .join(', ')}.`,
+        example: `-${def.key.field}`,
+      },
+    }),
+    $count: z.boolean().default(false).openapi({
+      param: { description: '`true`: the answer has no `items`; `count` is what the page would hold and `totalCount` every match.' },
+    }),
+  };
+  for (const [name, filter] of Object.entries(def.filters)) {
+    const spec: FilterSpec = { type: filter.type, enumValues: 'enumValues' in filter ? filter.enumValues : undefined };
+    shape[name] = z
+      .string()
+      .optional()
+      .openapi({ param: { description: filterDescription(name, spec), example: filterExample(spec) } });
+  }
+  return z.object(shape);
+}
+
+/** Whether a field is in every stored document: required, defaulted, or the key the server fills in. */
+function alwaysAnswered(def: ResourceDef, field: string, schema: z.ZodType): boolean {
+  if (field === def.key.field) return true;
+  const r = schema.safeParse(undefined);
+  return !r.success || r.data !== undefined;
+}
+
+interface ResourceSchemas {
+  model: z.ZodObject;
+  input: z.ZodObject;
+  list: z.ZodObject;
+  modelName: string;
+  required: string[];
+}
+
+function resourceSchemas(registry: OpenAPIRegistry, def: ResourceDef): ResourceSchemas {
+  const shape = Object.fromEntries(Object.entries(def.schema.shape).filter(([field]) => !WRITE_ONLY_FIELDS.has(field))) as z.ZodRawShape;
+  const readOnly = Object.fromEntries(Object.entries(def.readOnly).map(([field, s]) => [field, (s as z.ZodType).meta({ readOnly: true })]));
+  const version = z.number().int().min(1).openapi({ description: 'Version: 1 on create, +1 on every stored change.', readOnly: true });
+  // A fresh object rather than .extend(): zod refuses to extend an object carrying a superRefine.
+  const model = registry.register(def.title, z.object({ ...shape, ...readOnly, _v: version }));
+  const required = [
+    ...Object.entries(shape)
+      .filter(([field, s]) => alwaysAnswered(def, field, s as z.ZodType))
+      .map(([field]) => field),
+    ...Object.keys(def.readOnly),
+    '_v',
+  ];
+  const serverOwned = [...Object.keys(def.readOnly), ...(def.ignored ?? [])];
+  const input = registry.register(
+    `${def.title}Input`,
+    z
+      .object({
+        ...def.schema.shape,
+        _v: z
+          .number()
+          .int()
+          .min(0)
+          .optional()
+          .openapi({ description: 'If given, the stored version must equal it (else 409); a body without `_v` is not checked.' }),
+      })
+      .openapi({
+        description:
+          `A ${def.title} as written by a client. Unknown top-level fields are dropped` +
+          (serverOwned.length ? `; server-owned fields (${serverOwned.map((f) => `\`${f}\``).join(', ')}) are ignored.` : '.'),
+      }),
+  );
+  const list = registry.register(
+    `${def.title}QueryResult`,
+    z.object({
+      items: z.array(model).optional().openapi({ description: 'Left out when `$count=true`.' }),
+      count: z.number().int().openapi({ description: 'Items in this page (with `$count=true`: what the page would hold).' }),
+      totalCount: z.number().int().openapi({ description: 'All matches.' }),
+    }),
+  );
+  return { model, input, list, modelName: def.title, required };
+}
+
+const ETAG = { ETag: { description: 'The version `_v`, quoted (`"3"`); send it back in `If-Match`.', schema: { type: 'string' as const } } };
+const LOCATION = { Location: { description: 'The path of the new resource.', schema: { type: 'string' as const } } };
+
+/** "Requires X or Y." from the rights the engine checks; null rights leave the decision to hooks. */
+function rightsText(rights: Array<string | null>): string {
+  const named = rights.filter((r): r is string => r !== null);
+  return named.length ? `Requires ${named.join(' or ')}.` : 'No right of its own; the rules below decide.';
+}
+
+function registerResource(registry: OpenAPIRegistry, def: ResourceDef, problem: z.ZodObject): ResourceSchemas {
+  const schemas = resourceSchemas(registry, def);
+  const { model, input, list } = schemas;
+  const offers = (verb: WriteVerb) => !def.without?.includes(verb);
+  const hookDocs = HOOK_DOCS[def.name] ?? {};
+  const note = (verb: WriteVerb) => (hookDocs.notes?.[verb] ? ` ${hookDocs.notes[verb]}` : '');
+  const hookErrors = (verb: WriteVerb) => hookDocs.errors?.[verb] ?? [];
+  const base = `/api/${def.name}`;
+  const one = `${base}/{${def.key.field}}`;
+  const params = z.object({
+    [def.key.field]: def.key.schema.meta({ param: { description: `The ${def.title}'s key \`${def.key.field}\`.` } }),
+  });
+  const tags = [def.title];
+  const keyIsInt = def.key.type === 'int';
+  const ifMatch = z.object({
+    'If-Match': z
+      .string()
+      .optional()
+      .openapi({ param: { description: 'The expected version (`"3"`, as the ETag); a different stored version: 409.', example: '"3"' } }),
+  });
+  const body = { required: true, content: { [JSON_TYPE]: { schema: input } } };
+  const json = (schema: z.ZodType) => ({ [JSON_TYPE]: { schema } });
+  const badKey = keyIsInt ? [ERR.validation(`\`${def.key.field}\` in the path is not a positive integer.`)] : [];
+  const keyBody = def.key.generate
+    ? `The server makes \`${def.key.field}\` when the body leaves it out.`
+    : `The body must carry \`${def.key.field}\`.`;
+
+  registry.registerPath({
+    method: 'get',
+    path: base,
+    operationId: `${def.name}.list`,
+    tags,
+    summary: `List ${def.title} records`,
+    description: 'Needs a valid token; no right. Paging, sorting and NData filters as the parameters describe.',
+    request: { query: listQuery(def) },
+    responses: {
+      200: { description: 'A page of matches.', content: json(list) },
+      ...problemResponses(
+        [
+          ERR.validation('A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, or an unknown or malformed filter; `errors[0].memberName` names the parameter.'),
+          ERR.unauthenticated(),
+        ],
+        problem,
+      ),
+    },
+  });
+  if (offers('post')) {
+    registry.registerPath({
+      method: 'post',
+      path: base,
+      operationId: `${def.name}.create`,
+      tags,
+      summary: `Create a ${def.title}`,
+      description: `${rightsText([def.rights.create])}${note('post')} ${keyBody}`,
+      request: { headers: idempotencyHeader(), body },
+      responses: {
+        201: { description: `The created ${def.title}.`, headers: LOCATION, content: json(model) },
+        ...problemResponses(
+          [
+            ...bodyErrors(
+              `An invalid body, a key (\`${def.key.field}\`) that already exists (code Unique), a reference to something that does not exist, or a malformed \`Idempotency-Key\`; \`errors\` lists every member at fault.`,
+            ),
+            ERR.unauthenticated(),
+            ERR.missingRight(),
+            ERR.keyReused(),
+            ...hookErrors('post'),
+          ],
+          problem,
+        ),
+      },
+    });
+  }
+  registry.registerPath({
+    method: 'get',
+    path: one,
+    operationId: `${def.name}.get`,
+    tags,
+    summary: `Read one ${def.title}`,
+    description: 'Needs a valid token; no right.',
+    request: { params },
+    responses: {
+      200: { description: `The ${def.title}.`, headers: ETAG, content: json(model) },
+      ...problemResponses([...badKey, ERR.unauthenticated(), ERR.notFound(`No ${def.title} has this ${def.key.field}.`)], problem),
+    },
+  });
+  if (offers('put')) {
+    registry.registerPath({
+      method: 'put',
+      path: one,
+      operationId: `${def.name}.put`,
+      tags,
+      summary: `Create or replace a ${def.title}`,
+      description:
+        `${rightsText([def.rights.create, def.rights.update])}${note('put')} Replaces the whole resource (fields left out take their ` +
+        `defaults) or creates it with this key. The body's \`${def.key.field}\`, if given, must equal the path's.`,
+      request: { params, headers: ifMatch, body },
+      responses: {
+        200: { description: `Replaced: the stored ${def.title}.`, headers: ETAG, content: json(model) },
+        201: { description: `Created: the stored ${def.title}.`, headers: { ...ETAG, ...LOCATION }, content: json(model) },
+        ...problemResponses(
+          [
+            ...bodyErrors(
+              `An invalid body or \`If-Match\`, a key (\`${def.key.field}\`) in the body that differs from the path, or a reference to something that does not exist.`,
+            ),
+            ERR.unauthenticated(),
+            ERR.missingRight(),
+            ERR.versionMismatch(),
+            ...hookErrors('put'),
+          ],
+          problem,
+        ),
+      },
+    });
+  }
+  if (offers('delete')) {
+    registry.registerPath({
+      method: 'delete',
+      path: one,
+      operationId: `${def.name}.delete`,
+      tags,
+      summary: `Delete a ${def.title}`,
+      description: `${rightsText([def.rights.delete])}${note('delete')} Answers the deleted ${def.title}.`,
+      request: { params, headers: ifMatch },
+      responses: {
+        200: { description: `The deleted ${def.title}.`, content: json(model) },
+        ...problemResponses(
+          [
+            ...bodyErrors(keyIsInt ? `A malformed \`If-Match\` or \`${def.key.field}\`, or an unreadable body.` : 'A malformed `If-Match`, or an unreadable body.'),
+            ERR.unauthenticated(),
+            ERR.missingRight(),
+            // beforeDelete exists to refuse what the stored state forbids (a stock holding plus, a closed ticket).
+            ...(def.hooks?.beforeDelete ? [ERR.stateForbids(`The ${def.title}'s state forbids deleting it.`)] : []),
+            ERR.notFound(`No ${def.title} has this ${def.key.field}.`),
+            ERR.versionMismatch(),
+            ...hookErrors('delete'),
+          ],
+          problem,
+        ),
+      },
+    });
+  }
+  return schemas;
+}
+
+/** The ticket routes beyond the engine's CRUD (hub/resources/tickets/routes.ts). */
+function registerTicketRoutes(registry: OpenAPIRegistry, problem: z.ZodObject, ticket: z.ZodObject): void {
+  const tags = [tickets.title];
+  const json = (schema: z.ZodType) => ({ [JSON_TYPE]: { schema } });
+  const params = z.object({ id: tickets.key.schema.meta({ param: { description: "The Ticket's key `id`." } }) });
+  // Fresh objects over the same fields: the shared schemas were built before zod learned `.openapi`.
+  const actionBodies = TICKET_ACTIONS.map((action) => registry.register(`Ticket${action}`, z.object(actionSchemas[action].shape)));
+  const close = registry.register('TicketCloseContext', z.object(closeContextSchema.shape));
+  const preliminary = registry.register('PrintPreliminaryTicketContext', z.object(preliminarySchema.shape));
+  const notClosed = ERR.stateForbids('A ticket in the request is closed.');
+
+  registry.registerPath({
+    method: 'patch',
+    path: '/api/tickets',
+    operationId: 'tickets.batch',
+    tags,
+    summary: 'Hand over, take over or relocate tickets, all or nothing',
+    description:
+      'Only from the Sale environment. `Handover {ids, userName}` needs TicketHandover (and TicketUpdateAny for tickets of others); ' +
+      "`Takeover {ids}` needs TicketTakeover and TicketUpdateAny; `Relocate {ids, location}` needs TicketUpdate for one's own " +
+      "tickets and TicketUpdateAny for others'.",
+    request: {
+      query: z.object({
+        action: z.enum(TICKET_ACTIONS).openapi({ param: { description: 'The batch action (any letter case); unknown or missing: 400.' } }),
+      }),
+      headers: idempotencyHeader(),
+      body: { required: true, content: json(z.union(actionBodies)) },
+    },
+    responses: {
+      200: { description: 'The affected tickets as stored.', content: json(z.array(ticket)) },
+      ...problemResponses(
+        [
+          ...bodyErrors('An unknown action, an invalid body, an id twice, an unknown ticket id or user name.'),
+          ERR.unauthenticated(),
+          ERR.missingRight('A missing right (`detail` names it), or a caller outside the Sale environment.'),
+          notClosed,
+          ERR.keyReused(),
+          ERR.locked(),
+        ],
+        problem,
+      ),
+    },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/api/tickets/{id}/close',
+    operationId: 'tickets.close',
+    tags,
+    summary: 'Pay and fiscalize a ticket',
+    description:
+      'Requires TicketClose, from the Sale environment. The fiscal device is `fiscalName`, else the calling device\'s setting ' +
+      '`DefaultFiscalName`. The payments must cover the total; an overpayment is change, allowed only on a changeable payment type. ' +
+      'Exactly once: a retry after a timeout or a lost reply answers the closed ticket and issues no second receipt.',
+    request: { params, headers: idempotencyHeader(), body: { required: true, content: json(close) } },
+    responses: {
+      200: { description: 'The closed ticket, with closeDate and closeInfo.', content: json(ticket) },
+      ...problemResponses(
+        [
+          ...bodyErrors(
+            'An invalid body; payments short of the total, change on a non-changeable type, an unknown or inactive payment type; ' +
+              'no or an unknown fiscal device; a ticket without items.',
+          ),
+          ERR.unauthenticated(),
+          ERR.missingRight('A missing right (`detail` names it), or a caller outside the Sale environment.'),
+          ERR.stateForbids('The fiscal device is inactive or does not support the action.'),
+          ERR.notFound('No ticket has this id.'),
+          ERR.keyReused(),
+          ERR.locked(),
+          ERR.deviceUnavailable(),
+        ],
+        problem,
+      ),
+    },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/api/tickets/{id}/print_preliminary_ticket',
+    operationId: 'tickets.printPreliminary',
+    tags,
+    summary: 'Print the bill before payment',
+    description:
+      'Requires TicketPrintPreliminary, from the Sale environment; an open or a closed ticket. The order endpoint is ' +
+      "`orderEndpointName`, else the calling device's setting `DefaultOrderEndpointName`. The body is optional.",
+    request: { params, headers: idempotencyHeader(), body: { required: false, content: json(preliminary) } },
+    responses: {
+      204: { description: 'The print job is durably queued.' },
+      ...problemResponses(
+        [
+          ...bodyErrors('An invalid body; no or an unknown order endpoint.'),
+          ERR.unauthenticated(),
+          ERR.missingRight('A missing right (`detail` names it), or a caller outside the Sale environment.'),
+          ERR.stateForbids('The order endpoint is inactive or cannot print (a kitchen display).'),
+          ERR.notFound('No ticket has this id.'),
+          ERR.keyReused(),
+        ],
+        problem,
+      ),
+    },
+  });
+}
+
+function registerAuth(registry: OpenAPIRegistry, problem: z.ZodObject, device: z.ZodObject): void {
+  const tags = ['Auth'];
+  // Fresh objects over the same fields: the shared schemas were built before zod learned `.openapi`.
+  const login = registry.register('LoginRequest', z.object(loginSchema.shape));
+  const refresh = registry.register('RefreshRequest', z.object(refreshSchema.shape));
+  const session = registry.register(
+    'Session',
+    z.object({
+      expiresAt: z.string().openapi({ format: 'date-time', description: 'When the access token stops working.' }),
+      user: z.object({
+        id: z.string(),
+        userName: z.string(),
+        name: z.string(),
+        rights: z.array(z.enum(RIGHTS)),
+        device,
+      }),
+    }),
+  );
+  const tokens = registry.register(
+    'SessionTokens',
+    z.object({
+      tokenId: z.string().openapi({ description: 'The access token: send `Authorization: Bearer <tokenId>`.' }),
+      refreshToken: z.string().openapi({ description: 'Single use, for POST /api/auth/refresh.' }),
+      ...session.shape,
+    }),
+  );
+  const json = (schema: z.ZodType) => ({ [JSON_TYPE]: { schema } });
+
+  registry.registerPath({
+    method: 'post',
+    path: '/api/auth',
+    operationId: 'auth.login',
+    tags,
+    security: [],
+    summary: 'Log in',
+    description:
+      `No token and no right. A login on a sale device (${ENV_NAMES.filter((e) => e === 'CashRegister' || e === 'PDA').join(', ')}) ends the earlier ` +
+      'session on that device. 10 failed logins for one user name within 15 minutes, or 50 from one address, answer 429 until the window has passed.',
+    request: { body: { required: true, content: json(login) } },
+    responses: {
+      200: { description: 'A new session.', content: json(tokens) },
+      ...problemResponses(
+        [
+          ...bodyErrors('A body without userName, password or deviceName.'),
+          ERR.unauthenticated('Unknown user or device, wrong password, or an inactive user or device.'),
+          ERR.tooMany(),
+        ],
+        problem,
+      ),
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/api/auth',
+    operationId: 'auth.session',
+    tags,
+    summary: 'The current session',
+    description: 'Needs a valid token; no right.',
+    responses: {
+      200: { description: 'The session behind the token.', content: json(session) },
+      ...problemResponses([ERR.unauthenticated()], problem),
+    },
+  });
+  registry.registerPath({
+    method: 'delete',
+    path: '/api/auth',
+    operationId: 'auth.logout',
+    tags,
+    summary: 'Log out',
+    description: 'Needs a valid token; no right. The token stops working at once.',
+    responses: {
+      204: { description: 'Logged out.' },
+      ...problemResponses([...bodyErrors('An unreadable body.'), ERR.unauthenticated()], problem),
+    },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/api/auth/refresh',
+    operationId: 'auth.refresh',
+    tags,
+    security: [],
+    summary: 'Exchange a refresh token for a new token pair',
+    description: 'No token and no right. The old pair stops working.',
+    request: { body: { required: true, content: json(refresh) } },
+    responses: {
+      200: { description: 'A new token pair for the same session.', content: json(tokens) },
+      ...problemResponses(
+        [...bodyErrors('A body without tokenId or refreshToken.'), ERR.unauthenticated('The refresh token is unknown, expired, already used, or not the pair of tokenId.')],
+        problem,
+      ),
+    },
+  });
+}
+
+function registerSystem(registry: OpenAPIRegistry): void {
+  const tags = ['System'];
+  const health = registry.register('Health', healthSchema);
+  registry.registerPath({
+    method: 'get',
+    path: '/api/health',
+    operationId: 'system.health',
+    tags,
+    security: [],
+    summary: 'Health of the hub, its database and devices',
+    description: 'No token. What a register or an installer checks first.',
+    responses: {
+      200: { description: 'The hub and its database work.', content: { [JSON_TYPE]: { schema: health } } },
+      503: { description: 'The database does not answer (`status: degraded`).', content: { [JSON_TYPE]: { schema: health } } },
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/api/openapi.json',
+    operationId: 'system.openapi',
+    tags,
+    security: [],
+    summary: 'This document',
+    description: 'No token. OpenAPI 3.1, generated from the schemas the hub validates with.',
+    responses: { 200: { description: 'The OpenAPI document.', content: { [JSON_TYPE]: { schema: z.record(z.string(), z.unknown()) } } } },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/api/docs/',
+    operationId: 'system.docs',
+    tags,
+    security: [],
+    summary: 'This document as a readable page',
+    description: 'No token, no network beyond the hub: the page and its scripts are served by the hub. `/api/docs` redirects here.',
+    responses: { 200: { description: 'An HTML page.', content: { 'text/html': { schema: z.string() } } } },
+  });
+}
+
+const OVERVIEW = `The back-office API of the POS Hub: an offline-first point-of-sale hub on the shop's own network.
+
+**Authentication.** \`POST /api/auth {userName, password, deviceName}\` answers a \`tokenId\`; send it as
+\`Authorization: Bearer <tokenId>\` (a bare token is accepted too). Every endpoint needs it except
+health, login, refresh and this documentation. Reading needs no right; each write names the right it needs.
+
+**Bodies.** JSON in UTF-8; over 1 MiB: 413; not \`application/json\`: 415; malformed: 400. PUT replaces the
+whole resource. \`_v\` is the version: 1 on create, +1 on every stored change; a body's \`_v\` (or \`If-Match\`)
+that is not the stored one: 409. Every POST and PATCH behind a token takes an \`Idempotency-Key\` header that
+makes a retry safe. Names of query parameters, filters, sort keys, enum values and rights match in any letter case.
+
+**Lists** answer \`{items, count, totalCount}\` and take \`$skip\`, \`$take\` (0..${MAX_TAKE}, default ${DEFAULT_TAKE}),
+\`$sort\`, \`$count\` and NData filters \`Member=OP:ARG;OP:ARG\` (each list operation describes its filters).
+
+**Errors** are \`application/problem+json\` (RFC 9457, \`ProblemDetails\`) with an \`errorCode\`:
+1 Unauthenticated (401), 2 Unauthorized (403, a missing right), 3 ValidationFailed (400, 413, 415),
+5 ResourceLocked (423), 6 ResourceVersionMismatch (409), 7 NotFound (404), 8 OperationForbidden (403 when the state forbids it;
+also 405 for a method a path does not offer, with \`Allow\`), 9 DeviceUnavailable (503, with \`Retry-After\`),
+10 TooManyRequests (429, with \`Retry-After\`), 11 IdempotencyKeyReused (409),
+0 for an unexpected 500 (never with a stack trace). Each operation lists the statuses and errorCodes it answers.
+Every response carries \`X-Request-Id\`, which errors repeat as \`traceId\`.`;
+
+/** The OpenAPI 3.1 document of every endpoint the hub serves for these resources. */
+export function buildOpenApi(resources: readonly ResourceDef[] = RESOURCES): OpenApiDocument {
+  const registry = new OpenAPIRegistry();
+  registry.registerComponent('securitySchemes', 'bearerAuth', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'The `tokenId` from POST /api/auth.',
+  });
+  const problem = registry.register('ProblemDetails', problemDetailsSchema);
+
+  const required = new Map<string, string[]>();
+  const models = new Map<string, z.ZodObject>();
+  // Paths whose other methods the hub answers with 405 (a router.all(..., methodNotAllowed) behind them).
+  const answers405: string[] = [];
+  for (const def of resources) {
+    const schemas = registerResource(registry, def, problem);
+    required.set(schemas.modelName, schemas.required);
+    models.set(def.name, schemas.model);
+    answers405.push(`/api/${def.name}`, `/api/${def.name}/{${def.key.field}}`);
+  }
+  const ticketModel = models.get(tickets.name);
+  if (ticketModel) registerTicketRoutes(registry, problem, ticketModel);
+  let deviceModel = models.get(devices.name);
+  if (!deviceModel) {
+    const schemas = resourceSchemas(registry, devices);
+    required.set(schemas.modelName, schemas.required);
+    deviceModel = schemas.model;
+  }
+  registerAuth(registry, problem, deviceModel);
+  registerSystem(registry);
+  answers405.push('/api/auth', '/api/auth/refresh', '/api/openapi.json', '/api/docs/');
+
+  const doc = new OpenApiGeneratorV31(registry.definitions).generateDocument({
+    openapi: '3.1.0',
+    info: { title: 'POS Hub API', version: VERSION, description: OVERVIEW },
+    servers: [{ url: '/' }],
+    security: [{ bearerAuth: [] }],
+    tags: [
+      { name: 'Auth', description: 'Sessions: log in, refresh, log out.' },
+      ...resources.map((def) => ({ name: def.title, description: `\`/api/${def.name}\`, keyed by \`${def.key.field}\`.` })),
+      { name: 'System', description: 'Health and this documentation; no token needed.' },
+    ],
+  });
+
+  // The generator reads zod's input side, where defaulted fields are optional; in answers they are always there.
+  const schemas = doc.components?.schemas ?? {};
+  for (const [name, fields] of required) {
+    const schema = schemas[name];
+    if (schema && 'properties' in schema) schema.required = fields;
+  }
+  // OpenAPI has no place for an operation that does not exist, so the 405 is told on the path item.
+  for (const path of answers405) {
+    const item = doc.paths?.[path];
+    if (item) item.description = `Methods not listed here answer 405 (errorCode ${ErrorCode.OperationForbidden}) with an \`Allow\` header.`;
+  }
+  return doc;
+}
+
+const serialized = new WeakMap<readonly ResourceDef[], string>();
+
+/** Built on first request and kept: the resources cannot change while the hub runs. */
+function documentJson(resources: readonly ResourceDef[]): string {
+  let json = serialized.get(resources);
+  if (json === undefined) {
+    json = JSON.stringify(buildOpenApi(resources));
+    serialized.set(resources, json);
+  }
+  return json;
+}
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function docsPage(base: string): string {
+  const spec = escapeHtml(`${base}/openapi.json`);
+  const docs = escapeHtml(`${base}/docs/`);
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>POS Hub API</title>
+<base href="${docs}">
+<link rel="stylesheet" href="swagger-ui.css">
+<link rel="icon" type="image/png" href="favicon-32x32.png" sizes="32x32">
+<link rel="describedby" type="application/openapi+json" href="${spec}">
+</head>
+<body>
+<noscript><p>This page needs JavaScript. The API description itself is at <a href="${spec}">${spec}</a>.</p></noscript>
+<div id="swagger-ui" data-spec-url="${spec}"></div>
+<script src="swagger-ui-bundle.js" charset="utf-8"></script>
+<script src="poshub-init.js" charset="utf-8"></script>
+</body>
+</html>
+`;
+}
+
+// A file rather than an inline script, so the page also works under a script-src 'self' policy.
+// validatorUrl null: Swagger UI would otherwise ask validator.swagger.io, which a shop offline cannot reach.
+const INIT_SCRIPT = `window.addEventListener('load', function () {
+  var root = document.getElementById('swagger-ui');
+  window.ui = SwaggerUIBundle({
+    url: root.getAttribute('data-spec-url'),
+    dom_id: '#swagger-ui',
+    deepLinking: true,
+    validatorUrl: null,
+    presets: [SwaggerUIBundle.presets.apis],
+    layout: 'BaseLayout'
+  });
+});
+`;
+
+/** /openapi.json and /docs under the router's mount point (/api), before the auth middleware. */
+export function openApiRouter(resources: readonly ResourceDef[] = RESOURCES): Router {
+  const router = Router();
+  router.get('/openapi.json', (_req, res) => {
+    res.type(JSON_TYPE).send(documentJson(resources));
+  });
+  router.all('/openapi.json', methodNotAllowed(['GET']));
+
+  const page = (req: Request, res: Response) => {
+    res.type('html').send(docsPage(req.baseUrl));
+  };
+  router.get('/docs', (req, res) => {
+    // Non-strict routing lets /docs and /docs/ both land here; only the slash form resolves the assets.
+    if (!req.path.endsWith('/')) {
+      const query = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?')) : '';
+      res.redirect(301, `${req.baseUrl}/docs/${query}`);
+      return;
+    }
+    page(req, res);
+  });
+  router.get('/docs/index.html', page);
+  router.get('/docs/poshub-init.js', (_req, res) => {
+    res.type('application/javascript').send(INIT_SCRIPT);
+  });
+  // The package's own index.html and initializer point at petstore.swagger.io; ours replace them.
+  router.get('/docs/swagger-initializer.js', (req) => {
+    throw errors.routeNotFound(req.originalUrl.split('?')[0]);
+  });
+  router.use('/docs', express.static(getAbsoluteFSPath(), { index: false, redirect: false, maxAge: '1h' }));
+  router.use('/docs', (req) => {
+    // Without this, an unknown asset would fall through to the auth middleware and answer 401.
+    if (req.method === 'GET' || req.method === 'HEAD') throw errors.routeNotFound(req.originalUrl.split('?')[0]);
+    throw errors.methodNotAllowed(req.method, req.originalUrl.split('?')[0], ['GET']);
+  });
+  return router;
 }
