@@ -72,7 +72,8 @@ export const stockTransfers = defineResource({
         const positive = c.op === 'ne' ? { op: 'eq' as const, values: c.values } : c.op === 'nin' ? { op: 'in' as const, values: c.values } : c;
         const any = sql`(${compare(sql`stock_transfers.source_stock_name`, positive)} OR ${compare(sql`stock_transfers.target_stock_name`, positive)}
           OR EXISTS (SELECT 1 FROM stock_transfer_items i WHERE i.transfer_id = stock_transfers.id AND ${compare(sql`i.plu_stock_name`, positive)}))`;
-        return positive === c ? any : sql`NOT ${any}`;
+        // A missing source or target compares as NULL; the negation must still hold there.
+        return positive === c ? any : sql`NOT coalesce(${any}, 0)`;
       },
     },
     ticketId: { type: 'string', column: 'ticket_id' },
