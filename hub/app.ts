@@ -10,6 +10,7 @@ import { healthRouter } from './health.js';
 import { readJsonBody } from './http/body.js';
 import { errors } from './http/errors.js';
 import { idempotency } from './http/idempotency.js';
+import { eventStreams } from './events/routes.js';
 import { problemHandler, requestId, requestLog } from './http/problem.js';
 import type { Logger } from './log.js';
 import { openApiRouter } from './openapi.js';
@@ -37,6 +38,7 @@ export interface Services {
   auth: AuthService;
   ticketActions: TicketActions;
   ticketCloser: TicketCloser;
+  events: ReturnType<typeof eventStreams>;
 }
 
 export function buildServices(deps: AppDeps): Services {
@@ -47,6 +49,7 @@ export function buildServices(deps: AppDeps): Services {
     auth: new AuthService(ctx, deps.config.tokenTtlMs),
     ticketActions: new TicketActions(ctx, resources.tickets),
     ticketCloser: new TicketCloser(ctx, resources.tickets, deps.drivers.fiscal, deps.log),
+    events: eventStreams(deps.db),
   };
 }
 
@@ -67,6 +70,7 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
   api.use(authRouter(services.auth));
   api.use(requireSession(services.auth));
   api.use(idempotency({ db: deps.db, clock: deps.clock }));
+  api.use(services.events.router);
   api.use(ticketRouter(services.ticketActions, services.ticketCloser));
   for (const service of Object.values(services.resources)) api.use(resourceRouter(service));
   api.use((req) => {

@@ -12,6 +12,8 @@ export interface Config {
   adminPassword?: string;
   tokenTtlMs: number;
   mdns: boolean;
+  /** IPv4 address of the one interface to announce on (tests: 127.0.0.1); all when unset. */
+  mdnsInterface?: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   timeZone: string;
   smtpUrl?: string;
@@ -26,6 +28,7 @@ export class ConfigError extends Error {
 }
 
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const MAX_TOKEN_TTL_MS = 365 * 86_400_000;
 
 /** `12h`, `90m`, `3600s`, `3600` (seconds) → milliseconds. */
 export function parseDuration(text: string): number | null {
@@ -53,10 +56,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
   const ttlText = get('POS_HUB_TOKEN_TTL') ?? '12h';
   const tokenTtlMs = parseDuration(ttlText);
-  if (tokenTtlMs === null || tokenTtlMs < 60_000) problems.push(`POS_HUB_TOKEN_TTL='${ttlText}' is not a duration of at least a minute (e.g. 12h, 90m, 3600).`);
+  // Bounded above too: an expiry past the year 275760 is no Date, and a login would fail with a 500.
+  if (tokenTtlMs === null || tokenTtlMs < 60_000 || tokenTtlMs > MAX_TOKEN_TTL_MS) {
+    problems.push(`POS_HUB_TOKEN_TTL='${ttlText}' is not a duration from a minute to 365 days (e.g. 12h, 90m, 3600).`);
+  }
 
   const mdnsText = get('POS_HUB_MDNS') ?? '1';
   if (!['0', '1', 'true', 'false'].includes(mdnsText.toLowerCase())) problems.push(`POS_HUB_MDNS='${mdnsText}' is not 0 or 1.`);
+  const mdnsInterface = get('POS_HUB_MDNS_INTERFACE');
+  if (mdnsInterface !== undefined && !/^\d{1,3}(\.\d{1,3}){3}$/.test(mdnsInterface)) {
+    problems.push(`POS_HUB_MDNS_INTERFACE='${mdnsInterface}' is not the IPv4 address of an interface.`);
+  }
 
   const logLevel = (get('POS_HUB_LOG_LEVEL') ?? 'info').toLowerCase();
   if (!(LEVELS as readonly string[]).includes(logLevel)) problems.push(`POS_HUB_LOG_LEVEL='${logLevel}' is not one of ${LEVELS.join(', ')}.`);
@@ -87,6 +97,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminPassword,
     tokenTtlMs: tokenTtlMs!,
     mdns: mdnsText === '1' || mdnsText.toLowerCase() === 'true',
+    mdnsInterface,
     logLevel: logLevel as Config['logLevel'],
     timeZone,
     smtpUrl,

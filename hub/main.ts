@@ -13,6 +13,9 @@ import { createLogger } from './log.js';
 import { dbDeviceStateStore } from './device-state.js';
 import { FiscalRegistry } from '../drivers/fiscal/registry.js';
 import { VERSION } from './version.js';
+import { hubId, mdnsHostName } from './identity.js';
+import { compact } from './events/log.js';
+import { Announcement } from '../drivers/mdns.js';
 
 const SHUTDOWN_GRACE_MS = 8000;
 
@@ -66,6 +69,30 @@ async function main(): Promise<void> {
   } else {
     lines.push(`Log in: POST /api/auth {"userName", "password", "deviceName"}.`);
   }
+  const id = hubId(db);
+  let announcement: Announcement | undefined;
+  if (config.mdns) {
+    announcement = new Announcement({
+      name: `${config.shopName} (${id})`,
+      host: mdnsHostName(config.shopName, id),
+      port,
+      txt: { id, api: '/api', version: VERSION },
+      interface: config.mdnsInterface,
+      onError: (err) => log.warn({ err: err.message }, 'mDNS announcement problem (the API keeps working)'),
+    });
+    announcement.start();
+    lines.push(`Announced over mDNS as '${config.shopName} (${id})' (_poshub._tcp).`);
+  }
+  const compactLog = () => {
+    try {
+      compact(db, clock.now().getTime());
+    } catch (err) {
+      log.warn({ err }, 'change-log compaction failed');
+    }
+  };
+  compactLog();
+  const compaction = setInterval(compactLog, 6 * 3600_000);
+  compaction.unref();
   process.stdout.write(`${lines.join('\n')}\n`);
   log.info({ port, host: config.host, dataDir: config.dataDir, version: VERSION }, 'hub started');
 
@@ -79,7 +106,11 @@ async function main(): Promise<void> {
       server.closeAllConnections();
     }, SHUTDOWN_GRACE_MS);
     force.unref();
-    server.close(() => {
+    clearInterval(compaction);
+    services.events.close();
+    const withdrawn = announcement?.stop() ?? Promise.resolve();
+    server.close(async () => {
+      await withdrawn;
       clearTimeout(force);
       void fiscal.closeAll();
       closeDb(db);

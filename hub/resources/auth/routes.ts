@@ -6,7 +6,9 @@ import { tokenFromHeader, type AuthService } from './service.js';
 /** Attaches the caller to res.locals or answers 401. */
 export function requireSession(auth: AuthService): RequestHandler {
   return (req, res, next) => {
-    res.locals.caller = auth.authenticate(tokenFromHeader(req.headers.authorization));
+    // A browser's EventSource cannot send headers, so the event stream also takes ?access_token=.
+    const fromQuery = req.method === 'GET' && req.path === '/events' ? req.query.access_token : undefined;
+    res.locals.caller = auth.authenticate(tokenFromHeader(req.headers.authorization) ?? (typeof fromQuery === 'string' ? fromQuery : undefined));
     next();
   };
 }

@@ -1,0 +1,49 @@
+/**
+ * The change log (CONTRACT §9): rows are appended by the engine's repo in the transaction of each
+ * change; this module reads them, and compacts what is older than the retention.
+ */
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+
+export interface Change {
+  seq: number;
+  resource: string;
+  key: string;
+  op: 'upsert' | 'delete';
+  _v: number;
+  at: string;
+}
+
+/** The log keeps at least 30 days (issue 7); compaction leaves a margin on top. */
+export const RETENTION_MS = 35 * 86_400_000;
+const COMPACTED_KEY = 'changes.compactedThrough';
+
+export function lastSeq(db: Db): number {
+  return db.get<{ seq: number | null }>(sql`SELECT max(seq) AS seq FROM changes`)?.seq ?? 0;
+}
+
+/** The highest seq removed by compaction: a client behind it must reload (410). */
+export function compactedThrough(db: Db): number {
+  return Number(db.get<{ value: string }>(sql`SELECT value FROM meta WHERE key = ${COMPACTED_KEY}`)?.value ?? 0);
+}
+
+export function changesSince(db: Db, since: number, take: number): Change[] {
+  return db
+    .all<{ seq: number; resource: string; key: string; op: 'upsert' | 'delete'; v: number; at: number }>(
+      sql`SELECT seq, resource, key, op, v, at FROM changes WHERE seq > ${since} ORDER BY seq LIMIT ${take}`,
+    )
+    .map((r) => ({ seq: r.seq, resource: r.resource, key: r.key, op: r.op, _v: r.v, at: new Date(r.at).toISOString() }));
+}
+
+export function compact(db: Db, now: number, retentionMs = RETENTION_MS): number {
+  const cutoff = now - retentionMs;
+  const through = db.get<{ seq: number | null }>(sql`SELECT max(seq) AS seq FROM changes WHERE at < ${cutoff}`)?.seq;
+  if (!through) return 0;
+  // Never delete the newest row: AUTOINCREMENT keeps counting, but an empty log would hide the position.
+  const newest = lastSeq(db);
+  const upTo = Math.min(through, newest - 1);
+  if (upTo <= compactedThrough(db)) return 0;
+  const removed = db.run(sql`DELETE FROM changes WHERE seq <= ${upTo}`).changes;
+  db.run(sql`INSERT INTO meta (key, value) VALUES (${COMPACTED_KEY}, ${String(upTo)}) ON CONFLICT (key) DO UPDATE SET value = excluded.value`);
+  return removed;
+}

@@ -1,0 +1,149 @@
+/**
+ * GET /api/changes (polling) and GET /api/events (Server-Sent Events) over the change log.
+ * The database is the only buffer: each stream keeps a cursor and reads from the log when its
+ * socket can take more, so a slow client costs a cursor, not memory.
+ */
+import { Router, type Request, type Response } from 'express';
+import type { Db } from '../../db/client.js';
+import { errors, HubError, ErrorCode } from '../http/errors.js';
+import { changesSince, compactedThrough, lastSeq } from './log.js';
+
+const PAGE = 500;
+export const HEARTBEAT_MS = 15_000;
+const POLL_MS = 50;
+
+function gone(since: number, through: number): HubError {
+  return new HubError(410, ErrorCode.Gone, `Position ${since} is older than the change log keeps (compacted through ${through}); reload everything, then follow from lastSeq.`);
+}
+
+function sinceParam(raw: unknown, name: string): number {
+  if (raw === undefined || raw === '') return 0;
+  const text = String(Array.isArray(raw) ? raw[raw.length - 1] : raw).trim();
+  if (!/^\d{1,15}$/.test(text)) throw errors.member(name, `'${text}' is not a change-log position (a whole number).`);
+  return Number(text);
+}
+
+function queryParam(req: Request, name: string): unknown {
+  return Object.entries(req.query).find(([k]) => k.toLowerCase() === name.toLowerCase())?.[1];
+}
+
+class Stream {
+  cursor: number;
+  private writing = false;
+  private closed = false;
+  constructor(
+    private readonly db: Db,
+    private readonly res: Response,
+    since: number,
+  ) {
+    this.cursor = since;
+    res.on('drain', () => this.pump());
+    res.on('close', () => (this.closed = true));
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** Writes what the log holds past the cursor until the socket pushes back. */
+  pump(): void {
+    if (this.writing || this.closed) return;
+    this.writing = true;
+    try {
+      for (;;) {
+        const batch = changesSince(this.db, this.cursor, PAGE);
+        if (batch.length === 0) return;
+        let ok = true;
+        for (const c of batch) {
+          ok = this.res.write(`id: ${c.seq}\nevent: ${c.resource}\ndata: ${JSON.stringify(c)}\n\n`);
+          this.cursor = c.seq;
+        }
+        if (!ok) return; // 'drain' calls pump again
+      }
+    } finally {
+      this.writing = false;
+    }
+  }
+
+  end(): void {
+    this.closed = true;
+    this.res.end();
+  }
+
+  heartbeat(): void {
+    if (!this.closed) this.res.write(`: heartbeat\n\n`);
+  }
+}
+
+/** The routes and a `close()` that ends every open stream (shutdown must not wait for them). */
+export function eventStreams(db: Db): { router: Router; close(): void } {
+  const router = Router();
+  const streams = new Set<Stream>();
+  let seen = lastSeq(db);
+  let poller: NodeJS.Timeout | undefined;
+  let heartbeat: NodeJS.Timeout | undefined;
+
+  const startTimers = () => {
+    if (poller) return;
+    seen = lastSeq(db);
+    poller = setInterval(() => {
+      const now = lastSeq(db);
+      if (now === seen) return;
+      seen = now;
+      for (const s of streams) s.pump();
+    }, POLL_MS);
+    heartbeat = setInterval(() => streams.forEach((s) => s.heartbeat()), HEARTBEAT_MS);
+    poller.unref();
+    heartbeat.unref();
+  };
+  const stopTimersIfIdle = () => {
+    if (streams.size > 0) return;
+    clearInterval(poller);
+    clearInterval(heartbeat);
+    poller = heartbeat = undefined;
+  };
+
+  router.get('/changes', (req, res) => {
+    const since = sinceParam(queryParam(req, 'since'), 'since');
+    const takeRaw = queryParam(req, '$take');
+    const take = takeRaw === undefined ? 100 : sinceParam(takeRaw, '$take');
+    if (take > 1000) throw errors.member('$take', 'must be between 0 and 1000.', 'OutOfRange');
+    const through = compactedThrough(db);
+    if (since < through) throw gone(since, through);
+    const items = changesSince(db, since, take);
+    res.json({ items, count: items.length, lastSeq: items.length ? items[items.length - 1].seq : since });
+  });
+
+  router.get('/events', (req, res) => {
+    const header = req.headers['last-event-id'];
+    const since = header !== undefined ? sinceParam(header, 'Last-Event-ID') : sinceParam(queryParam(req, 'since') ?? queryParam(req, 'lastEventId'), 'since');
+    // A new subscriber without a position starts at "now": it has just loaded what it needs.
+    const start = header === undefined && queryParam(req, 'since') === undefined && queryParam(req, 'lastEventId') === undefined ? lastSeq(db) : since;
+    const through = compactedThrough(db);
+    if (start < through) throw gone(start, through);
+    res.status(200);
+    res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
+    res.setHeader('Cache-Control', 'no-cache, no-transform');
+    res.setHeader('Connection', 'keep-alive');
+    res.setHeader('X-Accel-Buffering', 'no');
+    res.flushHeaders();
+    req.socket.setNoDelay(true);
+    res.write(`retry: 2000\n: position ${start}\n\n`);
+    const stream = new Stream(db, res, start);
+    streams.add(stream);
+    startTimers();
+    stream.pump();
+    res.on('close', () => {
+      streams.delete(stream);
+      stopTimersIfIdle();
+    });
+  });
+  return {
+    router,
+    close() {
+      for (const s of streams) s.end();
+      streams.clear();
+      stopTimersIfIdle();
+    },
+  };
+}

@@ -1,0 +1,98 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compact } from '../../hub/events/log.js';
+import { SseClient } from '../support/sse.js';
+import { ADMIN_PASSWORD, startHub, type TestHub } from '../support/hub.js';
+
+let hub: TestHub;
+beforeAll(async () => {
+  hub = await startHub();
+});
+afterAll(() => hub.close());
+
+const auth = () => ({ authorization: `Bearer ${hub.adminToken}` });
+
+describe('change log', () => {
+  it('records every stored change with seq, resource, key, op and _v, served by /api/changes', async () => {
+    const start = (await hub.call('GET', '/api/changes?since=0&$take=1000')).body.lastSeq as number;
+    await hub.call('POST', '/api/stocks', { name: 'Cellar' });
+    await hub.call('PUT', '/api/stocks/Cellar', { description: 'cold' });
+    await hub.call('DELETE', '/api/stocks/Cellar');
+    const r = await hub.call('GET', `/api/changes?since=${start}`);
+    expect(r.status).toBe(200);
+    expect(r.body.items.map((c: any) => [c.resource, c.key, c.op, c._v])).toEqual([
+      ['stocks', 'Cellar', 'upsert', 1],
+      ['stocks', 'Cellar', 'upsert', 2],
+      ['stocks', 'Cellar', 'delete', 3],
+    ]);
+    expect(r.body.count).toBe(3);
+    expect(r.body.lastSeq).toBe(r.body.items[2].seq);
+    expect(r.body.items[0].at).toBe('2026-11-21T10:00:00.000Z');
+    const page = await hub.call('GET', `/api/changes?since=${start}&$take=2`);
+    expect(page.body.items).toHaveLength(2);
+    const rest = await hub.call('GET', `/api/changes?since=${page.body.lastSeq}`);
+    expect(rest.body.items.map((c: any) => c.op)).toEqual(['delete']);
+    const empty = await hub.call('GET', `/api/changes?since=${rest.body.lastSeq}`);
+    expect(empty.body).toEqual({ items: [], count: 0, lastSeq: rest.body.lastSeq });
+  });
+
+  it('refuses a bad position and needs a token', async () => {
+    expect((await hub.call('GET', '/api/changes?since=abc')).status).toBe(400);
+    expect((await hub.call('GET', '/api/changes?since=0', undefined, { token: null })).status).toBe(401);
+    expect((await hub.call('GET', '/api/events', undefined, { token: null })).status).toBe(401);
+  });
+
+  it('answers 410 for a position compaction has dropped', async () => {
+    await hub.call('POST', '/api/stocks', { name: 'Old' });
+    const before = (await hub.call('GET', '/api/changes?since=0&$take=1000')).body.lastSeq as number;
+    hub.clock.advance(40 * 86_400_000);
+    hub.adminToken = await hub.login('admin', ADMIN_PASSWORD, 'BackOffice'); // the old token expired meanwhile
+    await hub.call('POST', '/api/stocks', { name: 'New' });
+    expect(compact(hub.db, hub.clock.now().getTime())).toBeGreaterThan(0);
+    const r = await hub.call('GET', '/api/changes?since=0');
+    expect(r.status).toBe(410);
+    expect(r.body.errorCode).toBe(12);
+    const ok = await hub.call('GET', `/api/changes?since=${before}`);
+    expect(ok.status).toBe(200);
+    expect(ok.body.items.map((c: any) => c.key)).toEqual(['New']);
+  });
+});
+
+describe('Server-Sent Events', () => {
+  it('delivers a change within a second', async () => {
+    const sse = new SseClient(`${hub.url}/api/events`, auth());
+    await sse.waitFor(() => sse.status === 200);
+    const t0 = Date.now();
+    await hub.call('POST', '/api/stocks', { name: 'Live' });
+    await sse.waitFor((evs) => evs.some((e) => JSON.parse(e.data).key === 'Live'), 1000);
+    expect(Date.now() - t0).toBeLessThan(1000);
+    const ev = sse.events.find((e) => JSON.parse(e.data).key === 'Live')!;
+    expect(ev.event).toBe('stocks');
+    expect(ev.id).toBe(String(JSON.parse(ev.data).seq));
+    sse.close();
+  });
+
+  it('resumes after Last-Event-ID with nothing missed or repeated across 200 changes', async () => {
+    const first = new SseClient(`${hub.url}/api/events`, auth());
+    await first.waitFor(() => first.status === 200);
+    await hub.call('POST', '/api/stocks', { name: 'R0' });
+    await first.waitFor((evs) => evs.some((e) => JSON.parse(e.data).key === 'R0'));
+    const lastId = first.events[first.events.length - 1].id!;
+    first.close();
+    for (let i = 1; i <= 200; i++) await hub.call('POST', '/api/stocks', { name: `R${i}` });
+    const second = new SseClient(`${hub.url}/api/events`, { ...auth(), 'Last-Event-ID': lastId });
+    await second.waitFor((evs) => evs.some((e) => JSON.parse(e.data).key === 'R200'), 3000);
+    const keys = second.events.map((e) => JSON.parse(e.data).key);
+    expect(keys).toEqual(Array.from({ length: 200 }, (_, i) => `R${i + 1}`));
+    const seqs = second.events.map((e) => Number(e.id));
+    expect(new Set(seqs).size).toBe(seqs.length);
+    expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+    second.close();
+  });
+
+  it('takes the token as access_token for browsers', async () => {
+    const sse = new SseClient(`${hub.url}/api/events?access_token=${hub.adminToken}`, {});
+    await sse.waitFor(() => sse.status !== 0);
+    expect(sse.status).toBe(200);
+    sse.close();
+  });
+});
