@@ -68,10 +68,17 @@ export class SimulatorFiscalDevice implements FiscalDevice {
     this.store?.save(`simulator:${this.name}`, this.state);
   }
 
-  private async enter(): Promise<SimFault | undefined> {
+  /**
+   * Takes the next fault due for this call: `fail` hits whatever call comes next, while the
+   * after-print faults wait in the queue for the next printReceipt (a status or lastDocument call
+   * before it does not use them up).
+   */
+  private async enter(call: 'print' | 'other' = 'other'): Promise<SimFault | undefined> {
     if (this.delayMs) await new Promise((r) => setTimeout(r, this.delayMs));
-    const fault = this.faults.shift();
-    if (fault?.kind === 'fail') throw new DeviceError(fault.code, `simulated ${fault.code}`, false, `SIM-${fault.code}`);
+    const fault = this.faults[0];
+    if (!fault || (fault.kind !== 'fail' && call !== 'print')) return undefined;
+    this.faults.shift();
+    if (fault.kind === 'fail') throw new DeviceError(fault.code, `simulated ${fault.code}`, false, `SIM-${fault.code}`);
     return fault;
   }
 
@@ -93,7 +100,7 @@ export class SimulatorFiscalDevice implements FiscalDevice {
   }
 
   async printReceipt(receipt: Receipt, jobId: string): Promise<FiscalResult> {
-    const fault = await this.enter();
+    const fault = await this.enter('print');
     if (this.paper === 'out') throw new DeviceError('PAPER_OUT', 'the simulator is out of paper', false, 'SIM-PAPER');
     if (receipt.lines.length === 0) throw new DeviceError('REJECTED', 'a receipt needs at least one line', false, 'SIM-EMPTY');
     const date = this.clock().toISOString();

@@ -2,9 +2,12 @@
  * Closing a ticket (CONTRACT §6): validate, fiscalize on the device, then store closeInfo.
  * Exactly once: a fiscal job row is written before the device is asked, so a lost reply, a
  * device that errs after printing, or a crash is reconciled against the device's last document
- * instead of printing a second receipt. Device I/O never happens inside a transaction.
+ * instead of printing a second receipt. Receipts on one device are printed one at a time, and a
+ * job left unsettled is settled before the device prints the next one, so the reconciliation
+ * cannot mistake another ticket's receipt for this one's. Until then the ticket takes no edits
+ * (423). Device I/O never happens inside a transaction.
  */
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { DeviceError, type FiscalDevice, type PaymentKind, type Receipt } from '../../../drivers/fiscal/types.js';
 import type { FiscalRegistry } from '../../../drivers/fiscal/registry.js';
@@ -62,11 +65,33 @@ export function deviceUnavailable(name: string, e: unknown): HubError {
 
 interface FiscalJobRow {
   id: string;
+  ticket_id: string;
   fiscal_name: string;
+  state: string;
+  request: string;
   last_number_before: number | null;
 }
 
+type Payment = { paymentTypeNumber: number; amount: number };
+
+/** What a fiscal job remembers of its close, so a receipt settled later closes the ticket as it was printed. */
+interface JobRequest {
+  receipt: Receipt;
+  payments: Payment[];
+  deviceName: string;
+  userName: string;
+}
+
+interface FiscalOutcome {
+  number: number;
+  dailySalesReportNumber: number;
+  fiscalMemorySerialNumber: string;
+}
+
 export class TicketCloser {
+  /** One receipt at a time per fiscal device: the tail of each device's queue. */
+  private readonly deviceQueues = new Map<string, Promise<void>>();
+
   constructor(
     private readonly ctx: EngineContext,
     private readonly tickets: ResourceService,
@@ -96,6 +121,14 @@ export class TicketCloser {
     const ticket = this.tickets.getStored(id);
     if (ticket.doc.state === 'Closed') return this.tickets.present(ticket);
     requireOpen(ticket.doc);
+    // A receipt of an earlier attempt whose reply was lost is settled first, on its own device; if it
+    // was issued, it closes the ticket as it was printed (its payments, its device), whatever this body says.
+    const earlier = this.pendingJobs(sql`ticket_id = ${id}`)[0];
+    if (earlier) {
+      const closed = await this.onDevice(earlier.fiscal_name, () => this.settle(earlier.id));
+      if (closed) return closed;
+    }
+
     if (body.receipt.email && !EMAIL.test(body.receipt.email)) throw errors.member('receipt.email', `'${body.receipt.email}' is not an e-mail address.`);
     const fiscalName = body.fiscalName ?? this.defaultFiscalName(caller);
     if (!fiscalName) throw errors.member('fiscalName', 'No fiscalName given and the device has no DefaultFiscalName setting.', 'Required');
@@ -105,15 +138,13 @@ export class TicketCloser {
     const items = ticket.doc.items as Doc[];
     if (items.length === 0) throw errors.member('items', 'A ticket without items cannot be closed.');
     const receipt = this.receipt(caller, ticket.doc, body.payments);
+    const request: JobRequest = { receipt, payments: body.payments, deviceName: caller.device.name, userName: caller.userName };
 
-    const device = this.fiscal.get({
-      name: fiscalName,
-      driver: String(config.doc.driver),
-      address: String(config.doc.address),
-      settings: (config.doc.settings as Record<string, string>) ?? {},
-    });
-    let result = await this.reconcilePending(id, device, fiscalName);
-    if (!result) {
+    return this.onDevice(fiscalName, async () => {
+      // Another ticket's receipt left unsettled on this device is settled before a new one is printed,
+      // so "the device's last number moved" can only mean that receipt.
+      for (const job of this.pendingJobs(sql`fiscal_name = ${fiscalName}`)) await this.settle(job.id);
+      const device = this.deviceFor(fiscalName);
       let before: number;
       try {
         before = (await withTimeout(device.lastDocument(), this.timeoutMs, 'lastDocument', false))?.number ?? 0;
@@ -121,26 +152,52 @@ export class TicketCloser {
         throw deviceUnavailable(fiscalName, e);
       }
       const jobId = newId();
-      const now = this.ctx.clock.now().getTime();
       this.ctx.db.run(
         sql`INSERT INTO fiscal_jobs (id, ticket_id, fiscal_name, state, request, last_number_before, created_at)
-            VALUES (${jobId}, ${id}, ${fiscalName}, 'Pending', ${JSON.stringify(receipt)}, ${before}, ${now})`,
+            VALUES (${jobId}, ${id}, ${fiscalName}, 'Pending', ${JSON.stringify(request)}, ${before}, ${this.ctx.clock.now().getTime()})`,
       );
+      let printed: FiscalOutcome;
       try {
         const r = await withTimeout(device.printReceipt(receipt, jobId), this.timeoutMs, 'printReceipt', true);
-        result = { jobId, number: r.number, dailySalesReportNumber: r.dailySalesReportNumber, fiscalMemorySerialNumber: r.fiscalMemorySerialNumber };
+        printed = { number: r.number, dailySalesReportNumber: r.dailySalesReportNumber, fiscalMemorySerialNumber: r.fiscalMemorySerialNumber };
       } catch (e) {
-        if (e instanceof DeviceError && e.outcomeUnknown) {
-          this.log.warn({ ticketId: id, fiscalName, err: e.message }, 'fiscal receipt outcome unknown; asking the device');
-          result = await this.reconcile({ id: jobId, fiscal_name: fiscalName, last_number_before: before }, device);
-        } else {
+        if (!(e instanceof DeviceError && e.outcomeUnknown)) {
           this.finishJob(jobId, 'Failed', null, e);
           throw deviceUnavailable(fiscalName, e);
         }
-        if (!result) throw deviceUnavailable(fiscalName, e);
+        this.log.warn({ ticketId: id, fiscalName, err: e.message }, 'fiscal receipt outcome unknown; asking the device');
+        const closed = await this.settle(jobId);
+        if (closed) return closed;
+        throw deviceUnavailable(fiscalName, e);
       }
+      return this.store(this.jobRow(jobId)!, printed);
+    });
+  }
+
+  /** Runs `fn` when every earlier call queued for this fiscal device has finished. */
+  private async onDevice<T>(fiscalName: string, fn: () => Promise<T>): Promise<T> {
+    const previous = this.deviceQueues.get(fiscalName) ?? Promise.resolve();
+    let release!: () => void;
+    const tail = previous.then(() => new Promise<void>((resolve) => (release = resolve)));
+    this.deviceQueues.set(fiscalName, tail);
+    await previous;
+    try {
+      return await fn();
+    } finally {
+      release();
+      if (this.deviceQueues.get(fiscalName) === tail) this.deviceQueues.delete(fiscalName);
     }
-    return this.store(caller, id, fiscalName, body.payments, receipt, result);
+  }
+
+  private deviceFor(fiscalName: string): FiscalDevice {
+    const config = getStored(this.ctx.db, fiscalDevices, fiscalName);
+    if (!config) throw deviceUnavailable(fiscalName, new Error('the fiscal device is no longer configured'));
+    return this.fiscal.get({
+      name: fiscalName,
+      driver: String(config.doc.driver),
+      address: String(config.doc.address),
+      settings: (config.doc.settings as Record<string, string>) ?? {},
+    });
   }
 
   private defaultFiscalName(caller: Caller): string | undefined {
@@ -190,24 +247,32 @@ export class TicketCloser {
     };
   }
 
-  /** A job left Pending (a crash, or a lost reply we could not settle) is settled before printing again. */
-  private async reconcilePending(ticketId: string, device: FiscalDevice, fiscalName: string) {
-    const pending = this.ctx.db.all<FiscalJobRow>(
-      sql`SELECT id, fiscal_name, last_number_before FROM fiscal_jobs WHERE ticket_id = ${ticketId} AND state = 'Pending' ORDER BY created_at`,
+  private pendingJobs(where: SQL): FiscalJobRow[] {
+    return this.ctx.db.all<FiscalJobRow>(
+      sql`SELECT id, ticket_id, fiscal_name, state, request, last_number_before FROM fiscal_jobs WHERE state = 'Pending' AND ${where} ORDER BY created_at`,
     );
-    for (const job of pending) {
-      const result = await this.reconcile(job, job.fiscal_name === fiscalName ? device : device);
-      if (result) return result;
-    }
-    return undefined;
+  }
+
+  private jobRow(jobId: string): FiscalJobRow | undefined {
+    return this.ctx.db.get<FiscalJobRow>(sql`SELECT id, ticket_id, fiscal_name, state, request, last_number_before FROM fiscal_jobs WHERE id = ${jobId}`);
   }
 
   /**
-   * Did the device issue the receipt of `job`? Its last document number moved past the one seen
-   * before the job: yes. It did not: the job failed and may be printed afresh. The device cannot
-   * say: the job stays Pending and the close answers 503.
+   * Settles a job whose outcome is unknown (a lost reply, an error after printing, a crash); call it
+   * on the job's device queue. The device is asked for its last document: nothing newer than the
+   * number seen before the job means the receipt was not issued (the job fails, a close may print
+   * afresh); the next number (with the job's amount) or a later one means it was, and the ticket is
+   * closed from it. A device that cannot answer leaves the job Pending: 503. Answers the closed
+   * ticket, or undefined when the receipt was not issued.
    */
-  private async reconcile(job: FiscalJobRow, device: FiscalDevice) {
+  private async settle(jobId: string): Promise<Doc | undefined> {
+    const job = this.jobRow(jobId);
+    if (!job) return undefined;
+    if (job.state !== 'Pending') {
+      const ticket = getStored(this.ctx.db, this.tickets.def, job.ticket_id);
+      return job.state === 'Done' && ticket ? this.tickets.present(ticket) : undefined;
+    }
+    const device = this.deviceFor(job.fiscal_name);
     let last;
     let status;
     try {
@@ -216,17 +281,22 @@ export class TicketCloser {
     } catch (e) {
       throw deviceUnavailable(job.fiscal_name, e);
     }
-    if (last && last.number > (job.last_number_before ?? 0)) {
-      this.log.warn({ jobId: job.id, number: last.number }, 'fiscal receipt was issued although the reply was lost; recording it');
-      return {
-        jobId: job.id,
-        number: last.number,
-        dailySalesReportNumber: status.dailySalesReportNumber ?? 0,
-        fiscalMemorySerialNumber: status.fiscalMemorySerialNumber ?? '',
-      };
+    const before = job.last_number_before ?? 0;
+    const request = JSON.parse(job.request) as JobRequest;
+    // Jobs on one device run one at a time and are settled before the next is printed, so the
+    // receipt printed right after `before` is this job's, unless the device's own next document
+    // shows another amount (something outside the hub printed it, and this job never did).
+    const issued = !!last && last.number > before && (last.number > before + 1 || dec(last.amount).eq(dec(request.receipt.total)));
+    if (!issued) {
+      this.finishJob(job.id, 'Failed', null, 'the device did not issue the receipt');
+      return undefined;
     }
-    this.finishJob(job.id, 'Failed', null, 'the device did not issue the receipt');
-    return undefined;
+    this.log.warn({ jobId: job.id, ticketId: job.ticket_id, number: before + 1 }, 'fiscal receipt was issued although the reply was lost; recording it');
+    return this.store(job, {
+      number: before + 1,
+      dailySalesReportNumber: status.dailySalesReportNumber ?? 0,
+      fiscalMemorySerialNumber: status.fiscalMemorySerialNumber ?? '',
+    });
   }
 
   private finishJob(jobId: string, state: 'Done' | 'Failed', result: unknown, error: unknown): void {
@@ -237,16 +307,17 @@ export class TicketCloser {
     );
   }
 
-  private store(
-    caller: Caller,
-    id: string,
-    fiscalName: string,
-    payments: Array<{ paymentTypeNumber: number; amount: number }>,
-    receipt: Receipt,
-    result: { jobId: string; number: number; dailySalesReportNumber: number; fiscalMemorySerialNumber: string },
-  ): Doc {
+  /** Closes the ticket of `job` from the receipt the device issued, in one transaction with the job's end. */
+  private store(job: FiscalJobRow, result: FiscalOutcome): Doc {
+    const { receipt, payments, deviceName, userName } = JSON.parse(job.request) as JobRequest;
+    const id = job.ticket_id;
+    const fiscalName = job.fiscal_name;
     return inTransaction(this.ctx.db, () => {
       const ticket = this.tickets.getStored(id);
+      if (ticket.doc.state === 'Closed') {
+        this.finishJob(job.id, 'Done', result, null);
+        return this.tickets.present(ticket);
+      }
       const doc: Doc = {
         ...ticket.doc,
         state: 'Closed',
@@ -254,17 +325,17 @@ export class TicketCloser {
         payments: payments.map((p) => ({ paymentTypeNumber: p.paymentTypeNumber, amount: toJsonNumber(dec(p.amount)) })),
         change: toJsonNumber(dec(receipt.change)),
         closeInfo: {
-          deviceName: caller.device.name,
+          deviceName,
           fiscalName,
           number: result.number,
           dailySalesReportNumber: result.dailySalesReportNumber,
           fiscalMemorySerialNumber: result.fiscalMemorySerialNumber,
         },
       };
-      this.finishJob(result.jobId, 'Done', result, null);
+      this.finishJob(job.id, 'Done', result, null);
       // Sales lower stock in the close's own transaction: one Sale document per closed ticket.
       const sold = saleItems(this.ctx, doc.items as Array<{ plu: { code: number; stockName: string }; type: string; quantity: number }>);
-      if (sold.length) recordServerTransfer(this.ctx, { type: 'Sale', userName: caller.userName, ticketId: id, items: sold });
+      if (sold.length) recordServerTransfer(this.ctx, { type: 'Sale', userName, ticketId: id, items: sold });
       return this.tickets.store(undefined, id, doc, ticket);
     });
   }

@@ -168,9 +168,15 @@ export function requireOpen(ticket: Doc): void {
   if (ticket.state === 'Closed') throw errors.forbidden(`Ticket '${ticket.id}' is closed and can no longer be changed.`);
 }
 
-/** A ticket the fiscal device is closing right now takes no other write (423). */
+/**
+ * A ticket the fiscal device is closing right now takes no other write (423); nor does one whose
+ * receipt may be out already (a lost reply not yet settled): an edit would make it differ from the
+ * receipt. The retried close settles it.
+ */
 export function requireNotBusy(ctx: EngineContext, id: unknown): void {
   if (ctx.busy.has(`tickets:${id}`)) throw errors.locked(`Ticket '${id}' is being closed right now; try again in a moment.`);
+  const pending = ctx.db.get(sql`SELECT 1 AS hit FROM fiscal_jobs WHERE ticket_id = ${String(id)} AND state = 'Pending' LIMIT 1`);
+  if (pending) throw errors.locked(`Ticket '${id}' is being closed: its fiscal receipt may have been issued already. Retry the close to settle it.`);
 }
 
 /** Storno: lowering or removing an item a previous write stored. */
