@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import type { Clock } from './clock.js';
 import { VERSION } from './version.js';
+import { lastSeq } from './events/log.js';
 
 /** GET /api/health, without a token: what a register or an installer checks first. */
 export function healthRouter(deps: { db: Db; clock: Clock; startedAt: number }): Router {
@@ -11,10 +12,20 @@ export function healthRouter(deps: { db: Db; clock: Clock; startedAt: number }):
     let db = 'ok';
     let printers: unknown[] = [];
     let fiscalDevices: unknown[] = [];
+    let changeLog: { lastSeq: number } | null = null;
     try {
+      // Queue depth: jobs not yet confirmed printed nor given up, per printer.
+      const depth = new Map(
+        deps.db
+          .all<{ endpoint_name: string; n: number }>(
+            sql`SELECT endpoint_name, count(*) AS n FROM print_jobs WHERE state NOT IN ('Printed', 'Failed') GROUP BY endpoint_name`,
+          )
+          .map((r) => [r.endpoint_name, r.n]),
+      );
       printers = deps.db
         .all<{ name: string; type: string; is_active: number }>(sql`SELECT name, type, is_active FROM order_endpoints ORDER BY name`)
-        .map((p) => ({ name: p.name, type: p.type, isActive: p.is_active === 1, status: 'unknown' }));
+        .map((p) => ({ name: p.name, type: p.type, isActive: p.is_active === 1, status: 'unknown', queueDepth: depth.get(p.name) ?? 0 }));
+      changeLog = { lastSeq: lastSeq(deps.db) };
       fiscalDevices = deps.db
         .all<{ name: string; driver: string; is_active: number; status: string | null }>(
           sql`SELECT name, driver, is_active, json_extract(doc, '$.status') AS status FROM fiscal_devices ORDER BY name`,
@@ -30,6 +41,7 @@ export function healthRouter(deps: { db: Db; clock: Clock; startedAt: number }):
       db,
       printers,
       fiscalDevices,
+      changeLog,
     });
   });
   return router;

@@ -96,3 +96,14 @@ describe('Server-Sent Events', () => {
     sse.close();
   });
 });
+
+describe('health', () => {
+  it('reports the change-log position and print-queue depth without a token', async () => {
+    const last = (await hub.call('GET', '/api/changes?since=0&$take=1000')).body;
+    const r = await hub.call('GET', '/api/health', undefined, { token: null });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ status: 'ok', db: 'ok', changeLog: { lastSeq: expect.any(Number) } });
+    expect(r.body.changeLog.lastSeq).toBeGreaterThanOrEqual(last.lastSeq);
+    expect(typeof r.body.uptimeS).toBe('number');
+  });
+});
