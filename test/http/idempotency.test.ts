@@ -54,3 +54,32 @@ describe('Idempotency-Key', () => {
     expect(r.body.errors[0].memberName).toBe('Idempotency-Key');
   });
 });
+
+describe('Idempotency-Key on ticket actions', () => {
+  it('replays PATCH, close and print_preliminary_ticket without doing them twice', async () => {
+    const { restaurant, register, item } = await import('../tickets/fixture.js');
+    await restaurant(hub);
+    const cashier = await register(hub);
+    const as = (k: string) => ({ token: cashier.token, headers: { 'Idempotency-Key': k } });
+    const t = (await hub.call('POST', '/api/tickets', { items: [item(1, 1)] }, { token: cashier.token })).body;
+
+    const patch1 = await hub.call('PATCH', '/api/tickets?action=Relocate', { ids: [t.id], location: { tableName: '7', zoneName: null } }, as('p-1'));
+    const patch2 = await hub.call('PATCH', '/api/tickets?action=Relocate', { ids: [t.id], location: { tableName: '7', zoneName: null } }, as('p-1'));
+    expect(patch1.status).toBe(200);
+    expect(patch2.body).toEqual(patch1.body);
+    expect((await hub.call('GET', `/api/tickets/${t.id}`)).body._v).toBe(patch1.body[0]._v);
+
+    const jobs = () => hub.db.$client.prepare(`SELECT count(*) AS n FROM print_jobs WHERE kind = 'preliminary' AND ref_id = ?`).get(t.id) as { n: number };
+    expect((await hub.call('POST', `/api/tickets/${t.id}/print_preliminary_ticket`, {}, as('b-1'))).status).toBe(204);
+    expect((await hub.call('POST', `/api/tickets/${t.id}/print_preliminary_ticket`, {}, as('b-1'))).status).toBe(204);
+    expect(jobs().n).toBe(1);
+
+    const pay = { payments: [{ paymentTypeNumber: 1, amount: 10 }] };
+    const close1 = await hub.call('POST', `/api/tickets/${t.id}/close`, pay, as('c-1'));
+    const close2 = await hub.call('POST', `/api/tickets/${t.id}/close`, pay, as('c-1'));
+    expect(close1.status).toBe(200);
+    expect(close2.body).toEqual(close1.body);
+    const fp1 = hub.fiscal.peek('FP1') as unknown as { journal: unknown[] };
+    expect(fp1.journal).toHaveLength(1);
+  });
+});
