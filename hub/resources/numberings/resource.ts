@@ -3,6 +3,7 @@ import { defineResource } from '../engine/define.js';
 import { dateTime, enumOf, idKey } from '../engine/fields.js';
 import { bool } from '../engine/refs.js';
 import { newId } from '../engine/service.js';
+import { windowStart, type NumberingEntry } from './periods.js';
 
 export const STOCK_TRANSFER_TYPES = ['Income', 'Outcome', 'Transfer', 'Sale', 'Invoice', 'Correction'] as const;
 export const PERIOD_UNITS = ['Day', 'Week', 'Month', 'Year'] as const;
@@ -80,13 +81,19 @@ export const numberings = defineResource({
   },
   hooks: {
     prepare({ body, existing, ctx }) {
-      const now = ctx.clock.now().toISOString();
-      const before = (existing?.numberings as Array<Record<string, unknown>> | undefined) ?? [];
-      // The window a repeating counter belongs to is the server's to keep; an edit of the same entry keeps it.
-      const entries = (body.numberings as Array<Record<string, unknown>>).map((e, i) => {
-        const old = before[i];
-        const same = old && old.startAt === e.startAt && JSON.stringify(old.period) === JSON.stringify(e.period);
-        return { ...e, createdAt: e.createdAt ?? now, currentPeriodStart: same ? (old.currentPeriodStart ?? null) : null };
+      const now = ctx.clock.now();
+      const before = (existing?.numberings as NumberingEntry[] | undefined) ?? [];
+      // The window a repeating counter belongs to is the server's to keep. An edit that leaves an
+      // entry's counter alone keeps it; a counter the manager sets (or a new entry's) is the last
+      // number of the window current now (of the first window, for an entry that starts later).
+      const entries = (body.numberings as NumberingEntry[]).map((e) => {
+        const old = before.find((o) => o.startAt === e.startAt && o.period.unit === e.period.unit && o.period.amount === e.period.amount);
+        const startAt = new Date(e.startAt);
+        const currentPeriodStart =
+          old && old.currentNumber === e.currentNumber
+            ? (old.currentPeriodStart ?? null)
+            : windowStart(startAt, e.period, startAt > now ? startAt : now, ctx.timeZone).toISOString();
+        return { ...e, createdAt: e.createdAt ?? old?.createdAt ?? now.toISOString(), currentPeriodStart };
       });
       return { ...body, numberings: entries };
     },
