@@ -731,6 +731,58 @@ function registerAuth(registry: OpenAPIRegistry, problem: z.ZodObject, device: z
   });
 }
 
+const changeSchema = z.object({
+  seq: z.number().int(),
+  resource: z.string().openapi({ description: 'The path name of the resource: `tickets`, `plus`, `orders`, ...' }),
+  key: z.string(),
+  op: z.enum(['upsert', 'delete']),
+  _v: z.number().int(),
+  at: z.string(),
+});
+
+function registerEvents(registry: OpenAPIRegistry, problem: z.ZodObject): void {
+  const tags = ['Events'];
+  const change = registry.register('Change', changeSchema);
+  const gone: ErrorSpec = { status: 410, codes: [ErrorCode.Gone], why: 'The position is older than the change log keeps (at least 30 days): reload, then follow from `lastSeq`.' };
+  registry.registerPath({
+    method: 'get',
+    path: '/api/changes',
+    operationId: 'events.changes',
+    tags,
+    summary: 'The change log, for polling clients',
+    description: 'Every stored change of every resource, in order. Ask again with `since=lastSeq`.',
+    request: {
+      query: z.object({
+        since: z.number().int().min(0).optional().openapi({ description: 'The last `seq` already seen (0: from the start).' }),
+        $take: z.number().int().min(0).max(1000).optional().openapi({ description: 'At most this many changes (default 100).' }),
+      }),
+    },
+    responses: {
+      200: {
+        description: '`lastSeq` is the highest `seq` in the answer, or `since` when it is empty.',
+        content: { [JSON_TYPE]: { schema: z.object({ items: z.array(change), count: z.number().int(), lastSeq: z.number().int() }) } },
+      },
+      ...problemResponses([ERR.validation('A position that is not a whole number; `$take` out of range.'), ERR.unauthenticated(), gone], problem),
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/api/events',
+    operationId: 'events.stream',
+    tags,
+    summary: 'The change log as Server-Sent Events',
+    description:
+      'One event per stored change: `id:` the `seq`, `event:` the resource path name, `data:` the change as JSON. ' +
+      'Resumes after `Last-Event-ID` (or `?since=`) with nothing missed or repeated; without a position it starts now. ' +
+      'A comment line every 15 s keeps idle connections open. Browsers may pass the token as `?access_token=`.',
+    request: { headers: z.object({ 'Last-Event-ID': z.string().optional() }) },
+    responses: {
+      200: { description: 'An endless `text/event-stream`.', content: { 'text/event-stream': { schema: z.string() } } },
+      ...problemResponses([ERR.validation('A `Last-Event-ID` that is not a whole number.'), ERR.unauthenticated(), gone], problem),
+    },
+  });
+}
+
 function registerSystem(registry: OpenAPIRegistry): void {
   const tags = ['System'];
   const health = registry.register('Health', healthSchema);
@@ -820,6 +872,7 @@ export function buildOpenApi(resources: readonly ResourceDef[] = RESOURCES): Ope
     deviceModel = schemas.model;
   }
   registerAuth(registry, problem, deviceModel);
+  registerEvents(registry, problem);
   registerSystem(registry);
   answers405.push('/api/auth', '/api/auth/refresh', '/api/openapi.json', '/api/docs/');
 
@@ -831,6 +884,7 @@ export function buildOpenApi(resources: readonly ResourceDef[] = RESOURCES): Ope
     tags: [
       { name: 'Auth', description: 'Sessions: log in, refresh, log out.' },
       ...resources.map((def) => ({ name: def.title, description: `\`/api/${def.name}\`, keyed by \`${def.key.field}\`.` })),
+      { name: 'Events', description: 'The change log: polling and Server-Sent Events.' },
       { name: 'System', description: 'Health and this documentation; no token needed.' },
     ],
   });
