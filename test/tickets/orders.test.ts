@@ -12,12 +12,10 @@ beforeAll(async () => {
   hub = await startHub();
   await restaurant(hub);
   await expect2xx(hub.call('POST', '/api/orderendpoints', { name: 'Grill', type: 'TM88', address: 'tcp://127.0.0.1:9', isActive: false }));
-  await expect2xx(hub.call('POST', '/api/orderendpoints', { name: 'Pass', type: 'Tablet', address: 'kds-1' }));
   const plu = (code: number, name: string, amount: number, orderEndpointNames: string[]) =>
     expect2xx(hub.call('POST', '/api/plus', { code, stockName: 'Menu', name, type: 'Service', unitPrice: { amount }, orderEndpointNames }));
   await plu(6, 'Palacinky', 3.5, ['Kitchen', 'Bar']);
   await plu(7, 'Steak', 19, ['Grill', 'Kitchen']);
-  await plu(8, 'Burger', 9, ['Pass']);
   await expect2xx(hub.call('POST', '/api/modifiers', { id: 'doneness', options: [{ id: 'rare', name: 'Rare' }, { id: 'medium', name: 'Medium' }] }));
   cashier = await register(hub);
   waiter = await register(hub, ['TicketCreate', 'TicketUpdate']);
@@ -156,13 +154,6 @@ describe('print jobs', () => {
     const r = await hub.call('POST', '/api/tickets', { items: [item(1, 1), item(99, 1)] }, as());
     expect(r.status).toBe(400);
     expect(count()).toEqual(before);
-  });
-
-  it('queues an order for a kitchen display too (it is shown, the queue tracks it)', async () => {
-    const t = await open({ items: [item(8, 1)] });
-    const [o] = await ordersOf(t.id);
-    expect(o.orderEndpointName).toBe('Pass');
-    expect(jobsOf(o.id)).toHaveLength(1);
   });
 });
 
