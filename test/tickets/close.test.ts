@@ -167,6 +167,17 @@ describe('payments', () => {
     expect(receiptsOf(t.id)[0].receipt.change).toBe('3.10');
   });
 
+  it('gives change only out of changeable payments: a card is never overpaid', async () => {
+    const t = await open([item(1, 1)]);
+    // 10 on the card and 0.10 in cash for 6.90: 3.20 of "change" would come off the card.
+    const r = await closeT(t.id, { payments: [...card(10), ...cash(0.1)] });
+    expect(r.status).toBe(400);
+    expect(r.body.errors[0].memberName).toBe('payments');
+    const ok = await closeT(t.id, { payments: [...card(6), ...cash(5)] });
+    expect(ok.status).toBe(200);
+    expect(receiptsOf(t.id)[0].receipt.change).toBe('4.10');
+  });
+
   it('refuses an unknown or inactive payment type with 400', async () => {
     const t = await open();
     const unknown = await closeT(t.id, { payments: [{ paymentTypeNumber: 42, amount: 10 }] });

@@ -209,18 +209,21 @@ export class TicketCloser {
   private receipt(caller: Caller, ticket: Doc, payments: Array<{ paymentTypeNumber: number; amount: number }>): Receipt {
     const total = dec((ticket.totalPrice as { amount: number }).amount);
     let paid = new D(0);
-    let changeable = false;
+    let changeable = new D(0);
     const lines: Receipt['payments'] = payments.map((p, i) => {
       const type = getStored(this.ctx.db, paymentTypes, p.paymentTypeNumber);
       if (!type) throw errors.member(`payments[${i}].paymentTypeNumber`, `Payment type ${p.paymentTypeNumber} does not exist.`);
       if (type.doc.isActive !== true) throw errors.member(`payments[${i}].paymentTypeNumber`, `Payment type ${p.paymentTypeNumber} is inactive.`);
-      changeable ||= type.doc.isChangeable === true;
+      if (type.doc.isChangeable === true) changeable = changeable.plus(dec(p.amount));
       paid = paid.plus(dec(p.amount));
       return { kind: type.doc.category as PaymentKind, name: String(type.doc.name || type.doc.category), amount: dec(p.amount).toFixed(2) };
     });
     if (paid.lt(total)) throw errors.member('payments', `The payments (${paid.toFixed(2)}) do not cover the total (${total.toFixed(2)}).`, 'OutOfRange');
     const change = paid.minus(total);
-    if (change.gt(0) && !changeable) throw errors.member('payments', `An overpayment of ${change.toFixed(2)} is change, and none of these payment types gives change.`);
+    // Change comes out of the changeable payments (cash): it may not exceed them, so a card is never overpaid.
+    if (change.gt(changeable.gt(0) ? changeable : 0)) {
+      throw errors.member('payments', `An overpayment of ${change.toFixed(2)} is change, and only ${D.max(changeable, 0).toFixed(2)} was paid in payment types that give change.`);
+    }
     return {
       reference: String(ticket.id),
       operator: caller.userName,
