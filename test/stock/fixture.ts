@@ -70,12 +70,13 @@ export interface SoldItem {
   type?: 'Positive' | 'Negative';
 }
 
-/** Opens a ticket with these items and closes it paid in cash; returns the closed ticket. */
+/** Opens a ticket with these items and closes it paid in cash, exactly; returns the closed ticket. */
 export async function sell(hub: TestHub, token: string, sold: SoldItem[]): Promise<any> {
   const ticket = await ok(
     hub.call('POST', '/api/tickets', { items: sold.map((s) => ({ plu: { code: s.code, stockName: s.stockName }, quantity: s.quantity, type: s.type ?? 'Positive' })) }, { token }),
   );
-  const amount = Math.max(0, ticket.totalPrice.amount);
+  // Exactly the total: no change to give, and a refund (a negative total) is paid out in cash.
+  const amount = ticket.totalPrice.amount;
   const closed = await ok(hub.call('POST', `/api/tickets/${ticket.id}/close`, { payments: [{ paymentTypeNumber: 1, amount }] }, { token }));
   expect(closed.state).toBe('Closed');
   return closed;

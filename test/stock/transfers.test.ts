@@ -21,6 +21,8 @@ beforeAll(async () => {
   await plu(hub, 'Cellar', 12);
   await plu(hub, 'Store', 20, 'Recipe', { receipt: [{ pluId: { code: 10, stockName: 'Store' }, quantity: 1 }] });
   await plu(hub, 'Store', 30, 'Service');
+  await plu(hub, 'Store', 13);
+  await plu(hub, 'Bar', 13, 'Service');
   const at = (minute: number) => hub.clock.set(`2026-11-21T10:${String(minute).padStart(2, '0')}:00Z`);
   at(1);
   doc.A = await ok(post(hub, { type: 'Income', targetStockName: 'Store', items: items([10, 50], [11, 5]), note: 'delivery 1' }));
@@ -105,6 +107,14 @@ describe('GET', () => {
     expect(n.body.items.map((d: any) => d.documentNumber)).toEqual([
       'FA-20260001', 'K-2026110001', 'P-2026110001', 'P-2026110002', 'S-202611000001', 'T-2026110001', 'V-2026110001',
     ]);
+  });
+
+  it('sorts by stockName, a filter member: the stock left, else the one entered, else the items\' stock', async () => {
+    const r = await hub.call('GET', '/api/stocktransfers?$sort=stockName,createdAt');
+    expect(r.status).toBe(200);
+    expect(r.body.items.map((d: any) => d.id)).toEqual(['D', 'K', 'S', 'B', 'A', 'C', 'E'].map((l) => doc[l].id));
+    const desc = await hub.call('GET', '/api/stocktransfers?$sort=-stockName,createdAt');
+    expect(desc.body.items.map((d: any) => d.id)).toEqual(['A', 'C', 'E', 'B', 'D', 'K', 'S'].map((l) => doc[l].id));
   });
 });
 
@@ -221,13 +231,17 @@ describe('POST', () => {
     expectProblem(intoTarget, 400, 3, 'items[0].plu.stockName');
   });
 
-  it('Transfer refuses a plu missing in the target stock, and equal stocks', async () => {
+  it('Transfer refuses a plu missing in the target stock or not a StockItem there, and equal stocks', async () => {
     const missing = await post(hub, { type: 'Transfer', sourceStockName: 'Store', targetStockName: 'Bar', items: items([10, 1], [11, 1]) });
     expectProblem(missing, 400, 3, 'items[1].plu');
     expect(missing.body.detail).toContain('target');
+    // The plu with that code in the target must be kept in stock too.
+    const service = await post(hub, { type: 'Transfer', sourceStockName: 'Store', targetStockName: 'Bar', items: items([13, 1]) });
+    expectProblem(service, 400, 3, 'items[0].plu');
+    expect(service.body.detail).toContain('Service');
     const same = await post(hub, { type: 'Transfer', sourceStockName: 'Store', targetStockName: 'Store', items: items([10, 1]) });
     expectProblem(same, 400, 3, 'targetStockName');
-    expect([await qty(hub, 'Store', 10), await qty(hub, 'Bar', 10)]).toEqual([34, 10]);
+    expect([await qty(hub, 'Store', 10), await qty(hub, 'Bar', 10), await qty(hub, 'Store', 13), await qty(hub, 'Bar', 13)]).toEqual([34, 10, 0, 0]);
   });
 
   it.each([

@@ -81,7 +81,13 @@ export const stockTransfers = defineResource({
     itemPluCode: { type: 'int', child: { table: 'stock_transfer_items', fk: 'transfer_id', column: 'plu_code' } },
     itemPluStockName: { type: 'string', child: { table: 'stock_transfer_items', fk: 'transfer_id', column: 'plu_stock_name' } },
   },
-  sorts: { documentNumber: 'document_number', createdAt: 'created_at' },
+  sorts: {
+    documentNumber: 'document_number',
+    createdAt: 'created_at',
+    // Every filter member sorts (CONTRACT §11): by the stock left, else the one entered, else the lowest item stock.
+    stockName: () => sql`coalesce(stock_transfers.source_stock_name, stock_transfers.target_stock_name,
+      (SELECT min(i.plu_stock_name) FROM stock_transfer_items i WHERE i.transfer_id = stock_transfers.id))`,
+  },
   rights: { create: 'StockTransferCreate', update: null, delete: null },
   without: ['put', 'delete'],
   hooks: {
@@ -105,8 +111,12 @@ export const stockTransfers = defineResource({
         const plu = findPlu(ctx, ref);
         if (!plu) throw errors.member(`items[${i}].plu`, `Plu ${ref.code} does not exist in stock '${stock}'.`);
         if (plu.type !== 'StockItem') throw errors.member(`items[${i}].plu`, `Plu ${ref.code} is a ${plu.type}; only StockItem plus are kept in stock.`);
-        if (type === 'Transfer' && !findPlu(ctx, { code: ref.code, stockName: String(doc.targetStockName) })) {
-          throw errors.member(`items[${i}].plu`, `Plu ${ref.code} does not exist in the target stock '${doc.targetStockName}'.`);
+        if (type === 'Transfer') {
+          const target = findPlu(ctx, { code: ref.code, stockName: String(doc.targetStockName) });
+          if (!target) throw errors.member(`items[${i}].plu`, `Plu ${ref.code} does not exist in the target stock '${doc.targetStockName}'.`);
+          if (target.type !== 'StockItem') {
+            throw errors.member(`items[${i}].plu`, `Plu ${ref.code} in the target stock '${doc.targetStockName}' is a ${target.type}; only StockItem plus are kept in stock.`);
+          }
         }
         return { plu: ref, quantity: it.quantity };
       });
