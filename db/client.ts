@@ -45,3 +45,32 @@ export function inTransaction<T>(db: Db, fn: () => T): T {
 }
 
 export { schema };
+
+/** An online backup through SQLite's backup API (consistent while the hub keeps writing). */
+export async function backupDb(db: Db, destination: string): Promise<void> {
+  mkdirSync(dirname(destination), { recursive: true });
+  await db.$client.backup(destination);
+}
+
+/**
+ * Checks that a file is a sound hub database: SQLite opens it, `PRAGMA integrity_check` says ok,
+ * and it holds the hub's tables. Returns the problem, or null.
+ */
+export function checkDbFile(file: string): string | null {
+  let client: Database.Database | undefined;
+  try {
+    client = new Database(file, { readonly: true, fileMustExist: true });
+    const integrity = client.pragma('integrity_check', { simple: true });
+    if (integrity !== 'ok') return `integrity_check says: ${String(integrity)}`;
+    const tables = client.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).all() as Array<{ name: string }>;
+    const names = new Set(tables.map((t) => t.name));
+    for (const needed of ['users', 'tickets', 'changes', '__drizzle_migrations']) {
+      if (!names.has(needed)) return `it has no ${needed} table: not a POS Hub database`;
+    }
+    return null;
+  } catch (e) {
+    return (e as Error).message;
+  } finally {
+    client?.close();
+  }
+}

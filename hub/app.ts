@@ -24,12 +24,17 @@ import { TicketActions } from './resources/tickets/actions.js';
 import { TicketCloser } from './resources/tickets/close.js';
 import { ticketRouter } from './resources/tickets/routes.js';
 import type { FiscalRegistry } from '../drivers/fiscal/registry.js';
+import { join } from 'node:path';
+import { BackupService } from './backups/service.js';
+import { backupRouter } from './backups/routes.js';
+import { rateLimit } from './http/rate-limit.js';
+import { Metrics } from './metrics.js';
 
 export interface AppDeps {
   db: Db;
   clock: Clock;
   log: Logger;
-  config: Pick<Config, 'timeZone' | 'tokenTtlMs'>;
+  config: Pick<Config, 'timeZone' | 'tokenTtlMs' | 'dataDir'> & Partial<Pick<Config, 'rateLimit' | 'backupKeep'>>;
   drivers: { fiscal: FiscalRegistry };
 }
 
@@ -39,6 +44,8 @@ export interface Services {
   ticketActions: TicketActions;
   ticketCloser: TicketCloser;
   events: ReturnType<typeof eventStreams>;
+  backups: BackupService;
+  metrics: Metrics;
 }
 
 export function buildServices(deps: AppDeps): Services {
@@ -50,6 +57,8 @@ export function buildServices(deps: AppDeps): Services {
     ticketActions: new TicketActions(ctx, resources.tickets),
     ticketCloser: new TicketCloser(ctx, resources.tickets, deps.drivers.fiscal, deps.log),
     events: eventStreams(deps.db),
+    backups: new BackupService(deps, join(deps.config.dataDir, 'backups'), deps.config.backupKeep ?? 14),
+    metrics: new Metrics(),
   };
 }
 
@@ -62,6 +71,10 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
 
   app.use(requestId);
   app.use(requestLog(deps.log));
+  app.use(services.metrics.middleware());
+  const limit = deps.config.rateLimit ?? 0;
+  app.use(rateLimit({ perSecond: limit, burst: limit * 5, clock: deps.clock }));
+  app.use(services.metrics.router(deps.db));
 
   const api = express.Router();
   api.use(readJsonBody);
@@ -71,6 +84,7 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
   api.use(requireSession(services.auth));
   api.use(idempotency({ db: deps.db, clock: deps.clock }));
   api.use(services.events.router);
+  api.use(backupRouter(services.backups));
   api.use(ticketRouter(services.ticketActions, services.ticketCloser));
   for (const service of Object.values(services.resources)) api.use(resourceRouter(service));
   api.use((req) => {

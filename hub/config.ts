@@ -19,6 +19,11 @@ export interface Config {
   smtpUrl?: string;
   smtpFrom?: string;
   shopName: string;
+  /** Requests a second one client address may make (a burst of 5× that); 0 turns limiting off. */
+  rateLimit: number;
+  /** How often to back up (0: never on a schedule), and how many backups to keep. */
+  backupEveryMs: number;
+  backupKeep: number;
 }
 
 export class ConfigError extends Error {
@@ -89,6 +94,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const adminPassword = get('POS_HUB_ADMIN_PASSWORD');
   if (adminPassword !== undefined && adminPassword.length < 4) problems.push('POS_HUB_ADMIN_PASSWORD is shorter than 4 characters.');
 
+  const rateText = get('POS_HUB_RATE_LIMIT') ?? '1000';
+  const rateLimit = Number(rateText);
+  if (!/^\d{1,7}$/.test(rateText)) problems.push(`POS_HUB_RATE_LIMIT='${rateText}' is not a whole number of requests a second (0 turns it off).`);
+  const backupText = get('POS_HUB_BACKUP_EVERY') ?? '24h';
+  const backupEveryMs = backupText === '0' ? 0 : parseDuration(backupText);
+  if (backupEveryMs === null || (backupEveryMs > 0 && backupEveryMs < 60_000)) problems.push(`POS_HUB_BACKUP_EVERY='${backupText}' is not 0 or a duration of at least a minute (e.g. 24h).`);
+  const keepText = get('POS_HUB_BACKUP_KEEP') ?? '14';
+  const backupKeep = Number(keepText);
+  if (!/^\d{1,4}$/.test(keepText) || backupKeep < 1) problems.push(`POS_HUB_BACKUP_KEEP='${keepText}' is not a number of backups to keep (1 or more).`);
+
   if (problems.length) throw new ConfigError(problems);
   return {
     port,
@@ -103,5 +118,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl,
     smtpFrom,
     shopName: get('POS_HUB_SHOP_NAME') ?? 'POS Hub',
+    rateLimit,
+    backupEveryMs: backupEveryMs ?? 0,
+    backupKeep,
   };
 }

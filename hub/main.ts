@@ -14,6 +14,7 @@ import { dbDeviceStateStore } from './device-state.js';
 import { FiscalRegistry } from '../drivers/fiscal/registry.js';
 import { VERSION } from './version.js';
 import { hubId, mdnsHostName } from './identity.js';
+import { claim, release, runningHub } from './pidfile.js';
 import { compact } from './events/log.js';
 import { Announcement } from '../drivers/mdns.js';
 
@@ -33,8 +34,14 @@ async function main(): Promise<void> {
   const log = createLogger(config.logLevel);
   const clock = systemClock;
   const started = Date.now();
+  const other = runningHub(config.dataDir);
+  if (other) {
+    process.stderr.write(`Another hub (pid ${other}) is running on ${config.dataDir}; stop it first.\n`);
+    process.exit(1);
+  }
   const dbFile = join(config.dataDir, 'hub.sqlite');
   const db = openDb(dbFile);
+  claim(config.dataDir);
   const fiscal = new FiscalRegistry({ store: dbDeviceStateStore(db), clock: () => clock.now() });
   const deps = { db, clock, log, config, drivers: { fiscal } };
   const services = buildServices(deps);
@@ -93,6 +100,7 @@ async function main(): Promise<void> {
   compactLog();
   const compaction = setInterval(compactLog, 6 * 3600_000);
   compaction.unref();
+  services.backups.schedule(config.backupEveryMs);
   process.stdout.write(`${lines.join('\n')}\n`);
   log.info({ port, host: config.host, dataDir: config.dataDir, version: VERSION }, 'hub started');
 
@@ -111,9 +119,11 @@ async function main(): Promise<void> {
     const withdrawn = announcement?.stop() ?? Promise.resolve();
     server.close(async () => {
       await withdrawn;
+      await services.backups.stop();
       clearTimeout(force);
       void fiscal.closeAll();
       closeDb(db);
+      release(config.dataDir);
       log.info('stopped');
       process.exit(0);
     });

@@ -41,12 +41,12 @@ export interface TestHub {
 
 let userSeq = 0;
 
-export async function startHub(opts: { clock?: FakeClock; timeZone?: string } = {}): Promise<TestHub> {
+export async function startHub(opts: { clock?: FakeClock; timeZone?: string; rateLimit?: number } = {}): Promise<TestHub> {
   const dataDir = mkdtempSync(join(tmpdir(), 'poshub-test-'));
   const db = openDb(join(dataDir, 'hub.sqlite'));
   const clock = opts.clock ?? new FakeClock('2026-11-21T10:00:00Z');
   const log = createLogger('silent');
-  const config = { timeZone: opts.timeZone ?? 'Europe/Bratislava', tokenTtlMs: 12 * 3600_000 };
+  const config = { timeZone: opts.timeZone ?? 'Europe/Bratislava', tokenTtlMs: 12 * 3600_000, dataDir, rateLimit: opts.rateLimit ?? 0 };
   const fiscal = new FiscalRegistry({ store: dbDeviceStateStore(db), clock: () => clock.now() });
   const deps = { db, clock, log, config, drivers: { fiscal } };
   const services = buildServices(deps);

@@ -105,13 +105,9 @@ export async function startHubProcess(env: Record<string, string> = {}, opts: { 
       return r.body.tokenId as string;
     },
     async stop(ms = 10_000) {
-      if (!exited) {
-        try {
-          process.kill(-child.pid!, 'SIGTERM');
-        } catch {
-          /* already gone */
-        }
-      }
+      // To npm alone: it relays the signal to the hub and exits with the hub's code. Signalling the
+      // whole group would let npm exit 143 on its own before the hub has finished.
+      if (!exited) child.kill('SIGTERM');
       const timer = setTimeout(() => {
         try {
           process.kill(-child.pid!, 'SIGKILL');

@@ -1,0 +1,81 @@
+/**
+ * Online backups (issue 9): SQLite's backup API into `<data>/backups`, on demand and on a
+ * schedule, keeping the newest `keep` files. A backup is written under a temporary name and
+ * renamed when complete, so a half-written file is never mistaken for a backup.
+ */
+import { readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { backupDb, type Db } from '../../db/client.js';
+import type { Clock } from '../clock.js';
+import type { Logger } from '../log.js';
+
+export interface BackupInfo {
+  file: string;
+  size: number;
+  createdAt: string;
+}
+
+const NAME = /^hub-(\d{8})-(\d{6})(?:-\d+)?\.sqlite$/;
+
+export class BackupService {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<BackupInfo> | undefined;
+
+  constructor(
+    private readonly deps: { db: Db; clock: Clock; log: Logger },
+    readonly dir: string,
+    private readonly keep: number,
+  ) {}
+
+  list(): BackupInfo[] {
+    let names: string[] = [];
+    try {
+      names = readdirSync(this.dir).filter((n) => NAME.test(n));
+    } catch {
+      return [];
+    }
+    return names
+      .sort()
+      .reverse()
+      .map((file) => {
+        const st = statSync(join(this.dir, file));
+        return { file, size: st.size, createdAt: st.mtime.toISOString() };
+      });
+  }
+
+  /** One backup at a time: a second request while one runs gets the same result. */
+  create(): Promise<BackupInfo> {
+    this.running ??= this.run().finally(() => (this.running = undefined));
+    return this.running;
+  }
+
+  private async run(): Promise<BackupInfo> {
+    const now = this.deps.clock.now();
+    const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+    let file = `hub-${stamp}.sqlite`;
+    for (let i = 2; this.list().some((b) => b.file === file); i++) file = `hub-${stamp}-${i}.sqlite`;
+    const partial = join(this.dir, `${file}.partial`);
+    await backupDb(this.deps.db, partial);
+    renameSync(partial, join(this.dir, file));
+    for (const old of this.list().slice(this.keep)) rmSync(join(this.dir, old.file), { force: true });
+    const info = this.list().find((b) => b.file === file)!;
+    this.deps.log.info({ file, size: info.size }, 'backup written');
+    return info;
+  }
+
+  /** Backs up every `everyMs`, and at once when the newest backup is older than that. */
+  schedule(everyMs: number): void {
+    if (everyMs <= 0) return;
+    const newest = this.list()[0];
+    const age = newest ? this.deps.clock.now().getTime() - Date.parse(newest.createdAt) : Infinity;
+    const safely = () => void this.create().catch((err: unknown) => this.deps.log.error({ err }, 'scheduled backup failed'));
+    if (age >= everyMs) safely();
+    this.timer = setInterval(safely, everyMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.running?.catch(() => undefined);
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * Prometheus-style /metrics (issue 9): requests and latencies, queue depths, device states, the
+ * change-log position and memory — for whoever watches the store. No token: numbers only.
+ */
+import type { NextFunction, Request, Response, Router } from 'express';
+import { Router as makeRouter } from 'express';
+import { sql } from 'drizzle-orm';
+import type { Db } from '../db/client.js';
+import { lastSeq } from './events/log.js';
+
+const BUCKETS_MS = [1, 2, 5, 10, 20, 50, 100, 250, 500, 1000, 2500, 5000];
+
+export class Metrics {
+  private readonly requests = new Map<string, number>();
+  private readonly buckets = new Array<number>(BUCKETS_MS.length + 1).fill(0);
+  private sumMs = 0;
+  private count = 0;
+
+  middleware() {
+    return (req: Request, res: Response, next: NextFunction): void => {
+      const started = process.hrtime.bigint();
+      res.on('finish', () => {
+        const ms = Number(process.hrtime.bigint() - started) / 1e6;
+        const key = `${req.method}|${Math.floor(res.statusCode / 100)}xx`;
+        this.requests.set(key, (this.requests.get(key) ?? 0) + 1);
+        const i = BUCKETS_MS.findIndex((b) => ms <= b);
+        this.buckets[i === -1 ? BUCKETS_MS.length : i]++;
+        this.sumMs += ms;
+        this.count++;
+      });
+      next();
+    };
+  }
+
+  render(db: Db): string {
+    const lines: string[] = [];
+    const metric = (name: string, type: string, help: string) => lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
+    metric('poshub_http_requests_total', 'counter', 'HTTP requests answered, by method and status class.');
+    for (const [key, n] of this.requests) {
+      const [method, status] = key.split('|');
+      lines.push(`poshub_http_requests_total{method="${method}",status="${status}"} ${n}`);
+    }
+    metric('poshub_http_request_duration_seconds', 'histogram', 'Time to answer an HTTP request.');
+    let cumulative = 0;
+    BUCKETS_MS.forEach((b, i) => {
+      cumulative += this.buckets[i];
+      lines.push(`poshub_http_request_duration_seconds_bucket{le="${b / 1000}"} ${cumulative}`);
+    });
+    lines.push(`poshub_http_request_duration_seconds_bucket{le="+Inf"} ${this.count}`);
+    lines.push(`poshub_http_request_duration_seconds_sum ${this.sumMs / 1000}`, `poshub_http_request_duration_seconds_count ${this.count}`);
+
+    metric('poshub_print_queue_depth', 'gauge', 'Print jobs not yet printed nor given up, per printer.');
+    for (const r of db.all<{ name: string; n: number }>(
+      sql`SELECT o.name AS name, count(j.id) AS n FROM order_endpoints o
+          LEFT JOIN print_jobs j ON j.endpoint_name = o.name AND j.state NOT IN ('Printed', 'Failed') GROUP BY o.name`,
+    )) {
+      lines.push(`poshub_print_queue_depth{printer="${escape(r.name)}"} ${r.n}`);
+    }
+    metric('poshub_fiscal_device_online', 'gauge', 'Fiscal devices: 1 online, 0 offline, -1 not known yet.');
+    for (const r of db.all<{ name: string; online: number | null }>(sql`SELECT name, json_extract(doc, '$.status.online') AS online FROM fiscal_devices`)) {
+      lines.push(`poshub_fiscal_device_online{device="${escape(r.name)}"} ${r.online === null ? -1 : r.online}`);
+    }
+    metric('poshub_open_tickets', 'gauge', 'Tickets opened and not yet closed.');
+    lines.push(`poshub_open_tickets ${db.get<{ n: number }>(sql`SELECT count(*) AS n FROM tickets WHERE is_closed = 0`)?.n ?? 0}`);
+    metric('poshub_change_log_seq', 'gauge', 'The newest change-log position.');
+    lines.push(`poshub_change_log_seq ${lastSeq(db)}`);
+    metric('process_resident_memory_bytes', 'gauge', 'Resident memory of the hub process.');
+    lines.push(`process_resident_memory_bytes ${process.memoryUsage().rss}`);
+    return `${lines.join('\n')}\n`;
+  }
+
+  router(db: Db): Router {
+    const router = makeRouter();
+    router.get('/metrics', (_req, res) => {
+      res.type('text/plain; version=0.0.4').send(this.render(db));
+    });
+    return router;
+  }
+}
+
+function escape(label: string): string {
+  return label.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
+}

@@ -1,0 +1,67 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHub, type TestHub } from '../support/hub.js';
+
+let hub: TestHub;
+beforeAll(async () => {
+  hub = await startHub({ rateLimit: 20 });
+});
+afterAll(() => hub.close());
+
+describe('rate limiting per address', () => {
+  it('lets a burst through, then answers 429 with Retry-After until tokens refill', async () => {
+    // Burst is 5 × 20 = 100; the login in startHub spent one.
+    const replies = [];
+    for (let i = 0; i < 105; i++) replies.push((await hub.call('GET', '/api/health', undefined, { token: null })).status);
+    expect(replies.filter((s) => s === 200).length).toBeGreaterThanOrEqual(98);
+    const limited = await hub.call('GET', '/api/stocks');
+    expect(limited.status).toBe(429);
+    expect(limited.body.errorCode).toBe(10);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    hub.clock.advance(1000);
+    expect((await hub.call('GET', '/api/stocks')).status).toBe(200);
+  });
+});
+
+describe('backups', () => {
+  it('needs the right Backup', async () => {
+    hub.clock.advance(10_000);
+    const other = await hub.userWith([]);
+    expect((await hub.call('POST', '/api/backups', undefined, { token: other })).status).toBe(403);
+    expect((await hub.call('GET', '/api/backups', undefined, { token: other })).status).toBe(403);
+  });
+
+  it('writes an online backup into <data>/backups and lists it, keeping the newest', async () => {
+    hub.clock.advance(10_000);
+    const r = await hub.call('POST', '/api/backups');
+    expect(r.status).toBe(201);
+    expect(r.body.file).toMatch(/^hub-\d{8}-\d{6}\.sqlite$/);
+    expect(r.body.size).toBeGreaterThan(10_000);
+    const list = await hub.call('GET', '/api/backups');
+    expect(list.body.items.map((b: any) => b.file)).toContain(r.body.file);
+    const { checkDbFile } = await import('../../db/client.js');
+    expect(checkDbFile(join(hub.dataDir, 'backups', r.body.file))).toBeNull();
+  });
+
+  it('checkDbFile refuses a file that is not a hub database', async () => {
+    const { checkDbFile } = await import('../../db/client.js');
+    const junk = join(hub.dataDir, 'junk.sqlite');
+    writeFileSync(junk, 'not a database at all');
+    expect(checkDbFile(junk)).not.toBeNull();
+  });
+});
+
+describe('metrics', () => {
+  it('serves Prometheus text without a token', async () => {
+    hub.clock.advance(10_000);
+    const res = await fetch(`${hub.url}/metrics`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/text\/plain/);
+    const text = await res.text();
+    expect(text).toMatch(/poshub_http_requests_total\{method="GET",status="2xx"\} \d+/);
+    expect(text).toMatch(/poshub_http_request_duration_seconds_count \d+/);
+    expect(text).toMatch(/poshub_change_log_seq \d+/);
+    expect(text).toMatch(/process_resident_memory_bytes \d+/);
+  });
+});
