@@ -28,7 +28,7 @@ export class BackupService {
   ) {}
 
   list(): BackupInfo[] {
-    let names: string[] = [];
+    let names: string[];
     try {
       names = readdirSync(this.dir).filter((n) => NAME.test(n));
     } catch {
