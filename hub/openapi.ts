@@ -118,7 +118,11 @@ const ERR = {
   }),
   tooLarge: (): ErrorSpec => ({ status: 413, codes: [ErrorCode.ValidationFailed], why: `The body is larger than ${BODY_LIMIT_BYTES / 1024 / 1024} MiB.` }),
   mediaType: (): ErrorSpec => ({ status: 415, codes: [ErrorCode.ValidationFailed], why: 'A non-empty body that is not `application/json`.' }),
-  locked: (): ErrorSpec => ({ status: 423, codes: [ErrorCode.ResourceLocked], why: 'The ticket is being closed by another request right now.' }),
+  locked: (): ErrorSpec => ({
+    status: 423,
+    codes: [ErrorCode.ResourceLocked],
+    why: 'The ticket is being closed by another request right now, or its receipt may be out and a retried close must settle it first.',
+  }),
   tooMany: (): ErrorSpec => ({
     status: 429,
     codes: [ErrorCode.TooManyRequests],
@@ -215,7 +219,8 @@ const HOOK_DOCS: Record<string, { notes?: Partial<Record<WriteVerb, string>>; er
         'Only from the Sale environment. A new id needs what POST needs. ' +
         "Changing a stored ticket needs TicketUpdate for one's own ticket or TicketUpdateAny for " +
         "another's, TicketRename for a new name, TicketSetDiscount for a discount change, TicketSetCustomer for another customer, " +
-        'and Storno to lower or remove an item already stored.',
+        'and Storno to lower or remove an item already stored. A closed ticket answers 403 (errorCode 8); a stale `_v` answers 409 ' +
+        'first, and the register that re-reads the ticket finds it closed.',
       delete: 'Only from the Sale environment, and only an open ticket; items already ordered get a cancel order.',
     },
     errors: {
@@ -587,8 +592,11 @@ function registerTicketRoutes(registry: OpenAPIRegistry, problem: z.ZodObject, t
     summary: 'Pay and fiscalize a ticket',
     description:
       'Requires TicketClose, from the Sale environment. The fiscal device is `fiscalName`, else the calling device\'s setting ' +
-      '`DefaultFiscalName`. The payments must cover the total; an overpayment is change, allowed only on a changeable payment type. ' +
-      'Exactly once: a retry after a timeout or a lost reply answers the closed ticket and issues no second receipt.',
+      '`DefaultFiscalName`. The payments must cover the total; an overpayment is change, allowed only on a changeable payment type ' +
+      'and never more than was paid in changeable types (a card is never overpaid). ' +
+      'Exactly once: a retry after a timeout or a lost reply answers the closed ticket and issues no second receipt. When the ' +
+      'device cannot yet tell whether a receipt went out (503), the ticket takes no edits (423) until a retried close settles it; ' +
+      'if the receipt was issued, the ticket closes with the payments and device of that receipt, whatever the retry says.',
     request: { params, headers: idempotencyHeader(), body: { required: true, content: json(close) } },
     responses: {
       200: { description: 'The closed ticket, with closeDate and closeInfo.', content: json(ticket) },
