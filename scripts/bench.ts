@@ -1,0 +1,273 @@
+/**
+ * `npm run bench`: measures the real hub process on a generated store (a benchmark, not a test).
+ *   npm run bench -- [--tickets=1000000] [--duration=10] [--connections=10] [--soak-seconds=60]
+ * Prints a table and writes scripts/bench/results.json. The store is generated once into
+ * scripts/bench/.store-<tickets> and reused. Every latency is also shown as a ratio to the floor:
+ * a minimal express + better-sqlite3 handler inserting the same JSON (scripts/bench/floor.ts).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem, type as osType, release } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { BENCH_ADMIN_PASSWORD, BENCH_CASHIER, generateStore } from './generate-store.js';
+import { freePortNumber } from './bench/ports.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const arg = (name: string, fallback: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
+const TICKETS = arg('tickets', 1_000_000);
+const DURATION = arg('duration', 10);
+const CONNECTIONS = arg('connections', 10);
+const SOAK_S = arg('soak-seconds', 60);
+const say = (s: string) => process.stdout.write(`${s}\n`);
+
+interface Row {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  ratioP50?: number;
+  ratioP99?: number;
+}
+
+function startProcess(args: string[], env: Record<string, string>): { child: ChildProcess; output: () => string } {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (c: Buffer) => (out += c));
+  child.stderr!.on('data', (c: Buffer) => (out += c));
+  return { child, output: () => out };
+}
+
+async function waitFor(url: string, ms: number): Promise<number> {
+  const t0 = performance.now();
+  for (;;) {
+    try {
+      const r = await fetch(url);
+      if (r.status < 500) return performance.now() - t0;
+    } catch {
+      /* not yet */
+    }
+    if (performance.now() - t0 > ms) throw new Error(`${url} did not answer within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+function peakRssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+}
+function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+async function call(base: string, method: string, path: string, token: string | null, body?: unknown) {
+  const res = await fetch(base + path, {
+    method,
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+  return text ? JSON.parse(text) : undefined;
+}
+
+async function load(name: string, opts: autocannon.Options): Promise<Row> {
+  const result = await autocannon({ connections: CONNECTIONS, ...(opts.amount ? {} : { duration: DURATION }), ...opts });
+  const row: Row = {
+    name,
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.non2xx + result.errors + result.timeouts,
+  };
+  say(`  ${name.padEnd(44)} ${String(row.rps).padStart(6)} req/s  p50 ${row.p50} ms  p99 ${row.p99} ms${row.errors ? `  errors ${row.errors}` : ''}`);
+  return row;
+}
+
+const ticketBody = (codes: number[]) => ({
+  name: 'Bench table',
+  location: { tableName: '5', zoneName: 'Terrace' },
+  items: codes.map((code, i) => ({ id: i + 1, plu: { code, stockName: 'Menu' }, quantity: 1 })),
+});
+
+async function main(): Promise<void> {
+  const storeDir = join(ROOT, 'scripts', 'bench', `.store-${TICKETS}`);
+  if (!existsSync(join(storeDir, 'complete'))) {
+    rmSync(storeDir, { recursive: true, force: true });
+    say(`Generating a store with ${TICKETS.toLocaleString('en')} tickets into ${storeDir} (once)…`);
+    const { ms } = await generateStore({ dataDir: storeDir, tickets: TICKETS, log: (l) => say(`  ${l}`) });
+    writeFileSync(join(storeDir, 'complete'), `${new Date().toISOString()} ${ms} ms\n`);
+  }
+
+  const port = await freePortNumber();
+  const base = `http://127.0.0.1:${port}`;
+  const env = {
+    POS_HUB_PORT: String(port),
+    POS_HUB_HOST: '127.0.0.1',
+    POS_HUB_DATA_DIR: storeDir,
+    POS_HUB_MDNS: '0',
+    POS_HUB_RATE_LIMIT: '0',
+    POS_HUB_BACKUP_EVERY: '0',
+    POS_HUB_LOG_LEVEL: 'warn',
+    POS_HUB_TIMEZONE: 'Europe/Bratislava',
+  };
+  const hub = startProcess(['hub/main.ts'], env);
+  // A failed run must not leave the hub behind holding the port and the store.
+  process.on('exit', () => hub.child.kill('SIGKILL'));
+  const startupMs = await waitFor(`${base}/api/health`, 60_000);
+  say(`Hub started in ${Math.round(startupMs)} ms (to first /api/health answer) on a store of ${TICKETS.toLocaleString('en')} tickets.`);
+
+  const admin = (await call(base, 'POST', '/api/auth', null, { userName: 'admin', password: BENCH_ADMIN_PASSWORD, deviceName: 'BackOffice' })).tokenId as string;
+  const cashier = (await call(base, 'POST', '/api/auth', null, { userName: BENCH_CASHIER.userName, password: BENCH_CASHIER.password, deviceName: 'Register1' }))
+    .tokenId as string;
+  const auth = (t: string) => ({ authorization: `Bearer ${t}`, 'content-type': 'application/json' });
+  const createBody = JSON.stringify(ticketBody([11, 22, 33, 44, 55]));
+
+  // Pools of tickets for the update and close runs (each close happens once).
+  const poolSize = 1500;
+  say(`Preparing ${poolSize * 2} open tickets…`);
+  const updatePool: string[] = [];
+  const closePool: string[] = [];
+  for (let i = 0; i < poolSize * 2; i++) {
+    const t = await call(base, 'POST', '/api/tickets', cashier, ticketBody([11, 22, 33, 44, 55]));
+    (i % 2 ? closePool : updatePool).push(t.id);
+  }
+  const itemsOf = new Map(updatePool.map((id) => [id, 5]));
+
+  const day = new Date(Date.now() - 180 * 86_400_000);
+  const dayStart = new Date(Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate())).toISOString();
+  const dayEnd = new Date(Date.parse(dayStart) + 86_400_000).toISOString();
+
+  say('Measuring (autocannon, ' + `${CONNECTIONS} connections, ${DURATION} s each)…`);
+  const rows: Row[] = [];
+  rows.push(await load('ticket create (5 items)', { url: `${base}/api/tickets`, method: 'POST', headers: auth(cashier), body: createBody }));
+  let u = 0;
+  rows.push(
+    await load('ticket update (add an item)', {
+      url: base,
+      requests: [
+        {
+          method: 'PUT',
+          headers: auth(cashier),
+          setupRequest: (req) => {
+            const id = updatePool[u++ % updatePool.length];
+            const n = (itemsOf.get(id) ?? 5) + 1;
+            itemsOf.set(id, n);
+            return { ...req, path: `/api/tickets/${id}`, body: JSON.stringify(ticketBody(Array.from({ length: n }, (_, i) => 11 * ((i % 9) + 1)))) };
+          },
+        },
+      ],
+    }),
+  );
+  let c = 0;
+  rows.push(
+    await load('ticket close (simulator fiscal device)', {
+      url: base,
+      amount: closePool.length,
+      requests: [
+        {
+          method: 'POST',
+          headers: auth(cashier),
+          setupRequest: (req) => ({ ...req, path: `/api/tickets/${closePool[c++ % closePool.length]}/close`, body: JSON.stringify({ payments: [{ paymentTypeNumber: 1, amount: 1000 }] }) }),
+        },
+      ],
+    }),
+  );
+  let g = 0;
+  rows.push(
+    await load('GET one ticket', {
+      url: base,
+      headers: auth(admin),
+      requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/api/tickets/t${String((g++ * 7919) % TICKETS).padStart(7, '0')}` }) }],
+    }),
+  );
+  rows.push(await load('open tickets of one table', { url: `${base}/api/tickets?IsClosed=false&LocationTableName=5`, headers: auth(admin) }));
+  rows.push(
+    await load('closed tickets of one device on one day', {
+      url: `${base}/api/tickets?IsClosed=true&DeviceName=Register3&CloseDate=ge:${dayStart};lt:${dayEnd}`,
+      headers: auth(admin),
+    }),
+  );
+  rows.push(await load('customer Search', { url: `${base}/api/customers?Search=nov&$take=20`, headers: auth(admin) }));
+  rows.push(await load('$count=true over all tickets', { url: `${base}/api/tickets?$count=true`, headers: auth(admin) }));
+
+  say(`Soak: ${SOAK_S} s at a Saturday-night rate (50 registers, 1 request/s each: writes and reads)…`);
+  const samples: number[] = [rssMb(hub.child.pid!)];
+  const sampler = setInterval(() => samples.push(rssMb(hub.child.pid!)), 5000);
+  let s = 0;
+  const soak = await autocannon({
+    url: base,
+    connections: 50,
+    overallRate: 50,
+    duration: SOAK_S,
+    requests: [
+      {
+        setupRequest: (req) => {
+          const k = s++ % 4;
+          if (k === 0) return { ...req, method: 'POST', path: '/api/tickets', headers: auth(cashier), body: createBody };
+          if (k === 1) return { ...req, method: 'GET', path: '/api/tickets?IsClosed=false&LocationTableName=5', headers: auth(admin) };
+          if (k === 2) return { ...req, method: 'GET', path: `/api/tickets/t${String((s * 104729) % TICKETS).padStart(7, '0')}`, headers: auth(admin) };
+          return { ...req, method: 'GET', path: '/api/customers?Search=kov&$take=20', headers: auth(admin) };
+        },
+      },
+    ],
+  });
+  clearInterval(sampler);
+  samples.push(rssMb(hub.child.pid!));
+  const peakRss = peakRssMb(hub.child.pid!);
+  hub.child.kill('SIGTERM');
+
+  // The floor: same JSON, minimal handler.
+  const floorPort = await freePortNumber();
+  const floorDir = join(ROOT, 'scripts', 'bench', '.floor');
+  rmSync(floorDir, { recursive: true, force: true });
+  mkdirSync(floorDir, { recursive: true });
+  const floor = startProcess(['scripts/bench/floor.ts', String(floorPort), floorDir], {});
+  await waitFor(`http://127.0.0.1:${floorPort}/`, 30_000);
+  const floorRow = await load('FLOOR: express + better-sqlite3 insert', {
+    url: `http://127.0.0.1:${floorPort}/api/tickets`,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: createBody,
+  });
+  floor.child.kill('SIGTERM');
+  for (const r of rows) {
+    r.ratioP50 = Math.round((r.p50 / Math.max(floorRow.p50, 0.01)) * 10) / 10;
+    r.ratioP99 = Math.round((r.p99 / Math.max(floorRow.p99, 0.01)) * 10) / 10;
+  }
+
+  const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30), os: `${osType()} ${release()}`, node: process.version };
+  const results = {
+    at: new Date().toISOString(),
+    machine,
+    store: { tickets: TICKETS },
+    settings: { connections: CONNECTIONS, durationS: DURATION },
+    startupMs: Math.round(startupMs),
+    peakRssMb: Math.round(peakRss),
+    soak: { seconds: SOAK_S, rps: Math.round(soak.requests.average), p99: soak.latency.p99, errors: soak.non2xx + soak.errors, rssMbSamples: samples.map(Math.round) },
+    floor: floorRow,
+    rows,
+  };
+  writeFileSync(join(ROOT, 'scripts', 'bench', 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
+
+  say('');
+  say(`Machine: ${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGiB} GiB, ${machine.os}, Node ${machine.node}`);
+  say(`Store: ${TICKETS.toLocaleString('en')} tickets. Start-up ${results.startupMs} ms. Peak RSS ${results.peakRssMb} MB.`);
+  say('');
+  say(`| scenario | req/s | p50 ms | p99 ms | p50 × floor | p99 × floor | errors |`);
+  say(`|---|---:|---:|---:|---:|---:|---:|`);
+  for (const r of rows) say(`| ${r.name} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.ratioP50} | ${r.ratioP99} | ${r.errors} |`);
+  say(`| floor (express + better-sqlite3 insert) | ${floorRow.rps} | ${floorRow.p50} | ${floorRow.p99} | 1 | 1 | ${floorRow.errors} |`);
+  say('');
+  say(`Soak ${SOAK_S} s at 50 req/s: p99 ${results.soak.p99} ms, errors ${results.soak.errors}, RSS MB ${results.soak.rssMbSamples.join(' → ')}`);
+  say(`Results: scripts/bench/results.json`);
+  process.exit(0);
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`bench failed: ${e instanceof Error ? e.stack : String(e)}\n`);
+  process.exit(1);
+});
