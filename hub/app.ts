@@ -23,6 +23,7 @@ import { RESOURCES } from './resources/index.js';
 import { TicketActions } from './resources/tickets/actions.js';
 import { TicketCloser } from './resources/tickets/close.js';
 import { ticketRouter } from './resources/tickets/routes.js';
+import { orderStateRouter } from './resources/orders/kitchen-state.js';
 import type { FiscalRegistry } from '../drivers/fiscal/registry.js';
 import { join } from 'node:path';
 import { BackupService } from './backups/service.js';
@@ -86,6 +87,7 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
   api.use(services.events.router);
   api.use(backupRouter(services.backups));
   api.use(ticketRouter(services.ticketActions, services.ticketCloser));
+  api.use(orderStateRouter(services.resources.orders));
   for (const service of Object.values(services.resources)) api.use(resourceRouter(service));
   api.use((req) => {
     throw errors.routeNotFound(req.originalUrl.split('?')[0]);

@@ -1,0 +1,50 @@
+/**
+ * Order states for the kitchen (CONTRACT §11, issue 10): New → InProgress → Ready → Served, or
+ * Cancelled for a cancel order. `POST /api/orders/{id}/state {state}` (right OrderProcess, no
+ * Sale environment) moves an order forward, or back one step (a cook's mis-tap), never out of
+ * Served or Cancelled. Every change is stored with its time and goes through the change log.
+ */
+import { Router } from 'express';
+import { z } from 'zod';
+import { inTransaction } from '../../../db/client.js';
+import { requireObjectBody } from '../../http/body.js';
+import { requireRight, type Caller } from '../../http/caller.js';
+import { errors } from '../../http/errors.js';
+import { callerOf, methodNotAllowed } from '../../http/handler.js';
+import type { Doc } from '../engine/define.js';
+import { enumOf } from '../engine/fields.js';
+import type { ResourceService } from '../engine/service.js';
+import { parseOr400 } from '../engine/validate.js';
+import { ORDER_STATES } from './resource.js';
+
+export const FLOW = ['New', 'InProgress', 'Ready', 'Served'] as const;
+const FINAL = new Set(['Served', 'Cancelled']);
+
+export const stateChangeSchema = z.object({ state: enumOf(ORDER_STATES) });
+
+export function changeOrderState(orders: ResourceService, caller: Caller, id: string, raw: Record<string, unknown>): Doc {
+  requireRight(caller, 'OrderProcess');
+  const { state } = parseOr400(stateChangeSchema, raw);
+  return inTransaction(orders.ctx.db, () => {
+    const stored = orders.getStored(id);
+    const current = String(stored.doc.state);
+    if (current === state) return orders.present(stored);
+    if (FINAL.has(current)) throw errors.forbidden(`Order '${id}' is ${current}; it does not change any more.`);
+    if (state === 'Cancelled') throw errors.forbidden('Only a cancel order is Cancelled, and it is born so; storno the item to cancel an order.');
+    const from = FLOW.indexOf(current as (typeof FLOW)[number]);
+    const to = FLOW.indexOf(state as (typeof FLOW)[number]);
+    if (to < from - 1) throw errors.forbidden(`Order '${id}' can go back one step only (from ${current} to ${FLOW[from - 1]}).`);
+    const at = orders.ctx.clock.now().toISOString();
+    const history = [...((stored.doc.stateHistory as unknown[]) ?? []), { state, at, userName: caller.userName }];
+    return orders.store(undefined, id, { ...stored.doc, state, stateChangedAt: at, stateHistory: history }, stored);
+  });
+}
+
+export function orderStateRouter(orders: ResourceService): Router {
+  const router = Router();
+  router.post('/orders/:id/state', (req, res) => {
+    res.json(changeOrderState(orders, callerOf(res), String(req.params.id), requireObjectBody(req.body)));
+  });
+  router.all('/orders/:id/state', methodNotAllowed(['POST']));
+  return router;
+}
