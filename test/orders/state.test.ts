@@ -82,3 +82,16 @@ describe('kitchen order states', () => {
     expect(changes.body.items).toEqual([expect.objectContaining({ resource: 'orders', key: order.id, op: 'upsert', _v: order._v + 1 })]);
   });
 });
+
+describe('orders for a kitchen display', () => {
+  it('are stored for a Tablet endpoint without a print job', async () => {
+    await expect2xx(hub.call('POST', '/api/orderendpoints', { name: 'KDS', type: 'Tablet', address: 'kitchen wall' }));
+    await expect2xx(hub.call('POST', '/api/plus', { code: 77, stockName: 'Menu', name: 'Polievka', type: 'Service', unitPrice: { amount: 3 }, orderEndpointNames: ['KDS'] }));
+    const t = await expect2xx(hub.call('POST', '/api/tickets', { items: [item(77, 2)] }, { token: waiter.token }));
+    const orders = (await hub.call('GET', `/api/orders?ticketId=${t.id}`)).body.items;
+    expect(orders).toHaveLength(1);
+    expect(orders[0]).toMatchObject({ orderEndpointName: 'KDS', state: 'New', print: { state: 'NotPrinted' } });
+    const jobs = hub.db.$client.prepare('SELECT count(*) AS n FROM print_jobs WHERE ref_id = ?').get(orders[0].id) as { n: number };
+    expect(jobs.n).toBe(0);
+  });
+});

@@ -44,26 +44,32 @@ export function orderDeltas(before: TicketItem[], after: TicketItem[]): { added:
 }
 
 /** Order endpoints of each plu, active ones only (an inactive printer is switched off on purpose). */
-function endpointsOf(ctx: EngineContext, item: TicketItem): string[] {
+function endpointsOf(ctx: EngineContext, item: TicketItem): Array<{ name: string; type: string }> {
   const row = ctx.db.get<{ names: string | null }>(
     sql`SELECT json_extract(doc, '$.orderEndpointNames') AS names FROM plus WHERE stock_name = ${item.plu.stockName} AND code = ${item.plu.code}`,
   );
   const names = row?.names ? (JSON.parse(row.names) as string[]) : [];
   if (!names.length) return [];
-  const active = ctx.db.all<{ name: string }>(
-    sql`SELECT name FROM order_endpoints WHERE is_active = 1 AND name IN (${sql.join(names.map((n) => sql`${n}`), sql`, `)})`,
+  const active = ctx.db.all<{ name: string; type: string }>(
+    sql`SELECT name, type FROM order_endpoints WHERE is_active = 1 AND name IN (${sql.join(names.map((n) => sql`${n}`), sql`, `)})`,
   );
-  const ok = new Set(active.map((a) => a.name));
-  return names.filter((n) => ok.has(n));
+  const types = new Map(active.map((a) => [a.name, a.type]));
+  return names.filter((n) => types.has(n)).map((name) => ({ name, type: types.get(name)! }));
 }
 
 export function createOrders(ctx: EngineContext, ticket: Doc, lines: Line[], kind: 'New' | 'Cancel'): void {
   const byEndpoint = new Map<string, Line[]>();
+  const typeOf = new Map<string, string>();
   for (const line of lines) {
-    for (const endpoint of endpointsOf(ctx, line.item)) byEndpoint.set(endpoint, [...(byEndpoint.get(endpoint) ?? []), line]);
+    for (const { name, type } of endpointsOf(ctx, line.item)) {
+      byEndpoint.set(name, [...(byEndpoint.get(name) ?? []), line]);
+      typeOf.set(name, type);
+    }
   }
   const now = ctx.clock.now();
   for (const [endpoint, endpointLines] of byEndpoint) {
+    // A kitchen display shows the order from the orders list; only printers get a print job.
+    const printed = typeOf.get(endpoint) !== 'Tablet';
     const id = newId();
     const doc: Doc = {
       id,
@@ -83,9 +89,9 @@ export function createOrders(ctx: EngineContext, ticket: Doc, lines: Line[], kin
         modifiers: item.modifiers.map((m) => ({ modifierId: m.modifierId, optionId: m.optionId, name: m.name ?? m.optionId, quantity: m.quantity })),
         comment: item.comment,
       })),
-      print: { state: 'Queued', attempts: 0, lastError: null, printedAt: null },
+      print: { state: printed ? 'Queued' : 'NotPrinted', attempts: 0, lastError: null, printedAt: null },
     };
     putStored(ctx.db, orders, id, doc, 1, now.getTime());
-    enqueuePrintJob(ctx.db, { endpointName: endpoint, kind: 'order', refId: id, payload: { orderId: id }, at: now.getTime() });
+    if (printed) enqueuePrintJob(ctx.db, { endpointName: endpoint, kind: 'order', refId: id, payload: { orderId: id }, at: now.getTime() });
   }
 }
