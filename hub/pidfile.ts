@@ -20,10 +20,17 @@ export function runningHub(dataDir: string): number | undefined {
   if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return undefined;
   try {
     process.kill(pid, 0);
-    return pid;
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === 'EPERM' ? pid : undefined;
   }
+  // A hub killed a moment ago can linger as a zombie until it is reaped; it holds nothing.
+  try {
+    const state = /\)\s+(\S)/.exec(readFileSync(`/proc/${pid}/stat`, 'utf8'))?.[1];
+    if (state === 'Z' || state === 'X') return undefined;
+  } catch {
+    /* no /proc here: trust the signal check */
+  }
+  return pid;
 }
 
 export function claim(dataDir: string): void {
