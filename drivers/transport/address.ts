@@ -33,7 +33,9 @@ function parseTcp(rest: string): DeviceAddress {
 
 function parseSerial(rest: string): DeviceAddress {
   const [path, query = ''] = rest.split('?', 2);
-  if (!/^(\/dev\/[A-Za-z0-9._/-]+|COM\d{1,3})$/.test(path)) throw new AddressError(`'${path}' is not a serial device path such as /dev/ttyUSB0.`);
+  if (!/^(\/dev\/[A-Za-z0-9._/-]+|COM\d{1,3})$/.test(path) || path.split('/').some((seg) => seg === '..' || seg === '.')) {
+    throw new AddressError(`'${path}' is not a serial device path such as /dev/ttyUSB0.`);
+  }
   const out = { kind: 'serial' as const, path, baudRate: DEFAULT_BAUD_RATE, dataBits: 8 as 5 | 6 | 7 | 8, stopBits: 1 as 1 | 2, parity: 'none' as 'none' | 'even' | 'odd' };
   for (const pair of query ? query.split('&') : []) {
     const [k, v = ''] = pair.split('=', 2);

@@ -13,14 +13,21 @@ export const nullableText = () => text().nullable().optional();
 
 /** `id` keys: 1-64 of A-Za-z0-9._- (CONTRACT §3). */
 export const ID_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
-export const idKey = () => z.string().regex(ID_PATTERN, 'must be 1-64 characters of A-Za-z0-9._-');
+/** `.` and `..` are dot segments: clients normalise them out of a URL, so such a key could never be read or deleted. */
+const isDotSegment = (s: string) => s === '.' || s === '..';
+export const idKey = () =>
+  z
+    .string()
+    .regex(ID_PATTERN, 'must be 1-64 characters of A-Za-z0-9._-')
+    .refine((s) => !isDotSegment(s), 'must not be "." or ".."');
 /** `name` keys (devices, stocks, order endpoints, fiscal devices): visible names, so spaces allowed. */
 export const nameKey = () =>
   z
     .string()
     .min(1)
     .max(64)
-    .refine((s) => s.trim() === s && !/[\u0000-\u001f/]/.test(s), 'must not start or end with spaces, nor hold "/" or control characters');
+    .refine((s) => s.trim() === s && !/[\u0000-\u001f/]/.test(s), 'must not start or end with spaces, nor hold "/" or control characters')
+    .refine((s) => !isDotSegment(s), 'must not be "." or ".."');
 
 /** A decimal given as a JSON number, at most 4 decimal places (CONTRACT §3). */
 export const decimal = () =>
