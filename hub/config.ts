@@ -34,6 +34,7 @@ export class ConfigError extends Error {
 
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 const MAX_TOKEN_TTL_MS = 365 * 86_400_000;
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** `12h`, `90m`, `3600s`, `3600` (seconds) → milliseconds. */
 export function parseDuration(text: string): number | null {
@@ -99,7 +100,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!/^\d{1,7}$/.test(rateText)) problems.push(`POS_HUB_RATE_LIMIT='${rateText}' is not a whole number of requests a second (0 turns it off).`);
   const backupText = get('POS_HUB_BACKUP_EVERY') ?? '24h';
   const backupEveryMs = backupText === '0' ? 0 : parseDuration(backupText);
-  if (backupEveryMs === null || (backupEveryMs > 0 && backupEveryMs < 60_000)) problems.push(`POS_HUB_BACKUP_EVERY='${backupText}' is not 0 or a duration of at least a minute (e.g. 24h).`);
+  // At most what a timer can wait (2^31-1 ms, 24.8 days): a longer setInterval fires every millisecond.
+  if (backupEveryMs === null || (backupEveryMs > 0 && backupEveryMs < 60_000) || backupEveryMs > MAX_TIMER_MS) {
+    problems.push(`POS_HUB_BACKUP_EVERY='${backupText}' is not 0 or a duration from a minute to 24 days (e.g. 24h).`);
+  }
   const keepText = get('POS_HUB_BACKUP_KEEP') ?? '14';
   const backupKeep = Number(keepText);
   if (!/^\d{1,4}$/.test(keepText) || backupKeep < 1) problems.push(`POS_HUB_BACKUP_KEEP='${keepText}' is not a number of backups to keep (1 or more).`);
