@@ -3,7 +3,7 @@
  * `BackOffice`, the default stock transfer numberings (§7) and payment type 1 Cash.
  */
 import { randomBytes } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
@@ -65,6 +65,8 @@ export async function bootstrap(opts: {
   let passwordFile: string | undefined;
   if (!opts.adminPassword) {
     passwordFile = join(opts.dataDir, 'admin-password.txt');
+    // `mode` applies only to a new file: a stale one would keep its own, so it goes first.
+    rmSync(passwordFile, { force: true });
     writeFileSync(passwordFile, `${password}\n`, { mode: 0o600 });
   }
   opts.log.info({ passwordFile }, 'first start: created user admin, device BackOffice, default numberings and payment type 1 Cash');

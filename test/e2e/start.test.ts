@@ -4,7 +4,7 @@
  * A bad environment value stops the start with a message naming the variable.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -176,6 +176,23 @@ describe('npm start', () => {
       body: JSON.stringify({ userName: 'admin', password: 'e2e-admin-pw', deviceName: 'BackOffice' }),
     });
     expect(login.status).toBe(200);
+    hub.child.kill('SIGTERM');
+    expect(await withTimeout(hub.exit, 10_000, 'shutdown')).toEqual({ code: 0, signal: null });
+  }, 60_000);
+
+  it('a first start over a stale admin-password.txt still leaves it readable only by its owner', async () => {
+    const port = await freePort();
+    const dataDir = join(tempDir(), 'data');
+    mkdirSync(dataDir);
+    const file = join(dataDir, 'admin-password.txt');
+    writeFileSync(file, 'stale\n', { mode: 0o644 });
+    chmodSync(file, 0o644);
+    const hub = start({ POS_HUB_PORT: String(port), POS_HUB_HOST: '127.0.0.1', POS_HUB_DATA_DIR: dataDir, POS_HUB_MDNS: '0' }, true);
+    await waitForHealth(`http://127.0.0.1:${port}`, hub);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const password = readFileSync(file, 'utf8').trim();
+    expect(password).not.toBe('stale');
+    expect(hub.out()).toContain(password);
     hub.child.kill('SIGTERM');
     expect(await withTimeout(hub.exit, 10_000, 'shutdown')).toEqual({ code: 0, signal: null });
   }, 60_000);

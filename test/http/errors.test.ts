@@ -204,7 +204,7 @@ describe('401, 403, 404, 405', () => {
       ['DELETE', '/api/stocks/nope'],
       ['GET', '/api/paymenttypes/999'],
       ['GET', '/api/no-such-resource'],
-      ['GET', '/nowhere'],
+      ['POST', '/api/no/such/thing'],
     ]) {
       const r = await hub.call(method, path);
       expectProblem(r, 404, 7);
