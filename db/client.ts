@@ -30,9 +30,35 @@ export function openDb(file: string, opts: OpenOptions = {}): Db {
   // Unicode-aware case folding for `contains`/`startswith`: SQLite's own lower()/LIKE fold ASCII only,
   // and names here are "Šopský šalát".
   client.function('casefold', { deterministic: true }, (s: unknown) => (typeof s === 'string' ? s.toLocaleLowerCase('und') : s));
+  cacheStatements(client);
   const db = drizzle(client, { schema }) as Db;
   if (!opts.readonly) migrate(db, { migrationsFolder: MIGRATIONS });
   return db;
+}
+
+const STATEMENT_CACHE_SIZE = 1000;
+
+/**
+ * drizzle prepares every query afresh, and SQLite's compile step costs more than many of the
+ * hub's queries take to run. The same SQL text gets the same compiled statement here. Statements
+ * are reset to object rows on each hand-out, because drizzle switches a statement to raw rows
+ * (`raw()`) when it maps columns itself.
+ */
+function cacheStatements(client: Database.Database): void {
+  const prepare = client.prepare.bind(client);
+  const cache = new Map<string, Database.Statement>();
+  client.prepare = ((source: string) => {
+    let stmt = cache.get(source);
+    if (stmt) {
+      cache.delete(source);
+    } else {
+      stmt = prepare(source);
+      if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+    }
+    cache.set(source, stmt); // most recently used last, so eviction drops the coldest
+    if (stmt.reader) stmt.raw(false).pluck(false).expand(false);
+    return stmt;
+  }) as typeof client.prepare;
 }
 
 export function closeDb(db: Db): void {
