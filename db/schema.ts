@@ -369,3 +369,48 @@ export const stockTakingItems = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.stockTakingId, t.line] }), index('stock_taking_items_plu').on(t.pluCode, t.pluStockName), index('stock_taking_items_stock').on(t.pluStockName)],
 );
+
+/**
+ * E-mail receipts (CONTRACT §11): an outbox written in the close's transaction and delivered by
+ * hub/mail/worker.ts. `doc` is what GET /api/receipts/emails answers; the other columns are the
+ * delivery's bookkeeping and the message itself, frozen at the close.
+ */
+export const receiptEmails = sqliteTable(
+  'receipt_emails',
+  {
+    id: text('id').primaryKey(),
+    v: v(),
+    doc: doc(),
+    ticketId: text('ticket_id').notNull(),
+    toAddress: text('to_address').notNull(),
+    state: text('state').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    createdAt: integer('created_at').notNull(),
+    sentAt: integer('sent_at'),
+    /** Start of the current delivery round (the close, or the last resend): the give-up time counts from here. */
+    queuedAt: integer('queued_at').notNull(),
+    nextAttemptAt: integer('next_attempt_at').notNull(),
+    /** Set and committed right before the SMTP call, cleared with its outcome; still set at start-up: interrupted. */
+    sendingAt: integer('sending_at'),
+    /** Resends so far: part of the Message-ID, so a resend is a new message and a retry is not. */
+    round: integer('round').notNull().default(0),
+    subject: text('subject').notNull(),
+    textBody: text('text_body').notNull(),
+    htmlBody: text('html_body').notNull(),
+  },
+  (t) => [
+    index('receipt_emails_queue').on(t.state, t.nextAttemptAt),
+    index('receipt_emails_ticket').on(t.ticketId),
+    index('receipt_emails_to').on(sql`${t.toAddress} COLLATE NOCASE`),
+    index('receipt_emails_created').on(t.createdAt),
+  ],
+);
+
+/** The receipt settings (one row, id 'default'); the SMTP password apart from `doc`, which GET answers. */
+export const receiptSettings = sqliteTable('receipt_settings', {
+  id: text('id').primaryKey(),
+  v: v(),
+  doc: doc(),
+  smtpPassword: text('smtp_password'),
+});

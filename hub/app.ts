@@ -21,7 +21,7 @@ import { resourceRouter } from './resources/engine/routes.js';
 import { ResourceService } from './resources/engine/service.js';
 import { RESOURCES } from './resources/index.js';
 import { TicketActions } from './resources/tickets/actions.js';
-import { TicketCloser } from './resources/tickets/close.js';
+import { DEVICE_TIMEOUT_MS, TicketCloser } from './resources/tickets/close.js';
 import { ticketRouter } from './resources/tickets/routes.js';
 import { orderStateRouter } from './resources/orders/kitchen-state.js';
 import type { FiscalRegistry } from '../drivers/fiscal/registry.js';
@@ -30,12 +30,15 @@ import { BackupService } from './backups/service.js';
 import { backupRouter } from './backups/routes.js';
 import { rateLimit } from './http/rate-limit.js';
 import { Metrics } from './metrics.js';
+import { buildMail, type MailConfig, type MailServices } from './mail/index.js';
+import { receiptRouter } from './resources/receipts/routes.js';
+import { receiptEmails } from './resources/receipts/resource.js';
 
 export interface AppDeps {
   db: Db;
   clock: Clock;
   log: Logger;
-  config: Pick<Config, 'timeZone' | 'tokenTtlMs' | 'dataDir'> & Partial<Pick<Config, 'rateLimit' | 'backupKeep'>>;
+  config: Pick<Config, 'timeZone' | 'tokenTtlMs' | 'dataDir'> & Partial<Pick<Config, 'rateLimit' | 'backupKeep'>> & MailConfig;
   drivers: { fiscal: FiscalRegistry };
 }
 
@@ -47,19 +50,22 @@ export interface Services {
   events: ReturnType<typeof eventStreams>;
   backups: BackupService;
   metrics: Metrics;
+  mail: MailServices;
 }
 
 export function buildServices(deps: AppDeps): Services {
   const ctx: EngineContext = { db: deps.db, clock: deps.clock, timeZone: deps.config.timeZone, busy: new Set() };
   const resources = Object.fromEntries(RESOURCES.map((def) => [def.name, new ResourceService(def, ctx)]));
+  const mail = buildMail({ db: deps.db, clock: deps.clock, log: deps.log, timeZone: deps.config.timeZone, config: deps.config, emails: resources[receiptEmails.name] });
   return {
     resources,
     auth: new AuthService(ctx, deps.config.tokenTtlMs),
     ticketActions: new TicketActions(ctx, resources.tickets),
-    ticketCloser: new TicketCloser(ctx, resources.tickets, deps.drivers.fiscal, deps.log),
+    ticketCloser: new TicketCloser(ctx, resources.tickets, deps.drivers.fiscal, deps.log, DEVICE_TIMEOUT_MS, mail.receipts),
     events: eventStreams(deps.db),
     backups: new BackupService(deps, join(deps.config.dataDir, 'backups'), deps.config.backupKeep ?? 14),
     metrics: new Metrics(),
+    mail,
   };
 }
 
@@ -87,6 +93,7 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
   api.use(services.events.router);
   api.use(backupRouter(services.backups));
   api.use(ticketRouter(services.ticketActions, services.ticketCloser));
+  api.use(receiptRouter(services.mail.receipts, services.mail.settings));
   api.use(orderStateRouter(services.resources.orders));
   for (const service of Object.values(services.resources)) api.use(resourceRouter(service));
   api.use((req) => {

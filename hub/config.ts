@@ -19,6 +19,9 @@ export interface Config {
   smtpUrl?: string;
   smtpFrom?: string;
   shopName: string;
+  /** E-mail receipts: the wait after the first failed send (doubling, at most an hour), and when to give up. */
+  mailRetryMs: number;
+  mailGiveUpMs: number;
   /** Requests a second one client address may make (a burst of 5× that); 0 turns limiting off. */
   rateLimit: number;
   /** How often to back up (0: never on a schedule), and how many backups to keep. */
@@ -91,6 +94,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const smtpFrom = get('POS_HUB_SMTP_FROM');
   if (smtpFrom && !/^[^@\s]+@[^@\s]+$/.test(smtpFrom.replace(/^.*<(.+)>$/, '$1'))) problems.push(`POS_HUB_SMTP_FROM='${smtpFrom}' is not an e-mail address.`);
+  const retryText = get('POS_HUB_MAIL_RETRY') ?? '15s';
+  const mailRetryMs = parseDuration(retryText);
+  if (mailRetryMs === null || mailRetryMs < 100 || mailRetryMs > 3_600_000) problems.push(`POS_HUB_MAIL_RETRY='${retryText}' is not a duration from 100ms to 1h (e.g. 15s).`);
+  const giveUpText = get('POS_HUB_MAIL_GIVE_UP') ?? '48h';
+  const mailGiveUpMs = parseDuration(giveUpText);
+  if (mailGiveUpMs === null || mailGiveUpMs < 60_000 || mailGiveUpMs > 30 * 86_400_000) {
+    problems.push(`POS_HUB_MAIL_GIVE_UP='${giveUpText}' is not a duration from a minute to 30 days (e.g. 48h).`);
+  }
 
   const adminPassword = get('POS_HUB_ADMIN_PASSWORD');
   if (adminPassword !== undefined && adminPassword.length < 4) problems.push('POS_HUB_ADMIN_PASSWORD is shorter than 4 characters.');
@@ -122,6 +133,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl,
     smtpFrom,
     shopName: get('POS_HUB_SHOP_NAME') ?? 'POS Hub',
+    mailRetryMs: mailRetryMs!,
+    mailGiveUpMs: mailGiveUpMs!,
     rateLimit,
     backupEveryMs: backupEveryMs ?? 0,
     backupKeep,

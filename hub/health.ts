@@ -4,6 +4,7 @@ import type { Db } from '../db/client.js';
 import type { Clock } from './clock.js';
 import { VERSION } from './version.js';
 import { lastSeq } from './events/log.js';
+import { Outbox } from './mail/outbox.js';
 
 /** GET /api/health, without a token: what a register or an installer checks first. */
 export function healthRouter(deps: { db: Db; clock: Clock; startedAt: number }): Router {
@@ -13,6 +14,8 @@ export function healthRouter(deps: { db: Db; clock: Clock; startedAt: number }):
     let printers: unknown[] = [];
     let fiscalDevices: unknown[] = [];
     let changeLog: { lastSeq: number } | null = null;
+    // E-mail receipts not delivered yet (waiting for the internet, say) and given up.
+    let emailOutbox: { queued: number; failed: number } | null = null;
     try {
       // Queue depth: jobs not yet confirmed printed nor given up, per printer.
       const depth = new Map(
@@ -26,6 +29,7 @@ export function healthRouter(deps: { db: Db; clock: Clock; startedAt: number }):
         .all<{ name: string; type: string; is_active: number }>(sql`SELECT name, type, is_active FROM order_endpoints ORDER BY name`)
         .map((p) => ({ name: p.name, type: p.type, isActive: p.is_active === 1, status: 'unknown', queueDepth: depth.get(p.name) ?? 0 }));
       changeLog = { lastSeq: lastSeq(deps.db) };
+      emailOutbox = new Outbox(deps.db).depth();
       fiscalDevices = deps.db
         .all<{ name: string; driver: string; is_active: number; status: string | null }>(
           sql`SELECT name, driver, is_active, json_extract(doc, '$.status') AS status FROM fiscal_devices ORDER BY name`,
@@ -42,6 +46,7 @@ export function healthRouter(deps: { db: Db; clock: Clock; startedAt: number }):
       printers,
       fiscalDevices,
       changeLog,
+      emailOutbox,
     });
   });
   return router;

@@ -101,6 +101,13 @@ async function main(): Promise<void> {
   const compaction = setInterval(compactLog, 6 * 3600_000);
   compaction.unref();
   services.backups.schedule(config.backupEveryMs);
+  services.mail.worker.start();
+  const smtp = services.mail.settings.smtp();
+  lines.push(
+    smtp
+      ? `E-mail receipts go out through ${smtp.host}:${smtp.port}.`
+      : 'E-mail receipts wait in their outbox: no SMTP server is set (POS_HUB_SMTP_URL, or PUT /api/receipts/settings).',
+  );
   process.stdout.write(`${lines.join('\n')}\n`);
   log.info({ port, host: config.host, dataDir: config.dataDir, version: VERSION }, 'hub started');
 
@@ -116,10 +123,13 @@ async function main(): Promise<void> {
     force.unref();
     clearInterval(compaction);
     services.events.close();
+    // Stops taking new sends at once; the one in flight may finish, so its outcome is committed.
+    const mailStopped = services.mail.worker.stop();
     const withdrawn = announcement?.stop() ?? Promise.resolve();
     server.close(async () => {
       await withdrawn;
       await services.backups.stop();
+      await mailStopped;
       clearTimeout(force);
       void fiscal.closeAll();
       closeDb(db);

@@ -18,6 +18,8 @@ import { ENV_NAMES, RIGHTS } from './http/rights.js';
 import { loginSchema, refreshSchema } from './resources/auth/service.js';
 import { actionSchemas, preliminarySchema, TICKET_ACTIONS } from './resources/tickets/actions.js';
 import { closeContextSchema } from './resources/tickets/close.js';
+import { receiptEmails } from './resources/receipts/resource.js';
+import { settingsAnswerSchema, settingsSchema } from './mail/settings.js';
 import { tickets } from './resources/tickets/resource.js';
 import { devices } from './resources/devices/resource.js';
 import type { ResourceDef } from './resources/engine/define.js';
@@ -82,6 +84,10 @@ const healthSchema = z.object({
   fiscalDevices: z.array(
     z.object({ name: z.string(), driver: z.string(), isActive: z.boolean(), status: z.record(z.string(), z.unknown()).nullable() }),
   ),
+  emailOutbox: z
+    .object({ queued: z.number().int(), failed: z.number().int() })
+    .nullable()
+    .openapi({ description: 'E-mail receipts waiting to be sent (Queued) and given up (Failed).' }),
 });
 
 /** One error response: a status and the errorCodes it comes with (CONTRACT §2), and when. */
@@ -596,7 +602,10 @@ function registerTicketRoutes(registry: OpenAPIRegistry, problem: z.ZodObject, t
       'and never more than was paid in changeable types (a card is never overpaid). ' +
       'Exactly once: a retry after a timeout or a lost reply answers the closed ticket and issues no second receipt. When the ' +
       'device cannot yet tell whether a receipt went out (503), the ticket takes no edits (423) until a retried close settles it; ' +
-      'if the receipt was issued, the ticket closes with the payments and device of that receipt, whatever the retry says.',
+      'if the receipt was issued, the ticket closes with the payments and device of that receipt, whatever the retry says. ' +
+      '`receipt.email` (empty or null: none) queues an e-mail receipt in the same transaction as the close; the hub sends it when ' +
+      'it can (GET /api/receipts/emails). A malformed address is a 400 before anything is fiscalized. `receipt.print: false` asks ' +
+      'the fiscal device to skip the paper copy; only a device that may issue a fiscal receipt without printing it does.',
     request: { params, headers: idempotencyHeader(), body: { required: true, content: json(close) } },
     responses: {
       200: { description: 'The closed ticket, with closeDate and closeInfo.', content: json(ticket) },
@@ -641,6 +650,73 @@ function registerTicketRoutes(registry: OpenAPIRegistry, problem: z.ZodObject, t
         ],
         problem,
       ),
+    },
+  });
+}
+
+/** E-mail receipts beyond the engine's list (hub/resources/receipts/routes.ts). */
+function registerReceiptRoutes(registry: OpenAPIRegistry, problem: z.ZodObject, email: z.ZodObject): void {
+  const tags = [receiptEmails.title];
+  const json = (schema: z.ZodType) => ({ [JSON_TYPE]: { schema } });
+  const settingsAnswer = registry.register('ReceiptSettings', z.object(settingsAnswerSchema.shape));
+  const settingsInput = registry.register(
+    'ReceiptSettingsInput',
+    z.object({ ...settingsSchema.shape, _v: z.number().int().min(0).optional() }).openapi({
+      description:
+        'PUT replaces the whole. `shopName` null: POS_HUB_SHOP_NAME. `smtp` null: the server of POS_HUB_SMTP_URL; else this server ' +
+        'as a whole (port null: 465 for Implicit TLS, else 587). `smtp.password` is write-only: left out, the stored one is kept; null clears it.',
+    }),
+  );
+  registry.registerPath({
+    method: 'post',
+    path: '/api/receipts/emails/{id}/resend',
+    operationId: 'receiptEmails.resend',
+    tags,
+    summary: 'Send an e-mail receipt again',
+    description:
+      'Requires TicketClose (from any device: the manager\'s web page too). A Sent or Failed e-mail is queued again as a new ' +
+      'delivery (attempts from 0, a new Message-ID, a fresh give-up time); a Queued one is tried now instead of after its backoff; ' +
+      'one being sent right now is left as it is. No body.',
+    request: { params: z.object({ id: receiptEmails.key.schema.meta({ param: { description: "The ReceiptEmail's key `id`." } }) }), headers: idempotencyHeader() },
+    responses: {
+      200: { description: 'The e-mail as queued.', content: json(email) },
+      ...problemResponses(
+        [...bodyErrors('A malformed `Idempotency-Key`, or an unreadable body.'), ERR.unauthenticated(), ERR.missingRight(), ERR.notFound('No e-mail receipt has this id.'), ERR.keyReused()],
+        problem,
+      ),
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/api/receipts/settings',
+    operationId: 'receiptSettings.get',
+    tags,
+    summary: 'The e-mail receipt settings: SMTP server and shop header',
+    description:
+      'Needs a valid token; no right. The password is never answered (`passwordSet` says whether there is one). `effective` is what ' +
+      'the hub uses: the stored settings, else the environment (POS_HUB_SMTP_URL, POS_HUB_SMTP_FROM, POS_HUB_SHOP_NAME). ' +
+      '`_v` is 0 until the settings are first stored.',
+    responses: {
+      200: { description: 'The settings.', headers: ETAG, content: json(settingsAnswer) },
+      ...problemResponses([ERR.unauthenticated()], problem),
+    },
+  });
+  registry.registerPath({
+    method: 'put',
+    path: '/api/receipts/settings',
+    operationId: 'receiptSettings.put',
+    tags,
+    summary: 'Replace the e-mail receipt settings',
+    description:
+      'Requires ReceiptSettingsUpdate. Always 200 (the settings always exist, with defaults). Changes apply to e-mails of later closes ' +
+      '(an e-mail is rendered when its ticket closes); a new server is used at once, also for e-mails already waiting.',
+    request: {
+      headers: z.object({ 'If-Match': z.string().optional().openapi({ param: { description: 'The expected `_v` (`"3"`); another: 409.' } }) }),
+      body: { required: true, content: json(settingsInput) },
+    },
+    responses: {
+      200: { description: 'The stored settings.', headers: ETAG, content: json(settingsAnswer) },
+      ...problemResponses([...bodyErrors('An invalid body or `If-Match`; `errors` lists every member at fault.'), ERR.unauthenticated(), ERR.missingRight(), ERR.versionMismatch()], problem),
     },
   });
 }
@@ -873,6 +949,11 @@ export function buildOpenApi(resources: readonly ResourceDef[] = RESOURCES): Ope
   }
   const ticketModel = models.get(tickets.name);
   if (ticketModel) registerTicketRoutes(registry, problem, ticketModel);
+  const emailModel = models.get(receiptEmails.name);
+  if (emailModel) {
+    registerReceiptRoutes(registry, problem, emailModel);
+    answers405.push('/api/receipts/emails/{id}/resend', '/api/receipts/settings');
+  }
   let deviceModel = models.get(devices.name);
   if (!deviceModel) {
     const schemas = resourceSchemas(registry, devices);

@@ -47,6 +47,12 @@ export interface Receipt {
   total: string;
   payments: Array<{ kind: PaymentKind; name: string; amount: string }>;
   change: string;
+  /**
+   * false: the customer declined a paper copy (an e-mail receipt instead). A driver whose device may
+   * issue the fiscal document without printing it honours this; the others print as they must.
+   * Absent means true.
+   */
+  print?: boolean;
 }
 
 export interface FiscalResult {

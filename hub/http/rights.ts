@@ -15,6 +15,7 @@ export const RIGHTS = [
   'FiscalDeviceCreate', 'FiscalDeviceUpdate', 'FiscalDeviceDelete', 'FiscalReport',
   'UserCreate', 'UserUpdate', 'UserDelete',
   'OrderProcess', 'Backup',
+  'ReceiptSettingsUpdate',
 ] as const;
 export type Right = (typeof RIGHTS)[number];
 

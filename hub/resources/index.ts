@@ -14,6 +14,7 @@ import { orders } from './orders/resource.js';
 import { tickets } from './tickets/resource.js';
 import { stockTransfers } from './stocktransfers/resource.js';
 import { stockTakings } from './stocktakings/resource.js';
+import { receiptEmails } from './receipts/resource.js';
 
 export const RESOURCES: readonly ResourceDef[] = [
   customers,
@@ -30,6 +31,7 @@ export const RESOURCES: readonly ResourceDef[] = [
   orders,
   stockTransfers,
   stockTakings,
+  receiptEmails,
 ];
 
-export { stockTakings, stockTransfers, orders, tickets, customers, devices, fiscalDevices, modifiers, numberings, orderEndpoints, paymentTypes, plus, stocks, users };
+export { receiptEmails, stockTakings, stockTransfers, orders, tickets, customers, devices, fiscalDevices, modifiers, numberings, orderEndpoints, paymentTypes, plus, stocks, users };

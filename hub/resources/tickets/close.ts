@@ -11,6 +11,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { DeviceError, type FiscalDevice, type PaymentKind, type Receipt } from '../../../drivers/fiscal/types.js';
 import type { FiscalRegistry } from '../../../drivers/fiscal/registry.js';
+import type { ReceiptMailer } from '../../mail/receipts.js';
 import { inTransaction } from '../../../db/client.js';
 import { requireRight, requireSale, type Caller } from '../../http/caller.js';
 import { errors, ErrorCode, HubError } from '../../http/errors.js';
@@ -33,7 +34,8 @@ export const closeContextSchema = z.object({
   receipt: z
     .object({
       print: z.boolean().default(true),
-      email: z.string().max(254).default(''),
+      // Empty (or null) means no e-mail receipt (CONTRACT §11).
+      email: z.string().trim().max(254).nullable().default(''),
     })
     .default({ print: true, email: '' }),
 });
@@ -80,6 +82,8 @@ interface JobRequest {
   payments: Payment[];
   deviceName: string;
   userName: string;
+  /** The e-mail receipt's address, queued with the close whenever the receipt is settled ('' or absent: none). */
+  email?: string;
 }
 
 interface FiscalOutcome {
@@ -98,6 +102,7 @@ export class TicketCloser {
     private readonly fiscal: FiscalRegistry,
     private readonly log: Logger,
     private readonly timeoutMs = DEVICE_TIMEOUT_MS,
+    private readonly mail: ReceiptMailer | null = null,
   ) {}
 
   async close(caller: Caller, id: string, raw: Record<string, unknown>): Promise<Doc> {
@@ -129,7 +134,8 @@ export class TicketCloser {
       if (closed) return closed;
     }
 
-    if (body.receipt.email && !EMAIL.test(body.receipt.email)) throw errors.member('receipt.email', `'${body.receipt.email}' is not an e-mail address.`);
+    const email = body.receipt.email ?? '';
+    if (email && !EMAIL.test(email)) throw errors.member('receipt.email', `'${email}' is not an e-mail address.`);
     const fiscalName = body.fiscalName ?? this.defaultFiscalName(caller);
     if (!fiscalName) throw errors.member('fiscalName', 'No fiscalName given and the device has no DefaultFiscalName setting.', 'Required');
     const config = getStored(this.ctx.db, fiscalDevices, fiscalName);
@@ -137,8 +143,9 @@ export class TicketCloser {
     if (config.doc.isActive !== true) throw errors.forbidden(`Fiscal device '${fiscalName}' is inactive.`);
     const items = ticket.doc.items as Doc[];
     if (items.length === 0) throw errors.member('items', 'A ticket without items cannot be closed.');
-    const receipt = this.receipt(caller, ticket.doc, body.payments);
-    const request: JobRequest = { receipt, payments: body.payments, deviceName: caller.device.name, userName: caller.userName };
+    // `print: false` is the customer declining paper; the driver skips it only where its device may (see Receipt.print).
+    const receipt: Receipt = { ...this.receipt(caller, ticket.doc, body.payments), print: body.receipt.print };
+    const request: JobRequest = { receipt, payments: body.payments, deviceName: caller.device.name, userName: caller.userName, email };
 
     return this.onDevice(fiscalName, async () => {
       // Another ticket's receipt left unsettled on this device is settled before a new one is printed,
@@ -312,7 +319,7 @@ export class TicketCloser {
 
   /** Closes the ticket of `job` from the receipt the device issued, in one transaction with the job's end. */
   private store(job: FiscalJobRow, result: FiscalOutcome): Doc {
-    const { receipt, payments, deviceName, userName } = JSON.parse(job.request) as JobRequest;
+    const { receipt, payments, deviceName, userName, email } = JSON.parse(job.request) as JobRequest;
     const id = job.ticket_id;
     const fiscalName = job.fiscal_name;
     return inTransaction(this.ctx.db, () => {
@@ -339,7 +346,10 @@ export class TicketCloser {
       // Sales lower stock in the close's own transaction: one Sale document per closed ticket.
       const sold = saleItems(this.ctx, doc.items as Array<{ plu: { code: number; stockName: string }; type: string; quantity: number }>);
       if (sold.length) recordServerTransfer(this.ctx, { type: 'Sale', userName, ticketId: id, items: sold });
-      return this.tickets.store(undefined, id, doc, ticket);
+      const closed = this.tickets.store(undefined, id, doc, ticket);
+      // The e-mail receipt is queued in the same transaction: it exists if and only if the close does.
+      if (email && this.mail) this.mail.enqueue({ to: email, ticket: closed, receipt });
+      return closed;
     });
   }
 }

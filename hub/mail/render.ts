@@ -1,0 +1,241 @@
+/**
+ * The e-mail receipt: one data model built from the closed ticket and the receipt the fiscal
+ * device issued, rendered twice (plain text and HTML) so both parts say exactly the same thing.
+ * Pure functions, no I/O: it runs inside the close's transaction, and the result is stored
+ * (the e-mail is frozen at the close; a later change of prices or header lines does not alter it).
+ * Every amount is an exact decimal printed with 2 places.
+ */
+import type { Receipt } from '../../drivers/fiscal/types.js';
+import { D, dec, roundMoney, type Dec } from '../money.js';
+import type { Doc } from '../resources/engine/define.js';
+import { zonedParts } from '../time.js';
+import type { ShopHeader } from './settings.js';
+
+export interface ReceiptMailLine {
+  name: string;
+  /** Chosen modifier options, shown under the item. */
+  options: string[];
+  quantity: string;
+  unitPrice: string;
+  discountRate: string;
+  vatRate: string;
+  total: string;
+}
+
+export interface VatRow {
+  rate: string;
+  base: string;
+  vat: string;
+  gross: string;
+}
+
+export interface ReceiptMailData {
+  shop: ShopHeader;
+  ticketId: string;
+  ticketName: string | null;
+  /** The close time on the shop's wall clock, `2026-11-21 11:00`. */
+  closedAt: string;
+  currency: string;
+  operator: string | null;
+  lines: ReceiptMailLine[];
+  subtotal: string;
+  discountRate: string;
+  discount: string;
+  total: string;
+  vat: VatRow[];
+  payments: Array<{ name: string; amount: string }>;
+  change: string;
+  closeInfo: { number: number; dailySalesReportNumber: number; fiscalMemorySerialNumber: string; fiscalName: string; deviceName: string };
+}
+
+export interface RenderedMail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+const HUNDRED = new D(100);
+const money = (d: Dec) => d.toFixed(2);
+const pad2 = (n: number) => String(n).padStart(2, '0');
+
+function wallClock(iso: string, timeZone: string): string {
+  const p = zonedParts(new Date(iso), timeZone);
+  return `${p.year}-${pad2(p.month)}-${pad2(p.day)} ${pad2(p.hour)}:${pad2(p.minute)}`;
+}
+
+/**
+ * VAT per rate. Prices include VAT, so each rate's gross is its lines' sum after the ticket
+ * discount, and VAT = gross × rate / (100 + rate). The rounding remainder of the discounted
+ * grosses goes to the largest group, so the rows add up to the receipt's total to the cent.
+ */
+export function vatBreakdown(lines: Array<{ vatRate: string; total: string }>, discountRate: string, total: string): VatRow[] {
+  const byRate = new Map<string, Dec>();
+  for (const l of lines) {
+    const key = dec(l.vatRate).toString();
+    byRate.set(key, (byRate.get(key) ?? new D(0)).plus(dec(l.total)));
+  }
+  const factor = HUNDRED.minus(dec(discountRate)).div(HUNDRED);
+  const rows = [...byRate].map(([rate, sum]) => ({ rate: dec(rate), gross: roundMoney(sum.times(factor)) }));
+  const remainder = dec(total).minus(rows.reduce((s, r) => s.plus(r.gross), new D(0)));
+  if (!remainder.isZero() && rows.length) {
+    const largest = rows.reduce((a, b) => (b.gross.abs().gt(a.gross.abs()) ? b : a));
+    largest.gross = largest.gross.plus(remainder);
+  }
+  return rows
+    .sort((a, b) => a.rate.comparedTo(b.rate))
+    .map(({ rate, gross }) => {
+      const vat = roundMoney(gross.times(rate).div(HUNDRED.plus(rate)));
+      return { rate: rate.toString(), base: money(gross.minus(vat)), vat: money(vat), gross: money(gross) };
+    });
+}
+
+/** The data of one e-mail receipt, from the closed ticket (as stored) and the receipt the device issued. */
+export function receiptMailData(ticket: Doc, receipt: Receipt, shop: ShopHeader, timeZone: string): ReceiptMailData {
+  const items = (ticket.items as Array<{ modifiers?: Array<{ name?: string; quantity?: number }> }>) ?? [];
+  const subtotal = receipt.lines.reduce((s, l) => s.plus(dec(l.total)), new D(0));
+  const total = dec(receipt.total);
+  const closeInfo = ticket.closeInfo as ReceiptMailData['closeInfo'];
+  const employee = ticket.employee as { name?: string; userName?: string } | null;
+  return {
+    shop,
+    ticketId: String(ticket.id),
+    ticketName: (ticket.name as string | null) || null,
+    closedAt: wallClock(String(ticket.closeDate), timeZone),
+    currency: (ticket.currencyLabel as string | null) || '',
+    operator: employee?.name || employee?.userName || receipt.operator || null,
+    // Receipt lines are made from the ticket's items in order (tickets/close.ts), so index i is item i.
+    lines: receipt.lines.map((l, i) => ({
+      name: l.name,
+      options: (items[i]?.modifiers ?? []).map((m) => (m.quantity && m.quantity > 1 ? `${m.quantity}× ${m.name ?? ''}` : String(m.name ?? ''))),
+      quantity: dec(l.quantity).toString(),
+      unitPrice: money(dec(l.unitPrice)),
+      discountRate: dec(l.discountRate).toString(),
+      vatRate: dec(l.vatRate).toString(),
+      total: money(dec(l.total)),
+    })),
+    subtotal: money(subtotal),
+    discountRate: dec(receipt.discountRate).toString(),
+    discount: money(subtotal.minus(total)),
+    total: money(total),
+    vat: vatBreakdown(receipt.lines, receipt.discountRate, receipt.total),
+    payments: receipt.payments.map((p) => ({ name: p.name, amount: money(dec(p.amount)) })),
+    change: money(dec(receipt.change)),
+    closeInfo: {
+      number: closeInfo.number,
+      dailySalesReportNumber: closeInfo.dailySalesReportNumber,
+      fiscalMemorySerialNumber: closeInfo.fiscalMemorySerialNumber,
+      fiscalName: closeInfo.fiscalName,
+      deviceName: closeInfo.deviceName,
+    },
+  };
+}
+
+const WIDTH = 48;
+
+/** `left ........ right` in WIDTH columns (the right side never cut). */
+function row(left: string, right: string): string {
+  const room = WIDTH - right.length - 1;
+  const l = left.length > room ? `${left.slice(0, Math.max(0, room - 1))}…` : left;
+  return `${l}${' '.repeat(Math.max(1, WIDTH - l.length - right.length))}${right}`;
+}
+
+function withCurrency(amount: string, currency: string): string {
+  return currency ? `${amount} ${currency}` : amount;
+}
+
+function discountText(rate: string): string {
+  return dec(rate).isZero() ? '' : ` −${rate} %`;
+}
+
+export function renderText(d: ReceiptMailData): string {
+  const out: string[] = [d.shop.name, ...d.shop.addressLines, ''];
+  out.push(`Receipt no. ${d.closeInfo.number}`, `Date: ${d.closedAt}`);
+  if (d.ticketName) out.push(`Ticket: ${d.ticketName}`);
+  if (d.operator) out.push(`Served by: ${d.operator}`);
+  out.push('-'.repeat(WIDTH));
+  for (const l of d.lines) {
+    out.push(row(l.name, l.total));
+    for (const o of l.options) out.push(`  + ${o}`);
+    out.push(`  ${l.quantity} × ${l.unitPrice}${discountText(l.discountRate)}  VAT ${l.vatRate} %`);
+  }
+  out.push('-'.repeat(WIDTH));
+  if (!dec(d.discountRate).isZero()) {
+    out.push(row('Subtotal', d.subtotal), row(`Discount ${d.discountRate} %`, `−${d.discount}`));
+  }
+  out.push(row('TOTAL', withCurrency(d.total, d.currency)), '');
+  out.push(row('VAT rate', 'base / VAT / total'));
+  for (const v of d.vat) out.push(row(`  ${v.rate} %`, `${v.base} / ${v.vat} / ${v.gross}`));
+  out.push('');
+  for (const p of d.payments) out.push(row(p.name, p.amount));
+  out.push(row('Change', d.change));
+  out.push('-'.repeat(WIDTH));
+  out.push(
+    `Fiscal receipt ${d.closeInfo.number}, daily report ${d.closeInfo.dailySalesReportNumber}`,
+    `Fiscal memory ${d.closeInfo.fiscalMemorySerialNumber} (${d.closeInfo.fiscalName}), register ${d.closeInfo.deviceName}`,
+    `Ticket ${d.ticketId}`,
+  );
+  if (d.shop.footerLines.length) out.push('', ...d.shop.footerLines);
+  return `${out.join('\n')}\n`;
+}
+
+const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const TD = 'padding:2px 6px;vertical-align:top';
+const NUM = `${TD};text-align:right;white-space:nowrap`;
+
+export function renderHtml(d: ReceiptMailData): string {
+  const lines = d.lines
+    .map(
+      (l) =>
+        `<tr><td style="${TD}">${esc(l.name)}${l.options.map((o) => `<br><small>+ ${esc(o)}</small>`).join('')}</td>` +
+        `<td style="${NUM}">${esc(l.quantity)} × ${esc(l.unitPrice)}${esc(discountText(l.discountRate))}</td>` +
+        `<td style="${NUM}">${esc(l.vatRate)} %</td><td style="${NUM}">${esc(l.total)}</td></tr>`,
+    )
+    .join('\n');
+  const discount = dec(d.discountRate).isZero()
+    ? ''
+    : `<tr><td colspan="3" style="${TD}">Subtotal</td><td style="${NUM}">${esc(d.subtotal)}</td></tr>\n` +
+      `<tr><td colspan="3" style="${TD}">Discount ${esc(d.discountRate)} %</td><td style="${NUM}">−${esc(d.discount)}</td></tr>\n`;
+  const vat = d.vat
+    .map((v) => `<tr><td style="${TD}">${esc(v.rate)} %</td><td style="${NUM}">${esc(v.base)}</td><td style="${NUM}">${esc(v.vat)}</td><td style="${NUM}">${esc(v.gross)}</td></tr>`)
+    .join('\n');
+  const payments = d.payments.map((p) => `<tr><td style="${TD}">${esc(p.name)}</td><td style="${NUM}">${esc(p.amount)}</td></tr>`).join('\n');
+  const meta = [`Date: ${d.closedAt}`, ...(d.ticketName ? [`Ticket: ${d.ticketName}`] : []), ...(d.operator ? [`Served by: ${d.operator}`] : [])];
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${esc(`Receipt ${d.closeInfo.number} – ${d.shop.name}`)}</title></head>
+<body style="font-family:Arial,Helvetica,sans-serif;color:#111;max-width:560px;margin:0 auto;padding:16px">
+<h1 style="font-size:20px;margin:0 0 4px">${esc(d.shop.name)}</h1>
+${d.shop.addressLines.map((a) => `<div>${esc(a)}</div>`).join('\n')}
+<h2 style="font-size:16px;margin:16px 0 4px">Receipt no. ${d.closeInfo.number}</h2>
+${meta.map((m) => `<div>${esc(m)}</div>`).join('\n')}
+<table style="border-collapse:collapse;width:100%;margin-top:12px">
+<thead><tr><th style="${TD};text-align:left">Item</th><th style="${NUM}">Qty × price</th><th style="${NUM}">VAT</th><th style="${NUM}">Total</th></tr></thead>
+<tbody>
+${lines}
+</tbody>
+<tfoot>
+${discount}<tr><td colspan="3" style="${TD};font-weight:bold;border-top:1px solid #999">TOTAL</td><td style="${NUM};font-weight:bold;border-top:1px solid #999">${esc(withCurrency(d.total, d.currency))}</td></tr>
+</tfoot>
+</table>
+<table style="border-collapse:collapse;margin-top:12px">
+<thead><tr><th style="${TD};text-align:left">VAT rate</th><th style="${NUM}">Base</th><th style="${NUM}">VAT</th><th style="${NUM}">Total</th></tr></thead>
+<tbody>
+${vat}
+</tbody>
+</table>
+<table style="border-collapse:collapse;margin-top:12px">
+<tbody>
+${payments}
+<tr><td style="${TD}">Change</td><td style="${NUM}">${esc(d.change)}</td></tr>
+</tbody>
+</table>
+<p style="font-size:12px;color:#555;margin-top:16px">Fiscal receipt ${d.closeInfo.number}, daily report ${d.closeInfo.dailySalesReportNumber}<br>
+Fiscal memory ${esc(d.closeInfo.fiscalMemorySerialNumber)} (${esc(d.closeInfo.fiscalName)}), register ${esc(d.closeInfo.deviceName)}<br>
+Ticket ${esc(d.ticketId)}</p>
+${d.shop.footerLines.map((f) => `<p style="margin:4px 0">${esc(f)}</p>`).join('\n')}
+</body></html>
+`;
+}
+
+export function renderReceipt(d: ReceiptMailData): RenderedMail {
+  return { subject: `Receipt ${d.closeInfo.number} – ${d.shop.name}`, text: renderText(d), html: renderHtml(d) };
+}
