@@ -2,6 +2,7 @@
  * createApp(deps) → the express app. It never listens: main.ts does, and tests call it with a
  * temp database and a fake clock.
  */
+import { sql } from 'drizzle-orm';
 import express, { type Express } from 'express';
 import type { Db } from '../db/client.js';
 import type { Clock } from './clock.js';
@@ -23,6 +24,8 @@ import { RESOURCES } from './resources/index.js';
 import { TicketActions } from './resources/tickets/actions.js';
 import { DEVICE_TIMEOUT_MS, TicketCloser } from './resources/tickets/close.js';
 import { ticketRouter } from './resources/tickets/routes.js';
+import { FiscalMonitor } from './resources/fiscaldevices/monitor.js';
+import { fiscalDeviceRouter } from './resources/fiscaldevices/routes.js';
 import { orderStateRouter } from './resources/orders/kitchen-state.js';
 import type { FiscalRegistry } from '../drivers/fiscal/registry.js';
 import { join } from 'node:path';
@@ -51,13 +54,14 @@ export interface Services {
   backups: BackupService;
   metrics: Metrics;
   mail: MailServices;
+  fiscalMonitor: FiscalMonitor;
 }
 
 export function buildServices(deps: AppDeps): Services {
   const ctx: EngineContext = { db: deps.db, clock: deps.clock, timeZone: deps.config.timeZone, busy: new Set() };
   const resources = Object.fromEntries(RESOURCES.map((def) => [def.name, new ResourceService(def, ctx)]));
   const mail = buildMail({ db: deps.db, clock: deps.clock, log: deps.log, timeZone: deps.config.timeZone, config: deps.config, emails: resources[receiptEmails.name] });
-  return {
+  const services: Omit<Services, 'fiscalMonitor'> = {
     resources,
     auth: new AuthService(ctx, deps.config.tokenTtlMs),
     ticketActions: new TicketActions(ctx, resources.tickets),
@@ -67,6 +71,24 @@ export function buildServices(deps: AppDeps): Services {
     metrics: new Metrics(),
     mail,
   };
+  return { ...services, fiscalMonitor: fiscalMonitor(deps, services.ticketCloser) };
+}
+
+/** Fiscal device status from every device call and a poll; the poll also settles receipts left pending. */
+function fiscalMonitor(deps: AppDeps, closer: TicketCloser): FiscalMonitor {
+  return new FiscalMonitor({
+    db: deps.db,
+    log: deps.log,
+    fiscal: deps.drivers.fiscal,
+    devices: () =>
+      deps.db
+        .all<{ name: string; driver: string; address: string; settings: string | null }>(
+          sql`SELECT name, driver, json_extract(doc, '$.address') AS address, json_extract(doc, '$.settings') AS settings FROM fiscal_devices
+              WHERE is_active = 1 OR name IN (SELECT fiscal_name FROM fiscal_jobs WHERE state = 'Pending') ORDER BY name`,
+        )
+        .map((d) => ({ name: d.name, driver: d.driver, address: d.address, settings: d.settings ? (JSON.parse(d.settings) as Record<string, string>) : {} })),
+    settle: (name) => closer.afterPending(name, async () => {}),
+  });
 }
 
 export function createApp(deps: AppDeps, services: Services = buildServices(deps)): Express {
@@ -93,6 +115,7 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
   api.use(services.events.router);
   api.use(backupRouter(services.backups));
   api.use(ticketRouter(services.ticketActions, services.ticketCloser));
+  api.use(fiscalDeviceRouter({ db: deps.db, fiscal: deps.drivers.fiscal, closer: services.ticketCloser }));
   api.use(receiptRouter(services.mail.receipts, services.mail.settings));
   api.use(orderStateRouter(services.resources.orders));
   for (const service of Object.values(services.resources)) api.use(resourceRouter(service));

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import type { Clock } from './clock.js';
 import { VERSION } from './version.js';
+import { readFiscalStatus } from './resources/fiscaldevices/status.js';
 import { lastSeq } from './events/log.js';
 import { Outbox } from './mail/outbox.js';
 
@@ -31,10 +32,8 @@ export function healthRouter(deps: { db: Db; clock: Clock; startedAt: number }):
       changeLog = { lastSeq: lastSeq(deps.db) };
       emailOutbox = new Outbox(deps.db).depth();
       fiscalDevices = deps.db
-        .all<{ name: string; driver: string; is_active: number; status: string | null }>(
-          sql`SELECT name, driver, is_active, json_extract(doc, '$.status') AS status FROM fiscal_devices ORDER BY name`,
-        )
-        .map((f) => ({ name: f.name, driver: f.driver, isActive: f.is_active === 1, status: f.status ? JSON.parse(f.status) : null }));
+        .all<{ name: string; driver: string; is_active: number }>(sql`SELECT name, driver, is_active FROM fiscal_devices ORDER BY name`)
+        .map((f) => ({ name: f.name, driver: f.driver, isActive: f.is_active === 1, status: readFiscalStatus(deps.db, f.name) }));
     } catch {
       db = 'error';
     }

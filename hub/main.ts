@@ -101,6 +101,8 @@ async function main(): Promise<void> {
   const compaction = setInterval(compactLog, 6 * 3600_000);
   compaction.unref();
   services.backups.schedule(config.backupEveryMs);
+  // Fiscal status now and every 30 s; receipts a stopped hub left pending are settled as each device answers.
+  services.fiscalMonitor.start();
   services.mail.worker.start();
   const smtp = services.mail.settings.smtp();
   lines.push(
@@ -129,6 +131,7 @@ async function main(): Promise<void> {
     server.close(async () => {
       await withdrawn;
       await services.backups.stop();
+      await services.fiscalMonitor.stop();
       await mailStopped;
       clearTimeout(force);
       void fiscal.closeAll();

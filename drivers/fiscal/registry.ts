@@ -37,12 +37,43 @@ export const DEFAULT_FACTORIES: Record<string, FiscalDriverFactory> = {
   datecs: (config, deps) => new DatecsFiscalDevice({ name: config.name, address: config.address, settings: config.settings, clock: deps.clock, channel: deps.channel }),
 };
 
-/** Waiting longer than this for another document on the same device answers BUSY. */
-export const DEVICE_QUEUE_WAIT_MS = 30_000;
+/** What every device call showed: its result, or the error it failed with. */
+export type FiscalObserver = (name: string, call: FiscalCall, outcome: { ok: true; value: unknown } | { ok: false; error: unknown }) => void;
+export type FiscalCall = 'info' | 'status' | 'printReceipt' | 'lastDocument' | 'xReport' | 'zReport' | 'cancelOpenReceipt';
+const OBSERVED: FiscalCall[] = ['info', 'status', 'printReceipt', 'lastDocument', 'xReport', 'zReport', 'cancelOpenReceipt'];
+
+/**
+ * The device seen through a proxy that reports each call's outcome; everything else (a simulator's
+ * fault injection, its journal) reaches the device itself.
+ */
+function observed(name: string, device: FiscalDevice, observer: FiscalObserver): FiscalDevice {
+  return new Proxy(device, {
+    get(target, prop, receiver) {
+      const value: unknown = Reflect.get(target, prop, receiver);
+      if (typeof value !== 'function' || !OBSERVED.includes(prop as FiscalCall)) return value;
+      return async (...args: unknown[]) => {
+        const tell = (outcome: Parameters<FiscalObserver>[2]) => {
+          try {
+            observer(name, prop as FiscalCall, outcome);
+          } catch {
+            // What the observer does with it must never change the call's own outcome.
+          }
+        };
+        try {
+          const result: unknown = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+          tell({ ok: true, value: result });
+          return result;
+        } catch (error) {
+          tell({ ok: false, error });
+          throw error;
+        }
+      };
+    },
+  });
+}
 
 export class FiscalRegistry {
   private readonly devices = new Map<string, { signature: string; device: FiscalDevice }>();
-  private readonly turns = new Map<string, Promise<void>>();
 
   constructor(
     private readonly deps: FiscalDriverDeps,
@@ -55,48 +86,27 @@ export class FiscalRegistry {
     if (known && known.signature === signature) return known.device;
     if (known) void known.device.close();
     const factory = this.factories[config.driver];
-    const device = factory ? factory(config, this.deps) : new UnavailableDevice(`the ${config.driver} driver is not available in this build`);
+    let device: FiscalDevice;
+    try {
+      device = factory ? factory(config, this.deps) : new UnavailableDevice(`the ${config.driver} driver is not available in this build`);
+    } catch (e) {
+      device = new UnavailableDevice(`the ${config.driver} driver refused its configuration: ${(e as Error).message}`);
+    }
+    if (this.observer) device = observed(config.name, device, this.observer);
     this.devices.set(config.name, { signature, device });
     return device;
+  }
+
+  private observer: FiscalObserver | null = null;
+
+  /** Tells `observer` the outcome of every call on every device made from now on (the status of devices). */
+  observe(observer: FiscalObserver): void {
+    this.observer = observer;
   }
 
   /** The instance already made for `name`, if any (tests reach the simulator this way). */
   peek(name: string): FiscalDevice | undefined {
     return this.devices.get(name)?.device;
-  }
-
-  /**
-   * Runs `work` while no other document work runs on device `name` (a receipt, its reconciliation, a
-   * report), so "the last document" always belongs to the job being settled. A caller that cannot
-   * get its turn within `waitMs` gets BUSY instead of hanging behind a slow device.
-   */
-  async exclusive<T>(name: string, work: () => Promise<T>, waitMs = DEVICE_QUEUE_WAIT_MS): Promise<T> {
-    const before = this.turns.get(name) ?? Promise.resolve();
-    let release!: () => void;
-    const mine = new Promise<void>((resolve) => (release = resolve));
-    const tail = before.then(() => mine);
-    this.turns.set(name, tail);
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      await Promise.race([
-        before,
-        new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new DeviceError('BUSY', `fiscal device '${name}' is busy with another document`)), waitMs);
-        }),
-      ]);
-    } catch (e) {
-      // Give the turn up only once the queue reaches it, so order is kept for those behind.
-      void before.then(release);
-      throw e;
-    } finally {
-      clearTimeout(timer);
-    }
-    try {
-      return await work();
-    } finally {
-      release();
-      if (this.turns.get(name) === tail) this.turns.delete(name);
-    }
   }
 
   async closeAll(): Promise<void> {

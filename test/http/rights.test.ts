@@ -297,3 +297,22 @@ describe('rights names in users', () => {
     expect((await hub.call('GET', '/api/users?userName=bad-rights')).body.totalCount).toBe(0);
   });
 });
+
+describe('granting rights', () => {
+  it('refuses to hand out a right the caller does not hold, and keeps rights the user had', async () => {
+    const manager = await hub.userWith(['UserCreate', 'UserUpdate', 'CustomerCreate']);
+    const escalate = await hub.call('POST', '/api/users', { userName: 'sneaky', password: 'pw', rights: ['CustomerCreate', 'UserDelete'] }, { token: manager });
+    expect(escalate.status).toBe(403);
+    expect(escalate.body.errorCode).toBe(8);
+    expect(escalate.body.detail).toMatch(/UserDelete/);
+    expect((await hub.call('GET', '/api/users?userName=sneaky')).body.totalCount).toBe(0);
+    const ok = await hub.call('POST', '/api/users', { userName: 'helper', password: 'pw', rights: ['CustomerCreate'] }, { token: manager });
+    expect(ok.status).toBe(201);
+    // A user the admin gave Backup keeps it when the manager edits their name.
+    const admin = await hub.call('PUT', `/api/users/${ok.body.id}`, { ...ok.body, rights: ['CustomerCreate', 'Backup'] });
+    expect(admin.status).toBe(200);
+    const edit = await hub.call('PUT', `/api/users/${ok.body.id}`, { ...admin.body, name: 'Helper' }, { token: manager });
+    expect(edit.status).toBe(200);
+    expect(edit.body.rights).toEqual(['CustomerCreate', 'Backup']);
+  });
+});

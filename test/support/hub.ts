@@ -41,8 +41,9 @@ export interface TestHub {
 
 let userSeq = 0;
 
-export async function startHub(opts: { clock?: FakeClock; timeZone?: string; rateLimit?: number } = {}): Promise<TestHub> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'poshub-test-'));
+/** `dataDir`: a directory of an earlier hub (a restart); it is kept on close. */
+export async function startHub(opts: { clock?: FakeClock; timeZone?: string; rateLimit?: number; dataDir?: string } = {}): Promise<TestHub> {
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'poshub-test-'));
   const db = openDb(join(dataDir, 'hub.sqlite'));
   const clock = opts.clock ?? new FakeClock('2026-11-21T10:00:00Z');
   const log = createLogger('silent');
@@ -105,7 +106,7 @@ export async function startHub(opts: { clock?: FakeClock; timeZone?: string; rat
         server.closeAllConnections();
       });
       closeDb(db);
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
   hub.adminToken = await login('admin', ADMIN_PASSWORD, 'BackOffice');

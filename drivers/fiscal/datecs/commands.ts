@@ -120,6 +120,14 @@ export function fiscalText(text: string): string {
   return deviceText(text, FREE_TEXT_MAX);
 }
 
+/** A text as free-text lines of the printer's width (a long ticket id takes two). */
+function lines(text: string): string[] {
+  const plain = deviceText(text, text.length);
+  const out: string[] = [];
+  for (let i = 0; i < plain.length; i += FREE_TEXT_MAX) out.push(plain.slice(i, i + FREE_TEXT_MAX));
+  return out;
+}
+
 // ---- reply parsers --------------------------------------------------------------------------------
 
 const fields = (data: Uint8Array): string[] => str(data).split(',');
@@ -354,7 +362,7 @@ export function planReceipt(receipt: PlanReceipt, settings: DatecsSettings, jobI
     .map((p) => ({ kind: p.kind, data: payment(p.kind, p.amount, p.name) }));
   return {
     open: openFiscalReceipt(settings.operator, settings.password, settings.till),
-    texts: [fiscalText(`Ticket ${receipt.reference}`), fiscalText(`Job ${jobId}`)],
+    texts: [...lines(`Ticket ${receipt.reference}`), ...lines(`Job ${jobId}`)],
     sales,
     subtotal: subtotal(new Decimal(receipt.total).minus(sum).toFixed(2)),
     total: new Decimal(receipt.total).toFixed(2),

@@ -52,6 +52,9 @@ export interface LinkTimings {
 
 export const DEFAULT_TIMINGS: LinkTimings = { frameTimeoutMs: 500, retries: 5, busyTimeoutMs: 60_000 };
 
+/** After a refused connection the next attempt waits 200 ms, doubling up to this (setting ReconnectMaxMs). */
+export const DEFAULT_RECONNECT_MAX_MS = 5000;
+
 type Wait = { reply: Reply } | { retry: 'timeout' | 'nak' | 'garbled' | 'closed' | 'busy' | 'otherCommand' };
 
 /**
@@ -102,6 +105,8 @@ export class IslLink {
     let frame = encodeRequest(seq, cmd, bytes(data));
     let written = false;
     let why = 'no answer';
+    /** The last attempt could not even reach the device (no connection): OFFLINE rather than TIMEOUT. */
+    let unreachable = false;
     for (let attempt = 0; attempt <= this.timings.retries; attempt++) {
       let ch: Channel;
       try {
@@ -111,6 +116,7 @@ export class IslLink {
         // Nothing went out yet: the device is plainly unreachable. Otherwise keep trying to deliver.
         if (!written) throw e;
         why = (e as Error).message;
+        unreachable = true;
         continue;
       }
       ch.discard();
@@ -121,12 +127,14 @@ export class IslLink {
       } catch (e) {
         written = true;
         why = (e as Error).message;
+        unreachable = true;
         this.channel.reset();
         continue;
       }
       const got = await this.await(ch, seq, cmd);
       if ('reply' in got) return got.reply;
       why = got.retry;
+      unreachable = got.retry === 'closed';
       if (got.retry === 'closed') this.channel.reset();
       if (got.retry === 'busy') break;
       if (got.retry === 'otherCommand') {
@@ -135,7 +143,7 @@ export class IslLink {
         frame = encodeRequest(seq, cmd, bytes(data));
       }
     }
-    throw new DeviceError('TIMEOUT', `${this.channel.label}: ${name} not answered (${why})`, written);
+    throw new DeviceError(unreachable ? 'OFFLINE' : 'TIMEOUT', `${this.channel.label}: ${name} not answered (${why})`, written);
   }
 
   private async await(ch: Channel, seq: number, cmd: number): Promise<Wait> {
@@ -181,11 +189,11 @@ export interface DatecsOptions {
   trace?: (line: string) => void;
 }
 
-const NUMERIC_SETTINGS = { FrameTimeoutMs: 'frameTimeoutMs', Retries: 'retries', BusyTimeoutMs: 'busyTimeoutMs' } as const;
+const NUMERIC_SETTINGS = { FrameTimeoutMs: 'frameTimeoutMs', Retries: 'retries', BusyTimeoutMs: 'busyTimeoutMs', ReconnectMaxMs: 'reconnectMaxMs' } as const;
 
-/** Link timings from a fiscal device's settings (FrameTimeoutMs, Retries, BusyTimeoutMs); malformed values throw. */
-export function timingsFromSettings(settings: Record<string, string>): Partial<LinkTimings> {
-  const out: Partial<LinkTimings> = {};
+/** Link timings from a fiscal device's settings (FrameTimeoutMs, Retries, BusyTimeoutMs, ReconnectMaxMs); malformed values throw. */
+export function timingsFromSettings(settings: Record<string, string>): Partial<LinkTimings & { reconnectMaxMs: number }> {
+  const out: Partial<LinkTimings & { reconnectMaxMs: number }> = {};
   for (const [key, field] of Object.entries(NUMERIC_SETTINGS)) {
     const v = settings[key];
     if (v === undefined) continue;
@@ -217,11 +225,12 @@ export class DatecsFiscalDevice implements FiscalDevice {
   constructor(opts: DatecsOptions) {
     this.settings = parseSettings(opts.settings);
     this.clock = opts.clock;
+    const { reconnectMaxMs = DEFAULT_RECONNECT_MAX_MS, ...timings } = timingsFromSettings(opts.settings);
     const channel = new ReconnectingChannel(opts.address, {
-      backoff: { initialMs: 200, maxMs: 5000, factor: 2 },
+      backoff: { initialMs: Math.min(200, reconnectMaxMs), maxMs: reconnectMaxMs, factor: 2 },
       ...opts.channel,
     });
-    this.link = new IslLink(channel, { ...DEFAULT_TIMINGS, ...timingsFromSettings(opts.settings), ...opts.timings }, opts.trace);
+    this.link = new IslLink(channel, { ...DEFAULT_TIMINGS, ...timings, ...opts.timings }, opts.trace);
   }
 
   /** What would make the printer refuse this receipt, found without asking it. */

@@ -4,6 +4,8 @@ import { errors } from '../../http/errors.js';
 import { defineResource } from '../engine/define.js';
 import { nameKey, stringMap, text } from '../engine/fields.js';
 import { bool } from '../engine/refs.js';
+import { checkSettings } from '../../../drivers/fiscal/datecs/driver.js';
+import { forgetFiscalStatus, readFiscalStatus, type FiscalStatus } from './status.js';
 
 export const FISCAL_DRIVERS = ['datecs', 'escpos', 'simulator'] as const;
 
@@ -13,9 +15,7 @@ const statusSchema = z.object({
   lastError: z.string().nullable(),
   fiscalMemorySerialNumber: z.string().nullable(),
   dailySalesReportNumber: z.number().int().nullable(),
-});
-export type FiscalStatus = z.infer<typeof statusSchema>;
-const UNKNOWN_STATUS: FiscalStatus = { online: null, paper: 'unknown', lastError: null, fiscalMemorySerialNumber: null, dailySalesReportNumber: null };
+}) satisfies z.ZodType<FiscalStatus>;
 
 export const fiscalDevices = defineResource({
   name: 'fiscaldevices',
@@ -38,7 +38,7 @@ export const fiscalDevices = defineResource({
   },
   rights: { create: 'FiscalDeviceCreate', update: 'FiscalDeviceUpdate', delete: 'FiscalDeviceDelete' },
   hooks: {
-    prepare({ body, existing }) {
+    prepare({ body }) {
       const address = String(body.address);
       if (body.driver === 'simulator') {
         if (!/^sim:.+/.test(address)) throw errors.member('address', `The simulator driver takes an address sim:<any>, not '${address}'.`);
@@ -50,8 +50,17 @@ export const fiscalDevices = defineResource({
           throw e;
         }
       }
-      // Status is what the driver last saw; a configuration write keeps it.
-      return { ...body, status: (existing?.status as FiscalStatus | undefined) ?? UNKNOWN_STATUS };
+      if (body.driver === 'datecs') {
+        try {
+          checkSettings(body.settings as Record<string, string>);
+        } catch (e) {
+          throw errors.member('settings', (e as Error).message);
+        }
+      }
+      // Status is not configuration: it lives beside the device (status.ts) and is merged in on read.
+      return body;
     },
+    present: (doc, ctx) => ({ ...doc, status: readFiscalStatus(ctx.db, String(doc.name)) }),
+    beforeDelete: ({ existing, ctx }) => forgetFiscalStatus(ctx.db, String(existing.name)),
   },
 });

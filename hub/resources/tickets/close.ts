@@ -181,6 +181,18 @@ export class TicketCloser {
     });
   }
 
+  /**
+   * Runs `fn` on the device's queue once every receipt left pending on it is settled (a lost reply,
+   * a hub stopped between print and commit): reports run here, so no report comes between a receipt
+   * and its settling, and so does the settling at start and when a device answers again.
+   */
+  async afterPending<T>(fiscalName: string, fn: () => Promise<T>): Promise<T> {
+    return this.onDevice(fiscalName, async () => {
+      for (const job of this.pendingJobs(sql`fiscal_name = ${fiscalName}`)) await this.settle(job.id);
+      return fn();
+    });
+  }
+
   /** Runs `fn` when every earlier call queued for this fiscal device has finished. */
   private async onDevice<T>(fiscalName: string, fn: () => Promise<T>): Promise<T> {
     const previous = this.deviceQueues.get(fiscalName) ?? Promise.resolve();

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { canonicalRight, RIGHTS } from '../../http/rights.js';
+import { canonicalRight, RIGHTS, type Right } from '../../http/rights.js';
 import { errors } from '../../http/errors.js';
 import { hashPassword } from '../auth/passwords.js';
 import { defineResource } from '../engine/define.js';
@@ -39,9 +39,13 @@ export const users = defineResource({
   rights: { create: 'UserCreate', update: 'UserUpdate', delete: 'UserDelete' },
   hooks: {
     prepareAsync: async (body) => (typeof body.password === 'string' ? hashPassword(body.password) : undefined),
-    prepare({ body, existing, extra }) {
+    prepare({ caller, body, existing, extra }) {
       const passwordHash = (extra as string | undefined) ?? (existing?.passwordHash as string | undefined);
       if (!passwordHash) throw errors.member('password', 'is required for a new user.', 'Required');
+      // No one hands out a right they do not hold themselves (a shift manager cannot make an admin).
+      const before = new Set((existing?.rights as string[] | undefined) ?? []);
+      const granted = (body.rights as Right[]).filter((r) => !before.has(r) && !caller.rights.has(r));
+      if (granted.length) throw errors.forbidden(`You cannot grant rights you do not hold: ${granted.join(', ')}.`);
       const { password: _password, ...rest } = body;
       return { ...rest, rights: [...new Set(body.rights as string[])], passwordHash };
     },

@@ -1,0 +1,48 @@
+/** A restaurant whose receipts go to a Datecs printer: the byte-level simulator on 127.0.0.1. */
+import { DatecsSimulator } from '../../drivers/fiscal/datecs/simulator.js';
+import type { TestHub } from '../support/hub.js';
+import { expect2xx, item, register, restaurant } from '../tickets/fixture.js';
+
+/** Short link timings so a silent printer costs a fraction of a second, not seconds. */
+export const FAST_SETTINGS = { FrameTimeoutMs: '40', Retries: '3', BusyTimeoutMs: '2000', ReconnectMaxMs: '40' };
+
+export async function datecsDevice(hub: TestHub, name: string, sim: DatecsSimulator, settings: Record<string, string> = FAST_SETTINGS): Promise<void> {
+  await expect2xx(hub.call('POST', '/api/fiscaldevices', { name, driver: 'datecs', address: sim.address, settings }));
+}
+
+export interface DatecsRestaurant {
+  sim: DatecsSimulator;
+  cashier: Awaited<ReturnType<typeof register>>;
+  open(items?: unknown[]): Promise<any>;
+  close(id: string, extra?: Record<string, unknown>): Promise<{ status: number; headers: Headers; body: any }>;
+  ticket(id: string): Promise<any>;
+  device(): Promise<any>;
+  /** The fiscal receipts the printer issued for ticket `id`. */
+  receiptsOf(id: string): DatecsSimulator['memory']['receipts'];
+}
+
+/** The tickets fixture's restaurant, plus fiscal device `DT1` (datecs) on a fresh simulator. */
+export async function datecsRestaurant(hub: TestHub, settings?: Record<string, string>): Promise<DatecsRestaurant> {
+  await restaurant(hub);
+  const sim = new DatecsSimulator({ clock: () => hub.clock.now() });
+  await sim.listen();
+  await datecsDevice(hub, 'DT1', sim, settings);
+  const cashier = await register(hub);
+  return {
+    sim,
+    cashier,
+    open: (items = [item(1, 2), item(3, 1)]) => expect2xx(hub.call('POST', '/api/tickets', { items }, { token: cashier.token })),
+    close: (id, extra = {}) => hub.call('POST', `/api/tickets/${id}/close`, { fiscalName: 'DT1', payments: [{ paymentTypeNumber: 1, amount: 20 }], ...extra }, { token: cashier.token }),
+    ticket: async (id) => (await hub.call('GET', `/api/tickets/${id}`)).body,
+    device: async () => (await hub.call('GET', '/api/fiscaldevices/DT1')).body,
+    receiptsOf: (id) => sim.memory.receipts.filter((r) => r.texts.join('').includes(`Ticket ${id}`)),
+  };
+}
+
+export async function until(check: () => boolean | Promise<boolean>, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
