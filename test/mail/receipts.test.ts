@@ -288,3 +288,23 @@ describe('receipt settings', () => {
     await m.useSmtp(m.smtp.port);
   });
 });
+
+describe('the API description', () => {
+  it('documents the e-mail routes with the statuses and errorCodes they answer', async () => {
+    const doc = (await m.hub.call('GET', '/api/openapi.json', undefined, { token: null })).body;
+    const codes = (path: string, method: string, status: number): number[] =>
+      doc.paths[path]?.[method]?.responses?.[String(status)]?.content?.['application/problem+json']?.schema?.allOf?.[1]?.properties?.errorCode?.enum ?? [];
+    expect(doc.paths['/api/receipts/emails'].get.parameters.map((p: any) => p.name)).toEqual(expect.arrayContaining(['ticketId', 'to', 'state']));
+    expect(doc.components.schemas.ReceiptEmail.properties.state.enum).toEqual(['Queued', 'Sent', 'Failed']);
+    const resend = '/api/receipts/emails/{id}/resend';
+    expect(doc.paths[resend].post.description).toContain('TicketClose');
+    expect([codes(resend, 'post', 403), codes(resend, 'post', 404), codes(resend, 'post', 401)]).toEqual([[2], [7], [1]]);
+    const settings = '/api/receipts/settings';
+    expect(doc.paths[settings].put.description).toContain('ReceiptSettingsUpdate');
+    expect([codes(settings, 'put', 400), codes(settings, 'put', 403), codes(settings, 'put', 409)]).toEqual([[3], [2], [6]]);
+    expect(doc.components.schemas.ReceiptSettings.properties.smtp).toBeDefined();
+    expect(JSON.stringify(doc.components.schemas.ReceiptSettings)).not.toContain('"password"');
+    expect(doc.components.schemas.ReceiptSettingsInput.properties.smtp).toBeDefined();
+    expect(doc.paths['/api/tickets/{id}/close'].post.description).toContain('receipt.email');
+  });
+});
