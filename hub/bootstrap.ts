@@ -11,6 +11,7 @@ import type { Caller } from './http/caller.js';
 import { RIGHTS } from './http/rights.js';
 import type { Logger } from './log.js';
 import type { ResourceService } from './resources/engine/service.js';
+import { getStored } from './resources/engine/repo.js';
 import { fromZoned, zonedParts } from './time.js';
 import { DEFAULT_NUMBERINGS } from './resources/numberings/resource.js';
 
@@ -45,13 +46,24 @@ export async function bootstrap(opts: {
   if (count > 0) return { created: false };
 
   const password = opts.adminPassword ?? randomBytes(12).toString('base64url');
-  await services.devices.create(SYSTEM_CALLER, { name: 'BackOffice', envName: 'BackOffice', description: 'The store manager\u2019s back office' });
-  await services.users.create(SYSTEM_CALLER, { id: 'admin', userName: 'admin', name: 'Administrator', rights: [...RIGHTS], password });
+  // The password file is written before the admin exists, and each default record is made only if
+  // missing: a start cut off half-way is simply completed by the next start, never locked out.
+  let passwordFile: string | undefined;
+  if (!opts.adminPassword) {
+    passwordFile = join(opts.dataDir, 'admin-password.txt');
+    // `mode` applies only to a new file: a stale one would keep its own, so it goes first.
+    rmSync(passwordFile, { force: true });
+    writeFileSync(passwordFile, `${password}\n`, { mode: 0o600 });
+  }
+  const ensure = async (service: ResourceService, key: string | number, body: Record<string, unknown>) => {
+    if (!getStored(db, service.def, key)) await service.create(SYSTEM_CALLER, body);
+  };
+  await ensure(services.devices, 'BackOffice', { name: 'BackOffice', envName: 'BackOffice', description: 'The store manager\u2019s back office' });
   // Numbering windows count from the start of this year in the store's zone, so months and years align.
   const year = zonedParts(opts.now, opts.timeZone).year;
   const startAt = fromZoned({ year, month: 1, day: 1 }, opts.timeZone).toISOString();
   for (const n of DEFAULT_NUMBERINGS) {
-    await services.stocktransfernumberings.create(SYSTEM_CALLER, {
+    await ensure(services.stocktransfernumberings, n.id, {
       id: n.id,
       isActive: true,
       type: n.type,
@@ -60,15 +72,8 @@ export async function bootstrap(opts: {
       numberings: [{ isActive: true, startAt, period: { unit: n.unit, amount: 1 }, currentNumber: 0 }],
     });
   }
-  await services.paymenttypes.create(SYSTEM_CALLER, { number: 1, name: 'Cash', category: 'Cash', isActive: true, isChangeable: true });
-
-  let passwordFile: string | undefined;
-  if (!opts.adminPassword) {
-    passwordFile = join(opts.dataDir, 'admin-password.txt');
-    // `mode` applies only to a new file: a stale one would keep its own, so it goes first.
-    rmSync(passwordFile, { force: true });
-    writeFileSync(passwordFile, `${password}\n`, { mode: 0o600 });
-  }
+  await ensure(services.paymenttypes, 1, { number: 1, name: 'Cash', category: 'Cash', isActive: true, isChangeable: true });
+  await ensure(services.users, 'admin', { id: 'admin', userName: 'admin', name: 'Administrator', rights: [...RIGHTS], password });
   opts.log.info({ passwordFile }, 'first start: created user admin, device BackOffice, default numberings and payment type 1 Cash');
   return { created: true, adminPassword: opts.adminPassword ? undefined : password, passwordFile };
 }
