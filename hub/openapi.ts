@@ -664,7 +664,7 @@ function registerReceiptRoutes(registry: OpenAPIRegistry, problem: z.ZodObject, 
     z.object({ ...settingsSchema.shape, _v: z.number().int().min(0).optional() }).openapi({
       description:
         'PUT replaces the whole. `shopName` null: POS_HUB_SHOP_NAME. `smtp` null: the server of POS_HUB_SMTP_URL; else this server ' +
-        'as a whole (port null: 465 for Implicit TLS, else 587). `smtp.password` is write-only: left out, the stored one is kept; null clears it.',
+        'as a whole (port null: 465 for Implicit TLS, else 587). `smtp.password` is write-only: left out, the stored one is kept (for the same host and user only); null clears it.',
     }),
   );
   registry.registerPath({

@@ -199,7 +199,7 @@ export class MailSettings {
     };
   }
 
-  /** PUT: replaces the settings (a left-out smtp.password keeps the stored one); `_v` or If-Match must match. */
+  /** PUT: replaces the settings (a left-out smtp.password keeps the stored one for the same host and user); `_v` or If-Match must match. */
   put(raw: Record<string, unknown>, ifMatch?: number): Doc {
     const sentV = raw._v;
     if (sentV !== undefined && sentV !== null && !(typeof sentV === 'number' && Number.isInteger(sentV) && sentV >= 0)) {
@@ -213,7 +213,9 @@ export class MailSettings {
         throw errors.versionMismatch({ name: 'ReceiptSettings', id: ROW, version: current.v }, expected);
       }
       const smtp = body.smtp && { host: body.smtp.host, port: body.smtp.port, tls: body.smtp.tls, user: body.smtp.user, from: body.smtp.from };
-      const password = !body.smtp ? null : body.smtp.password === undefined ? current.password : body.smtp.password;
+      // A left-out password is kept only for the same login on the same server: it must never go to another one.
+      const sameLogin = !!current.doc.smtp && current.doc.smtp.host === body.smtp?.host && current.doc.smtp.user === body.smtp?.user;
+      const password = !body.smtp ? null : body.smtp.password !== undefined ? body.smtp.password : sameLogin ? current.password : null;
       const doc: StoredSettings = { shopName: body.shopName, addressLines: body.addressLines, footerLines: body.footerLines, smtp };
       const v = current.v + 1;
       const at = this.clock.now().getTime();

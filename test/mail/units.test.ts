@@ -127,6 +127,15 @@ describe('SMTP settings', () => {
       expect(settings.smtp()).toEqual({ host: 'relay.example.sk', port: 587, tls: 'Opportunistic', user: 'alice@example.sk', password: 'x', from: 'Bistro <b@example.sk>' });
       settings.put({ smtp: { host: 'relay.example.sk', user: 'alice', password: 'x' } });
       expect(settings.shop().name).toBe('Bistro');
+      // A left-out password is kept for the same host and user, and dropped for another server or login.
+      settings.put({ smtp: { host: 'relay.example.sk', user: 'alice' } });
+      expect(settings.smtp()?.password).toBe('x');
+      settings.put({ smtp: { host: 'other.example.sk', user: 'alice' } });
+      expect(settings.smtp()?.password).toBeNull();
+      expect(settings.present()).toMatchObject({ smtp: { passwordSet: false } });
+      settings.put({ smtp: { host: 'other.example.sk', user: 'alice', password: 'y' } });
+      settings.put({ smtp: { host: 'other.example.sk', user: 'bob' } });
+      expect(settings.smtp()?.password).toBeNull();
       settings.put({ smtp: null });
       expect(settings.smtp()?.host).toBe('mail.example.sk');
       expect(new MailSettings(db, new FakeClock(), {}).put({ smtp: null })).toMatchObject({ effective: { smtpSource: 'None', smtp: null, shopName: 'POS Hub' } });
