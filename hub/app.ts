@@ -33,6 +33,8 @@ import { BackupService } from './backups/service.js';
 import { backupRouter } from './backups/routes.js';
 import { rateLimit } from './http/rate-limit.js';
 import { Metrics } from './metrics.js';
+import { printingRouter } from './printing/routes.js';
+import { PrintService, type PrintingOptions } from './printing/service.js';
 import { buildMail, type MailConfig, type MailServices } from './mail/index.js';
 import { receiptRouter } from './resources/receipts/routes.js';
 import { receiptEmails } from './resources/receipts/resource.js';
@@ -42,7 +44,8 @@ export interface AppDeps {
   clock: Clock;
   log: Logger;
   config: Pick<Config, 'timeZone' | 'tokenTtlMs' | 'dataDir'> & Partial<Pick<Config, 'rateLimit' | 'backupKeep'>> & MailConfig;
-  drivers: { fiscal: FiscalRegistry };
+  /** `printing`: driver timeouts and backoffs for the print queue (tests pass short ones). */
+  drivers: { fiscal: FiscalRegistry; printing?: PrintingOptions };
 }
 
 export interface Services {
@@ -53,6 +56,7 @@ export interface Services {
   events: ReturnType<typeof eventStreams>;
   backups: BackupService;
   metrics: Metrics;
+  printing: PrintService;
   mail: MailServices;
   fiscalMonitor: FiscalMonitor;
 }
@@ -69,6 +73,7 @@ export function buildServices(deps: AppDeps): Services {
     events: eventStreams(deps.db),
     backups: new BackupService(deps, join(deps.config.dataDir, 'backups'), deps.config.backupKeep ?? 14),
     metrics: new Metrics(),
+    printing: new PrintService({ db: deps.db, clock: deps.clock, log: deps.log, timeZone: deps.config.timeZone }, deps.drivers.printing),
     mail,
   };
   return { ...services, fiscalMonitor: fiscalMonitor(deps, services.ticketCloser) };
@@ -107,12 +112,18 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
 
   const api = express.Router();
   api.use(readJsonBody);
-  api.use(healthRouter({ db: deps.db, clock: deps.clock, startedAt: deps.clock.now().getTime() }));
+  api.use(healthRouter({ db: deps.db, clock: deps.clock, startedAt: deps.clock.now().getTime(), printerStatus: (name) => services.printing.summary(name) }));
   api.use(openApiRouter());
   api.use(authRouter(services.auth));
   api.use(requireSession(services.auth));
   api.use(idempotency({ db: deps.db, clock: deps.clock }));
   api.use(services.events.router);
+  // A write may have queued print jobs (outbox): wake the printers once it has committed.
+  api.use((req, res, next) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') res.on('finish', () => services.printing.kick());
+    next();
+  });
+  api.use(printingRouter(services.printing));
   api.use(backupRouter(services.backups));
   api.use(ticketRouter(services.ticketActions, services.ticketCloser));
   api.use(fiscalDeviceRouter({ db: deps.db, fiscal: deps.drivers.fiscal, closer: services.ticketCloser }));

@@ -8,7 +8,7 @@ import { lastSeq } from './events/log.js';
 import { Outbox } from './mail/outbox.js';
 
 /** GET /api/health, without a token: what a register or an installer checks first. */
-export function healthRouter(deps: { db: Db; clock: Clock; startedAt: number }): Router {
+export function healthRouter(deps: { db: Db; clock: Clock; startedAt: number; printerStatus?: (name: string) => unknown }): Router {
   const router = Router();
   router.get('/health', (_req, res) => {
     let db = 'ok';
@@ -28,7 +28,7 @@ export function healthRouter(deps: { db: Db; clock: Clock; startedAt: number }):
       );
       printers = deps.db
         .all<{ name: string; type: string; is_active: number }>(sql`SELECT name, type, is_active FROM order_endpoints ORDER BY name`)
-        .map((p) => ({ name: p.name, type: p.type, isActive: p.is_active === 1, status: 'unknown', queueDepth: depth.get(p.name) ?? 0 }));
+        .map((p) => ({ name: p.name, type: p.type, isActive: p.is_active === 1, status: deps.printerStatus?.(p.name) ?? 'unknown', queueDepth: depth.get(p.name) ?? 0 }));
       changeLog = { lastSeq: lastSeq(deps.db) };
       emailOutbox = new Outbox(deps.db).depth();
       fiscalDevices = deps.db

@@ -104,6 +104,8 @@ async function main(): Promise<void> {
   // Fiscal status now and every 30 s; receipts a stopped hub left pending are settled as each device answers.
   services.fiscalMonitor.start();
   services.mail.worker.start();
+  // Kitchen printers: jobs a stopped hub left printing are marked for a REPRINT, then each printer's worker starts.
+  services.printing.start();
   const smtp = services.mail.settings.smtp();
   lines.push(
     smtp
@@ -127,12 +129,15 @@ async function main(): Promise<void> {
     services.events.close();
     // Stops taking new sends at once; the one in flight may finish, so its outcome is committed.
     const mailStopped = services.mail.worker.stop();
+    // Printers: no new jobs start; one in flight gets a few seconds to be confirmed.
+    const printingStopped = services.printing.stop();
     const withdrawn = announcement?.stop() ?? Promise.resolve();
     server.close(async () => {
       await withdrawn;
       await services.backups.stop();
       await services.fiscalMonitor.stop();
       await mailStopped;
+      await printingStopped;
       clearTimeout(force);
       void fiscal.closeAll();
       closeDb(db);

@@ -42,6 +42,7 @@ const BANNER: Style = { align: 'center', bold: true, invert: true, width: 2, hei
 const banner = (text: string): Block => ({ kind: 'text', text: ` ${text} `, style: BANNER });
 const field = (label: string, value: string | null | undefined): Block[] => (value ? [{ kind: 'row', left: label, right: value }] : []);
 const qty = (n: number) => String(n);
+const withCurrency = (amount: string, currency: string) => (currency ? `${amount} ${currency}` : amount);
 
 export function kitchenOrder(o: KitchenOrderData, s: KitchenSettings): PrintDocument {
   const cancel = o.kind === 'Cancel';
@@ -101,7 +102,7 @@ export function preliminaryBill(b: BillData): PrintDocument {
   }
   blocks.push({ kind: 'rule' });
   if (b.discountRate) blocks.push({ kind: 'row', left: 'Discount', right: `${b.discountRate}%` });
-  blocks.push({ kind: 'row', left: 'TOTAL', right: `${b.total} ${b.currency}`, style: { bold: true, height: 2 } });
+  blocks.push({ kind: 'row', left: 'TOTAL', right: withCurrency(b.total, b.currency), style: { bold: true, height: 2 } });
   blocks.push({ kind: 'rule' }, { kind: 'text', text: `Printed for ${b.requestedBy}`, style: { align: 'center' } });
   return { blocks };
 }
@@ -133,7 +134,7 @@ export function receipt(r: ReceiptData): PrintDocument {
   }
   blocks.push({ kind: 'rule' });
   if (r.discountRate) blocks.push({ kind: 'row', left: 'Discount', right: `${r.discountRate}%` });
-  blocks.push({ kind: 'row', left: 'TOTAL', right: `${r.total} ${r.currency}`, style: { bold: true, height: 2 } });
+  blocks.push({ kind: 'row', left: 'TOTAL', right: withCurrency(r.total, r.currency), style: { bold: true, height: 2 } });
   for (const p of r.payments) blocks.push({ kind: 'row', left: p.name, right: p.amount });
   if (new Decimal(r.change).gt(0)) blocks.push({ kind: 'row', left: 'Change', right: r.change, style: { bold: true } });
   blocks.push({ kind: 'rule' }, { kind: 'row', left: 'VAT', right: 'Base      VAT' });

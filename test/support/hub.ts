@@ -14,6 +14,7 @@ import { FakeClock } from '../../hub/clock.js';
 import { createLogger } from '../../hub/log.js';
 import { dbDeviceStateStore } from '../../hub/device-state.js';
 import { FiscalRegistry } from '../../drivers/fiscal/registry.js';
+import type { PrintingOptions } from '../../hub/printing/service.js';
 
 export const ADMIN_PASSWORD = 'admin-test-password';
 
@@ -41,18 +42,23 @@ export interface TestHub {
 
 let userSeq = 0;
 
-/** `dataDir`: a directory of an earlier hub (a restart); it is kept on close. */
-export async function startHub(opts: { clock?: FakeClock; timeZone?: string; rateLimit?: number; dataDir?: string } = {}): Promise<TestHub> {
+/**
+ * `dataDir`: a directory of an earlier hub (a restart); it is kept on close.
+ * `printing`: start the print workers with these timings (short backoffs and timeouts keep printer tests fast).
+ */
+export async function startHub(opts: { clock?: FakeClock; timeZone?: string; rateLimit?: number; dataDir?: string; printing?: PrintingOptions } = {}): Promise<TestHub> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'poshub-test-'));
   const db = openDb(join(dataDir, 'hub.sqlite'));
   const clock = opts.clock ?? new FakeClock('2026-11-21T10:00:00Z');
   const log = createLogger('silent');
   const config = { timeZone: opts.timeZone ?? 'Europe/Bratislava', tokenTtlMs: 12 * 3600_000, dataDir, rateLimit: opts.rateLimit ?? 0 };
   const fiscal = new FiscalRegistry({ store: dbDeviceStateStore(db), clock: () => clock.now() });
-  const deps = { db, clock, log, config, drivers: { fiscal } };
+  const deps = { db, clock, log, config, drivers: { fiscal, printing: opts.printing } };
   const services = buildServices(deps);
   await bootstrap({ db, services: services.resources, dataDir, adminPassword: ADMIN_PASSWORD, timeZone: config.timeZone, now: clock.now(), log });
   const app = createApp(deps, services);
+  // Print workers run only for tests that ask (with their timings): elsewhere jobs stay queued, as written.
+  if (opts.printing) services.printing.start();
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
@@ -105,6 +111,7 @@ export async function startHub(opts: { clock?: FakeClock; timeZone?: string; rat
         server.close(() => resolve());
         server.closeAllConnections();
       });
+      await services.printing.stop();
       closeDb(db);
       if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },

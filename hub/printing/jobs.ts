@@ -1,0 +1,124 @@
+/**
+ * The print_jobs table as the workers use it, and the mirror of each kitchen order's job into the
+ * order's `print` field (through putStored, so the change log tells the registers).
+ *
+ * States: Queued → Printing → Printed | Waiting (printer offline, out of paper, open: retried) |
+ * Failed (cannot ever print here) | Unknown (the hub stopped while printing; reprinted marked).
+ * `attempts` counts the times the job's bytes were sent, so attempts > 0 on a new send means the
+ * job may already be on paper and gets a REPRINT mark.
+ */
+import { sql } from 'drizzle-orm';
+import { inTransaction, type Db } from '../../db/client.js';
+import { getStored, putStored } from '../resources/engine/repo.js';
+import { orders } from '../resources/orders/resource.js';
+import type { PrintJobKind } from './queue.js';
+
+export const JOB_STATES = ['Queued', 'Printing', 'Printed', 'Waiting', 'Failed', 'Unknown'] as const;
+export type JobState = (typeof JOB_STATES)[number];
+/** States a worker still has to deliver. */
+export const OPEN_STATES: JobState[] = ['Queued', 'Printing', 'Waiting', 'Unknown'];
+
+export interface PrintJob {
+  id: string;
+  endpointName: string;
+  kind: PrintJobKind;
+  refId: string | null;
+  payload: Record<string, unknown>;
+  state: JobState;
+  attempts: number;
+  lastError: string | null;
+  createdAt: number;
+  printedAt: number | null;
+}
+
+interface Row {
+  id: string;
+  endpoint_name: string;
+  kind: string;
+  ref_id: string | null;
+  payload: string;
+  state: string;
+  attempts: number;
+  last_error: string | null;
+  created_at: number;
+  printed_at: number | null;
+}
+
+const fromRow = (r: Row): PrintJob => ({
+  id: r.id,
+  endpointName: r.endpoint_name,
+  kind: r.kind as PrintJobKind,
+  refId: r.ref_id,
+  payload: JSON.parse(r.payload) as Record<string, unknown>,
+  state: r.state as JobState,
+  attempts: r.attempts,
+  lastError: r.last_error,
+  createdAt: r.created_at,
+  printedAt: r.printed_at,
+});
+
+const open = sql.join(OPEN_STATES.map((s) => sql`${s}`), sql`, `);
+
+export function getJob(db: Db, id: string): PrintJob | undefined {
+  const r = db.get<Row>(sql`SELECT * FROM print_jobs WHERE id = ${id}`);
+  return r && fromRow(r);
+}
+
+/** The endpoint's oldest undelivered job: jobs print in the order they were written. */
+export function nextJob(db: Db, endpointName: string): PrintJob | undefined {
+  const r = db.get<Row>(sql`SELECT * FROM print_jobs WHERE endpoint_name = ${endpointName} AND state IN (${open}) ORDER BY rowid LIMIT 1`);
+  return r && fromRow(r);
+}
+
+export function queueDepth(db: Db, endpointName: string): number {
+  return db.get<{ n: number }>(sql`SELECT count(*) AS n FROM print_jobs WHERE endpoint_name = ${endpointName} AND state IN (${open})`)?.n ?? 0;
+}
+
+/** Endpoints that have undelivered jobs (a worker may be missing for some: inactive, deleted). */
+export function endpointsWithOpenJobs(db: Db): string[] {
+  return db.all<{ name: string }>(sql`SELECT DISTINCT endpoint_name AS name FROM print_jobs WHERE state IN (${open})`).map((r) => r.name);
+}
+
+export interface JobUpdate {
+  state: JobState;
+  /** Adds one send (the job's bytes are about to go out). */
+  sending?: boolean;
+  lastError?: string | null;
+  printedAt?: number | null;
+}
+
+/** One job's new state, and its kitchen order's `print` field, in one transaction. */
+export function updateJob(db: Db, job: PrintJob, u: JobUpdate, at: number): PrintJob {
+  const next: PrintJob = {
+    ...job,
+    state: u.state,
+    attempts: job.attempts + (u.sending ? 1 : 0),
+    lastError: u.lastError === undefined ? job.lastError : u.lastError,
+    printedAt: u.printedAt === undefined ? job.printedAt : u.printedAt,
+  };
+  inTransaction(db, () => {
+    db.run(sql`UPDATE print_jobs SET state = ${next.state}, attempts = ${next.attempts}, last_error = ${next.lastError}, printed_at = ${next.printedAt} WHERE id = ${job.id}`);
+    mirrorToOrder(db, next, at);
+  });
+  return next;
+}
+
+/** A kitchen order shows its own job's state (a COPY's job is the reprint request's business). */
+function mirrorToOrder(db: Db, job: PrintJob, at: number): void {
+  if (job.kind !== 'order' || !job.refId) return;
+  const stored = getStored(db, orders, job.refId);
+  if (!stored) return;
+  const print = { state: job.state, attempts: job.attempts, lastError: job.lastError, printedAt: job.printedAt === null ? null : new Date(job.printedAt).toISOString() };
+  if (JSON.stringify(stored.doc.print) === JSON.stringify(print)) return;
+  putStored(db, orders, job.refId, { ...stored.doc, print }, stored.v + 1, at);
+}
+
+/**
+ * At start: a job left Printing by a stopped hub may or may not be on paper. It becomes Unknown,
+ * and since its bytes went out (attempts > 0) the next send carries a REPRINT mark.
+ */
+export function markInterrupted(db: Db, at: number): number {
+  const rows = db.all<Row>(sql`SELECT * FROM print_jobs WHERE state = 'Printing'`);
+  for (const r of rows) updateJob(db, fromRow(r), { state: 'Unknown', lastError: 'The hub stopped while this job was printing; it is printed again, marked REPRINT.' }, at);
+  return rows.length;
+}

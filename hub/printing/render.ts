@@ -1,0 +1,131 @@
+/**
+ * A stored print job → the document to print. The data comes from the job's payload and the
+ * stored order, formatted for the store (local time, decimal amounts); the layouts do the rest.
+ */
+import { z } from 'zod';
+import type { Db } from '../../db/client.js';
+import type { PrintDocument } from '../../drivers/escpos/document.js';
+import { kitchenOrder, kitchenSettings, preliminaryBill, type PrintMark } from '../../drivers/escpos/layouts.js';
+import { dec } from '../money.js';
+import { getStored } from '../resources/engine/repo.js';
+import { orders } from '../resources/orders/resource.js';
+import { zonedParts } from '../time.js';
+import type { PrintJob } from './jobs.js';
+
+export interface EndpointConfig {
+  name: string;
+  type: string;
+  address: string;
+  settings: Record<string, string>;
+}
+
+/** A job that can never print (its order is gone, its payload unreadable): it fails, visibly. */
+export class UnprintableJob extends Error {}
+
+const two = (n: number) => String(n).padStart(2, '0');
+
+/** "21.11.2026 11:05" in the store's time zone. */
+export function localTime(at: Date, timeZone: string): string {
+  const p = zonedParts(at, timeZone);
+  return `${two(p.day)}.${two(p.month)}.${p.year} ${two(p.hour)}:${two(p.minute)}`;
+}
+
+const money = (v: number | undefined) => dec(v ?? 0).toFixed(2);
+
+/**
+ * The mark a send carries: a reprint request is a COPY; an order whose bytes went out before
+ * without a confirmation (attempts > 0) is a REPRINT.
+ */
+export function markFor(job: PrintJob): PrintMark | null {
+  if (job.kind === 'reprint') return 'COPY';
+  return job.attempts > 0 ? 'REPRINT' : null;
+}
+
+// The stored shapes this file reads, parsed rather than trusted: an old or damaged row fails the job
+// visibly instead of printing "undefined" in a kitchen.
+const person = z.object({ userName: z.string(), name: z.string().nullish() }).nullish();
+const place = z.object({ tableName: z.string().nullish(), zoneName: z.string().nullish() }).nullish();
+const storedOrder = z.object({
+  id: z.string(),
+  kind: z.enum(['New', 'Cancel']),
+  ticketName: z.string().nullish(),
+  location: place,
+  employee: person,
+  createdAt: z.string(),
+  items: z.array(
+    z.object({ name: z.string(), quantity: z.number(), modifiers: z.array(z.object({ name: z.string(), quantity: z.number() })), comment: z.string().nullish() }),
+  ),
+});
+const amount = z.object({ amount: z.number() }).nullish();
+const billPayload = z.object({
+  requestedBy: z.string(),
+  ticket: z.object({
+    name: z.string().nullish(),
+    location: place,
+    employee: person,
+    currencyLabel: z.string().nullish(),
+    discountRate: z.number().nullish(),
+    totalPrice: amount,
+    items: z.array(z.object({ plu: z.object({ name: z.string() }), quantity: z.number(), unitPrice: amount, totalPrice: amount, discountRate: z.number().nullish() })),
+  }),
+});
+
+function parse<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
+  const r = schema.safeParse(value);
+  if (!r.success) throw new UnprintableJob(`${what} cannot be printed: ${r.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`);
+  return r.data;
+}
+
+const waiter = (e: z.infer<typeof person>) => (e ? e.name || e.userName : null);
+const rate = (r: number | null | undefined) => (r ? String(r) : null);
+
+export function documentFor(db: Db, job: PrintJob, endpoint: EndpointConfig, timeZone: string): PrintDocument {
+  switch (job.kind) {
+    case 'order':
+    case 'reprint': {
+      const id = String(job.payload.orderId ?? job.refId);
+      const stored = getStored(db, orders, id);
+      if (!stored) throw new UnprintableJob(`order ${id} no longer exists`);
+      const o = parse(storedOrder, stored.doc, `order ${id}`);
+      return kitchenOrder(
+        {
+          endpointName: endpoint.name,
+          orderNumber: o.id.slice(-6).toUpperCase(),
+          kind: o.kind,
+          ticketName: o.ticketName ?? '',
+          tableName: o.location?.tableName ?? null,
+          zoneName: o.location?.zoneName ?? null,
+          waiter: waiter(o.employee),
+          time: localTime(new Date(o.createdAt), timeZone),
+          items: o.items.map((i) => ({ name: i.name, quantity: i.quantity, modifiers: i.modifiers, comment: i.comment ?? null })),
+          mark: markFor(job),
+        },
+        kitchenSettings(endpoint.settings),
+      );
+    }
+    case 'preliminary': {
+      const { ticket: t, requestedBy } = parse(billPayload, job.payload, 'the preliminary bill');
+      return preliminaryBill({
+        ticketName: t.name ?? '',
+        tableName: t.location?.tableName ?? null,
+        zoneName: t.location?.zoneName ?? null,
+        waiter: waiter(t.employee),
+        time: localTime(new Date(job.createdAt), timeZone),
+        currency: t.currencyLabel ?? '',
+        lines: t.items.map((i) => ({
+          name: i.plu.name,
+          quantity: String(i.quantity),
+          unitPrice: money(i.unitPrice?.amount),
+          total: money(i.totalPrice?.amount),
+          discountRate: rate(i.discountRate),
+        })),
+        discountRate: rate(t.discountRate),
+        total: money(t.totalPrice?.amount),
+        requestedBy,
+      });
+    }
+    case 'test':
+      return { blocks: [{ kind: 'text', text: `Test page: ${endpoint.name}`, style: { align: 'center', bold: true } }, { kind: 'text', text: localTime(new Date(job.createdAt), timeZone) }] };
+  }
+  throw new UnprintableJob(`unknown job kind ${String(job.kind)}`);
+}

@@ -1,0 +1,21 @@
+/**
+ * Printing over HTTP: a printer's status, and a COPY of a kitchen order. Both need a token and no
+ * particular right: the status is what any register may show, and a copy is marked COPY so it cannot
+ * be cooked as a new order; the requester's name travels with the job.
+ */
+import { Router } from 'express';
+import { callerOf } from '../http/handler.js';
+import type { PrintService } from './service.js';
+
+export function printingRouter(printing: PrintService): Router {
+  const router = Router();
+  router.get('/orderendpoints/:name/status', (req, res) => {
+    callerOf(res);
+    res.json(printing.status(String(req.params.name)));
+  });
+  router.post('/orders/:id/reprint', (req, res) => {
+    const job = printing.reprint(String(req.params.id), callerOf(res).userName);
+    res.status(202).json({ jobId: job.id, orderId: job.refId, orderEndpointName: job.endpointName, kind: job.kind, state: job.state });
+  });
+  return router;
+}

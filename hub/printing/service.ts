@@ -1,0 +1,181 @@
+/**
+ * The print queue's running half: one PrintWorker per active printer endpoint, kept in step with
+ * the order_endpoints table (an edited address or model takes effect without a restart), woken
+ * when a write may have queued jobs, and stopped cleanly at shutdown.
+ */
+import { sql } from 'drizzle-orm';
+import { inTransaction, type Db } from '../../db/client.js';
+import { EscPosPrinter, type EscPosPrinterOptions } from '../../drivers/escpos/driver.js';
+import { PROFILES, type PrinterModel } from '../../drivers/escpos/profiles.js';
+import { parseAddress } from '../../drivers/transport/address.js';
+import { DEFAULT_BACKOFF, realTimers, type Backoff, type Timers } from '../../drivers/transport/reconnecting.js';
+import type { Clock } from '../clock.js';
+import { errors } from '../http/errors.js';
+import type { Logger } from '../log.js';
+import { getStored } from '../resources/engine/repo.js';
+import { orderEndpoints } from '../resources/orderendpoints/resource.js';
+import { orders } from '../resources/orders/resource.js';
+import { getJob, markInterrupted, queueDepth, type PrintJob } from './jobs.js';
+import { enqueuePrintJob } from './queue.js';
+import type { EndpointConfig } from './render.js';
+import { PrintWorker, type EndpointStatus, type WorkerDeps } from './worker.js';
+
+export interface PrintingOptions {
+  /** Driver timeouts and the connection's backoff. */
+  printer?: EscPosPrinterOptions;
+  backoff?: Backoff;
+  timers?: Timers;
+  pollMs?: number;
+  maxSends?: number;
+  stopGraceMs?: number;
+}
+
+export interface PrintingDeps {
+  db: Db;
+  clock: Clock;
+  log: Logger;
+  timeZone: string;
+}
+
+/** Printer backoff tops out at 10 s: a refilled kitchen printer should not sit idle for long. */
+const PRINT_BACKOFF: Backoff = { ...DEFAULT_BACKOFF, maxMs: 10_000 };
+
+interface EndpointRow {
+  name: string;
+  type: string;
+  address: string;
+  is_active: number;
+  settings: string | null;
+}
+
+const signature = (e: EndpointConfig) => JSON.stringify([e.type, e.address, e.settings]);
+
+export class PrintService {
+  private readonly workers = new Map<string, { sig: string; worker: PrintWorker }>();
+  /** Workers still finishing; their endpoint gets a new worker only after, so no job runs twice. */
+  private readonly stopping = new Map<string, Promise<void>>();
+  private readonly workerDeps: WorkerDeps;
+  private ticker: NodeJS.Timeout | null = null;
+  private started = false;
+
+  constructor(
+    private readonly deps: PrintingDeps,
+    private readonly opts: PrintingOptions = {},
+  ) {
+    this.workerDeps = {
+      ...deps,
+      timers: opts.timers ?? realTimers,
+      backoff: opts.backoff ?? PRINT_BACKOFF,
+      pollMs: opts.pollMs ?? 1000,
+      maxSends: opts.maxSends ?? 3,
+      stopGraceMs: opts.stopGraceMs ?? 3000,
+    };
+  }
+
+  /** Recovers jobs a stopped hub left printing, then starts the workers. */
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    const n = markInterrupted(this.deps.db, this.deps.clock.now().getTime());
+    if (n) this.deps.log.warn({ jobs: n }, 'print jobs interrupted by the last stop will be printed again, marked REPRINT');
+    this.sync();
+    // Catches endpoint edits and jobs written by other paths; writes through the API kick at once.
+    this.ticker = setInterval(() => this.sync(), this.workerDeps.pollMs);
+    this.ticker.unref();
+  }
+
+  /** A write finished that may have queued jobs. */
+  kick(): void {
+    if (!this.started) return;
+    this.sync();
+    for (const { worker } of this.workers.values()) worker.kick();
+  }
+
+  async stop(): Promise<void> {
+    this.started = false;
+    if (this.ticker) clearInterval(this.ticker);
+    this.ticker = null;
+    const all = [...this.workers.values()].map(({ worker }) => worker.stop());
+    this.workers.clear();
+    await Promise.all([...all, ...this.stopping.values()]);
+  }
+
+  status(name: string): EndpointStatus {
+    const row = this.endpointRows(name)[0];
+    if (!row) throw errors.notFound('OrderEndpoint', name);
+    return this.statusOf(row);
+  }
+
+  /** The device side of a printer's status, for /api/health (which lists the endpoints itself). */
+  summary(name: string): Pick<EndpointStatus, 'online' | 'paper' | 'cover' | 'lastError' | 'worker'> {
+    const { online, paper, cover, lastError, worker } = this.status(name);
+    return { online, paper, cover, lastError, worker };
+  }
+
+  /** Queues a COPY of a stored order on its endpoint (CONTRACT §6). */
+  reprint(orderId: string, requestedBy: string): PrintJob {
+    const stored = getStored(this.deps.db, orders, orderId);
+    if (!stored) throw errors.notFound('Order', orderId);
+    const name = String(stored.doc.orderEndpointName);
+    const endpoint = getStored(this.deps.db, orderEndpoints, name);
+    if (!endpoint) throw errors.forbidden(`Order endpoint '${name}' no longer exists.`);
+    if (endpoint.doc.type === 'Tablet') throw errors.forbidden(`Order endpoint '${name}' is a kitchen display; it shows the order, it does not print it.`);
+    if (endpoint.doc.isActive !== true) throw errors.forbidden(`Order endpoint '${name}' is inactive.`);
+    const id = inTransaction(this.deps.db, () =>
+      enqueuePrintJob(this.deps.db, { endpointName: name, kind: 'reprint', refId: orderId, payload: { orderId, requestedBy }, at: this.deps.clock.now().getTime() }),
+    );
+    this.kick();
+    return getJob(this.deps.db, id)!;
+  }
+
+  private statusOf(r: EndpointRow): EndpointStatus {
+    const running = this.workers.get(r.name)?.worker;
+    if (running) return { ...running.status(), isActive: r.is_active === 1 };
+    return {
+      name: r.name,
+      type: r.type,
+      address: r.address,
+      isActive: r.is_active === 1,
+      online: null,
+      paper: 'unknown',
+      cover: 'unknown',
+      queueDepth: queueDepth(this.deps.db, r.name),
+      lastError: null,
+      worker: 'none',
+    };
+  }
+
+  private endpointRows(name?: string): EndpointRow[] {
+    const where = name === undefined ? sql`` : sql`WHERE name = ${name}`;
+    return this.deps.db.all<EndpointRow>(
+      sql`SELECT name, type, address, is_active, json_extract(doc, '$.settings') AS settings FROM order_endpoints ${where} ORDER BY name`,
+    );
+  }
+
+  /** Starts a worker for each active printer, restarts one whose configuration changed, stops the rest. */
+  private sync(): void {
+    const wanted = new Map<string, EndpointConfig>();
+    for (const r of this.endpointRows()) {
+      if (r.is_active !== 1 || !(r.type in PROFILES)) continue; // Tablet: a kitchen display, nothing to drive
+      try {
+        parseAddress(r.address);
+      } catch {
+        continue;
+      }
+      wanted.set(r.name, { name: r.name, type: r.type, address: r.address, settings: r.settings ? (JSON.parse(r.settings) as Record<string, string>) : {} });
+    }
+    for (const [name, { sig, worker }] of this.workers) {
+      const e = wanted.get(name);
+      if (e && signature(e) === sig) continue;
+      this.workers.delete(name);
+      this.stopping.set(name, worker.stop().finally(() => this.stopping.delete(name)));
+    }
+    for (const [name, e] of wanted) {
+      if (this.workers.has(name) || this.stopping.has(name)) continue;
+      const printer = new EscPosPrinter(e.address, { ...this.opts.printer, timers: this.opts.printer?.timers ?? this.workerDeps.timers });
+      const worker = new PrintWorker(e, printer, PROFILES[e.type as PrinterModel], this.workerDeps);
+      this.workers.set(name, { sig: signature(e), worker });
+      worker.start();
+    }
+  }
+}

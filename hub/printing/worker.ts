@@ -1,0 +1,194 @@
+/**
+ * One worker per printer. It delivers the endpoint's jobs strictly in the order they were written:
+ * while the oldest job waits (printer off, out of paper, cover open) the later ones wait behind it,
+ * so a kitchen never gets order 2 before order 1. Every fault is retried with a growing backoff and
+ * shown on the job (and on its order); a job is marked Printed only on the printer's GS r reply.
+ */
+import type { Db } from '../../db/client.js';
+import { render } from '../../drivers/escpos/document.js';
+import type { EscPosPrinter } from '../../drivers/escpos/driver.js';
+import type { PrinterState } from '../../drivers/escpos/commands.js';
+import type { PrinterProfile } from '../../drivers/escpos/profiles.js';
+import { DeviceError } from '../../drivers/fiscal/types.js';
+import { backoffDelay, type Backoff, type Timers } from '../../drivers/transport/reconnecting.js';
+import type { Clock } from '../clock.js';
+import type { Logger } from '../log.js';
+import { nextJob, queueDepth, updateJob, type PrintJob } from './jobs.js';
+import { documentFor, UnprintableJob, type EndpointConfig } from './render.js';
+
+export interface WorkerDeps {
+  db: Db;
+  clock: Clock;
+  log: Logger;
+  timeZone: string;
+  timers: Timers;
+  /** Between attempts of a job that waits. */
+  backoff: Backoff;
+  /** How often an idle worker looks for jobs nobody announced. */
+  pollMs: number;
+  /** Sends without a confirmation after which a job fails instead of printing again and again. */
+  maxSends: number;
+  /** How long stop() lets a job in flight finish before the connection is closed under it. */
+  stopGraceMs: number;
+}
+
+export interface EndpointStatus {
+  name: string;
+  type: string;
+  address: string;
+  isActive: boolean;
+  /** null: not known yet (no contact since start) or not a printer. */
+  online: boolean | null;
+  paper: 'ok' | 'low' | 'out' | 'unknown';
+  cover: 'open' | 'closed' | 'unknown';
+  /** Jobs not yet printed, the one in progress included. */
+  queueDepth: number;
+  lastError: string | null;
+  worker: 'idle' | 'printing' | 'waiting' | 'stopped' | 'none';
+}
+
+const describe = (e: unknown) => (e instanceof DeviceError ? `${e.code}: ${e.message}${e.vendorCode ? ` (${e.vendorCode})` : ''}` : e instanceof Error ? e.message : String(e));
+
+export class PrintWorker {
+  private running: Promise<void> | null = null;
+  private stopped = false;
+  private wake = new AbortController();
+  private failures = 0;
+  private activity: EndpointStatus['worker'] = 'idle';
+  private lastError: string | null = null;
+  /** The fault last logged, so a printer out of paper is logged once, not once per retry. */
+  private loggedFault: string | null = null;
+  private readonly log: Logger;
+
+  constructor(
+    readonly endpoint: EndpointConfig,
+    private readonly printer: EscPosPrinter,
+    private readonly profile: PrinterProfile,
+    private readonly deps: WorkerDeps,
+  ) {
+    this.log = deps.log.child({ printer: endpoint.name, address: endpoint.address });
+    printer.connection.on('offline', (e) => this.log.warn({ err: describe(e) }, 'printer offline'));
+    printer.connection.on('online', () => this.log.info('printer online'));
+  }
+
+  start(): void {
+    this.running ??= this.loop().catch((e: unknown) => this.log.error({ err: e }, 'print worker stopped on an unexpected error'));
+  }
+
+  /** New work may be there: stop idling (or waiting out a backoff) and look now. */
+  kick(): void {
+    this.wake.abort();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.kick();
+    const grace = new Promise<void>((r) => setTimeout(r, this.deps.stopGraceMs).unref());
+    await Promise.race([this.running, grace]);
+    // Closing the connection ends a job still in flight; it is retried (marked) at the next start.
+    await this.printer.close();
+    await this.running;
+    this.activity = 'stopped';
+  }
+
+  status(): EndpointStatus {
+    const s: PrinterState | null = this.printer.lastState;
+    const reachable = this.printer.connection.state;
+    return {
+      name: this.endpoint.name,
+      type: this.endpoint.type,
+      address: this.endpoint.address,
+      isActive: true,
+      online: reachable === 'unknown' ? null : reachable === 'online' && (s?.online ?? true),
+      paper: s?.paper ?? 'unknown',
+      cover: s ? (s.coverOpen ? 'open' : 'closed') : 'unknown',
+      queueDepth: queueDepth(this.deps.db, this.endpoint.name),
+      lastError: this.lastError,
+      worker: this.activity,
+    };
+  }
+
+  private async loop(): Promise<void> {
+    while (!this.stopped) {
+      const job = nextJob(this.deps.db, this.endpoint.name);
+      if (!job) {
+        this.activity = 'idle';
+        await this.sleep(this.deps.pollMs);
+        continue;
+      }
+      const ok = await this.deliver(job);
+      if (ok) {
+        this.failures = 0;
+        continue;
+      }
+      this.failures += 1;
+      this.activity = 'waiting';
+      await this.sleep(Math.max(backoffDelay(this.deps.backoff, this.failures), this.printer.connection.retryInMs()));
+    }
+  }
+
+  /** Tries the job once; true when it is done (printed or failed for good). */
+  private async deliver(first: PrintJob): Promise<boolean> {
+    const { db, clock } = this.deps;
+    let job = first;
+    const set = (u: Parameters<typeof updateJob>[2]) => (job = updateJob(db, job, u, clock.now().getTime()));
+    let bytes: Uint8Array;
+    try {
+      bytes = render(documentFor(db, job, this.endpoint, this.deps.timeZone), this.profile);
+    } catch (e) {
+      if (!(e instanceof UnprintableJob)) throw e;
+      set({ state: 'Failed', lastError: e.message });
+      this.log.warn({ job: job.id, err: e.message }, 'print job cannot be printed');
+      return true;
+    }
+    // A job that waits shows as waiting through its retries, until its bytes go out again.
+    if (this.activity !== 'waiting') this.activity = 'printing';
+    try {
+      await this.printer.print(bytes, {
+        beforeSend: () => {
+          this.activity = 'printing';
+          set({ state: 'Printing', sending: true });
+        },
+        onStall: (e) => {
+          this.activity = 'waiting';
+          this.noteFault(e);
+          set({ state: 'Waiting', lastError: `${describe(e)}; the job is inside the printer and finishes once it is fixed` });
+        },
+        onResume: () => set({ state: 'Printing', lastError: null }),
+      });
+    } catch (e) {
+      if (!(e instanceof DeviceError)) this.log.error({ err: e, job: job.id }, 'unexpected error while printing');
+      this.noteFault(e);
+      const sentBefore = e instanceof DeviceError && e.outcomeUnknown;
+      if (sentBefore && job.attempts >= this.deps.maxSends) {
+        set({ state: 'Failed', lastError: `${describe(e)}; sent ${job.attempts} times without a confirmation` });
+        this.log.error({ job: job.id, attempts: job.attempts }, 'print job failed: never confirmed');
+        return true;
+      }
+      set({ state: 'Waiting', lastError: sentBefore ? `${describe(e)}; it is printed again, marked REPRINT` : describe(e) });
+      return false;
+    }
+    set({ state: 'Printed', lastError: null, printedAt: clock.now().getTime() });
+    this.noteFault(null);
+    return true;
+  }
+
+  /** Logs a printer fault when it starts or changes, and its end once. */
+  private noteFault(e: unknown): void {
+    const text = e === null ? null : describe(e);
+    this.lastError = text;
+    const key = e instanceof DeviceError ? e.code : text;
+    if (key === this.loggedFault) return;
+    // Connection loss is logged by the connection's own offline/online events.
+    if (key !== null && key !== 'OFFLINE') this.log.warn({ err: text }, 'printer cannot print');
+    else if (key === null && this.loggedFault !== null && this.loggedFault !== 'OFFLINE') this.log.info('printer printing again');
+    this.loggedFault = key;
+  }
+
+  /** Sleeps until `ms` passed or a kick came (one that came while busy ends the next sleep at once). */
+  private async sleep(ms: number): Promise<void> {
+    if (this.stopped) return;
+    if (!this.wake.signal.aborted) await this.deps.timers.sleep(ms, this.wake.signal);
+    if (this.wake.signal.aborted && !this.stopped) this.wake = new AbortController();
+  }
+}

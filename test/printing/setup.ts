@@ -1,0 +1,68 @@
+/** A kitchen for print queue tests: fake printers as order endpoints, dishes for each, a register. */
+import type { PrintingOptions } from '../../hub/printing/service.js';
+import { FakeEscPosPrinter } from '../support/fake-escpos-printer.js';
+import { startHub, type TestHub } from '../support/hub.js';
+
+/** Short deadlines and backoffs: a fault and its recovery take tens of milliseconds, not seconds. */
+export const FAST_PRINTING: PrintingOptions = {
+  printer: { channel: { connectTimeoutMs: 500, writeTimeoutMs: 1000, closeTimeoutMs: 200 }, backoff: { initialMs: 20, maxMs: 100, factor: 2 }, statusTimeoutMs: 300, confirmTimeoutMs: 2000, stallPollMs: 30 },
+  backoff: { initialMs: 20, maxMs: 100, factor: 2 },
+  pollMs: 50,
+  stopGraceMs: 500,
+};
+
+export async function ok<T = any>(p: Promise<{ status: number; body: T }>): Promise<T> {
+  const r = await p;
+  if (r.status >= 300) throw new Error(`expected 2xx, got ${r.status}: ${JSON.stringify(r.body)}`);
+  return r.body;
+}
+
+export interface Kitchen {
+  hub: TestHub;
+  token: string;
+  /** The plu code that orders to each printer, by endpoint name. */
+  plu: Record<string, number>;
+}
+
+/**
+ * Endpoints named after `printers` (TM88 at each fake printer's address), one dish per endpoint,
+ * and a waiter on a CashRegister device. `dataDir` keeps the database for a restart (the caller removes it).
+ */
+export async function kitchen(printers: Record<string, FakeEscPosPrinter>, opts: { dataDir?: string; settings?: Record<string, string> } = {}): Promise<Kitchen> {
+  const hub = await startHub({ printing: FAST_PRINTING, dataDir: opts.dataDir });
+  const names = Object.keys(printers);
+  const plu = Object.fromEntries(names.map((n, i) => [n, i + 1]));
+  {
+    await ok(hub.call('POST', '/api/stocks', { name: 'Menu' }));
+    for (const [name, p] of Object.entries(printers)) {
+      await ok(hub.call('POST', '/api/orderendpoints', { name, type: 'TM88', address: p.address, settings: opts.settings ?? {} }));
+      await ok(hub.call('POST', '/api/plus', { code: plu[name], stockName: 'Menu', name: `Šopský šalát ${plu[name]}`, type: 'Service', unitPrice: { amount: 4.5 }, vatInfo: { category: 1, rate: 20 }, orderEndpointNames: [name] }));
+    }
+    await ok(hub.call('POST', '/api/devices', { name: 'Till', envName: 'CashRegister' }));
+    await ok(hub.call('POST', '/api/users', { userName: 'jana', name: 'Jana Kováčová', password: 'pw', rights: ['TicketCreate', 'TicketUpdate', 'TicketPrintPreliminary', 'Storno', 'OrderProcess'] }));
+  }
+  const token = await hub.login('jana', 'pw', 'Till');
+  return { hub, token, plu };
+}
+
+/** Opens a ticket named `name` with one dish for each endpoint in `to`. */
+export function order(k: Kitchen, name: string, to: string[], quantity = 1) {
+  return ok(k.hub.call('POST', '/api/tickets', { name, location: { tableName: '5', zoneName: 'Terasa' }, items: to.map((e) => ({ plu: { code: k.plu[e], stockName: 'Menu' }, quantity })) }, { token: k.token }));
+}
+
+export async function ordersOf(k: Kitchen, ticketId: string): Promise<any[]> {
+  return (await ok(k.hub.call('GET', `/api/orders?ticketId=${ticketId}`))).items;
+}
+
+export async function until<T>(fn: () => Promise<T> | T, cond: (v: T) => boolean, timeoutMs = 5000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (cond(v)) return v;
+    if (Date.now() > end) throw new Error(`not reached within ${timeoutMs} ms: ${JSON.stringify(v)}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** Lines of the cut tickets with a line ending in `needle`. */
+export const ticketsWith = (p: FakeEscPosPrinter, needle: string) => p.cutTickets().filter((t) => t.some((l) => l.endsWith(needle)));
