@@ -15,6 +15,7 @@ import { eventStreams } from './events/routes.js';
 import { problemHandler, requestId, requestLog } from './http/problem.js';
 import type { Logger } from './log.js';
 import { openApiRouter } from './openapi.js';
+import { webPage } from './web/serve.js';
 import { authRouter, requireSession } from './resources/auth/routes.js';
 import { AuthService } from './resources/auth/service.js';
 import type { EngineContext } from './resources/engine/define.js';
@@ -135,9 +136,8 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
   });
   app.use('/api', api);
 
-  app.get('/', (_req, res) => {
-    res.type('html').send('<!doctype html><title>POS Hub</title><h1>POS Hub</h1><p>The API is at <a href="/api/docs">/api/docs</a>.</p>');
-  });
+  // The manager's page (hub/web) at /, after the API so it never shadows an /api path.
+  app.use(webPage());
   app.use((req) => {
     throw errors.routeNotFound(req.originalUrl.split('?')[0]);
   });

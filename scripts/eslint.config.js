@@ -15,6 +15,11 @@ export default tseslint.config(
     },
   },
   {
+    // The manager's page runs in the browser.
+    files: ['hub/web/src/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  {
     // Tests read JSON replies whose shape they assert; typing each one would add noise, not safety.
     files: ['test/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

@@ -1,0 +1,182 @@
+/**
+ * The one editor for a hub resource, in a drawer: loads the stored document, lets the page lay
+ * out its fields, validates, then POSTs (new) or PUTs the whole document with its `_v` (the hub
+ * replaces the resource and refuses a stale version). Save and Delete appear only with the
+ * right; a refusal still shows as a message, and the rights are re-read.
+ */
+import type { ComponentChildren } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { api, ApiError, describeError, path } from '../lib/api';
+import { useForm, type FormApi } from '../lib/form';
+import { useLive } from '../lib/live';
+import { refreshSession, useCan } from '../lib/session';
+import { Button, confirm, Drawer, Notice, Spinner, toast } from './ui';
+
+export interface EditorContext<T> {
+  isNew: boolean;
+  canEdit: boolean;
+  stored: T | null;
+}
+
+interface Props<T extends object> {
+  resource: string;
+  /** The stored key; null for a new one. */
+  editKey: string | null;
+  keyField: string;
+  noun: string;
+  title: (values: T, isNew: boolean) => string;
+  subtitle?: (values: T) => ComponentChildren;
+  defaults: T;
+  rights: { create: string; update: string; delete?: string };
+  onClose: () => void;
+  onSaved?: (doc: T) => void;
+  /** The body the hub takes, from the form's values (default: the values as they are). */
+  toBody?: (values: T, isNew: boolean) => object;
+  wide?: boolean;
+  children: (form: FormApi<T>, ctx: EditorContext<T>) => ComponentChildren;
+}
+
+export function Editor<T extends object>(props: Props<T>) {
+  const { resource, editKey, rights } = props;
+  const isNew = editKey === null;
+  const can = useCan();
+  const form = useForm<T>(props.defaults);
+  const [stored, setStored] = useState<T | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [changedMeanwhile, setChangedMeanwhile] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const dirty = useRef(false);
+  dirty.current = form.dirty;
+
+  const load = async () => {
+    if (isNew) return;
+    try {
+      const doc = await api.get<T>(path(resource, editKey!));
+      setStored(doc);
+      form.reset(doc);
+      setChangedMeanwhile(false);
+      setLoadError(null);
+    } catch (e) {
+      setLoadError(describeError(e, `This ${props.noun.toLowerCase()} no longer exists.`));
+    }
+  };
+  useEffect(() => {
+    void load();
+    void refreshSession().catch(() => undefined);
+  }, [resource, editKey]);
+
+  // Someone else's change: taken over silently while this form is untouched, announced otherwise.
+  useLive([resource], (c) => {
+    if (isNew || (c && String(c.key) !== String(editKey))) return;
+    if (c && stored && (stored as { _v?: number })._v === c._v) return;
+    if (dirty.current) setChangedMeanwhile(true);
+    else void load();
+  });
+
+  const canEdit = isNew ? can(rights.create) : can(rights.update) || can(rights.create);
+  const canDelete = !isNew && !!rights.delete && can(rights.delete);
+
+  const save = () =>
+    form.submit(async (values) => {
+      const body = props.toBody ? props.toBody(values, isNew) : values;
+      try {
+        const doc = isNew ? await api.post<T>(path(resource), body as Record<string, unknown>) : await api.put<T>(path(resource, editKey!), body as Record<string, unknown>);
+        toast(`${props.noun} saved.`);
+        props.onSaved?.(doc);
+        props.onClose();
+      } catch (e) {
+        if (e instanceof ApiError && e.isMissingRight) void refreshSession().catch(() => undefined);
+        throw e;
+      }
+    });
+
+  const remove = async () => {
+    const ok = await confirm({ title: `Delete this ${props.noun.toLowerCase()}?`, text: `“${props.title(form.values, false)}” will be removed from the hub.`, confirm: 'Delete', danger: true });
+    if (!ok) return;
+    setDeleting(true);
+    try {
+      await api.del(path(resource, editKey!));
+      toast(`${props.noun} deleted.`);
+      props.onClose();
+    } catch (e) {
+      if (e instanceof ApiError && e.isMissingRight) void refreshSession().catch(() => undefined);
+      form.setFormError(describeError(e));
+    } finally {
+      setDeleting(false);
+    }
+  };
+
+  const ready = isNew || stored !== null;
+  const conflict = form.formError?.startsWith('Someone changed this meanwhile');
+  return (
+    <Drawer
+      title={ready ? props.title(form.values, isNew) : props.noun}
+      subtitle={ready && props.subtitle ? props.subtitle(form.values) : undefined}
+      onClose={props.onClose}
+      wide={props.wide}
+      footer={
+        ready && (
+          <>
+            {canDelete && (
+              <Button variant="danger" icon="trash" busy={deleting} onClick={remove}>
+                Delete
+              </Button>
+            )}
+            <span class="spacer" />
+            <Button variant="ghost" onClick={props.onClose}>
+              {canEdit ? 'Cancel' : 'Close'}
+            </Button>
+            {canEdit && (
+              <Button variant="primary" icon="check" busy={form.busy} onClick={save} data-testid="save">
+                {isNew ? `Create ${props.noun.toLowerCase()}` : 'Save changes'}
+              </Button>
+            )}
+          </>
+        )
+      }
+    >
+      {loadError ? (
+        <Notice tone="bad">{loadError}</Notice>
+      ) : !ready ? (
+        <Spinner />
+      ) : (
+        <form
+          class="form"
+          noValidate
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (canEdit) void save();
+          }}
+        >
+          {!canEdit && <Notice tone="info">You can look at this {props.noun.toLowerCase()}, but changing it needs the right “{isNew ? rights.create : rights.update}”.</Notice>}
+          {changedMeanwhile && (
+            <Notice tone="warn">
+              Someone else changed this {props.noun.toLowerCase()} while you were editing.{' '}
+              <Button small onClick={load}>
+                Load their version
+              </Button>
+            </Notice>
+          )}
+          {form.formError && (
+            <Notice tone="bad">
+              <span data-testid="form-error">{form.formError}</span>
+              {conflict && (
+                <>
+                  {' '}
+                  <Button small onClick={load}>
+                    Reload
+                  </Button>
+                </>
+              )}
+            </Notice>
+          )}
+          <fieldset disabled={!canEdit} class="form-fields">
+            {props.children(form, { isNew, canEdit, stored })}
+          </fieldset>
+          {/* Enter in a text field saves, as in any form. */}
+          <button type="submit" hidden />
+        </form>
+      )}
+    </Drawer>
+  );
+}

@@ -1,0 +1,242 @@
+/**
+ * The one form field: a label, a control, a hint and the error for its member. Bound to a form
+ * (`form` + `name`, checks registered with the form) or used alone (`value` + `onChange`, e.g. a
+ * list filter). Numbers accept a decimal comma, as typed in Slovakia and Czechia.
+ */
+import type { ComponentChildren } from 'preact';
+import { useEffect, useId, useRef, useState } from 'preact/hooks';
+import { checks, type Check, type FormApi } from '../lib/form';
+import { isoDay } from '../lib/format';
+
+export interface Option {
+  value: string;
+  label: string;
+}
+
+/** Any form: a field reads and writes its member by path, whatever the document's type. */
+export type AnyForm = FormApi<unknown>;
+
+type Kind = 'text' | 'password' | 'email' | 'search' | 'number' | 'select' | 'switch' | 'textarea' | 'date' | 'day' | 'checklist';
+
+interface Props {
+  label: string;
+  kind?: Kind;
+  form?: AnyForm;
+  name?: string;
+  value?: unknown;
+  onChange?: (value: unknown) => void;
+  error?: string | null;
+  required?: boolean;
+  /** Empty input means null rather than ''. */
+  nullable?: boolean;
+  min?: number;
+  max?: number;
+  integer?: boolean;
+  places?: number;
+  maxLength?: number;
+  options?: Option[];
+  /** A first option for "no choice" in a select. */
+  emptyOption?: string;
+  placeholder?: string;
+  hint?: ComponentChildren;
+  suffix?: string;
+  disabled?: boolean;
+  validate?: Check;
+  autoFocus?: boolean;
+  autoComplete?: string;
+  wide?: boolean;
+  /** Large controls for counting on a tablet. */
+  big?: boolean;
+  testId?: string;
+}
+
+function parseNumber(text: string): number | string | null {
+  const t = text.trim().replace(/\s/g, '').replace(',', '.');
+  if (t === '') return null;
+  return /^-?\d*\.?\d+$|^-?\d+\.$/.test(t) ? Number(t) : text;
+}
+
+export function Field(props: Props) {
+  const { form, name, kind = 'text', label } = props;
+  const id = useId();
+  const bound = !!(form && name);
+  const value = bound ? form!.get(name!) : props.value;
+  const error = bound ? form!.errors[name!] : props.error;
+  const change = (v: unknown) => (bound ? form!.set(name!, v) : props.onChange?.(v));
+
+  // The latest props, so the check registered once per name always sees the current rules.
+  const latest = useRef(props);
+  latest.current = props;
+  useEffect(() => {
+    if (!bound) return;
+    const check: Check = (v, all) => {
+      const p = latest.current;
+      if (p.disabled) return null;
+      if (p.required) {
+        const empty = v === null || v === undefined || (typeof v === 'string' && v.trim() === '') || (Array.isArray(v) && v.length === 0);
+        if (empty) return `${p.label} is required.`;
+      }
+      if ((p.kind ?? 'text') === 'number') {
+        const n = checks.number({ min: p.min, max: p.max, integer: p.integer, places: p.places })(v, all);
+        if (n) return n;
+      }
+      if (p.kind === 'email') {
+        const e = checks.email()(v, all);
+        if (e) return e;
+      }
+      if (p.maxLength) {
+        const m = checks.maxLength(p.maxLength)(v, all);
+        if (m) return m;
+      }
+      return p.validate ? p.validate(v, all) : null;
+    };
+    return form!.register(name!, check);
+  }, [bound, form?.register, name]);
+
+  // Numbers keep the typed text (e.g. "1," on the way to "1,5") apart from the parsed value.
+  const [text, setText] = useState(() => (value === null || value === undefined ? '' : String(value)));
+  const lastNumber = useRef<unknown>(value);
+  if (kind === 'number' && value !== lastNumber.current) {
+    lastNumber.current = value;
+    const shown = parseNumber(text);
+    if (shown !== value) setText(value === null || value === undefined ? '' : String(value));
+  }
+
+  const describedBy = error ? `${id}-err` : props.hint ? `${id}-hint` : undefined;
+  const common = {
+    id,
+    disabled: props.disabled,
+    'aria-invalid': error ? true : undefined,
+    'aria-describedby': describedBy,
+    'data-testid': props.testId,
+    autoFocus: props.autoFocus,
+  };
+  const inputClass = `input${props.big ? ' input-big' : ''}`;
+
+  let control: ComponentChildren;
+  switch (kind) {
+    case 'select':
+      control = (
+        <select {...common} class={inputClass} value={value === null || value === undefined ? '' : String(value)} onChange={(e) => change(e.currentTarget.value === '' && props.nullable ? null : e.currentTarget.value)}>
+          {props.emptyOption !== undefined && <option value="">{props.emptyOption}</option>}
+          {props.options?.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </select>
+      );
+      break;
+    case 'switch':
+      control = (
+        <span class="switch">
+          <input {...common} type="checkbox" role="switch" checked={!!value} onChange={(e) => change(e.currentTarget.checked)} />
+          <span class="switch-track" aria-hidden="true" />
+        </span>
+      );
+      break;
+    case 'textarea':
+      control = <textarea {...common} class={inputClass} rows={3} value={(value as string) ?? ''} placeholder={props.placeholder} onInput={(e) => change(e.currentTarget.value === '' && props.nullable ? null : e.currentTarget.value)} />;
+      break;
+    case 'checklist': {
+      const chosen = new Set((value as string[] | undefined) ?? []);
+      control = (
+        <div class="checklist" role="group" aria-labelledby={`${id}-label`}>
+          {props.options?.map((o) => (
+            <label key={o.value} class={`check${chosen.has(o.value) ? ' checked' : ''}`}>
+              <input
+                type="checkbox"
+                disabled={props.disabled}
+                checked={chosen.has(o.value)}
+                onChange={(e) => {
+                  const next = new Set(chosen);
+                  if (e.currentTarget.checked) next.add(o.value);
+                  else next.delete(o.value);
+                  change(props.options!.map((x) => x.value).filter((v) => next.has(v)));
+                }}
+              />
+              <span>{o.label}</span>
+            </label>
+          ))}
+        </div>
+      );
+      break;
+    }
+    case 'number':
+      control = (
+        <input
+          {...common}
+          class={inputClass}
+          type="text"
+          inputMode="decimal"
+          autoComplete="off"
+          value={text}
+          placeholder={props.placeholder}
+          onInput={(e) => {
+            const t = e.currentTarget.value;
+            setText(t);
+            const parsed = parseNumber(t);
+            lastNumber.current = parsed;
+            change(parsed);
+          }}
+        />
+      );
+      break;
+    case 'date':
+    case 'day': {
+      // `date` holds an ISO instant (local midnight); `day` a plain yyyy-mm-dd (filters).
+      const shown = typeof value === 'string' && value ? (kind === 'day' ? value : isoDay(new Date(value))) : '';
+      control = (
+        <input
+          {...common}
+          class={inputClass}
+          type="date"
+          value={shown}
+          onChange={(e) => {
+            const d = e.currentTarget.value;
+            if (!d) return change(null);
+            if (kind === 'day') return change(d);
+            const [y, m, day] = d.split('-').map(Number);
+            change(new Date(y, m - 1, day).toISOString());
+          }}
+        />
+      );
+      break;
+    }
+    default:
+      control = (
+        <input
+          {...common}
+          class={inputClass}
+          type={kind as 'text'}
+          value={(value as string) ?? ''}
+          placeholder={props.placeholder}
+          maxLength={props.maxLength}
+          autoComplete={props.autoComplete ?? (kind === 'password' ? 'current-password' : 'off')}
+          onInput={(e) => change(e.currentTarget.value === '' && props.nullable ? null : e.currentTarget.value)}
+        />
+      );
+  }
+
+  return (
+    <div class={`field field-${kind}${error ? ' has-error' : ''}${props.wide ? ' field-wide' : ''}`}>
+      <label id={`${id}-label`} for={kind === 'checklist' ? undefined : id} class="field-label">
+        {label}
+        {props.required && !props.disabled && <span class="req" aria-hidden="true"> *</span>}
+      </label>
+      <div class="field-control">
+        {control}
+        {props.suffix && <span class="suffix">{props.suffix}</span>}
+      </div>
+      {error ? (
+        <div id={`${id}-err`} class="field-error" role="alert">
+          {error}
+        </div>
+      ) : props.hint ? (
+        <div id={`${id}-hint`} class="field-hint">
+          {props.hint}
+        </div>
+      ) : null}
+    </div>
+  );
+}

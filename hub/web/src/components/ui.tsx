@@ -1,0 +1,262 @@
+/** Small building blocks every page uses: buttons, badges, cards, tabs, drawers, notices, toasts, dialogs. */
+import type { ButtonHTMLAttributes, ComponentChildren } from 'preact';
+import { useEffect, useRef } from 'preact/hooks';
+import { linkHandler } from '../lib/router';
+import { Store, useStore } from '../lib/store';
+import { Icon, type IconName } from './Icon';
+
+type Tone = 'neutral' | 'good' | 'warn' | 'bad' | 'info';
+
+interface ButtonProps extends Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'icon' | 'type'> {
+  variant?: 'primary' | 'secondary' | 'ghost' | 'danger';
+  busy?: boolean;
+  icon?: IconName;
+  small?: boolean;
+  type?: 'button' | 'submit';
+  disabled?: boolean;
+}
+
+export function Button({ variant = 'secondary', busy, icon, small, children, type = 'button', disabled, ...rest }: ButtonProps) {
+  return (
+    <button {...rest} type={type} disabled={disabled || busy} aria-busy={busy || undefined} class={`btn btn-${variant}${small ? ' btn-small' : ''} ${rest.class ?? ''}`}>
+      {busy ? <span class="spinner" aria-hidden="true" /> : icon ? <Icon name={icon} /> : null}
+      {children && <span>{children}</span>}
+    </button>
+  );
+}
+
+export function LinkButton({ href, children, icon, variant = 'secondary' }: { href: string; children: ComponentChildren; icon?: IconName; variant?: 'primary' | 'secondary' | 'ghost' }) {
+  return (
+    <a href={href} onClick={linkHandler(href)} class={`btn btn-${variant}`}>
+      {icon && <Icon name={icon} />}
+      <span>{children}</span>
+    </a>
+  );
+}
+
+export function Badge({ tone = 'neutral', children }: { tone?: Tone; children: ComponentChildren }) {
+  return <span class={`badge badge-${tone}`}>{children}</span>;
+}
+
+export function Card({ title, actions, children, class: cls }: { title?: ComponentChildren; actions?: ComponentChildren; children: ComponentChildren; class?: string }) {
+  return (
+    <section class={`card ${cls ?? ''}`}>
+      {(title || actions) && (
+        <header class="card-head">
+          {title && <h2>{title}</h2>}
+          {actions && <div class="card-actions">{actions}</div>}
+        </header>
+      )}
+      {children}
+    </section>
+  );
+}
+
+/** Filters on the left, the page's main action on the right (above them on a narrow screen). */
+export function Toolbar({ children, actions }: { children: ComponentChildren; actions?: ComponentChildren }) {
+  return (
+    <section class="card toolbar">
+      <div class="toolbar-filters">{children}</div>
+      {actions && <div class="toolbar-actions">{actions}</div>}
+    </section>
+  );
+}
+
+export function PageHeader({ title, subtitle, actions }: { title: string; subtitle?: ComponentChildren; actions?: ComponentChildren }) {
+  return (
+    <header class="page-head">
+      <div>
+        <h1>{title}</h1>
+        {subtitle && <p class="page-sub">{subtitle}</p>}
+      </div>
+      {actions && <div class="page-actions">{actions}</div>}
+    </header>
+  );
+}
+
+export function Empty({ icon = 'inbox', title, children }: { icon?: IconName; title: string; children?: ComponentChildren }) {
+  return (
+    <div class="empty">
+      <Icon name={icon} size={32} />
+      <p class="empty-title">{title}</p>
+      {children && <div class="empty-text">{children}</div>}
+    </div>
+  );
+}
+
+export function Notice({ tone = 'info', children, onClose }: { tone?: Tone; children: ComponentChildren; onClose?: () => void }) {
+  return (
+    <div class={`notice notice-${tone}`} role={tone === 'bad' ? 'alert' : 'status'}>
+      <div class="notice-body">{children}</div>
+      {onClose && (
+        <button type="button" class="icon-btn" aria-label="Dismiss" onClick={onClose}>
+          <Icon name="close" />
+        </button>
+      )}
+    </div>
+  );
+}
+
+export function Tabs({ tabs, current }: { tabs: Array<{ id: string; label: string; href: string }>; current: string }) {
+  return (
+    <nav class="tabs" aria-label="Sections">
+      {tabs.map((t) => (
+        <a key={t.id} href={t.href} onClick={linkHandler(t.href)} class={`tab${t.id === current ? ' active' : ''}`} aria-current={t.id === current ? 'page' : undefined}>
+          {t.label}
+        </a>
+      ))}
+    </nav>
+  );
+}
+
+/** A segmented choice (e.g. All / Open / Closed): big touch targets, one tap. */
+export function Segmented({ label, options, value, onChange }: { label: string; options: Array<{ value: string; label: string }>; value: string; onChange: (v: string) => void }) {
+  return (
+    <div class="field">
+      <span class="field-label">{label}</span>
+      <div class="segmented" role="radiogroup" aria-label={label}>
+        {options.map((o) => (
+          <button key={o.value} type="button" role="radio" aria-checked={o.value === value} class={o.value === value ? 'on' : ''} onClick={() => onChange(o.value)}>
+            {o.label}
+          </button>
+        ))}
+      </div>
+    </div>
+  );
+}
+
+export function Stat({ label, value, note, tone }: { label: string; value: ComponentChildren; note?: ComponentChildren; tone?: Tone }) {
+  return (
+    <div class={`stat${tone ? ` stat-${tone}` : ''}`}>
+      <div class="stat-label">{label}</div>
+      <div class="stat-value">{value}</div>
+      {note && <div class="stat-note">{note}</div>}
+    </div>
+  );
+}
+
+export function Spinner({ label = 'Loading…' }: { label?: string }) {
+  return (
+    <div class="loading" role="status">
+      <span class="spinner" aria-hidden="true" />
+      <span>{label}</span>
+    </div>
+  );
+}
+
+/** A definition list of label → value pairs. */
+export function Facts({ items }: { items: Array<[string, ComponentChildren]> }) {
+  return (
+    <dl class="facts">
+      {items.map(([k, v]) => (
+        <div key={k}>
+          <dt>{k}</dt>
+          <dd>{v ?? '—'}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/** A panel from the right (full screen on a portrait tablet); Esc or the backdrop closes it. */
+export function Drawer({ title, subtitle, onClose, children, footer, wide }: { title: ComponentChildren; subtitle?: ComponentChildren; onClose: () => void; children: ComponentChildren; footer?: ComponentChildren; wide?: boolean }) {
+  const panel = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && !dialog.value && onClose();
+    document.addEventListener('keydown', onKey);
+    panel.current?.focus();
+    document.body.classList.add('has-drawer');
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      document.body.classList.remove('has-drawer');
+    };
+  }, [onClose]);
+  return (
+    <div class="drawer-wrap">
+      <div class="backdrop" onClick={onClose} />
+      <div class={`drawer${wide ? ' drawer-wide' : ''}`} role="dialog" aria-modal="true" aria-label={typeof title === 'string' ? title : undefined} tabIndex={-1} ref={panel}>
+        <header class="drawer-head">
+          <div>
+            <h2>{title}</h2>
+            {subtitle && <p class="drawer-sub">{subtitle}</p>}
+          </div>
+          <button type="button" class="icon-btn" aria-label="Close" onClick={onClose}>
+            <Icon name="close" />
+          </button>
+        </header>
+        <div class="drawer-body">{children}</div>
+        {footer && <footer class="drawer-foot">{footer}</footer>}
+      </div>
+    </div>
+  );
+}
+
+// ---- toasts: short confirmations that need no answer ----
+interface Toast {
+  id: number;
+  text: string;
+  tone: Tone;
+}
+const toasts = new Store<Toast[]>([]);
+let toastSeq = 0;
+
+export function toast(text: string, tone: Tone = 'good'): void {
+  const t = { id: ++toastSeq, text, tone };
+  toasts.set([...toasts.value, t]);
+  setTimeout(() => toasts.set(toasts.value.filter((x) => x.id !== t.id)), tone === 'bad' ? 8000 : 3500);
+}
+
+export function Toasts() {
+  const list = useStore(toasts);
+  return (
+    <div class="toasts" aria-live="polite">
+      {list.map((t) => (
+        <div key={t.id} class={`toast toast-${t.tone}`}>
+          {t.text}
+        </div>
+      ))}
+    </div>
+  );
+}
+
+// ---- confirmation dialog: for actions that cannot be undone ----
+interface Ask {
+  title: string;
+  text: ComponentChildren;
+  confirm: string;
+  danger?: boolean;
+  resolve: (yes: boolean) => void;
+}
+const dialog = new Store<Ask | null>(null);
+
+export function confirm(opts: Omit<Ask, 'resolve'>): Promise<boolean> {
+  return new Promise((resolve) => dialog.set({ ...opts, resolve }));
+}
+
+export function Dialogs() {
+  const ask = useStore(dialog);
+  const ok = useRef<HTMLButtonElement>(null);
+  useEffect(() => ok.current?.focus(), [ask]);
+  if (!ask) return null;
+  const answer = (yes: boolean) => {
+    dialog.set(null);
+    ask.resolve(yes);
+  };
+  return (
+    <div class="dialog-wrap" onKeyDown={(e) => e.key === 'Escape' && answer(false)}>
+      <div class="backdrop" onClick={() => answer(false)} />
+      <div class="dialog" role="alertdialog" aria-modal="true" aria-labelledby="dialog-title">
+        <h2 id="dialog-title">{ask.title}</h2>
+        <div class="dialog-text">{ask.text}</div>
+        <div class="dialog-actions">
+          <Button variant="ghost" onClick={() => answer(false)}>
+            Cancel
+          </Button>
+          <button ref={ok} type="button" class={`btn ${ask.danger ? 'btn-danger' : 'btn-primary'}`} onClick={() => answer(true)}>
+            {ask.confirm}
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}

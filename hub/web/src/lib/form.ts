@@ -1,0 +1,152 @@
+/**
+ * Form state for every editor: values by member path (`cards[0].serialNumber`, the hub's
+ * memberName spelling), per-field checks that the fields register themselves, and the hub's
+ * 400 errors put back next to the field they name. Nothing is sent while a check fails.
+ */
+import { useCallback, useMemo, useRef, useState } from 'preact/hooks';
+import { ApiError, describeError, memberLabel } from './api';
+
+export type Check = (value: unknown, values: Record<string, unknown>) => string | null;
+
+export interface FormApi<T> {
+  values: T;
+  errors: Record<string, string>;
+  /** A message for the whole form: a refusal, a conflict, a member no field shows. */
+  formError: string | null;
+  busy: boolean;
+  dirty: boolean;
+  get(path: string): unknown;
+  set(path: string, value: unknown): void;
+  reset(values: T): void;
+  register(path: string, check: Check): () => void;
+  /** Runs the checks, then `action`; hub errors land on fields or in formError. True on success. */
+  submit(action: (values: T) => Promise<void>): Promise<boolean>;
+  setFormError(message: string | null): void;
+}
+
+const SEGMENT = /[^.[\]]+/g;
+
+export function getPath(obj: unknown, path: string): unknown {
+  let cur: unknown = obj;
+  for (const seg of path.match(SEGMENT) ?? []) {
+    if (cur === null || cur === undefined) return undefined;
+    cur = (cur as Record<string, unknown>)[seg];
+  }
+  return cur;
+}
+
+/** A copy of `obj` with `path` set; missing objects and arrays are made on the way. */
+export function setPath<T>(obj: T, path: string, value: unknown): T {
+  const segs = path.match(SEGMENT) ?? [];
+  const write = (cur: unknown, i: number): unknown => {
+    const seg = segs[i];
+    const isIndex = /^\d+$/.test(seg);
+    const base: Record<string, unknown> | unknown[] = Array.isArray(cur) ? [...cur] : cur && typeof cur === 'object' ? { ...(cur as object) } : isIndex ? [] : {};
+    const key = isIndex ? Number(seg) : seg;
+    const next = i === segs.length - 1 ? value : write((base as Record<string | number, unknown>)[key], i + 1);
+    (base as Record<string | number, unknown>)[key] = next;
+    return base;
+  };
+  return write(obj, 0) as T;
+}
+
+export function useForm<T>(initial: T): FormApi<T> {
+  const [values, setValues] = useState<T>(initial);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [dirty, setDirty] = useState(false);
+  const checks = useRef(new Map<string, Check>());
+  const current = useRef(values);
+  current.current = values;
+
+  const set = useCallback((path: string, value: unknown) => {
+    setValues((v) => {
+      const next = setPath(v, path, value);
+      current.current = next;
+      return next;
+    });
+    setDirty(true);
+    setErrors((e) => {
+      if (!(path in e)) return e;
+      const { [path]: _gone, ...rest } = e;
+      return rest;
+    });
+  }, []);
+
+  const reset = useCallback((v: T) => {
+    current.current = v;
+    setValues(v);
+    setErrors({});
+    setFormError(null);
+    setDirty(false);
+  }, []);
+
+  const register = useCallback((path: string, check: Check) => {
+    checks.current.set(path, check);
+    return () => {
+      if (checks.current.get(path) === check) checks.current.delete(path);
+    };
+  }, []);
+
+  const submit = useCallback(async (action: (v: T) => Promise<void>) => {
+    const found: Record<string, string> = {};
+    const vals = current.current as Record<string, unknown>;
+    for (const [path, check] of checks.current) {
+      const problem = check(getPath(vals, path), vals);
+      if (problem) found[path] = problem;
+    }
+    setErrors(found);
+    if (Object.keys(found).length) {
+      setFormError('Please correct the highlighted fields.');
+      return false;
+    }
+    setFormError(null);
+    setBusy(true);
+    try {
+      await action(current.current);
+      setDirty(false);
+      return true;
+    } catch (e) {
+      if (e instanceof ApiError && e.errors.length) {
+        const onFields: Record<string, string> = {};
+        const elsewhere: string[] = [];
+        for (const m of e.errors) {
+          const message = m.message.replace(/^./, (c) => c.toUpperCase());
+          if (checks.current.has(m.memberName)) onFields[m.memberName] = message;
+          else elsewhere.push(`${memberLabel(m.memberName)}: ${m.message}`);
+        }
+        setErrors(onFields);
+        setFormError(elsewhere.length ? elsewhere.join(' ') : describeError(e));
+      } else {
+        setFormError(describeError(e));
+      }
+      return false;
+    } finally {
+      setBusy(false);
+    }
+  }, []);
+
+  return useMemo(
+    () => ({ values, errors, formError, busy, dirty, get: (p: string) => getPath(values, p), set, reset, register, submit, setFormError }),
+    [values, errors, formError, busy, dirty, set, reset, register, submit],
+  );
+}
+
+/** Reusable checks. */
+export const checks = {
+  required: (label = 'This field'): Check => (v) => (v === null || v === undefined || (typeof v === 'string' && v.trim() === '') ? `${label} is required.` : null),
+  number: (o: { min?: number; max?: number; integer?: boolean; places?: number } = {}): Check => (v) => {
+    if (v === null || v === undefined || v === '') return null;
+    if (typeof v !== 'number' || !Number.isFinite(v)) return 'Enter a number, e.g. 12.5';
+    if (o.integer && !Number.isInteger(v)) return 'Enter a whole number.';
+    if (o.min !== undefined && v < o.min) return `Must be at least ${o.min}.`;
+    if (o.max !== undefined && v > o.max) return `Must be at most ${o.max}.`;
+    const places = o.places ?? 4;
+    if (Math.round(v * 10 ** places) / 10 ** places !== v) return `At most ${places} decimal places.`;
+    return null;
+  },
+  email: (): Check => (v) => (typeof v === 'string' && v && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(v) ? 'Enter an e-mail address like name@example.com.' : null),
+  maxLength: (n: number): Check => (v) => (typeof v === 'string' && v.length > n ? `At most ${n} characters.` : null),
+  pattern: (re: RegExp, message: string): Check => (v) => (typeof v === 'string' && v && !re.test(v) ? message : null),
+};

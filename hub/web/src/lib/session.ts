@@ -1,0 +1,109 @@
+/**
+ * The manager's login: kept in localStorage so a reload stays logged in; the rights come from
+ * GET /api/auth and are re-read on every page change and after a refusal, so a right granted or
+ * taken away shows without logging out.
+ */
+import { api, ApiError, onUnauthorized, setToken } from './api';
+import { Store, useStore } from './store';
+
+export const DEVICE_NAME = 'BackOffice';
+const KEY = 'poshub.session';
+
+export interface User {
+  id: string;
+  userName: string;
+  name: string;
+  rights: string[];
+  device: { name: string; envName: string };
+}
+
+export interface Session {
+  tokenId: string;
+  refreshToken: string;
+  expiresAt: string;
+  user: User;
+}
+
+function load(): Session | null {
+  try {
+    const raw = localStorage.getItem(KEY);
+    return raw ? (JSON.parse(raw) as Session) : null;
+  } catch {
+    return null;
+  }
+}
+
+export const session = new Store<Session | null>(load());
+/** Why the last session ended, shown on the login screen. */
+export const endedBecause = new Store<string | null>(null);
+
+function save(s: Session | null): void {
+  setToken(s?.tokenId ?? null);
+  if (s) localStorage.setItem(KEY, JSON.stringify(s));
+  else localStorage.removeItem(KEY);
+  session.set(s);
+}
+setToken(session.value?.tokenId ?? null);
+
+export async function login(userName: string, password: string): Promise<void> {
+  const s = await api.post<Session>('/api/auth', { userName, password, deviceName: DEVICE_NAME });
+  endedBecause.set(null);
+  save(s);
+}
+
+export async function logout(): Promise<void> {
+  try {
+    await api.del('/api/auth');
+  } catch {
+    /* the token may already be dead; the page forgets it either way */
+  }
+  save(null);
+}
+
+let refreshing: Promise<boolean> | null = null;
+
+/** Trades the refresh token for a new pair once; concurrent 401s share the attempt. */
+function recover(): Promise<boolean> {
+  const current = session.value;
+  if (!current) return Promise.resolve(false);
+  refreshing ??= api
+    .post<Session>('/api/auth/refresh', { tokenId: current.tokenId, refreshToken: current.refreshToken })
+    .then((s) => {
+      save({ ...current, ...s });
+      return true;
+    })
+    .catch(() => {
+      endedBecause.set('Your session has ended. Please log in again.');
+      save(null);
+      return false;
+    })
+    .finally(() => (refreshing = null));
+  return refreshing;
+}
+onUnauthorized(recover);
+
+/** Re-reads the user and rights (GET /api/auth). */
+export async function refreshSession(): Promise<void> {
+  const current = session.value;
+  if (!current) return;
+  try {
+    const view = await api.get<{ expiresAt: string; user: User }>('/api/auth');
+    if (session.value?.tokenId === current.tokenId) save({ ...current, expiresAt: view.expiresAt, user: view.user });
+  } catch (e) {
+    if (!(e instanceof ApiError) || e.status !== 0) throw e;
+  }
+}
+
+export function can(right: string): boolean {
+  return session.value?.user.rights.includes(right) ?? false;
+}
+
+export function useSession(): Session | null {
+  return useStore(session);
+}
+
+/** True when the logged-in user holds the right; re-renders when the rights change. */
+export function useCan(): (right: string) => boolean {
+  const s = useStore(session);
+  return (right) => s?.user.rights.includes(right) ?? false;
+}

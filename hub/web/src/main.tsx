@@ -1,0 +1,6 @@
+/** Entry point of the manager's page. */
+import { render } from 'preact';
+import { App } from './app';
+import './styles.css';
+
+render(<App />, document.getElementById('app')!);

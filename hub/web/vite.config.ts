@@ -1,0 +1,28 @@
+/**
+ * Builds the manager's page (hub/web/src) into hub/web/dist, which the hub serves at `/`.
+ * `npm run web:dev` serves it with hot reload and forwards /api to a hub on :8080.
+ */
+import { fileURLToPath } from 'node:url';
+import preact from '@preact/preset-vite';
+import { defineConfig } from 'vite';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+
+export default defineConfig({
+  root,
+  base: '/',
+  // Everything the page needs is bundled: the hub may have no internet.
+  plugins: [preact({ devToolsEnabled: false, prefreshEnabled: true })],
+  build: {
+    outDir: fileURLToPath(new URL('./dist', import.meta.url)),
+    emptyOutDir: true,
+    target: 'es2022',
+    assetsInlineLimit: 0,
+    reportCompressedSize: false,
+  },
+  server: {
+    host: '127.0.0.1',
+    proxy: { '/api': { target: process.env.POS_HUB_URL ?? 'http://127.0.0.1:8080', changeOrigin: false } },
+  },
+  logLevel: 'warn',
+});

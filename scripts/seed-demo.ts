@@ -1,0 +1,404 @@
+/**
+ * `npm run seed:demo`: fills the data directory of `npm start` (POS_HUB_DATA_DIR, ./data by
+ * default) with a small Slovak restaurant — stocks, a menu with modifiers, two kitchen printers
+ * on 127.0.0.1, two registers and a waiter's PDA, a simulator fiscal printer, customers with
+ * cards, and a day of tickets, most of them closed through the simulator.
+ *
+ * It goes through the hub's own services (the same validation, numbering, stock movements and
+ * change log as the API), with a clock moved to each ticket's time so the day looks like a day.
+ * It works whether the hub is running or not (SQLite in WAL mode; a running hub's page updates
+ * live). Run twice, it finds its register and does nothing.
+ *
+ * `npm run seed:demo -- --printers` then keeps two fake ESC/POS printers listening on the
+ * printers' ports and shows every kitchen ticket they receive.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { closeDb, openDb } from '../db/client.js';
+import { FiscalRegistry } from '../drivers/fiscal/registry.js';
+import { buildServices } from '../hub/app.js';
+import { bootstrap, SYSTEM_CALLER } from '../hub/bootstrap.js';
+import { FakeClock } from '../hub/clock.js';
+import { ConfigError, loadConfig } from '../hub/config.js';
+import { dbDeviceStateStore } from '../hub/device-state.js';
+import type { Caller } from '../hub/http/caller.js';
+import { RIGHTS, type Right } from '../hub/http/rights.js';
+import { createLogger } from '../hub/log.js';
+import type { Doc } from '../hub/resources/engine/define.js';
+
+const MARKER_DEVICE = 'Pokladňa 1';
+const PRINTER_PORTS = { Kuchyňa: 9101, Bar: 9102 } as const;
+const DEMO_PASSWORD = 'demo1234';
+
+const TICKET_RIGHTS: Right[] = ['TicketCreate', 'TicketUpdate', 'TicketRename', 'TicketSetDiscount', 'TicketSetCustomer', 'TicketClose', 'TicketPrintPreliminary', 'Storno'];
+
+/** Repeatable randomness: the demo looks the same every time it is loaded. */
+function rng(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const random = rng(20261121);
+const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)];
+const chance = (p: number) => random() < p;
+const MIN = 60_000;
+
+interface MenuPlu {
+  code: number;
+  stock: 'Bar' | 'Kuchyňa' | 'Sklad';
+  name: string;
+  type: 'StockItem' | 'Recipe' | 'Service';
+  price: number;
+  vat: number;
+  printer?: keyof typeof PRINTER_PORTS;
+  parts?: Array<[number, number]>;
+  income?: number;
+}
+
+const MENU: MenuPlu[] = [
+  // Raw materials, counted in kilograms.
+  { code: 501, stock: 'Sklad', name: 'Bryndza', type: 'StockItem', price: 0, vat: 19, income: 12 },
+  { code: 502, stock: 'Sklad', name: 'Zemiaky', type: 'StockItem', price: 0, vat: 19, income: 40 },
+  { code: 503, stock: 'Sklad', name: 'Slanina', type: 'StockItem', price: 0, vat: 19, income: 6 },
+  { code: 504, stock: 'Sklad', name: 'Kyslá kapusta', type: 'StockItem', price: 0, vat: 19, income: 15 },
+  { code: 505, stock: 'Sklad', name: 'Klobása', type: 'StockItem', price: 0, vat: 19, income: 5 },
+  { code: 506, stock: 'Sklad', name: 'Syr Eidam', type: 'StockItem', price: 0, vat: 19, income: 10 },
+  { code: 507, stock: 'Sklad', name: 'Kuracie prsia', type: 'StockItem', price: 0, vat: 19, income: 12 },
+  { code: 508, stock: 'Sklad', name: 'Múka hladká', type: 'StockItem', price: 0, vat: 19, income: 25 },
+  // The kitchen.
+  { code: 1, stock: 'Kuchyňa', name: 'Bryndzové halušky', type: 'Recipe', price: 8.9, vat: 19, printer: 'Kuchyňa', parts: [[501, 0.15], [502, 0.3], [503, 0.05], [508, 0.1]] },
+  { code: 2, stock: 'Kuchyňa', name: 'Kapustnica s klobásou', type: 'Recipe', price: 3.9, vat: 19, printer: 'Kuchyňa', parts: [[504, 0.2], [505, 0.05]] },
+  { code: 3, stock: 'Kuchyňa', name: 'Vyprážaný syr', type: 'Recipe', price: 8.5, vat: 19, printer: 'Kuchyňa', parts: [[506, 0.15], [508, 0.03]] },
+  { code: 4, stock: 'Kuchyňa', name: 'Kurací rezeň', type: 'Recipe', price: 9.2, vat: 19, printer: 'Kuchyňa', parts: [[507, 0.18], [508, 0.03]] },
+  { code: 5, stock: 'Kuchyňa', name: 'Hovädzí guláš', type: 'Service', price: 7.4, vat: 19, printer: 'Kuchyňa' },
+  { code: 6, stock: 'Kuchyňa', name: 'Šopský šalát', type: 'Service', price: 4.9, vat: 19, printer: 'Kuchyňa' },
+  { code: 7, stock: 'Kuchyňa', name: 'Palacinky s čokoládou', type: 'Service', price: 4.5, vat: 19, printer: 'Kuchyňa' },
+  { code: 8, stock: 'Kuchyňa', name: 'Cesnaková polievka', type: 'Service', price: 3.2, vat: 19, printer: 'Kuchyňa' },
+  { code: 9, stock: 'Kuchyňa', name: 'Kuřecí řízek s bramborem', type: 'Recipe', price: 9.6, vat: 19, printer: 'Kuchyňa', parts: [[507, 0.18], [502, 0.25]] },
+  // The bar.
+  { code: 101, stock: 'Bar', name: 'Zlatý Bažant 12° 0,5 l', type: 'StockItem', price: 2.4, vat: 23, printer: 'Bar', income: 120 },
+  { code: 102, stock: 'Bar', name: 'Kofola 0,3 l', type: 'StockItem', price: 1.8, vat: 23, printer: 'Bar', income: 90 },
+  { code: 103, stock: 'Bar', name: 'Budějovický Budvar 0,33 l', type: 'StockItem', price: 2.6, vat: 23, printer: 'Bar', income: 60 },
+  { code: 104, stock: 'Bar', name: 'Rajec neperlivý 0,33 l', type: 'StockItem', price: 1.5, vat: 23, printer: 'Bar', income: 80 },
+  { code: 105, stock: 'Bar', name: 'Espresso', type: 'Service', price: 1.9, vat: 23 },
+  { code: 106, stock: 'Bar', name: 'Čaj s citrónom', type: 'Service', price: 1.6, vat: 23 },
+  { code: 107, stock: 'Bar', name: 'Borovička 0,04 l', type: 'StockItem', price: 2.2, vat: 23, printer: 'Bar', income: 40 },
+  { code: 108, stock: 'Bar', name: 'Frankovka modrá 0,1 l', type: 'StockItem', price: 1.9, vat: 23, printer: 'Bar', income: 50 },
+];
+
+const MODIFIERS = [
+  {
+    id: 'priloha',
+    name: 'Príloha',
+    displayName: 'Príloha',
+    minimumSelectedOptionsCount: 0,
+    maximumSelectedOptionsCount: 1,
+    options: [
+      { id: 'hranolky', name: 'Hranolky', unitPrice: { amount: 2.2 } },
+      { id: 'zemiaky', name: 'Varené zemiaky', unitPrice: { amount: 1.9 } },
+      { id: 'ryza', name: 'Ryža', unitPrice: { amount: 1.8 } },
+    ],
+  },
+  {
+    id: 'navyse',
+    name: 'Navyše',
+    displayName: 'Navyše',
+    minimumSelectedOptionsCount: 0,
+    maximumSelectedOptionsCount: 3,
+    options: [
+      { id: 'slanina', name: 'Slanina', unitPrice: { amount: 0.9 } },
+      { id: 'smotana', name: 'Kyslá smotana', unitPrice: { amount: 0.6 } },
+      { id: 'tatarska', name: 'Tatárska omáčka', unitPrice: { amount: 0.8 } },
+    ],
+  },
+];
+
+const WAITERS = [
+  { userName: 'jana', name: 'Jana Kováčová', device: 'Pokladňa 1' },
+  { userName: 'peter', name: 'Peter Horváth', device: 'Pokladňa 1' },
+  { userName: 'zdenka', name: 'Zdeňka Dvořáková', device: 'Pokladňa 2' },
+  { userName: 'lubos', name: 'Ľuboš Ďurčo', device: 'Terasa PDA' },
+] as const;
+
+const CUSTOMERS = [
+  { id: 'stastny', firstName: 'Ľubomír', lastName: 'Šťastný', email: 'lubo.stastny@example.sk', phone: '+421 905 123 456', discountRate: 10, credit: 25, cards: ['1001'] },
+  { id: 'durisova', firstName: 'Zuzana', lastName: 'Ďurišová', email: 'zuzana@example.sk', discountRate: 5, credit: 0, cards: ['1002'] },
+  { id: 'dvorak', firstName: 'Jiří', lastName: 'Dvořák', email: 'jiri.dvorak@example.cz', discountRate: 0, credit: 0, cards: ['1003'] },
+  { id: 'novakova', firstName: 'Anna', lastName: 'Nováková', email: '', discountRate: 0, credit: 10, cards: [] },
+  { id: 'teplaren', firstName: '', lastName: '', isCompany: true, company: { name: 'Žilinská teplárenská, a.s.', vatId: 'SK2020123456', taxId: '2020123456' }, email: 'recepcia@example.sk', discountRate: 15, credit: 0, cards: ['2001', '2002'] },
+  { id: 'cech', firstName: 'Tomáš', lastName: 'Čech', email: '', discountRate: 5, credit: 0, cards: ['1004'], expired: true },
+] as const;
+
+function caller(userName: string, name: string, rights: readonly Right[], device: { name: string; envName: string }): Caller {
+  return { userId: userName, userName, name, rights: new Set(rights), device, tokenHash: '', expiresAt: Number.MAX_SAFE_INTEGER };
+}
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      process.stderr.write(`${e.message}\n`);
+      process.exit(2);
+    }
+    throw e;
+  }
+  mkdirSync(config.dataDir, { recursive: true });
+  const db = openDb(join(config.dataDir, 'hub.sqlite'));
+  const now = new Date();
+  const clock = new FakeClock(now);
+  const log = createLogger('warn');
+  const fiscal = new FiscalRegistry({ store: dbDeviceStateStore(db), clock: () => clock.now() });
+  const services = buildServices({ db, clock, log, config, drivers: { fiscal } });
+  const r = services.resources;
+  const out = (line = '') => process.stdout.write(`${line}\n`);
+
+  const boot = await bootstrap({ db, services: r, dataDir: config.dataDir, adminPassword: config.adminPassword, timeZone: config.timeZone, now, log });
+  if (boot.created) out(`New data directory ${config.dataDir}: user 'admin' ${boot.adminPassword ? `with password '${boot.adminPassword}'` : '(password from POS_HUB_ADMIN_PASSWORD)'}.`);
+
+  let already = false;
+  try {
+    r.devices.get(MARKER_DEVICE);
+    already = true;
+  } catch {
+    /* not there: load the demo */
+  }
+  if (already) {
+    out(`The demo data is already loaded in ${config.dataDir} (register '${MARKER_DEVICE}' exists); nothing was changed.`);
+    out(`To load it again, stop the hub and point POS_HUB_DATA_DIR at an empty directory.`);
+    closeDb(db);
+    process.exit(0);
+  }
+
+  const system = SYSTEM_CALLER;
+  const at = (t: Date | number) => clock.set(new Date(t));
+  const start = new Date(now);
+  start.setHours(8, 0, 0, 0);
+  // A day: from 10:00 to now; before noon, the last ten hours instead (so there is always a day).
+  let dayFrom = new Date(now).setHours(10, 0, 0, 0);
+  if (now.getTime() - dayFrom < 2 * 3600_000) dayFrom = now.getTime() - 10 * 3600_000;
+  at(Math.min(dayFrom - 2 * 3600_000, start.getTime()));
+
+  out('Loading the demo restaurant…');
+  for (const [name, description] of [
+    ['Kuchyňa', 'Jedlá z kuchyne'],
+    ['Bar', 'Nápoje'],
+    ['Sklad', 'Suroviny'],
+  ]) {
+    await r.stocks.create(system, { name, description });
+  }
+  for (const [name, port] of Object.entries(PRINTER_PORTS)) {
+    await r.orderendpoints.create(system, {
+      name,
+      type: name === 'Kuchyňa' ? 'TM88' : 'SRP350',
+      address: `tcp://127.0.0.1:${port}`,
+      settings: name === 'Kuchyňa' ? { IsBeepEnabled: 'true', DoubleHeightFont: 'true', HighlightOrderNumber: 'true' } : { IsBeepEnabled: 'false' },
+    });
+  }
+  await r.fiscaldevices.create(system, { name: 'FP1', driver: 'simulator', address: 'sim:demo' });
+  await r.paymenttypes.put(system, 1, { number: 1, name: 'Hotovosť', category: 'Cash', isChangeable: true, isActive: true });
+  await r.paymenttypes.create(system, { number: 2, name: 'Platobná karta', category: 'CreditCard', isChangeable: false });
+  await r.paymenttypes.create(system, { number: 3, name: 'Stravné lístky', category: 'Voucher', isChangeable: false });
+  const registerSettings = { DefaultFiscalName: 'FP1', DefaultOrderEndpointName: 'Bar', DefaultStockName: 'Bar' };
+  await r.devices.create(system, { name: 'Pokladňa 1', envName: 'CashRegister', description: 'Pult pri vchode', settings: registerSettings });
+  await r.devices.create(system, { name: 'Pokladňa 2', envName: 'CashRegister', description: 'Bar', settings: registerSettings });
+  await r.devices.create(system, { name: 'Terasa PDA', envName: 'PDA', description: 'Čašník na terase', settings: registerSettings });
+  for (const w of WAITERS) await r.users.create(system, { userName: w.userName, name: w.name, password: DEMO_PASSWORD, rights: TICKET_RIGHTS });
+  const managerRights = RIGHTS.filter((x) => !x.startsWith('User'));
+  await r.users.create(system, { userName: 'manazer', name: 'Mária Šimková', password: DEMO_PASSWORD, rights: managerRights });
+
+  for (const m of MODIFIERS) await r.modifiers.create(system, { ...m, maximumSelectedOptionsTotalQuantity: 0 });
+  const pluIds = new Map<number, string>();
+  // Stock items and raw materials first: recipes refer to them. Printers come later (see below).
+  for (const p of [...MENU].sort((a, b) => (a.type === 'Recipe' ? 1 : 0) - (b.type === 'Recipe' ? 1 : 0))) {
+    const doc = await r.plus.create(system, {
+      code: p.code,
+      stockName: p.stock,
+      name: p.name,
+      type: p.type,
+      unitPrice: { amount: p.price },
+      vatInfo: { category: p.vat === 23 ? 1 : 2, rate: p.vat },
+      receipt: (p.parts ?? []).map(([code, quantity]) => ({ pluId: { code, stockName: 'Sklad' }, quantity })),
+    });
+    pluIds.set(p.code, String(doc.id));
+  }
+  for (const stock of ['Sklad', 'Bar'] as const) {
+    await r.stocktransfers.create(system, {
+      type: 'Income',
+      targetStockName: stock,
+      note: stock === 'Sklad' ? 'Dodávka Makro, dodací list 2026/4411' : 'Dodávka nápojov, Heineken Slovensko',
+      items: MENU.filter((p) => p.stock === stock && p.income).map((p) => ({ plu: { code: p.code }, quantity: p.income })),
+    });
+  }
+  for (const c of CUSTOMERS) {
+    const expired = 'expired' in c && c.expired;
+    await r.customers.create(system, {
+      id: c.id,
+      firstName: c.firstName,
+      lastName: c.lastName,
+      isCompany: 'isCompany' in c ? c.isCompany : false,
+      company: 'company' in c ? c.company : null,
+      email: c.email,
+      phone: 'phone' in c ? c.phone : null,
+      discountRate: c.discountRate,
+      credit: { amount: c.credit, currencyLabel: null },
+      expirationTime: expired ? new Date(now.getTime() - 30 * 24 * 3600_000).toISOString() : null,
+      cards: c.cards.map((serialNumber) => ({ serialNumber })),
+    });
+  }
+
+  // ---- the day's tickets ----
+  const callers = new Map(
+    WAITERS.map((w) => {
+      const device = w.device === 'Terasa PDA' ? { name: w.device, envName: 'PDA' } : { name: w.device, envName: 'CashRegister' };
+      return [w.userName, caller(w.userName, w.name, TICKET_RIGHTS, device)];
+    }),
+  );
+  const mains = MENU.filter((p) => p.stock === 'Kuchyňa' && p.code !== 2 && p.code !== 8);
+  const soups = MENU.filter((p) => p.code === 2 || p.code === 8);
+  const drinks = MENU.filter((p) => p.stock === 'Bar');
+
+  const line = (p: MenuPlu, quantity = 1, extra: Record<string, unknown> = {}) => ({ plu: { code: p.code, stockName: p.stock }, quantity, ...extra });
+  function order(): Array<Record<string, unknown>> {
+    const items: Array<Record<string, unknown>> = [];
+    const guests = 1 + Math.floor(random() * 4);
+    for (let g = 0; g < guests; g++) {
+      if (chance(0.35)) items.push(line(pick(soups)));
+      if (chance(0.75)) {
+        const main = pick(mains);
+        const mods = main.code === 3 || main.code === 4 ? [{ modifierId: 'priloha', optionId: pick(['hranolky', 'zemiaky', 'ryza']), quantity: 1 }] : main.code === 1 && chance(0.5) ? [{ modifierId: 'navyse', optionId: 'slanina', quantity: 1 }] : [];
+        items.push(line(main, 1, { modifiers: mods, comment: chance(0.12) ? pick(['bez cibule', 'extra pikantné', 'pre dieťa, menšia porcia']) : null }));
+      }
+      items.push(line(pick(drinks), chance(0.3) ? 2 : 1));
+    }
+    return items;
+  }
+  type Op = { t: number; run: () => Promise<void> };
+  const ops: Op[] = [];
+  const end = now.getTime() - 5 * MIN;
+  const span = end - dayFrom;
+  const closedCount = Math.max(24, Math.round((span / 3600_000) * 6));
+  const printersFrom = end - 2 * 3600_000;
+  let tableSeq = 0;
+  let closed = 0;
+  for (let n = 0; n < closedCount; n++) {
+    // More guests at lunch (11-14) and dinner (18-21): a day's shape, not a flat line.
+    let t = dayFrom + random() * span;
+    const hour = new Date(t).getHours();
+    if ((hour < 11 || (hour > 14 && hour < 17)) && chance(0.5)) t = dayFrom + random() * span;
+    const opened = Math.max(dayFrom, t - (20 + random() * 50) * MIN);
+    const waiter = pick(WAITERS);
+    const who = callers.get(waiter.userName)!;
+    const table = String(1 + (tableSeq++ % 12));
+    const items = order();
+    if (chance(0.05)) items.push({ ...line(pick(drinks)), type: 'Negative', comment: 'vrátené, zlé načapované' });
+    const card = chance(0.12) ? pick(['1001', '1002', '1003', '2001']) : null;
+    const discount = !card && chance(0.08) ? 10 : 0;
+    const body: Record<string, unknown> = {
+      name: `Stôl ${table}`,
+      location: { tableName: table, zoneName: Number(table) > 8 ? 'Terasa' : 'Sála' },
+      items,
+      discountRate: discount,
+      customer: card ? { cardSerialNumber: card } : null,
+    };
+    let id = '';
+    ops.push({
+      t: opened,
+      run: async () => {
+        id = String((await r.tickets.create(who, body)).id);
+      },
+    });
+    ops.push({
+      t,
+      run: async () => {
+        const ticket = r.tickets.get(id);
+        const total = (ticket.totalPrice as { amount: number }).amount;
+        const way = random();
+        const payments =
+          way < 0.5
+            ? [{ paymentTypeNumber: 1, amount: Math.max(total, Math.ceil(total / 5) * 5) }]
+            : way < 0.88
+              ? [{ paymentTypeNumber: 2, amount: total }]
+              : [
+                  { paymentTypeNumber: 3, amount: Math.min(total, 5.5) },
+                  { paymentTypeNumber: 1, amount: Math.max(0, round2(total - 5.5)) },
+                ].filter((p) => p.amount > 0);
+        await services.ticketCloser.close(who, id, { payments });
+        closed++;
+      },
+    });
+  }
+  // Orders for the history would reach the printers all at once; only the last two hours' do.
+  ops.push({
+    t: printersFrom,
+    run: async () => {
+      for (const p of MENU.filter((x) => x.printer)) {
+        const stored = r.plus.get(pluIds.get(p.code)!);
+        await r.plus.put(system, pluIds.get(p.code)!, { ...stored, orderEndpointNames: [p.printer!] });
+      }
+    },
+  });
+  // Tables that are eating now: open tickets, with a second round ordered on some.
+  const openTables = ['3', '5', '7', '10', '12'];
+  const openIds: string[] = [];
+  openTables.forEach((table, i) => {
+    const waiter = WAITERS[i % WAITERS.length];
+    const who = callers.get(waiter.userName)!;
+    const opened = now.getTime() - (15 + random() * 70) * MIN;
+    ops.push({
+      t: opened,
+      run: async () => {
+        const doc: Doc = await r.tickets.create(who, { name: `Stôl ${table}`, location: { tableName: table, zoneName: Number(table) > 8 ? 'Terasa' : 'Sála' }, items: order() });
+        openIds.push(String(doc.id));
+        if (chance(0.6)) {
+          at(Math.min(now.getTime() - MIN, opened + 12 * MIN));
+          const stored = r.tickets.get(String(doc.id));
+          await r.tickets.put(who, String(doc.id), { ...stored, items: [...(stored.items as Doc[]), line(pick(drinks), 2)] });
+        }
+      },
+    });
+  });
+
+  ops.sort((a, b) => a.t - b.t);
+  for (const op of ops) {
+    at(op.t);
+    await op.run();
+  }
+  at(now);
+
+  const openSum = openIds.reduce((s, id) => s + (r.tickets.get(id).totalPrice as { amount: number }).amount, 0);
+  out(`Loaded: 3 stocks, ${MENU.length} products, ${MODIFIERS.length} modifiers, 2 kitchen printers (tcp://127.0.0.1:${PRINTER_PORTS.Kuchyňa} and :${PRINTER_PORTS.Bar}),`);
+  out(`  registers 'Pokladňa 1', 'Pokladňa 2' and 'Terasa PDA', fiscal printer FP1 (simulator), ${CUSTOMERS.length} customers,`);
+  out(`  ${closed} tickets closed since ${new Date(dayFrom).toLocaleTimeString()} and ${openIds.length} open (${round2(openSum).toFixed(2)} € at the tables).`);
+  out(`Staff: ${WAITERS.map((w) => w.userName).join(', ')} (waiters) and manazer (back office), all with password '${DEMO_PASSWORD}'.`);
+  out(`Open http://localhost:${config.port}/ and log in as admin (or manazer).`);
+  await fiscal.closeAll();
+  closeDb(db);
+
+  if (process.argv.includes('--printers')) {
+    // Imported only here: the fake printer is a test helper, used by the demo's optional mode.
+    const { FakeEscPosPrinter } = await import('../test/support/fake-escpos-printer.js');
+    for (const [name, port] of Object.entries(PRINTER_PORTS)) {
+      const printer = await FakeEscPosPrinter.start(port);
+      printer.on('ticket', (t: { lines: Array<{ text: string }> }) => {
+        out(`\n── ${name} ──────────────────────────\n${t.lines.map((l) => l.text).join('\n')}`);
+      });
+      out(`Fake printer '${name}' listening on tcp://127.0.0.1:${port}`);
+    }
+    out('Kitchen tickets appear below as the hub prints them. Ctrl-C stops the printers.');
+    return;
+  }
+  process.exit(0);
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`seed:demo failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,311 @@
+/**
+ * The manager's page in Debian's Chromium (playwright-core), against the real app started
+ * in-process on 127.0.0.1. The scenarios of issue 8, then screenshots of every page at laptop
+ * and tablet sizes into test/web/screenshots (git-ignored) for a person to look at.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FakeClock } from '../../hub/clock.js';
+import { startHub, ADMIN_PASSWORD, type TestHub } from '../support/hub.js';
+import { expect2xx, item, register, restaurant } from '../tickets/fixture.js';
+import { ensureWebBuild } from './build.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const haveChromium = existsSync(CHROMIUM);
+if (!haveChromium) {
+  console.warn(`test/web skipped: ${CHROMIUM} is missing. Install Debian's Chromium (apt-get install -y chromium); .ci/run does.`);
+}
+
+const SHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
+const SIZES = [
+  { name: 'laptop-1366x768', width: 1366, height: 768 },
+  { name: 'tablet-1280x800', width: 1280, height: 800 },
+  { name: 'tablet-portrait-800x1280', width: 800, height: 1280 },
+];
+
+describe.skipIf(!haveChromium)("the manager's page in Chromium", () => {
+  let hub: TestHub;
+  let browser: Browser;
+  let cashier: { token: string; device: string; userName: string };
+  const contexts: BrowserContext[] = [];
+  const pageErrors: string[] = [];
+
+  /** A browser tab logged in as `userName` (admin by default), at `size`. */
+  async function open(opts: { userName?: string; password?: string; size?: { width: number; height: number } } = {}): Promise<Page> {
+    const context = await browser.newContext({ viewport: opts.size ?? { width: 1366, height: 768 }, locale: 'en-US' });
+    contexts.push(context);
+    const page = await context.newPage();
+    page.setDefaultTimeout(8000);
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    await page.goto(`${hub.url}/`);
+    await page.getByLabel('User name').fill(opts.userName ?? 'admin');
+    await page.getByLabel('Password').fill(opts.password ?? ADMIN_PASSWORD);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.locator('.shell').waitFor();
+    return page;
+  }
+
+  /** Navigation inside the page (no reload), as a click on a link does. */
+  async function go(page: Page, to: string): Promise<void> {
+    await page.evaluate((url) => {
+      history.pushState(null, '', url);
+      dispatchEvent(new PopStateEvent('popstate'));
+    }, to);
+  }
+
+  const ticket = async (body: Record<string, unknown>, token = cashier.token) => expect2xx(hub.call('POST', '/api/tickets', body, { token }));
+  const close = async (id: string, amount: number, token = cashier.token) =>
+    expect2xx(hub.call('POST', `/api/tickets/${id}/close`, { payments: [{ paymentTypeNumber: 1, amount }] }, { token }));
+
+  beforeAll(async () => {
+    await ensureWebBuild();
+    // The hub's clock is the browser's "today", so the day's totals count what the test closes.
+    hub = await startHub({ clock: new FakeClock(new Date()) });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    await restaurant(hub);
+    cashier = await register(hub);
+    await expect2xx(hub.call('POST', '/api/stocks', { name: 'Sklad' }));
+    for (const [code, name] of [
+      [501, 'Bryndza'],
+      [502, 'Zemiaky'],
+      [503, 'Kyslá kapusta'],
+    ] as const) {
+      await expect2xx(hub.call('POST', '/api/plus', { code, name, stockName: 'Sklad', type: 'StockItem' }));
+    }
+    await expect2xx(
+      hub.call('POST', '/api/stocktransfers', {
+        type: 'Income',
+        targetStockName: 'Sklad',
+        items: [
+          { plu: { code: 501 }, quantity: 10 },
+          { plu: { code: 502 }, quantity: 20 },
+          { plu: { code: 503 }, quantity: 5 },
+        ],
+      }),
+    );
+    await expect2xx(hub.call('POST', '/api/customers', { id: 'stastny', firstName: 'Ľubomír', lastName: 'Šťastný', email: 'lubo@example.sk', cards: [{ serialNumber: '1001' }] }));
+    await expect2xx(hub.call('POST', '/api/customers', { id: 'dvorak', firstName: 'Jiří', lastName: 'Dvořák', cards: [{ serialNumber: '1003' }] }));
+    mkdirSync(SHOTS, { recursive: true });
+  }, 60_000);
+
+  afterAll(async () => {
+    for (const c of contexts) await c.close().catch(() => undefined);
+    await browser?.close();
+    await hub?.close();
+  });
+
+  it('logs in as the manager, and says so when the password is wrong', async () => {
+    const context = await browser.newContext({ viewport: { width: 1366, height: 768 } });
+    contexts.push(context);
+    const page = await context.newPage();
+    await page.goto(`${hub.url}/today`);
+    await page.getByLabel('User name').fill('admin');
+    await page.getByLabel('Password').fill('wrong');
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await expect(page.getByTestId('login-error').textContent()).resolves.toContain('not right');
+    await page.getByLabel('Password').fill(ADMIN_PASSWORD);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('heading', { name: 'Today' }).waitFor();
+    await page.locator('[data-testid=live]', { hasText: 'Live' }).waitFor();
+    // The token survives a reload; the page stays logged in.
+    await page.reload();
+    await page.getByRole('heading', { name: 'Today' }).waitFor();
+  });
+
+  it("moves today's total when a register closes a ticket, without a reload", async () => {
+    const page = await open();
+    await page.getByTestId('sales-total').waitFor();
+    const before = Number((await page.getByTestId('sales-count').textContent()) ?? 'NaN');
+    await page.evaluate(() => ((window as unknown as { marker: string }).marker = 'same page'));
+    await page.locator('[data-testid=live]', { hasText: 'Live' }).waitFor();
+
+    const t = await ticket({ name: 'Stôl 5', location: { tableName: '5' }, items: [item(1, 2)] });
+    await page.getByTestId('open-tickets').getByText('Table 5').waitFor();
+    await close(t.id, 20);
+    await page.getByTestId('sales-count').filter({ hasText: String(before + 1) }).waitFor();
+    expect(await page.getByTestId('sales-total').textContent()).toContain('13.80');
+    await page.getByTestId('open-count').filter({ hasText: /^0$/ }).waitFor();
+    expect(await page.evaluate(() => (window as unknown as { marker: string }).marker)).toBe('same page');
+  });
+
+  it('filters tickets with the seed filters as controls, pages and sorts them', async () => {
+    const open7 = await ticket({ name: 'Stôl 7', location: { tableName: '7' }, items: [item(2, 1)], discountRate: 10 });
+    const returned = await ticket({ name: 'Stôl 8', location: { tableName: '8' }, items: [item(3, 3), item(3, 1, { type: 'Negative' })] });
+    await close(returned.id, 10);
+    await ticket({ name: 'Stôl 9', location: { tableName: '9' }, items: [item(5, 1)] });
+
+    const page = await open();
+    await go(page, '/tickets');
+    const rows = page.getByTestId('table-tickets').locator('tbody tr');
+    await rows.first().waitFor();
+    const all = await rows.count();
+    expect(all).toBeGreaterThanOrEqual(4);
+
+    await page.getByRole('radio', { name: 'Open' }).click();
+    await page.getByTestId('table-tickets').getByText('Table 9').waitFor();
+    await page.waitForFunction(() => !document.querySelector('[data-testid=table-tickets] .badge-neutral'));
+    await page.getByTestId('filter-table').fill('7');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=table-tickets] tbody tr').length === 1);
+    expect(await rows.first().textContent()).toContain('Table 7');
+    expect(page.url()).toContain('table=7');
+
+    await page.getByRole('button', { name: 'Clear filters' }).click();
+    await page.getByTestId('filter-returned').selectOption('yes');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=table-tickets] tbody tr').length === 1);
+    expect(await rows.first().textContent()).toContain('Table 8');
+
+    await page.getByTestId('filter-returned').selectOption('');
+    await page.getByTestId('filter-discount').selectOption('yes');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=table-tickets] tbody tr').length === 1);
+    expect(await rows.first().textContent()).toContain('Table 7');
+
+    // A filter the hub refuses nothing for and matches nothing: the empty state, not an error.
+    await page.getByTestId('filter-card').fill('no-such-card');
+    await page.getByText('No ticket matches these filters').waitFor();
+    await page.getByRole('button', { name: 'Clear filters' }).click();
+
+    // Sorting by total, largest first, through the column header.
+    await page.getByRole('button', { name: 'Total' }).click();
+    await page.getByRole('button', { name: 'Total' }).click();
+    await page.waitForFunction(() => location.search.includes('sort=-totalPrice.amount'));
+    await page.waitForFunction(() => !document.querySelector('[data-testid=table-tickets] table[aria-busy=true]'));
+    const totals = await page.getByTestId('table-tickets').locator('tbody td[data-label=Total]').allTextContents();
+    const amounts = totals.map((t) => Number(t.replace(/[^\d.]/g, '')));
+    expect(amounts).toEqual([...amounts].sort((a, b) => b - a));
+
+    // The detail: items, the kitchen order, payments.
+    await page.getByTestId('table-tickets').getByText('Table 7').click();
+    const detail = page.getByTestId('ticket-detail');
+    await detail.getByRole('cell', { name: /Šopský šalát/ }).waitFor();
+    await detail.locator('.order', { hasText: 'Kitchen' }).waitFor();
+    expect(page.url()).toContain(`/tickets/${open7.id}`);
+  });
+
+  it('runs a stock taking from a new count to its close and shows the correction', async () => {
+    const page = await open({ size: { width: 1280, height: 800 } });
+    await go(page, '/catalog/stocktakings');
+    await page.getByTestId('new-stocktaking').click();
+    await page.getByTestId('start-count').click();
+    // Validation before sending: no stock chosen.
+    await page.getByText('Stock to count is required.').waitFor();
+    await page.getByTestId('count-stock').selectOption('Sklad');
+    await page.getByTestId('start-count').click();
+    await page.getByTestId('count').waitFor();
+
+    const input = (code: number) => page.getByTestId(`count-${code}`).locator('input');
+    await input(501).fill('9,5');
+    await input(502).fill('21');
+    await page.getByTestId('save-count').click();
+    await page.getByText('All counts saved').waitFor();
+
+    // Closing with an item not counted is stopped next to that item, before anything is sent.
+    await page.getByTestId('close-count').click();
+    await page.getByTestId('count-503').getByText('Count this product before closing.').waitFor();
+    await input(503).fill('5');
+    await page.getByTestId('close-count').click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Close and correct stock' }).click();
+    const number = page.getByTestId('correction-number');
+    await number.waitFor();
+    expect(await number.textContent()).toMatch(/^K-\d{6}\d{4}$/);
+    await page.getByTestId('count').getByText('Closed', { exact: true }).waitFor();
+
+    const takings = (await hub.call('GET', '/api/stocktakings')).body.items;
+    expect(takings[0].closedBy.userName).toBe('admin');
+    expect(takings[0].closedAt).toBeTruthy();
+    const plus = (await hub.call('GET', '/api/plus?stockName=Sklad&$sort=code')).body.items;
+    expect(plus.map((p: { stockQuantity: number }) => p.stockQuantity)).toEqual([9.5, 21, 5]);
+  });
+
+  it('edits a customer found by a search with diacritics, and puts the hub’s errors next to their field', async () => {
+    const page = await open();
+    await go(page, '/customers');
+    await page.getByTestId('customer-search').fill('šťast');
+    const rows = page.getByTestId('table-customers').locator('tbody tr');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=table-customers] tbody tr').length === 1);
+    await rows.first().getByText('Ľubomír Šťastný').click();
+
+    await page.getByLabel('E-mail').fill('not-an-address');
+    await page.getByTestId('save').click();
+    await page.getByText('Enter an e-mail address like name@example.com.').waitFor();
+    await page.getByLabel('E-mail').fill('lubomir@example.sk');
+    await page.getByLabel('Discount').fill('12,5');
+    await page.getByRole('button', { name: 'Add card' }).click();
+    // 1003 is Jiří Dvořák's card: the hub refuses it and names cards[1].serialNumber.
+    await page.getByLabel('Card number').nth(1).fill('1003');
+    await page.getByTestId('save').click();
+    await page.locator('.field.has-error', { hasText: 'Card number' }).getByText('another card', { exact: false }).waitFor();
+    await page.getByLabel('Card number').nth(1).fill('1005');
+    await page.getByTestId('save').click();
+    await page.getByText('Customer saved.').waitFor();
+
+    const c = (await hub.call('GET', '/api/customers/stastny')).body;
+    expect(c.email).toBe('lubomir@example.sk');
+    expect(c.discountRate).toBe(12.5);
+    expect(c.cards.map((k: { serialNumber: string }) => k.serialNumber)).toEqual(['1001', '1005']);
+    expect(c.fullName).toBe('Ľubomír Šťastný');
+  });
+
+  it('shows a refused action as a message and hides what the user may not do', async () => {
+    const user = await expect2xx(hub.call('POST', '/api/users', { userName: 'eva', name: 'Eva Žáková', password: 'pw-eva', rights: ['CustomerUpdate'] }));
+    const page = await open({ userName: 'eva', password: 'pw-eva' });
+    await go(page, '/customers');
+    await page.getByTestId('table-customers').getByText('Jiří Dvořák').click();
+    await page.getByLabel('E-mail').waitFor();
+    // No CustomerCreate: no "New customer"; no CustomerSetCredit: the credit is locked.
+    expect(await page.getByTestId('new-customer').count()).toBe(0);
+    expect(await page.getByLabel('Credit', { exact: true }).isDisabled()).toBe(true);
+
+    // The owner takes the right away while Eva has the form open.
+    await expect2xx(hub.call('PUT', `/api/users/${user.id}`, { ...user, rights: [] }));
+    await page.getByLabel('E-mail').fill('jiri@example.cz');
+    await page.getByTestId('save').click();
+    const message = page.getByTestId('form-error');
+    await message.waitFor();
+    expect(await message.textContent()).toContain('You are not allowed to do this');
+    expect(await message.textContent()).toContain('CustomerUpdate');
+    // The rights are read again: the save button goes away.
+    await page.waitForFunction(() => !document.querySelector('[data-testid=save]'));
+    expect((await hub.call('GET', '/api/customers/dvorak')).body.email).toBe('');
+  });
+
+  it('shows devices with their status and runs an X report', async () => {
+    const page = await open();
+    await go(page, '/devices');
+    await page.getByTestId('device-FP1').waitFor();
+    await page.getByTestId('device-Kitchen').waitFor();
+    await page.getByTestId('device-FP1').getByRole('button', { name: 'X report' }).click();
+    const message = page.getByTestId('device-FP1').getByTestId('device-message');
+    await message.waitFor();
+    expect(await message.textContent()).toMatch(/X report|cannot print X reports/);
+  });
+
+  it('takes screenshots of every page at laptop and tablet sizes', async () => {
+    const t = await ticket({ name: 'Stôl 3', location: { tableName: '3', zoneName: 'Terasa' }, items: [item(1, 2), item(2, 1), item(3, 2)] });
+    const takings = (await hub.call('GET', '/api/stocktakings')).body.items;
+    const pages: Array<[string, string, string]> = [
+      ['today', '/today', 'sales-total'],
+      ['tickets', '/tickets', 'table-tickets'],
+      ['ticket-detail', `/tickets/${t.id}`, 'ticket-detail'],
+      ['devices', '/devices', 'device-FP1'],
+      ['catalog', '/catalog/products', 'table-plus'],
+      ['stocktaking', `/catalog/stocktakings/${takings[0].id}`, 'count'],
+      ['customers', '/customers', 'table-customers'],
+      ['customer-edit', '/customers?edit=stastny', 'save'],
+      ['settings-users', '/settings/users', 'table-users'],
+    ];
+    for (const size of SIZES) {
+      const page = await open({ size });
+      mkdirSync(`${SHOTS}${size.name}`, { recursive: true });
+      for (const [name, url, ready] of pages) {
+        await go(page, url);
+        await page.getByTestId(ready).first().waitFor();
+        await page.waitForFunction(() => !document.querySelector('[aria-busy=true], .loading, .table-placeholder'));
+        await page.screenshot({ path: `${SHOTS}${size.name}/${name}.png` });
+      }
+      await page.context().close();
+    }
+    expect(pageErrors).toEqual([]);
+  }, 45_000);
+});
