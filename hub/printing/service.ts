@@ -37,8 +37,11 @@ export interface PrintingDeps {
   timeZone: string;
 }
 
-/** Printer backoff tops out at 10 s: a refilled kitchen printer should not sit idle for long. */
-const PRINT_BACKOFF: Backoff = { ...DEFAULT_BACKOFF, maxMs: 10_000 };
+/**
+ * Printer retries top out at 5 s, for the job and for dialling alike: a printer switched back on
+ * or refilled should not leave a kitchen waiting, and one status request every 5 s costs nothing.
+ */
+const PRINT_BACKOFF: Backoff = { ...DEFAULT_BACKOFF, maxMs: 5000 };
 
 interface EndpointRow {
   name: string;
@@ -172,7 +175,7 @@ export class PrintService {
     }
     for (const [name, e] of wanted) {
       if (this.workers.has(name) || this.stopping.has(name)) continue;
-      const printer = new EscPosPrinter(e.address, { ...this.opts.printer, timers: this.opts.printer?.timers ?? this.workerDeps.timers });
+      const printer = new EscPosPrinter(e.address, { backoff: PRINT_BACKOFF, ...this.opts.printer, timers: this.opts.printer?.timers ?? this.workerDeps.timers });
       const worker = new PrintWorker(e, printer, PROFILES[e.type as PrinterModel], this.workerDeps);
       this.workers.set(name, { sig: signature(e), worker });
       worker.start();

@@ -26,10 +26,11 @@ export interface Kitchen {
 
 /**
  * Endpoints named after `printers` (TM88 at each fake printer's address), one dish per endpoint,
- * and a waiter on a CashRegister device. `dataDir` keeps the database for a restart (the caller removes it).
+ * and a waiter on a CashRegister device. `dataDir` keeps the database for a restart (the caller removes it);
+ * `workers: false` leaves printing to a PrintService the test builds itself.
  */
-export async function kitchen(printers: Record<string, FakeEscPosPrinter>, opts: { dataDir?: string; settings?: Record<string, string> } = {}): Promise<Kitchen> {
-  const hub = await startHub({ printing: FAST_PRINTING, dataDir: opts.dataDir });
+export async function kitchen(printers: Record<string, FakeEscPosPrinter>, opts: { dataDir?: string; settings?: Record<string, string>; workers?: boolean } = {}): Promise<Kitchen> {
+  const hub = await startHub({ printing: opts.workers === false ? undefined : FAST_PRINTING, dataDir: opts.dataDir });
   const names = Object.keys(printers);
   const plu = Object.fromEntries(names.map((n, i) => [n, i + 1]));
   {

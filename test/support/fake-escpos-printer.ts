@@ -3,7 +3,8 @@
  * with their styles, groups them into tickets at each cut, answers DLE EOT at once (as a real
  * printer does, even when stopped) and GS r only after everything before it was printed. Faults
  * can be switched on and off: paper out, cover open, refusing connections, accepting but never
- * reading, dropping the connection in the middle of a job, and a print speed.
+ * reading, dropping the connection in the middle of a job or just before its confirmation, and a
+ * print speed.
  */
 import { EventEmitter } from 'node:events';
 import { createServer, type Server, type Socket } from 'node:net';
@@ -177,7 +178,7 @@ class Connection {
         break;
       case 0x70:
       case 0x42:
-        this.printer.current.beeps++;
+        this.printer.beep();
         break;
     }
   }
@@ -187,7 +188,10 @@ class Connection {
       this.style.width = ((n >> 4) & 7) + 1;
       this.style.height = (n & 7) + 1;
     } else if (c === 0x42) this.style.invert = (n & 1) === 1;
-    else if (c === 0x72) this.socket.write(Buffer.from([this.printer.nearEnd ? 0x03 : 0x00]));
+    else if (c === 0x72 && this.printer.dropBeforeConfirm > 0) {
+      this.printer.dropBeforeConfirm--;
+      this.socket.destroy();
+    } else if (c === 0x72) this.socket.write(Buffer.from([this.printer.nearEnd ? 0x03 : 0x00]));
   }
 
   private flushText(): void {
@@ -223,6 +227,8 @@ export class FakeEscPosPrinter extends EventEmitter {
   /** One-shot: the connection is dropped after this many more bytes from the start of a connection. */
   dropAfter: number | null = null;
   neverRead = false;
+  /** This many jobs are printed but their GS r reply is never sent: the connection drops instead. */
+  dropBeforeConfirm = 0;
   private paper = true;
   private cover = false;
   private server: Server | null = null;
@@ -298,6 +304,13 @@ export class FakeEscPosPrinter extends EventEmitter {
       default:
         return 0x12;
     }
+  }
+
+  /** A beep right after a cut (kitchen tickets beep once torn off) belongs to the ticket just cut. */
+  beep(): void {
+    const last = this.tickets[this.tickets.length - 1];
+    if (!this.current.lines.length && last) last.beeps++;
+    else this.current.beeps++;
   }
 
   cut(): void {
