@@ -6,22 +6,16 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CMD } from '../../drivers/fiscal/datecs/commands.js';
-import { startHub, type TestHub } from '../support/hub.js';
+import type { TestHub } from '../support/hub.js';
 import { item } from '../tickets/fixture.js';
-import { datecsRestaurant, type DatecsRestaurant } from './fixture.js';
+import { datecsHub, type DatecsRestaurant } from './fixture.js';
 
 let hub: TestHub;
 let r: DatecsRestaurant;
+let stop: () => Promise<void>;
 
-beforeAll(async () => {
-  hub = await startHub();
-  r = await datecsRestaurant(hub);
-});
-afterAll(async () => {
-  await hub.fiscal.closeAll();
-  await r.sim.close();
-  await hub.close();
-});
+beforeAll(async () => ({ hub, r, stop } = await datecsHub()));
+afterAll(() => stop());
 
 const jobsOf = (id: string) => hub.db.all<{ state: string }>(sql`SELECT state FROM fiscal_jobs WHERE ticket_id = ${id} ORDER BY created_at`).map((j) => j.state);
 

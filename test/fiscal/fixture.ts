@@ -1,6 +1,6 @@
 /** A restaurant whose receipts go to a Datecs printer: the byte-level simulator on 127.0.0.1. */
 import { DatecsSimulator } from '../../drivers/fiscal/datecs/simulator.js';
-import type { TestHub } from '../support/hub.js';
+import { startHub, type TestHub } from '../support/hub.js';
 import { expect2xx, item, register, restaurant } from '../tickets/fixture.js';
 
 /** Short link timings so a silent printer costs a fraction of a second, not seconds. */
@@ -36,6 +36,21 @@ export async function datecsRestaurant(hub: TestHub, settings?: Record<string, s
     ticket: async (id) => (await hub.call('GET', `/api/tickets/${id}`)).body,
     device: async () => (await hub.call('GET', '/api/fiscaldevices/DT1')).body,
     receiptsOf: (id) => sim.memory.receipts.filter((r) => r.texts.join('').includes(`Ticket ${id}`)),
+  };
+}
+
+/** A test hub with the Datecs restaurant; `stop` closes the device links, the simulator and the hub. */
+export async function datecsHub(settings?: Record<string, string>): Promise<{ hub: TestHub; r: DatecsRestaurant; stop: () => Promise<void> }> {
+  const hub = await startHub();
+  const r = await datecsRestaurant(hub, settings);
+  return {
+    hub,
+    r,
+    async stop() {
+      await hub.fiscal.closeAll();
+      await r.sim.close();
+      await hub.close();
+    },
   };
 }
 

@@ -4,22 +4,16 @@
  * dailySalesReportNumber, an X leaving it open; on the Datecs printer and on the in-process simulator.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHub, type TestHub } from '../support/hub.js';
+import type { TestHub } from '../support/hub.js';
 import { expect2xx } from '../tickets/fixture.js';
-import { datecsRestaurant, type DatecsRestaurant } from './fixture.js';
+import { datecsHub, type DatecsRestaurant } from './fixture.js';
 
 let hub: TestHub;
 let r: DatecsRestaurant;
+let stop: () => Promise<void>;
 
-beforeAll(async () => {
-  hub = await startHub();
-  r = await datecsRestaurant(hub);
-});
-afterAll(async () => {
-  await hub.fiscal.closeAll();
-  await r.sim.close();
-  await hub.close();
-});
+beforeAll(async () => ({ hub, r, stop } = await datecsHub()));
+afterAll(() => stop());
 
 const report = (name: string, kind: string, token?: string) => hub.call('POST', `/api/fiscaldevices/${name}/reports/${kind}`, undefined, token ? { token } : {});
 
