@@ -66,6 +66,8 @@ export function classifySendError(e: unknown): SendFailure {
   const message = (err.response || err.message || String(e)).slice(0, 500);
   // A refused login (535, a 5xx) is the hub's configuration, not this e-mail: it waits for a fix.
   if (err.code === 'EAUTH' || err.code === 'ENOAUTH') return { permanent: false, serverWide: true, message };
+  // Our own abort (a shutdown, the send's time limit) says nothing about the server.
+  if (err.code === 'EABORT') return { permanent: false, serverWide: false, message };
   if (typeof err.responseCode === 'number') {
     // nodemailer marks 5xx replies permanent, except 503 (a bad command sequence, not a verdict on the message).
     const permanent = err.permanent ?? (err.responseCode >= 500 && err.responseCode !== 503);

@@ -168,6 +168,7 @@ describe('delivery details', () => {
     expect(classifySendError({ responseCode: 421, response: '421 Closing' })).toMatchObject({ permanent: false, serverWide: true });
     expect(classifySendError({ code: 'EAUTH', responseCode: 535, response: '535 Bad login' })).toMatchObject({ permanent: false, serverWide: true });
     expect(classifySendError(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ESOCKET' }))).toMatchObject({ permanent: false, serverWide: true });
+    expect(classifySendError(Object.assign(new Error('the hub is shutting down'), { code: 'EABORT' }))).toMatchObject({ permanent: false, serverWide: false });
   });
 
   it('derives the Message-ID from the outbox id, the resend round and the From domain', () => {
