@@ -7,6 +7,7 @@ import { Router as makeRouter } from 'express';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { lastSeq } from './events/log.js';
+import { readFiscalStatus } from './resources/fiscaldevices/status.js';
 
 const BUCKETS_MS = [1, 2, 5, 10, 20, 50, 100, 250, 500, 1000, 2500, 5000];
 
@@ -57,8 +58,9 @@ export class Metrics {
       lines.push(`poshub_print_queue_depth{printer="${escape(r.name)}"} ${r.n}`);
     }
     metric('poshub_fiscal_device_online', 'gauge', 'Fiscal devices: 1 online, 0 offline, -1 not known yet.');
-    for (const r of db.all<{ name: string; online: number | null }>(sql`SELECT name, json_extract(doc, '$.status.online') AS online FROM fiscal_devices`)) {
-      lines.push(`poshub_fiscal_device_online{device="${escape(r.name)}"} ${r.online === null ? -1 : r.online}`);
+    for (const { name } of db.all<{ name: string }>(sql`SELECT name FROM fiscal_devices ORDER BY name`)) {
+      const online = readFiscalStatus(db, name).online;
+      lines.push(`poshub_fiscal_device_online{device="${escape(name)}"} ${online === null ? -1 : Number(online)}`);
     }
     metric('poshub_open_tickets', 'gauge', 'Tickets opened and not yet closed.');
     lines.push(`poshub_open_tickets ${db.get<{ n: number }>(sql`SELECT count(*) AS n FROM tickets WHERE is_closed = 0`)?.n ?? 0}`);

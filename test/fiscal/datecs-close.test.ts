@@ -210,7 +210,7 @@ describe('status', () => {
     expect(put.body.status).toMatchObject({ online: true, paper: 'ok', lastError: null, fiscalMemorySerialNumber: '02000001', dailySalesReportNumber: 1 });
   });
 
-  it('shows in /api/health and in the list', async () => {
+  it('shows in /api/health, in the list and in /metrics', async () => {
     const health = await hub.call('GET', '/api/health', undefined, { token: null });
     expect(health.body.fiscalDevices).toContainEqual({
       name: 'DT1',
@@ -220,6 +220,8 @@ describe('status', () => {
     });
     const list = await hub.call('GET', '/api/fiscaldevices?name=DT1');
     expect(list.body.items[0].status.online).toBe(true);
+    const metrics = await (await fetch(`${hub.url}/metrics`)).text();
+    expect(metrics).toContain('poshub_fiscal_device_online{device="DT1"} 1');
   });
 
   it('a device never asked shows unknown; deleting a device forgets its status', async () => {
