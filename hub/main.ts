@@ -15,6 +15,7 @@ import { FiscalRegistry } from '../drivers/fiscal/registry.js';
 import { VERSION } from './version.js';
 import { hubId, mdnsHostName } from './identity.js';
 import { claim, release, runningHub } from './pidfile.js';
+import { grantNewRights } from './rights-upgrade.js';
 import { compact } from './events/log.js';
 import { Announcement } from '../drivers/mdns.js';
 
@@ -54,6 +55,8 @@ async function main(): Promise<void> {
     now: clock.now(),
     log,
   });
+  const newRights = grantNewRights(db, clock);
+  if (newRights.length) log.info({ rights: newRights }, 'new rights granted to the users who held every right');
   const app = createApp(deps, services);
 
   const server: Server = await new Promise((resolve, reject) => {

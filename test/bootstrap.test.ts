@@ -41,3 +41,22 @@ describe('first-start bootstrap', () => {
     closeDb(db);
   });
 });
+
+describe('rights added by an upgrade', () => {
+  it('go to the users who held every right before, and to nobody else', async () => {
+    const { grantNewRights } = await import('../hub/rights-upgrade.js');
+    const { RIGHTS } = await import('../hub/http/rights.js');
+    const { db, services, run } = setup();
+    await run();
+    const clerk = await services.resources.users.create(SYSTEM_CALLER, { userName: 'clerk', password: 'pw', rights: ['CustomerCreate'] });
+    // Pretend the data directory was made by a version that did not know Backup yet.
+    const older = RIGHTS.filter((r) => r !== 'Backup');
+    await services.resources.users.put(SYSTEM_CALLER, 'admin', { ...services.resources.users.get('admin'), rights: older, _v: undefined });
+    db.$client.prepare(`INSERT OR REPLACE INTO meta (key, value) VALUES ('rights.known', ?)`).run(JSON.stringify(older));
+    expect(grantNewRights(db, new FakeClock())).toEqual(['Backup']);
+    expect(services.resources.users.get('admin').rights).toContain('Backup');
+    expect(services.resources.users.get(String(clerk.id)).rights).toEqual(['CustomerCreate']);
+    expect(grantNewRights(db, new FakeClock())).toEqual([]);
+    closeDb(db);
+  });
+});

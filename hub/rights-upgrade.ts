@@ -1,0 +1,31 @@
+/**
+ * When a new version of the hub brings new rights, users who held every right before (the admin)
+ * get the new ones too; without this, an upgraded store would have rights nobody may grant.
+ * The rights known to the data directory are kept in the meta table.
+ */
+import { sql } from 'drizzle-orm';
+import { inTransaction, type Db } from '../db/client.js';
+import { RIGHTS } from './http/rights.js';
+import type { Clock } from './clock.js';
+import { putStored } from './resources/engine/repo.js';
+import { users } from './resources/users/resource.js';
+
+const KEY = 'rights.known';
+
+export function grantNewRights(db: Db, clock: Clock): string[] {
+  return inTransaction(db, () => {
+    const row = db.get<{ value: string }>(sql`SELECT value FROM meta WHERE key = ${KEY}`);
+    const known = row ? (JSON.parse(row.value) as string[]) : null;
+    const added = known ? RIGHTS.filter((r) => !known.includes(r)) : [];
+    if (known && added.length) {
+      for (const u of db.all<{ id: string; v: number; doc: string }>(sql`SELECT id, v, doc FROM users`)) {
+        const doc = JSON.parse(u.doc) as { rights: string[] };
+        if (known.every((r) => doc.rights.includes(r))) {
+          putStored(db, users, u.id, { ...doc, rights: [...doc.rights, ...added] }, u.v + 1, clock.now().getTime());
+        }
+      }
+    }
+    db.run(sql`INSERT INTO meta (key, value) VALUES (${KEY}, ${JSON.stringify(RIGHTS)}) ON CONFLICT (key) DO UPDATE SET value = excluded.value`);
+    return added;
+  });
+}
