@@ -654,6 +654,49 @@ function registerTicketRoutes(registry: OpenAPIRegistry, problem: z.ZodObject, t
   });
 }
 
+/** X and Z reports of a fiscal device (hub/resources/fiscaldevices/routes.ts). */
+function registerFiscalReportRoutes(registry: OpenAPIRegistry, problem: z.ZodObject): void {
+  const report = registry.register(
+    'FiscalReport',
+    z.object({
+      fiscalName: z.string(),
+      kind: z.enum(['X', 'Z']),
+      number: z.number().int().openapi({ description: 'Z: the number of the report just printed; X: the number of the open fiscal day.' }),
+      date: z.string(),
+      total: z.string().openapi({ description: "The day's sales total, a decimal string." }),
+      receipts: z.number().int().openapi({ description: 'Fiscal receipts of the day.' }),
+    }),
+  );
+  registry.registerPath({
+    method: 'post',
+    path: '/api/fiscaldevices/{name}/reports/{kind}',
+    operationId: 'fiscaldevices.report',
+    tags: ['FiscalDevice'],
+    summary: 'Print an X or a Z report',
+    description:
+      'Requires FiscalReport. `kind` is `x` (the day so far; the day stays open) or `z` (closes the fiscal day: the receipts after it ' +
+      'carry the next dailySalesReportNumber). Receipts left unsettled on the device are settled first. No body.',
+    request: {
+      params: z.object({ name: z.string().openapi({ param: { description: 'The fiscal device.' } }), kind: z.enum(['x', 'z', 'X', 'Z']) }),
+      headers: idempotencyHeader(),
+    },
+    responses: {
+      200: { description: 'The report the device printed.', content: { [JSON_TYPE]: { schema: report } } },
+      ...problemResponses(
+        [
+          ERR.unauthenticated(),
+          ERR.missingRight(),
+          ERR.stateForbids('The fiscal device is inactive or does not print reports.'),
+          ERR.notFound('No fiscal device has this name, or `kind` is neither x nor z.'),
+          ERR.keyReused(),
+          ERR.deviceUnavailable(),
+        ],
+        problem,
+      ),
+    },
+  });
+}
+
 /** E-mail receipts beyond the engine's list (hub/resources/receipts/routes.ts). */
 function registerReceiptRoutes(registry: OpenAPIRegistry, problem: z.ZodObject, email: z.ZodObject): void {
   const tags = [receiptEmails.title];
@@ -949,6 +992,7 @@ export function buildOpenApi(resources: readonly ResourceDef[] = RESOURCES): Ope
   }
   const ticketModel = models.get(tickets.name);
   if (ticketModel) registerTicketRoutes(registry, problem, ticketModel);
+  registerFiscalReportRoutes(registry, problem);
   const emailModel = models.get(receiptEmails.name);
   if (emailModel) {
     registerReceiptRoutes(registry, problem, emailModel);

@@ -89,6 +89,17 @@ describe('reports on a Datecs printer', () => {
   });
 });
 
+describe('API description', () => {
+  it('documents the report route with every error it answers', async () => {
+    const doc = (await hub.call('GET', '/api/openapi.json', undefined, { token: null })).body;
+    const op = doc.paths['/api/fiscaldevices/{name}/reports/{kind}'].post;
+    for (const status of ['200', '401', '403', '404', '409', '503']) expect(Object.keys(op.responses)).toContain(status);
+    expect(op.description).toMatch(/FiscalReport/);
+    const status = doc.components.schemas.FiscalDevice.properties.status;
+    expect(JSON.stringify(status)).toMatch(/neither `_v`/);
+  });
+});
+
 describe('reports on the in-process simulator', () => {
   it('Z closes the day: the next receipt carries the next day number', async () => {
     const x = await report('FP1', 'x');

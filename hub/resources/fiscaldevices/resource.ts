@@ -15,7 +15,12 @@ const statusSchema = z.object({
   lastError: z.string().nullable(),
   fiscalMemorySerialNumber: z.string().nullable(),
   dailySalesReportNumber: z.number().int().nullable(),
-}) satisfies z.ZodType<FiscalStatus>;
+})
+  .describe(
+    'What the hub last saw of the device, from every call it makes and a poll every 30 s (online null: not asked yet). ' +
+      'An observation, not configuration: a refresh changes neither `_v` nor the change log, so a PUT with the `_v` read ' +
+      'earlier is never refused because the status moved meanwhile.',
+  ) satisfies z.ZodType<FiscalStatus>;
 
 export const fiscalDevices = defineResource({
   name: 'fiscaldevices',
