@@ -357,13 +357,15 @@ export class DatecsFiscalDevice implements FiscalDevice {
     });
   }
 
-  /** The last fiscal receipt: its document number (71h) and, from 4Ch, its amount. */
+  /** The last fiscal receipt: its document number (71h) and, from 4Ch, its amount (a decimal string). */
   lastDocument(): Promise<LastDocument | null> {
     return this.document(async () => {
       const number = await this.parse(CMD.lastDocumentNumber, '', parseDocumentNumber);
       if (number === 0) return null;
       const tx = await this.parse(CMD.transactionStatus, 'T', parseTransactionStatus);
-      return { number, date: this.clock().toISOString(), amount: tx.open || tx.amount === null ? '' : tx.amount };
+      // 4Ch answers for the open receipt when there is one; the hub serializes its documents, so one
+      // open here (left by a failure before its close) has a number that did not move anyway.
+      return { number, date: this.clock().toISOString(), amount: tx.amount ?? '0' };
     });
   }
 
