@@ -10,17 +10,11 @@ import type { Block, PrintDocument, Style } from './document.js';
 /** A mark printed large at the top and bottom: the kitchen must not take a copy for a new order. */
 export type PrintMark = 'REPRINT' | 'COPY';
 
-export interface KitchenOrderData {
+export interface KitchenOrderData extends TicketHeader {
   endpointName: string;
   /** The short order number kitchen staff call out. */
   orderNumber: string;
   kind: 'New' | 'Cancel';
-  ticketName: string;
-  tableName: string | null;
-  zoneName: string | null;
-  waiter: string | null;
-  /** Local time of the order, formatted by the caller. */
-  time: string;
   items: Array<{ name: string; quantity: number; modifiers: Array<{ name: string; quantity: number }>; comment: string | null }>;
   mark: PrintMark | null;
 }
@@ -42,24 +36,42 @@ const BANNER: Style = { align: 'center', bold: true, invert: true, width: 2, hei
 const banner = (text: string): Block => ({ kind: 'text', text: ` ${text} `, style: BANNER });
 const field = (label: string, value: string | null | undefined): Block[] => (value ? [{ kind: 'row', left: label, right: value }] : []);
 const qty = (n: number) => String(n);
+
+/** Where and for whom: the lines under the title of a kitchen order and of a bill. */
+interface TicketHeader {
+  ticketName: string;
+  tableName: string | null;
+  zoneName: string | null;
+  waiter: string | null;
+  /** Local time, formatted by the caller in the store's zone. */
+  time: string;
+}
+
+function header(h: TicketHeader): Block[] {
+  const place = [h.tableName, h.zoneName].filter(Boolean).join(' / ');
+  return [...field('Ticket', h.ticketName), ...field('Table', place), ...field('Waiter', h.waiter), ...field('Time', h.time), { kind: 'rule' }];
+}
+
+/** A priced line: the name, then quantity × unit price (and its discount) with `right` at the edge. */
+function priced(l: { name: string; quantity: string; unitPrice: string; discountRate: string | null }, right: string): Block[] {
+  return [
+    { kind: 'text', text: l.name },
+    { kind: 'row', left: `  ${l.quantity} x ${l.unitPrice}${l.discountRate ? ` -${l.discountRate}%` : ''}`, right },
+  ];
+}
 const withCurrency = (amount: string, currency: string) => (currency ? `${amount} ${currency}` : amount);
 
 export function kitchenOrder(o: KitchenOrderData, s: KitchenSettings): PrintDocument {
   const cancel = o.kind === 'Cancel';
   const itemStyle: Style = { bold: true, width: s.doubleWidth ? 2 : 1, height: s.doubleHeight ? 2 : 1 };
   const detailStyle: Style = { width: itemStyle.width, height: itemStyle.height };
-  const place = [o.tableName, o.zoneName].filter(Boolean).join(' / ');
   const marks: Block[] = [...(o.mark ? [banner(`** ${o.mark} **`)] : []), ...(cancel ? [banner('CANCEL')] : [])];
 
   const blocks: Block[] = [
     ...marks,
     { kind: 'text', text: o.endpointName, style: { align: 'center', bold: true } },
     s.highlightOrderNumber ? { kind: 'text', text: `#${o.orderNumber}`, style: BANNER } : { kind: 'row', left: 'Order', right: `#${o.orderNumber}` },
-    ...field('Ticket', o.ticketName),
-    ...field('Table', place),
-    ...field('Waiter', o.waiter),
-    ...field('Time', o.time),
-    { kind: 'rule' },
+    ...header(o),
   ];
   for (const item of o.items) {
     // A cancelled line carries its minus sign, so even a torn-off strip reads as a cancellation.
@@ -71,12 +83,7 @@ export function kitchenOrder(o: KitchenOrderData, s: KitchenSettings): PrintDocu
   return { blocks, beep: s.beep };
 }
 
-export interface BillData {
-  ticketName: string;
-  tableName: string | null;
-  zoneName: string | null;
-  waiter: string | null;
-  time: string;
+export interface BillData extends TicketHeader {
   currency: string;
   lines: Array<{ name: string; quantity: string; unitPrice: string; total: string; discountRate: string | null }>;
   /** Ticket-level discount in percent, null for none. */
@@ -86,20 +93,12 @@ export interface BillData {
 }
 
 export function preliminaryBill(b: BillData): PrintDocument {
-  const place = [b.tableName, b.zoneName].filter(Boolean).join(' / ');
   const blocks: Block[] = [
     { kind: 'text', text: 'BILL', style: { align: 'center', bold: true, width: 2, height: 2 } },
     { kind: 'text', text: 'Not a fiscal receipt', style: { align: 'center' } },
-    ...field('Ticket', b.ticketName),
-    ...field('Table', place),
-    ...field('Waiter', b.waiter),
-    ...field('Time', b.time),
-    { kind: 'rule' },
+    ...header(b),
   ];
-  for (const l of b.lines) {
-    blocks.push({ kind: 'text', text: l.name });
-    blocks.push({ kind: 'row', left: `  ${l.quantity} x ${l.unitPrice}${l.discountRate ? ` -${l.discountRate}%` : ''}`, right: l.total });
-  }
+  for (const l of b.lines) blocks.push(...priced(l, l.total));
   blocks.push({ kind: 'rule' });
   if (b.discountRate) blocks.push({ kind: 'row', left: 'Discount', right: `${b.discountRate}%` });
   blocks.push({ kind: 'row', left: 'TOTAL', right: withCurrency(b.total, b.currency), style: { bold: true, height: 2 } });
@@ -128,10 +127,7 @@ export function receipt(r: ReceiptData): PrintDocument {
   const marks: Block[] = r.mark ? [banner(`** ${r.mark} **`)] : [];
   const blocks: Block[] = [...marks, ...r.header.map((h, i): Block => ({ kind: 'text', text: h, style: { align: 'center', bold: i === 0 } }))];
   blocks.push({ kind: 'row', left: `Receipt ${r.number}`, right: r.time }, ...field('Operator', r.operator), { kind: 'rule' });
-  for (const l of r.lines) {
-    blocks.push({ kind: 'text', text: l.name });
-    blocks.push({ kind: 'row', left: `  ${l.quantity} x ${l.unitPrice}${l.discountRate ? ` -${l.discountRate}%` : ''}`, right: `${l.total} ${l.vatLetter}` });
-  }
+  for (const l of r.lines) blocks.push(...priced(l, `${l.total} ${l.vatLetter}`));
   blocks.push({ kind: 'rule' });
   if (r.discountRate) blocks.push({ kind: 'row', left: 'Discount', right: `${r.discountRate}%` });
   blocks.push({ kind: 'row', left: 'TOTAL', right: withCurrency(r.total, r.currency), style: { bold: true, height: 2 } });

@@ -60,6 +60,8 @@ class Connection {
     private readonly printer: FakeEscPosPrinter,
     readonly socket: Socket,
   ) {
+    // Replies go out at once, as a printer's do (Nagle would hold them for the host's delayed ACK).
+    socket.setNoDelay(true);
     socket.on('data', (chunk: Buffer) => this.receive(chunk));
     socket.on('error', () => {});
     socket.on('close', () => {
@@ -87,6 +89,7 @@ class Connection {
   }
 
   private take(bytes: number[]): void {
+    const replies: number[] = [];
     for (const b of bytes) {
       this.pending.push(b);
       this.received++;
@@ -96,9 +99,10 @@ class Connection {
         const which = this.pending[n - 1];
         this.pending.length = n - 3;
         this.printer.statusRequests++;
-        this.socket.write(Buffer.from([this.printer.realtimeStatus(which)]));
+        replies.push(this.printer.realtimeStatus(which));
       }
     }
+    if (replies.length) this.socket.write(Buffer.from(replies));
     void this.run();
   }
 
