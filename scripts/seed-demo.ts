@@ -19,7 +19,7 @@ import { FiscalRegistry } from '../drivers/fiscal/registry.js';
 import { buildServices } from '../hub/app.js';
 import { bootstrap, SYSTEM_CALLER } from '../hub/bootstrap.js';
 import { FakeClock } from '../hub/clock.js';
-import { ConfigError, loadConfig } from '../hub/config.js';
+import { ConfigError, loadConfig, type Config } from '../hub/config.js';
 import { dbDeviceStateStore } from '../hub/device-state.js';
 import type { Caller } from '../hub/http/caller.js';
 import { RIGHTS, type Right } from '../hub/http/rights.js';
@@ -140,7 +140,7 @@ function caller(userName: string, name: string, rights: readonly Right[], device
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
 async function main(): Promise<void> {
-  let config;
+  let config: Config;
   try {
     config = loadConfig();
   } catch (e) {
@@ -174,228 +174,232 @@ async function main(): Promise<void> {
     out(`The demo data is already loaded in ${config.dataDir} (register '${MARKER_DEVICE}' exists); nothing was changed.`);
     out(`To load it again, stop the hub and point POS_HUB_DATA_DIR at an empty directory.`);
     closeDb(db);
-    process.exit(0);
+  } else {
+    await load();
   }
+  if (process.argv.includes('--printers')) await servePrinters(out);
+  else process.exit(0);
 
-  const system = SYSTEM_CALLER;
-  const at = (t: Date | number) => clock.set(new Date(t));
-  const start = new Date(now);
-  start.setHours(8, 0, 0, 0);
-  // A day: from 10:00 to now; before noon, the last ten hours instead (so there is always a day).
-  let dayFrom = new Date(now).setHours(10, 0, 0, 0);
-  if (now.getTime() - dayFrom < 2 * 3600_000) dayFrom = now.getTime() - 10 * 3600_000;
-  at(Math.min(dayFrom - 2 * 3600_000, start.getTime()));
+  async function load(): Promise<void> {
+    const system = SYSTEM_CALLER;
+    const at = (t: Date | number) => clock.set(new Date(t));
+    const start = new Date(now);
+    start.setHours(8, 0, 0, 0);
+    // A day: from 10:00 to now; before noon, the last ten hours instead (so there is always a day).
+    let dayFrom = new Date(now).setHours(10, 0, 0, 0);
+    if (now.getTime() - dayFrom < 2 * 3600_000) dayFrom = now.getTime() - 10 * 3600_000;
+    at(Math.min(dayFrom - 2 * 3600_000, start.getTime()));
 
-  out('Loading the demo restaurant…');
-  for (const [name, description] of [
-    ['Kuchyňa', 'Jedlá z kuchyne'],
-    ['Bar', 'Nápoje'],
-    ['Sklad', 'Suroviny'],
-  ]) {
-    await r.stocks.create(system, { name, description });
-  }
-  for (const [name, port] of Object.entries(PRINTER_PORTS)) {
-    await r.orderendpoints.create(system, {
-      name,
-      type: name === 'Kuchyňa' ? 'TM88' : 'SRP350',
-      address: `tcp://127.0.0.1:${port}`,
-      settings: name === 'Kuchyňa' ? { IsBeepEnabled: 'true', DoubleHeightFont: 'true', HighlightOrderNumber: 'true' } : { IsBeepEnabled: 'false' },
-    });
-  }
-  await r.fiscaldevices.create(system, { name: 'FP1', driver: 'simulator', address: 'sim:demo' });
-  await r.paymenttypes.put(system, 1, { number: 1, name: 'Hotovosť', category: 'Cash', isChangeable: true, isActive: true });
-  await r.paymenttypes.create(system, { number: 2, name: 'Platobná karta', category: 'CreditCard', isChangeable: false });
-  await r.paymenttypes.create(system, { number: 3, name: 'Stravné lístky', category: 'Voucher', isChangeable: false });
-  const registerSettings = { DefaultFiscalName: 'FP1', DefaultOrderEndpointName: 'Bar', DefaultStockName: 'Bar' };
-  await r.devices.create(system, { name: 'Pokladňa 1', envName: 'CashRegister', description: 'Pult pri vchode', settings: registerSettings });
-  await r.devices.create(system, { name: 'Pokladňa 2', envName: 'CashRegister', description: 'Bar', settings: registerSettings });
-  await r.devices.create(system, { name: 'Terasa PDA', envName: 'PDA', description: 'Čašník na terase', settings: registerSettings });
-  for (const w of WAITERS) await r.users.create(system, { userName: w.userName, name: w.name, password: DEMO_PASSWORD, rights: TICKET_RIGHTS });
-  const managerRights = RIGHTS.filter((x) => !x.startsWith('User'));
-  await r.users.create(system, { userName: 'manazer', name: 'Mária Šimková', password: DEMO_PASSWORD, rights: managerRights });
-
-  for (const m of MODIFIERS) await r.modifiers.create(system, { ...m, maximumSelectedOptionsTotalQuantity: 0 });
-  const pluIds = new Map<number, string>();
-  // Stock items and raw materials first: recipes refer to them. Printers come later (see below).
-  for (const p of [...MENU].sort((a, b) => (a.type === 'Recipe' ? 1 : 0) - (b.type === 'Recipe' ? 1 : 0))) {
-    const doc = await r.plus.create(system, {
-      code: p.code,
-      stockName: p.stock,
-      name: p.name,
-      type: p.type,
-      unitPrice: { amount: p.price },
-      vatInfo: { category: p.vat === 23 ? 1 : 2, rate: p.vat },
-      receipt: (p.parts ?? []).map(([code, quantity]) => ({ pluId: { code, stockName: 'Sklad' }, quantity })),
-    });
-    pluIds.set(p.code, String(doc.id));
-  }
-  for (const stock of ['Sklad', 'Bar'] as const) {
-    await r.stocktransfers.create(system, {
-      type: 'Income',
-      targetStockName: stock,
-      note: stock === 'Sklad' ? 'Dodávka Makro, dodací list 2026/4411' : 'Dodávka nápojov, Heineken Slovensko',
-      items: MENU.filter((p) => p.stock === stock && p.income).map((p) => ({ plu: { code: p.code }, quantity: p.income })),
-    });
-  }
-  for (const c of CUSTOMERS) {
-    const expired = 'expired' in c && c.expired;
-    await r.customers.create(system, {
-      id: c.id,
-      firstName: c.firstName,
-      lastName: c.lastName,
-      isCompany: 'isCompany' in c ? c.isCompany : false,
-      company: 'company' in c ? c.company : null,
-      email: c.email,
-      phone: 'phone' in c ? c.phone : null,
-      discountRate: c.discountRate,
-      credit: { amount: c.credit, currencyLabel: null },
-      expirationTime: expired ? new Date(now.getTime() - 30 * 24 * 3600_000).toISOString() : null,
-      cards: c.cards.map((serialNumber) => ({ serialNumber })),
-    });
-  }
-
-  // ---- the day's tickets ----
-  const callers = new Map(
-    WAITERS.map((w) => {
-      const device = w.device === 'Terasa PDA' ? { name: w.device, envName: 'PDA' } : { name: w.device, envName: 'CashRegister' };
-      return [w.userName, caller(w.userName, w.name, TICKET_RIGHTS, device)];
-    }),
-  );
-  const mains = MENU.filter((p) => p.stock === 'Kuchyňa' && p.code !== 2 && p.code !== 8);
-  const soups = MENU.filter((p) => p.code === 2 || p.code === 8);
-  const drinks = MENU.filter((p) => p.stock === 'Bar');
-
-  const line = (p: MenuPlu, quantity = 1, extra: Record<string, unknown> = {}) => ({ plu: { code: p.code, stockName: p.stock }, quantity, ...extra });
-  function order(): Array<Record<string, unknown>> {
-    const items: Array<Record<string, unknown>> = [];
-    const guests = 1 + Math.floor(random() * 4);
-    for (let g = 0; g < guests; g++) {
-      if (chance(0.35)) items.push(line(pick(soups)));
-      if (chance(0.75)) {
-        const main = pick(mains);
-        const mods = main.code === 3 || main.code === 4 ? [{ modifierId: 'priloha', optionId: pick(['hranolky', 'zemiaky', 'ryza']), quantity: 1 }] : main.code === 1 && chance(0.5) ? [{ modifierId: 'navyse', optionId: 'slanina', quantity: 1 }] : [];
-        items.push(line(main, 1, { modifiers: mods, comment: chance(0.12) ? pick(['bez cibule', 'extra pikantné', 'pre dieťa, menšia porcia']) : null }));
-      }
-      items.push(line(pick(drinks), chance(0.3) ? 2 : 1));
+    out('Loading the demo restaurant…');
+    for (const [name, description] of [
+      ['Kuchyňa', 'Jedlá z kuchyne'],
+      ['Bar', 'Nápoje'],
+      ['Sklad', 'Suroviny'],
+    ]) {
+      await r.stocks.create(system, { name, description });
     }
-    return items;
-  }
-  type Op = { t: number; run: () => Promise<void> };
-  const ops: Op[] = [];
-  const end = now.getTime() - 5 * MIN;
-  const span = end - dayFrom;
-  const closedCount = Math.max(24, Math.round((span / 3600_000) * 6));
-  const printersFrom = end - 2 * 3600_000;
-  let tableSeq = 0;
-  let closed = 0;
-  for (let n = 0; n < closedCount; n++) {
-    // More guests at lunch (11-14) and dinner (18-21): a day's shape, not a flat line.
-    let t = dayFrom + random() * span;
-    const hour = new Date(t).getHours();
-    if ((hour < 11 || (hour > 14 && hour < 17)) && chance(0.5)) t = dayFrom + random() * span;
-    const opened = Math.max(dayFrom, t - (20 + random() * 50) * MIN);
-    const waiter = pick(WAITERS);
-    const who = callers.get(waiter.userName)!;
-    const table = String(1 + (tableSeq++ % 12));
-    const items = order();
-    if (chance(0.05)) items.push({ ...line(pick(drinks)), type: 'Negative', comment: 'vrátené, zlé načapované' });
-    const card = chance(0.12) ? pick(['1001', '1002', '1003', '2001']) : null;
-    const discount = !card && chance(0.08) ? 10 : 0;
-    const body: Record<string, unknown> = {
-      name: `Stôl ${table}`,
-      location: { tableName: table, zoneName: Number(table) > 8 ? 'Terasa' : 'Sála' },
-      items,
-      discountRate: discount,
-      customer: card ? { cardSerialNumber: card } : null,
-    };
-    let id = '';
-    ops.push({
-      t: opened,
-      run: async () => {
-        id = String((await r.tickets.create(who, body)).id);
-      },
-    });
-    ops.push({
-      t,
-      run: async () => {
-        const ticket = r.tickets.get(id);
-        const total = (ticket.totalPrice as { amount: number }).amount;
-        const way = random();
-        const payments =
-          way < 0.5
-            ? [{ paymentTypeNumber: 1, amount: Math.max(total, Math.ceil(total / 5) * 5) }]
-            : way < 0.88
-              ? [{ paymentTypeNumber: 2, amount: total }]
-              : [
-                  { paymentTypeNumber: 3, amount: Math.min(total, 5.5) },
-                  { paymentTypeNumber: 1, amount: Math.max(0, round2(total - 5.5)) },
-                ].filter((p) => p.amount > 0);
-        await services.ticketCloser.close(who, id, { payments });
-        closed++;
-      },
-    });
-  }
-  // Orders for the history would reach the printers all at once; only the last two hours' do.
-  ops.push({
-    t: printersFrom,
-    run: async () => {
-      for (const p of MENU.filter((x) => x.printer)) {
-        const stored = r.plus.get(pluIds.get(p.code)!);
-        await r.plus.put(system, pluIds.get(p.code)!, { ...stored, orderEndpointNames: [p.printer!] });
+    for (const [name, port] of Object.entries(PRINTER_PORTS)) {
+      await r.orderendpoints.create(system, {
+        name,
+        type: name === 'Kuchyňa' ? 'TM88' : 'SRP350',
+        address: `tcp://127.0.0.1:${port}`,
+        settings: name === 'Kuchyňa' ? { IsBeepEnabled: 'true', DoubleHeightFont: 'true', HighlightOrderNumber: 'true' } : { IsBeepEnabled: 'false' },
+      });
+    }
+    await r.fiscaldevices.create(system, { name: 'FP1', driver: 'simulator', address: 'sim:demo' });
+    await r.paymenttypes.put(system, 1, { number: 1, name: 'Hotovosť', category: 'Cash', isChangeable: true, isActive: true });
+    await r.paymenttypes.create(system, { number: 2, name: 'Platobná karta', category: 'CreditCard', isChangeable: false });
+    await r.paymenttypes.create(system, { number: 3, name: 'Stravné lístky', category: 'Voucher', isChangeable: false });
+    const registerSettings = { DefaultFiscalName: 'FP1', DefaultOrderEndpointName: 'Bar', DefaultStockName: 'Bar' };
+    await r.devices.create(system, { name: 'Pokladňa 1', envName: 'CashRegister', description: 'Pult pri vchode', settings: registerSettings });
+    await r.devices.create(system, { name: 'Pokladňa 2', envName: 'CashRegister', description: 'Bar', settings: registerSettings });
+    await r.devices.create(system, { name: 'Terasa PDA', envName: 'PDA', description: 'Čašník na terase', settings: registerSettings });
+    for (const w of WAITERS) await r.users.create(system, { userName: w.userName, name: w.name, password: DEMO_PASSWORD, rights: TICKET_RIGHTS });
+    const managerRights = RIGHTS.filter((x) => !x.startsWith('User'));
+    await r.users.create(system, { userName: 'manazer', name: 'Mária Šimková', password: DEMO_PASSWORD, rights: managerRights });
+
+    for (const m of MODIFIERS) await r.modifiers.create(system, { ...m, maximumSelectedOptionsTotalQuantity: 0 });
+    const pluIds = new Map<number, string>();
+    // Stock items and raw materials first: recipes refer to them. Printers come later (see below).
+    for (const p of [...MENU].sort((a, b) => (a.type === 'Recipe' ? 1 : 0) - (b.type === 'Recipe' ? 1 : 0))) {
+      const doc = await r.plus.create(system, {
+        code: p.code,
+        stockName: p.stock,
+        name: p.name,
+        type: p.type,
+        unitPrice: { amount: p.price },
+        vatInfo: { category: p.vat === 23 ? 1 : 2, rate: p.vat },
+        receipt: (p.parts ?? []).map(([code, quantity]) => ({ pluId: { code, stockName: 'Sklad' }, quantity })),
+      });
+      pluIds.set(p.code, String(doc.id));
+    }
+    for (const stock of ['Sklad', 'Bar'] as const) {
+      await r.stocktransfers.create(system, {
+        type: 'Income',
+        targetStockName: stock,
+        note: stock === 'Sklad' ? 'Dodávka Makro, dodací list 2026/4411' : 'Dodávka nápojov, Heineken Slovensko',
+        items: MENU.filter((p) => p.stock === stock && p.income).map((p) => ({ plu: { code: p.code }, quantity: p.income })),
+      });
+    }
+    for (const c of CUSTOMERS) {
+      const expired = 'expired' in c && c.expired;
+      await r.customers.create(system, {
+        id: c.id,
+        firstName: c.firstName,
+        lastName: c.lastName,
+        isCompany: 'isCompany' in c ? c.isCompany : false,
+        company: 'company' in c ? c.company : null,
+        email: c.email,
+        phone: 'phone' in c ? c.phone : null,
+        discountRate: c.discountRate,
+        credit: { amount: c.credit, currencyLabel: null },
+        expirationTime: expired ? new Date(now.getTime() - 30 * 24 * 3600_000).toISOString() : null,
+        cards: c.cards.map((serialNumber) => ({ serialNumber })),
+      });
+    }
+
+    // ---- the day's tickets ----
+    const callers = new Map(
+      WAITERS.map((w) => {
+        const device = w.device === 'Terasa PDA' ? { name: w.device, envName: 'PDA' } : { name: w.device, envName: 'CashRegister' };
+        return [w.userName, caller(w.userName, w.name, TICKET_RIGHTS, device)];
+      }),
+    );
+    const mains = MENU.filter((p) => p.stock === 'Kuchyňa' && p.code !== 2 && p.code !== 8);
+    const soups = MENU.filter((p) => p.code === 2 || p.code === 8);
+    const drinks = MENU.filter((p) => p.stock === 'Bar');
+
+    const line = (p: MenuPlu, quantity = 1, extra: Record<string, unknown> = {}) => ({ plu: { code: p.code, stockName: p.stock }, quantity, ...extra });
+    function order(): Array<Record<string, unknown>> {
+      const items: Array<Record<string, unknown>> = [];
+      const guests = 1 + Math.floor(random() * 4);
+      for (let g = 0; g < guests; g++) {
+        if (chance(0.35)) items.push(line(pick(soups)));
+        if (chance(0.75)) {
+          const main = pick(mains);
+          const mods = main.code === 3 || main.code === 4 ? [{ modifierId: 'priloha', optionId: pick(['hranolky', 'zemiaky', 'ryza']), quantity: 1 }] : main.code === 1 && chance(0.5) ? [{ modifierId: 'navyse', optionId: 'slanina', quantity: 1 }] : [];
+          items.push(line(main, 1, { modifiers: mods, comment: chance(0.12) ? pick(['bez cibule', 'extra pikantné', 'pre dieťa, menšia porcia']) : null }));
+        }
+        items.push(line(pick(drinks), chance(0.3) ? 2 : 1));
       }
-    },
-  });
-  // Tables that are eating now: open tickets, with a second round ordered on some.
-  const openTables = ['3', '5', '7', '10', '12'];
-  const openIds: string[] = [];
-  openTables.forEach((table, i) => {
-    const waiter = WAITERS[i % WAITERS.length];
-    const who = callers.get(waiter.userName)!;
-    const opened = now.getTime() - (15 + random() * 70) * MIN;
+      return items;
+    }
+    type Op = { t: number; run: () => Promise<void> };
+    const ops: Op[] = [];
+    const end = now.getTime() - 5 * MIN;
+    const span = end - dayFrom;
+    const closedCount = Math.max(24, Math.round((span / 3600_000) * 6));
+    const printersFrom = end - 2 * 3600_000;
+    let tableSeq = 0;
+    let closed = 0;
+    for (let n = 0; n < closedCount; n++) {
+      // More guests at lunch (11-14) and dinner (18-21): a day's shape, not a flat line.
+      let t = dayFrom + random() * span;
+      const hour = new Date(t).getHours();
+      if ((hour < 11 || (hour > 14 && hour < 17)) && chance(0.5)) t = dayFrom + random() * span;
+      const opened = Math.max(dayFrom, t - (20 + random() * 50) * MIN);
+      const waiter = pick(WAITERS);
+      const who = callers.get(waiter.userName)!;
+      const table = String(1 + (tableSeq++ % 12));
+      const items = order();
+      if (chance(0.05)) items.push({ ...line(pick(drinks)), type: 'Negative', comment: 'vrátené, zlé načapované' });
+      const card = chance(0.12) ? pick(['1001', '1002', '1003', '2001']) : null;
+      const discount = !card && chance(0.08) ? 10 : 0;
+      const body: Record<string, unknown> = {
+        name: `Stôl ${table}`,
+        location: { tableName: table, zoneName: Number(table) > 8 ? 'Terasa' : 'Sála' },
+        items,
+        discountRate: discount,
+        customer: card ? { cardSerialNumber: card } : null,
+      };
+      let id = '';
+      ops.push({
+        t: opened,
+        run: async () => {
+          id = String((await r.tickets.create(who, body)).id);
+        },
+      });
+      ops.push({
+        t,
+        run: async () => {
+          const ticket = r.tickets.get(id);
+          const total = (ticket.totalPrice as { amount: number }).amount;
+          const way = random();
+          const payments =
+            way < 0.5
+              ? [{ paymentTypeNumber: 1, amount: Math.max(total, Math.ceil(total / 5) * 5) }]
+              : way < 0.88
+                ? [{ paymentTypeNumber: 2, amount: total }]
+                : [
+                    { paymentTypeNumber: 3, amount: Math.min(total, 5.5) },
+                    { paymentTypeNumber: 1, amount: Math.max(0, round2(total - 5.5)) },
+                  ].filter((p) => p.amount > 0);
+          await services.ticketCloser.close(who, id, { payments });
+          closed++;
+        },
+      });
+    }
+    // Orders for the history would reach the printers all at once; only the last two hours' do.
     ops.push({
-      t: opened,
+      t: printersFrom,
       run: async () => {
-        const doc: Doc = await r.tickets.create(who, { name: `Stôl ${table}`, location: { tableName: table, zoneName: Number(table) > 8 ? 'Terasa' : 'Sála' }, items: order() });
-        openIds.push(String(doc.id));
-        if (chance(0.6)) {
-          at(Math.min(now.getTime() - MIN, opened + 12 * MIN));
-          const stored = r.tickets.get(String(doc.id));
-          await r.tickets.put(who, String(doc.id), { ...stored, items: [...(stored.items as Doc[]), line(pick(drinks), 2)] });
+        for (const p of MENU.filter((x) => x.printer)) {
+          const stored = r.plus.get(pluIds.get(p.code)!);
+          await r.plus.put(system, pluIds.get(p.code)!, { ...stored, orderEndpointNames: [p.printer!] });
         }
       },
     });
-  });
-
-  ops.sort((a, b) => a.t - b.t);
-  for (const op of ops) {
-    at(op.t);
-    await op.run();
-  }
-  at(now);
-
-  const openSum = openIds.reduce((s, id) => s + (r.tickets.get(id).totalPrice as { amount: number }).amount, 0);
-  out(`Loaded: 3 stocks, ${MENU.length} products, ${MODIFIERS.length} modifiers, 2 kitchen printers (tcp://127.0.0.1:${PRINTER_PORTS.Kuchyňa} and :${PRINTER_PORTS.Bar}),`);
-  out(`  registers 'Pokladňa 1', 'Pokladňa 2' and 'Terasa PDA', fiscal printer FP1 (simulator), ${CUSTOMERS.length} customers,`);
-  out(`  ${closed} tickets closed since ${new Date(dayFrom).toLocaleTimeString()} and ${openIds.length} open (${round2(openSum).toFixed(2)} € at the tables).`);
-  out(`Staff: ${WAITERS.map((w) => w.userName).join(', ')} (waiters) and manazer (back office), all with password '${DEMO_PASSWORD}'.`);
-  out(`Open http://localhost:${config.port}/ and log in as admin (or manazer).`);
-  await fiscal.closeAll();
-  closeDb(db);
-
-  if (process.argv.includes('--printers')) {
-    // Imported only here: the fake printer is a test helper, used by the demo's optional mode.
-    const { FakeEscPosPrinter } = await import('../test/support/fake-escpos-printer.js');
-    for (const [name, port] of Object.entries(PRINTER_PORTS)) {
-      const printer = await FakeEscPosPrinter.start(port);
-      printer.on('ticket', (t: { lines: Array<{ text: string }> }) => {
-        out(`\n── ${name} ──────────────────────────\n${t.lines.map((l) => l.text).join('\n')}`);
+    // Tables that are eating now: open tickets, with a second round ordered on some.
+    const openTables = ['3', '5', '7', '10', '12'];
+    const openIds: string[] = [];
+    openTables.forEach((table, i) => {
+      const waiter = WAITERS[i % WAITERS.length];
+      const who = callers.get(waiter.userName)!;
+      const opened = now.getTime() - (15 + random() * 70) * MIN;
+      ops.push({
+        t: opened,
+        run: async () => {
+          const doc: Doc = await r.tickets.create(who, { name: `Stôl ${table}`, location: { tableName: table, zoneName: Number(table) > 8 ? 'Terasa' : 'Sála' }, items: order() });
+          openIds.push(String(doc.id));
+          if (chance(0.6)) {
+            at(Math.min(now.getTime() - MIN, opened + 12 * MIN));
+            const stored = r.tickets.get(String(doc.id));
+            await r.tickets.put(who, String(doc.id), { ...stored, items: [...(stored.items as Doc[]), line(pick(drinks), 2)] });
+          }
+        },
       });
-      out(`Fake printer '${name}' listening on tcp://127.0.0.1:${port}`);
+    });
+
+    ops.sort((a, b) => a.t - b.t);
+    for (const op of ops) {
+      at(op.t);
+      await op.run();
     }
-    out('Kitchen tickets appear below as the hub prints them. Ctrl-C stops the printers.');
-    return;
+    at(now);
+
+    const openSum = openIds.reduce((s, id) => s + (r.tickets.get(id).totalPrice as { amount: number }).amount, 0);
+    out(`Loaded: 3 stocks, ${MENU.length} products, ${MODIFIERS.length} modifiers, 2 kitchen printers (tcp://127.0.0.1:${PRINTER_PORTS.Kuchyňa} and :${PRINTER_PORTS.Bar}),`);
+    out(`  registers 'Pokladňa 1', 'Pokladňa 2' and 'Terasa PDA', fiscal printer FP1 (simulator), ${CUSTOMERS.length} customers,`);
+    out(`  ${closed} tickets closed since ${new Date(dayFrom).toLocaleTimeString()} and ${openIds.length} open (${round2(openSum).toFixed(2)} € at the tables).`);
+    out(`Staff: ${WAITERS.map((w) => w.userName).join(', ')} (waiters) and manazer (back office), all with password '${DEMO_PASSWORD}'.`);
+    out(`Open http://localhost:${config.port}/ and log in as admin (or manazer).`);
+    await fiscal.closeAll();
+    closeDb(db);
   }
-  process.exit(0);
+}
+
+/** Two fake ESC/POS printers on the demo printers' ports, showing what the hub prints. */
+async function servePrinters(out: (line?: string) => void): Promise<void> {
+  // Imported only here: the fake printer is a test helper, used by the demo's optional mode.
+  const { FakeEscPosPrinter } = await import('../test/support/fake-escpos-printer.js');
+  for (const [name, port] of Object.entries(PRINTER_PORTS)) {
+    const printer = await FakeEscPosPrinter.start(port);
+    printer.on('ticket', (t: { lines: Array<{ text: string }> }) => {
+      out(`\n── ${name} ──────────────────────────\n${t.lines.map((l) => l.text).join('\n')}`);
+    });
+    out(`Fake printer '${name}' listening on tcp://127.0.0.1:${port}`);
+  }
+  out('Kitchen tickets appear below as the hub prints them. Ctrl-C stops the printers.');
 }
 
 main().catch((e: unknown) => {

@@ -34,7 +34,8 @@ describe.skipIf(!haveChromium)("the manager's page in Chromium", () => {
 
   /** A browser tab logged in as `userName` (admin by default), at `size`. */
   async function open(opts: { userName?: string; password?: string; size?: { width: number; height: number } } = {}): Promise<Page> {
-    const context = await browser.newContext({ viewport: opts.size ?? { width: 1366, height: 768 }, locale: 'en-US' });
+    // Reduced motion: drawers are shown where they stop, not half-way through sliding in.
+    const context = await browser.newContext({ viewport: opts.size ?? { width: 1366, height: 768 }, locale: 'en-US', reducedMotion: 'reduce' });
     contexts.push(context);
     const page = await context.newPage();
     page.setDefaultTimeout(8000);
@@ -240,6 +241,17 @@ describe.skipIf(!haveChromium)("the manager's page in Chromium", () => {
     await page.getByTestId('save').click();
     await page.getByText('Customer saved.').waitFor();
 
+    // A new customer: nothing is sent without a name; then the hub makes it.
+    await page.getByTestId('new-customer').click();
+    await page.getByTestId('save').click();
+    await page.getByText('Give a first name, a last name or a company name.').waitFor();
+    await page.getByLabel('Last name').fill('Ďurčová');
+    await page.getByLabel('First name').fill('Zdeňka');
+    await page.getByTestId('save').click();
+    await page.waitForFunction(() => !document.querySelector('.drawer'));
+    const made = (await hub.call('GET', `/api/customers?Search=${encodeURIComponent('contains:ďurč')}`)).body.items;
+    expect(made.map((x: { fullName: string }) => x.fullName)).toEqual(['Zdeňka Ďurčová']);
+
     const c = (await hub.call('GET', '/api/customers/stastny')).body;
     expect(c.email).toBe('lubomir@example.sk');
     expect(c.discountRate).toBe(12.5);
@@ -294,10 +306,18 @@ describe.skipIf(!haveChromium)("the manager's page in Chromium", () => {
       ['customers', '/customers', 'table-customers'],
       ['customer-edit', '/customers?edit=stastny', 'save'],
       ['settings-users', '/settings/users', 'table-users'],
+      ['settings-user-edit', '/settings/users?edit=admin', 'save'],
+      ['settings-printers', '/settings/devices?kind=printers&edit=Kitchen', 'save'],
     ];
     for (const size of SIZES) {
-      const page = await open({ size });
       mkdirSync(`${SHOTS}${size.name}`, { recursive: true });
+      const guest = await browser.newContext({ viewport: size, locale: 'en-US', reducedMotion: 'reduce' });
+      const login = await guest.newPage();
+      await login.goto(`${hub.url}/`);
+      await login.getByRole('button', { name: 'Log in' }).waitFor();
+      await login.screenshot({ path: `${SHOTS}${size.name}/login.png` });
+      await guest.close();
+      const page = await open({ size });
       for (const [name, url, ready] of pages) {
         await go(page, url);
         await page.getByTestId(ready).first().waitFor();

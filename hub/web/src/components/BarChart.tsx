@@ -47,7 +47,7 @@ export function BarChart({ bars, format, current, label }: { bars: Bar[]; format
   const every = slot >= 30 ? 1 : slot >= 16 ? 2 : 3;
 
   return (
-    <figure class="chart" ref={box}>
+    <figure class="chart" ref={box} onMouseLeave={() => setPicked(null)}>
       <figcaption class="chart-caption" aria-live="polite">
         {caption ? (
           <>
@@ -70,7 +70,7 @@ export function BarChart({ bars, format, current, label }: { bars: Bar[]; format
           const x = M.left + i * slot + (slot - barW) / 2;
           const h = Math.max(b.value > 0 ? 2 : 0, (b.value / top) * plotH);
           return (
-            <g key={b.label} class={`chart-bar${i === shown ? ' on' : ''}${i === current ? ' now' : ''}`} onClick={() => setPicked(i === picked ? null : i)} onMouseEnter={() => setPicked(i)}>
+            <g key={b.label} class={`chart-bar${i === shown ? ' on' : ''}${i === current ? ' now' : ''}`} onClick={() => setPicked(i)} onMouseEnter={() => setPicked(i)}>
               {/* A full-height hit area: short bars are easy to tap too. */}
               <rect class="hit" x={M.left + i * slot} y={M.top} width={slot} height={plotH} />
               <rect class="bar" x={x} y={y(0) - h} width={barW} height={h} rx={3} />

@@ -22,7 +22,6 @@ interface Props<T extends object> {
   resource: string;
   /** The stored key; null for a new one. */
   editKey: string | null;
-  keyField: string;
   noun: string;
   title: (values: T, isNew: boolean) => string;
   subtitle?: (values: T) => ComponentChildren;

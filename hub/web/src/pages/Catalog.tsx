@@ -111,7 +111,6 @@ function PluEditor({ editKey, onClose }: { editKey: string | null; onClose: () =
     <Editor<Plu>
       resource="plus"
       editKey={editKey}
-      keyField="id"
       noun="Product"
       title={(v, isNew) => (isNew ? 'New product' : v.name || 'Product')}
       subtitle={(v) => (v.type === 'StockItem' ? `In stock: ${quantity(v.stockQuantity)}` : v.type)}
@@ -185,7 +184,6 @@ function Stocks() {
         <Editor<Stock>
           resource="stocks"
           editKey={edit === 'new' ? null : edit}
-          keyField="name"
           noun="Stock"
           title={(v, isNew) => (isNew ? 'New stock' : v.name)}
           defaults={{ name: '', description: '' }}
@@ -238,7 +236,6 @@ function Modifiers() {
         <Editor<Modifier>
           resource="modifiers"
           editKey={edit === 'new' ? null : edit}
-          keyField="id"
           noun="Modifier"
           wide
           title={(v, isNew) => (isNew ? 'New modifier' : v.displayName || v.name)}

@@ -108,7 +108,6 @@ function CustomerEditor({ editKey, onClose }: { editKey: string | null; onClose:
     <Editor<Customer>
       resource="customers"
       editKey={editKey}
-      keyField="id"
       noun="Customer"
       wide
       title={(v, isNew) => (isNew ? 'New customer' : [v.firstName, v.lastName].filter(Boolean).join(' ') || v.company?.name || 'Customer')}

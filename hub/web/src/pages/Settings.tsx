@@ -88,7 +88,6 @@ function PaymentTypes() {
         <Editor<PaymentType>
           resource="paymenttypes"
           editKey={key}
-          keyField="number"
           noun="Payment type"
           title={(v, isNew) => (isNew ? 'New payment type' : v.name || `Payment type ${v.number}`)}
           defaults={{ number: null as unknown as number, name: '', category: 'Cash', isChangeable: false, isActive: true }}
@@ -145,7 +144,6 @@ function Numberings() {
         <Editor<Numbering>
           resource="stocktransfernumberings"
           editKey={key}
-          keyField="id"
           noun="Numbering"
           wide
           title={(v, isNew) => (isNew ? 'New numbering' : `${v.type} documents`)}
@@ -253,7 +251,6 @@ function Users() {
         <Editor<HubUser>
           resource="users"
           editKey={key}
-          keyField="id"
           noun="User"
           wide
           title={(v, isNew) => (isNew ? 'New user' : v.name || v.userName)}
@@ -355,7 +352,6 @@ function Registers() {
         <Editor<Device>
           resource="devices"
           editKey={key}
-          keyField="name"
           noun="Device"
           wide
           title={(v, isNew) => (isNew ? 'New device' : v.name)}
@@ -417,7 +413,6 @@ function Printers() {
         <Editor<OrderEndpoint>
           resource="orderendpoints"
           editKey={key}
-          keyField="name"
           noun="Printer"
           wide
           title={(v, isNew) => (isNew ? 'New kitchen printer' : v.name)}
@@ -478,7 +473,6 @@ function FiscalPrinters() {
         <Editor<FiscalDevice>
           resource="fiscaldevices"
           editKey={key}
-          keyField="name"
           noun="Fiscal printer"
           wide
           title={(v, isNew) => (isNew ? 'New fiscal printer' : v.name)}

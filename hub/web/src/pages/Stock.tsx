@@ -28,7 +28,9 @@ function usePluNames(stocks: string[]): Map<string, Plu> {
 }
 
 const TYPE_TONE: Record<string, 'good' | 'warn' | 'info' | 'neutral' | 'bad'> = { Income: 'good', Outcome: 'warn', Transfer: 'info', Sale: 'neutral', Invoice: 'warn', Correction: 'bad' };
-const route = (t: StockTransfer) => [t.sourceStockName, t.targetStockName].filter(Boolean).join(' → ') || '—';
+/** Where the goods went; a Sale or Correction names no stock of its own, its items do. */
+const route = (t: StockTransfer) =>
+  [t.sourceStockName, t.targetStockName].filter(Boolean).join(' → ') || [...new Set(t.items.map((i) => i.plu.stockName))].join(', ') || '—';
 
 const TRANSFER_COLUMNS: Column<StockTransfer>[] = [
   { id: 'number', title: 'Document', sort: 'documentNumber', render: (t) => <b class="mono">{t.documentNumber}</b> },
@@ -159,7 +161,6 @@ function NewTransfer({ onClose }: { onClose: () => void }) {
     <Editor<TransferDraft>
       resource="stocktransfers"
       editKey={null}
-      keyField="id"
       noun="Stock transfer"
       wide
       title={() => 'New stock transfer'}
@@ -215,7 +216,7 @@ function NewTransfer({ onClose }: { onClose: () => void }) {
 function PluSelect({ form, name, stockName }: { form: AnyForm; name: string; stockName: string | null }) {
   const { data } = useAll<Plu>('plus', { filters: { stockName: op.eq(stockName ?? '\u0000'), type: op.eq('StockItem') }, sort: 'name' }, ['plus']);
   const opts = (data ?? []).map((p) => ({ value: String(p.code), label: `${p.name} (${p.code})` }));
-  return <Field form={form} name={name} label="Product" kind="select" emptyOption={stockName ? 'Choose…' : 'Choose the stock first'} options={opts} required disabled={!stockName} wide />;
+  return <Field form={form} name={name} label="Product" kind="select" emptyOption={stockName ? 'Choose…' : 'Choose the stock first'} options={opts} required disabled={!stockName} />;
 }
 
 // ---- stock takings ----

@@ -279,9 +279,12 @@ function OrderRow({ order: o }: { order: Order }) {
       {o.print.lastError && <div class="field-error">{o.print.lastError}</div>}
       <div class="order-foot">
         <span class="muted small">{o.print.printedAt ? `printed ${time(o.print.printedAt)}` : o.print.attempts ? `${o.print.attempts} attempts` : 'not printed yet'}</span>
-        <Button small variant="ghost" icon="printer" busy={busy} onClick={reprint}>
-          Reprint
-        </Button>
+        {/* A copy of what was printed (or given up on); an order still on its way needs none. */}
+        {['Printed', 'Failed', 'Unknown'].includes(o.print.state) && (
+          <Button small variant="ghost" icon="printer" busy={busy} onClick={reprint}>
+            Reprint
+          </Button>
+        )}
       </div>
     </li>
   );
