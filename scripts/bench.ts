@@ -239,6 +239,19 @@ async function main(): Promise<void> {
     r.ratioP99 = Math.round((r.p99 / Math.max(floorRow.p99, 0.01)) * 10) / 10;
   }
 
+  // Kitchen printing: ticket write to the last byte at a fake ESC/POS printer (scripts/bench-printing.ts).
+  say('Kitchen printing latency (300 orders, 1 register, 1 fake printer)…');
+  const printing = await new Promise<string>((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/bench-printing.ts', '--orders=300'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c));
+    child.stderr.on('data', (c: Buffer) => (out += c));
+    child.on('exit', () => resolve(out));
+  });
+  const printLine = /write → last byte at the printer \(ms\): p50 ([\d.]+)\s+p90 ([\d.]+)\s+p99 ([\d.]+)/.exec(printing);
+  const kitchen = printLine ? { p50: Number(printLine[1]), p90: Number(printLine[2]), p99: Number(printLine[3]) } : { error: printing.trim().slice(-500) };
+  say(`  ${printLine ? `p50 ${kitchen.p50 ?? ''} ms  p99 ${'p99' in kitchen ? kitchen.p99 : ''} ms` : 'failed: ' + printing.trim().slice(-200)}`);
+
   const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30), os: `${osType()} ${release()}`, node: process.version };
   const results = {
     at: new Date().toISOString(),
@@ -250,6 +263,7 @@ async function main(): Promise<void> {
     soak: { seconds: SOAK_S, rps: Math.round(soak.requests.average), p99: soak.latency.p99, errors: soak.non2xx + soak.errors, rssMbSamples: samples.map(Math.round) },
     floor: floorRow,
     rows,
+    kitchenPrintingMs: kitchen,
   };
   writeFileSync(join(ROOT, 'scripts', 'bench', 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
 
@@ -262,6 +276,7 @@ async function main(): Promise<void> {
   for (const r of rows) say(`| ${r.name} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.ratioP50} | ${r.ratioP99} | ${r.errors} |`);
   say(`| floor (express + better-sqlite3 insert) | ${floorRow.rps} | ${floorRow.p50} | ${floorRow.p99} | 1 | 1 | ${floorRow.errors} |`);
   say('');
+  say(`Kitchen printing, ticket write → last byte at the fake printer: ${JSON.stringify(kitchen)}`);
   say(`Soak ${SOAK_S} s at 50 req/s: p99 ${results.soak.p99} ms, errors ${results.soak.errors}, RSS MB ${results.soak.rssMbSamples.join(' → ')}`);
   say(`Results: scripts/bench/results.json`);
   process.exit(0);
