@@ -910,6 +910,90 @@ function registerEvents(registry: OpenAPIRegistry, problem: z.ZodObject): void {
   });
 }
 
+/** Routes beside the engine's CRUD: kitchen order states and copies, printer status, backups. */
+function registerOperations(registry: OpenAPIRegistry, problem: z.ZodObject, order: z.ZodObject | undefined): void {
+  const anyOrder = order ?? z.record(z.string(), z.unknown());
+  registry.registerPath({
+    method: 'post',
+    path: '/api/orders/{id}/state',
+    operationId: 'orders.state',
+    tags: ['Order'],
+    summary: "Move a kitchen order on: New → InProgress → Ready → Served (or one step back)",
+    description: 'Requires OrderProcess; no Sale environment needed (a kitchen display or the pass). Each change is stamped in `stateHistory` and reaches registers through the change log.',
+    request: {
+      params: z.object({ id: z.string() }),
+      body: { content: { [JSON_TYPE]: { schema: z.object({ state: z.enum(['New', 'InProgress', 'Ready', 'Served']) }) } } },
+    },
+    responses: {
+      200: { description: 'The order with its new state.', content: { [JSON_TYPE]: { schema: anyOrder } } },
+      ...problemResponses(
+        [
+          ERR.validation('An unknown state.'),
+          ERR.unauthenticated(),
+          ERR.missingRight('Without OrderProcess.'),
+          ERR.stateForbids('Out of Served or Cancelled, to Cancelled, or back more than one step.'),
+          ERR.notFound('No such order.'),
+        ],
+        problem,
+      ),
+    },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/api/orders/{id}/reprint',
+    operationId: 'orders.reprint',
+    tags: ['Order'],
+    summary: 'Print a copy of a kitchen order, marked COPY',
+    description: 'A token is enough: the copy cannot be cooked as a new order, and the requester is printed on it.',
+    request: { params: z.object({ id: z.string() }) },
+    responses: {
+      202: {
+        description: 'The copy is queued.',
+        content: { [JSON_TYPE]: { schema: z.object({ jobId: z.string(), orderId: z.string(), orderEndpointName: z.string(), kind: z.string(), state: z.string() }) } },
+      },
+      ...problemResponses([ERR.unauthenticated(), ERR.stateForbids('The endpoint is a kitchen display, inactive or gone.'), ERR.notFound('No such order.')], problem),
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/api/orderendpoints/{name}/status',
+    operationId: 'orderendpoints.status',
+    tags: ['OrderEndpoint'],
+    summary: "A printer's live status",
+    description: 'Online, paper, cover, queue depth, last error and the worker state, as the print queue last saw them.',
+    request: { params: z.object({ name: z.string() }) },
+    responses: {
+      200: { description: 'The status.', content: { [JSON_TYPE]: { schema: z.record(z.string(), z.unknown()) } } },
+      ...problemResponses([ERR.unauthenticated(), ERR.notFound('No such order endpoint.')], problem),
+    },
+  });
+  const backup = z.object({ file: z.string(), size: z.number().int(), createdAt: z.string() });
+  registry.registerPath({
+    method: 'get',
+    path: '/api/backups',
+    operationId: 'backups.list',
+    tags: ['System'],
+    summary: 'The backups kept in <data>/backups, newest first',
+    description: 'Requires Backup.',
+    responses: {
+      200: { description: 'The backups.', content: { [JSON_TYPE]: { schema: z.object({ items: z.array(backup), count: z.number().int(), totalCount: z.number().int() }) } } },
+      ...problemResponses([ERR.unauthenticated(), ERR.missingRight('Without Backup.')], problem),
+    },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/api/backups',
+    operationId: 'backups.create',
+    tags: ['System'],
+    summary: 'Write an online backup now',
+    description: "Requires Backup. SQLite's backup API, consistent while the hub keeps working; the oldest beyond POS_HUB_BACKUP_KEEP are removed. Restore with `npm run restore -- <file>` into a stopped hub.",
+    responses: {
+      201: { description: 'The backup written.', content: { [JSON_TYPE]: { schema: backup } } },
+      ...problemResponses([ERR.unauthenticated(), ERR.missingRight('Without Backup.')], problem),
+    },
+  });
+}
+
 function registerSystem(registry: OpenAPIRegistry): void {
   const tags = ['System'];
   const health = registry.register('Health', healthSchema);
@@ -1006,6 +1090,7 @@ export function buildOpenApi(resources: readonly ResourceDef[] = RESOURCES): Ope
   }
   registerAuth(registry, problem, deviceModel);
   registerEvents(registry, problem);
+  registerOperations(registry, problem, models.get('orders'));
   registerSystem(registry);
   answers405.push('/api/auth', '/api/auth/refresh', '/api/openapi.json', '/api/docs/');
 
