@@ -43,7 +43,7 @@ async function main(): Promise<void> {
   const dbFile = join(config.dataDir, 'hub.sqlite');
   const db = openDb(dbFile);
   claim(config.dataDir);
-  const fiscal = new FiscalRegistry({ store: dbDeviceStateStore(db), clock: () => clock.now() });
+  const fiscal = new FiscalRegistry({ store: dbDeviceStateStore(db), clock: () => clock.now(), hubId: hubId(db) });
   const deps = { db, clock, log, config, drivers: { fiscal } };
   const services = buildServices(deps);
   const boot = await bootstrap({

@@ -4,6 +4,7 @@
  */
 import type { ReconnectingOptions } from '../transport/index.js';
 import { DatecsFiscalDevice } from './datecs/driver.js';
+import { EscPosFiscalDevice } from './escpos/driver.js';
 import { SimulatorFiscalDevice } from './simulator/driver.js';
 import { DeviceError, type DeviceStateStore, type FiscalDevice, type FiscalDeviceConfig } from './types.js';
 
@@ -12,6 +13,8 @@ export interface FiscalDriverDeps {
   clock: () => Date;
   /** Transport options for drivers that open a channel (tests pass a serial MockBinding). */
   channel?: ReconnectingOptions;
+  /** The hub's id: what the `escpos` driver reports as its fiscal memory serial number. */
+  hubId?: string;
 }
 
 export type FiscalDriverFactory = (config: FiscalDeviceConfig, deps: FiscalDriverDeps) => FiscalDevice;
@@ -34,6 +37,8 @@ class UnavailableDevice implements FiscalDevice {
 
 export const DEFAULT_FACTORIES: Record<string, FiscalDriverFactory> = {
   simulator: (config, deps) => new SimulatorFiscalDevice(config.name, deps.store, deps.clock),
+  escpos: (config, deps) =>
+    new EscPosFiscalDevice({ name: config.name, address: config.address, settings: config.settings, store: deps.store, clock: deps.clock, hubId: deps.hubId }),
   datecs: (config, deps) => new DatecsFiscalDevice({ name: config.name, address: config.address, settings: config.settings, clock: deps.clock, channel: deps.channel }),
 };
 

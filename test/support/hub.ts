@@ -13,6 +13,7 @@ import { bootstrap } from '../../hub/bootstrap.js';
 import { FakeClock } from '../../hub/clock.js';
 import { createLogger } from '../../hub/log.js';
 import { dbDeviceStateStore } from '../../hub/device-state.js';
+import { hubId } from '../../hub/identity.js';
 import { FiscalRegistry } from '../../drivers/fiscal/registry.js';
 import type { PrintingOptions } from '../../hub/printing/service.js';
 
@@ -52,7 +53,7 @@ export async function startHub(opts: { clock?: FakeClock; timeZone?: string; rat
   const clock = opts.clock ?? new FakeClock('2026-11-21T10:00:00Z');
   const log = createLogger('silent');
   const config = { timeZone: opts.timeZone ?? 'Europe/Bratislava', tokenTtlMs: 12 * 3600_000, dataDir, rateLimit: opts.rateLimit ?? 0 };
-  const fiscal = new FiscalRegistry({ store: dbDeviceStateStore(db), clock: () => clock.now() });
+  const fiscal = new FiscalRegistry({ store: dbDeviceStateStore(db), clock: () => clock.now(), hubId: hubId(db) });
   const deps = { db, clock, log, config, drivers: { fiscal, printing: opts.printing } };
   const services = buildServices(deps);
   await bootstrap({ db, services: services.resources, dataDir, adminPassword: ADMIN_PASSWORD, timeZone: config.timeZone, now: clock.now(), log });

@@ -5,6 +5,7 @@ import { defineResource } from '../engine/define.js';
 import { nameKey, stringMap, text } from '../engine/fields.js';
 import { bool } from '../engine/refs.js';
 import { checkSettings } from '../../../drivers/fiscal/datecs/driver.js';
+import { checkEscPosSettings } from '../../../drivers/fiscal/escpos/driver.js';
 import { forgetFiscalStatus, readFiscalStatus, type FiscalStatus } from './status.js';
 
 export const FISCAL_DRIVERS = ['datecs', 'escpos', 'simulator'] as const;
@@ -55,12 +56,11 @@ export const fiscalDevices = defineResource({
           throw e;
         }
       }
-      if (body.driver === 'datecs') {
-        try {
-          checkSettings(body.settings as Record<string, string>);
-        } catch (e) {
-          throw errors.member('settings', (e as Error).message);
-        }
+      try {
+        if (body.driver === 'datecs') checkSettings(body.settings as Record<string, string>);
+        if (body.driver === 'escpos') checkEscPosSettings(body.settings as Record<string, string>);
+      } catch (e) {
+        throw errors.member('settings', (e as Error).message);
       }
       // Status is not configuration: it lives beside the device (status.ts) and is merged in on read.
       return body;

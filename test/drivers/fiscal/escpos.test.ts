@@ -1,0 +1,132 @@
+/**
+ * The `escpos` fiscal driver against the fake ESC/POS printer on 127.0.0.1: the hub numbers the
+ * receipts, keeps the Z counter, the day's totals and a journal in its state store, refuses before
+ * numbering when the printer cannot print, and prints a copy it owes again, marked REPRINT.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { EscPosFiscalDevice } from '../../../drivers/fiscal/escpos/driver.js';
+import { DeviceError, type DeviceStateStore, type Receipt } from '../../../drivers/fiscal/types.js';
+import { FakeEscPosPrinter } from '../../support/fake-escpos-printer.js';
+
+const clock = () => new Date('2026-11-21T10:00:00Z');
+
+function receipt(reference = 'T1', over: Partial<Receipt> = {}): Receipt {
+  return {
+    reference,
+    operator: 'anna',
+    lines: [{ name: 'Gulyás', quantity: '2', unitPrice: '6.9', vatRate: '20', vatCategory: 1, discountRate: '0', total: '13.80' }],
+    discountRate: '0',
+    total: '13.80',
+    payments: [{ kind: 'Cash', name: 'Cash', amount: '20.00' }],
+    change: '6.20',
+    ...over,
+  };
+}
+
+function mapStore(): DeviceStateStore & { map: Map<string, unknown> } {
+  const map = new Map<string, unknown>();
+  return { map, load: (k) => map.get(k), save: (k, v) => void map.set(k, structuredClone(v)) };
+}
+
+async function failure(p: Promise<unknown>): Promise<DeviceError> {
+  try {
+    await p;
+  } catch (e) {
+    if (e instanceof DeviceError) return e;
+    throw e;
+  }
+  throw new Error('expected a DeviceError');
+}
+
+let printer: FakeEscPosPrinter;
+let store: ReturnType<typeof mapStore>;
+let dev: EscPosFiscalDevice;
+const device = () =>
+  new EscPosFiscalDevice({
+    name: 'R1',
+    address: printer.address,
+    settings: { Header: 'Bistro|Main street 1', ReconnectMaxMs: '20' },
+    store,
+    clock,
+    hubId: 'a1b2c3',
+    printer: { statusTimeoutMs: 300, confirmTimeoutMs: 500, maxStallMs: 300, stallPollMs: 50 },
+  });
+
+beforeEach(async () => {
+  printer = await FakeEscPosPrinter.start();
+  store = mapStore();
+  dev = device();
+});
+afterEach(async () => {
+  await dev.close();
+  await printer.close();
+});
+
+const printedText = () => printer.cutTickets().map((t) => t.join('\n'));
+
+describe('escpos fiscal driver', () => {
+  it('numbers the receipt, journals it and prints it; the hub id is the fiscal memory serial', async () => {
+    const r = await dev.printReceipt(receipt(), 'job-1');
+    expect(r).toEqual({ number: 1, date: clock().toISOString(), amount: '13.80', dailySalesReportNumber: 1, fiscalMemorySerialNumber: 'a1b2c3' });
+    expect(dev.journal(1)).toMatchObject({ jobId: 'job-1', number: 1, dailySalesReportNumber: 1, receipt: { reference: 'T1' } });
+    await printer.waitFor(() => printer.cutTickets().length === 1);
+    expect(printedText()[0]).toMatch(/Bistro[\s\S]*Receipt 1[\s\S]*TOTAL/);
+    expect(printedText()[0]).not.toMatch(/REPRINT/);
+    expect(await dev.lastDocument()).toEqual({ number: 1, date: clock().toISOString(), amount: '13.80' });
+    expect(await dev.info()).toMatchObject({ fiscalMemorySerialNumber: 'a1b2c3', capabilities: { receipts: true, reports: true } });
+  });
+
+  it('numbers consecutively and keeps counting after a restart (the state store is the memory)', async () => {
+    await dev.printReceipt(receipt('A'), 'a');
+    await dev.close();
+    dev = device();
+    expect((await dev.printReceipt(receipt('B'), 'b')).number).toBe(2);
+    expect(await dev.status()).toMatchObject({ online: true, paper: 'ok', dailySalesReportNumber: 1, fiscalMemorySerialNumber: 'a1b2c3' });
+  });
+
+  it('out of paper or cover open: a known failure, nothing numbered', async () => {
+    printer.setPaperOut(true);
+    expect(await failure(dev.printReceipt(receipt(), 'j'))).toMatchObject({ code: 'PAPER_OUT', outcomeUnknown: false });
+    printer.setPaperOut(false);
+    printer.setCoverOpen(true);
+    expect(await failure(dev.printReceipt(receipt(), 'j'))).toMatchObject({ code: 'COVER_OPEN', outcomeUnknown: false });
+    expect(await dev.lastDocument()).toBeNull();
+  });
+
+  it('a printer that is off: OFFLINE, nothing numbered', async () => {
+    await printer.setRefusing(true);
+    expect(await failure(dev.printReceipt(receipt(), 'j'))).toMatchObject({ code: 'OFFLINE', outcomeUnknown: false });
+    expect(await dev.lastDocument()).toBeNull();
+  });
+
+  it('a copy lost while printing: the receipt stands, and the copy is printed again marked REPRINT', async () => {
+    printer.dropBeforeConfirm = 1;
+    const r = await dev.printReceipt(receipt(), 'j');
+    expect(r.number).toBe(1);
+    await new Promise((res) => setTimeout(res, 30)); // the reconnect backoff
+    await dev.status();
+    await printer.waitFor(() => printer.cutTickets().length === 2);
+    expect(printedText()[1]).toMatch(/REPRINT[\s\S]*Receipt 1/);
+    await dev.status();
+    expect(printer.cutTickets()).toHaveLength(2);
+  });
+
+  it('a receipt the customer declines on paper is numbered and journaled, not printed', async () => {
+    expect((await dev.printReceipt(receipt('P', { print: false }), 'j')).number).toBe(1);
+    await dev.status();
+    expect(printer.cutTickets()).toHaveLength(0);
+  });
+
+  it('X reports the day; Z closes it and the next receipt carries the next day number', async () => {
+    await dev.printReceipt(receipt('A'), 'a');
+    expect(await dev.xReport()).toMatchObject({ kind: 'X', number: 1, total: '13.8', receipts: 1 });
+    expect(await dev.zReport()).toMatchObject({ kind: 'Z', number: 1, total: '13.8', receipts: 1 });
+    expect((await dev.printReceipt(receipt('B'), 'b')).dailySalesReportNumber).toBe(2);
+    expect(await dev.zReport()).toMatchObject({ number: 2, receipts: 1 });
+    await printer.waitFor(() => printedText().filter((t) => /Z REPORT/.test(t)).length === 2);
+  });
+
+  it('refuses an empty receipt', async () => {
+    expect(await failure(dev.printReceipt(receipt('E', { lines: [] }), 'j'))).toMatchObject({ code: 'REJECTED' });
+  });
+});
