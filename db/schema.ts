@@ -63,6 +63,8 @@ export const customers = sqliteTable(
     companyVatId: text('company_vat_id'),
     companyTaxId: text('company_tax_id'),
     note: text('note'),
+    /** The six fields the seed's Search looks in, case-folded once at write time (not per query). */
+    searchText: text('search_text'),
   },
   (t) => [index('customers_external_id').on(t.externalId), index('customers_last_name').on(t.lastName)],
 );

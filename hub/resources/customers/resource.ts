@@ -46,7 +46,6 @@ export function customerStatus(doc: Doc, now: Date): (typeof CUSTOMER_STATUSES)[
   return 'Valid';
 }
 
-const SEARCHED = ['first_name', 'last_name', 'company_name', 'company_vat_id', 'company_tax_id', 'note'];
 
 export const customers = defineResource({
   name: 'customers',
@@ -98,6 +97,7 @@ export const customers = defineResource({
       company_vat_id: s(c.vatId),
       company_tax_id: s(c.taxId),
       note: s(d.note),
+      search_text: [d.firstName, d.lastName, c.name, c.vatId, c.taxId, d.note].map((v) => (typeof v === 'string' ? v : '')).join('\n').toLocaleLowerCase('und'),
     };
   },
   children: [
@@ -123,12 +123,10 @@ export const customers = defineResource({
     Search: {
       type: 'string',
       // Whatever the operator, Search is the seed's partial case-insensitive match over six fields.
-      // A missing field is '' so that a negated search is true, not NULL, for it.
       build: (c) => {
+        // search_text holds the six fields case-folded at write time, so a search is one instr() per row.
         const any = sql.join(
-          c.values.flatMap((v) =>
-            SEARCHED.map((col) => sql`instr(casefold(coalesce(customers.${sql.identifier(col)}, '')), ${String(v ?? '').toLocaleLowerCase('und')}) > 0`),
-          ),
+          c.values.map((v) => sql`instr(coalesce(customers.search_text, ''), ${String(v ?? '').toLocaleLowerCase('und')}) > 0`),
           sql` OR `,
         );
         return c.op === 'ne' || c.op === 'nin' ? sql`NOT (${any})` : sql`(${any})`;
