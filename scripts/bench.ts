@@ -87,9 +87,9 @@ async function load(name: string, opts: autocannon.Options): Promise<Row> {
   return row;
 }
 
-const ticketBody = (codes: number[]) => ({
-  name: 'Bench table',
-  location: { tableName: '5', zoneName: 'Terrace' },
+const ticketBody = (codes: number[], tableName = 'Bench') => ({
+  name: `Table ${tableName}`,
+  location: { tableName, zoneName: 'Terrace' },
   items: codes.map((code, i) => ({ id: i + 1, plu: { code, stockName: 'Menu' }, quantity: 1 })),
 });
 
@@ -136,6 +136,8 @@ async function main(): Promise<void> {
     (i % 2 ? closePool : updatePool).push(t.id);
   }
   const itemsOf = new Map(updatePool.map((id) => [id, 5]));
+  // The table a register asks about: a few open tickets among the million closed ones.
+  for (let i = 0; i < 3; i++) await call(base, 'POST', '/api/tickets', cashier, ticketBody([11, 22], '7'));
 
   const day = new Date(Date.now() - 180 * 86_400_000);
   const dayStart = new Date(Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate())).toISOString();
@@ -184,7 +186,7 @@ async function main(): Promise<void> {
       requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/api/tickets/t${String((g++ * 7919) % TICKETS).padStart(7, '0')}` }) }],
     }),
   );
-  rows.push(await load('open tickets of one table', { url: `${base}/api/tickets?IsClosed=false&LocationTableName=5`, headers: auth(admin) }));
+  rows.push(await load('open tickets of one table', { url: `${base}/api/tickets?IsClosed=false&LocationTableName=7`, headers: auth(admin) }));
   rows.push(
     await load('closed tickets of one device on one day', {
       url: `${base}/api/tickets?IsClosed=true&DeviceName=Register3&CloseDate=ge:${dayStart};lt:${dayEnd}`,
@@ -208,7 +210,7 @@ async function main(): Promise<void> {
         setupRequest: (req) => {
           const k = s++ % 4;
           if (k === 0) return { ...req, method: 'POST', path: '/api/tickets', headers: auth(cashier), body: createBody };
-          if (k === 1) return { ...req, method: 'GET', path: '/api/tickets?IsClosed=false&LocationTableName=5', headers: auth(admin) };
+          if (k === 1) return { ...req, method: 'GET', path: '/api/tickets?IsClosed=false&LocationTableName=7', headers: auth(admin) };
           if (k === 2) return { ...req, method: 'GET', path: `/api/tickets/t${String((s * 104729) % TICKETS).padStart(7, '0')}`, headers: auth(admin) };
           return { ...req, method: 'GET', path: '/api/customers?Search=kov&$take=20', headers: auth(admin) };
         },
