@@ -8,6 +8,7 @@
  */
 import { randomInt } from 'node:crypto';
 import { Decimal } from 'decimal.js';
+import { OneAtATime } from '../one-at-a-time.js';
 import { ReconnectingChannel, type Channel, type ReconnectingOptions } from '../../transport/index.js';
 import {
   DeviceError,
@@ -64,7 +65,7 @@ type Wait = { reply: Reply } | { retry: 'timeout' | 'nak' | 'garbled' | 'closed'
  */
 export class IslLink {
   private seq = randomInt(SEQ_MIN, SEQ_MAX + 1);
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly queue = new OneAtATime();
   private synced: Channel | null = null;
 
   constructor(
@@ -74,13 +75,11 @@ export class IslLink {
   ) {}
 
   request(cmd: number, data = ''): Promise<Reply> {
-    const run = this.queue.then(() => this.run(cmd, data));
-    this.queue = run.catch(() => {});
-    return run;
+    return this.queue.run(() => this.run(cmd, data));
   }
 
   async close(): Promise<void> {
-    await this.queue;
+    await this.queue.idle();
     await this.channel.close();
   }
 
@@ -220,7 +219,7 @@ export class DatecsFiscalDevice implements FiscalDevice {
   private infoCache: DeviceInfo | null = null;
   /** Fiscal receipts of the open day, as the last close reported (the ISL has no query for it). */
   private dayReceipts: number | null = null;
-  private documents: Promise<unknown> = Promise.resolve();
+  private readonly documents = new OneAtATime();
 
   constructor(opts: DatecsOptions) {
     this.settings = parseSettings(opts.settings);
@@ -240,9 +239,7 @@ export class DatecsFiscalDevice implements FiscalDevice {
 
   /** One document at a time: a query for the last document waits until a receipt in progress ends. */
   private document<T>(run: Doc<T>): Promise<T> {
-    const p = this.documents.then(run);
-    this.documents = p.catch(() => {});
-    return p;
+    return this.documents.run(run);
   }
 
   /** A command whose refusal (a status error bit) becomes a DeviceError with the vendor's bit. */

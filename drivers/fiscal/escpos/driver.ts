@@ -16,6 +16,7 @@ import { EscPosPrinter, type EscPosPrinterOptions } from '../../escpos/driver.js
 import { receipt as receiptDocument, receiptData } from '../../escpos/layouts.js';
 import { profileFor, type PrinterProfile } from '../../escpos/profiles.js';
 import type { Block } from '../../escpos/document.js';
+import { OneAtATime } from '../one-at-a-time.js';
 import {
   DeviceError,
   type DeviceInfo,
@@ -86,7 +87,7 @@ export class EscPosFiscalDevice implements FiscalDevice {
   private readonly header: string[];
   private readonly footer: string[];
   private readonly currency: string;
-  private documents: Promise<unknown> = Promise.resolve();
+  private readonly documents = new OneAtATime();
 
   constructor(private readonly o: EscPosFiscalOptions) {
     this.profile = profileFor(o.settings.Model ?? 'Generic');
@@ -117,9 +118,7 @@ export class EscPosFiscalDevice implements FiscalDevice {
 
   /** One document at a time: numbers are given out, and paper printed, in order. */
   private document<T>(run: () => Promise<T>): Promise<T> {
-    const p = this.documents.then(run);
-    this.documents = p.catch(() => {});
-    return p;
+    return this.documents.run(run);
   }
 
   async info(): Promise<DeviceInfo> {
