@@ -284,7 +284,14 @@ export const printJobs = sqliteTable(
     createdAt: integer('created_at').notNull(),
     printedAt: integer('printed_at'),
   },
-  (t) => [index('print_jobs_queue').on(t.endpointName, t.state, t.createdAt), index('print_jobs_ref').on(t.refId)],
+  (t) => [
+    index('print_jobs_queue').on(t.endpointName, t.state, t.createdAt),
+    index('print_jobs_ref').on(t.refId),
+    // The next job of a printer, in order, among the open ones only: a printed day does not slow it.
+    index('print_jobs_open')
+      .on(t.endpointName, t.createdAt)
+      .where(sql`${sql.raw('state')} IN ('Queued', 'Printing', 'Waiting', 'Unknown')`),
+  ],
 );
 
 /**

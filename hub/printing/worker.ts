@@ -75,9 +75,13 @@ export class PrintWorker {
     this.running ??= this.loop().catch((e: unknown) => this.log.error({ err: e }, 'print worker stopped on an unexpected error'));
   }
 
-  /** New work may be there: stop idling (or waiting out a backoff) and look now. */
+  /**
+   * New work may be there: stop idling and look now. A worker waiting out a backoff keeps waiting
+   * (at most the backoff's cap): every register write kicks every worker, and an offline printer
+   * must not be dialled once per request.
+   */
   kick(): void {
-    this.wake.abort();
+    if (this.stopped || this.activity !== 'waiting') this.wake.abort();
   }
 
   async stop(): Promise<void> {

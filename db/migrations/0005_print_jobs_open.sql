@@ -1,0 +1,1 @@
+CREATE INDEX `print_jobs_open` ON `print_jobs` (`endpoint_name`,`created_at`) WHERE state IN ('Queued', 'Printing', 'Waiting', 'Unknown');
