@@ -6,6 +6,8 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
@@ -18,6 +20,12 @@ const MIGRATIONS = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
 export interface OpenOptions {
   /** Skip the migrations (a tool that only reads an existing file). */
   readonly?: boolean;
+  /**
+   * Checkpoint the WAL from a worker thread instead of inside commits (the hub process). A
+   * checkpoint writes pages back and fsyncs; done inline it stalls the event loop every few dozen
+   * writes, on a mini-PC's disk for milliseconds.
+   */
+  backgroundCheckpoints?: boolean;
 }
 
 export function openDb(file: string, opts: OpenOptions = {}): Db {
@@ -33,7 +41,33 @@ export function openDb(file: string, opts: OpenOptions = {}): Db {
   cacheStatements(client);
   const db = drizzle(client, { schema }) as Db;
   if (!opts.readonly) migrate(db, { migrationsFolder: MIGRATIONS });
+  if (opts.backgroundCheckpoints && file !== ':memory:' && !opts.readonly) startCheckpointer(db, file);
   return db;
+}
+
+const checkpointers = new WeakMap<Db, Worker>();
+
+/** What the checkpoint thread runs: its own connection, a PASSIVE checkpoint every quarter second. */
+const CHECKPOINT_WORKER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const db = new Database(workerData.file);
+db.pragma('busy_timeout = 1000');
+const timer = setInterval(() => {
+  try { db.pragma('wal_checkpoint(PASSIVE)'); } catch (e) { parentPort.postMessage(String(e && e.message)); }
+}, workerData.everyMs);
+parentPort.on('message', () => { clearInterval(timer); db.close(); process.exit(0); });
+`;
+
+function startCheckpointer(db: Db, file: string): void {
+  // Automatic checkpoints stay on as a backstop, far out, should the thread ever stop.
+  db.$client.pragma('wal_autocheckpoint = 50000');
+  const worker = new Worker(CHECKPOINT_WORKER, {
+    eval: true,
+    workerData: { file, driver: createRequire(import.meta.url).resolve('better-sqlite3'), everyMs: 250 },
+  });
+  worker.unref();
+  checkpointers.set(db, worker);
 }
 
 const STATEMENT_CACHE_SIZE = 1000;
@@ -62,8 +96,29 @@ function cacheStatements(client: Database.Database): void {
 }
 
 export function closeDb(db: Db): void {
+  const worker = checkpointers.get(db);
+  if (worker) {
+    worker.postMessage('stop');
+    checkpointers.delete(db);
+  }
   if (db.$client.open) db.$client.close();
 }
+
+export type SqlParam = string | number | bigint | null | Buffer;
+
+/**
+ * Plain SQL for the few hot paths (the engine's row writes) where building a drizzle `sql`
+ * template per call costs more than running the statement. Texts are constants of the caller;
+ * values are always bound.
+ */
+export const rawSql = {
+  run(db: Db, text: string, params: SqlParam[]): { changes: number } {
+    return db.$client.prepare(text).run(...params);
+  },
+  get<T>(db: Db, text: string, params: SqlParam[]): T | undefined {
+    return db.$client.prepare(text).get(...params) as T | undefined;
+  },
+};
 
 /** Runs `fn` in one synchronous transaction (no awaits inside: better-sqlite3 cannot span them). */
 export function inTransaction<T>(db: Db, fn: () => T): T {

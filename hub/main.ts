@@ -41,7 +41,7 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const dbFile = join(config.dataDir, 'hub.sqlite');
-  const db = openDb(dbFile);
+  const db = openDb(dbFile, { backgroundCheckpoints: true });
   claim(config.dataDir);
   const fiscal = new FiscalRegistry({ store: dbDeviceStateStore(db), clock: () => clock.now(), hubId: hubId(db) });
   const deps = { db, clock, log, config, drivers: { fiscal } };

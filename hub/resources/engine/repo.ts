@@ -4,7 +4,7 @@
  * a request carries is a bound parameter.
  */
 import { sql, type SQL } from 'drizzle-orm';
-import type { Db } from '../../../db/client.js';
+import { rawSql, type Db } from '../../../db/client.js';
 import type { Condition, FilterValue } from '../../http/ndata.js';
 import type { Doc, EngineContext, FilterDef, ResourceDef, SqlValue, UniqueRule } from './define.js';
 
@@ -21,25 +21,37 @@ export function keyValue(def: ResourceDef, key: string | number): SqlValue {
   return def.key.type === 'int' ? Number(key) : String(key);
 }
 
+// The row writes below run on every write of every resource, so their SQL texts are built once per
+// table and column list and run through the statement cache rather than rebuilt as drizzle templates.
+const q = (name: string) => `"${name.replaceAll('"', '""')}"`;
+const texts = new Map<string, string>();
+function text(key: string, build: () => string): string {
+  let t = texts.get(key);
+  if (t === undefined) texts.set(key, (t = build()));
+  return t;
+}
+
 export function getStored(db: Db, def: ResourceDef, key: string | number): StoredDoc | undefined {
-  const row = db.get<{ v: number; doc: string }>(
-    sql`SELECT v, doc FROM ${id(def.table)} WHERE ${id(def.key.column)} = ${keyValue(def, key)}`,
+  const row = rawSql.get<{ v: number; doc: string }>(
+    db,
+    text(`get:${def.table}`, () => `SELECT v, doc FROM ${q(def.table)} WHERE ${q(def.key.column)} = ?`),
+    [keyValue(def, key)],
   );
   return row ? { v: row.v, doc: JSON.parse(row.doc) as Doc } : undefined;
 }
 
 export function appendChange(db: Db, resource: string, key: string | number, op: 'upsert' | 'delete', v: number, at: number): void {
-  db.run(sql`INSERT INTO changes (resource, key, op, v, at) VALUES (${resource}, ${String(key)}, ${op}, ${v}, ${at})`);
+  rawSql.run(db, 'INSERT INTO changes (resource, key, op, v, at) VALUES (?, ?, ?, ?, ?)', [resource, String(key), op, v, at]);
 }
 
 function writeChildren(db: Db, def: ResourceDef, key: SqlValue, doc: Doc | undefined): void {
   for (const child of def.children ?? []) {
-    db.run(sql`DELETE FROM ${id(child.table)} WHERE ${id(child.fk)} = ${key}`);
+    rawSql.run(db, text(`del:${child.table}`, () => `DELETE FROM ${q(child.table)} WHERE ${q(child.fk)} = ?`), [key]);
     if (!doc) continue;
     for (const row of child.rows(doc)) {
       const cols = [child.fk, ...Object.keys(row)];
-      const vals = [key, ...Object.values(row)];
-      db.run(sql`INSERT INTO ${id(child.table)} (${sql.join(cols.map(id), sql`, `)}) VALUES (${sql.join(vals.map((v) => sql`${v}`), sql`, `)})`);
+      const insert = text(`ins:${child.table}:${cols.join(',')}`, () => `INSERT INTO ${q(child.table)} (${cols.map(q).join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`);
+      rawSql.run(db, insert, [key, ...Object.values(row)]);
     }
   }
 }
@@ -49,12 +61,12 @@ export function putStored(db: Db, def: ResourceDef, key: string | number, doc: D
   const k = keyValue(def, key);
   const columns: Record<string, SqlValue> = { [def.key.column]: k, v, doc: JSON.stringify(doc), ...def.columns(doc) };
   const names = Object.keys(columns);
-  const values = Object.values(columns);
-  const updates = names.filter((n) => n !== def.key.column).map((n) => sql`${id(n)} = excluded.${id(n)}`);
-  db.run(
-    sql`INSERT INTO ${id(def.table)} (${sql.join(names.map(id), sql`, `)}) VALUES (${sql.join(values.map((x) => sql`${x}`), sql`, `)})
-        ON CONFLICT (${id(def.key.column)}) DO UPDATE SET ${sql.join(updates, sql`, `)}`,
-  );
+  const upsert = text(`put:${def.table}:${names.join(',')}`, () => {
+    const updates = names.filter((n) => n !== def.key.column).map((n) => `${q(n)} = excluded.${q(n)}`);
+    return `INSERT INTO ${q(def.table)} (${names.map(q).join(', ')}) VALUES (${names.map(() => '?').join(', ')})
+            ON CONFLICT (${q(def.key.column)}) DO UPDATE SET ${updates.join(', ')}`;
+  });
+  rawSql.run(db, upsert, Object.values(columns));
   writeChildren(db, def, k, doc);
   appendChange(db, def.name, key, 'upsert', v, at);
 }
@@ -62,7 +74,7 @@ export function putStored(db: Db, def: ResourceDef, key: string | number, doc: D
 export function deleteStored(db: Db, def: ResourceDef, key: string | number, v: number, at: number): void {
   const k = keyValue(def, key);
   writeChildren(db, def, k, undefined);
-  db.run(sql`DELETE FROM ${id(def.table)} WHERE ${id(def.key.column)} = ${k}`);
+  rawSql.run(db, text(`delete:${def.table}`, () => `DELETE FROM ${q(def.table)} WHERE ${q(def.key.column)} = ?`), [k]);
   appendChange(db, def.name, key, 'delete', v, at);
 }
 
