@@ -4,9 +4,9 @@ import { hasRight, requireRight } from '../../http/caller.js';
 import { errors } from '../../http/errors.js';
 import { dec, toJsonNumber, toScaled } from '../../money.js';
 import { defineResource, type Doc } from '../engine/define.js';
+import { idKeyed } from '../engine/keys.js';
 import { dateTime, decimal, freeObject, idKey, nullableText, rate, text } from '../engine/fields.js';
 import { bool } from '../engine/refs.js';
-import { newId } from '../engine/service.js';
 
 export const CUSTOMER_STATUSES = ['Valid', 'Expired', 'NotYetValid'] as const;
 
@@ -51,7 +51,7 @@ export const customers = defineResource({
   name: 'customers',
   title: 'Customer',
   table: 'customers',
-  key: { field: 'id', column: 'id', type: 'string', schema: idKey(), generate: newId },
+  key: idKeyed(),
   schema: z.object({
     id: idKey().optional(),
     externalId: nullableText().default(null),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ENV_NAMES } from '../../http/rights.js';
 import { defineResource } from '../engine/define.js';
+import { nameKeyed } from '../engine/keys.js';
 import { enumOf, freeObject, nameKey, stringMap, text } from '../engine/fields.js';
 import { bool } from '../engine/refs.js';
 
@@ -9,7 +10,7 @@ export const devices = defineResource({
   name: 'devices',
   title: 'Device',
   table: 'devices',
-  key: { field: 'name', column: 'name', type: 'string', schema: nameKey() },
+  key: nameKeyed(),
   schema: z.object({
     name: nameKey().optional(),
     isActive: z.boolean().default(true),

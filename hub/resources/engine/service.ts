@@ -2,7 +2,6 @@
  * The generic resource service: rights per verb, `_v` checks, PUT as create-or-replace, unique
  * rules, hooks, and one transaction per write that also appends the change log.
  */
-import { randomUUID } from 'node:crypto';
 import { inTransaction } from '../../../db/client.js';
 import { requireRight, type Caller } from '../../http/caller.js';
 import { errors } from '../../http/errors.js';
@@ -20,9 +19,7 @@ export interface QueryResult<T> {
 
 export type Key = string | number;
 
-export function newId(): string {
-  return randomUUID().replaceAll('-', '');
-}
+export { newId } from './keys.js';
 
 export class ResourceService {
   constructor(

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { AddressError, parseAddress } from '../../../drivers/transport/address.js';
 import { errors } from '../../http/errors.js';
 import { defineResource } from '../engine/define.js';
+import { nameKeyed } from '../engine/keys.js';
 import { nameKey, stringMap, text } from '../engine/fields.js';
 import { bool } from '../engine/refs.js';
 import { checkSettings } from '../../../drivers/fiscal/datecs/driver.js';
@@ -27,7 +28,7 @@ export const fiscalDevices = defineResource({
   name: 'fiscaldevices',
   title: 'FiscalDevice',
   table: 'fiscal_devices',
-  key: { field: 'name', column: 'name', type: 'string', schema: nameKey() },
+  key: nameKeyed(),
   schema: z.object({
     name: nameKey().optional(),
     isActive: z.boolean().default(true),

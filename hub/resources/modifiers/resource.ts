@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { errors } from '../../http/errors.js';
 import { defineResource } from '../engine/define.js';
+import { idKeyed } from '../engine/keys.js';
 import { idKey, money, text } from '../engine/fields.js';
-import { newId } from '../engine/service.js';
 import { pluRef, requirePlu } from '../plus/resource.js';
 
 const count = () => z.number().int().min(0).max(10_000);
@@ -21,7 +21,7 @@ export const modifiers = defineResource({
   name: 'modifiers',
   title: 'Modifier',
   table: 'modifiers',
-  key: { field: 'id', column: 'id', type: 'string', schema: idKey(), generate: newId },
+  key: idKeyed(),
   schema: z
     .object({
       id: idKey().optional(),

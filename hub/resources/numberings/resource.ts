@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { defineResource } from '../engine/define.js';
+import { idKeyed } from '../engine/keys.js';
 import { dateTime, enumOf, idKey } from '../engine/fields.js';
 import { bool } from '../engine/refs.js';
-import { newId } from '../engine/service.js';
 import { windowStart, type NumberingEntry } from './periods.js';
 
 export const STOCK_TRANSFER_TYPES = ['Income', 'Outcome', 'Transfer', 'Sale', 'Invoice', 'Correction'] as const;
@@ -42,7 +42,7 @@ export const numberings = defineResource({
   name: 'stocktransfernumberings',
   title: 'StockTransferNumbering',
   table: 'stock_transfer_numberings',
-  key: { field: 'id', column: 'id', type: 'string', schema: idKey(), generate: newId },
+  key: idKeyed(),
   schema: z.object({
     id: idKey().optional(),
     isActive: z.boolean().default(true),

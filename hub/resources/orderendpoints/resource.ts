@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { AddressError, parseAddress } from '../../../drivers/transport/address.js';
 import { errors } from '../../http/errors.js';
 import { defineResource } from '../engine/define.js';
+import { nameKeyed } from '../engine/keys.js';
 import { enumOf, nameKey, stringMap, text } from '../engine/fields.js';
 import { bool } from '../engine/refs.js';
 
@@ -12,7 +13,7 @@ export const orderEndpoints = defineResource({
   name: 'orderendpoints',
   title: 'OrderEndpoint',
   table: 'order_endpoints',
-  key: { field: 'name', column: 'name', type: 'string', schema: nameKey() },
+  key: nameKeyed(),
   schema: z.object({
     name: nameKey().optional(),
     isActive: z.boolean().default(true),

@@ -3,9 +3,9 @@ import { z } from 'zod';
 import { errors } from '../../http/errors.js';
 import { toScaled } from '../../money.js';
 import { defineResource, type EngineContext } from '../engine/define.js';
+import { idKeyed } from '../engine/keys.js';
 import { decimal, enumOf, idKey, money, nameKey, rate, text } from '../engine/fields.js';
 import { bool, requireExisting } from '../engine/refs.js';
-import { newId } from '../engine/service.js';
 import { orderEndpoints } from '../orderendpoints/resource.js';
 import { stocks } from '../stocks/resource.js';
 
@@ -26,7 +26,7 @@ export const plus = defineResource({
   name: 'plus',
   title: 'Plu',
   table: 'plus',
-  key: { field: 'id', column: 'id', type: 'string', schema: idKey(), generate: newId },
+  key: idKeyed(),
   schema: z.object({
     id: idKey().optional(),
     code: z.number().int().min(0).max(2_147_483_647),

@@ -2,13 +2,14 @@ import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { errors } from '../../http/errors.js';
 import { defineResource } from '../engine/define.js';
+import { nameKeyed } from '../engine/keys.js';
 import { nameKey, text } from '../engine/fields.js';
 
 export const stocks = defineResource({
   name: 'stocks',
   title: 'Stock',
   table: 'stocks',
-  key: { field: 'name', column: 'name', type: 'string', schema: nameKey() },
+  key: nameKeyed(),
   schema: z.object({
     name: nameKey().optional(),
     description: text().default(''),

@@ -8,9 +8,9 @@ import { requireRight } from '../../http/caller.js';
 import { errors } from '../../http/errors.js';
 import { dec, toJsonNumber } from '../../money.js';
 import { defineResource, type Doc } from '../engine/define.js';
+import { idKeyed } from '../engine/keys.js';
 import { dateTime, decimal, idKey, nameKey, nullableText, text } from '../engine/fields.js';
 import { bool } from '../engine/refs.js';
-import { newId } from '../engine/service.js';
 import { findPlu, recordServerTransfer, stockQuantityOf, type PluRef } from '../stocktransfers/stock.js';
 
 const item = z.object({
@@ -28,7 +28,7 @@ export const stockTakings = defineResource({
   name: 'stocktakings',
   title: 'StockTaking',
   table: 'stock_takings',
-  key: { field: 'id', column: 'id', type: 'string', schema: idKey(), generate: newId },
+  key: idKeyed(),
   schema: z.object({
     id: idKey().optional(),
     closedAt: dateTime().nullable().default(null),

@@ -2,9 +2,9 @@ import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { errors } from '../../http/errors.js';
 import { defineResource, type Doc } from '../engine/define.js';
+import { idKeyed } from '../engine/keys.js';
 import { decimal, enumOf, idKey, nameKey, nullableText } from '../engine/fields.js';
 import { compare } from '../engine/repo.js';
-import { newId } from '../engine/service.js';
 import { requireExisting } from '../engine/refs.js';
 import { STOCK_TRANSFER_TYPES } from '../numberings/resource.js';
 import { stocks } from '../stocks/resource.js';
@@ -28,7 +28,7 @@ export const stockTransfers = defineResource({
   name: 'stocktransfers',
   title: 'StockTransfer',
   table: 'stock_transfers',
-  key: { field: 'id', column: 'id', type: 'string', schema: idKey(), generate: newId },
+  key: idKeyed(),
   schema: z.object({
     id: idKey().optional(),
     type: enumOf(STOCK_TRANSFER_TYPES),

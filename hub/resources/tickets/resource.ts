@@ -10,10 +10,10 @@ import type { Right } from '../../http/rights.js';
 import { dec, toJsonNumber, toScaled } from '../../money.js';
 import { customers } from '../customers/resource.js';
 import { defineResource, type Doc, type EngineContext } from '../engine/define.js';
+import { idKeyed } from '../engine/keys.js';
 import { decimal, enumOf, idKey, nameKey, nullableText, rate, text } from '../engine/fields.js';
 import { bool } from '../engine/refs.js';
 import { getStored } from '../engine/repo.js';
-import { newId } from '../engine/service.js';
 import { modifiers } from '../modifiers/resource.js';
 import { itemTotal, ticketTotal } from './math.js';
 import { createOrders, orderDeltas, type TicketItem } from './orders.js';
@@ -199,7 +199,7 @@ export const tickets = defineResource({
   name: 'tickets',
   title: 'Ticket',
   table: 'tickets',
-  key: { field: 'id', column: 'id', type: 'string', schema: idKey(), generate: newId },
+  key: idKeyed(),
   schema: z.object({
     id: idKey().optional(),
     externalId: nullableText().default(null),

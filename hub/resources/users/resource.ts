@@ -3,9 +3,9 @@ import { canonicalRight, RIGHTS, type Right } from '../../http/rights.js';
 import { errors } from '../../http/errors.js';
 import { hashPassword } from '../auth/passwords.js';
 import { defineResource } from '../engine/define.js';
+import { idKeyed } from '../engine/keys.js';
 import { idKey, text } from '../engine/fields.js';
 import { bool } from '../engine/refs.js';
-import { newId } from '../engine/service.js';
 
 const right = z.string().transform((s, ctx) => {
   const r = canonicalRight(s);
@@ -18,7 +18,7 @@ export const users = defineResource({
   name: 'users',
   title: 'User',
   table: 'users',
-  key: { field: 'id', column: 'id', type: 'string', schema: idKey(), generate: newId },
+  key: idKeyed(),
   schema: z.object({
     id: idKey().optional(),
     userName: z.string().min(1).max(64).regex(/^\S(.*\S)?$/, 'must not start or end with spaces'),
