@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { BENCH_ADMIN_PASSWORD, BENCH_CASHIER, generateStore } from './generate-store.js';
-import { freePortNumber } from './bench/ports.js';
+import { freePort } from '../test/support/process.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const arg = (name: string, fallback: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
@@ -102,7 +102,7 @@ async function main(): Promise<void> {
     writeFileSync(join(storeDir, 'complete'), `${new Date().toISOString()} ${ms} ms\n`);
   }
 
-  const port = await freePortNumber();
+  const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const env = {
     POS_HUB_PORT: String(port),
@@ -223,7 +223,7 @@ async function main(): Promise<void> {
   hub.child.kill('SIGTERM');
 
   // The floor: same JSON, minimal handler.
-  const floorPort = await freePortNumber();
+  const floorPort = await freePort();
   const floorDir = join(ROOT, 'scripts', 'bench', '.floor');
   rmSync(floorDir, { recursive: true, force: true });
   mkdirSync(floorDir, { recursive: true });

@@ -3,100 +3,23 @@
  * CashRegister with a simulator fiscal device, the store counted and the count closed; the
  * Correction document carries this month's first number and brings every plu to the count.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { E2E_ADMIN_PASSWORD, startHubProcess, type HubProcess } from '../support/process.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const PASSWORD = 'month-end-admin-pw';
-
-let child: ChildProcess;
-let exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-let url: string;
-let dataRoot: string;
-let output = '';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitForHealth(ms = 30_000): Promise<void> {
-  const until = Date.now() + ms;
-  let exited = false;
-  void exit.then(() => (exited = true));
-  while (Date.now() < until && !exited) {
-    try {
-      if ((await fetch(`${url}/api/health`)).status === 200) return;
-    } catch {
-      /* not listening yet */
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`the hub did not answer /api/health\n${output}`);
-}
+let hub: HubProcess;
 
 beforeAll(async () => {
-  const port = await freePort();
-  url = `http://127.0.0.1:${port}`;
-  dataRoot = mkdtempSync(join(tmpdir(), 'poshub-month-end-'));
-  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('POS_HUB_')));
-  const env = {
-    ...base,
-    POS_HUB_PORT: String(port),
-    POS_HUB_HOST: '127.0.0.1',
-    POS_HUB_DATA_DIR: join(dataRoot, 'data'),
-    POS_HUB_MDNS: '0',
-    POS_HUB_ADMIN_PASSWORD: PASSWORD,
-    POS_HUB_LOG_LEVEL: 'warn',
-    POS_HUB_TIMEZONE: 'UTC',
-  };
-  // Its own process group, so that a failed run stops npm and the hub under it together.
-  child = spawn('npm', ['start'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  child.stdout!.on('data', (c: Buffer) => (output += c.toString('utf8')));
-  child.stderr!.on('data', (c: Buffer) => (output += c.toString('utf8')));
-  exit = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-  await waitForHealth();
+  hub = await startHubProcess({ POS_HUB_TIMEZONE: 'UTC' });
 }, 60_000);
 
-afterAll(() => {
-  try {
-    process.kill(-child.pid!, 'SIGKILL');
-  } catch {
-    /* already gone */
-  }
-  rmSync(dataRoot, { recursive: true, force: true });
+afterAll(async () => {
+  await hub?.stop(0);
 });
 
-async function call(method: string, path: string, body?: unknown, token?: string): Promise<{ status: number; body: any }> {
-  const headers: Record<string, string> = {};
-  if (token) headers.authorization = `Bearer ${token}`;
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(url + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
-}
-
 async function ok(method: string, path: string, body: unknown, token: string): Promise<any> {
-  const r = await call(method, path, body, token);
+  const r = await hub.call(method, path, body, { token });
   if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
   return r.body;
-}
-
-async function login(userName: string, password: string, deviceName: string): Promise<string> {
-  const r = await call('POST', '/api/auth', { userName, password, deviceName });
-  expect(r.status, JSON.stringify(r.body)).toBe(200);
-  return r.body.tokenId;
 }
 
 /** `<yyyy><MM>` of an instant in UTC, the hub's zone here. */
@@ -104,7 +27,7 @@ const month = (d: Date) => `${d.getUTCFullYear()}${String(d.getUTCMonth() + 1).p
 
 describe('month end on the real hub', () => {
   it('receives, sells, counts and closes the count into this month’s first correction', async () => {
-    const admin = await login('admin', PASSWORD, 'BackOffice');
+    const admin = await hub.login('admin', E2E_ADMIN_PASSWORD, 'BackOffice');
     const startedIn = month(new Date());
 
     // The shop: one stock, two drinks, and fries made from potatoes.
@@ -129,7 +52,7 @@ describe('month end on the real hub', () => {
     await ok('POST', '/api/fiscaldevices', { name: 'FP1', driver: 'simulator', address: 'sim:fp1' }, admin);
     await ok('POST', '/api/devices', { name: 'Kasa1', envName: 'CashRegister', settings: { DefaultFiscalName: 'FP1' } }, admin);
     await ok('POST', '/api/users', { userName: 'jana', name: 'Jana', password: 'jana-pw', rights: ['TicketCreate', 'TicketUpdate', 'TicketClose'] }, admin);
-    const cashier = await login('jana', 'jana-pw', 'Kasa1');
+    const cashier = await hub.login('jana', 'jana-pw', 'Kasa1');
     const tickets = [
       [{ code: 1, quantity: 3 }, { code: 4, quantity: 2 }],
       [{ code: 2, quantity: 2 }, { code: 1, quantity: 1 }],
@@ -179,12 +102,11 @@ describe('month end on the real hub', () => {
     expect(await quantities()).toEqual([95, 46, 19.1]);
 
     // The count is final.
-    expect((await call('PUT', `/api/stocktakings/${closed.id}`, { ...closed, note: 'again' }, admin)).status).toBe(403);
+    expect((await hub.call('PUT', `/api/stocktakings/${closed.id}`, { ...closed, note: 'again' }, { token: admin })).status).toBe(403);
 
-    child.kill('SIGTERM');
+    // SIGTERM: exit 0 within 10 s (after that the hub's group is killed, and no exit code is 0).
     const t0 = Date.now();
-    const result = await Promise.race([exit, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no exit within 10 s')), 10_000))]);
-    expect(result).toEqual({ code: 0, signal: null });
+    expect(await hub.stop(10_000), hub.output()).toEqual({ code: 0, signal: null });
     expect(Date.now() - t0).toBeLessThan(10_000);
   }, 60_000);
 });

@@ -1,6 +1,7 @@
 /**
  * The real hub process for end-to-end tests: `npm start` in its own process group on a free
- * 127.0.0.1 port and a temp data dir, with helpers to call it and to stop it with SIGTERM.
+ * 127.0.0.1 port and a temp data dir, with helpers to call it and to stop it with SIGTERM; and a
+ * start that is meant to fail, for what it prints and its exit code.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -23,43 +24,109 @@ export function freePort(): Promise<number> {
   });
 }
 
+export type Exit = { code: number | null; signal: NodeJS.Signals | null };
+
+export interface HubStartOptions {
+  /** Used as it is and left in place; by default a fresh temp dir, removed by stop(). */
+  dataDir?: string;
+  keepDataDir?: boolean;
+  /** By default a free one. */
+  port?: number;
+  /** Run what `npm start` runs (node --import tsx hub/main.ts) without npm, which itself dies when its stdout breaks. */
+  direct?: boolean;
+  /** Close stdout's read end at once, as when a log collector has died: every write the hub makes there meets EPIPE. */
+  unreadStdout?: boolean;
+}
+
 export interface HubProcess {
   url: string;
   port: number;
   dataDir: string;
   child: ChildProcess;
+  /** stdout and stderr as they came. */
   output(): string;
-  exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  stdout(): string;
+  stderr(): string;
+  exit: Promise<Exit>;
   /** JSON call with an optional token; returns status, headers and parsed body. */
   call(method: string, path: string, body?: unknown, opts?: { token?: string; headers?: Record<string, string> }): Promise<{ status: number; headers: Headers; body: any }>;
   login(userName: string, password: string, deviceName: string): Promise<string>;
-  /** SIGTERM, then wait for the exit (SIGKILL after `ms`). */
-  stop(ms?: number): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** `signal` (SIGTERM by default), then wait for the exit (SIGKILL after `ms`). */
+  stop(ms?: number, signal?: NodeJS.Signals): Promise<Exit>;
 }
 
-export async function startHubProcess(env: Record<string, string> = {}, opts: { dataDir?: string; keepDataDir?: boolean } = {}): Promise<HubProcess> {
-  const port = await freePort();
+/**
+ * Spawns the hub without waiting for it. `env` comes on top of the defaults; an undefined value
+ * leaves that variable unset (e.g. POS_HUB_ADMIN_PASSWORD, for a first start that makes its own).
+ */
+async function spawnHub(env: Record<string, string | undefined>, opts: HubStartOptions) {
+  const port = opts.port ?? (await freePort());
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'poshub-e2e-'));
   const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('POS_HUB_')));
-  const child = spawn('npm', ['start'], {
+  const merged: Record<string, string | undefined> = {
+    ...base,
+    POS_HUB_PORT: String(port),
+    POS_HUB_HOST: '127.0.0.1',
+    POS_HUB_DATA_DIR: dataDir,
+    POS_HUB_MDNS: '0',
+    POS_HUB_ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
+    POS_HUB_LOG_LEVEL: 'warn',
+    ...env,
+  };
+  const [cmd, args] = opts.direct ? [process.execPath, ['--import', 'tsx', 'hub/main.ts']] : ['npm', ['start']];
+  const child = spawn(cmd, args, {
     cwd: ROOT,
-    env: {
-      ...base,
-      POS_HUB_PORT: String(port),
-      POS_HUB_HOST: '127.0.0.1',
-      POS_HUB_DATA_DIR: dataDir,
-      POS_HUB_MDNS: '0',
-      POS_HUB_ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
-      POS_HUB_LOG_LEVEL: 'warn',
-      ...env,
-    },
+    env: Object.fromEntries(Object.entries(merged).filter((e): e is [string, string] => e[1] !== undefined)),
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
   let out = '';
-  child.stdout!.on('data', (c: Buffer) => (out += c.toString('utf8')));
-  child.stderr!.on('data', (c: Buffer) => (out += c.toString('utf8')));
-  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  let stdout = '';
+  let stderr = '';
+  if (opts.unreadStdout) child.stdout!.destroy();
+  else
+    child.stdout!.on('data', (c: Buffer) => {
+      out += c.toString('utf8');
+      stdout += c.toString('utf8');
+    });
+  child.stderr!.on('data', (c: Buffer) => {
+    out += c.toString('utf8');
+    stderr += c.toString('utf8');
+  });
+  const exit = new Promise<Exit>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const killGroup = () => {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      /* gone */
+    }
+  };
+  const removeDataDir = () => {
+    if (!opts.keepDataDir && !opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
+  };
+  return { port, dataDir, child, exit, killGroup, removeDataDir, output: () => out, stdout: () => stdout, stderr: () => stderr };
+}
+
+/**
+ * A start that is meant to fail (a bad setting, say): waits up to `ms` for the process to exit and
+ * answers its exit with what it printed. Still running after `ms`, it is killed and this throws.
+ */
+export async function failedHubStart(env: Record<string, string | undefined>, opts: HubStartOptions & { ms?: number } = {}): Promise<Exit & { stdout: string; stderr: string }> {
+  const hub = await spawnHub(env, opts);
+  const ms = opts.ms ?? 30_000;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), ms)));
+  const result = await Promise.race([hub.exit, late]);
+  clearTimeout(timer);
+  hub.killGroup(); // whatever npm left behind, or all of it when late
+  await hub.exit;
+  hub.removeDataDir();
+  if (result === 'late') throw new Error(`the hub did not exit within ${ms} ms:\n${hub.output()}`);
+  return { ...result, stdout: hub.stdout(), stderr: hub.stderr() };
+}
+
+export async function startHubProcess(env: Record<string, string | undefined> = {}, opts: HubStartOptions = {}): Promise<HubProcess> {
+  const { port, dataDir, child, exit, killGroup, removeDataDir, output, stdout, stderr } = await spawnHub(env, opts);
   const url = `http://127.0.0.1:${port}`;
 
   const call: HubProcess['call'] = async (method, path, body, o = {}) => {
@@ -81,10 +148,13 @@ export async function startHubProcess(env: Record<string, string> = {}, opts: { 
   void exit.then(() => (exited = true));
   const until = Date.now() + 60_000;
   for (;;) {
-    if (exited) throw new Error(`the hub exited before answering:\n${out}`);
-    if (Date.now() > until) throw new Error(`the hub did not answer /api/health within 60 s:\n${out}`);
+    if (exited || Date.now() > until) {
+      killGroup();
+      removeDataDir();
+      throw new Error(`${exited ? 'the hub exited before answering' : 'the hub did not answer /api/health within 60 s'}:\n${output()}`);
+    }
     try {
-      if ((await fetch(`${url}/api/health`)).ok) break;
+      if ((await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(2000) })).ok) break;
     } catch {
       /* not listening yet */
     }
@@ -96,7 +166,9 @@ export async function startHubProcess(env: Record<string, string> = {}, opts: { 
     port,
     dataDir,
     child,
-    output: () => out,
+    output,
+    stdout,
+    stderr,
     exit,
     call,
     async login(userName, password, deviceName) {
@@ -104,20 +176,14 @@ export async function startHubProcess(env: Record<string, string> = {}, opts: { 
       if (r.status !== 200) throw new Error(`login failed: ${r.status} ${JSON.stringify(r.body)}`);
       return r.body.tokenId as string;
     },
-    async stop(ms = 10_000) {
+    async stop(ms = 10_000, signal = 'SIGTERM') {
       // To npm alone: it relays the signal to the hub and exits with the hub's code. Signalling the
       // whole group would let npm exit 143 on its own before the hub has finished.
-      if (!exited) child.kill('SIGTERM');
-      const timer = setTimeout(() => {
-        try {
-          process.kill(-child.pid!, 'SIGKILL');
-        } catch {
-          /* gone */
-        }
-      }, ms);
+      if (!exited) child.kill(signal);
+      const timer = setTimeout(killGroup, ms);
       const result = await exit;
       clearTimeout(timer);
-      if (!opts.keepDataDir && !opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
+      removeDataDir();
       return result;
     },
   };
