@@ -34,3 +34,26 @@ describe('foundation smoke', () => {
     expect(r.body.errorCode).toBe(1);
   });
 });
+
+describe('whole-table counts', () => {
+  it('follow every write (the cached count of an unfiltered list is dropped when the change log moves)', async () => {
+    const count = async () => (await hub.call('GET', '/api/stocks?$count=true')).body.totalCount as number;
+    const before = await count();
+    expect(await count()).toBe(before);
+    await hub.call('POST', '/api/stocks', { name: 'CountMe' });
+    expect(await count()).toBe(before + 1);
+    expect((await hub.call('GET', '/api/stocks')).body.totalCount).toBe(before + 1);
+    await hub.call('DELETE', '/api/stocks/CountMe');
+    expect(await count()).toBe(before);
+  });
+
+  it('answers lists and single resources with _v spliced into the stored JSON', async () => {
+    await hub.call('POST', '/api/stocks', { name: 'Spliced', description: 'x' });
+    const one = await hub.call('GET', '/api/stocks/Spliced');
+    expect(one.body).toEqual({ name: 'Spliced', description: 'x', _v: 1 });
+    expect(one.headers.get('etag')).toBe('"1"');
+    expect(one.headers.get('content-type')).toMatch(/^application\/json/);
+    const list = await hub.call('GET', '/api/stocks?name=Spliced');
+    expect(list.body).toEqual({ items: [{ name: 'Spliced', description: 'x', _v: 1 }], count: 1, totalCount: 1 });
+  });
+});

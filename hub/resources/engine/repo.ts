@@ -32,11 +32,7 @@ function text(key: string, build: () => string): string {
 }
 
 export function getStored(db: Db, def: ResourceDef, key: string | number): StoredDoc | undefined {
-  const row = rawSql.get<{ v: number; doc: string }>(
-    db,
-    text(`get:${def.table}`, () => `SELECT v, doc FROM ${q(def.table)} WHERE ${q(def.key.column)} = ?`),
-    [keyValue(def, key)],
-  );
+  const row = getRaw(db, def, key);
   return row ? { v: row.v, doc: JSON.parse(row.doc) as Doc } : undefined;
 }
 
@@ -160,19 +156,52 @@ export interface ListPlan {
   countOnly: boolean;
 }
 
-export function listStored(db: Db, def: ResourceDef, plan: ListPlan): { items: StoredDoc[]; totalCount: number } {
+/** Rows as stored: the document still JSON text, so a list can be answered without parsing it. */
+export interface RawRow {
+  v: number;
+  doc: string;
+}
+
+const unfilteredCounts = new WeakMap<Db, Map<string, { seq: number; n: number }>>();
+
+/**
+ * count(*) of a whole table walks an index of every row (some 10 ms for a million tickets), and
+ * the manager's page asks for it often. The answer is kept until the change log moves: every write
+ * to a resource table appends to the log in its own transaction.
+ */
+function countAll(db: Db, def: ResourceDef): number {
+  const seq = rawSql.get<{ s: number | null }>(db, 'SELECT max(seq) AS s FROM changes', [])?.s ?? 0;
+  let byTable = unfilteredCounts.get(db);
+  if (!byTable) unfilteredCounts.set(db, (byTable = new Map()));
+  const cached = byTable.get(def.table);
+  if (cached && cached.seq === seq) return cached.n;
+  const n = rawSql.get<{ n: number }>(db, text(`count:${def.table}`, () => `SELECT count(*) AS n FROM ${q(def.table)}`), [])?.n ?? 0;
+  byTable.set(def.table, { seq, n });
+  return n;
+}
+
+export function listRaw(db: Db, def: ResourceDef, plan: ListPlan): { rows: RawRow[]; totalCount: number } {
   const where = plan.where.length ? sql` WHERE ${sql.join(plan.where, sql` AND `)}` : sql``;
   const from = sql`FROM ${id(def.table)}${where}`;
-  const total = db.get<{ n: number }>(sql`SELECT count(*) AS n ${from}`)?.n ?? 0;
-  if (plan.countOnly) return { items: [], totalCount: total };
+  const total = plan.where.length ? (db.get<{ n: number }>(sql`SELECT count(*) AS n ${from}`)?.n ?? 0) : countAll(db, def);
+  if (plan.countOnly) return { rows: [], totalCount: total };
   const order = [
     ...plan.orderBy.map((o) => (o.desc ? sql`${o.expr} DESC` : sql`${o.expr} ASC`)),
     sql`${id(def.table)}.${id(def.key.column)} ASC`,
   ];
-  const rows = db.all<{ v: number; doc: string }>(
+  const rows = db.all<RawRow>(
     sql`SELECT ${id(def.table)}.v AS v, ${id(def.table)}.doc AS doc ${from} ORDER BY ${sql.join(order, sql`, `)} LIMIT ${plan.take} OFFSET ${plan.skip}`,
   );
-  return { items: rows.map((r) => ({ v: r.v, doc: JSON.parse(r.doc) as Doc })), totalCount: total };
+  return { rows, totalCount: total };
+}
+
+export function listStored(db: Db, def: ResourceDef, plan: ListPlan): { items: StoredDoc[]; totalCount: number } {
+  const { rows, totalCount } = listRaw(db, def, plan);
+  return { items: rows.map((r) => ({ v: r.v, doc: JSON.parse(r.doc) as Doc })), totalCount };
+}
+
+export function getRaw(db: Db, def: ResourceDef, key: string | number): RawRow | undefined {
+  return rawSql.get<RawRow>(db, text(`get:${def.table}`, () => `SELECT v, doc FROM ${q(def.table)} WHERE ${q(def.key.column)} = ?`), [keyValue(def, key)]);
 }
 
 export function jsonPath(def: ResourceDef, path: string): SQL {

@@ -12,7 +12,7 @@ export function resourceRouter(service: ResourceService): Router {
   const offers = (verb: 'post' | 'put' | 'delete') => !def.without?.includes(verb);
 
   router.get(base, (req, res) => {
-    res.json(service.list(req.query as Record<string, unknown>));
+    res.type('application/json').send(service.listJson(req.query as Record<string, unknown>));
   });
   if (offers('post')) {
     router.post(base, async (req, res) => {
@@ -23,9 +23,9 @@ export function resourceRouter(service: ResourceService): Router {
   router.all(base, methodNotAllowed(['GET', ...(offers('post') ? ['POST'] : [])]));
 
   router.get(one, (req, res) => {
-    const doc = service.get(service.parseKey(String(req.params.key)));
-    res.setHeader('ETag', `"${doc._v}"`);
-    res.json(doc);
+    const { json, v } = service.getJson(service.parseKey(String(req.params.key)));
+    res.setHeader('ETag', `"${v}"`);
+    res.type('application/json').send(json);
   });
   if (offers('put')) {
     router.put(one, async (req, res) => {
