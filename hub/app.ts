@@ -39,6 +39,9 @@ import { PrintService, type PrintingOptions } from './printing/service.js';
 import { buildMail, type MailConfig, type MailServices } from './mail/index.js';
 import { receiptRouter } from './resources/receipts/routes.js';
 import { receiptEmails } from './resources/receipts/resource.js';
+import { KdsService } from './kds/service.js';
+import { kdsPairRouter, kdsRouter } from './kds/routes.js';
+import { kdsPage } from './kds/page.js';
 
 export interface AppDeps {
   db: Db;
@@ -60,13 +63,14 @@ export interface Services {
   printing: PrintService;
   mail: MailServices;
   fiscalMonitor: FiscalMonitor;
+  kds: KdsService;
 }
 
 export function buildServices(deps: AppDeps): Services {
   const ctx: EngineContext = { db: deps.db, clock: deps.clock, timeZone: deps.config.timeZone, busy: new Set() };
   const resources = Object.fromEntries(RESOURCES.map((def) => [def.name, new ResourceService(def, ctx)]));
   const mail = buildMail({ db: deps.db, clock: deps.clock, log: deps.log, timeZone: deps.config.timeZone, config: deps.config, emails: resources[receiptEmails.name] });
-  const services: Omit<Services, 'fiscalMonitor'> = {
+  const services: Omit<Services, 'fiscalMonitor' | 'kds'> = {
     resources,
     auth: new AuthService(ctx, deps.config.tokenTtlMs),
     ticketActions: new TicketActions(ctx, resources.tickets),
@@ -77,7 +81,7 @@ export function buildServices(deps: AppDeps): Services {
     printing: new PrintService({ db: deps.db, clock: deps.clock, log: deps.log, timeZone: deps.config.timeZone }, deps.drivers.printing),
     mail,
   };
-  return { ...services, fiscalMonitor: fiscalMonitor(deps, services.ticketCloser) };
+  return { ...services, fiscalMonitor: fiscalMonitor(deps, services.ticketCloser), kds: new KdsService(ctx, services.auth, resources) };
 }
 
 /** Fiscal device status from every device call and a poll; the poll also settles receipts left pending. */
@@ -116,6 +120,7 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
   api.use(healthRouter({ db: deps.db, clock: deps.clock, startedAt: deps.clock.now().getTime(), printerStatus: (name) => services.printing.summary(name) }));
   api.use(openApiRouter());
   api.use(authRouter(services.auth));
+  api.use(kdsPairRouter(services.kds));
   api.use(requireSession(services.auth));
   api.use(idempotency({ db: deps.db, clock: deps.clock }));
   api.use(services.events.router);
@@ -130,6 +135,7 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
   api.use(fiscalDeviceRouter({ db: deps.db, fiscal: deps.drivers.fiscal, closer: services.ticketCloser }));
   api.use(receiptRouter(services.mail.receipts, services.mail.settings));
   api.use(orderStateRouter(services.resources.orders));
+  api.use(kdsRouter(services.kds));
   for (const service of Object.values(services.resources)) api.use(resourceRouter(service));
   api.use((req) => {
     throw errors.routeNotFound(req.originalUrl.split('?')[0]);
@@ -137,6 +143,7 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
   app.use('/api', api);
 
   // The manager's page (hub/web) at /, after the API so it never shadows an /api path.
+  app.use(kdsPage());
   app.use(webPage());
   app.use((req) => {
     throw errors.routeNotFound(req.originalUrl.split('?')[0]);

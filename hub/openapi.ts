@@ -16,6 +16,7 @@ import { methodNotAllowed } from './http/handler.js';
 import type { FilterSpec } from './http/ndata.js';
 import { ENV_NAMES, RIGHTS } from './http/rights.js';
 import { loginSchema, refreshSchema } from './resources/auth/service.js';
+import { PAIRING_TTL_MS, pairingRequestSchema, pairSchema } from './kds/service.js';
 import { actionSchemas, preliminarySchema, TICKET_ACTIONS } from './resources/tickets/actions.js';
 import { closeContextSchema } from './resources/tickets/close.js';
 import { receiptEmails } from './resources/receipts/resource.js';
@@ -764,7 +765,7 @@ function registerReceiptRoutes(registry: OpenAPIRegistry, problem: z.ZodObject, 
   });
 }
 
-function registerAuth(registry: OpenAPIRegistry, problem: z.ZodObject, device: z.ZodObject): void {
+function registerAuth(registry: OpenAPIRegistry, problem: z.ZodObject, device: z.ZodObject): z.ZodObject {
   const tags = ['Auth'];
   // Fresh objects over the same fields: the shared schemas were built before zod learned `.openapi`.
   const login = registry.register('LoginRequest', z.object(loginSchema.shape));
@@ -852,6 +853,120 @@ function registerAuth(registry: OpenAPIRegistry, problem: z.ZodObject, device: z
       200: { description: 'A new token pair for the same session.', content: json(tokens) },
       ...problemResponses(
         [...bodyErrors('A body without tokenId or refreshToken.'), ERR.unauthenticated('The refresh token is unknown, expired, already used, or not the pair of tokenId.')],
+        problem,
+      ),
+    },
+  });
+  return tokens;
+}
+
+/** Kitchen display pairing (hub/kds): a code from the manager, traded by the tablet for a session. */
+function registerKds(registry: OpenAPIRegistry, problem: z.ZodObject, tokens: z.ZodObject): void {
+  const tags = ['Kitchen display'];
+  const json = (schema: z.ZodType) => ({ [JSON_TYPE]: { schema } });
+  const pairing = registry.register(
+    'KdsPairing',
+    z.object({
+      id: z.string(),
+      orderEndpointName: z.string(),
+      createdAt: z.string().openapi({ format: 'date-time' }),
+      createdBy: z.string().openapi({ description: 'The user name of the manager who asked for the code.' }),
+      expiresAt: z.string().openapi({ format: 'date-time', description: `${PAIRING_TTL_MS / 60_000} minutes after createdAt.` }),
+    }),
+  );
+  const id = z.object({ id: z.string() });
+  registry.registerPath({
+    method: 'post',
+    path: '/api/kds/pairings',
+    operationId: 'kds.pairings.create',
+    tags,
+    summary: 'A pairing code for a kitchen display',
+    description:
+      `Requires OrderEndpointUpdate. The code is 6 digits, shown once (the hub keeps only a keyed hash in memory), valid for ` +
+      `${PAIRING_TTL_MS / 60_000} minutes and for one POST /api/kds/pair; a restart of the hub forgets it. Only an active Tablet endpoint is paired.`,
+    request: { headers: idempotencyHeader(), body: { required: true, content: json(pairingRequestSchema) } },
+    responses: {
+      201: {
+        description: 'The code, with `Location` naming the pairing.',
+        content: json(pairing.extend({ code: z.string().openapi({ description: 'Six digits, for the tablet.', example: '042917' }) })),
+      },
+      ...problemResponses(
+        [
+          ...bodyErrors('A body without orderEndpointName, or an order endpoint that does not exist.'),
+          ERR.unauthenticated(),
+          ERR.missingRight('Without OrderEndpointUpdate.'),
+          ERR.stateForbids('The order endpoint is a printer, not a Tablet, or is inactive.'),
+          ERR.keyReused(),
+        ],
+        problem,
+      ),
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/api/kds/pairings',
+    operationId: 'kds.pairings.list',
+    tags,
+    summary: 'Codes not yet used nor expired (without the codes)',
+    description: 'Needs a token; no right. Soonest to expire first.',
+    responses: {
+      200: { description: 'The outstanding pairings.', content: json(z.object({ items: z.array(pairing), count: z.number().int(), totalCount: z.number().int() })) },
+      ...problemResponses([ERR.unauthenticated()], problem),
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/api/kds/pairings/{id}',
+    operationId: 'kds.pairings.get',
+    tags,
+    summary: 'One outstanding pairing',
+    request: { params: id },
+    responses: {
+      200: { description: 'The pairing.', content: json(pairing) },
+      ...problemResponses([ERR.unauthenticated(), ERR.notFound('No outstanding pairing has this id (used, expired or withdrawn).')], problem),
+    },
+  });
+  registry.registerPath({
+    method: 'delete',
+    path: '/api/kds/pairings/{id}',
+    operationId: 'kds.pairings.delete',
+    tags,
+    summary: 'Withdraw a code before it is used',
+    description: 'Requires OrderEndpointUpdate.',
+    request: { params: id },
+    responses: {
+      200: { description: 'The withdrawn pairing.', content: json(pairing) },
+      ...problemResponses([ERR.unauthenticated(), ERR.missingRight('Without OrderEndpointUpdate.'), ERR.notFound('No outstanding pairing has this id.')], problem),
+    },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/api/kds/pair',
+    operationId: 'kds.pair',
+    tags,
+    security: [],
+    summary: 'Trade a pairing code for a session (the tablet)',
+    description:
+      'No token: the code is the credential. Answers an ordinary session (refresh it with POST /api/auth/refresh) of user ' +
+      '`kds-<endpoint>` (right OrderProcess only, a random password nobody is shown) on the Tool device `KDS <endpoint>`; ' +
+      'both are made when missing and reused when present. The code is spent. 10 wrong codes within 15 minutes, or 50 from ' +
+      'one address, answer 429 until the window has passed, whatever code comes next.',
+    request: { body: { required: true, content: json(pairSchema) } },
+    responses: {
+      200: {
+        description: 'A new session, and the order endpoint the code was made for.',
+        content: json(tokens.extend({ orderEndpointName: z.string() })),
+      },
+      ...problemResponses(
+        [
+          ...bodyErrors('A code that is not 6 digits.'),
+          ERR.unauthenticated('The code is wrong, expired, withdrawn or already used.'),
+          ERR.stateForbids(
+            'The endpoint is no longer an active Tablet, or device `KDS <endpoint>` or user `kds-<endpoint>` exists but is inactive, ' +
+              'not a Tool device, or holds more rights than OrderProcess. The code is not spent.',
+          ),
+          { ...ERR.tooMany(), why: 'Too many wrong pairing codes within 15 minutes.' },
+        ],
         problem,
       ),
     },
@@ -1088,11 +1203,12 @@ export function buildOpenApi(resources: readonly ResourceDef[] = RESOURCES): Ope
     required.set(schemas.modelName, schemas.required);
     deviceModel = schemas.model;
   }
-  registerAuth(registry, problem, deviceModel);
+  registerKds(registry, problem, registerAuth(registry, problem, deviceModel));
   registerEvents(registry, problem);
   registerOperations(registry, problem, models.get('orders'));
   registerSystem(registry);
   answers405.push('/api/auth', '/api/auth/refresh', '/api/openapi.json', '/api/docs/');
+  answers405.push('/api/kds/pair', '/api/kds/pairings', '/api/kds/pairings/{id}');
 
   const doc = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
@@ -1103,6 +1219,7 @@ export function buildOpenApi(resources: readonly ResourceDef[] = RESOURCES): Ope
       { name: 'Auth', description: 'Sessions: log in, refresh, log out.' },
       ...resources.map((def) => ({ name: def.title, description: `\`/api/${def.name}\`, keyed by \`${def.key.field}\`.` })),
       { name: 'Events', description: 'The change log: polling and Server-Sent Events.' },
+      { name: 'Kitchen display', description: 'Pairing a kitchen display tablet; the display itself is the page at `/kds/<orderEndpointName>`.' },
       { name: 'System', description: 'Health and this documentation; no token needed.' },
     ],
   });

@@ -8,5 +8,7 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // The browser and page tests share one build of hub/web; made once here, never by two forks at once.
+    globalSetup: ['test/web/global-setup.ts'],
   },
 });

@@ -19,6 +19,8 @@ export default defineConfig({
     target: 'es2022',
     assetsInlineLimit: 0,
     reportCompressedSize: false,
+    // Two pages: the manager's (index.html, at /) and the kitchen display (kds.html, at /kds/<name>).
+    rolldownOptions: { input: { main: fileURLToPath(new URL('./index.html', import.meta.url)), kds: fileURLToPath(new URL('./kds.html', import.meta.url)) } },
   },
   server: {
     host: '127.0.0.1',

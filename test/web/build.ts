@@ -18,8 +18,9 @@ function newest(path: string): number {
 export async function ensureWebBuild(): Promise<void> {
   const built = join(WEB, 'dist', 'index.html');
   // rights.ts is bundled into the page too (the list of rights on the users form).
-  const sources = Math.max(...['src', 'index.html', 'vite.config.ts', '../http/rights.ts'].map((p) => newest(join(WEB, p))));
-  if (existsSync(built) && statSync(built).mtimeMs >= sources) return;
+  const sources = Math.max(...['src', 'index.html', 'kds.html', 'vite.config.ts', '../http/rights.ts'].map((p) => newest(join(WEB, p))));
+  // The kitchen display (kds.html) is the build's second page.
+  if (existsSync(built) && existsSync(join(WEB, 'dist', 'kds.html')) && statSync(built).mtimeMs >= sources) return;
   const { build } = await import('vite');
   await build({ configFile: join(WEB, 'vite.config.ts'), logLevel: 'error' });
 }

@@ -60,18 +60,32 @@ export class AuthService {
       throw errors.unauthenticated('Unknown user or device, wrong password, or an inactive user or device.');
     }
     this.throttle.succeed(body.userName);
+    return this.openSession(user.id, body.deviceName);
+  }
+
+  /**
+   * A session for a user on a device, without a password: login() after its checks, and a kitchen
+   * display's pairing code (hub/kds), which vouches for the user itself. An unknown or inactive
+   * user or device gets no session (401), as at login.
+   */
+  openSession(userId: string, deviceName: string): SessionView & { tokenId: string; refreshToken: string } {
+    const device = getStored(this.ctx.db, devices, deviceName);
+    const user = getStored(this.ctx.db, users, userId);
+    if (!user || user.doc.isActive !== true || !device || device.doc.isActive !== true) {
+      throw errors.unauthenticated('Unknown or inactive user or device.');
+    }
     const envName = String(device.doc.envName);
     const tokenId = newToken();
     const refreshToken = newToken();
     const now = this.now();
     inTransaction(this.ctx.db, () => {
-      if (SALE_ENVS.has(envName)) repo.revokeDeviceSessions(this.ctx.db, body.deviceName, now);
+      if (SALE_ENVS.has(envName)) repo.revokeDeviceSessions(this.ctx.db, deviceName, now);
       repo.pruneSessions(this.ctx.db, now - 24 * 3600_000);
       repo.insertSession(this.ctx.db, {
         tokenHash: hashToken(tokenId),
         refreshHash: hashToken(refreshToken),
-        userId: user.id,
-        deviceName: body.deviceName,
+        userId,
+        deviceName,
         envName,
         createdAt: now,
         expiresAt: now + this.tokenTtlMs,

@@ -1,0 +1,212 @@
+/**
+ * Pairing a kitchen display (issue 10): the manager (right OrderEndpointUpdate) asks for a
+ * 6-digit code for a Tablet order endpoint; the tablet trades the code, without a token, for an
+ * ordinary session of a dedicated user (`kds-<endpoint>`, right OrderProcess only, a random
+ * password nobody sees) on a dedicated Tool device (`KDS <endpoint>`). Nobody types a password
+ * on a greasy kitchen screen, and the screen never holds more than it needs.
+ *
+ * Codes live only in memory, as HMACs under a key made at start: they last ten minutes, are used
+ * once, and a hub restart forgets them (the manager makes a new one). Wrong guesses go through a
+ * LoginThrottle of their own, so 10 wrong codes within 15 minutes (50 from one address) lock the
+ * exchange for the rest of the window: a million codes cannot be walked at that pace.
+ */
+import { createHmac, randomBytes, randomInt } from 'node:crypto';
+import { z } from 'zod';
+import { SYSTEM_CALLER } from '../bootstrap.js';
+import type { Caller } from '../http/caller.js';
+import { requireRight } from '../http/caller.js';
+import { errors } from '../http/errors.js';
+import * as authRepo from '../resources/auth/repo.js';
+import type { AuthService, SessionView } from '../resources/auth/service.js';
+import { LoginThrottle } from '../resources/auth/throttle.js';
+import type { Doc, EngineContext } from '../resources/engine/define.js';
+import { nameKey } from '../resources/engine/fields.js';
+import { getStored } from '../resources/engine/repo.js';
+import { newId, type ResourceService } from '../resources/engine/service.js';
+import { parseOr400 } from '../resources/engine/validate.js';
+import { devices } from '../resources/devices/resource.js';
+import { orderEndpoints } from '../resources/orderendpoints/resource.js';
+import { users } from '../resources/users/resource.js';
+
+export const PAIRING_TTL_MS = 10 * 60_000;
+/** The one right a display's user holds: it moves orders on, nothing else. */
+export const DISPLAY_RIGHTS = ['OrderProcess'] as const;
+/** All guesses share one "user name" in the throttle: the code space is what is being walked. */
+const THROTTLE_KEY = '\u0000kds-pairing';
+
+export const pairingRequestSchema = z.object({ orderEndpointName: nameKey() });
+/** Six digits; spaces and dashes a person types between groups are dropped. */
+export const pairSchema = z.object({
+  code: z.preprocess((v) => (typeof v === 'string' ? v.replace(/[\s-]/g, '') : v), z.string().regex(/^\d{6}$/, 'must be the 6 digits shown to the manager')),
+});
+
+export interface Pairing {
+  id: string;
+  orderEndpointName: string;
+  createdAt: string;
+  createdBy: string;
+  expiresAt: string;
+}
+
+interface Stored extends Pairing {
+  codeHash: string;
+  expiresAtMs: number;
+}
+
+export type PairedSession = SessionView & { tokenId: string; refreshToken: string; orderEndpointName: string };
+
+/** `KDS <endpoint>` and `kds-<endpoint>`, cut to the 64 characters names may hold. */
+export const displayDeviceName = (endpoint: string) => `KDS ${endpoint}`.slice(0, 64).trimEnd();
+export const displayUserName = (endpoint: string) => `kds-${endpoint}`.slice(0, 64).trimEnd();
+
+export class KdsService {
+  private readonly key = randomBytes(32);
+  private readonly byHash = new Map<string, Stored>();
+  private readonly throttle: LoginThrottle;
+  /** Exchanges run one at a time, so two tablets paired at once cannot both create the user. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly ctx: EngineContext,
+    private readonly auth: AuthService,
+    private readonly resources: Record<string, ResourceService>,
+  ) {
+    this.throttle = new LoginThrottle(ctx.clock);
+  }
+
+  private now(): number {
+    return this.ctx.clock.now().getTime();
+  }
+
+  private hash(code: string): string {
+    return createHmac('sha256', this.key).update(code).digest('hex');
+  }
+
+  private prune(): void {
+    const now = this.now();
+    for (const [hash, p] of this.byHash) if (p.expiresAtMs <= now) this.byHash.delete(hash);
+  }
+
+  private static view({ id, orderEndpointName, createdAt, createdBy, expiresAt }: Stored): Pairing {
+    return { id, orderEndpointName, createdAt, createdBy, expiresAt };
+  }
+
+  /** A Tablet endpoint that is active, or the error the contract names (400 unknown, 403 state). */
+  private tabletEndpoint(name: string): Doc {
+    const stored = getStored(this.ctx.db, orderEndpoints, name);
+    if (!stored) throw errors.member('orderEndpointName', `OrderEndpoint '${name}' does not exist.`);
+    if (stored.doc.type !== 'Tablet') throw errors.forbidden(`Order endpoint '${name}' is a ${String(stored.doc.type)} printer, not a Tablet: only kitchen displays are paired.`);
+    if (stored.doc.isActive !== true) throw errors.forbidden(`Order endpoint '${name}' is inactive.`);
+    return stored.doc;
+  }
+
+  create(caller: Caller, raw: Record<string, unknown>): Pairing & { code: string } {
+    requireRight(caller, 'OrderEndpointUpdate');
+    const { orderEndpointName } = parseOr400(pairingRequestSchema, raw);
+    const endpoint = this.tabletEndpoint(orderEndpointName);
+    this.prune();
+    let code: string;
+    // Outstanding codes are few; a clash would make one of them unusable, so draw again.
+    do code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+    while (this.byHash.has(this.hash(code)));
+    const now = this.now();
+    const stored: Stored = {
+      id: newId(),
+      orderEndpointName: String(endpoint.name),
+      createdAt: new Date(now).toISOString(),
+      createdBy: caller.userName,
+      expiresAt: new Date(now + PAIRING_TTL_MS).toISOString(),
+      expiresAtMs: now + PAIRING_TTL_MS,
+      codeHash: this.hash(code),
+    };
+    this.byHash.set(stored.codeHash, stored);
+    return { ...KdsService.view(stored), code };
+  }
+
+  list(): Pairing[] {
+    this.prune();
+    return [...this.byHash.values()].sort((a, b) => a.expiresAtMs - b.expiresAtMs || a.id.localeCompare(b.id)).map(KdsService.view);
+  }
+
+  get(id: string): Pairing {
+    const found = this.list().find((p) => p.id === id);
+    if (!found) throw errors.notFound('Pairing', id);
+    return found;
+  }
+
+  /** Withdraws a code before it is used (the manager showed it to the wrong screen). */
+  revoke(caller: Caller, id: string): Pairing {
+    requireRight(caller, 'OrderEndpointUpdate');
+    this.prune();
+    for (const [hash, p] of this.byHash) {
+      if (p.id !== id) continue;
+      this.byHash.delete(hash);
+      return KdsService.view(p);
+    }
+    throw errors.notFound('Pairing', id);
+  }
+
+  exchange(raw: Record<string, unknown>, address: string): Promise<PairedSession> {
+    const run = this.queue.then(() => this.exchangeNow(raw, address));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async exchangeNow(raw: Record<string, unknown>, address: string): Promise<PairedSession> {
+    const { code } = parseOr400(pairSchema, raw);
+    const wait = this.throttle.retryAfterS(THROTTLE_KEY, address);
+    if (wait > 0) throw errors.tooManyRequests('Too many wrong pairing codes; try again later.', wait);
+    this.prune();
+    const hash = this.hash(code);
+    const pairing = this.byHash.get(hash);
+    if (!pairing) {
+      this.throttle.fail(THROTTLE_KEY, address);
+      throw errors.unauthenticated('The pairing code is wrong, expired or already used.');
+    }
+    const endpoint = this.tabletEndpoint(pairing.orderEndpointName);
+    const name = String(endpoint.name);
+    const deviceName = displayDeviceName(name);
+    const userName = displayUserName(name);
+    // Check the device and user before the code is spent, so a refusal leaves it usable once fixed.
+    const device = getStored(this.ctx.db, devices, deviceName);
+    if (device && device.doc.envName !== 'Tool') {
+      throw errors.forbidden(`Device '${deviceName}' exists with envName ${String(device.doc.envName)}; a kitchen display's device must be a Tool device (never Sale).`);
+    }
+    if (device && device.doc.isActive !== true) {
+      throw errors.forbidden(`Device '${deviceName}' is inactive (switched off on purpose?); activate it, or delete it to start afresh.`);
+    }
+    const user = authRepo.findUserByName(this.ctx.db, userName);
+    if (user) {
+      const doc = JSON.parse(user.doc) as Doc;
+      if (user.isActive !== 1) throw errors.forbidden(`User '${userName}' is inactive; activate it, or delete it to start afresh.`);
+      // A pairing hands out OrderProcess and nothing more, whatever someone later gave this user.
+      const extra = ((doc.rights as string[]) ?? []).filter((r) => !(DISPLAY_RIGHTS as readonly string[]).includes(r));
+      if (extra.length) throw errors.forbidden(`User '${userName}' holds more than a display needs (${extra.join(', ')}); a pairing never hands those out.`);
+    }
+    this.byHash.delete(hash);
+    this.throttle.succeed(THROTTLE_KEY);
+
+    const system: Caller = { ...SYSTEM_CALLER, userName: `pairing by ${pairing.createdBy}` };
+    if (!device) {
+      // Sessions name their device, so ones left from a deleted device of this name would come back to life with it.
+      authRepo.revokeDeviceSessions(this.ctx.db, deviceName, this.now());
+      await this.resources[devices.name].create(system, {
+        name: deviceName,
+        envName: 'Tool',
+        description: `Kitchen display of order endpoint ${name} (paired)`,
+        settings: { OrderEndpointName: name },
+      });
+    }
+    let userId = user?.id;
+    if (!userId) {
+      const created = await this.resources[users.name].create(system, {
+        userName,
+        name: `Kitchen display ${name}`,
+        rights: [...DISPLAY_RIGHTS],
+        password: randomBytes(24).toString('base64url'),
+      });
+      userId = String(created.id);
+    }
+    return { ...this.auth.openSession(userId, deviceName), orderEndpointName: name };
+  }
+}

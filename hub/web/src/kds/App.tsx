@@ -1,0 +1,53 @@
+/** The display page: login until there is a session, then the endpoint picker, the kitchen or the pass. */
+import type { JSX } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { call, logout, session } from './api';
+import { Expo } from './Expo';
+import { go, kitchenPath, useRoute, useSession } from './hooks';
+import { Kitchen, type Endpoint } from './Kitchen';
+import { Login } from './Login';
+
+function Picker(): JSX.Element {
+  const [list, setList] = useState<Endpoint[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    call<{ items: Endpoint[] }>('GET', '/api/orderendpoints?isActive=true&$take=1000')
+      .then((r) => setList(r.items))
+      .catch((e: unknown) => setError(e instanceof Error ? e.message : String(e)));
+  }, []);
+  const tablets = list?.filter((e) => e.type === 'Tablet') ?? [];
+  return (
+    <div class="center-page">
+      <h1>Which display is this?</h1>
+      {error && <p class="error">{error}</p>}
+      {list && tablets.length === 0 && <p>No active order endpoint of type Tablet. The manager adds one under Settings.</p>}
+      <div class="picker">
+        {tablets.map((e) => (
+          <button class="big" type="button" key={e.name} onClick={() => go(kitchenPath(e.name))}>
+            {e.name}
+          </button>
+        ))}
+        <button class="big ghost" type="button" onClick={() => go('/expo')}>
+          The pass (every endpoint)
+        </button>
+      </div>
+      <button class="chip ghost" type="button" onClick={() => void logout()}>
+        Log out
+      </button>
+    </div>
+  );
+}
+
+export function App(): JSX.Element {
+  const s = useSession();
+  const route = useRoute();
+  // A paired display opened at /kds goes straight to its own endpoint.
+  const paired = s?.orderEndpointName;
+  useEffect(() => {
+    if (route.kind === 'picker' && paired) go(kitchenPath(paired));
+  }, [route.kind, paired]);
+  if (!s || !session()) return <Login endpoint={route.kind === 'kitchen' ? route.name : route.kind === 'expo' ? route.name : null} />;
+  if (route.kind === 'kitchen') return <Kitchen key={route.name} name={route.name} />;
+  if (route.kind === 'expo') return <Expo key={`${route.name}|${route.endpoints?.join(',')}`} name={route.name} endpoints={route.endpoints} />;
+  return <Picker />;
+}

@@ -1,0 +1,119 @@
+/**
+ * The pass: what is ready, per table, oldest first, with what that table still waits for; a tap
+ * on "Served" serves the table's ready orders (after the same undo delay as the kitchen's bump).
+ */
+import type { JSX } from 'preact';
+import { useEffect, useMemo, useRef } from 'preact/hooks';
+import { hubNow } from './api';
+import { Feed, orderNumber, placeOf, type Order } from './feed';
+import { go, kitchenPath, useFeed, useNow } from './hooks';
+import { timersFrom, useArrivals, useEndpoint } from './Kitchen';
+import { ageClass, clock, Items } from './Ticket';
+import { Message, Top } from './Top';
+
+interface Table {
+  key: string;
+  title: string;
+  sub: string | null;
+  ready: Order[];
+  cooking: Order[];
+  readySince: number;
+}
+
+const readyAt = (o: Order) => Date.parse(o.stateChangedAt ?? o.createdAt);
+
+/** A table is its location (table and zone); an order without one is its own ticket. */
+function tables(feed: Feed): Table[] {
+  const byKey = new Map<string, Table>();
+  for (const o of feed.all()) {
+    if (o.kind === 'Cancel') continue;
+    const key = o.location?.tableName ? `t\u0000${o.location.tableName}\u0000${o.location.zoneName ?? ''}` : `k\u0000${o.ticketId}`;
+    const place = placeOf(o);
+    const t = byKey.get(key) ?? { key, title: place.title, sub: place.sub, ready: [], cooking: [], readySince: Infinity };
+    if (feed.shownState(o) === 'Ready' || feed.isServing(o.id)) {
+      t.ready.push(o);
+      t.readySince = Math.min(t.readySince, readyAt(o));
+    } else if (feed.shownState(o) !== 'Served') t.cooking.push(o);
+    byKey.set(key, t);
+  }
+  return [...byKey.values()].filter((t) => t.ready.length > 0).sort((a, b) => a.readySince - b.readySince || a.key.localeCompare(b.key));
+}
+
+const STATE_LABEL: Record<string, string> = { New: 'not started', InProgress: 'in progress' };
+
+export function Expo({ name, endpoints }: { name: string | null; endpoints: string[] | null }): JSX.Element {
+  const { reload } = useEndpoint(name);
+  const { onArrive } = useArrivals(false);
+  const reloadRef = useRef(reload);
+  reloadRef.current = reload;
+  const key = endpoints?.join('\u0000') ?? '';
+  const feed = useMemo(() => new Feed(endpoints, { onArrive, onEndpointChange: (k) => k === name && reloadRef.current() }), [key, onArrive]);
+  useEffect(() => {
+    feed.start();
+    return () => feed.stop();
+  }, [feed]);
+  useFeed(feed);
+  const now = useNow(1000);
+  // Food waiting at the pass goes cold faster than a ticket waits in the kitchen.
+  const timers = timersFrom(undefined, [2, 5]);
+  const list = tables(feed);
+  const title = name ? `${name} · pass` : endpoints ? `Pass · ${endpoints.join(', ')}` : 'Pass';
+
+  return (
+    <div class="kds expo" data-testid="expo">
+      <Top title={title} feed={feed} now={now} beepEnabled={false}>
+        {name && (
+          <button class="chip ghost" type="button" onClick={() => go(kitchenPath(name))}>
+            Kitchen view
+          </button>
+        )}
+      </Top>
+      <Message feed={feed} now={now} />
+      <main class="tables">
+        {feed.ready && list.length === 0 && <p class="empty big-empty">Nothing is ready at the pass.</p>}
+        {!feed.ready && <p class="empty big-empty">Loading…</p>}
+        {list.map((t) => {
+          const waited = hubNow() - t.readySince;
+          const serving = t.ready.every((o) => feed.isServing(o.id));
+          return (
+            <section class={`table-card age-${ageClass(waited, timers)}${serving ? ' serving' : ''}`} key={t.key} data-table={t.title} aria-label={t.title}>
+              <header class="head">
+                <span class="place">{t.title}</span>
+                {t.sub && <span class="zone">{t.sub}</span>}
+                <span class="timer" title="Ready for">
+                  {clock(waited)}
+                </span>
+              </header>
+              {t.ready.map((o) => (
+                <div class={`ready-order${feed.isServing(o.id) ? ' serving' : ''}`} key={o.id} data-order-id={o.id}>
+                  <div class="meta">
+                    <span class="number">#{orderNumber(o)}</span>
+                    {(!endpoints || endpoints.length > 1) && <span class="endpoint">{o.orderEndpointName}</span>}
+                    {o.employee?.name && <span>{o.employee.name}</span>}
+                  </div>
+                  <Items order={o} />
+                </div>
+              ))}
+              {t.cooking.length > 0 && (
+                <p class="waiting" data-testid="still-cooking">
+                  Still cooking:{' '}
+                  {t.cooking.map((o) => `${o.orderEndpointName} #${orderNumber(o)} (${STATE_LABEL[feed.shownState(o)] ?? feed.shownState(o)})`).join(', ')}
+                </p>
+              )}
+              <button
+                class="serve"
+                type="button"
+                onClick={() => {
+                  // All on their way out: keep them all; otherwise serve those not yet going.
+                  for (const o of t.ready) if (serving || !feed.isServing(o.id)) feed.bump(o.id);
+                }}
+              >
+                {serving ? `Served in ${Math.max(0, Math.ceil(((feed.isServing(t.ready[0].id) ?? now) - now) / 1000))} s · tap to keep` : `Served ✓ ${t.title}`}
+              </button>
+            </section>
+          );
+        })}
+      </main>
+    </div>
+  );
+}

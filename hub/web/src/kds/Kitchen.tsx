@@ -1,0 +1,139 @@
+/** The kitchen view of one order endpoint: New, In progress and Ready columns, oldest first. */
+import type { JSX } from 'preact';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { ApiError, call } from './api';
+import { beep } from './beep';
+import { Feed, type Order } from './feed';
+import { go, kitchenPath, useFeed, useNow } from './hooks';
+import { Ticket, type Timers } from './Ticket';
+import { Message, RecallButton, Top } from './Top';
+
+export interface Endpoint {
+  name: string;
+  type: string;
+  isActive: boolean;
+  settings: Record<string, string>;
+}
+
+/** The endpoint's settings, re-read when the manager changes them (an `orderendpoints` event). */
+export function useEndpoint(name: string | null): { endpoint: Endpoint | null; missing: boolean; reload: () => void } {
+  const [endpoint, setEndpoint] = useState<Endpoint | null>(null);
+  const [missing, setMissing] = useState(false);
+  const [gen, setGen] = useState(0);
+  useEffect(() => {
+    if (!name) return;
+    let live = true;
+    call<Endpoint>('GET', `/api/orderendpoints/${encodeURIComponent(name)}`)
+      .then((e) => live && (setEndpoint(e), setMissing(false)))
+      .catch((e) => {
+        if (!live) return;
+        if (e instanceof ApiError && e.status === 404) setMissing(true);
+        // Unreachable for now: the display runs on defaults and asks again.
+        else retry = setTimeout(() => setGen((g) => g + 1), 5000);
+      });
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    return () => {
+      live = false;
+      clearTimeout(retry);
+    };
+  }, [name, gen]);
+  return { endpoint, missing, reload: () => setGen((g) => g + 1) };
+}
+
+/**
+ * Minutes from `?amber=` / `?red=`, else the endpoint's AmberAfterMinutes / RedAfterMinutes, else
+ * the defaults. Decimals are fine (0.5 = 30 s).
+ */
+export function timersFrom(settings: Record<string, string> | undefined, defaults: [number, number]): Timers {
+  const params = new URLSearchParams(location.search);
+  const minutes = (param: string, setting: string, fallback: number) => {
+    const v = Number(params.get(param) ?? settings?.[setting] ?? NaN);
+    return Number.isFinite(v) && v >= 0 ? v : fallback;
+  };
+  const amber = minutes('amber', 'AmberAfterMinutes', defaults[0]);
+  const red = Math.max(amber, minutes('red', 'RedAfterMinutes', defaults[1]));
+  return { amberMs: amber * 60_000, redMs: red * 60_000 };
+}
+
+export function beepFrom(settings: Record<string, string> | undefined): boolean {
+  const param = new URLSearchParams(location.search).get('beep');
+  return (param ?? settings?.IsBeepEnabled ?? 'false').toLowerCase() === 'true';
+}
+
+/** Orders that arrived live glow for a while; a sound when the endpoint wants one. */
+export function useArrivals(beepEnabled: boolean): { fresh: Set<string>; onArrive: (o: Order) => void } {
+  const [fresh, setFresh] = useState<Set<string>>(new Set());
+  const beepRef = useRef(beepEnabled);
+  beepRef.current = beepEnabled;
+  const onArrive = useMemo(
+    () => (o: Order) => {
+      if (beepRef.current) beep(o.kind === 'Cancel' ? 'cancel' : 'new');
+      setFresh((s) => new Set(s).add(o.id));
+      setTimeout(() => setFresh((s) => (s.delete(o.id) ? new Set(s) : s)), 10_000);
+    },
+    [],
+  );
+  return { fresh, onArrive };
+}
+
+const COLUMNS = [
+  { state: 'New', label: 'New' },
+  { state: 'InProgress', label: 'In progress' },
+  { state: 'Ready', label: 'Ready' },
+] as const;
+
+export function Kitchen({ name }: { name: string }): JSX.Element {
+  const { endpoint, missing, reload } = useEndpoint(name);
+  const beepEnabled = beepFrom(endpoint?.settings);
+  const { fresh, onArrive } = useArrivals(beepEnabled);
+  const reloadRef = useRef(reload);
+  reloadRef.current = reload;
+  const feed = useMemo(() => new Feed([name], { onArrive, onEndpointChange: (key) => key === name && reloadRef.current() }), [name, onArrive]);
+  useEffect(() => {
+    feed.start();
+    return () => feed.stop();
+  }, [feed]);
+  useFeed(feed);
+  const now = useNow(1000);
+  const timers = timersFrom(endpoint?.settings, [5, 10]);
+
+  if (missing) {
+    return (
+      <div class="center-page">
+        <h1>No order endpoint “{name}”</h1>
+        <p>It may have been renamed or deleted.</p>
+        <button class="big" type="button" onClick={() => go('/kds')}>
+          Choose a display
+        </button>
+      </div>
+    );
+  }
+  const cols = feed.columns();
+  return (
+    <div class="kds" data-testid="kitchen">
+      <Top title={name} subtitle={endpoint && endpoint.type !== 'Tablet' ? `${endpoint.type} printer` : undefined} feed={feed} now={now} beepEnabled={beepEnabled}>
+        <RecallButton feed={feed} />
+        <button class="chip ghost" type="button" onClick={() => go(`${kitchenPath(name)}/expo${location.search}`)}>
+          Pass view
+        </button>
+      </Top>
+      <Message feed={feed} now={now} />
+      <main class="columns">
+        {COLUMNS.map((c) => (
+          <section class={`column col-${c.state}`} data-column={c.state} key={c.state} aria-label={c.label}>
+            <h2>
+              {c.label} <span class="count">{cols[c.state].length}</span>
+            </h2>
+            <div class="stack">
+              {!feed.ready && c.state === 'New' && <p class="empty">Loading…</p>}
+              {feed.ready && cols[c.state].length === 0 && <p class="empty">Nothing here</p>}
+              {cols[c.state].map((o) => (
+                <Ticket key={o.id} order={o} feed={feed} timers={timers} fresh={fresh.has(o.id)} now={now} />
+              ))}
+            </div>
+          </section>
+        ))}
+      </main>
+    </div>
+  );
+}

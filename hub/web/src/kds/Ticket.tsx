@@ -1,0 +1,106 @@
+/** One kitchen ticket: where it goes, how old it is, what to cook; the whole card is the bump button. */
+import type { JSX } from 'preact';
+import { hubNow } from './api';
+import { orderNumber, placeOf, type Feed, type Order } from './feed';
+
+export interface Timers {
+  amberMs: number;
+  redMs: number;
+}
+
+/** 4:07, or 1:02:07 past an hour. */
+export function clock(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const two = (n: number) => String(n).padStart(2, '0');
+  return h ? `${h}:${two(m)}:${two(s % 60)}` : `${m}:${two(s % 60)}`;
+}
+
+export function ageClass(ms: number, t: Timers): 'fresh' | 'amber' | 'red' {
+  return ms >= t.redMs ? 'red' : ms >= t.amberMs ? 'amber' : 'fresh';
+}
+
+const ACTION: Record<string, string> = { New: 'Tap to start', InProgress: 'Tap when ready', Ready: 'Tap when served' };
+
+export function Items({ order, struck = false }: { order: Order; struck?: boolean }): JSX.Element {
+  return (
+    <ul class={`items${struck ? ' struck' : ''}`}>
+      {order.items.map((item) => (
+        <li key={item.itemId} class="item">
+          <div class="line">
+            <span class="qty">{order.kind === 'Cancel' ? '−' : ''}{item.quantity}×</span>
+            <span class="name">{item.name}</span>
+          </div>
+          {item.modifiers.length > 0 && (
+            <ul class="mods">
+              {item.modifiers.map((m, i) => (
+                <li key={i}>
+                  + {m.quantity !== 1 ? `${m.quantity}× ` : ''}
+                  {m.name}
+                </li>
+              ))}
+            </ul>
+          )}
+          {item.comment && <p class="comment">{item.comment}</p>}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function Ticket(props: { order: Order; feed: Feed; timers: Timers; fresh: boolean; now: number }): JSX.Element {
+  const { order, feed, timers } = props;
+  const state = feed.shownState(order);
+  const servingUntil = feed.isServing(order.id);
+  const age = hubNow() - Date.parse(order.createdAt);
+  const place = placeOf(order);
+  const cancel = order.kind === 'Cancel';
+  const cls = [
+    'ticket',
+    cancel ? 'cancel' : `age-${ageClass(age, timers)}`,
+    `state-${state}`,
+    servingUntil ? 'serving' : '',
+    props.fresh ? 'fresh-arrival' : '',
+    feed.isPending(order.id) ? 'pending' : '',
+  ].join(' ');
+  const action = cancel
+    ? 'Tap when seen'
+    : servingUntil
+      ? `Served in ${Math.max(0, Math.ceil((servingUntil - props.now) / 1000))} s · tap to keep`
+      : ACTION[state] ?? '';
+  const bump = () => feed.bump(order.id);
+  return (
+    <div
+      class={cls}
+      role="button"
+      tabIndex={0}
+      data-order-id={order.id}
+      data-state={cancel ? 'Cancelled' : state}
+      aria-label={`${cancel ? 'Cancel order ' : ''}${place.title}, order ${orderNumber(order)}. ${action}.`}
+      onClick={bump}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter' || e.key === ' ') {
+          e.preventDefault();
+          bump();
+        }
+      }}
+    >
+      {cancel && <div class="cancel-banner">CANCEL</div>}
+      <header class="head">
+        <span class="place">{place.title}</span>
+        {place.sub && <span class="zone">{place.sub}</span>}
+        <span class="timer" data-testid="age">
+          {clock(age)}
+        </span>
+      </header>
+      <div class="meta">
+        <span class="number">#{orderNumber(order)}</span>
+        {order.employee?.name && <span>{order.employee.name}</span>}
+        {order.ticketName && order.ticketName !== place.title && <span>{order.ticketName}</span>}
+      </div>
+      <Items order={order} struck={cancel} />
+      <footer class="action">{action}</footer>
+    </div>
+  );
+}
