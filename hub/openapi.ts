@@ -1082,6 +1082,22 @@ function registerOperations(registry: OpenAPIRegistry, problem: z.ZodObject, ord
       ...problemResponses([ERR.unauthenticated(), ERR.notFound('No such order endpoint.')], problem),
     },
   });
+  registry.registerPath({
+    method: 'post',
+    path: '/api/orderendpoints/{name}/test',
+    operationId: 'orderendpoints.test',
+    tags: ['OrderEndpoint'],
+    summary: 'Print a test page on a printer',
+    description: 'Requires OrderEndpointUpdate. Queued like any print job; its progress shows in the printer status.',
+    request: { params: z.object({ name: z.string() }) },
+    responses: {
+      202: { description: 'The test page is queued.', content: { [JSON_TYPE]: { schema: z.object({ jobId: z.string(), orderEndpointName: z.string(), kind: z.string(), state: z.string() }) } } },
+      ...problemResponses(
+        [ERR.unauthenticated(), ERR.missingRight('Without OrderEndpointUpdate.'), ERR.stateForbids('A kitchen display or an inactive endpoint.'), ERR.notFound('No such order endpoint.')],
+        problem,
+      ),
+    },
+  });
   const backup = z.object({ file: z.string(), size: z.number().int(), createdAt: z.string() });
   registry.registerPath({
     method: 'get',

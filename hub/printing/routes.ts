@@ -4,6 +4,7 @@
  * be cooked as a new order; the requester's name travels with the job.
  */
 import { Router } from 'express';
+import { requireRight } from '../http/caller.js';
 import { callerOf } from '../http/handler.js';
 import type { PrintService } from './service.js';
 
@@ -16,6 +17,13 @@ export function printingRouter(printing: PrintService): Router {
   router.post('/orders/:id/reprint', (req, res) => {
     const job = printing.reprint(String(req.params.id), callerOf(res).userName);
     res.status(202).json({ jobId: job.id, orderId: job.refId, orderEndpointName: job.endpointName, kind: job.kind, state: job.state });
+  });
+  // A test page is the manager's tool (the Devices page), so it needs the right to change printers.
+  router.post('/orderendpoints/:name/test', (req, res) => {
+    const caller = callerOf(res);
+    requireRight(caller, 'OrderEndpointUpdate');
+    const job = printing.testPrint(String(req.params.name), caller.userName);
+    res.status(202).json({ jobId: job.id, orderEndpointName: job.endpointName, kind: job.kind, state: job.state });
   });
   return router;
 }

@@ -120,13 +120,25 @@ export class PrintService {
     const stored = getStored(this.deps.db, orders, orderId);
     if (!stored) throw errors.notFound('Order', orderId);
     const name = String(stored.doc.orderEndpointName);
+    this.requirePrinter(name, () => errors.forbidden(`Order endpoint '${name}' no longer exists.`));
+    return this.enqueue(name, 'reprint', orderId, { orderId, requestedBy });
+  }
+
+  /** Queues a test page: what an installer prints after plugging a printer in. */
+  testPrint(name: string, requestedBy: string): PrintJob {
+    this.requirePrinter(name, () => errors.notFound('OrderEndpoint', name));
+    return this.enqueue(name, 'test', null, { requestedBy });
+  }
+
+  private requirePrinter(name: string, missing: () => Error): void {
     const endpoint = getStored(this.deps.db, orderEndpoints, name);
-    if (!endpoint) throw errors.forbidden(`Order endpoint '${name}' no longer exists.`);
-    if (endpoint.doc.type === 'Tablet') throw errors.forbidden(`Order endpoint '${name}' is a kitchen display; it shows the order, it does not print it.`);
+    if (!endpoint) throw missing();
+    if (endpoint.doc.type === 'Tablet') throw errors.forbidden(`Order endpoint '${name}' is a kitchen display; it shows orders, it does not print them.`);
     if (endpoint.doc.isActive !== true) throw errors.forbidden(`Order endpoint '${name}' is inactive.`);
-    const id = inTransaction(this.deps.db, () =>
-      enqueuePrintJob(this.deps.db, { endpointName: name, kind: 'reprint', refId: orderId, payload: { orderId, requestedBy }, at: this.deps.clock.now().getTime() }),
-    );
+  }
+
+  private enqueue(endpointName: string, kind: 'reprint' | 'test', refId: string | null, payload: unknown): PrintJob {
+    const id = inTransaction(this.deps.db, () => enqueuePrintJob(this.deps.db, { endpointName, kind, refId, payload, at: this.deps.clock.now().getTime() }));
     this.kick();
     return getJob(this.deps.db, id)!;
   }

@@ -254,6 +254,22 @@ describe('reprint, status and health', () => {
     expect((await k.hub.call('POST', `/api/orders/${o.id}/reprint`, undefined, { token: k.token })).status).toBe(403);
   });
 
+  it('POST /api/orderendpoints/{name}/test prints a test page; it needs OrderEndpointUpdate and a printer', async () => {
+    const kp = await fake();
+    const k = await open({ Kitchen: kp });
+    const r = await k.hub.call('POST', '/api/orderendpoints/Kitchen/test');
+    expect(r.status).toBe(202);
+    expect(r.body).toMatchObject({ orderEndpointName: 'Kitchen', kind: 'test', state: 'Queued' });
+    await kp.waitFor(() => kp.cutTickets().length === 1);
+    expect(kp.cutTickets()[0].join('\n')).toContain('Test page: Kitchen');
+    const waiter = await k.hub.call('POST', '/api/orderendpoints/Kitchen/test', undefined, { token: k.token });
+    expect(waiter.status).toBe(403);
+    expect(waiter.body.errorCode).toBe(2);
+    expect((await k.hub.call('POST', '/api/orderendpoints/Nope/test')).status).toBe(404);
+    await ok(k.hub.call('POST', '/api/orderendpoints', { name: 'Screen', type: 'Tablet', address: 'pass' }));
+    expect((await k.hub.call('POST', '/api/orderendpoints/Screen/test')).status).toBe(403);
+  });
+
   it('GET /api/orderendpoints/{name}/status and /api/health show each printer', async () => {
     const kp = await fake();
     const k = await open({ Kitchen: kp });
