@@ -1167,7 +1167,7 @@ const OVERVIEW = `The back-office API of the POS Hub: an offline-first point-of-
 
 **Authentication.** \`POST /api/auth {userName, password, deviceName}\` answers a \`tokenId\`; send it as
 \`Authorization: Bearer <tokenId>\` (a bare token is accepted too). Every endpoint needs it except
-health, login, refresh and this documentation. Reading needs no right; each write names the right it needs.
+health, login, refresh, a kitchen display's pairing (\`POST /api/kds/pair\`) and this documentation. Reading needs no right; each write names the right it needs.
 
 **Bodies.** JSON in UTF-8; over 1 MiB: 413; not \`application/json\`: 415; malformed: 400. PUT replaces the
 whole resource. \`_v\` is the version: 1 on create, +1 on every stored change; a body's \`_v\` (or \`If-Match\`)

@@ -80,7 +80,8 @@ export function Expo({ name, endpoints }: { name: string | null; endpoints: stri
               <header class="head">
                 <span class="place">{t.title}</span>
                 {t.sub && <span class="zone">{t.sub}</span>}
-                <span class="timer" title="Ready for">
+                <span class="timer">
+                  <span class="timer-label">ready </span>
                   {clock(waited)}
                 </span>
               </header>

@@ -1,6 +1,7 @@
 /** The kitchen view of one order endpoint: New, In progress and Ready columns, oldest first. */
 import type { JSX } from 'preact';
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import type { ComponentChildren } from 'preact';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ApiError, call } from './api';
 import { beep } from './beep';
 import { Feed, type Order } from './feed';
@@ -76,6 +77,40 @@ export function useArrivals(beepEnabled: boolean): { fresh: Set<string>; onArriv
   return { fresh, onArrive };
 }
 
+/**
+ * A column's cards, scrolling; "▼ 4 more" at the bottom while cards are hidden below, so a full
+ * column never hides that there is more to cook.
+ */
+function Stack({ children, count }: { children: ComponentChildren; count: number }): JSX.Element {
+  const ref = useRef<HTMLDivElement>(null);
+  const [below, setBelow] = useState(0);
+  const measure = () => {
+    const el = ref.current;
+    if (!el) return;
+    const bottom = el.scrollTop + el.clientHeight;
+    let hidden = 0;
+    for (const child of Array.from(el.children) as HTMLElement[]) if (child.classList.contains('ticket') && child.offsetTop + 24 > bottom) hidden++;
+    setBelow(hidden);
+  };
+  useLayoutEffect(measure);
+  useEffect(() => {
+    addEventListener('resize', measure);
+    return () => removeEventListener('resize', measure);
+  }, []);
+  return (
+    <div class="stack-wrap">
+      <div class="stack" ref={ref} onScroll={measure} data-count={count}>
+        {children}
+      </div>
+      {below > 0 && (
+        <button class="more" type="button" onClick={() => ref.current?.scrollBy({ top: ref.current.clientHeight * 0.8, behavior: 'smooth' })}>
+          ▼ {below} more
+        </button>
+      )}
+    </div>
+  );
+}
+
 const COLUMNS = [
   { state: 'New', label: 'New' },
   { state: 'InProgress', label: 'In progress' },
@@ -124,13 +159,13 @@ export function Kitchen({ name }: { name: string }): JSX.Element {
             <h2>
               {c.label} <span class="count">{cols[c.state].length}</span>
             </h2>
-            <div class="stack">
+            <Stack count={cols[c.state].length}>
               {!feed.ready && c.state === 'New' && <p class="empty">Loading…</p>}
               {feed.ready && cols[c.state].length === 0 && <p class="empty">Nothing here</p>}
               {cols[c.state].map((o) => (
                 <Ticket key={o.id} order={o} feed={feed} timers={timers} fresh={fresh.has(o.id)} now={now} />
               ))}
-            </div>
+            </Stack>
           </section>
         ))}
       </main>
