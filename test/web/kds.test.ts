@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../hub/clock.js';
-import { startHub, type TestHub } from '../support/hub.js';
+import { ADMIN_PASSWORD, startHub, type TestHub } from '../support/hub.js';
 import { expect2xx, item, register, restaurant } from '../tickets/fixture.js';
 import { ensureWebBuild } from './build.js';
 
@@ -255,6 +255,30 @@ describe.skipIf(!haveChromium)('the kitchen display in Chromium', () => {
     await apiReaches(second.id, 'Served');
   });
 
+  it('lets a manager pair the screen on the spot, keeping only the display session; /kds then opens its endpoint', async () => {
+    const adminSessions = () => hub.db.$client.prepare("SELECT count(*) AS n FROM sessions WHERE user_id = 'admin' AND revoked_at IS NULL").get() as { n: number };
+    const before = adminSessions().n;
+    const { page } = await newPage();
+    await page.goto(`${hub.url}${PATH}`);
+    await page.getByRole('tab', { name: 'Manager pairs' }).click();
+    await page.getByLabel('Manager’s user name').fill('admin');
+    await page.getByLabel('Password').fill('wrong');
+    await page.getByRole('button', { name: 'Pair this screen' }).click();
+    await expect(page.getByTestId('login-error').textContent()).resolves.toMatch(/not right/);
+    await page.getByLabel('Password').fill(ADMIN_PASSWORD);
+    await page.screenshot({ path: `${SHOTS}login-manager.png` });
+    await page.getByRole('button', { name: 'Pair this screen' }).click();
+    await page.locator('[data-testid=conn]', { hasText: 'Live' }).waitFor();
+    const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('poshub.kds.session') ?? 'null'));
+    expect(stored.user.userName).toBe(`kds-${ENDPOINT}`);
+    expect(stored.user.rights).toEqual(['OrderProcess']);
+    // The manager's login on the tablet was ended again.
+    expect(adminSessions().n).toBe(before);
+    await page.goto(`${hub.url}/kds`);
+    await page.waitForURL(`${hub.url}${PATH}`);
+    await page.getByTestId('kitchen').waitFor();
+  });
+
   it('takes screenshots of a busy kitchen at 1280×800', async () => {
     const real = hub.clock.now().getTime();
     const at = (minutesAgo: number) => hub.clock.set(new Date(real - minutesAgo * 60_000));
@@ -274,6 +298,13 @@ describe.skipIf(!haveChromium)('the kitchen display in Chromium', () => {
     await ticket({ name: 'Stôl 10', location: { tableName: '10', zoneName: 'Bar' }, items: [item(12, 1)] });
     for (const o of await ordersOf(started.id)) await expect2xx(hub.call('POST', `/api/orders/${o.id}/state`, { state: 'InProgress' }));
     for (const o of await ordersOf(late.id)) await expect2xx(hub.call('POST', `/api/orders/${o.id}/state`, { state: 'Ready' }));
+    // The bar (a printer) serves the same tables: the pass shows both, and what is still missing.
+    const drinks = await ticket({ name: 'Stôl 4', location: { tableName: '4', zoneName: 'Terasa' }, items: [item(3, 2)] });
+    const beer = (await hub.call('GET', `/api/orders?ticketId=${drinks.id}`)).body.items[0];
+    await expect2xx(hub.call('POST', `/api/orders/${beer.id}/state`, { state: 'Ready' }));
+    const six = await ticket({ name: 'Stôl 6', location: { tableName: '6', zoneName: 'Sála' }, items: [item(3, 3)] });
+    const sixBeer = (await hub.call('GET', `/api/orders?ticketId=${six.id}`)).body.items[0];
+    await expect2xx(hub.call('POST', `/api/orders/${sixBeer.id}/state`, { state: 'Ready' }));
 
     const { page } = await pairedDisplay();
     await page.locator('.age-red').first().waitFor();
@@ -285,6 +316,23 @@ describe.skipIf(!haveChromium)('the kitchen display in Chromium', () => {
     await pass.getByRole('button', { name: 'Pair', exact: true }).click();
     await pass.locator('[data-table]').first().waitFor();
     await pass.screenshot({ path: `${SHOTS}expo-all.png` });
+    expect(pageErrors).toEqual([]);
+  });
+
+  // Last: it moves the hub's clock past every token's lifetime.
+  it('keeps showing new orders after its access token has expired (refresh), without a new pairing', async () => {
+    const { page } = await pairedDisplay();
+    const first = (await page.evaluate(() => JSON.parse(localStorage.getItem('poshub.kds.session') ?? 'null'))).tokenId;
+    hub.clock.advance(13 * 3600_000);
+    hub.adminToken = await hub.login('admin', ADMIN_PASSWORD, 'BackOffice');
+    waiter = { ...waiter, token: await hub.login(waiter.userName, 'pw', waiter.device) };
+    const t = await ticket({ name: 'Ráno', location: { tableName: '30' }, items: [item(12, 1)] });
+    const [order] = await ordersOf(t.id);
+    await card(page, order.id).waitFor();
+    const now = (await page.evaluate(() => JSON.parse(localStorage.getItem('poshub.kds.session') ?? 'null'))).tokenId;
+    expect(now).not.toBe(first);
+    await card(page, order.id).click();
+    await apiReaches(order.id, 'InProgress');
     expect(pageErrors).toEqual([]);
   });
 });

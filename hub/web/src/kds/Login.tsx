@@ -109,7 +109,7 @@ export function Login({ endpoint }: { endpoint: string | null }): JSX.Element {
               void run('login', () => pairAsManager(userName, password, device || 'BackOffice', target));
             }}
           >
-            <p class="hint">A manager (right OrderEndpointUpdate) pairs this screen here; the screen keeps only a kitchen session, never the manager’s.</p>
+            <p class="hint">A manager (right OrderEndpointUpdate) pairs this screen here; the screen keeps only a kitchen session, never the manager’s. Use a back-office device: a login on a register would end the cashier’s session there.</p>
             {!endpoint && (
               <label>
                 Order endpoint
@@ -125,7 +125,7 @@ export function Login({ endpoint }: { endpoint: string | null }): JSX.Element {
               <input type="password" value={password} autoComplete="current-password" onInput={(e) => setPassword(e.currentTarget.value)} required />
             </label>
             <label>
-              Manager’s device
+              Manager’s device (back office)
               <input value={device} placeholder="BackOffice" onInput={(e) => setDevice(e.currentTarget.value)} />
             </label>
             <button class="big primary" type="submit" disabled={busy}>

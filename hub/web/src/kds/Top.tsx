@@ -1,7 +1,7 @@
 /** The display's top bar: which screen this is, the hub's time, the connection, recall, sound, log out. */
 import type { ComponentChildren, JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { hubNow, logout, session } from './api';
+import { hasRight, hubNow, logout, session } from './api';
 import { audioLocked, onAudioChange, unlockAudio } from './beep';
 import type { Feed } from './feed';
 import { clock } from './Ticket';
@@ -36,6 +36,11 @@ export function Top(props: { title: string; subtitle?: string; feed: Feed; now: 
         {props.subtitle && <span class="subtitle">{props.subtitle}</span>}
       </div>
       <Connection feed={feed} now={props.now} />
+      {user && !hasRight('OrderProcess') && (
+        <span class="chip warn" title="This user lacks the right OrderProcess: taps are refused.">
+          View only
+        </span>
+      )}
       {props.beepEnabled && locked && (
         <button class="chip warn" type="button" onClick={unlockAudio}>
           Tap for sound
