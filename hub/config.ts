@@ -140,3 +140,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     backupKeep,
   };
 }
+
+/** For entry points (the hub, its scripts): the configuration, or a message naming what is wrong and exit 2. */
+export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env): Config {
+  try {
+    return loadConfig(env);
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      process.stderr.write(`${e.message}\n`);
+      process.exit(2);
+    }
+    throw e;
+  }
+}

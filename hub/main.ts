@@ -8,7 +8,7 @@ import { closeDb, openDb } from '../db/client.js';
 import { buildServices, createApp } from './app.js';
 import { bootstrap } from './bootstrap.js';
 import { systemClock } from './clock.js';
-import { ConfigError, loadConfig } from './config.js';
+import { loadConfigOrExit } from './config.js';
 import { createLogger } from './log.js';
 import { dbDeviceStateStore } from './device-state.js';
 import { FiscalRegistry } from '../drivers/fiscal/registry.js';
@@ -22,16 +22,7 @@ import { Announcement } from '../drivers/mdns.js';
 const SHUTDOWN_GRACE_MS = 8000;
 
 async function main(): Promise<void> {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (e) {
-    if (e instanceof ConfigError) {
-      process.stderr.write(`${e.message}\n`);
-      process.exit(2);
-    }
-    throw e;
-  }
+  const config = loadConfigOrExit();
   const log = createLogger(config.logLevel);
   const clock = systemClock;
   const started = Date.now();

@@ -19,7 +19,8 @@ import { FiscalRegistry } from '../drivers/fiscal/registry.js';
 import { buildServices } from '../hub/app.js';
 import { bootstrap, SYSTEM_CALLER } from '../hub/bootstrap.js';
 import { FakeClock } from '../hub/clock.js';
-import { ConfigError, loadConfig, type Config } from '../hub/config.js';
+import { loadConfigOrExit } from '../hub/config.js';
+import { dec, toJsonNumber } from '../hub/money.js';
 import { dbDeviceStateStore } from '../hub/device-state.js';
 import type { Caller } from '../hub/http/caller.js';
 import { RIGHTS, type Right } from '../hub/http/rights.js';
@@ -137,19 +138,9 @@ function caller(userName: string, name: string, rights: readonly Right[], device
   return { userId: userName, userName, name, rights: new Set(rights), device, tokenHash: '', expiresAt: Number.MAX_SAFE_INTEGER };
 }
 
-const round2 = (n: number) => Math.round(n * 100) / 100;
 
 async function main(): Promise<void> {
-  let config: Config;
-  try {
-    config = loadConfig();
-  } catch (e) {
-    if (e instanceof ConfigError) {
-      process.stderr.write(`${e.message}\n`);
-      process.exit(2);
-    }
-    throw e;
-  }
+  const config = loadConfigOrExit();
   mkdirSync(config.dataDir, { recursive: true });
   const db = openDb(join(config.dataDir, 'hub.sqlite'));
   const now = new Date();
@@ -327,12 +318,12 @@ async function main(): Promise<void> {
           const way = random();
           const payments =
             way < 0.5
-              ? [{ paymentTypeNumber: 1, amount: Math.max(total, Math.ceil(total / 5) * 5) }]
+              ? [{ paymentTypeNumber: 1, amount: toJsonNumber(dec(total).div(5).ceil().times(5)) }]
               : way < 0.88
                 ? [{ paymentTypeNumber: 2, amount: total }]
                 : [
                     { paymentTypeNumber: 3, amount: Math.min(total, 5.5) },
-                    { paymentTypeNumber: 1, amount: Math.max(0, round2(total - 5.5)) },
+                    { paymentTypeNumber: 1, amount: Math.max(0, toJsonNumber(dec(total).minus('5.5'))) },
                   ].filter((p) => p.amount > 0);
           await services.ticketCloser.close(who, id, { payments });
           closed++;
@@ -377,10 +368,10 @@ async function main(): Promise<void> {
     }
     at(now);
 
-    const openSum = openIds.reduce((s, id) => s + (r.tickets.get(id).totalPrice as { amount: number }).amount, 0);
+    const openSum = openIds.reduce((s, id) => s.plus(dec((r.tickets.get(id).totalPrice as { amount: number }).amount)), dec(0));
     out(`Loaded: 3 stocks, ${MENU.length} products, ${MODIFIERS.length} modifiers, 2 kitchen printers (tcp://127.0.0.1:${PRINTER_PORTS.Kuchyňa} and :${PRINTER_PORTS.Bar}),`);
     out(`  registers 'Pokladňa 1', 'Pokladňa 2' and 'Terasa PDA', fiscal printer FP1 (simulator), ${CUSTOMERS.length} customers,`);
-    out(`  ${closed} tickets closed since ${new Date(dayFrom).toLocaleTimeString()} and ${openIds.length} open (${round2(openSum).toFixed(2)} € at the tables).`);
+    out(`  ${closed} tickets closed since ${new Date(dayFrom).toLocaleTimeString()} and ${openIds.length} open (${openSum.toFixed(2)} € at the tables).`);
     out(`Staff: ${WAITERS.map((w) => w.userName).join(', ')} (waiters) and manazer (back office), all with password '${DEMO_PASSWORD}'.`);
     out(`Open http://localhost:${config.port}/ and log in as admin (or manazer).`);
     await fiscal.closeAll();
