@@ -163,6 +163,11 @@ export class KdsService {
       this.throttle.fail(THROTTLE_KEY, address);
       throw errors.unauthenticated('The pairing code is wrong, expired or already used.');
     }
+    if (!getStored(this.ctx.db, orderEndpoints, pairing.orderEndpointName)) {
+      // Deleted since the code was made: the code can never work again, so it is spent.
+      this.byHash.delete(hash);
+      throw errors.forbidden(`Order endpoint '${pairing.orderEndpointName}' no longer exists; ask the manager for a new code.`);
+    }
     const endpoint = this.tabletEndpoint(pairing.orderEndpointName);
     const name = String(endpoint.name);
     const deviceName = displayDeviceName(name);

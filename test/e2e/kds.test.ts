@@ -102,7 +102,7 @@ describe('kitchen display on the real hub', () => {
     });
 
     it("shows the waiter's ticket live; two taps make it Ready and the waiter's client knows within a second", async () => {
-      const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, hasTouch: true });
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, hasTouch: true, reducedMotion: 'reduce' });
       const page = await context.newPage();
       page.setDefaultTimeout(8000);
       await page.goto(`${hub.url}/kds/${encodeURIComponent('Kuchyňa')}`);

@@ -196,6 +196,27 @@ describe('POST /api/kds/pair', () => {
   });
 });
 
+describe('a code whose endpoint changed meanwhile', () => {
+  it('is refused with 403 when the endpoint was deleted (and spent), or turned into a printer (and kept)', async () => {
+    await expect2xx(hub.call('POST', '/api/orderendpoints', { name: 'Temp', type: 'Tablet' }));
+    const gone = (await pairing('Temp')).body.code;
+    await expect2xx(hub.call('DELETE', '/api/orderendpoints/Temp'));
+    const r = await pair(gone);
+    expect([r.status, r.body.errorCode]).toEqual([403, 8]);
+    expect(r.body.detail).toMatch(/no longer exists/);
+    await expect2xx(hub.call('POST', '/api/orderendpoints', { name: 'Temp', type: 'Tablet' }));
+    expect((await pair(gone)).status).toBe(401);
+
+    const printer = (await pairing('Temp')).body.code;
+    const ep = (await hub.call('GET', '/api/orderendpoints/Temp')).body;
+    await expect2xx(hub.call('PUT', '/api/orderendpoints/Temp', { ...ep, type: 'Generic', address: 'tcp://127.0.0.1:9' }));
+    expect((await pair(printer)).status).toBe(403);
+    await expect2xx(hub.call('PUT', '/api/orderendpoints/Temp', { ...ep, _v: undefined, type: 'Tablet' }));
+    expect((await pair(printer)).status).toBe(200);
+    forgetGuesses();
+  });
+});
+
 describe("the display's session", () => {
   it('moves orders on but cannot write tickets or anything else', async () => {
     const display = (await pair((await pairing('Pass')).body.code)).body.tokenId;

@@ -8,7 +8,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../hub/clock.js';
 import { ADMIN_PASSWORD, startHub, type TestHub } from '../support/hub.js';
 import { expect2xx, item, register, restaurant } from '../tickets/fixture.js';
@@ -36,8 +36,12 @@ describe.skipIf(!haveChromium)('the kitchen display in Chromium', () => {
 
   const code = async () => (await expect2xx(hub.call('POST', '/api/kds/pairings', { orderEndpointName: ENDPOINT }))).code as string;
 
-  async function newPage(): Promise<{ context: BrowserContext; page: Page }> {
-    const context = await browser.newContext({ viewport: TABLET, locale: 'en-GB', hasTouch: true });
+  /**
+   * A tablet-sized tab. Reduced motion by default (steady screenshots, an idle Chromium while other
+   * files run); the cancel test asks for motion to see the flashing.
+   */
+  async function newPage(motion: 'reduce' | 'no-preference' = 'reduce'): Promise<{ context: BrowserContext; page: Page }> {
+    const context = await browser.newContext({ viewport: TABLET, locale: 'en-GB', hasTouch: true, reducedMotion: motion });
     contexts.push(context);
     const page = await context.newPage();
     page.setDefaultTimeout(8000);
@@ -46,8 +50,8 @@ describe.skipIf(!haveChromium)('the kitchen display in Chromium', () => {
   }
 
   /** A display paired by typing the code on its keypad, as a cook would. */
-  async function pairedDisplay(path = PATH): Promise<{ context: BrowserContext; page: Page }> {
-    const opened = await newPage();
+  async function pairedDisplay(path = PATH, motion: 'reduce' | 'no-preference' = 'reduce'): Promise<{ context: BrowserContext; page: Page }> {
+    const opened = await newPage(motion);
     await opened.page.goto(hub.url + path);
     for (const digit of await code()) await opened.page.getByRole('button', { name: digit, exact: true }).click();
     await opened.page.locator('[data-testid=conn]', { hasText: 'Live' }).waitFor();
@@ -97,6 +101,12 @@ describe.skipIf(!haveChromium)('the kitchen display in Chromium', () => {
     waiter = await register(hub);
     mkdirSync(SHOTS, { recursive: true });
   }, 60_000);
+
+  // Each test's tabs close after it: a display animates (flashing cancels, timers), and idle tabs
+  // left open would keep Chromium busy while other test files run.
+  afterEach(async () => {
+    for (const c of contexts.splice(0)) await c.close().catch(() => undefined);
+  });
 
   afterAll(async () => {
     for (const c of contexts) await c.close().catch(() => undefined);
@@ -165,8 +175,10 @@ describe.skipIf(!haveChromium)('the kitchen display in Chromium', () => {
   });
 
   it('shows a cancel order struck through and flashing until a cook taps it away', async () => {
-    const { page } = await pairedDisplay();
+    // ?beep=false overrides the endpoint's IsBeepEnabled: this display stays silent.
+    const { page } = await pairedDisplay(`${PATH}?beep=false`, 'no-preference');
     const t = await ticket({ name: 'Stôl 3', location: { tableName: '3' }, items: [item(12, 3, { comment: 'bez smotany' })] });
+    hub.clock.advance(1000);
     await expect2xx(hub.call('PUT', `/api/tickets/${t.id}`, { ...t, items: [{ ...t.items[0], quantity: 1 }] }, { token: waiter.token }));
     const cancel = (await ordersOf(t.id)).find((o) => o.kind === 'Cancel');
     expect(cancel.state).toBe('Cancelled');
@@ -178,10 +190,20 @@ describe.skipIf(!haveChromium)('the kitchen display in Chromium', () => {
       flash: getComputedStyle(el.closest('.ticket')!).animationName,
     }));
     expect(look).toEqual({ line: 'line-through', flash: 'flash' });
+    // Without motion it does not flash, but keeps a thick red frame.
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    const still = await shown.evaluate((el) => ({ flash: getComputedStyle(el).animationName, frame: getComputedStyle(el).boxShadow }));
+    expect(still.flash).toBe('none');
+    expect(still.frame).toMatch(/4px/);
     // Cancel orders come first in New, before older new orders.
     expect(await column(page, 'New').locator('.ticket').first().getAttribute('data-order-id')).toBe(cancel.id);
+    expect(await page.evaluate(() => (window as unknown as { __kdsBeeps: number }).__kdsBeeps)).toBe(0);
+    // The order it changes says so, also after the cancel is tapped away.
+    const original = (await ordersOf(t.id)).find((o) => o.kind === 'New');
+    await expect(card(page, original.id).locator('.changed').textContent()).resolves.toBe('Cancelled later: −2× Kapustnica');
     await shown.click();
     await shown.waitFor({ state: 'detached' });
+    expect(await card(page, original.id).locator('.changed').count()).toBe(1);
     await page.reload();
     await page.locator('[data-testid=conn]', { hasText: 'Live' }).waitFor();
     expect(await card(page, cancel.id).count()).toBe(0);
@@ -293,6 +315,7 @@ describe.skipIf(!haveChromium)('the kitchen display in Chromium', () => {
     at(3);
     await ticket({ name: 'Jedlo so sebou', items: [item(10, 1), item(11, 1)] });
     const wrong = await ticket({ name: 'Stôl 2', location: { tableName: '2' }, items: [item(11, 2)] });
+    hub.clock.advance(60_000);
     await expect2xx(hub.call('PUT', `/api/tickets/${wrong.id}`, { ...wrong, items: [] }, { token: waiter.token }));
     hub.clock.set(new Date(real));
     await ticket({ name: 'Stôl 10', location: { tableName: '10', zoneName: 'Bar' }, items: [item(12, 1)] });
@@ -310,6 +333,19 @@ describe.skipIf(!haveChromium)('the kitchen display in Chromium', () => {
     await page.locator('.age-red').first().waitFor();
     await page.locator('.age-amber').first().waitFor();
     await page.screenshot({ path: `${SHOTS}kitchen.png` });
+    // Landscape is the target; a tablet turned to portrait still works, columns stacked.
+    await page.setViewportSize({ width: 800, height: 1280 });
+    await page.screenshot({ path: `${SHOTS}kitchen-portrait.png` });
+    await page.setViewportSize(TABLET);
+    // The address overrides the endpoint's AmberAfterMinutes / RedAfterMinutes.
+    await page.goto(`${hub.url}${PATH}?amber=60&red=120`);
+    await page.locator('[data-testid=conn]', { hasText: 'Live' }).waitFor();
+    await page.locator('.ticket').first().waitFor();
+    expect(await page.locator('.age-amber, .age-red').count()).toBe(0);
+    await page.goto(`${hub.url}${PATH}?amber=0&red=60`);
+    await page.locator('.ticket:not(.cancel)').first().waitFor();
+    expect(await page.locator('.ticket:not(.cancel)').count()).toBeGreaterThan(5);
+    expect(await page.locator('.ticket:not(.cancel)').count()).toBe(await page.locator('.age-amber').count());
     const { page: pass } = await newPage();
     await pass.goto(`${hub.url}/expo`);
     await pass.getByLabel('Pairing code').fill(await code());

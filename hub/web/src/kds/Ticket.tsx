@@ -69,6 +69,7 @@ export function Ticket(props: { order: Order; feed: Feed; timers: Timers; fresh:
     : servingUntil
       ? `Served in ${Math.max(0, Math.ceil((servingUntil - props.now) / 1000))} s · tap to keep`
       : ACTION[state] ?? '';
+  const changed = feed.changedLater(order);
   const bump = () => feed.bump(order.id);
   return (
     <div
@@ -94,6 +95,7 @@ export function Ticket(props: { order: Order; feed: Feed; timers: Timers; fresh:
           {clock(age)}
         </span>
       </header>
+      {changed && <div class="changed">Cancelled later: {changed}</div>}
       <div class="meta">
         <span class="number">#{orderNumber(order)}</span>
         {order.employee?.name && <span>{order.employee.name}</span>}

@@ -87,6 +87,8 @@ export class Feed {
   private readonly optimistic = new Map<string, State>();
   private readonly serving = new Map<string, { until: number; timer: ReturnType<typeof setTimeout> }>();
   private readonly seen = new Set<string>();
+  /** Cancel orders in scope, tapped away or not: the orders they change keep saying so. */
+  private readonly cancels = new Map<string, Order>();
   private readonly dismissed = loadDismissed();
   private readonly listeners = new Set<() => void>();
   private readonly pendingKeys = new Set<string>();
@@ -196,6 +198,7 @@ export class Feed {
     if (o._v < (this.versions.get(o.id) ?? 0)) return;
     this.versions.set(o.id, o._v);
     this.touched.add(o.id);
+    if (o.kind === 'Cancel' && this.inScope(o)) this.cancels.set(o.id, o);
     const arriving = this.loaded && live && !this.seen.has(o.id);
     this.seen.add(o.id);
     if (this.relevant(o)) this.orders.set(o.id, o);
@@ -332,6 +335,20 @@ export class Feed {
 
   isServing(id: string): number | null {
     return this.serving.get(id)?.until ?? null;
+  }
+
+  /**
+   * A later cancel order of the same ticket at this endpoint: the cook should look before cooking.
+   * Strictly later: a write that swaps an item's plu makes its cancel and its new order at once.
+   */
+  changedLater(o: Order): string | null {
+    if (o.kind === 'Cancel') return null;
+    const removed = new Map<string, number>();
+    for (const c of this.cancels.values()) {
+      if (c.ticketId !== o.ticketId || c.orderEndpointName !== o.orderEndpointName || c.createdAt <= o.createdAt) continue;
+      for (const i of c.items) removed.set(i.name, (removed.get(i.name) ?? 0) + i.quantity);
+    }
+    return removed.size ? [...removed].map(([name, q]) => `−${q}× ${name}`).join(', ') : null;
   }
 
   isPending(id: string): boolean {
