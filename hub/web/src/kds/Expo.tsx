@@ -39,6 +39,9 @@ function tables(feed: Feed): Table[] {
   return [...byKey.values()].filter((t) => t.ready.length > 0).sort((a, b) => a.readySince - b.readySince || a.key.localeCompare(b.key));
 }
 
+/** The pass looks at the last 12 hours: a table's orders from an earlier service are not this party's. */
+const PASS_WINDOW_MS = 12 * 3600_000;
+
 const STATE_LABEL: Record<string, string> = { New: 'not started', InProgress: 'in progress' };
 
 export function Expo({ name, endpoints }: { name: string | null; endpoints: string[] | null }): JSX.Element {
@@ -47,7 +50,7 @@ export function Expo({ name, endpoints }: { name: string | null; endpoints: stri
   const reloadRef = useRef(reload);
   reloadRef.current = reload;
   const key = endpoints?.join('\u0000') ?? '';
-  const feed = useMemo(() => new Feed(endpoints, { onArrive, onEndpointChange: (k) => k === name && reloadRef.current() }), [key, onArrive]);
+  const feed = useMemo(() => new Feed(endpoints, { onArrive, onEndpointChange: (k) => k === name && reloadRef.current() }, PASS_WINDOW_MS), [key, onArrive]);
   useEffect(() => {
     feed.start();
     return () => feed.stop();

@@ -118,6 +118,11 @@ export class Feed {
     /** Order endpoint names to show; null: every endpoint (the pass). */
     readonly endpoints: string[] | null,
     private readonly hooks: { onArrive?(order: Order): void; onEndpointChange?(name: string): void } = {},
+    /**
+     * Only orders younger than this. The pass sets it: printer endpoints' orders are never bumped,
+     * and yesterday's at table 4 must not show as "still cooking" for today's guests there.
+     */
+    private readonly windowMs: number | null = null,
   ) {}
 
   subscribe(fn: () => void): () => void {
@@ -176,8 +181,9 @@ export class Feed {
 
   private relevant(o: Order): boolean {
     if (!this.inScope(o)) return false;
-    if (o.kind === 'Cancel') return !this.dismissed.has(o.id) && hubNow() - Date.parse(o.createdAt) < CANCEL_SHOWN_MS;
-    return ACTIVE.includes(o.state);
+    const age = hubNow() - Date.parse(o.createdAt);
+    if (o.kind === 'Cancel') return !this.dismissed.has(o.id) && age < CANCEL_SHOWN_MS;
+    return ACTIVE.includes(o.state) && (this.windowMs === null || age < this.windowMs);
   }
 
   private scopeFilter(): string {
@@ -211,7 +217,8 @@ export class Feed {
   private async reload(): Promise<void> {
     const since = new Date(hubNow() - CANCEL_SHOWN_MS).toISOString();
     this.touched.clear();
-    const [active, cancels] = await Promise.all([this.list(`state=${q(inList(ACTIVE))}`), this.list(`kind=Cancel&createdAt=${q('ge:' + since)}`)]);
+    const young = this.windowMs === null ? '' : `&createdAt=${q('ge:' + new Date(hubNow() - this.windowMs).toISOString())}`;
+    const [active, cancels] = await Promise.all([this.list(`state=${q(inList(ACTIVE))}${young}`), this.list(`kind=Cancel&createdAt=${q('ge:' + since)}`)]);
     const fresh = new Set([...active, ...cancels].map((o) => o.id));
     // Held orders missing from the list have left scope (served elsewhere), unless an event brought them meanwhile.
     for (const id of [...this.orders.keys()]) if (!fresh.has(id) && !this.touched.has(id)) this.orders.delete(id);
