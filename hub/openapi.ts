@@ -1037,7 +1037,8 @@ function registerOperations(registry: OpenAPIRegistry, problem: z.ZodObject, ord
     description: 'Requires OrderProcess; no Sale environment needed (a kitchen display or the pass). Each change is stamped in `stateHistory` and reaches registers through the change log.',
     request: {
       params: z.object({ id: z.string() }),
-      body: { content: { [JSON_TYPE]: { schema: z.object({ state: z.enum(['New', 'InProgress', 'Ready', 'Served']) }) } } },
+      body: { content: { [JSON_TYPE]: { schema: z.object({ state: z.enum(['New', 'InProgress', 'Ready', 'Served']), _v: z.number().int().optional() }) } } },
+      headers: z.object({ 'If-Match': z.string().optional() }),
     },
     responses: {
       200: { description: 'The order with its new state.', content: { [JSON_TYPE]: { schema: anyOrder } } },
@@ -1048,6 +1049,7 @@ function registerOperations(registry: OpenAPIRegistry, problem: z.ZodObject, ord
           ERR.missingRight('Without OrderProcess.'),
           ERR.stateForbids('Out of Served or Cancelled, to Cancelled, or back more than one step.'),
           ERR.notFound('No such order.'),
+          ERR.versionMismatch(),
         ],
         problem,
       ),

@@ -95,3 +95,17 @@ describe('orders for a kitchen display', () => {
     expect(jobs.n).toBe(0);
   });
 });
+
+describe('stale views', () => {
+  it('refuses a state change whose _v or If-Match is not the stored version (409), and takes a matching one', async () => {
+    const { order } = await newOrder();
+    const moved = await hub.call('POST', `/api/orders/${order.id}/state`, { state: 'InProgress', _v: order._v }, { token: cook });
+    expect(moved.status).toBe(200);
+    const stale = await hub.call('POST', `/api/orders/${order.id}/state`, { state: 'New', _v: order._v }, { token: cook });
+    expect(stale.status).toBe(409);
+    expect(stale.body).toMatchObject({ errorCode: 6, resource: { name: 'Order', id: order.id, version: moved.body._v } });
+    const header = await hub.call('POST', `/api/orders/${order.id}/state`, { state: 'Ready' }, { token: cook, headers: { 'If-Match': `"${order._v}"` } });
+    expect(header.status).toBe(409);
+    expect((await hub.call('POST', `/api/orders/${order.id}/state`, { state: 'Ready' }, { token: cook, headers: { 'If-Match': `"${moved.body._v}"` } })).status).toBe(200);
+  });
+});

@@ -10,7 +10,7 @@ import { inTransaction } from '../../../db/client.js';
 import { requireObjectBody } from '../../http/body.js';
 import { requireRight, type Caller } from '../../http/caller.js';
 import { errors } from '../../http/errors.js';
-import { callerOf, methodNotAllowed } from '../../http/handler.js';
+import { callerOf, ifMatch, methodNotAllowed } from '../../http/handler.js';
 import type { Doc } from '../engine/define.js';
 import { enumOf } from '../engine/fields.js';
 import type { ResourceService } from '../engine/service.js';
@@ -20,13 +20,15 @@ import { ORDER_STATES } from './resource.js';
 export const FLOW = ['New', 'InProgress', 'Ready', 'Served'] as const;
 const FINAL = new Set(['Served', 'Cancelled']);
 
-export const stateChangeSchema = z.object({ state: enumOf(ORDER_STATES) });
+/** `_v` (or If-Match) is optional: a display that sends it is told (409) when its view was stale. */
+export const stateChangeSchema = z.object({ state: enumOf(ORDER_STATES), _v: z.number().int().min(0).optional() });
 
-export function changeOrderState(orders: ResourceService, caller: Caller, id: string, raw: Record<string, unknown>): Doc {
+export function changeOrderState(orders: ResourceService, caller: Caller, id: string, raw: Record<string, unknown>, ifMatch?: number): Doc {
   requireRight(caller, 'OrderProcess');
-  const { state } = parseOr400(stateChangeSchema, raw);
+  const { state, _v } = parseOr400(stateChangeSchema, raw);
   return inTransaction(orders.ctx.db, () => {
     const stored = orders.getStored(id);
+    orders.checkVersion(id, stored.v, _v ?? ifMatch);
     const current = String(stored.doc.state);
     if (current === state) return orders.present(stored);
     if (FINAL.has(current)) throw errors.forbidden(`Order '${id}' is ${current}; it does not change any more.`);
@@ -43,7 +45,7 @@ export function changeOrderState(orders: ResourceService, caller: Caller, id: st
 export function orderStateRouter(orders: ResourceService): Router {
   const router = Router();
   router.post('/orders/:id/state', (req, res) => {
-    res.json(changeOrderState(orders, callerOf(res), String(req.params.id), requireObjectBody(req.body)));
+    res.json(changeOrderState(orders, callerOf(res), String(req.params.id), requireObjectBody(req.body), ifMatch(req)));
   });
   router.all('/orders/:id/state', methodNotAllowed(['POST']));
   return router;
