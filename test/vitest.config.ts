@@ -5,7 +5,8 @@ export default defineConfig({
   root: fileURLToPath(new URL('..', import.meta.url)),
   test: {
     include: ['test/**/*.test.ts'],
-    testTimeout: 20_000,
+    // A test that hangs fails after a minute; the browser tests wait up to 20 s per step under load.
+    testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
     // The browser and page tests share one build of hub/web; made once here, never by two forks at once.
