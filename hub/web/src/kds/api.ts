@@ -8,19 +8,12 @@
  * display user, not the manager), and the two pages must not log each other out.
  */
 
-export interface SessionUser {
-  id: string;
-  userName: string;
-  name: string;
-  rights: string[];
-  device: { name: string; envName: string };
-}
+import type { Session as HubSession, User } from '../lib/session';
 
-export interface Session {
-  tokenId: string;
-  refreshToken: string;
-  expiresAt: string;
-  user: SessionUser;
+// The same answer of POST /api/auth as the manager's page gets; only the storage is kept apart.
+export type SessionUser = User;
+
+export interface Session extends HubSession {
   /** Set by a pairing: the endpoint the code was made for. */
   orderEndpointName?: string;
 }
