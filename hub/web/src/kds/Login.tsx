@@ -116,18 +116,7 @@ export function Login({ endpoint }: { endpoint: string | null }): JSX.Element {
                 <input value={target} onInput={(e) => setTarget(e.currentTarget.value)} required />
               </label>
             )}
-            <label>
-              Manager’s user name
-              <input value={userName} autoComplete="username" onInput={(e) => setUserName(e.currentTarget.value)} required />
-            </label>
-            <label>
-              Password
-              <input type="password" value={password} autoComplete="current-password" onInput={(e) => setPassword(e.currentTarget.value)} required />
-            </label>
-            <label>
-              Manager’s device (back office)
-              <input value={device} placeholder="BackOffice" onInput={(e) => setDevice(e.currentTarget.value)} />
-            </label>
+            <Credentials {...{ userName, setUserName, password, setPassword, device, setDevice }} userLabel="Manager’s user name" deviceLabel="Manager’s device (back office)" devicePlaceholder="BackOffice" />
             <button class="big primary" type="submit" disabled={busy}>
               Pair this screen
             </button>
@@ -142,18 +131,7 @@ export function Login({ endpoint }: { endpoint: string | null }): JSX.Element {
             }}
           >
             <p class="hint">A Tool device and a user with the right OrderProcess.</p>
-            <label>
-              User name
-              <input value={userName} autoComplete="username" onInput={(e) => setUserName(e.currentTarget.value)} required />
-            </label>
-            <label>
-              Password
-              <input type="password" value={password} autoComplete="current-password" onInput={(e) => setPassword(e.currentTarget.value)} required />
-            </label>
-            <label>
-              Device
-              <input value={device} onInput={(e) => setDevice(e.currentTarget.value)} required />
-            </label>
+            <Credentials {...{ userName, setUserName, password, setPassword, device, setDevice }} userLabel="User name" deviceLabel="Device" deviceRequired />
             <button class="big primary" type="submit" disabled={busy}>
               Log in
             </button>
@@ -166,5 +144,36 @@ export function Login({ endpoint }: { endpoint: string | null }): JSX.Element {
         )}
       </div>
     </div>
+  );
+}
+
+/** The user, password and device fields both password forms share. */
+function Credentials(p: {
+  userName: string;
+  setUserName: (v: string) => void;
+  password: string;
+  setPassword: (v: string) => void;
+  device: string;
+  setDevice: (v: string) => void;
+  userLabel: string;
+  deviceLabel: string;
+  devicePlaceholder?: string;
+  deviceRequired?: boolean;
+}) {
+  return (
+    <>
+      <label>
+        {p.userLabel}
+        <input value={p.userName} autoComplete="username" onInput={(e) => p.setUserName(e.currentTarget.value)} required />
+      </label>
+      <label>
+        Password
+        <input type="password" value={p.password} autoComplete="current-password" onInput={(e) => p.setPassword(e.currentTarget.value)} required />
+      </label>
+      <label>
+        {p.deviceLabel}
+        <input value={p.device} placeholder={p.devicePlaceholder} onInput={(e) => p.setDevice(e.currentTarget.value)} required={p.deviceRequired} />
+      </label>
+    </>
   );
 }
