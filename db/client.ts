@@ -107,7 +107,7 @@ export function closeDb(db: Db): void {
 export type SqlParam = string | number | bigint | null | Buffer;
 
 /**
- * Plain SQL for the few hot paths (the engine's row writes) where building a drizzle `sql`
+ * Plain SQL for the few hot paths (the engine's row writes, a ticket write's lookups) where building a drizzle `sql`
  * template per call costs more than running the statement. Texts are constants of the caller;
  * values are always bound.
  */
@@ -117,6 +117,9 @@ export const rawSql = {
   },
   get<T>(db: Db, text: string, params: SqlParam[]): T | undefined {
     return db.$client.prepare(text).get(...params) as T | undefined;
+  },
+  all<T>(db: Db, text: string, params: SqlParam[]): T[] {
+    return db.$client.prepare(text).all(...params) as T[];
   },
 };
 

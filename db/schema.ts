@@ -9,6 +9,8 @@ import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'driz
 
 const v = () => integer('v').notNull();
 const doc = () => text('doc').notNull();
+/** The condition of a partial index over the rows where `column` has a value. */
+const notNull = (column: string) => sql`${sql.raw(column)} IS NOT NULL`;
 
 export const meta = sqliteTable('meta', {
   key: text('key').primaryKey(),
@@ -228,13 +230,16 @@ export const tickets = sqliteTable(
     index('tickets_closed_table').on(t.isClosed, t.tableName),
     index('tickets_device_close').on(t.deviceName, t.closeDate),
     index('tickets_closed_open_date').on(t.isClosed, t.openDate),
-    index('tickets_close_date').on(t.closeDate),
+    // Partial (`IS NOT NULL`) where the column is empty on an open ticket: a ticket write then
+    // touches five B-trees fewer, and every filter on these columns (`=`, `<`, `>=`, … imply NOT
+    // NULL to SQLite's planner) still finds its index.
+    index('tickets_close_date').on(t.closeDate).where(notNull('close_date')),
     index('tickets_open_date').on(t.openDate),
     index('tickets_employee').on(t.employeeUserName, t.isClosed),
-    index('tickets_external_id').on(t.externalId),
-    index('tickets_customer_card').on(t.customerCardSerialNumber),
-    index('tickets_customer').on(t.customerId),
-    index('tickets_close_number').on(t.closeFiscalName, t.closeNumber),
+    index('tickets_external_id').on(t.externalId).where(notNull('external_id')),
+    index('tickets_customer_card').on(t.customerCardSerialNumber).where(notNull('customer_card_serial_number')),
+    index('tickets_customer').on(t.customerId).where(notNull('customer_id')),
+    index('tickets_close_number').on(t.closeFiscalName, t.closeNumber).where(notNull('close_fiscal_name')),
     index('tickets_zone').on(t.zoneName, t.isClosed),
   ],
 );
@@ -285,7 +290,6 @@ export const printJobs = sqliteTable(
     printedAt: integer('printed_at'),
   },
   (t) => [
-    index('print_jobs_queue').on(t.endpointName, t.state, t.createdAt),
     index('print_jobs_ref').on(t.refId),
     // The next job of a printer, in order, among the open ones only: a printed day does not slow it.
     index('print_jobs_open')

@@ -126,7 +126,7 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
   api.use(services.events.router);
   // A write may have queued print jobs (outbox): wake the printers once it has committed.
   api.use((req, res, next) => {
-    if (req.method !== 'GET' && req.method !== 'HEAD') res.on('finish', () => services.printing.kick());
+    if (req.method !== 'GET' && req.method !== 'HEAD') res.on('finish', () => services.printing.kick(/^\/api\/orderendpoints\b/i.test(req.originalUrl)));
     next();
   });
   api.use(printingRouter(services.printing));

@@ -6,6 +6,7 @@ import { VERSION } from './version.js';
 import { readFiscalStatus } from './resources/fiscaldevices/status.js';
 import { lastSeq } from './events/log.js';
 import { Outbox } from './mail/outbox.js';
+import { openJobCounts } from './printing/jobs.js';
 
 /** GET /api/health, without a token: what a register or an installer checks first. */
 export function healthRouter(deps: { db: Db; clock: Clock; startedAt: number; printerStatus?: (name: string) => unknown }): Router {
@@ -19,13 +20,7 @@ export function healthRouter(deps: { db: Db; clock: Clock; startedAt: number; pr
     let emailOutbox: { queued: number; failed: number } | null = null;
     try {
       // Queue depth: jobs not yet confirmed printed nor given up, per printer.
-      const depth = new Map(
-        deps.db
-          .all<{ endpoint_name: string; n: number }>(
-            sql`SELECT endpoint_name, count(*) AS n FROM print_jobs WHERE state NOT IN ('Printed', 'Failed') GROUP BY endpoint_name`,
-          )
-          .map((r) => [r.endpoint_name, r.n]),
-      );
+      const depth = openJobCounts(deps.db);
       printers = deps.db
         .all<{ name: string; type: string; is_active: number }>(sql`SELECT name, type, is_active FROM order_endpoints ORDER BY name`)
         .map((p) => ({ name: p.name, type: p.type, isActive: p.is_active === 1, status: deps.printerStatus?.(p.name) ?? 'unknown', queueDepth: depth.get(p.name) ?? 0 }));

@@ -8,6 +8,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { lastSeq } from './events/log.js';
 import { readFiscalStatus } from './resources/fiscaldevices/status.js';
+import { openJobCounts } from './printing/jobs.js';
 
 const BUCKETS_MS = [1, 2, 5, 10, 20, 50, 100, 250, 500, 1000, 2500, 5000];
 
@@ -51,11 +52,9 @@ export class Metrics {
     lines.push(`poshub_http_request_duration_seconds_sum ${this.sumMs / 1000}`, `poshub_http_request_duration_seconds_count ${this.count}`);
 
     metric('poshub_print_queue_depth', 'gauge', 'Print jobs not yet printed nor given up, per printer.');
-    for (const r of db.all<{ name: string; n: number }>(
-      sql`SELECT o.name AS name, count(j.id) AS n FROM order_endpoints o
-          LEFT JOIN print_jobs j ON j.endpoint_name = o.name AND j.state NOT IN ('Printed', 'Failed') GROUP BY o.name`,
-    )) {
-      lines.push(`poshub_print_queue_depth{printer="${escape(r.name)}"} ${r.n}`);
+    const depth = openJobCounts(db);
+    for (const { name } of db.all<{ name: string }>(sql`SELECT name FROM order_endpoints ORDER BY name`)) {
+      lines.push(`poshub_print_queue_depth{printer="${escape(name)}"} ${depth.get(name) ?? 0}`);
     }
     metric('poshub_fiscal_device_online', 'gauge', 'Fiscal devices: 1 online, 0 offline, -1 not known yet.');
     for (const { name } of db.all<{ name: string }>(sql`SELECT name FROM fiscal_devices ORDER BY name`)) {

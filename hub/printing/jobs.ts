@@ -77,6 +77,12 @@ export function queueDepth(db: Db, endpointName: string): number {
   return db.get<{ n: number }>(sql`SELECT count(*) AS n FROM print_jobs WHERE endpoint_name = ${endpointName} AND state IN (${open})`)?.n ?? 0;
 }
 
+/** Undelivered jobs per printer (printers without any are absent), from the open-jobs index. */
+export function openJobCounts(db: Db): Map<string, number> {
+  const rows = db.all<{ name: string; n: number }>(sql`SELECT endpoint_name AS name, count(*) AS n FROM print_jobs WHERE state IN (${open}) GROUP BY endpoint_name`);
+  return new Map(rows.map((r) => [r.name, r.n]));
+}
+
 /** Endpoints that have undelivered jobs (a worker may be missing for some: inactive, deleted). */
 export function endpointsWithOpenJobs(db: Db): string[] {
   return db.all<{ name: string }>(sql`SELECT DISTINCT endpoint_name AS name FROM print_jobs WHERE state IN (${open})`).map((r) => r.name);
@@ -121,7 +127,8 @@ function mirrorToOrder(db: Db, job: PrintJob, at: number): void {
  * and since its bytes went out (attempts > 0) the next send carries a REPRINT mark.
  */
 export function markInterrupted(db: Db, at: number): number {
-  const rows = db.all<Row>(sql`SELECT * FROM print_jobs WHERE state = 'Printing'`);
+  // The state list first, so the open-jobs index serves this rather than a scan of every job ever printed.
+  const rows = db.all<Row>(sql`SELECT * FROM print_jobs WHERE state IN (${open}) AND state = 'Printing'`);
   for (const r of rows) updateJob(db, fromRow(r), { state: 'Unknown', lastError: 'The hub stopped while this job was printing; it is printed again, marked REPRINT.' }, at);
   return rows.length;
 }

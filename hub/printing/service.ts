@@ -87,10 +87,13 @@ export class PrintService {
     this.ticker.unref();
   }
 
-  /** A write finished that may have queued jobs. */
-  kick(): void {
+  /**
+   * A write finished that may have queued jobs. Only a write to the order endpoints can add,
+   * change or remove a printer; other writes just wake the workers (the ticker still syncs).
+   */
+  kick(endpointsChanged = true): void {
     if (!this.started) return;
-    this.sync();
+    if (endpointsChanged) this.sync();
     for (const { worker } of this.workers.values()) worker.kick();
   }
 

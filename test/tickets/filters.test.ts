@@ -207,4 +207,19 @@ describe('indexes', () => {
     }
     expect(await ids(`IsClosed=true&DeviceName=${b.device}&${day}`)).toEqual(['t2', 't4']);
   });
+
+  // These indexes leave out open tickets (where the column is empty), so a ticket write skips
+  // them; a filter on the column must still find its index.
+  it.each([
+    ['CloseDate=ge:2026-11-21T00:00:00Z;lt:2026-11-22T00:00:00Z', /INDEX tickets_close_date \(close_date>\? AND close_date<\?\)/, ['t2', 't4', 't5']],
+    ['ExternalId=ext-1', /INDEX tickets_external_id \(external_id=\?\)/, ['t1']],
+    ['CustomerCardSerialNumber=CARD-1', /INDEX tickets_customer_card \(customer_card_serial_number=\?\)/, ['t1']],
+    ['CloseInfoFiscalName=FP1', /INDEX tickets_close_number \(close_fiscal_name=\?\)/, null],
+  ])('serves %s from a partial index', async (query, index, expected) => {
+    for (const { sql, plan } of await plansOf(query)) {
+      expect(plan.join(' | '), sql).toMatch(index);
+      expect(plan.join(' | ')).not.toMatch(/SCAN tickets\b/);
+    }
+    if (expected) expect(await ids(query)).toEqual(expected);
+  });
 });

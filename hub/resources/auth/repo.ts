@@ -14,8 +14,19 @@ export function findUserByName(db: Db, userName: string): { id: string; doc: str
     .get();
 }
 
+const sessionByToken = new WeakMap<Db, ReturnType<typeof prepareSessionByToken>>();
+const prepareSessionByToken = (db: Db) =>
+  db
+    .select()
+    .from(sessions)
+    .where(eq(sessions.tokenHash, sql.placeholder('tokenHash')))
+    .prepare();
+
+/** Runs on every request: the query is built once per database, not per call. */
 export function findSession(db: Db, tokenHash: string): SessionRow | undefined {
-  return db.select().from(sessions).where(eq(sessions.tokenHash, tokenHash)).get();
+  let query = sessionByToken.get(db);
+  if (!query) sessionByToken.set(db, (query = prepareSessionByToken(db)));
+  return query.get({ tokenHash });
 }
 
 export function findSessionByRefresh(db: Db, refreshHash: string): SessionRow | undefined {

@@ -1,9 +1,26 @@
 /** The two key shapes most resources share (CONTRACT §3), declared once. */
-import { randomUUID } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 import { idKey, nameKey } from './fields.js';
 
+// Random bytes drawn 4 KiB at a time: one call per id costs more than the rest of making it.
+const entropy = Buffer.alloc(4096);
+let entropyUsed = entropy.length;
+
+/**
+ * A new key: 32 hex digits, 48 bits of milliseconds then 80 random bits (the layout of a UUIDv7).
+ * Keys made one after another sort one after another, so each insert lands on the right edge of
+ * the key indexes (tickets, items, orders, print jobs) that are already in memory instead of on a
+ * random page of a million-row index, which a commit must then write out whole. The time is the
+ * machine's, not the hub's clock: it orders keys and is never read back as a date; uniqueness
+ * rests on the 80 random bits.
+ */
 export function newId(): string {
-  return randomUUID().replaceAll('-', '');
+  if (entropyUsed + 10 > entropy.length) {
+    randomFillSync(entropy);
+    entropyUsed = 0;
+  }
+  const random = entropy.toString('hex', entropyUsed, (entropyUsed += 10));
+  return Date.now().toString(16).padStart(12, '0') + random;
 }
 
 /** `id`: 1-64 of A-Za-z0-9._-, made by the server when a POST leaves it out. */

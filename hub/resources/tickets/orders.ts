@@ -3,7 +3,7 @@
  * or removed ones a Cancel order, one per order endpoint named by the plu. Runs inside the ticket
  * write's transaction and enqueues the print jobs there too (outbox).
  */
-import { sql } from 'drizzle-orm';
+import { rawSql } from '../../../db/client.js';
 import { dec, toJsonNumber } from '../../money.js';
 import { enqueuePrintJob } from '../../printing/queue.js';
 import type { Doc, EngineContext } from '../engine/define.js';
@@ -43,29 +43,39 @@ export function orderDeltas(before: TicketItem[], after: TicketItem[]): { added:
   return { added, cancelled };
 }
 
-/** Order endpoints of each plu, active ones only (an inactive printer is switched off on purpose). */
-function endpointsOf(ctx: EngineContext, item: TicketItem): Array<{ name: string; type: string }> {
-  const row = ctx.db.get<{ names: string | null }>(
-    sql`SELECT json_extract(doc, '$.orderEndpointNames') AS names FROM plus WHERE stock_name = ${item.plu.stockName} AND code = ${item.plu.code}`,
-  );
-  const names = row?.names ? (JSON.parse(row.names) as string[]) : [];
-  if (!names.length) return [];
-  const active = ctx.db.all<{ name: string; type: string }>(
-    sql`SELECT name, type FROM order_endpoints WHERE is_active = 1 AND name IN (${sql.join(names.map((n) => sql`${n}`), sql`, `)})`,
-  );
-  const types = new Map(active.map((a) => [a.name, a.type]));
-  return names.filter((n) => types.has(n)).map((name) => ({ name, type: types.get(name)! }));
+/**
+ * The order endpoints of each line's plu, active ones only (an inactive printer is switched off on
+ * purpose). Plain cached SQL: this runs inside every ticket write's transaction.
+ */
+function endpointsOfLines(ctx: EngineContext, lines: Line[]): Array<Array<{ name: string; type: string }>> {
+  if (!lines.length) return [];
+  const active = new Map(rawSql.all<{ name: string; type: string }>(ctx.db, 'SELECT name, type FROM order_endpoints WHERE is_active = 1', []).map((e) => [e.name, e.type]));
+  const namesOf = new Map<string, string[]>();
+  return lines.map(({ item }) => {
+    const key = `${item.plu.stockName}\u0000${item.plu.code}`;
+    let names = namesOf.get(key);
+    if (!names) {
+      const row = rawSql.get<{ names: string | null }>(ctx.db, "SELECT json_extract(doc, '$.orderEndpointNames') AS names FROM plus WHERE stock_name = ? AND code = ?", [
+        item.plu.stockName,
+        item.plu.code,
+      ]);
+      names = row?.names ? (JSON.parse(row.names) as string[]) : [];
+      namesOf.set(key, names);
+    }
+    return names.filter((n) => active.has(n)).map((name) => ({ name, type: active.get(name)! }));
+  });
 }
 
 export function createOrders(ctx: EngineContext, ticket: Doc, lines: Line[], kind: 'New' | 'Cancel'): void {
   const byEndpoint = new Map<string, Line[]>();
   const typeOf = new Map<string, string>();
-  for (const line of lines) {
-    for (const { name, type } of endpointsOf(ctx, line.item)) {
+  const routes = endpointsOfLines(ctx, lines);
+  lines.forEach((line, i) => {
+    for (const { name, type } of routes[i]) {
       byEndpoint.set(name, [...(byEndpoint.get(name) ?? []), line]);
       typeOf.set(name, type);
     }
-  }
+  });
   const now = ctx.clock.now();
   for (const [endpoint, endpointLines] of byEndpoint) {
     // A kitchen display shows the order from the orders list; only printers get a print job.

@@ -4,6 +4,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
+import { rawSql } from '../../../db/client.js';
 import { hasRight, requireRight, requireSale, type Caller } from '../../http/caller.js';
 import { errors } from '../../http/errors.js';
 import type { Right } from '../../http/rights.js';
@@ -77,9 +78,7 @@ interface PluRow {
 }
 
 function loadPlu(ctx: EngineContext, code: number, stockName: string): PluRow | undefined {
-  return ctx.db.get<PluRow>(
-    sql`SELECT name, json_extract(doc, '$.unitPrice.amount') AS unit_price, type FROM plus WHERE stock_name = ${stockName} AND code = ${code}`,
-  );
+  return rawSql.get<PluRow>(ctx.db, "SELECT name, json_extract(doc, '$.unitPrice.amount') AS unit_price, type FROM plus WHERE stock_name = ? AND code = ?", [stockName, code]);
 }
 
 type ItemInput = z.output<typeof itemSchema>;
@@ -175,7 +174,7 @@ export function requireOpen(ticket: Doc): void {
  */
 export function requireNotBusy(ctx: EngineContext, id: unknown): void {
   if (ctx.busy.has(`tickets:${id}`)) throw errors.locked(`Ticket '${id}' is being closed right now; try again in a moment.`);
-  const pending = ctx.db.get(sql`SELECT 1 AS hit FROM fiscal_jobs WHERE ticket_id = ${String(id)} AND state = 'Pending' LIMIT 1`);
+  const pending = rawSql.get(ctx.db, "SELECT 1 AS hit FROM fiscal_jobs WHERE ticket_id = ? AND state = 'Pending' LIMIT 1", [String(id)]);
   if (pending) throw errors.locked(`Ticket '${id}' is being closed: its fiscal receipt may have been issued already. Retry the close to settle it.`);
 }
 
