@@ -37,6 +37,7 @@ import { Metrics } from './metrics.js';
 import { printingRouter } from './printing/routes.js';
 import { PrintService, type PrintingOptions } from './printing/service.js';
 import { buildMail, type MailConfig, type MailServices } from './mail/index.js';
+import { under } from './http/segments.js';
 import { receiptRouter } from './resources/receipts/routes.js';
 import { receiptEmails } from './resources/receipts/resource.js';
 import { KdsService } from './kds/service.js';
@@ -117,26 +118,26 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
 
   const api = express.Router();
   api.use(readJsonBody);
-  api.use(healthRouter({ db: deps.db, clock: deps.clock, startedAt: deps.clock.now().getTime(), printerStatus: (name) => services.printing.summary(name) }));
-  api.use(openApiRouter());
-  api.use(authRouter(services.auth));
-  api.use(kdsPairRouter(services.kds));
+  api.use(under(['health'], healthRouter({ db: deps.db, clock: deps.clock, startedAt: deps.clock.now().getTime(), printerStatus: (name) => services.printing.summary(name) })));
+  api.use(under(['openapi.json', 'docs'], openApiRouter()));
+  api.use(under(['auth'], authRouter(services.auth)));
+  api.use(under(['kds'], kdsPairRouter(services.kds)));
   api.use(requireSession(services.auth));
   api.use(idempotency({ db: deps.db, clock: deps.clock }));
-  api.use(services.events.router);
+  api.use(under(['events', 'changes'], services.events.router));
   // A write may have queued print jobs (outbox): wake the printers once it has committed.
   api.use((req, res, next) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') res.on('finish', () => services.printing.kick(/^\/api\/orderendpoints\b/i.test(req.originalUrl)));
     next();
   });
-  api.use(printingRouter(services.printing));
-  api.use(backupRouter(services.backups));
-  api.use(ticketRouter(services.ticketActions, services.ticketCloser));
-  api.use(fiscalDeviceRouter({ db: deps.db, fiscal: deps.drivers.fiscal, closer: services.ticketCloser }));
-  api.use(receiptRouter(services.mail.receipts, services.mail.settings));
-  api.use(orderStateRouter(services.resources.orders));
-  api.use(kdsRouter(services.kds));
-  for (const service of Object.values(services.resources)) api.use(resourceRouter(service));
+  api.use(under(['orderendpoints', 'orders'], printingRouter(services.printing)));
+  api.use(under(['backups'], backupRouter(services.backups)));
+  api.use(under(['tickets'], ticketRouter(services.ticketActions, services.ticketCloser)));
+  api.use(under(['fiscaldevices'], fiscalDeviceRouter({ db: deps.db, fiscal: deps.drivers.fiscal, closer: services.ticketCloser })));
+  api.use(under(['receipts'], receiptRouter(services.mail.receipts, services.mail.settings)));
+  api.use(under(['orders'], orderStateRouter(services.resources.orders)));
+  api.use(under(['kds'], kdsRouter(services.kds)));
+  for (const service of Object.values(services.resources)) api.use(under([service.def.name], resourceRouter(service)));
   api.use((req) => {
     throw errors.routeNotFound(req.originalUrl.split('?')[0]);
   });

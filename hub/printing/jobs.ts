@@ -127,8 +127,7 @@ function mirrorToOrder(db: Db, job: PrintJob, at: number): void {
  * and since its bytes went out (attempts > 0) the next send carries a REPRINT mark.
  */
 export function markInterrupted(db: Db, at: number): number {
-  // The state list first, so the open-jobs index serves this rather than a scan of every job ever printed.
-  const rows = db.all<Row>(sql`SELECT * FROM print_jobs WHERE state IN (${open}) AND state = 'Printing'`);
+  const rows = db.all<Row>(sql`SELECT * FROM print_jobs WHERE state = 'Printing'`); // index print_jobs_printing
   for (const r of rows) updateJob(db, fromRow(r), { state: 'Unknown', lastError: 'The hub stopped while this job was printing; it is printed again, marked REPRINT.' }, at);
   return rows.length;
 }

@@ -1,0 +1,1 @@
+CREATE INDEX `print_jobs_printing` ON `print_jobs` (`endpoint_name`) WHERE state = 'Printing';
