@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: measures the real hub process on a generated store (a benchmark, not a test).
- *   npm run bench -- [--tickets=1000000] [--duration=10] [--connections=10] [--soak-seconds=60]
+ *   npm run bench -- [--tickets=1000000] [--duration=10] [--connections=10] [--soak-seconds=60] [--paced-rate=50]
  * Prints a table and writes scripts/bench/results.json. The store is generated once into
  * scripts/bench/.store-<tickets> and reused. Every latency is also shown as a ratio to the floor:
  * a minimal express + better-sqlite3 handler inserting the same JSON (scripts/bench/floor.ts).
@@ -20,6 +20,7 @@ const TICKETS = arg('tickets', 1_000_000);
 const DURATION = arg('duration', 10);
 const CONNECTIONS = arg('connections', 10);
 const SOAK_S = arg('soak-seconds', 60);
+const PACED_RATE = arg('paced-rate', 50);
 const say = (s: string) => process.stdout.write(`${s}\n`);
 
 interface Row {
@@ -30,6 +31,15 @@ interface Row {
   errors: number;
   ratioP50?: number;
   ratioP99?: number;
+  /** The same requests at a store's rate (the paced run), not back to back. */
+  paced?: { p50: number; p99: number; n: number; errors: number; ratioP50?: number; ratioP99?: number };
+}
+
+interface Scenario {
+  name: string;
+  next: () => { method: string; path: string; token: string; body?: string };
+  /** Requests in all (closes: each ticket once) instead of a duration. */
+  amount?: number;
 }
 
 function startProcess(args: string[], env: Record<string, string>): { child: ChildProcess; output: () => string } {
@@ -74,25 +84,66 @@ async function call(base: string, method: string, path: string, token: string | 
   return text ? JSON.parse(text) : undefined;
 }
 
+/** The p-th percentile of `values` (exact rank, 0.1 ms). */
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return Math.round((sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0) * 10) / 10;
+}
+
 async function load(name: string, opts: autocannon.Options): Promise<Row> {
-  // autocannon's own histogram keeps whole milliseconds, too coarse for a 1 ms floor; every
+  // autocannon's own histogram keeps whole milliseconds, too coarse for a 2 ms floor; every
   // response time (hrtime, fractional ms) is kept here instead and ranked exactly.
   const latencies: number[] = [];
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const run = autocannon({ connections: CONNECTIONS, ...(opts.amount ? {} : { duration: DURATION }), ...opts }, (err, res) => (err ? reject(err) : resolve(res)));
     run.on('response', (_client, _status, _bytes, ms) => latencies.push(ms));
   });
-  latencies.sort((a, b) => a - b);
-  const pct = (p: number) => Math.round((latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? 0) * 10) / 10;
   const row: Row = {
     name,
     rps: Math.round(result.requests.average),
-    p50: pct(50),
-    p99: pct(99),
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
     errors: result.non2xx + result.errors + result.timeouts,
   };
   say(`  ${name.padEnd(44)} ${String(row.rps).padStart(6)} req/s  p50 ${row.p50} ms  p99 ${row.p99} ms${row.errors ? `  errors ${row.errors}` : ''}`);
   return row;
+}
+
+/** Request headers with a session token (none for the floor, which has no login). */
+const auth = (token: string) => ({ ...(token ? { authorization: `Bearer ${token}` } : {}), 'content-type': 'application/json' });
+
+/**
+ * Sends the scenarios' requests in turn at PACED_RATE for `seconds`, one every 1000/rate ms
+ * whatever the answers do, so each latency is the server's alone (autocannon's overallRate
+ * counts its own scheduling delay into the latency at low rates).
+ */
+async function pace(base: string, scenarios: Scenario[], seconds: number) {
+  const seen = scenarios.map(() => ({ latencies: [] as number[], errors: 0 }));
+  const pending: Promise<void>[] = [];
+  const start = performance.now();
+  for (let s = 0; performance.now() < start + seconds * 1000; s++) {
+    const k = s % scenarios.length;
+    const r = scenarios[k].next();
+    const t0 = performance.now();
+    pending.push(
+      fetch(base + r.path, { method: r.method, headers: auth(r.token), body: r.body })
+        .then(async (res) => {
+          await res.arrayBuffer();
+          if (res.status >= 300) seen[k].errors++;
+          seen[k].latencies.push(performance.now() - t0);
+        })
+        .catch(() => void seen[k].errors++),
+    );
+    const due = start + ((s + 1) * 1000) / PACED_RATE;
+    await new Promise((res) => setTimeout(res, Math.max(0, due - performance.now())));
+  }
+  await Promise.all(pending);
+  const summary = (latencies: number[], errors: number) => ({ p50: percentile(latencies, 50), p99: percentile(latencies, 99), n: latencies.length, errors });
+  const all = seen.flatMap((x) => x.latencies);
+  return {
+    byScenario: seen.map((x) => summary(x.latencies, x.errors)),
+    overall: { rps: Math.round(all.length / seconds), ...summary(all, seen.reduce((n, x) => n + x.errors, 0)) },
+  };
 }
 
 const ticketBody = (codes: number[], tableName = 'Bench') => ({
@@ -131,17 +182,18 @@ async function main(): Promise<void> {
   const admin = (await call(base, 'POST', '/api/auth', null, { userName: 'admin', password: BENCH_ADMIN_PASSWORD, deviceName: 'BackOffice' })).tokenId as string;
   const cashier = (await call(base, 'POST', '/api/auth', null, { userName: BENCH_CASHIER.userName, password: BENCH_CASHIER.password, deviceName: 'Register1' }))
     .tokenId as string;
-  const auth = (t: string) => ({ authorization: `Bearer ${t}`, 'content-type': 'application/json' });
   const createBody = JSON.stringify(ticketBody([11, 22, 33, 44, 55]));
 
-  // Pools of tickets for the update and close runs (each close happens once).
+  // Pools of tickets for the update and close runs (each close happens once; the paced run
+  // below closes its own).
   const poolSize = 1500;
-  say(`Preparing ${poolSize * 2} open tickets…`);
+  const pacedCloses = Math.ceil((SOAK_S * PACED_RATE) / 7) + 50;
+  say(`Preparing ${poolSize * 2 + pacedCloses} open tickets…`);
   const updatePool: string[] = [];
   const closePool: string[] = [];
-  for (let i = 0; i < poolSize * 2; i++) {
+  for (let i = 0; i < poolSize * 2 + pacedCloses; i++) {
     const t = await call(base, 'POST', '/api/tickets', cashier, ticketBody([11, 22, 33, 44, 55]));
-    (i % 2 ? closePool : updatePool).push(t.id);
+    (i % 2 || i >= poolSize * 2 ? closePool : updatePool).push(t.id);
   }
   const itemsOf = new Map(updatePool.map((id) => [id, 5]));
   // The table a register asks about: a few open tickets among the million closed ones.
@@ -151,94 +203,61 @@ async function main(): Promise<void> {
   const dayStart = new Date(Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate())).toISOString();
   const dayEnd = new Date(Date.parse(dayStart) + 86_400_000).toISOString();
 
-  say('Measuring (autocannon, ' + `${CONNECTIONS} connections, ${DURATION} s each)…`);
-  const rows: Row[] = [];
-  rows.push(await load('ticket create (5 items)', { url: `${base}/api/tickets`, method: 'POST', headers: auth(cashier), body: createBody }));
+  // Every scenario once: the next request it sends (a fresh one each call).
   let u = 0;
-  rows.push(
-    await load('ticket update (add an item)', {
-      url: base,
-      requests: [
-        {
-          method: 'PUT',
-          headers: auth(cashier),
-          setupRequest: (req) => {
-            const id = updatePool[u++ % updatePool.length];
-            const n = (itemsOf.get(id) ?? 5) + 1;
-            itemsOf.set(id, n);
-            return { ...req, path: `/api/tickets/${id}`, body: JSON.stringify(ticketBody(Array.from({ length: n }, (_, i) => 11 * ((i % 9) + 1)))) };
-          },
-        },
-      ],
-    }),
-  );
   let c = 0;
-  rows.push(
-    await load('ticket close (simulator fiscal device)', {
-      url: base,
-      amount: closePool.length,
-      requests: [
-        {
-          method: 'POST',
-          headers: auth(cashier),
-          setupRequest: (req) => ({ ...req, path: `/api/tickets/${closePool[c++ % closePool.length]}/close`, body: JSON.stringify({ payments: [{ paymentTypeNumber: 1, amount: 1000 }] }) }),
-        },
-      ],
-    }),
-  );
   let g = 0;
-  rows.push(
-    await load('GET one ticket', {
-      url: base,
-      headers: auth(admin),
-      requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/api/tickets/t${String((g++ * 7919) % TICKETS).padStart(7, '0')}` }) }],
-    }),
-  );
-  rows.push(await load('open tickets of one table', { url: `${base}/api/tickets?IsClosed=false&LocationTableName=7`, headers: auth(admin) }));
-  rows.push(
-    await load('closed tickets of one device on one day', {
-      url: `${base}/api/tickets?IsClosed=true&DeviceName=Register3&CloseDate=ge:${dayStart};lt:${dayEnd}`,
-      headers: auth(admin),
-    }),
-  );
-  rows.push(await load('customer Search', { url: `${base}/api/customers?Search=nov&$take=20`, headers: auth(admin) }));
-  rows.push(await load('$count=true over all tickets', { url: `${base}/api/tickets?$count=true`, headers: auth(admin) }));
+  const scenarios: Scenario[] = [
+    { name: 'ticket create (5 items)', next: () => ({ method: 'POST', path: '/api/tickets', token: cashier, body: createBody }) },
+    {
+      name: 'ticket update (add an item)',
+      next: () => {
+        const id = updatePool[u++ % updatePool.length];
+        const n = (itemsOf.get(id) ?? 5) + 1;
+        itemsOf.set(id, n);
+        return { method: 'PUT', path: `/api/tickets/${id}`, token: cashier, body: JSON.stringify(ticketBody(Array.from({ length: n }, (_, i) => 11 * ((i % 9) + 1)))) };
+      },
+    },
+    {
+      name: 'ticket close (simulator fiscal device)',
+      next: () => ({ method: 'POST', path: `/api/tickets/${closePool[c++]}/close`, token: cashier, body: JSON.stringify({ payments: [{ paymentTypeNumber: 1, amount: 1000 }] }) }),
+      amount: poolSize,
+    },
+    { name: 'GET one ticket', next: () => ({ method: 'GET', path: `/api/tickets/t${String((g++ * 7919) % TICKETS).padStart(7, '0')}`, token: admin }) },
+    { name: 'open tickets of one table', next: () => ({ method: 'GET', path: '/api/tickets?IsClosed=false&LocationTableName=7', token: admin }) },
+    {
+      name: 'closed tickets of one device on one day',
+      next: () => ({ method: 'GET', path: `/api/tickets?IsClosed=true&DeviceName=Register3&CloseDate=ge:${dayStart};lt:${dayEnd}`, token: admin }),
+    },
+    { name: 'customer Search', next: () => ({ method: 'GET', path: '/api/customers?Search=nov&$take=20', token: admin }) },
+    { name: '$count=true over all tickets', next: () => ({ method: 'GET', path: '/api/tickets?$count=true', token: admin }) },
+  ];
 
-  say(`Soak: ${SOAK_S} s at a Saturday-night rate (50 registers, 1 request/s each: writes and reads)…`);
+  say('Measuring (autocannon, ' + `${CONNECTIONS} connections back to back, ${DURATION} s each)…`);
+  const rows: Row[] = [];
+  for (const sc of scenarios) {
+    rows.push(
+      await load(sc.name, {
+        url: base,
+        ...(sc.amount ? { amount: sc.amount } : {}),
+        requests: [
+          {
+            setupRequest: (req) => {
+              const r = sc.next();
+              return { ...req, method: r.method as 'GET', path: r.path, headers: auth(r.token), body: r.body };
+            },
+          },
+        ],
+      }),
+    );
+  }
+
+  say(`Paced: ${SOAK_S} s at a Saturday-night rate (${PACED_RATE} req/s: 50 registers, one request a second each), the scenarios in turn…`);
   const samples: number[] = [rssMb(hub.child.pid!)];
   const sampler = setInterval(() => samples.push(rssMb(hub.child.pid!)), 5000);
-  // Paced by hand, one request every 20 ms whatever the answers do, so each latency is the hub's
-  // (autocannon's overallRate counts its own scheduling delay into the latency at low rates).
-  const soakLatencies: number[] = [];
-  let soakErrors = 0;
-  const pending: Promise<void>[] = [];
-  const soakEnd = performance.now() + SOAK_S * 1000;
-  for (let s = 0; performance.now() < soakEnd; s++) {
-    const k = s % 4;
-    const [method, path, token, body] =
-      k === 0
-        ? ['POST', '/api/tickets', cashier, createBody]
-        : k === 1
-          ? ['GET', '/api/tickets?IsClosed=false&LocationTableName=7', admin, undefined]
-          : k === 2
-            ? ['GET', `/api/tickets/t${String((s * 104729) % TICKETS).padStart(7, '0')}`, admin, undefined]
-            : ['GET', '/api/customers?Search=kov&$take=20', admin, undefined];
-    const t0 = performance.now();
-    pending.push(
-      fetch(base + path, { method, headers: auth(token), body })
-        .then(async (r) => {
-          await r.arrayBuffer();
-          if (r.status >= 300) soakErrors++;
-          soakLatencies.push(performance.now() - t0);
-        })
-        .catch(() => void soakErrors++),
-    );
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  await Promise.all(pending);
-  soakLatencies.sort((a, b) => a - b);
-  const soakPct = (p: number) => Math.round(soakLatencies[Math.min(soakLatencies.length - 1, Math.floor((p / 100) * soakLatencies.length))] * 10) / 10;
-  const soak = { rps: Math.round(soakLatencies.length / SOAK_S), p50: soakPct(50), p99: soakPct(99), errors: soakErrors };
+  const paced = await pace(base, scenarios, SOAK_S);
+  scenarios.forEach((sc, k) => (rows.find((r) => r.name === sc.name)!.paced = paced.byScenario[k]));
+  const soak = paced.overall;
   clearInterval(sampler);
   samples.push(rssMb(hub.child.pid!));
   const peakRss = peakRssMb(hub.child.pid!);
@@ -257,10 +276,15 @@ async function main(): Promise<void> {
     headers: { 'content-type': 'application/json' },
     body: createBody,
   });
+  // The floor at the store's rate too, for the ratios of the paced run.
+  const floorScenario: Scenario = { name: 'floor', next: () => ({ method: 'POST', path: '/api/tickets', token: '', body: createBody }) };
+  floorRow.paced = (await pace(`http://127.0.0.1:${floorPort}`, [floorScenario], Math.min(SOAK_S, 20))).overall;
   floor.child.kill('SIGTERM');
+  const ratio = (a: number, b: number) => Math.round((a / Math.max(b, 0.01)) * 10) / 10;
   for (const r of rows) {
-    r.ratioP50 = Math.round((r.p50 / Math.max(floorRow.p50, 0.01)) * 10) / 10;
-    r.ratioP99 = Math.round((r.p99 / Math.max(floorRow.p99, 0.01)) * 10) / 10;
+    r.ratioP50 = ratio(r.p50, floorRow.p50);
+    r.ratioP99 = ratio(r.p99, floorRow.p99);
+    if (r.paced && floorRow.paced) r.paced = { ...r.paced, ratioP50: ratio(r.paced.p50, floorRow.paced.p50), ratioP99: ratio(r.paced.p99, floorRow.paced.p99) };
   }
 
   // Kitchen printing: ticket write to the last byte at a fake ESC/POS printer (scripts/bench-printing.ts).
@@ -281,7 +305,7 @@ async function main(): Promise<void> {
     at: new Date().toISOString(),
     machine,
     store: { tickets: TICKETS },
-    settings: { connections: CONNECTIONS, durationS: DURATION },
+    settings: { connections: CONNECTIONS, durationS: DURATION, pacedRate: PACED_RATE, pacedSeconds: SOAK_S },
     startupMs: Math.round(startupMs),
     peakRssMb: Math.round(peakRss),
     soak: { seconds: SOAK_S, ...soak, rssMbSamples: samples.map(Math.round) },
@@ -295,13 +319,15 @@ async function main(): Promise<void> {
   say(`Machine: ${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGiB} GiB, ${machine.os}, Node ${machine.node}`);
   say(`Store: ${TICKETS.toLocaleString('en')} tickets. Start-up ${results.startupMs} ms. Peak RSS ${results.peakRssMb} MB.`);
   say('');
-  say(`| scenario | req/s | p50 ms | p99 ms | p50 × floor | p99 × floor | errors |`);
-  say(`|---|---:|---:|---:|---:|---:|---:|`);
-  for (const r of rows) say(`| ${r.name} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.ratioP50} | ${r.ratioP99} | ${r.errors} |`);
-  say(`| floor (express + better-sqlite3 insert) | ${floorRow.rps} | ${floorRow.p50} | ${floorRow.p99} | 1 | 1 | ${floorRow.errors} |`);
+  say(`| scenario | back to back: req/s | p50 ms | p99 ms | p50 × floor | p99 × floor | at ${PACED_RATE} req/s: p50 ms | p99 ms | p50 × floor | p99 × floor | errors |`);
+  say(`|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|`);
+  const line = (name: string, r: Row, ratios: [unknown, unknown, unknown, unknown]) =>
+    say(`| ${name} | ${r.rps} | ${r.p50} | ${r.p99} | ${ratios[0]} | ${ratios[1]} | ${r.paced?.p50 ?? ''} | ${r.paced?.p99 ?? ''} | ${ratios[2]} | ${ratios[3]} | ${r.errors + (r.paced?.errors ?? 0)} |`);
+  for (const r of rows) line(r.name, r, [r.ratioP50, r.ratioP99, r.paced?.ratioP50 ?? '', r.paced?.ratioP99 ?? '']);
+  line('floor (express + better-sqlite3 insert)', floorRow, [1, 1, 1, 1]);
   say('');
   say(`Kitchen printing, ticket write → last byte at the fake printer: ${JSON.stringify(kitchen)}`);
-  say(`Soak ${SOAK_S} s at 50 req/s: p50 ${results.soak.p50} ms, p99 ${results.soak.p99} ms, errors ${results.soak.errors}, RSS MB ${results.soak.rssMbSamples.join(' → ')}`);
+  say(`Paced run ${SOAK_S} s at ${PACED_RATE} req/s, all scenarios: p50 ${results.soak.p50} ms, p99 ${results.soak.p99} ms, errors ${results.soak.errors}, RSS MB ${results.soak.rssMbSamples.join(' → ')}`);
   say(`Results: scripts/bench/results.json`);
   process.exit(0);
 }
