@@ -7,6 +7,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { rawSql, type Db } from '../../../db/client.js';
 import type { Condition, FilterValue } from '../../http/ndata.js';
 import type { Doc, EngineContext, FilterDef, ResourceDef, SqlValue, UniqueRule } from './define.js';
+import { compactedThrough } from '../../events/log.js';
 
 export interface StoredDoc {
   doc: Doc;
@@ -164,18 +165,33 @@ export interface RawRow {
 
 const unfilteredCounts = new WeakMap<Db, Map<string, { seq: number; n: number }>>();
 
+/** Past this many log entries since the kept count, counting the table again is the cheaper way. */
+const COUNT_CATCH_UP_LIMIT = 10_000;
+
 /**
  * count(*) of a whole table walks an index of every row (some 10 ms for a million tickets), and
- * the manager's page asks for it often. The answer is kept until the change log moves: every write
- * to a resource table appends to the log in its own transaction.
+ * the manager's page asks for it often. Every write to a resource table appends to the change log
+ * in its own transaction (a new row at _v 1, a removal as a delete), so a kept count is brought up
+ * to date from the entries since, and the table is counted again only when those are too many or
+ * compaction has removed some of them.
  */
 function countAll(db: Db, def: ResourceDef): number {
   const seq = rawSql.get<{ s: number | null }>(db, 'SELECT max(seq) AS s FROM changes', [])?.s ?? 0;
   let byTable = unfilteredCounts.get(db);
   if (!byTable) unfilteredCounts.set(db, (byTable = new Map()));
-  const cached = byTable.get(def.table);
-  if (cached && cached.seq === seq) return cached.n;
-  const n = rawSql.get<{ n: number }>(db, text(`count:${def.table}`, () => `SELECT count(*) AS n FROM ${q(def.table)}`), [])?.n ?? 0;
+  const kept = byTable.get(def.table);
+  if (kept && kept.seq === seq) return kept.n;
+  let n: number;
+  if (kept && seq - kept.seq <= COUNT_CATCH_UP_LIMIT && compactedThrough(db) <= kept.seq) {
+    const delta = rawSql.get<{ d: number }>(
+      db,
+      "SELECT total(CASE WHEN op = 'delete' THEN -1 WHEN v = 1 THEN 1 ELSE 0 END) AS d FROM changes WHERE seq > ? AND resource = ?",
+      [kept.seq, def.name],
+    );
+    n = kept.n + (delta?.d ?? 0);
+  } else {
+    n = rawSql.get<{ n: number }>(db, text(`count:${def.table}`, () => `SELECT count(*) AS n FROM ${q(def.table)}`), [])?.n ?? 0;
+  }
   byTable.set(def.table, { seq, n });
   return n;
 }
