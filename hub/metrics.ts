@@ -66,7 +66,16 @@ export class Metrics {
     metric('poshub_change_log_seq', 'gauge', 'The newest change-log position.');
     lines.push(`poshub_change_log_seq ${lastSeq(db)}`);
     metric('process_resident_memory_bytes', 'gauge', 'Resident memory of the hub process.');
-    lines.push(`process_resident_memory_bytes ${process.memoryUsage().rss}`);
+    const memory = process.memoryUsage();
+    lines.push(`process_resident_memory_bytes ${memory.rss}`);
+    // Which part grows, when resident memory does: the JS heap, or memory outside it (SQLite's
+    // page cache, buffers).
+    metric('nodejs_heap_size_used_bytes', 'gauge', 'JavaScript heap in use.');
+    lines.push(`nodejs_heap_size_used_bytes ${memory.heapUsed}`);
+    metric('nodejs_heap_size_total_bytes', 'gauge', 'JavaScript heap reserved.');
+    lines.push(`nodejs_heap_size_total_bytes ${memory.heapTotal}`);
+    metric('nodejs_external_memory_bytes', 'gauge', 'Memory held outside the JavaScript heap by its objects (buffers).');
+    lines.push(`nodejs_external_memory_bytes ${memory.external}`);
     return `${lines.join('\n')}\n`;
   }
 

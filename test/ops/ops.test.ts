@@ -63,5 +63,6 @@ describe('metrics', () => {
     expect(text).toMatch(/poshub_http_request_duration_seconds_count \d+/);
     expect(text).toMatch(/poshub_change_log_seq \d+/);
     expect(text).toMatch(/process_resident_memory_bytes \d+/);
+    for (const m of ['nodejs_heap_size_used_bytes', 'nodejs_heap_size_total_bytes', 'nodejs_external_memory_bytes']) expect(text).toMatch(new RegExp(`^${m} \\d+$`, 'm'));
   });
 });
