@@ -47,7 +47,7 @@ let userSeq = 0;
  * `dataDir`: a directory of an earlier hub (a restart); it is kept on close.
  * `printing`: start the print workers with these timings (short backoffs and timeouts keep printer tests fast).
  */
-export async function startHub(opts: { clock?: FakeClock; timeZone?: string; rateLimit?: number; dataDir?: string; printing?: PrintingOptions; adminPassword?: string } = {}): Promise<TestHub> {
+export async function startHub(opts: { clock?: FakeClock; timeZone?: string; rateLimit?: number; dataDir?: string; printing?: PrintingOptions } = {}): Promise<TestHub> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'poshub-test-'));
   const db = openDb(join(dataDir, 'hub.sqlite'));
   const clock = opts.clock ?? new FakeClock('2026-11-21T10:00:00Z');
@@ -117,6 +117,6 @@ export async function startHub(opts: { clock?: FakeClock; timeZone?: string; rat
       if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
-  hub.adminToken = await login('admin', opts.adminPassword ?? ADMIN_PASSWORD, 'BackOffice');
+  hub.adminToken = await login('admin', ADMIN_PASSWORD, 'BackOffice');
   return hub;
 }
