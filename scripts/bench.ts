@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { BENCH_ADMIN_PASSWORD, BENCH_CASHIER, generateStore } from './generate-store.js';
-import { freePort } from '../test/support/process.js';
+import { freePort, hubCommand } from '../test/support/process.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const arg = (name: string, fallback: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
@@ -42,8 +42,8 @@ interface Scenario {
   amount?: number;
 }
 
-function startProcess(args: string[], env: Record<string, string>): { child: ChildProcess; output: () => string } {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+function startProcess([cmd, args]: [string, string[]], env: Record<string, string>): { child: ChildProcess; output: () => string } {
+  const child = spawn(cmd, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (c: Buffer) => (out += c));
   child.stderr!.on('data', (c: Buffer) => (out += c));
@@ -173,7 +173,8 @@ async function main(): Promise<void> {
     POS_HUB_LOG_LEVEL: 'warn',
     POS_HUB_TIMEZONE: 'Europe/Bratislava',
   };
-  const hub = startProcess(['hub/main.ts'], env);
+  // The hub as `npm start` runs it (its bundle built first, outside the start-up time).
+  const hub = startProcess(hubCommand(), env);
   // A failed run must not leave the hub behind holding the port and the store.
   process.on('exit', () => hub.child.kill('SIGKILL'));
   const startupMs = await waitFor(`${base}/api/health`, 60_000);
@@ -268,7 +269,7 @@ async function main(): Promise<void> {
   const floorDir = join(ROOT, 'scripts', 'bench', '.floor');
   rmSync(floorDir, { recursive: true, force: true });
   mkdirSync(floorDir, { recursive: true });
-  const floor = startProcess(['scripts/bench/floor.ts', String(floorPort), floorDir], {});
+  const floor = startProcess([process.execPath, ['--import', 'tsx', 'scripts/bench/floor.ts', String(floorPort), floorDir]], {});
   await waitFor(`http://127.0.0.1:${floorPort}/`, 30_000);
   const floorRow = await load('FLOOR: express + better-sqlite3 insert', {
     url: `http://127.0.0.1:${floorPort}/api/tickets`,

@@ -4,7 +4,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', 'data/**', 'hub/web/dist/**', 'db/migrations/**'] },
+  { ignores: ['node_modules/**', 'dist/**', 'data/**', 'hub/web/dist/**', 'hub/dist/**', 'db/migrations/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -16,6 +16,16 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 const ROUNDS = 4;
 
+/** Every item of a list, page by page ($take is at most 1000, and a run may close more tickets). */
+async function all<T>(hub: HubProcess, path: string, token: string): Promise<T[]> {
+  const items: T[] = [];
+  for (;;) {
+    const page = (await hub.call('GET', `${path}&$take=1000&$skip=${items.length}`, undefined, { token })).body as { items: T[]; totalCount: number };
+    items.push(...page.items);
+    if (!page.items.length || items.length >= page.totalCount) return items;
+  }
+}
+
 async function setup(hub: HubProcess): Promise<void> {
   const admin = await hub.login('admin', E2E_ADMIN_PASSWORD, 'BackOffice');
   const ok = async (method: string, path: string, body: unknown) => {
@@ -66,7 +76,7 @@ describe('crash safety', () => {
 
     // Every close the crashes cut off is retried: it must settle against the device, not print again.
     const token = await hub.login('eva', 'pw', 'Till');
-    const open = (await hub.call('GET', '/api/tickets?IsClosed=false&$take=1000', undefined, { token })).body.items as Array<{ id: string }>;
+    const open = await all<{ id: string }>(hub, '/api/tickets?IsClosed=false', token);
     for (const t of open) {
       // Right after a start the hub settles receipts a crash left pending, so a close may be told to
       // come back (423, or 503 while the device is asked); a register retries, and so does this.
@@ -85,7 +95,7 @@ describe('crash safety', () => {
       expect(t.state).toBe('Closed');
       expect(t.closeInfo.number).toBe(number);
     }
-    const closed = (await hub.call('GET', '/api/tickets?IsClosed=true&$take=1000', undefined, { token })).body.items as Array<{ closeInfo: { number: number } }>;
+    const closed = await all<{ closeInfo: { number: number } }>(hub, '/api/tickets?IsClosed=true', token);
     const numbers = closed.map((t) => t.closeInfo.number).sort((a, b) => a - b);
     expect(new Set(numbers).size).toBe(numbers.length);
     expect((await hub.stop()).code).toBe(0);

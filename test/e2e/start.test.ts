@@ -3,11 +3,13 @@
  * prints where it listens and how to log in, serves the API, and exits 0 on SIGTERM within 10 s.
  * A bad environment value stops the start with a message naming the variable.
  */
+import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { failedHubStart, startHubProcess, type HubProcess } from '../support/process.js';
+import { ROOT, failedHubStart, startHubProcess, type HubProcess } from '../support/process.js';
 
 /** Hubs started here and not stopped yet (a failed test); stopped after each test. */
 const running = new Set<HubProcess>();
@@ -131,4 +133,18 @@ describe('npm start', () => {
     expect(code).not.toBe(0);
     for (const name of ['POS_HUB_PORT', 'POS_HUB_TOKEN_TTL', 'POS_HUB_MDNS']) expect(stderr).toContain(name);
   }, 40_000);
+
+  it('runs a bundle of the current sources, written again only when they change, with each module finding its own files', () => {
+    const bundle = join(ROOT, 'hub', 'dist', 'main.js');
+    const build = () => execFileSync(process.execPath, ['scripts/build-server.mjs'], { cwd: ROOT });
+    build();
+    const before = statSync(bundle).mtimeMs;
+    build();
+    // Unchanged sources: not rewritten, so hubs starting from this checkout meanwhile read a whole file.
+    expect(statSync(bundle).mtimeMs).toBe(before);
+    const text = readFileSync(bundle, 'utf8');
+    // db/client.ts finds its migrations next to itself, not next to the bundle.
+    expect(text).toContain(JSON.stringify(pathToFileURL(join(ROOT, 'db', 'client.ts')).href));
+    expect(text).not.toContain('import.meta.url');
+  }, 30_000);
 });

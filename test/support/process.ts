@@ -3,7 +3,7 @@
  * 127.0.0.1 port and a temp data dir, with helpers to call it and to stop it with SIGTERM; and a
  * start that is meant to fail, for what it prints and its exit code.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -12,6 +12,15 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const E2E_ADMIN_PASSWORD = 'e2e-admin-password';
+
+/**
+ * What `npm start` runs, without npm: builds the server bundle (scripts/build-server.mjs, a no-op
+ * when nothing changed) and answers the command that runs it.
+ */
+export function hubCommand(): [string, string[]] {
+  execFileSync(process.execPath, ['scripts/build-server.mjs'], { cwd: ROOT, stdio: 'inherit' });
+  return [process.execPath, ['--enable-source-maps', 'hub/dist/main.js']];
+}
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -32,7 +41,7 @@ export interface HubStartOptions {
   keepDataDir?: boolean;
   /** By default a free one. */
   port?: number;
-  /** Run what `npm start` runs (node --import tsx hub/main.ts) without npm, which itself dies when its stdout breaks. */
+  /** Run what `npm start` runs (`hubCommand()`) without npm, which itself dies when its stdout breaks. */
   direct?: boolean;
   /** Close stdout's read end at once, as when a log collector has died: every write the hub makes there meets EPIPE. */
   unreadStdout?: boolean;
@@ -73,7 +82,7 @@ async function spawnHub(env: Record<string, string | undefined>, opts: HubStartO
     POS_HUB_LOG_LEVEL: 'warn',
     ...env,
   };
-  const [cmd, args] = opts.direct ? [process.execPath, ['--import', 'tsx', 'hub/main.ts']] : ['npm', ['start']];
+  const [cmd, args] = opts.direct ? hubCommand() : ['npm', ['start']];
   const child = spawn(cmd, args, {
     cwd: ROOT,
     env: Object.fromEntries(Object.entries(merged).filter((e): e is [string, string] => e[1] !== undefined)),
