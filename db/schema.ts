@@ -68,7 +68,13 @@ export const customers = sqliteTable(
     /** The six fields the seed's Search looks in, case-folded once at write time (not per query). */
     searchText: text('search_text'),
   },
-  (t) => [index('customers_external_id').on(t.externalId), index('customers_last_name').on(t.lastName)],
+  (t) => [
+    index('customers_external_id').on(t.externalId),
+    index('customers_last_name').on(t.lastName),
+    // Search counts its matches over every customer: this index covers that scan (~60 bytes a
+    // customer instead of the whole row with its document), half the time of a count.
+    index('customers_search_text').on(t.searchText),
+  ],
 );
 
 export const customerCards = sqliteTable(

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHub, type Reply, type TestHub } from '../support/hub.js';
+import { plansOf } from '../support/plans.js';
 
 /**
  * List layer over HTTP (CONTRACT §4, §11): every filter of every configuration resource, paging,
@@ -249,6 +250,12 @@ describe('customers filters', () => {
     const c3 = await list('customers', { id: 'c3' });
     expect(c3.body.items[0].status).toBe('NotYetValid');
     await bad('customers', { IsExpired: 'maybe' }, 'IsExpired');
+  });
+
+  it('Search counts its matches on the covering search_text index, not the rows with their documents', async () => {
+    const plans = await plansOf(hub, '/api/customers?Search=nov', 'customers');
+    const count = plans.find((p) => /count\(\*\)/.test(p.sql));
+    expect(count?.plan.join(' | ')).toMatch(/SCAN customers USING COVERING INDEX customers_search_text/);
   });
 
   it('Search: partial, case-insensitive, over names, company and note', async () => {
@@ -671,5 +678,33 @@ describe('$sort', () => {
     await bad('stocks', { $sort: 'name; DROP TABLE stocks' }, '$sort');
     await bad('stocks', { $sort: 'name:sideways' }, '$sort');
     await bad('stocks', { $sort: 'name,' }, '$sort');
+  });
+});
+
+describe('documents as stored, `_v` spliced in', () => {
+  it('a list and a GET answer the document the write answered, whatever characters it holds', async () => {
+    // A PLU: a resource answered from its stored bytes (no read-time hook, unlike customers).
+    const written = await hub.call('POST', '/api/plus', {
+      id: 'p-bytes',
+      code: 999,
+      stockName: 'Main',
+      name: 'Šopský šalát 🍕 ends with a brace }',
+      type: 'Service',
+      note: 'quotes " and \\ backslash, 4-byte 𝄞, combining é, tab\tand newline\n',
+    });
+    expect(written.status, JSON.stringify(written.body)).toBe(201);
+    const one = await hub.call('GET', '/api/plus/p-bytes');
+    expect(one.body).toEqual(written.body);
+    expect(one.headers.get('etag')).toBe(`"${written.body._v}"`);
+    const page = await list('plus', { id: 'p-bytes' });
+    expect(page.body).toEqual({ items: [written.body], count: 1, totalCount: 1 });
+    // _v once, as the last member.
+    const text = await (await fetch(`${hub.url}/api/plus/p-bytes`, { headers: { authorization: `Bearer ${hub.adminToken}` } })).text();
+    expect(text.endsWith(`,"_v":${written.body._v}}`)).toBe(true);
+    expect(text.match(/"_v"/g)).toHaveLength(1);
+    // A page in the order asked, every document whole.
+    const sorted = await list('plus', { $sort: '-name', $take: '3' });
+    const all = (await list('plus', { $take: '1000' })).body.items as Array<{ name: string }>;
+    expect(sorted.body.items).toEqual([...all].sort((x, y) => (x.name < y.name ? 1 : x.name > y.name ? -1 : 0)).slice(0, 3));
   });
 });

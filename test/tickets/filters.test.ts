@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SimulatorFiscalDevice } from '../../drivers/fiscal/simulator/driver.js';
 import { startHub, type TestHub } from '../support/hub.js';
+import { plansOf as plansOfRequest } from '../support/plans.js';
 import { expect2xx, item, register, restaurant } from './fixture.js';
 
 let hub: TestHub;
@@ -158,38 +159,16 @@ describe('sorting by closeInfo.number', () => {
 });
 
 describe('indexes', () => {
-  /** Runs a list request and returns EXPLAIN QUERY PLAN of each SQL statement the engine ran on tickets. */
+  /**
+   * The plan of each SELECT a ticket list ran to find its page and count. The page's documents are
+   * then read by rowid, which must stay a primary-key lookup.
+   */
   async function plansOf(query: string): Promise<Array<{ sql: string; plan: string[] }>> {
-    const client = hub.db.$client;
-    const seen: Array<{ sql: string; params: unknown[] }> = [];
-    const prepare = client.prepare;
-    client.prepare = function (this: typeof client, source: string) {
-      const stmt = prepare.call(this, source);
-      if (!/FROM "tickets"/.test(source) || /^\s*(INSERT|UPDATE|DELETE)/i.test(source)) return stmt;
-      return new Proxy(stmt, {
-        get(target, prop) {
-          const value = Reflect.get(target, prop, target);
-          if ((prop === 'all' || prop === 'get') && typeof value === 'function') {
-            return (...params: unknown[]) => {
-              seen.push({ sql: source, params });
-              return value.apply(target, params);
-            };
-          }
-          return typeof value === 'function' ? value.bind(target) : value;
-        },
-      });
-    } as typeof client.prepare;
-    try {
-      const r = await hub.call('GET', `/api/tickets?${query}`);
-      expect(r.status).toBe(200);
-    } finally {
-      client.prepare = prepare;
-    }
-    expect(seen.length).toBeGreaterThanOrEqual(2);
-    return seen.map(({ sql, params }) => ({
-      sql,
-      plan: (client.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as Array<{ detail: string }>).map((row) => row.detail),
-    }));
+    const plans = await plansOfRequest(hub, `/api/tickets?${query}`, 'tickets');
+    const [byRowid, finding] = [plans.filter((p) => /WHERE rowid IN/.test(p.sql)), plans.filter((p) => !/WHERE rowid IN/.test(p.sql))];
+    for (const { plan } of byRowid) expect(plan.join(' | ')).toMatch(/^SEARCH tickets USING INTEGER PRIMARY KEY \(rowid=\?\)/);
+    expect(finding.length).toBeGreaterThanOrEqual(2);
+    return finding;
   }
 
   it('serves the open tickets of one table from an index', async () => {

@@ -196,7 +196,8 @@ function countAll(db: Db, def: ResourceDef): number {
   return n;
 }
 
-export function listRaw(db: Db, def: ResourceDef, plan: ListPlan): { rows: RawRow[]; totalCount: number } {
+/** A page of `plan` with the given columns, and the count of all matches. */
+function listPage<T>(db: Db, def: ResourceDef, plan: ListPlan, columns: SQL): { rows: T[]; totalCount: number } {
   const where = plan.where.length ? sql` WHERE ${sql.join(plan.where, sql` AND `)}` : sql``;
   const from = sql`FROM ${id(def.table)}${where}`;
   const total = plan.where.length ? (db.get<{ n: number }>(sql`SELECT count(*) AS n ${from}`)?.n ?? 0) : countAll(db, def);
@@ -205,10 +206,44 @@ export function listRaw(db: Db, def: ResourceDef, plan: ListPlan): { rows: RawRo
     ...plan.orderBy.map((o) => (o.desc ? sql`${o.expr} DESC` : sql`${o.expr} ASC`)),
     sql`${id(def.table)}.${id(def.key.column)} ASC`,
   ];
-  const rows = db.all<RawRow>(
-    sql`SELECT ${id(def.table)}.v AS v, ${id(def.table)}.doc AS doc ${from} ORDER BY ${sql.join(order, sql`, `)} LIMIT ${plan.take} OFFSET ${plan.skip}`,
-  );
+  const rows = db.all<T>(sql`SELECT ${columns} ${from} ORDER BY ${sql.join(order, sql`, `)} LIMIT ${plan.take} OFFSET ${plan.skip}`);
   return { rows, totalCount: total };
+}
+
+export function listRaw(db: Db, def: ResourceDef, plan: ListPlan): { rows: RawRow[]; totalCount: number } {
+  return listPage<RawRow>(db, def, plan, sql`${id(def.table)}.v AS v, ${id(def.table)}.doc AS doc`);
+}
+
+/** A stored document as UTF-8 bytes (the API's answer is made of them without a JS string between). */
+export interface DocBytes {
+  v: number;
+  bytes: Buffer;
+}
+
+/**
+ * The page's documents as bytes, in order. The page is found first by rowid alone and the
+ * documents read after, by rowid: sorting whole rows would carry every matching document (~1.4 KB
+ * a ticket) through SQLite's sorter. One device's day of tickets, 100 of 137: 0.44 → 0.31 ms.
+ */
+export function listDocBytes(db: Db, def: ResourceDef, plan: ListPlan): { docs: DocBytes[]; totalCount: number } {
+  const { rows, totalCount } = listPage<{ r: number }>(db, def, plan, sql`${id(def.table)}.rowid AS r`);
+  if (!rows.length) return { docs: [], totalCount };
+  const read = rawSql.all<DocBytes & { r: number }>(
+    db,
+    text(`docsByRowid:${def.table}`, () => `SELECT rowid AS r, v, CAST(doc AS BLOB) AS bytes FROM ${q(def.table)} WHERE rowid IN (SELECT value FROM json_each(?))`),
+    [JSON.stringify(rows.map((row) => row.r))],
+  );
+  const byRowid = new Map(read.map((d) => [d.r, d]));
+  return { docs: rows.map((row) => byRowid.get(row.r)!), totalCount };
+}
+
+/** One stored document as bytes. */
+export function getDocBytes(db: Db, def: ResourceDef, key: string | number): DocBytes | undefined {
+  return rawSql.get<DocBytes>(
+    db,
+    text(`getBytes:${def.table}`, () => `SELECT v, CAST(doc AS BLOB) AS bytes FROM ${q(def.table)} WHERE ${q(def.key.column)} = ?`),
+    [keyValue(def, key)],
+  );
 }
 
 export function listStored(db: Db, def: ResourceDef, plan: ListPlan): { items: StoredDoc[]; totalCount: number } {

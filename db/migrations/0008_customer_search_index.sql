@@ -1,0 +1,1 @@
+CREATE INDEX `customers_search_text` ON `customers` (`search_text`);
