@@ -16,6 +16,9 @@ import type { Logger } from '../log.js';
 import { nextJob, queueDepth, updateJob, type PrintJob } from './jobs.js';
 import { documentFor, UnprintableJob, type EndpointConfig } from './render.js';
 
+/** The reason a sleeping worker is woken: new work may be there (not an error). */
+const KICKED = 'kicked';
+
 export interface WorkerDeps {
   db: Db;
   clock: Clock;
@@ -81,7 +84,9 @@ export class PrintWorker {
    * must not be dialled once per request.
    */
   kick(): void {
-    if (this.stopped || this.activity !== 'waiting') this.wake.abort();
+    // abort() without a reason makes a DOMException (with its stack) on every call, and every
+    // register write kicks every worker; a kick while one is pending adds nothing.
+    if ((this.stopped || this.activity !== 'waiting') && !this.wake.signal.aborted) this.wake.abort(KICKED);
   }
 
   async stop(): Promise<void> {
