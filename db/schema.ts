@@ -327,7 +327,14 @@ export const fiscalJobs = sqliteTable(
     createdAt: integer('created_at').notNull(),
     finishedAt: integer('finished_at'),
   },
-  (t) => [index('fiscal_jobs_ticket').on(t.ticketId, t.state)],
+  (t) => [
+    index('fiscal_jobs_ticket').on(t.ticketId, t.state),
+    // Every close asks for its device's pending jobs before and after printing; a year of closes
+    // is a year of Done jobs, so the index holds only the pending ones (a handful at most).
+    index('fiscal_jobs_pending')
+      .on(t.fiscalName, t.createdAt)
+      .where(sql`state = 'Pending'`),
+  ],
 );
 
 /** Stock transfers (CONTRACT §7): immutable documents; every one moves plus' stockQuantity in its transaction. */

@@ -2,17 +2,21 @@
 import { expect } from 'vitest';
 import type { TestHub } from './hub.js';
 
+/** A request: a GET of a path, or any call. */
+type Request = string | { method: string; path: string; body?: unknown; token?: string };
+
 /**
- * Runs `GET path` on the hub and answers the plan of every SELECT it ran on `table` (with the
- * parameters it bound), so a test can hold a list's queries to their index.
+ * Runs the request on the hub and answers the plan of every SELECT it ran on `table` (with the
+ * parameters it bound), so a test can hold a request's queries to their index.
  */
-export async function plansOf(hub: TestHub, path: string, table: string): Promise<Array<{ sql: string; plan: string[] }>> {
+export async function plansOf(hub: TestHub, request: Request, table: string): Promise<Array<{ sql: string; plan: string[] }>> {
+  const { method, path, body, token } = typeof request === 'string' ? { method: 'GET', path: request } : request;
   const client = hub.db.$client;
   const seen: Array<{ sql: string; params: unknown[] }> = [];
   const prepare = client.prepare;
   client.prepare = function (this: typeof client, source: string) {
     const stmt = prepare.call(this, source);
-    if (!source.includes(`FROM "${table}"`) || /^\s*(INSERT|UPDATE|DELETE)/i.test(source)) return stmt;
+    if (!new RegExp(`FROM "?${table}"?\\b`).test(source) || /^\s*(INSERT|UPDATE|DELETE)/i.test(source)) return stmt;
     return new Proxy(stmt, {
       get(target, prop) {
         const value = Reflect.get(target, prop, target);
@@ -27,8 +31,8 @@ export async function plansOf(hub: TestHub, path: string, table: string): Promis
     });
   } as typeof client.prepare;
   try {
-    const r = await hub.call('GET', path);
-    expect(r.status).toBe(200);
+    const r = await hub.call(method, path, body, { token });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
   } finally {
     client.prepare = prepare;
   }

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { SimulatorFiscalDevice } from '../../drivers/fiscal/simulator/driver.js';
 import { startHub, type TestHub } from '../support/hub.js';
+import { plansOf } from '../support/plans.js';
 import { expect2xx, item, register, restaurant } from './fixture.js';
 
 let hub: TestHub;
@@ -390,5 +391,18 @@ describe('exactly once', () => {
     expect(closed.status).toBe(200);
     expect(closed.body.items).toHaveLength(1);
     expect(closed.body.items[0].quantity).toBe(1);
+  });
+});
+
+describe('fiscal jobs', () => {
+  it("a close looks for its device's pending jobs on an index of pending jobs only, however many are done", async () => {
+    const t = await open();
+    const plans = await plansOf(hub, { method: 'POST', path: `/api/tickets/${t.id}/close`, body: { payments: cash(100) }, token: cashier.token }, 'fiscal_jobs');
+    const pending = plans.filter((p) => /state = 'Pending' AND fiscal_name/.test(p.sql));
+    expect(pending.length).toBeGreaterThan(0);
+    for (const { sql: text, plan } of pending) {
+      expect(plan.join(' | '), text).toMatch(/SEARCH fiscal_jobs USING INDEX fiscal_jobs_pending \(fiscal_name=\?\)/);
+      expect(plan.join(' | ')).not.toMatch(/SCAN fiscal_jobs|TEMP B-TREE/);
+    }
   });
 });

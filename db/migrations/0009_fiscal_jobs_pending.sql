@@ -1,0 +1,1 @@
+CREATE INDEX `fiscal_jobs_pending` ON `fiscal_jobs` (`fiscal_name`,`created_at`) WHERE state = 'Pending';
