@@ -1,0 +1,80 @@
+/**
+ * A shop's day, request by request, with every SQL statement the hub runs recorded: none may read
+ * a table that grows with sales (tickets, their items, orders, print and fiscal jobs, the change
+ * log, sessions, stock transfers, e-mails) from end to end. A full scan there costs nothing in a
+ * test and a million rows in a shop's second year — the pending fiscal jobs were such a query.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHub, type TestHub } from '../support/hub.js';
+import { expect2xx, item, register, restaurant } from '../tickets/fixture.js';
+
+// Not sessions: a login prunes those dead for a day, so the table holds a day of logins.
+const GROWING = ['tickets', 'ticket_items', 'orders', 'print_jobs', 'fiscal_jobs', 'changes', 'idempotency_keys', 'stock_transfers', 'stock_transfer_items', 'receipt_emails'];
+
+let hub: TestHub;
+const seen = new Map<string, unknown[]>();
+
+beforeAll(async () => {
+  hub = await startHub();
+  const client = hub.db.$client;
+  const prepare = client.prepare;
+  client.prepare = function (this: typeof client, source: string) {
+    const stmt = prepare.call(this, source);
+    return new Proxy(stmt, {
+      get(target, prop) {
+        const value = Reflect.get(target, prop, target);
+        if ((prop === 'all' || prop === 'get' || prop === 'run' || prop === 'iterate') && typeof value === 'function') {
+          return (...params: unknown[]) => {
+            if (!seen.has(source)) seen.set(source, params);
+            return value.apply(target, params);
+          };
+        }
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+  } as typeof client.prepare;
+});
+afterAll(() => hub.close());
+
+describe('query plans of a day', () => {
+  it('no statement reads a table that grows with sales from end to end', async () => {
+    await restaurant(hub);
+    const cashier = await register(hub);
+    const as = { token: cashier.token };
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const t = await expect2xx(hub.call('POST', '/api/tickets', { items: [item(1, 2), item(3, 1)], location: { tableName: '7' } }, as));
+      ids.push(t.id);
+      await expect2xx(hub.call('PUT', `/api/tickets/${t.id}`, { ...t, items: [...t.items, item(2, 1)] }, as));
+    }
+    await expect2xx(hub.call('POST', `/api/tickets/${ids[0]}/close`, { payments: [{ paymentTypeNumber: 1, amount: 100 }], email: 'guest@example.test' }, as));
+    await expect2xx(hub.call('POST', `/api/tickets/${ids[1]}/close`, { payments: [{ paymentTypeNumber: 1, amount: 100 }] }, as));
+    for (const path of [
+      '/api/tickets?IsClosed=false&LocationTableName=7',
+      '/api/tickets?IsClosed=true&DeviceName=Register1&CloseDate=ge:2026-11-21T00:00:00Z;lt:2026-11-22T00:00:00Z',
+      '/api/tickets?$count=true',
+      `/api/tickets/${ids[2]}`,
+      '/api/orders?TicketId=' + ids[2],
+      '/api/stocktransfers?$take=10',
+      '/api/receipts/emails?state=Queued',
+      '/api/health',
+      '/metrics',
+    ]) {
+      const r = await hub.call('GET', path);
+      expect(r.status, `${path}: ${JSON.stringify(r.body)}`).toBe(200);
+    }
+    await expect2xx(hub.call('DELETE', `/api/tickets/${ids[2]}`, undefined, as));
+
+    const fullScans: string[] = [];
+    for (const [source, params] of seen) {
+      if (!/^\s*(SELECT|INSERT|UPDATE|DELETE|WITH)\b/i.test(source) || !GROWING.some((t) => new RegExp(`\\b"?${t}"?\\b`).test(source))) continue;
+      const plan = (hub.db.$client.prepare(`EXPLAIN QUERY PLAN ${source}`).all(...params) as Array<{ detail: string }>).map((r) => r.detail);
+      for (const step of plan) {
+        const table = /^SCAN "?(\w+)"?$/.exec(step)?.[1];
+        if (table && GROWING.includes(table)) fullScans.push(`${step}: ${source.replace(/\s+/g, ' ')}`);
+      }
+    }
+    expect(seen.size).toBeGreaterThan(50);
+    expect(fullScans).toEqual([]);
+  });
+});
