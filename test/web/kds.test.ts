@@ -77,6 +77,22 @@ describe.skipIf(!haveChromium)('the kitchen display in Chromium', () => {
     }
   }
 
+  /**
+   * A display showing a new order for `table`; then the tablet loses the Wi-Fi (no requests get
+   * through, the open event stream is cut too) and the cook taps the order: shown at once, sent later.
+   */
+  async function tappedOffline(table: string, plu: number): Promise<{ context: BrowserContext; page: Page; order: any }> {
+    const { context, page } = await pairedDisplay();
+    const t = await ticket({ name: `Stôl ${table}`, location: { tableName: table }, items: [item(plu, 1)] });
+    const [order] = await ordersOf(t.id);
+    await card(page, order.id).waitFor();
+    await context.setOffline(true);
+    hub.services.events.close();
+    await page.locator('[data-testid=conn]', { hasText: 'Offline' }).waitFor();
+    await card(page, order.id).click();
+    return { context, page, order };
+  }
+
   beforeAll(async () => {
     await ensureWebBuild();
     // The hub's clock is the browser's now; tests set it back to make orders that are already old.
@@ -211,15 +227,7 @@ describe.skipIf(!haveChromium)('the kitchen display in Chromium', () => {
   });
 
   it('catches up after 30 s without a connection: every order made meanwhile exactly once, and the tap made offline sent once', async () => {
-    const { context, page } = await pairedDisplay();
-    const before = await ticket({ name: 'Stôl 9', location: { tableName: '9' }, items: [item(13, 1)] });
-    const [tapped] = await ordersOf(before.id);
-    await card(page, tapped.id).waitFor();
-
-    await context.setOffline(true);
-    hub.services.events.close(); // the Wi-Fi drop cuts the open stream too
-    await page.locator('[data-testid=conn]', { hasText: 'Offline' }).waitFor();
-    await card(page, tapped.id).click(); // made offline: shown at once, sent later
+    const { context, page, order: tapped } = await tappedOffline('9', 13);
     await column(page, 'InProgress').locator(`[data-order-id="${tapped.id}"]`).waitFor();
 
     const made: string[] = [];
@@ -246,6 +254,22 @@ describe.skipIf(!haveChromium)('the kitchen display in Chromium', () => {
     const history = (await hub.call('GET', `/api/orders/${tapped.id}`)).body.stateHistory;
     expect(history.filter((h: any) => h.state === 'InProgress')).toHaveLength(1);
   }, OUTAGE_MS + 40_000);
+
+  it('a tap made offline on an order moved meanwhile elsewhere is refused, not sent over that move, and the display says so', async () => {
+    const { context, page, order } = await tappedOffline('4', 11); // New → In progress, held while offline
+    // Meanwhile the pass takes it on to Ready. Without the _v the display saw, the held tap would
+    // land as a step back (Ready → In progress) that nobody meant.
+    await expect2xx(hub.call('POST', `/api/orders/${order.id}/state`, { state: 'InProgress' }));
+    await expect2xx(hub.call('POST', `/api/orders/${order.id}/state`, { state: 'Ready' }));
+
+    await context.setOffline(false);
+    await page.getByRole('alert').filter({ hasText: 'moved on another screen' }).waitFor({ timeout: 10_000 });
+    await column(page, 'Ready').locator(`[data-order-id="${order.id}"]`).waitFor();
+    const after = (await hub.call('GET', `/api/orders/${order.id}`)).body;
+    expect(after.state).toBe('Ready');
+    expect(after.stateHistory.map((h: any) => h.state)).toEqual(['InProgress', 'Ready']);
+    expect(pageErrors).toEqual([]);
+  }, 40_000);
 
   it('lets a Tool device log in with a user who holds OrderProcess, and shows the pass per table', async () => {
     await expect2xx(hub.call('POST', '/api/devices', { name: 'Pass tablet', envName: 'Tool' }));

@@ -60,6 +60,12 @@ interface Job {
   id: string;
   state: State;
   key: string;
+  /**
+   * The order's `_v` the cook saw when tapping, sent so a move made meanwhile on another screen
+   * is not overridden (409). Unset for a tap queued behind another move of the same order: that
+   * one's answer supplies it.
+   */
+  v?: number;
 }
 
 /** NData `in:` value, CSV-quoted where a name holds a comma or a quote. */
@@ -430,7 +436,8 @@ export class Feed {
       clearTimeout(s.timer);
       this.serving.delete(id);
       if (keepalive) {
-        void call('POST', `/api/orders/${q(id)}/state`, { state: 'Served' }, { idempotencyKey: newKey(), keepalive: true }).catch(() => undefined);
+        const v = this.outbox.some((j) => j.id === id) ? undefined : this.orders.get(id)?._v;
+        void call('POST', `/api/orders/${q(id)}/state`, { state: 'Served', _v: v }, { idempotencyKey: newKey(), keepalive: true }).catch(() => undefined);
       } else this.move(id, 'Served');
     }
   }
@@ -475,7 +482,8 @@ export class Feed {
 
   private move(id: string, state: State): void {
     this.optimistic.set(id, state);
-    this.outbox.push({ id, state, key: newKey() });
+    const queuedBehind = this.outbox.some((j) => j.id === id);
+    this.outbox.push({ id, state, key: newKey(), v: queuedBehind ? undefined : this.orders.get(id)?._v });
     this.notify();
     void this.drain();
   }
@@ -487,8 +495,11 @@ export class Feed {
       while (this.outbox.length && !this.stopped) {
         const job = this.outbox[0];
         try {
-          const o = await call<Order>('POST', `/api/orders/${q(job.id)}/state`, { state: job.state }, { idempotencyKey: job.key });
+          const body = job.v === undefined ? { state: job.state } : { state: job.state, _v: job.v };
+          const o = await call<Order>('POST', `/api/orders/${q(job.id)}/state`, body, { idempotencyKey: job.key });
           this.outbox.shift();
+          const next = this.outbox.find((j) => j.id === job.id);
+          if (next && next.v === undefined) next.v = o._v;
           this.apply(o, false);
           if (!this.outbox.some((j) => j.id === job.id)) this.optimistic.delete(job.id);
           this.notify();
@@ -500,10 +511,16 @@ export class Feed {
             await new Promise((r) => setTimeout(r, RETRY_MS));
             continue;
           }
-          this.outbox.shift();
-          if (!this.outbox.some((j) => j.id === job.id)) this.optimistic.delete(job.id);
+          // The taps queued behind it built on this one: none of them stands any more.
+          this.outbox.splice(0, this.outbox.length, ...this.outbox.filter((j) => j.id !== job.id));
+          this.optimistic.delete(job.id);
           const o = this.orders.get(job.id);
-          this.say(`Order ${o ? orderNumber(o) : job.id} was not moved: ${e instanceof Error ? e.message : String(e)}`);
+          const n = o ? orderNumber(o) : job.id;
+          this.say(
+            e instanceof ApiError && e.status === 409
+              ? `Order ${n} was moved on another screen meanwhile; it shows as it is now.`
+              : `Order ${n} was not moved: ${e instanceof Error ? e.message : String(e)}`,
+          );
           this.queueFetch(job.id);
           if (e instanceof ApiError && e.status === 401 && !session()) return;
         }
