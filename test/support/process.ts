@@ -4,7 +4,7 @@
  * start that is meant to fail, for what it prints and its exit code.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,11 +15,14 @@ export const E2E_ADMIN_PASSWORD = 'e2e-admin-password';
 
 /**
  * What `npm start` runs, without npm: builds the server bundle (scripts/build-server.mjs, a no-op
- * when nothing changed) and answers the command that runs it.
+ * when nothing changed) and answers the node command of package.json's start script, flags and all.
  */
 export function hubCommand(): [string, string[]] {
   execFileSync(process.execPath, ['scripts/build-server.mjs'], { cwd: ROOT, stdio: 'inherit' });
-  return [process.execPath, ['--enable-source-maps', 'hub/dist/main.js']];
+  const start = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+  const node = /&& exec node (.+)$/.exec(start);
+  if (!node) throw new Error(`package.json's start script does not end in "&& exec node …": ${start}`);
+  return [process.execPath, node[1].split(' ')];
 }
 
 export function freePort(): Promise<number> {
