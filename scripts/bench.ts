@@ -254,8 +254,18 @@ async function main(): Promise<void> {
   }
 
   say(`Paced: ${SOAK_S} s at a Saturday-night rate (${PACED_RATE} req/s: 50 registers, one request a second each), the scenarios in turn…`);
+  // Resident memory, and the JS heap in use (from /metrics), every 5 s: when RSS moves, which part.
   const samples: number[] = [rssMb(hub.child.pid!)];
-  const sampler = setInterval(() => samples.push(rssMb(hub.child.pid!)), 5000);
+  const heapSamples: number[] = [];
+  const sampleHeap = async () => {
+    const text = await (await fetch(`${base}/metrics`)).text();
+    heapSamples.push(Number(/^nodejs_heap_size_used_bytes (\d+)/m.exec(text)?.[1] ?? 0) / 2 ** 20);
+  };
+  await sampleHeap();
+  const sampler = setInterval(() => {
+    samples.push(rssMb(hub.child.pid!));
+    void sampleHeap();
+  }, 5000);
   const paced = await pace(base, scenarios, SOAK_S);
   scenarios.forEach((sc, k) => (rows.find((r) => r.name === sc.name)!.paced = paced.byScenario[k]));
   const soak = paced.overall;
@@ -309,7 +319,7 @@ async function main(): Promise<void> {
     settings: { connections: CONNECTIONS, durationS: DURATION, pacedRate: PACED_RATE, pacedSeconds: SOAK_S },
     startupMs: Math.round(startupMs),
     peakRssMb: Math.round(peakRss),
-    soak: { seconds: SOAK_S, ...soak, rssMbSamples: samples.map(Math.round) },
+    soak: { seconds: SOAK_S, ...soak, rssMbSamples: samples.map(Math.round), heapUsedMbSamples: heapSamples.map(Math.round) },
     floor: floorRow,
     rows,
     kitchenPrintingMs: kitchen,
@@ -328,7 +338,7 @@ async function main(): Promise<void> {
   line('floor (express + better-sqlite3 insert)', floorRow, [1, 1, 1, 1]);
   say('');
   say(`Kitchen printing, ticket write → last byte at the fake printer: ${JSON.stringify(kitchen)}`);
-  say(`Paced run ${SOAK_S} s at ${PACED_RATE} req/s, all scenarios: p50 ${results.soak.p50} ms, p99 ${results.soak.p99} ms, errors ${results.soak.errors}, RSS MB ${results.soak.rssMbSamples.join(' → ')}`);
+  say(`Paced run ${SOAK_S} s at ${PACED_RATE} req/s, all scenarios: p50 ${results.soak.p50} ms, p99 ${results.soak.p99} ms, errors ${results.soak.errors}, RSS MB ${results.soak.rssMbSamples.join(' → ')}; JS heap in use MB ${results.soak.heapUsedMbSamples.join(' → ')}`);
   say(`Results: scripts/bench/results.json`);
   process.exit(0);
 }

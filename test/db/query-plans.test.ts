@@ -47,7 +47,7 @@ describe('query plans of a day', () => {
       ids.push(t.id);
       await expect2xx(hub.call('PUT', `/api/tickets/${t.id}`, { ...t, items: [...t.items, item(2, 1)] }, as));
     }
-    await expect2xx(hub.call('POST', `/api/tickets/${ids[0]}/close`, { payments: [{ paymentTypeNumber: 1, amount: 100 }], email: 'guest@example.test' }, as));
+    await expect2xx(hub.call('POST', `/api/tickets/${ids[0]}/close`, { payments: [{ paymentTypeNumber: 1, amount: 100 }], receipt: { email: 'guest@example.test' } }, as));
     await expect2xx(hub.call('POST', `/api/tickets/${ids[1]}/close`, { payments: [{ paymentTypeNumber: 1, amount: 100 }] }, as));
     for (const path of [
       '/api/tickets?IsClosed=false&LocationTableName=7',
@@ -63,6 +63,9 @@ describe('query plans of a day', () => {
       const r = await hub.call('GET', path);
       expect(r.status, `${path}: ${JSON.stringify(r.body)}`).toBe(200);
     }
+    // The day really took those paths: an e-mail queued, kitchen orders written.
+    expect((await hub.call('GET', '/api/receipts/emails')).body.totalCount).toBe(1);
+    expect((await hub.call('GET', `/api/orders?ticketId=${ids[2]}`)).body.totalCount).toBeGreaterThan(0);
     await expect2xx(hub.call('DELETE', `/api/tickets/${ids[2]}`, undefined, as));
 
     const fullScans: string[] = [];
