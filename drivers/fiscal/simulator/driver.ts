@@ -35,10 +35,17 @@ export type SimFault =
   /** Issue the next receipt, then report an error as some real devices do. */
   | { kind: 'failAfterPrint'; code: FaultCode };
 
+/** Receipts the simulator keeps in memory for inspection (the numbering itself is in its saved state). */
+export const JOURNAL_KEEP = 1000;
+
 export class SimulatorFiscalDevice implements FiscalDevice {
   private state: SimState;
   private faults: SimFault[] = [];
-  /** Every receipt issued, in order: what a test inspects to count fiscalizations. */
+  /**
+   * The receipts issued, in order, the newest JOURNAL_KEEP of them: what a test inspects to count
+   * fiscalizations. Bounded, because a shop (or the bench) may run on the simulator for days: kept
+   * whole, it grew by every receipt (~15 MB of heap in a 30-minute bench run).
+   */
   readonly journal: Array<{ jobId: string; number: number; receipt: Receipt }> = [];
   paper: 'ok' | 'out' = 'ok';
   /** Milliseconds each call takes, to let tests overlap two closes. */
@@ -109,6 +116,7 @@ export class SimulatorFiscalDevice implements FiscalDevice {
     this.state.dayReceipts += 1;
     this.state.last = { number: this.state.receiptNumber, date, amount: receipt.total, jobId };
     this.journal.push({ jobId, number: this.state.receiptNumber, receipt });
+    if (this.journal.length > JOURNAL_KEEP) this.journal.splice(0, this.journal.length - JOURNAL_KEEP);
     this.save();
     if (fault?.kind === 'dropReplyAfterPrint') throw new DeviceError('TIMEOUT', 'simulated lost reply', true);
     if (fault?.kind === 'failAfterPrint') throw new DeviceError(fault.code, `simulated ${fault.code} after fiscalizing`, true);
