@@ -1,26 +1,16 @@
 /** The simulator fiscal device keeps a bounded journal: a shop or the bench may run on it for days. */
 import { describe, expect, it } from 'vitest';
 import { JOURNAL_KEEP, SimulatorFiscalDevice } from '../../drivers/fiscal/simulator/driver.js';
-import type { Receipt } from '../../drivers/fiscal/types.js';
-
-const receipt = (n: number): Receipt => ({
-  reference: `t${n}`,
-  operator: 'Eva',
-  lines: [{ name: 'Gulyás', quantity: '1', unitPrice: '6.90', vatRate: '20', vatCategory: 1, discountRate: '0', total: '6.90' }],
-  discountRate: '0',
-  total: '6.90',
-  payments: [{ kind: 'Cash', name: 'Cash', amount: '6.90' }],
-  change: '0.00',
-});
+import { sampleReceipt } from '../support/receipt.js';
 
 describe('simulator journal', () => {
   it(`keeps the newest ${JOURNAL_KEEP} receipts in memory while numbering and totals go on`, async () => {
     const sim = new SimulatorFiscalDevice('S1', undefined, () => new Date('2026-11-21T10:00:00Z'));
     const issued = JOURNAL_KEEP + 5;
-    for (let n = 1; n <= issued; n++) expect((await sim.printReceipt(receipt(n), `job${n}`)).number).toBe(n);
+    for (let n = 1; n <= issued; n++) expect((await sim.printReceipt(sampleReceipt({ reference: `t${n}` }), `job${n}`)).number).toBe(n);
     expect(sim.journal).toHaveLength(JOURNAL_KEEP);
     expect(sim.journal[0]).toMatchObject({ number: 6, jobId: 'job6' });
     expect(sim.journal.at(-1)).toMatchObject({ number: issued, jobId: `job${issued}`, receipt: { reference: `t${issued}` } });
-    expect(await sim.lastDocument()).toMatchObject({ number: issued, amount: '6.90' });
+    expect(await sim.lastDocument()).toMatchObject({ number: issued, amount: '13.80' });
   });
 });

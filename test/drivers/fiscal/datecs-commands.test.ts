@@ -20,22 +20,20 @@ import {
 } from '../../../drivers/fiscal/datecs/commands.js';
 import { hex } from '../../../drivers/fiscal/datecs/frame.js';
 import type { Receipt } from '../../../drivers/fiscal/types.js';
+import { sampleReceipt } from '../../support/receipt.js';
 
 const d = (s: string) => Buffer.from(s, 'latin1');
 const settings = parseSettings({});
 
-function receipt(over: Partial<Receipt> = {}): Receipt {
-  return {
-    reference: 'T1',
-    operator: 'anna',
+/** Two beers, 5.00 in cash. */
+const receipt = (over: Partial<Receipt> = {}): Receipt =>
+  sampleReceipt({
     lines: [{ name: 'Pivo', quantity: '2', unitPrice: '2.2', vatRate: '20', vatCategory: 1, discountRate: '0', total: '4.40' }],
-    discountRate: '0',
     total: '4.40',
     payments: [{ kind: 'Cash', name: 'Cash', amount: '5.00' }],
     change: '0.60',
     ...over,
-  };
-}
+  });
 
 describe('text', () => {
   it('drops diacritics, replaces what the printer cannot show, blanks control bytes, cuts to length', () => {

@@ -7,21 +7,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EscPosFiscalDevice } from '../../../drivers/fiscal/escpos/driver.js';
 import { DeviceError, type DeviceStateStore, type Receipt } from '../../../drivers/fiscal/types.js';
 import { FakeEscPosPrinter } from '../../support/fake-escpos-printer.js';
+import { sampleReceipt } from '../../support/receipt.js';
 
 const clock = () => new Date('2026-11-21T10:00:00Z');
 
-function receipt(reference = 'T1', over: Partial<Receipt> = {}): Receipt {
-  return {
-    reference,
-    operator: 'anna',
-    lines: [{ name: 'Gulyás', quantity: '2', unitPrice: '6.9', vatRate: '20', vatCategory: 1, discountRate: '0', total: '13.80' }],
-    discountRate: '0',
-    total: '13.80',
-    payments: [{ kind: 'Cash', name: 'Cash', amount: '20.00' }],
-    change: '6.20',
-    ...over,
-  };
-}
+const receipt = (reference = 'T1', over: Partial<Receipt> = {}): Receipt => sampleReceipt({ reference, ...over });
 
 function mapStore(): DeviceStateStore & { map: Map<string, unknown> } {
   const map = new Map<string, unknown>();
