@@ -18,7 +18,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-export const SERVER_BUNDLE = join(ROOT, 'hub', 'dist', 'main.js');
+const SERVER_BUNDLE = join(ROOT, 'hub', 'dist', 'main.js');
 
 /**
  * Our modules find their files next to themselves (`new URL('migrations', import.meta.url)`, the
@@ -37,8 +37,8 @@ const ownUrls = {
   },
 };
 
-/** Builds the bundle; returns the output files it had to (re)write. */
-export async function buildServer() {
+/** Builds the bundle, writing only the output files that changed. */
+async function buildServer() {
   const result = await build({
     absWorkingDir: ROOT,
     entryPoints: ['hub/main.ts'],
@@ -53,7 +53,6 @@ export async function buildServer() {
     logLevel: 'error',
     plugins: [ownUrls],
   });
-  const written = [];
   for (const file of result.outputFiles) {
     const old = await readFile(file.path).catch(() => null);
     if (old && Buffer.compare(old, file.contents) === 0) continue;
@@ -61,14 +60,10 @@ export async function buildServer() {
     const temp = `${file.path}.${process.pid}.tmp`;
     await writeFile(temp, file.contents);
     await rename(temp, file.path);
-    written.push(file.path);
   }
-  return written;
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  await buildServer().catch((e) => {
-    process.stderr.write(`build failed: ${e instanceof Error ? e.message : String(e)}\n`);
-    process.exit(1);
-  });
-}
+await buildServer().catch((e) => {
+  process.stderr.write(`build failed: ${e instanceof Error ? e.message : String(e)}\n`);
+  process.exit(1);
+});
