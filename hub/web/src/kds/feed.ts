@@ -436,8 +436,9 @@ export class Feed {
       clearTimeout(s.timer);
       this.serving.delete(id);
       if (keepalive) {
-        const v = this.outbox.some((j) => j.id === id) ? undefined : this.orders.get(id)?._v;
-        void call('POST', `/api/orders/${q(id)}/state`, { state: 'Served', _v: v }, { idempotencyKey: newKey(), keepalive: true }).catch(() => undefined);
+        void call('POST', `/api/orders/${q(id)}/state`, { state: 'Served', _v: this.seenVersion(id) }, { idempotencyKey: newKey(), keepalive: true }).catch(
+          () => undefined,
+        );
       } else this.move(id, 'Served');
     }
   }
@@ -480,10 +481,14 @@ export class Feed {
     this.notify();
   }
 
+  /** The `_v` a tap on `id` builds on: the one shown, unless a move of it is still on its way (then that move's answer). */
+  private seenVersion(id: string): number | undefined {
+    return this.outbox.some((j) => j.id === id) ? undefined : this.orders.get(id)?._v;
+  }
+
   private move(id: string, state: State): void {
     this.optimistic.set(id, state);
-    const queuedBehind = this.outbox.some((j) => j.id === id);
-    this.outbox.push({ id, state, key: newKey(), v: queuedBehind ? undefined : this.orders.get(id)?._v });
+    this.outbox.push({ id, state, key: newKey(), v: this.seenVersion(id) });
     this.notify();
     void this.drain();
   }
@@ -495,8 +500,7 @@ export class Feed {
       while (this.outbox.length && !this.stopped) {
         const job = this.outbox[0];
         try {
-          const body = job.v === undefined ? { state: job.state } : { state: job.state, _v: job.v };
-          const o = await call<Order>('POST', `/api/orders/${q(job.id)}/state`, body, { idempotencyKey: job.key });
+          const o = await call<Order>('POST', `/api/orders/${q(job.id)}/state`, { state: job.state, _v: job.v }, { idempotencyKey: job.key });
           this.outbox.shift();
           const next = this.outbox.find((j) => j.id === job.id);
           if (next && next.v === undefined) next.v = o._v;
