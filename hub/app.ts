@@ -13,6 +13,7 @@ import { errors } from './http/errors.js';
 import { idempotency } from './http/idempotency.js';
 import { eventStreams } from './events/routes.js';
 import { problemHandler, requestId, requestLog } from './http/problem.js';
+import { answersWhenDurable } from './http/durable.js';
 import type { Logger } from './log.js';
 import { openApiRouter } from './openapi.js';
 import { webPage } from './web/serve.js';
@@ -110,6 +111,8 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
   app.locals.services = services;
 
   app.use(requestId);
+  // Outermost after the request id: no answer leaves before the changes it may show are on disk.
+  app.use(answersWhenDurable(deps.db));
   app.use(requestLog(deps.log));
   app.use(services.metrics.middleware());
   const limit = deps.config.rateLimit ?? 0;

@@ -1,10 +1,11 @@
 /**
  * GET /api/changes (polling) and GET /api/events (Server-Sent Events) over the change log.
  * The database is the only buffer: each stream keeps a cursor and reads from the log when its
- * socket can take more, so a slow client costs a cursor, not memory.
+ * socket can take more, so a slow client costs a cursor, not memory. A stream sends only entries
+ * known to be on stable storage (CONTRACT §12): a display never shows a sale a power cut then takes back.
  */
 import { Router, type Request, type Response } from 'express';
-import type { Db } from '../../db/client.js';
+import { whenDurable, type Db } from '../../db/client.js';
 import { errors, HubError, ErrorCode } from '../http/errors.js';
 import { changesSince, compactedThrough, lastSeq } from './log.js';
 
@@ -29,6 +30,8 @@ function queryParam(req: Request, name: string): unknown {
 
 class Stream {
   cursor: number;
+  /** The highest seq this stream may send: what the log held when its last durability wait began. */
+  private through = 0;
   private writing = false;
   private closed = false;
   constructor(
@@ -45,13 +48,14 @@ class Stream {
     return this.closed;
   }
 
-  /** Writes what the log holds past the cursor until the socket pushes back. */
-  pump(): void {
+  /** Writes what the log holds past the cursor, up to `through` (durable), until the socket pushes back. */
+  pump(through = this.through): void {
+    this.through = Math.max(this.through, through);
     if (this.writing || this.closed) return;
     this.writing = true;
     try {
       for (;;) {
-        const batch = changesSince(this.db, this.cursor, PAGE);
+        const batch = changesSince(this.db, this.cursor, PAGE, this.through);
         if (batch.length === 0) return;
         let ok = true;
         for (const c of batch) {
@@ -75,6 +79,19 @@ class Stream {
   }
 }
 
+/** Once everything up to `seq` is on disk, lets the streams send it. */
+function releaseWhenDurable(db: Db, seq: number, streams: Iterable<Stream>): void {
+  whenDurable(db).then(
+    () => {
+      for (const s of streams) s.pump(seq);
+    },
+    // The disk failed: send nothing more (the hub is stopping; see main.ts).
+    () => {
+      for (const s of streams) s.end();
+    },
+  );
+}
+
 /** The routes and a `close()` that ends every open stream (shutdown must not wait for them). */
 export function eventStreams(db: Db): { router: Router; close(): void } {
   const router = Router();
@@ -90,7 +107,7 @@ export function eventStreams(db: Db): { router: Router; close(): void } {
       const now = lastSeq(db);
       if (now === seen) return;
       seen = now;
-      for (const s of streams) s.pump();
+      releaseWhenDurable(db, now, streams);
     }, POLL_MS);
     heartbeat = setInterval(() => streams.forEach((s) => s.heartbeat()), HEARTBEAT_MS);
     poller.unref();
@@ -132,7 +149,7 @@ export function eventStreams(db: Db): { router: Router; close(): void } {
     const stream = new Stream(db, res, start);
     streams.add(stream);
     startTimers();
-    stream.pump();
+    releaseWhenDurable(db, lastSeq(db), [stream]);
     res.on('close', () => {
       streams.delete(stream);
       stopTimersIfIdle();

@@ -128,6 +128,10 @@ export const errors = {
   payloadTooLarge(limit: string): HubError {
     return new HubError(413, ErrorCode.ValidationFailed, `The request body is larger than ${limit}.`);
   },
+  /** The disk could not confirm a commit (db/durability.ts): the change may not have been kept. */
+  storageFailed(): HubError {
+    return new HubError(500, ErrorCode.Internal, 'The hub could not write this change to its disk and is restarting. It may not have been saved: check, then try again.');
+  },
   unsupportedMediaType(type: string): HubError {
     return new HubError(415, ErrorCode.ValidationFailed, `Request bodies must be application/json, not ${type || 'unspecified'}.`);
   },
