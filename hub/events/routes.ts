@@ -6,12 +6,14 @@
  */
 import { Router, type Request, type Response } from 'express';
 import { whenDurable, type Db } from '../../db/client.js';
+import type { Caller } from '../http/caller.js';
 import { errors, HubError, ErrorCode } from '../http/errors.js';
 import { changesSince, compactedThrough, lastSeq } from './log.js';
 
 const PAGE = 500;
 export const HEARTBEAT_MS = 15_000;
 const POLL_MS = 50;
+const SESSION_CHECK_MS = 1000;
 
 function gone(since: number, through: number): HubError {
   return new HubError(410, ErrorCode.Gone, `Position ${since} is older than the change log keeps (compacted through ${through}); reload everything, then follow from lastSeq.`);
@@ -30,6 +32,8 @@ function queryParam(req: Request, name: string): unknown {
 
 class Stream {
   cursor: number;
+  /** The session the stream was opened with: the stream ends with it (CONTRACT §9). */
+  readonly tokenHash: string;
   /** The highest seq this stream may send: what the log held when its last durability wait began. */
   private through = 0;
   private writing = false;
@@ -38,8 +42,12 @@ class Stream {
     private readonly db: Db,
     private readonly res: Response,
     since: number,
+    tokenHash: string,
+    /** Resources whose entries this reader may not see (CONTRACT §12: reading is a right too). */
+    private readonly hidden: readonly string[],
   ) {
     this.cursor = since;
+    this.tokenHash = tokenHash;
     res.on('drain', () => this.pump());
     res.on('close', () => (this.closed = true));
   }
@@ -55,12 +63,16 @@ class Stream {
     this.writing = true;
     try {
       for (;;) {
-        const batch = changesSince(this.db, this.cursor, PAGE, this.through);
-        if (batch.length === 0) return;
+        const batch = changesSince(this.db, this.cursor, PAGE, this.through, this.hidden);
         let ok = true;
         for (const c of batch) {
           ok = this.res.write(`id: ${c.seq}\nevent: ${c.resource}\ndata: ${JSON.stringify(c)}\n\n`);
           this.cursor = c.seq;
+        }
+        // A short page is all there is up to `through`: entries hidden from this reader are passed over for good.
+        if (batch.length < PAGE) {
+          this.cursor = Math.max(this.cursor, this.through);
+          return;
         }
         if (!ok) return; // 'drain' calls pump again
       }
@@ -93,12 +105,17 @@ function releaseWhenDurable(db: Db, seq: number, streams: Iterable<Stream>): voi
 }
 
 /** The routes and a `close()` that ends every open stream (shutdown must not wait for them). */
-export function eventStreams(db: Db): { router: Router; close(): void } {
+export function eventStreams(
+  db: Db,
+  sessionIsLive: (tokenHash: string) => boolean,
+  hiddenFrom: (caller: Caller) => readonly string[],
+): { router: Router; close(): void } {
   const router = Router();
   const streams = new Set<Stream>();
   let seen = lastSeq(db);
   let poller: NodeJS.Timeout | undefined;
   let heartbeat: NodeJS.Timeout | undefined;
+  let sessionCheck: NodeJS.Timeout | undefined;
 
   const startTimers = () => {
     if (poller) return;
@@ -110,14 +127,20 @@ export function eventStreams(db: Db): { router: Router; close(): void } {
       releaseWhenDurable(db, now, streams);
     }, POLL_MS);
     heartbeat = setInterval(() => streams.forEach((s) => s.heartbeat()), HEARTBEAT_MS);
+    // A logout, an expiry or a deactivated user or device ends the stream within a second.
+    sessionCheck = setInterval(() => {
+      for (const s of streams) if (!sessionIsLive(s.tokenHash)) s.end();
+    }, SESSION_CHECK_MS);
     poller.unref();
     heartbeat.unref();
+    sessionCheck.unref();
   };
   const stopTimersIfIdle = () => {
     if (streams.size > 0) return;
     clearInterval(poller);
     clearInterval(heartbeat);
-    poller = heartbeat = undefined;
+    clearInterval(sessionCheck);
+    poller = heartbeat = sessionCheck = undefined;
   };
 
   router.get('/changes', (req, res) => {
@@ -127,7 +150,7 @@ export function eventStreams(db: Db): { router: Router; close(): void } {
     if (take > 1000) throw errors.member('$take', 'must be between 0 and 1000.', 'OutOfRange');
     const through = compactedThrough(db);
     if (since < through) throw gone(since, through);
-    const items = changesSince(db, since, take);
+    const items = changesSince(db, since, take, undefined, hiddenFrom(res.locals.caller as Caller));
     res.json({ items, count: items.length, lastSeq: items.length ? items[items.length - 1].seq : since });
   });
 
@@ -146,7 +169,8 @@ export function eventStreams(db: Db): { router: Router; close(): void } {
     res.flushHeaders();
     req.socket.setNoDelay(true);
     res.write(`retry: 2000\n: position ${start}\n\n`);
-    const stream = new Stream(db, res, start);
+    const caller = res.locals.caller as Caller;
+    const stream = new Stream(db, res, start, caller.tokenHash, hiddenFrom(caller));
     streams.add(stream);
     startTimers();
     releaseWhenDurable(db, lastSeq(db), [stream]);

@@ -87,9 +87,9 @@ export const errors = {
   unauthenticated(detail = 'A valid access token is required.'): HubError {
     return new HubError(401, ErrorCode.Unauthenticated, detail, { headers: { 'WWW-Authenticate': 'Bearer' } });
   },
-  missingRight(right: string | string[]): HubError {
+  missingRight(right: string | string[], orElse = ''): HubError {
     const names = Array.isArray(right) ? right.join(' or ') : right;
-    return new HubError(403, ErrorCode.Unauthorized, `This operation requires the right ${names}.`);
+    return new HubError(403, ErrorCode.Unauthorized, `This operation requires the right ${names}${orElse}.`);
   },
   notSaleEnvironment(): HubError {
     return new HubError(403, ErrorCode.Unauthorized, 'Ticket writes require the Sale environment (a CashRegister or PDA device).');
