@@ -23,13 +23,13 @@ export function displayEndpointOf(caller: Caller): string | undefined {
   return typeof endpoint === 'string' && endpoint ? endpoint : undefined;
 }
 
-/** Setting names that hold a secret (an integrator's API key, a PIN): a password, secret, token, key, PIN or credential. */
-const SECRET_SETTING = /pass(word)?|secret|token|api[-_ ]?key|private[-_ ]?key|\bpin\b|pin[-_ ]?code|credential/i;
+/** Setting names that hold a secret (an integrator's API key, a terminal PIN): password, secret, token, key, PIN, credential. */
+const SECRET_SETTING = /pass(word)?|secret|token|api[-_ ]?key|private[-_ ]?key|credential|pin$|pin[-_ ]?code/;
 
 /** A device's or order endpoint's document without its secret settings, for a reader without SettingsRead. */
 export function withoutSecretSettings(doc: Doc, caller: Caller | undefined): Doc {
   const settings = doc.settings as Record<string, string> | undefined;
   if (!caller || hasRight(caller, 'SettingsRead') || !settings) return doc;
-  const kept = Object.fromEntries(Object.entries(settings).filter(([k]) => !SECRET_SETTING.test(k)));
+  const kept = Object.fromEntries(Object.entries(settings).filter(([k]) => !SECRET_SETTING.test(k.toLowerCase())));
   return Object.keys(kept).length === Object.keys(settings).length ? doc : { ...doc, settings: kept };
 }

@@ -58,7 +58,7 @@ export function revokeUserSessions(db: Db, userId: string, at: number, keepToken
 export function capUserSessions(db: Db, userId: string, keep: number, now: number): void {
   db.run(sql`UPDATE sessions SET revoked_at = ${now} WHERE token_hash IN (
       SELECT token_hash FROM sessions WHERE user_id = ${userId} AND revoked_at IS NULL AND refresh_expires_at > ${now}
-      ORDER BY created_at DESC, token_hash LIMIT -1 OFFSET ${keep})`);
+      ORDER BY created_at DESC, rowid DESC LIMIT -1 OFFSET ${keep})`);
 }
 
 /** Sessions dead for a day are of no use to anyone; keeps the table small. */
