@@ -16,6 +16,7 @@ import { users } from '../users/resource.js';
 import { verifyPassword } from './passwords.js';
 import * as repo from './repo.js';
 import { LoginThrottle } from './throttle.js';
+import { HashGate } from './hash-gate.js';
 
 export const loginSchema = z.object({
   userName: z.string().min(1).max(64),
@@ -40,6 +41,7 @@ export interface SessionView {
 
 export class AuthService {
   readonly throttle: LoginThrottle;
+  private readonly hashing = new HashGate();
   constructor(
     private readonly ctx: EngineContext,
     private readonly tokenTtlMs: number,
@@ -53,16 +55,21 @@ export class AuthService {
 
   async login(raw: unknown, address: string): Promise<SessionView & { tokenId: string; refreshToken: string }> {
     const body = parseOr400(loginSchema, raw ?? {});
-    const wait = this.throttle.retryAfterS(body.userName, address);
-    if (wait > 0) throw errors.tooManyRequests('Too many failed logins; try again later.', wait);
+    // Counted before the hash (CONTRACT §12), so parallel guesses cannot slip past the limits.
+    const attempt = this.throttle.attempt(body.userName, address);
     const user = repo.findUserByName(this.ctx.db, body.userName);
-    const passwordOk = await verifyPassword(body.password, user?.passwordHash);
+    let passwordOk: boolean;
+    try {
+      passwordOk = await this.hashing.run(address, () => verifyPassword(body.password, user?.passwordHash));
+    } catch (e) {
+      attempt.withdrawn(); // refused before the password was looked at
+      throw e;
+    }
     const device = getStored(this.ctx.db, devices, body.deviceName);
     if (!user || !passwordOk || !user.isActive || !device || device.doc.isActive !== true) {
-      this.throttle.fail(body.userName, address);
       throw errors.unauthenticated('Unknown user or device, wrong password, or an inactive user or device.');
     }
-    this.throttle.succeed(body.userName);
+    attempt.succeeded();
     return this.openSession(user.id, body.deviceName);
   }
 
