@@ -11,6 +11,7 @@ import { canonicalRight, SALE_ENVS, type Right } from '../../http/rights.js';
 import type { Doc, EngineContext } from '../engine/define.js';
 import { getStored } from '../engine/repo.js';
 import { parseOr400 } from '../engine/validate.js';
+import { MAX_STRING } from '../engine/fields.js';
 import { devices } from '../devices/resource.js';
 import { users } from '../users/resource.js';
 import { verifyPassword } from './passwords.js';
@@ -19,11 +20,12 @@ import { LoginThrottle } from './throttle.js';
 import { HashGate } from './hash-gate.js';
 
 export const loginSchema = z.object({
-  userName: z.string().min(1).max(64),
-  password: z.string().min(1).max(256),
-  deviceName: z.string().min(1).max(64),
+  userName: z.string().min(1).max(MAX_STRING),
+  password: z.string().min(1).max(MAX_STRING),
+  deviceName: z.string().min(1).max(MAX_STRING),
 });
-export const refreshSchema = z.object({ tokenId: z.string().min(1).max(200), refreshToken: z.string().min(1).max(200) });
+// Any string may be presented; one the hub never made is simply unknown (401).
+export const refreshSchema = z.object({ tokenId: z.string().min(1).max(MAX_STRING), refreshToken: z.string().min(1).max(MAX_STRING) });
 
 /** CONTRACT §12: a login beyond this ends the user's oldest session (1,000 logins made 1,000 before). */
 export const MAX_SESSIONS_PER_USER = 20;

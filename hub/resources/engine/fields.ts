@@ -6,6 +6,8 @@ import { z } from 'zod';
 import { hasAtMostStoredPlaces } from '../../money.js';
 
 export const MAX_STRING = 4000;
+/** Numbers a register's own numbering schemes use (payment types, plu codes, item ids): any non-negative 32-bit integer. */
+export const MAX_INT32 = 2_147_483_647;
 
 /** A named string field (CONTRACT §11: at most 4,000 characters). */
 export const text = () => z.string().max(MAX_STRING);
@@ -20,12 +22,16 @@ export const idKey = () =>
     .string()
     .regex(ID_PATTERN, 'must be 1-64 characters of A-Za-z0-9._-')
     .refine((s) => !isDotSegment(s), 'must not be "." or ".."');
-/** `name` keys (devices, stocks, order endpoints, fiscal devices): visible names, so spaces allowed. */
+/**
+ * `name` keys (devices, stocks, order endpoints, fiscal devices): visible names, so spaces allowed;
+ * as long as any named string (CONTRACT §11). No "/" (a plu is `<stockName>/<code>` at head office),
+ * no control characters, no spaces at either end (a name that looks the same must be the same).
+ */
 export const nameKey = () =>
   z
     .string()
     .min(1)
-    .max(64)
+    .max(MAX_STRING)
     .refine((s) => s.trim() === s && !/[\u0000-\u001f/]/.test(s), 'must not start or end with spaces, nor hold "/" or control characters')
     .refine((s) => !isDotSegment(s), 'must not be "." or ".."');
 

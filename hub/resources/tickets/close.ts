@@ -19,7 +19,7 @@ import type { Logger } from '../../log.js';
 import { D, dec, toJsonNumber } from '../../money.js';
 import { devices } from '../devices/resource.js';
 import type { Doc, EngineContext } from '../engine/define.js';
-import { decimal, MAX_MAGNITUDE, nameKey } from '../engine/fields.js';
+import { decimal, MAX_INT32, MAX_MAGNITUDE, nameKey } from '../engine/fields.js';
 import { getStored } from '../engine/repo.js';
 import { newId, type ResourceService } from '../engine/service.js';
 import { parseOr400 } from '../engine/validate.js';
@@ -30,7 +30,7 @@ import { recordServerTransfer, saleItems } from '../stocktransfers/stock.js';
 
 export const closeContextSchema = z.object({
   fiscalName: nameKey().optional(),
-  payments: z.array(z.object({ paymentTypeNumber: z.number().int().min(1), amount: decimal() })).min(1).max(20),
+  payments: z.array(z.object({ paymentTypeNumber: z.number().int().min(1).max(MAX_INT32), amount: decimal() })).min(1).max(20),
   receipt: z
     .object({
       print: z.boolean().default(true),

@@ -12,7 +12,7 @@ import { dec, toJsonNumber, toScaled, type Dec } from '../../money.js';
 import { customers } from '../customers/resource.js';
 import { defineResource, type Doc, type EngineContext } from '../engine/define.js';
 import { idKeyed } from '../engine/keys.js';
-import { decimal, enumOf, idKey, MAX_MAGNITUDE, nameKey, nullableText, rate, text } from '../engine/fields.js';
+import { decimal, enumOf, idKey, MAX_INT32, MAX_MAGNITUDE, nameKey, nullableText, rate, text } from '../engine/fields.js';
 import { bool } from '../engine/refs.js';
 import { getStored } from '../engine/repo.js';
 import { modifiers } from '../modifiers/resource.js';
@@ -25,7 +25,7 @@ export const TICKET_STATES = ['Opened', 'Closed'] as const;
 export const ITEM_TYPES = ['Positive', 'Negative'] as const;
 
 const itemSchema = z.object({
-  id: z.number().int().min(1).max(100_000).optional(),
+  id: z.number().int().min(1).max(MAX_INT32).optional(),
   plu: z.object({ code: z.number().int().min(0), stockName: nameKey(), name: text().optional() }),
   type: enumOf(ITEM_TYPES).default('Positive'),
   quantity: decimal().refine((n) => n > 0, 'must be greater than 0 (a return is an item of type Negative)'),
