@@ -156,7 +156,7 @@ describe('GET /api/openapi.json', () => {
         }
       }
     }
-    const spec = buildOpenApi();
+    const spec = buildOpenApi() as any;
     expect(spec.paths['/api/receipts/settings'].get['x-rights']).toEqual(['SettingsRead']);
     expect(spec.paths['/api/backups'].get['x-rights']).toEqual(['SettingsRead']);
     expect(spec.paths['/api/backups'].post['x-rights']).toEqual(['Backup']);
