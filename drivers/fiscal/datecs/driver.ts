@@ -286,11 +286,11 @@ export class DatecsFiscalDevice implements FiscalDevice {
     }
     let diag: DiagnosticInfo;
     try {
-      diag = await this.readDiag(VARIANTS.C, { retries: 1, sync: false });
+      diag = await this.readDiag(VARIANTS.C, { retries: 2, sync: false });
     } catch (e) {
       if (!(e instanceof DeviceError) || e.vendorCode !== 'NAK') throw e;
       // An X printer NAKs classic frames (ErpNet.FP #183, #191): ask again in X framing.
-      diag = await this.readDiag(VARIANTS.X, { retries: 1, sync: false });
+      diag = await this.readDiag(VARIANTS.X, { retries: 2, sync: false });
       this.diag = diag;
       return this.use(VARIANTS.X);
     }
