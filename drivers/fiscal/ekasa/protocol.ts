@@ -100,7 +100,28 @@ export function cleanName(name: string): string {
 
 const d2 = (v: Decimal) => v.toDecimalPlaces(2, Decimal.ROUND_HALF_UP).toFixed(2);
 
-/** Why the service would refuse this receipt, or null. */
+/**
+ * The lines with each returned item (a negative line) taken off a sold line of the same name, unit
+ * price and VAT rate on the same ticket: a storno before the receipt is registered is no return in
+ * eKasa's sense (that needs the original receipt's id), it just sells less. A line sold out entirely
+ * disappears; a return with nothing to take it off stays negative and is refused.
+ */
+export function netLines(lines: Receipt['lines']): Receipt['lines'] {
+  const key = (l: Receipt['lines'][number]) => `${l.name}\u0000${new Decimal(l.unitPrice).toString()}\u0000${new Decimal(l.vatRate).toString()}`;
+  const out: Receipt['lines'] = lines.filter((l) => !new Decimal(l.total).isNegative()).map((l) => ({ ...l }));
+  for (const ret of lines.filter((l) => new Decimal(l.total).isNegative())) {
+    const sold = out.find((l) => key(l) === key(ret) && new Decimal(l.quantity).gte(ret.quantity) && new Decimal(l.total).plus(ret.total).gte(0));
+    if (!sold) {
+      out.push(ret);
+      continue;
+    }
+    sold.quantity = new Decimal(sold.quantity).minus(ret.quantity).toString();
+    sold.total = new Decimal(sold.total).plus(ret.total).toFixed(2);
+  }
+  return out.filter((l) => !(new Decimal(l.quantity).isZero() && new Decimal(l.total).isZero()));
+}
+
+/** Why the service would refuse this receipt (its lines netted), or null. */
 export function receiptProblem(receipt: Pick<Receipt, 'lines' | 'payments'>): string | null {
   if (receipt.lines.length === 0) return 'a receipt needs at least one line';
   if (receipt.lines.length > 250) return 'eKasa takes at most 500 items (a line with a discount takes two)';
@@ -120,7 +141,8 @@ export function receiptProblem(receipt: Pick<Receipt, 'lines' | 'payments'>): st
  * items add up to the receipt's total exactly. Payments are named per kind; change is a negative
  * "Výdavok" payment, so the payments add up to the total as well.
  */
-export function buildRequest(receipt: Receipt, s: EkasaSettings, jobId: string): EkasaRequest {
+export function buildRequest(given: Receipt, s: EkasaSettings, jobId: string): EkasaRequest {
+  const receipt = { ...given, lines: netLines(given.lines) };
   const problem = receiptProblem(receipt);
   if (problem) throw new DeviceError('REJECTED', problem, false, 'PLAN');
   const items: EkasaItem[] = [];

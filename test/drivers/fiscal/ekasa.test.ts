@@ -67,6 +67,10 @@ describe('the registration request (pure)', () => {
     expect(cleanName('  Pivo 12° "Šariš"  ')).toBe('Pivo 12 Šariš');
     expect(cleanName('***')).toBe('Polozka');
     expect(() => buildRequest(receipt({ lines: [{ ...receipt().lines[0], total: '-1.00' }] }), parseEkasaSettings(SETTINGS), 'j')).toThrow(/return/);
+    // A storno on the same ticket sells less: one of two beers returned is one beer.
+    const beer = { name: 'Pivo', quantity: '2', unitPrice: '2.5', vatRate: '23', vatCategory: 1, discountRate: '0', total: '5.00' };
+    const netted = buildRequest(receipt({ lines: [beer, { ...beer, quantity: '1', total: '-2.50' }], discountRate: '0', total: '2.50', payments: [{ kind: 'Cash', name: 'Cash', amount: '2.50' }], change: '0.00' }), parseEkasaSettings(SETTINGS), 'j');
+    expect(netted.request.data.items).toEqual([{ type: 'Positive', name: 'Pivo', price: '2.50', unitPrice: '2.500000', quantity: { amount: '1.0000', unit: 'ks' }, vatRate: '23.00' }]);
     expect(() => parseEkasaSettings({ CashRegisterCode: '123' })).toThrow(/CashRegisterCode/);
     expect(parseEkasaSettings({ ...SETTINGS, PaymentNames: 'Voucher=Stravenka' }).paymentNames.Voucher).toBe('Stravenka');
   });
