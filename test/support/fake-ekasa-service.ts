@@ -26,7 +26,7 @@ export class FakeEkasaService {
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         const text = Buffer.concat(chunks).toString('utf8');
-        let body: unknown = null;
+        let body: unknown;
         try {
           body = text ? JSON.parse(text) : null;
         } catch {

@@ -50,7 +50,7 @@ export function httpTransport(base: string): EkasaTransport {
       const timedOut = (e as Error).name === 'TimeoutError' || (e as Error).name === 'AbortError';
       throw new DeviceError(timedOut ? 'TIMEOUT' : 'OFFLINE', `eKasa at ${root}: ${timedOut ? `no answer within ${timeoutMs} ms` : (e as Error).message}`, method === 'POST');
     }
-    let parsed: unknown = null;
+    let parsed: unknown;
     try {
       const text = await res.text();
       parsed = text ? JSON.parse(text) : null;
