@@ -16,6 +16,7 @@ import { users } from '../users/resource.js';
 import { verifyPassword } from './passwords.js';
 import * as repo from './repo.js';
 import { LoginThrottle } from './throttle.js';
+import { HashGate } from './hash-gate.js';
 
 export const loginSchema = z.object({
   userName: z.string().min(1).max(64),
@@ -23,6 +24,9 @@ export const loginSchema = z.object({
   deviceName: z.string().min(1).max(64),
 });
 export const refreshSchema = z.object({ tokenId: z.string().min(1).max(200), refreshToken: z.string().min(1).max(200) });
+
+/** CONTRACT §12: a login beyond this ends the user's oldest session (1,000 logins made 1,000 before). */
+export const MAX_SESSIONS_PER_USER = 20;
 
 /** A refresh token outlives its access token so a register can come back after a night off. */
 const REFRESH_LIFETIME_MS = 7 * 24 * 3600_000;
@@ -37,6 +41,7 @@ export interface SessionView {
 
 export class AuthService {
   readonly throttle: LoginThrottle;
+  private readonly hashing = new HashGate();
   constructor(
     private readonly ctx: EngineContext,
     private readonly tokenTtlMs: number,
@@ -50,16 +55,21 @@ export class AuthService {
 
   async login(raw: unknown, address: string): Promise<SessionView & { tokenId: string; refreshToken: string }> {
     const body = parseOr400(loginSchema, raw ?? {});
-    const wait = this.throttle.retryAfterS(body.userName, address);
-    if (wait > 0) throw errors.tooManyRequests('Too many failed logins; try again later.', wait);
+    // Counted before the hash (CONTRACT §12), so parallel guesses cannot slip past the limits.
+    const attempt = this.throttle.attempt(body.userName, address);
     const user = repo.findUserByName(this.ctx.db, body.userName);
-    const passwordOk = await verifyPassword(body.password, user?.passwordHash);
+    let passwordOk: boolean;
+    try {
+      passwordOk = await this.hashing.run(address, () => verifyPassword(body.password, user?.passwordHash));
+    } catch (e) {
+      attempt.withdrawn(); // refused before the password was looked at
+      throw e;
+    }
     const device = getStored(this.ctx.db, devices, body.deviceName);
     if (!user || !passwordOk || !user.isActive || !device || device.doc.isActive !== true) {
-      this.throttle.fail(body.userName, address);
       throw errors.unauthenticated('Unknown user or device, wrong password, or an inactive user or device.');
     }
-    this.throttle.succeed(body.userName);
+    attempt.succeeded();
     return this.openSession(user.id, body.deviceName);
   }
 
@@ -92,6 +102,7 @@ export class AuthService {
         refreshExpiresAt: now + Math.max(REFRESH_LIFETIME_MS, this.tokenTtlMs),
         revokedAt: null,
       });
+      repo.capUserSessions(this.ctx.db, userId, MAX_SESSIONS_PER_USER, now);
     });
     return { tokenId, refreshToken, ...this.view(this.authenticate(tokenId)) };
   }
@@ -99,7 +110,20 @@ export class AuthService {
   /** The caller behind a token, or 401. Rights are read fresh, so a change applies at once. */
   authenticate(token: string | undefined): Caller {
     if (!token) throw errors.unauthenticated();
-    const tokenHash = hashToken(token);
+    return this.callerOf(hashToken(token));
+  }
+
+  /** Whether the session behind a token hash still holds: not logged out, expired, nor its user or device deactivated. */
+  isLive(tokenHash: string): boolean {
+    try {
+      this.callerOf(tokenHash);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  private callerOf(tokenHash: string): Caller {
     const session = repo.findSession(this.ctx.db, tokenHash);
     if (!session || session.revokedAt !== null || session.expiresAt <= this.now()) {
       throw errors.unauthenticated('The access token is unknown, expired or revoked.');
@@ -115,7 +139,7 @@ export class AuthService {
       userName: String(user.doc.userName),
       name: String(user.doc.name ?? ''),
       rights,
-      device: { name: session.deviceName, envName: String(device.doc.envName) },
+      device: { name: session.deviceName, envName: String(device.doc.envName), settings: (device.doc.settings as Record<string, string> | undefined) ?? {} },
       tokenHash,
       expiresAt: session.expiresAt,
     };

@@ -29,13 +29,17 @@ export const nameKey = () =>
     .refine((s) => s.trim() === s && !/[\u0000-\u001f/]/.test(s), 'must not start or end with spaces, nor hold "/" or control characters')
     .refine((s) => !isDotSegment(s), 'must not be "." or ".."');
 
-/** A decimal given as a JSON number, at most 4 decimal places (CONTRACT §3). */
+/** Every amount, unit price, quantity and total stays within ±1,000,000,000 (CONTRACT §12). */
+export const MAX_MAGNITUDE = 1_000_000_000;
+const RANGE = 'must be between -1,000,000,000 and 1,000,000,000';
+
+/** A decimal given as a JSON number, at most 4 decimal places (CONTRACT §3), within ±1e9 (§12). */
 export const decimal = () =>
   z
     .number()
     .refine(hasAtMostStoredPlaces, 'must be a finite number with at most 4 decimal places')
-    .gt(-1e12, 'is out of range')
-    .lt(1e12, 'is out of range');
+    .min(-MAX_MAGNITUDE, RANGE)
+    .max(MAX_MAGNITUDE, RANGE);
 /** A percentage 0-100; out of those bounds is code OutOfRange, not Invalid. */
 export const rate = () => decimal().min(0, 'must be between 0 and 100').max(100, 'must be between 0 and 100');
 

@@ -111,7 +111,7 @@ export function parseListQuery(def: ResourceDef, query: Query, ctx: EngineContex
     params.set(lower, entry);
   }
   const filters = new Map(Object.entries(def.filters).map(([n, f]) => [n.toLowerCase(), { name: n, def: f }]));
-  const plan: ListPlan = { where: [], orderBy: [], skip: 0, take: DEFAULT_TAKE, countOnly: false };
+  const plan: ListPlan = { where: [], used: [], orderBy: [], skip: 0, take: DEFAULT_TAKE, countOnly: false };
   for (const [lower, { name, values: raw }] of params) {
     switch (lower) {
       case '$skip':
@@ -137,6 +137,7 @@ export function parseListQuery(def: ResourceDef, query: Query, ctx: EngineContex
     for (const text of raw) {
       for (const c of parseFilter(filter.name, text, filter.def, ctx.timeZone)) {
         plan.where.push(filterSql(def, filter.def, c, ctx));
+        plan.used.push({ filter: filter.name, op: c.op, values: c.values.length, isNull: c.values.includes(null) });
       }
     }
   }

@@ -12,14 +12,14 @@ import { z } from 'zod';
 import { DeviceError, type EkasaInfo, type FiscalDevice, type FiscalResult, type PaymentKind, type Receipt } from '../../../drivers/fiscal/types.js';
 import type { FiscalRegistry } from '../../../drivers/fiscal/registry.js';
 import type { ReceiptMailer } from '../../mail/receipts.js';
-import { inTransaction } from '../../../db/client.js';
+import { inTransaction, whenDurable } from '../../../db/client.js';
 import { requireRight, requireSale, type Caller } from '../../http/caller.js';
 import { errors, ErrorCode, HubError } from '../../http/errors.js';
 import type { Logger } from '../../log.js';
 import { D, dec, toJsonNumber } from '../../money.js';
 import { devices } from '../devices/resource.js';
 import type { Doc, EngineContext } from '../engine/define.js';
-import { decimal, nameKey } from '../engine/fields.js';
+import { decimal, MAX_MAGNITUDE, nameKey } from '../engine/fields.js';
 import { getStored } from '../engine/repo.js';
 import { newId, type ResourceService } from '../engine/service.js';
 import { parseOr400 } from '../engine/validate.js';
@@ -171,6 +171,9 @@ export class TicketCloser {
         sql`INSERT INTO fiscal_jobs (id, ticket_id, fiscal_name, state, request, last_number_before, created_at)
             VALUES (${jobId}, ${id}, ${fiscalName}, 'Pending', ${JSON.stringify(request)}, ${before}, ${this.ctx.clock.now().getTime()})`,
       );
+      // The journal row is on disk before the device is asked: after a power cut the hub still knows a
+      // receipt may have been issued, and reconciles instead of issuing a second one (issue 16).
+      await whenDurable(this.ctx.db);
       let printed: FiscalOutcome;
       try {
         printed = outcomeOf(await withTimeout(device.printReceipt(receipt, jobId), this.timeoutMs, 'printReceipt', true));
@@ -231,19 +234,36 @@ export class TicketCloser {
     return (device?.doc.settings as Record<string, string> | undefined)?.DefaultFiscalName || undefined;
   }
 
-  /** Payments checked against the total; the receipt the device is asked to issue. */
+  /**
+   * Payments checked against the total (CONTRACT §6, §11, §12); the receipt the device is asked to
+   * issue. A sale is paid with amounts > 0, and only what was paid in a changeable type (cash) may
+   * come back as change. A return (a negative total) is paid out with amounts ≤ 0 that add up to
+   * exactly the total, and needs Storno.
+   */
   private receipt(caller: Caller, ticket: Doc, payments: Array<{ paymentTypeNumber: number; amount: number }>): Receipt {
     const total = dec((ticket.totalPrice as { amount: number }).amount);
+    const isReturn = total.lt(0);
+    if (isReturn) requireRight(caller, 'Storno');
     let paid = new D(0);
     let changeable = new D(0);
     const lines: Receipt['payments'] = payments.map((p, i) => {
       const type = getStored(this.ctx.db, paymentTypes, p.paymentTypeNumber);
       if (!type) throw errors.member(`payments[${i}].paymentTypeNumber`, `Payment type ${p.paymentTypeNumber} does not exist.`);
       if (type.doc.isActive !== true) throw errors.member(`payments[${i}].paymentTypeNumber`, `Payment type ${p.paymentTypeNumber} is inactive.`);
-      if (type.doc.isChangeable === true) changeable = changeable.plus(dec(p.amount));
-      paid = paid.plus(dec(p.amount));
-      return { kind: type.doc.category as PaymentKind, name: String(type.doc.name || type.doc.category), amount: dec(p.amount).toFixed(2) };
+      const amount = dec(p.amount);
+      if (isReturn ? amount.gt(0) : amount.lte(0)) {
+        throw errors.member(
+          `payments[${i}].amount`,
+          isReturn ? `A return (total ${total.toFixed(2)}) is paid out with amounts of 0 or less.` : 'must be greater than 0 (a return is a ticket whose total is negative).',
+          'OutOfRange',
+        );
+      }
+      if (type.doc.isChangeable === true) changeable = changeable.plus(amount);
+      paid = paid.plus(amount);
+      return { kind: type.doc.category as PaymentKind, name: String(type.doc.name || type.doc.category), amount: amount.toFixed(2) };
     });
+    if (paid.abs().gt(MAX_MAGNITUDE)) throw errors.member('payments', `The payments add up to ${paid.toFixed(2)}: out of range (at most 1,000,000,000).`, 'OutOfRange');
+    if (isReturn && !paid.eq(total)) throw errors.member('payments', `A return pays out exactly its total (${total.toFixed(2)}), not ${paid.toFixed(2)}.`, 'OutOfRange');
     if (paid.lt(total)) throw errors.member('payments', `The payments (${paid.toFixed(2)}) do not cover the total (${total.toFixed(2)}).`, 'OutOfRange');
     const change = paid.minus(total);
     // Change comes out of the changeable payments (cash): it may not exceed them, so a card is never overpaid.
