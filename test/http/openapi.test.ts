@@ -185,7 +185,7 @@ describe('GET /api/openapi.json', () => {
     expect(s.User.properties.rights.items.type).toBe('string');
     expect(s.Customer.properties.activationTime.type).toEqual(['string', 'null']);
     expect(s.Device.properties.envName.enum).toEqual(['BackOffice', 'CashRegister', 'PDA', 'Tool']);
-    expect(s.FiscalDevice.properties.driver.enum).toEqual(['datecs', 'escpos', 'simulator']);
+    expect(s.FiscalDevice.properties.driver.enum).toEqual(['datecs', 'escpos', 'simulator', 'ekasa']);
     expect(s.Modifier.properties.options.type).toBe('array');
     expect(s.StockTransferNumbering.properties.format.type).toBe('string');
   });

@@ -9,7 +9,7 @@
  */
 import { sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
-import { DeviceError, type FiscalDevice, type PaymentKind, type Receipt } from '../../../drivers/fiscal/types.js';
+import { DeviceError, type EkasaInfo, type FiscalDevice, type FiscalResult, type PaymentKind, type Receipt } from '../../../drivers/fiscal/types.js';
 import type { FiscalRegistry } from '../../../drivers/fiscal/registry.js';
 import type { ReceiptMailer } from '../../mail/receipts.js';
 import { inTransaction, whenDurable } from '../../../db/client.js';
@@ -90,7 +90,15 @@ interface FiscalOutcome {
   number: number;
   dailySalesReportNumber: number;
   fiscalMemorySerialNumber: string;
+  ekasa?: EkasaInfo;
 }
+
+const outcomeOf = (r: FiscalResult): FiscalOutcome => ({
+  number: r.number,
+  dailySalesReportNumber: r.dailySalesReportNumber,
+  fiscalMemorySerialNumber: r.fiscalMemorySerialNumber,
+  ...(r.ekasa ? { ekasa: r.ekasa } : {}),
+});
 
 export class TicketCloser {
   /** One receipt at a time per fiscal device: the tail of each device's queue. */
@@ -168,8 +176,7 @@ export class TicketCloser {
       await whenDurable(this.ctx.db);
       let printed: FiscalOutcome;
       try {
-        const r = await withTimeout(device.printReceipt(receipt, jobId), this.timeoutMs, 'printReceipt', true);
-        printed = { number: r.number, dailySalesReportNumber: r.dailySalesReportNumber, fiscalMemorySerialNumber: r.fiscalMemorySerialNumber };
+        printed = outcomeOf(await withTimeout(device.printReceipt(receipt, jobId), this.timeoutMs, 'printReceipt', true));
       } catch (e) {
         if (!(e instanceof DeviceError && e.outcomeUnknown)) {
           this.finishJob(jobId, 'Failed', null, e);
@@ -315,6 +322,20 @@ export class TicketCloser {
       return job.state === 'Done' && ticket ? this.tickets.present(ticket) : undefined;
     }
     const device = this.deviceFor(job.fiscal_name);
+    if (device.findReceipt) {
+      // The device keeps the job id with the receipt (eKasa's externalId): it says exactly.
+      let found: FiscalResult | null;
+      try {
+        found = await withTimeout(device.findReceipt(job.id), this.timeoutMs, 'findReceipt', false);
+      } catch (e) {
+        throw deviceUnavailable(job.fiscal_name, e);
+      }
+      if (!found) {
+        this.finishJob(job.id, 'Failed', null, 'the device did not issue the receipt');
+        return undefined;
+      }
+      return this.store(job, outcomeOf(found));
+    }
     let last;
     let status;
     try {
@@ -335,7 +356,9 @@ export class TicketCloser {
     }
     this.log.warn({ jobId: job.id, ticketId: job.ticket_id, number: before + 1 }, 'fiscal receipt was issued although the reply was lost; recording it');
     return this.store(job, {
-      number: before + 1,
+      // The device's own number for its last receipt when that is this job's (the amounts agree):
+      // a void or report in between must not shift it (issue 19, defect 6).
+      number: !last || last.number === before + 1 || !dec(last.amount).eq(dec(request.receipt.total)) ? before + 1 : last.number,
       dailySalesReportNumber: status.dailySalesReportNumber ?? 0,
       fiscalMemorySerialNumber: status.fiscalMemorySerialNumber ?? '',
     });
@@ -372,6 +395,7 @@ export class TicketCloser {
           number: result.number,
           dailySalesReportNumber: result.dailySalesReportNumber,
           fiscalMemorySerialNumber: result.fiscalMemorySerialNumber,
+          ...(result.ekasa ? { ekasa: result.ekasa } : {}),
         },
       };
       this.finishJob(job.id, 'Done', result, null);

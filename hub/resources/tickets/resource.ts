@@ -47,6 +47,16 @@ const closeInfoSchema = z.object({
   number: z.number().int(),
   dailySalesReportNumber: z.number().int(),
   fiscalMemorySerialNumber: z.string(),
+  /** Slovak eKasa registrations only (driver `ekasa`, CONTRACT §8). */
+  ekasa: z
+    .object({
+      uuid: z.string().optional(),
+      okp: z.string().optional(),
+      receiptNumber: z.number().int(),
+      offline: z.boolean(),
+      qrCode: z.string().describe('What the QR code on the printed or e-mailed receipt holds: the UUID when registered online, else OKP:ORP code:date:number:amount.'),
+    })
+    .optional(),
 });
 
 type CustomerRef = { id: string; fullName: string; cardSerialNumber: string | null; discountRate: number };
