@@ -5,6 +5,7 @@ import type { Db } from '../db/client.js';
 
 export function dbDeviceStateStore(db: Db): DeviceStateStore {
   return {
+    inHubDatabase: true,
     load(key) {
       const row = db.get<{ value: string }>(sql`SELECT value FROM meta WHERE key = ${'device:' + key}`);
       return row ? JSON.parse(row.value) : undefined;

@@ -109,6 +109,12 @@ export interface ReportResult {
 }
 
 export interface FiscalDevice {
+  /**
+   * True when everything the device remembers is written into the hub's own database (the
+   * simulator): a power cut then takes the device's memory and the hub's journal back together, so
+   * the journal row need not be on disk before the device is asked. A real device: absent.
+   */
+  readonly memoryInHubDatabase?: boolean;
   info(): Promise<DeviceInfo>;
   status(): Promise<DeviceStatus>;
   /** Issues one fiscal receipt. `jobId` lets a driver that can store it match a retry to the job. */
@@ -135,6 +141,8 @@ export interface FiscalDeviceConfig {
 
 /** Where a driver may keep state that must survive a restart (the simulator's fiscal memory). */
 export interface DeviceStateStore {
+  /** The state is written in the hub's own database, in the order of the hub's own writes. */
+  readonly inHubDatabase?: boolean;
   load(key: string): unknown;
   save(key: string, state: unknown): void;
 }

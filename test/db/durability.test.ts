@@ -250,6 +250,9 @@ describe('answers, events and devices wait for the sync', () => {
     await restaurant(hub);
     const cashier = await register(hub);
     const fp1 = hub.fiscal.get({ name: 'FP1', driver: 'simulator', address: 'sim:fp1', settings: {} }) as SimulatorFiscalDevice;
+    // As a real printer: its memory is its own, not this database's.
+    expect(fp1.memoryInHubDatabase).toBe(true);
+    Object.defineProperty(fp1, 'memoryInHubDatabase', { value: false });
     const t = await expect2xx(hub.call('POST', '/api/tickets', { items: [item(1, 1)] }, { token: cashier.token }));
     sync.hold = true;
     const closing = hub.call('POST', `/api/tickets/${t.id}/close`, { payments: [{ paymentTypeNumber: 1, amount: 6.9 }] }, { token: cashier.token });
@@ -262,5 +265,26 @@ describe('answers, events and devices wait for the sync', () => {
     await sync.release();
     expect((await closing).status).toBe(200);
     expect(fp1.journal.filter((j) => j.receipt.reference === t.id)).toHaveLength(1);
+  });
+
+  it('the simulator, whose memory is this database, is asked at once: a power cut takes both back together', async () => {
+    const sync = new HeldSync(false);
+    hub = await startHub({ syncFd: sync.fn });
+    await restaurant(hub);
+    const cashier = await register(hub);
+    const fp1 = hub.fiscal.get({ name: 'FP1', driver: 'simulator', address: 'sim:fp1', settings: {} }) as SimulatorFiscalDevice;
+    const t = await expect2xx(hub.call('POST', '/api/tickets', { items: [item(1, 1)] }, { token: cashier.token }));
+    sync.hold = true;
+    const closing = hub.call('POST', `/api/tickets/${t.id}/close`, { payments: [{ paymentTypeNumber: 1, amount: 6.9 }] }, { token: cashier.token });
+    for (let i = 0; i < 100 && fp1.journal.every((j) => j.receipt.reference !== t.id); i++) await tick(10);
+    // Issued while the sync is held; the answer still waits for it.
+    expect(fp1.journal.filter((j) => j.receipt.reference === t.id)).toHaveLength(1);
+    let answered = false;
+    void closing.then(() => (answered = true));
+    await tick(100);
+    expect(answered).toBe(false);
+    sync.hold = false;
+    await sync.release();
+    expect((await closing).status).toBe(200);
   });
 });

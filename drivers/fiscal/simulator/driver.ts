@@ -51,6 +51,10 @@ export class SimulatorFiscalDevice implements FiscalDevice {
   /** Milliseconds each call takes, to let tests overlap two closes. */
   delayMs = 0;
 
+  get memoryInHubDatabase(): boolean {
+    return this.store?.inHubDatabase === true;
+  }
+
   constructor(
     readonly name: string,
     private readonly store: DeviceStateStore | undefined,

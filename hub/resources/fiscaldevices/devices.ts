@@ -38,7 +38,8 @@ export function deviceUnavailable(name: string, e: unknown): HubError {
 }
 
 /** A fiscal device's calls, each bounded by its timeout (a receipt or a report that times out may have printed). */
-export type TimedDevice = Pick<FiscalDevice, 'info' | 'status' | 'lastDocument' | 'printReceipt' | 'xReport' | 'zReport'> & Partial<Pick<FiscalDevice, 'findReceipt'>>;
+export type TimedDevice = Pick<FiscalDevice, 'info' | 'status' | 'lastDocument' | 'printReceipt' | 'xReport' | 'zReport'> &
+  Partial<Pick<FiscalDevice, 'findReceipt' | 'memoryInHubDatabase'>>;
 
 export interface FiscalTimeouts {
   callMs: number;
@@ -96,6 +97,7 @@ export class FiscalDevices {
     const device = this.registry.get(config);
     const { callMs, reportMs } = this.timeouts;
     return {
+      memoryInHubDatabase: device.memoryInHubDatabase === true,
       info: () => withTimeout(device.info(), callMs, 'info', false),
       status: () => withTimeout(device.status(), callMs, 'status', false),
       lastDocument: () => withTimeout(device.lastDocument(), callMs, 'lastDocument', false),
