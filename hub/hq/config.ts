@@ -29,6 +29,11 @@ export interface HqConfig {
   duplicateWindowMs: number;
   /** Events per ingest batch (one PostgreSQL transaction). */
   batchSize: number;
+  /**
+   * Fault injection for the crash tests (POS_HQ_FAULT=crash-after-commit): the process kills
+   * itself after committing its first batch and before acking it. Never set in production.
+   */
+  crashAfterCommit: boolean;
 }
 
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -83,6 +88,9 @@ export function loadHqConfig(env: NodeJS.ProcessEnv = process.env): HqConfig {
   const batchSize = Number(batchText);
   if (!/^\d{1,5}$/.test(batchText) || batchSize < 1 || batchSize > 5000) problems.push(`POS_HQ_BATCH='${batchText}' is not a number of events from 1 to 5000.`);
 
+  const fault = get('POS_HQ_FAULT');
+  if (fault !== undefined && fault !== 'crash-after-commit') problems.push(`POS_HQ_FAULT='${fault}' is not crash-after-commit (a test's fault injection).`);
+
   if (problems.length) throw new ConfigError(problems);
   return {
     natsUrl,
@@ -100,5 +108,6 @@ export function loadHqConfig(env: NodeJS.ProcessEnv = process.env): HqConfig {
     ackWaitMs,
     duplicateWindowMs,
     batchSize,
+    crashAfterCommit: fault === 'crash-after-commit',
   };
 }

@@ -41,7 +41,7 @@ export class Ingest {
   private loop: Promise<void> | undefined;
 
   constructor(
-    private readonly deps: { nc: NatsConnection; pool: Pool; log: Logger; batchSize: number; ackWaitMs: number },
+    private readonly deps: { nc: NatsConnection; pool: Pool; log: Logger; batchSize: number; ackWaitMs: number; crashAfterCommit?: boolean },
   ) {}
 
   start(): void {
@@ -103,6 +103,7 @@ export class Ingest {
     } finally {
       clearInterval(keepAlive);
     }
+    if (this.deps.crashAfterCommit) process.kill(process.pid, 'SIGKILL'); // the crash test's moment: committed, not acked
     for (const m of taken) m.ack();
   }
 }

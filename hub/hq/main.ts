@@ -56,7 +56,7 @@ async function main(): Promise<void> {
 
   const nc = await connectNats(config);
   await ensureStreams(nc, config);
-  const ingest = new Ingest({ nc, pool, log, batchSize: config.batchSize, ackWaitMs: config.ackWaitMs });
+  const ingest = new Ingest({ nc, pool, log, batchSize: config.batchSize, ackWaitMs: config.ackWaitMs, crashAfterCommit: config.crashAfterCommit });
   const relay = new CatalogRelay({ nc, pool, log });
   // Heartbeats: each goes to one HQ process of the queue group.
   const beats = nc.subscribe(HEARTBEAT_SUBJECTS, {
