@@ -157,6 +157,7 @@ export class Publisher {
   private payload(e: PendingEntry): string {
     const service = this.opts.resources[e.resource];
     let doc: Record<string, unknown> | null = null;
+    let raw: string | undefined;
     if (e.op === 'upsert' && service) {
       let json = e.doc;
       if (json === null) {
@@ -168,9 +169,11 @@ export class Publisher {
         }
         json = row && row.v === e.v ? row.doc : null;
       }
-      if (json !== null) doc = service.present({ doc: JSON.parse(json) as Record<string, unknown>, v: e.v });
+      // A resource without a read-time hook is sent as stored, `_v` spliced in: no parse and re-serialize.
+      if (json !== null && !service.def.hooks?.present) raw = json === '{}' ? `{"_v":${e.v}}` : `${json.slice(0, -1)},"_v":${e.v}}`;
+      else if (json !== null) doc = service.present({ doc: JSON.parse(json) as Record<string, unknown>, v: e.v });
     }
-    return JSON.stringify({
+    const head = JSON.stringify({
       storeId: this.storeId,
       seq: e.seq,
       base: this.base,
@@ -181,6 +184,7 @@ export class Publisher {
       at: new Date(e.at).toISOString(),
       doc,
     });
+    return raw === undefined ? head : `${head.slice(0, -'null}'.length)}${raw}}`;
   }
 
   /** How far behind HQ is, for the heartbeat. */

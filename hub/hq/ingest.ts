@@ -44,9 +44,13 @@ export class Ingest {
     private readonly deps: { nc: NatsConnection; pool: Pool; log: Logger; batchSize: number; ackWaitMs: number; crashAfterCommit?: boolean },
   ) {}
 
-  start(): void {
+  /**
+   * Two fetch loops: one batch is written to PostgreSQL while the next is fetched and parsed.
+   * (Batches of one store still commit one after the other: ingestBatch locks the store's row.)
+   */
+  start(loops = 2): void {
     this.running = true;
-    this.loop = this.run();
+    this.loop = Promise.all(Array.from({ length: loops }, () => this.run())).then(() => {});
   }
 
   async stop(): Promise<void> {

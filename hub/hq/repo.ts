@@ -38,38 +38,35 @@ const TICKET_COLUMNS = {
  */
 export async function ingestBatch(pool: Pool, events: StoreEvent[]): Promise<{ inserted: number; duplicates: number }> {
   if (!events.length) return { inserted: 0, duplicates: 0 };
+  const storeIds = [...new Set(events.map((e) => e.storeId))].sort();
+  const tables = [...new Set(events.map((e) => RESOURCE_TABLES[e.resource]).filter((t): t is string => !!t))];
+  // One statement: the events go in as one JSON array, parsed once by PostgreSQL; only the rows that
+  // were new feed the resource tables (the newest event per document of this batch).
+  const upserts = tables.map((table, i) => {
+    const extra = table === 'tickets' ? TICKET_COLUMNS : { names: '', values: '', updates: '' };
+    const resources = Object.keys(RESOURCE_TABLES).filter((r) => RESOURCE_TABLES[r] === table);
+    return `, t${i} AS (
+      INSERT INTO ${table} AS t (store_id, key, seq, version, deleted, doc, updated_at${extra.names})
+      SELECT u.store_id, u.key, u.seq, u.version, u.deleted, u.doc, u.updated_at${extra.values} FROM (
+        SELECT DISTINCT ON (store_id, key) store_id, key, seq, version, op = 'delete' AS deleted, doc, recorded_at AS updated_at
+        FROM ins WHERE resource IN (${resources.map((r) => `'${r}'`).join(', ')}) ORDER BY store_id, key, seq DESC) u
+      ON CONFLICT (store_id, key) DO UPDATE SET seq = excluded.seq, version = excluded.version, deleted = excluded.deleted,
+        doc = CASE WHEN excluded.deleted THEN t.doc ELSE excluded.doc END, updated_at = excluded.updated_at${extra.updates}
+      WHERE t.seq < excluded.seq)`;
+  });
   return inTransaction(pool, async (c) => {
-    const storeIds = [...new Set(events.map((e) => e.storeId))].sort();
     await c.query('INSERT INTO stores (store_id) SELECT unnest($1::text[]) ON CONFLICT DO NOTHING', [storeIds]);
     await c.query('SELECT store_id FROM stores WHERE store_id = ANY($1) ORDER BY store_id FOR UPDATE', [storeIds]);
-    const inserted = await c.query<{ store_id: string; seq: string }>(
-      `INSERT INTO store_events (store_id, seq, resource, key, op, version, doc, recorded_at)
-       SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::int[], $7::jsonb[], $8::timestamptz[])
-       ON CONFLICT (store_id, seq) DO NOTHING RETURNING store_id, seq`,
-      [
-        events.map((e) => e.storeId),
-        events.map((e) => e.seq),
-        events.map((e) => e.resource),
-        events.map((e) => e.key),
-        events.map((e) => e.op),
-        events.map((e) => e.v),
-        events.map((e) => (e.doc === null ? null : JSON.stringify(e.doc))),
-        events.map((e) => e.at),
-      ],
+    const result = await c.query<{ n: string }>(
+      `WITH ins AS (
+         INSERT INTO store_events (store_id, seq, resource, key, op, version, doc, recorded_at)
+         SELECT x."storeId", x.seq, x.resource, x.key, x.op, x.v, CASE WHEN jsonb_typeof(x.doc) = 'object' THEN x.doc END, x.at
+         FROM jsonb_to_recordset($1::jsonb) AS x ("storeId" text, seq bigint, resource text, key text, op text, v integer, at timestamptz, doc jsonb)
+         ON CONFLICT (store_id, seq) DO NOTHING
+         RETURNING store_id, seq, resource, key, op, version, doc, recorded_at)${upserts.join('')}
+       SELECT count(*) AS n FROM ins`,
+      [JSON.stringify(events)],
     );
-    const fresh = new Set(inserted.rows.map((r) => `${r.store_id}:${r.seq}`));
-    // The newest event per document in this batch; the table keeps the newest of all batches.
-    const latest = new Map<string, Map<string, StoreEvent>>();
-    for (const e of events) {
-      const table = RESOURCE_TABLES[e.resource];
-      if (!table || !fresh.has(`${e.storeId}:${e.seq}`)) continue;
-      const rows = latest.get(table) ?? new Map<string, StoreEvent>();
-      latest.set(table, rows);
-      const id = `${e.storeId}\u0000${e.key}`;
-      const seen = rows.get(id);
-      if (!seen || seen.seq < e.seq) rows.set(id, e);
-    }
-    for (const [table, rows] of latest) await upsertDocuments(c, table, [...rows.values()]);
     for (const storeId of storeIds) {
       const mine = events.filter((e) => e.storeId === storeId);
       const base = Math.max(...mine.map((e) => e.base));
@@ -81,30 +78,9 @@ export async function ingestBatch(pool: Pool, events: StoreEvent[]): Promise<{ i
       );
       await advanceIngested(c, storeId);
     }
-    return { inserted: fresh.size, duplicates: events.length - fresh.size };
+    const inserted = Number(result.rows[0].n);
+    return { inserted, duplicates: events.length - inserted };
   });
-}
-
-async function upsertDocuments(c: PoolClient, table: string, rows: StoreEvent[]): Promise<void> {
-  const extra = table === 'tickets' ? TICKET_COLUMNS : { names: '', values: '', updates: '' };
-  await c.query(
-    `INSERT INTO ${table} AS t (store_id, key, seq, version, deleted, doc, updated_at${extra.names})
-     SELECT u.store_id, u.key, u.seq, u.version, u.deleted, u.doc, u.updated_at${extra.values}
-     FROM unnest($1::text[], $2::text[], $3::bigint[], $4::int[], $5::boolean[], $6::jsonb[], $7::timestamptz[])
-       AS u (store_id, key, seq, version, deleted, doc, updated_at)
-     ON CONFLICT (store_id, key) DO UPDATE SET seq = excluded.seq, version = excluded.version, deleted = excluded.deleted,
-       doc = CASE WHEN excluded.deleted THEN t.doc ELSE excluded.doc END, updated_at = excluded.updated_at${extra.updates}
-     WHERE t.seq < excluded.seq`,
-    [
-      rows.map((e) => e.storeId),
-      rows.map((e) => e.key),
-      rows.map((e) => e.seq),
-      rows.map((e) => e.v),
-      rows.map((e) => e.op === 'delete'),
-      rows.map((e) => (e.doc === null ? null : JSON.stringify(e.doc))),
-      rows.map((e) => e.at),
-    ],
-  );
 }
 
 /** `ingested_seq`: the end of the unbroken run of events after it (the first seq whose successor is missing). */

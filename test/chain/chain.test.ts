@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync, readlinkSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Decimal from 'decimal.js';
+import { Decimal } from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { E2E_ADMIN_PASSWORD, startHubProcess, type HubProcess } from '../support/process.js';
 import { chainTestsAvailable, eventually, startHq, startNats, startPostgres, startProxy, type HqProcess, type NatsServer, type Postgres } from '../support/chain.js';
@@ -74,6 +74,10 @@ async function storeFigures(hub: HubProcess, token: string): Promise<{ closed: n
   const total = list.items.reduce((s: Decimal, t: any) => s.plus(new Decimal(String(t.totalPrice.amount))), new Decimal(0));
   const health = await ok(hub, 'GET', '/api/health', undefined, token);
   return { closed: list.totalCount, total: total.toFixed(2), lastSeq: health.changeLog.lastSeq };
+}
+
+async function lastSeqOf(hub: HubProcess): Promise<number> {
+  return (await hub.call('GET', '/api/health')).body.changeLog.lastSeq;
 }
 
 async function hqStore(storeId: string): Promise<any> {
@@ -182,5 +186,138 @@ describe.skipIf(!available)('a chain of stores', () => {
     expect(await price(shops.s3, 2)).toBe(1.45);
     // An unknown store is refused, and nothing is queued.
     expect((await hq.call('PUT', '/hq/api/catalog/plus/Bar/2', { doc: {}, stores: ['nope'] })).body).toMatchObject({ status: 400, errorCode: 3 });
+  });
+
+  it('partition: cut, black-holed, and acks lost past the duplicate window — the store sells on, every event arrives once', async () => {
+    const proxy = await startProxy(nats.port, 'POS_EVENTS');
+    try {
+      const hub = await startStore('p1', { url: proxy.url });
+      const token = await setUpShop(hub);
+      await ingestedUpTo('p1', (await storeFigures(hub, token)).lastSeq);
+
+      for (const mode of ['cut', 'blackhole'] as const) {
+        proxy.set(mode);
+        await sell(hub, token, 2); // selling never waits for HQ
+        const own = await storeFigures(hub, token);
+        await new Promise((r) => setTimeout(r, 500));
+        expect((await hqStore('p1')).ingestedSeq).toBeLessThan(own.lastSeq);
+        proxy.set('pass');
+        await ingestedUpTo('p1', own.lastSeq, 30_000);
+      }
+
+      // The publishes land but their acks are lost; the store republishes after its 5 s timeout, past
+      // JetStream's 1 s duplicate window, so the stream takes them again: HQ must ignore them.
+      const before = (await hq.call('GET', '/hq/api/health')).body.ingest.duplicates;
+      proxy.set('dropAcks');
+      await sell(hub, token, 2);
+      const own = await storeFigures(hub, token);
+      await ingestedUpTo('p1', own.lastSeq); // they did land
+      await eventually(async () => proxy.dropped > 0, 10_000, 'acks to be dropped');
+      await new Promise((r) => setTimeout(r, 6000)); // past the publish timeout and the duplicate window
+      proxy.set('pass');
+      await eventually(async () => (await hq.call('GET', '/hq/api/health')).body.ingest.duplicates > before, 20_000, 'the republished events to reach HQ');
+      await eventually(async () => {
+        const h = await ok(hub, 'GET', '/api/health', undefined, token);
+        return h.changeLog.lastSeq === own.lastSeq && (await eventsAtHq('p1')).rows === own.lastSeq;
+      }, 10_000, 'all events once');
+      expect(await eventsAtHq('p1')).toEqual({ rows: own.lastSeq, distinct: own.lastSeq, max: own.lastSeq });
+      const atHq = await hq.call('GET', '/hq/api/tickets?StoreId=p1&IsClosed=true&$count=true');
+      expect(atHq.body.totalCount).toBe(own.closed);
+    } finally {
+      await proxy.close();
+    }
+  }, 90_000);
+
+  it('SIGKILL: a hub mid-publish, HQ mid-batch, and HQ between its commit and its ack — nothing missing, nothing twice', async () => {
+    // A hub killed while its backlog is being published, then started again.
+    const dir = mkdtempSync(join(tmpdir(), 'poshub-k1-'));
+    dirs.push(dir);
+    const last = generateBacklog(dir, { events: 10_000, versions: 2, from: new Date(Date.now() - DAY), spanMs: DAY / 2 });
+    let hub = await startStore('k1', { dataDir: dir });
+    await eventually(async () => ((await hqStore('k1'))?.ingestedSeq ?? 0) > 0, 20_000, 'publishing to start');
+    await hub.stop(0, 'SIGKILL');
+    const atKill = (await hqStore('k1')).ingestedSeq;
+    expect(atKill).toBeLessThan(last);
+    hub = await startStore('k1', { dataDir: dir });
+    const lastK1 = await lastSeqOf(hub); // the backlog and what the first start wrote
+    expect(lastK1).toBeGreaterThan(last);
+    await ingestedUpTo('k1', lastK1, 30_000);
+    expect(await eventsAtHq('k1')).toEqual({ rows: lastK1, distinct: lastK1, max: lastK1 });
+
+    // HQ killed mid-ingest, then HQ killed right after a commit and before its ack: the batch comes
+    // back after the ack wait and only adds duplicates that change nothing.
+    const dir2 = mkdtempSync(join(tmpdir(), 'poshub-k2-'));
+    dirs.push(dir2);
+    generateBacklog(dir2, { events: 20_000, versions: 4, from: new Date(Date.now() - DAY), spanMs: DAY / 2 });
+    await hq.stop('SIGKILL');
+    hq = await startHq(hqEnv({ POS_HQ_FAULT: 'crash-after-commit' }));
+    const k2 = await startStore('k2', { dataDir: dir2 });
+    const last2 = await lastSeqOf(k2);
+    const crashed = await hq.exit;
+    expect(crashed.signal).toBe('SIGKILL');
+    const committed = (await eventsAtHq('k2')).rows;
+    expect(committed).toBeGreaterThan(0);
+    hq = await startHq(hqEnv());
+    // The batch committed before the crash comes again after the ack wait: duplicates, ignored.
+    await eventually(async () => (await hq.call('GET', '/hq/api/health')).body.ingest.duplicates > 0, 20_000, 'the unacknowledged batch to come again');
+    await eventually(async () => ((await hqStore('k2'))?.ingestedSeq ?? 0) > committed, 20_000, 'ingest to go on');
+    await hq.stop('SIGKILL'); // mid-ingest, as far as the timing allows
+    hq = await startHq(hqEnv());
+    await ingestedUpTo('k2', last2, 40_000);
+    expect(await eventsAtHq('k2')).toEqual({ rows: last2, distinct: last2, max: last2 });
+    // Each customer's latest version, written 4 times: the table holds version 4 of each, once.
+    const docs = await pg.pool.query("SELECT count(*)::int AS n, min(version)::int AS lo, max(version)::int AS hi FROM customers WHERE store_id = 'k2'");
+    expect(docs.rows[0]).toEqual({ n: 5000, lo: 4, hi: 4 });
+  }, 120_000);
+
+  it('a store offline for 7 days (100,000 events, older than the log retention) catches up', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'poshub-w1-'));
+    dirs.push(dir);
+    // The week ended 40 days ago, on the clock the generator drives: compaction would drop all of it
+    // were HQ not still owed every entry.
+    const backlog = generateBacklog(dir, { events: 100_000, versions: 4, from: new Date(Date.now() - 47 * DAY), spanMs: 7 * DAY });
+    const started = Date.now();
+    const hub = await startStore('w1', { dataDir: dir });
+    const last = await lastSeqOf(hub);
+    expect(last).toBeGreaterThanOrEqual(backlog);
+    await ingestedUpTo('w1', last, 60_000);
+    const seconds = (Date.now() - started) / 1000;
+    expect(await eventsAtHq('w1')).toEqual({ rows: last, distinct: last, max: last });
+    const docs = await pg.pool.query("SELECT count(*)::int AS n, min(version)::int AS lo FROM customers WHERE store_id = 'w1'");
+    expect(docs.rows[0]).toEqual({ n: 25_000, lo: 4 });
+    process.stdout.write(`7-day backlog of ${backlog} events caught up in ${seconds.toFixed(1)} s\n`);
+  }, 90_000);
+});
+
+describe('a hub without HQ', () => {
+  it('opens no outbound connection', async () => {
+    const hub = await startHubProcess({}, { direct: true });
+    hubs.push(hub);
+    const admin = await hub.login('admin', E2E_ADMIN_PASSWORD, 'BackOffice');
+    await ok(hub, 'POST', '/api/stocks', { name: 'Bar' }, admin);
+    await new Promise((r) => setTimeout(r, 1000));
+    // Every TCP socket the process holds is on its own port: the listener and our own requests to it.
+    const pid = hub.child.pid!;
+    const inodes = new Set(
+      readdirSync(`/proc/${pid}/fd`)
+        .map((fd) => {
+          try {
+            return /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`))?.[1];
+          } catch {
+            return undefined;
+          }
+        })
+        .filter((x): x is string => !!x),
+    );
+    const mine: Array<{ local: number; remote: number }> = [];
+    for (const table of ['tcp', 'tcp6', 'udp', 'udp6']) {
+      for (const line of readFileSync(`/proc/${pid}/net/${table}`, 'utf8').split('\n').slice(1)) {
+        const f = line.trim().split(/\s+/);
+        if (f.length > 9 && inodes.has(f[9])) mine.push({ local: parseInt(f[1].split(':')[1], 16), remote: parseInt(f[2].split(':')[1], 16) });
+      }
+    }
+    expect(mine.length).toBeGreaterThan(0);
+    expect(mine.filter((s) => s.local !== hub.port)).toEqual([]);
+    expect(hub.stdout()).not.toContain('In a chain');
   });
 });
