@@ -89,24 +89,32 @@ export class Publisher {
     }
   }
 
-  /** Publishes from the cursor until an error ends the round (then the caller backs off). */
+  /**
+   * Publishes from the cursor until an error ends the round (then the caller backs off). The window
+   * is refilled in chunks once half of it is acknowledged: one read of the log per chunk, not per ack.
+   */
   private async round(): Promise<void> {
-    const window = this.opts.window ?? 256;
+    const window = this.opts.window ?? 512;
     let sent = this.acked;
-    const inFlight = new Set<Promise<void>>();
+    let inFlight = 0;
     let failed: unknown;
+    let freed: (() => void) | undefined;
+    const room = () => new Promise<void>((resolve) => (freed = resolve));
     while (this.running && failed === undefined) {
-      const room = window - inFlight.size;
-      const batch = room > 0 ? entriesAfter(this.opts.db, sent, room) : [];
+      if (inFlight > window / 2) {
+        await room();
+        continue;
+      }
+      const batch = entriesAfter(this.opts.db, sent, window - inFlight);
       if (batch.length === 0) {
-        if (inFlight.size) await Promise.race(inFlight);
-        else await this.sleep(this.opts.pollMs ?? 100);
+        await this.sleep(this.opts.pollMs ?? 100);
         continue;
       }
       // A publish follows a durable commit (ARCHITECTURE): HQ must never hold what a power cut could take back.
       await whenDurable(this.opts.db);
       for (const entry of batch) {
-        const p = this.opts
+        inFlight++;
+        this.opts
           .publish(eventSubject(this.storeId, entry.resource), this.payload(entry), eventMsgId(this.storeId, entry.seq))
           .then(
             () => this.ack(entry.seq),
@@ -114,13 +122,15 @@ export class Publisher {
               failed ??= err;
             },
           )
-          .finally(() => inFlight.delete(p));
-        inFlight.add(p);
+          .finally(() => {
+            inFlight--;
+            freed?.();
+            freed = undefined;
+          });
         sent = entry.seq;
       }
-      if (inFlight.size >= window) await Promise.race(inFlight);
     }
-    await Promise.allSettled(inFlight);
+    while (inFlight > 0) await room();
     if (failed !== undefined) throw failed;
   }
 

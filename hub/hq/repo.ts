@@ -97,13 +97,18 @@ async function advanceIngested(c: PoolClient, storeId: string): Promise<void> {
   );
 }
 
+/**
+ * A store's heartbeat. Two of them may be written at once (each is one query of its own), so the
+ * positions only ever move forward: a late older heartbeat cannot take them back.
+ */
 export async function recordHeartbeat(pool: Pool, hb: Heartbeat): Promise<void> {
   await pool.query(
     `INSERT INTO stores (store_id, name, last_seen_at, last_seq, acked_seq, applied_catalog_version, catalog_error, devices)
      VALUES ($1, $2, now(), $3, $4, $5, $6, $7)
      ON CONFLICT (store_id) DO UPDATE SET name = excluded.name, last_seen_at = excluded.last_seen_at,
-       last_seq = GREATEST(stores.last_seq, excluded.last_seq), acked_seq = excluded.acked_seq,
-       applied_catalog_version = excluded.applied_catalog_version, catalog_error = excluded.catalog_error, devices = excluded.devices`,
+       last_seq = GREATEST(stores.last_seq, excluded.last_seq), acked_seq = GREATEST(stores.acked_seq, excluded.acked_seq),
+       applied_catalog_version = GREATEST(stores.applied_catalog_version, excluded.applied_catalog_version),
+       catalog_error = excluded.catalog_error, devices = excluded.devices`,
     [
       hb.storeId,
       hb.name.slice(0, 200),

@@ -206,16 +206,20 @@ export async function startProxy(targetPort: number, stream: string): Promise<Pr
   let mode: ProxyMode = 'pass';
   const pairs = new Set<{ client: Socket; server: Socket }>();
   const ackMarker = Buffer.from(`"stream":"${stream}"`);
+  const closePair = (p: { client: Socket; server: Socket }) => {
+    p.client.destroy();
+    p.server.destroy();
+  };
   const proxy: Proxy = {
     port: 0,
     url: '',
     dropped: 0,
     set(next) {
       mode = next;
-      if (next === 'cut') for (const p of pairs) (p.client.destroy(), p.server.destroy());
+      if (next === 'cut') for (const p of pairs) closePair(p);
     },
     async close() {
-      for (const p of pairs) (p.client.destroy(), p.server.destroy());
+      for (const p of pairs) closePair(p);
       await new Promise((r) => server.close(r));
     },
   };
