@@ -187,6 +187,7 @@ describe.skipIf(!available)('a chain of stores', () => {
     expect(await price(shops.s3, 2)).toBe(1.45);
     // An unknown store is refused, and nothing is queued.
     expect((await hq.call('PUT', '/hq/api/catalog/plus/Bar/2', { doc: {}, stores: ['nope'] })).body).toMatchObject({ status: 400, errorCode: 3 });
+    await Promise.all(Object.values(shops).map((s) => s.hub.stop())); // the tests below need the CPU
   });
 
   it('partition: cut, black-holed, and acks lost past the duplicate window — the store sells on, every event arrives once', async () => {
@@ -224,6 +225,7 @@ describe.skipIf(!available)('a chain of stores', () => {
       expect(await eventsAtHq('p1')).toEqual({ rows: own.lastSeq, distinct: own.lastSeq, max: own.lastSeq });
       const atHq = await hq.call('GET', '/hq/api/tickets?StoreId=p1&IsClosed=true&$count=true');
       expect(atHq.body.totalCount).toBe(own.closed);
+      await hub.stop();
     } finally {
       await proxy.close();
     }
@@ -252,6 +254,7 @@ describe.skipIf(!available)('a chain of stores', () => {
     generateBacklog(dir2, { events: 20_000, versions: 4, from: new Date(Date.now() - DAY), spanMs: DAY / 2 });
     await hq.stop('SIGKILL');
     hq = await startHq(hqEnv({ POS_HQ_FAULT: 'crash-after-commit' }));
+    await hub.stop();
     const k2 = await startStore('k2', { dataDir: dir2 });
     const last2 = await lastSeqOf(k2);
     const crashed = await hq.exit;
@@ -269,6 +272,7 @@ describe.skipIf(!available)('a chain of stores', () => {
     // Each customer's latest version, written 4 times: the table holds version 4 of each, once.
     const docs = await pg.pool.query("SELECT count(*)::int AS n, min(version)::int AS lo, max(version)::int AS hi FROM customers WHERE store_id = 'k2'");
     expect(docs.rows[0]).toEqual({ n: 5000, lo: 4, hi: 4 });
+    await k2.stop();
   }, 120_000);
 
   it('a store offline for 7 days (100,000 events, older than the log retention) catches up', async () => {
