@@ -3,7 +3,7 @@
  * timeout, the committed migrations applied, and the SQL helper functions registered. Used by the
  * hub, the tests and the scripts alike. This folder is the only importer of better-sqlite3.
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
@@ -12,6 +12,8 @@ import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import * as schema from './schema.js';
+import { DurableCommits, type SyncFd } from './durability.js';
+import { syncPath } from './files.js';
 
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
 
@@ -26,23 +28,65 @@ export interface OpenOptions {
    * writes, on a mini-PC's disk for milliseconds.
    */
   backgroundCheckpoints?: boolean;
+  /** How the WAL is flushed to stable storage (tests inject a failing or counting fdatasync). */
+  syncFd?: SyncFd;
 }
+
+const durability = new WeakMap<Db, DurableCommits>();
 
 export function openDb(file: string, opts: OpenOptions = {}): Db {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const client = new Database(file, { readonly: opts.readonly ?? false });
   client.pragma('journal_mode = WAL');
+  // NORMAL plus the shared WAL sync of DurableCommits is what FULL guarantees for every commit that
+  // is acknowledged, without blocking the event loop on one fsync per commit: see db/durability.ts.
   client.pragma('synchronous = NORMAL');
   client.pragma('foreign_keys = ON');
   client.pragma('busy_timeout = 5000');
   // Unicode-aware case folding for `contains`/`startswith`: SQLite's own lower()/LIKE fold ASCII only,
   // and names here are "Šopský šalát".
   client.function('casefold', { deterministic: true }, (s: unknown) => (typeof s === 'string' ? s.toLocaleLowerCase('und') : s));
+  // Its own statement, prepared before the cache below, so nobody else's hand-out resets its pluck().
+  const totalChanges = client.prepare('SELECT total_changes()').pluck();
   cacheStatements(client);
   const db = drizzle(client, { schema }) as Db;
   if (!opts.readonly) migrate(db, { migrationsFolder: MIGRATIONS });
+  if (file !== ':memory:' && !opts.readonly) {
+    syncAtOpen(file);
+    durability.set(db, new DurableCommits(() => totalChanges.get() as number, `${file}-wal`, opts.syncFd));
+  }
   if (opts.backgroundCheckpoints && file !== ':memory:' && !opts.readonly) startCheckpointer(db, file);
   return db;
+}
+
+/**
+ * What opening (and migrating) wrote is made durable before the hub serves: the WAL, the database
+ * file, and the directory that holds their names (a file created and never followed by an fsync of
+ * its directory can vanish in a power cut).
+ */
+function syncAtOpen(file: string): void {
+  for (const path of [`${file}-wal`, file, dirname(file)]) {
+    if (existsSync(path)) syncPath(path); // no WAL yet: nothing was written to it
+  }
+}
+
+/**
+ * Resolves once every change committed on `db` so far is on stable storage (CONTRACT §12). Await it
+ * between a commit and anything the commit causes outside the process. In-memory and read-only
+ * databases resolve at once.
+ */
+export function whenDurable(db: Db): Promise<void> {
+  return durability.get(db)?.whenDurable() ?? Promise.resolve();
+}
+
+/** True when nothing committed on `db` is still waiting for its sync (a fast path for answers). */
+export function isDurable(db: Db): boolean {
+  return durability.get(db)?.isDurable() ?? true;
+}
+
+/** The durability tracker of a file database (main.ts fails stop through it; metrics count its syncs). */
+export function durableCommits(db: Db): DurableCommits | undefined {
+  return durability.get(db);
 }
 
 const checkpointers = new WeakMap<Db, Worker>();
@@ -101,6 +145,8 @@ export function closeDb(db: Db): void {
     worker.postMessage('stop');
     checkpointers.delete(db);
   }
+  durability.get(db)?.close();
+  durability.delete(db);
   if (db.$client.open) db.$client.close();
 }
 

@@ -43,7 +43,7 @@ export const sessions = sqliteTable(
     refreshExpiresAt: integer('refresh_expires_at').notNull(),
     revokedAt: integer('revoked_at'),
   },
-  (t) => [uniqueIndex('sessions_refresh').on(t.refreshHash), index('sessions_device').on(t.deviceName, t.revokedAt)],
+  (t) => [uniqueIndex('sessions_refresh').on(t.refreshHash), index('sessions_device').on(t.deviceName, t.revokedAt), index('sessions_user').on(t.userId, t.revokedAt)],
 );
 
 export const customers = sqliteTable(

@@ -13,11 +13,14 @@ import { errors } from './http/errors.js';
 import { idempotency } from './http/idempotency.js';
 import { eventStreams } from './events/routes.js';
 import { problemHandler, requestId, requestLog } from './http/problem.js';
+import { answersWhenDurable } from './http/durable.js';
 import type { Logger } from './log.js';
 import { openApiRouter } from './openapi.js';
 import { webPage } from './web/serve.js';
 import { authRouter, requireSession } from './resources/auth/routes.js';
-import { AuthService } from './resources/auth/service.js';
+import { AuthService, tokenFromHeader } from './resources/auth/service.js';
+import { hasRight, requireRight, type Caller } from './http/caller.js';
+import { timingSafeEqual } from 'node:crypto';
 import type { EngineContext } from './resources/engine/define.js';
 import { resourceRouter } from './resources/engine/routes.js';
 import { ResourceService } from './resources/engine/service.js';
@@ -48,7 +51,7 @@ export interface AppDeps {
   db: Db;
   clock: Clock;
   log: Logger;
-  config: Pick<Config, 'timeZone' | 'tokenTtlMs' | 'dataDir'> & Partial<Pick<Config, 'rateLimit' | 'backupKeep'>> & MailConfig;
+  config: Pick<Config, 'timeZone' | 'tokenTtlMs' | 'dataDir'> & Partial<Pick<Config, 'rateLimit' | 'backupKeep' | 'metricsToken'>> & MailConfig;
   /** `printing`: driver timeouts and backoffs for the print queue (tests pass short ones). */
   drivers: { fiscal: FiscalRegistry; printing?: PrintingOptions };
 }
@@ -71,12 +74,18 @@ export function buildServices(deps: AppDeps): Services {
   const ctx: EngineContext = { db: deps.db, clock: deps.clock, timeZone: deps.config.timeZone, busy: new Set() };
   const resources = Object.fromEntries(RESOURCES.map((def) => [def.name, new ResourceService(def, ctx)]));
   const mail = buildMail({ db: deps.db, clock: deps.clock, log: deps.log, timeZone: deps.config.timeZone, config: deps.config, emails: resources[receiptEmails.name] });
+  const auth = new AuthService(ctx, deps.config.tokenTtlMs);
   const services: Omit<Services, 'fiscalMonitor' | 'kds'> = {
     resources,
-    auth: new AuthService(ctx, deps.config.tokenTtlMs),
+    auth,
     ticketActions: new TicketActions(ctx, resources.tickets),
     ticketCloser: new TicketCloser(ctx, resources.tickets, deps.drivers.fiscal, deps.log, DEVICE_TIMEOUT_MS, mail.receipts),
-    events: eventStreams(deps.db),
+    events: eventStreams(
+      deps.db,
+      (tokenHash) => auth.isLive(tokenHash),
+      // Change-log entries of a resource the caller reads nothing of, without its right, are not theirs to see.
+      (caller) => RESOURCES.filter((def) => def.read && !def.read.scope && !hasRight(caller, def.read.right)).map((def) => def.name),
+    ),
     backups: new BackupService(deps, join(deps.config.dataDir, 'backups'), deps.config.backupKeep ?? 14),
     metrics: new Metrics(),
     printing: new PrintService({ db: deps.db, clock: deps.clock, log: deps.log, timeZone: deps.config.timeZone }, deps.drivers.printing),
@@ -102,6 +111,27 @@ function fiscalMonitor(deps: AppDeps, closer: TicketCloser): FiscalMonitor {
   });
 }
 
+/** The caller of a request that may come without a token (health): undefined when it has none or a dead one. */
+function optionalCaller(auth: AuthService, header: string | undefined): Caller | undefined {
+  const token = tokenFromHeader(header);
+  if (!token) return undefined;
+  try {
+    return auth.authenticate(token);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * /metrics (CONTRACT §9): the bearer POS_HUB_METRICS_TOKEN (a monitoring system), or a user's token
+ * holding Metrics. Numbers about the shop are not for anyone on the LAN.
+ */
+function metricsReader(auth: AuthService, metricsToken: string | undefined, header: string | undefined): void {
+  const token = tokenFromHeader(header);
+  if (metricsToken && token && token.length === metricsToken.length && timingSafeEqual(Buffer.from(token), Buffer.from(metricsToken))) return;
+  requireRight(auth.authenticate(token), 'Metrics');
+}
+
 export function createApp(deps: AppDeps, services: Services = buildServices(deps)): Express {
   const app = express();
   app.disable('x-powered-by');
@@ -110,15 +140,28 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
   app.locals.services = services;
 
   app.use(requestId);
+  // Outermost after the request id: no answer leaves before the changes it may show are on disk.
+  app.use(answersWhenDurable(deps.db));
   app.use(requestLog(deps.log));
   app.use(services.metrics.middleware());
   const limit = deps.config.rateLimit ?? 0;
   app.use(rateLimit({ perSecond: limit, burst: limit * 5, clock: deps.clock }));
-  app.use(services.metrics.router(deps.db));
+  app.use(services.metrics.router(deps.db, (req) => metricsReader(services.auth, deps.config.metricsToken, req.headers.authorization)));
 
   const api = express.Router();
   api.use(readJsonBody);
-  api.use(under(['health'], healthRouter({ db: deps.db, clock: deps.clock, startedAt: deps.clock.now().getTime(), printerStatus: (name) => services.printing.summary(name) })));
+  api.use(
+    under(
+      ['health'],
+      healthRouter({
+        db: deps.db,
+        clock: deps.clock,
+        startedAt: deps.clock.now().getTime(),
+        printerStatus: (name) => services.printing.summary(name),
+        callerOf: (req) => optionalCaller(services.auth, req.headers.authorization),
+      }),
+    ),
+  );
   api.use(under(['openapi.json', 'docs'], openApiRouter()));
   api.use(under(['auth'], authRouter(services.auth)));
   api.use(under(['kds'], kdsPairRouter(services.kds)));
@@ -130,7 +173,7 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
     if (req.method !== 'GET' && req.method !== 'HEAD') res.on('finish', () => services.printing.kick(/^\/api\/orderendpoints\b/i.test(req.originalUrl)));
     next();
   });
-  api.use(under(['orderendpoints', 'orders'], printingRouter(services.printing)));
+  api.use(under(['orderendpoints', 'orders'], printingRouter(services.printing, services.resources.orders)));
   api.use(under(['backups'], backupRouter(services.backups)));
   api.use(under(['tickets'], ticketRouter(services.ticketActions, services.ticketCloser)));
   api.use(under(['fiscaldevices'], fiscalDeviceRouter({ db: deps.db, fiscal: deps.drivers.fiscal, closer: services.ticketCloser })));

@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
+import { syncPath } from '../db/files.js';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
@@ -54,6 +55,9 @@ export async function bootstrap(opts: {
     // `mode` applies only to a new file: a stale one would keep its own, so it goes first.
     rmSync(passwordFile, { force: true });
     writeFileSync(passwordFile, `${password}\n`, { mode: 0o600 });
+    // On disk before the admin is: a power cut after the first start must not leave a hub nobody can log in to.
+    syncPath(passwordFile);
+    syncPath(opts.dataDir);
   }
   const ensure = async (service: ResourceService, key: string | number, body: Record<string, unknown>) => {
     if (!getStored(db, service.def, key)) await service.create(SYSTEM_CALLER, body);

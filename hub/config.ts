@@ -28,6 +28,8 @@ export interface Config {
   /** How often to back up (0: never on a schedule), and how many backups to keep. */
   backupEveryMs: number;
   backupKeep: number;
+  /** A bearer token that may read /metrics without a user (a monitoring system's); unset: only users holding Metrics. */
+  metricsToken?: string;
   /** The chain (CONTRACT §13): set only when POS_HUB_HQ_URL is; without it the hub opens no outbound connection. */
   chain?: ChainConfig;
 }
@@ -157,6 +159,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimit,
     backupEveryMs: backupEveryMs ?? 0,
     backupKeep,
+    metricsToken: get('POS_HUB_METRICS_TOKEN'),
     chain,
   };
 }

@@ -2,9 +2,11 @@
  * Composition root: config → db → services → bootstrap → app → listen. Shutdown in reverse on
  * SIGTERM/SIGINT: stop taking requests, finish those in flight, close the database, exit 0 in 10 s.
  */
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { closeDb, openDb } from '../db/client.js';
+import { closeDb, durableCommits, openDb } from '../db/client.js';
+import { restrictToOwner } from '../db/files.js';
 import { buildServices, createApp } from './app.js';
 import { bootstrap } from './bootstrap.js';
 import { systemClock } from './clock.js';
@@ -14,7 +16,7 @@ import { dbDeviceStateStore } from './device-state.js';
 import { FiscalRegistry } from '../drivers/fiscal/registry.js';
 import { VERSION } from './version.js';
 import { hubId, mdnsHostName } from './identity.js';
-import { claim, release, runningHub } from './pidfile.js';
+import { claim } from './pidfile.js';
 import { grantNewRights } from './rights-upgrade.js';
 import { compact, keepDocsInLog, RETENTION_MS } from './events/log.js';
 import type { Chain } from './chain/index.js';
@@ -23,18 +25,18 @@ import { Announcement } from '../drivers/mdns.js';
 const SHUTDOWN_GRACE_MS = 8000;
 
 async function main(): Promise<void> {
+  // Everything the hub creates in its data directory — the database, its WAL, backups, the admin
+  // password — is readable by its own user only (CONTRACT §12 "Files").
+  process.umask(0o077);
   const config = loadConfigOrExit();
   const log = createLogger(config.logLevel);
   const clock = systemClock;
   const started = Date.now();
-  const other = runningHub(config.dataDir);
-  if (other) {
-    process.stderr.write(`Another hub (pid ${other}) is running on ${config.dataDir}; stop it first.\n`);
-    process.exit(1);
-  }
+  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+  const claimed = claim(config.dataDir);
+  restrictToOwner(config.dataDir);
   const dbFile = join(config.dataDir, 'hub.sqlite');
   const db = openDb(dbFile, { backgroundCheckpoints: true });
-  claim(config.dataDir);
   // In a chain every change-log entry keeps its document until HQ has it (from the first write on).
   if (config.chain) keepDocsInLog(db);
   const fiscal = new FiscalRegistry({ store: dbDeviceStateStore(db), clock: () => clock.now(), hubId: hubId(db) });
@@ -51,13 +53,29 @@ async function main(): Promise<void> {
   });
   const newRights = grantNewRights(db, clock);
   if (newRights.length) log.info({ rights: newRights }, 'new rights granted to the users who held every right');
+  services.backups.discardPartials();
   const app = createApp(deps, services);
 
-  const server: Server = await new Promise((resolve, reject) => {
-    const s = app.listen(config.port, config.host, () => resolve(s));
-    s.once('error', reject);
+  // Not app.listen(): express 5 calls its callback on a failed listen too, so a taken port was
+  // reported as "listening" and the process then ended with 0 (systemd never restarted it).
+  const server: Server = createServer(app);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (e: NodeJS.ErrnoException) =>
+      reject(new Error(e.code === 'EADDRINUSE' ? `port ${config.port} on ${config.host} is already in use (POS_HUB_PORT)` : `cannot listen on ${config.host}:${config.port}: ${e.message}`)),
+    );
+    server.listen(config.port, config.host, () => resolve());
   });
   server.keepAliveTimeout = 5000;
+  // A failed fsync: nothing more can be promised as saved. Stop at once (the answers waiting for that
+  // sync have become 500s) and let the service manager restart the hub on what the disk holds.
+  const durable = durableCommits(db);
+  if (durable) {
+    durable.onFailure = (err) => {
+      log.fatal({ err }, 'the database could not be synced to disk; stopping so the hub restarts on what the disk holds');
+      server.close();
+      setTimeout(() => process.exit(70), 200).unref();
+    };
+  }
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const shown = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
@@ -156,7 +174,7 @@ async function main(): Promise<void> {
       clearTimeout(force);
       void fiscal.closeAll();
       closeDb(db);
-      release(config.dataDir);
+      claimed.release();
       log.info('stopped');
       process.exit(0);
     });
@@ -166,6 +184,8 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => shutdown('SIGINT'));
 }
 
+// Any error before the hub serves ends the process with a non-zero status and the cause, so systemd
+// (Restart=on-failure) tries again and the log says why.
 main().catch((e: unknown) => {
   process.stderr.write(`POS Hub failed to start: ${e instanceof Error ? e.message : String(e)}\n`);
   process.exit(1);

@@ -1,6 +1,7 @@
 /**
  * Prometheus-style /metrics (issue 9): requests and latencies, queue depths, device states, the
- * change-log position and memory — for whoever watches the store. No token: numbers only.
+ * change-log position and memory — for whoever watches the store: a user holding Metrics, or the
+ * monitoring system's POS_HUB_METRICS_TOKEN (CONTRACT §9).
  */
 import type { NextFunction, Request, Response, Router } from 'express';
 import { Router as makeRouter } from 'express';
@@ -79,9 +80,11 @@ export class Metrics {
     return `${lines.join('\n')}\n`;
   }
 
-  router(db: Db): Router {
+  /** `authorize` throws (401/403) unless the request may read the metrics. */
+  router(db: Db, authorize: (req: Request) => void): Router {
     const router = makeRouter();
-    router.get('/metrics', (_req, res) => {
+    router.get('/metrics', (req, res) => {
+      authorize(req);
       res.type('text/plain; version=0.0.4').send(this.render(db));
     });
     return router;

@@ -1,46 +1,48 @@
 /**
- * `<data>/hub.pid`: one hub per data directory. Two hubs on one database would both drive the
- * printers; `npm run restore` uses the same file to refuse restoring under a running hub.
+ * One hub per data directory (two hubs on one database would both drive the printers). The claim is
+ * the kernel-held lock of db/lock.ts, which dies with its process; `<data>/hub.pid` beside it only
+ * says which process holds it, for messages. A stale pid file — a crash, a power cut, its pid reused by
+ * another program after a reboot — blocks nothing. `npm run restore` takes the same claim.
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { dataDirLocked, lockDataDir } from '../db/lock.js';
 
 export function pidFile(dataDir: string): string {
   return join(dataDir, 'hub.pid');
 }
 
-/** The pid of a live hub holding the data directory, if any (a stale file from a crash is ignored). */
-export function runningHub(dataDir: string): number | undefined {
-  let pid: number;
+function pidIn(dataDir: string): string {
   try {
-    pid = Number(readFileSync(pidFile(dataDir), 'utf8').trim());
+    const pid = readFileSync(pidFile(dataDir), 'utf8').trim();
+    return /^\d+$/.test(pid) ? `pid ${pid}` : 'pid unknown';
   } catch {
-    return undefined;
+    return 'pid unknown';
   }
-  if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return undefined;
-  try {
-    process.kill(pid, 0);
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM' ? pid : undefined;
-  }
-  // A hub killed a moment ago can linger as a zombie until it is reaped; it holds nothing.
-  try {
-    const state = /\)\s+(\S)/.exec(readFileSync(`/proc/${pid}/stat`, 'utf8'))?.[1];
-    if (state === 'Z' || state === 'X') return undefined;
-  } catch {
-    /* no /proc here: trust the signal check */
-  }
-  return pid;
 }
 
-export function claim(dataDir: string): void {
+/** Who holds the data directory ("pid 123"), or undefined when nobody does. */
+export function runningHub(dataDir: string): string | undefined {
+  return dataDirLocked(dataDir) ? pidIn(dataDir) : undefined;
+}
+
+export interface Claim {
+  release(): void;
+}
+
+/** Claims the data directory for this process, or throws naming the process that holds it. */
+export function claim(dataDir: string): Claim {
+  const lock = lockDataDir(dataDir);
+  if (!lock) throw new Error(`another hub (${pidIn(dataDir)}) is running on ${dataDir}; stop it first`);
   writeFileSync(pidFile(dataDir), `${process.pid}\n`);
-}
-
-export function release(dataDir: string): void {
-  try {
-    if (Number(readFileSync(pidFile(dataDir), 'utf8').trim()) === process.pid) rmSync(pidFile(dataDir));
-  } catch {
-    /* already gone */
-  }
+  return {
+    release() {
+      try {
+        if (readFileSync(pidFile(dataDir), 'utf8').trim() === String(process.pid)) rmSync(pidFile(dataDir));
+      } catch {
+        /* already gone */
+      }
+      lock.release();
+    },
+  };
 }

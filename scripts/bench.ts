@@ -4,10 +4,11 @@
  *   npm run bench -- --chain [--events=100000 --stores=20 --pushes=10]   (the chain: scripts/bench-chain.ts)
  * Prints a table and writes scripts/bench/results.json. The store is generated once into
  * scripts/bench/.store-<tickets> and reused. Every latency is also shown as a ratio to the floor:
- * a minimal express + better-sqlite3 handler inserting the same JSON (scripts/bench/floor.ts).
+ * a minimal express + better-sqlite3 handler inserting the same JSON, as durably as the hub
+ * (synchronous=FULL; scripts/bench/floor.ts). The disk's own fdatasync latency is measured and shown too.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createReadStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, createReadStream, existsSync, fdatasyncSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { cpus, totalmem, type as osType, release } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,6 +28,8 @@ const say = (s: string) => process.stdout.write(`${s}\n`);
 interface Row {
   name: string;
   rps: number;
+  /** Throughput over the floor's (back to back). */
+  ratioRps?: number;
   p50: number;
   p99: number;
   errors: number;
@@ -63,6 +66,29 @@ async function waitFor(url: string, ms: number): Promise<number> {
     if (performance.now() - t0 > ms) throw new Error(`${url} did not answer within ${ms} ms`);
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/**
+ * What one durable commit costs this machine's disk at least: 4 KiB appended and fdatasync'ed, 300
+ * times, in the store's own directory (same filesystem as the database).
+ */
+function fsyncLatency(dir: string): { p50: number; p99: number; n: number } {
+  const file = join(dir, '.fsync-probe');
+  const fd = openSync(file, 'w');
+  const page = Buffer.alloc(4096, 7);
+  const times: number[] = [];
+  try {
+    for (let i = 0; i < 300; i++) {
+      writeSync(fd, page);
+      const t0 = performance.now();
+      fdatasyncSync(fd);
+      times.push(performance.now() - t0);
+    }
+  } finally {
+    closeSync(fd);
+    rmSync(file, { force: true });
+  }
+  return { p50: percentile(times, 50), p99: percentile(times, 99), n: times.length };
 }
 
 function peakRssMb(pid: number): number {
@@ -170,6 +196,9 @@ async function main(): Promise<void> {
     const { ms } = await generateStore({ dataDir: storeDir, tickets: TICKETS, log: (l) => say(`  ${l}`) });
     writeFileSync(join(storeDir, 'complete'), `${new Date().toISOString()} ${ms} ms\n`);
   }
+
+  const fsync = fsyncLatency(storeDir);
+  say(`fdatasync of 4 KiB on the store's disk: p50 ${fsync.p50} ms, p99 ${fsync.p99} ms (${fsync.n} syncs).`);
 
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
@@ -300,7 +329,7 @@ async function main(): Promise<void> {
   mkdirSync(floorDir, { recursive: true });
   const floor = startProcess([process.execPath, ['--import', 'tsx', 'scripts/bench/floor.ts', String(floorPort), floorDir]], {});
   await waitFor(`http://127.0.0.1:${floorPort}/`, 30_000);
-  const floorRow = await load('FLOOR: express + better-sqlite3 insert', {
+  const floorRow = await load('FLOOR: express + better-sqlite3 insert, synchronous=FULL', {
     url: `http://127.0.0.1:${floorPort}/api/tickets`,
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -312,6 +341,7 @@ async function main(): Promise<void> {
   floor.child.kill('SIGTERM');
   const ratio = (a: number, b: number) => Math.round((a / Math.max(b, 0.01)) * 10) / 10;
   for (const r of rows) {
+    r.ratioRps = ratio(r.rps, floorRow.rps);
     r.ratioP50 = ratio(r.p50, floorRow.p50);
     r.ratioP99 = ratio(r.p99, floorRow.p99);
     if (r.paced && floorRow.paced) r.paced = { ...r.paced, ratioP50: ratio(r.paced.p50, floorRow.paced.p50), ratioP99: ratio(r.paced.p99, floorRow.paced.p99) };
@@ -336,6 +366,7 @@ async function main(): Promise<void> {
     machine,
     store: { tickets: TICKETS },
     settings: { connections: CONNECTIONS, durationS: DURATION, pacedRate: PACED_RATE, pacedSeconds: SOAK_S },
+    fsyncMs: fsync,
     startupMs: Math.round(startupMs),
     peakRssMb: Math.round(peakRss),
     soak: { seconds: SOAK_S, ...soak, rssMbSamples: samples.map(Math.round), heapUsedMbSamples: heapSamples.map(Math.round) },
@@ -347,14 +378,14 @@ async function main(): Promise<void> {
 
   say('');
   say(`Machine: ${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGiB} GiB, ${machine.os}, Node ${machine.node}`);
-  say(`Store: ${TICKETS.toLocaleString('en')} tickets. Start-up ${results.startupMs} ms. Peak RSS ${results.peakRssMb} MB.`);
+  say(`Store: ${TICKETS.toLocaleString('en')} tickets. Start-up ${results.startupMs} ms. Peak RSS ${results.peakRssMb} MB. fdatasync (4 KiB) p50 ${fsync.p50} ms, p99 ${fsync.p99} ms.`);
   say('');
-  say(`| scenario | back to back: req/s | p50 ms | p99 ms | p50 × floor | p99 × floor | at ${PACED_RATE} req/s: p50 ms | p99 ms | p50 × floor | p99 × floor | errors |`);
-  say(`|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|`);
-  const line = (name: string, r: Row, ratios: [unknown, unknown, unknown, unknown]) =>
-    say(`| ${name} | ${r.rps} | ${r.p50} | ${r.p99} | ${ratios[0]} | ${ratios[1]} | ${r.paced?.p50 ?? ''} | ${r.paced?.p99 ?? ''} | ${ratios[2]} | ${ratios[3]} | ${r.errors + (r.paced?.errors ?? 0)} |`);
-  for (const r of rows) line(r.name, r, [r.ratioP50, r.ratioP99, r.paced?.ratioP50 ?? '', r.paced?.ratioP99 ?? '']);
-  line('floor (express + better-sqlite3 insert)', floorRow, [1, 1, 1, 1]);
+  say(`| scenario | back to back: req/s | req/s × floor | p50 ms | p99 ms | p50 × floor | p99 × floor | at ${PACED_RATE} req/s: p50 ms | p99 ms | p50 × floor | p99 × floor | errors |`);
+  say(`|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|`);
+  const line = (name: string, r: Row, ratios: [unknown, unknown, unknown, unknown, unknown]) =>
+    say(`| ${name} | ${r.rps} | ${ratios[0]} | ${r.p50} | ${r.p99} | ${ratios[1]} | ${ratios[2]} | ${r.paced?.p50 ?? ''} | ${r.paced?.p99 ?? ''} | ${ratios[3]} | ${ratios[4]} | ${r.errors + (r.paced?.errors ?? 0)} |`);
+  for (const r of rows) line(r.name, r, [r.ratioRps, r.ratioP50, r.ratioP99, r.paced?.ratioP50 ?? '', r.paced?.ratioP99 ?? '']);
+  line('floor (express + better-sqlite3 insert, FULL: one fsync per request)', floorRow, [1, 1, 1, 1, 1]);
   say('');
   say(`Kitchen printing, ticket write → last byte at the fake printer: ${JSON.stringify(kitchen)}`);
   say(`Paced run ${SOAK_S} s at ${PACED_RATE} req/s, all scenarios: p50 ${results.soak.p50} ms, p99 ${results.soak.p99} ms, errors ${results.soak.errors}, RSS MB ${results.soak.rssMbSamples.join(' → ')}; JS heap in use MB ${results.soak.heapUsedMbSamples.join(' → ')}`);

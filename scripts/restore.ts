@@ -7,7 +7,8 @@ import { copyFileSync, existsSync, renameSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { checkDbFile } from '../db/client.js';
 import { ConfigError, loadConfig } from '../hub/config.js';
-import { runningHub } from '../hub/pidfile.js';
+import { claim } from '../hub/pidfile.js';
+import { syncPath } from '../db/files.js';
 
 function fail(message: string): never {
   process.stderr.write(`restore: ${message}\n`);
@@ -24,8 +25,13 @@ try {
 }
 const source = existsSync(arg) ? resolve(arg) : resolve(config.dataDir, 'backups', arg);
 if (!existsSync(source)) fail(`no such file: ${arg}`);
-const pid = runningHub(config.dataDir);
-if (pid) fail(`a hub (pid ${pid}) is running on ${config.dataDir}; stop it first.`);
+process.umask(0o077);
+// Held until this process ends: no hub can start on the directory halfway through the restore.
+try {
+  claim(config.dataDir);
+} catch (e) {
+  fail(`${(e as Error).message}.`);
+}
 const problem = checkDbFile(source);
 if (problem) fail(`${source} is not a usable backup: ${problem}`);
 
@@ -38,4 +44,6 @@ if (existsSync(target)) {
 // A WAL left by the replaced database belongs to it, not to the backup.
 for (const side of ['-wal', '-shm']) rmSync(target + side, { force: true });
 copyFileSync(source, target);
+syncPath(target);
+syncPath(config.dataDir);
 process.stdout.write(`Restored ${source} into ${target}. Start the hub with npm start.\n`);

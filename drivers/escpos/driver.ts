@@ -27,8 +27,11 @@ export interface EscPosPrinterOptions {
 }
 
 export interface PrintHooks {
-  /** Called once the status check passed, right before the job's bytes go out. */
-  beforeSend?: () => void;
+  /**
+   * Called once the status check passed, right before the job's bytes go out; they go out when it
+   * resolves (the hub records the send, and waits until that record is on disk).
+   */
+  beforeSend?: () => void | Promise<void>;
   /** The printer stopped with the job inside (paper ran out, cover opened): it prints the rest once fixed. */
   onStall?: (fault: DeviceError) => void;
   onResume?: () => void;
@@ -88,7 +91,7 @@ export class EscPosPrinter {
       const before = await this.queryStatus(ch);
       const blocked = blockingFault(before);
       if (blocked) throw fault(blocked, false);
-      hooks.beforeSend?.();
+      await hooks.beforeSend?.();
       try {
         await ch.write(Uint8Array.from([...job, ...cmd.transmitPaperStatus()]));
       } catch (e) {

@@ -3,11 +3,11 @@ import { requireRight } from '../http/caller.js';
 import { callerOf, methodNotAllowed } from '../http/handler.js';
 import type { BackupService } from './service.js';
 
-/** POST /api/backups makes one now; GET lists them. Both need the right Backup. */
+/** POST /api/backups makes one now (right Backup); GET lists them (SettingsRead, CONTRACT §12). */
 export function backupRouter(backups: BackupService): Router {
   const router = Router();
   router.get('/backups', (_req, res) => {
-    requireRight(callerOf(res), 'Backup');
+    requireRight(callerOf(res), 'SettingsRead');
     const items = backups.list();
     res.json({ items, count: items.length, totalCount: items.length });
   });

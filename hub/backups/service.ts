@@ -1,11 +1,13 @@
 /**
  * Online backups (issue 9): SQLite's backup API into `<data>/backups`, on demand and on a
  * schedule, keeping the newest `keep` files. A backup is written under a temporary name and
- * renamed when complete, so a half-written file is never mistaken for a backup.
+ * renamed when complete (then fsynced with its directory), so a half-written file is never mistaken
+ * for a backup; leftovers of a cut are removed at start.
  */
 import { readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { backupDb, type Db } from '../../db/client.js';
+import { syncPath } from '../../db/files.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../log.js';
 
@@ -56,11 +58,27 @@ export class BackupService {
     for (let i = 2; this.list().some((b) => b.file === file); i++) file = `hub-${stamp}-${i}.sqlite`;
     const partial = join(this.dir, `${file}.partial`);
     await backupDb(this.deps.db, partial);
+    // The copy's bytes, then its name: a backup that survives a power cut is whole.
+    syncPath(partial);
     renameSync(partial, join(this.dir, file));
+    syncPath(this.dir);
     for (const old of this.list().slice(this.keep)) rmSync(join(this.dir, old.file), { force: true });
     const info = this.list().find((b) => b.file === file)!;
     this.deps.log.info({ file, size: info.size }, 'backup written');
     return info;
+  }
+
+  /** Removes backups a power cut or a crash left half-written (`*.partial`); run at start. */
+  discardPartials(): string[] {
+    let names: string[];
+    try {
+      names = readdirSync(this.dir).filter((n) => n.endsWith('.partial'));
+    } catch {
+      return [];
+    }
+    for (const n of names) rmSync(join(this.dir, n), { force: true });
+    if (names.length) this.deps.log.warn({ files: names }, 'removed half-written backups');
+    return names;
   }
 
   /** Backs up every `everyMs`, and at once when the newest backup is older than that. */

@@ -6,7 +6,7 @@
  * already applied (a redelivery after a crash between commit and ack) is acked and skipped; one
  * that comes early waits for its predecessor (nak with a delay).
  */
-import { inTransaction, type Db } from '../../db/client.js';
+import { inTransaction, whenDurable, type Db } from '../../db/client.js';
 import type { Caller } from '../http/caller.js';
 import { HubError } from '../http/errors.js';
 import { RIGHTS } from '../http/rights.js';
@@ -15,7 +15,6 @@ import type { ResourceService } from '../resources/engine/service.js';
 import type { CatalogChange } from '../hq/protocol.js';
 import { appliedCatalogVersion, pluIdByCode, setAppliedCatalogVersion } from './repo.js';
 import { newId } from '../resources/engine/keys.js';
-import { whenDurable } from './durable.js';
 
 /** Who HQ's changes are written as: every right, a back-office device (it sells nothing). */
 export const HQ_CALLER: Caller = {

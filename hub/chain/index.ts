@@ -81,6 +81,7 @@ export function startChain(deps: ChainDeps): Chain {
   const heartbeat = () => {
     if (!nc || nc.isClosed()) return;
     try {
+      const devices = deviceStatuses(db, deps.printerStatus);
       const body: Heartbeat = {
         storeId,
         name: deps.config.storeName,
@@ -89,7 +90,8 @@ export function startChain(deps: ChainDeps): Chain {
         ackedSeq: publisher.ackedSeq(),
         appliedCatalogVersion: applier.applied(),
         catalogError: catalogError(db),
-        ...deviceStatuses(db, deps.printerStatus),
+        printers: devices.printers,
+        fiscalDevices: devices.fiscalDevices ?? [],
       };
       nc.publish(heartbeatSubject(storeId), JSON.stringify(body));
     } catch (err) {

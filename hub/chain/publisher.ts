@@ -6,13 +6,12 @@
  * connection, a timeout, no stream) ends the round: wait (doubling, at most 30 s) and resume from
  * the cursor. It runs beside the API and only reads the log; a register's write never waits for it.
  */
-import type { Db } from '../../db/client.js';
+import { whenDurable, type Db } from '../../db/client.js';
 import type { Logger } from '../log.js';
 import type { ResourceService } from '../resources/engine/service.js';
 import { getRaw } from '../resources/engine/repo.js';
 import { eventMsgId, eventSubject } from '../hq/protocol.js';
 import { chainStart, entriesAfter, newestSeq, saveAcked, type PendingEntry } from './repo.js';
-import { whenDurable } from './durable.js';
 
 /** Sends one message and resolves once the stream has stored it (a duplicate counts as stored). */
 export type PublishFn = (subject: string, payload: string, msgId: string) => Promise<void>;

@@ -27,10 +27,12 @@ export function compactedThrough(db: Db): number {
   return Number(db.get<{ value: string }>(sql`SELECT value FROM meta WHERE key = ${COMPACTED_KEY}`)?.value ?? 0);
 }
 
-export function changesSince(db: Db, since: number, take: number): Change[] {
+/** Entries after `since` (up to `through`, when given; none of the `hidden` resources), oldest first. */
+export function changesSince(db: Db, since: number, take: number, through = Number.MAX_SAFE_INTEGER, hidden: readonly string[] = []): Change[] {
+  const visible = hidden.length ? sql` AND resource NOT IN (${sql.join(hidden.map((r) => sql`${r}`), sql`, `)})` : sql``;
   return db
     .all<{ seq: number; resource: string; key: string; op: 'upsert' | 'delete'; v: number; at: number }>(
-      sql`SELECT seq, resource, key, op, v, at FROM changes WHERE seq > ${since} ORDER BY seq LIMIT ${take}`,
+      sql`SELECT seq, resource, key, op, v, at FROM changes WHERE seq > ${since} AND seq <= ${through}${visible} ORDER BY seq LIMIT ${take}`,
     )
     .map((r) => ({ seq: r.seq, resource: r.resource, key: r.key, op: r.op, _v: r.v, at: new Date(r.at).toISOString() }));
 }

@@ -1,16 +1,19 @@
 /**
  * GET /api/changes (polling) and GET /api/events (Server-Sent Events) over the change log.
  * The database is the only buffer: each stream keeps a cursor and reads from the log when its
- * socket can take more, so a slow client costs a cursor, not memory.
+ * socket can take more, so a slow client costs a cursor, not memory. A stream sends only entries
+ * known to be on stable storage (CONTRACT §12): a display never shows a sale a power cut then takes back.
  */
 import { Router, type Request, type Response } from 'express';
-import type { Db } from '../../db/client.js';
+import { whenDurable, type Db } from '../../db/client.js';
+import type { Caller } from '../http/caller.js';
 import { errors, HubError, ErrorCode } from '../http/errors.js';
 import { changesSince, compactedThrough, lastSeq } from './log.js';
 
 const PAGE = 500;
 export const HEARTBEAT_MS = 15_000;
 const POLL_MS = 50;
+const SESSION_CHECK_MS = 1000;
 
 function gone(since: number, through: number): HubError {
   return new HubError(410, ErrorCode.Gone, `Position ${since} is older than the change log keeps (compacted through ${through}); reload everything, then follow from lastSeq.`);
@@ -29,14 +32,22 @@ function queryParam(req: Request, name: string): unknown {
 
 class Stream {
   cursor: number;
+  /** The session the stream was opened with: the stream ends with it (CONTRACT §9). */
+  readonly tokenHash: string;
+  /** The highest seq this stream may send: what the log held when its last durability wait began. */
+  private through = 0;
   private writing = false;
   private closed = false;
   constructor(
     private readonly db: Db,
     private readonly res: Response,
     since: number,
+    tokenHash: string,
+    /** Resources whose entries this reader may not see (CONTRACT §12: reading is a right too). */
+    private readonly hidden: readonly string[],
   ) {
     this.cursor = since;
+    this.tokenHash = tokenHash;
     res.on('drain', () => this.pump());
     res.on('close', () => (this.closed = true));
   }
@@ -45,18 +56,23 @@ class Stream {
     return this.closed;
   }
 
-  /** Writes what the log holds past the cursor until the socket pushes back. */
-  pump(): void {
+  /** Writes what the log holds past the cursor, up to `through` (durable), until the socket pushes back. */
+  pump(through = this.through): void {
+    this.through = Math.max(this.through, through);
     if (this.writing || this.closed) return;
     this.writing = true;
     try {
       for (;;) {
-        const batch = changesSince(this.db, this.cursor, PAGE);
-        if (batch.length === 0) return;
+        const batch = changesSince(this.db, this.cursor, PAGE, this.through, this.hidden);
         let ok = true;
         for (const c of batch) {
           ok = this.res.write(`id: ${c.seq}\nevent: ${c.resource}\ndata: ${JSON.stringify(c)}\n\n`);
           this.cursor = c.seq;
+        }
+        // A short page is all there is up to `through`: entries hidden from this reader are passed over for good.
+        if (batch.length < PAGE) {
+          this.cursor = Math.max(this.cursor, this.through);
+          return;
         }
         if (!ok) return; // 'drain' calls pump again
       }
@@ -75,13 +91,31 @@ class Stream {
   }
 }
 
+/** Once everything up to `seq` is on disk, lets the streams send it. */
+function releaseWhenDurable(db: Db, seq: number, streams: Iterable<Stream>): void {
+  whenDurable(db).then(
+    () => {
+      for (const s of streams) s.pump(seq);
+    },
+    // The disk failed: send nothing more (the hub is stopping; see main.ts).
+    () => {
+      for (const s of streams) s.end();
+    },
+  );
+}
+
 /** The routes and a `close()` that ends every open stream (shutdown must not wait for them). */
-export function eventStreams(db: Db): { router: Router; close(): void } {
+export function eventStreams(
+  db: Db,
+  sessionIsLive: (tokenHash: string) => boolean,
+  hiddenFrom: (caller: Caller) => readonly string[],
+): { router: Router; close(): void } {
   const router = Router();
   const streams = new Set<Stream>();
   let seen = lastSeq(db);
   let poller: NodeJS.Timeout | undefined;
   let heartbeat: NodeJS.Timeout | undefined;
+  let sessionCheck: NodeJS.Timeout | undefined;
 
   const startTimers = () => {
     if (poller) return;
@@ -90,17 +124,23 @@ export function eventStreams(db: Db): { router: Router; close(): void } {
       const now = lastSeq(db);
       if (now === seen) return;
       seen = now;
-      for (const s of streams) s.pump();
+      releaseWhenDurable(db, now, streams);
     }, POLL_MS);
     heartbeat = setInterval(() => streams.forEach((s) => s.heartbeat()), HEARTBEAT_MS);
+    // A logout, an expiry or a deactivated user or device ends the stream within a second.
+    sessionCheck = setInterval(() => {
+      for (const s of streams) if (!sessionIsLive(s.tokenHash)) s.end();
+    }, SESSION_CHECK_MS);
     poller.unref();
     heartbeat.unref();
+    sessionCheck.unref();
   };
   const stopTimersIfIdle = () => {
     if (streams.size > 0) return;
     clearInterval(poller);
     clearInterval(heartbeat);
-    poller = heartbeat = undefined;
+    clearInterval(sessionCheck);
+    poller = heartbeat = sessionCheck = undefined;
   };
 
   router.get('/changes', (req, res) => {
@@ -110,7 +150,7 @@ export function eventStreams(db: Db): { router: Router; close(): void } {
     if (take > 1000) throw errors.member('$take', 'must be between 0 and 1000.', 'OutOfRange');
     const through = compactedThrough(db);
     if (since < through) throw gone(since, through);
-    const items = changesSince(db, since, take);
+    const items = changesSince(db, since, take, undefined, hiddenFrom(res.locals.caller as Caller));
     res.json({ items, count: items.length, lastSeq: items.length ? items[items.length - 1].seq : since });
   });
 
@@ -129,10 +169,11 @@ export function eventStreams(db: Db): { router: Router; close(): void } {
     res.flushHeaders();
     req.socket.setNoDelay(true);
     res.write(`retry: 2000\n: position ${start}\n\n`);
-    const stream = new Stream(db, res, start);
+    const caller = res.locals.caller as Caller;
+    const stream = new Stream(db, res, start, caller.tokenHash, hiddenFrom(caller));
     streams.add(stream);
     startTimers();
-    stream.pump();
+    releaseWhenDurable(db, lastSeq(db), [stream]);
     res.on('close', () => {
       streams.delete(stream);
       stopTimersIfIdle();

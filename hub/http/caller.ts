@@ -7,7 +7,8 @@ export interface Caller {
   userName: string;
   name: string;
   rights: ReadonlySet<Right>;
-  device: { name: string; envName: string };
+  /** The device named at login; `settings` as stored (DefaultFiscalName, OpenedPrices, a display's OrderEndpointName…). */
+  device: { name: string; envName: string; settings?: Record<string, string> };
   tokenHash: string;
   expiresAt: number;
 }

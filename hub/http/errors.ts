@@ -87,9 +87,9 @@ export const errors = {
   unauthenticated(detail = 'A valid access token is required.'): HubError {
     return new HubError(401, ErrorCode.Unauthenticated, detail, { headers: { 'WWW-Authenticate': 'Bearer' } });
   },
-  missingRight(right: string | string[]): HubError {
+  missingRight(right: string | string[], orElse = ''): HubError {
     const names = Array.isArray(right) ? right.join(' or ') : right;
-    return new HubError(403, ErrorCode.Unauthorized, `This operation requires the right ${names}.`);
+    return new HubError(403, ErrorCode.Unauthorized, `This operation requires the right ${names}${orElse}.`);
   },
   notSaleEnvironment(): HubError {
     return new HubError(403, ErrorCode.Unauthorized, 'Ticket writes require the Sale environment (a CashRegister or PDA device).');
@@ -127,6 +127,10 @@ export const errors = {
   },
   payloadTooLarge(limit: string): HubError {
     return new HubError(413, ErrorCode.ValidationFailed, `The request body is larger than ${limit}.`);
+  },
+  /** The disk could not confirm a commit (db/durability.ts): the change may not have been kept. */
+  storageFailed(): HubError {
+    return new HubError(500, ErrorCode.Internal, 'The hub could not write this change to its disk and is restarting. It may not have been saved: check, then try again.');
   },
   unsupportedMediaType(type: string): HubError {
     return new HubError(415, ErrorCode.ValidationFailed, `Request bodies must be application/json, not ${type || 'unspecified'}.`);

@@ -29,9 +29,9 @@ export function requestLog(log: Logger) {
   };
 }
 
-export function sendProblem(req: Request, res: Response, err: HubError): void {
+/** The problem+json text of an error (CONTRACT §2). */
+export function problemBody(req: Request, res: Response, err: HubError): string {
   const traceId = String(res.locals.requestId ?? '');
-  for (const [k, v] of Object.entries(err.headers)) res.setHeader(k, v);
   const body: Record<string, unknown> = {
     type: `https://poshub.local/problems/${err.status}-${err.errorCode}`,
     title: err.title,
@@ -43,7 +43,12 @@ export function sendProblem(req: Request, res: Response, err: HubError): void {
   };
   if (err.errors && err.errors.length) body.errors = err.errors;
   if (err.resource) body.resource = err.resource;
-  res.status(err.status).type('application/problem+json').send(JSON.stringify(body));
+  return JSON.stringify(body);
+}
+
+export function sendProblem(req: Request, res: Response, err: HubError): void {
+  for (const [k, v] of Object.entries(err.headers)) res.setHeader(k, v);
+  res.status(err.status).type('application/problem+json').send(problemBody(req, res, err));
 }
 
 /** Registered last. HubErrors become problem+json; anything else is logged and answered as a bare 500. */

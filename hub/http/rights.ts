@@ -16,6 +16,10 @@ export const RIGHTS = [
   'UserCreate', 'UserUpdate', 'UserDelete',
   'OrderProcess', 'Backup',
   'ReceiptSettingsUpdate',
+  // Reading is a right too (CONTRACT §12): beyond the catalog, open tickets and one's own sales.
+  'CustomerRead', 'TicketReadAll', 'UserRead', 'SettingsRead', 'StockRead', 'ReportRead', 'Metrics',
+  // Money (CONTRACT §12): a unit price other than the plu's.
+  'TicketSetPrice',
 ] as const;
 export type Right = (typeof RIGHTS)[number];
 

@@ -20,7 +20,7 @@ export function kdsPairRouter(kds: KdsService): Router {
 export function kdsRouter(kds: KdsService): Router {
   const router = Router();
   router.get('/kds/pairings', (_req, res) => {
-    const items = kds.list();
+    const items = kds.list(callerOf(res));
     res.json({ items, count: items.length, totalCount: items.length });
   });
   router.post('/kds/pairings', (req, res) => {
@@ -29,7 +29,7 @@ export function kdsRouter(kds: KdsService): Router {
   });
   router.all('/kds/pairings', methodNotAllowed(['GET', 'POST']));
   router.get('/kds/pairings/:id', (req, res) => {
-    res.json(kds.get(String(req.params.id)));
+    res.json(kds.get(callerOf(res), String(req.params.id)));
   });
   router.delete('/kds/pairings/:id', (req, res) => {
     res.json(kds.revoke(callerOf(res), String(req.params.id)));

@@ -123,13 +123,15 @@ export class KdsService {
     return { ...KdsService.view(stored), code };
   }
 
-  list(): Pairing[] {
+  /** The outstanding codes, for whoever may make them (OrderEndpointUpdate). */
+  list(caller: Caller): Pairing[] {
+    requireRight(caller, 'OrderEndpointUpdate');
     this.prune();
     return [...this.byHash.values()].sort((a, b) => a.expiresAtMs - b.expiresAtMs || a.id.localeCompare(b.id)).map(KdsService.view);
   }
 
-  get(id: string): Pairing {
-    const found = this.list().find((p) => p.id === id);
+  get(caller: Caller, id: string): Pairing {
+    const found = this.list(caller).find((p) => p.id === id);
     if (!found) throw errors.notFound('Pairing', id);
     return found;
   }

@@ -12,7 +12,7 @@
  * row found with `sending_at` set when the hub starts was interrupted mid-send.
  */
 import { sql } from 'drizzle-orm';
-import { inTransaction, type Db } from '../../db/client.js';
+import { inTransaction, whenDurable, type Db } from '../../db/client.js';
 import type { Doc } from '../resources/engine/define.js';
 import { appendChange } from '../resources/engine/repo.js';
 import { newId } from '../resources/engine/service.js';
@@ -105,6 +105,11 @@ export class Outbox {
    * Marks the row as being sent, committed before a byte goes to the server (better-sqlite3 runs
    * each statement in its own transaction). False when it is no longer due (a resend or another tick took it).
    */
+  /** Resolves once the outbox's writes so far (a claim, the close that queued the e-mail) are on disk. */
+  whenDurable(): Promise<void> {
+    return whenDurable(this.db);
+  }
+
   claim(id: string, now: number): boolean {
     return this.db.run(sql`UPDATE receipt_emails SET sending_at = ${now} WHERE id = ${id} AND state = 'Queued' AND sending_at IS NULL`).changes === 1;
   }

@@ -205,6 +205,8 @@ export class MailWorker {
       const row = this.deps.outbox.nextDue(now);
       if (!row) break;
       if (!this.deps.outbox.claim(row.id, now)) continue;
+      // No e-mail for a sale a power cut could still take back; the claim is on disk before a retry could miss it.
+      await this.deps.outbox.whenDurable();
       const outcome = await this.deliver(row, server, sender);
       report[outcome]++;
     }

@@ -4,7 +4,7 @@
  * so a kitchen never gets order 2 before order 1. Every fault is retried with a growing backoff and
  * shown on the job (and on its order); a job is marked Printed only on the printer's GS r reply.
  */
-import type { Db } from '../../db/client.js';
+import { whenDurable, type Db } from '../../db/client.js';
 import { render } from '../../drivers/escpos/document.js';
 import type { EscPosPrinter } from '../../drivers/escpos/driver.js';
 import type { PrinterState } from '../../drivers/escpos/commands.js';
@@ -154,9 +154,13 @@ export class PrintWorker {
     if (this.activity !== 'waiting') this.activity = 'printing';
     try {
       await this.printer.print(bytes, {
-        beforeSend: () => {
+        // The job (its ticket write) and the mark that it is being sent are on disk before a byte
+        // goes out: after a power cut the kitchen never holds an order the hub forgot, and a job
+        // cut off mid-send is reprinted marked REPRINT rather than unmarked.
+        beforeSend: async () => {
           this.activity = 'printing';
           set({ state: 'Printing', sending: true });
+          await whenDurable(db);
         },
         onStall: (e) => {
           this.activity = 'waiting';

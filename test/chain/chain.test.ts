@@ -76,8 +76,10 @@ async function storeFigures(hub: HubProcess, token: string): Promise<{ closed: n
   return { closed: list.totalCount, total: total.toFixed(2), lastSeq: health.changeLog.lastSeq };
 }
 
+/** The store's change-log position (health shows it to a user who may read settings). */
 async function lastSeqOf(hub: HubProcess): Promise<number> {
-  return (await hub.call('GET', '/api/health')).body.changeLog.lastSeq;
+  const token = await hub.login('admin', E2E_ADMIN_PASSWORD, 'BackOffice');
+  return (await hub.call('GET', '/api/health', undefined, { token })).body.changeLog.lastSeq;
 }
 
 async function hqStore(storeId: string): Promise<any> {

@@ -37,7 +37,7 @@ async function setup(hub: HubProcess): Promise<void> {
   await ok('POST', '/api/plus', { code: 1, stockName: 'Menu', name: 'Gulyás', type: 'Service', unitPrice: { amount: 6.9 }, orderEndpointNames: ['Kitchen'] });
   await ok('POST', '/api/fiscaldevices', { name: 'FP1', driver: 'simulator', address: 'sim:fp1' });
   await ok('POST', '/api/devices', { name: 'Till', envName: 'CashRegister', settings: { DefaultFiscalName: 'FP1' } });
-  await ok('POST', '/api/users', { userName: 'eva', password: 'pw', rights: ['TicketCreate', 'TicketUpdate', 'TicketClose', 'CustomerCreate'] });
+  await ok('POST', '/api/users', { userName: 'eva', password: 'pw', rights: ['TicketCreate', 'TicketUpdate', 'TicketClose', 'CustomerCreate', 'CustomerRead'] });
 }
 
 describe('crash safety', () => {

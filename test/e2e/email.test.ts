@@ -17,7 +17,7 @@ async function ok(hub: HubProcess, method: string, path: string, body: unknown, 
   return r.body;
 }
 
-/** A shop with one simulator fiscal device, a register and a cashier; answers the cashier's token. */
+/** A shop with one simulator fiscal device, a register and a cashier who may also read the e-mail outbox; answers the cashier's token. */
 async function setUpShop(hub: HubProcess): Promise<string> {
   const admin = await hub.login('admin', E2E_ADMIN_PASSWORD, 'BackOffice');
   await ok(hub, 'POST', '/api/stocks', { name: 'Menu' }, admin);
@@ -25,7 +25,7 @@ async function setUpShop(hub: HubProcess): Promise<string> {
   await ok(hub, 'POST', '/api/plus', { code: 1, stockName: 'Menu', name: 'Bryndzové halušky', type: 'Service', unitPrice: { amount: 7.9 }, vatInfo: { category: 1, rate: 20 } }, admin);
   await ok(hub, 'POST', '/api/plus', { code: 2, stockName: 'Menu', name: 'Kofola', type: 'Service', unitPrice: { amount: 1.7 }, vatInfo: { category: 1, rate: 20 } }, admin);
   await ok(hub, 'POST', '/api/devices', { name: 'Register 1', envName: 'CashRegister', settings: { DefaultFiscalName: 'FP1' } }, admin);
-  await ok(hub, 'POST', '/api/users', { userName: 'eva', name: 'Eva', password: 'eva-pw', rights: ['TicketCreate', 'TicketUpdate', 'TicketClose'] }, admin);
+  await ok(hub, 'POST', '/api/users', { userName: 'eva', name: 'Eva', password: 'eva-pw', rights: ['TicketCreate', 'TicketUpdate', 'TicketClose', 'SettingsRead'] }, admin);
   return hub.login('eva', 'eva-pw', 'Register 1');
 }
 
@@ -82,7 +82,7 @@ describe('e-mail receipts against npm start', () => {
       expect(sent.items[0]).toMatchObject({ state: 'Sent', lastError: null });
       expect(sent.items[0].attempts).toBeGreaterThan(1);
       expect(mail.messageId).toBe(`<${sent.items[0].id}@salas.example>`);
-      const health = await hub.call('GET', '/api/health');
+      const health = await hub.call('GET', '/api/health', undefined, { token });
       expect(health.body.emailOutbox).toEqual({ queued: 0, failed: 0 });
     } finally {
       expect((await hub.stop()).code).toBe(0);
@@ -100,7 +100,7 @@ describe('e-mail receipts against npm start', () => {
       try {
         const token = await setUpShop(first);
         ticketId = (await closeWithEmail(first, token, 'restart@example.sk')).id;
-        expect((await first.call('GET', '/api/health')).body.emailOutbox).toEqual({ queued: 1, failed: 0 });
+        expect((await first.call('GET', '/api/health', undefined, { token })).body.emailOutbox).toEqual({ queued: 1, failed: 0 });
       } finally {
         expect((await first.stop()).code).toBe(0);
       }

@@ -83,7 +83,7 @@ describe('fiscal devices on the real process', () => {
     }
     // The closes went through lost replies: most recovered on the line, some by a 503 and a retry.
     expect(sim.requests.length).toBeGreaterThan(100 * 12);
-    const health = await hub.call('GET', '/api/health');
+    const health = await hub.call('GET', '/api/health', undefined, { token: await hub.login('admin', E2E_ADMIN_PASSWORD, 'BackOffice') });
     expect(health.body.fiscalDevices).toContainEqual(expect.objectContaining({ name: 'DT1', status: expect.objectContaining({ fiscalMemorySerialNumber: '02000001' }) }));
     expect(retried).toBeGreaterThan(0);
     expect((await hub.stop()).code).toBe(0);

@@ -70,7 +70,7 @@ describe('kitchen printing on the real hub', () => {
     const waiting = await until(() => orderOf(t.id), (o) => o.print.state === 'Waiting', 3000);
     expect(waiting.print).toMatchObject({ attempts: 0, lastError: expect.stringMatching(/^PAPER_OUT/) });
     expect(await ok('GET', '/api/orderendpoints/Kuchy%C5%88a/status', undefined, waiter)).toMatchObject({ online: false, paper: 'out', queueDepth: 1 });
-    const health = (await hub.call('GET', '/api/health')).body;
+    const health = (await hub.call('GET', '/api/health', undefined, { token: waiter })).body;
     expect(health.printers[0]).toMatchObject({ name: 'Kuchyňa', status: { paper: 'out' }, queueDepth: 1 });
     expect(printer.cutTickets()).toHaveLength(1);
 

@@ -98,12 +98,15 @@ describe('Server-Sent Events', () => {
 });
 
 describe('health', () => {
-  it('reports the change-log position without a token', async () => {
-    const before = await hub.call('GET', '/api/health', undefined, { token: null });
+  it('reports the change-log position to a token holding SettingsRead, and nothing of the shop without a token (CONTRACT §9)', async () => {
+    const anonymous = await hub.call('GET', '/api/health', undefined, { token: null });
+    expect(anonymous.status).toBe(200);
+    expect(Object.keys(anonymous.body).sort()).toEqual(['db', 'status', 'uptimeS', 'version']);
+    const before = await hub.call('GET', '/api/health');
     expect(before.status).toBe(200);
     expect(before.body).toMatchObject({ status: 'ok', db: 'ok', changeLog: { lastSeq: expect.any(Number) } });
     await hub.call('POST', '/api/stocks', { name: 'HealthCheck' });
-    const after = await hub.call('GET', '/api/health', undefined, { token: null });
+    const after = await hub.call('GET', '/api/health');
     expect(after.body.changeLog.lastSeq).toBe(before.body.changeLog.lastSeq + 1);
     expect(typeof after.body.uptimeS).toBe('number');
   });

@@ -211,7 +211,8 @@ describe('status', () => {
   });
 
   it('shows in /api/health, in the list and in /metrics', async () => {
-    const health = await hub.call('GET', '/api/health', undefined, { token: null });
+    expect((await hub.call('GET', '/api/health', undefined, { token: null })).body.fiscalDevices).toBeUndefined();
+    const health = await hub.call('GET', '/api/health');
     expect(health.body.fiscalDevices).toContainEqual({
       name: 'DT1',
       driver: 'datecs',
@@ -220,7 +221,7 @@ describe('status', () => {
     });
     const list = await hub.call('GET', '/api/fiscaldevices?name=DT1');
     expect(list.body.items[0].status.online).toBe(true);
-    const metrics = await (await fetch(`${hub.url}/metrics`)).text();
+    const metrics = await (await fetch(`${hub.url}/metrics`, { headers: { authorization: `Bearer ${hub.adminToken}` } })).text();
     expect(metrics).toContain('poshub_fiscal_device_online{device="DT1"} 1');
   });
 

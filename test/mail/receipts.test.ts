@@ -200,8 +200,12 @@ describe('POST /api/receipts/emails/{id}/resend', () => {
 });
 
 describe('receipt settings', () => {
-  it('are readable with any token, never show the password, and need ReceiptSettingsUpdate to change', async () => {
-    const reader = await m.hub.userWith([]);
+  it('are readable with SettingsRead, never show the password, and need ReceiptSettingsUpdate to change', async () => {
+    const nobody = await m.hub.userWith([]);
+    const hidden = await m.hub.call('GET', '/api/receipts/settings', undefined, { token: nobody });
+    expect([hidden.status, hidden.body.errorCode]).toEqual([403, 2]);
+    expect(hidden.body.detail).toContain('SettingsRead');
+    const reader = await m.hub.userWith(['SettingsRead']);
     const got = await m.hub.call('GET', '/api/receipts/settings', undefined, { token: reader });
     expect(got.status).toBe(200);
     expect(got.body).toMatchObject({

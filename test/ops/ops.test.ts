@@ -4,8 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHub, type TestHub } from '../support/hub.js';
 
 let hub: TestHub;
+const METRICS_TOKEN = 'monitoring-7f3a9c2e51d04b68';
 beforeAll(async () => {
-  hub = await startHub({ rateLimit: 20 });
+  hub = await startHub({ rateLimit: 20, metricsToken: METRICS_TOKEN });
 });
 afterAll(() => hub.close());
 
@@ -30,6 +31,10 @@ describe('backups', () => {
     const other = await hub.userWith([]);
     expect((await hub.call('POST', '/api/backups', undefined, { token: other })).status).toBe(403);
     expect((await hub.call('GET', '/api/backups', undefined, { token: other })).status).toBe(403);
+    // Listing them is reading settings (CONTRACT §12).
+    const reader = await hub.userWith(['SettingsRead']);
+    expect((await hub.call('GET', '/api/backups', undefined, { token: reader })).status).toBe(200);
+    expect((await hub.call('POST', '/api/backups', undefined, { token: reader })).status).toBe(403);
   });
 
   it('writes an online backup into <data>/backups and lists it, keeping the newest', async () => {
@@ -53,9 +58,24 @@ describe('backups', () => {
 });
 
 describe('metrics', () => {
-  it('serves Prometheus text without a token', async () => {
+  it('answers nobody without a token, nor a user without Metrics (CONTRACT §9)', async () => {
     hub.clock.advance(10_000);
-    const res = await fetch(`${hub.url}/metrics`);
+    const anonymous = await fetch(`${hub.url}/metrics`);
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get('content-type')).toMatch(/application\/problem\+json/);
+    expect(await anonymous.text()).not.toMatch(/poshub_/);
+    const waiter = await hub.userWith(['TicketCreate']);
+    const refused = await fetch(`${hub.url}/metrics`, { headers: { authorization: `Bearer ${waiter}` } });
+    expect(refused.status).toBe(403);
+    expect((await refused.json()).detail).toContain('Metrics');
+    expect((await fetch(`${hub.url}/metrics`, { headers: { authorization: 'Bearer monitoring-7f3a9c2e51d04b6X' } })).status).toBe(401);
+    const reader = await hub.userWith(['Metrics']);
+    expect((await fetch(`${hub.url}/metrics`, { headers: { authorization: `Bearer ${reader}` } })).status).toBe(200);
+  });
+
+  it('serves Prometheus text to the monitoring token', async () => {
+    hub.clock.advance(10_000);
+    const res = await fetch(`${hub.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/text\/plain/);
     const text = await res.text();

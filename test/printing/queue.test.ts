@@ -281,7 +281,8 @@ describe('reprint, status and health', () => {
     expect(await ok(k.hub.call('GET', '/api/orderendpoints/KDS/status'))).toMatchObject({ online: null, worker: 'none', queueDepth: 0 });
     expect((await k.hub.call('GET', '/api/orderendpoints/Nope/status')).status).toBe(404);
     expect((await k.hub.call('GET', '/api/orderendpoints/Kitchen/status', undefined, { token: null })).status).toBe(401);
-    const health = await ok(k.hub.call('GET', '/api/health', undefined, { token: null }));
+    expect((await ok(k.hub.call('GET', '/api/health', undefined, { token: null }))).printers).toBeUndefined();
+    const health = await ok(k.hub.call('GET', '/api/health', undefined, { token: k.token }));
     expect(health.printers).toEqual([
       { name: 'KDS', type: 'Tablet', isActive: true, status: { online: null, paper: 'unknown', cover: 'unknown', lastError: null, worker: 'none' }, queueDepth: 0 },
       { name: 'Kitchen', type: 'TM88', isActive: true, status: { online: true, paper: 'ok', cover: 'closed', lastError: null, worker: 'idle' }, queueDepth: 0 },

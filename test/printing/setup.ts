@@ -1,4 +1,5 @@
 /** A kitchen for print queue tests: fake printers as order endpoints, dishes for each, a register. */
+import type { SyncFd } from '../../db/durability.js';
 import type { PrintingOptions } from '../../hub/printing/service.js';
 import { FakeEscPosPrinter } from '../support/fake-escpos-printer.js';
 import { startHub, type TestHub } from '../support/hub.js';
@@ -29,8 +30,11 @@ export interface Kitchen {
  * and a waiter on a CashRegister device. `dataDir` keeps the database for a restart (the caller removes it);
  * `workers: false` leaves printing to a PrintService the test builds itself.
  */
-export async function kitchen(printers: Record<string, FakeEscPosPrinter>, opts: { dataDir?: string; settings?: Record<string, string>; workers?: boolean } = {}): Promise<Kitchen> {
-  const hub = await startHub({ printing: opts.workers === false ? undefined : FAST_PRINTING, dataDir: opts.dataDir });
+export async function kitchen(
+  printers: Record<string, FakeEscPosPrinter>,
+  opts: { dataDir?: string; settings?: Record<string, string>; workers?: boolean; syncFd?: SyncFd } = {},
+): Promise<Kitchen> {
+  const hub = await startHub({ printing: opts.workers === false ? undefined : FAST_PRINTING, dataDir: opts.dataDir, syncFd: opts.syncFd });
   const names = Object.keys(printers);
   const plu = Object.fromEntries(names.map((n, i) => [n, i + 1]));
   {

@@ -344,8 +344,9 @@ describe('immutability and rights', () => {
     expect((await hub.call('GET', '/api/stocktransfers?$count=true')).body.totalCount).toBe(before);
     expect((await hub.call('GET', '/api/stocktransfernumberings/income')).body).toEqual(numbering);
     expect(await qty(hub, 'Store', 10)).toBe(34);
-    // Reading needs no right.
-    expect((await hub.call('GET', '/api/stocktransfers', undefined, { token: reader })).status).toBe(200);
+    // Reading needs StockRead (CONTRACT §12).
+    expect((await hub.call('GET', '/api/stocktransfers', undefined, { token: reader })).status).toBe(403);
+    expect((await hub.call('GET', '/api/stocktransfers', undefined, { token: await hub.userWith(['StockRead']) })).status).toBe(200);
   });
 
   it('with StockTransferCreate alone a user receives goods, as the creator', async () => {

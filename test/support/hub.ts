@@ -8,6 +8,7 @@ import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { closeDb, openDb, type Db } from '../../db/client.js';
+import type { SyncFd } from '../../db/durability.js';
 import { buildServices, createApp, type Services } from '../../hub/app.js';
 import { bootstrap } from '../../hub/bootstrap.js';
 import { FakeClock } from '../../hub/clock.js';
@@ -46,13 +47,16 @@ let userSeq = 0;
 /**
  * `dataDir`: a directory of an earlier hub (a restart); it is kept on close.
  * `printing`: start the print workers with these timings (short backoffs and timeouts keep printer tests fast).
+ * `syncFd`: how the WAL is flushed (durability tests hold, count or fail the fsync).
  */
-export async function startHub(opts: { clock?: FakeClock; timeZone?: string; rateLimit?: number; dataDir?: string; printing?: PrintingOptions } = {}): Promise<TestHub> {
+export async function startHub(
+  opts: { clock?: FakeClock; timeZone?: string; rateLimit?: number; dataDir?: string; printing?: PrintingOptions; syncFd?: SyncFd; metricsToken?: string } = {},
+): Promise<TestHub> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'poshub-test-'));
-  const db = openDb(join(dataDir, 'hub.sqlite'));
+  const db = openDb(join(dataDir, 'hub.sqlite'), { syncFd: opts.syncFd });
   const clock = opts.clock ?? new FakeClock('2026-11-21T10:00:00Z');
   const log = createLogger('silent');
-  const config = { timeZone: opts.timeZone ?? 'Europe/Bratislava', tokenTtlMs: 12 * 3600_000, dataDir, rateLimit: opts.rateLimit ?? 0 };
+  const config = { timeZone: opts.timeZone ?? 'Europe/Bratislava', tokenTtlMs: 12 * 3600_000, dataDir, rateLimit: opts.rateLimit ?? 0, metricsToken: opts.metricsToken };
   const fiscal = new FiscalRegistry({ store: dbDeviceStateStore(db), clock: () => clock.now(), hubId: hubId(db) });
   const deps = { db, clock, log, config, drivers: { fiscal, printing: opts.printing } };
   const services = buildServices(deps);

@@ -46,6 +46,21 @@ export function revokeDeviceSessions(db: Db, deviceName: string, at: number): vo
   db.update(sessions).set({ revokedAt: at }).where(and(eq(sessions.deviceName, deviceName), isNull(sessions.revokedAt))).run();
 }
 
+/** Ends every session of a user but `keepTokenHash` (the caller's own, when they change their own password). */
+export function revokeUserSessions(db: Db, userId: string, at: number, keepTokenHash = ''): void {
+  db.update(sessions)
+    .set({ revokedAt: at })
+    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), sql`${sessions.tokenHash} <> ${keepTokenHash}`))
+    .run();
+}
+
+/** At most `keep` live sessions per user (CONTRACT §12): the oldest beyond them end. */
+export function capUserSessions(db: Db, userId: string, keep: number, now: number): void {
+  db.run(sql`UPDATE sessions SET revoked_at = ${now} WHERE token_hash IN (
+      SELECT token_hash FROM sessions WHERE user_id = ${userId} AND revoked_at IS NULL AND refresh_expires_at > ${now}
+      ORDER BY created_at DESC, rowid DESC LIMIT -1 OFFSET ${keep})`);
+}
+
 /** Sessions dead for a day are of no use to anyone; keeps the table small. */
 export function pruneSessions(db: Db, before: number): void {
   db.delete(sessions).where(sql`${sessions.refreshExpiresAt} < ${before}`).run();

@@ -24,6 +24,9 @@ export const loginSchema = z.object({
 });
 export const refreshSchema = z.object({ tokenId: z.string().min(1).max(200), refreshToken: z.string().min(1).max(200) });
 
+/** CONTRACT §12: a login beyond this ends the user's oldest session (1,000 logins made 1,000 before). */
+export const MAX_SESSIONS_PER_USER = 20;
+
 /** A refresh token outlives its access token so a register can come back after a night off. */
 const REFRESH_LIFETIME_MS = 7 * 24 * 3600_000;
 
@@ -92,6 +95,7 @@ export class AuthService {
         refreshExpiresAt: now + Math.max(REFRESH_LIFETIME_MS, this.tokenTtlMs),
         revokedAt: null,
       });
+      repo.capUserSessions(this.ctx.db, userId, MAX_SESSIONS_PER_USER, now);
     });
     return { tokenId, refreshToken, ...this.view(this.authenticate(tokenId)) };
   }
@@ -99,7 +103,20 @@ export class AuthService {
   /** The caller behind a token, or 401. Rights are read fresh, so a change applies at once. */
   authenticate(token: string | undefined): Caller {
     if (!token) throw errors.unauthenticated();
-    const tokenHash = hashToken(token);
+    return this.callerOf(hashToken(token));
+  }
+
+  /** Whether the session behind a token hash still holds: not logged out, expired, nor its user or device deactivated. */
+  isLive(tokenHash: string): boolean {
+    try {
+      this.callerOf(tokenHash);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  private callerOf(tokenHash: string): Caller {
     const session = repo.findSession(this.ctx.db, tokenHash);
     if (!session || session.revokedAt !== null || session.expiresAt <= this.now()) {
       throw errors.unauthenticated('The access token is unknown, expired or revoked.');
@@ -115,7 +132,7 @@ export class AuthService {
       userName: String(user.doc.userName),
       name: String(user.doc.name ?? ''),
       rights,
-      device: { name: session.deviceName, envName: String(device.doc.envName) },
+      device: { name: session.deviceName, envName: String(device.doc.envName), settings: (device.doc.settings as Record<string, string> | undefined) ?? {} },
       tokenHash,
       expiresAt: session.expiresAt,
     };

@@ -143,6 +143,21 @@ export const customers = defineResource({
       return sql`CASE WHEN customers.expiration_time <= ${now} THEN 'Expired' WHEN customers.activation_time > ${now} THEN 'NotYetValid' ELSE 'Valid' END`;
     },
   },
+  // Without CustomerRead a register still finds one customer by the card it scans (or its external
+  // id), and sees what a ticket needs of them: never an e-mail, phone, address or credit.
+  read: {
+    right: 'CustomerRead',
+    lookup: {
+      filters: ['CardSerialNumber', 'ExternalId'],
+      present: (doc) => ({
+        id: doc.id,
+        fullName: doc.fullName,
+        cards: ((doc.cards as Array<{ serialNumber: string; isActive: boolean }> | undefined) ?? []).map((c) => ({ serialNumber: c.serialNumber, isActive: c.isActive })),
+        discountRate: doc.discountRate,
+        status: doc.status,
+      }),
+    },
+  },
   rights: { create: 'CustomerCreate', update: 'CustomerUpdate', delete: 'CustomerDelete' },
   hooks: {
     prepare({ caller, body, existing, ctx }) {

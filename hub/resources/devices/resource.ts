@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ENV_NAMES } from '../../http/rights.js';
+import { withoutSecretSettings } from '../visibility.js';
 import { defineResource } from '../engine/define.js';
 import { nameKeyed } from '../engine/keys.js';
 import { enumOf, freeObject, nameKey, stringMap, text } from '../engine/fields.js';
@@ -28,4 +29,5 @@ export const devices = defineResource({
     envName: { type: 'enum', column: 'env_name', enumValues: ENV_NAMES },
   },
   rights: { create: 'DeviceCreate', update: 'DeviceUpdate', delete: 'DeviceDelete' },
+  hooks: { present: (doc, _ctx, caller) => withoutSecretSettings(doc, caller) },
 });

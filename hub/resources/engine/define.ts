@@ -81,8 +81,20 @@ export interface ResourceDef {
   filters: Record<string, FilterDef>;
   /** Sort keys beyond filters and top-level fields: name → SQL column, or SQL for a derived field. */
   sorts?: Record<string, string | ((ctx: EngineContext) => SQL)>;
-  /** Rights per verb; PUT needs create or update. `null`: the resource's hooks decide (tickets). */
+  /** Rights per verb; a PUT needs create when it creates, update when it replaces. `null`: the resource's hooks decide (tickets). */
   rights: { create: Right | null; update: Right | null; delete: Right | null };
+  /**
+   * Who reads it (CONTRACT §12). Absent: everyone logged in (the catalog a register needs).
+   * `scope`: what a caller without `right` still reads, as a condition on the resource's rows (a
+   * waiter's open tickets and own sales); `lookup`: a list narrowed to an exact lookup by one of
+   * these filters, answered in a reduced shape (a register finding a customer by card). Neither: a
+   * caller without the right reads nothing (403 naming it).
+   */
+  read?: {
+    right: Right;
+    scope?: (caller: Caller, ctx: EngineContext) => SQL;
+    lookup?: { filters: string[]; present(doc: Doc): Doc };
+  };
   /** Verbs the resource does not offer (answered 405). */
   without?: Array<'post' | 'put' | 'delete'>;
   hooks?: {
@@ -95,8 +107,8 @@ export interface ResourceDef {
     /** Inside the write transaction, after the row is stored: side effects such as kitchen orders. */
     afterWrite?(input: { caller: Caller; before?: Doc; after: Doc; ctx: EngineContext }): void;
     beforeDelete?(input: { caller: Caller; existing: Doc; ctx: EngineContext }): void;
-    /** At read time: derived fields (the clock), hidden fields removed. */
-    present?(doc: Doc, ctx: EngineContext): Doc;
+    /** At read time: derived fields (the clock), hidden fields removed (some only from some readers: `caller`). */
+    present?(doc: Doc, ctx: EngineContext, caller?: Caller): Doc;
   };
 }
 

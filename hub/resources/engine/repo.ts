@@ -157,6 +157,8 @@ export function filterSql(def: ResourceDef, filter: FilterDef, c: Condition, ctx
 
 export interface ListPlan {
   where: SQL[];
+  /** The filters the query used (canonical names), for rules about what a lookup may ask. */
+  used: Array<{ filter: string; op: string; values: number; isNull: boolean }>;
   orderBy: { expr: SQL; desc: boolean }[];
   skip: number;
   take: number;
@@ -241,6 +243,11 @@ export function listDocBytes(db: Db, def: ResourceDef, plan: ListPlan): { docs: 
   );
   const byRowid = new Map(read.map((d) => [d.r, d]));
   return { docs: rows.map((row) => byRowid.get(row.r)!), totalCount };
+}
+
+/** Whether the row of `key` meets `condition` (what a caller without the read right may see). */
+export function rowMatches(db: Db, def: ResourceDef, key: string | number, condition: SQL): boolean {
+  return !!db.get(sql`SELECT 1 AS hit FROM ${id(def.table)} WHERE ${id(def.table)}.${id(def.key.column)} = ${keyValue(def, key)} AND (${condition})`);
 }
 
 /** One stored document as bytes. */

@@ -12,7 +12,7 @@ export function resourceRouter(service: ResourceService): Router {
   const offers = (verb: 'post' | 'put' | 'delete') => !def.without?.includes(verb);
 
   router.get(base, (req, res) => {
-    res.type('application/json').send(service.listJson(req.query as Record<string, unknown>));
+    res.type('application/json').send(service.listJson(req.query as Record<string, unknown>, callerOf(res)));
   });
   if (offers('post')) {
     router.post(base, async (req, res) => {
@@ -23,7 +23,7 @@ export function resourceRouter(service: ResourceService): Router {
   router.all(base, methodNotAllowed(['GET', ...(offers('post') ? ['POST'] : [])]));
 
   router.get(one, (req, res) => {
-    const { json, v } = service.getJson(service.parseKey(String(req.params.key)));
+    const { json, v } = service.getJson(service.parseKey(String(req.params.key)), callerOf(res));
     res.setHeader('ETag', `"${v}"`);
     res.type('application/json').send(json);
   });

@@ -3,12 +3,13 @@
  * rules, hooks, and one transaction per write that also appends the change log.
  */
 import { inTransaction } from '../../../db/client.js';
-import { requireRight, type Caller } from '../../http/caller.js';
+import type { SQL } from 'drizzle-orm';
+import { hasRight, requireRight, type Caller } from '../../http/caller.js';
 import { errors } from '../../http/errors.js';
 import type { Right } from '../../http/rights.js';
 import type { Doc, EngineContext, ResourceDef } from './define.js';
 import { parseListQuery } from './list-query.js';
-import { childOwner, deleteStored, getDocBytes, type DocBytes, getStored, keyValue, listDocBytes, listStored, putStored, uniqueTaken, type StoredDoc } from './repo.js';
+import { childOwner, deleteStored, getDocBytes, type DocBytes, getStored, keyValue, listDocBytes, listStored, putStored, rowMatches, uniqueTaken, type ListPlan, type StoredDoc } from './repo.js';
 import { parseOr400 } from './validate.js';
 
 export interface QueryResult<T> {
@@ -37,8 +38,9 @@ export class ResourceService {
     readonly ctx: EngineContext,
   ) {}
 
-  present(stored: StoredDoc): Doc {
-    const doc = this.def.hooks?.present ? this.def.hooks.present(stored.doc, this.ctx) : stored.doc;
+  /** The document as the API answers it (to `caller`, when the resource hides parts from some readers). */
+  present(stored: StoredDoc, caller?: Caller): Doc {
+    const doc = this.def.hooks?.present ? this.def.hooks.present(stored.doc, this.ctx, caller) : stored.doc;
     return { ...doc, _v: stored.v };
   }
 
@@ -51,11 +53,31 @@ export class ResourceService {
     return raw;
   }
 
-  list(query: Record<string, unknown>): QueryResult<Doc> {
+  /**
+   * What `caller` may read of this resource (CONTRACT §12), for a list planned as `plan` (or one
+   * document, without a plan): everything, the rows of a condition, a lookup in a reduced shape,
+   * or nothing (403 naming the right). No caller: the hub's own reads, which see everything.
+   */
+  private readAccess(caller: Caller | undefined, plan?: ListPlan): { where?: SQL; reduce?: (doc: Doc) => Doc } {
+    const read = this.def.read;
+    if (!caller || !read || hasRight(caller, read.right)) return {};
+    if (read.lookup && plan) {
+      const exact = plan.used.length > 0 && plan.used.every((u) => read.lookup!.filters.includes(u.filter) && u.op === 'eq' && u.values === 1 && !u.isNull);
+      if (exact) return { reduce: read.lookup.present };
+      throw errors.missingRight(read.right, `, or an exact ${read.lookup.filters.join(' or ')} filter (eq, one value) to look one up`);
+    }
+    if (read.scope) return { where: read.scope(caller, this.ctx) };
+    throw errors.missingRight(read.right);
+  }
+
+  list(query: Record<string, unknown>, caller?: Caller): QueryResult<Doc> {
     const plan = parseListQuery(this.def, query, this.ctx);
+    const access = this.readAccess(caller, plan);
+    if (access.where) plan.where.push(access.where);
     const { items, totalCount } = listStored(this.ctx.db, this.def, plan);
     if (plan.countOnly) return { count: Math.max(0, Math.min(plan.take, totalCount - plan.skip)), totalCount };
-    return { items: items.map((s) => this.present(s)), count: items.length, totalCount };
+    const shown = items.map((s) => this.present(s, caller));
+    return { items: access.reduce ? shown.map(access.reduce) : shown, count: items.length, totalCount };
   }
 
   /**
@@ -63,9 +85,11 @@ export class ResourceService {
    * answered from the stored bytes with `_v` spliced in: a page of a hundred tickets (~140 KB) is
    * then neither parsed, serialized, nor decoded into JS strings and encoded back (1.1 → 0.4 ms).
    */
-  listJson(query: Record<string, unknown>): Buffer {
-    if (this.def.hooks?.present) return Buffer.from(JSON.stringify(this.list(query)));
+  listJson(query: Record<string, unknown>, caller?: Caller): Buffer {
+    if (this.def.hooks?.present) return Buffer.from(JSON.stringify(this.list(query, caller)));
     const plan = parseListQuery(this.def, query, this.ctx);
+    const access = this.readAccess(caller, plan);
+    if (access.where) plan.where.push(access.where);
     const { docs, totalCount } = listDocBytes(this.ctx.db, this.def, plan);
     if (plan.countOnly) return Buffer.from(JSON.stringify({ count: Math.max(0, Math.min(plan.take, totalCount - plan.skip)), totalCount }));
     const parts: Buffer[] = [ITEMS_OPEN];
@@ -77,13 +101,14 @@ export class ResourceService {
     return Buffer.concat(parts);
   }
 
-  getJson(key: Key): { json: Buffer; v: number } {
+  getJson(key: Key, caller?: Caller): { json: Buffer; v: number } {
     if (this.def.hooks?.present) {
-      const doc = this.get(key);
+      const doc = this.get(key, caller);
       return { json: Buffer.from(JSON.stringify(doc)), v: doc._v as number };
     }
     const row = getDocBytes(this.ctx.db, this.def, key);
     if (!row) throw errors.notFound(this.def.title, key);
+    this.requireReadable(key, caller);
     const parts: Buffer[] = [];
     withVersion(row, parts);
     return { json: Buffer.concat(parts), v: row.v };
@@ -95,8 +120,16 @@ export class ResourceService {
     return stored;
   }
 
-  get(key: Key): Doc {
-    return this.present(this.getStored(key));
+  get(key: Key, caller?: Caller): Doc {
+    const stored = this.getStored(key);
+    this.requireReadable(key, caller);
+    return this.present(stored, caller);
+  }
+
+  /** One document: readable with the right, or when it meets the caller's scope (else 403 naming the right). */
+  private requireReadable(key: Key, caller: Caller | undefined): void {
+    const { where } = this.readAccess(caller);
+    if (where && !rowMatches(this.ctx.db, this.def, key, where)) throw errors.missingRight(this.def.read!.right);
   }
 
   /** Validates a body: server-owned fields dropped, the key checked against the path. */
@@ -142,8 +175,14 @@ export class ResourceService {
     });
   }
 
+  /**
+   * A PUT that creates needs the Create right, one that replaces needs the Update right (CONTRACT §5:
+   * the seed's "Create or Update", read per case). Checked before the body is read, so a caller
+   * with neither learns nothing more, and again in the transaction, where the answer is final.
+   */
   async put(caller: Caller, key: Key, raw: Record<string, unknown>, ifMatch?: number): Promise<{ doc: Doc; created: boolean }> {
-    this.authorize(caller, 'put', this.def.rights.create, this.def.rights.update);
+    this.def.hooks?.authorize?.(caller, 'put');
+    this.requirePutRight(caller, getStored(this.ctx.db, this.def, key) !== undefined);
     const { body, expectedV } = this.validate(raw, key);
     const extra = await this.def.hooks?.prepareAsync?.(body, caller);
     return this.putValidated(caller, key, body, expectedV ?? ifMatch, extra);
@@ -156,7 +195,7 @@ export class ResourceService {
    */
   putSync(caller: Caller, key: Key, raw: Record<string, unknown>): { doc: Doc; created: boolean } {
     if (this.def.hooks?.prepareAsync) throw new Error(`${this.def.name} needs put(): it prepares asynchronously`);
-    this.authorize(caller, 'put', this.def.rights.create, this.def.rights.update);
+    this.def.hooks?.authorize?.(caller, 'put');
     const { body, expectedV } = this.validate(raw, key);
     return this.putValidated(caller, key, body, expectedV, undefined);
   }
@@ -164,9 +203,15 @@ export class ResourceService {
   private putValidated(caller: Caller, key: Key, body: Doc, expectedV: number | undefined, extra: unknown): { doc: Doc; created: boolean } {
     return inTransaction(this.ctx.db, () => {
       const existing = getStored(this.ctx.db, this.def, key);
+      this.requirePutRight(caller, existing !== undefined);
       if (existing) this.checkVersion(key, existing.v, expectedV);
       return { doc: this.store(caller, key, body, existing, extra), created: !existing };
     });
+  }
+
+  private requirePutRight(caller: Caller, exists: boolean): void {
+    const right = exists ? this.def.rights.update : this.def.rights.create;
+    if (right) requireRight(caller, right);
   }
 
   async remove(caller: Caller, key: Key, ifMatch?: number): Promise<Doc> {

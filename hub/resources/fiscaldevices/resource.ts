@@ -43,6 +43,7 @@ export const fiscalDevices = defineResource({
     isActive: { type: 'bool', column: 'is_active' },
     driver: { type: 'enum', column: 'driver', enumValues: FISCAL_DRIVERS },
   },
+  read: { right: 'SettingsRead' },
   rights: { create: 'FiscalDeviceCreate', update: 'FiscalDeviceUpdate', delete: 'FiscalDeviceDelete' },
   hooks: {
     prepare({ body }) {

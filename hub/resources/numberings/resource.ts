@@ -74,6 +74,7 @@ export const numberings = defineResource({
     isActive: { type: 'bool', column: 'is_active' },
     type: { type: 'enum', column: 'type', enumValues: STOCK_TRANSFER_TYPES },
   },
+  read: { right: 'StockRead' },
   rights: {
     create: 'StockTransferNumberingCreate',
     update: 'StockTransferNumberingUpdate',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AddressError, parseAddress } from '../../../drivers/transport/address.js';
 import { errors } from '../../http/errors.js';
+import { withoutSecretSettings } from '../visibility.js';
 import { defineResource } from '../engine/define.js';
 import { nameKeyed } from '../engine/keys.js';
 import { enumOf, nameKey, stringMap, text } from '../engine/fields.js';
@@ -43,5 +44,6 @@ export const orderEndpoints = defineResource({
       }
       return body;
     },
+    present: (doc, _ctx, caller) => withoutSecretSettings(doc, caller),
   },
 });

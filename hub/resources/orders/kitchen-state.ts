@@ -25,6 +25,8 @@ export const stateChangeSchema = z.object({ state: enumOf(ORDER_STATES), _v: z.n
 
 export function changeOrderState(orders: ResourceService, caller: Caller, id: string, raw: Record<string, unknown>, ifMatch?: number): Doc {
   requireRight(caller, 'OrderProcess');
+  // Only an order the caller may read: a kitchen display moves its own endpoint's orders, nobody else's.
+  orders.get(id, caller);
   const { state, _v } = parseOr400(stateChangeSchema, raw);
   return inTransaction(orders.ctx.db, () => {
     const stored = orders.getStored(id);

@@ -1,5 +1,7 @@
+import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { defineResource } from '../engine/define.js';
+import { displayEndpointOf, ownOrOpenTicket } from '../visibility.js';
 
 export const ORDER_KINDS = ['New', 'Cancel'] as const;
 export const ORDER_STATES = ['New', 'InProgress', 'Ready', 'Served', 'Cancelled'] as const;
@@ -48,6 +50,16 @@ export const orders = defineResource({
     createdAt: { type: 'datetime', column: 'created_at' },
   },
   sorts: { createdAt: 'created_at' },
+  // Without TicketReadAll: a kitchen display's session reads its own endpoint's orders only; anyone
+  // else the orders of the tickets they read (open ones, and their own device's or user's).
+  read: {
+    right: 'TicketReadAll',
+    scope: (caller) => {
+      const endpoint = displayEndpointOf(caller);
+      if (endpoint !== undefined) return sql`orders.order_endpoint_name = ${endpoint}`;
+      return sql`EXISTS (SELECT 1 FROM tickets WHERE tickets.id = orders.ticket_id AND ${ownOrOpenTicket(caller, sql`tickets`)})`;
+    },
+  },
   rights: { create: null, update: null, delete: null },
   without: ['post', 'put', 'delete'],
 });

@@ -38,6 +38,7 @@ export const receiptEmails = defineResource({
     sentAt: { type: 'datetime', column: 'sent_at' },
   },
   sorts: { attempts: 'attempts' },
+  read: { right: 'SettingsRead' },
   rights: { create: null, update: null, delete: null },
   without: ['post', 'put', 'delete'],
 });

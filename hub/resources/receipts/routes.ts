@@ -14,6 +14,7 @@ export function receiptRouter(emails: ReceiptEmails, settings: MailSettings): Ro
   router.all('/receipts/emails/:key/resend', methodNotAllowed(['POST']));
 
   router.get('/receipts/settings', (_req, res) => {
+    requireRight(callerOf(res), 'SettingsRead');
     const doc = settings.present();
     res.setHeader('ETag', `"${doc._v}"`);
     res.json(doc);

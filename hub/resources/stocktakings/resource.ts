@@ -69,6 +69,7 @@ export const stockTakings = defineResource({
     isClosed: { type: 'bool', column: 'is_closed' },
   },
   sorts: { createdAt: 'created_at', closedAt: 'closed_at' },
+  read: { right: 'StockRead' },
   rights: { create: 'StockTakingCreate', update: 'StockTakingUpdate', delete: 'StockTakingDelete' },
   hooks: {
     prepare({ caller, body, existing, ctx }) {

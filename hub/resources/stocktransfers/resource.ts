@@ -88,6 +88,7 @@ export const stockTransfers = defineResource({
     stockName: () => sql`coalesce(stock_transfers.source_stock_name, stock_transfers.target_stock_name,
       (SELECT min(i.plu_stock_name) FROM stock_transfer_items i WHERE i.transfer_id = stock_transfers.id))`,
   },
+  read: { right: 'StockRead' },
   rights: { create: 'StockTransferCreate', update: null, delete: null },
   without: ['put', 'delete'],
   hooks: {

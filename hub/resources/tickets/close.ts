@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { DeviceError, type FiscalDevice, type PaymentKind, type Receipt } from '../../../drivers/fiscal/types.js';
 import type { FiscalRegistry } from '../../../drivers/fiscal/registry.js';
 import type { ReceiptMailer } from '../../mail/receipts.js';
-import { inTransaction } from '../../../db/client.js';
+import { inTransaction, whenDurable } from '../../../db/client.js';
 import { requireRight, requireSale, type Caller } from '../../http/caller.js';
 import { errors, ErrorCode, HubError } from '../../http/errors.js';
 import type { Logger } from '../../log.js';
@@ -163,6 +163,9 @@ export class TicketCloser {
         sql`INSERT INTO fiscal_jobs (id, ticket_id, fiscal_name, state, request, last_number_before, created_at)
             VALUES (${jobId}, ${id}, ${fiscalName}, 'Pending', ${JSON.stringify(request)}, ${before}, ${this.ctx.clock.now().getTime()})`,
       );
+      // The journal row is on disk before the device is asked: after a power cut the hub still knows a
+      // receipt may have been issued, and reconciles instead of issuing a second one (issue 16).
+      await whenDurable(this.ctx.db);
       let printed: FiscalOutcome;
       try {
         const r = await withTimeout(device.printReceipt(receipt, jobId), this.timeoutMs, 'printReceipt', true);

@@ -18,6 +18,7 @@ import { getStored } from '../engine/repo.js';
 import { modifiers } from '../modifiers/resource.js';
 import { itemTotal, ticketTotal } from './math.js';
 import { createOrders, orderDeltas, type TicketItem } from './orders.js';
+import { ownOrOpenTicket } from '../visibility.js';
 
 export const PURCHASE_TYPES = ['WalkIn', 'TakeAway', 'Delivery'] as const;
 export const TICKET_STATES = ['Opened', 'Closed'] as const;
@@ -300,6 +301,8 @@ export const tickets = defineResource({
     'employee.userName': 'employee_user_name',
     'totalPrice.amount': 'total_amount',
   },
+  // Everyone reads every open ticket (a table plan needs them) and the closed ones of their own device or user.
+  read: { right: 'TicketReadAll', scope: (caller) => ownOrOpenTicket(caller, sql`tickets`) },
   // TicketCreate only for a new id (checked in prepare): a PUT that updates needs TicketUpdate(Any), not TicketCreate.
   rights: { create: null, update: null, delete: 'TicketDelete' },
   hooks: {
@@ -345,9 +348,11 @@ export const tickets = defineResource({
       if (added.length) createOrders(ctx, after, added, 'New');
       if (cancelled.length) createOrders(ctx, after, cancelled, 'Cancel');
     },
-    beforeDelete({ existing, ctx }) {
+    beforeDelete({ caller, existing, ctx }) {
       requireNotBusy(ctx, existing.id);
       requireOpen(existing);
+      // Deleting is the last change of a ticket: another waiter's needs TicketUpdateAny, as updating it does.
+      requireUpdateOf(caller, existing);
       const { cancelled } = orderDeltas(existing.items as TicketItem[], []);
       if (cancelled.length) createOrders(ctx, existing, cancelled, 'Cancel');
     },

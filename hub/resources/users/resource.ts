@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { canonicalRight, RIGHTS, type Right } from '../../http/rights.js';
-import { errors } from '../../http/errors.js';
+import type { Db } from '../../../db/client.js';
+import type { Caller } from '../../http/caller.js';
+import { ErrorCode, errors, HubError } from '../../http/errors.js';
+import { revokeUserSessions } from '../auth/repo.js';
+import type { Doc } from '../engine/define.js';
+import { activeHoldersOf } from './store.js';
 import { hashPassword } from '../auth/passwords.js';
 import { defineResource } from '../engine/define.js';
 import { idKeyed } from '../engine/keys.js';
@@ -36,10 +41,16 @@ export const users = defineResource({
     userName: { type: 'string', column: 'user_name', nocase: true },
     isActive: { type: 'bool', column: 'is_active' },
   },
+  read: { right: 'UserRead' },
   rights: { create: 'UserCreate', update: 'UserUpdate', delete: 'UserDelete' },
   hooks: {
     prepareAsync: async (body) => (typeof body.password === 'string' ? hashPassword(body.password) : undefined),
-    prepare({ caller, body, existing, extra }) {
+    prepare({ caller, body, existing, extra, ctx }) {
+      if (existing) {
+        requireOutranks(caller, existing);
+        const keeps = body.isActive === true && (body.rights as string[]).includes(WAY_BACK_IN);
+        if (!keeps) requireAnotherWayBackIn(ctx.db, existing);
+      }
       const passwordHash = (extra as string | undefined) ?? (existing?.passwordHash as string | undefined);
       if (!passwordHash) throw errors.member('password', 'is required for a new user.', 'Required');
       // No one hands out a right they do not hold themselves (a shift manager cannot make an admin).
@@ -49,6 +60,40 @@ export const users = defineResource({
       const { password: _password, ...rest } = body;
       return { ...rest, rights: [...new Set(body.rights as string[])], passwordHash };
     },
+    afterWrite({ caller, before, after, ctx }) {
+      // A password set by someone else ends the user's sessions: whoever held the old one is out.
+      if (before && before.passwordHash !== after.passwordHash) revokeUserSessions(ctx.db, String(after.id), ctx.clock.now().getTime(), caller.tokenHash);
+    },
+    beforeDelete({ caller, existing, ctx }) {
+      requireOutranks(caller, existing);
+      requireAnotherWayBackIn(ctx.db, existing);
+    },
     present: ({ passwordHash: _hash, ...doc }) => doc,
   },
 });
+
+/** The right that manages users: the last active user holding it may not lose it (CONTRACT §5). */
+const WAY_BACK_IN = 'UserUpdate';
+
+/**
+ * Nobody changes, deactivates, deletes or resets the password of a user holding a right they lack
+ * (CONTRACT §5): holding UserUpdate alone must not be a way to become admin by taking admin's password.
+ */
+function requireOutranks(caller: Caller, target: Doc): void {
+  const lacking = ((target.rights as string[] | undefined) ?? []).filter((r) => !caller.rights.has(r as Right));
+  if (lacking.length) {
+    throw new HubError(
+      403,
+      ErrorCode.Unauthorized,
+      `User '${String(target.userName)}' holds rights you do not hold (${lacking.join(', ')}); only a user holding all of them may change, deactivate, delete or reset the password of this user.`,
+    );
+  }
+}
+
+/** The last active holder of UserUpdate cannot lose it, be deactivated or deleted (403, errorCode 8). */
+function requireAnotherWayBackIn(db: Db, existing: Doc): void {
+  const holds = existing.isActive === true && ((existing.rights as string[] | undefined) ?? []).includes(WAY_BACK_IN);
+  if (holds && activeHoldersOf(db, WAY_BACK_IN, String(existing.id)) === 0) {
+    throw errors.forbidden(`User '${String(existing.userName)}' is the last active user holding ${WAY_BACK_IN}: keep it active with that right, or give it to another user first.`);
+  }
+}

@@ -32,8 +32,14 @@ afterEach(async () => {
 describe('ESC/POS driver against the fake printer', () => {
   it('asks the status, sends the job with GS r after it, and resolves on the GS r reply', async () => {
     const sent: string[] = [];
-    const state = await printer.print(job('Gulyás'), { beforeSend: () => sent.push('before') });
-    expect(sent).toEqual(['before']);
+    const state = await printer.print(job('Gulyás'), {
+      // The hub waits here until the job's record is on disk: no byte of the job may go out before.
+      beforeSend: async () => {
+        await new Promise((r) => setTimeout(r, 30));
+        sent.push(`before, ${fake.rawBytes.length} bytes at the printer`);
+      },
+    });
+    expect(sent).toEqual(['before, 12 bytes at the printer']);
     expect(state).toMatchObject({ online: true, paper: 'ok', coverOpen: false });
     expect(fake.cutTickets()).toEqual([['Gulyás']]);
     const raw = fake.rawBytes;
@@ -49,7 +55,7 @@ describe('ESC/POS driver against the fake printer', () => {
   it('does not send to a printer out of paper (nothing sent, PAPER_OUT)', async () => {
     fake.setPaperOut(true);
     let called = false;
-    await expect(printer.print(job('A'), { beforeSend: () => (called = true) })).rejects.toMatchObject({ code: 'PAPER_OUT', outcomeUnknown: false });
+    await expect(printer.print(job('A'), { beforeSend: () => void (called = true) })).rejects.toMatchObject({ code: 'PAPER_OUT', outcomeUnknown: false });
     expect(called).toBe(false);
     expect(fake.rawBytes).toHaveLength(12); // the status request only
     fake.setPaperOut(false);

@@ -1,0 +1,152 @@
+/**
+ * Durable commits with group commit (CONTRACT §12 "Durability", issue 16).
+ *
+ * The connection runs in WAL mode with `synchronous = NORMAL`: a COMMIT appends its pages to the WAL
+ * with write(2) and returns; nothing is fsynced per transaction. SQLite documents what NORMAL keeps
+ * under power loss in WAL mode (https://sqlite.org/pragma.html#pragma_synchronous,
+ * https://sqlite.org/wal.html): the database stays consistent (the WAL is synced before every
+ * checkpoint, the database after it, and the WAL header when the log restarts; frames carry
+ * checksums and salts, so recovery replays only whole transactions up to the last valid commit
+ * frame), but the transactions committed since the last sync of the WAL may roll back. FULL is
+ * NORMAL plus "an additional sync of the WAL file after each transaction commit".
+ *
+ * This class makes that additional sync, shared: before anything a commit caused leaves the process
+ * (an HTTP answer, an SSE event, kitchen-printer bytes, a fiscal-device call, an e-mail, a publish to
+ * head office), the caller awaits `whenDurable()`, which resolves once an fdatasync of the WAL that
+ * *started after* the caller's commits has completed. fdatasync(2) flushes every byte written to the
+ * file before it started, whichever descriptor wrote it, so everything committed up to that point is
+ * on stable storage — what FULL guarantees for an acknowledged commit. The sync runs on libuv's
+ * thread pool, so the event loop keeps serving registers meanwhile; every commit that lands while one
+ * sync runs is covered by the next one (group commit: one fsync for all the writes that arrived
+ * together, as PostgreSQL's WAL flush does).
+ *
+ * A failed fdatasync means the hub can no longer know what is on disk (the kernel may have dropped
+ * the dirty pages: PostgreSQL's "fsyncgate", 2018). Like PostgreSQL, the hub then fails stop: every
+ * waiting and later caller gets the error, and the owner (main.ts) exits so the service manager
+ * restarts it and SQLite recovers from what the disk really holds.
+ */
+import { fstatSync, openSync, closeSync, statSync, fdatasync as fdatasyncCb } from 'node:fs';
+
+/** Flushes one file descriptor's data to stable storage (fdatasync; tests inject failures and counts). */
+export type SyncFd = (fd: number) => Promise<void>;
+
+export const fdatasync: SyncFd = (fd) => new Promise((resolve, reject) => fdatasyncCb(fd, (err) => (err ? reject(err) : resolve())));
+
+interface Waiter {
+  mark: number;
+  resolve: () => void;
+  reject: (e: Error) => void;
+}
+
+const RESOLVED = Promise.resolve();
+
+export class DurableCommits {
+  /** The connection's change counter (sqlite3_total_changes) covered by the last completed sync. */
+  private durableMark: number;
+  private syncing = false;
+  private waiters: Waiter[] = [];
+  private failure: Error | null = null;
+  private fd: number | null = null;
+  private fdIno = 0;
+  /** Completed WAL syncs (metrics, and tests that count fsyncs per group of writes). */
+  syncs = 0;
+  /** Told once when a sync fails (the hub then exits; see the top of this file). */
+  onFailure: ((err: Error) => void) | null = null;
+
+  constructor(
+    /** sqlite3_total_changes() of the connection: grows with every row any statement changed. */
+    private readonly changes: () => number,
+    private readonly walFile: string,
+    private readonly syncFd: SyncFd = fdatasync,
+  ) {
+    this.durableMark = changes();
+  }
+
+  /** True when every change made so far is known to be on stable storage (no wait needed). */
+  isDurable(): boolean {
+    return this.failure === null && this.changes() <= this.durableMark;
+  }
+
+  /** Resolves once everything committed before this call is on stable storage. */
+  whenDurable(): Promise<void> {
+    if (this.failure) return Promise.reject(this.failure);
+    const mark = this.changes();
+    if (mark <= this.durableMark) return RESOLVED;
+    return new Promise<void>((resolve, reject) => {
+      this.waiters.push({ mark, resolve, reject });
+      this.startSync();
+    });
+  }
+
+  /** The error that stopped durable commits, if one did. */
+  get failed(): Error | null {
+    return this.failure;
+  }
+
+  close(): void {
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = null;
+  }
+
+  private startSync(): void {
+    if (this.syncing || this.waiters.length === 0 || this.failure) return;
+    this.syncing = true;
+    // Everything counted here was written to the WAL (write(2) returned) before the sync starts.
+    const mark = this.changes();
+    let fd: number;
+    try {
+      fd = this.walFd();
+    } catch (e) {
+      this.fail(e as Error);
+      return;
+    }
+    this.syncFd(fd).then(
+      () => {
+        this.syncing = false;
+        this.syncs += 1;
+        if (mark > this.durableMark) this.durableMark = mark;
+        const still: Waiter[] = [];
+        for (const w of this.waiters) {
+          if (w.mark <= mark) w.resolve();
+          else still.push(w);
+        }
+        this.waiters = still;
+        this.startSync();
+      },
+      (e: unknown) => {
+        this.syncing = false;
+        this.fail(e instanceof Error ? e : new Error(String(e)));
+      },
+    );
+  }
+
+  /**
+   * The WAL's descriptor, reopened if the file was replaced (SQLite deletes the WAL when the last
+   * connection closes; the hub's own connection stays open, but a sync must never go to a dead inode).
+   */
+  private walFd(): number {
+    if (this.fd !== null) {
+      let current = -1;
+      try {
+        current = statSync(this.walFile).ino;
+      } catch {
+        /* gone: reopen below */
+      }
+      if (current === this.fdIno) return this.fd;
+      closeSync(this.fd);
+      this.fd = null;
+    }
+    this.fd = openSync(this.walFile, 'r');
+    this.fdIno = fstatSync(this.fd).ino;
+    return this.fd;
+  }
+
+  private fail(err: Error): void {
+    const failure = new Error(`the database could not be synced to disk (${err.message}); the hub must restart`, { cause: err });
+    this.failure = failure;
+    const waiting = this.waiters;
+    this.waiters = [];
+    for (const w of waiting) w.reject(failure);
+    this.onFailure?.(failure);
+  }
+}

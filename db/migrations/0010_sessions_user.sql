@@ -1,0 +1,1 @@
+CREATE INDEX `sessions_user` ON `sessions` (`user_id`,`revoked_at`);

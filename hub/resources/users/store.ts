@@ -1,0 +1,13 @@
+/** The users queries beyond the engine's: who else could still manage users. */
+import { rawSql, type Db } from '../../../db/client.js';
+
+/** Active users other than `exceptId` who hold `right`. */
+export function activeHoldersOf(db: Db, right: string, exceptId: string): number {
+  return (
+    rawSql.get<{ n: number }>(
+      db,
+      "SELECT count(*) AS n FROM users WHERE is_active = 1 AND id <> ? AND EXISTS (SELECT 1 FROM json_each(users.doc, '$.rights') WHERE value = ?)",
+      [exceptId, right],
+    )?.n ?? 0
+  );
+}

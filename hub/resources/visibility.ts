@@ -1,0 +1,35 @@
+/**
+ * What a caller reads of what everyone may read in part (CONTRACT §12). Of the sales, without
+ * TicketReadAll: every open ticket (a table plan needs them) and the closed ones of their own device
+ * or user, and those tickets' kitchen orders; a kitchen display's session only its own endpoint's
+ * orders. Of devices and order endpoints: everything but their settings' secrets, without SettingsRead.
+ */
+import { sql, type SQL } from 'drizzle-orm';
+import { hasRight, type Caller } from '../http/caller.js';
+import type { Doc } from './engine/define.js';
+
+/** The rows of tickets table `t` the caller reads. */
+export function ownOrOpenTicket(caller: Caller, t: SQL): SQL {
+  return sql`(${t}.is_closed = 0 OR ${t}.device_name = ${caller.device.name} OR ${t}.origin_device_name = ${caller.device.name} OR ${t}.employee_user_name = ${caller.userName})`;
+}
+
+/**
+ * The order endpoint of a kitchen display's session: a caller holding OrderProcess alone, on a
+ * device set up for one endpoint (the paired `KDS <endpoint>` Tool device, setting OrderEndpointName).
+ */
+export function displayEndpointOf(caller: Caller): string | undefined {
+  if (!caller.rights.has('OrderProcess') || caller.rights.size !== 1) return undefined;
+  const endpoint = caller.device.settings?.OrderEndpointName;
+  return typeof endpoint === 'string' && endpoint ? endpoint : undefined;
+}
+
+/** Setting names that hold a secret (an integrator's API key, a terminal PIN): password, secret, token, key, PIN, credential. */
+const SECRET_SETTING = /pass(word)?|secret|token|api[-_ ]?key|private[-_ ]?key|credential|pin$|pin[-_ ]?code/;
+
+/** A device's or order endpoint's document without its secret settings, for a reader without SettingsRead. */
+export function withoutSecretSettings(doc: Doc, caller: Caller | undefined): Doc {
+  const settings = doc.settings as Record<string, string> | undefined;
+  if (!caller || hasRight(caller, 'SettingsRead') || !settings) return doc;
+  const kept = Object.fromEntries(Object.entries(settings).filter(([k]) => !SECRET_SETTING.test(k.toLowerCase())));
+  return Object.keys(kept).length === Object.keys(settings).length ? doc : { ...doc, settings: kept };
+}

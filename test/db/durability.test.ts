@@ -1,0 +1,240 @@
+/**
+ * Durable commits with group commit (CONTRACT §12, issue 16): nothing a commit causes leaves the
+ * hub before an fdatasync of the WAL that started after the commit has completed; writes arriving
+ * together share one sync; a failed sync fails the answers that waited for it, and every later one.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'drizzle-orm';
+import { afterEach, describe, expect, it } from 'vitest';
+import { closeDb, inTransaction, isDurable, openDb, whenDurable, type Db } from '../../db/client.js';
+import { fdatasync, type SyncFd } from '../../db/durability.js';
+import type { SimulatorFiscalDevice } from '../../drivers/fiscal/simulator/driver.js';
+import { FakeEscPosPrinter } from '../support/fake-escpos-printer.js';
+import { startHub, type TestHub } from '../support/hub.js';
+import { SseClient } from '../support/sse.js';
+import { kitchen, order } from '../printing/setup.js';
+import { expect2xx, item, register, restaurant } from '../tickets/fixture.js';
+
+/** An fdatasync the test holds: each call waits until released (or failed), and is counted. */
+class HeldSync {
+  calls = 0;
+  private pending: Array<{ fd: number; resolve: () => void; reject: (e: Error) => void }> = [];
+  constructor(public hold = true) {}
+  readonly fn: SyncFd = (fd) => {
+    this.calls += 1;
+    if (!this.hold) return fdatasync(fd);
+    return new Promise<void>((resolve, reject) => this.pending.push({ fd, resolve, reject }));
+  };
+  get waiting(): number {
+    return this.pending.length;
+  }
+  /** Completes the syncs started so far (really syncing the file). */
+  async release(): Promise<void> {
+    const now = this.pending;
+    this.pending = [];
+    for (const p of now) await fdatasync(p.fd).then(p.resolve, p.reject);
+  }
+  fail(message = 'EIO: i/o error, fdatasync'): void {
+    const now = this.pending;
+    this.pending = [];
+    for (const p of now) p.reject(Object.assign(new Error(message), { code: 'EIO' }));
+  }
+}
+
+const tick = (ms = 20) => new Promise((r) => setTimeout(r, ms));
+
+describe('DurableCommits on a database file', () => {
+  let dir: string;
+  let db: Db;
+  afterEach(() => {
+    closeDb(db);
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const open = (sync: SyncFd) => {
+    dir = mkdtempSync(join(tmpdir(), 'poshub-durable-'));
+    db = openDb(join(dir, 'hub.sqlite'), { syncFd: sync });
+  };
+  const write = (k: string) => inTransaction(db, () => db.run(sql`INSERT INTO meta (key, value) VALUES (${k}, 'x')`));
+
+  it('resolves only once a sync that started after the commit has completed', async () => {
+    const sync = new HeldSync();
+    open(sync.fn);
+    expect(isDurable(db)).toBe(true);
+    write('a');
+    expect(isDurable(db)).toBe(false);
+    let done = false;
+    const waited = whenDurable(db).then(() => (done = true));
+    await tick();
+    expect(sync.waiting).toBe(1);
+    expect(done).toBe(false);
+    await sync.release();
+    await waited;
+    expect(done).toBe(true);
+    expect(isDurable(db)).toBe(true);
+    // Nothing new committed: no sync, no wait.
+    await whenDurable(db);
+    expect(sync.calls).toBe(1);
+  });
+
+  it('a commit made while a sync runs waits for the next sync, and everything that arrived meanwhile shares it', async () => {
+    const sync = new HeldSync();
+    open(sync.fn);
+    write('first');
+    let firstDone = false;
+    const first = whenDurable(db).then(() => (firstDone = true));
+    await tick();
+    expect(sync.waiting).toBe(1);
+    // Ten commits land while the first sync is still running.
+    const later: Array<Promise<void>> = [];
+    let laterDone = 0;
+    for (let i = 0; i < 10; i++) {
+      write(`later${i}`);
+      later.push(whenDurable(db).then(() => void laterDone++));
+    }
+    await sync.release();
+    await first;
+    expect(firstDone).toBe(true);
+    await tick();
+    // The first sync started before they committed: it cannot vouch for them.
+    expect(laterDone).toBe(0);
+    expect(sync.waiting).toBe(1);
+    await sync.release();
+    await Promise.all(later);
+    expect(laterDone).toBe(10);
+    expect(sync.calls).toBe(2);
+  });
+
+  it('a failed sync rejects the writes that waited for it and every later one (fail stop)', async () => {
+    const sync = new HeldSync();
+    open(sync.fn);
+    let told: Error | null = null;
+    const { durableCommits } = await import('../../db/client.js');
+    durableCommits(db)!.onFailure = (e) => (told = e);
+    write('x');
+    const waited = whenDurable(db);
+    await tick();
+    sync.fail();
+    await expect(waited).rejects.toThrow(/could not be synced to disk.*EIO/);
+    expect(told).not.toBeNull();
+    expect(isDurable(db)).toBe(false);
+    await expect(whenDurable(db)).rejects.toThrow(/could not be synced/);
+  });
+});
+
+describe('answers, events and devices wait for the sync', () => {
+  let hub: TestHub;
+  afterEach(async () => hub?.close());
+
+  it('a write is answered only after its sync; a burst of writes shares syncs and one bad write leaves the others committed', async () => {
+    const sync = new HeldSync(false);
+    hub = await startHub({ syncFd: sync.fn });
+    await hub.call('PUT', '/api/customers/taken', { firstName: 'Taken' });
+    sync.hold = true;
+    const before = sync.calls;
+    let answered = 0;
+    const writes = Array.from({ length: 10 }, (_, i) =>
+      hub
+        .call('POST', '/api/customers', i === 4 ? { id: 'taken', firstName: 'Duplicate' } : { id: `c${i}`, firstName: `Customer ${i}` })
+        .then((r) => (answered++, r)),
+    );
+    // Let every request commit; none may be answered while the sync is held (the duplicate's 400
+    // answer waits too: it follows the commits of the others).
+    for (let i = 0; i < 50 && sync.waiting === 0; i++) await tick(10);
+    await tick(50);
+    expect(answered).toBe(0);
+    while (answered < 10) {
+      await sync.release();
+      await tick(10);
+    }
+    const replies = await Promise.all(writes);
+    expect(replies.map((r) => r.status)).toEqual([201, 201, 201, 201, 400, 201, 201, 201, 201, 201]);
+    expect(replies[4].body.errors[0]).toMatchObject({ memberName: 'id', code: 'Unique' });
+    // The ten requests shared their syncs (a few groups, not one fsync each).
+    expect(sync.calls - before).toBeLessThan(10);
+    sync.hold = false;
+    for (let i = 0; i < 10; i++) expect((await hub.call('GET', `/api/customers/${i === 4 ? 'taken' : `c${i}`}`)).status).toBe(200);
+    expect((await hub.call('GET', '/api/customers/taken')).body.firstName).toBe('Taken');
+  });
+
+  it('a sync that fails turns the answer into a 500 problem, not a 201, and the hub answers nothing more as saved', async () => {
+    const sync = new HeldSync(false);
+    hub = await startHub({ syncFd: sync.fn });
+    sync.hold = true;
+    const pending = hub.call('POST', '/api/customers', { id: 'lost', firstName: 'Maybe' });
+    for (let i = 0; i < 100 && sync.waiting === 0; i++) await tick(10);
+    sync.fail();
+    const r = await pending;
+    expect(r.status).toBe(500);
+    expect(r.headers.get('content-type')).toMatch(/application\/problem\+json/);
+    expect(r.body).toMatchObject({ status: 500, errorCode: 0 });
+    expect(r.body.detail).toMatch(/could not write this change to its disk/);
+    expect(r.headers.get('location')).toBeNull();
+    // Fail stop: reads are not answered from a state the disk may not hold either.
+    expect((await hub.call('GET', '/api/customers/lost')).status).toBe(500);
+  });
+
+  it('an SSE event is sent only once the change it reports is synced', async () => {
+    const sync = new HeldSync(false);
+    hub = await startHub({ syncFd: sync.fn });
+    const sse = new SseClient(`${hub.url}/api/events`, { authorization: `Bearer ${hub.adminToken}` });
+    try {
+      await sse.waitFor(() => sse.status === 200);
+      sync.hold = true;
+      const answer = hub.call('PUT', '/api/customers/evt', { firstName: 'Event' });
+      for (let i = 0; i < 100 && sync.waiting === 0; i++) await tick(10);
+      await tick(200); // several polls of the log
+      expect(sse.events.filter((e) => e.event === 'customers')).toHaveLength(0);
+      sync.hold = false;
+      await sync.release();
+      expect((await answer).status).toBe(201);
+      await sse.waitFor(() => sse.events.some((e) => e.event === 'customers'));
+      expect(JSON.parse(sse.events.find((e) => e.event === 'customers')!.data)).toMatchObject({ resource: 'customers', key: 'evt', op: 'upsert' });
+    } finally {
+      sse.close();
+    }
+  });
+
+  it('kitchen bytes go out only once the ticket write that made the order is synced', async () => {
+    const sync = new HeldSync(false);
+    const printer = await FakeEscPosPrinter.start();
+    const k = await kitchen({ Kitchen: printer }, { syncFd: sync.fn });
+    hub = k.hub;
+    try {
+      sync.hold = true;
+      const answer = order(k, 'Stôl 7', ['Kitchen']);
+      for (let i = 0; i < 100 && sync.waiting === 0; i++) await tick(10);
+      await tick(300); // several polls of the print queue (50 ms)
+      expect(printer.tickets).toEqual([]);
+      sync.hold = false;
+      await sync.release();
+      await answer;
+      await printer.waitFor(() => printer.cutTickets().length === 1);
+    } finally {
+      await hub.close();
+      await printer.close();
+      hub = undefined as unknown as TestHub;
+    }
+  });
+
+  it('the fiscal device is asked to print only once the receipt journal row is synced', async () => {
+    const sync = new HeldSync(false);
+    hub = await startHub({ syncFd: sync.fn });
+    await restaurant(hub);
+    const cashier = await register(hub);
+    const fp1 = hub.fiscal.get({ name: 'FP1', driver: 'simulator', address: 'sim:fp1', settings: {} }) as SimulatorFiscalDevice;
+    const t = await expect2xx(hub.call('POST', '/api/tickets', { items: [item(1, 1)] }, { token: cashier.token }));
+    sync.hold = true;
+    const closing = hub.call('POST', `/api/tickets/${t.id}/close`, { payments: [{ paymentTypeNumber: 1, amount: 6.9 }] }, { token: cashier.token });
+    for (let i = 0; i < 100 && sync.waiting === 0; i++) await tick(10);
+    await tick(100);
+    const pending = hub.db.all<{ state: string }>(sql`SELECT state FROM fiscal_jobs WHERE ticket_id = ${t.id}`);
+    expect(pending).toEqual([{ state: 'Pending' }]);
+    expect(fp1.journal.filter((j) => j.receipt.reference === t.id)).toHaveLength(0);
+    sync.hold = false;
+    await sync.release();
+    expect((await closing).status).toBe(200);
+    expect(fp1.journal.filter((j) => j.receipt.reference === t.id)).toHaveLength(1);
+  });
+});
