@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { connect, credsAuthenticator, type NatsConnection } from '@nats-io/transport-node';
-import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type JetStreamClient } from '@nats-io/jetstream';
+import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import type { Db } from '../../db/client.js';
 import type { ChainConfig } from '../config.js';
 import type { Logger } from '../log.js';
@@ -15,6 +15,7 @@ import { deviceStatuses } from '../health.js';
 import { CATALOG_STREAM, catalogConsumer, catalogSubject, heartbeatSubject, type CatalogChange, type Heartbeat } from '../hq/protocol.js';
 import { CatalogApplier } from './catalog.js';
 import { Publisher } from './publisher.js';
+import { ackedPublisher } from './acked-publish.js';
 import { catalogError } from './repo.js';
 
 /** Every network call has a timeout: a publish ack, a connect attempt, a JetStream API request. */
@@ -63,7 +64,7 @@ function connectionOptions(config: ChainConfig, storeId: string) {
 export function startChain(deps: ChainDeps): Chain {
   const { db, log, storeId } = deps;
   let nc: NatsConnection | undefined;
-  let js: JetStreamClient | undefined;
+  let acked: ReturnType<typeof ackedPublisher> | undefined;
   let stopped = false;
   const applier = new CatalogApplier(db, deps.resources, log);
 
@@ -72,9 +73,9 @@ export function startChain(deps: ChainDeps): Chain {
     storeId,
     log,
     resources: deps.resources,
-    publish: async (subject, payload, msgID) => {
-      if (!js) throw new Error('not connected to HQ yet');
-      await js.publish(subject, payload, { msgID, timeout: REQUEST_TIMEOUT_MS, retries: 1 });
+    publish: async (subject, payload, msgId) => {
+      if (!acked) throw new Error('not connected to HQ yet');
+      await acked.publish(subject, payload, msgId);
     },
   });
 
@@ -150,7 +151,7 @@ export function startChain(deps: ChainDeps): Chain {
       await nc.close();
       return;
     }
-    js = jetstream(nc, { timeout: REQUEST_TIMEOUT_MS });
+    acked = ackedPublisher(nc, REQUEST_TIMEOUT_MS);
     log.info({ url: deps.config.url, storeId }, 'connected to HQ');
     heartbeat();
     void (async () => {
@@ -171,6 +172,7 @@ export function startChain(deps: ChainDeps): Chain {
       stopped = true;
       clearInterval(beat);
       await publisher.stop();
+      acked?.close();
       const conn = nc;
       if (conn && !conn.isClosed()) {
         await Promise.race([conn.drain().catch(() => conn.close()), new Promise((r) => setTimeout(r, 2000))]);
