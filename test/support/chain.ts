@@ -53,6 +53,8 @@ async function waitForPort(port: number, ms: number, alive: () => boolean): Prom
 export interface NatsServer {
   url: string;
   port: number;
+  /** Its storage, removed by removeNats. */
+  dir: string;
   stop(): Promise<void>;
   /** Starts it again on the same port and storage (after stop). */
   start(): Promise<void>;
@@ -66,15 +68,23 @@ export async function startNats(): Promise<NatsServer> {
   let child: ChildProcess | undefined;
   let exited = true;
   const start = async () => {
-    child = spawn(bin, ['-js', '-p', String(port), '-sd', dir, '-a', '127.0.0.1'], { stdio: 'ignore' });
+    const server = spawn(bin, ['-js', '-p', String(port), '-sd', dir, '-a', '127.0.0.1'], { stdio: 'ignore' });
+    child = server;
     exited = false;
-    child.once('exit', () => (exited = true));
+    // A test process that dies (or a script that throws) must not leave the server behind.
+    const orphan = () => server.kill('SIGKILL');
+    process.once('exit', orphan);
+    server.once('exit', () => {
+      exited = true;
+      process.removeListener('exit', orphan);
+    });
     await waitForPort(port, 10_000, () => !exited);
   };
   await start();
   return {
     url: `nats://127.0.0.1:${port}`,
     port,
+    dir,
     start,
     async stop() {
       if (!child || exited) return;
@@ -88,6 +98,7 @@ export async function startNats(): Promise<NatsServer> {
 /** Stops the server and removes its storage. */
 export async function removeNats(n: NatsServer): Promise<void> {
   await n.stop();
+  rmSync(n.dir, { recursive: true, force: true });
 }
 
 export interface Postgres {
@@ -133,6 +144,9 @@ export async function startHq(env: Record<string, string>): Promise<HqProcess> {
     env: { ...base, POS_HQ_PORT: String(port), POS_HQ_HOST: '127.0.0.1', POS_HQ_DATA_DIR: dataDir, POS_HQ_ADMIN_PASSWORD: HQ_ADMIN_PASSWORD, POS_HQ_LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  const orphan = () => child.kill('SIGKILL');
+  process.once('exit', orphan);
+  child.once('exit', () => process.removeListener('exit', orphan));
   let out = '';
   child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
