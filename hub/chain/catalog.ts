@@ -9,23 +9,15 @@
 import { inTransaction, whenDurable, type Db } from '../../db/client.js';
 import type { Caller } from '../http/caller.js';
 import { HubError } from '../http/errors.js';
-import { RIGHTS } from '../http/rights.js';
+import { SYSTEM_CALLER } from '../bootstrap.js';
 import type { Logger } from '../log.js';
 import type { ResourceService } from '../resources/engine/service.js';
 import type { CatalogChange } from '../hq/protocol.js';
 import { appliedCatalogVersion, pluIdByCode, setAppliedCatalogVersion } from './repo.js';
 import { newId } from '../resources/engine/keys.js';
 
-/** Who HQ's changes are written as: every right, a back-office device (it sells nothing). */
-export const HQ_CALLER: Caller = {
-  userId: 'hq',
-  userName: 'hq',
-  name: 'Head office',
-  rights: new Set(RIGHTS),
-  device: { name: 'HQ', envName: 'BackOffice' },
-  tokenHash: '',
-  expiresAt: Number.MAX_SAFE_INTEGER,
-};
+/** Who HQ's changes are written as: every right (the system's), a back-office device (it sells nothing). */
+export const HQ_CALLER: Caller = { ...SYSTEM_CALLER, userId: 'hq', userName: 'hq', name: 'Head office', device: { name: 'HQ', envName: 'BackOffice' } };
 
 export type ApplyOutcome = 'applied' | 'skipped' | 'early' | 'failed' | 'retry';
 

@@ -4,8 +4,7 @@
  * publisher, the catalog consumer and a heartbeat. Nothing here ever blocks the API: without HQ the
  * store sells on and the log keeps what HQ has not acknowledged.
  */
-import { readFileSync } from 'node:fs';
-import { connect, credsAuthenticator, type NatsConnection } from '@nats-io/transport-node';
+import type { NatsConnection } from '@nats-io/transport-node';
 import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import type { Db } from '../../db/client.js';
 import type { ChainConfig } from '../config.js';
@@ -16,10 +15,10 @@ import { CATALOG_STREAM, catalogConsumer, catalogSubject, heartbeatSubject, type
 import { CatalogApplier } from './catalog.js';
 import { Publisher } from './publisher.js';
 import { ackedPublisher } from './acked-publish.js';
+// Every network call has a timeout: a publish ack, a connect attempt, a JetStream API request.
+import { connectNats, REQUEST_TIMEOUT_MS } from '../hq/nats-connect.js';
 import { catalogError } from './repo.js';
 
-/** Every network call has a timeout: a publish ack, a connect attempt, a JetStream API request. */
-const REQUEST_TIMEOUT_MS = 5000;
 
 export interface ChainDeps {
   db: Db;
@@ -36,29 +35,6 @@ export interface Chain {
   /** The highest seq HQ acknowledged: compaction keeps every entry after it. */
   ackedSeq(): number;
   stop(): Promise<void>;
-}
-
-function connectionOptions(config: ChainConfig, storeId: string) {
-  const url = new URL(config.url);
-  return {
-    servers: `${url.hostname}:${url.port}`,
-    name: `pos-hub ${storeId}`,
-    tls: url.protocol === 'tls:' ? {} : undefined,
-    user: config.user,
-    pass: config.password,
-    authenticator: config.credsFile ? credsAuthenticator(readFileSync(config.credsFile)) : undefined,
-    timeout: REQUEST_TIMEOUT_MS,
-    // Keep trying for ever, from the first attempt on: a store may start while the internet is down.
-    waitOnFirstConnect: true,
-    reconnect: true,
-    maxReconnectAttempts: -1,
-    reconnectTimeWait: 2000,
-    pingInterval: 10_000,
-    maxPingOut: 2,
-    // Without this every request (each publish awaits an ack) builds an Error with a stack trace up
-    // front, in case it fails: a third of the publisher's CPU went there and to collecting them.
-    noAsyncTraces: true,
-  };
 }
 
 export function startChain(deps: ChainDeps): Chain {
@@ -142,7 +118,7 @@ export function startChain(deps: ChainDeps): Chain {
 
   const connecting = (async () => {
     try {
-      nc = await connect(connectionOptions(deps.config, storeId));
+      nc = await connectNats(deps.config, `pos-hub ${storeId}`, { waitOnFirstConnect: true });
     } catch (err) {
       if (!stopped) log.error({ err: (err as Error).message }, 'cannot connect to HQ (check POS_HUB_HQ_*); the store sells on without it');
       return;

