@@ -33,6 +33,8 @@ export async function ensureAdmin(pool: Pool, given?: string): Promise<string | 
 export interface HqState {
   /** What the health check shows of this process. */
   health(): Record<string, unknown>;
+  /** PostgreSQL answers (a 503 from the health check when it does not). */
+  databaseOk(): Promise<boolean>;
   /** A catalog push committed: relay it now. */
   catalogPushed(): void;
 }
@@ -70,8 +72,9 @@ export function createHqApp(deps: { pool: Pool; log: Logger; timeZone: string; o
 
   const api = Router();
   api.use(readJsonBody);
-  api.get('/health', (_req, res) => {
-    res.json({ status: 'ok', version: VERSION, ...deps.state.health() });
+  api.get('/health', async (_req, res) => {
+    const db = (await deps.state.databaseOk()) ? 'ok' : 'error';
+    res.status(db === 'ok' ? 200 : 503).json({ status: db === 'ok' ? 'ok' : 'degraded', version: VERSION, db, ...deps.state.health() });
   });
   api.post('/auth', async (req, res) => {
     const body = parseBody(z.object({ userName: z.string().min(1).max(200), password: z.string().min(1).max(256) }), req.body);

@@ -22,7 +22,7 @@ export interface IngestStats {
 /** A message that is not a store event we can take; it is terminated, never retried for ever. */
 function parse(m: JsMsg): StoreEvent | null {
   try {
-    const e = m.json<StoreEvent>();
+    const e = JSON.parse(m.string()) as StoreEvent;
     const ok =
       typeof e.storeId === 'string' && STORE_ID.test(e.storeId) && m.subject.startsWith(`pos.${e.storeId}.`) &&
       Number.isSafeInteger(e.seq) && e.seq > 0 && Number.isSafeInteger(e.base) && e.base >= 0 &&
@@ -82,11 +82,13 @@ export class Ingest {
 
   private async take(batch: JsMsg[]): Promise<void> {
     const events: StoreEvent[] = [];
+    const raw: string[] = [];
     const taken: JsMsg[] = [];
     for (const m of batch) {
       const e = parse(m);
       if (e) {
         events.push(e);
+        raw.push(m.string());
         taken.push(m);
       } else {
         this.stats.rejected++;
@@ -97,7 +99,8 @@ export class Ingest {
     // A long batch must not be handed to another HQ process meanwhile.
     const keepAlive = setInterval(() => taken.forEach((m) => m.working()), Math.max(500, this.deps.ackWaitMs / 3));
     try {
-      const result = await ingestBatch(this.deps.pool, events);
+      // The messages as they came go to PostgreSQL (one JSON array), not serialized again.
+      const result = await ingestBatch(this.deps.pool, events, `[${raw.join(',')}]`);
       this.stats.batches++;
       this.stats.events += result.inserted;
       this.stats.duplicates += result.duplicates;

@@ -83,6 +83,7 @@ async function main(): Promise<void> {
     offlineAfterMs: config.offlineAfterMs,
     state: {
       health: () => ({ nats: nc.isClosed() ? 'closed' : 'connected', ingest: ingest.stats, uptimeS: Math.floor((Date.now() - started) / 1000) }),
+      databaseOk: () => pool.query('SELECT 1').then(() => true, () => false),
       catalogPushed: () => relay.kick(),
     },
   });

@@ -36,7 +36,8 @@ const TICKET_COLUMNS = {
  * HQ processes out of order). The stores in the batch are locked first, in order, so `ingestedSeq`
  * is worked out by one transaction at a time per store and sees what the one before committed.
  */
-export async function ingestBatch(pool: Pool, events: StoreEvent[]): Promise<{ inserted: number; duplicates: number }> {
+/** `json`: the same events as one JSON array text, when the caller has it already (the messages as received). */
+export async function ingestBatch(pool: Pool, events: StoreEvent[], json?: string): Promise<{ inserted: number; duplicates: number }> {
   if (!events.length) return { inserted: 0, duplicates: 0 };
   const storeIds = [...new Set(events.map((e) => e.storeId))].sort();
   const tables = [...new Set(events.map((e) => RESOURCE_TABLES[e.resource]).filter((t): t is string => !!t))];
@@ -65,7 +66,7 @@ export async function ingestBatch(pool: Pool, events: StoreEvent[]): Promise<{ i
          ON CONFLICT (store_id, seq) DO NOTHING
          RETURNING store_id, seq, resource, key, op, version, doc, recorded_at)${upserts.join('')}
        SELECT count(*) AS n FROM ins`,
-      [JSON.stringify(events)],
+      [json ?? JSON.stringify(events)],
     );
     for (const storeId of storeIds) {
       const mine = events.filter((e) => e.storeId === storeId);

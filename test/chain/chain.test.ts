@@ -157,6 +157,8 @@ describe.skipIf(!available)('a chain of stores', () => {
     // s3 goes down (its data stays); two price changes for every store meanwhile.
     const s3Dir = s3.hub.dataDir;
     expect((await s3.hub.stop()).code).toBe(0);
+    // Silent for longer than POS_HQ_OFFLINE_AFTER (3 s here, 90 s by default): offline at HQ.
+    await eventually(async () => (await hqStore('s3')).online === false, 15_000, 's3 to show offline');
     const first = await hq.call('PUT', '/hq/api/catalog/plus/Bar/1', pivo(2.1));
     expect(first.status).toBe(202);
     expect(first.body.stores.map((s: any) => s.storeId)).toEqual(expect.arrayContaining(['s1', 's2', 's3']));
@@ -186,6 +188,13 @@ describe.skipIf(!available)('a chain of stores', () => {
       "SELECT (doc->'unitPrice'->>'amount')::numeric::text AS amount FROM store_events WHERE store_id = 's3' AND resource = 'plus' AND doc->>'code' = '1' ORDER BY seq",
     );
     expect(prices.rows.map((r) => r.amount)).toEqual(['1.9', '2.1', '2.35']);
+    expect(await price(shops.s3, 2)).toBe(1.45);
+    expect(await hqStore('s3')).toMatchObject({ online: true, catalogVersion: 2, appliedCatalogVersion: 2 });
+
+    // A delete, for one store: its plu goes through its own write path; the others keep theirs.
+    const gone = await hq.call('DELETE', '/hq/api/catalog/plus/Bar/2', { stores: ['s2'] });
+    expect(gone.status).toBe(202);
+    await eventually(async () => (await price(s2, 2)) === undefined, 10_000, 's2 to delete its plu');
     expect(await price(shops.s3, 2)).toBe(1.45);
     // An unknown store is refused, and nothing is queued.
     expect((await hq.call('PUT', '/hq/api/catalog/plus/Bar/2', { doc: {}, stores: ['nope'] })).body).toMatchObject({ status: 400, errorCode: 3 });
