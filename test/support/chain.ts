@@ -1,7 +1,7 @@
 /**
  * The chain's real servers for tests, each on a free 127.0.0.1 port in a temp dir: Debian's
  * `nats-server -js`, an embedded PostgreSQL (the one HQ itself would start), HQ processes
- * (`npm run hq`'s entry through tsx), and a TCP proxy between a hub and NATS that can cut,
+ * (what `npm run hq` runs), and a TCP proxy between a hub and NATS that can cut,
  * black-hole, or drop only JetStream's publish acks.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import pino from 'pino';
 import pg from 'pg';
 import { startEmbedded } from '../../hub/hq/db.js';
-import { ROOT, freePort, type Exit } from './process.js';
+import { ROOT, freePort, scriptCommand, type Exit } from './process.js';
 
 /** nats-server on PATH, or why not. In CI a missing server fails the tests instead of skipping them. */
 export function natsServerPath(): string | null {
@@ -139,7 +139,8 @@ export async function startHq(env: Record<string, string>): Promise<HqProcess> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'poshub-hq-'));
   const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('POS_')));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'hub/hq/main.ts'], {
+  const [cmd, args] = scriptCommand('hq', 'hq'); // what `npm run hq` runs, without npm
+  const child = spawn(cmd, args, {
     cwd: ROOT,
     env: { ...base, POS_HQ_PORT: String(port), POS_HQ_HOST: '127.0.0.1', POS_HQ_DATA_DIR: dataDir, POS_HQ_ADMIN_PASSWORD: HQ_ADMIN_PASSWORD, POS_HQ_LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -17,10 +17,15 @@ export const E2E_ADMIN_PASSWORD = 'e2e-admin-password';
  * when nothing changed) and answers the node command of package.json's start script, flags and all.
  */
 export function hubCommand(): [string, string[]] {
-  execFileSync(process.execPath, ['scripts/build-server.mjs'], { cwd: ROOT, stdio: 'inherit' });
-  const start = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
-  const node = /&& exec node (.+)$/.exec(start);
-  if (!node) throw new Error(`package.json's start script does not end in "&& exec node …": ${start}`);
+  return scriptCommand('start', 'hub');
+}
+
+/** The same for another script of package.json that builds with scripts/build-server.mjs (`hq`). */
+export function scriptCommand(script: string, target: 'hub' | 'hq'): [string, string[]] {
+  execFileSync(process.execPath, ['scripts/build-server.mjs', target], { cwd: ROOT, stdio: 'inherit' });
+  const line = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts[script];
+  const node = /&& exec node (.+)$/.exec(line);
+  if (!node) throw new Error(`package.json's ${script} script does not end in "&& exec node …": ${line}`);
   return [process.execPath, node[1].split(' ')];
 }
 
