@@ -287,12 +287,16 @@ describe.skipIf(!available)('a chain of stores', () => {
     await k2.stop();
   }, 240_000);
 
-  it('a store offline for 7 days (100,000 events, older than the log retention) catches up', async () => {
+  it('a store offline for 7 days (100,000 events, older than the log retention) catches up, two HQ processes ingesting', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'poshub-w1-'));
     dirs.push(dir);
     // The week ended 40 days ago, on the clock the generator drives: compaction would drop all of it
     // were HQ not still owed every entry.
     const backlog = generateBacklog(dir, { events: 100_000, versions: 4, from: new Date(Date.now() - 47 * DAY), spanMs: 7 * DAY });
+    // Two HQ processes share the ingest, as several may run against one NATS and one PostgreSQL.
+    const second = await startHq(hqEnv());
+    const stats = async (h: HqProcess) => (await h.call('GET', '/hq/api/health')).body.ingest;
+    const before = [(await stats(hq)).events, (await stats(second)).events];
     const started = Date.now();
     const hub = await startStore('w1', { dataDir: dir });
     const last = await lastSeqOf(hub);
@@ -300,6 +304,12 @@ describe.skipIf(!available)('a chain of stores', () => {
     await ingestedUpTo('w1', last, 150_000);
     const seconds = (Date.now() - started) / 1000;
     expect(await eventsAtHq('w1')).toEqual({ rows: last, distinct: last, max: last });
+    const after = [await stats(hq), await stats(second)];
+    expect(after[0].events).toBeGreaterThan(before[0]);
+    expect(after[1].events).toBeGreaterThan(before[1]);
+    process.stdout.write(`ingest: ${JSON.stringify(after)}\n`);
+    await second.stop();
+    await hub.stop();
     const docs = await pg.pool.query("SELECT count(*)::int AS n, min(version)::int AS lo FROM customers WHERE store_id = 'w1'");
     expect(docs.rows[0]).toEqual({ n: 25_000, lo: 4 });
     process.stdout.write(`7-day backlog of ${backlog} events caught up in ${seconds.toFixed(1)} s\n`);
