@@ -53,7 +53,7 @@ export function openDb(file: string, opts: OpenOptions = {}): Db {
   if (!opts.readonly) migrate(db, { migrationsFolder: MIGRATIONS });
   if (file !== ':memory:' && !opts.readonly) {
     syncAtOpen(file);
-    durability.set(db, new DurableCommits(() => totalChanges.get() as number, `${file}-wal`, opts.syncFd));
+    durability.set(db, new DurableCommits(client, () => totalChanges.get() as number, `${file}-wal`, opts.syncFd));
   }
   if (opts.backgroundCheckpoints && file !== ':memory:' && !opts.readonly) startCheckpointer(db, file);
   return db;
@@ -169,9 +169,18 @@ export const rawSql = {
   },
 };
 
-/** Runs `fn` in one synchronous transaction (no awaits inside: better-sqlite3 cannot span them). */
+/**
+ * Runs `fn` as one write (no awaits inside: better-sqlite3 cannot span them): all of it or nothing.
+ * On a file database it joins the batch that commits together (db/durability.ts), in a savepoint of its own.
+ */
 export function inTransaction<T>(db: Db, fn: () => T): T {
-  return db.$client.transaction(fn).immediate();
+  const batch = durability.get(db);
+  return batch ? batch.write(fn) : db.$client.transaction(fn).immediate();
+}
+
+/** Commits the open batch of writes now (before a backup or anything that must not run inside it). */
+export function commitNow(db: Db): void {
+  durability.get(db)?.commit();
 }
 
 export { schema };
@@ -179,6 +188,8 @@ export { schema };
 /** An online backup through SQLite's backup API (consistent while the hub keeps writing). */
 export async function backupDb(db: Db, destination: string): Promise<void> {
   mkdirSync(dirname(destination), { recursive: true });
+  // The backup reads through this connection: it must not copy a batch that is not committed yet.
+  commitNow(db);
   await db.$client.backup(destination);
 }
 

@@ -20,12 +20,21 @@
  * sync runs is covered by the next one (group commit: one fsync for all the writes that arrived
  * together, as PostgreSQL's WAL flush does).
  *
+ * Writes that arrive together also share one COMMIT: the first write opens a transaction (BEGIN
+ * IMMEDIATE) and every write runs in its own savepoint inside it, so one that fails rolls back alone;
+ * the transaction commits when the next sync is about to start (so every write that came in while
+ * one sync ran shares the next COMMIT and fsync), or after COMMIT_AFTER_MS when nobody waits for a
+ * sync (a print worker's bookkeeping). A COMMIT writes each page the batch touched once — the change
+ * log's last page, the indexes' right edges — instead of once per write. Nothing leaves the process
+ * before the sync after that COMMIT, so no one learns of a write that could still be taken back.
+ *
  * A failed fdatasync means the hub can no longer know what is on disk (the kernel may have dropped
  * the dirty pages: PostgreSQL's "fsyncgate", 2018). Like PostgreSQL, the hub then fails stop: every
  * waiting and later caller gets the error, and the owner (main.ts) exits so the service manager
  * restarts it and SQLite recovers from what the disk really holds.
  */
 import { fstatSync, openSync, closeSync, statSync, fdatasync as fdatasyncCb } from 'node:fs';
+import type Database from 'better-sqlite3';
 
 /** Flushes one file descriptor's data to stable storage (fdatasync; tests inject failures and counts). */
 export type SyncFd = (fd: number) => Promise<void>;
@@ -40,6 +49,9 @@ interface Waiter {
 
 const RESOLVED = Promise.resolve();
 
+/** A batch nobody is waiting on is committed after this long at the latest. */
+export const COMMIT_AFTER_MS = 2;
+
 export class DurableCommits {
   /** The connection's change counter (sqlite3_total_changes) covered by the last completed sync. */
   private durableMark: number;
@@ -53,7 +65,13 @@ export class DurableCommits {
   /** Told once when a sync fails (the hub then exits; see the top of this file). */
   onFailure: ((err: Error) => void) | null = null;
 
+  /** A batch transaction is open (BEGIN IMMEDIATE by write(), not yet committed). */
+  private batchOpen = false;
+  /** Completed COMMITs of batches (metrics, and tests that count commits per group of writes). */
+  commits = 0;
+
   constructor(
+    private readonly client: Database.Database,
     /** sqlite3_total_changes() of the connection: grows with every row any statement changed. */
     private readonly changes: () => number,
     private readonly walFile: string,
@@ -62,9 +80,45 @@ export class DurableCommits {
     this.durableMark = changes();
   }
 
+  /**
+   * Runs `fn` as one write: in its own savepoint inside the batch transaction (opened here if none
+   * is), so a throw rolls back `fn`'s changes alone. Synchronous, like every SQLite transaction here.
+   */
+  write<T>(fn: () => T): T {
+    if (this.failure) throw this.failure;
+    if (!this.client.inTransaction) {
+      this.client.exec('BEGIN IMMEDIATE');
+      this.batchOpen = true;
+      setTimeout(() => this.commit(), COMMIT_AFTER_MS).unref();
+    }
+    return this.client.transaction(fn)();
+  }
+
+  /** Commits the open batch (a no-op without one). A COMMIT that fails, or a batch SQLite rolled back on its own, stops the hub. */
+  commit(): void {
+    if (!this.batchOpen) return;
+    this.batchOpen = false;
+    if (!this.client.inTransaction) {
+      // SQLite rolls back the whole transaction on some errors (disk full, I/O): the batch is gone.
+      this.fail(new Error('the database rolled back a batch of writes on its own (disk full or an I/O error)'));
+      return;
+    }
+    try {
+      this.client.exec('COMMIT');
+      this.commits += 1;
+    } catch (e) {
+      try {
+        if (this.client.inTransaction) this.client.exec('ROLLBACK');
+      } catch {
+        /* the failure below is what counts */
+      }
+      this.fail(e as Error);
+    }
+  }
+
   /** True when every change made so far is known to be on stable storage (no wait needed). */
   isDurable(): boolean {
-    return this.failure === null && this.changes() <= this.durableMark;
+    return this.failure === null && !this.batchOpen && this.changes() <= this.durableMark;
   }
 
   /** Resolves once everything committed before this call is on stable storage. */
@@ -84,6 +138,7 @@ export class DurableCommits {
   }
 
   close(): void {
+    this.commit();
     if (this.fd !== null) closeSync(this.fd);
     this.fd = null;
   }
@@ -91,7 +146,9 @@ export class DurableCommits {
   private startSync(): void {
     if (this.syncing || this.waiters.length === 0 || this.failure) return;
     this.syncing = true;
-    // Everything counted here was written to the WAL (write(2) returned) before the sync starts.
+    // The batch commits now: everything counted below is then in the WAL (write(2) returned) before the sync starts.
+    this.commit();
+    if (this.failure) return;
     const mark = this.changes();
     let fd: number;
     try {

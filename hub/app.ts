@@ -9,6 +9,7 @@ import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import { healthRouter } from './health.js';
 import { readJsonBody } from './http/body.js';
+import { rejectBrokenQueryText } from './http/text.js';
 import { errors } from './http/errors.js';
 import { idempotency } from './http/idempotency.js';
 import { eventStreams } from './events/routes.js';
@@ -149,6 +150,7 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
   app.use(services.metrics.router(deps.db, (req) => metricsReader(services.auth, deps.config.metricsToken, req.headers.authorization)));
 
   const api = express.Router();
+  api.use(rejectBrokenQueryText);
   api.use(readJsonBody);
   api.use(
     under(

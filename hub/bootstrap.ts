@@ -15,6 +15,7 @@ import type { ResourceService } from './resources/engine/service.js';
 import { getStored } from './resources/engine/repo.js';
 import { fromZoned, zonedParts } from './time.js';
 import { DEFAULT_NUMBERINGS } from './resources/numberings/resource.js';
+import { recordKnownRights } from './rights-upgrade.js';
 
 /** Acts with every right during bootstrap; never reachable from a request. */
 export const SYSTEM_CALLER: Caller = {
@@ -78,6 +79,7 @@ export async function bootstrap(opts: {
   }
   await ensure(services.paymenttypes, 1, { number: 1, name: 'Cash', category: 'Cash', isActive: true, isChangeable: true });
   await ensure(services.users, 'admin', { id: 'admin', userName: 'admin', name: 'Administrator', rights: [...RIGHTS], password });
+  recordKnownRights(db);
   opts.log.info({ passwordFile }, 'first start: created user admin, device BackOffice, default numberings and payment type 1 Cash');
   return { created: true, adminPassword: opts.adminPassword ? undefined : password, passwordFile };
 }

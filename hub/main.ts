@@ -17,6 +17,7 @@ import { FiscalRegistry } from '../drivers/fiscal/registry.js';
 import { VERSION } from './version.js';
 import { hubId, mdnsHostName } from './identity.js';
 import { claim } from './pidfile.js';
+import { answerClientErrors } from './http/client-errors.js';
 import { grantNewRights } from './rights-upgrade.js';
 import { compact, keepDocsInLog, RETENTION_MS } from './events/log.js';
 import type { Chain } from './chain/index.js';
@@ -59,6 +60,7 @@ async function main(): Promise<void> {
   // Not app.listen(): express 5 calls its callback on a failed listen too, so a taken port was
   // reported as "listening" and the process then ended with 0 (systemd never restarted it).
   const server: Server = createServer(app);
+  answerClientErrors(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', (e: NodeJS.ErrnoException) =>
       reject(new Error(e.code === 'EADDRINUSE' ? `port ${config.port} on ${config.host} is already in use (POS_HUB_PORT)` : `cannot listen on ${config.host}:${config.port}: ${e.message}`)),

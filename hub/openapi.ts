@@ -81,14 +81,19 @@ const healthSchema = z.object({
   version: z.string(),
   uptimeS: z.number().int(),
   db: z.enum(['ok', 'error']),
-  printers: z.array(z.object({ name: z.string(), type: z.string(), isActive: z.boolean(), status: z.string() })),
-  fiscalDevices: z.array(
-    z.object({ name: z.string(), driver: z.string(), isActive: z.boolean(), status: z.record(z.string(), z.unknown()).nullable() }),
-  ),
+  printers: z
+    .array(z.object({ name: z.string(), type: z.string(), isActive: z.boolean(), status: z.unknown(), queueDepth: z.number().int() }))
+    .optional()
+    .openapi({ description: 'With a token.' }),
+  fiscalDevices: z
+    .array(z.object({ name: z.string(), driver: z.string(), isActive: z.boolean(), status: z.record(z.string(), z.unknown()).nullable() }))
+    .optional()
+    .openapi({ description: 'With a token holding SettingsRead.' }),
+  changeLog: z.object({ lastSeq: z.number().int() }).optional().openapi({ description: 'With a token holding SettingsRead.' }),
   emailOutbox: z
     .object({ queued: z.number().int(), failed: z.number().int() })
-    .nullable()
-    .openapi({ description: 'E-mail receipts waiting to be sent (Queued) and given up (Failed).' }),
+    .optional()
+    .openapi({ description: 'With a token holding SettingsRead: e-mail receipts waiting to be sent (Queued) and given up (Failed).' }),
 });
 
 /** One error response: a status and the errorCodes it comes with (CONTRACT §2), and when. */
@@ -404,6 +409,20 @@ function rightsText(rights: Array<string | null>): string {
   return named.length ? `Requires ${named.join(' or ')}.` : 'No right of its own; the rules below decide.';
 }
 
+/** Who reads a resource (CONTRACT §12), in words, for its list and get operations. */
+function readText(def: ResourceDef, what: 'list' | 'get'): string {
+  if (!def.read) return 'Needs a valid token; no right (everyone logged in reads the catalog).';
+  const { right, scope, lookup } = def.read;
+  if (lookup && what === 'list') {
+    return `Requires ${right}. Without it, a list with exactly one \`eq\` filter on ${lookup.filters.join(' or ')} finds that record, answered with only what a register needs of it.`;
+  }
+  if (scope) return `Requires ${right} to read every record; without it, the caller reads ${def.name === 'orders' ? "the orders of the tickets they read (a kitchen display's session: its own endpoint's orders only)" : 'every open ticket and the closed ones of their own device or user'}${what === 'get' ? ' (another: 403)' : ' (the list holds only those)'}.`;
+  return `Requires ${right}.`;
+}
+
+/** `x-rights`: the rights an operation checks, machine-readable beside its description. */
+const xRights = (...rights: Array<string | null | undefined>) => ({ 'x-rights': rights.filter((r): r is string => !!r) });
+
 function registerResource(registry: OpenAPIRegistry, def: ResourceDef, problem: z.ZodObject): ResourceSchemas {
   const schemas = resourceSchemas(registry, def);
   const { model, input, list } = schemas;
@@ -437,14 +456,18 @@ function registerResource(registry: OpenAPIRegistry, def: ResourceDef, problem: 
     operationId: `${def.name}.list`,
     tags,
     summary: `List ${def.title} records`,
-    description: 'Needs a valid token; no right. Paging, sorting and NData filters as the parameters describe.',
+    description: `${readText(def, 'list')} Paging, sorting and NData filters as the parameters describe.`,
+    ...xRights(def.read?.right),
     request: { query: listQuery(def) },
     responses: {
       200: { description: 'A page of matches.', content: json(list) },
       ...problemResponses(
         [
-          ERR.validation('A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, or an unknown or malformed filter; `errors[0].memberName` names the parameter.'),
+          ERR.validation(
+            'A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter.',
+          ),
           ERR.unauthenticated(),
+          ...(def.read ? [ERR.missingRight(`Without ${def.read.right}${def.read.lookup ? ' (and not an exact lookup)' : ''}.`)] : []),
         ],
         problem,
       ),
@@ -458,6 +481,7 @@ function registerResource(registry: OpenAPIRegistry, def: ResourceDef, problem: 
       tags,
       summary: `Create a ${def.title}`,
       description: `${rightsText([def.rights.create])}${note('post')} ${keyBody}`,
+      ...xRights(def.rights.create),
       request: { headers: idempotencyHeader(), body },
       responses: {
         201: { description: `The created ${def.title}.`, headers: LOCATION, content: json(model) },
@@ -482,11 +506,15 @@ function registerResource(registry: OpenAPIRegistry, def: ResourceDef, problem: 
     operationId: `${def.name}.get`,
     tags,
     summary: `Read one ${def.title}`,
-    description: 'Needs a valid token; no right.',
+    description: readText(def, 'get'),
+    ...xRights(def.read?.right),
     request: { params },
     responses: {
       200: { description: `The ${def.title}.`, headers: ETAG, content: json(model) },
-      ...problemResponses([...badKey, ERR.unauthenticated(), ERR.notFound(`No ${def.title} has this ${def.key.field}.`)], problem),
+      ...problemResponses(
+        [...badKey, ERR.unauthenticated(), ...(def.read ? [ERR.missingRight(`Without ${def.read.right}.`)] : []), ERR.notFound(`No ${def.title} has this ${def.key.field}.`)],
+        problem,
+      ),
     },
   });
   if (offers('put')) {
@@ -496,8 +524,9 @@ function registerResource(registry: OpenAPIRegistry, def: ResourceDef, problem: 
       operationId: `${def.name}.put`,
       tags,
       summary: `Create or replace a ${def.title}`,
+      ...xRights(def.rights.create, def.rights.update),
       description:
-        `${rightsText([def.rights.create, def.rights.update])}${note('put')} Replaces the whole resource (fields left out take their ` +
+        `${def.rights.create || def.rights.update ? `Requires ${def.rights.create} when it creates, ${def.rights.update} when it replaces.` : rightsText([])}${note('put')} Replaces the whole resource (fields left out take their ` +
         `defaults) or creates it with this key. The body's \`${def.key.field}\`, if given, must equal the path's.`,
       request: { params, headers: ifMatch, body },
       responses: {
@@ -526,6 +555,7 @@ function registerResource(registry: OpenAPIRegistry, def: ResourceDef, problem: 
       tags,
       summary: `Delete a ${def.title}`,
       description: `${rightsText([def.rights.delete])}${note('delete')} Answers the deleted ${def.title}.`,
+      ...xRights(def.rights.delete),
       request: { params, headers: ifMatch },
       responses: {
         200: { description: `The deleted ${def.title}.`, content: json(model) },
@@ -737,12 +767,13 @@ function registerReceiptRoutes(registry: OpenAPIRegistry, problem: z.ZodObject, 
     tags,
     summary: 'The e-mail receipt settings: SMTP server and shop header',
     description:
-      'Needs a valid token; no right. The password is never answered (`passwordSet` says whether there is one). `effective` is what ' +
+      'Requires SettingsRead. The password is never answered (`passwordSet` says whether there is one). `effective` is what ' +
       'the hub uses: the stored settings, else the environment (POS_HUB_SMTP_URL, POS_HUB_SMTP_FROM, POS_HUB_SHOP_NAME). ' +
       '`_v` is 0 until the settings are first stored.',
+    ...xRights('SettingsRead'),
     responses: {
       200: { description: 'The settings.', headers: ETAG, content: json(settingsAnswer) },
-      ...problemResponses([ERR.unauthenticated()], problem),
+      ...problemResponses([ERR.unauthenticated(), ERR.missingRight('Without SettingsRead.')], problem),
     },
   });
   registry.registerPath({
@@ -908,10 +939,11 @@ function registerKds(registry: OpenAPIRegistry, problem: z.ZodObject, tokens: z.
     operationId: 'kds.pairings.list',
     tags,
     summary: 'Codes not yet used nor expired (without the codes)',
-    description: 'Needs a token; no right. Soonest to expire first.',
+    description: 'Requires OrderEndpointUpdate. Soonest to expire first.',
+    ...xRights('OrderEndpointUpdate'),
     responses: {
       200: { description: 'The outstanding pairings.', content: json(z.object({ items: z.array(pairing), count: z.number().int(), totalCount: z.number().int() })) },
-      ...problemResponses([ERR.unauthenticated()], problem),
+      ...problemResponses([ERR.unauthenticated(), ERR.missingRight('Without OrderEndpointUpdate.')], problem),
     },
   });
   registry.registerPath({
@@ -920,10 +952,12 @@ function registerKds(registry: OpenAPIRegistry, problem: z.ZodObject, tokens: z.
     operationId: 'kds.pairings.get',
     tags,
     summary: 'One outstanding pairing',
+    description: 'Requires OrderEndpointUpdate.',
+    ...xRights('OrderEndpointUpdate'),
     request: { params: id },
     responses: {
       200: { description: 'The pairing.', content: json(pairing) },
-      ...problemResponses([ERR.unauthenticated(), ERR.notFound('No outstanding pairing has this id (used, expired or withdrawn).')], problem),
+      ...problemResponses([ERR.unauthenticated(), ERR.missingRight('Without OrderEndpointUpdate.'), ERR.notFound('No outstanding pairing has this id (used, expired or withdrawn).')], problem),
     },
   });
   registry.registerPath({
@@ -1107,10 +1141,11 @@ function registerOperations(registry: OpenAPIRegistry, problem: z.ZodObject, ord
     operationId: 'backups.list',
     tags: ['System'],
     summary: 'The backups kept in <data>/backups, newest first',
-    description: 'Requires Backup.',
+    description: 'Requires SettingsRead.',
+    ...xRights('SettingsRead'),
     responses: {
       200: { description: 'The backups.', content: { [JSON_TYPE]: { schema: z.object({ items: z.array(backup), count: z.number().int(), totalCount: z.number().int() }) } } },
-      ...problemResponses([ERR.unauthenticated(), ERR.missingRight('Without Backup.')], problem),
+      ...problemResponses([ERR.unauthenticated(), ERR.missingRight('Without SettingsRead.')], problem),
     },
   });
   registry.registerPath({
@@ -1119,6 +1154,7 @@ function registerOperations(registry: OpenAPIRegistry, problem: z.ZodObject, ord
     operationId: 'backups.create',
     tags: ['System'],
     summary: 'Write an online backup now',
+    ...xRights('Backup'),
     description: "Requires Backup. SQLite's backup API, consistent while the hub keeps working; the oldest beyond POS_HUB_BACKUP_KEEP are removed. Restore with `npm run restore -- <file>` into a stopped hub.",
     responses: {
       201: { description: 'The backup written.', content: { [JSON_TYPE]: { schema: backup } } },
@@ -1137,7 +1173,9 @@ function registerSystem(registry: OpenAPIRegistry): void {
     tags,
     security: [],
     summary: 'Health of the hub, its database and devices',
-    description: 'No token. What a register or an installer checks first.',
+    description:
+      'No token needed: what a register or an installer checks first, `{status, version, uptimeS, db}` and nothing about the shop. ' +
+      'With a token, also `printers`; with a token holding SettingsRead, also `fiscalDevices`, `changeLog` and `emailOutbox`.',
     responses: {
       200: { description: 'The hub and its database work.', content: { [JSON_TYPE]: { schema: health } } },
       503: { description: 'The database does not answer (`status: degraded`).', content: { [JSON_TYPE]: { schema: health } } },
@@ -1169,7 +1207,10 @@ const OVERVIEW = `The back-office API of the POS Hub: an offline-first point-of-
 
 **Authentication.** \`POST /api/auth {userName, password, deviceName}\` answers a \`tokenId\`; send it as
 \`Authorization: Bearer <tokenId>\` (a bare token is accepted too). Every endpoint needs it except
-health, login, refresh, a kitchen display's pairing (\`POST /api/kds/pair\`) and this documentation. Reading needs no right; each write names the right it needs.
+health, login, refresh, a kitchen display's pairing (\`POST /api/kds/pair\`) and this documentation. Reading is a right too:
+everyone logged in reads the catalog (plus, modifiers, stocks, payment types, devices, order endpoints), open tickets and their
+own sales; customers, every sale, users, settings and stock documents need CustomerRead, TicketReadAll, UserRead, SettingsRead
+and StockRead. Each operation names the rights it needs in its description and in \`x-rights\`.
 
 **Bodies.** JSON in UTF-8; over 1 MiB: 413; not \`application/json\`: 415; malformed: 400. PUT replaces the
 whole resource. \`_v\` is the version: 1 on create, +1 on every stored change; a body's \`_v\` (or \`If-Match\`)

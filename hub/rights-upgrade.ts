@@ -29,3 +29,11 @@ export function grantNewRights(db: Db, clock: Clock): string[] {
     return added;
   });
 }
+
+/**
+ * A new data directory knows every right of this version from the start (bootstrap calls it): a store
+ * made by a script, never started by the hub, would otherwise give the next version's rights to nobody.
+ */
+export function recordKnownRights(db: Db): void {
+  db.run(sql`INSERT INTO meta (key, value) VALUES (${KEY}, ${JSON.stringify(RIGHTS)}) ON CONFLICT (key) DO NOTHING`);
+}

@@ -306,7 +306,7 @@ async function main(): Promise<void> {
   const samples: number[] = [rssMb(hub.child.pid!)];
   const heapSamples: number[] = [];
   const sampleHeap = async () => {
-    const text = await (await fetch(`${base}/metrics`)).text();
+    const text = await (await fetch(`${base}/metrics`, { headers: auth(admin) })).text();
     heapSamples.push(Number(/^nodejs_heap_size_used_bytes (\d+)/m.exec(text)?.[1] ?? 0) / 2 ** 20);
   };
   await sampleHeap();

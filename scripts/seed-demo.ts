@@ -1,8 +1,8 @@
 /**
  * `npm run seed:demo`: fills the data directory of `npm start` (POS_HUB_DATA_DIR, ./data by
  * default) with a small Slovak restaurant — stocks, a menu with modifiers, two kitchen printers
- * on 127.0.0.1, two registers and a waiter's PDA, a simulator fiscal printer, customers with
- * cards, and a day of tickets, most of them closed through the simulator.
+ * on 127.0.0.1, two registers and a waiter's PDA, an eKasa fiscal device on the simulated PORTOS eKasa
+ * service, customers with cards, and a day of tickets, most of them closed through it.
  *
  * It goes through the hub's own services (the same validation, numbering, stock movements and
  * change log as the API), with a clock moved to each ticket's time so the day looks like a day.
@@ -197,7 +197,14 @@ async function main(): Promise<void> {
         settings: name === 'Kuchyňa' ? { IsBeepEnabled: 'true', DoubleHeightFont: 'true', HighlightOrderNumber: 'true' } : { IsBeepEnabled: 'false' },
       });
     }
-    await r.fiscaldevices.create(system, { name: 'FP1', driver: 'simulator', address: 'sim:demo' });
+    // A Slovak restaurant registers its receipts online (eKasa) through a certified local service:
+    // here the simulated PORTOS eKasa service, in-process (address sim:<name>; a real one is http://host:port).
+    await r.fiscaldevices.create(system, {
+      name: 'FP1',
+      driver: 'ekasa',
+      address: 'sim:demo',
+      settings: { CashRegisterCode: '88812345678900001', HeaderText: 'Reštaurácia U Jelena', FooterText: 'Ďakujeme za návštevu!' },
+    });
     await r.paymenttypes.put(system, 1, { number: 1, name: 'Hotovosť', category: 'Cash', isChangeable: true, isActive: true });
     await r.paymenttypes.create(system, { number: 2, name: 'Platobná karta', category: 'CreditCard', isChangeable: false });
     await r.paymenttypes.create(system, { number: 3, name: 'Stravné lístky', category: 'Voucher', isChangeable: false });
@@ -293,7 +300,8 @@ async function main(): Promise<void> {
       const who = callers.get(waiter.userName)!;
       const table = String(1 + (tableSeq++ % 12));
       const items = order();
-      if (chance(0.05)) items.push({ ...line(pick(drinks)), type: 'Negative', comment: 'vrátené, zlé načapované' });
+      // A drink sent back: one of the ticket's own drinks (the last line of an order is always one).
+      if (chance(0.05)) items.push({ ...items[items.length - 1], quantity: 1, type: 'Negative', comment: 'vrátené, zlé načapované' });
       const card = chance(0.12) ? pick(['1001', '1002', '1003', '2001']) : null;
       const discount = !card && chance(0.08) ? 10 : 0;
       const body: Record<string, unknown> = {
@@ -370,7 +378,7 @@ async function main(): Promise<void> {
 
     const openSum = openIds.reduce((s, id) => s.plus(dec((r.tickets.get(id).totalPrice as { amount: number }).amount)), dec(0));
     out(`Loaded: 3 stocks, ${MENU.length} products, ${MODIFIERS.length} modifiers, 2 kitchen printers (tcp://127.0.0.1:${PRINTER_PORTS.Kuchyňa} and :${PRINTER_PORTS.Bar}),`);
-    out(`  registers 'Pokladňa 1', 'Pokladňa 2' and 'Terasa PDA', fiscal printer FP1 (simulator), ${CUSTOMERS.length} customers,`);
+    out(`  registers 'Pokladňa 1', 'Pokladňa 2' and 'Terasa PDA', fiscal device FP1 (eKasa, simulated PORTOS eKasa service), ${CUSTOMERS.length} customers,`);
     out(`  ${closed} tickets closed since ${new Date(dayFrom).toLocaleTimeString()} and ${openIds.length} open (${openSum.toFixed(2)} € at the tables).`);
     out(`Staff: ${WAITERS.map((w) => w.userName).join(', ')} (waiters) and manazer (back office), all with password '${DEMO_PASSWORD}'.`);
     out(`Open http://localhost:${config.port}/ and log in as admin (or manazer).`);

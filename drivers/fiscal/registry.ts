@@ -4,6 +4,7 @@
  */
 import type { ReconnectingOptions } from '../transport/index.js';
 import { DatecsFiscalDevice } from './datecs/driver.js';
+import { EkasaFiscalDevice } from './ekasa/driver.js';
 import { EscPosFiscalDevice } from './escpos/driver.js';
 import { SimulatorFiscalDevice } from './simulator/driver.js';
 import { DeviceError, type DeviceStateStore, type FiscalDevice, type FiscalDeviceConfig } from './types.js';
@@ -40,12 +41,13 @@ export const DEFAULT_FACTORIES: Record<string, FiscalDriverFactory> = {
   escpos: (config, deps) =>
     new EscPosFiscalDevice({ name: config.name, address: config.address, settings: config.settings, store: deps.store, clock: deps.clock, hubId: deps.hubId }),
   datecs: (config, deps) => new DatecsFiscalDevice({ name: config.name, address: config.address, settings: config.settings, clock: deps.clock, channel: deps.channel }),
+  ekasa: (config, deps) => new EkasaFiscalDevice({ name: config.name, address: config.address, settings: config.settings, clock: deps.clock, store: deps.store }),
 };
 
 /** What every device call showed: its result, or the error it failed with. */
 export type FiscalObserver = (name: string, call: FiscalCall, outcome: { ok: true; value: unknown } | { ok: false; error: unknown }) => void;
-export type FiscalCall = 'info' | 'status' | 'printReceipt' | 'lastDocument' | 'xReport' | 'zReport' | 'cancelOpenReceipt';
-const OBSERVED: FiscalCall[] = ['info', 'status', 'printReceipt', 'lastDocument', 'xReport', 'zReport', 'cancelOpenReceipt'];
+export type FiscalCall = 'info' | 'status' | 'printReceipt' | 'findReceipt' | 'lastDocument' | 'xReport' | 'zReport' | 'cancelOpenReceipt';
+const OBSERVED: FiscalCall[] = ['info', 'status', 'printReceipt', 'findReceipt', 'lastDocument', 'xReport', 'zReport', 'cancelOpenReceipt'];
 
 /**
  * The device seen through a proxy that reports each call's outcome; everything else (a simulator's

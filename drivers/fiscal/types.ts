@@ -55,12 +55,26 @@ export interface Receipt {
   print?: boolean;
 }
 
+/** What a Slovak eKasa registration adds to a receipt (CONTRACT §8: closeInfo.ekasa). */
+export interface EkasaInfo {
+  /** The receipt's id in the eKasa system ("O-…"); absent while it is registered offline. */
+  uuid?: string;
+  /** The cash register's own code of the receipt (OKP), printed on every receipt. */
+  okp?: string;
+  receiptNumber: number;
+  /** Registered offline: the service sends it to the eKasa system later. */
+  offline: boolean;
+  /** What the QR code on the printed or e-mailed receipt holds: the UUID online, else OKP:ORP:date:number:amount. */
+  qrCode: string;
+}
+
 export interface FiscalResult {
   number: number;
   date: string;
   amount: string;
   dailySalesReportNumber: number;
   fiscalMemorySerialNumber: string;
+  ekasa?: EkasaInfo;
 }
 
 export interface LastDocument {
@@ -100,6 +114,12 @@ export interface FiscalDevice {
   /** Issues one fiscal receipt. `jobId` lets a driver that can store it match a retry to the job. */
   printReceipt(receipt: Receipt, jobId: string): Promise<FiscalResult>;
   lastDocument(): Promise<LastDocument | null>;
+  /**
+   * The receipt registered for `jobId`, looked up by the id the driver sent along (eKasa's externalId),
+   * or null when the device holds none. Drivers whose device can do this settle a lost answer exactly;
+   * for the others the hub compares lastDocument() with the number it saw before the job.
+   */
+  findReceipt?(jobId: string): Promise<FiscalResult | null>;
   xReport(): Promise<ReportResult>;
   zReport(): Promise<ReportResult>;
   cancelOpenReceipt(): Promise<void>;

@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { errors } from './errors.js';
+import { findBrokenText } from './text.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 /** Deeper JSON than this is refused: nothing in the API nests that deep, and deep trees cost stack. */
@@ -39,7 +40,8 @@ export function readJsonBody(req: Request, _res: Response, next: NextFunction): 
   req.on('error', (err) => {
     if (!failed) {
       failed = true;
-      next(err);
+      // The client went away mid-upload: nobody to answer, and not the hub's fault (no 500 in the log).
+      next(req.aborted || (err as NodeJS.ErrnoException).code === 'ECONNRESET' ? errors.clientAborted() : err);
     }
   });
   req.on('end', () => {
@@ -64,7 +66,7 @@ export function readJsonBody(req: Request, _res: Response, next: NextFunction): 
       ]));
       return;
     }
-    const problem = checkShape(parsed, '', 0);
+    const problem = checkShape(parsed, '', 0) ?? findBrokenText(parsed, '');
     if (problem) {
       next(errors.member(problem.path || '$body', problem.message));
       return;

@@ -53,12 +53,14 @@ export class HubError extends Error {
   readonly errors?: MemberError[];
   readonly resource?: ResourceRef;
   readonly headers: Record<string, string>;
+  /** Not the hub's doing: the client hung up mid-request (logged as a client abort). */
+  readonly clientAborted: boolean;
 
   constructor(
     status: number,
     errorCode: number,
     detail: string,
-    extra: { errors?: MemberError[]; resource?: ResourceRef; headers?: Record<string, string> } = {},
+    extra: { errors?: MemberError[]; resource?: ResourceRef; headers?: Record<string, string>; clientAborted?: boolean } = {},
   ) {
     super(detail);
     this.name = 'HubError';
@@ -67,6 +69,7 @@ export class HubError extends Error {
     this.errors = extra.errors;
     this.resource = extra.resource;
     this.headers = extra.headers ?? {};
+    this.clientAborted = extra.clientAborted ?? false;
   }
 
   get title(): string {
@@ -127,6 +130,10 @@ export const errors = {
   },
   payloadTooLarge(limit: string): HubError {
     return new HubError(413, ErrorCode.ValidationFailed, `The request body is larger than ${limit}.`);
+  },
+  /** The client closed the connection before its request body was complete (logged as such, never a 500). */
+  clientAborted(): HubError {
+    return new HubError(400, ErrorCode.ValidationFailed, 'The client closed the connection before its request body was complete.', { clientAborted: true });
   },
   /** The disk could not confirm a commit (db/durability.ts): the change may not have been kept. */
   storageFailed(): HubError {

@@ -21,6 +21,11 @@ const OPERATORS: Record<string, Op> = {
   in: 'in', nin: 'nin', contains: 'contains', startswith: 'startswith',
 };
 const LIST_OPS = new Set<Op>(['in', 'nin']);
+
+/** CONTRACT §12: limits that keep one query from costing the store (more: 400 naming the parameter). */
+export const MAX_SORT_KEYS = 32;
+export const MAX_OPERATIONS = 64;
+export const MAX_LIST_VALUES = 100;
 const ORDER_OPS = new Set<Op>(['gt', 'ge', 'lt', 'le']);
 const TEXT_OPS = new Set<Op>(['contains', 'startswith']);
 
@@ -117,7 +122,9 @@ function parseValue(member: string, raw: string, wasQuoted: boolean, spec: Filte
 /** Parses one parameter value of filter `member` into ANDed conditions. */
 export function parseFilter(member: string, text: string, spec: FilterSpec, tz: string): Condition[] {
   const conditions: Condition[] = [];
-  for (const operation of splitOperations(text)) {
+  const operations = splitOperations(text);
+  if (operations.length > MAX_OPERATIONS) throw errors.member(member, `At most ${MAX_OPERATIONS} operations in one filter value, not ${operations.length}.`, 'OutOfRange');
+  for (const operation of operations) {
     const colon = operation.indexOf(':');
     const head = colon >= 0 ? operation.slice(0, colon).trim().toLowerCase() : '';
     let op: Op = colon >= 0 && head in OPERATORS ? OPERATORS[head] : 'eq';
@@ -137,6 +144,7 @@ export function parseFilter(member: string, text: string, spec: FilterSpec, tz: 
     if (LIST_OPS.has(op) && pieces.parts.length === 1 && pieces.parts[0] === '' && !pieces.quoted[0]) {
       throw errors.member(member, `The operator ${op} needs at least one value.`);
     }
+    if (pieces.parts.length > MAX_LIST_VALUES) throw errors.member(member, `At most ${MAX_LIST_VALUES} values in ${op}, not ${pieces.parts.length}.`, 'OutOfRange');
     const values = pieces.parts.map((p, i) => parseValue(member, p, pieces.quoted[i], spec, tz));
     if (values.includes(null) && !['eq', 'ne'].includes(op)) {
       throw errors.member(member, `null is allowed only with eq and ne.`);
@@ -171,6 +179,7 @@ export function parseSort(values: string[]): SortKey[] {
         part = part.slice(0, colon);
       }
       out.push({ key: part, desc });
+      if (out.length > MAX_SORT_KEYS) throw errors.member('$sort', `At most ${MAX_SORT_KEYS} sort keys.`, 'OutOfRange');
     }
   }
   return out;

@@ -59,6 +59,7 @@ export function problemHandler(log: Logger): ErrorRequestHandler {
       return;
     }
     if (err instanceof HubError) {
+      if (err.clientAborted) log.info({ reqId: res.locals.requestId, method: req.method, path: req.path }, 'client aborted its request');
       sendProblem(req, res, err);
       return;
     }

@@ -156,15 +156,11 @@ export class KdsService {
 
   private async exchangeNow(raw: Record<string, unknown>, address: string): Promise<PairedSession> {
     const { code } = parseOr400(pairSchema, raw);
-    const wait = this.throttle.retryAfterS(THROTTLE_KEY, address);
-    if (wait > 0) throw errors.tooManyRequests('Too many wrong pairing codes; try again later.', wait);
+    const attempt = this.throttle.attempt(THROTTLE_KEY, address, 'wrong pairing codes');
     this.prune();
     const hash = this.hash(code);
     const pairing = this.byHash.get(hash);
-    if (!pairing) {
-      this.throttle.fail(THROTTLE_KEY, address);
-      throw errors.unauthenticated('The pairing code is wrong, expired or already used.');
-    }
+    if (!pairing) throw errors.unauthenticated('The pairing code is wrong, expired or already used.');
     if (!getStored(this.ctx.db, orderEndpoints, pairing.orderEndpointName)) {
       // Deleted since the code was made: the code can never work again, so it is spent.
       this.byHash.delete(hash);
@@ -191,7 +187,7 @@ export class KdsService {
       if (extra.length) throw errors.forbidden(`User '${userName}' holds more than a display needs (${extra.join(', ')}); a pairing never hands those out.`);
     }
     this.byHash.delete(hash);
-    this.throttle.succeed(THROTTLE_KEY);
+    attempt.succeeded();
 
     const system: Caller = { ...SYSTEM_CALLER, userName: `pairing by ${pairing.createdBy}` };
     if (!device) {

@@ -5,7 +5,7 @@
  * (the e-mail is frozen at the close; a later change of prices or header lines does not alter it).
  * Every amount is an exact decimal printed with 2 places.
  */
-import type { Receipt } from '../../drivers/fiscal/types.js';
+import type { EkasaInfo, Receipt } from '../../drivers/fiscal/types.js';
 import { D, dec, roundMoney, type Dec } from '../money.js';
 import type { Doc } from '../resources/engine/define.js';
 import { zonedParts } from '../time.js';
@@ -45,7 +45,7 @@ export interface ReceiptMailData {
   vat: VatRow[];
   payments: Array<{ name: string; amount: string }>;
   change: string;
-  closeInfo: { number: number; dailySalesReportNumber: number; fiscalMemorySerialNumber: string; fiscalName: string; deviceName: string };
+  closeInfo: { number: number; dailySalesReportNumber: number; fiscalMemorySerialNumber: string; fiscalName: string; deviceName: string; ekasa?: EkasaInfo };
 }
 
 export interface RenderedMail {
@@ -126,6 +126,7 @@ export function receiptMailData(ticket: Doc, receipt: Receipt, shop: ShopHeader,
       fiscalMemorySerialNumber: closeInfo.fiscalMemorySerialNumber,
       fiscalName: closeInfo.fiscalName,
       deviceName: closeInfo.deviceName,
+      ...(closeInfo.ekasa ? { ekasa: closeInfo.ekasa } : {}),
     },
   };
 }
@@ -145,6 +146,17 @@ function withCurrency(amount: string, currency: string): string {
 
 function discountText(rate: string): string {
   return dec(rate).isZero() ? '' : ` −${rate} %`;
+}
+
+/** A Slovak eKasa receipt's identifiers and QR code content, as the law has them on every receipt. */
+function ekasaLines(d: ReceiptMailData): string[] {
+  const e = d.closeInfo.ekasa;
+  if (!e) return [];
+  return [
+    e.offline ? 'eKasa: registered offline, sent to the eKasa system later' : `eKasa UID: ${e.uuid}`,
+    ...(e.okp ? [`OKP: ${e.okp}`] : []),
+    `QR: ${e.qrCode}`,
+  ];
 }
 
 export function renderText(d: ReceiptMailData): string {
@@ -172,6 +184,7 @@ export function renderText(d: ReceiptMailData): string {
   out.push(
     `Fiscal receipt ${d.closeInfo.number}, daily report ${d.closeInfo.dailySalesReportNumber}`,
     `Fiscal memory ${d.closeInfo.fiscalMemorySerialNumber} (${d.closeInfo.fiscalName}), register ${d.closeInfo.deviceName}`,
+    ...ekasaLines(d),
     `Ticket ${d.ticketId}`,
   );
   if (d.shop.footerLines.length) out.push('', ...d.shop.footerLines);
@@ -230,6 +243,7 @@ ${payments}
 </table>
 <p style="font-size:12px;color:#555;margin-top:16px">Fiscal receipt ${d.closeInfo.number}, daily report ${d.closeInfo.dailySalesReportNumber}<br>
 Fiscal memory ${esc(d.closeInfo.fiscalMemorySerialNumber)} (${esc(d.closeInfo.fiscalName)}), register ${esc(d.closeInfo.deviceName)}<br>
+${ekasaLines(d).map((l) => `${esc(l)}<br>`).join('')}
 Ticket ${esc(d.ticketId)}</p>
 ${d.shop.footerLines.map((f) => `<p style="margin:4px 0">${esc(f)}</p>`).join('\n')}
 </body></html>

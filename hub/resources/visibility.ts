@@ -8,9 +8,14 @@ import { sql, type SQL } from 'drizzle-orm';
 import { hasRight, type Caller } from '../http/caller.js';
 import type { Doc } from './engine/define.js';
 
-/** The rows of tickets table `t` the caller reads. */
+/**
+ * The rows of tickets table `t` the caller reads. `device_name` is the device of the sale: the one
+ * that opened an open ticket, the one that closed a closed one. Each term has its index, so SQLite
+ * counts and pages a waiter's view by a multi-index OR instead of walking a million tickets (a term
+ * without one — origin_device_name — made a count take 3 s on the bench store).
+ */
 export function ownOrOpenTicket(caller: Caller, t: SQL): SQL {
-  return sql`(${t}.is_closed = 0 OR ${t}.device_name = ${caller.device.name} OR ${t}.origin_device_name = ${caller.device.name} OR ${t}.employee_user_name = ${caller.userName})`;
+  return sql`(${t}.is_closed = 0 OR ${t}.device_name = ${caller.device.name} OR ${t}.employee_user_name = ${caller.userName})`;
 }
 
 /**

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { closeDb, inTransaction, isDurable, openDb, whenDurable, type Db } from '../../db/client.js';
+import { closeDb, durableCommits, inTransaction, isDurable, openDb, whenDurable, type Db } from '../../db/client.js';
 import { fdatasync, type SyncFd } from '../../db/durability.js';
 import type { SimulatorFiscalDevice } from '../../drivers/fiscal/simulator/driver.js';
 import { FakeEscPosPrinter } from '../support/fake-escpos-printer.js';
@@ -106,11 +106,35 @@ describe('DurableCommits on a database file', () => {
     expect(sync.calls).toBe(2);
   });
 
+  it('writes that arrive together share one COMMIT, each in its own savepoint: one that throws rolls back alone', async () => {
+    open(fdatasync);
+    const batch = durableCommits(db)!;
+    const before = batch.commits;
+    write('a');
+    expect(() =>
+      inTransaction(db, () => {
+        db.run(sql`INSERT INTO meta (key, value) VALUES ('b', 'x')`);
+        throw new Error('refused half-way');
+      }),
+    ).toThrow('refused half-way');
+    write('c');
+    // Not committed yet: the batch is still open (and nothing of it may leave the process).
+    expect(db.$client.inTransaction).toBe(true);
+    expect(isDurable(db)).toBe(false);
+    await whenDurable(db);
+    expect(batch.commits - before).toBe(1);
+    const keys = db.all<{ key: string }>(sql`SELECT key FROM meta WHERE key IN ('a', 'b', 'c') ORDER BY key`).map((r) => r.key);
+    expect(keys).toEqual(['a', 'c']);
+    // A batch nobody waits for commits within a few milliseconds anyway.
+    write('d');
+    await new Promise((r) => setTimeout(r, 20));
+    expect(db.$client.inTransaction).toBe(false);
+  });
+
   it('a failed sync rejects the writes that waited for it and every later one (fail stop)', async () => {
     const sync = new HeldSync();
     open(sync.fn);
     let told: Error | null = null;
-    const { durableCommits } = await import('../../db/client.js');
     durableCommits(db)!.onFailure = (e) => (told = e);
     write('x');
     const waited = whenDurable(db);
@@ -133,6 +157,7 @@ describe('answers, events and devices wait for the sync', () => {
     await hub.call('PUT', '/api/customers/taken', { firstName: 'Taken' });
     sync.hold = true;
     const before = sync.calls;
+    const commitsBefore = durableCommits(hub.db)!.commits;
     let answered = 0;
     const writes = Array.from({ length: 10 }, (_, i) =>
       hub
@@ -151,8 +176,9 @@ describe('answers, events and devices wait for the sync', () => {
     const replies = await Promise.all(writes);
     expect(replies.map((r) => r.status)).toEqual([201, 201, 201, 201, 400, 201, 201, 201, 201, 201]);
     expect(replies[4].body.errors[0]).toMatchObject({ memberName: 'id', code: 'Unique' });
-    // The ten requests shared their syncs (a few groups, not one fsync each).
+    // The ten requests shared their syncs and their commits (a few groups, not one each).
     expect(sync.calls - before).toBeLessThan(10);
+    expect(durableCommits(hub.db)!.commits - commitsBefore).toBeLessThan(10);
     sync.hold = false;
     for (let i = 0; i < 10; i++) expect((await hub.call('GET', `/api/customers/${i === 4 ? 'taken' : `c${i}`}`)).status).toBe(200);
     expect((await hub.call('GET', '/api/customers/taken')).body.firstName).toBe('Taken');

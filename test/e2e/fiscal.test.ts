@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CMD } from '../../drivers/fiscal/datecs/commands.js';
-import { DatecsSimulator } from '../../drivers/fiscal/datecs/simulator.js';
+import { FakeDatecsDevice } from '../support/fake-datecs-device.js';
 import { E2E_ADMIN_PASSWORD, startHubProcess, type HubProcess } from '../support/process.js';
 
 const cleanups: Array<() => Promise<unknown> | void> = [];
@@ -18,7 +18,7 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function restaurant(hub: HubProcess, sim: DatecsSimulator, settings: Record<string, string>): Promise<string> {
+async function restaurant(hub: HubProcess, sim: FakeDatecsDevice, settings: Record<string, string>): Promise<string> {
   const admin = await hub.login('admin', E2E_ADMIN_PASSWORD, 'BackOffice');
   const ok = async (method: string, path: string, body: unknown) => {
     const r = await hub.call(method, path, body, { token: admin });
@@ -33,8 +33,8 @@ async function restaurant(hub: HubProcess, sim: DatecsSimulator, settings: Recor
   return hub.login('eva', 'pw', 'Till');
 }
 
-async function simulator(dropRate: number): Promise<DatecsSimulator> {
-  const sim = new DatecsSimulator({ dropRate, seed: 20261121 });
+async function simulator(dropRate: number): Promise<FakeDatecsDevice> {
+  const sim = new FakeDatecsDevice({ dropRate, seed: 20261121 });
   await sim.listen();
   cleanups.push(() => sim.close());
   return sim;

@@ -89,7 +89,10 @@ describe('power cuts under load', () => {
         }
       };
       const load = Promise.all(tokens.map(register));
-      await new Promise((r) => setTimeout(r, 300 + Math.random() * 700));
+      // Cut once this round has sold something (however busy the machine is), at a random moment after.
+      const ackedBefore = acked.size;
+      for (const until = Date.now() + 30_000; acked.size < ackedBefore + 25 && Date.now() < until; ) await new Promise((r) => setTimeout(r, 10));
+      await new Promise((r) => setTimeout(r, Math.random() * 400));
       // The power goes: the process dies at once, and only what was synced is on the disk.
       stop = true;
       hub.child.kill('SIGKILL');

@@ -148,16 +148,6 @@ describe('faults', () => {
     expect(r.sim.memory.day.voided).toBe(voided + 1);
   });
 
-  it('cover open: 503 naming COVER_OPEN with the vendor bit', async () => {
-    const t = await r.open();
-    r.sim.coverOpen = true;
-    const res = await r.close(t.id);
-    r.sim.coverOpen = false;
-    expect503(res);
-    expect(res.body.detail).toMatch(/COVER_OPEN/);
-    expect((await r.device()).status.lastError).toMatch(/COVER_OPEN.*S0\.6/);
-  });
-
   it('a line whose VAT category has no tax group on the printer: 503 REJECTED before anything prints', async () => {
     await hub.call('POST', '/api/plus', { code: 9, stockName: 'Menu', name: 'No VAT', type: 'Service', unitPrice: { amount: 1 } });
     const t = await r.open([item(9, 1)]);

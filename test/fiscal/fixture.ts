@@ -1,30 +1,31 @@
 /** A restaurant whose receipts go to a Datecs printer: the byte-level simulator on 127.0.0.1. */
-import { DatecsSimulator } from '../../drivers/fiscal/datecs/simulator.js';
+import type { VariantName } from '../../drivers/fiscal/datecs/commands.js';
+import { FakeDatecsDevice } from '../support/fake-datecs-device.js';
 import { startHub, type TestHub } from '../support/hub.js';
 import { expect2xx, item, register, restaurant } from '../tickets/fixture.js';
 
 /** Short link timings so a silent printer costs a fraction of a second, not seconds. */
 export const FAST_SETTINGS = { FrameTimeoutMs: '40', Retries: '3', BusyTimeoutMs: '2000', ReconnectMaxMs: '40' };
 
-export async function datecsDevice(hub: TestHub, name: string, sim: DatecsSimulator, settings: Record<string, string> = FAST_SETTINGS): Promise<void> {
+export async function datecsDevice(hub: TestHub, name: string, sim: FakeDatecsDevice, settings: Record<string, string> = FAST_SETTINGS): Promise<void> {
   await expect2xx(hub.call('POST', '/api/fiscaldevices', { name, driver: 'datecs', address: sim.address, settings }));
 }
 
 export interface DatecsRestaurant {
-  sim: DatecsSimulator;
+  sim: FakeDatecsDevice;
   cashier: Awaited<ReturnType<typeof register>>;
   open(items?: unknown[]): Promise<any>;
   close(id: string, extra?: Record<string, unknown>): Promise<{ status: number; headers: Headers; body: any }>;
   ticket(id: string): Promise<any>;
   device(): Promise<any>;
   /** The fiscal receipts the printer issued for ticket `id`. */
-  receiptsOf(id: string): DatecsSimulator['memory']['receipts'];
+  receiptsOf(id: string): FakeDatecsDevice['memory']['receipts'];
 }
 
-/** The tickets fixture's restaurant, plus fiscal device `DT1` (datecs) on a fresh simulator. */
-export async function datecsRestaurant(hub: TestHub, settings?: Record<string, string>): Promise<DatecsRestaurant> {
+/** The tickets fixture's restaurant, plus fiscal device `DT1` (datecs) on a fresh fake printer of `variant` (found by the driver from its model name). */
+export async function datecsRestaurant(hub: TestHub, settings?: Record<string, string>, variant: VariantName = 'C'): Promise<DatecsRestaurant> {
   await restaurant(hub);
-  const sim = new DatecsSimulator({ clock: () => hub.clock.now() });
+  const sim = new FakeDatecsDevice({ clock: () => hub.clock.now(), variant });
   await sim.listen();
   await datecsDevice(hub, 'DT1', sim, settings);
   const cashier = await register(hub);
@@ -40,9 +41,9 @@ export async function datecsRestaurant(hub: TestHub, settings?: Record<string, s
 }
 
 /** A test hub with the Datecs restaurant; `stop` closes the device links, the simulator and the hub. */
-export async function datecsHub(settings?: Record<string, string>): Promise<{ hub: TestHub; r: DatecsRestaurant; stop: () => Promise<void> }> {
+export async function datecsHub(settings?: Record<string, string>, variant: VariantName = 'C'): Promise<{ hub: TestHub; r: DatecsRestaurant; stop: () => Promise<void> }> {
   const hub = await startHub();
-  const r = await datecsRestaurant(hub, settings);
+  const r = await datecsRestaurant(hub, settings, variant);
   return {
     hub,
     r,

@@ -39,7 +39,9 @@ describe('reports on a Datecs printer', () => {
     expect((await r.device()).status.dailySalesReportNumber).toBe(2);
 
     const c = await r.open();
-    expect((await r.close(c.id)).body.closeInfo).toMatchObject({ dailySalesReportNumber: 2, number: 3 });
+    // The printer numbers every document it completes (receipts and reports alike): 1, X 2, 3, Z 4, 5.
+    expect((await r.close(c.id)).body.closeInfo).toMatchObject({ dailySalesReportNumber: 2, number: 5 });
+    expect(r.receiptsOf(c.id)[0].number).toBe(5);
     expect((await report('DT1', 'z')).body).toMatchObject({ number: 2, total: '16', receipts: 1 });
   });
 

@@ -144,15 +144,22 @@ describe('long strings', () => {
     expect(await counts()).toEqual(before);
   });
 
-  it('exactly 4,000 characters is accepted; keys and user names have tighter limits', async () => {
+  it('exactly 4,000 characters is accepted, names and user names too; only id keys are shorter (1-64, CONTRACT §3)', async () => {
     const ok = await hub.call('POST', '/api/stocks', { name: 'Long', description: 'y'.repeat(4000) });
     expect(ok.status).toBe(201);
     expect(ok.body.description).toHaveLength(4000);
+    // No bound of the hub's own on name keys, user names or passwords: the contract's 4,000 holds.
+    const named = await hub.call('POST', '/api/stocks', { name: 'n'.repeat(4000) });
+    expect(named.status).toBe(201);
+    expect((await hub.call('GET', `/api/stocks/${'n'.repeat(4000)}`)).status).toBe(200);
+    const user = await hub.call('POST', '/api/users', { userName: 'u'.repeat(4000), password: 'p'.repeat(4000) });
+    expect(user.status).toBe(201);
+    expect((await hub.call('POST', '/api/auth', { userName: 'u'.repeat(4000), password: 'p'.repeat(4000), deviceName: 'BackOffice' }, { token: null })).status).toBe(200);
     const before = await counts();
-    expect400(await hub.call('POST', '/api/stocks', { name: 'n'.repeat(65) }), 'name');
+    expect400(await hub.call('POST', '/api/stocks', { name: 'n'.repeat(4001) }), 'name');
     expect400(await hub.call('POST', '/api/customers', { id: 'i'.repeat(65), lastName: 'X' }), 'id');
-    expect400(await hub.call('POST', '/api/users', { userName: 'u'.repeat(65), password: 'pw' }), 'userName');
-    expect400(await hub.call('POST', '/api/users', { userName: 'long-pw', password: 'p'.repeat(257) }), 'password');
+    expect400(await hub.call('POST', '/api/users', { userName: 'u'.repeat(4001), password: 'pw' }), 'userName');
+    expect400(await hub.call('POST', '/api/users', { userName: 'long-pw', password: 'p'.repeat(4001) }), 'password');
     expect400(await hub.call('POST', '/api/auth', { userName: 'admin', password: 'p'.repeat(100_000), deviceName: 'BackOffice' }, { token: null }), 'password');
     expect(await counts()).toEqual(before);
   });

@@ -143,6 +143,29 @@ describe('GET /api/openapi.json', () => {
     }
   });
 
+  it('names the rights each read needs (CONTRACT §12), in words and in x-rights, with the 403 it answers', () => {
+    for (const def of RESOURCES) {
+      for (const op of [operation(base(def), 'get'), operation(one(def), 'get')]) {
+        if (def.read) {
+          expect(op.description, def.name).toContain(`Requires ${def.read.right}`);
+          expect(op['x-rights'], def.name).toEqual([def.read.right]);
+          expect(op.responses, def.name).toHaveProperty('403');
+        } else {
+          expect(op.description, def.name).toContain('no right');
+          expect(op['x-rights'], def.name).toEqual([]);
+        }
+      }
+    }
+    const spec = buildOpenApi() as any;
+    expect(spec.paths['/api/receipts/settings'].get['x-rights']).toEqual(['SettingsRead']);
+    expect(spec.paths['/api/backups'].get['x-rights']).toEqual(['SettingsRead']);
+    expect(spec.paths['/api/backups'].post['x-rights']).toEqual(['Backup']);
+    expect(spec.paths['/api/kds/pairings'].get['x-rights']).toEqual(['OrderEndpointUpdate']);
+    const users = spec.paths['/api/users/{id}'].put;
+    expect(users.description).toContain('Requires UserCreate when it creates, UserUpdate when it replaces');
+    expect(users['x-rights']).toEqual(['UserCreate', 'UserUpdate']);
+  });
+
   it('describes each model (answers) and input (bodies) from the resource schemas', () => {
     for (const def of RESOURCES) {
       const model = doc.components.schemas[def.title];
@@ -162,7 +185,7 @@ describe('GET /api/openapi.json', () => {
     expect(s.User.properties.rights.items.type).toBe('string');
     expect(s.Customer.properties.activationTime.type).toEqual(['string', 'null']);
     expect(s.Device.properties.envName.enum).toEqual(['BackOffice', 'CashRegister', 'PDA', 'Tool']);
-    expect(s.FiscalDevice.properties.driver.enum).toEqual(['datecs', 'escpos', 'simulator']);
+    expect(s.FiscalDevice.properties.driver.enum).toEqual(['datecs', 'escpos', 'simulator', 'ekasa']);
     expect(s.Modifier.properties.options.type).toBe('array');
     expect(s.StockTransferNumbering.properties.format.type).toBe('string');
   });

@@ -52,14 +52,14 @@ let tills = 0;
 
 /**
  * A CashRegister device whose default fiscal device is a simulator, and a cashier logged in on it
- * with the rights to open and close tickets. Returns the cashier's token.
+ * with the rights to open and close tickets (Storno too: some close returns). Returns the cashier's token.
  */
 export async function till(hub: TestHub): Promise<string> {
   const n = ++tills;
   const fiscal = `SIM${n}`;
   await ok(hub.call('POST', '/api/fiscaldevices', { name: fiscal, driver: 'simulator', address: `sim:${fiscal}` }));
   await ok(hub.call('POST', '/api/devices', { name: `Till${n}`, envName: 'CashRegister', settings: { DefaultFiscalName: fiscal } }));
-  await ok(hub.call('POST', '/api/users', { userName: `cashier${n}`, password: 'pw', rights: ['TicketCreate', 'TicketUpdate', 'TicketClose'] }));
+  await ok(hub.call('POST', '/api/users', { userName: `cashier${n}`, password: 'pw', rights: ['TicketCreate', 'TicketUpdate', 'TicketClose', 'Storno'] }));
   return hub.login(`cashier${n}`, 'pw', `Till${n}`);
 }
 

@@ -10,9 +10,10 @@ import { join } from 'node:path';
 import { closeDb, openDb, type Db } from '../../db/client.js';
 import type { SyncFd } from '../../db/durability.js';
 import { buildServices, createApp, type Services } from '../../hub/app.js';
+import { answerClientErrors } from '../../hub/http/client-errors.js';
 import { bootstrap } from '../../hub/bootstrap.js';
 import { FakeClock } from '../../hub/clock.js';
-import { createLogger } from '../../hub/log.js';
+import { createLogger, type Logger } from '../../hub/log.js';
 import { dbDeviceStateStore } from '../../hub/device-state.js';
 import { hubId } from '../../hub/identity.js';
 import { FiscalRegistry } from '../../drivers/fiscal/registry.js';
@@ -47,15 +48,15 @@ let userSeq = 0;
 /**
  * `dataDir`: a directory of an earlier hub (a restart); it is kept on close.
  * `printing`: start the print workers with these timings (short backoffs and timeouts keep printer tests fast).
- * `syncFd`: how the WAL is flushed (durability tests hold, count or fail the fsync).
+ * `syncFd`: how the WAL is flushed (durability tests hold, count or fail the fsync). `log`: a logger to read back.
  */
 export async function startHub(
-  opts: { clock?: FakeClock; timeZone?: string; rateLimit?: number; dataDir?: string; printing?: PrintingOptions; syncFd?: SyncFd; metricsToken?: string } = {},
+  opts: { clock?: FakeClock; timeZone?: string; rateLimit?: number; dataDir?: string; printing?: PrintingOptions; syncFd?: SyncFd; metricsToken?: string; log?: Logger } = {},
 ): Promise<TestHub> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'poshub-test-'));
   const db = openDb(join(dataDir, 'hub.sqlite'), { syncFd: opts.syncFd });
   const clock = opts.clock ?? new FakeClock('2026-11-21T10:00:00Z');
-  const log = createLogger('silent');
+  const log = opts.log ?? createLogger('silent');
   const config = { timeZone: opts.timeZone ?? 'Europe/Bratislava', tokenTtlMs: 12 * 3600_000, dataDir, rateLimit: opts.rateLimit ?? 0, metricsToken: opts.metricsToken };
   const fiscal = new FiscalRegistry({ store: dbDeviceStateStore(db), clock: () => clock.now(), hubId: hubId(db) });
   const deps = { db, clock, log, config, drivers: { fiscal, printing: opts.printing } };
@@ -67,6 +68,7 @@ export async function startHub(
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
+  answerClientErrors(server);
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   const call: TestHub['call'] = async (method, path, body, o = {}) => {

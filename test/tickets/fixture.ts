@@ -3,7 +3,7 @@ import type { TestHub } from '../support/hub.js';
 
 export const ALL_TICKET_RIGHTS = [
   'TicketCreate', 'TicketUpdate', 'TicketUpdateAny', 'TicketRename', 'TicketSetDiscount', 'TicketSetCustomer',
-  'TicketHandover', 'TicketTakeover', 'TicketDelete', 'TicketClose', 'TicketPrintPreliminary', 'Storno',
+  'TicketHandover', 'TicketTakeover', 'TicketDelete', 'TicketClose', 'TicketPrintPreliminary', 'Storno', 'TicketSetPrice',
 ];
 
 let registers = 0;

@@ -1,64 +1,52 @@
 /**
- * Datecs ISL commands, pure: the command table, data builders and reply parsers, and the status
- * bytes mapped to the hub's fault codes (the vendor's bit kept as `S<byte>.<bit>`). No I/O here.
- * The commands and their fields follow the FP-2000 / FP-550 programmer's manuals (NOTES.md).
+ * Datecs ISL commands, pure: per firmware variant the command data, the reply parsers, the status
+ * bits and their faults, and the settings that differ (tax groups, payment modes, lengths, the default
+ * operator password). No I/O. Every rule names the vendor manual and page it comes from (NOTES.md):
+ *
+ *   P  "Fiscal printer programming interface FP-800/FP-2000/FP-650/SK1-21F/SK1-31F/FMP-10/FP-550",
+ *      v1.00BG (bg.isl.dt.p.protocol-v1.00BG-en.pdf)
+ *   C  "Програмен интерфейс на каси DP-05, DP-25, DP-35, WP-50, DP-150", v2.04BG
+ *      (bg.isl.dt.c.protocol-v2.04BG-bg.pdf)
+ *   X  "FMP-350X, FMP-55X, FP-700X, WP-500X, WP-50X, DP-25X, DP-150X Programmer's Manual" v2.02
+ *      (bg.isl.dt.x.protocol-v2.02-en.pdf)
  */
 import { Decimal } from 'decimal.js';
 import type { FaultCode, PaymentKind, Receipt } from '../types.js';
+import { decode1251, deviceText, encode1251 } from './cp1251.js';
+import { CLASSIC, X_FORMAT, type FrameFormat } from './frame.js';
 
+export type VariantName = 'P' | 'C' | 'X';
+export const VARIANT_NAMES: readonly VariantName[] = ['P', 'C', 'X'];
+
+/** Command codes, the same on every variant. */
 export const CMD = {
-  /** 30h `<Op>,<Pwd>,<Till>` → `AllReceipt,FiscReceipt` (today's counts). */
   openFiscalReceipt: 0x30,
-  /** 31h `<Text><TAB><TaxCd><[Sign]Price>[*<Qty>][,Perc|;Abs]` → nothing. */
   sale: 0x31,
-  /** 33h `<Print><Display>[,Perc|;Abs]` → `Subtotal,TaxA..TaxI`. */
   subtotal: 0x33,
-  /** 35h `[<Text>]<TAB>[<Mode><[Sign]Amount>]` → `<PaidCode><Amount>`. */
   total: 0x35,
-  /** 36h `<Text>`: a free text line inside a fiscal receipt. */
   fiscalText: 0x36,
-  /** 38h → `AllReceipt,FiscReceipt`: the receipt is fiscalized. */
   closeFiscalReceipt: 0x38,
-  /** 3Ch: voids the open fiscal receipt. */
   cancelFiscalReceipt: 0x3c,
-  /** 3Eh → `DD-MM-YY HH:MM:SS`. */
   readDateTime: 0x3e,
-  /** 40h → `<Closure>,...`: the last record of the fiscal memory (the last Z report). */
   lastFiscalEntry: 0x40,
-  /** 45h `<Option>`: '0' Z report (closes the day), '2' X report → `Closure,Total,TaxA..TaxI`. */
   dailyReport: 0x45,
-  /** 4Ah `[W|X]` → the six status bytes. */
   status: 0x4a,
-  /** 4Ch `[T]` → `Open,Items,Amount[,Tender]`: the open, or else the last, fiscal receipt. */
   transactionStatus: 0x4c,
-  /** 5Ah `<Calc>` → `Name,FwRev FwDate FwTime,Chk,Sw,Serial,FiscalMemory`. */
   diagnosticInfo: 0x5a,
-  /** 71h → `DocNum`: the number of the last document issued. */
+  /** P and C only (P p.35, C p.27); X has no 71h: its receipt number comes from 4Ch. */
   lastDocumentNumber: 0x71,
 } as const;
 
 export const CMD_NAMES: Record<number, string> = Object.fromEntries(Object.entries(CMD).map(([k, v]) => [v, k]));
 
-// ---- text ---------------------------------------------------------------------------------------
+export const bytes = (text: string): Buffer => encode1251(text);
+export const str = (data: Uint8Array): string => decode1251(data);
 
-/**
- * Text as the printer takes it: one byte a character. Latin letters lose their diacritics
- * ("Šopský šalát" → "Sopsky salat"), anything else outside ASCII becomes '?', control characters
- * become spaces (they are framing bytes), and the text is cut to `max` characters.
- */
-export function deviceText(text: string, max: number): string {
-  const plain = text
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/[\u0000-\u001f\u007f]/g, ' ')
-    .replace(/[^\u0020-\u007e]/g, '?');
-  return plain.slice(0, max);
+export class ReplyError extends Error {
+  override readonly name = 'ReplyError';
 }
 
-export const bytes = (text: string): Buffer => Buffer.from(text, 'latin1');
-export const str = (data: Uint8Array): string => Buffer.from(data).toString('latin1');
-
-// ---- money --------------------------------------------------------------------------------------
+// ---- money ----------------------------------------------------------------------------------------
 
 /** An amount as the printer takes it: two decimals, a leading '-' when negative ("12.50"). */
 export function amount(value: Decimal.Value): string {
@@ -70,199 +58,133 @@ export function quantity(value: Decimal.Value): string {
   return new Decimal(value).toDecimalPlaces(3, Decimal.ROUND_HALF_UP).toString();
 }
 
-/** "+12.50", "-3.00", "12.50" → "12.5" as a decimal string; empty or malformed → null. */
+/**
+ * An amount as the printer answers it, as a decimal string. With a decimal point it is in currency
+ * units ("15.78"); without one it is a signed count of stotinki/cents ("+000001578" → "15.78"): 4Ch's
+ * Amount and Tender are "9 bytes with a sign" (P p.25, C p.20), 40h/45h sums "12 bytes with a sign"
+ * (P p.22-23), and X answers "0.00...9999999.99 or 0...999999999 depending on the decimal point" (X p.11).
+ * Empty or malformed → null.
+ */
 export function parseAmount(text: string): string | null {
   const t = text.trim();
-  if (!/^[+-]?\d+(\.\d+)?$/.test(t)) return null;
-  return new Decimal(t).toString();
+  if (/^[+-]?\d+\.\d+$/.test(t)) return new Decimal(t).toString();
+  if (/^[+-]?\d+$/.test(t)) return new Decimal(t).div(100).toString();
+  return null;
 }
-
-// ---- builders ------------------------------------------------------------------------------------
-
-export const TEXT_MAX = 30;
-export const FREE_TEXT_MAX = 36;
-export const TAX_GROUPS = ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I'] as const;
-export type TaxGroup = (typeof TAX_GROUPS)[number];
-
-/** Payment modes of 35h: P cash, N credit card, C cheque, D coupon/voucher. */
-export const PAYMENT_MODES: Record<PaymentKind, string> = { Cash: 'P', CreditCard: 'N', Voucher: 'D', Other: 'C' };
-
-export function openFiscalReceipt(operator: string, password: string, till: string): string {
-  return `${operator},${password},${till}`;
-}
-
-export interface SaleLine {
-  text: string;
-  taxGroup: TaxGroup;
-  /** Unit price, two decimals; negative for a returned item. */
-  price: string;
-  quantity: string;
-  /** A signed absolute correction of the line (negative: discount), two decimals; omitted when zero. */
-  adjustment?: string;
-}
-
-export function sale(line: SaleLine): string {
-  const qty = new Decimal(line.quantity).eq(1) ? '' : `*${quantity(line.quantity)}`;
-  const adj = line.adjustment && !new Decimal(line.adjustment).isZero() ? `;${amount(line.adjustment)}` : '';
-  return `${deviceText(line.text, TEXT_MAX)}\t${line.taxGroup}${amount(line.price)}${qty}${adj}`;
-}
-
-/** 33h without printing or display; a signed absolute correction of the whole receipt when given. */
-export function subtotal(adjustment?: string): string {
-  return adjustment && !new Decimal(adjustment).isZero() ? `00;${amount(adjustment)}` : '00';
-}
-
-export function payment(kind: PaymentKind, value: string, text = ''): string {
-  return `${deviceText(text, TEXT_MAX)}\t${PAYMENT_MODES[kind]}${amount(value)}`;
-}
-
-export function fiscalText(text: string): string {
-  return deviceText(text, FREE_TEXT_MAX);
-}
-
-/** A text as free-text lines of the printer's width (a long ticket id takes two). */
-function lines(text: string): string[] {
-  const plain = deviceText(text, text.length);
-  const out: string[] = [];
-  for (let i = 0; i < plain.length; i += FREE_TEXT_MAX) out.push(plain.slice(i, i + FREE_TEXT_MAX));
-  return out;
-}
-
-// ---- reply parsers --------------------------------------------------------------------------------
-
-const fields = (data: Uint8Array): string[] => str(data).split(',');
 
 function int(text: string | undefined, what: string): number {
   if (text === undefined || !/^\s*\d+\s*$/.test(text)) throw new ReplyError(`${what}: '${text ?? ''}' is not a number`);
   return Number(text);
 }
 
-export class ReplyError extends Error {
-  override readonly name = 'ReplyError';
+function money(text: string | undefined, what: string): string {
+  const v = parseAmount(text ?? '');
+  if (v === null) throw new ReplyError(`${what}: '${text ?? ''}' is not an amount`);
+  return v;
 }
 
-/** 30h and 38h: `AllReceipt,FiscReceipt`. */
-export function parseReceiptCounts(data: Uint8Array): { all: number; fiscal: number } {
-  const [all, fiscal] = fields(data);
-  return { all: int(all, 'AllReceipt'), fiscal: int(fiscal, 'FiscReceipt') };
-}
-
-/** 33h: `Subtotal,TaxA..`. */
-export function parseSubtotal(data: Uint8Array): string {
-  const value = parseAmount(fields(data)[0] ?? '');
-  if (value === null) throw new ReplyError(`subtotal: '${str(data)}' has no amount`);
-  return value;
-}
-
-export type PaidCode = 'D' | 'R' | 'F' | 'E' | 'I';
-
-/**
- * 35h: `<PaidCode><Amount>`. D: still due (Amount is what is left), R: paid (Amount is the change),
- * F: refused, E: the subtotal is negative, I: a tax group went negative.
- */
-export function parsePayment(data: Uint8Array): { code: PaidCode; amount: string | null } {
-  const text = str(data);
-  const code = text[0] as PaidCode;
-  if (!['D', 'R', 'F', 'E', 'I'].includes(code)) throw new ReplyError(`payment: '${text}' has no paid code`);
-  return { code, amount: parseAmount(text.slice(1)) };
-}
-
-/** 40h: `<Closure>,...`: the number of the last Z report (0 before the first). */
-export function parseLastFiscalEntry(data: Uint8Array): number {
-  return int(fields(data)[0], 'Closure');
-}
-
-/** 45h: `Closure,Total,TaxA..TaxI`. */
-export function parseDailyReport(data: Uint8Array): { closure: number; total: string } {
-  const [closure, total] = fields(data);
-  const t = parseAmount(total ?? '');
-  if (t === null) throw new ReplyError(`daily report: '${str(data)}' has no total`);
-  return { closure: int(closure, 'Closure'), total: t };
-}
-
-/** 4Ch: `Open,Items,Amount[,Tender]`. */
-export function parseTransactionStatus(data: Uint8Array): { open: boolean; items: number; amount: string | null; tender: string | null } {
-  const [open, items, amt, tender] = fields(data);
-  return { open: open === '1', items: int(items, 'Items'), amount: parseAmount(amt ?? ''), tender: tender === undefined ? null : parseAmount(tender) };
-}
-
-/** 5Ah: `Name,FwRev FwDate FwTime,Chk,Sw,Serial,FiscalMemory`. */
-export function parseDiagnosticInfo(data: Uint8Array): { model: string; firmware: string; serialNumber: string; fiscalMemorySerialNumber: string } {
-  const f = fields(data);
-  if (f.length < 6) throw new ReplyError(`diagnostic info: '${str(data)}' has ${f.length} fields, not 6`);
-  return { model: f[0].trim(), firmware: f[1].trim(), serialNumber: f[4].trim(), fiscalMemorySerialNumber: f[5].trim() };
-}
-
-/** 71h: `DocNum`. */
-export function parseDocumentNumber(data: Uint8Array): number {
-  return int(str(data), 'DocNum');
-}
-
-/** 3Eh: `DD-MM-YY HH:MM:SS` (the printer's local time) → `20YY-MM-DDTHH:MM:SS`. */
-export function parseDateTime(data: Uint8Array): string {
-  const m = /^(\d\d)[-.](\d\d)[-.](\d\d) (\d\d):(\d\d):(\d\d)$/.exec(str(data).trim());
-  if (!m) throw new ReplyError(`date: '${str(data)}' is not DD-MM-YY HH:MM:SS`);
-  return `20${m[3]}-${m[2]}-${m[1]}T${m[4]}:${m[5]}:${m[6]}`;
-}
-
-// ---- status bytes ---------------------------------------------------------------------------------
+// ---- status bits -----------------------------------------------------------------------------------
 
 export interface StatusBit {
   byte: number;
   bit: number;
   text: string;
-  /** The fault this bit raises when a command answers with it set; absent for information bits. */
+  /** The fault this bit raises; absent for information bits. */
   fault?: FaultCode;
+  /** Part of the general error bit (0.5, '#' in the manuals) or of the fiscal memory error bit (4.5, '*'). */
+  or?: '#' | '*';
 }
 
-/** The status bits the driver reads (FP-2000 layout); bit 7 of every byte is always 1. */
-export const STATUS_BITS = {
-  syntaxError: { byte: 0, bit: 0, text: 'syntax error in the data', fault: 'REJECTED' },
-  invalidCommand: { byte: 0, bit: 1, text: 'invalid command code', fault: 'REJECTED' },
+export type StatusFlag =
+  | 'syntaxError'
+  | 'invalidCommand'
+  | 'clockNotSet'
+  | 'mechanismFault'
+  | 'coverOpen'
+  | 'overflow'
+  | 'notAllowed'
+  | 'ramReset'
+  | 'lowBattery'
+  | 'stornoReceiptOpen'
+  | 'taxTerminalSilent'
+  | 'paperOut'
+  | 'paperLow'
+  | 'ejFull'
+  | 'fiscalReceiptOpen'
+  | 'ejNearlyFull'
+  | 'nonFiscalReceiptOpen'
+  | 'fiscalMemoryWriteError'
+  | 'fiscalMemoryNearlyFull'
+  | 'fiscalMemoryFull'
+  | 'headOverheated'
+  | 'fiscalMemoryMissing'
+  | 'fiscalMemoryReadOnly'
+  | 'fiscalMode';
+
+type StatusTable = Partial<Record<StatusFlag, StatusBit>>;
+
+/** Bits that every variant has at the same place (P p.4-5, C p.3, X p.45-46). */
+const COMMON: StatusTable = {
+  syntaxError: { byte: 0, bit: 0, text: 'syntax error in the data', fault: 'REJECTED', or: '#' },
+  invalidCommand: { byte: 0, bit: 1, text: 'invalid command code', fault: 'REJECTED', or: '#' },
   clockNotSet: { byte: 0, bit: 2, text: 'the clock is not set', fault: 'REJECTED' },
-  mechanismFault: { byte: 0, bit: 4, text: 'printing mechanism fault', fault: 'OFFLINE' },
-  generalError: { byte: 0, bit: 5, text: 'general error' },
-  coverOpen: { byte: 0, bit: 6, text: 'the cover is open', fault: 'COVER_OPEN' },
   overflow: { byte: 1, bit: 0, text: 'an amount field overflowed', fault: 'REJECTED' },
-  notAllowed: { byte: 1, bit: 1, text: 'the command is not allowed in the current fiscal mode', fault: 'REJECTED' },
-  ramReset: { byte: 1, bit: 4, text: 'the working memory was reset', fault: 'REJECTED' },
-  paperOut: { byte: 2, bit: 0, text: 'out of paper', fault: 'PAPER_OUT' },
-  paperLow: { byte: 2, bit: 1, text: 'paper is running low' },
+  notAllowed: { byte: 1, bit: 1, text: 'the command is not allowed in the current fiscal mode', fault: 'REJECTED', or: '#' },
+  paperOut: { byte: 2, bit: 0, text: 'out of paper', fault: 'PAPER_OUT', or: '#' },
+  ejFull: { byte: 2, bit: 2, text: 'the electronic journal is full', fault: 'FISCAL_MEMORY_FULL' },
   fiscalReceiptOpen: { byte: 2, bit: 3, text: 'a fiscal receipt is open' },
-  nonFiscalReceiptOpen: { byte: 2, bit: 5, text: 'a non-fiscal receipt is open' },
-  fiscalMemoryWriteError: { byte: 4, bit: 0, text: 'fiscal memory write error', fault: 'FISCAL_MEMORY_FULL' },
-  fiscalMemoryNearlyFull: { byte: 4, bit: 3, text: 'fewer than 50 fiscal memory records left' },
-  fiscalMemoryFull: { byte: 4, bit: 4, text: 'the fiscal memory is full', fault: 'FISCAL_MEMORY_FULL' },
-  fiscalMemoryReadOnly: { byte: 5, bit: 0, text: 'the fiscal memory is read-only', fault: 'FISCAL_MEMORY_FULL' },
+  ejNearlyFull: { byte: 2, bit: 4, text: 'the electronic journal is nearly full' },
+  nonFiscalReceiptOpen: { byte: 2, bit: 5, text: 'a service (non-fiscal) receipt is open' },
+  fiscalMemoryWriteError: { byte: 4, bit: 0, text: 'fiscal memory write error', fault: 'FISCAL_MEMORY_FULL', or: '*' },
+  fiscalMemoryNearlyFull: { byte: 4, bit: 3, text: 'the fiscal memory is nearly full' },
+  fiscalMemoryFull: { byte: 4, bit: 4, text: 'the fiscal memory is full', fault: 'FISCAL_MEMORY_FULL', or: '*' },
   fiscalMode: { byte: 5, bit: 3, text: 'the printer is fiscalized' },
-} as const satisfies Record<string, StatusBit>;
+};
 
-export type StatusFlag = keyof typeof STATUS_BITS;
-
-/** Six status bytes with these flags set (bit 7 always on; 0.5 and 4.5 are the OR of the errors below them). */
-export function statusBytes(flags: Iterable<StatusFlag>): Buffer {
-  const out = Buffer.alloc(6, 0x80);
-  for (const f of flags) out[STATUS_BITS[f].byte] |= 1 << STATUS_BITS[f].bit;
-  const errorsIn = (byte: number) => Object.values(STATUS_BITS).some((b: StatusBit) => b.byte === byte && b.fault && out[byte] & (1 << b.bit));
-  if (errorsIn(0) || errorsIn(1) || errorsIn(2)) out[0] |= 1 << 5;
-  if (errorsIn(4) || errorsIn(5)) out[4] |= 1 << 5;
-  return out;
-}
-
-export function hasFlag(status: Uint8Array, flag: StatusFlag): boolean {
-  const { byte, bit } = STATUS_BITS[flag];
-  return (status[byte] & (1 << bit)) !== 0;
-}
+const STATUS: Record<VariantName, StatusTable> = {
+  // P manual p.4-5: 0.4 printing unit, 0.6 cover, 1.2 RAM reset, 1.3 battery, 1.4 storno receipt open,
+  // 2.1 low paper, 4.6 head overheated, 5.0 read-only, 5.2 last write failed.
+  P: {
+    ...COMMON,
+    mechanismFault: { byte: 0, bit: 4, text: 'printing unit fault', fault: 'OFFLINE', or: '#' },
+    coverOpen: { byte: 0, bit: 6, text: 'the cover is open', fault: 'COVER_OPEN' },
+    ramReset: { byte: 1, bit: 2, text: 'the working memory was reset', fault: 'REJECTED', or: '#' },
+    lowBattery: { byte: 1, bit: 3, text: 'low battery: the clock is in RESET', fault: 'REJECTED', or: '#' },
+    stornoReceiptOpen: { byte: 1, bit: 4, text: 'a storno (refund) receipt is open' },
+    taxTerminalSilent: { byte: 1, bit: 6, text: 'the built-in tax terminal does not answer', fault: 'REJECTED' },
+    paperLow: { byte: 2, bit: 1, text: 'paper is running low' },
+    headOverheated: { byte: 4, bit: 6, text: 'the printing head is overheated', fault: 'BUSY' },
+    fiscalMemoryReadOnly: { byte: 5, bit: 0, text: 'the fiscal memory is read-only', fault: 'FISCAL_MEMORY_FULL', or: '*' },
+  },
+  // C manual p.3: no cover, mechanism or paper-low bits (reserved, always 0); 1.6 tax terminal.
+  C: {
+    ...COMMON,
+    taxTerminalSilent: { byte: 1, bit: 6, text: 'the built-in tax terminal does not answer', fault: 'REJECTED' },
+  },
+  // X manual p.45-46: eight bytes; 4.6 fiscal memory not found or damaged.
+  X: {
+    ...COMMON,
+    mechanismFault: { byte: 0, bit: 4, text: 'printing mechanism fault', fault: 'OFFLINE', or: '#' },
+    coverOpen: { byte: 0, bit: 6, text: 'the cover is open', fault: 'COVER_OPEN' },
+    paperLow: { byte: 2, bit: 1, text: 'paper is running low' },
+    fiscalMemoryMissing: { byte: 4, bit: 6, text: 'the fiscal memory is missing or damaged', fault: 'FISCAL_MEMORY_FULL' },
+  },
+};
 
 /** In the order a fault is reported when several bits are set: what a person must fix first. */
 const FAULT_ORDER: StatusFlag[] = [
   'paperOut',
   'coverOpen',
   'mechanismFault',
+  'headOverheated',
   'fiscalMemoryFull',
   'fiscalMemoryReadOnly',
   'fiscalMemoryWriteError',
+  'fiscalMemoryMissing',
+  'ejFull',
+  'taxTerminalSilent',
   'clockNotSet',
+  'lowBattery',
   'ramReset',
   'invalidCommand',
   'syntaxError',
@@ -273,62 +195,390 @@ const FAULT_ORDER: StatusFlag[] = [
 /** Bits that say the command itself was refused, whatever the command. */
 const COMMAND_ERRORS: StatusFlag[] = ['invalidCommand', 'syntaxError', 'overflow', 'notAllowed'];
 
+// ---- variants ----------------------------------------------------------------------------------------
+
+export interface Variant {
+  name: VariantName;
+  frame: FrameFormat;
+  status: StatusTable;
+  /** Bytes of a sale's text (31h), of a free text line (36h), of a payment's text. */
+  textMax: number;
+  commentMax: number;
+  /** Tax groups in order: VAT category n → the nth (P p.1, C p.1: А–З; X p.9-10: '1'–'8'). */
+  taxGroups: readonly string[];
+  /** Payment modes of 35h by the hub's payment kind. */
+  payments: Record<PaymentKind, string>;
+  /** The factory password of operator 1 (ErpNet.FP's defaults, README "default passwords"). */
+  password: string;
+  /** 4Ah data: classic 'X' answers without waiting for the print buffer (P p.24, C p.20); X takes none (p.20). */
+  statusRequest: string;
+  /** 4Ch data: classic 'T' for the bill so far (P p.25, C p.20); X takes none (p.21). */
+  transactionRequest: string;
+  /** Where the receipt number is read: classic 71h (P p.35, C p.27), X 4Ch's Number (p.21). */
+  numberFrom: 'lastDocumentNumber' | 'transactionStatus';
+  open(operator: string, password: string, till: string, unp: string | null): string;
+  sale(text: string, group: string, price: string, qty: string | null, adjustment: string | null): string;
+  subtotal(adjustment: string | null): string;
+  payment(mode: string, value: string): string;
+  /** 35h paying whatever is left, in cash: how ErpNet.FP's Reset finishes a receipt left open after a payment. */
+  payRest(rest: string): string;
+  fiscalText(text: string): string;
+  dailyReport(kind: 'X' | 'Z'): string;
+  /** X answers an error code first (X p.5); classic answers carry none. Non-zero: the vendor's code. */
+  errorCode(data: string): string | null;
+  parsePayment(data: string): { code: PaidCode; amount: string | null };
+  parseTransaction(data: string): Transaction;
+  parseReport(data: string): { closure: number; total: string };
+  parseLastFiscalEntry(data: string): number;
+  parseSubtotal(data: string): string;
+}
+
+export type PaidCode = 'D' | 'R' | 'F' | 'E' | 'I';
+
+export interface Transaction {
+  open: boolean;
+  /** The current receipt's number (X only). */
+  number: number | null;
+  items: number;
+  amount: string | null;
+  tender: string | null;
+}
+
+const commas = (data: string) => data.split(',');
+const tabs = (data: string) => data.split('\t');
+
+function sumOf(values: string[], what: string): string {
+  return values.reduce((s, v) => s.plus(money(v, what)), new Decimal(0)).toString();
+}
+
+/** 35h answer of P and C: `<PaidCode><Amount>` (P p.20, C p.13). */
+function classicPayment(data: string): { code: PaidCode; amount: string | null } {
+  const code = data[0] as PaidCode;
+  if (!['D', 'R', 'F', 'E', 'I'].includes(code)) throw new ReplyError(`payment: '${data}' has no paid code`);
+  return { code, amount: parseAmount(data.slice(1)) };
+}
+
+/** 4Ch answer of P and C: `Open,Items,Amount[,Tender]` (P p.25, C p.20). */
+function classicTransaction(data: string): Transaction {
+  const [open, items, amt, tender] = commas(data);
+  if (open !== '0' && open !== '1') throw new ReplyError(`transaction status: '${data}' does not start with 0 or 1`);
+  return { open: open === '1', number: null, items: int(items, 'Items'), amount: parseAmount(amt ?? ''), tender: tender === undefined ? null : parseAmount(tender) };
+}
+
+/** 45h answer of P and C: `Closure,FM_Total,TotA..TotH` (P p.23, C p.18); the total is the sum of the groups. */
+function classicReport(data: string): { closure: number; total: string } {
+  const [closure, , ...groups] = commas(data);
+  return { closure: int(closure, 'Closure'), total: sumOf(groups.slice(0, 8), 'daily report') };
+}
+
+/**
+ * 40h answer of P and C: `P,N,TaxA..TaxH,Date` on success, `F` when there is no record to read
+ * (P p.22, C p.17): the number of the last Z report, 0 before the first.
+ */
+function classicLastEntry(data: string): number {
+  const [code, n] = commas(data);
+  if (code === 'F') return 0;
+  if (code !== 'P') throw new ReplyError(`last fiscal entry: '${data}' starts with neither P nor F`);
+  return int(n, 'N');
+}
+
+function classicSubtotal(data: string): string {
+  return money(commas(data)[0], 'subtotal');
+}
+
+/** `<L1><Tab><TaxCd><Price>[*<Qty>][;Abs]` (P p.17, C p.11). */
+function classicSale(text: string, group: string, price: string, qty: string | null, adjustment: string | null): string {
+  return `${text}\t${group}${price}${qty ? `*${qty}` : ''}${adjustment ? `;${adjustment}` : ''}`;
+}
+
+const CYRILLIC_GROUPS = ['А', 'Б', 'В', 'Г', 'Д', 'Е', 'Ж', 'З'] as const;
+
+const classic = {
+  frame: CLASSIC,
+  taxGroups: CYRILLIC_GROUPS,
+  statusRequest: 'X',
+  transactionRequest: 'T',
+  numberFrom: 'lastDocumentNumber' as const,
+  sale: classicSale,
+  /** `<Print><Display>[;Abs]` (P p.18, C p.12). */
+  subtotal: (adjustment: string | null) => (adjustment ? `00;${adjustment}` : '00'),
+  /** `[Text]<Tab>[<PaidMode><Amount>]` (P p.19, C p.13). */
+  payment: (mode: string, value: string) => `\t${mode}${value}`,
+  payRest: () => '\t',
+  fiscalText: (text: string) => text,
+  /** '0' Z, '2' X (P p.23, C p.18). */
+  dailyReport: (kind: 'X' | 'Z') => (kind === 'Z' ? '0' : '2'),
+  errorCode: () => null,
+  parsePayment: classicPayment,
+  parseTransaction: classicTransaction,
+  parseReport: classicReport,
+  parseLastFiscalEntry: classicLastEntry,
+  parseSubtotal: classicSubtotal,
+};
+
+export const VARIANTS: Record<VariantName, Variant> = {
+  P: {
+    ...classic,
+    name: 'P',
+    status: STATUS.P,
+    // 31h text: ErpNet.FP sends at most 34 bytes to P firmware (the manual allows 42, p.17, but the line
+    // also holds price and group); 36h: 46 (ErpNet.FP); 35h: 36 bytes (p.19).
+    textMax: 34,
+    commentMax: 46,
+    // 35h modes (p.19-20): P cash, D debit card, m coupons, C cheque.
+    payments: { Cash: 'P', CreditCard: 'D', Voucher: 'm', Other: 'C' },
+    password: '0000',
+    /** `<OpNum>,<Password>,<TillNum>[,<UNP>]` (p.16): the UNP must be set at least once, later ones count on. */
+    open: (op, pwd, till, unp) => [op, pwd, till, ...(unp ? [unp] : [])].join(','),
+  },
+  C: {
+    ...classic,
+    name: 'C',
+    status: STATUS.C,
+    // 31h: "Текст до 22 байта" (p.11); 36h: 36 bytes (p.15).
+    textMax: 22,
+    commentMax: 36,
+    // 35h modes (p.13): P cash, C debit card, I voucher, N credit.
+    payments: { Cash: 'P', CreditCard: 'C', Voucher: 'I', Other: 'N' },
+    password: '1',
+    /** `<OpCode>,<OpPwd>,<NSale>,<TillNmb>` or `<OpCode>,<OpPwd>,<TillNmb>` (p.10). */
+    open: (op, pwd, till, unp) => [op, pwd, ...(unp ? [unp] : []), till].join(','),
+  },
+  X: {
+    name: 'X',
+    frame: X_FORMAT,
+    status: STATUS.X,
+    // 31h PluName up to 72 (p.9); 36h text PrintColumns-2, 40 on the 42-column DP-25X/DP-150X (p.12).
+    textMax: 72,
+    commentMax: 40,
+    taxGroups: ['1', '2', '3', '4', '5', '6', '7', '8'],
+    // 35h PaidMode (p.11): 0 cash, 1 credit card, 3-5 other payments; ErpNet.FP books coupons to 5.
+    payments: { Cash: '0', CreditCard: '1', Voucher: '5', Other: '3' },
+    password: '0000',
+    statusRequest: '',
+    transactionRequest: '',
+    numberFrom: 'transactionStatus',
+    /** Syntax 1 `{OpCode}\t{OpPwd}\t{TillNmb}\t{Invoice}\t`, syntax 2 with `{NSale}` before TillNmb (p.9). */
+    open: (op, pwd, till, unp) => [op, pwd, ...(unp ? [unp] : []), till, ''].join('\t') + '\t',
+    /** `{PluName}\t{TaxCd}\t{Price}\t{Quantity}\t{DiscountType}\t{DiscountValue}\t{Department}\t` (p.9-10). */
+    sale: (text, group, price, qty, adjustment) => {
+      const adj = adjustment ? new Decimal(adjustment) : null;
+      const type = !adj || adj.isZero() ? '' : adj.isNegative() ? '4' : '3';
+      return [text, group, price, qty ?? '', type, type ? amount(adj!.abs()) : '', '0'].join('\t') + '\t';
+    },
+    /** `{Print}\t{Display}\t{DiscountType}\t{DiscountValue}\t` (p.10-11). */
+    subtotal: (adjustment) => {
+      const adj = adjustment ? new Decimal(adjustment) : null;
+      const type = !adj || adj.isZero() ? '' : adj.isNegative() ? '4' : '3';
+      return ['0', '0', type, type ? amount(adj!.abs()) : ''].join('\t') + '\t';
+    },
+    /** `{PaidMode}\t{Amount}\t{Type}\t` (p.11). */
+    payment: (mode, value) => `${mode}\t${value}\t\t`,
+    payRest: (rest) => `0\t${rest}\t\t`,
+    fiscalText: (text) => `${text}\t\t\t\t\t\t`,
+    /** `{ReportType}\t`: 'X' or 'Z' (p.18). */
+    dailyReport: (kind) => `${kind}\t`,
+    errorCode: (data) => {
+      const code = tabs(data)[0];
+      return code === undefined || code === '' || code === '0' ? null : code;
+    },
+    /** `{ErrorCode}\t{Status}\t{Amount}\t` (p.12). */
+    parsePayment: (data) => {
+      const [, code, amt] = tabs(data);
+      if (code !== 'D' && code !== 'R') throw new ReplyError(`payment: '${data}' has no status D or R`);
+      return { code, amount: parseAmount(amt ?? '') };
+    },
+    /** `{ErrorCode}\t{IsOpen}\t{Number}\t{Items}\t{Amount}\t{Payed}\t` (p.21). */
+    parseTransaction: (data) => {
+      const [, open, number, items, amt, paid] = tabs(data);
+      if (!/^[0-4]$/.test(open ?? '')) throw new ReplyError(`transaction status: '${data}' has no IsOpen 0-4`);
+      return { open: open !== '0', number: int(number, 'Number'), items: int(items, 'Items'), amount: parseAmount(amt ?? ''), tender: parseAmount(paid ?? '') };
+    },
+    /** `{ErrorCode}\t{nRep}\t{TotA}..{TotH}\t{StorA}..` (p.19). */
+    parseReport: (data) => {
+      const [, closure, ...groups] = tabs(data);
+      return { closure: int(closure, 'nRep'), total: sumOf(groups.slice(0, 8), 'report') };
+    },
+    /** `{ErrorCode}\t{nRep}\t...` (p.17). */
+    parseLastFiscalEntry: (data) => int(tabs(data)[1], 'nRep'),
+    /** `{ErrorCode}\t{SlipNumber}\t{Subtotal}\t...` (p.11). */
+    parseSubtotal: (data) => money(tabs(data)[2], 'subtotal'),
+  },
+};
+
+// ---- device info (5Ah) --------------------------------------------------------------------------------
+
+export interface DiagnosticInfo {
+  model: string;
+  firmware: string;
+  serialNumber: string;
+  fiscalMemorySerialNumber: string;
+}
+
+/**
+ * 5Ah with '1' on every variant answers comma-separated `Name,FwRev FwDate FwTime,Chk,Sw,Ser,FM`
+ * (P p.29, C p.22, X p.24 "syntax 2"). X firmware outside Bulgaria may leave out the serial number
+ * (ErpNet.FP issue #183: `DP-150MX,609428 20Jul23 1353,9460,00000000,    02500002`), so the fiscal
+ * memory number is the last field and the serial the one before it, when there is one.
+ */
+export function parseDiagnosticInfo(data: string): DiagnosticInfo {
+  const f = data.split(',').map((s) => s.trim());
+  if (f.length < 5 || !f[0]) throw new ReplyError(`diagnostic info: '${data}' has ${f.length} fields, not 6`);
+  return { model: f[0], firmware: f[1], serialNumber: f.length >= 6 ? f[f.length - 2] : '', fiscalMemorySerialNumber: f[f.length - 1] };
+}
+
+/** The variant a model name speaks: names ending X, XR, XE or MX speak X (as ErpNet.FP tells them apart); DP/WP C; FP/FMP/SK P. */
+export function variantOfModel(model: string): VariantName | null {
+  const m = model.trim().toUpperCase();
+  if (/(X|XR|XE|MX)$/.test(m)) return 'X';
+  if (/^(DP|WP)/.test(m)) return 'C';
+  if (/^(FP|FMP|SK)/.test(m)) return 'P';
+  return null;
+}
+
+// ---- status helpers ---------------------------------------------------------------------------------
+
+export function hasFlag(v: Variant, status: Uint8Array, flag: StatusFlag): boolean {
+  const b = v.status[flag];
+  return !!b && (status[b.byte] & (1 << b.bit)) !== 0;
+}
+
+/** Status bytes with these flags set (bit 7 always on; 0.5 and 4.5 are the OR of the '#' and '*' bits). */
+export function statusBytes(v: Variant, flags: Iterable<StatusFlag>): Buffer {
+  const out = Buffer.alloc(v.frame.statusLength, 0x80);
+  for (const f of flags) {
+    const b = v.status[f];
+    if (!b) continue;
+    out[b.byte] |= 1 << b.bit;
+    if (b.or === '#') out[0] |= 1 << 5;
+    if (b.or === '*') out[4] |= 1 << 5;
+  }
+  return out;
+}
+
 /**
  * The fault a reply's status raises, with the vendor's bit as `S<byte>.<bit>`; null when the command
  * succeeded. Conditions of the printer (no paper, cover open, fiscal memory) refuse commands that print
  * or write the fiscal memory; a query answered while the paper is out still answered.
  */
-export function faultOf(status: Uint8Array, printing = true): { code: FaultCode; vendorCode: string; text: string } | null {
+export function faultOf(v: Variant, status: Uint8Array, printing = true): { code: FaultCode; vendorCode: string; text: string } | null {
   for (const flag of FAULT_ORDER) {
     if (!printing && !COMMAND_ERRORS.includes(flag)) continue;
-    const b: StatusBit = STATUS_BITS[flag];
-    if (hasFlag(status, flag)) return { code: b.fault!, vendorCode: `S${b.byte}.${b.bit}`, text: b.text };
+    const b = v.status[flag];
+    if (b?.fault && hasFlag(v, status, flag)) return { code: b.fault, vendorCode: `S${b.byte}.${b.bit}`, text: b.text };
   }
   return null;
 }
 
-// ---- a whole receipt --------------------------------------------------------------------------------
+// ---- settings --------------------------------------------------------------------------------------
 
 export interface DatecsSettings {
+  /** Named in settings; null: detected from the model name (5Ah) at the first call. */
+  variant: VariantName | null;
   operator: string;
-  password: string;
+  /** null: the variant's factory default, which is known once the variant is. */
+  password: string | null;
   till: string;
-  /** The hub's VAT category → the printer's tax group letter. */
-  taxGroups: Record<number, TaxGroup>;
+  /** VAT category → tax group code; null: the variant's defaults (category n → the nth group). */
+  taxGroups: Record<number, string> | null;
+  /** Payment kind → 35h mode; missing kinds take the variant's default. */
+  payments: Partial<Record<PaymentKind, string>>;
+  /** Send a unique sale number (УНП) with every receipt. */
+  uniqueSaleNumber: boolean;
 }
 
-/** Settings keys of a fiscal device (all strings): OperatorCode, OperatorPassword, TillNumber, TaxGroups ("1=A,2=B"). */
-export function parseSettings(settings: Record<string, string>): DatecsSettings {
-  const taxGroups: Record<number, TaxGroup> = Object.fromEntries(TAX_GROUPS.map((g, i) => [i + 1, g]));
-  for (const pair of (settings.TaxGroups ?? '').split(',').filter((p) => p.trim())) {
-    const m = /^\s*(\d+)\s*=\s*([A-Ia-i])\s*$/.exec(pair);
-    if (!m) throw new ReplyError(`TaxGroups: '${pair}' is not <category>=<letter A-I>`);
-    taxGroups[Number(m[1])] = m[2].toUpperCase() as TaxGroup;
+const KINDS: PaymentKind[] = ['Cash', 'CreditCard', 'Voucher', 'Other'];
+
+function pairs(text: string | undefined, key: string, pattern: RegExp): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  for (const pair of (text ?? '').split(',').filter((p) => p.trim())) {
+    const m = pattern.exec(pair.trim());
+    if (!m) throw new ReplyError(`${key}: '${pair}' is not of the form ${pattern.source}`);
+    out.push([m[1], m[2]]);
   }
-  return { operator: settings.OperatorCode ?? '1', password: settings.OperatorPassword ?? '0000', till: settings.TillNumber ?? '1', taxGroups };
+  return out;
 }
+
+/**
+ * Settings keys of a `datecs` fiscal device (all strings): Variant (P, C, X; default: from the model),
+ * OperatorCode (1), OperatorPassword (the variant's default), TillNumber (1), TaxGroups ("1=Б,2=А"),
+ * PaymentModes ("CreditCard=D,Voucher=m"), UniqueSaleNumber ("true" default, "false" to leave it out).
+ */
+export function parseSettings(settings: Record<string, string>): DatecsSettings {
+  const variant = settings.Variant?.trim().toUpperCase();
+  if (variant !== undefined && variant !== '' && variant !== 'AUTO' && !VARIANT_NAMES.includes(variant as VariantName)) {
+    throw new ReplyError(`Variant: '${settings.Variant}' is not P, C, X or auto`);
+  }
+  const named = variant && variant !== 'AUTO' ? (variant as VariantName) : null;
+  const groupCodes = new Set([...CYRILLIC_GROUPS, ...'ABCDEFGH', ...'12345678']);
+  const taxPairs = pairs(settings.TaxGroups, 'TaxGroups', /^(\d+)\s*=\s*(\S)$/);
+  for (const [, g] of taxPairs) if (!groupCodes.has(g.toUpperCase())) throw new ReplyError(`TaxGroups: '${g}' is not a tax group (А-З, A-H or 1-8)`);
+  const payments: Partial<Record<PaymentKind, string>> = {};
+  for (const [k, m] of pairs(settings.PaymentModes, 'PaymentModes', /^(\w+)\s*=\s*(\w)$/)) {
+    const kind = KINDS.find((x) => x.toLowerCase() === k.toLowerCase());
+    if (!kind) throw new ReplyError(`PaymentModes: '${k}' is not one of ${KINDS.join(', ')}`);
+    payments[kind] = m;
+  }
+  const operator = settings.OperatorCode ?? '1';
+  if (!/^\d{1,2}$/.test(operator)) throw new ReplyError(`OperatorCode: '${operator}' is not 1-30`);
+  const password = settings.OperatorPassword ?? null;
+  if (password !== null && !/^\d{1,8}$/.test(password)) throw new ReplyError('OperatorPassword: 1 to 8 digits');
+  const till = settings.TillNumber ?? '1';
+  if (!/^\d{1,5}$/.test(till)) throw new ReplyError(`TillNumber: '${till}' is not 1-99999`);
+  const unp = settings.UniqueSaleNumber ?? 'true';
+  if (unp !== 'true' && unp !== 'false') throw new ReplyError(`UniqueSaleNumber: '${unp}' is not true or false`);
+  return {
+    variant: named,
+    operator,
+    password,
+    till,
+    taxGroups: taxPairs.length ? Object.fromEntries(taxPairs.map(([c, g]) => [Number(c), g.toUpperCase()])) : null,
+    payments,
+    uniqueSaleNumber: unp === 'true',
+  };
+}
+
+/** The tax group of VAT category `category` on variant `v`: the configured one, else the nth group. Latin A-H on C/P is sent as Cyrillic. */
+export function taxGroupOf(v: Variant, s: DatecsSettings, category: number): string | null {
+  const configured = s.taxGroups ? s.taxGroups[category] : v.taxGroups[category - 1];
+  if (!configured) return null;
+  if (v.name === 'X') return /^[1-8]$/.test(configured) ? configured : null;
+  const latin = 'ABCDEFGH'.indexOf(configured);
+  if (latin >= 0) return CYRILLIC_GROUPS[latin];
+  return (CYRILLIC_GROUPS as readonly string[]).includes(configured) ? configured : null;
+}
+
+/**
+ * The unique sale number (УНП) of a receipt: `<serial, 8>-<operator, 4>-<sale, 7 digits>` (P p.16,
+ * C p.10, X p.9), e.g. `DY423793-0001-0000002` as a DP-150 took it (ErpNet.FP issue #112). Null when
+ * the serial is not 8 letters and digits (a firmware without one has no УНП rule either).
+ */
+export function uniqueSaleNumber(serial: string, operator: string, sale: number): string | null {
+  if (!/^[0-9A-Za-z]{8}$/.test(serial)) return null;
+  return `${serial}-${operator.padStart(4, '0')}-${String(sale % 10_000_000).padStart(7, '0')}`;
+}
+
+// ---- a whole receipt ----------------------------------------------------------------------------------
 
 export interface ReceiptPlan {
-  open: string;
   texts: string[];
   sales: string[];
   subtotal: string;
   /** What 33h must answer: the receipt's total. */
   total: string;
-  payments: Array<{ kind: PaymentKind; data: string }>;
-  change: string;
+  payments: string[];
 }
 
 type PlanReceipt = Pick<Receipt, 'reference' | 'lines' | 'total' | 'payments' | 'change'>;
 
 /** Why the printer would refuse this receipt, or null: checked before anything is sent. */
-export function receiptProblem(receipt: PlanReceipt, settings: DatecsSettings): string | null {
+export function receiptProblem(receipt: PlanReceipt, v: Variant, s: DatecsSettings): string | null {
   if (receipt.lines.length === 0) return 'a receipt needs at least one line';
   for (const [i, l] of receipt.lines.entries()) {
-    if (!settings.taxGroups[l.vatCategory]) return `line ${i + 1} (${l.name}) has VAT category ${l.vatCategory}, which maps to no tax group of the printer`;
+    if (!taxGroupOf(v, s, l.vatCategory)) return `line ${i + 1} (${l.name}) has VAT category ${l.vatCategory}, which maps to no tax group of the printer`;
     if (new Decimal(l.quantity).lte(0)) return `line ${i + 1} (${l.name}) has quantity ${l.quantity}`;
+    if (new Decimal(l.total).isNegative()) return `line ${i + 1} (${l.name}) is a return: a sale receipt cannot take it (BG firmware refuses negative sums, P p.20)`;
   }
-  if (new Decimal(receipt.total).lt(0)) return `the total ${receipt.total} is negative`;
   if (receipt.payments.length === 0) return 'a receipt needs a payment';
   return null;
 }
@@ -340,33 +590,39 @@ export function receiptProblem(receipt: PlanReceipt, settings: DatecsSettings): 
  * with more than two decimals is sold as one piece of the line total. Cash goes last, so the change
  * comes out of the last payment.
  */
-export function planReceipt(receipt: PlanReceipt, settings: DatecsSettings, jobId: string): ReceiptPlan {
-  const problem = receiptProblem(receipt, settings);
+export function planReceipt(receipt: PlanReceipt, v: Variant, s: DatecsSettings, jobId: string): ReceiptPlan {
+  const problem = receiptProblem(receipt, v, s);
   if (problem) throw new ReplyError(problem);
   let sum = new Decimal(0);
   const sales = receipt.lines.map((l) => {
+    const group = taxGroupOf(v, s, l.vatCategory)!;
     const total = new Decimal(l.total);
     sum = sum.plus(total);
-    const sign = total.isNegative() ? -1 : 1;
     const unit = new Decimal(l.unitPrice).abs();
     const qty = new Decimal(l.quantity);
-    const exact = unit.decimalPlaces() <= 2 && qty.decimalPlaces() <= 3;
-    if (!exact) return sale({ text: `${quantity(qty)} x ${l.name}`, taxGroup: settings.taxGroups[l.vatCategory], price: total.toFixed(2), quantity: '1' });
-    const price = unit.times(sign);
-    const gross = price.times(qty).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
-    return sale({ text: l.name, taxGroup: settings.taxGroups[l.vatCategory], price: price.toFixed(2), quantity: qty.toString(), adjustment: total.minus(gross).toFixed(2) });
+    if (unit.decimalPlaces() > 2 || qty.decimalPlaces() > 3) {
+      return v.sale(deviceText(`${quantity(qty)} x ${l.name}`, v.textMax), group, amount(total), null, null);
+    }
+    const gross = unit.times(qty).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
+    const adj = total.minus(gross);
+    return v.sale(deviceText(l.name, v.textMax), group, amount(unit), qty.eq(1) ? null : quantity(qty), adj.isZero() ? null : amount(adj));
   });
+  const ticketAdj = new Decimal(receipt.total).minus(sum);
   const payments = [...receipt.payments]
     .filter((p) => !new Decimal(p.amount).isZero())
     .sort((a, b) => Number(a.kind === 'Cash') - Number(b.kind === 'Cash'))
-    .map((p) => ({ kind: p.kind, data: payment(p.kind, p.amount, p.name) }));
+    .map((p) => v.payment(s.payments[p.kind] ?? v.payments[p.kind], amount(p.amount)));
+  const lines = (text: string) => {
+    const plain = deviceText(text, text.length);
+    const out: string[] = [];
+    for (let i = 0; i < plain.length; i += v.commentMax) out.push(v.fiscalText(plain.slice(i, i + v.commentMax)));
+    return out;
+  };
   return {
-    open: openFiscalReceipt(settings.operator, settings.password, settings.till),
     texts: [...lines(`Ticket ${receipt.reference}`), ...lines(`Job ${jobId}`)],
     sales,
-    subtotal: subtotal(new Decimal(receipt.total).minus(sum).toFixed(2)),
+    subtotal: v.subtotal(ticketAdj.isZero() ? null : amount(ticketAdj)),
     total: new Decimal(receipt.total).toFixed(2),
-    payments: payments.length ? payments : [{ kind: 'Cash', data: payment('Cash', receipt.total) }],
-    change: new Decimal(receipt.change).toFixed(2),
+    payments: payments.length ? payments : [v.payment(v.payments.Cash, amount(receipt.total))],
   };
 }

@@ -11,18 +11,21 @@ import { canonicalRight, SALE_ENVS, type Right } from '../../http/rights.js';
 import type { Doc, EngineContext } from '../engine/define.js';
 import { getStored } from '../engine/repo.js';
 import { parseOr400 } from '../engine/validate.js';
+import { MAX_STRING } from '../engine/fields.js';
 import { devices } from '../devices/resource.js';
 import { users } from '../users/resource.js';
 import { verifyPassword } from './passwords.js';
 import * as repo from './repo.js';
 import { LoginThrottle } from './throttle.js';
+import { HashGate } from './hash-gate.js';
 
 export const loginSchema = z.object({
-  userName: z.string().min(1).max(64),
-  password: z.string().min(1).max(256),
-  deviceName: z.string().min(1).max(64),
+  userName: z.string().min(1).max(MAX_STRING),
+  password: z.string().min(1).max(MAX_STRING),
+  deviceName: z.string().min(1).max(MAX_STRING),
 });
-export const refreshSchema = z.object({ tokenId: z.string().min(1).max(200), refreshToken: z.string().min(1).max(200) });
+// Any string may be presented; one the hub never made is simply unknown (401).
+export const refreshSchema = z.object({ tokenId: z.string().min(1).max(MAX_STRING), refreshToken: z.string().min(1).max(MAX_STRING) });
 
 /** CONTRACT §12: a login beyond this ends the user's oldest session (1,000 logins made 1,000 before). */
 export const MAX_SESSIONS_PER_USER = 20;
@@ -40,6 +43,7 @@ export interface SessionView {
 
 export class AuthService {
   readonly throttle: LoginThrottle;
+  private readonly hashing = new HashGate();
   constructor(
     private readonly ctx: EngineContext,
     private readonly tokenTtlMs: number,
@@ -53,16 +57,21 @@ export class AuthService {
 
   async login(raw: unknown, address: string): Promise<SessionView & { tokenId: string; refreshToken: string }> {
     const body = parseOr400(loginSchema, raw ?? {});
-    const wait = this.throttle.retryAfterS(body.userName, address);
-    if (wait > 0) throw errors.tooManyRequests('Too many failed logins; try again later.', wait);
+    // Counted before the hash (CONTRACT §12), so parallel guesses cannot slip past the limits.
+    const attempt = this.throttle.attempt(body.userName, address);
     const user = repo.findUserByName(this.ctx.db, body.userName);
-    const passwordOk = await verifyPassword(body.password, user?.passwordHash);
+    let passwordOk: boolean;
+    try {
+      passwordOk = await this.hashing.run(address, () => verifyPassword(body.password, user?.passwordHash));
+    } catch (e) {
+      attempt.withdrawn(); // refused before the password was looked at
+      throw e;
+    }
     const device = getStored(this.ctx.db, devices, body.deviceName);
     if (!user || !passwordOk || !user.isActive || !device || device.doc.isActive !== true) {
-      this.throttle.fail(body.userName, address);
       throw errors.unauthenticated('Unknown user or device, wrong password, or an inactive user or device.');
     }
-    this.throttle.succeed(body.userName);
+    attempt.succeeded();
     return this.openSession(user.id, body.deviceName);
   }
 

@@ -14,7 +14,7 @@ const card = z.object({
   externalId: text().default(''),
   isActive: z.boolean().default(true),
   isVirtual: z.boolean().default(false),
-  serialNumber: text().min(1).max(128),
+  serialNumber: text().min(1),
   processor: text().default(''),
   status: text().default('Valid'),
   statusTime: dateTime().nullable().default(null),

@@ -6,6 +6,8 @@ import { z } from 'zod';
 import { hasAtMostStoredPlaces } from '../../money.js';
 
 export const MAX_STRING = 4000;
+/** Numbers a register's own numbering schemes use (payment types, plu codes, item ids): any non-negative 32-bit integer. */
+export const MAX_INT32 = 2_147_483_647;
 
 /** A named string field (CONTRACT §11: at most 4,000 characters). */
 export const text = () => z.string().max(MAX_STRING);
@@ -20,22 +22,30 @@ export const idKey = () =>
     .string()
     .regex(ID_PATTERN, 'must be 1-64 characters of A-Za-z0-9._-')
     .refine((s) => !isDotSegment(s), 'must not be "." or ".."');
-/** `name` keys (devices, stocks, order endpoints, fiscal devices): visible names, so spaces allowed. */
+/**
+ * `name` keys (devices, stocks, order endpoints, fiscal devices): visible names, so spaces allowed;
+ * as long as any named string (CONTRACT §11). No "/" (a plu is `<stockName>/<code>` at head office),
+ * no control characters, no spaces at either end (a name that looks the same must be the same).
+ */
 export const nameKey = () =>
   z
     .string()
     .min(1)
-    .max(64)
+    .max(MAX_STRING)
     .refine((s) => s.trim() === s && !/[\u0000-\u001f/]/.test(s), 'must not start or end with spaces, nor hold "/" or control characters')
     .refine((s) => !isDotSegment(s), 'must not be "." or ".."');
 
-/** A decimal given as a JSON number, at most 4 decimal places (CONTRACT §3). */
+/** Every amount, unit price, quantity and total stays within ±1,000,000,000 (CONTRACT §12). */
+export const MAX_MAGNITUDE = 1_000_000_000;
+const RANGE = 'must be between -1,000,000,000 and 1,000,000,000';
+
+/** A decimal given as a JSON number, at most 4 decimal places (CONTRACT §3), within ±1e9 (§12). */
 export const decimal = () =>
   z
     .number()
     .refine(hasAtMostStoredPlaces, 'must be a finite number with at most 4 decimal places')
-    .gt(-1e12, 'is out of range')
-    .lt(1e12, 'is out of range');
+    .min(-MAX_MAGNITUDE, RANGE)
+    .max(MAX_MAGNITUDE, RANGE);
 /** A percentage 0-100; out of those bounds is code OutOfRange, not Invalid. */
 export const rate = () => decimal().min(0, 'must be between 0 and 100').max(100, 'must be between 0 and 100');
 

@@ -204,9 +204,19 @@ function countAll(db: Db, def: ResourceDef): number {
   return n;
 }
 
+/**
+ * Conditions ANDed as a balanced tree: SQLite refuses expressions nested 1,000 deep, and a flat
+ * `a AND b AND …` of the hundreds of conditions a long query string may carry parses that deep.
+ */
+function allOf(terms: SQL[]): SQL {
+  if (terms.length === 1) return terms[0];
+  const mid = terms.length >> 1;
+  return sql`(${allOf(terms.slice(0, mid))} AND ${allOf(terms.slice(mid))})`;
+}
+
 /** A page of `plan` with the given columns, and the count of all matches. */
 function listPage<T>(db: Db, def: ResourceDef, plan: ListPlan, columns: SQL): { rows: T[]; totalCount: number } {
-  const where = plan.where.length ? sql` WHERE ${sql.join(plan.where, sql` AND `)}` : sql``;
+  const where = plan.where.length ? sql` WHERE ${allOf(plan.where)}` : sql``;
   const from = sql`FROM ${id(def.table)}${where}`;
   const total = plan.where.length ? (db.get<{ n: number }>(sql`SELECT count(*) AS n ${from}`)?.n ?? 0) : countAll(db, def);
   if (plan.countOnly) return { rows: [], totalCount: total };

@@ -7,9 +7,10 @@ import { nameKey, stringMap, text } from '../engine/fields.js';
 import { bool } from '../engine/refs.js';
 import { checkSettings } from '../../../drivers/fiscal/datecs/driver.js';
 import { checkEscPosSettings } from '../../../drivers/fiscal/escpos/driver.js';
+import { checkEkasaSettings } from '../../../drivers/fiscal/ekasa/driver.js';
 import { forgetFiscalStatus, readFiscalStatus, type FiscalStatus } from './status.js';
 
-export const FISCAL_DRIVERS = ['datecs', 'escpos', 'simulator'] as const;
+export const FISCAL_DRIVERS = ['datecs', 'escpos', 'simulator', 'ekasa'] as const;
 
 const statusSchema = z.object({
   online: z.boolean().nullable(),
@@ -50,6 +51,9 @@ export const fiscalDevices = defineResource({
       const address = String(body.address);
       if (body.driver === 'simulator') {
         if (!/^sim:.+/.test(address)) throw errors.member('address', `The simulator driver takes an address sim:<any>, not '${address}'.`);
+      } else if (body.driver === 'ekasa') {
+        // The eKasa service's HTTP address, or sim:<name> for the simulated service (demos).
+        if (!/^(https?:\/\/[^/\s?#]+\/?|sim:.+)$/.test(address)) throw errors.member('address', `The ekasa driver takes http://host:port (or sim:<name>), not '${address}'.`);
       } else {
         try {
           parseAddress(address);
@@ -61,6 +65,7 @@ export const fiscalDevices = defineResource({
       try {
         if (body.driver === 'datecs') checkSettings(body.settings as Record<string, string>);
         if (body.driver === 'escpos') checkEscPosSettings(body.settings as Record<string, string>);
+        if (body.driver === 'ekasa') checkEkasaSettings(body.settings as Record<string, string>);
       } catch (e) {
         throw errors.member('settings', (e as Error).message);
       }

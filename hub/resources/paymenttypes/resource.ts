@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { defineResource } from '../engine/define.js';
-import { enumOf, text } from '../engine/fields.js';
+import { enumOf, MAX_INT32, text } from '../engine/fields.js';
 import { bool } from '../engine/refs.js';
 
 export const PAYMENT_CATEGORIES = ['Cash', 'CreditCard', 'Voucher', 'Other'] as const;
-const numberKey = () => z.number().int().min(1).max(999_999);
+/** CONTRACT §3: an integer ≥ 1; a register's numbering scheme is its own, so any positive 32-bit integer. */
+const numberKey = () => z.number().int().min(1).max(MAX_INT32);
 
 export const paymentTypes = defineResource({
   name: 'paymenttypes',

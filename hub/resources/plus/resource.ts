@@ -4,14 +4,14 @@ import { errors } from '../../http/errors.js';
 import { toScaled } from '../../money.js';
 import { defineResource, type EngineContext } from '../engine/define.js';
 import { idKeyed } from '../engine/keys.js';
-import { decimal, enumOf, idKey, money, nameKey, rate, text } from '../engine/fields.js';
+import { decimal, enumOf, idKey, money, nameKey, rate, text, MAX_INT32 } from '../engine/fields.js';
 import { bool, requireExisting } from '../engine/refs.js';
 import { orderEndpoints } from '../orderendpoints/resource.js';
 import { stocks } from '../stocks/resource.js';
 
 export const PLU_TYPES = ['StockItem', 'Recipe', 'Service', 'Container'] as const;
 
-export const pluRef = () => z.object({ code: z.number().int().min(0).max(2_147_483_647), stockName: nameKey() });
+export const pluRef = () => z.object({ code: z.number().int().min(0).max(MAX_INT32), stockName: nameKey() });
 
 /** True when a plu with this code exists in this stock. */
 export function pluExists(ctx: EngineContext, ref: { code: number; stockName: string }): boolean {
@@ -29,12 +29,12 @@ export const plus = defineResource({
   key: idKeyed(),
   schema: z.object({
     id: idKey().optional(),
-    code: z.number().int().min(0).max(2_147_483_647),
+    code: z.number().int().min(0).max(MAX_INT32),
     stockName: nameKey(),
     name: text().min(1),
     type: enumOf(PLU_TYPES),
     unitPrice: money().default({ amount: 0 }),
-    vatInfo: z.object({ category: z.number().int().min(0).max(99), rate: rate() }).nullable().default(null),
+    vatInfo: z.object({ category: z.number().int().min(0).max(MAX_INT32), rate: rate() }).nullable().default(null),
     orderEndpointNames: z.array(nameKey()).max(50).default([]),
     receipt: z.array(z.object({ pluId: pluRef(), quantity: decimal() })).max(200).default([]),
     isActive: z.boolean().default(true),

@@ -9,7 +9,7 @@
  */
 import { sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
-import { DeviceError, type FiscalDevice, type PaymentKind, type Receipt } from '../../../drivers/fiscal/types.js';
+import { DeviceError, type EkasaInfo, type FiscalDevice, type FiscalResult, type PaymentKind, type Receipt } from '../../../drivers/fiscal/types.js';
 import type { FiscalRegistry } from '../../../drivers/fiscal/registry.js';
 import type { ReceiptMailer } from '../../mail/receipts.js';
 import { inTransaction, whenDurable } from '../../../db/client.js';
@@ -19,7 +19,7 @@ import type { Logger } from '../../log.js';
 import { D, dec, toJsonNumber } from '../../money.js';
 import { devices } from '../devices/resource.js';
 import type { Doc, EngineContext } from '../engine/define.js';
-import { decimal, nameKey } from '../engine/fields.js';
+import { decimal, MAX_INT32, MAX_MAGNITUDE, nameKey } from '../engine/fields.js';
 import { getStored } from '../engine/repo.js';
 import { newId, type ResourceService } from '../engine/service.js';
 import { parseOr400 } from '../engine/validate.js';
@@ -30,7 +30,7 @@ import { recordServerTransfer, saleItems } from '../stocktransfers/stock.js';
 
 export const closeContextSchema = z.object({
   fiscalName: nameKey().optional(),
-  payments: z.array(z.object({ paymentTypeNumber: z.number().int().min(1), amount: decimal() })).min(1).max(20),
+  payments: z.array(z.object({ paymentTypeNumber: z.number().int().min(1).max(MAX_INT32), amount: decimal() })).min(1).max(20),
   receipt: z
     .object({
       print: z.boolean().default(true),
@@ -90,7 +90,15 @@ interface FiscalOutcome {
   number: number;
   dailySalesReportNumber: number;
   fiscalMemorySerialNumber: string;
+  ekasa?: EkasaInfo;
 }
+
+const outcomeOf = (r: FiscalResult): FiscalOutcome => ({
+  number: r.number,
+  dailySalesReportNumber: r.dailySalesReportNumber,
+  fiscalMemorySerialNumber: r.fiscalMemorySerialNumber,
+  ...(r.ekasa ? { ekasa: r.ekasa } : {}),
+});
 
 export class TicketCloser {
   /** One receipt at a time per fiscal device: the tail of each device's queue. */
@@ -168,8 +176,7 @@ export class TicketCloser {
       await whenDurable(this.ctx.db);
       let printed: FiscalOutcome;
       try {
-        const r = await withTimeout(device.printReceipt(receipt, jobId), this.timeoutMs, 'printReceipt', true);
-        printed = { number: r.number, dailySalesReportNumber: r.dailySalesReportNumber, fiscalMemorySerialNumber: r.fiscalMemorySerialNumber };
+        printed = outcomeOf(await withTimeout(device.printReceipt(receipt, jobId), this.timeoutMs, 'printReceipt', true));
       } catch (e) {
         if (!(e instanceof DeviceError && e.outcomeUnknown)) {
           this.finishJob(jobId, 'Failed', null, e);
@@ -227,19 +234,36 @@ export class TicketCloser {
     return (device?.doc.settings as Record<string, string> | undefined)?.DefaultFiscalName || undefined;
   }
 
-  /** Payments checked against the total; the receipt the device is asked to issue. */
+  /**
+   * Payments checked against the total (CONTRACT §6, §11, §12); the receipt the device is asked to
+   * issue. A sale is paid with amounts > 0, and only what was paid in a changeable type (cash) may
+   * come back as change. A return (a negative total) is paid out with amounts ≤ 0 that add up to
+   * exactly the total, and needs Storno.
+   */
   private receipt(caller: Caller, ticket: Doc, payments: Array<{ paymentTypeNumber: number; amount: number }>): Receipt {
     const total = dec((ticket.totalPrice as { amount: number }).amount);
+    const isReturn = total.lt(0);
+    if (isReturn) requireRight(caller, 'Storno');
     let paid = new D(0);
     let changeable = new D(0);
     const lines: Receipt['payments'] = payments.map((p, i) => {
       const type = getStored(this.ctx.db, paymentTypes, p.paymentTypeNumber);
       if (!type) throw errors.member(`payments[${i}].paymentTypeNumber`, `Payment type ${p.paymentTypeNumber} does not exist.`);
       if (type.doc.isActive !== true) throw errors.member(`payments[${i}].paymentTypeNumber`, `Payment type ${p.paymentTypeNumber} is inactive.`);
-      if (type.doc.isChangeable === true) changeable = changeable.plus(dec(p.amount));
-      paid = paid.plus(dec(p.amount));
-      return { kind: type.doc.category as PaymentKind, name: String(type.doc.name || type.doc.category), amount: dec(p.amount).toFixed(2) };
+      const amount = dec(p.amount);
+      if (isReturn ? amount.gt(0) : amount.lte(0)) {
+        throw errors.member(
+          `payments[${i}].amount`,
+          isReturn ? `A return (total ${total.toFixed(2)}) is paid out with amounts of 0 or less.` : 'must be greater than 0 (a return is a ticket whose total is negative).',
+          'OutOfRange',
+        );
+      }
+      if (type.doc.isChangeable === true) changeable = changeable.plus(amount);
+      paid = paid.plus(amount);
+      return { kind: type.doc.category as PaymentKind, name: String(type.doc.name || type.doc.category), amount: amount.toFixed(2) };
     });
+    if (paid.abs().gt(MAX_MAGNITUDE)) throw errors.member('payments', `The payments add up to ${paid.toFixed(2)}: out of range (at most 1,000,000,000).`, 'OutOfRange');
+    if (isReturn && !paid.eq(total)) throw errors.member('payments', `A return pays out exactly its total (${total.toFixed(2)}), not ${paid.toFixed(2)}.`, 'OutOfRange');
     if (paid.lt(total)) throw errors.member('payments', `The payments (${paid.toFixed(2)}) do not cover the total (${total.toFixed(2)}).`, 'OutOfRange');
     const change = paid.minus(total);
     // Change comes out of the changeable payments (cash): it may not exceed them, so a card is never overpaid.
@@ -298,6 +322,20 @@ export class TicketCloser {
       return job.state === 'Done' && ticket ? this.tickets.present(ticket) : undefined;
     }
     const device = this.deviceFor(job.fiscal_name);
+    if (device.findReceipt) {
+      // The device keeps the job id with the receipt (eKasa's externalId): it says exactly.
+      let found: FiscalResult | null;
+      try {
+        found = await withTimeout(device.findReceipt(job.id), this.timeoutMs, 'findReceipt', false);
+      } catch (e) {
+        throw deviceUnavailable(job.fiscal_name, e);
+      }
+      if (!found) {
+        this.finishJob(job.id, 'Failed', null, 'the device did not issue the receipt');
+        return undefined;
+      }
+      return this.store(job, outcomeOf(found));
+    }
     let last;
     let status;
     try {
@@ -318,7 +356,9 @@ export class TicketCloser {
     }
     this.log.warn({ jobId: job.id, ticketId: job.ticket_id, number: before + 1 }, 'fiscal receipt was issued although the reply was lost; recording it');
     return this.store(job, {
-      number: before + 1,
+      // The device's own number for its last receipt when that is this job's (the amounts agree):
+      // a void or report in between must not shift it (issue 19, defect 6).
+      number: !last || last.number === before + 1 || !dec(last.amount).eq(dec(request.receipt.total)) ? before + 1 : last.number,
       dailySalesReportNumber: status.dailySalesReportNumber ?? 0,
       fiscalMemorySerialNumber: status.fiscalMemorySerialNumber ?? '',
     });
@@ -355,6 +395,7 @@ export class TicketCloser {
           number: result.number,
           dailySalesReportNumber: result.dailySalesReportNumber,
           fiscalMemorySerialNumber: result.fiscalMemorySerialNumber,
+          ...(result.ekasa ? { ekasa: result.ekasa } : {}),
         },
       };
       this.finishJob(job.id, 'Done', result, null);

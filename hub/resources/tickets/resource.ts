@@ -8,11 +8,11 @@ import { rawSql } from '../../../db/client.js';
 import { hasRight, requireRight, requireSale, type Caller } from '../../http/caller.js';
 import { errors } from '../../http/errors.js';
 import type { Right } from '../../http/rights.js';
-import { dec, toJsonNumber, toScaled } from '../../money.js';
+import { dec, toJsonNumber, toScaled, type Dec } from '../../money.js';
 import { customers } from '../customers/resource.js';
 import { defineResource, type Doc, type EngineContext } from '../engine/define.js';
 import { idKeyed } from '../engine/keys.js';
-import { decimal, enumOf, idKey, nameKey, nullableText, rate, text } from '../engine/fields.js';
+import { decimal, enumOf, idKey, MAX_INT32, MAX_MAGNITUDE, nameKey, nullableText, rate, text } from '../engine/fields.js';
 import { bool } from '../engine/refs.js';
 import { getStored } from '../engine/repo.js';
 import { modifiers } from '../modifiers/resource.js';
@@ -25,7 +25,7 @@ export const TICKET_STATES = ['Opened', 'Closed'] as const;
 export const ITEM_TYPES = ['Positive', 'Negative'] as const;
 
 const itemSchema = z.object({
-  id: z.number().int().min(1).max(100_000).optional(),
+  id: z.number().int().min(1).max(MAX_INT32).optional(),
   plu: z.object({ code: z.number().int().min(0), stockName: nameKey(), name: text().optional() }),
   type: enumOf(ITEM_TYPES).default('Positive'),
   quantity: decimal().refine((n) => n > 0, 'must be greater than 0 (a return is an item of type Negative)'),
@@ -47,6 +47,16 @@ const closeInfoSchema = z.object({
   number: z.number().int(),
   dailySalesReportNumber: z.number().int(),
   fiscalMemorySerialNumber: z.string(),
+  /** Slovak eKasa registrations only (driver `ekasa`, CONTRACT §8). */
+  ekasa: z
+    .object({
+      uuid: z.string().optional(),
+      okp: z.string().optional(),
+      receiptNumber: z.number().int(),
+      offline: z.boolean(),
+      qrCode: z.string().describe('What the QR code on the printed or e-mailed receipt holds: the UUID when registered online, else OKP:ORP code:date:number:amount.'),
+    })
+    .optional(),
 });
 
 type CustomerRef = { id: string; fullName: string; cardSerialNumber: string | null; discountRate: number };
@@ -121,17 +131,32 @@ function resolveModifiers(ctx: EngineContext, item: ItemInput, index: number): M
   return out;
 }
 
-/** Items with ids, plu names, default prices, modifiers and exact totals. */
-function completeItems(ctx: EngineContext, items: ItemInput[]): Doc[] {
+/** Device setting OpenedPrices "true": its users type prices in (a market stall), no TicketSetPrice needed. */
+function opensPrices(caller: Caller): boolean {
+  return (caller.device.settings?.OpenedPrices ?? '').toLowerCase() === 'true';
+}
+
+/** A computed total beyond ±1e9 (CONTRACT §12) is refused, naming where it arose. */
+function requireInRange(member: string, total: Dec): void {
+  if (total.abs().gt(MAX_MAGNITUDE)) throw errors.member(member, `${total.toFixed(2)} is out of range: totals stay between -1,000,000,000 and 1,000,000,000.`, 'OutOfRange');
+}
+
+/**
+ * Items with ids, plu names, default prices, modifiers and exact totals; and which items carry a unit
+ * price of their own (other than their plu's), for the TicketSetPrice rule.
+ */
+function completeItems(ctx: EngineContext, items: ItemInput[]): { items: Doc[]; ownPrices: Array<{ id: number; amount: number }> } {
+  const ownPrices: Array<{ id: number; amount: number }> = [];
   const seen = new Set<number>();
   let next = Math.max(0, ...items.map((i) => i.id ?? 0)) + 1;
-  return items.map((item, i) => {
+  const completed = items.map((item, i) => {
     const id = item.id ?? next++;
     if (seen.has(id)) throw errors.member(`items[${i}].id`, `Item id ${id} appears twice.`, 'Unique');
     seen.add(id);
     const plu = loadPlu(ctx, item.plu.code, item.plu.stockName);
     if (!plu) throw errors.member(`items[${i}].plu`, `Plu ${item.plu.code} does not exist in stock '${item.plu.stockName}'.`);
     const unitPrice = item.unitPrice?.amount ?? plu.unit_price ?? 0;
+    if (!dec(unitPrice).eq(dec(plu.unit_price ?? 0))) ownPrices.push({ id, amount: unitPrice });
     const chosen = resolveModifiers(ctx, item, i);
     const total = itemTotal({
       type: item.type,
@@ -140,6 +165,7 @@ function completeItems(ctx: EngineContext, items: ItemInput[]): Doc[] {
       discountRate: item.discountRate,
       optionPrices: chosen.map((c) => ({ unitPrice: c.unitPrice, quantity: c.quantity })),
     });
+    requireInRange(`items[${i}].totalPrice`, total);
     return {
       id,
       plu: { code: item.plu.code, stockName: item.plu.stockName, name: plu.name },
@@ -152,6 +178,7 @@ function completeItems(ctx: EngineContext, items: ItemInput[]): Doc[] {
       totalPrice: { amount: toJsonNumber(total) },
     };
   });
+  return { items: completed, ownPrices };
 }
 
 function isOwn(caller: Caller, ticket: Doc): boolean {
@@ -324,11 +351,18 @@ export const tickets = defineResource({
       if (rateNow !== rateBefore && !(customer && rateNow === customer.discountRate) && !hasRight(caller, 'TicketSetDiscount')) {
         throw errors.missingRight('TicketSetDiscount');
       }
-      const items = completeItems(ctx, body.items as ItemInput[]);
+      const { items, ownPrices } = completeItems(ctx, body.items as ItemInput[]);
       const itemsBefore = (existing?.items as Doc[] | undefined) ?? [];
       if (isStorno(itemsBefore, items)) requireRight(caller, 'Storno');
       if (itemDiscountChanged(itemsBefore, items)) requireRight(caller, 'TicketSetDiscount');
+      // A price of one's own (CONTRACT §12): TicketSetPrice, unless this register sells at opened prices.
+      // Only prices this write sets: an item priced earlier, or whose plu's price changed since, needs nothing.
+      const pricedBefore = new Map(itemsBefore.map((i) => [i.id as number, (i.unitPrice as { amount: number }).amount]));
+      if (ownPrices.some((p) => pricedBefore.get(p.id) !== p.amount) && !opensPrices(caller)) {
+        requireRight(caller, 'TicketSetPrice');
+      }
       const total = ticketTotal(items.map((i) => dec((i.totalPrice as { amount: number }).amount)), rateNow);
+      requireInRange('totalPrice', total);
       return {
         ...body,
         customer,

@@ -9,7 +9,7 @@ import { activeHoldersOf } from './store.js';
 import { hashPassword } from '../auth/passwords.js';
 import { defineResource } from '../engine/define.js';
 import { idKeyed } from '../engine/keys.js';
-import { idKey, text } from '../engine/fields.js';
+import { idKey, MAX_STRING, text } from '../engine/fields.js';
 import { bool } from '../engine/refs.js';
 
 const right = z.string().transform((s, ctx) => {
@@ -26,11 +26,11 @@ export const users = defineResource({
   key: idKeyed(),
   schema: z.object({
     id: idKey().optional(),
-    userName: z.string().min(1).max(64).regex(/^\S(.*\S)?$/, 'must not start or end with spaces'),
+    userName: z.string().min(1).max(MAX_STRING).regex(/^\S(.*\S)?$/, 'must not start or end with spaces'),
     name: text().default(''),
     isActive: z.boolean().default(true),
     rights: z.array(right).max(RIGHTS.length * 2).default([]),
-    password: z.string().min(1).max(256).optional(),
+    password: z.string().min(1).max(MAX_STRING).optional(),
   }),
   readOnly: {},
   ignored: ['passwordHash'],

@@ -1,13 +1,14 @@
 /**
- * The datecs driver against the Datecs device simulator, over a real TCP socket on 127.0.0.1 and
- * over serialport's MockBinding: whole receipts, reports, and the line faults the protocol is built
- * for (lost replies, NAK, garbled replies, SYN while busy, a device that goes silent or away).
+ * The datecs driver against the fake Datecs printer (test/support/fake-datecs-device.ts) in each
+ * firmware variant, over a real TCP socket on 127.0.0.1 and over serialport's MockBinding: whole
+ * receipts, reports, line faults, and each defect of issue 19 (numbered as the issue numbers them).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CMD } from '../../../drivers/fiscal/datecs/commands.js';
-import { DatecsFiscalDevice, type DatecsOptions } from '../../../drivers/fiscal/datecs/driver.js';
-import { DatecsSimulator } from '../../../drivers/fiscal/datecs/simulator.js';
+import { CMD, VARIANTS, faultOf, parseAmount, statusBytes, type VariantName } from '../../../drivers/fiscal/datecs/commands.js';
+import { encode1251 } from '../../../drivers/fiscal/datecs/cp1251.js';
+import { DatecsFiscalDevice, MAX_OPEN_REFUSALS, checkSettings, frameTimeoutFor, type DatecsOptions } from '../../../drivers/fiscal/datecs/driver.js';
 import { DeviceError, type Receipt } from '../../../drivers/fiscal/types.js';
+import { FakeDatecsDevice } from '../../support/fake-datecs-device.js';
 
 const FAST = { frameTimeoutMs: 60, retries: 4, busyTimeoutMs: 2000 };
 const clock = () => new Date('2026-11-21T10:00:00Z');
@@ -38,52 +39,56 @@ async function failure(p: Promise<unknown>): Promise<DeviceError> {
   throw new Error('expected a DeviceError');
 }
 
-function suite(transport: 'tcp' | 'serial') {
-  let sim: DatecsSimulator;
-  let dev: DatecsFiscalDevice;
-  let ports = 0;
+let ports = 0;
+const fakes: FakeDatecsDevice[] = [];
+const devices: DatecsFiscalDevice[] = [];
+afterEach(async () => {
+  await Promise.all(devices.splice(0).map((d) => d.close()));
+  await Promise.all(fakes.splice(0).map((f) => f.close()));
+});
 
-  const device = (over: Partial<DatecsOptions> = {}) =>
-    new DatecsFiscalDevice({
+async function pair(variant: VariantName, opts: { transport?: 'tcp' | 'serial'; settings?: Record<string, string>; fake?: ConstructorParameters<typeof FakeDatecsDevice>[0] } & Partial<DatecsOptions> = {}) {
+  const fake = new FakeDatecsDevice({ clock, variant, ...opts.fake });
+  fakes.push(fake);
+  ports += 1;
+  const serial = opts.transport === 'serial';
+  if (!serial) await fake.listen();
+  const make = (over: Partial<DatecsOptions> = {}) => {
+    const dev = new DatecsFiscalDevice({
       name: 'DT1',
-      address: transport === 'tcp' ? sim.address : `serial:/dev/ttyDATECS${ports}`,
-      settings: {},
+      address: serial ? `serial:/dev/ttyDATECS${ports}` : fake.address,
+      settings: opts.settings ?? {},
       clock,
       timings: FAST,
-      channel: { backoff: { initialMs: 10, maxMs: 50, factor: 2 }, ...(transport === 'serial' ? { channel: { binding: sim.serialBinding(`/dev/ttyDATECS${ports}`) } } : {}) },
+      channel: { backoff: { initialMs: 10, maxMs: 50, factor: 2 }, ...(serial ? { channel: { binding: fake.serialBinding(`/dev/ttyDATECS${ports}`) } } : {}) },
       ...over,
     });
+    devices.push(dev);
+    return dev;
+  };
+  return { fake, dev: make(), make };
+}
 
-  beforeEach(async () => {
-    sim = new DatecsSimulator({ clock });
-    ports += 1;
-    if (transport === 'tcp') await sim.listen();
-    dev = device();
-  });
-  afterEach(async () => {
-    await dev.close();
-    await sim.close();
-  });
+function suite(variant: VariantName, transport: 'tcp' | 'serial') {
+  let fake: FakeDatecsDevice;
+  let dev: DatecsFiscalDevice;
+  beforeEach(async () => ({ fake, dev } = await pair(variant, { transport })));
 
-  it('prints a whole receipt: lines, change, numbers, fiscal memory', async () => {
+  it('prints a whole receipt: lines, change, numbers; lastDocument answers it with its amount', async () => {
     const r = await dev.printReceipt(receipt(), 'job-1');
     expect(r).toEqual({ number: 1, date: clock().toISOString(), amount: '15.78', dailySalesReportNumber: 1, fiscalMemorySerialNumber: '02000001' });
-    const [stored] = sim.memory.receipts;
+    const [stored] = fake.memory.receipts;
     expect(stored).toMatchObject({ number: 1, total: '15.78', change: '4.22', texts: ['Ticket T1', 'Job job-1'] });
-    expect(stored.lines.map((l) => [l.text, l.price, l.quantity, l.total])).toEqual([
-      ['Gulyas', '6.90', '2', '13.80'],
-      ['Pivo', '2.20', '1', '1.98'],
+    expect(stored.lines.map((l) => [l.text, l.taxGroup, l.quantity, l.total])).toEqual([
+      ['Gulyas', 'А', '2', '13.80'],
+      ['Pivo', 'А', '1', '1.98'],
     ]);
-    expect(sim.memory.day).toMatchObject({ total: '15.78', receipts: 1 });
     expect(await dev.lastDocument()).toEqual({ number: 1, date: clock().toISOString(), amount: '15.78' });
   });
 
-  it('answers info and status; an empty device has no last document', async () => {
-    expect(await dev.info()).toMatchObject({ serialNumber: 'DT000001', fiscalMemorySerialNumber: '02000001', capabilities: { receipts: true, reports: true } });
+  it('answers info and status, finding the variant from the model name', async () => {
+    expect(await dev.info()).toMatchObject({ model: expect.stringContaining(`(${variant})`), fiscalMemorySerialNumber: '02000001' });
     expect(await dev.status()).toEqual({ online: true, paper: 'ok', coverOpen: false, receiptOpen: false, dailySalesReportNumber: 1, fiscalMemorySerialNumber: '02000001' });
-    sim.paper = 'low';
-    sim.coverOpen = true;
-    expect(await dev.status()).toMatchObject({ paper: 'low', coverOpen: true });
     expect(await dev.lastDocument()).toBeNull();
   });
 
@@ -92,102 +97,45 @@ function suite(transport: 'tcp' | 'serial') {
     expect(await dev.xReport()).toMatchObject({ kind: 'X', number: 1, total: '15.78', receipts: 1 });
     await dev.printReceipt(receipt('B'), 'b');
     expect(await dev.zReport()).toMatchObject({ kind: 'Z', number: 1, total: '31.56', receipts: 2 });
-    expect(sim.memory).toMatchObject({ zNumber: 1, day: { total: '0', receipts: 0 } });
-    const next = await dev.printReceipt(receipt('C'), 'c');
-    expect(next).toMatchObject({ number: 3, dailySalesReportNumber: 2 });
+    expect(fake.memory).toMatchObject({ zNumber: 1, day: { total: '0', receipts: 0 } });
+    expect(await dev.printReceipt(receipt('C'), 'c')).toMatchObject({ number: 5, dailySalesReportNumber: 2 });
     expect((await dev.status()).dailySalesReportNumber).toBe(2);
   });
 
   it('a lost reply is recovered by sending the same frame again: the printer repeats, never executes twice', async () => {
-    sim.dropReplies({ cmd: CMD.sale, count: 1 });
-    sim.dropReplies({ cmd: CMD.closeFiscalReceipt, count: 2 });
-    const r = await dev.printReceipt(receipt(), 'j');
-    expect(r.number).toBe(1);
-    expect(sim.memory.receipts).toHaveLength(1);
-    expect(sim.memory.receipts[0].lines).toHaveLength(2);
-    const closes = sim.requests.filter((q) => q.cmd === CMD.closeFiscalReceipt);
+    fake.dropReplies({ cmd: CMD.sale, count: 1 });
+    fake.dropReplies({ cmd: CMD.closeFiscalReceipt, count: 2 });
+    expect((await dev.printReceipt(receipt(), 'j')).number).toBe(1);
+    expect(fake.memory.receipts).toHaveLength(1);
+    const closes = fake.requests.filter((q) => q.cmd === CMD.closeFiscalReceipt);
     expect(closes).toHaveLength(3);
     expect(new Set(closes.map((q) => q.seq)).size).toBe(1);
   });
 
-  it('a NAK or a garbled reply makes it send the same frame again', async () => {
-    sim.nakFrames(2);
-    sim.garbleReplies(2);
+  it('a NAK, a garbled reply, SYN while busy: the same frame again, one receipt', async () => {
+    await dev.info();
+    fake.nakFrames(2);
+    fake.garbleReplies(2);
+    fake.synIntervalMs = 20;
+    fake.latencyMs = 100;
     expect((await dev.printReceipt(receipt(), 'j')).number).toBe(1);
-    expect(sim.memory.receipts).toHaveLength(1);
-  });
-
-  it('waits through SYN while the printer is busy', async () => {
-    sim.synIntervalMs = 20;
-    sim.latencyMs = 150; // more than the frame timeout: only the SYN bytes keep the command alive
-    expect(await dev.zReport()).toMatchObject({ kind: 'Z', number: 1 });
-  });
-
-  it('a printer that keeps answering SYN past the busy limit times out', async () => {
-    await dev.close();
-    dev = device({ timings: { ...FAST, busyTimeoutMs: 100 } });
-    sim.latencyMs = 400;
-    const e = await failure(dev.status());
-    expect(e.code).toBe('TIMEOUT');
-  });
-
-  it('out of paper before the receipt: PAPER_OUT with the vendor bit, nothing opened', async () => {
-    sim.paper = 'out';
-    const e = await failure(dev.printReceipt(receipt(), 'j'));
-    expect(e).toMatchObject({ code: 'PAPER_OUT', vendorCode: 'S2.0', outcomeUnknown: false });
-    expect(sim.requests.some((q) => q.cmd === CMD.openFiscalReceipt)).toBe(false);
-    expect(await dev.status()).toMatchObject({ paper: 'out' });
+    expect(fake.memory.receipts).toHaveLength(1);
   });
 
   it('paper out mid-receipt: the half-open receipt is voided, known outcome, nothing fiscalized', async () => {
-    sim.paperOutAfterLines(1);
-    const e = await failure(dev.printReceipt(receipt(), 'j'));
-    expect(e).toMatchObject({ code: 'PAPER_OUT', outcomeUnknown: false });
-    expect(sim.openReceipt).toBeNull();
-    expect(sim.memory.receipts).toHaveLength(0);
-    expect(sim.memory.day.voided).toBe(1);
-    sim.paper = 'ok';
-    expect((await dev.printReceipt(receipt(), 'j2')).number).toBe(1);
-  });
-
-  it('a receipt left open by an earlier failure is voided before the next one', async () => {
-    sim.failAfter(CMD.sale, 'silence');
-    const e = await failure(dev.printReceipt(receipt(), 'j'));
-    expect(e).toMatchObject({ code: 'TIMEOUT', outcomeUnknown: false });
-    expect(sim.openReceipt).not.toBeNull();
-    sim.resume();
-    expect((await dev.printReceipt(receipt(), 'j2')).number).toBe(1);
-    expect(sim.memory.receipts).toHaveLength(1);
-    expect(sim.memory.day.voided).toBe(1);
+    fake.paperOutAfterLines(1);
+    expect(await failure(dev.printReceipt(receipt(), 'j'))).toMatchObject({ code: 'PAPER_OUT', vendorCode: 'S2.0', outcomeUnknown: false });
+    expect(fake.openReceipt).toBeNull();
+    expect(fake.memory.receipts).toHaveLength(0);
+    fake.paper = 'ok';
+    expect((await dev.printReceipt(receipt(), 'j2')).number).toBe(2); // the void took number 1
   });
 
   it('silence after the close command: TIMEOUT with an unknown outcome; lastDocument then tells', async () => {
-    sim.failAfter(CMD.closeFiscalReceipt, 'silence');
-    const e = await failure(dev.printReceipt(receipt(), 'j'));
-    expect(e).toMatchObject({ code: 'TIMEOUT', outcomeUnknown: true });
-    expect(sim.memory.receipts).toHaveLength(1);
-    sim.resume();
+    fake.failAfter(CMD.closeFiscalReceipt, 'silence');
+    expect(await failure(dev.printReceipt(receipt(), 'j'))).toMatchObject({ code: 'TIMEOUT', outcomeUnknown: true });
+    fake.resume();
     expect(await dev.lastDocument()).toMatchObject({ number: 1, amount: '15.78' });
-  });
-
-  it('a refused payment voids the receipt with REJECTED', async () => {
-    const e = await failure(dev.printReceipt(receipt('T', { payments: [{ kind: 'Cash', name: 'Cash', amount: '1.00' }] }), 'j'));
-    expect(e).toMatchObject({ code: 'REJECTED', outcomeUnknown: false });
-    expect(sim.openReceipt).toBeNull();
-    expect(sim.memory.receipts).toHaveLength(0);
-  });
-
-  it('a receipt the printer cannot take is refused before anything is sent', async () => {
-    const bad = receipt('T', { lines: [{ ...receipt().lines[0], vatCategory: 0 }] });
-    expect(dev.validate(bad)).toMatch(/VAT category/);
-    const e = await failure(dev.printReceipt(bad, 'j'));
-    expect(e).toMatchObject({ code: 'REJECTED', vendorCode: 'PLAN' });
-    expect(sim.requests).toHaveLength(0);
-  });
-
-  it('a cover open refuses with COVER_OPEN', async () => {
-    sim.coverOpen = true;
-    expect(await failure(dev.zReport())).toMatchObject({ code: 'COVER_OPEN', vendorCode: 'S0.6' });
   });
 
   it('one command in flight: concurrent calls are queued, each gets its own answer', async () => {
@@ -195,62 +143,194 @@ function suite(transport: 'tcp' | 'serial') {
     expect([a.number, b.number]).toEqual([1, 2]);
     expect(s.online).toBe(true);
     expect(l?.number).toBe(2);
-    expect(sim.memory.receipts.map((r) => r.texts[0])).toEqual(['Ticket A', 'Ticket B']);
   });
 }
 
-describe('over TCP on 127.0.0.1', () => {
-  suite('tcp');
+for (const variant of ['P', 'C', 'X'] as const) {
+  describe(`variant ${variant} (${VARIANTS[variant].name === 'X' ? 'FP-700X' : variant === 'P' ? 'FP-2000' : 'DP-150'}) over TCP`, () => suite(variant, 'tcp'));
+}
+describe("variant C over serialport's MockBinding", () => suite('C', 'serial'));
+describe("variant X over serialport's MockBinding", () => suite('X', 'serial'));
 
-  it('a device that is off is OFFLINE with a known outcome; it works once it is back', async () => {
-    const sim = new DatecsSimulator({ clock });
-    await sim.listen();
-    const dev = new DatecsFiscalDevice({ name: 'X', address: sim.address, settings: {}, clock, timings: FAST, channel: { backoff: { initialMs: 10, maxMs: 20, factor: 2 } } });
-    try {
-      await sim.setPower(false);
-      expect(await failure(dev.printReceipt(receipt(), 'j'))).toMatchObject({ code: 'OFFLINE', outcomeUnknown: false });
-      await sim.setPower(true);
-      await new Promise((r) => setTimeout(r, 30));
-      expect((await dev.printReceipt(receipt(), 'j')).number).toBe(1);
-    } finally {
-      await dev.close();
-      await sim.close();
+describe('issue 19, defect by defect', () => {
+  it('1. 40h answers P,… or F,…: status and receipts work on P, C and X (the old parser threw PROTOCOL)', async () => {
+    for (const v of ['P', 'C', 'X'] as const) {
+      const { dev } = await pair(v);
+      expect((await dev.status()).dailySalesReportNumber).toBe(1); // F: no Z yet
+      await dev.printReceipt(receipt(), 'a');
+      await dev.zReport();
+      expect((await dev.status()).dailySalesReportNumber).toBe(2); // P,0001,…
     }
   });
 
-  it('a line that drops after the close command: the frame goes again on a new connection and the printer repeats its answer', async () => {
-    const sim = new DatecsSimulator({ clock });
-    await sim.listen();
-    const dev = new DatecsFiscalDevice({ name: 'X', address: sim.address, settings: {}, clock, timings: FAST, channel: { backoff: { initialMs: 10, maxMs: 20, factor: 2 } } });
-    try {
-      sim.failAfter(CMD.closeFiscalReceipt, 'disconnect');
-      const r = await dev.printReceipt(receipt(), 'j');
-      expect(r.number).toBe(1);
-      expect(sim.memory.receipts).toHaveLength(1);
-    } finally {
-      await dev.close();
-      await sim.close();
+  it('2. Cyrillic goes out in Windows-1251 and prints as written', async () => {
+    const { fake, dev } = await pair('C');
+    await dev.printReceipt(receipt('T', { lines: [{ ...receipt().lines[0], name: 'Шопска салата' }], total: '13.80', change: '6.20' }), 'j');
+    const sale = fake.requests.find((q) => q.cmd === CMD.sale)!;
+    expect(sale.data.subarray(0, 13)).toEqual(encode1251('Шопска салата'));
+    expect(sale.data[0]).toBe(0xd8);
+    expect(fake.memory.receipts[0].lines[0].text).toBe('Шопска салата');
+  });
+
+  it('3. tax groups and name lengths per variant: C Cyrillic А–З and 22 bytes, P 34, X "1"–"8" and 72', async () => {
+    const long = 'Bryndzové halušky so slaninou a kyslou smotanou, veľká porcia pre dvoch';
+    for (const [v, max, group] of [['C', 22, 'А'], ['P', 34, 'А'], ['X', 72, '1']] as const) {
+      const { fake, dev } = await pair(v);
+      await dev.printReceipt(receipt('T', { lines: [{ ...receipt().lines[0], name: long, vatCategory: 1 }], total: '13.80', change: '6.20' }), 'j');
+      const data = fake.requests.find((q) => q.cmd === CMD.sale)!.data.toString('latin1');
+      expect(data.split('\t')[0].length).toBeLessThanOrEqual(max);
+      expect(fake.memory.receipts[0].lines[0].text).toHaveLength(Math.min(max, long.length));
+      expect(v === 'X' ? data.split('\t')[1] : data.split('\t')[1][0]).toBe(v === 'X' ? group : '\xc0');
+    }
+    // Tax group I exists on no variant: refused when the device is saved, not at the printer.
+    expect(() => checkSettings({ TaxGroups: '9=I' })).toThrow(/not a tax group/);
+    expect(() => checkSettings({ TaxGroups: '1=А,2=B,3=3' })).not.toThrow();
+  });
+
+  it('4. payments are booked to the right type: card P→D, C→C, X→1; voucher P→m, C→I, X→5', async () => {
+    const payments: Receipt['payments'] = [
+      { kind: 'CreditCard', name: 'Card', amount: '10.00' },
+      { kind: 'Voucher', name: 'Ticket', amount: '5.00' },
+      { kind: 'Cash', name: 'Cash', amount: '1.00' },
+    ];
+    for (const [v, modes] of [['P', ['D', 'm', 'P']], ['C', ['C', 'I', 'P']], ['X', ['1', '5', '0']]] as const) {
+      const { fake, dev } = await pair(v);
+      await dev.printReceipt(receipt('T', { payments, change: '0.22' }), 'j');
+      expect(fake.memory.receipts[0].payments.map((p) => p.mode)).toEqual(modes);
+    }
+    const { fake, dev } = await pair('C', { settings: { PaymentModes: 'Voucher=J' } });
+    await dev.printReceipt(receipt('T', { payments, change: '0.22' }), 'j');
+    expect(fake.memory.receipts[0].payments.map((p) => p.mode)).toEqual(['C', 'J', 'P']);
+  });
+
+  it('5. a receipt left open after a payment is paid off and closed (3Ch is refused after 35h), and later receipts print', async () => {
+    for (const v of ['P', 'C', 'X'] as const) {
+      const { fake, dev } = await pair(v);
+      fake.failAfter(CMD.total, 'silence');
+      const card: Receipt['payments'] = [{ kind: 'CreditCard', name: 'Card', amount: '10.00' }, { kind: 'Cash', name: 'Cash', amount: '10.00' }];
+      expect(await failure(dev.printReceipt(receipt('A', { payments: card }), 'a'))).toMatchObject({ outcomeUnknown: true });
+      expect(fake.openReceipt?.paid.toString()).toBe('10');
+      fake.resume();
+      // The hub's reconciliation asks lastDocument(): the receipt is finished and is the last one.
+      expect(await dev.lastDocument()).toMatchObject({ number: 1, amount: '15.78' });
+      expect(fake.memory.receipts[0].payments.map((p) => p.amount)).toEqual(['10.00', '5.78']);
+      expect(fake.openReceipt).toBeNull();
+      expect((await dev.printReceipt(receipt('B'), 'b')).number).toBe(2);
+      expect(await dev.zReport()).toMatchObject({ kind: 'Z' });
     }
   });
 
-  it('a new connection never takes an old answer for a new command (the printer remembers the last sequence number)', async () => {
-    const sim = new DatecsSimulator({ clock });
-    await sim.listen();
-    const opts = { name: 'X', address: sim.address, settings: {}, clock, timings: FAST };
-    try {
-      for (let i = 0; i < 30; i++) {
-        const dev = new DatecsFiscalDevice(opts);
-        await dev.printReceipt(receipt(String(i)), String(i));
-        expect(await dev.lastDocument()).toMatchObject({ number: i + 1 });
-        await dev.close();
-      }
-      expect(sim.memory.receipts).toHaveLength(30);
-    } finally {
-      await sim.close();
+  it('6. reconciliation reads 4Ch amounts in cents; voiding a stale receipt does not pass for a receipt', async () => {
+    expect(parseAmount('+000001578')).toBe('15.78');
+    expect(parseAmount('-000000050')).toBe('-0.5');
+    expect(parseAmount('15.78')).toBe('15.78');
+    const { fake, dev } = await pair('C');
+    await dev.printReceipt(receipt('A'), 'a');
+    fake.failAfter(CMD.sale, 'silence');
+    expect(await failure(dev.printReceipt(receipt('B'), 'b'))).toMatchObject({ outcomeUnknown: false });
+    fake.resume();
+    // The open, unpaid receipt is voided (document 2); the last receipt is still 1 with its amount.
+    expect(await dev.lastDocument()).toEqual({ number: 1, date: clock().toISOString(), amount: '15.78' });
+    expect(fake.memory.documentNumber).toBe(2);
+    expect((await dev.printReceipt(receipt('B'), 'b2')).number).toBe(3);
+    expect(fake.memory.receipts.map((r) => r.number)).toEqual([1, 3]);
+  });
+
+  it('7. 30h carries the УНП where firmware needs it, the variant\'s own password, and is never tried a third time', async () => {
+    for (const v of ['P', 'C', 'X'] as const) {
+      const { fake, dev } = await pair(v);
+      await dev.printReceipt(receipt('A'), 'a');
+      await dev.printReceipt(receipt('B'), 'b');
+      expect(fake.memory.receipts.map((r) => r.unp)).toEqual(['DT000001-0001-0000001', 'DT000001-0001-0000002']);
     }
+    expect([VARIANTS.P.password, VARIANTS.C.password, VARIANTS.X.password]).toEqual(['0000', '1', '0000']);
+    const { fake, dev } = await pair('C', { fake: { password: '4711' } });
+    for (let i = 0; i < MAX_OPEN_REFUSALS; i++) expect(await failure(dev.printReceipt(receipt(), `j${i}`))).toMatchObject({ code: 'REJECTED' });
+    const guarded = await failure(dev.printReceipt(receipt(), 'j9'));
+    expect(guarded).toMatchObject({ code: 'REJECTED', vendorCode: 'OPEN-GUARD' });
+    expect(fake.wrongPasswords).toBe(2);
+    expect(fake.requests.filter((q) => q.cmd === CMD.openFiscalReceipt)).toHaveLength(2);
+    const { fake: right, dev: configured } = await pair('C', { fake: { password: '4711' }, settings: { OperatorPassword: '4711' } });
+    expect((await configured.printReceipt(receipt(), 'ok')).number).toBe(1);
+    expect(right.wrongPasswords).toBe(0);
+  });
+
+  it('8. X firmware: found from the model (FP-700X, DP-150MX) or named in settings; a classic frame gets SYN NAK', async () => {
+    const { fake, dev } = await pair('X', { fake: { model: 'DP-150MX' } });
+    expect((await dev.info()).model).toMatch(/DP-150MX .*\(X\)/);
+    expect((await dev.printReceipt(receipt(), 'j')).number).toBe(1);
+    expect(fake.memory.receipts).toHaveLength(1);
+    const named = await pair('X', { settings: { Variant: 'X' } });
+    expect((await named.dev.printReceipt(receipt(), 'j')).number).toBe(1);
+    const wrong = await pair('X', { settings: { Variant: 'C' }, timings: { ...FAST, retries: 1 } });
+    expect(await failure(wrong.dev.status())).toMatchObject({ code: 'PROTOCOL', vendorCode: 'NAK', outcomeUnknown: false });
+  });
+
+  it('9. status bits per variant: P 1.4 is a storno receipt, 1.2 RAM reset; 2.2 EJ full and 4.6 head overheated raise faults', () => {
+    const P = VARIANTS.P;
+    expect(faultOf(P, statusBytes(P, ['stornoReceiptOpen']))).toBeNull();
+    expect(faultOf(P, statusBytes(P, ['ramReset']))).toMatchObject({ code: 'REJECTED', vendorCode: 'S1.2' });
+    expect(faultOf(P, statusBytes(P, ['ejFull']))).toMatchObject({ code: 'FISCAL_MEMORY_FULL', vendorCode: 'S2.2' });
+    expect(faultOf(P, statusBytes(P, ['headOverheated']))).toMatchObject({ code: 'BUSY', vendorCode: 'S4.6' });
+    expect(statusBytes(VARIANTS.X, [])).toHaveLength(8);
+    // C has no cover bit (C manual p.3: 0.6 reserved): a set 0.6 means nothing there.
+    expect(faultOf(VARIANTS.C, Buffer.from([0xc0, 0x80, 0x80, 0x80, 0x80, 0x80]))).toBeNull();
+    expect(faultOf(VARIANTS.X, statusBytes(VARIANTS.X, ['coverOpen']))).toMatchObject({ code: 'COVER_OPEN', vendorCode: 'S0.6' });
+  });
+
+  it('9. the frame timeout grows with a slow line: 1.5 s at 2,400 baud, ~0.5 s at 115,200 and on TCP', () => {
+    expect(frameTimeoutFor(2400)).toBeGreaterThanOrEqual(1500);
+    expect(frameTimeoutFor(115200)).toBeLessThan(600);
+    expect(frameTimeoutFor(null)).toBe(500);
   });
 });
 
-describe("over serialport's MockBinding", () => {
-  suite('serial');
+describe('faults common to every variant', () => {
+  it('a device that is off is OFFLINE with a known outcome; it works once it is back', async () => {
+    const { fake, dev } = await pair('C', { channel: { backoff: { initialMs: 10, maxMs: 20, factor: 2 } } });
+    await fake.setPower(false);
+    expect(await failure(dev.printReceipt(receipt(), 'j'))).toMatchObject({ code: 'OFFLINE', outcomeUnknown: false });
+    await fake.setPower(true);
+    await new Promise((r) => setTimeout(r, 30));
+    expect((await dev.printReceipt(receipt(), 'j')).number).toBe(1);
+  });
+
+  it('a line that drops after the close command: the frame goes again and the printer repeats its answer', async () => {
+    const { fake, dev } = await pair('X');
+    fake.failAfter(CMD.closeFiscalReceipt, 'disconnect');
+    expect((await dev.printReceipt(receipt(), 'j')).number).toBe(1);
+    expect(fake.memory.receipts).toHaveLength(1);
+  });
+
+  it('replies handed over in pieces (as a serial port reads them, ErpNet.FP #135) are one reply', async () => {
+    const { fake, dev } = await pair('X');
+    fake.splitReplies = 7;
+    expect((await dev.printReceipt(receipt(), 'j')).number).toBe(1);
+  });
+
+  it('a receipt the printer cannot take is refused before anything is sent', async () => {
+    const { fake, dev } = await pair('C', { settings: { Variant: 'C' } });
+    const e = await failure(dev.printReceipt(receipt('T', { lines: [{ ...receipt().lines[0], vatCategory: 0 }] }), 'j'));
+    expect(e).toMatchObject({ code: 'REJECTED', vendorCode: 'PLAN' });
+    expect(fake.requests.some((q) => q.cmd === CMD.openFiscalReceipt)).toBe(false);
+  });
+
+  it('a cover open refuses a Z on P and X firmware with COVER_OPEN', async () => {
+    for (const v of ['P', 'X'] as const) {
+      const { fake, dev } = await pair(v);
+      fake.coverOpen = true;
+      expect(await failure(dev.zReport())).toMatchObject({ code: 'COVER_OPEN', vendorCode: 'S0.6' });
+    }
+  });
+
+  it('a new connection never takes an old answer for a new command', async () => {
+    const { fake, make } = await pair('C');
+    for (let i = 0; i < 20; i++) {
+      const dev = make();
+      await dev.printReceipt(receipt(String(i)), String(i));
+      expect(await dev.lastDocument()).toMatchObject({ number: i + 1 });
+      await dev.close();
+    }
+    expect(fake.memory.receipts).toHaveLength(20);
+  });
 });

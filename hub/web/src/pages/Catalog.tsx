@@ -131,7 +131,7 @@ function PluEditor({ editKey, onClose }: { editKey: string | null; onClose: () =
             <Field form={form} name="type" label="Type" kind="select" options={options(ENUMS.pluType)} required hint="StockItem plus are counted in stock." />
             <Field form={form} name="unitPrice.amount" label="Price" kind="number" min={0} required suffix="€" />
             <Field form={form} name="vatInfo.rate" label="VAT rate" kind="number" min={0} max={100} suffix="%" required />
-            <Field form={form} name="vatInfo.category" label="VAT category" kind="number" integer min={0} max={99} required hint="The fiscal printer's tax group." />
+            <Field form={form} name="vatInfo.category" label="VAT category" kind="number" integer min={0} max={2147483647} required hint="The fiscal printer's tax group." />
             <Field form={form} name="isActive" label="On sale" kind="switch" />
           </div>
           <Field form={form} name="orderEndpointNames" label="Prints on" kind="checklist" options={printers} hint={printers.length ? 'Kitchen printers that get an order for this product.' : 'No kitchen printers yet.'} />

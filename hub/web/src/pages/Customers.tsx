@@ -170,7 +170,7 @@ function CustomerEditor({ editKey, onClose }: { editKey: string | null; onClose:
             <Rows form={form} name="cards" label="Cards" addLabel="Add card" empty="No cards: the customer is found by name." newRow={() => ({ serialNumber: '', isActive: true })}>
               {(p) => (
                 <>
-                  <Field form={form} name={`${p}.serialNumber`} label="Card number" required maxLength={128} />
+                  <Field form={form} name={`${p}.serialNumber`} label="Card number" required maxLength={4000} />
                   <Field form={form} name={`${p}.isActive`} label="Active" kind="switch" />
                   <Field form={form} name={`${p}.note`} label="Note" nullable />
                 </>

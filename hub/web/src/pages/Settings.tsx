@@ -96,7 +96,7 @@ function PaymentTypes() {
         >
           {(form, { isNew }) => (
             <div class="form-grid">
-              <Field form={form} name="number" label="Number" kind="number" integer min={1} max={999999} required disabled={!isNew} hint="The registers refer to it by this number." />
+              <Field form={form} name="number" label="Number" kind="number" integer min={1} max={2147483647} required disabled={!isNew} hint="The registers refer to it by this number." />
               <Field form={form} name="name" label="Name" required />
               <Field form={form} name="category" label="Category" kind="select" options={options(ENUMS.paymentCategory)} required />
               <Field form={form} name="isChangeable" label="Gives change" kind="switch" hint="An overpayment is handed back (cash)." />

@@ -1,0 +1,66 @@
+/**
+ * Broken text (CONTRACT §12): a string holding a lone UTF-16 surrogate or a NUL — in a body, a key
+ * or a query — is a 400 naming where, before anything is read or stored. Such a string cannot be
+ * encoded into a URL, a header or UTF-8 JSON, so once stored it made a record nobody could read,
+ * change or delete, and kept /api/health degraded for good.
+ */
+import type { NextFunction, Request, Response } from 'express';
+import { errors } from './errors.js';
+
+/** A high surrogate not followed by a low one, or a low one not preceded by a high one. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Why `s` is not text the hub keeps, or null when it is. */
+export function brokenText(s: string): string | null {
+  if (s.includes('\u0000')) return 'must not contain the NUL character';
+  if (LONE_SURROGATE.test(s)) return 'must not contain a lone UTF-16 surrogate (not a character)';
+  return null;
+}
+
+/** The first broken string (value or key) in a parsed JSON value, with its member path. */
+export function findBrokenText(value: unknown, path: string): { path: string; message: string } | null {
+  if (typeof value === 'string') {
+    const why = brokenText(value);
+    return why ? { path, message: why } : null;
+  }
+  if (value === null || typeof value !== 'object') return null;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const p = findBrokenText(value[i], `${path}[${i}]`);
+      if (p) return p;
+    }
+    return null;
+  }
+  for (const [key, child] of Object.entries(value)) {
+    const why = brokenText(key);
+    const at = path ? `${path}.${key}` : key;
+    if (why) return { path: path || '$body', message: `a key ${why}` };
+    const p = findBrokenText(child, at);
+    if (p) return p;
+  }
+  return null;
+}
+
+/**
+ * The query's names and values: decodable, and no broken text. (Keys in the path meet their
+ * resource's key rules instead, which name the key field; percent-decoding cannot make a lone surrogate.)
+ */
+export function rejectBrokenQueryText(req: Request, _res: Response, next: NextFunction): void {
+  const at = req.originalUrl.indexOf('?');
+  const query = at >= 0 ? req.originalUrl.slice(at + 1) : '';
+  for (const pair of query.split('&')) {
+    if (!pair) continue;
+    const [rawName, ...rest] = pair.split('=');
+    let name: string;
+    let value: string;
+    try {
+      name = decodeURIComponent(rawName.replace(/\+/g, ' '));
+      value = decodeURIComponent(rest.join('=').replace(/\+/g, ' '));
+    } catch {
+      throw errors.member(rawName, `'${pair}' is not percent-encoded UTF-8.`);
+    }
+    const why = brokenText(name) ?? brokenText(value);
+    if (why) throw errors.member(brokenText(name) ? '$query' : name, `The query ${why}.`);
+  }
+  next();
+}

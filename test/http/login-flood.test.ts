@@ -1,0 +1,81 @@
+/**
+ * Login throttling under parallel attempts (CONTRACT §11, §12; issue 17): an attempt is counted
+ * before its password is hashed, so parallel guesses cannot pass the limits, and hashing is bounded
+ * per address, so a flood from one address does not starve a register logging in from another.
+ */
+import { request } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startHub, type TestHub } from '../support/hub.js';
+import { HashGate } from '../../hub/resources/auth/hash-gate.js';
+
+let hub: TestHub;
+afterEach(async () => hub?.close());
+
+/** POST /api/auth from a chosen loopback source address (127.0.0.x: another machine of the shop's LAN, as the hub sees it). */
+function loginFrom(url: string, from: string, body: unknown): Promise<{ status: number; ms: number }> {
+  const t0 = performance.now();
+  const payload = JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = request(`${url}/api/auth`, { method: 'POST', localAddress: from, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - t0 }));
+    });
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+describe('parallel logins', () => {
+  it('300 parallel wrong passwords for one user: at most 10 are checked, the rest get 429', async () => {
+    hub = await startHub();
+    await hub.call('POST', '/api/users', { userName: 'target', password: 'the-real-one', rights: [] });
+    const replies = await Promise.all(
+      Array.from({ length: 300 }, (_, i) => hub.call('POST', '/api/auth', { userName: 'target', password: `guess-${i}`, deviceName: 'BackOffice' }, { token: null })),
+    );
+    const statuses = replies.map((r) => r.status);
+    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(10);
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(290);
+    expect(statuses.every((s) => s === 401 || s === 429)).toBe(true);
+  });
+
+  it('200 parallel guesses with the real password among them do not find it', async () => {
+    hub = await startHub();
+    await hub.call('POST', '/api/users', { userName: 'target', password: 'the-real-one', rights: [] });
+    const guesses = Array.from({ length: 200 }, (_, i) => (i === 150 ? 'the-real-one' : `guess-${i}`));
+    const replies = await Promise.all(guesses.map((password) => hub.call('POST', '/api/auth', { userName: 'target', password, deviceName: 'BackOffice' }, { token: null })));
+    expect(replies[150].status).toBe(429);
+    expect(replies.filter((r) => r.status === 200)).toHaveLength(0);
+  });
+
+  it('a register on another address logs in promptly while one address floods the hub with 400 logins', async () => {
+    hub = await startHub();
+    await hub.call('POST', '/api/users', { userName: 'cashier', password: 'cashier-pw', rights: ['TicketCreate'] });
+    const flood = Array.from({ length: 400 }, (_, i) => loginFrom(hub.url, '127.0.0.1', { userName: `nobody${i}`, password: 'x', deviceName: 'BackOffice' }));
+    await new Promise((r) => setTimeout(r, 20));
+    const real = await loginFrom(hub.url, '127.0.0.2', { userName: 'cashier', password: 'cashier-pw', deviceName: 'BackOffice' });
+    const flooded = await Promise.all(flood);
+    expect(real.status).toBe(200);
+    // The flood got a few hashes at a time (its address's share), and was told to come back for the
+    // rest at once: before, all 400 were hashed one after another ahead of the register (6.6 s).
+    // (Turn-taking between addresses is shown by the HashGate test below.)
+    expect(flooded.filter((r) => r.status === 401).length).toBeLessThan(100);
+    expect(flooded.filter((r) => r.status === 429).length).toBeGreaterThan(300);
+    expect(real.ms).toBeLessThan(5000);
+  });
+});
+
+describe('HashGate', () => {
+  it('runs at most `concurrency` at once, refuses an address beyond its share, and lets addresses take turns', async () => {
+    const gate = new HashGate(1, 3);
+    const order: string[] = [];
+    let release!: () => void;
+    const first = gate.run('a', () => new Promise<void>((r) => (release = r)).then(() => void order.push('a0')));
+    const queued = [gate.run('a', async () => void order.push('a1')), gate.run('a', async () => void order.push('a2'))];
+    expect(() => gate.run('a', async () => undefined)).toThrow(/Too many logins/);
+    const b = gate.run('b', async () => void order.push('b0'));
+    release();
+    await Promise.all([first, ...queued, b]);
+    // b waited behind one of a's, not behind all of them.
+    expect(order).toEqual(['a0', 'a1', 'b0', 'a2']);
+  });
+});
