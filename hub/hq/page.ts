@@ -56,7 +56,8 @@ async function refresh() {
   const to = new Date(); const from = new Date(to.getTime() - 7 * 86400000);
   const q = 'from=' + from.toISOString() + '&to=' + to.toISOString();
   const byStore = await api('/reports/sales?groupBy=store&' + q);
-  rows('#byStore', byStore.rows.map((r) => '<tr><td>' + esc(r.storeId) + '</td><td class="n">' + r.tickets + '</td><td class="n">' + r.total.toFixed(2) + '</td></tr>'));
+  const names = Object.fromEntries(stores.items.map((s) => [s.storeId, s.name || s.storeId]));
+  rows('#byStore', byStore.rows.map((r) => '<tr><td>' + esc(names[r.storeId] ?? r.storeId) + '</td><td class="n">' + r.tickets + '</td><td class="n">' + r.total.toFixed(2) + '</td></tr>'));
   const byDay = await api('/reports/sales?groupBy=day&' + q);
   rows('#byDay', byDay.rows.map((r) => '<tr><td>' + esc(r.day) + '</td><td class="n">' + r.tickets + '</td><td class="n">' + r.total.toFixed(2) + '</td></tr>'));
 }
