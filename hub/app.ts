@@ -2,7 +2,6 @@
  * createApp(deps) → the express app. It never listens: main.ts does, and tests call it with a
  * temp database and a fake clock.
  */
-import { sql } from 'drizzle-orm';
 import express, { type Express } from 'express';
 import type { Db } from '../db/client.js';
 import type { Clock } from './clock.js';
@@ -27,7 +26,8 @@ import { resourceRouter } from './resources/engine/routes.js';
 import { ResourceService } from './resources/engine/service.js';
 import { RESOURCES } from './resources/index.js';
 import { TicketActions } from './resources/tickets/actions.js';
-import { DEVICE_TIMEOUT_MS, TicketCloser } from './resources/tickets/close.js';
+import { TicketCloser } from './resources/tickets/close.js';
+import { FiscalDevices } from './resources/fiscaldevices/devices.js';
 import { ticketRouter } from './resources/tickets/routes.js';
 import { FiscalMonitor } from './resources/fiscaldevices/monitor.js';
 import { fiscalDeviceRouter } from './resources/fiscaldevices/routes.js';
@@ -62,6 +62,8 @@ export interface Services {
   auth: AuthService;
   ticketActions: TicketActions;
   ticketCloser: TicketCloser;
+  /** Every call to a fiscal device: lookup, one at a time per device, timeouts, faults as 503. */
+  fiscal: FiscalDevices;
   events: ReturnType<typeof eventStreams>;
   backups: BackupService;
   metrics: Metrics;
@@ -76,11 +78,13 @@ export function buildServices(deps: AppDeps): Services {
   const resources = Object.fromEntries(RESOURCES.map((def) => [def.name, new ResourceService(def, ctx)]));
   const mail = buildMail({ db: deps.db, clock: deps.clock, log: deps.log, timeZone: deps.config.timeZone, config: deps.config, emails: resources[receiptEmails.name] });
   const auth = new AuthService(ctx, deps.config.tokenTtlMs);
+  const fiscal = new FiscalDevices(deps.db, deps.drivers.fiscal);
   const services: Omit<Services, 'fiscalMonitor' | 'kds'> = {
     resources,
     auth,
     ticketActions: new TicketActions(ctx, resources.tickets),
-    ticketCloser: new TicketCloser(ctx, resources.tickets, deps.drivers.fiscal, deps.log, DEVICE_TIMEOUT_MS, mail.receipts),
+    ticketCloser: new TicketCloser(ctx, resources.tickets, fiscal, deps.log, mail.receipts),
+    fiscal,
     events: eventStreams(
       deps.db,
       (tokenHash) => auth.isLive(tokenHash),
@@ -92,24 +96,15 @@ export function buildServices(deps: AppDeps): Services {
     printing: new PrintService({ db: deps.db, clock: deps.clock, log: deps.log, timeZone: deps.config.timeZone }, deps.drivers.printing),
     mail,
   };
-  return { ...services, fiscalMonitor: fiscalMonitor(deps, services.ticketCloser), kds: new KdsService(ctx, services.auth, resources) };
-}
-
-/** Fiscal device status from every device call and a poll; the poll also settles receipts left pending. */
-function fiscalMonitor(deps: AppDeps, closer: TicketCloser): FiscalMonitor {
-  return new FiscalMonitor({
+  const monitor = new FiscalMonitor({
     db: deps.db,
     log: deps.log,
     fiscal: deps.drivers.fiscal,
-    devices: () =>
-      deps.db
-        .all<{ name: string; driver: string; address: string; settings: string | null }>(
-          sql`SELECT name, driver, json_extract(doc, '$.address') AS address, json_extract(doc, '$.settings') AS settings FROM fiscal_devices
-              WHERE is_active = 1 OR name IN (SELECT fiscal_name FROM fiscal_jobs WHERE state = 'Pending') ORDER BY name`,
-        )
-        .map((d) => ({ name: d.name, driver: d.driver, address: d.address, settings: d.settings ? (JSON.parse(d.settings) as Record<string, string>) : {} })),
-    settle: (name) => closer.afterPending(name, async () => {}),
+    devices: fiscal,
+    // The poll also settles receipts left pending on a device that answers again.
+    settle: (name) => fiscal.run(name, (device) => services.ticketCloser.settlePending(name, device)),
   });
+  return { ...services, fiscalMonitor: monitor, kds: new KdsService(ctx, services.auth, resources) };
 }
 
 /** The caller of a request that may come without a token (health): undefined when it has none or a dead one. */
@@ -178,7 +173,7 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
   api.use(under(['orderendpoints', 'orders'], printingRouter(services.printing, services.resources.orders)));
   api.use(under(['backups'], backupRouter(services.backups)));
   api.use(under(['tickets'], ticketRouter(services.ticketActions, services.ticketCloser)));
-  api.use(under(['fiscaldevices'], fiscalDeviceRouter({ db: deps.db, fiscal: deps.drivers.fiscal, closer: services.ticketCloser })));
+  api.use(under(['fiscaldevices'], fiscalDeviceRouter({ fiscal: services.fiscal, settlePending: (name, device) => services.ticketCloser.settlePending(name, device) })));
   api.use(under(['receipts'], receiptRouter(services.mail.receipts, services.mail.settings)));
   api.use(under(['orders'], orderStateRouter(services.resources.orders)));
   api.use(under(['kds'], kdsRouter(services.kds)));

@@ -5,7 +5,7 @@ import type { Caller } from './http/caller.js';
 import { hasRight } from './http/caller.js';
 import type { Clock } from './clock.js';
 import { VERSION } from './version.js';
-import { readFiscalStatus } from './resources/fiscaldevices/status.js';
+import { readFiscalStatus } from './resources/fiscaldevices/store.js';
 import { lastSeq } from './events/log.js';
 import { Outbox } from './mail/outbox.js';
 import { openJobCounts } from './printing/jobs.js';

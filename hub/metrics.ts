@@ -8,7 +8,7 @@ import { Router as makeRouter } from 'express';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { lastSeq } from './events/log.js';
-import { readFiscalStatus } from './resources/fiscaldevices/status.js';
+import { readFiscalStatus } from './resources/fiscaldevices/store.js';
 import { openJobCounts } from './printing/jobs.js';
 
 const BUCKETS_MS = [1, 2, 5, 10, 20, 50, 100, 250, 500, 1000, 2500, 5000];

@@ -3,8 +3,8 @@ import type { Db } from '../../../db/client.js';
 import type { FiscalRegistry } from '../../../drivers/fiscal/registry.js';
 import { DeviceError, type DeviceInfo, type DeviceStatus, type FiscalResult, type ReportResult } from '../../../drivers/fiscal/types.js';
 import type { Logger } from '../../log.js';
-import { withTimeout } from '../tickets/close.js';
-import { readFiscalStatus, writeFiscalStatus, type FiscalStatus } from './status.js';
+import type { FiscalDevices } from './devices.js';
+import { readFiscalStatus, writeFiscalStatus, type FiscalStatus } from './store.js';
 
 /** A device error as status text: the fault code, the message and the vendor's own code. */
 export function describeFault(e: unknown): string {
@@ -25,8 +25,8 @@ export class FiscalMonitor {
       db: Db;
       log: Logger;
       fiscal: FiscalRegistry;
-      /** Active fiscal devices as configured. */
-      devices: () => Array<{ name: string; driver: string; address: string; settings: Record<string, string> }>;
+      /** The devices as configured: which to watch, and a status query with its timeout. */
+      devices: Pick<FiscalDevices, 'toWatch' | 'status'>;
       /** Settles receipts left pending on a device that answers again. */
       settle?: (name: string) => Promise<void>;
     },
@@ -90,10 +90,10 @@ export class FiscalMonitor {
   /** Asks every active device for its status, then settles what was left pending on those that answer. */
   poll(): Promise<void> {
     this.polling ??= (async () => {
-      for (const config of this.deps.devices()) {
+      for (const config of this.deps.devices.toWatch()) {
         try {
           // The observer records the answer (or the failure) as the device's status.
-          await withTimeout(this.deps.fiscal.get(config).status(), STATUS_TIMEOUT_MS, `${config.name} status`, false);
+          await this.deps.devices.status(config, STATUS_TIMEOUT_MS);
         } catch (e) {
           this.failed(config.name, e);
           continue;

@@ -8,7 +8,7 @@ import { bool } from '../engine/refs.js';
 import { checkSettings } from '../../../drivers/fiscal/datecs/driver.js';
 import { checkEscPosSettings } from '../../../drivers/fiscal/escpos/driver.js';
 import { checkEkasaSettings } from '../../../drivers/fiscal/ekasa/driver.js';
-import { forgetFiscalStatus, readFiscalStatus, type FiscalStatus } from './status.js';
+import { forgetFiscalStatus, readFiscalStatus, type FiscalStatus } from './store.js';
 
 export const FISCAL_DRIVERS = ['datecs', 'escpos', 'simulator', 'ekasa'] as const;
 

@@ -2,7 +2,7 @@
  * Batch actions (PATCH /api/tickets?action=Handover|Takeover|Relocate) and the preliminary bill.
  * A batch is all or nothing: every ticket is checked and stored in one transaction.
  */
-import { sql } from 'drizzle-orm';
+import { activeUserDoc } from './store.js';
 import { z } from 'zod';
 import { inTransaction } from '../../../db/client.js';
 import { requireRight, requireSale, type Caller } from '../../http/caller.js';
@@ -47,9 +47,9 @@ export class TicketActions {
     if (new Set(body.ids).size !== body.ids.length) throw errors.member('ids', 'A ticket id appears twice.', 'Unique');
     let employee: { userName: string; name: string } | undefined;
     if (action === 'Handover') {
-      const user = this.ctx.db.get<{ doc: string }>(sql`SELECT doc FROM users WHERE user_name = ${body.userName!} COLLATE NOCASE AND is_active = 1`);
+      const user = activeUserDoc(this.ctx.db, body.userName!);
       if (!user) throw errors.member('userName', `No active user '${body.userName}'.`);
-      const u = JSON.parse(user.doc) as { userName: string; name: string };
+      const u = JSON.parse(user) as { userName: string; name: string };
       employee = { userName: u.userName, name: u.name ?? '' };
     }
     if (action === 'Takeover') {

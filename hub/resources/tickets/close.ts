@@ -7,14 +7,12 @@
  * cannot mistake another ticket's receipt for this one's. Until then the ticket takes no edits
  * (423). Device I/O never happens inside a transaction.
  */
-import { sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
-import { DeviceError, type EkasaInfo, type FiscalDevice, type FiscalResult, type PaymentKind, type Receipt } from '../../../drivers/fiscal/types.js';
-import type { FiscalRegistry } from '../../../drivers/fiscal/registry.js';
+import { DeviceError, type EkasaInfo, type FiscalResult, type PaymentKind, type Receipt } from '../../../drivers/fiscal/types.js';
 import type { ReceiptMailer } from '../../mail/receipts.js';
 import { inTransaction, whenDurable } from '../../../db/client.js';
 import { requireRight, requireSale, type Caller } from '../../http/caller.js';
-import { errors, ErrorCode, HubError } from '../../http/errors.js';
+import { errors } from '../../http/errors.js';
 import type { Logger } from '../../log.js';
 import { D, dec, toJsonNumber } from '../../money.js';
 import { devices } from '../devices/resource.js';
@@ -23,10 +21,11 @@ import { decimal, MAX_INT32, MAX_MAGNITUDE, nameKey } from '../engine/fields.js'
 import { getStored } from '../engine/repo.js';
 import { newId, type ResourceService } from '../engine/service.js';
 import { parseOr400 } from '../engine/validate.js';
-import { fiscalDevices } from '../fiscaldevices/resource.js';
+import type { FiscalDevices, TimedDevice } from '../fiscaldevices/devices.js';
 import { paymentTypes } from '../paymenttypes/resource.js';
 import { requireOpen } from './resource.js';
 import { recordServerTransfer, saleItems } from '../stocktransfers/stock.js';
+import { finishJob, insertPendingJob, jobRow, pendingJobs, pluVat, type FiscalJobRow } from './store.js';
 
 export const closeContextSchema = z.object({
   fiscalName: nameKey().optional(),
@@ -41,39 +40,6 @@ export const closeContextSchema = z.object({
 });
 
 const EMAIL = /^[^@\s"<>(),;:]+@[^@\s"<>(),;:]+\.[^@\s"<>(),;:]+$/;
-export const DEVICE_TIMEOUT_MS = 15_000;
-
-/** Races a device call against its timeout; a timed-out receipt has an unknown outcome. */
-export async function withTimeout<T>(call: Promise<T>, ms: number, what: string, outcomeUnknown: boolean): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new DeviceError('TIMEOUT', `${what} did not answer within ${ms} ms`, outcomeUnknown)), ms);
-  });
-  try {
-    return await Promise.race([call, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** Device faults as the API answers them: 503 DeviceUnavailable with Retry-After, nothing changed. */
-export function deviceUnavailable(name: string, e: unknown): HubError {
-  const code = e instanceof DeviceError ? e.code : 'PROTOCOL';
-  const message = e instanceof Error ? e.message : String(e);
-  return new HubError(503, ErrorCode.DeviceUnavailable, `Fiscal device '${name}' is unavailable (${code}: ${message}). Nothing was changed.`, {
-    headers: { 'Retry-After': '5' },
-  });
-}
-
-interface FiscalJobRow {
-  id: string;
-  ticket_id: string;
-  fiscal_name: string;
-  state: string;
-  request: string;
-  last_number_before: number | null;
-}
-
 type Payment = { paymentTypeNumber: number; amount: number };
 
 /** What a fiscal job remembers of its close, so a receipt settled later closes the ticket as it was printed. */
@@ -101,15 +67,11 @@ const outcomeOf = (r: FiscalResult): FiscalOutcome => ({
 });
 
 export class TicketCloser {
-  /** One receipt at a time per fiscal device: the tail of each device's queue. */
-  private readonly deviceQueues = new Map<string, Promise<void>>();
-
   constructor(
     private readonly ctx: EngineContext,
     private readonly tickets: ResourceService,
-    private readonly fiscal: FiscalRegistry,
+    private readonly fiscal: FiscalDevices,
     private readonly log: Logger,
-    private readonly timeoutMs = DEVICE_TIMEOUT_MS,
     private readonly mail: ReceiptMailer | null = null,
   ) {}
 
@@ -136,9 +98,9 @@ export class TicketCloser {
     requireOpen(ticket.doc);
     // A receipt of an earlier attempt whose reply was lost is settled first, on its own device; if it
     // was issued, it closes the ticket as it was printed (its payments, its device), whatever this body says.
-    const earlier = this.pendingJobs(sql`ticket_id = ${id}`)[0];
+    const earlier = pendingJobs(this.ctx.db, { ticketId: id })[0];
     if (earlier) {
-      const closed = await this.onDevice(earlier.fiscal_name, () => this.settle(earlier.id));
+      const closed = await this.fiscal.run(earlier.fiscal_name, (device) => this.settle(earlier.id, device));
       if (closed) return closed;
     }
 
@@ -146,87 +108,49 @@ export class TicketCloser {
     if (email && !EMAIL.test(email)) throw errors.member('receipt.email', `'${email}' is not an e-mail address.`);
     const fiscalName = body.fiscalName ?? this.defaultFiscalName(caller);
     if (!fiscalName) throw errors.member('fiscalName', 'No fiscalName given and the device has no DefaultFiscalName setting.', 'Required');
-    const config = getStored(this.ctx.db, fiscalDevices, fiscalName);
+    const config = this.fiscal.config(fiscalName);
     if (!config) throw errors.member('fiscalName', `Fiscal device '${fiscalName}' does not exist.`);
-    if (config.doc.isActive !== true) throw errors.forbidden(`Fiscal device '${fiscalName}' is inactive.`);
+    if (!config.isActive) throw errors.forbidden(`Fiscal device '${fiscalName}' is inactive.`);
     const items = ticket.doc.items as Doc[];
     if (items.length === 0) throw errors.member('items', 'A ticket without items cannot be closed.');
     // `print: false` is the customer declining paper; the driver skips it only where its device may (see Receipt.print).
     const receipt: Receipt = { ...this.receipt(caller, ticket.doc, body.payments), print: body.receipt.print };
     const request: JobRequest = { receipt, payments: body.payments, deviceName: caller.device.name, userName: caller.userName, email };
 
-    return this.onDevice(fiscalName, async () => {
+    return this.fiscal.run(fiscalName, async (device) => {
       // Another ticket's receipt left unsettled on this device is settled before a new one is printed,
       // so "the device's last number moved" can only mean that receipt.
-      for (const job of this.pendingJobs(sql`fiscal_name = ${fiscalName}`)) await this.settle(job.id);
-      const device = this.deviceFor(fiscalName);
-      let before: number;
-      try {
-        before = (await withTimeout(device.lastDocument(), this.timeoutMs, 'lastDocument', false))?.number ?? 0;
-      } catch (e) {
-        throw deviceUnavailable(fiscalName, e);
-      }
+      await this.settlePending(fiscalName, device);
+      const before = (await device.lastDocument())?.number ?? 0;
       const jobId = newId();
-      this.ctx.db.run(
-        sql`INSERT INTO fiscal_jobs (id, ticket_id, fiscal_name, state, request, last_number_before, created_at)
-            VALUES (${jobId}, ${id}, ${fiscalName}, 'Pending', ${JSON.stringify(request)}, ${before}, ${this.ctx.clock.now().getTime()})`,
-      );
+      insertPendingJob(this.ctx.db, { id: jobId, ticketId: id, fiscalName, request, lastNumberBefore: before, at: this.ctx.clock.now().getTime() });
       // The journal row is on disk before the device is asked: after a power cut the hub still knows a
       // receipt may have been issued, and reconciles instead of issuing a second one (issue 16).
       await whenDurable(this.ctx.db);
       let printed: FiscalOutcome;
       try {
-        printed = outcomeOf(await withTimeout(device.printReceipt(receipt, jobId), this.timeoutMs, 'printReceipt', true));
+        printed = outcomeOf(await device.printReceipt(receipt, jobId));
       } catch (e) {
         if (!(e instanceof DeviceError && e.outcomeUnknown)) {
           this.finishJob(jobId, 'Failed', null, e);
-          throw deviceUnavailable(fiscalName, e);
+          throw e;
         }
         this.log.warn({ ticketId: id, fiscalName, err: e.message }, 'fiscal receipt outcome unknown; asking the device');
-        const closed = await this.settle(jobId);
+        const closed = await this.settle(jobId, device);
         if (closed) return closed;
-        throw deviceUnavailable(fiscalName, e);
+        throw e;
       }
-      return this.store(this.jobRow(jobId)!, printed);
+      return this.store(jobRow(this.ctx.db, jobId)!, printed);
     });
   }
 
   /**
-   * Runs `fn` on the device's queue once every receipt left pending on it is settled (a lost reply,
-   * a hub stopped between print and commit): reports run here, so no report comes between a receipt
-   * and its settling, and so does the settling at start and when a device answers again.
+   * Settles every receipt left pending on this device (a lost reply, a hub stopped between print and
+   * commit); call it on the device's queue (inside FiscalDevices.run). Reports and the settling at
+   * start and when a device answers again run it first, so nothing comes between a receipt and its settling.
    */
-  async afterPending<T>(fiscalName: string, fn: () => Promise<T>): Promise<T> {
-    return this.onDevice(fiscalName, async () => {
-      for (const job of this.pendingJobs(sql`fiscal_name = ${fiscalName}`)) await this.settle(job.id);
-      return fn();
-    });
-  }
-
-  /** Runs `fn` when every earlier call queued for this fiscal device has finished. */
-  private async onDevice<T>(fiscalName: string, fn: () => Promise<T>): Promise<T> {
-    const previous = this.deviceQueues.get(fiscalName) ?? Promise.resolve();
-    let release!: () => void;
-    const tail = previous.then(() => new Promise<void>((resolve) => (release = resolve)));
-    this.deviceQueues.set(fiscalName, tail);
-    await previous;
-    try {
-      return await fn();
-    } finally {
-      release();
-      if (this.deviceQueues.get(fiscalName) === tail) this.deviceQueues.delete(fiscalName);
-    }
-  }
-
-  private deviceFor(fiscalName: string): FiscalDevice {
-    const config = getStored(this.ctx.db, fiscalDevices, fiscalName);
-    if (!config) throw deviceUnavailable(fiscalName, new Error('the fiscal device is no longer configured'));
-    return this.fiscal.get({
-      name: fiscalName,
-      driver: String(config.doc.driver),
-      address: String(config.doc.address),
-      settings: (config.doc.settings as Record<string, string>) ?? {},
-    });
+  async settlePending(fiscalName: string, device: TimedDevice): Promise<void> {
+    for (const job of pendingJobs(this.ctx.db, { fiscalName })) await this.settle(job.id, device);
   }
 
   private defaultFiscalName(caller: Caller): string | undefined {
@@ -274,10 +198,7 @@ export class TicketCloser {
       reference: String(ticket.id),
       operator: caller.userName,
       lines: (ticket.items as Doc[]).map((i) => {
-        const plu = this.ctx.db.get<{ rate: number | null; category: number | null }>(
-          sql`SELECT json_extract(doc, '$.vatInfo.rate') AS rate, json_extract(doc, '$.vatInfo.category') AS category FROM plus
-              WHERE stock_name = ${(i.plu as { stockName: string }).stockName} AND code = ${(i.plu as { code: number }).code}`,
-        );
+        const plu = pluVat(this.ctx.db, (i.plu as { code: number }).code, (i.plu as { stockName: string }).stockName);
         const options = (i.modifiers as Array<{ unitPrice: number; quantity: number }>).reduce((s, m) => s.plus(dec(m.unitPrice).times(m.quantity)), new D(0));
         return {
           name: String((i.plu as { name: string }).name),
@@ -296,16 +217,6 @@ export class TicketCloser {
     };
   }
 
-  private pendingJobs(where: SQL): FiscalJobRow[] {
-    return this.ctx.db.all<FiscalJobRow>(
-      sql`SELECT id, ticket_id, fiscal_name, state, request, last_number_before FROM fiscal_jobs WHERE state = 'Pending' AND ${where} ORDER BY created_at`,
-    );
-  }
-
-  private jobRow(jobId: string): FiscalJobRow | undefined {
-    return this.ctx.db.get<FiscalJobRow>(sql`SELECT id, ticket_id, fiscal_name, state, request, last_number_before FROM fiscal_jobs WHERE id = ${jobId}`);
-  }
-
   /**
    * Settles a job whose outcome is unknown (a lost reply, an error after printing, a crash); call it
    * on the job's device queue. The device is asked for its last document: nothing newer than the
@@ -314,36 +225,25 @@ export class TicketCloser {
    * closed from it. A device that cannot answer leaves the job Pending: 503. Answers the closed
    * ticket, or undefined when the receipt was not issued.
    */
-  private async settle(jobId: string): Promise<Doc | undefined> {
-    const job = this.jobRow(jobId);
+  private async settle(jobId: string, device: TimedDevice): Promise<Doc | undefined> {
+    const job = jobRow(this.ctx.db, jobId);
     if (!job) return undefined;
     if (job.state !== 'Pending') {
       const ticket = getStored(this.ctx.db, this.tickets.def, job.ticket_id);
       return job.state === 'Done' && ticket ? this.tickets.present(ticket) : undefined;
     }
-    const device = this.deviceFor(job.fiscal_name);
     if (device.findReceipt) {
       // The device keeps the job id with the receipt (eKasa's externalId): it says exactly.
-      let found: FiscalResult | null;
-      try {
-        found = await withTimeout(device.findReceipt(job.id), this.timeoutMs, 'findReceipt', false);
-      } catch (e) {
-        throw deviceUnavailable(job.fiscal_name, e);
-      }
+      const found = await device.findReceipt(job.id);
       if (!found) {
         this.finishJob(job.id, 'Failed', null, 'the device did not issue the receipt');
         return undefined;
       }
       return this.store(job, outcomeOf(found));
     }
-    let last;
-    let status;
-    try {
-      last = await withTimeout(device.lastDocument(), this.timeoutMs, 'lastDocument', false);
-      status = await withTimeout(device.status(), this.timeoutMs, 'status', false);
-    } catch (e) {
-      throw deviceUnavailable(job.fiscal_name, e);
-    }
+    // A device that cannot answer leaves the job Pending (FiscalDevices.run answers 503).
+    const last = await device.lastDocument();
+    const status = await device.status();
     const before = job.last_number_before ?? 0;
     const request = JSON.parse(job.request) as JobRequest;
     // Jobs on one device run one at a time and are settled before the next is printed, so the
@@ -366,10 +266,7 @@ export class TicketCloser {
 
   private finishJob(jobId: string, state: 'Done' | 'Failed', result: unknown, error: unknown): void {
     const message = error instanceof Error ? error.message : error ? String(error) : null;
-    this.ctx.db.run(
-      sql`UPDATE fiscal_jobs SET state = ${state}, result = ${result === null ? null : JSON.stringify(result)}, error = ${message},
-          finished_at = ${this.ctx.clock.now().getTime()} WHERE id = ${jobId}`,
-    );
+    finishJob(this.ctx.db, jobId, state, result, message, this.ctx.clock.now().getTime());
   }
 
   /** Closes the ticket of `job` from the receipt the device issued, in one transaction with the job's end. */

@@ -3,13 +3,13 @@
  * or removed ones a Cancel order, one per order endpoint named by the plu. Runs inside the ticket
  * write's transaction and enqueues the print jobs there too (outbox).
  */
-import { rawSql } from '../../../db/client.js';
 import { dec, toJsonNumber } from '../../money.js';
 import { enqueuePrintJob } from '../../printing/queue.js';
 import type { Doc, EngineContext } from '../engine/define.js';
 import { putStored } from '../engine/repo.js';
 import { newId } from '../engine/service.js';
 import { orders } from '../orders/resource.js';
+import { activeEndpointTypes, pluOrderEndpoints } from './store.js';
 
 export interface TicketItem {
   id: number;
@@ -45,21 +45,17 @@ export function orderDeltas(before: TicketItem[], after: TicketItem[]): { added:
 
 /**
  * The order endpoints of each line's plu, active ones only (an inactive printer is switched off on
- * purpose). Plain cached SQL: this runs inside every ticket write's transaction.
+ * purpose). Cached statements (store.ts): this runs inside every ticket write's transaction.
  */
 function endpointsOfLines(ctx: EngineContext, lines: Line[]): Array<Array<{ name: string; type: string }>> {
   if (!lines.length) return [];
-  const active = new Map(rawSql.all<{ name: string; type: string }>(ctx.db, 'SELECT name, type FROM order_endpoints WHERE is_active = 1', []).map((e) => [e.name, e.type]));
+  const active = activeEndpointTypes(ctx.db);
   const namesOf = new Map<string, string[]>();
   return lines.map(({ item }) => {
     const key = `${item.plu.stockName}\u0000${item.plu.code}`;
     let names = namesOf.get(key);
     if (!names) {
-      const row = rawSql.get<{ names: string | null }>(ctx.db, "SELECT json_extract(doc, '$.orderEndpointNames') AS names FROM plus WHERE stock_name = ? AND code = ?", [
-        item.plu.stockName,
-        item.plu.code,
-      ]);
-      names = row?.names ? (JSON.parse(row.names) as string[]) : [];
+      names = pluOrderEndpoints(ctx.db, item.plu.code, item.plu.stockName);
       namesOf.set(key, names);
     }
     return names.filter((n) => active.has(n)).map((name) => ({ name, type: active.get(name)! }));

@@ -2,9 +2,7 @@
  * Tickets (CONTRACT §6): declared for the engine like every resource; the rules that make a POS a
  * POS (Sale environment, PORTOS rights, storno, exact totals, kitchen orders) live in the hooks.
  */
-import { sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { rawSql } from '../../../db/client.js';
 import { hasRight, requireRight, requireSale, type Caller } from '../../http/caller.js';
 import { errors } from '../../http/errors.js';
 import type { Right } from '../../http/rights.js';
@@ -18,6 +16,7 @@ import { getStored } from '../engine/repo.js';
 import { modifiers } from '../modifiers/resource.js';
 import { itemTotal, ticketTotal } from './math.js';
 import { createOrders, orderDeltas, type TicketItem } from './orders.js';
+import { customerIdOfCard, hasPendingJob, pluForItem, ticketSql } from './store.js';
 import { ownOrOpenTicket } from '../visibility.js';
 
 export const PURCHASE_TYPES = ['WalkIn', 'TakeAway', 'Delivery'] as const;
@@ -66,10 +65,10 @@ function resolveCustomer(ctx: EngineContext, ref: { id?: string; cardSerialNumbe
   if (!ref || (!ref.id && !ref.cardSerialNumber)) return null;
   let id = ref.id;
   if (ref.cardSerialNumber) {
-    const row = ctx.db.get<{ id: string }>(sql`SELECT customer_id AS id FROM customer_cards WHERE serial_number = ${ref.cardSerialNumber}`);
-    if (!row) throw errors.member('customer.cardSerialNumber', `No customer holds card '${ref.cardSerialNumber}'.`);
-    if (id && row.id !== id) throw errors.member('customer.cardSerialNumber', `Card '${ref.cardSerialNumber}' belongs to another customer than '${id}'.`);
-    id = row.id;
+    const holder = customerIdOfCard(ctx.db, ref.cardSerialNumber);
+    if (!holder) throw errors.member('customer.cardSerialNumber', `No customer holds card '${ref.cardSerialNumber}'.`);
+    if (id && holder !== id) throw errors.member('customer.cardSerialNumber', `Card '${ref.cardSerialNumber}' belongs to another customer than '${id}'.`);
+    id = holder;
   }
   if (!id) return null;
   const stored = getStored(ctx.db, customers, id);
@@ -80,16 +79,6 @@ function resolveCustomer(ctx: EngineContext, ref: { id?: string; cardSerialNumbe
     cardSerialNumber: ref.cardSerialNumber ?? null,
     discountRate: stored.doc.discountRate as number,
   };
-}
-
-interface PluRow {
-  name: string;
-  unit_price: number | null;
-  type: string;
-}
-
-function loadPlu(ctx: EngineContext, code: number, stockName: string): PluRow | undefined {
-  return rawSql.get<PluRow>(ctx.db, "SELECT name, json_extract(doc, '$.unitPrice.amount') AS unit_price, type FROM plus WHERE stock_name = ? AND code = ?", [stockName, code]);
 }
 
 type ItemInput = z.output<typeof itemSchema>;
@@ -153,7 +142,7 @@ function completeItems(ctx: EngineContext, items: ItemInput[]): { items: Doc[]; 
     const id = item.id ?? next++;
     if (seen.has(id)) throw errors.member(`items[${i}].id`, `Item id ${id} appears twice.`, 'Unique');
     seen.add(id);
-    const plu = loadPlu(ctx, item.plu.code, item.plu.stockName);
+    const plu = pluForItem(ctx.db, item.plu.code, item.plu.stockName);
     if (!plu) throw errors.member(`items[${i}].plu`, `Plu ${item.plu.code} does not exist in stock '${item.plu.stockName}'.`);
     const unitPrice = item.unitPrice?.amount ?? plu.unit_price ?? 0;
     if (!dec(unitPrice).eq(dec(plu.unit_price ?? 0))) ownPrices.push({ id, amount: unitPrice });
@@ -202,8 +191,7 @@ export function requireOpen(ticket: Doc): void {
  */
 export function requireNotBusy(ctx: EngineContext, id: unknown): void {
   if (ctx.busy.has(`tickets:${id}`)) throw errors.locked(`Ticket '${id}' is being closed right now; try again in a moment.`);
-  const pending = rawSql.get(ctx.db, "SELECT 1 AS hit FROM fiscal_jobs WHERE ticket_id = ? AND state = 'Pending' LIMIT 1", [String(id)]);
-  if (pending) throw errors.locked(`Ticket '${id}' is being closed: its fiscal receipt may have been issued already. Retry the close to settle it.`);
+  if (hasPendingJob(ctx.db, String(id))) throw errors.locked(`Ticket '${id}' is being closed: its fiscal receipt may have been issued already. Retry the close to settle it.`);
 }
 
 /** Storno: lowering or removing an item a previous write stored. */
@@ -292,7 +280,7 @@ export const tickets = defineResource({
   ],
   filters: {
     IsClosed: { type: 'bool', column: 'is_closed' },
-    HasCustomer: { type: 'bool', predicate: () => sql`tickets.customer_id IS NOT NULL` },
+    HasCustomer: { type: 'bool', predicate: ticketSql.hasCustomer },
     HasDiscount: { type: 'bool', column: 'has_discount' },
     HasNegativeItem: { type: 'bool', column: 'has_negative_item' },
     HasReturnedItem: { type: 'bool', column: 'has_returned_item' },
@@ -317,7 +305,7 @@ export const tickets = defineResource({
     EmployeeUserName: { type: 'string', column: 'employee_user_name' },
     ItemPluCode: { type: 'int', child: { table: 'ticket_items', fk: 'ticket_id', column: 'plu_code' } },
     ItemPluStockName: { type: 'string', child: { table: 'ticket_items', fk: 'ticket_id', column: 'plu_stock_name' } },
-    State: { type: 'enum', expr: () => sql`CASE tickets.is_closed WHEN 1 THEN 'Closed' ELSE 'Opened' END`, enumValues: TICKET_STATES },
+    State: { type: 'enum', expr: ticketSql.state, enumValues: TICKET_STATES },
   },
   sorts: {
     'closeInfo.number': 'close_number',
@@ -329,7 +317,7 @@ export const tickets = defineResource({
     'totalPrice.amount': 'total_amount',
   },
   // Everyone reads every open ticket (a table plan needs them) and the closed ones of their own device or user.
-  read: { right: 'TicketReadAll', scope: (caller) => ownOrOpenTicket(caller, sql`tickets`) },
+  read: { right: 'TicketReadAll', scope: (caller) => ownOrOpenTicket(caller, ticketSql.table) },
   // TicketCreate only for a new id (checked in prepare): a PUT that updates needs TicketUpdate(Any), not TicketCreate.
   rights: { create: null, update: null, delete: 'TicketDelete' },
   hooks: {

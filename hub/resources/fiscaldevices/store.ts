@@ -1,4 +1,7 @@
 /**
+ * The fiscal devices' SQL: their configuration as the device layer needs it, which ones to watch,
+ * and their `status`.
+ *
  * The `status` of fiscal devices: what the hub last saw of each device (online, paper, lastError,
  * fiscal memory serial, day number), kept up to date by every device call and by a periodic poll.
  *
@@ -9,6 +12,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
+import type { FiscalDeviceConfig } from '../../../drivers/fiscal/types.js';
 
 export interface FiscalStatus {
   online: boolean | null;
@@ -34,4 +38,37 @@ export function writeFiscalStatus(db: Db, name: string, status: FiscalStatus): v
 
 export function forgetFiscalStatus(db: Db, name: string): void {
   db.run(sql`DELETE FROM meta WHERE key = ${metaKey(name)}`);
+}
+
+interface ConfigRow {
+  name: string;
+  driver: string;
+  is_active: number;
+  address: string;
+  settings: string | null;
+}
+const toConfig = (d: ConfigRow) => ({
+  name: d.name,
+  driver: d.driver,
+  address: d.address,
+  settings: d.settings ? (JSON.parse(d.settings) as Record<string, string>) : {},
+  isActive: d.is_active === 1,
+});
+
+/** One fiscal device's configuration, as its driver takes it. */
+export function fiscalDeviceConfig(db: Db, name: string): (FiscalDeviceConfig & { isActive: boolean }) | undefined {
+  const row = db.get<ConfigRow>(
+    sql`SELECT name, driver, is_active, json_extract(doc, '$.address') AS address, json_extract(doc, '$.settings') AS settings FROM fiscal_devices WHERE name = ${name}`,
+  );
+  return row ? toConfig(row) : undefined;
+}
+
+/** The active fiscal devices, and any inactive one still holding a receipt to settle. */
+export function fiscalDevicesToWatch(db: Db): FiscalDeviceConfig[] {
+  return db
+    .all<ConfigRow>(
+      sql`SELECT name, driver, is_active, json_extract(doc, '$.address') AS address, json_extract(doc, '$.settings') AS settings FROM fiscal_devices
+          WHERE is_active = 1 OR name IN (SELECT fiscal_name FROM fiscal_jobs WHERE state = 'Pending') ORDER BY name`,
+    )
+    .map(toConfig);
 }

@@ -1,0 +1,108 @@
+/**
+ * Every call the hub makes to a fiscal device goes through `FiscalDevices.run(name, fn)` (issue 18):
+ * it looks the device up as configured, runs `fn` when every earlier call queued for that device has
+ * finished (one receipt, report or status at a time: a reconciliation can then trust "the device's
+ * last number moved"), gives each device call its timeout, and maps what is left of a device fault
+ * to the API's answer (503 DeviceUnavailable, Retry-After, nothing changed).
+ */
+import { DeviceError, type FiscalDevice, type FiscalDeviceConfig } from '../../../drivers/fiscal/types.js';
+import type { FiscalRegistry } from '../../../drivers/fiscal/registry.js';
+import type { Db } from '../../../db/client.js';
+import { ErrorCode, HubError } from '../../http/errors.js';
+import { fiscalDeviceConfig, fiscalDevicesToWatch } from './store.js';
+
+export const DEVICE_TIMEOUT_MS = 15_000;
+/** A Z report prints the day's totals and writes the fiscal memory: it may take a while. */
+export const REPORT_TIMEOUT_MS = 60_000;
+
+/** Races a device call against its timeout; a timed-out receipt or report has an unknown outcome. */
+export async function withTimeout<T>(call: Promise<T>, ms: number, what: string, outcomeUnknown: boolean): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new DeviceError('TIMEOUT', `${what} did not answer within ${ms} ms`, outcomeUnknown)), ms);
+  });
+  try {
+    return await Promise.race([call, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Device faults as the API answers them: 503 DeviceUnavailable with Retry-After, nothing changed. */
+export function deviceUnavailable(name: string, e: unknown): HubError {
+  const code = e instanceof DeviceError ? e.code : 'PROTOCOL';
+  const message = e instanceof Error ? e.message : String(e);
+  return new HubError(503, ErrorCode.DeviceUnavailable, `Fiscal device '${name}' is unavailable (${code}: ${message}). Nothing was changed.`, {
+    headers: { 'Retry-After': '5' },
+  });
+}
+
+/** A fiscal device's calls, each bounded by its timeout (a receipt or a report that times out may have printed). */
+export type TimedDevice = Pick<FiscalDevice, 'info' | 'status' | 'lastDocument' | 'printReceipt' | 'xReport' | 'zReport'> & Partial<Pick<FiscalDevice, 'findReceipt'>>;
+
+export interface FiscalTimeouts {
+  callMs: number;
+  reportMs: number;
+}
+
+export class FiscalDevices {
+  /** The tail of each device's queue. */
+  private readonly queues = new Map<string, Promise<void>>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly registry: FiscalRegistry,
+    private readonly timeouts: FiscalTimeouts = { callMs: DEVICE_TIMEOUT_MS, reportMs: REPORT_TIMEOUT_MS },
+  ) {}
+
+  /** The configuration of `name`, or undefined when no such fiscal device exists. */
+  config(name: string): (FiscalDeviceConfig & { isActive: boolean }) | undefined {
+    return fiscalDeviceConfig(this.db, name);
+  }
+
+  /** Devices worth asking for their status: the active ones, and any holding a receipt still to settle. */
+  toWatch(): FiscalDeviceConfig[] {
+    return fiscalDevicesToWatch(this.db);
+  }
+
+  /**
+   * Runs `fn` on the device's queue. A DeviceError `fn` lets through becomes a 503 naming the
+   * device; a device no longer configured is one too (its receipts may still need settling).
+   */
+  async run<T>(name: string, fn: (device: TimedDevice) => Promise<T>): Promise<T> {
+    const previous = this.queues.get(name) ?? Promise.resolve();
+    let release!: () => void;
+    const tail = previous.then(() => new Promise<void>((resolve) => (release = resolve)));
+    this.queues.set(name, tail);
+    await previous;
+    try {
+      const config = this.config(name);
+      if (!config) throw new DeviceError('OFFLINE', 'the fiscal device is no longer configured', false);
+      return await fn(this.timed(config));
+    } catch (e) {
+      throw e instanceof DeviceError ? deviceUnavailable(name, e) : e;
+    } finally {
+      release();
+      if (this.queues.get(name) === tail) this.queues.delete(name);
+    }
+  }
+
+  /** Status without waiting in the queue (the poll): a status query never changes what the device holds, and each driver sends one command at a time. */
+  status(config: FiscalDeviceConfig, ms = this.timeouts.callMs): Promise<unknown> {
+    return withTimeout(this.registry.get(config).status(), ms, `${config.name} status`, false);
+  }
+
+  private timed(config: FiscalDeviceConfig): TimedDevice {
+    const device = this.registry.get(config);
+    const { callMs, reportMs } = this.timeouts;
+    return {
+      info: () => withTimeout(device.info(), callMs, 'info', false),
+      status: () => withTimeout(device.status(), callMs, 'status', false),
+      lastDocument: () => withTimeout(device.lastDocument(), callMs, 'lastDocument', false),
+      printReceipt: (receipt, jobId) => withTimeout(device.printReceipt(receipt, jobId), callMs, 'printReceipt', true),
+      xReport: () => withTimeout(device.xReport(), callMs, 'X report', true),
+      zReport: () => withTimeout(device.zReport(), reportMs, 'Z report', true),
+      ...(device.findReceipt ? { findReceipt: (jobId: string) => withTimeout(device.findReceipt!(jobId), callMs, 'findReceipt', false) } : {}),
+    };
+  }
+}

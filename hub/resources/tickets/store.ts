@@ -1,0 +1,102 @@
+/**
+ * The tickets' SQL beyond the engine's: the fiscal journal (one row per receipt asked of a device,
+ * written before it is asked), the catalog lookups a ticket write makes, and the filter expressions
+ * the ticket resource declares. Everything else in this folder speaks in documents.
+ */
+import { sql, type SQL } from 'drizzle-orm';
+import { rawSql, type Db } from '../../../db/client.js';
+
+export interface FiscalJobRow {
+  id: string;
+  ticket_id: string;
+  fiscal_name: string;
+  state: string;
+  request: string;
+  last_number_before: number | null;
+}
+
+const JOB_COLUMNS = 'id, ticket_id, fiscal_name, state, request, last_number_before';
+
+/** Receipts whose outcome is not known yet, oldest first: of one ticket, or on one device. */
+export function pendingJobs(db: Db, of: { ticketId: string } | { fiscalName: string }): FiscalJobRow[] {
+  return 'ticketId' in of
+    ? rawSql.all<FiscalJobRow>(db, `SELECT ${JOB_COLUMNS} FROM fiscal_jobs WHERE state = 'Pending' AND ticket_id = ? ORDER BY created_at`, [of.ticketId])
+    : rawSql.all<FiscalJobRow>(db, `SELECT ${JOB_COLUMNS} FROM fiscal_jobs WHERE state = 'Pending' AND fiscal_name = ? ORDER BY created_at`, [of.fiscalName]);
+}
+
+/** Whether a receipt of this ticket may be out already (a lost reply not yet settled). */
+export function hasPendingJob(db: Db, ticketId: string): boolean {
+  return !!rawSql.get(db, "SELECT 1 AS hit FROM fiscal_jobs WHERE ticket_id = ? AND state = 'Pending' LIMIT 1", [ticketId]);
+}
+
+export function jobRow(db: Db, jobId: string): FiscalJobRow | undefined {
+  return rawSql.get<FiscalJobRow>(db, `SELECT ${JOB_COLUMNS} FROM fiscal_jobs WHERE id = ?`, [jobId]);
+}
+
+export function insertPendingJob(db: Db, job: { id: string; ticketId: string; fiscalName: string; request: unknown; lastNumberBefore: number; at: number }): void {
+  rawSql.run(db, "INSERT INTO fiscal_jobs (id, ticket_id, fiscal_name, state, request, last_number_before, created_at) VALUES (?, ?, ?, 'Pending', ?, ?, ?)", [
+    job.id,
+    job.ticketId,
+    job.fiscalName,
+    JSON.stringify(job.request),
+    job.lastNumberBefore,
+    job.at,
+  ]);
+}
+
+export function finishJob(db: Db, jobId: string, state: 'Done' | 'Failed', result: unknown, error: string | null, at: number): void {
+  rawSql.run(db, 'UPDATE fiscal_jobs SET state = ?, result = ?, error = ?, finished_at = ? WHERE id = ?', [
+    state,
+    result === null ? null : JSON.stringify(result),
+    error,
+    at,
+    jobId,
+  ]);
+}
+
+export interface PluRow {
+  name: string;
+  unit_price: number | null;
+  type: string;
+}
+
+/** What a ticket item takes from its plu. */
+export function pluForItem(db: Db, code: number, stockName: string): PluRow | undefined {
+  return rawSql.get<PluRow>(db, "SELECT name, json_extract(doc, '$.unitPrice.amount') AS unit_price, type FROM plus WHERE stock_name = ? AND code = ?", [stockName, code]);
+}
+
+/** A plu's VAT, for the receipt's lines. */
+export function pluVat(db: Db, code: number, stockName: string): { rate: number | null; category: number | null } | undefined {
+  return rawSql.get(db, "SELECT json_extract(doc, '$.vatInfo.rate') AS rate, json_extract(doc, '$.vatInfo.category') AS category FROM plus WHERE stock_name = ? AND code = ?", [
+    stockName,
+    code,
+  ]);
+}
+
+/** A plu's kitchen routing. */
+export function pluOrderEndpoints(db: Db, code: number, stockName: string): string[] {
+  const row = rawSql.get<{ names: string | null }>(db, "SELECT json_extract(doc, '$.orderEndpointNames') AS names FROM plus WHERE stock_name = ? AND code = ?", [stockName, code]);
+  return row?.names ? (JSON.parse(row.names) as string[]) : [];
+}
+
+/** Active order endpoints by name → type, read once per write. */
+export function activeEndpointTypes(db: Db): Map<string, string> {
+  return new Map(rawSql.all<{ name: string; type: string }>(db, 'SELECT name, type FROM order_endpoints WHERE is_active = 1', []).map((e) => [e.name, e.type]));
+}
+
+/** The customer holding a card. */
+export function customerIdOfCard(db: Db, serialNumber: string): string | undefined {
+  return rawSql.get<{ id: string }>(db, 'SELECT customer_id AS id FROM customer_cards WHERE serial_number = ?', [serialNumber])?.id;
+}
+
+/** The stored document of an active user by user name (a Handover's new owner). */
+export function activeUserDoc(db: Db, userName: string): string | undefined {
+  return rawSql.get<{ doc: string }>(db, 'SELECT doc FROM users WHERE user_name = ? COLLATE NOCASE AND is_active = 1', [userName])?.doc;
+}
+
+/** Filter expressions of the ticket resource. */
+export const ticketSql = {
+  hasCustomer: (): SQL => sql`tickets.customer_id IS NOT NULL`,
+  state: (): SQL => sql`CASE tickets.is_closed WHEN 1 THEN 'Closed' ELSE 'Opened' END`,
+  table: sql`tickets`,
+};
