@@ -179,6 +179,11 @@ export const changes = sqliteTable(
     op: text('op').notNull(),
     v: integer('v').notNull(),
     at: integer('at').notNull(),
+    /**
+     * The document as stored at this version, kept only on a hub in a chain (CONTRACT §13) and only
+     * until head office has acknowledged the entry: HQ must get each version, not just the latest.
+     */
+    doc: text('doc'),
   },
   (t) => [index('changes_at').on(t.at)],
 );

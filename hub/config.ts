@@ -2,6 +2,7 @@
  * Environment → typed configuration (CONTRACT §10). Every problem is reported at once, naming the
  * variable, and stops the start.
  */
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { isValidTimeZone } from './time.js';
 
@@ -29,6 +30,22 @@ export interface Config {
   backupKeep: number;
   /** A bearer token that may read /metrics without a user (a monitoring system's); unset: only users holding Metrics. */
   metricsToken?: string;
+  /** The chain (CONTRACT §13): set only when POS_HUB_HQ_URL is; without it the hub opens no outbound connection. */
+  chain?: ChainConfig;
+}
+
+export interface ChainConfig {
+  /** `nats://host:port` or `tls://host:port`. */
+  url: string;
+  user?: string;
+  password?: string;
+  /** A NATS credentials file (JWT and NKey seed). */
+  credsFile?: string;
+  /** Unset: the hub id, known once the database is open. */
+  storeId?: string;
+  storeName: string;
+  /** How often the hub tells HQ it is alive (POS_HUB_HQ_HEARTBEAT, 30 s; HQ shows a store offline after 90 s). */
+  heartbeatMs: number;
 }
 
 export class ConfigError extends Error {
@@ -121,6 +138,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const backupKeep = Number(keepText);
   if (!/^\d{1,4}$/.test(keepText) || backupKeep < 1) problems.push(`POS_HUB_BACKUP_KEEP='${keepText}' is not a number of backups to keep (1 or more).`);
 
+  const chain = chainConfig(get, problems);
+
   if (problems.length) throw new ConfigError(problems);
   return {
     port,
@@ -141,7 +160,39 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     backupEveryMs: backupEveryMs ?? 0,
     backupKeep,
     metricsToken: get('POS_HUB_METRICS_TOKEN'),
+    chain,
   };
+}
+
+const STORE_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** The POS_HUB_HQ_* and POS_HUB_STORE_* variables; problems are added to `problems`. */
+function chainConfig(get: (name: string) => string | undefined, problems: string[]): ChainConfig | undefined {
+  const url = get('POS_HUB_HQ_URL');
+  const others = ['POS_HUB_HQ_USER', 'POS_HUB_HQ_PASSWORD', 'POS_HUB_HQ_CREDS', 'POS_HUB_STORE_ID'].filter((n) => get(n) !== undefined);
+  if (url === undefined) {
+    if (others.length) problems.push(`${others.join(', ')} ${others.length > 1 ? 'are' : 'is'} set but POS_HUB_HQ_URL is not: set it (nats://host:port) or remove them.`);
+    return undefined;
+  }
+  try {
+    const u = new URL(url);
+    if ((u.protocol !== 'nats:' && u.protocol !== 'tls:') || !u.hostname || !u.port || u.username || u.password || (u.pathname && u.pathname !== '/')) throw new Error();
+  } catch {
+    problems.push(`POS_HUB_HQ_URL='${url}' is not nats://host:port or tls://host:port (credentials go in POS_HUB_HQ_USER/POS_HUB_HQ_PASSWORD or POS_HUB_HQ_CREDS).`);
+  }
+  const user = get('POS_HUB_HQ_USER');
+  const password = get('POS_HUB_HQ_PASSWORD');
+  const credsFile = get('POS_HUB_HQ_CREDS');
+  if ((user === undefined) !== (password === undefined)) problems.push('POS_HUB_HQ_USER and POS_HUB_HQ_PASSWORD go together: set both or neither.');
+  if (credsFile !== undefined && user !== undefined) problems.push('POS_HUB_HQ_CREDS and POS_HUB_HQ_USER/POS_HUB_HQ_PASSWORD are alternatives: set one.');
+  if (credsFile !== undefined && !existsSync(credsFile)) problems.push(`POS_HUB_HQ_CREDS='${credsFile}' does not name a readable file.`);
+  const storeId = get('POS_HUB_STORE_ID');
+  if (storeId !== undefined && !STORE_ID.test(storeId)) problems.push(`POS_HUB_STORE_ID='${storeId}' is not 1-64 of A-Za-z0-9_-.`);
+  const storeName = get('POS_HUB_STORE_NAME') ?? get('POS_HUB_SHOP_NAME') ?? 'POS Hub';
+  const beatText = get('POS_HUB_HQ_HEARTBEAT') ?? '30s';
+  const heartbeatMs = parseDuration(beatText);
+  if (heartbeatMs === null || heartbeatMs < 100 || heartbeatMs > 60_000) problems.push(`POS_HUB_HQ_HEARTBEAT='${beatText}' is not a duration from 100ms to 60s (e.g. 30s).`);
+  return { url, user, password, credsFile, storeId, storeName, heartbeatMs: heartbeatMs ?? 30_000 };
 }
 
 /** For entry points (the hub, its scripts): the configuration, or a message naming what is wrong and exit 2. */

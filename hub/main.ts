@@ -19,7 +19,8 @@ import { hubId, mdnsHostName } from './identity.js';
 import { claim } from './pidfile.js';
 import { answerClientErrors } from './http/client-errors.js';
 import { grantNewRights } from './rights-upgrade.js';
-import { compact } from './events/log.js';
+import { compact, keepDocsInLog, RETENTION_MS } from './events/log.js';
+import type { Chain } from './chain/index.js';
 import { Announcement } from '../drivers/mdns.js';
 
 const SHUTDOWN_GRACE_MS = 8000;
@@ -37,6 +38,8 @@ async function main(): Promise<void> {
   restrictToOwner(config.dataDir);
   const dbFile = join(config.dataDir, 'hub.sqlite');
   const db = openDb(dbFile, { backgroundCheckpoints: true });
+  // In a chain every change-log entry keeps its document until HQ has it (from the first write on).
+  if (config.chain) keepDocsInLog(db);
   const fiscal = new FiscalRegistry({ store: dbDeviceStateStore(db), clock: () => clock.now(), hubId: hubId(db) });
   const deps = { db, clock, log, config, drivers: { fiscal } };
   const services = buildServices(deps);
@@ -104,9 +107,25 @@ async function main(): Promise<void> {
     announcement.start();
     lines.push(`Announced over mDNS as '${config.shopName} (${id})' (_poshub._tcp).`);
   }
+  // The chain's code is loaded only when it is configured: a hub alone opens no outbound connection.
+  let chain: Chain | undefined;
+  if (config.chain) {
+    const { startChain } = await import('./chain/index.js');
+    const storeId = config.chain.storeId ?? id;
+    chain = startChain({
+      db,
+      log,
+      config: config.chain,
+      storeId,
+      resources: services.resources,
+      printerStatus: (name) => services.printing.summary(name),
+      heartbeatMs: config.chain.heartbeatMs,
+    });
+    lines.push(`In a chain as store '${storeId}': publishing to HQ at ${config.chain.url}.`);
+  }
   const compactLog = () => {
     try {
-      compact(db, clock.now().getTime());
+      compact(db, clock.now().getTime(), RETENTION_MS, chain?.ackedSeq());
     } catch (err) {
       log.warn({ err }, 'change-log compaction failed');
     }
@@ -146,8 +165,10 @@ async function main(): Promise<void> {
     // Printers: no new jobs start; one in flight gets a few seconds to be confirmed.
     const printingStopped = services.printing.stop();
     const withdrawn = announcement?.stop() ?? Promise.resolve();
+    const chainStopped = chain?.stop() ?? Promise.resolve();
     server.close(async () => {
       await withdrawn;
+      await chainStopped;
       await services.backups.stop();
       await services.fiscalMonitor.stop();
       await mailStopped;

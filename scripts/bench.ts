@@ -1,6 +1,7 @@
 /**
  * `npm run bench`: measures the real hub process on a generated store (a benchmark, not a test).
  *   npm run bench -- [--tickets=1000000] [--duration=10] [--connections=10] [--soak-seconds=60] [--paced-rate=50]
+ *   npm run bench -- --chain [--events=100000 --stores=20 --pushes=10]   (the chain: scripts/bench-chain.ts)
  * Prints a table and writes scripts/bench/results.json. The store is generated once into
  * scripts/bench/.store-<tickets> and reused. Every latency is also shown as a ratio to the floor:
  * a minimal express + better-sqlite3 handler inserting the same JSON, as durably as the hub
@@ -186,6 +187,8 @@ const ticketBody = (codes: number[], tableName = 'Bench') => ({
 });
 
 async function main(): Promise<void> {
+  // The chain's figures are their own run (NATS, PostgreSQL, HQ and many hubs): scripts/bench-chain.ts.
+  if (process.argv.includes('--chain')) return (await import('./bench-chain.js')).benchChain();
   const storeDir = join(ROOT, 'scripts', 'bench', `.store-${TICKETS}`);
   if (!existsSync(join(storeDir, 'complete'))) {
     rmSync(storeDir, { recursive: true, force: true });

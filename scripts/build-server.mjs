@@ -18,7 +18,16 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const SERVER_BUNDLE = join(ROOT, 'hub', 'dist', 'main.js');
+// `node scripts/build-server.mjs hq` builds head office's service (hub/hq/main.ts → hub/dist/hq.js) the same way.
+const TARGETS = {
+  hub: { entry: 'hub/main.ts', bundle: join(ROOT, 'hub', 'dist', 'main.js') },
+  hq: { entry: 'hub/hq/main.ts', bundle: join(ROOT, 'hub', 'dist', 'hq.js') },
+};
+const target = TARGETS[process.argv[2] ?? 'hub'];
+if (!target) {
+  process.stderr.write(`build-server: unknown target '${process.argv[2]}' (hub or hq)\n`);
+  process.exit(2);
+}
 
 /**
  * Our modules find their files next to themselves (`new URL('migrations', import.meta.url)`, the
@@ -41,8 +50,8 @@ const ownUrls = {
 async function buildServer() {
   const result = await build({
     absWorkingDir: ROOT,
-    entryPoints: ['hub/main.ts'],
-    outfile: SERVER_BUNDLE,
+    entryPoints: [target.entry],
+    outfile: target.bundle,
     bundle: true,
     platform: 'node',
     format: 'esm',

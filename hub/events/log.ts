@@ -37,15 +37,34 @@ export function changesSince(db: Db, since: number, take: number, through = Numb
     .map((r) => ({ seq: r.seq, resource: r.resource, key: r.key, op: r.op, _v: r.v, at: new Date(r.at).toISOString() }));
 }
 
-export function compact(db: Db, now: number, retentionMs = RETENTION_MS): number {
+/**
+ * Removes entries older than the retention. `keepAfter`: on a hub in a chain, the highest seq head
+ * office acknowledged; entries after it are kept whatever their age, or HQ would never get them.
+ */
+export function compact(db: Db, now: number, retentionMs = RETENTION_MS, keepAfter = Number.MAX_SAFE_INTEGER): number {
   const cutoff = now - retentionMs;
   const through = db.get<{ seq: number | null }>(sql`SELECT max(seq) AS seq FROM changes WHERE at < ${cutoff}`)?.seq;
   if (!through) return 0;
   // Never delete the newest row: AUTOINCREMENT keeps counting, but an empty log would hide the position.
   const newest = lastSeq(db);
-  const upTo = Math.min(through, newest - 1);
+  const upTo = Math.min(through, newest - 1, keepAfter);
   if (upTo <= compactedThrough(db)) return 0;
   const removed = db.run(sql`DELETE FROM changes WHERE seq <= ${upTo}`).changes;
   db.run(sql`INSERT INTO meta (key, value) VALUES (${COMPACTED_KEY}, ${String(upTo)}) ON CONFLICT (key) DO UPDATE SET value = excluded.value`);
   return removed;
+}
+
+const docKeepers = new WeakSet<Db>();
+
+/**
+ * From now on every entry appended on this database keeps the document as stored at its version
+ * (a hub in a chain: HQ gets every version, and a later write must not hide an earlier one).
+ * A hub outside a chain never calls this, so its log stays as it was.
+ */
+export function keepDocsInLog(db: Db): void {
+  docKeepers.add(db);
+}
+
+export function keepsDocsInLog(db: Db): boolean {
+  return docKeepers.has(db);
 }

@@ -80,7 +80,8 @@ describe('start-up after a reboot', () => {
     chmodSync(join(dir, 'admin-password.txt'), 0o644);
     chmodSync(dir, 0o755);
     const hub = await start(dir);
-    expect(readdirSync(join(dir, 'backups')).filter((n) => n.endsWith('.partial'))).toEqual([]);
+    // The half-written one is gone (the start's own backup may be a .partial of its own just now).
+    expect(existsSync(join(dir, 'backups', 'hub-20261120-030000.sqlite.partial'))).toBe(false);
     const token = await hub.login('admin', E2E_ADMIN_PASSWORD, 'BackOffice');
     expect((await hub.call('PUT', '/api/customers/c1', { firstName: 'Eva' }, { token })).status).toBe(201);
     expect((await hub.call('POST', '/api/backups', undefined, { token })).status).toBe(201);

@@ -5,7 +5,6 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,23 +17,21 @@ export const E2E_ADMIN_PASSWORD = 'e2e-admin-password';
  * when nothing changed) and answers the node command of package.json's start script, flags and all.
  */
 export function hubCommand(): [string, string[]] {
-  execFileSync(process.execPath, ['scripts/build-server.mjs'], { cwd: ROOT, stdio: 'inherit' });
-  const start = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
-  const node = /&& exec node (.+)$/.exec(start);
-  if (!node) throw new Error(`package.json's start script does not end in "&& exec node …": ${start}`);
+  return scriptCommand('start', 'hub');
+}
+
+/** The same for another script of package.json that builds with scripts/build-server.mjs (`hq`). */
+export function scriptCommand(script: string, target: 'hub' | 'hq'): [string, string[]] {
+  execFileSync(process.execPath, ['scripts/build-server.mjs', target], { cwd: ROOT, stdio: 'inherit' });
+  const line = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts[script];
+  const node = /&& exec node (.+)$/.exec(line);
+  if (!node) throw new Error(`package.json's ${script} script does not end in "&& exec node …": ${line}`);
   return [process.execPath, node[1].split(' ')];
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
+import { freePort } from '../../hub/free-port.js';
+
+export { freePort };
 
 export type Exit = { code: number | null; signal: NodeJS.Signals | null };
 

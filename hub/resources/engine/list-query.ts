@@ -6,28 +6,11 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { errors } from '../../http/errors.js';
-import { parseFilter, parseSort } from '../../http/ndata.js';
+import { parseListParams } from '../../http/list-params.js';
 import type { EngineContext, FilterDef, ResourceDef } from './define.js';
 import { filterSql, jsonPath, tableColumn, type ListPlan } from './repo.js';
 
-export const DEFAULT_TAKE = 100;
-export const MAX_TAKE = 1000;
-
-type Query = Record<string, unknown>;
-
-function values(v: unknown): string[] {
-  if (Array.isArray(v)) return v.map(String);
-  return v === undefined ? [] : [String(v)];
-}
-
-function intParam(name: string, raw: string[], min: number, max: number, fallback: number): number {
-  if (raw.length === 0) return fallback;
-  const text = raw[raw.length - 1].trim();
-  if (!/^\d{1,15}$/.test(text)) throw errors.member(name, `'${text}' is not a whole number.`);
-  const n = Number(text);
-  if (n < min || n > max) throw errors.member(name, `must be between ${min} and ${max}.`, 'OutOfRange');
-  return n;
-}
+export { DEFAULT_TAKE, MAX_TAKE } from '../../http/list-params.js';
 
 /** Every sort key the resource accepts, lower-cased name → SQL. */
 export function sortables(def: ResourceDef, ctx: EngineContext): Map<string, SQL> {
@@ -102,44 +85,15 @@ function resolveSort(def: ResourceDef, key: string, table: Map<string, SQL>): SQ
   throw errors.member('$sort', `'${key}' is not a sort key of ${def.name}.`, 'Unknown');
 }
 
-export function parseListQuery(def: ResourceDef, query: Query, ctx: EngineContext): ListPlan {
-  const params = new Map<string, { name: string; values: string[] }>();
-  for (const [name, v] of Object.entries(query)) {
-    const lower = name.toLowerCase();
-    const entry = params.get(lower) ?? { name, values: [] };
-    entry.values.push(...values(v));
-    params.set(lower, entry);
-  }
-  const filters = new Map(Object.entries(def.filters).map(([n, f]) => [n.toLowerCase(), { name: n, def: f }]));
-  const plan: ListPlan = { where: [], used: [], orderBy: [], skip: 0, take: DEFAULT_TAKE, countOnly: false };
-  for (const [lower, { name, values: raw }] of params) {
-    switch (lower) {
-      case '$skip':
-        plan.skip = intParam('$skip', raw, 0, Number.MAX_SAFE_INTEGER, 0);
-        continue;
-      case '$take':
-        plan.take = intParam('$take', raw, 0, MAX_TAKE, DEFAULT_TAKE);
-        continue;
-      case '$count': {
-        const t = raw[raw.length - 1]?.trim().toLowerCase();
-        if (t !== 'true' && t !== 'false') throw errors.member('$count', `'${t}' is not true or false.`);
-        plan.countOnly = t === 'true';
-        continue;
-      }
-      case '$sort': {
-        const table = sortables(def, ctx);
-        plan.orderBy = parseSort(raw).map((s) => ({ expr: resolveSort(def, s.key, table), desc: s.desc }));
-        continue;
-      }
-    }
-    const filter = filters.get(lower);
-    if (!filter) throw errors.member(name, `'${name}' is not a filter of ${def.name}.`, 'Unknown');
-    for (const text of raw) {
-      for (const c of parseFilter(filter.name, text, filter.def, ctx.timeZone)) {
-        plan.where.push(filterSql(def, filter.def, c, ctx));
-        plan.used.push({ filter: filter.name, op: c.op, values: c.values.length, isNull: c.values.includes(null) });
-      }
-    }
-  }
-  return plan;
+export function parseListQuery(def: ResourceDef, query: Record<string, unknown>, ctx: EngineContext): ListPlan {
+  const p = parseListParams(query, def.filters, def.name, ctx.timeZone);
+  const table = p.sort.length ? sortables(def, ctx) : new Map<string, SQL>();
+  return {
+    skip: p.skip,
+    take: p.take,
+    countOnly: p.countOnly,
+    orderBy: p.sort.map((s) => ({ expr: resolveSort(def, s.key, table), desc: s.desc })),
+    where: p.filters.map((f) => filterSql(def, def.filters[f.name], f.condition, ctx)),
+    used: p.filters.map((f) => ({ filter: f.name, op: f.condition.op, values: f.condition.values.length, isNull: f.condition.values.includes(null) })),
+  };
 }

@@ -7,7 +7,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { rawSql, type Db } from '../../../db/client.js';
 import type { Condition, FilterValue } from '../../http/ndata.js';
 import type { Doc, EngineContext, FilterDef, ResourceDef, SqlValue, UniqueRule } from './define.js';
-import { compactedThrough } from '../../events/log.js';
+import { compactedThrough, keepsDocsInLog } from '../../events/log.js';
 
 export interface StoredDoc {
   doc: Doc;
@@ -37,8 +37,13 @@ export function getStored(db: Db, def: ResourceDef, key: string | number): Store
   return row ? { v: row.v, doc: JSON.parse(row.doc) as Doc } : undefined;
 }
 
-export function appendChange(db: Db, resource: string, key: string | number, op: 'upsert' | 'delete', v: number, at: number): void {
-  rawSql.run(db, 'INSERT INTO changes (resource, key, op, v, at) VALUES (?, ?, ?, ?, ?)', [resource, String(key), op, v, at]);
+/** `docJson`: the document as stored at `v`, kept in the entry only on a hub in a chain (events/log.ts). */
+export function appendChange(db: Db, resource: string, key: string | number, op: 'upsert' | 'delete', v: number, at: number, docJson?: string): void {
+  if (docJson !== undefined && keepsDocsInLog(db)) {
+    rawSql.run(db, 'INSERT INTO changes (resource, key, op, v, at, doc) VALUES (?, ?, ?, ?, ?, ?)', [resource, String(key), op, v, at, docJson]);
+  } else {
+    rawSql.run(db, 'INSERT INTO changes (resource, key, op, v, at) VALUES (?, ?, ?, ?, ?)', [resource, String(key), op, v, at]);
+  }
 }
 
 function writeChildren(db: Db, def: ResourceDef, key: SqlValue, doc: Doc | undefined): void {
@@ -56,7 +61,8 @@ function writeChildren(db: Db, def: ResourceDef, key: SqlValue, doc: Doc | undef
 /** Inserts or replaces the row (typed columns recomputed), its child rows and a change-log entry. */
 export function putStored(db: Db, def: ResourceDef, key: string | number, doc: Doc, v: number, at: number): void {
   const k = keyValue(def, key);
-  const columns: Record<string, SqlValue> = { [def.key.column]: k, v, doc: JSON.stringify(doc), ...def.columns(doc) };
+  const json = JSON.stringify(doc);
+  const columns: Record<string, SqlValue> = { [def.key.column]: k, v, doc: json, ...def.columns(doc) };
   const names = Object.keys(columns);
   const upsert = text(`put:${def.table}:${names.join(',')}`, () => {
     const updates = names.filter((n) => n !== def.key.column).map((n) => `${q(n)} = excluded.${q(n)}`);
@@ -65,7 +71,7 @@ export function putStored(db: Db, def: ResourceDef, key: string | number, doc: D
   });
   rawSql.run(db, upsert, Object.values(columns));
   writeChildren(db, def, k, doc);
-  appendChange(db, def.name, key, 'upsert', v, at);
+  appendChange(db, def.name, key, 'upsert', v, at, json);
 }
 
 export function deleteStored(db: Db, def: ResourceDef, key: string | number, v: number, at: number): void {

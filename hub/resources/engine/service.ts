@@ -185,10 +185,26 @@ export class ResourceService {
     this.requirePutRight(caller, getStored(this.ctx.db, this.def, key) !== undefined);
     const { body, expectedV } = this.validate(raw, key);
     const extra = await this.def.hooks?.prepareAsync?.(body, caller);
+    return this.putValidated(caller, key, body, expectedV ?? ifMatch, extra);
+  }
+
+  /**
+   * put() without its asynchronous step, so a writer can run it inside a transaction of its own
+   * (better-sqlite3 nests it as a savepoint): HQ's catalog change commits with the version applied.
+   * Only for resources without `prepareAsync` (a user's password hash).
+   */
+  putSync(caller: Caller, key: Key, raw: Record<string, unknown>): { doc: Doc; created: boolean } {
+    if (this.def.hooks?.prepareAsync) throw new Error(`${this.def.name} needs put(): it prepares asynchronously`);
+    this.def.hooks?.authorize?.(caller, 'put');
+    const { body, expectedV } = this.validate(raw, key);
+    return this.putValidated(caller, key, body, expectedV, undefined);
+  }
+
+  private putValidated(caller: Caller, key: Key, body: Doc, expectedV: number | undefined, extra: unknown): { doc: Doc; created: boolean } {
     return inTransaction(this.ctx.db, () => {
       const existing = getStored(this.ctx.db, this.def, key);
       this.requirePutRight(caller, existing !== undefined);
-      if (existing) this.checkVersion(key, existing.v, expectedV ?? ifMatch);
+      if (existing) this.checkVersion(key, existing.v, expectedV);
       return { doc: this.store(caller, key, body, existing, extra), created: !existing };
     });
   }
@@ -199,6 +215,11 @@ export class ResourceService {
   }
 
   async remove(caller: Caller, key: Key, ifMatch?: number): Promise<Doc> {
+    return this.removeSync(caller, key, ifMatch);
+  }
+
+  /** remove() as one synchronous transaction (see putSync). */
+  removeSync(caller: Caller, key: Key, ifMatch?: number): Doc {
     this.authorize(caller, 'delete', this.def.rights.delete);
     return inTransaction(this.ctx.db, () => {
       const existing = this.getStored(key);

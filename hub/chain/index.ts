@@ -1,0 +1,160 @@
+/**
+ * The store side of the chain (CONTRACT §13), loaded by main.ts only when POS_HUB_HQ_URL is set.
+ * One NATS connection that keeps reconnecting for as long as the hub runs; over it the change-log
+ * publisher, the catalog consumer and a heartbeat. Nothing here ever blocks the API: without HQ the
+ * store sells on and the log keeps what HQ has not acknowledged.
+ */
+import type { NatsConnection } from '@nats-io/transport-node';
+import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
+import type { Db } from '../../db/client.js';
+import type { ChainConfig } from '../config.js';
+import type { Logger } from '../log.js';
+import type { ResourceService } from '../resources/engine/service.js';
+import { deviceStatuses } from '../health.js';
+import { CATALOG_STREAM, catalogConsumer, catalogSubject, heartbeatSubject, type CatalogChange, type Heartbeat } from '../hq/protocol.js';
+import { CatalogApplier } from './catalog.js';
+import { Publisher } from './publisher.js';
+import { ackedPublisher } from './acked-publish.js';
+// Every network call has a timeout: a publish ack, a connect attempt, a JetStream API request.
+import { connectNats, REQUEST_TIMEOUT_MS } from '../hq/nats-connect.js';
+import { catalogError } from './repo.js';
+
+
+export interface ChainDeps {
+  db: Db;
+  log: Logger;
+  config: ChainConfig;
+  storeId: string;
+  resources: Record<string, ResourceService>;
+  printerStatus?: (name: string) => unknown;
+  /** Heartbeat period (30 s; tests shorten it through POS_HUB_HQ_HEARTBEAT). */
+  heartbeatMs: number;
+}
+
+export interface Chain {
+  /** The highest seq HQ acknowledged: compaction keeps every entry after it. */
+  ackedSeq(): number;
+  stop(): Promise<void>;
+}
+
+export function startChain(deps: ChainDeps): Chain {
+  const { db, log, storeId } = deps;
+  let nc: NatsConnection | undefined;
+  let acked: ReturnType<typeof ackedPublisher> | undefined;
+  let stopped = false;
+  const applier = new CatalogApplier(db, deps.resources, log);
+
+  const publisher = new Publisher({
+    db,
+    storeId,
+    log,
+    resources: deps.resources,
+    publish: async (subject, payload, msgId) => {
+      if (!acked) throw new Error('not connected to HQ yet');
+      await acked.publish(subject, payload, msgId);
+    },
+  });
+
+  const heartbeat = () => {
+    if (!nc || nc.isClosed()) return;
+    try {
+      const devices = deviceStatuses(db, deps.printerStatus);
+      const body: Heartbeat = {
+        storeId,
+        name: deps.config.storeName,
+        at: new Date().toISOString(),
+        lastSeq: publisher.lastSeq(),
+        ackedSeq: publisher.ackedSeq(),
+        appliedCatalogVersion: applier.applied(),
+        catalogError: catalogError(db),
+        printers: devices.printers,
+        fiscalDevices: devices.fiscalDevices ?? [],
+      };
+      nc.publish(heartbeatSubject(storeId), JSON.stringify(body));
+    } catch (err) {
+      log.debug({ err }, 'heartbeat not sent');
+    }
+  };
+  const beat = setInterval(heartbeat, deps.heartbeatMs);
+  beat.unref();
+
+  /** Follows this store's catalog subject; on any error starts again after a pause. */
+  const followCatalog = async (conn: NatsConnection) => {
+    let pause = 500;
+    while (!stopped && !conn.isClosed()) {
+      try {
+        const jsm = await jetstreamManager(conn, { timeout: REQUEST_TIMEOUT_MS });
+        const name = catalogConsumer(storeId);
+        const config = {
+          durable_name: name,
+          filter_subject: catalogSubject(storeId),
+          ack_policy: AckPolicy.Explicit,
+          deliver_policy: DeliverPolicy.All,
+          ack_wait: 30_000_000_000,
+          max_ack_pending: 100,
+        };
+        await jsm.consumers.add(CATALOG_STREAM, config);
+        const consumer = await jetstream(conn, { timeout: REQUEST_TIMEOUT_MS }).consumers.get(CATALOG_STREAM, name);
+        const messages = await consumer.consume({ max_messages: 50, expires: 10_000 });
+        pause = 500;
+        for await (const m of messages) {
+          if (stopped) break;
+          const change = m.json<CatalogChange>();
+          const outcome = await applier.apply(change);
+          if (outcome === 'early' || outcome === 'retry') m.nak(outcome === 'early' ? 300 : 2000);
+          else {
+            m.ack();
+            if (outcome !== 'skipped') heartbeat(); // HQ learns the applied version at once
+          }
+        }
+      } catch (err) {
+        if (stopped) break;
+        log.debug({ err: (err as Error).message }, 'catalog consumer restarts');
+      }
+      await new Promise((r) => setTimeout(r, pause));
+      pause = Math.min(pause * 2, 30_000);
+    }
+  };
+
+  const connecting = (async () => {
+    try {
+      nc = await connectNats(deps.config, `pos-hub ${storeId}`, { waitOnFirstConnect: true });
+    } catch (err) {
+      if (!stopped) log.error({ err: (err as Error).message }, 'cannot connect to HQ (check POS_HUB_HQ_*); the store sells on without it');
+      return;
+    }
+    if (stopped) {
+      await nc.close();
+      return;
+    }
+    acked = ackedPublisher(nc, REQUEST_TIMEOUT_MS);
+    log.info({ url: deps.config.url, storeId }, 'connected to HQ');
+    heartbeat();
+    void (async () => {
+      for await (const s of nc.status()) {
+        if (s.type === 'reconnect') {
+          log.info('reconnected to HQ');
+          heartbeat();
+        } else if (s.type === 'disconnect') log.warn('lost the connection to HQ; selling goes on');
+      }
+    })();
+    void followCatalog(nc);
+  })();
+
+  publisher.start();
+  return {
+    ackedSeq: () => publisher.ackedSeq(),
+    async stop() {
+      stopped = true;
+      clearInterval(beat);
+      await publisher.stop();
+      acked?.close();
+      const conn = nc;
+      if (conn && !conn.isClosed()) {
+        await Promise.race([conn.drain().catch(() => conn.close()), new Promise((r) => setTimeout(r, 2000))]);
+        if (!conn.isClosed()) await conn.close();
+      }
+      void connecting;
+    },
+  };
+}

@@ -1,0 +1,214 @@
+/**
+ * Store → HQ (CONTRACT §13). The change log is the outbox: this reads the entries after the highest
+ * seq HQ acknowledged and publishes each to `pos.<storeId>.<resource>` with message id
+ * `<storeId>:<seq>`, several in flight. The cursor moves to the highest *contiguous* acknowledged
+ * seq, so a lost ack in the middle makes that entry go again, never skips it. Any error (no
+ * connection, a timeout, no stream) ends the round: wait (doubling, at most 30 s) and resume from
+ * the cursor. It runs beside the API and only reads the log; a register's write never waits for it.
+ */
+import { whenDurable, type Db } from '../../db/client.js';
+import type { Logger } from '../log.js';
+import type { ResourceService } from '../resources/engine/service.js';
+import { getRaw } from '../resources/engine/repo.js';
+import { eventMsgId, eventSubject } from '../hq/protocol.js';
+import { chainStart, entriesAfter, newestSeq, saveAcked, type PendingEntry } from './repo.js';
+
+/** Sends one message and resolves once the stream has stored it (a duplicate counts as stored). */
+export type PublishFn = (subject: string, payload: string, msgId: string) => Promise<void>;
+
+export interface PublisherOptions {
+  db: Db;
+  storeId: string;
+  publish: PublishFn;
+  log: Logger;
+  /** The engine's services by resource name: documents are presented as the API shows them (no password hashes). */
+  resources: Record<string, ResourceService>;
+  /** Messages in flight at once. */
+  window?: number;
+  /** How often to look for new entries when idle (ms). */
+  pollMs?: number;
+  /** How often at most to write the cursor (ms): a lost cursor only means a republish HQ ignores. */
+  saveEveryMs?: number;
+  maxBackoffMs?: number;
+}
+
+export class Publisher {
+  private readonly storeId: string;
+  private readonly base: number;
+  private acked: number;
+  private saved: number;
+  /** Seqs above `acked` whose ack came, waiting for the ones below them. */
+  private readonly ackedAhead = new Set<number>();
+  private running = false;
+  private loop: Promise<void> | undefined;
+  private wake: (() => void) | undefined;
+  private saveTimer: NodeJS.Timeout | undefined;
+  private failures = 0;
+  private online = false;
+
+  constructor(private readonly opts: PublisherOptions) {
+    this.storeId = opts.storeId;
+    const start = chainStart(opts.db);
+    this.base = start.base;
+    this.acked = this.saved = start.acked;
+  }
+
+  /** The highest seq HQ acknowledged with every seq below it. */
+  ackedSeq(): number {
+    return this.acked;
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake?.();
+    await this.loop;
+    clearTimeout(this.saveTimer);
+    this.save();
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      try {
+        await this.round();
+      } catch (err) {
+        if (!this.running) break;
+        this.failures++;
+        const wait = Math.min(this.opts.maxBackoffMs ?? 30_000, 250 * 2 ** Math.min(this.failures, 10));
+        // Logged once per outage, not once per retry.
+        if (this.online || this.failures === 1) this.opts.log.warn({ err: (err as Error).message, retryInMs: wait }, 'HQ publishing paused; selling goes on');
+        this.online = false;
+        await this.sleep(wait);
+      }
+    }
+  }
+
+  /**
+   * Publishes from the cursor until an error ends the round (then the caller backs off). The window
+   * is refilled in chunks once half of it is acknowledged: one read of the log per chunk, not per ack.
+   */
+  private async round(): Promise<void> {
+    const window = this.opts.window ?? 512;
+    let sent = this.acked;
+    let inFlight = 0;
+    let failed: unknown;
+    let freed: (() => void) | undefined;
+    const room = () => new Promise<void>((resolve) => (freed = resolve));
+    while (this.running && failed === undefined) {
+      if (inFlight > window / 2) {
+        await room();
+        continue;
+      }
+      const batch = entriesAfter(this.opts.db, sent, window - inFlight);
+      if (batch.length === 0) {
+        await this.sleep(this.opts.pollMs ?? 100);
+        continue;
+      }
+      // A publish follows a durable commit (ARCHITECTURE): HQ must never hold what a power cut could take back.
+      await whenDurable(this.opts.db);
+      for (const entry of batch) {
+        inFlight++;
+        this.opts
+          .publish(eventSubject(this.storeId, entry.resource), this.payload(entry), eventMsgId(this.storeId, entry.seq))
+          .then(
+            () => this.ack(entry.seq),
+            (err: unknown) => {
+              failed ??= err;
+            },
+          )
+          .finally(() => {
+            inFlight--;
+            freed?.();
+            freed = undefined;
+          });
+        sent = entry.seq;
+      }
+    }
+    while (inFlight > 0) await room();
+    if (failed !== undefined) throw failed;
+  }
+
+  private ack(seq: number): void {
+    if (seq <= this.acked) return;
+    this.ackedAhead.add(seq);
+    while (this.ackedAhead.delete(this.acked + 1)) this.acked++;
+    if (!this.online) {
+      this.online = true;
+      if (this.failures) this.opts.log.info({ ackedSeq: this.acked }, 'HQ publishing resumed');
+      this.failures = 0;
+    }
+    this.saveTimer ??= setTimeout(() => {
+      this.saveTimer = undefined;
+      this.save();
+    }, this.opts.saveEveryMs ?? 500);
+  }
+
+  private save(): void {
+    if (this.acked === this.saved) return;
+    try {
+      saveAcked(this.opts.db, this.acked, this.saved);
+      this.saved = this.acked;
+    } catch (err) {
+      this.opts.log.warn({ err }, 'could not save the HQ position; it is saved again with the next ack');
+    }
+  }
+
+  /**
+   * The message: the entry and its document as stored at that version, as the API presents it.
+   * An entry written before the hub joined a chain has no document kept; it carries the current
+   * one when that is still the same version, else none (a later entry carries the newer state).
+   */
+  private payload(e: PendingEntry): string {
+    const service = this.opts.resources[e.resource];
+    let doc: Record<string, unknown> | null = null;
+    let raw: string | undefined;
+    if (e.op === 'upsert' && service) {
+      let json = e.doc;
+      if (json === null) {
+        let row: { v: number; doc: string } | undefined;
+        try {
+          row = getRaw(this.opts.db, service.def, service.parseKey(e.key));
+        } catch {
+          row = undefined; // a key the resource no longer parses: the entry goes without a document
+        }
+        json = row && row.v === e.v ? row.doc : null;
+      }
+      // A resource without a read-time hook is sent as stored, `_v` spliced in: no parse and re-serialize.
+      if (json !== null && !service.def.hooks?.present) raw = json === '{}' ? `{"_v":${e.v}}` : `${json.slice(0, -1)},"_v":${e.v}}`;
+      else if (json !== null) doc = service.present({ doc: JSON.parse(json) as Record<string, unknown>, v: e.v });
+    }
+    const head = JSON.stringify({
+      storeId: this.storeId,
+      seq: e.seq,
+      base: this.base,
+      resource: e.resource,
+      key: e.key,
+      op: e.op,
+      v: e.v,
+      at: new Date(e.at).toISOString(),
+      doc,
+    });
+    return raw === undefined ? head : `${head.slice(0, -'null}'.length)}${raw}}`;
+  }
+
+  /** How far behind HQ is, for the heartbeat. */
+  lastSeq(): number {
+    return newestSeq(this.opts.db);
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const t = setTimeout(done, ms);
+      function done() {
+        clearTimeout(t);
+        resolve();
+      }
+      this.wake = done;
+    });
+  }
+}

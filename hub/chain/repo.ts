@@ -1,0 +1,84 @@
+/**
+ * The store side's SQL: the chain's positions in the `meta` table, the change-log entries still to
+ * publish, and the few lookups applying HQ's catalog needs.
+ */
+import { rawSql, type Db } from '../../db/client.js';
+
+const ACKED = 'chain.ackedSeq';
+const BASE = 'chain.base';
+const CATALOG_APPLIED = 'chain.catalogVersion';
+const CATALOG_ERROR = 'chain.catalogError';
+
+function getMeta(db: Db, key: string): string | undefined {
+  return rawSql.get<{ value: string }>(db, 'SELECT value FROM meta WHERE key = ?', [key])?.value;
+}
+
+function setMeta(db: Db, key: string, value: string): void {
+  rawSql.run(db, 'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [key, value]);
+}
+
+/**
+ * Where the chain starts on this hub: the first start in a chain records the position below the
+ * oldest entry the log still holds (compaction may have removed older ones), and the cursor with it.
+ */
+export function chainStart(db: Db): { base: number; acked: number } {
+  let base = getMeta(db, BASE);
+  if (base === undefined) {
+    const oldest = rawSql.get<{ s: number | null }>(db, 'SELECT min(seq) AS s FROM changes', [])?.s;
+    const compacted = Number(getMeta(db, 'changes.compactedThrough') ?? 0);
+    base = String(oldest ? oldest - 1 : compacted);
+    rawSql.run(db, 'INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)', [BASE, base]);
+    base = getMeta(db, BASE)!;
+  }
+  const acked = Number(getMeta(db, ACKED) ?? base);
+  return { base: Number(base), acked: Math.max(acked, Number(base)) };
+}
+
+/**
+ * Moves the acknowledged position and forgets the documents kept for entries up to it (they were
+ * only kept for HQ). One small transaction, written at most a few times a second.
+ */
+export function saveAcked(db: Db, acked: number, previous: number): void {
+  db.$client.transaction(() => {
+    setMeta(db, ACKED, String(acked));
+    rawSql.run(db, 'UPDATE changes SET doc = NULL WHERE seq > ? AND seq <= ? AND doc IS NOT NULL', [previous, acked]);
+  })();
+}
+
+export interface PendingEntry {
+  seq: number;
+  resource: string;
+  key: string;
+  op: 'upsert' | 'delete';
+  v: number;
+  at: number;
+  doc: string | null;
+}
+
+export function entriesAfter(db: Db, seq: number, take: number): PendingEntry[] {
+  return rawSql.all<PendingEntry>(db, 'SELECT seq, resource, key, op, v, at, doc FROM changes WHERE seq > ? ORDER BY seq LIMIT ?', [seq, take]);
+}
+
+export function newestSeq(db: Db): number {
+  return rawSql.get<{ s: number | null }>(db, 'SELECT max(seq) AS s FROM changes', [])?.s ?? 0;
+}
+
+export function appliedCatalogVersion(db: Db): number {
+  return Number(getMeta(db, CATALOG_APPLIED) ?? 0);
+}
+
+export function catalogError(db: Db): { version: number; detail: string } | null {
+  const raw = getMeta(db, CATALOG_ERROR);
+  return raw ? (JSON.parse(raw) as { version: number; detail: string }) : null;
+}
+
+/** Inside the transaction that applied (or gave up on) `version`. */
+export function setAppliedCatalogVersion(db: Db, version: number, error?: { version: number; detail: string }): void {
+  setMeta(db, CATALOG_APPLIED, String(version));
+  if (error) setMeta(db, CATALOG_ERROR, JSON.stringify(error));
+}
+
+/** HQ names a plu by stock and code; the hub keys it by id. */
+export function pluIdByCode(db: Db, stockName: string, code: number): string | undefined {
+  return rawSql.get<{ id: string }>(db, 'SELECT id FROM plus WHERE stock_name = ? AND code = ?', [stockName, code])?.id;
+}

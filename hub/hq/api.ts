@@ -1,0 +1,150 @@
+/**
+ * HQ's HTTP API under /hq/api (CONTRACT §13) and its page at /hq/. Errors are problem+json as on
+ * the hub (the same middleware); lists follow §4.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import express, { Router, type Express, type NextFunction, type Request, type Response } from 'express';
+import { z } from 'zod';
+import { readJsonBody, requireObjectBody } from '../http/body.js';
+import { errors, HubError, ErrorCode } from '../http/errors.js';
+import { problemHandler, requestId, requestLog } from '../http/problem.js';
+import { parseIsoDateTime } from '../time.js';
+import type { Logger } from '../log.js';
+import { VERSION } from '../version.js';
+import type { Pool } from './db.js';
+import { listStores, listTickets, salesReport, type GroupBy } from './lists.js';
+import { createSession, deleteSession, pushCatalog, sessionUser, userPasswordHash, createUserOnce } from './repo.js';
+import { CATALOG_RESOURCES, STORE_ID, type CatalogResource } from './protocol.js';
+import { hqPage } from './page.js';
+// Pure scrypt helpers (node:crypto only), shared rather than written twice.
+import { hashPassword, verifyPassword } from '../resources/auth/passwords.js';
+
+const SESSION_MS = 12 * 3600_000;
+
+const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/** The admin made on first start: the given password, or a random one the caller prints once. */
+export async function ensureAdmin(pool: Pool, given?: string): Promise<string | undefined> {
+  const password = given ?? randomBytes(12).toString('base64url');
+  const created = await createUserOnce(pool, 'admin', await hashPassword(password));
+  return created && !given ? password : undefined;
+}
+
+export interface HqState {
+  /** What the health check shows of this process. */
+  health(): Record<string, unknown>;
+  /** PostgreSQL answers (a 503 from the health check when it does not). */
+  databaseOk(): Promise<boolean>;
+  /** A catalog push committed: relay it now. */
+  catalogPushed(): void;
+}
+
+const catalogBody = z.object({
+  doc: z.record(z.string(), z.unknown()).optional(),
+  stores: z.array(z.string()).min(1).max(10_000),
+});
+
+function parseBody<T>(schema: z.ZodType<T>, raw: unknown): T {
+  const result = schema.safeParse(requireObjectBody(raw));
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  throw errors.member(issue.path.join('.') || 'body', issue.message);
+}
+
+function catalogKey(resource: CatalogResource, raw: string): string {
+  if (resource === 'plus') {
+    const m = /^(.+)\/(\d{1,10})$/.exec(raw);
+    if (!m) throw errors.member('key', `A plu is named <stockName>/<code>, not '${raw}'.`);
+    return raw;
+  }
+  if (resource === 'paymenttypes' && !/^[1-9]\d{0,9}$/.test(raw)) throw errors.member('key', `A payment type is named by its number, not '${raw}'.`);
+  if (!raw || raw.length > 64) throw errors.member('key', 'must be 1-64 characters.');
+  return raw;
+}
+
+export function createHqApp(deps: { pool: Pool; log: Logger; timeZone: string; offlineAfterMs: number; state: HqState }): Express {
+  const { pool, log } = deps;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(requestId);
+  app.use(requestLog(log));
+
+  const api = Router();
+  api.use(readJsonBody);
+  api.get('/health', async (_req, res) => {
+    const db = (await deps.state.databaseOk()) ? 'ok' : 'error';
+    res.status(db === 'ok' ? 200 : 503).json({ status: db === 'ok' ? 'ok' : 'degraded', version: VERSION, db, ...deps.state.health() });
+  });
+  api.post('/auth', async (req, res) => {
+    const body = parseBody(z.object({ userName: z.string().min(1).max(200), password: z.string().min(1).max(256) }), req.body);
+    const stored = await userPasswordHash(pool, body.userName);
+    if (!(await verifyPassword(body.password, stored))) throw errors.unauthenticated('Wrong user name or password.');
+    const token = randomBytes(32).toString('base64url');
+    const expiresAt = new Date(Date.now() + SESSION_MS);
+    await createSession(pool, tokenHash(token), body.userName, expiresAt);
+    res.json({ tokenId: token, expiresAt: expiresAt.toISOString(), user: { userName: body.userName } });
+  });
+  api.use(async (req: Request, res: Response, next: NextFunction) => {
+    const header = req.headers.authorization ?? '';
+    const token = header.replace(/^Bearer\s+/i, '').trim();
+    const user = token ? await sessionUser(pool, tokenHash(token)) : undefined;
+    if (!user) throw errors.unauthenticated();
+    res.locals.userName = user;
+    res.locals.tokenHash = tokenHash(token);
+    next();
+  });
+  api.delete('/auth', async (_req, res) => {
+    await deleteSession(pool, String(res.locals.tokenHash));
+    res.status(204).end();
+  });
+  api.get('/stores', async (req, res) => {
+    res.json(await listStores(pool, req.query as Record<string, unknown>, deps.timeZone, deps.offlineAfterMs));
+  });
+  api.get('/tickets', async (req, res) => {
+    res.json(await listTickets(pool, req.query as Record<string, unknown>, deps.timeZone));
+  });
+  api.get('/reports/sales', async (req, res) => {
+    const q = Object.fromEntries(Object.entries(req.query).map(([k, v]) => [k.toLowerCase(), Array.isArray(v) ? String(v[v.length - 1]) : String(v)]));
+    const date = (name: 'from' | 'to') => {
+      if (q[name] === undefined) throw errors.member(name, 'is required (an ISO 8601 date-time).', 'Required');
+      const d = parseIsoDateTime(q[name], deps.timeZone);
+      if (!d) throw errors.member(name, `'${q[name]}' is not an ISO 8601 date-time.`);
+      return d;
+    };
+    const groupBy = (q.groupby ?? 'store').toLowerCase();
+    if (!['store', 'day', 'plu'].includes(groupBy)) throw errors.member('groupBy', `'${q.groupby}' is not store, day or plu.`);
+    res.json(await salesReport(pool, date('from'), date('to'), groupBy as GroupBy, deps.timeZone));
+  });
+  const catalog = async (req: Request, res: Response) => {
+    const [, resourceRaw, ...rest] = req.path.split('/').slice(1);
+    const resource = CATALOG_RESOURCES.find((r) => r === resourceRaw?.toLowerCase());
+    if (!resource) throw errors.member('resource', `'${resourceRaw}' is not one of ${CATALOG_RESOURCES.join(', ')}.`);
+    const key = catalogKey(resource, decodeURIComponent(rest.join('/')));
+    const body = parseBody(catalogBody, req.body);
+    const op = req.method === 'PUT' ? 'put' : 'delete';
+    if (op === 'put' && !body.doc) throw errors.member('doc', 'is required.', 'Required');
+    const all = body.stores.length === 1 && body.stores[0] === '*';
+    if (!all) body.stores.forEach((s, i) => {
+      if (!STORE_ID.test(s)) throw errors.member(`stores[${i}]`, `'${s}' is not a store id.`);
+    });
+    const pushed = await pushCatalog(pool, { resource, key, op, doc: op === 'put' ? body.doc! : null, stores: all ? '*' : [...new Set(body.stores)], by: String(res.locals.userName) });
+    if (pushed.unknown.length) throw errors.member('stores', `Unknown store${pushed.unknown.length > 1 ? 's' : ''}: ${pushed.unknown.join(', ')}.`, 'Unknown');
+    deps.state.catalogPushed();
+    res.status(202).json({ catalogVersion: pushed.changeId, stores: pushed.versions });
+  };
+  api.put(/^\/catalog\/.+/, catalog);
+  api.delete(/^\/catalog\/.+/, catalog);
+  api.use((req) => {
+    throw errors.routeNotFound(req.originalUrl.split('?')[0]);
+  });
+
+  app.use('/hq/api', api);
+  app.use('/hq', hqPage());
+  app.get('/', (_req, res) => res.redirect('/hq/'));
+  app.use((req) => {
+    throw new HubError(404, ErrorCode.NotFound, `No endpoint at ${req.originalUrl.split('?')[0]}.`);
+  });
+  app.use(problemHandler(log));
+  return app;
+}

@@ -1,0 +1,129 @@
+/**
+ * `npm run hq`: the head-office service (CONTRACT §13). Composition root: config → PostgreSQL
+ * (embedded by default) and its migrations → NATS and its streams → ingest, heartbeats, catalog
+ * relay → HTTP. Shutdown in reverse on SIGTERM/SIGINT. Several may run against the same NATS and
+ * PostgreSQL: the ingest consumer is shared, outbox rows are claimed with SKIP LOCKED.
+ */
+import type { Server } from 'node:http';
+import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { ConfigError } from '../config.js';
+import { createLogger } from '../log.js';
+import { VERSION } from '../version.js';
+import { loadHqConfig, type HqConfig } from './config.js';
+import { migrate, openPool, startEmbedded } from './db.js';
+import { connectHqNats, ensureStreams } from './streams.js';
+import { Ingest } from './ingest.js';
+import { CatalogRelay } from './catalog.js';
+import { createHqApp, ensureAdmin } from './api.js';
+import { recordHeartbeat } from './repo.js';
+import { HEARTBEAT_SUBJECTS, STORE_ID, type Heartbeat } from './protocol.js';
+
+function configOrExit(): HqConfig {
+  try {
+    return loadHqConfig();
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      process.stderr.write(`${e.message}\n`);
+      process.exit(2);
+    }
+    throw e;
+  }
+}
+
+function isHeartbeat(h: Heartbeat): boolean {
+  return (
+    typeof h === 'object' && h !== null && typeof h.storeId === 'string' && STORE_ID.test(h.storeId) && typeof h.name === 'string' &&
+    Number.isSafeInteger(h.lastSeq) && Number.isSafeInteger(h.ackedSeq) && Number.isSafeInteger(h.appliedCatalogVersion)
+  );
+}
+
+async function main(): Promise<void> {
+  const config = configOrExit();
+  const log = createLogger(config.logLevel);
+  const started = Date.now();
+  const lines: string[] = [];
+
+  const embedded = config.databaseUrl ? undefined : await startEmbedded(config.dataDir, log);
+  const pool = openPool(config.databaseUrl ?? embedded!.url);
+  await migrate(pool);
+  const adminPassword = await ensureAdmin(pool, config.adminPassword);
+  if (adminPassword) {
+    const file = join(config.dataDir, 'hq-admin-password.txt');
+    writeFileSync(file, `${adminPassword}\n`, { mode: 0o600 });
+    lines.push(`First start: log in as 'admin' with password '${adminPassword}' (also in ${file}).`);
+  }
+
+  const nc = await connectHqNats(config);
+  await ensureStreams(nc, config);
+  const ingest = new Ingest({ nc, pool, log, batchSize: config.batchSize, ackWaitMs: config.ackWaitMs, crashAfterCommit: config.crashAfterCommit });
+  const relay = new CatalogRelay({ nc, pool, log });
+  // Heartbeats: each goes to one HQ process of the queue group.
+  const beats = nc.subscribe(HEARTBEAT_SUBJECTS, {
+    queue: 'hq',
+    callback: (err, m) => {
+      if (err) return;
+      let hb: Heartbeat;
+      try {
+        hb = m.json<Heartbeat>();
+      } catch {
+        return;
+      }
+      if (!isHeartbeat(hb) || m.subject !== `hq.heartbeat.${hb.storeId}`) return;
+      recordHeartbeat(pool, hb).catch((e: Error) => log.warn({ err: e.message }, 'heartbeat not recorded'));
+    },
+  });
+  ingest.start();
+  relay.start();
+
+  const app = createHqApp({
+    pool,
+    log,
+    timeZone: config.timeZone,
+    offlineAfterMs: config.offlineAfterMs,
+    state: {
+      health: () => ({ nats: nc.isClosed() ? 'closed' : 'connected', ingest: ingest.stats, uptimeS: Math.floor((Date.now() - started) / 1000) }),
+      databaseOk: () => pool.query('SELECT 1').then(() => true, () => false),
+      catalogPushed: () => relay.kick(),
+    },
+  });
+  const server: Server = await new Promise((resolve, reject) => {
+    const s = app.listen(config.port, config.host, () => resolve(s));
+    s.once('error', reject);
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  lines.unshift(
+    `POS Hub HQ ${VERSION} listening on http://${config.host}:${port}/hq/ (API /hq/api)`,
+    `PostgreSQL: ${config.databaseUrl ? 'POS_HQ_DATABASE_URL' : `embedded in ${join(config.dataDir, 'pg')}`}; NATS: ${config.natsUrl} (started in ${Date.now() - started} ms)`,
+  );
+  process.stdout.write(`${lines.join('\n')}\n`);
+  log.info({ port }, 'hq started');
+
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    server.close(async () => {
+      beats.unsubscribe();
+      await ingest.stop();
+      await relay.stop();
+      await nc.drain().catch(() => {});
+      await pool.end().catch(() => {});
+      await embedded?.stop();
+      log.info('stopped');
+      process.exit(0);
+    });
+    server.closeIdleConnections();
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`POS Hub HQ failed to start: ${e instanceof Error ? e.message : String(e)}\n`);
+  process.exit(1);
+});

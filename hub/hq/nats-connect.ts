@@ -1,0 +1,38 @@
+/**
+ * The NATS connection both sides of the chain open: a `nats://` or `tls://` URL, a user and
+ * password or a credentials file, a timeout on every request, and reconnecting for ever (a store's
+ * internet comes and goes; HQ's NATS restarts).
+ */
+import { readFileSync } from 'node:fs';
+import { connect, credsAuthenticator, type NatsConnection } from '@nats-io/transport-node';
+
+export const REQUEST_TIMEOUT_MS = 5000;
+
+export interface NatsTarget {
+  url: string;
+  user?: string;
+  password?: string;
+  credsFile?: string;
+}
+
+/** `waitOnFirstConnect`: keep trying from the first attempt on (a store may start offline). */
+export function connectNats(target: NatsTarget, name: string, opts: { waitOnFirstConnect?: boolean } = {}): Promise<NatsConnection> {
+  const url = new URL(target.url);
+  return connect({
+    servers: `${url.hostname}:${url.port || 4222}`,
+    name,
+    tls: url.protocol === 'tls:' ? {} : undefined,
+    user: target.user,
+    pass: target.password,
+    authenticator: target.credsFile ? credsAuthenticator(readFileSync(target.credsFile)) : undefined,
+    timeout: REQUEST_TIMEOUT_MS,
+    waitOnFirstConnect: opts.waitOnFirstConnect ?? false,
+    reconnect: true,
+    maxReconnectAttempts: -1,
+    reconnectTimeWait: 2000,
+    pingInterval: 10_000,
+    maxPingOut: 2,
+    // Without this every request builds an Error with a stack trace up front, in case it fails.
+    noAsyncTraces: true,
+  });
+}

@@ -1,0 +1,73 @@
+/**
+ * The query string of a list (CONTRACT §4) read into plain parts: `$skip`, `$take`, `$count`,
+ * `$sort` keys and NData filter conditions, names matched case-insensitively, every problem a 400
+ * naming the parameter. What the keys and filters mean in SQL is the caller's business (the hub's
+ * SQLite engine, HQ's PostgreSQL lists).
+ */
+import { errors } from './errors.js';
+import { parseFilter, parseSort, type Condition, type FilterSpec, type SortKey } from './ndata.js';
+
+export const DEFAULT_TAKE = 100;
+export const MAX_TAKE = 1000;
+
+export interface ListParams {
+  skip: number;
+  take: number;
+  countOnly: boolean;
+  /** In the order asked; empty: the caller's default order. */
+  sort: SortKey[];
+  /** Each with the filter's name as declared (not as the request spelled it). */
+  filters: Array<{ name: string; condition: Condition }>;
+}
+
+function values(v: unknown): string[] {
+  if (Array.isArray(v)) return v.map(String);
+  return v === undefined ? [] : [String(v)];
+}
+
+function intParam(name: string, raw: string[], min: number, max: number, fallback: number): number {
+  if (raw.length === 0) return fallback;
+  const text = raw[raw.length - 1].trim();
+  if (!/^\d{1,15}$/.test(text)) throw errors.member(name, `'${text}' is not a whole number.`);
+  const n = Number(text);
+  if (n < min || n > max) throw errors.member(name, `must be between ${min} and ${max}.`, 'OutOfRange');
+  return n;
+}
+
+/** `what` names the list in messages (`tickets`). */
+export function parseListParams(query: Record<string, unknown>, filters: Record<string, FilterSpec>, what: string, timeZone: string): ListParams {
+  const params = new Map<string, { name: string; values: string[] }>();
+  for (const [name, v] of Object.entries(query)) {
+    const lower = name.toLowerCase();
+    const entry = params.get(lower) ?? { name, values: [] };
+    entry.values.push(...values(v));
+    params.set(lower, entry);
+  }
+  const byLower = new Map(Object.entries(filters).map(([n, f]) => [n.toLowerCase(), { name: n, spec: f }]));
+  const out: ListParams = { skip: 0, take: DEFAULT_TAKE, countOnly: false, sort: [], filters: [] };
+  for (const [lower, { name, values: raw }] of params) {
+    switch (lower) {
+      case '$skip':
+        out.skip = intParam('$skip', raw, 0, Number.MAX_SAFE_INTEGER, 0);
+        continue;
+      case '$take':
+        out.take = intParam('$take', raw, 0, MAX_TAKE, DEFAULT_TAKE);
+        continue;
+      case '$count': {
+        const t = raw[raw.length - 1]?.trim().toLowerCase();
+        if (t !== 'true' && t !== 'false') throw errors.member('$count', `'${t}' is not true or false.`);
+        out.countOnly = t === 'true';
+        continue;
+      }
+      case '$sort':
+        out.sort = parseSort(raw);
+        continue;
+    }
+    const filter = byLower.get(lower);
+    if (!filter) throw errors.member(name, `'${name}' is not a filter of ${what}.`, 'Unknown');
+    for (const text of raw) {
+      for (const condition of parseFilter(filter.name, text, filter.spec, timeZone)) out.filters.push({ name: filter.name, condition });
+    }
+  }
+  return out;
+}

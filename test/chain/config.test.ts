@@ -1,0 +1,55 @@
+/** The chain's settings (CONTRACT §13), for the hub and for HQ: defaults, and every problem named at once. */
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../hub/config.js';
+import { loadHqConfig } from '../../hub/hq/config.js';
+
+function problems(load: () => unknown): string[] {
+  try {
+    load();
+  } catch (e) {
+    if (e instanceof ConfigError) return e.problems;
+    throw e;
+  }
+  return [];
+}
+
+describe('the hub in a chain', () => {
+  it('is alone without POS_HUB_HQ_URL', () => {
+    expect(loadConfig({}).chain).toBeUndefined();
+  });
+
+  it('reads the HQ settings, the store id defaulting to the hub id later and the name to the shop name', () => {
+    expect(loadConfig({ POS_HUB_HQ_URL: 'nats://hq.example:4222', POS_HUB_SHOP_NAME: 'Bistro', POS_HUB_HQ_USER: 'store7', POS_HUB_HQ_PASSWORD: 'pw' }).chain).toEqual({
+      url: 'nats://hq.example:4222',
+      user: 'store7',
+      password: 'pw',
+      credsFile: undefined,
+      storeId: undefined,
+      storeName: 'Bistro',
+      heartbeatMs: 30_000,
+    });
+  });
+
+  it('names every bad chain setting at once', () => {
+    const found = problems(() =>
+      loadConfig({ POS_HUB_HQ_URL: 'http://hq:80', POS_HUB_HQ_USER: 'only-user', POS_HUB_STORE_ID: 'bad id!', POS_HUB_HQ_HEARTBEAT: '0', POS_HUB_HQ_CREDS: '/nonexistent.creds' }),
+    );
+    for (const name of ['POS_HUB_HQ_URL', 'POS_HUB_HQ_USER and POS_HUB_HQ_PASSWORD', 'POS_HUB_STORE_ID', 'POS_HUB_HQ_HEARTBEAT', "POS_HUB_HQ_CREDS='/nonexistent.creds'"]) {
+      expect(found.some((p) => p.includes(name)), name).toBe(true);
+    }
+    expect(problems(() => loadConfig({ POS_HUB_STORE_ID: 's1' }))).toEqual([expect.stringContaining('POS_HUB_HQ_URL is not')]);
+  });
+});
+
+describe('HQ', () => {
+  it('has the defaults of CONTRACT §13', () => {
+    expect(loadHqConfig({})).toMatchObject({ natsUrl: 'nats://127.0.0.1:4222', databaseUrl: undefined, port: 8090, host: '0.0.0.0', offlineAfterMs: 90_000, crashAfterCommit: false });
+    expect(loadHqConfig({}).dataDir).toMatch(/hq-data$/);
+  });
+
+  it('names every bad setting at once, without showing a database password', () => {
+    const found = problems(() => loadHqConfig({ POS_HQ_DATABASE_URL: 'mysql://u:secret@h/db', POS_HQ_PORT: '99999', POS_HQ_OFFLINE_AFTER: 'soon', POS_HQ_FAULT: 'explode' }));
+    expect(found).toHaveLength(4);
+    expect(found.join('\n')).not.toContain('secret');
+  });
+});

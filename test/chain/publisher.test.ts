@@ -1,0 +1,113 @@
+/**
+ * The store side of the chain without a network: the change log keeps each version's document only
+ * in a chain, compaction keeps what HQ has not acknowledged, and the publisher's cursor is the
+ * highest unbroken run of acks, resumed after an error. The publish function is a fake here; the
+ * real NATS path is in chain.test.ts.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { closeDb, openDb, rawSql, type Db } from '../../db/client.js';
+import { FakeClock } from '../../hub/clock.js';
+import { compact, keepDocsInLog } from '../../hub/events/log.js';
+import { createLogger } from '../../hub/log.js';
+import { ResourceService } from '../../hub/resources/engine/service.js';
+import { stocks, users } from '../../hub/resources/index.js';
+import { Publisher } from '../../hub/chain/publisher.js';
+import { chainStart } from '../../hub/chain/repo.js';
+import { SYSTEM_CALLER } from '../../hub/bootstrap.js';
+
+const DAY = 86_400_000;
+let dir: string;
+let db: Db;
+
+function setUp(chain: boolean) {
+  dir = mkdtempSync(join(tmpdir(), 'poshub-chainlog-'));
+  db = openDb(join(dir, 'hub.sqlite'));
+  if (chain) keepDocsInLog(db);
+  const clock = new FakeClock('2026-10-01T10:00:00Z');
+  const ctx = { db, clock, timeZone: 'UTC', busy: new Set<string>() };
+  return { clock, resources: { stocks: new ResourceService(stocks, ctx), users: new ResourceService(users, ctx) } };
+}
+
+afterEach(() => {
+  closeDb(db);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const docs = () => rawSql.all<{ seq: number; v: number; doc: string | null }>(db, 'SELECT seq, v, doc FROM changes ORDER BY seq', []);
+
+describe('the change log in a chain', () => {
+  it('keeps the document of each version only on a hub in a chain', async () => {
+    const alone = setUp(false);
+    await alone.resources.stocks.put(SYSTEM_CALLER, 'Bar', { description: 'one' });
+    expect(docs().map((d) => d.doc)).toEqual([null]);
+    closeDb(db);
+    rmSync(dir, { recursive: true, force: true });
+
+    const { resources } = setUp(true);
+    await resources.stocks.put(SYSTEM_CALLER, 'Bar', { description: 'one' });
+    await resources.stocks.put(SYSTEM_CALLER, 'Bar', { description: 'two' });
+    expect(docs().map((d) => JSON.parse(d.doc!).description)).toEqual(['one', 'two']);
+  });
+
+  it('compaction keeps every entry HQ has not acknowledged, however old', async () => {
+    const { clock, resources } = setUp(true);
+    for (const name of ['A', 'B', 'C', 'D']) await resources.stocks.put(SYSTEM_CALLER, name, {});
+    clock.advance(60 * DAY);
+    await resources.stocks.put(SYSTEM_CALLER, 'E', {});
+    expect(compact(db, clock.now().getTime(), 35 * DAY, 2)).toBe(2); // acknowledged through 2
+    expect(docs().map((d) => d.seq)).toEqual([3, 4, 5]);
+  });
+});
+
+describe('the publisher', () => {
+  it('moves its cursor to the highest unbroken run of acks, resumes after an error, and forgets sent documents', async () => {
+    const { resources } = setUp(true);
+    for (const name of ['A', 'B', 'C', 'D', 'E']) await resources.stocks.put(SYSTEM_CALLER, name, { description: name });
+    await resources.users.put(SYSTEM_CALLER, 'u1', { userName: 'jana', name: 'Jana', password: 'secret-pw', rights: [] });
+    const sent: Array<{ subject: string; msgId: string; body: any }> = [];
+    let failSeq3 = true;
+    const held: Array<() => void> = [];
+    const publisher = new Publisher({
+      db,
+      storeId: 'st1',
+      log: createLogger('silent'),
+      resources,
+      pollMs: 10,
+      saveEveryMs: 10,
+      maxBackoffMs: 20,
+      publish: async (subject, payload, msgId) => {
+        const body = JSON.parse(payload);
+        sent.push({ subject, msgId, body });
+        if (body.seq === 3 && failSeq3) {
+          failSeq3 = false;
+          throw new Error('no ack');
+        }
+        if (body.seq === 2 && held.length === 0) await new Promise<void>((r) => held.push(r)); // acked last
+      },
+    });
+    publisher.start();
+    await expect.poll(() => held.length, { timeout: 5000 }).toBe(1);
+    // 1 is acked; 2 waits; 3 failed: nothing past 1 may count as delivered.
+    expect(publisher.ackedSeq()).toBe(1);
+    held[0]();
+    await expect.poll(() => publisher.ackedSeq(), { timeout: 5000 }).toBe(6);
+    await publisher.stop();
+
+    // Every entry went out, 3 at least twice (it failed once), each under its own message id.
+    expect(new Set(sent.map((s) => s.msgId))).toEqual(new Set([1, 2, 3, 4, 5, 6].map((n) => `st1:${n}`)));
+    expect(sent.filter((s) => s.body.seq === 3).length).toBeGreaterThanOrEqual(2);
+    const first = sent.find((s) => s.body.seq === 1)!;
+    expect(first.subject).toBe('pos.st1.stocks');
+    expect(first.body).toMatchObject({ storeId: 'st1', seq: 1, base: 0, resource: 'stocks', key: 'A', op: 'upsert', v: 1, doc: { name: 'A', description: 'A', _v: 1 } });
+    // A user goes to HQ as the API shows it: without the password hash.
+    const user = sent.find((s) => s.body.resource === 'users')!;
+    expect(user.body.doc.userName).toBe('jana');
+    expect(JSON.stringify(user.body.doc)).not.toContain('scrypt');
+    // The position survives a restart, and the documents HQ has are no longer kept.
+    expect(chainStart(db).acked).toBe(6);
+    expect(docs().every((d) => d.doc === null)).toBe(true);
+  });
+});
