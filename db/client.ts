@@ -194,6 +194,41 @@ export async function backupDb(db: Db, destination: string): Promise<void> {
 }
 
 /**
+ * The highest change-log position a hub database ever handed out (its WAL included: opening it
+ * read-write recovers the WAL, and closing it checkpoints the WAL into the file, so the file is whole).
+ */
+export function lastChangeSeq(file: string): number {
+  const client = new Database(file, { fileMustExist: true });
+  try {
+    const max = (client.prepare('SELECT max(seq) AS s FROM changes').get() as { s: number | null }).s ?? 0;
+    const seqRow = client.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'changes'").get() as { seq: number } | undefined;
+    return Math.max(max, seqRow?.seq ?? 0);
+  } finally {
+    client.close();
+  }
+}
+
+/**
+ * Makes the change log of `file` go on after `seq`: a restored backup must not hand out positions it
+ * handed out before the restore, or a register following the log — and head office, which keeps one
+ * event per position (CONTRACT §13) — would take a new change for one it already has and drop it.
+ */
+export function continueChangesAfter(file: string, seq: number): void {
+  const client = new Database(file, { fileMustExist: true });
+  try {
+    client.pragma('journal_mode = WAL');
+    client.transaction(() => {
+      const current = (client.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'changes'").get() as { seq: number } | undefined)?.seq ?? 0;
+      if (seq <= current) return;
+      if (current) client.prepare("UPDATE sqlite_sequence SET seq = ? WHERE name = 'changes'").run(seq);
+      else client.prepare("INSERT INTO sqlite_sequence (name, seq) VALUES ('changes', ?)").run(seq);
+    })();
+  } finally {
+    client.close();
+  }
+}
+
+/**
  * Checks that a file is a sound hub database: SQLite opens it, `PRAGMA integrity_check` says ok,
  * and it holds the hub's tables. Returns the problem, or null.
  */

@@ -5,7 +5,7 @@
  */
 import { copyFileSync, existsSync, renameSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { checkDbFile } from '../db/client.js';
+import { checkDbFile, continueChangesAfter, lastChangeSeq } from '../db/client.js';
 import { ConfigError, loadConfig } from '../hub/config.js';
 import { claim } from '../hub/pidfile.js';
 import { syncPath } from '../db/files.js';
@@ -36,14 +36,19 @@ const problem = checkDbFile(source);
 if (problem) fail(`${source} is not a usable backup: ${problem}`);
 
 const target = join(config.dataDir, 'hub.sqlite');
+let lastSeq = 0;
 if (existsSync(target)) {
+  // Read before it is replaced (and its WAL folded into it, so the kept copy is whole).
+  lastSeq = lastChangeSeq(target);
   const kept = `${target}.before-restore-${new Date().toISOString().replace(/[:.]/g, '-')}`;
   renameSync(target, kept);
   process.stdout.write(`The current database is kept as ${kept}\n`);
 }
-// A WAL left by the replaced database belongs to it, not to the backup.
+// A WAL left by the replaced database belongs to it (lastChangeSeq folded it in), not to the backup.
 for (const side of ['-wal', '-shm']) rmSync(target + side, { force: true });
 copyFileSync(source, target);
+// The restored log goes on after the replaced one's last position, never over it.
+continueChangesAfter(target, lastSeq);
 syncPath(target);
 syncPath(config.dataDir);
 process.stdout.write(`Restored ${source} into ${target}. Start the hub with npm start.\n`);
