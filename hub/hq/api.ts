@@ -18,6 +18,10 @@ import { CATALOG_RESOURCES, STORE_ID, type CatalogResource } from './protocol.js
 import { hqPage } from './page.js';
 // Pure scrypt helpers (node:crypto only), shared rather than written twice.
 import { hashPassword, verifyPassword } from '../resources/auth/passwords.js';
+import { LoginThrottle } from '../resources/auth/throttle.js';
+import { HashGate } from '../resources/auth/hash-gate.js';
+import { MAX_STRING } from '../resources/engine/fields.js';
+import { systemClock } from '../clock.js';
 
 const SESSION_MS = 12 * 3600_000;
 
@@ -58,7 +62,7 @@ function catalogKey(resource: CatalogResource, raw: string): string {
     return raw;
   }
   if (resource === 'paymenttypes' && !/^[1-9]\d{0,9}$/.test(raw)) throw errors.member('key', `A payment type is named by its number, not '${raw}'.`);
-  if (!raw || raw.length > 64) throw errors.member('key', 'must be 1-64 characters.');
+  if (!raw || raw.length > MAX_STRING) throw errors.member('key', `must be 1-${MAX_STRING} characters.`);
   return raw;
 }
 
@@ -76,10 +80,23 @@ export function createHqApp(deps: { pool: Pool; log: Logger; timeZone: string; o
     const db = (await deps.state.databaseOk()) ? 'ok' : 'error';
     res.status(db === 'ok' ? 200 : 503).json({ status: db === 'ok' ? 'ok' : 'degraded', version: VERSION, db, ...deps.state.health() });
   });
+  // The hub's login rules (CONTRACT §11, §12): attempts counted before the hash, hashing bounded per address.
+  const throttle = new LoginThrottle(systemClock);
+  const hashing = new HashGate();
   api.post('/auth', async (req, res) => {
-    const body = parseBody(z.object({ userName: z.string().min(1).max(200), password: z.string().min(1).max(256) }), req.body);
+    const body = parseBody(z.object({ userName: z.string().min(1).max(MAX_STRING), password: z.string().min(1).max(MAX_STRING) }), req.body);
+    const address = req.socket.remoteAddress ?? 'unknown';
+    const attempt = throttle.attempt(body.userName, address);
     const stored = await userPasswordHash(pool, body.userName);
-    if (!(await verifyPassword(body.password, stored))) throw errors.unauthenticated('Wrong user name or password.');
+    let ok: boolean;
+    try {
+      ok = await hashing.run(address, () => verifyPassword(body.password, stored));
+    } catch (e) {
+      attempt.withdrawn();
+      throw e;
+    }
+    if (!ok) throw errors.unauthenticated('Wrong user name or password.');
+    attempt.succeeded();
     const token = randomBytes(32).toString('base64url');
     const expiresAt = new Date(Date.now() + SESSION_MS);
     await createSession(pool, tokenHash(token), body.userName, expiresAt);

@@ -146,6 +146,14 @@ describe.skipIf(!available)('a chain of stores', () => {
     expect(page.body.items[0].storeId).toBe('s2');
     expect(page.body.items[0].totalPrice.amount).toBeGreaterThanOrEqual(page.body.items[1].totalPrice.amount);
     expect((await hq.call('GET', '/hq/api/tickets?Bogus=1')).body).toMatchObject({ status: 400, errorCode: 3 });
+    // HQ's login is throttled like the hub's (CONTRACT §11, §12): parallel guesses are refused beyond
+    // the hashing share of the address, and after 10 failures the 11th attempt is 429.
+    const guess = (password: string) =>
+      fetch(`${hq.url}/hq/api/auth`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ userName: 'guessed', password }) }).then((r) => r.status);
+    const parallel = await Promise.all(Array.from({ length: 30 }, (_, i) => guess(`wrong-${i}`)));
+    expect(parallel.filter((st) => st === 401).length).toBeLessThanOrEqual(10);
+    for (let i = 0; i < 10; i++) await guess(`again-${i}`);
+    expect(await guess('one-more')).toBe(429);
   });
 
   it('catalog: a push to all reaches every online store, a store that was down applies it in order, a push to one reaches only that one', async () => {
