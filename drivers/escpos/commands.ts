@@ -3,7 +3,7 @@
  * (DLE EOT, GS r) as implemented by the TM-T88 series and the Bixolon SRP-350 family, which agree
  * on every bit used here.
  */
-import { DeviceError, type FaultCode } from '../fiscal/types.js';
+import { DeviceError, type FaultCode } from '../faults.js';
 
 export const ESC = 0x1b;
 export const GS = 0x1d;

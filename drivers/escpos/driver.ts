@@ -4,7 +4,7 @@
  * open or in error; after the job's bytes it sends GS r, which the printer answers only once it has
  * processed everything before it — that reply, not the socket write, confirms the job.
  */
-import { DeviceError } from '../fiscal/types.js';
+import { DeviceError } from '../faults.js';
 import type { DeviceAddress } from '../transport/address.js';
 import type { Channel } from '../transport/channel.js';
 import type { ChannelOptions } from '../transport/open.js';

@@ -7,7 +7,8 @@ import { DatecsFiscalDevice } from './datecs/driver.js';
 import { EkasaFiscalDevice } from './ekasa/driver.js';
 import { EscPosFiscalDevice } from './escpos/driver.js';
 import { SimulatorFiscalDevice } from './simulator/driver.js';
-import { DeviceError, type DeviceStateStore, type FiscalDevice, type FiscalDeviceConfig } from './types.js';
+import { type DeviceStateStore, type FiscalDevice, type FiscalDeviceConfig } from './types.js';
+import { DeviceError } from '../faults.js';
 
 export interface FiscalDriverDeps {
   store?: DeviceStateStore;

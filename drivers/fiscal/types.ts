@@ -1,27 +1,8 @@
 /**
  * The document-level fiscal device interface (after ErpNet.FP): the hub hands over a whole
  * receipt and gets back the device's numbers; it never drives a receipt line by line. Amounts are
- * decimal strings ("12.50") so no binary float crosses this boundary.
+ * decimal strings ("12.50") so no binary float crosses this boundary. Faults: drivers/faults.ts.
  */
-export const FAULT_CODES = ['OFFLINE', 'TIMEOUT', 'BUSY', 'PAPER_OUT', 'COVER_OPEN', 'FISCAL_MEMORY_FULL', 'REJECTED', 'PROTOCOL'] as const;
-export type FaultCode = (typeof FAULT_CODES)[number];
-
-export class DeviceError extends Error {
-  constructor(
-    readonly code: FaultCode,
-    message: string,
-    /**
-     * True when the device may have acted before failing (a lost reply, a timeout after the data
-     * went out). Such a failure is reconciled against the device, never retried blind.
-     */
-    readonly outcomeUnknown = false,
-    readonly vendorCode?: string,
-  ) {
-    super(message);
-    this.name = 'DeviceError';
-  }
-}
-
 export type PaymentKind = 'Cash' | 'CreditCard' | 'Voucher' | 'Other';
 
 export interface ReceiptLine {

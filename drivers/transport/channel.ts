@@ -5,7 +5,7 @@
  */
 import { EventEmitter } from 'node:events';
 import type { Duplex } from 'node:stream';
-import { DeviceError } from '../fiscal/types.js';
+import { DeviceError } from '../faults.js';
 
 /**
  * What a read waits for: a byte count, or a framer that looks at the buffered input and answers how

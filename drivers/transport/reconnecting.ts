@@ -6,7 +6,7 @@
  * needs.
  */
 import { EventEmitter } from 'node:events';
-import { DeviceError } from '../fiscal/types.js';
+import { DeviceError } from '../faults.js';
 import { formatAddress, parseAddress, type DeviceAddress } from './address.js';
 import type { Channel } from './channel.js';
 import { openChannel, type ChannelOptions } from './open.js';

@@ -4,7 +4,7 @@
  */
 import { SerialPortStream, type OpenOptions } from '@serialport/stream';
 import { SerialPort } from 'serialport';
-import { DeviceError } from '../fiscal/types.js';
+import { DeviceError } from '../faults.js';
 import type { DeviceAddress } from './address.js';
 import { StreamChannel, type ChannelTimeouts } from './channel.js';
 

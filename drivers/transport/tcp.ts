@@ -1,6 +1,6 @@
 /** TCP transport: a raw socket to a printer's port 9100 or a fiscal device's LAN port. */
 import { connect } from 'node:net';
-import { DeviceError } from '../fiscal/types.js';
+import { DeviceError } from '../faults.js';
 import { StreamChannel, type ChannelTimeouts } from './channel.js';
 
 /** Keep-alive probes notice a printer unplugged from the LAN while the socket sits idle. */

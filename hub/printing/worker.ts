@@ -9,7 +9,7 @@ import { render } from '../../drivers/escpos/document.js';
 import type { EscPosPrinter } from '../../drivers/escpos/driver.js';
 import type { PrinterState } from '../../drivers/escpos/commands.js';
 import type { PrinterProfile } from '../../drivers/escpos/profiles.js';
-import { DeviceError } from '../../drivers/fiscal/types.js';
+import { DeviceError } from '../../drivers/faults.js';
 import { backoffDelay, type Backoff, type Timers } from '../../drivers/transport/reconnecting.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../log.js';

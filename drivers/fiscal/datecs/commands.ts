@@ -11,7 +11,8 @@
  *      (bg.isl.dt.x.protocol-v2.02-en.pdf)
  */
 import { Decimal } from 'decimal.js';
-import type { FaultCode, PaymentKind, Receipt } from '../types.js';
+import type { PaymentKind, Receipt } from '../types.js';
+import type { FaultCode } from '../../faults.js';
 import { decode1251, deviceText, encode1251 } from './cp1251.js';
 import { CLASSIC, X_FORMAT, type FrameFormat } from './frame.js';
 

@@ -15,16 +15,8 @@ import { Decimal } from 'decimal.js';
 import { OneAtATime } from '../one-at-a-time.js';
 import { parseAddress } from '../../transport/address.js';
 import { ReconnectingChannel, type Channel, type ReconnectingOptions } from '../../transport/index.js';
-import {
-  DeviceError,
-  type DeviceInfo,
-  type DeviceStatus,
-  type FiscalDevice,
-  type FiscalResult,
-  type LastDocument,
-  type Receipt,
-  type ReportResult,
-} from '../types.js';
+import { type DeviceInfo, type DeviceStatus, type FiscalDevice, type FiscalResult, type LastDocument, type Receipt, type ReportResult } from '../types.js';
+import { DeviceError } from '../../faults.js';
 import {
   CMD,
   CMD_NAMES,

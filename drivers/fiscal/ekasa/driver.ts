@@ -15,17 +15,8 @@
  */
 import { Decimal } from 'decimal.js';
 import { OneAtATime } from '../one-at-a-time.js';
-import {
-  DeviceError,
-  type DeviceInfo,
-  type DeviceStateStore,
-  type DeviceStatus,
-  type FiscalDevice,
-  type FiscalResult,
-  type LastDocument,
-  type Receipt,
-  type ReportResult,
-} from '../types.js';
+import { type DeviceInfo, type DeviceStateStore, type DeviceStatus, type FiscalDevice, type FiscalResult, type LastDocument, type Receipt, type ReportResult } from '../types.js';
+import { DeviceError } from '../../faults.js';
 import { LOOKUP_PATH, REGISTER_PATH, buildRequest, faultOfAnswer, parseEkasaSettings, readAnswer, type EkasaAnswer, type EkasaSettings } from './protocol.js';
 import { SimulatedEkasaService, type ServiceAnswer } from './service.js';
 

@@ -19,7 +19,8 @@
  *   ResponseDocument.qrCode example).
  */
 import { Decimal } from 'decimal.js';
-import { DeviceError, type EkasaInfo, type FaultCode, type PaymentKind, type Receipt } from '../types.js';
+import { type EkasaInfo, type PaymentKind, type Receipt } from '../types.js';
+import { DeviceError, type FaultCode } from '../../faults.js';
 
 export const REGISTER_PATH = '/api/v1/requests/receipts/cash_register';
 /**

@@ -17,17 +17,8 @@ import { receipt as receiptDocument, receiptData } from '../../escpos/layouts.js
 import { profileFor, type PrinterProfile } from '../../escpos/profiles.js';
 import type { Block } from '../../escpos/document.js';
 import { OneAtATime } from '../one-at-a-time.js';
-import {
-  DeviceError,
-  type DeviceInfo,
-  type DeviceStateStore,
-  type DeviceStatus,
-  type FiscalDevice,
-  type FiscalResult,
-  type LastDocument,
-  type Receipt,
-  type ReportResult,
-} from '../types.js';
+import { type DeviceInfo, type DeviceStateStore, type DeviceStatus, type FiscalDevice, type FiscalResult, type LastDocument, type Receipt, type ReportResult } from '../types.js';
+import { DeviceError } from '../../faults.js';
 
 interface JournalEntry {
   jobId: string;

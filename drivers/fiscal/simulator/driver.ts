@@ -4,18 +4,8 @@
  * across restarts, and it can be told to fail in the ways real devices do.
  */
 import { Decimal } from 'decimal.js';
-import {
-  DeviceError,
-  type DeviceInfo,
-  type DeviceStateStore,
-  type DeviceStatus,
-  type FaultCode,
-  type FiscalDevice,
-  type FiscalResult,
-  type LastDocument,
-  type Receipt,
-  type ReportResult,
-} from '../types.js';
+import { type DeviceInfo, type DeviceStateStore, type DeviceStatus, type FiscalDevice, type FiscalResult, type LastDocument, type Receipt, type ReportResult } from '../types.js';
+import { DeviceError, type FaultCode } from '../../faults.js';
 
 interface SimState {
   serial: string;

@@ -5,7 +5,8 @@
  * last number moved"), gives each device call its timeout, and maps what is left of a device fault
  * to the API's answer (503 DeviceUnavailable, Retry-After, nothing changed).
  */
-import { DeviceError, type FiscalDevice, type FiscalDeviceConfig } from '../../../drivers/fiscal/types.js';
+import { type FiscalDevice, type FiscalDeviceConfig } from '../../../drivers/fiscal/types.js';
+import { DeviceError } from '../../../drivers/faults.js';
 import type { FiscalRegistry } from '../../../drivers/fiscal/registry.js';
 import type { Db } from '../../../db/client.js';
 import { ErrorCode, HubError } from '../../http/errors.js';

@@ -1,7 +1,8 @@
 /** Keeps the `status` of fiscal devices (status.ts) up to date from every device call and a periodic poll. */
 import type { Db } from '../../../db/client.js';
 import type { FiscalRegistry } from '../../../drivers/fiscal/registry.js';
-import { DeviceError, type DeviceInfo, type DeviceStatus, type FiscalResult, type ReportResult } from '../../../drivers/fiscal/types.js';
+import { type DeviceInfo, type DeviceStatus, type FiscalResult, type ReportResult } from '../../../drivers/fiscal/types.js';
+import { DeviceError } from '../../../drivers/faults.js';
 import type { Logger } from '../../log.js';
 import type { FiscalDevices } from './devices.js';
 import { readFiscalStatus, writeFiscalStatus, type FiscalStatus } from './store.js';

@@ -8,7 +8,8 @@
  * (423). Device I/O never happens inside a transaction.
  */
 import { z } from 'zod';
-import { DeviceError, type EkasaInfo, type FiscalResult, type PaymentKind, type Receipt } from '../../../drivers/fiscal/types.js';
+import { type EkasaInfo, type FiscalResult, type PaymentKind, type Receipt } from '../../../drivers/fiscal/types.js';
+import { DeviceError } from '../../../drivers/faults.js';
 import type { ReceiptMailer } from '../../mail/receipts.js';
 import { inTransaction, whenDurable } from '../../../db/client.js';
 import { requireRight, requireSale, type Caller } from '../../http/caller.js';

@@ -7,7 +7,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CMD, VARIANTS, faultOf, parseAmount, statusBytes, type VariantName } from '../../../drivers/fiscal/datecs/commands.js';
 import { encode1251 } from '../../../drivers/fiscal/datecs/cp1251.js';
 import { DatecsFiscalDevice, MAX_OPEN_REFUSALS, checkSettings, frameTimeoutFor, type DatecsOptions } from '../../../drivers/fiscal/datecs/driver.js';
-import { DeviceError, type Receipt } from '../../../drivers/fiscal/types.js';
+import { type Receipt } from '../../../drivers/fiscal/types.js';
+import { DeviceError } from '../../../drivers/faults.js';
 import { FakeDatecsDevice } from '../../support/fake-datecs-device.js';
 
 const FAST = { frameTimeoutMs: 60, retries: 4, busyTimeoutMs: 2000 };

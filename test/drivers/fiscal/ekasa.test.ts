@@ -7,7 +7,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EkasaFiscalDevice } from '../../../drivers/fiscal/ekasa/driver.js';
 import { buildRequest, cleanName, parseEkasaSettings, readAnswer } from '../../../drivers/fiscal/ekasa/protocol.js';
-import { DeviceError, type Receipt } from '../../../drivers/fiscal/types.js';
+import { type Receipt } from '../../../drivers/fiscal/types.js';
+import { DeviceError } from '../../../drivers/faults.js';
 import { FakeEkasaService } from '../../support/fake-ekasa-service.js';
 import { sampleReceipt } from '../../support/receipt.js';
 

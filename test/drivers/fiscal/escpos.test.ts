@@ -5,7 +5,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EscPosFiscalDevice } from '../../../drivers/fiscal/escpos/driver.js';
-import { DeviceError, type DeviceStateStore, type Receipt } from '../../../drivers/fiscal/types.js';
+import { type DeviceStateStore, type Receipt } from '../../../drivers/fiscal/types.js';
+import { DeviceError } from '../../../drivers/faults.js';
 import { FakeEscPosPrinter } from '../../support/fake-escpos-printer.js';
 import { sampleReceipt } from '../../support/receipt.js';
 

@@ -153,7 +153,7 @@ describe('reconnecting channel', () => {
     const timers = new ManualTimers();
     const rc = new ReconnectingChannel(`tcp://127.0.0.1:${port}`, { timers, backoff: { initialMs: 100, maxMs: 100, factor: 2 } });
     const ch = await rc.get();
-    const { DeviceError } = await import('../../../drivers/fiscal/types.js');
+    const { DeviceError } = await import('../../../drivers/faults.js');
     rc.reset(new DeviceError('TIMEOUT', 'no status reply'), true);
     expect(rc.state).toBe('offline');
     expect(rc.retryInMs()).toBe(100);
