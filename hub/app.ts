@@ -4,8 +4,8 @@
  */
 import express, { type Express } from 'express';
 import type { Db } from '../db/client.js';
-import type { Clock } from './clock.js';
-import type { Config } from './config.js';
+import type { Clock } from './core/clock.js';
+import type { Config } from './core/config.js';
 import { healthRouter } from './health.js';
 import { readJsonBody } from './http/body.js';
 import { rejectBrokenQueryText } from './http/text.js';
@@ -14,7 +14,7 @@ import { idempotency } from './http/idempotency.js';
 import { eventStreams } from './events/routes.js';
 import { problemHandler, requestId, requestLog } from './http/problem.js';
 import { answersWhenDurable } from './http/durable.js';
-import type { Logger } from './log.js';
+import type { Logger } from './core/log.js';
 import { openApiRouter } from './openapi.js';
 import { webPage } from './web/serve.js';
 import { authRouter, requireSession } from './resources/auth/routes.js';

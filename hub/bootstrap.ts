@@ -8,25 +8,15 @@ import { syncPath } from '../db/files.js';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import type { Caller } from './http/caller.js';
+import { SYSTEM_CALLER } from './http/caller.js';
 import { RIGHTS } from './http/rights.js';
-import type { Logger } from './log.js';
+import type { Logger } from './core/log.js';
 import type { ResourceService } from './resources/engine/service.js';
 import { getStored } from './resources/engine/repo.js';
-import { fromZoned, zonedParts } from './time.js';
+import { fromZoned, zonedParts } from './core/time.js';
 import { DEFAULT_NUMBERINGS } from './resources/numberings/resource.js';
 import { recordKnownRights } from './rights-upgrade.js';
 
-/** Acts with every right during bootstrap; never reachable from a request. */
-export const SYSTEM_CALLER: Caller = {
-  userId: 'system',
-  userName: 'system',
-  name: 'POS Hub',
-  rights: new Set(RIGHTS),
-  device: { name: 'BackOffice', envName: 'BackOffice' },
-  tokenHash: '',
-  expiresAt: Number.MAX_SAFE_INTEGER,
-};
 
 export interface BootstrapResult {
   created: boolean;

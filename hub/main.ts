@@ -8,15 +8,16 @@ import { join } from 'node:path';
 import { closeDb, durableCommits, openDb } from '../db/client.js';
 import { restrictToOwner } from '../db/files.js';
 import { buildServices, createApp } from './app.js';
+import { deviceStatuses } from './health.js';
 import { bootstrap } from './bootstrap.js';
-import { systemClock } from './clock.js';
-import { loadConfigOrExit } from './config.js';
-import { createLogger } from './log.js';
-import { dbDeviceStateStore } from './device-state.js';
+import { systemClock } from './core/clock.js';
+import { loadConfigOrExit } from './core/config.js';
+import { createLogger } from './core/log.js';
+import { dbDeviceStateStore } from './core/device-state.js';
 import { FiscalRegistry } from '../drivers/fiscal/registry.js';
-import { VERSION } from './version.js';
-import { hubId, mdnsHostName } from './identity.js';
-import { claim } from './pidfile.js';
+import { VERSION } from './core/version.js';
+import { hubId, mdnsHostName } from './core/identity.js';
+import { claim } from './core/pidfile.js';
 import { answerClientErrors } from './http/client-errors.js';
 import { grantNewRights } from './rights-upgrade.js';
 import { compact, keepDocsInLog, RETENTION_MS } from './events/log.js';
@@ -118,7 +119,7 @@ async function main(): Promise<void> {
       config: config.chain,
       storeId,
       resources: services.resources,
-      printerStatus: (name) => services.printing.summary(name),
+      deviceStatuses: () => deviceStatuses(db, (name) => services.printing.summary(name)),
       heartbeatMs: config.chain.heartbeatMs,
     });
     lines.push(`In a chain as store '${storeId}': publishing to HQ at ${config.chain.url}.`);

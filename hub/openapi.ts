@@ -26,7 +26,7 @@ import { devices } from './resources/devices/resource.js';
 import type { ResourceDef } from './resources/engine/define.js';
 import { DEFAULT_TAKE, MAX_TAKE } from './resources/engine/list-query.js';
 import { RESOURCES } from './resources/index.js';
-import { VERSION } from './version.js';
+import { VERSION } from './core/version.js';
 
 // registry.register() names a schema through `.openapi(refId)`, which this adds to zod's prototype.
 extendZodWithOpenApi(z);

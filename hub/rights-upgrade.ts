@@ -6,7 +6,7 @@
 import { sql } from 'drizzle-orm';
 import { inTransaction, type Db } from '../db/client.js';
 import { RIGHTS } from './http/rights.js';
-import type { Clock } from './clock.js';
+import type { Clock } from './core/clock.js';
 import { putStored } from './resources/engine/repo.js';
 import { users } from './resources/users/resource.js';
 

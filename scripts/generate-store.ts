@@ -13,10 +13,11 @@ import { sql } from 'drizzle-orm';
 import { closeDb, openDb } from '../db/client.js';
 import { FiscalRegistry } from '../drivers/fiscal/registry.js';
 import { buildServices } from '../hub/app.js';
-import { bootstrap, SYSTEM_CALLER } from '../hub/bootstrap.js';
-import { systemClock } from '../hub/clock.js';
-import { createLogger } from '../hub/log.js';
-import { dec, toJsonNumber } from '../hub/money.js';
+import { bootstrap } from '../hub/bootstrap.js';
+import { SYSTEM_CALLER } from '../hub/http/caller.js';
+import { systemClock } from '../hub/core/clock.js';
+import { createLogger } from '../hub/core/log.js';
+import { dec, toJsonNumber } from '../hub/core/money.js';
 import { tickets as ticketDef } from '../hub/resources/tickets/resource.js';
 import { itemTotal, ticketTotal } from '../hub/resources/tickets/math.js';
 

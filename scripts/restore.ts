@@ -6,8 +6,8 @@
 import { copyFileSync, existsSync, renameSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { checkDbFile, continueChangesAfter, lastChangeSeq } from '../db/client.js';
-import { ConfigError, loadConfig } from '../hub/config.js';
-import { claim } from '../hub/pidfile.js';
+import { ConfigError, loadConfig } from '../hub/core/config.js';
+import { claim } from '../hub/core/pidfile.js';
 import { syncPath } from '../db/files.js';
 
 function fail(message: string): never {

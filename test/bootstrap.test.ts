@@ -5,9 +5,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { closeDb, openDb } from '../db/client.js';
 import { FiscalRegistry } from '../drivers/fiscal/registry.js';
 import { buildServices } from '../hub/app.js';
-import { bootstrap, SYSTEM_CALLER } from '../hub/bootstrap.js';
-import { FakeClock } from '../hub/clock.js';
-import { createLogger } from '../hub/log.js';
+import { bootstrap } from '../hub/bootstrap.js';
+import { SYSTEM_CALLER } from '../hub/http/caller.js';
+import { FakeClock } from '../hub/core/clock.js';
+import { createLogger } from '../hub/core/log.js';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));

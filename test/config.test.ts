@@ -1,7 +1,7 @@
-/** hub/config.ts (CONTRACT §10): every variable, the defaults, and every problem reported at once. */
+/** hub/core/config.ts (CONTRACT §10): every variable, the defaults, and every problem reported at once. */
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, parseDuration } from '../hub/config.js';
+import { ConfigError, loadConfig, parseDuration } from '../hub/core/config.js';
 
 function problemsOf(env: NodeJS.ProcessEnv): string[] {
   try {

@@ -8,8 +8,8 @@ import { readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { backupDb, type Db } from '../../db/client.js';
 import { syncPath } from '../../db/files.js';
-import type { Clock } from '../clock.js';
-import type { Logger } from '../log.js';
+import type { Clock } from '../core/clock.js';
+import type { Logger } from '../core/log.js';
 
 export interface BackupInfo {
   file: string;

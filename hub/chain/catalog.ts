@@ -9,8 +9,8 @@
 import { inTransaction, whenDurable, type Db } from '../../db/client.js';
 import type { Caller } from '../http/caller.js';
 import { HubError } from '../http/errors.js';
-import { SYSTEM_CALLER } from '../bootstrap.js';
-import type { Logger } from '../log.js';
+import { SYSTEM_CALLER } from '../http/caller.js';
+import type { Logger } from '../core/log.js';
 import type { ResourceService } from '../resources/engine/service.js';
 import type { CatalogChange } from '../hq/protocol.js';
 import { appliedCatalogVersion, pluIdByCode, setAppliedCatalogVersion } from './repo.js';

@@ -7,10 +7,9 @@
 import type { NatsConnection } from '@nats-io/transport-node';
 import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import type { Db } from '../../db/client.js';
-import type { ChainConfig } from '../config.js';
-import type { Logger } from '../log.js';
+import type { ChainConfig } from '../core/config.js';
+import type { Logger } from '../core/log.js';
 import type { ResourceService } from '../resources/engine/service.js';
-import { deviceStatuses } from '../health.js';
 import { CATALOG_STREAM, catalogConsumer, catalogSubject, heartbeatSubject, type CatalogChange, type Heartbeat } from '../hq/protocol.js';
 import { CatalogApplier } from './catalog.js';
 import { Publisher } from './publisher.js';
@@ -26,7 +25,8 @@ export interface ChainDeps {
   config: ChainConfig;
   storeId: string;
   resources: Record<string, ResourceService>;
-  printerStatus?: (name: string) => unknown;
+  /** What the heartbeat tells of the store's printers and fiscal devices (health.ts's deviceStatuses). */
+  deviceStatuses: () => { printers: unknown[]; fiscalDevices?: unknown[] };
   /** Heartbeat period (30 s; tests shorten it through POS_HUB_HQ_HEARTBEAT). */
   heartbeatMs: number;
 }
@@ -58,7 +58,7 @@ export function startChain(deps: ChainDeps): Chain {
   const heartbeat = () => {
     if (!nc || nc.isClosed()) return;
     try {
-      const devices = deviceStatuses(db, deps.printerStatus);
+      const devices = deps.deviceStatuses();
       const body: Heartbeat = {
         storeId,
         name: deps.config.storeName,

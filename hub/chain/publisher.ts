@@ -7,7 +7,7 @@
  * the cursor. It runs beside the API and only reads the log; a register's write never waits for it.
  */
 import { whenDurable, type Db } from '../../db/client.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../core/log.js';
 import type { ResourceService } from '../resources/engine/service.js';
 import { getRaw } from '../resources/engine/repo.js';
 import { eventMsgId, eventSubject } from '../hq/protocol.js';

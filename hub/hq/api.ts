@@ -8,9 +8,9 @@ import { z } from 'zod';
 import { readJsonBody, requireObjectBody } from '../http/body.js';
 import { errors, HubError, ErrorCode } from '../http/errors.js';
 import { problemHandler, requestId, requestLog } from '../http/problem.js';
-import { parseIsoDateTime } from '../time.js';
-import type { Logger } from '../log.js';
-import { VERSION } from '../version.js';
+import { parseIsoDateTime } from '../core/time.js';
+import type { Logger } from '../core/log.js';
+import { VERSION } from '../core/version.js';
 import type { Pool } from './db.js';
 import { listStores, listTickets, salesReport, type GroupBy } from './lists.js';
 import { createSession, deleteSession, pushCatalog, sessionUser, userPasswordHash, createUserOnce } from './repo.js';
@@ -21,7 +21,7 @@ import { hashPassword, verifyPassword } from '../resources/auth/passwords.js';
 import { LoginThrottle } from '../resources/auth/throttle.js';
 import { HashGate } from '../resources/auth/hash-gate.js';
 import { MAX_STRING } from '../resources/engine/fields.js';
-import { systemClock } from '../clock.js';
+import { systemClock } from '../core/clock.js';
 
 const SESSION_MS = 12 * 3600_000;
 

@@ -7,7 +7,7 @@
  */
 import type { NatsConnection } from '@nats-io/transport-node';
 import { jetstream } from '@nats-io/jetstream';
-import type { Logger } from '../log.js';
+import type { Logger } from '../core/log.js';
 import type { Pool } from './db.js';
 import { relayCatalog } from './repo.js';
 import { catalogMsgId, catalogSubject, type CatalogChange } from './protocol.js';

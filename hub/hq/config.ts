@@ -4,8 +4,8 @@
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ConfigError, parseDuration } from '../config.js';
-import { isValidTimeZone } from '../time.js';
+import { ConfigError, parseDuration } from '../core/config.js';
+import { isValidTimeZone } from '../core/time.js';
 
 export interface HqConfig {
   natsUrl: string;

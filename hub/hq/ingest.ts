@@ -6,7 +6,7 @@
  */
 import type { NatsConnection } from '@nats-io/transport-node';
 import { jetstream, type JsMsg } from '@nats-io/jetstream';
-import type { Logger } from '../log.js';
+import type { Logger } from '../core/log.js';
 import type { Pool } from './db.js';
 import { ingestBatch } from './repo.js';
 import { EVENTS_STREAM, INGEST_CONSUMER, STORE_ID, type StoreEvent } from './protocol.js';

@@ -7,9 +7,9 @@
 import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
-import { ConfigError } from '../config.js';
-import { createLogger } from '../log.js';
-import { VERSION } from '../version.js';
+import { ConfigError } from '../core/config.js';
+import { createLogger } from '../core/log.js';
+import { VERSION } from '../core/version.js';
 import { loadHqConfig, type HqConfig } from './config.js';
 import { migrate, openPool, startEmbedded } from './db.js';
 import { connectHqNats, ensureStreams } from './streams.js';

@@ -1,5 +1,5 @@
 import { errors } from './errors.js';
-import { SALE_ENVS, type Right } from './rights.js';
+import { RIGHTS, SALE_ENVS, type Right } from './rights.js';
 
 /** Who is calling: the session's user and the device named at login (CONTRACT §5). */
 export interface Caller {
@@ -29,3 +29,14 @@ export function requireRight(caller: Caller, ...anyOf: Right[]): void {
 export function requireSale(caller: Caller): void {
   if (!isSale(caller)) throw errors.notSaleEnvironment();
 }
+
+/** The hub acting on its own (first start, a paired display's user, head office's catalog): every right; never reachable from a request. */
+export const SYSTEM_CALLER: Caller = {
+  userId: 'system',
+  userName: 'system',
+  name: 'POS Hub',
+  rights: new Set(RIGHTS),
+  device: { name: 'BackOffice', envName: 'BackOffice' },
+  tokenHash: '',
+  expiresAt: Number.MAX_SAFE_INTEGER,
+};

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../core/clock.js';
 import type { Caller } from './caller.js';
 import { errors } from './errors.js';
 

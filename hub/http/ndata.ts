@@ -1,5 +1,5 @@
-import { dec, hasAtMostStoredPlaces, toScaled } from '../money.js';
-import { parseIsoDateTime } from '../time.js';
+import { dec, hasAtMostStoredPlaces, toScaled } from '../core/money.js';
+import { parseIsoDateTime } from '../core/time.js';
 import { errors } from './errors.js';
 
 /**

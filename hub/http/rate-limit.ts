@@ -5,7 +5,7 @@
  * the others. Loopback is not exempt: the manager's page may run on the hub itself.
  */
 import type { NextFunction, Request, Response } from 'express';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../core/clock.js';
 import { errors } from './errors.js';
 
 interface Bucket {

@@ -12,7 +12,7 @@
  */
 import { createHmac, randomBytes, randomInt } from 'node:crypto';
 import { z } from 'zod';
-import { SYSTEM_CALLER } from '../bootstrap.js';
+import { SYSTEM_CALLER } from '../http/caller.js';
 import type { Caller } from '../http/caller.js';
 import { requireRight } from '../http/caller.js';
 import { errors } from '../http/errors.js';

@@ -1,8 +1,8 @@
 /** E-mail receipts, assembled: settings, the outbox, its worker, and what closes and routes call. */
 import type { Db } from '../../db/client.js';
-import type { Clock } from '../clock.js';
-import type { Config } from '../config.js';
-import type { Logger } from '../log.js';
+import type { Clock } from '../core/clock.js';
+import type { Config } from '../core/config.js';
+import type { Logger } from '../core/log.js';
 import type { ResourceService } from '../resources/engine/service.js';
 import { Outbox } from './outbox.js';
 import { ReceiptEmails } from './receipts.js';

@@ -3,7 +3,7 @@
  * re-queued by POST /api/receipts/emails/{id}/resend, delivered by the worker.
  */
 import type { Receipt } from '../../drivers/fiscal/types.js';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../core/clock.js';
 import { requireRight, type Caller } from '../http/caller.js';
 import { errors } from '../http/errors.js';
 import type { Doc } from '../resources/engine/define.js';

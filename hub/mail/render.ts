@@ -6,9 +6,9 @@
  * Every amount is an exact decimal printed with 2 places.
  */
 import type { EkasaInfo, Receipt } from '../../drivers/fiscal/types.js';
-import { D, dec, roundMoney, type Dec } from '../money.js';
+import { D, dec, roundMoney, type Dec } from '../core/money.js';
 import type { Doc } from '../resources/engine/define.js';
-import { zonedParts } from '../time.js';
+import { zonedParts } from '../core/time.js';
 import type { ShopHeader } from './settings.js';
 
 export interface ReceiptMailLine {

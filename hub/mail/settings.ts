@@ -12,7 +12,7 @@
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { inTransaction, type Db } from '../../db/client.js';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../core/clock.js';
 import { errors } from '../http/errors.js';
 import type { Doc } from '../resources/engine/define.js';
 import { enumOf } from '../resources/engine/fields.js';
@@ -39,7 +39,7 @@ export interface ShopHeader {
   footerLines: string[];
 }
 
-/** What the environment contributes (hub/config.ts). */
+/** What the environment contributes (hub/core/config.ts). */
 export interface MailEnv {
   smtpUrl?: string;
   smtpFrom?: string;

@@ -15,8 +15,8 @@
  *
  * Time comes from the injected clock and timers, so tests move hours in milliseconds.
  */
-import type { Clock } from '../clock.js';
-import type { Logger } from '../log.js';
+import type { Clock } from '../core/clock.js';
+import type { Logger } from '../core/log.js';
 import type { Outbox, OutboxRow } from './outbox.js';
 import { addressOf, type MailSettings, type SmtpServer } from './settings.js';
 import { classifySendError, smtpSender, type MailSender } from './smtp.js';

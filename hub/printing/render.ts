@@ -6,10 +6,10 @@ import { z } from 'zod';
 import type { Db } from '../../db/client.js';
 import type { PrintDocument } from '../../drivers/escpos/document.js';
 import { kitchenOrder, kitchenSettings, preliminaryBill, type PrintMark } from '../../drivers/escpos/layouts.js';
-import { dec } from '../money.js';
+import { dec } from '../core/money.js';
 import { getStored } from '../resources/engine/repo.js';
 import { orders } from '../resources/orders/resource.js';
-import { zonedParts } from '../time.js';
+import { zonedParts } from '../core/time.js';
 import type { PrintJob } from './jobs.js';
 
 export interface EndpointConfig {

@@ -9,9 +9,9 @@ import { EscPosPrinter, type EscPosPrinterOptions } from '../../drivers/escpos/d
 import { PROFILES, type PrinterModel } from '../../drivers/escpos/profiles.js';
 import { parseAddress } from '../../drivers/transport/address.js';
 import { DEFAULT_BACKOFF, realTimers, type Backoff, type Timers } from '../../drivers/transport/reconnecting.js';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../core/clock.js';
 import { errors } from '../http/errors.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../core/log.js';
 import { getStored } from '../resources/engine/repo.js';
 import { orderEndpoints } from '../resources/orderendpoints/resource.js';
 import { orders } from '../resources/orders/resource.js';

@@ -11,8 +11,8 @@ import type { PrinterState } from '../../drivers/escpos/commands.js';
 import type { PrinterProfile } from '../../drivers/escpos/profiles.js';
 import { DeviceError } from '../../drivers/faults.js';
 import { backoffDelay, type Backoff, type Timers } from '../../drivers/transport/reconnecting.js';
-import type { Clock } from '../clock.js';
-import type { Logger } from '../log.js';
+import type { Clock } from '../core/clock.js';
+import type { Logger } from '../core/log.js';
 import { nextJob, queueDepth, updateJob, type PrintJob } from './jobs.js';
 import { documentFor, UnprintableJob, type EndpointConfig } from './render.js';
 

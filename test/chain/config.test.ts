@@ -1,6 +1,6 @@
 /** The chain's settings (CONTRACT §13), for the hub and for HQ: defaults, and every problem named at once. */
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../hub/config.js';
+import { ConfigError, loadConfig } from '../../hub/core/config.js';
 import { loadHqConfig } from '../../hub/hq/config.js';
 
 function problems(load: () => unknown): string[] {

@@ -9,14 +9,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { closeDb, openDb, rawSql, type Db } from '../../db/client.js';
-import { FakeClock } from '../../hub/clock.js';
+import { FakeClock } from '../../hub/core/clock.js';
 import { compact, keepDocsInLog } from '../../hub/events/log.js';
-import { createLogger } from '../../hub/log.js';
+import { createLogger } from '../../hub/core/log.js';
 import { ResourceService } from '../../hub/resources/engine/service.js';
 import { stocks, users } from '../../hub/resources/index.js';
 import { Publisher } from '../../hub/chain/publisher.js';
 import { chainStart } from '../../hub/chain/repo.js';
-import { SYSTEM_CALLER } from '../../hub/bootstrap.js';
+import { SYSTEM_CALLER } from '../../hub/http/caller.js';
 
 const DAY = 86_400_000;
 let dir: string;

@@ -7,7 +7,7 @@
 import { connect } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../hub/log.js';
+import { createLogger } from '../../hub/core/log.js';
 import { startHub, type Reply, type TestHub } from '../support/hub.js';
 
 const lines: Array<Record<string, unknown>> = [];

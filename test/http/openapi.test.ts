@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildOpenApi, problemDetailsSchema } from '../../hub/openapi.js';
 import type { ResourceDef } from '../../hub/resources/engine/define.js';
 import { RESOURCES, stocks } from '../../hub/resources/index.js';
-import { VERSION } from '../../hub/version.js';
+import { VERSION } from '../../hub/core/version.js';
 import { ADMIN_PASSWORD, startHub, type Reply, type TestHub } from '../support/hub.js';
 
 let hub: TestHub;

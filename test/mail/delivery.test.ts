@@ -7,7 +7,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../hub/log.js';
+import { createLogger } from '../../hub/core/log.js';
 import { DEFAULT_RETRY, INTERRUPTED, MailWorker, retryDelay, type RetryPolicy } from '../../hub/mail/worker.js';
 import { freePort } from '../support/process.js';
 import { item, mailHub, type MailHub } from './fixture.js';

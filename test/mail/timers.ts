@@ -1,5 +1,5 @@
 /** Timers that fire only when a test moves its fake clock: hours of backoff in milliseconds. */
-import type { FakeClock } from '../../hub/clock.js';
+import type { FakeClock } from '../../hub/core/clock.js';
 import type { Timers } from '../../hub/mail/worker.js';
 
 export class FakeTimers implements Timers {

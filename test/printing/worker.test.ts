@@ -3,7 +3,7 @@
  * a job, and that a confirmed job is never sent again.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../../hub/log.js';
+import { createLogger } from '../../hub/core/log.js';
 import { PrintService } from '../../hub/printing/service.js';
 import { FakeEscPosPrinter } from '../support/fake-escpos-printer.js';
 import type { TestHub } from '../support/hub.js';

@@ -12,10 +12,10 @@ import type { SyncFd } from '../../db/durability.js';
 import { buildServices, createApp, type Services } from '../../hub/app.js';
 import { answerClientErrors } from '../../hub/http/client-errors.js';
 import { bootstrap } from '../../hub/bootstrap.js';
-import { FakeClock } from '../../hub/clock.js';
-import { createLogger, type Logger } from '../../hub/log.js';
-import { dbDeviceStateStore } from '../../hub/device-state.js';
-import { hubId } from '../../hub/identity.js';
+import { FakeClock } from '../../hub/core/clock.js';
+import { createLogger, type Logger } from '../../hub/core/log.js';
+import { dbDeviceStateStore } from '../../hub/core/device-state.js';
+import { hubId } from '../../hub/core/identity.js';
 import { FiscalRegistry } from '../../drivers/fiscal/registry.js';
 import type { PrintingOptions } from '../../hub/printing/service.js';
 

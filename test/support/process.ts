@@ -29,7 +29,7 @@ export function scriptCommand(script: string, target: 'hub' | 'hq'): [string, st
   return [process.execPath, node[1].split(' ')];
 }
 
-import { freePort } from '../../hub/free-port.js';
+import { freePort } from '../../hub/core/free-port.js';
 
 export { freePort };
 

@@ -14,6 +14,12 @@ export function findUserByName(db: Db, userName: string): { id: string; doc: str
     .get();
 }
 
+/** A user's stored document by id (what a session needs: userName, name, isActive, rights). */
+export function findUserDoc(db: Db, id: string): Record<string, unknown> | undefined {
+  const row = db.select({ doc: users.doc }).from(users).where(eq(users.id, id)).get();
+  return row ? (JSON.parse(row.doc) as Record<string, unknown>) : undefined;
+}
+
 const sessionByToken = new WeakMap<Db, ReturnType<typeof prepareSessionByToken>>();
 const prepareSessionByToken = (db: Db) =>
   db

@@ -13,7 +13,6 @@ import { getStored } from '../engine/repo.js';
 import { parseOr400 } from '../engine/validate.js';
 import { MAX_STRING } from '../engine/fields.js';
 import { devices } from '../devices/resource.js';
-import { users } from '../users/resource.js';
 import { verifyPassword } from './passwords.js';
 import * as repo from './repo.js';
 import { LoginThrottle } from './throttle.js';
@@ -82,8 +81,8 @@ export class AuthService {
    */
   openSession(userId: string, deviceName: string): SessionView & { tokenId: string; refreshToken: string } {
     const device = getStored(this.ctx.db, devices, deviceName);
-    const user = getStored(this.ctx.db, users, userId);
-    if (!user || user.doc.isActive !== true || !device || device.doc.isActive !== true) {
+    const user = repo.findUserDoc(this.ctx.db, userId);
+    if (!user || user.isActive !== true || !device || device.doc.isActive !== true) {
       throw errors.unauthenticated('Unknown or inactive user or device.');
     }
     const envName = String(device.doc.envName);
@@ -130,16 +129,16 @@ export class AuthService {
     if (!session || session.revokedAt !== null || session.expiresAt <= this.now()) {
       throw errors.unauthenticated('The access token is unknown, expired or revoked.');
     }
-    const user = getStored(this.ctx.db, users, session.userId);
+    const user = repo.findUserDoc(this.ctx.db, session.userId);
     const device = getStored(this.ctx.db, devices, session.deviceName);
-    if (!user || user.doc.isActive !== true || !device || device.doc.isActive !== true) {
+    if (!user || user.isActive !== true || !device || device.doc.isActive !== true) {
       throw errors.unauthenticated('The user or device of this session is no longer active.');
     }
-    const rights = new Set((user.doc.rights as string[]).map(canonicalRight).filter((r): r is Right => !!r));
+    const rights = new Set((user.rights as string[]).map(canonicalRight).filter((r): r is Right => !!r));
     return {
       userId: session.userId,
-      userName: String(user.doc.userName),
-      name: String(user.doc.name ?? ''),
+      userName: String(user.userName),
+      name: String(user.name ?? ''),
       rights,
       device: { name: session.deviceName, envName: String(device.doc.envName), settings: (device.doc.settings as Record<string, string> | undefined) ?? {} },
       tokenHash,

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { hasRight, requireRight } from '../../http/caller.js';
 import { errors } from '../../http/errors.js';
-import { dec, toJsonNumber, toScaled } from '../../money.js';
+import { dec, toJsonNumber, toScaled } from '../../core/money.js';
 import { defineResource, type Doc } from '../engine/define.js';
 import { idKeyed } from '../engine/keys.js';
 import { dateTime, decimal, freeObject, idKey, nullableText, rate, text } from '../engine/fields.js';

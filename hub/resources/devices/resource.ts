@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ENV_NAMES } from '../../http/rights.js';
-import { withoutSecretSettings } from '../visibility.js';
+import { withoutSecretSettings } from '../engine/visibility.js';
 import { defineResource } from '../engine/define.js';
 import { nameKeyed } from '../engine/keys.js';
 import { enumOf, freeObject, nameKey, stringMap, text } from '../engine/fields.js';

@@ -8,7 +8,7 @@ import type { Db } from '../../../db/client.js';
 import type { Caller } from '../../http/caller.js';
 import type { Condition, FilterType } from '../../http/ndata.js';
 import type { Right } from '../../http/rights.js';
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../core/clock.js';
 
 export type SqlValue = string | number | null;
 export type Doc = Record<string, unknown>;

@@ -3,7 +3,7 @@ import type { Db } from '../../../db/client.js';
 import type { FiscalRegistry } from '../../../drivers/fiscal/registry.js';
 import { type DeviceInfo, type DeviceStatus, type FiscalResult, type ReportResult } from '../../../drivers/fiscal/types.js';
 import { DeviceError } from '../../../drivers/faults.js';
-import type { Logger } from '../../log.js';
+import type { Logger } from '../../core/log.js';
 import type { FiscalDevices } from './devices.js';
 import { readFiscalStatus, writeFiscalStatus, type FiscalStatus } from './store.js';
 

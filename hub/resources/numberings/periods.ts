@@ -1,5 +1,5 @@
 /** Period windows of numbering entries (CONTRACT §7): counted from `startAt` on the store's calendar. */
-import { fromZoned, zonedParts } from '../../time.js';
+import { fromZoned, zonedParts } from '../../core/time.js';
 
 export type PeriodUnit = 'Day' | 'Week' | 'Month' | 'Year';
 export interface NumberingEntry {

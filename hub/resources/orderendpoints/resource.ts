@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AddressError, parseAddress } from '../../../drivers/transport/address.js';
 import { errors } from '../../http/errors.js';
-import { withoutSecretSettings } from '../visibility.js';
+import { withoutSecretSettings } from '../engine/visibility.js';
 import { defineResource } from '../engine/define.js';
 import { nameKeyed } from '../engine/keys.js';
 import { enumOf, nameKey, stringMap, text } from '../engine/fields.js';

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { defineResource } from '../engine/define.js';
-import { displayEndpointOf, ownOrOpenTicket } from '../visibility.js';
+import { displayEndpointOf, ownOrOpenTicket } from '../engine/visibility.js';
 
 export const ORDER_KINDS = ['New', 'Cancel'] as const;
 export const ORDER_STATES = ['New', 'InProgress', 'Ready', 'Served', 'Cancelled'] as const;

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { errors } from '../../http/errors.js';
-import { toScaled } from '../../money.js';
+import { toScaled } from '../../core/money.js';
 import { defineResource, type EngineContext } from '../engine/define.js';
 import { idKeyed } from '../engine/keys.js';
 import { decimal, enumOf, idKey, money, nameKey, rate, text, MAX_INT32 } from '../engine/fields.js';

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { requireRight } from '../../http/caller.js';
 import { errors } from '../../http/errors.js';
-import { dec, toJsonNumber } from '../../money.js';
+import { dec, toJsonNumber } from '../../core/money.js';
 import { defineResource, type Doc } from '../engine/define.js';
 import { idKeyed } from '../engine/keys.js';
 import { dateTime, decimal, idKey, nameKey, nullableText, text } from '../engine/fields.js';

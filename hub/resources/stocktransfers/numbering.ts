@@ -4,7 +4,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { errors } from '../../http/errors.js';
-import { zonedParts, type ZonedParts } from '../../time.js';
+import { zonedParts, type ZonedParts } from '../../core/time.js';
 import type { Doc, EngineContext } from '../engine/define.js';
 import { getStored, putStored } from '../engine/repo.js';
 import { windowStart, type NumberingEntry } from '../numberings/periods.js';

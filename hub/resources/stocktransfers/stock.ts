@@ -5,7 +5,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { errors } from '../../http/errors.js';
-import { D, dec, toJsonNumber, type Dec } from '../../money.js';
+import { D, dec, toJsonNumber, type Dec } from '../../core/money.js';
 import type { Doc, EngineContext } from '../engine/define.js';
 import { putStored } from '../engine/repo.js';
 import { newId } from '../engine/service.js';

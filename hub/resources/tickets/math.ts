@@ -3,7 +3,7 @@
  * prices) × (1 − discountRate/100), negative for a returned item, rounded half away from zero to
  * 2 places; the ticket's total applies its own discountRate to the sum of the item totals.
  */
-import { D, dec, roundMoney, type Dec } from '../../money.js';
+import { D, dec, roundMoney, type Dec } from '../../core/money.js';
 
 export interface PricedItem {
   type: 'Positive' | 'Negative';

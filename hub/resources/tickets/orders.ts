@@ -3,7 +3,7 @@
  * or removed ones a Cancel order, one per order endpoint named by the plu. Runs inside the ticket
  * write's transaction and enqueues the print jobs there too (outbox).
  */
-import { dec, toJsonNumber } from '../../money.js';
+import { dec, toJsonNumber } from '../../core/money.js';
 import { enqueuePrintJob } from '../../printing/queue.js';
 import type { Doc, EngineContext } from '../engine/define.js';
 import { putStored } from '../engine/repo.js';

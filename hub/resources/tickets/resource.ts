@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { hasRight, requireRight, requireSale, type Caller } from '../../http/caller.js';
 import { errors } from '../../http/errors.js';
 import type { Right } from '../../http/rights.js';
-import { dec, toJsonNumber, toScaled, type Dec } from '../../money.js';
+import { dec, toJsonNumber, toScaled, type Dec } from '../../core/money.js';
 import { customers } from '../customers/resource.js';
 import { defineResource, type Doc, type EngineContext } from '../engine/define.js';
 import { idKeyed } from '../engine/keys.js';
@@ -17,7 +17,7 @@ import { modifiers } from '../modifiers/resource.js';
 import { itemTotal, ticketTotal } from './math.js';
 import { createOrders, orderDeltas, type TicketItem } from './orders.js';
 import { customerIdOfCard, hasPendingJob, pluForItem, ticketSql } from './store.js';
-import { ownOrOpenTicket } from '../visibility.js';
+import { ownOrOpenTicket } from '../engine/visibility.js';
 
 export const PURCHASE_TYPES = ['WalkIn', 'TakeAway', 'Delivery'] as const;
 export const TICKET_STATES = ['Opened', 'Closed'] as const;

@@ -1,7 +1,7 @@
 /** Device state that must survive a restart (the fiscal simulator's memory), kept in the meta table. */
 import { sql } from 'drizzle-orm';
-import type { DeviceStateStore } from '../drivers/fiscal/types.js';
-import type { Db } from '../db/client.js';
+import type { DeviceStateStore } from '../../drivers/fiscal/types.js';
+import type { Db } from '../../db/client.js';
 
 export function dbDeviceStateStore(db: Db): DeviceStateStore {
   return {

@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { sql } from 'drizzle-orm';
-import type { Db } from '../db/client.js';
+import type { Db } from '../../db/client.js';
 
 export function hubId(db: Db): string {
   const row = db.get<{ value: string }>(sql`SELECT value FROM meta WHERE key = 'hub.id'`);

@@ -6,7 +6,7 @@
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { dataDirLocked, lockDataDir } from '../db/lock.js';
+import { dataDirLocked, lockDataDir } from '../../db/lock.js';
 
 export function pidFile(dataDir: string): string {
   return join(dataDir, 'hub.pid');

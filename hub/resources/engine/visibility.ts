@@ -5,8 +5,8 @@
  * orders. Of devices and order endpoints: everything but their settings' secrets, without SettingsRead.
  */
 import { sql, type SQL } from 'drizzle-orm';
-import { hasRight, type Caller } from '../http/caller.js';
-import type { Doc } from './engine/define.js';
+import { hasRight, type Caller } from '../../http/caller.js';
+import type { Doc } from './define.js';
 
 /**
  * The rows of tickets table `t` the caller reads. `device_name` is the device of the sale: the one
