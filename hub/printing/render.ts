@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import type { Db } from '../../db/client.js';
 import type { PrintDocument } from '../../drivers/escpos/document.js';
-import { kitchenOrder, kitchenSettings, preliminaryBill, type PrintMark } from '../../drivers/escpos/layouts.js';
+import { kitchenOrder, kitchenSettings, preliminaryBill, type PrintMark } from './layouts.js';
 import { dec } from '../core/money.js';
 import { getStored } from '../resources/engine/repo.js';
 import { orders } from '../resources/orders/resource.js';

@@ -13,7 +13,7 @@
 import { Decimal } from 'decimal.js';
 import { render } from '../../escpos/document.js';
 import { EscPosPrinter, type EscPosPrinterOptions } from '../../escpos/driver.js';
-import { receipt as receiptDocument, receiptData } from '../../escpos/layouts.js';
+import { receipt as receiptDocument, receiptData } from './receipt.js';
 import { profileFor, type PrinterProfile } from '../../escpos/profiles.js';
 import type { Block } from '../../escpos/document.js';
 import { OneAtATime } from '../one-at-a-time.js';

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { render, wrap } from '../../../drivers/escpos/document.js';
-import { kitchenOrder, kitchenSettings, preliminaryBill, receipt, receiptData, type KitchenOrderData } from '../../../drivers/escpos/layouts.js';
-import { PROFILES } from '../../../drivers/escpos/profiles.js';
+import { render, wrap } from '../../drivers/escpos/document.js';
+import { kitchenOrder, kitchenSettings, preliminaryBill, type KitchenOrderData } from '../../hub/printing/layouts.js';
+import { receipt, receiptData } from '../../drivers/fiscal/escpos/receipt.js';
+import { PROFILES } from '../../drivers/escpos/profiles.js';
 
 /** ASCII text as bytes (only for strings without diacritics). */
 const a = (s: string) => [...s].map((c) => {

@@ -1,0 +1,93 @@
+/**
+ * What the hub prints on kitchen printers: the kitchen order and the preliminary bill. Layouts take
+ * plain, already formatted data (times in the store's zone, amounts as decimal strings) and return a
+ * document for the ESC/POS encoder; they know nothing of the database.
+ */
+import type { Block, PrintDocument, Style } from '../../drivers/escpos/document.js';
+import { BANNER, banner, field, priced, withCurrency, type PrintMark } from '../../drivers/escpos/blocks.js';
+
+export type { PrintMark };
+
+export interface KitchenOrderData extends TicketHeader {
+  endpointName: string;
+  /** The short order number kitchen staff call out. */
+  orderNumber: string;
+  kind: 'New' | 'Cancel';
+  items: Array<{ name: string; quantity: number; modifiers: Array<{ name: string; quantity: number }>; comment: string | null }>;
+  mark: PrintMark | null;
+}
+
+/** The order endpoint's settings (CONTRACT §8), parsed from their "true"/"false" strings. */
+export interface KitchenSettings {
+  beep: boolean;
+  highlightOrderNumber: boolean;
+  doubleHeight: boolean;
+  doubleWidth: boolean;
+}
+
+export function kitchenSettings(settings: Record<string, string> | undefined): KitchenSettings {
+  const on = (k: string) => (settings?.[k] ?? '').trim().toLowerCase() === 'true';
+  return { beep: on('IsBeepEnabled'), highlightOrderNumber: on('HighlightOrderNumber'), doubleHeight: on('DoubleHeightFont'), doubleWidth: on('DoubleWidthFont') };
+}
+
+const qty = (n: number) => String(n);
+
+/** Where and for whom: the lines under the title of a kitchen order and of a bill. */
+export interface TicketHeader {
+  ticketName: string;
+  tableName: string | null;
+  zoneName: string | null;
+  waiter: string | null;
+  /** Local time, formatted by the caller in the store's zone. */
+  time: string;
+}
+
+function header(h: TicketHeader): Block[] {
+  const place = [h.tableName, h.zoneName].filter(Boolean).join(' / ');
+  return [...field('Ticket', h.ticketName), ...field('Table', place), ...field('Waiter', h.waiter), ...field('Time', h.time), { kind: 'rule' }];
+}
+
+export function kitchenOrder(o: KitchenOrderData, s: KitchenSettings): PrintDocument {
+  const cancel = o.kind === 'Cancel';
+  const itemStyle: Style = { bold: true, width: s.doubleWidth ? 2 : 1, height: s.doubleHeight ? 2 : 1 };
+  const detailStyle: Style = { width: itemStyle.width, height: itemStyle.height };
+  const marks: Block[] = [...(o.mark ? [banner(`** ${o.mark} **`)] : []), ...(cancel ? [banner('CANCEL')] : [])];
+
+  const blocks: Block[] = [
+    ...marks,
+    { kind: 'text', text: o.endpointName, style: { align: 'center', bold: true } },
+    s.highlightOrderNumber ? { kind: 'text', text: `#${o.orderNumber}`, style: BANNER } : { kind: 'row', left: 'Order', right: `#${o.orderNumber}` },
+    ...header(o),
+  ];
+  for (const item of o.items) {
+    // A cancelled line carries its minus sign, so even a torn-off strip reads as a cancellation.
+    blocks.push({ kind: 'text', text: `${cancel ? '-' : ''}${qty(item.quantity)} x ${item.name}`, style: itemStyle });
+    for (const m of item.modifiers) blocks.push({ kind: 'text', text: `  + ${m.quantity === 1 ? '' : `${qty(m.quantity)} x `}${m.name}`, style: detailStyle });
+    if (item.comment) blocks.push({ kind: 'text', text: `  ! ${item.comment}`, style: detailStyle });
+  }
+  blocks.push({ kind: 'rule' }, ...marks);
+  return { blocks, beep: s.beep };
+}
+
+export interface BillData extends TicketHeader {
+  currency: string;
+  lines: Array<{ name: string; quantity: string; unitPrice: string; total: string; discountRate: string | null }>;
+  /** Ticket-level discount in percent, null for none. */
+  discountRate: string | null;
+  total: string;
+  requestedBy: string;
+}
+
+export function preliminaryBill(b: BillData): PrintDocument {
+  const blocks: Block[] = [
+    { kind: 'text', text: 'BILL', style: { align: 'center', bold: true, width: 2, height: 2 } },
+    { kind: 'text', text: 'Not a fiscal receipt', style: { align: 'center' } },
+    ...header(b),
+  ];
+  for (const l of b.lines) blocks.push(...priced(l, l.total));
+  blocks.push({ kind: 'rule' });
+  if (b.discountRate) blocks.push({ kind: 'row', left: 'Discount', right: `${b.discountRate}%` });
+  blocks.push({ kind: 'row', left: 'TOTAL', right: withCurrency(b.total, b.currency), style: { bold: true, height: 2 } });
+  blocks.push({ kind: 'rule' }, { kind: 'text', text: `Printed for ${b.requestedBy}`, style: { align: 'center' } });
+  return { blocks };
+}
