@@ -169,13 +169,26 @@ export const rawSql = {
   },
 };
 
+/** `T`, unless it is a promise: an async function passed as a transaction is a compile error. */
+export type NotAPromise<T> = T extends PromiseLike<unknown> ? never : T;
+
 /**
  * Runs `fn` as one write (no awaits inside: better-sqlite3 cannot span them): all of it or nothing.
  * On a file database it joins the batch that commits together (db/durability.ts), in a savepoint of its own.
  */
-export function inTransaction<T>(db: Db, fn: () => T): T {
+export function inTransaction<T>(db: Db, fn: () => NotAPromise<T>): T {
   const batch = durability.get(db);
-  return batch ? batch.write(fn) : db.$client.transaction(fn).immediate();
+  return (batch ? batch.write(fn) : db.$client.transaction(fn).immediate()) as T;
+}
+
+/** Whether the database answers a query at all (the health check). */
+export function dbAnswers(db: Db): boolean {
+  try {
+    db.$client.prepare('SELECT 1').get();
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Commits the open batch of writes now (before a backup or anything that must not run inside it). */

@@ -6,7 +6,6 @@ import { randomBytes } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
 import { syncPath } from '../db/files.js';
 import { join } from 'node:path';
-import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { SYSTEM_CALLER } from './http/caller.js';
 import { RIGHTS } from './http/rights.js';
@@ -16,6 +15,7 @@ import { getStored } from './resources/engine/repo.js';
 import { fromZoned, zonedParts } from './core/time.js';
 import { DEFAULT_NUMBERINGS } from './resources/numberings/resource.js';
 import { recordKnownRights } from './rights-upgrade.js';
+import { userCount } from './resources/users/store.js';
 
 
 export interface BootstrapResult {
@@ -34,8 +34,7 @@ export async function bootstrap(opts: {
   log: Logger;
 }): Promise<BootstrapResult> {
   const { db, services } = opts;
-  const count = db.get<{ n: number }>(sql`SELECT count(*) AS n FROM users`)?.n ?? 0;
-  if (count > 0) return { created: false };
+  if (userCount(db) > 0) return { created: false };
 
   const password = opts.adminPassword ?? randomBytes(12).toString('base64url');
   // The password file is written before the admin exists, and each default record is made only if

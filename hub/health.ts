@@ -1,14 +1,13 @@
 import { Router, type Request } from 'express';
-import { sql } from 'drizzle-orm';
-import type { Db } from '../db/client.js';
+import { dbAnswers, type Db } from '../db/client.js';
 import type { Caller } from './http/caller.js';
 import { hasRight } from './http/caller.js';
 import type { Clock } from './core/clock.js';
 import { VERSION } from './core/version.js';
-import { readFiscalStatus } from './resources/fiscaldevices/store.js';
-import { lastSeq } from './events/log.js';
-import { Outbox } from './mail/outbox.js';
-import { openJobCounts } from './printing/jobs.js';
+import { fiscalDeviceList, readFiscalStatus } from './resources/fiscaldevices/store.js';
+import { lastSeq } from './events/store.js';
+import { Outbox } from './mail/outbox-store.js';
+import { endpointRows, openJobCounts } from './printing/store.js';
 
 // Stored data never fails the check: a row that cannot be described is shown without its status.
 const each = <T>(rows: T[], describe: (row: T) => unknown, fallback: (row: T) => unknown): unknown[] =>
@@ -28,13 +27,13 @@ export function deviceStatuses(db: Db, printerStatus?: (name: string) => unknown
   // Queue depth: jobs not yet confirmed printed nor given up, per printer.
   const depth = openJobCounts(db);
   const printers = each(
-    db.all<{ name: string; type: string; is_active: number }>(sql`SELECT name, type, is_active FROM order_endpoints ORDER BY name`),
+    endpointRows(db),
     (p) => ({ name: p.name, type: p.type, isActive: p.is_active === 1, status: printerStatus?.(p.name) ?? 'unknown', queueDepth: depth.get(p.name) ?? 0 }),
     (p) => ({ name: p.name, type: p.type, isActive: p.is_active === 1, status: 'unknown', queueDepth: depth.get(p.name) ?? 0 }),
   );
   if (!fiscal) return { printers };
   const fiscalDevices = each(
-    db.all<{ name: string; driver: string; is_active: number }>(sql`SELECT name, driver, is_active FROM fiscal_devices ORDER BY name`),
+    fiscalDeviceList(db),
     (f) => ({ name: f.name, driver: f.driver, isActive: f.is_active === 1, status: readFiscalStatus(db, f.name) }),
     (f) => ({ name: f.name, driver: f.driver, isActive: f.is_active === 1, status: null }),
   );
@@ -51,13 +50,8 @@ export function healthRouter(deps: { db: Db; clock: Clock; startedAt: number; pr
   const router = Router();
   router.get('/health', (req, res) => {
     const caller = deps.callerOf(req);
-    let db = 'ok';
+    let db = dbAnswers(deps.db) ? 'ok' : 'error';
     const body: Record<string, unknown> = {};
-    try {
-      deps.db.get(sql`SELECT 1 AS ok`);
-    } catch {
-      db = 'error';
-    }
     if (db === 'ok' && caller) {
       try {
         const settings = hasRight(caller, 'SettingsRead');

@@ -5,11 +5,11 @@
  */
 import type { NextFunction, Request, Response, Router } from 'express';
 import { Router as makeRouter } from 'express';
-import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { lastSeq } from './events/log.js';
-import { readFiscalStatus } from './resources/fiscaldevices/store.js';
-import { openJobCounts } from './printing/jobs.js';
+import { lastSeq } from './events/store.js';
+import { fiscalDeviceList, readFiscalStatus } from './resources/fiscaldevices/store.js';
+import { endpointRows, openJobCounts } from './printing/store.js';
+import { openTicketCount } from './resources/tickets/store.js';
 
 const BUCKETS_MS = [1, 2, 5, 10, 20, 50, 100, 250, 500, 1000, 2500, 5000];
 
@@ -54,16 +54,16 @@ export class Metrics {
 
     metric('poshub_print_queue_depth', 'gauge', 'Print jobs not yet printed nor given up, per printer.');
     const depth = openJobCounts(db);
-    for (const { name } of db.all<{ name: string }>(sql`SELECT name FROM order_endpoints ORDER BY name`)) {
+    for (const { name } of endpointRows(db)) {
       lines.push(`poshub_print_queue_depth{printer="${escape(name)}"} ${depth.get(name) ?? 0}`);
     }
     metric('poshub_fiscal_device_online', 'gauge', 'Fiscal devices: 1 online, 0 offline, -1 not known yet.');
-    for (const { name } of db.all<{ name: string }>(sql`SELECT name FROM fiscal_devices ORDER BY name`)) {
+    for (const { name } of fiscalDeviceList(db)) {
       const online = readFiscalStatus(db, name).online;
       lines.push(`poshub_fiscal_device_online{device="${escape(name)}"} ${online === null ? -1 : Number(online)}`);
     }
     metric('poshub_open_tickets', 'gauge', 'Tickets opened and not yet closed.');
-    lines.push(`poshub_open_tickets ${db.get<{ n: number }>(sql`SELECT count(*) AS n FROM tickets WHERE is_closed = 0`)?.n ?? 0}`);
+    lines.push(`poshub_open_tickets ${openTicketCount(db)}`);
     metric('poshub_change_log_seq', 'gauge', 'The newest change-log position.');
     lines.push(`poshub_change_log_seq ${lastSeq(db)}`);
     metric('process_resident_memory_bytes', 'gauge', 'Resident memory of the hub process.');

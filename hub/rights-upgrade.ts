@@ -3,29 +3,30 @@
  * get the new ones too; without this, an upgraded store would have rights nobody may grant.
  * The rights known to the data directory are kept in the meta table.
  */
-import { sql } from 'drizzle-orm';
 import { inTransaction, type Db } from '../db/client.js';
 import { RIGHTS } from './http/rights.js';
 import type { Clock } from './core/clock.js';
 import { putStored } from './resources/engine/repo.js';
 import { users } from './resources/users/resource.js';
+import { allStoredUsers } from './resources/users/store.js';
+import { getMeta, setMeta, setMetaOnce } from './core/meta-store.js';
 
 const KEY = 'rights.known';
 
 export function grantNewRights(db: Db, clock: Clock): string[] {
   return inTransaction(db, () => {
-    const row = db.get<{ value: string }>(sql`SELECT value FROM meta WHERE key = ${KEY}`);
-    const known = row ? (JSON.parse(row.value) as string[]) : null;
+    const stored = getMeta(db, KEY);
+    const known = stored ? (JSON.parse(stored) as string[]) : null;
     const added = known ? RIGHTS.filter((r) => !known.includes(r)) : [];
     if (known && added.length) {
-      for (const u of db.all<{ id: string; v: number; doc: string }>(sql`SELECT id, v, doc FROM users`)) {
+      for (const u of allStoredUsers(db)) {
         const doc = JSON.parse(u.doc) as { rights: string[] };
         if (known.every((r) => doc.rights.includes(r))) {
           putStored(db, users, u.id, { ...doc, rights: [...doc.rights, ...added] }, u.v + 1, clock.now().getTime());
         }
       }
     }
-    db.run(sql`INSERT INTO meta (key, value) VALUES (${KEY}, ${JSON.stringify(RIGHTS)}) ON CONFLICT (key) DO UPDATE SET value = excluded.value`);
+    setMeta(db, KEY, JSON.stringify(RIGHTS));
     return added;
   });
 }
@@ -35,5 +36,5 @@ export function grantNewRights(db: Db, clock: Clock): string[] {
  * made by a script, never started by the hub, would otherwise give the next version's rights to nobody.
  */
 export function recordKnownRights(db: Db): void {
-  db.run(sql`INSERT INTO meta (key, value) VALUES (${KEY}, ${JSON.stringify(RIGHTS)}) ON CONFLICT (key) DO NOTHING`);
+  setMetaOnce(db, KEY, JSON.stringify(RIGHTS));
 }

@@ -1,15 +1,11 @@
 /** The hub's own id: made once per data directory, announced over mDNS and used as a fallback serial. */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
+import { getMeta, setMetaOnce } from './meta-store.js';
 
 export function hubId(db: Db): string {
-  const row = db.get<{ value: string }>(sql`SELECT value FROM meta WHERE key = 'hub.id'`);
-  if (row) return row.value;
-  const id = randomBytes(3).toString('hex');
-  db.run(sql`INSERT OR IGNORE INTO meta (key, value) VALUES ('hub.id', ${id})`);
-  return db.get<{ value: string }>(sql`SELECT value FROM meta WHERE key = 'hub.id'`)!.value;
+  return getMeta(db, 'hub.id') ?? setMetaOnce(db, 'hub.id', randomBytes(3).toString('hex'));
 }
 
 /** `<shop>-<id>` reduced to what a DNS label takes, so `<name>.local` resolves. */

@@ -8,7 +8,7 @@ import { Router, type Request, type Response } from 'express';
 import { whenDurable, type Db } from '../../db/client.js';
 import type { Caller } from '../http/caller.js';
 import { errors, HubError, ErrorCode } from '../http/errors.js';
-import { changesSince, compactedThrough, lastSeq } from './log.js';
+import { changesSince, compactedThrough, lastSeq } from './store.js';
 
 const PAGE = 500;
 export const HEARTBEAT_MS = 15_000;

@@ -7,22 +7,16 @@
  */
 import { createHash } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import type { Clock } from '../core/clock.js';
 import type { Caller } from './caller.js';
 import { errors } from './errors.js';
+import { findReply, pruneReplies, saveReply, type StoredReply } from './idempotency-store.js';
 
 const KEY = /^[\x21-\x7e]{1,200}$/;
 const RETENTION_MS = 48 * 3600_000;
 const REPLAYED_HEADERS = ['content-type', 'location', 'etag'];
 
-interface StoredReply {
-  fingerprint: string;
-  status: number;
-  headers: string;
-  body: string | null;
-}
 
 function fingerprint(req: Request): string {
   return createHash('sha256')
@@ -35,7 +29,7 @@ export function idempotency(deps: { db: Db; clock: Clock }): RequestHandler {
   let lastPrune = 0;
 
   const find = (userId: string, key: string) =>
-    deps.db.get<StoredReply>(sql`SELECT fingerprint, status, headers, body FROM idempotency_keys WHERE user_id = ${userId} AND key = ${key}`);
+    findReply(deps.db, userId, key);
 
   const replay = (res: Response, stored: StoredReply) => {
     const headers = JSON.parse(stored.headers) as Record<string, string>;
@@ -80,11 +74,10 @@ export function idempotency(deps: { db: Db; clock: Clock }): RequestHandler {
         if (v !== undefined) headers[h] = String(v);
       }
       const now = deps.clock.now().getTime();
-      deps.db.run(sql`INSERT OR REPLACE INTO idempotency_keys (user_id, key, fingerprint, status, headers, body, created_at)
-                      VALUES (${caller.userId}, ${key}, ${print}, ${res.statusCode}, ${JSON.stringify(headers)}, ${body}, ${now})`);
+      saveReply(deps.db, caller.userId, key, { fingerprint: print, status: res.statusCode, headers: JSON.stringify(headers), body }, now);
       if (now - lastPrune > 3600_000) {
         lastPrune = now;
-        deps.db.run(sql`DELETE FROM idempotency_keys WHERE created_at < ${now - RETENTION_MS}`);
+        pruneReplies(deps.db, now - RETENTION_MS);
       }
     };
     res.send = (body?: unknown) => {

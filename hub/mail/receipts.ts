@@ -8,7 +8,7 @@ import { requireRight, type Caller } from '../http/caller.js';
 import { errors } from '../http/errors.js';
 import type { Doc } from '../resources/engine/define.js';
 import type { ResourceService } from '../resources/engine/service.js';
-import type { Outbox } from './outbox.js';
+import type { Outbox } from './outbox-store.js';
 import { receiptMailData, renderReceipt } from './render.js';
 import type { MailSettings } from './settings.js';
 import type { MailWorker } from './worker.js';

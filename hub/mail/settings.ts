@@ -9,7 +9,7 @@
  * POS_HUB_SHOP_NAME. The password is kept in its own column, so it never reaches the document a GET
  * answers, and in clear: the hub must present it to the server.
  */
-import { sql } from 'drizzle-orm';
+import { readSettingsRow, writeSettingsRow } from './settings-store.js';
 import { z } from 'zod';
 import { inTransaction, type Db } from '../../db/client.js';
 import type { Clock } from '../core/clock.js';
@@ -152,9 +152,7 @@ export class MailSettings {
   }
 
   private row(): { v: number; doc: StoredSettings; password: string | null } {
-    const r = this.db.get<{ v: number; doc: string; smtp_password: string | null }>(
-      sql`SELECT v, doc, smtp_password FROM receipt_settings WHERE id = ${ROW}`,
-    );
+    const r = readSettingsRow(this.db, ROW);
     return r ? { v: r.v, doc: { ...EMPTY, ...(JSON.parse(r.doc) as StoredSettings) }, password: r.smtp_password } : { v: 0, doc: EMPTY, password: null };
   }
 
@@ -219,10 +217,7 @@ export class MailSettings {
       const doc: StoredSettings = { shopName: body.shopName, addressLines: body.addressLines, footerLines: body.footerLines, smtp };
       const v = current.v + 1;
       const at = this.clock.now().getTime();
-      this.db.run(
-        sql`INSERT INTO receipt_settings (id, v, doc, smtp_password) VALUES (${ROW}, ${v}, ${JSON.stringify(doc)}, ${password})
-            ON CONFLICT (id) DO UPDATE SET v = excluded.v, doc = excluded.doc, smtp_password = excluded.smtp_password`,
-      );
+      writeSettingsRow(this.db, ROW, { v, doc: JSON.stringify(doc), smtp_password: password });
       appendChange(this.db, SETTINGS_RESOURCE, ROW, 'upsert', v, at);
     });
     for (const l of this.listeners) l();

@@ -10,7 +10,7 @@ import { dec } from '../core/money.js';
 import { getStored } from '../resources/engine/repo.js';
 import { orders } from '../resources/orders/resource.js';
 import { zonedParts } from '../core/time.js';
-import type { PrintJob } from './jobs.js';
+import type { PrintJob } from './store.js';
 
 export interface EndpointConfig {
   name: string;

@@ -3,7 +3,6 @@
  * the order_endpoints table (an edited address or model takes effect without a restart), woken
  * when a write may have queued jobs, and stopped cleanly at shutdown.
  */
-import { sql } from 'drizzle-orm';
 import { inTransaction, type Db } from '../../db/client.js';
 import { EscPosPrinter, type EscPosPrinterOptions } from '../../drivers/escpos/driver.js';
 import { PROFILES, type PrinterModel } from '../../drivers/escpos/profiles.js';
@@ -15,8 +14,7 @@ import type { Logger } from '../core/log.js';
 import { getStored } from '../resources/engine/repo.js';
 import { orderEndpoints } from '../resources/orderendpoints/resource.js';
 import { orders } from '../resources/orders/resource.js';
-import { getJob, markInterrupted, queueDepth, type PrintJob } from './jobs.js';
-import { enqueuePrintJob } from './queue.js';
+import { endpointRows, enqueuePrintJob, getJob, markInterrupted, queueDepth, type EndpointRow, type PrintJob } from './store.js';
 import type { EndpointConfig } from './render.js';
 import { PrintWorker, type EndpointStatus, type WorkerDeps } from './worker.js';
 
@@ -42,14 +40,6 @@ export interface PrintingDeps {
  * or refilled should not leave a kitchen waiting, and one status request every 5 s costs nothing.
  */
 const PRINT_BACKOFF: Backoff = { ...DEFAULT_BACKOFF, maxMs: 5000 };
-
-interface EndpointRow {
-  name: string;
-  type: string;
-  address: string;
-  is_active: number;
-  settings: string | null;
-}
 
 const signature = (e: EndpointConfig) => JSON.stringify([e.type, e.address, e.settings]);
 
@@ -164,10 +154,7 @@ export class PrintService {
   }
 
   private endpointRows(name?: string): EndpointRow[] {
-    const where = name === undefined ? sql`` : sql`WHERE name = ${name}`;
-    return this.deps.db.all<EndpointRow>(
-      sql`SELECT name, type, address, is_active, json_extract(doc, '$.settings') AS settings FROM order_endpoints ${where} ORDER BY name`,
-    );
+    return endpointRows(this.deps.db, name);
   }
 
   /** Starts a worker for each active printer, restarts one whose configuration changed, stops the rest. */

@@ -13,7 +13,7 @@ import { DeviceError } from '../../drivers/faults.js';
 import { backoffDelay, type Backoff, type Timers } from '../../drivers/transport/reconnecting.js';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/log.js';
-import { nextJob, queueDepth, updateJob, type PrintJob } from './jobs.js';
+import { nextJob, queueDepth, updateJob, type PrintJob } from './store.js';
 import { documentFor, UnprintableJob, type EndpointConfig } from './render.js';
 
 /** The reason a sleeping worker is woken: new work may be there (not an error). */

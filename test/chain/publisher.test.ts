@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { closeDb, openDb, rawSql, type Db } from '../../db/client.js';
 import { FakeClock } from '../../hub/core/clock.js';
-import { compact, keepDocsInLog } from '../../hub/events/log.js';
+import { compact, keepDocsInLog } from '../../hub/events/store.js';
 import { createLogger } from '../../hub/core/log.js';
 import { ResourceService } from '../../hub/resources/engine/service.js';
 import { stocks, users } from '../../hub/resources/index.js';

@@ -106,6 +106,14 @@ describe('DurableCommits on a database file', () => {
     expect(sync.calls).toBe(2);
   });
 
+  it('a transaction is synchronous: an async function does not type-check', () => {
+    open(fdatasync);
+    // @ts-expect-error better-sqlite3 cannot span an await: inTransaction takes no async function.
+    const attempt = () => inTransaction(db, async () => undefined);
+    expect(typeof attempt).toBe('function');
+    expect(inTransaction(db, () => 42)).toBe(42);
+  });
+
   it('writes that arrive together share one COMMIT, each in its own savepoint: one that throws rolls back alone', async () => {
     open(fdatasync);
     const batch = durableCommits(db)!;

@@ -4,7 +4,7 @@
  * next job.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { endpointsWithOpenJobs, markInterrupted, nextJob, openJobCounts, queueDepth } from '../../hub/printing/jobs.js';
+import { endpointsWithOpenJobs, markInterrupted, nextJob, openJobCounts, queueDepth } from '../../hub/printing/store.js';
 import { startHub, type TestHub } from '../support/hub.js';
 
 let hub: TestHub;

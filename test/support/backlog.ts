@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import { closeDb, inTransaction, openDb } from '../../db/client.js';
 import { FakeClock } from '../../hub/core/clock.js';
-import { keepDocsInLog } from '../../hub/events/log.js';
+import { keepDocsInLog } from '../../hub/events/store.js';
 import { ResourceService } from '../../hub/resources/engine/service.js';
 import { putStored } from '../../hub/resources/engine/repo.js';
 import { customers } from '../../hub/resources/index.js';

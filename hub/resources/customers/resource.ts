@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { customerSql } from './store.js';
 import { z } from 'zod';
 import { hasRight, requireRight } from '../../http/caller.js';
 import { errors } from '../../http/errors.js';
@@ -118,19 +118,12 @@ export const customers = defineResource({
     ExpirationTime: { type: 'datetime', column: 'expiration_time' },
     IsExpired: {
       type: 'bool',
-      predicate: (ctx) => sql`(customers.expiration_time IS NOT NULL AND customers.expiration_time <= ${ctx.clock.now().getTime()})`,
+      predicate: (ctx) => customerSql.isExpired(ctx.clock.now().getTime()),
     },
     Search: {
       type: 'string',
       // Whatever the operator, Search is the seed's partial case-insensitive match over six fields.
-      build: (c) => {
-        // search_text holds the six fields case-folded at write time, so a search is one instr() per row.
-        const any = sql.join(
-          c.values.map((v) => sql`instr(coalesce(customers.search_text, ''), ${String(v ?? '').toLocaleLowerCase('und')}) > 0`),
-          sql` OR `,
-        );
-        return c.op === 'ne' || c.op === 'nin' ? sql`NOT (${any})` : sql`(${any})`;
-      },
+      build: (c) => customerSql.search(c),
     },
   },
   sorts: {
@@ -138,10 +131,7 @@ export const customers = defineResource({
     lastName: 'last_name',
     firstName: 'first_name',
     // The derived status, as customerStatus() computes it.
-    status: (ctx) => {
-      const now = ctx.clock.now().getTime();
-      return sql`CASE WHEN customers.expiration_time <= ${now} THEN 'Expired' WHEN customers.activation_time > ${now} THEN 'NotYetValid' ELSE 'Valid' END`;
-    },
+    status: (ctx) => customerSql.status(ctx.clock.now().getTime()),
   },
   // Without CustomerRead a register still finds one customer by the card it scans (or its external
   // id), and sees what a ticket needs of them: never an e-mail, phone, address or credit.

@@ -7,7 +7,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { rawSql, type Db } from '../../../db/client.js';
 import type { Condition, FilterValue } from '../../http/ndata.js';
 import type { Doc, EngineContext, FilterDef, ResourceDef, SqlValue, UniqueRule } from './define.js';
-import { compactedThrough, keepsDocsInLog } from '../../events/log.js';
+import { compactedThrough, keepsDocsInLog } from '../../events/store.js';
 
 export interface StoredDoc {
   doc: Doc;

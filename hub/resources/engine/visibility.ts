@@ -38,3 +38,10 @@ export function withoutSecretSettings(doc: Doc, caller: Caller | undefined): Doc
   const kept = Object.fromEntries(Object.entries(settings).filter(([k]) => !SECRET_SETTING.test(k.toLowerCase())));
   return Object.keys(kept).length === Object.keys(settings).length ? doc : { ...doc, settings: kept };
 }
+
+/** The orders (rows of `orders`) a caller without TicketReadAll reads: a display its endpoint's, anyone else those of the tickets they read. */
+export function readableOrders(caller: Caller): SQL {
+  const endpoint = displayEndpointOf(caller);
+  if (endpoint !== undefined) return sql`orders.order_endpoint_name = ${endpoint}`;
+  return sql`EXISTS (SELECT 1 FROM tickets WHERE tickets.id = orders.ticket_id AND ${ownOrOpenTicket(caller, sql`tickets`)})`;
+}

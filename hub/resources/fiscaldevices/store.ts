@@ -72,3 +72,8 @@ export function fiscalDevicesToWatch(db: Db): FiscalDeviceConfig[] {
     )
     .map(toConfig);
 }
+
+/** Every fiscal device by name, with its driver and whether it is active (health, metrics). */
+export function fiscalDeviceList(db: Db): Array<{ name: string; driver: string; is_active: number }> {
+  return db.all(sql`SELECT name, driver, is_active FROM fiscal_devices ORDER BY name`);
+}

@@ -1,7 +1,6 @@
-import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { defineResource } from '../engine/define.js';
-import { displayEndpointOf, ownOrOpenTicket } from '../engine/visibility.js';
+import { readableOrders } from '../engine/visibility.js';
 
 export const ORDER_KINDS = ['New', 'Cancel'] as const;
 export const ORDER_STATES = ['New', 'InProgress', 'Ready', 'Served', 'Cancelled'] as const;
@@ -54,11 +53,7 @@ export const orders = defineResource({
   // else the orders of the tickets they read (open ones, and their own device's or user's).
   read: {
     right: 'TicketReadAll',
-    scope: (caller) => {
-      const endpoint = displayEndpointOf(caller);
-      if (endpoint !== undefined) return sql`orders.order_endpoint_name = ${endpoint}`;
-      return sql`EXISTS (SELECT 1 FROM tickets WHERE tickets.id = orders.ticket_id AND ${ownOrOpenTicket(caller, sql`tickets`)})`;
-    },
+    scope: readableOrders,
   },
   rights: { create: null, update: null, delete: null },
   without: ['post', 'put', 'delete'],

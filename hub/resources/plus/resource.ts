@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { pluExists } from './store.js';
 import { z } from 'zod';
 import { errors } from '../../http/errors.js';
 import { toScaled } from '../../core/money.js';
@@ -13,13 +13,8 @@ export const PLU_TYPES = ['StockItem', 'Recipe', 'Service', 'Container'] as cons
 
 export const pluRef = () => z.object({ code: z.number().int().min(0).max(MAX_INT32), stockName: nameKey() });
 
-/** True when a plu with this code exists in this stock. */
-export function pluExists(ctx: EngineContext, ref: { code: number; stockName: string }): boolean {
-  return !!ctx.db.get(sql`SELECT 1 AS hit FROM plus WHERE stock_name = ${ref.stockName} AND code = ${ref.code}`);
-}
-
 export function requirePlu(ctx: EngineContext, ref: { code: number; stockName: string }, member: string): void {
-  if (!pluExists(ctx, ref)) throw errors.member(member, `Plu ${ref.code} does not exist in stock '${ref.stockName}'.`);
+  if (!pluExists(ctx.db, ref)) throw errors.member(member, `Plu ${ref.code} does not exist in stock '${ref.stockName}'.`);
 }
 
 export const plus = defineResource({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineResource } from '../engine/define.js';
-import { EMAIL_STATES, EMAILS_RESOURCE } from '../../mail/outbox.js';
+import { EMAIL_STATES, EMAILS_RESOURCE } from '../../mail/outbox-store.js';
 
 /**
  * E-mail receipts (CONTRACT §11): GET /api/receipts/emails. Made only by closes (hub/mail/outbox.ts

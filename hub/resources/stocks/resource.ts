@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { plusInStock } from './store.js';
 import { z } from 'zod';
 import { errors } from '../../http/errors.js';
 import { defineResource } from '../engine/define.js';
@@ -20,8 +20,8 @@ export const stocks = defineResource({
   rights: { create: 'StockCreate', update: 'StockUpdate', delete: 'StockDelete' },
   hooks: {
     beforeDelete({ existing, ctx }) {
-      const held = ctx.db.get<{ n: number }>(sql`SELECT count(*) AS n FROM plus WHERE stock_name = ${existing.name as string}`);
-      if (held && held.n > 0) throw errors.forbidden(`Stock '${existing.name}' still holds ${held.n} products; move or delete them first.`);
+      const held = plusInStock(ctx.db, existing.name as string);
+      if (held > 0) throw errors.forbidden(`Stock '${existing.name}' still holds ${held} products; move or delete them first.`);
     },
   },
 });

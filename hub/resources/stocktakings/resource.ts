@@ -11,7 +11,8 @@ import { defineResource, type Doc } from '../engine/define.js';
 import { idKeyed } from '../engine/keys.js';
 import { dateTime, decimal, idKey, nameKey, nullableText, text } from '../engine/fields.js';
 import { bool } from '../engine/refs.js';
-import { findPlu, recordServerTransfer, stockQuantityOf, type PluRef } from '../stocktransfers/stock.js';
+import { findPlu, stockQuantityOf, type PluRef } from '../stocktransfers/stock.js';
+import { recordServerTransfer } from '../stocktransfers/resource.js';
 
 const item = z.object({
   plu: z.object({ code: z.number().int().min(0), stockName: nameKey() }),

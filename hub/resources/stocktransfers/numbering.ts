@@ -2,7 +2,8 @@
  * Document numbers for stock transfers (CONTRACT §7, §11). Runs inside the transfer's write
  * transaction (SQLite serializes writers), so two transfers never get the same number.
  */
-import { sql } from 'drizzle-orm';
+import { getMeta, setMeta } from '../../core/meta-store.js';
+import { activeNumberingId, documentNumberTaken } from './store.js';
 import { errors } from '../../http/errors.js';
 import { zonedParts, type ZonedParts } from '../../core/time.js';
 import type { Doc, EngineContext } from '../engine/define.js';
@@ -22,7 +23,7 @@ export function formatNumber(format: string, counter: number, at: ZonedParts): s
 }
 
 function numberTaken(ctx: EngineContext, documentNumber: string): boolean {
-  return !!ctx.db.get(sql`SELECT 1 AS hit FROM stock_transfers WHERE document_number = ${documentNumber}`);
+  return documentNumberTaken(ctx.db, documentNumber);
 }
 
 /**
@@ -32,8 +33,8 @@ function numberTaken(ctx: EngineContext, documentNumber: string): boolean {
  */
 export function issueDocumentNumber(ctx: EngineContext, type: string, at: Date, opts: { fallback: boolean }): string {
   const tz = ctx.timeZone;
-  const row = ctx.db.get<{ id: string }>(sql`SELECT id FROM stock_transfer_numberings WHERE type = ${type} AND is_active = 1 LIMIT 1`);
-  const stored = row ? getStored(ctx.db, numberings, row.id) : undefined;
+  const numberingId = activeNumberingId(ctx.db, type);
+  const stored = numberingId ? getStored(ctx.db, numberings, numberingId) : undefined;
   const entries = ((stored?.doc.numberings as NumberingEntry[] | undefined) ?? [])
     .map((e, index) => ({ e, index }))
     .filter(({ e }) => e.isActive && Date.parse(e.startAt) <= at.getTime())
@@ -63,12 +64,12 @@ function fallbackNumber(ctx: EngineContext, type: string, at: Date): string {
   const format = DEFAULT_NUMBERINGS.find((n) => n.type === type)?.format ?? `${type.slice(0, 1)}-{yyyy}{MM}{i6}`;
   const parts = zonedParts(at, ctx.timeZone);
   const key = `fallback-number:${type}:${parts.year}-${parts.month}`;
-  let counter = Number(ctx.db.get<{ value: string }>(sql`SELECT value FROM meta WHERE key = ${key}`)?.value ?? 0);
+  let counter = Number(getMeta(ctx.db, key) ?? 0);
   let documentNumber: string;
   do {
     counter += 1;
     documentNumber = formatNumber(format, counter, parts);
   } while (numberTaken(ctx, documentNumber));
-  ctx.db.run(sql`INSERT INTO meta (key, value) VALUES (${key}, ${String(counter)}) ON CONFLICT (key) DO UPDATE SET value = excluded.value`);
+  setMeta(ctx.db, key, String(counter));
   return documentNumber;
 }

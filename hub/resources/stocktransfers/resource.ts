@@ -1,10 +1,11 @@
-import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { errors } from '../../http/errors.js';
-import { defineResource, type Doc } from '../engine/define.js';
+import { defineResource, type Doc, type EngineContext } from '../engine/define.js';
 import { idKeyed } from '../engine/keys.js';
 import { decimal, enumOf, idKey, nameKey, nullableText } from '../engine/fields.js';
-import { compare } from '../engine/repo.js';
+import { putStored } from '../engine/repo.js';
+import { newId } from '../engine/service.js';
+import { transferSql } from './store.js';
 import { requireExisting } from '../engine/refs.js';
 import { STOCK_TRANSFER_TYPES } from '../numberings/resource.js';
 import { stocks } from '../stocks/resource.js';
@@ -68,13 +69,7 @@ export const stockTransfers = defineResource({
     stockName: {
       type: 'string',
       // A transfer concerns a stock when it leaves it, enters it, or moves one of its plus.
-      build: (c) => {
-        const positive = c.op === 'ne' ? { op: 'eq' as const, values: c.values } : c.op === 'nin' ? { op: 'in' as const, values: c.values } : c;
-        const any = sql`(${compare(sql`stock_transfers.source_stock_name`, positive)} OR ${compare(sql`stock_transfers.target_stock_name`, positive)}
-          OR EXISTS (SELECT 1 FROM stock_transfer_items i WHERE i.transfer_id = stock_transfers.id AND ${compare(sql`i.plu_stock_name`, positive)}))`;
-        // A missing source or target compares as NULL; the negation must still hold there.
-        return positive === c ? any : sql`NOT coalesce(${any}, 0)`;
-      },
+      build: (c) => transferSql.stockName(c),
     },
     ticketId: { type: 'string', column: 'ticket_id' },
     stockTakingId: { type: 'string', column: 'stock_taking_id' },
@@ -85,8 +80,7 @@ export const stockTransfers = defineResource({
     documentNumber: 'document_number',
     createdAt: 'created_at',
     // Every filter member sorts (CONTRACT §11): by the stock left, else the one entered, else the lowest item stock.
-    stockName: () => sql`coalesce(stock_transfers.source_stock_name, stock_transfers.target_stock_name,
-      (SELECT min(i.plu_stock_name) FROM stock_transfer_items i WHERE i.transfer_id = stock_transfers.id))`,
+    stockName: transferSql.stockNameSort,
   },
   read: { right: 'StockRead' },
   rights: { create: 'StockTransferCreate', update: null, delete: null },
@@ -135,3 +129,28 @@ export const stockTransfers = defineResource({
     afterWrite: ({ after, ctx }) => applyStock(ctx, after),
   },
 });
+
+/** Numbers, stores and applies a server-made transfer inside the caller's transaction. */
+export function recordServerTransfer(
+  ctx: EngineContext,
+  draft: { type: 'Sale' | 'Correction'; userName: string; items: TransferItem[]; ticketId?: string; stockTakingId?: string; note?: string },
+): Doc {
+  const now = ctx.clock.now();
+  const id = newId();
+  const doc: Doc = {
+    id,
+    documentNumber: issueDocumentNumber(ctx, draft.type, now, { fallback: true }),
+    type: draft.type,
+    createdAt: now.toISOString(),
+    createdBy: { userName: draft.userName },
+    sourceStockName: null,
+    targetStockName: null,
+    items: draft.items,
+    ticketId: draft.ticketId ?? null,
+    stockTakingId: draft.stockTakingId ?? null,
+    note: draft.note ?? null,
+  };
+  putStored(ctx.db, stockTransfers, id, doc, 1, now.getTime());
+  applyStock(ctx, doc);
+  return doc;
+}

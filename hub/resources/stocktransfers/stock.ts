@@ -3,15 +3,12 @@
  * Server-made documents (Sale per closed ticket, Correction per closed stock taking) come through
  * here too, numbered like any other.
  */
-import { sql } from 'drizzle-orm';
 import { errors } from '../../http/errors.js';
 import { D, dec, toJsonNumber, type Dec } from '../../core/money.js';
 import type { Doc, EngineContext } from '../engine/define.js';
 import { putStored } from '../engine/repo.js';
-import { newId } from '../engine/service.js';
 import { plus } from '../plus/resource.js';
-import { issueDocumentNumber } from './numbering.js';
-import { stockTransfers } from './resource.js';
+import { pluRow, type PluRow } from './store.js';
 
 export interface PluRef {
   code: number;
@@ -23,15 +20,8 @@ export interface TransferItem {
   [extra: string]: unknown;
 }
 
-interface PluRow {
-  id: string;
-  v: number;
-  doc: string;
-  type: string;
-}
-
 export function findPlu(ctx: EngineContext, ref: PluRef): PluRow | undefined {
-  return ctx.db.get<PluRow>(sql`SELECT id, v, doc, type FROM plus WHERE stock_name = ${ref.stockName} AND code = ${ref.code}`);
+  return pluRow(ctx.db, ref);
 }
 
 export function stockQuantityOf(ctx: EngineContext, ref: PluRef): Dec {
@@ -80,31 +70,6 @@ export function movements(doc: Doc): Array<{ plu: PluRef; delta: Dec }> {
 export function applyStock(ctx: EngineContext, doc: Doc): void {
   const at = ctx.clock.now().getTime();
   for (const m of movements(doc)) adjust(ctx, m.plu, m.delta, at);
-}
-
-/** Numbers, stores and applies a server-made transfer inside the caller's transaction. */
-export function recordServerTransfer(
-  ctx: EngineContext,
-  draft: { type: 'Sale' | 'Correction'; userName: string; items: TransferItem[]; ticketId?: string; stockTakingId?: string; note?: string },
-): Doc {
-  const now = ctx.clock.now();
-  const id = newId();
-  const doc: Doc = {
-    id,
-    documentNumber: issueDocumentNumber(ctx, draft.type, now, { fallback: true }),
-    type: draft.type,
-    createdAt: now.toISOString(),
-    createdBy: { userName: draft.userName },
-    sourceStockName: null,
-    targetStockName: null,
-    items: draft.items,
-    ticketId: draft.ticketId ?? null,
-    stockTakingId: draft.stockTakingId ?? null,
-    note: draft.note ?? null,
-  };
-  putStored(ctx.db, stockTransfers, id, doc, 1, now.getTime());
-  applyStock(ctx, doc);
-  return doc;
 }
 
 const MAX_RECIPE_DEPTH = 5;

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { inTransaction } from '../../../db/client.js';
 import { requireRight, requireSale, type Caller } from '../../http/caller.js';
 import { errors } from '../../http/errors.js';
-import { enqueuePrintJob } from '../../printing/queue.js';
+import { enqueuePrintJob } from '../../printing/store.js';
 import { devices } from '../devices/resource.js';
 import type { Doc, EngineContext } from '../engine/define.js';
 import { idKey, nameKey, nullableText } from '../engine/fields.js';

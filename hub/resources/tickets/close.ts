@@ -25,7 +25,8 @@ import { parseOr400 } from '../engine/validate.js';
 import type { FiscalDevices, TimedDevice } from '../fiscaldevices/devices.js';
 import { paymentTypes } from '../paymenttypes/resource.js';
 import { requireOpen } from './resource.js';
-import { recordServerTransfer, saleItems } from '../stocktransfers/stock.js';
+import { saleItems } from '../stocktransfers/stock.js';
+import { recordServerTransfer } from '../stocktransfers/resource.js';
 import { finishJob, insertPendingJob, jobRow, pendingJobs, pluVat, type FiscalJobRow } from './store.js';
 
 export const closeContextSchema = z.object({

@@ -4,7 +4,7 @@
  * write's transaction and enqueues the print jobs there too (outbox).
  */
 import { dec, toJsonNumber } from '../../core/money.js';
-import { enqueuePrintJob } from '../../printing/queue.js';
+import { enqueuePrintJob } from '../../printing/store.js';
 import type { Doc, EngineContext } from '../engine/define.js';
 import { putStored } from '../engine/repo.js';
 import { newId } from '../engine/service.js';

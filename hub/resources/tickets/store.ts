@@ -100,3 +100,8 @@ export const ticketSql = {
   state: (): SQL => sql`CASE tickets.is_closed WHEN 1 THEN 'Closed' ELSE 'Opened' END`,
   table: sql`tickets`,
 };
+
+/** Tickets opened and not yet closed (metrics). */
+export function openTicketCount(db: Db): number {
+  return rawSql.get<{ n: number }>(db, 'SELECT count(*) AS n FROM tickets WHERE is_closed = 0', [])?.n ?? 0;
+}

@@ -1,5 +1,5 @@
 /**
- * The change log (CONTRACT §9): rows are appended by the engine's repo in the transaction of each
+ * The change log's store (CONTRACT §9): rows are appended by the engine's repo in the transaction of each
  * change; this module reads them, and compacts what is older than the retention.
  */
 import { sql } from 'drizzle-orm';

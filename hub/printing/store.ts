@@ -1,5 +1,6 @@
 /**
- * The print_jobs table as the workers use it, and the mirror of each kitchen order's job into the
+ * The print queue's store: enqueueing a job (called inside the transaction of the write that causes
+ * it, so a job exists if and only if its cause does), the print_jobs table as the workers use it, and the mirror of each kitchen order's job into the
  * order's `print` field (through putStored, so the change log tells the registers).
  *
  * States: Queued → Printing → Printed | Waiting (printer offline, out of paper, open: retried) |
@@ -8,10 +9,10 @@
  * job may already be on paper and gets a REPRINT mark.
  */
 import { sql } from 'drizzle-orm';
-import { inTransaction, type Db } from '../../db/client.js';
+import { inTransaction, rawSql, type Db } from '../../db/client.js';
 import { getStored, putStored } from '../resources/engine/repo.js';
 import { orders } from '../resources/orders/resource.js';
-import type { PrintJobKind } from './queue.js';
+import { newId } from '../resources/engine/service.js';
 
 export const JOB_STATES = ['Queued', 'Printing', 'Printed', 'Waiting', 'Failed', 'Unknown'] as const;
 export type JobState = (typeof JOB_STATES)[number];
@@ -130,4 +131,33 @@ export function markInterrupted(db: Db, at: number): number {
   const rows = db.all<Row>(sql`SELECT * FROM print_jobs WHERE state = 'Printing'`); // index print_jobs_printing
   for (const r of rows) updateJob(db, fromRow(r), { state: 'Unknown', lastError: 'The hub stopped while this job was printing; it is printed again, marked REPRINT.' }, at);
   return rows.length;
+}
+
+export type PrintJobKind = 'order' | 'preliminary' | 'reprint' | 'test';
+
+export function enqueuePrintJob(db: Db, job: { endpointName: string; kind: PrintJobKind; refId: string | null; payload: unknown; at: number }): string {
+  const id = newId();
+  rawSql.run(db, "INSERT INTO print_jobs (id, endpoint_name, kind, ref_id, payload, state, attempts, created_at) VALUES (?, ?, ?, ?, ?, 'Queued', 0, ?)", [
+    id,
+    job.endpointName,
+    job.kind,
+    job.refId,
+    JSON.stringify(job.payload),
+    job.at,
+  ]);
+  return id;
+}
+
+/** The order endpoints as the print service drives them (one, or all). */
+export interface EndpointRow {
+  name: string;
+  type: string;
+  address: string;
+  is_active: number;
+  settings: string | null;
+}
+
+export function endpointRows(db: Db, name?: string): EndpointRow[] {
+  const where = name === undefined ? sql`` : sql`WHERE name = ${name}`;
+  return db.all<EndpointRow>(sql`SELECT name, type, address, is_active, json_extract(doc, '$.settings') AS settings FROM order_endpoints ${where} ORDER BY name`);
 }
