@@ -17,7 +17,7 @@ import { answersWhenDurable } from './http/durable.js';
 import type { Logger } from './core/log.js';
 import { openApiRouter } from './openapi.js';
 import { webPage } from './web/serve.js';
-import { authRouter, requireSession } from './resources/auth/routes.js';
+import { authRoutes, requireSession } from './resources/auth/routes.js';
 import { AuthService, tokenFromHeader } from './resources/auth/service.js';
 import { hasRight, requireRight, type Caller } from './http/caller.js';
 import { timingSafeEqual } from 'node:crypto';
@@ -46,7 +46,7 @@ import { under } from './http/segments.js';
 import { receiptRoutes } from './resources/receipts/routes.js';
 import { receiptEmails } from './resources/receipts/resource.js';
 import { KdsService } from './kds/service.js';
-import { kdsPairRouter, kdsRouter } from './kds/routes.js';
+import { kdsPairRoutes, kdsRoutes } from './kds/routes.js';
 import { kdsPage } from './kds/page.js';
 
 export interface AppDeps {
@@ -161,8 +161,8 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
     ),
   );
   api.use(under(['openapi.json', 'docs'], openApiRouter()));
-  api.use(under(['auth'], authRouter(services.auth)));
-  api.use(under(['kds'], kdsPairRouter(services.kds)));
+  api.use(under(['auth'], mount(authRoutes, { auth: services.auth })));
+  api.use(under(['kds'], mount(kdsPairRoutes, { kds: services.kds })));
   api.use(requireSession(services.auth));
   api.use(idempotency({ db: deps.db, clock: deps.clock }));
   api.use(under(['events', 'changes'], services.events.router));
@@ -177,7 +177,7 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
   api.use(under(['fiscaldevices'], mount(fiscalDeviceRoutes, { fiscal: services.fiscal, settlePending: (name, device) => services.ticketCloser.settlePending(name, device) })));
   api.use(under(['receipts'], mount(receiptRoutes, { emails: services.mail.receipts, settings: services.mail.settings })));
   api.use(under(['orders'], orderStateRouter(services.resources.orders)));
-  api.use(under(['kds'], kdsRouter(services.kds)));
+  api.use(under(['kds'], mount(kdsRoutes, { kds: services.kds })));
   for (const service of Object.values(services.resources)) api.use(under([service.def.name], resourceRouter(service)));
   api.use((req) => {
     throw errors.routeNotFound(req.originalUrl.split('?')[0]);

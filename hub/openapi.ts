@@ -14,9 +14,6 @@ import { bodyErrors, ERR, ETAG, idempotencyHeader, JSON_TYPE, LOCATION, problemD
 import { ErrorCode, errors } from './http/errors.js';
 import { methodNotAllowed } from './http/handler.js';
 import type { FilterSpec } from './http/ndata.js';
-import { ENV_NAMES, RIGHTS } from './http/rights.js';
-import { loginSchema, refreshSchema } from './resources/auth/service.js';
-import { PAIRING_TTL_MS, pairingRequestSchema, pairSchema } from './kds/service.js';
 import { devices } from './resources/devices/resource.js';
 import type { ResourceDef } from './resources/engine/define.js';
 import { DEFAULT_TAKE, MAX_TAKE } from './resources/engine/list-query.js';
@@ -433,21 +430,45 @@ function registerResource(registry: OpenAPIRegistry, def: ResourceDef, problem: 
 
 /** The ticket routes beyond the engine's CRUD (hub/resources/tickets/routes.ts). */
 /** A schema of a route declaration, resolved: a resource's model, a named component, or as written. */
+const namedOnce = new WeakMap<OpenAPIRegistry, Map<string, z.ZodType>>();
+
+/** Registers a named schema once per document: routes sharing a name (a login and a refresh answer SessionTokens) share it. */
+function registerOnce(registry: OpenAPIRegistry, name: string, make: () => z.ZodType): z.ZodType {
+  let seen = namedOnce.get(registry);
+  if (!seen) namedOnce.set(registry, (seen = new Map()));
+  let schema = seen.get(name);
+  if (!schema) seen.set(name, (schema = registry.register(name, make())));
+  return schema;
+}
+
 function resolveSchema(registry: OpenAPIRegistry, schema: BodySchema, models: Map<string, z.ZodObject>): z.ZodType {
   if ('model' in schema && typeof schema.model === 'string') {
     const found = models.get(schema.model);
     if (!found) throw new Error(`A route answers the model of '${schema.model}', which is not among the documented resources.`);
     return schema.array ? z.array(found) : found;
   }
-  if ('oneOf' in schema && Array.isArray(schema.oneOf)) return z.union(schema.oneOf.map((n) => registry.register(n.name, n.schema)) as [z.ZodType, z.ZodType, ...z.ZodType[]]);
-  if ('name' in schema && typeof schema.name === 'string' && 'schema' in schema) return registry.register(schema.name, schema.schema as z.ZodType);
+  if ('compose' in schema && typeof schema.compose === 'function') {
+    const { compose, name } = schema;
+    const build = () =>
+      compose((model) => {
+        const found = models.get(model);
+        if (!found) throw new Error(`A route's schema is built on the model of '${model}', which is not among the documented resources.`);
+        return found;
+      });
+    return name ? registerOnce(registry, name, build) : build();
+  }
+  if ('oneOf' in schema && Array.isArray(schema.oneOf)) return z.union(schema.oneOf.map((n) => registerOnce(registry, n.name, () => n.schema)) as [z.ZodType, z.ZodType, ...z.ZodType[]]);
+  if ('name' in schema && typeof schema.name === 'string' && 'schema' in schema) {
+    const named = schema.schema as z.ZodType;
+    return registerOnce(registry, schema.name, () => named);
+  }
   return schema as z.ZodType;
 }
 
 /** The resource models a route's body and answers name. */
 function modelsOf(spec: RouteSpec<never>): string[] {
   const schemas = [spec.body?.schema, ...Object.values(spec.responses).map((r) => r.schema)];
-  return schemas.flatMap((s) => (s && 'model' in s && typeof s.model === 'string' ? [s.model] : []));
+  return schemas.flatMap((s) => (s && 'model' in s && typeof s.model === 'string' ? [s.model] : s && 'uses' in s && Array.isArray(s.uses) ? s.uses : []));
 }
 
 /** One declared route (hub/http/route.ts) as an operation of the document. */
@@ -476,217 +497,6 @@ function registerRoute(registry: OpenAPIRegistry, spec: RouteSpec<never>, proble
         ]),
       ),
       ...problemResponses(spec.errors, problem),
-    },
-  });
-}
-
-function registerAuth(registry: OpenAPIRegistry, problem: z.ZodObject, device: z.ZodObject): z.ZodObject {
-  const tags = ['Auth'];
-  // Fresh objects over the same fields: the shared schemas were built before zod learned `.openapi`.
-  const login = registry.register('LoginRequest', z.object(loginSchema.shape));
-  const refresh = registry.register('RefreshRequest', z.object(refreshSchema.shape));
-  const session = registry.register(
-    'Session',
-    z.object({
-      expiresAt: z.string().openapi({ format: 'date-time', description: 'When the access token stops working.' }),
-      user: z.object({
-        id: z.string(),
-        userName: z.string(),
-        name: z.string(),
-        rights: z.array(z.enum(RIGHTS)),
-        device,
-      }),
-    }),
-  );
-  const tokens = registry.register(
-    'SessionTokens',
-    z.object({
-      tokenId: z.string().openapi({ description: 'The access token: send `Authorization: Bearer <tokenId>`.' }),
-      refreshToken: z.string().openapi({ description: 'Single use, for POST /api/auth/refresh.' }),
-      ...session.shape,
-    }),
-  );
-  const json = (schema: z.ZodType) => ({ [JSON_TYPE]: { schema } });
-
-  registry.registerPath({
-    method: 'post',
-    path: '/api/auth',
-    operationId: 'auth.login',
-    tags,
-    security: [],
-    summary: 'Log in',
-    description:
-      `No token and no right. A login on a sale device (${ENV_NAMES.filter((e) => e === 'CashRegister' || e === 'PDA').join(', ')}) ends the earlier ` +
-      'session on that device. 10 failed logins for one user name within 15 minutes, or 50 from one address, answer 429 until the window has passed.',
-    request: { body: { required: true, content: json(login) } },
-    responses: {
-      200: { description: 'A new session.', content: json(tokens) },
-      ...problemResponses(
-        [
-          ...bodyErrors('A body without userName, password or deviceName.'),
-          ERR.unauthenticated('Unknown user or device, wrong password, or an inactive user or device.'),
-          ERR.tooMany(),
-        ],
-        problem,
-      ),
-    },
-  });
-  registry.registerPath({
-    method: 'get',
-    path: '/api/auth',
-    operationId: 'auth.session',
-    tags,
-    summary: 'The current session',
-    description: 'Needs a valid token; no right.',
-    responses: {
-      200: { description: 'The session behind the token.', content: json(session) },
-      ...problemResponses([ERR.unauthenticated()], problem),
-    },
-  });
-  registry.registerPath({
-    method: 'delete',
-    path: '/api/auth',
-    operationId: 'auth.logout',
-    tags,
-    summary: 'Log out',
-    description: 'Needs a valid token; no right. The token stops working at once.',
-    responses: {
-      204: { description: 'Logged out.' },
-      ...problemResponses([...bodyErrors('An unreadable body.'), ERR.unauthenticated()], problem),
-    },
-  });
-  registry.registerPath({
-    method: 'post',
-    path: '/api/auth/refresh',
-    operationId: 'auth.refresh',
-    tags,
-    security: [],
-    summary: 'Exchange a refresh token for a new token pair',
-    description: 'No token and no right. The old pair stops working.',
-    request: { body: { required: true, content: json(refresh) } },
-    responses: {
-      200: { description: 'A new token pair for the same session.', content: json(tokens) },
-      ...problemResponses(
-        [...bodyErrors('A body without tokenId or refreshToken.'), ERR.unauthenticated('The refresh token is unknown, expired, already used, or not the pair of tokenId.')],
-        problem,
-      ),
-    },
-  });
-  return tokens;
-}
-
-/** Kitchen display pairing (hub/kds): a code from the manager, traded by the tablet for a session. */
-function registerKds(registry: OpenAPIRegistry, problem: z.ZodObject, tokens: z.ZodObject): void {
-  const tags = ['Kitchen display'];
-  const json = (schema: z.ZodType) => ({ [JSON_TYPE]: { schema } });
-  const pairing = registry.register(
-    'KdsPairing',
-    z.object({
-      id: z.string(),
-      orderEndpointName: z.string(),
-      createdAt: z.string().openapi({ format: 'date-time' }),
-      createdBy: z.string().openapi({ description: 'The user name of the manager who asked for the code.' }),
-      expiresAt: z.string().openapi({ format: 'date-time', description: `${PAIRING_TTL_MS / 60_000} minutes after createdAt.` }),
-    }),
-  );
-  const id = z.object({ id: z.string() });
-  registry.registerPath({
-    method: 'post',
-    path: '/api/kds/pairings',
-    operationId: 'kds.pairings.create',
-    tags,
-    summary: 'A pairing code for a kitchen display',
-    description:
-      `Requires OrderEndpointUpdate. The code is 6 digits, shown once (the hub keeps only a keyed hash in memory), valid for ` +
-      `${PAIRING_TTL_MS / 60_000} minutes and for one POST /api/kds/pair; a restart of the hub forgets it. Only an active Tablet endpoint is paired.`,
-    request: { headers: idempotencyHeader(), body: { required: true, content: json(pairingRequestSchema) } },
-    responses: {
-      201: {
-        description: 'The code, with `Location` naming the pairing.',
-        content: json(pairing.extend({ code: z.string().openapi({ description: 'Six digits, for the tablet.', example: '042917' }) })),
-      },
-      ...problemResponses(
-        [
-          ...bodyErrors('A body without orderEndpointName, or an order endpoint that does not exist.'),
-          ERR.unauthenticated(),
-          ERR.missingRight('Without OrderEndpointUpdate.'),
-          ERR.stateForbids('The order endpoint is a printer, not a Tablet, or is inactive.'),
-          ERR.keyReused(),
-        ],
-        problem,
-      ),
-    },
-  });
-  registry.registerPath({
-    method: 'get',
-    path: '/api/kds/pairings',
-    operationId: 'kds.pairings.list',
-    tags,
-    summary: 'Codes not yet used nor expired (without the codes)',
-    description: 'Requires OrderEndpointUpdate. Soonest to expire first.',
-    ...xRights('OrderEndpointUpdate'),
-    responses: {
-      200: { description: 'The outstanding pairings.', content: json(z.object({ items: z.array(pairing), count: z.number().int(), totalCount: z.number().int() })) },
-      ...problemResponses([ERR.unauthenticated(), ERR.missingRight('Without OrderEndpointUpdate.')], problem),
-    },
-  });
-  registry.registerPath({
-    method: 'get',
-    path: '/api/kds/pairings/{id}',
-    operationId: 'kds.pairings.get',
-    tags,
-    summary: 'One outstanding pairing',
-    description: 'Requires OrderEndpointUpdate.',
-    ...xRights('OrderEndpointUpdate'),
-    request: { params: id },
-    responses: {
-      200: { description: 'The pairing.', content: json(pairing) },
-      ...problemResponses([ERR.unauthenticated(), ERR.missingRight('Without OrderEndpointUpdate.'), ERR.notFound('No outstanding pairing has this id (used, expired or withdrawn).')], problem),
-    },
-  });
-  registry.registerPath({
-    method: 'delete',
-    path: '/api/kds/pairings/{id}',
-    operationId: 'kds.pairings.delete',
-    tags,
-    summary: 'Withdraw a code before it is used',
-    description: 'Requires OrderEndpointUpdate.',
-    request: { params: id },
-    responses: {
-      200: { description: 'The withdrawn pairing.', content: json(pairing) },
-      ...problemResponses([ERR.unauthenticated(), ERR.missingRight('Without OrderEndpointUpdate.'), ERR.notFound('No outstanding pairing has this id.')], problem),
-    },
-  });
-  registry.registerPath({
-    method: 'post',
-    path: '/api/kds/pair',
-    operationId: 'kds.pair',
-    tags,
-    security: [],
-    summary: 'Trade a pairing code for a session (the tablet)',
-    description:
-      'No token: the code is the credential. Answers an ordinary session (refresh it with POST /api/auth/refresh) of user ' +
-      '`kds-<endpoint>` (right OrderProcess only, a random password nobody is shown) on the Tool device `KDS <endpoint>`; ' +
-      'both are made when missing and reused when present. The code is spent. 10 wrong codes within 15 minutes, or 50 from ' +
-      'one address, answer 429 until the window has passed, whatever code comes next.',
-    request: { body: { required: true, content: json(pairSchema) } },
-    responses: {
-      200: {
-        description: 'A new session, and the order endpoint the code was made for.',
-        content: json(tokens.extend({ orderEndpointName: z.string() })),
-      },
-      ...problemResponses(
-        [
-          ...bodyErrors('A code that is not 6 digits.'),
-          ERR.unauthenticated('The code is wrong, expired, withdrawn or already used.'),
-          ERR.stateForbids(
-            'The endpoint is no longer an active Tablet, or device `KDS <endpoint>` or user `kds-<endpoint>` exists but is inactive, ' +
-              'not a Tool device, or holds more rights than OrderProcess. The code is not spent.',
-          ),
-          { ...ERR.tooMany(), why: 'Too many wrong pairing codes within 15 minutes.' },
-        ],
-        problem,
-      ),
     },
   });
 }
@@ -938,18 +748,16 @@ export function buildOpenApi(resources: readonly ResourceDef[] = RESOURCES, rout
     registerRoute(registry, spec, problem, models);
     if (!spec.sharedPath) answers405.push(spec.path);
   }
-  let deviceModel = models.get(devices.name);
-  if (!deviceModel) {
+  // A session answers its device: the device model is documented even in a document of other resources.
+  if (!models.has(devices.name)) {
     const schemas = resourceSchemas(registry, devices);
     required.set(schemas.modelName, schemas.required);
-    deviceModel = schemas.model;
+    models.set(devices.name, schemas.model);
   }
-  registerKds(registry, problem, registerAuth(registry, problem, deviceModel));
   registerEvents(registry, problem);
   registerOperations(registry, problem, models.get('orders'));
   registerSystem(registry);
-  answers405.push('/api/auth', '/api/auth/refresh', '/api/openapi.json', '/api/docs/');
-  answers405.push('/api/kds/pair', '/api/kds/pairings', '/api/kds/pairings/{id}');
+  answers405.push('/api/openapi.json', '/api/docs/');
 
   const doc = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',

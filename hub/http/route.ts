@@ -24,7 +24,13 @@ export interface Named {
 export interface OneOf {
   oneOf: Named[];
 }
-export type BodySchema = z.ZodType | ModelRef | Named | OneOf;
+/** A schema built around resources' models (a session holds its device): `uses` names them. */
+export interface Composed {
+  name?: string;
+  uses: string[];
+  compose: (model: (name: string) => z.ZodObject) => z.ZodType;
+}
+export type BodySchema = z.ZodType | ModelRef | Named | OneOf | Composed;
 
 export const model = (name: string, opts: { array?: boolean } = {}): ModelRef => ({ model: name, array: opts.array ?? false });
 export const named = (name: string, schema: z.ZodType): Named => ({ name, schema });
