@@ -6,16 +6,17 @@ import express, { type Express } from 'express';
 import type { Db } from '../db/client.js';
 import type { Clock } from './core/clock.js';
 import type { Config } from './core/config.js';
-import { healthRouter } from './health.js';
+import { healthRoutes } from './health.js';
 import { readJsonBody } from './http/body.js';
 import { rejectBrokenQueryText } from './http/text.js';
 import { errors } from './http/errors.js';
 import { idempotency } from './http/idempotency.js';
-import { eventStreams } from './events/routes.js';
+import { eventRoutes, eventStreams, type EventStreams } from './events/routes.js';
 import { problemHandler, requestId, requestLog } from './http/problem.js';
 import { answersWhenDurable } from './http/durable.js';
 import type { Logger } from './core/log.js';
-import { openApiRouter } from './openapi.js';
+import { documentJson } from './openapi.js';
+import { docsAssets, docsRoutes } from './http/docs.js';
 import { webPage } from './web/serve.js';
 import { authRoutes, requireSession } from './resources/auth/routes.js';
 import { AuthService, tokenFromHeader } from './resources/auth/service.js';
@@ -32,14 +33,14 @@ import { ticketRoutes } from './resources/tickets/routes.js';
 import { mount } from './http/route.js';
 import { FiscalMonitor } from './resources/fiscaldevices/monitor.js';
 import { fiscalDeviceRoutes } from './resources/fiscaldevices/routes.js';
-import { orderStateRouter } from './resources/orders/kitchen-state.js';
+import { orderStateRoutes } from './resources/orders/kitchen-state.js';
 import type { FiscalRegistry } from '../drivers/fiscal/registry.js';
 import { join } from 'node:path';
 import { BackupService } from './backups/service.js';
-import { backupRouter } from './backups/routes.js';
+import { backupRoutes } from './backups/routes.js';
 import { rateLimit } from './http/rate-limit.js';
-import { Metrics } from './metrics.js';
-import { printingRouter } from './printing/routes.js';
+import { Metrics, metricsRoutes } from './metrics.js';
+import { printingRoutes } from './printing/routes.js';
 import { PrintService, type PrintingOptions } from './printing/service.js';
 import { buildMail, type MailConfig, type MailServices } from './mail/index.js';
 import { under } from './http/segments.js';
@@ -65,7 +66,7 @@ export interface Services {
   ticketCloser: TicketCloser;
   /** Every call to a fiscal device: lookup, one at a time per device, timeouts, faults as 503. */
   fiscal: FiscalDevices;
-  events: ReturnType<typeof eventStreams>;
+  events: EventStreams;
   backups: BackupService;
   metrics: Metrics;
   printing: PrintService;
@@ -143,7 +144,12 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
   app.use(services.metrics.middleware());
   const limit = deps.config.rateLimit ?? 0;
   app.use(rateLimit({ perSecond: limit, burst: limit * 5, clock: deps.clock }));
-  app.use(services.metrics.router(deps.db, (req) => metricsReader(services.auth, deps.config.metricsToken, req.headers.authorization)));
+  app.use(
+    under(
+      ['metrics'],
+      mount(metricsRoutes, { metrics: services.metrics, db: deps.db, authorize: (req) => metricsReader(services.auth, deps.config.metricsToken, req.headers.authorization) }, ''),
+    ),
+  );
 
   const api = express.Router();
   api.use(rejectBrokenQueryText);
@@ -151,7 +157,7 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
   api.use(
     under(
       ['health'],
-      healthRouter({
+      mount(healthRoutes, {
         db: deps.db,
         clock: deps.clock,
         startedAt: deps.clock.now().getTime(),
@@ -160,23 +166,24 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
       }),
     ),
   );
-  api.use(under(['openapi.json', 'docs'], openApiRouter()));
+  api.use(under(['openapi.json', 'docs'], mount(docsRoutes, { document: () => documentJson() })));
+  api.use(under(['docs'], docsAssets()));
   api.use(under(['auth'], mount(authRoutes, { auth: services.auth })));
   api.use(under(['kds'], mount(kdsPairRoutes, { kds: services.kds })));
   api.use(requireSession(services.auth));
   api.use(idempotency({ db: deps.db, clock: deps.clock }));
-  api.use(under(['events', 'changes'], services.events.router));
+  api.use(under(['events', 'changes'], mount(eventRoutes, { events: services.events })));
   // A write may have queued print jobs (outbox): wake the printers once it has committed.
   api.use((req, res, next) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') res.on('finish', () => services.printing.kick(/^\/api\/orderendpoints\b/i.test(req.originalUrl)));
     next();
   });
-  api.use(under(['orderendpoints', 'orders'], printingRouter(services.printing, services.resources.orders)));
-  api.use(under(['backups'], backupRouter(services.backups)));
+  api.use(under(['orderendpoints', 'orders'], mount(printingRoutes, { printing: services.printing, orders: services.resources.orders })));
+  api.use(under(['backups'], mount(backupRoutes, { backups: services.backups })));
   api.use(under(['tickets'], mount(ticketRoutes, { actions: services.ticketActions, closer: services.ticketCloser })));
   api.use(under(['fiscaldevices'], mount(fiscalDeviceRoutes, { fiscal: services.fiscal, settlePending: (name, device) => services.ticketCloser.settlePending(name, device) })));
   api.use(under(['receipts'], mount(receiptRoutes, { emails: services.mail.receipts, settings: services.mail.settings })));
-  api.use(under(['orders'], orderStateRouter(services.resources.orders)));
+  api.use(under(['orders'], mount(orderStateRoutes, { orders: services.resources.orders })));
   api.use(under(['kds'], mount(kdsRoutes, { kds: services.kds })));
   for (const service of Object.values(services.resources)) api.use(under([service.def.name], resourceRouter(service)));
   api.use((req) => {

@@ -1,4 +1,5 @@
-import { Router, type Request } from 'express';
+import type { Request } from 'express';
+import { z } from 'zod';
 import { dbAnswers, type Db } from '../db/client.js';
 import type { Caller } from './http/caller.js';
 import { hasRight } from './http/caller.js';
@@ -8,6 +9,7 @@ import { fiscalDeviceList, readFiscalStatus } from './resources/fiscaldevices/st
 import { lastSeq } from './events/store.js';
 import { Outbox } from './mail/outbox-store.js';
 import { endpointRows, openJobCounts } from './printing/store.js';
+import { named, routes } from './http/route.js';
 
 // Stored data never fails the check: a row that cannot be described is shown without its status.
 const each = <T>(rows: T[], describe: (row: T) => unknown, fallback: (row: T) => unknown): unknown[] =>
@@ -40,38 +42,82 @@ export function deviceStatuses(db: Db, printerStatus?: (name: string) => unknown
   return { printers, fiscalDevices };
 }
 
+const WITH_SETTINGS = 'With a token holding SettingsRead.';
+const health = z.object({
+  status: z.enum(['ok', 'degraded']),
+  version: z.string(),
+  uptimeS: z.number().int(),
+  db: z.enum(['ok', 'error']),
+  printers: z
+    .array(z.object({ name: z.string(), type: z.string(), isActive: z.boolean(), status: z.unknown(), queueDepth: z.number().int() }))
+    .optional()
+    .meta({ description: 'With a token.' }),
+  fiscalDevices: z
+    .array(z.object({ name: z.string(), driver: z.string(), isActive: z.boolean(), status: z.record(z.string(), z.unknown()).nullable() }))
+    .optional()
+    .meta({ description: WITH_SETTINGS }),
+  changeLog: z.object({ lastSeq: z.number().int() }).optional().meta({ description: WITH_SETTINGS }),
+  emailOutbox: z
+    .object({ queued: z.number().int(), failed: z.number().int() })
+    .optional()
+    .meta({ description: `${WITH_SETTINGS} E-mail receipts waiting to be sent (Queued) and given up (Failed).` }),
+});
+const Health = named('Health', health);
+
+export interface HealthDeps {
+  db: Db;
+  clock: Clock;
+  startedAt: number;
+  printerStatus?: (name: string) => unknown;
+  callerOf: (req: Request) => Caller | undefined;
+}
+
 /**
  * GET /api/health (CONTRACT §9): without a token what a register or an installer checks first —
  * `{status, version, uptimeS, db}` and nothing about the shop. With a token, the printers (everyone
  * logged in reads the order endpoints); with SettingsRead too, the fiscal devices (their memory
  * serials and report numbers), the change-log position and the e-mail outbox.
  */
-export function healthRouter(deps: { db: Db; clock: Clock; startedAt: number; printerStatus?: (name: string) => unknown; callerOf: (req: Request) => Caller | undefined }): Router {
-  const router = Router();
-  router.get('/health', (req, res) => {
-    const caller = deps.callerOf(req);
-    let db = dbAnswers(deps.db) ? 'ok' : 'error';
-    const body: Record<string, unknown> = {};
-    if (db === 'ok' && caller) {
-      try {
-        const settings = hasRight(caller, 'SettingsRead');
-        Object.assign(body, deviceStatuses(deps.db, deps.printerStatus, settings));
-        if (settings) {
-          body.changeLog = { lastSeq: lastSeq(deps.db) };
-          // E-mail receipts not delivered yet (waiting for the internet, say) and given up.
-          body.emailOutbox = new Outbox(deps.db).depth();
+export const healthRoutes = routes<HealthDeps>([
+  {
+    method: 'get',
+    path: '/api/health',
+    operationId: 'system.health',
+    tags: ['System'],
+    noToken: true,
+    summary: 'Health of the hub, its database and devices',
+    description:
+      'No token needed: what a register or an installer checks first, `{status, version, uptimeS, db}` and nothing about the shop. ' +
+      'With a token, also `printers`; with a token holding SettingsRead, also `fiscalDevices`, `changeLog` and `emailOutbox`.',
+    responses: {
+      200: { description: 'The hub and its database work.', schema: Health },
+      503: { description: 'The database does not answer (`status: degraded`).', schema: Health },
+    },
+    errors: [],
+    handler: (deps) => (req, res) => {
+      const caller = deps.callerOf(req);
+      let db = dbAnswers(deps.db) ? 'ok' : 'error';
+      const body: Record<string, unknown> = {};
+      if (db === 'ok' && caller) {
+        try {
+          const settings = hasRight(caller, 'SettingsRead');
+          Object.assign(body, deviceStatuses(deps.db, deps.printerStatus, settings));
+          if (settings) {
+            body.changeLog = { lastSeq: lastSeq(deps.db) };
+            // E-mail receipts not delivered yet (waiting for the internet, say) and given up.
+            body.emailOutbox = new Outbox(deps.db).depth();
+          }
+        } catch {
+          db = 'error';
         }
-      } catch {
-        db = 'error';
       }
-    }
-    res.status(db === 'ok' ? 200 : 503).json({
-      status: db === 'ok' ? 'ok' : 'degraded',
-      version: VERSION,
-      uptimeS: Math.floor((deps.clock.now().getTime() - deps.startedAt) / 1000),
-      db,
-      ...body,
-    });
-  });
-  return router;
-}
+      res.status(db === 'ok' ? 200 : 503).json({
+        status: db === 'ok' ? 'ok' : 'degraded',
+        version: VERSION,
+        uptimeS: Math.floor((deps.clock.now().getTime() - deps.startedAt) / 1000),
+        db,
+        ...body,
+      });
+    },
+  },
+]);

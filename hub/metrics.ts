@@ -3,13 +3,15 @@
  * change-log position and memory — for whoever watches the store: a user holding Metrics, or the
  * monitoring system's POS_HUB_METRICS_TOKEN (CONTRACT §9).
  */
-import type { NextFunction, Request, Response, Router } from 'express';
-import { Router as makeRouter } from 'express';
+import type { NextFunction, Request, Response } from 'express';
+import { z } from 'zod';
 import { durableCommits, type Db } from '../db/client.js';
 import { lastSeq } from './events/store.js';
 import { fiscalDeviceList, readFiscalStatus } from './resources/fiscaldevices/store.js';
 import { endpointRows, openJobCounts } from './printing/store.js';
 import { openTicketCount } from './resources/tickets/store.js';
+import { ERR } from './http/api-docs.js';
+import { routes } from './http/route.js';
 
 const BUCKETS_MS = [1, 2, 5, 10, 20, 50, 100, 250, 500, 1000, 2500, 5000];
 
@@ -88,18 +90,31 @@ export class Metrics {
     lines.push(`nodejs_external_memory_bytes ${memory.external}`);
     return `${lines.join('\n')}\n`;
   }
-
-  /** `authorize` throws (401/403) unless the request may read the metrics. */
-  router(db: Db, authorize: (req: Request) => void): Router {
-    const router = makeRouter();
-    router.get('/metrics', (req, res) => {
-      authorize(req);
-      res.type('text/plain; version=0.0.4').send(this.render(db));
-    });
-    return router;
-  }
 }
 
 function escape(label: string): string {
   return label.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
 }
+
+/** `authorize` throws (401/403) unless the request may read the metrics. */
+export const metricsRoutes = routes<{ metrics: Metrics; db: Db; authorize: (req: Request) => void }>([
+  {
+    method: 'get',
+    path: '/metrics',
+    operationId: 'system.metrics',
+    tags: ['System'],
+    summary: 'Prometheus metrics',
+    description:
+      'Requests and latencies, queue depths, device states, database commits and syncs, the change-log position, memory; ' +
+      'in the Prometheus text format. Needs the bearer POS_HUB_METRICS_TOKEN (a monitoring system) or a user holding Metrics.',
+    rights: ['Metrics'],
+    responses: { 200: { description: 'The metrics.', schema: z.string(), contentType: 'text/plain' } },
+    errors: [ERR.unauthenticated(), ERR.missingRight('A user without Metrics.')],
+    handler:
+      ({ metrics, db, authorize }) =>
+      (req, res) => {
+        authorize(req);
+        res.type('text/plain; version=0.0.4').send(metrics.render(db));
+      },
+  },
+]);

@@ -1,18 +1,14 @@
 /**
- * GET /api/openapi.json (OpenAPI 3.1) and the readable page /api/docs, both without a token.
+ * The OpenAPI 3.1 document (served by hub/http/docs.ts at /api/openapi.json).
  *
- * The document is generated from the same zod schemas and resource definitions the hub validates
- * and routes with (RESOURCES, loginSchema, refreshSchema), so a field, filter or verb added to a
- * resource shows up here without anyone editing a second copy.
+ * It is generated from what the hub validates and routes with: the resource definitions
+ * (RESOURCES) and the route declarations (ROUTES, hub/http/route.ts), so a field, filter, verb or
+ * route added shows up here without anyone editing a second copy.
  */
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
-import express, { Router, type Request, type Response } from 'express';
-// The package's index also require()s the 1.5 MB browser bundle; the path helper alone is enough.
-import getAbsoluteFSPath from 'swagger-ui-dist/absolute-path.js';
 import { z } from 'zod';
 import { bodyErrors, ERR, ETAG, idempotencyHeader, JSON_TYPE, LOCATION, problemDetailsSchema, problemResponses, type ErrorSpec } from './http/api-docs.js';
-import { ErrorCode, errors } from './http/errors.js';
-import { methodNotAllowed } from './http/handler.js';
+import { ErrorCode } from './http/errors.js';
 import type { FilterSpec } from './http/ndata.js';
 import { devices } from './resources/devices/resource.js';
 import type { ResourceDef } from './resources/engine/define.js';
@@ -29,27 +25,6 @@ export type OpenApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']
  * strips, and `password` (CONTRACT §5: write-only) is the one such field the contract names.
  */
 const WRITE_ONLY_FIELDS = new Set(['password']);
-
-/** What GET /api/health answers (hub/health.ts). */
-const healthSchema = z.object({
-  status: z.enum(['ok', 'degraded']),
-  version: z.string(),
-  uptimeS: z.number().int(),
-  db: z.enum(['ok', 'error']),
-  printers: z
-    .array(z.object({ name: z.string(), type: z.string(), isActive: z.boolean(), status: z.unknown(), queueDepth: z.number().int() }))
-    .optional()
-    .openapi({ description: 'With a token.' }),
-  fiscalDevices: z
-    .array(z.object({ name: z.string(), driver: z.string(), isActive: z.boolean(), status: z.record(z.string(), z.unknown()).nullable() }))
-    .optional()
-    .openapi({ description: 'With a token holding SettingsRead.' }),
-  changeLog: z.object({ lastSeq: z.number().int() }).optional().openapi({ description: 'With a token holding SettingsRead.' }),
-  emailOutbox: z
-    .object({ queued: z.number().int(), failed: z.number().int() })
-    .optional()
-    .openapi({ description: 'With a token holding SettingsRead: e-mail receipts waiting to be sent (Queued) and given up (Failed).' }),
-});
 
 /** One error response: a status and the errorCodes it comes with (CONTRACT §2), and when. */
 type WriteVerb = 'post' | 'put' | 'delete';
@@ -501,202 +476,6 @@ function registerRoute(registry: OpenAPIRegistry, spec: RouteSpec<never>, proble
   });
 }
 
-const changeSchema = z.object({
-  seq: z.number().int(),
-  resource: z.string().openapi({ description: 'The path name of the resource: `tickets`, `plus`, `orders`, ...' }),
-  key: z.string(),
-  op: z.enum(['upsert', 'delete']),
-  _v: z.number().int(),
-  at: z.string(),
-});
-
-function registerEvents(registry: OpenAPIRegistry, problem: z.ZodObject): void {
-  const tags = ['Events'];
-  const change = registry.register('Change', changeSchema);
-  const gone: ErrorSpec = { status: 410, codes: [ErrorCode.Gone], why: 'The position is older than the change log keeps (at least 30 days): reload, then follow from `lastSeq`.' };
-  registry.registerPath({
-    method: 'get',
-    path: '/api/changes',
-    operationId: 'events.changes',
-    tags,
-    summary: 'The change log, for polling clients',
-    description: 'Every stored change of every resource, in order. Ask again with `since=lastSeq`.',
-    request: {
-      query: z.object({
-        since: z.number().int().min(0).optional().openapi({ description: 'The last `seq` already seen (0: from the start).' }),
-        $take: z.number().int().min(0).max(1000).optional().openapi({ description: 'At most this many changes (default 100).' }),
-      }),
-    },
-    responses: {
-      200: {
-        description: '`lastSeq` is the highest `seq` in the answer, or `since` when it is empty.',
-        content: { [JSON_TYPE]: { schema: z.object({ items: z.array(change), count: z.number().int(), lastSeq: z.number().int() }) } },
-      },
-      ...problemResponses([ERR.validation('A position that is not a whole number; `$take` out of range.'), ERR.unauthenticated(), gone], problem),
-    },
-  });
-  registry.registerPath({
-    method: 'get',
-    path: '/api/events',
-    operationId: 'events.stream',
-    tags,
-    summary: 'The change log as Server-Sent Events',
-    description:
-      'One event per stored change: `id:` the `seq`, `event:` the resource path name, `data:` the change as JSON. ' +
-      'Resumes after `Last-Event-ID` (or `?since=`) with nothing missed or repeated; without a position it starts now. ' +
-      'A comment line every 15 s keeps idle connections open. Browsers may pass the token as `?access_token=`.',
-    request: { headers: z.object({ 'Last-Event-ID': z.string().optional() }) },
-    responses: {
-      200: { description: 'An endless `text/event-stream`.', content: { 'text/event-stream': { schema: z.string() } } },
-      ...problemResponses([ERR.validation('A `Last-Event-ID` that is not a whole number.'), ERR.unauthenticated(), gone], problem),
-    },
-  });
-}
-
-/** Routes beside the engine's CRUD: kitchen order states and copies, printer status, backups. */
-function registerOperations(registry: OpenAPIRegistry, problem: z.ZodObject, order: z.ZodObject | undefined): void {
-  const anyOrder = order ?? z.record(z.string(), z.unknown());
-  registry.registerPath({
-    method: 'post',
-    path: '/api/orders/{id}/state',
-    operationId: 'orders.state',
-    tags: ['Order'],
-    summary: "Move a kitchen order on: New → InProgress → Ready → Served (or one step back)",
-    description: 'Requires OrderProcess; no Sale environment needed (a kitchen display or the pass). Each change is stamped in `stateHistory` and reaches registers through the change log.',
-    request: {
-      params: z.object({ id: z.string() }),
-      body: { content: { [JSON_TYPE]: { schema: z.object({ state: z.enum(['New', 'InProgress', 'Ready', 'Served']), _v: z.number().int().optional() }) } } },
-      headers: z.object({ 'If-Match': z.string().optional() }),
-    },
-    responses: {
-      200: { description: 'The order with its new state.', content: { [JSON_TYPE]: { schema: anyOrder } } },
-      ...problemResponses(
-        [
-          ERR.validation('An unknown state.'),
-          ERR.unauthenticated(),
-          ERR.missingRight('Without OrderProcess.'),
-          ERR.stateForbids('Out of Served or Cancelled, to Cancelled, or back more than one step.'),
-          ERR.notFound('No such order.'),
-          ERR.versionMismatch(),
-        ],
-        problem,
-      ),
-    },
-  });
-  registry.registerPath({
-    method: 'post',
-    path: '/api/orders/{id}/reprint',
-    operationId: 'orders.reprint',
-    tags: ['Order'],
-    summary: 'Print a copy of a kitchen order, marked COPY',
-    description: 'A token is enough: the copy cannot be cooked as a new order, and the requester is printed on it.',
-    request: { params: z.object({ id: z.string() }) },
-    responses: {
-      202: {
-        description: 'The copy is queued.',
-        content: { [JSON_TYPE]: { schema: z.object({ jobId: z.string(), orderId: z.string(), orderEndpointName: z.string(), kind: z.string(), state: z.string() }) } },
-      },
-      ...problemResponses([ERR.unauthenticated(), ERR.stateForbids('The endpoint is a kitchen display, inactive or gone.'), ERR.notFound('No such order.')], problem),
-    },
-  });
-  registry.registerPath({
-    method: 'get',
-    path: '/api/orderendpoints/{name}/status',
-    operationId: 'orderendpoints.status',
-    tags: ['OrderEndpoint'],
-    summary: "A printer's live status",
-    description: 'Online, paper, cover, queue depth, last error and the worker state, as the print queue last saw them.',
-    request: { params: z.object({ name: z.string() }) },
-    responses: {
-      200: { description: 'The status.', content: { [JSON_TYPE]: { schema: z.record(z.string(), z.unknown()) } } },
-      ...problemResponses([ERR.unauthenticated(), ERR.notFound('No such order endpoint.')], problem),
-    },
-  });
-  registry.registerPath({
-    method: 'post',
-    path: '/api/orderendpoints/{name}/test',
-    operationId: 'orderendpoints.test',
-    tags: ['OrderEndpoint'],
-    summary: 'Print a test page on a printer',
-    description: 'Requires OrderEndpointUpdate. Queued like any print job; its progress shows in the printer status.',
-    request: { params: z.object({ name: z.string() }) },
-    responses: {
-      202: { description: 'The test page is queued.', content: { [JSON_TYPE]: { schema: z.object({ jobId: z.string(), orderEndpointName: z.string(), kind: z.string(), state: z.string() }) } } },
-      ...problemResponses(
-        [ERR.unauthenticated(), ERR.missingRight('Without OrderEndpointUpdate.'), ERR.stateForbids('A kitchen display or an inactive endpoint.'), ERR.notFound('No such order endpoint.')],
-        problem,
-      ),
-    },
-  });
-  const backup = z.object({ file: z.string(), size: z.number().int(), createdAt: z.string() });
-  registry.registerPath({
-    method: 'get',
-    path: '/api/backups',
-    operationId: 'backups.list',
-    tags: ['System'],
-    summary: 'The backups kept in <data>/backups, newest first',
-    description: 'Requires SettingsRead.',
-    ...xRights('SettingsRead'),
-    responses: {
-      200: { description: 'The backups.', content: { [JSON_TYPE]: { schema: z.object({ items: z.array(backup), count: z.number().int(), totalCount: z.number().int() }) } } },
-      ...problemResponses([ERR.unauthenticated(), ERR.missingRight('Without SettingsRead.')], problem),
-    },
-  });
-  registry.registerPath({
-    method: 'post',
-    path: '/api/backups',
-    operationId: 'backups.create',
-    tags: ['System'],
-    summary: 'Write an online backup now',
-    ...xRights('Backup'),
-    description: "Requires Backup. SQLite's backup API, consistent while the hub keeps working; the oldest beyond POS_HUB_BACKUP_KEEP are removed. Restore with `npm run restore -- <file>` into a stopped hub.",
-    responses: {
-      201: { description: 'The backup written.', content: { [JSON_TYPE]: { schema: backup } } },
-      ...problemResponses([ERR.unauthenticated(), ERR.missingRight('Without Backup.')], problem),
-    },
-  });
-}
-
-function registerSystem(registry: OpenAPIRegistry): void {
-  const tags = ['System'];
-  const health = registry.register('Health', healthSchema);
-  registry.registerPath({
-    method: 'get',
-    path: '/api/health',
-    operationId: 'system.health',
-    tags,
-    security: [],
-    summary: 'Health of the hub, its database and devices',
-    description:
-      'No token needed: what a register or an installer checks first, `{status, version, uptimeS, db}` and nothing about the shop. ' +
-      'With a token, also `printers`; with a token holding SettingsRead, also `fiscalDevices`, `changeLog` and `emailOutbox`.',
-    responses: {
-      200: { description: 'The hub and its database work.', content: { [JSON_TYPE]: { schema: health } } },
-      503: { description: 'The database does not answer (`status: degraded`).', content: { [JSON_TYPE]: { schema: health } } },
-    },
-  });
-  registry.registerPath({
-    method: 'get',
-    path: '/api/openapi.json',
-    operationId: 'system.openapi',
-    tags,
-    security: [],
-    summary: 'This document',
-    description: 'No token. OpenAPI 3.1, generated from the schemas the hub validates with.',
-    responses: { 200: { description: 'The OpenAPI document.', content: { [JSON_TYPE]: { schema: z.record(z.string(), z.unknown()) } } } },
-  });
-  registry.registerPath({
-    method: 'get',
-    path: '/api/docs/',
-    operationId: 'system.docs',
-    tags,
-    security: [],
-    summary: 'This document as a readable page',
-    description: 'No token, no network beyond the hub: the page and its scripts are served by the hub. `/api/docs` redirects here.',
-    responses: { 200: { description: 'An HTML page.', content: { 'text/html': { schema: z.string() } } } },
-  });
-}
-
 const OVERVIEW = `The back-office API of the POS Hub: an offline-first point-of-sale hub on the shop's own network.
 
 **Authentication.** \`POST /api/auth {userName, password, deviceName}\` answers a \`tokenId\`; send it as
@@ -754,10 +533,6 @@ export function buildOpenApi(resources: readonly ResourceDef[] = RESOURCES, rout
     required.set(schemas.modelName, schemas.required);
     models.set(devices.name, schemas.model);
   }
-  registerEvents(registry, problem);
-  registerOperations(registry, problem, models.get('orders'));
-  registerSystem(registry);
-  answers405.push('/api/openapi.json', '/api/docs/');
 
   const doc = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
@@ -790,7 +565,7 @@ export function buildOpenApi(resources: readonly ResourceDef[] = RESOURCES, rout
 const serialized = new WeakMap<readonly ResourceDef[], string>();
 
 /** Built on first request and kept: the resources cannot change while the hub runs. */
-function documentJson(resources: readonly ResourceDef[]): string {
+export function documentJson(resources: readonly ResourceDef[] = RESOURCES): string {
   let json = serialized.get(resources);
   if (json === undefined) {
     json = JSON.stringify(buildOpenApi(resources));
@@ -799,80 +574,3 @@ function documentJson(resources: readonly ResourceDef[]): string {
   return json;
 }
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
-function docsPage(base: string): string {
-  const spec = escapeHtml(`${base}/openapi.json`);
-  const docs = escapeHtml(`${base}/docs/`);
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>POS Hub API</title>
-<base href="${docs}">
-<link rel="stylesheet" href="swagger-ui.css">
-<link rel="icon" type="image/png" href="favicon-32x32.png" sizes="32x32">
-<link rel="describedby" type="application/openapi+json" href="${spec}">
-</head>
-<body>
-<noscript><p>This page needs JavaScript. The API description itself is at <a href="${spec}">${spec}</a>.</p></noscript>
-<div id="swagger-ui" data-spec-url="${spec}"></div>
-<script src="swagger-ui-bundle.js" charset="utf-8"></script>
-<script src="poshub-init.js" charset="utf-8"></script>
-</body>
-</html>
-`;
-}
-
-// A file rather than an inline script, so the page also works under a script-src 'self' policy.
-// validatorUrl null: Swagger UI would otherwise ask validator.swagger.io, which a shop offline cannot reach.
-const INIT_SCRIPT = `window.addEventListener('load', function () {
-  var root = document.getElementById('swagger-ui');
-  window.ui = SwaggerUIBundle({
-    url: root.getAttribute('data-spec-url'),
-    dom_id: '#swagger-ui',
-    deepLinking: true,
-    validatorUrl: null,
-    presets: [SwaggerUIBundle.presets.apis],
-    layout: 'BaseLayout'
-  });
-});
-`;
-
-/** /openapi.json and /docs under the router's mount point (/api), before the auth middleware. */
-export function openApiRouter(resources: readonly ResourceDef[] = RESOURCES): Router {
-  const router = Router();
-  router.get('/openapi.json', (_req, res) => {
-    res.type(JSON_TYPE).send(documentJson(resources));
-  });
-  router.all('/openapi.json', methodNotAllowed(['GET']));
-
-  const page = (req: Request, res: Response) => {
-    res.type('html').send(docsPage(req.baseUrl));
-  };
-  router.get('/docs', (req, res) => {
-    // Non-strict routing lets /docs and /docs/ both land here; only the slash form resolves the assets.
-    if (!req.path.endsWith('/')) {
-      const query = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?')) : '';
-      res.redirect(301, `${req.baseUrl}/docs/${query}`);
-      return;
-    }
-    page(req, res);
-  });
-  router.get('/docs/index.html', page);
-  router.get('/docs/poshub-init.js', (_req, res) => {
-    res.type('application/javascript').send(INIT_SCRIPT);
-  });
-  // The package's own index.html and initializer point at petstore.swagger.io; ours replace them.
-  router.get('/docs/swagger-initializer.js', (req) => {
-    throw errors.routeNotFound(req.originalUrl.split('?')[0]);
-  });
-  router.use('/docs', express.static(getAbsoluteFSPath(), { index: false, redirect: false, maxAge: '1h' }));
-  router.use('/docs', (req) => {
-    // Without this, an unknown asset would fall through to the auth middleware and answer 401.
-    if (req.method === 'GET' || req.method === 'HEAD') throw errors.routeNotFound(req.originalUrl.split('?')[0]);
-    throw errors.methodNotAllowed(req.method, req.originalUrl.split('?')[0], ['GET']);
-  });
-  return router;
-}

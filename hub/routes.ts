@@ -8,6 +8,27 @@ import { fiscalDeviceRoutes } from './resources/fiscaldevices/routes.js';
 import { receiptRoutes } from './resources/receipts/routes.js';
 import { authRoutes } from './resources/auth/routes.js';
 import { kdsPairRoutes, kdsRoutes } from './kds/routes.js';
+import { eventRoutes } from './events/routes.js';
+import { orderStateRoutes } from './resources/orders/kitchen-state.js';
+import { printingRoutes } from './printing/routes.js';
+import { backupRoutes } from './backups/routes.js';
+import { healthRoutes } from './health.js';
+import { metricsRoutes } from './metrics.js';
+import { docsRoutes } from './http/docs.js';
 
 /** For the document: each list as declared (their handlers' dependencies do not matter there). */
-export const ROUTES: ReadonlyArray<RouteSpec<never>> = [...authRoutes, ...kdsPairRoutes, ...kdsRoutes, ...ticketRoutes, ...fiscalDeviceRoutes, ...receiptRoutes] as ReadonlyArray<RouteSpec<never>>;
+export const ROUTES: ReadonlyArray<RouteSpec<never>> = [
+  ...authRoutes,
+  ...kdsPairRoutes,
+  ...kdsRoutes,
+  ...eventRoutes,
+  ...ticketRoutes,
+  ...fiscalDeviceRoutes,
+  ...receiptRoutes,
+  ...orderStateRoutes,
+  ...printingRoutes,
+  ...backupRoutes,
+  ...healthRoutes,
+  ...docsRoutes,
+  ...metricsRoutes,
+] as ReadonlyArray<RouteSpec<never>>;

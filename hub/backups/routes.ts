@@ -1,21 +1,51 @@
-import { Router } from 'express';
+/** POST /api/backups makes one now (right Backup); GET lists them (SettingsRead, CONTRACT §12). */
+import { z } from 'zod';
+import { ERR, LOCATION } from '../http/api-docs.js';
 import { requireRight } from '../http/caller.js';
-import { callerOf, methodNotAllowed } from '../http/handler.js';
+import { callerOf } from '../http/handler.js';
+import { named, routes } from '../http/route.js';
 import type { BackupService } from './service.js';
 
-/** POST /api/backups makes one now (right Backup); GET lists them (SettingsRead, CONTRACT §12). */
-export function backupRouter(backups: BackupService): Router {
-  const router = Router();
-  router.get('/backups', (_req, res) => {
-    requireRight(callerOf(res), 'SettingsRead');
-    const items = backups.list();
-    res.json({ items, count: items.length, totalCount: items.length });
-  });
-  router.post('/backups', async (_req, res) => {
-    requireRight(callerOf(res), 'Backup');
-    const info = await backups.create();
-    res.status(201).location(`/api/backups/${encodeURIComponent(info.file)}`).json(info);
-  });
-  router.all('/backups', methodNotAllowed(['GET', 'POST']));
-  return router;
-}
+const backup = z.object({ file: z.string(), size: z.number().int(), createdAt: z.string() });
+const Backup = named('Backup', backup);
+
+export const backupRoutes = routes<{ backups: BackupService }>([
+  {
+    method: 'get',
+    path: '/api/backups',
+    operationId: 'backups.list',
+    tags: ['System'],
+    summary: 'The backups kept in <data>/backups, newest first',
+    description: 'Requires SettingsRead.',
+    rights: ['SettingsRead'],
+    responses: { 200: { description: 'The backups.', schema: z.object({ items: z.array(backup), count: z.number().int(), totalCount: z.number().int() }) } },
+    errors: [ERR.unauthenticated(), ERR.missingRight('Without SettingsRead.')],
+    handler:
+      ({ backups }) =>
+      (_req, res) => {
+        requireRight(callerOf(res), 'SettingsRead');
+        const items = backups.list();
+        res.json({ items, count: items.length, totalCount: items.length });
+      },
+  },
+  {
+    method: 'post',
+    path: '/api/backups',
+    operationId: 'backups.create',
+    tags: ['System'],
+    summary: 'Write an online backup now',
+    description:
+      "Requires Backup. SQLite's backup API, consistent while the hub keeps working; the file and its folder are synced before the answer; " +
+      'the oldest beyond POS_HUB_BACKUP_KEEP are removed. Restore with `npm run restore -- <file>` into a stopped hub.',
+    rights: ['Backup'],
+    responses: { 201: { description: 'The backup written.', schema: Backup, headers: LOCATION } },
+    errors: [ERR.unauthenticated(), ERR.missingRight('Without Backup.')],
+    handler:
+      ({ backups }) =>
+      async (_req, res) => {
+        requireRight(callerOf(res), 'Backup');
+        const info = await backups.create();
+        res.status(201).location(`/api/backups/${encodeURIComponent(info.file)}`).json(info);
+      },
+  },
+]);

@@ -4,10 +4,13 @@
  * socket can take more, so a slow client costs a cursor, not memory. A stream sends only entries
  * known to be on stable storage (CONTRACT §12): a display never shows a sale a power cut then takes back.
  */
-import { Router, type Request, type Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
+import { z } from 'zod';
 import { whenDurable, type Db } from '../../db/client.js';
 import type { Caller } from '../http/caller.js';
 import { errors, HubError, ErrorCode } from '../http/errors.js';
+import { ERR, type ErrorSpec } from '../http/api-docs.js';
+import { routes } from '../http/route.js';
 import { changesSince, compactedThrough, lastSeq } from './store.js';
 
 const PAGE = 500;
@@ -104,13 +107,14 @@ function releaseWhenDurable(db: Db, seq: number, streams: Iterable<Stream>): voi
   );
 }
 
-/** The routes and a `close()` that ends every open stream (shutdown must not wait for them). */
-export function eventStreams(
-  db: Db,
-  sessionIsLive: (tokenHash: string) => boolean,
-  hiddenFrom: (caller: Caller) => readonly string[],
-): { router: Router; close(): void } {
-  const router = Router();
+/** The two readers of the change log, and `close()`, which ends every open stream (shutdown must not wait for them). */
+export interface EventStreams {
+  changes: RequestHandler;
+  events: RequestHandler;
+  close(): void;
+}
+
+export function eventStreams(db: Db, sessionIsLive: (tokenHash: string) => boolean, hiddenFrom: (caller: Caller) => readonly string[]): EventStreams {
   const streams = new Set<Stream>();
   let seen = lastSeq(db);
   let poller: NodeJS.Timeout | undefined;
@@ -143,7 +147,7 @@ export function eventStreams(
     poller = heartbeat = sessionCheck = undefined;
   };
 
-  router.get('/changes', (req, res) => {
+  const changes: RequestHandler = (req, res) => {
     const since = sinceParam(queryParam(req, 'since'), 'since');
     const takeRaw = queryParam(req, '$take');
     const take = takeRaw === undefined ? 100 : sinceParam(takeRaw, '$take');
@@ -152,9 +156,9 @@ export function eventStreams(
     if (since < through) throw gone(since, through);
     const items = changesSince(db, since, take, undefined, hiddenFrom(res.locals.caller as Caller));
     res.json({ items, count: items.length, lastSeq: items.length ? items[items.length - 1].seq : since });
-  });
+  };
 
-  router.get('/events', (req, res) => {
+  const events: RequestHandler = (req, res) => {
     const header = req.headers['last-event-id'];
     const since = header !== undefined ? sinceParam(header, 'Last-Event-ID') : sinceParam(queryParam(req, 'since') ?? queryParam(req, 'lastEventId'), 'since');
     // A new subscriber without a position starts at "now": it has just loaded what it needs.
@@ -178,9 +182,10 @@ export function eventStreams(
       streams.delete(stream);
       stopTimersIfIdle();
     });
-  });
+  };
   return {
-    router,
+    changes,
+    events,
     close() {
       for (const s of streams) s.end();
       streams.clear();
@@ -188,3 +193,54 @@ export function eventStreams(
     },
   };
 }
+
+const change = z.object({
+  seq: z.number().int(),
+  resource: z.string().meta({ description: 'The path name of the resource: `tickets`, `plus`, `orders`, ...' }),
+  key: z.string(),
+  op: z.enum(['upsert', 'delete']),
+  _v: z.number().int(),
+  at: z.string(),
+}).openapi('Change');
+const GONE: ErrorSpec = { status: 410, codes: [ErrorCode.Gone], why: 'The position is older than the change log keeps (at least 30 days): reload, then follow from `lastSeq`.' };
+const HIDDEN = 'Entries of resources the caller may not read (CONTRACT §12) are left out.';
+
+export const eventRoutes = routes<{ events: EventStreams }>([
+  {
+    method: 'get',
+    path: '/api/changes',
+    operationId: 'events.changes',
+    tags: ['Events'],
+    summary: 'The change log, for polling clients',
+    description: `Every stored change, in order. Ask again with \`since=lastSeq\`. ${HIDDEN}`,
+    query: z.object({
+      since: z.number().int().min(0).optional().meta({ description: 'The last `seq` already seen (0: from the start).' }),
+      $take: z.number().int().min(0).max(1000).optional().meta({ description: 'At most this many changes (default 100).' }),
+    }),
+    responses: {
+      200: {
+        description: '`lastSeq` is the highest `seq` in the answer, or `since` when it is empty.',
+        schema: z.object({ items: z.array(change), count: z.number().int(), lastSeq: z.number().int() }),
+      },
+    },
+    errors: [ERR.validation('A position that is not a whole number; `$take` out of range.'), ERR.unauthenticated(), GONE],
+    handler: ({ events }) => events.changes,
+  },
+  {
+    method: 'get',
+    path: '/api/events',
+    operationId: 'events.stream',
+    tags: ['Events'],
+    summary: 'The change log as Server-Sent Events',
+    description:
+      'One event per stored change: `id:` the `seq`, `event:` the resource path name, `data:` the change as JSON. ' +
+      'Resumes after `Last-Event-ID` (or `?since=`) with nothing missed or repeated; without a position it starts now. ' +
+      `Only changes on stable storage are sent. A comment line every 15 s keeps idle connections open. Browsers may pass the token as \`?access_token=\`. ${HIDDEN} ` +
+      'The stream ends when its session does (logout, expiry, a deactivated user or device).',
+    headers: z.object({ 'Last-Event-ID': z.string().optional() }),
+    query: z.object({ since: z.number().int().min(0).optional().meta({ description: 'A position, when no `Last-Event-ID` is sent.' }) }),
+    responses: { 200: { description: 'An endless `text/event-stream`.', schema: z.string(), contentType: 'text/event-stream' } },
+    errors: [ERR.validation('A `Last-Event-ID` that is not a whole number.'), ERR.unauthenticated(), GONE],
+    handler: ({ events }) => events.events,
+  },
+]);

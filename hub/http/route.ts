@@ -75,6 +75,13 @@ export function expressPath(path: string, base = '/api'): string {
   return local.replace(/\{([A-Za-z0-9_]+)\}/g, ':$1');
 }
 
+const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+/** `Allow` lists methods in one order whatever order the declarations come in (clients and tests compare it). */
+function inMethodOrder(methods: string[]): string[] {
+  return [...methods].sort((a, b) => METHOD_ORDER.indexOf(a) - METHOD_ORDER.indexOf(b));
+}
+
 /** Registers each declaration's handler on a new router, then a 405 for the other methods of each path. */
 export function mount<D>(specs: Array<RouteSpec<D>>, deps: D, base = '/api'): Router {
   const router = Router();
@@ -84,6 +91,6 @@ export function mount<D>(specs: Array<RouteSpec<D>>, deps: D, base = '/api'): Ro
     router[spec.method](path, spec.handler(deps));
     if (!spec.sharedPath) methods.set(path, [...(methods.get(path) ?? []), spec.method.toUpperCase()]);
   }
-  for (const [path, allowed] of methods) router.all(path, methodNotAllowed(allowed));
+  for (const [path, allowed] of methods) router.all(path, methodNotAllowed(inMethodOrder(allowed)));
   return router;
 }

@@ -1,33 +1,87 @@
 /**
- * Printing over HTTP: a printer's status, and a COPY of a kitchen order. Both need a token and no
- * particular right: the status is what any register may show, and a copy is marked COPY so it cannot
- * be cooked as a new order; the requester's name travels with the job.
+ * Printing over HTTP: a printer's status, a COPY of a kitchen order, a test page. The status is what
+ * any register may show; a copy is marked COPY so it cannot be cooked as a new order, and the
+ * requester's name travels with the job.
  */
-import { Router } from 'express';
+import { z } from 'zod';
+import { ERR } from '../http/api-docs.js';
 import { requireRight, type Caller } from '../http/caller.js';
 import { callerOf } from '../http/handler.js';
+import { named, routes } from '../http/route.js';
 import type { PrintService } from './service.js';
 
+const status = z.object({
+  name: z.string(),
+  type: z.string(),
+  address: z.string(),
+  isActive: z.boolean(),
+  online: z.boolean().nullable().meta({ description: 'null: no contact since start, or not a printer.' }),
+  paper: z.enum(['ok', 'low', 'out', 'unknown']),
+  cover: z.enum(['open', 'closed', 'unknown']),
+  queueDepth: z.number().int().meta({ description: 'Jobs not yet printed, the one in progress included.' }),
+  lastError: z.string().nullable(),
+  worker: z.enum(['idle', 'printing', 'waiting', 'stopped', 'none']),
+});
+const job = { jobId: z.string(), orderEndpointName: z.string(), kind: z.string(), state: z.string() };
+const name = z.object({ name: z.string().meta({ param: { description: 'The order endpoint.' } }) });
+
 /** `orders.get(id, caller)` throws unless the caller may read that order (the orders resource). */
-export function printingRouter(printing: PrintService, orders: { get(id: string, caller: Caller): unknown }): Router {
-  const router = Router();
-  router.get('/orderendpoints/:name/status', (req, res) => {
-    callerOf(res);
-    res.json(printing.status(String(req.params.name)));
-  });
-  router.post('/orders/:id/reprint', (req, res) => {
-    const caller = callerOf(res);
-    // A copy of an order the caller may read (CONTRACT §12), nobody else's.
-    orders.get(String(req.params.id), caller);
-    const job = printing.reprint(String(req.params.id), caller.userName);
-    res.status(202).json({ jobId: job.id, orderId: job.refId, orderEndpointName: job.endpointName, kind: job.kind, state: job.state });
-  });
-  // A test page is the manager's tool (the Devices page), so it needs the right to change printers.
-  router.post('/orderendpoints/:name/test', (req, res) => {
-    const caller = callerOf(res);
-    requireRight(caller, 'OrderEndpointUpdate');
-    const job = printing.testPrint(String(req.params.name), caller.userName);
-    res.status(202).json({ jobId: job.id, orderEndpointName: job.endpointName, kind: job.kind, state: job.state });
-  });
-  return router;
-}
+export const printingRoutes = routes<{ printing: PrintService; orders: { get(id: string, caller: Caller): unknown } }>([
+  {
+    method: 'get',
+    path: '/api/orderendpoints/{name}/status',
+    operationId: 'orderendpoints.status',
+    tags: ['OrderEndpoint'],
+    summary: "A printer's live status",
+    description: 'A token is enough. Online, paper, cover, queue depth, last error and the worker state, as the print queue last saw them.',
+    params: name,
+    responses: { 200: { description: 'The status.', schema: named('PrinterStatus', status) } },
+    errors: [ERR.unauthenticated(), ERR.notFound('No such order endpoint.')],
+    handler:
+      ({ printing }) =>
+      (req, res) => {
+        callerOf(res);
+        res.json(printing.status(String(req.params.name)));
+      },
+  },
+  {
+    method: 'post',
+    path: '/api/orderendpoints/{name}/test',
+    operationId: 'orderendpoints.test',
+    tags: ['OrderEndpoint'],
+    summary: 'Print a test page on a printer',
+    // A test page is the manager's tool (the Devices page), so it needs the right to change printers.
+    description: 'Requires OrderEndpointUpdate. Queued like any print job; its progress shows in the printer status.',
+    rights: ['OrderEndpointUpdate'],
+    params: name,
+    responses: { 202: { description: 'The test page is queued.', schema: z.object(job) } },
+    errors: [ERR.unauthenticated(), ERR.missingRight('Without OrderEndpointUpdate.'), ERR.stateForbids('A kitchen display or an inactive endpoint.'), ERR.notFound('No such order endpoint.')],
+    handler:
+      ({ printing }) =>
+      (req, res) => {
+        const caller = callerOf(res);
+        requireRight(caller, 'OrderEndpointUpdate');
+        const queued = printing.testPrint(String(req.params.name), caller.userName);
+        res.status(202).json({ jobId: queued.id, orderEndpointName: queued.endpointName, kind: queued.kind, state: queued.state });
+      },
+  },
+  {
+    method: 'post',
+    path: '/api/orders/{id}/reprint',
+    operationId: 'orders.reprint',
+    tags: ['Order'],
+    summary: 'Print a copy of a kitchen order, marked COPY',
+    description: 'A token is enough, for an order the caller may read (CONTRACT §12): the copy cannot be cooked as a new order, and the requester is printed on it.',
+    params: z.object({ id: z.string() }),
+    responses: { 202: { description: 'The copy is queued.', schema: z.object({ ...job, orderId: z.string() }) } },
+    errors: [ERR.unauthenticated(), ERR.stateForbids('The endpoint is a kitchen display, inactive or gone.'), ERR.notFound('No such order, or not one the caller may read.')],
+    handler:
+      ({ printing, orders }) =>
+      (req, res) => {
+        const caller = callerOf(res);
+        orders.get(String(req.params.id), caller);
+        const queued = printing.reprint(String(req.params.id), caller.userName);
+        res.status(202).json({ jobId: queued.id, orderId: queued.refId, orderEndpointName: queued.endpointName, kind: queued.kind, state: queued.state });
+      },
+  },
+]);

@@ -4,13 +4,14 @@
  * Sale environment) moves an order forward, or back one step (a cook's mis-tap), never out of
  * Served or Cancelled. Every change is stored with its time and goes through the change log.
  */
-import { Router } from 'express';
 import { z } from 'zod';
 import { inTransaction } from '../../../db/client.js';
 import { requireObjectBody } from '../../http/body.js';
 import { requireRight, type Caller } from '../../http/caller.js';
 import { errors } from '../../http/errors.js';
-import { callerOf, ifMatch, methodNotAllowed } from '../../http/handler.js';
+import { ERR, ifMatchHeader } from '../../http/api-docs.js';
+import { callerOf, ifMatch } from '../../http/handler.js';
+import { model, routes } from '../../http/route.js';
 import type { Doc } from '../engine/define.js';
 import { enumOf } from '../engine/fields.js';
 import type { ResourceService } from '../engine/service.js';
@@ -44,11 +45,33 @@ export function changeOrderState(orders: ResourceService, caller: Caller, id: st
   });
 }
 
-export function orderStateRouter(orders: ResourceService): Router {
-  const router = Router();
-  router.post('/orders/:id/state', (req, res) => {
-    res.json(changeOrderState(orders, callerOf(res), String(req.params.id), requireObjectBody(req.body), ifMatch(req)));
-  });
-  router.all('/orders/:id/state', methodNotAllowed(['POST']));
-  return router;
-}
+export const orderStateRoutes = routes<{ orders: ResourceService }>([
+  {
+    method: 'post',
+    path: '/api/orders/{id}/state',
+    operationId: 'orders.state',
+    tags: ['Order'],
+    summary: 'Move a kitchen order on: New → InProgress → Ready → Served (or one step back)',
+    description:
+      'Requires OrderProcess; no Sale environment needed (a kitchen display or the pass), and only an order the caller may read ' +
+      '(a kitchen display: its own endpoint\'s). Each change is stamped in `stateHistory` and reaches registers through the change log.',
+    rights: ['OrderProcess'],
+    params: z.object({ id: z.string() }),
+    headers: ifMatchHeader('The expected `_v` (`"3"`), as `_v` in the body: another answers 409.'),
+    body: { schema: stateChangeSchema, required: true },
+    responses: { 200: { description: 'The order with its new state.', schema: model('orders') } },
+    errors: [
+      ERR.validation('An unknown state.'),
+      ERR.unauthenticated(),
+      ERR.missingRight('Without OrderProcess.'),
+      ERR.stateForbids('Out of Served or Cancelled, to Cancelled, or back more than one step.'),
+      ERR.notFound('No such order, or not one the caller may read.'),
+      ERR.versionMismatch(),
+    ],
+    handler:
+      ({ orders }) =>
+      (req, res) => {
+        res.json(changeOrderState(orders, callerOf(res), String(req.params.id), requireObjectBody(req.body), ifMatch(req)));
+      },
+  },
+]);

@@ -1,0 +1,116 @@
+/**
+ * GET /api/openapi.json and the readable page /api/docs/ (Swagger UI, served by the hub: a shop
+ * offline has no CDN), both without a token. The document itself is made in hub/openapi.ts and
+ * handed in, so this module does not depend on what it documents.
+ */
+import express, { Router, type Request, type Response } from 'express';
+// The package's index also require()s the 1.5 MB browser bundle; the path helper alone is enough.
+import getAbsoluteFSPath from 'swagger-ui-dist/absolute-path.js';
+import { z } from 'zod';
+import { JSON_TYPE } from './api-docs.js';
+import { errors } from './errors.js';
+import { routes } from './route.js';
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function docsPage(base: string): string {
+  const spec = escapeHtml(`${base}/openapi.json`);
+  const docs = escapeHtml(`${base}/docs/`);
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>POS Hub API</title>
+<base href="${docs}">
+<link rel="stylesheet" href="swagger-ui.css">
+<link rel="icon" type="image/png" href="favicon-32x32.png" sizes="32x32">
+<link rel="describedby" type="application/openapi+json" href="${spec}">
+</head>
+<body>
+<noscript><p>This page needs JavaScript. The API description itself is at <a href="${spec}">${spec}</a>.</p></noscript>
+<div id="swagger-ui" data-spec-url="${spec}"></div>
+<script src="swagger-ui-bundle.js" charset="utf-8"></script>
+<script src="poshub-init.js" charset="utf-8"></script>
+</body>
+</html>
+`;
+}
+
+// A file rather than an inline script, so the page also works under a script-src 'self' policy.
+// validatorUrl null: Swagger UI would otherwise ask validator.swagger.io, which a shop offline cannot reach.
+const INIT_SCRIPT = `window.addEventListener('load', function () {
+  var root = document.getElementById('swagger-ui');
+  window.ui = SwaggerUIBundle({
+    url: root.getAttribute('data-spec-url'),
+    dom_id: '#swagger-ui',
+    deepLinking: true,
+    validatorUrl: null,
+    presets: [SwaggerUIBundle.presets.apis],
+    layout: 'BaseLayout'
+  });
+});
+`;
+
+const page = (req: Request, res: Response) => {
+  res.type('html').send(docsPage(req.baseUrl));
+};
+
+export const docsRoutes = routes<{ document: () => string }>([
+  {
+    method: 'get',
+    path: '/api/openapi.json',
+    operationId: 'system.openapi',
+    tags: ['System'],
+    noToken: true,
+    summary: 'This document',
+    description: 'No token. OpenAPI 3.1, generated from the declarations the hub validates and routes with.',
+    responses: { 200: { description: 'The OpenAPI document.', schema: z.record(z.string(), z.unknown()) } },
+    errors: [],
+    handler:
+      ({ document }) =>
+      (_req, res) => {
+        res.type(JSON_TYPE).send(document());
+      },
+  },
+  {
+    method: 'get',
+    path: '/api/docs/',
+    operationId: 'system.docs',
+    tags: ['System'],
+    noToken: true,
+    summary: 'This document as a readable page',
+    description: 'No token, no network beyond the hub: the page and its scripts are served by the hub. `/api/docs` redirects here.',
+    responses: { 200: { description: 'An HTML page.', schema: z.string(), contentType: 'text/html' } },
+    errors: [],
+    handler: () => (req, res) => {
+      // Non-strict routing lets /docs and /docs/ both land here; only the slash form resolves the assets.
+      if (!req.path.endsWith('/')) {
+        const query = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?')) : '';
+        res.redirect(301, `${req.baseUrl}/docs/${query}`);
+        return;
+      }
+      page(req, res);
+    },
+  },
+]);
+
+/** The page's files (not operations of the API): Swagger UI's bundle and our initializer. */
+export function docsAssets(): Router {
+  const router = Router();
+  router.get('/docs/index.html', page);
+  router.get('/docs/poshub-init.js', (_req, res) => {
+    res.type('application/javascript').send(INIT_SCRIPT);
+  });
+  // The package's own index.html and initializer point at petstore.swagger.io; ours replace them.
+  router.get('/docs/swagger-initializer.js', (req) => {
+    throw errors.routeNotFound(req.originalUrl.split('?')[0]);
+  });
+  router.use('/docs', express.static(getAbsoluteFSPath(), { index: false, redirect: false, maxAge: '1h' }));
+  router.use('/docs', (req) => {
+    // Without this, an unknown asset would fall through to the auth middleware and answer 401.
+    if (req.method === 'GET' || req.method === 'HEAD') throw errors.routeNotFound(req.originalUrl.split('?')[0]);
+    throw errors.methodNotAllowed(req.method, req.originalUrl.split('?')[0], ['GET']);
+  });
+  return router;
+}
