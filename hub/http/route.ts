@@ -8,6 +8,9 @@
 import { Router, type RequestHandler } from 'express';
 import type { z } from 'zod';
 import type { ErrorSpec } from './api-docs.js';
+// For its side effect before any declaration's schema exists: zod 4 gives `.openapi()` only to
+// schemas made after extendZodWithOpenApi, and a route's named schema is registered through it.
+import './api-docs.js';
 import { methodNotAllowed } from './handler.js';
 
 /** A resource's model as the engine registers it (`Ticket`, `Order`…), answered by a route. */
