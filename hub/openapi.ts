@@ -49,6 +49,18 @@ const HOOK_DOCS: Record<string, { notes?: Partial<Record<WriteVerb, string>>; er
     },
     errors: { put: [ERR.stateForbids('The stock taking is closed and read-only.')] },
   },
+  users: {
+    notes: {
+      post: 'Nobody grants a right they do not hold.',
+      put: 'Nobody grants a right they do not hold, nor changes, deactivates or resets the password of a user holding a right they lack; the last active user holding UserUpdate keeps it and stays active.',
+      delete: 'Nobody deletes a user holding a right they lack, nor the last active user holding UserUpdate.',
+    },
+    errors: {
+      post: [ERR.stateForbids('The body grants a right the caller does not hold.')],
+      put: [ERR.stateForbids('A right granted that the caller lacks; a change to a user holding a right the caller lacks; the last active holder of UserUpdate losing it.')],
+      delete: [ERR.stateForbids('A user holding a right the caller lacks; the last active holder of UserUpdate.')],
+    },
+  },
   tickets: {
     notes: {
       post:
@@ -189,7 +201,7 @@ function resourceSchemas(registry: OpenAPIRegistry, def: ResourceDef): ResourceS
   const readOnly = Object.fromEntries(Object.entries(def.readOnly).map(([field, s]) => [field, (s as z.ZodType).meta({ readOnly: true })]));
   const version = z.number().int().min(1).openapi({ description: 'Version: 1 on create, +1 on every stored change.', readOnly: true });
   // A fresh object rather than .extend(): zod refuses to extend an object carrying a superRefine.
-  const model = registry.register(def.title, z.object({ ...shape, ...readOnly, _v: version }));
+  const model = registry.register(def.title, z.object({ ...shape, ...(def.answered ?? {}), ...readOnly, _v: version }));
   const required = [
     ...Object.entries(shape)
       .filter(([field, s]) => alwaysAnswered(def, field, s as z.ZodType))
@@ -216,10 +228,14 @@ function resourceSchemas(registry: OpenAPIRegistry, def: ResourceDef): ResourceS
           (serverOwned.length ? `; server-owned fields (${serverOwned.map((f) => `\`${f}\``).join(', ')}) are ignored.` : '.'),
       }),
   );
+  const lookup = def.read?.lookup ? registry.register(`${def.title}Lookup`, def.read.lookup.schema) : undefined;
   const list = registry.register(
     `${def.title}QueryResult`,
     z.object({
-      items: z.array(model).optional().openapi({ description: 'Left out when `$count=true`.' }),
+      items: z
+        .array(lookup ? z.union([model, lookup]) : model)
+        .optional()
+        .openapi({ description: lookup ? `Left out when \`$count=true\`. A lookup without ${def.read?.right} answers ${def.title}Lookup items.` : 'Left out when `$count=true`.' }),
       count: z.number().int().openapi({ description: 'Items in this page (with `$count=true`: what the page would hold).' }),
       totalCount: z.number().int().openapi({ description: 'All matches.' }),
     }),
@@ -270,7 +286,8 @@ function registerResource(registry: OpenAPIRegistry, def: ResourceDef, problem: 
   });
   const body = { required: true, content: { [JSON_TYPE]: { schema: input } } };
   const json = (schema: z.ZodType) => ({ [JSON_TYPE]: { schema } });
-  const badKey = keyIsInt ? [ERR.validation(`\`${def.key.field}\` in the path is not a positive integer.`)] : [];
+  // Every key is checked for broken text (malformed percent-encoding, a lone surrogate, NUL) before anything else.
+  const badKey = [ERR.validation(`\`${def.key.field}\` in the path is ${keyIsInt ? 'not a positive integer, or ' : ''}not valid text (malformed percent-encoding, a lone surrogate or NUL).`)];
   const keyBody = def.key.generate
     ? `The server makes \`${def.key.field}\` when the body leaves it out.`
     : `The body must carry \`${def.key.field}\`.`;

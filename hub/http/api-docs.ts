@@ -126,9 +126,17 @@ const codeName = (code: number) => `${code} ${Object.entries(ErrorCode).find(([,
  * problem+json responses, one per status. Each narrows ProblemDetails to its status and the
  * errorCodes it can carry, so a client (or a test) can tell a missing right from a closed ticket.
  */
+/** Every request passes the per-address rate limit first (POS_HUB_RATE_LIMIT), so every operation can answer it. */
+const RATE_LIMITED: ErrorSpec = {
+  status: 429,
+  codes: [ErrorCode.TooManyRequests],
+  why: 'More requests from this address than the rate limit (`POS_HUB_RATE_LIMIT` per second) allows.',
+  headers: retryAfter('a request is accepted again'),
+};
+
 export function problemResponses(specs: ErrorSpec[], problem: z.ZodObject): Responses {
   const byStatus = new Map<number, ErrorSpec[]>();
-  for (const spec of specs) byStatus.set(spec.status, [...(byStatus.get(spec.status) ?? []), spec]);
+  for (const spec of [...specs, RATE_LIMITED]) byStatus.set(spec.status, [...(byStatus.get(spec.status) ?? []), spec]);
   const out: Responses = {};
   for (const [status, group] of [...byStatus].sort(([a], [b]) => a - b)) {
     const codes = [...new Set(group.flatMap((g) => g.codes))].sort((a, b) => a - b);

@@ -74,7 +74,12 @@ export const printingRoutes = routes<{ printing: PrintService; orders: { get(id:
     description: 'A token is enough, for an order the caller may read (CONTRACT §12): the copy cannot be cooked as a new order, and the requester is printed on it.',
     params: z.object({ id: z.string() }),
     responses: { 202: { description: 'The copy is queued.', schema: z.object({ ...job, orderId: z.string() }) } },
-    errors: [ERR.unauthenticated(), ERR.stateForbids('The endpoint is a kitchen display, inactive or gone.'), ERR.notFound('No such order, or not one the caller may read.')],
+    errors: [
+      ERR.unauthenticated(),
+      ERR.missingRight('An order of a ticket the caller may not read (another waiter\'s closed sale needs TicketReadAll).'),
+      ERR.stateForbids('The endpoint is a kitchen display, inactive or gone.'),
+      ERR.notFound('No such order, or not one the caller may read.'),
+    ],
     handler:
       ({ printing, orders }) =>
       (req, res) => {

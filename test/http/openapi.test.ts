@@ -172,7 +172,8 @@ describe('GET /api/openapi.json', () => {
       const model = doc.components.schemas[def.title];
       const input = doc.components.schemas[`${def.title}Input`];
       const fields = Object.keys(def.schema.shape).filter((f) => f !== 'password');
-      expect(Object.keys(model.properties).sort(), def.name).toEqual([...fields, ...Object.keys(def.readOnly), '_v'].sort());
+      const answeredOnly = Object.keys(def.answered ?? {}).filter((f) => !fields.includes(f));
+      expect(Object.keys(model.properties).sort(), def.name).toEqual([...fields, ...answeredOnly, ...Object.keys(def.readOnly), '_v'].sort());
       for (const f of Object.keys(def.readOnly)) expect(model.properties[f].readOnly, `${def.name}.${f}`).toBe(true);
       expect(model.required).toEqual(expect.arrayContaining([def.key.field, '_v', ...Object.keys(def.readOnly)]));
       expect(Object.keys(input.properties).sort(), def.name).toEqual([...Object.keys(def.schema.shape), '_v'].sort());

@@ -18,6 +18,7 @@ import { dbDeviceStateStore } from '../../hub/core/device-state.js';
 import { hubId } from '../../hub/core/identity.js';
 import { FiscalRegistry } from '../../drivers/fiscal/registry.js';
 import type { PrintingOptions } from '../../hub/printing/service.js';
+import { checkAnswer } from './answers.js';
 
 export const ADMIN_PASSWORD = 'admin-test-password';
 
@@ -88,6 +89,8 @@ export async function startHub(
     } catch {
       /* not JSON: keep the text */
     }
+    // Every answer a test gets is held against the document: drift fails the test that sees it.
+    checkAnswer(method, path, res.status, res.headers.get('content-type'), parsed);
     return { status: res.status, headers: res.headers, body: parsed as any };
   };
 

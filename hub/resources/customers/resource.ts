@@ -139,6 +139,15 @@ export const customers = defineResource({
     right: 'CustomerRead',
     lookup: {
       filters: ['CardSerialNumber', 'ExternalId'],
+      schema: z
+        .object({
+          id: z.string(),
+          fullName: z.string().nullable(),
+          cards: z.array(z.object({ serialNumber: z.string(), isActive: z.boolean() })),
+          discountRate: z.number(),
+          status: z.enum(CUSTOMER_STATUSES),
+        })
+        .meta({ description: 'What a register without CustomerRead sees of the customer it looked up.' }),
       present: (doc) => ({
         id: doc.id,
         fullName: doc.fullName,

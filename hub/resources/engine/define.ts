@@ -72,6 +72,12 @@ export interface ResourceDef {
   schema: z.ZodObject;
   /** Fields only the server writes, for the response description; stripped from bodies. */
   readOnly: z.ZodRawShape;
+  /**
+   * Fields answered in a form other than written, for the document: writable fields the server
+   * completes (a ticket's items gain their plu's name and totals), or fields only some records carry
+   * (a closed ticket's change). Absent: a field answers as written.
+   */
+  answered?: z.ZodRawShape;
   /** Extra body fields that are ignored (CONTRACT §3 server-owned) beside those in readOnly. */
   ignored?: string[];
   /** Typed columns written beside the document. */
@@ -93,7 +99,7 @@ export interface ResourceDef {
   read?: {
     right: Right;
     scope?: (caller: Caller, ctx: EngineContext) => SQL;
-    lookup?: { filters: string[]; present(doc: Doc): Doc };
+    lookup?: { filters: string[]; present(doc: Doc): Doc; schema: z.ZodObject };
   };
   /** Verbs the resource does not offer (answered 405). */
   without?: Array<'post' | 'put' | 'delete'>;

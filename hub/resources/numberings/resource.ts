@@ -58,6 +58,14 @@ export const numberings = defineResource({
     repeat: z.boolean().default(false),
     numberings: z.array(entry).max(100).default([]),
   }),
+  answered: {
+    numberings: z.array(
+      entry.extend({
+        createdAt: z.string(),
+        currentPeriodStart: z.string().nullable().meta({ description: 'Start of the window the counter counts in (a repeating numbering restarts at 1 in the next).' }),
+      }),
+    ),
+  },
   readOnly: {},
   columns: (d) => ({ is_active: bool(d.isActive), type: d.type as string }),
   unique: [

@@ -21,6 +21,11 @@ export const orders = defineResource({
   table: 'orders',
   key: { field: 'id', column: 'id', type: 'string', schema: z.string() },
   schema: z.object({ id: z.string().optional() }),
+  // Only an order whose state someone changed carries these.
+  answered: {
+    stateChangedAt: z.string(),
+    stateHistory: z.array(z.object({ state: z.enum(ORDER_STATES), at: z.string(), userName: z.string() })),
+  },
   readOnly: {
     ticketId: z.string(),
     ticketName: z.string(),

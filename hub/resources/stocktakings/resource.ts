@@ -38,6 +38,9 @@ export const stockTakings = defineResource({
     note: nullableText().default(null),
     items: z.array(item).max(5000).default([]),
   }),
+  answered: {
+    items: z.array(item.extend({ expectedQuantity: z.number().meta({ description: 'The stock quantity when the item was first counted.' }) })),
+  },
   readOnly: {
     createdAt: z.string(),
     createdBy: z.object({ userName: z.string() }),

@@ -38,6 +38,8 @@ export const stockTransfers = defineResource({
     items: z.array(item).min(1).max(1000),
     note: nullableText().default(null),
   }),
+  // A Correction a stock taking made says, per item, what was expected and what was counted.
+  answered: { items: z.array(item.extend({ expectedQuantity: z.number().optional(), actualQuantity: z.number().optional() })) },
   readOnly: {
     documentNumber: z.string(),
     createdAt: z.string(),

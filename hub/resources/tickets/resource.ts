@@ -37,6 +37,15 @@ const itemSchema = z.object({
   comment: nullableText().default(null),
 });
 
+/** An item as stored and answered: the plu's name, the price used, the chosen options priced, the exact total. */
+const itemAnswer = itemSchema.extend({
+  id: z.number().int(),
+  plu: itemSchema.shape.plu.extend({ name: z.string() }),
+  unitPrice: z.object({ amount: z.number() }),
+  modifiers: z.array(z.object({ modifierId: z.string(), optionId: z.string(), name: z.string(), quantity: z.number().int(), unitPrice: z.number() })),
+  totalPrice: z.object({ amount: z.number() }),
+});
+
 const locationSchema = z.object({ tableName: nullableText().default(null), zoneName: nullableText().default(null) });
 
 const paymentSchema = z.object({ paymentTypeNumber: z.number().int(), amount: z.number(), name: z.string().optional() });
@@ -228,6 +237,11 @@ export const tickets = defineResource({
     note: nullableText().default(null),
     items: z.array(itemSchema).max(1000).default([]),
   }),
+  answered: {
+    customer: z.object({ id: z.string(), fullName: z.string(), cardSerialNumber: z.string().nullable(), discountRate: z.number() }).nullable(),
+    items: z.array(itemAnswer),
+    change: z.number().meta({ description: 'Once closed: what the cashier gave back (payments beyond the total, in changeable types).' }),
+  },
   readOnly: {
     state: z.enum(TICKET_STATES),
     originDeviceName: z.string(),
