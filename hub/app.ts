@@ -30,7 +30,8 @@ import { TicketActions } from './resources/tickets/actions.js';
 import { TicketCloser } from './resources/tickets/close.js';
 import { FiscalDevices } from './resources/fiscaldevices/devices.js';
 import { ticketRoutes } from './resources/tickets/routes.js';
-import { mount } from './http/route.js';
+import { mount, sharedMethods } from './http/route.js';
+import { ROUTES } from './routes.js';
 import { FiscalMonitor } from './resources/fiscaldevices/monitor.js';
 import { fiscalDeviceRoutes } from './resources/fiscaldevices/routes.js';
 import { orderStateRoutes } from './resources/orders/kitchen-state.js';
@@ -185,7 +186,7 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
   api.use(under(['receipts'], mount(receiptRoutes, { emails: services.mail.receipts, settings: services.mail.settings })));
   api.use(under(['orders'], mount(orderStateRoutes, { orders: services.resources.orders })));
   api.use(under(['kds'], mount(kdsRoutes, { kds: services.kds })));
-  for (const service of Object.values(services.resources)) api.use(under([service.def.name], resourceRouter(service)));
+  for (const service of Object.values(services.resources)) api.use(under([service.def.name], resourceRouter(service, (path) => sharedMethods(ROUTES, path))));
   api.use((req) => {
     throw errors.routeNotFound(req.originalUrl.split('?')[0]);
   });

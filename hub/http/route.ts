@@ -81,8 +81,27 @@ export function expressPath(path: string, base = '/api'): string {
 const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 /** `Allow` lists methods in one order whatever order the declarations come in (clients and tests compare it). */
-function inMethodOrder(methods: string[]): string[] {
+export function inMethodOrder(methods: string[]): string[] {
   return [...methods].sort((a, b) => METHOD_ORDER.indexOf(a) - METHOD_ORDER.indexOf(b));
+}
+
+/**
+ * Every `METHOD /api/path` (in the document's form) a router of this process serves, as mounted: the
+ * test that no mounted route goes undocumented reads it.
+ */
+const mounted = new Set<string>();
+
+export function recordMounted(method: string, path: string): void {
+  mounted.add(`${method.toUpperCase()} ${path}`);
+}
+
+export function mountedRoutes(): ReadonlySet<string> {
+  return mounted;
+}
+
+/** The methods declarations add to a path another router serves (PATCH on the engine's /api/tickets), for its `Allow`. */
+export function sharedMethods(specs: ReadonlyArray<RouteSpec<never>>, path: string): string[] {
+  return specs.filter((s) => s.sharedPath && s.path === path).map((s) => s.method.toUpperCase());
 }
 
 /** Registers each declaration's handler on a new router, then a 405 for the other methods of each path. */
@@ -92,6 +111,7 @@ export function mount<D>(specs: Array<RouteSpec<D>>, deps: D, base = '/api'): Ro
   for (const spec of specs) {
     const path = expressPath(spec.path, base);
     router[spec.method](path, spec.handler(deps));
+    recordMounted(spec.method, spec.path);
     if (!spec.sharedPath) methods.set(path, [...(methods.get(path) ?? []), spec.method.toUpperCase()]);
   }
   for (const [path, allowed] of methods) router.all(path, methodNotAllowed(inMethodOrder(allowed)));

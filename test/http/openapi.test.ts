@@ -9,6 +9,7 @@ import { problemDetailsSchema } from '../../hub/http/api-docs.js';
 import type { ResourceDef } from '../../hub/resources/engine/define.js';
 import { RESOURCES, stocks } from '../../hub/resources/index.js';
 import { VERSION } from '../../hub/core/version.js';
+import { mountedRoutes } from '../../hub/http/route.js';
 import { ADMIN_PASSWORD, startHub, type Reply, type TestHub } from '../support/hub.js';
 
 let hub: TestHub;
@@ -402,5 +403,25 @@ describe('/api/docs', () => {
       const r = await hub.call('GET', path, undefined, { token: null });
       expect([r.status, r.body?.errorCode], path).toEqual([404, 7]);
     }
+  });
+});
+
+describe('no route goes undocumented', () => {
+  it('every method and path a router of the hub serves is an operation of the document, and every operation is served', async () => {
+    const doc = (await hub.call('GET', '/api/openapi.json', undefined, { token: null })).body;
+    const documented = new Set<string>();
+    for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, unknown>>)) {
+      for (const method of ['get', 'post', 'put', 'patch', 'delete']) if (item[method]) documented.add(`${method.toUpperCase()} ${path}`);
+    }
+    const served = mountedRoutes();
+    expect(served.size).toBeGreaterThan(60);
+    expect([...served].filter((r) => !documented.has(r)), 'served but undocumented').toEqual([]);
+    expect([...documented].filter((r) => !served.has(r)), 'documented but not served').toEqual([]);
+  });
+
+  it("names a declaration's extra method on an engine path in that path's Allow", async () => {
+    const r = await hub.call('PUT', '/api/tickets', {});
+    expect(r.status).toBe(405);
+    expect(r.headers.get('allow')).toBe('GET, POST, PATCH');
   });
 });
