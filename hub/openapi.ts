@@ -285,6 +285,8 @@ function registerResource(registry: OpenAPIRegistry, def: ResourceDef, problem: 
       .openapi({ param: { description: 'The expected version (`"3"`, as the ETag); a different stored version: 409.', example: '"3"' } }),
   });
   const body = { required: true, content: { [JSON_TYPE]: { schema: input } } };
+  // The example a "Try it out" sends: a body that works on a shop set up from the other examples.
+  const postBody = def.example ? { required: true, content: { [JSON_TYPE]: { schema: input, example: def.example } } } : body;
   const json = (schema: z.ZodType) => ({ [JSON_TYPE]: { schema } });
   // Every key is checked for broken text (malformed percent-encoding, a lone surrogate, NUL) before anything else.
   const badKey = [ERR.validation(`\`${def.key.field}\` in the path is ${keyIsInt ? 'not a positive integer, or ' : ''}not valid text (malformed percent-encoding, a lone surrogate or NUL).`)];
@@ -324,7 +326,7 @@ function registerResource(registry: OpenAPIRegistry, def: ResourceDef, problem: 
       summary: `Create a ${def.title}`,
       description: `${rightsText([def.rights.create])}${note('post')} ${keyBody}`,
       ...xRights(def.rights.create),
-      request: { headers: idempotencyHeader(), body },
+      request: { headers: idempotencyHeader(), body: postBody },
       responses: {
         201: { description: `The created ${def.title}.`, headers: LOCATION, content: json(model) },
         ...problemResponses(

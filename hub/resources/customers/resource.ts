@@ -50,6 +50,7 @@ export function customerStatus(doc: Doc, now: Date): (typeof CUSTOMER_STATUSES)[
 export const customers = defineResource({
   name: 'customers',
   title: 'Customer',
+  example: { firstName: 'Ján', lastName: 'Šťastný', email: 'jan.stastny@example.sk', phone: '+421 900 123 456', cards: [{ serialNumber: 'CARD-0001' }], discountRate: 0.05 },
   table: 'customers',
   key: idKeyed(),
   schema: z.object({

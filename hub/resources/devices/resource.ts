@@ -10,6 +10,7 @@ import { bool } from '../engine/refs.js';
 export const devices = defineResource({
   name: 'devices',
   title: 'Device',
+  example: { name: 'Pokladna2', envName: 'CashRegister', description: 'Pokladnica pri vchode' },
   table: 'devices',
   key: nameKeyed(),
   schema: z.object({

@@ -68,6 +68,8 @@ export interface ResourceDef {
   title: string;
   table: string;
   key: { field: string; column: string; type: 'string' | 'int'; schema: z.ZodType; generate?: () => string };
+  /** A body that a POST accepts on a shop set up from the other resources' examples: the document's request example. */
+  example?: Doc;
   /** Writable fields (the key included, optional for POST). */
   schema: z.ZodObject;
   /** Fields only the server writes, for the response description; stripped from bodies. */

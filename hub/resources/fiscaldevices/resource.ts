@@ -28,6 +28,7 @@ const statusSchema = z.object({
 export const fiscalDevices = defineResource({
   name: 'fiscaldevices',
   title: 'FiscalDevice',
+  example: { name: 'FP1', driver: 'simulator', address: 'sim:fp1' },
   table: 'fiscal_devices',
   key: nameKeyed(),
   schema: z.object({

@@ -20,6 +20,7 @@ const option = z.object({
 export const modifiers = defineResource({
   name: 'modifiers',
   title: 'Modifier',
+  example: { name: 'Príloha', minimumSelectedOptionsCount: 1, maximumSelectedOptionsCount: 1, options: [{ id: 'hranolky', name: 'Hranolky', unitPrice: { amount: 1.5 } }, { id: 'ryza', name: 'Ryža', unitPrice: null }] },
   table: 'modifiers',
   key: idKeyed(),
   schema: z

@@ -41,6 +41,7 @@ const entry = z.object({
 export const numberings = defineResource({
   name: 'stocktransfernumberings',
   title: 'StockTransferNumbering',
+  example: { isActive: false, type: 'Income', format: 'PR{yyyy}-{i5}', repeat: true, numberings: [{ startAt: '2026-01-01T00:00:00.000Z', period: { unit: 'Year', amount: 1 }, currentNumber: 0 }] },
   table: 'stock_transfer_numberings',
   key: idKeyed(),
   schema: z.object({

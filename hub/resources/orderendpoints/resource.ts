@@ -13,6 +13,7 @@ export const ORDER_ENDPOINT_TYPES = ['TM88', 'SRP350', 'Generic', 'Tablet'] as c
 export const orderEndpoints = defineResource({
   name: 'orderendpoints',
   title: 'OrderEndpoint',
+  example: { name: 'Kuchyna', type: 'TM88', address: 'tcp://192.168.1.50:9100' },
   table: 'order_endpoints',
   key: nameKeyed(),
   schema: z.object({

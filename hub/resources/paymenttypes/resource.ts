@@ -10,6 +10,7 @@ const numberKey = () => z.number().int().min(1).max(MAX_INT32);
 export const paymentTypes = defineResource({
   name: 'paymenttypes',
   title: 'PaymentType',
+  example: { number: 5, name: 'Stravné lístky', category: 'Voucher', isChangeable: false },
   table: 'payment_types',
   key: { field: 'number', column: 'number', type: 'int', schema: numberKey() },
   schema: z.object({

@@ -20,6 +20,7 @@ export function requirePlu(ctx: EngineContext, ref: { code: number; stockName: s
 export const plus = defineResource({
   name: 'plus',
   title: 'Plu',
+  example: { code: 101, stockName: 'Bar', name: 'Kofola 0,5 l', type: 'StockItem', unitPrice: { amount: 2.2 }, vatInfo: { category: 1, rate: 0.23 }, orderEndpointNames: [] },
   table: 'plus',
   key: idKeyed(),
   schema: z.object({

@@ -8,6 +8,7 @@ import { nameKey, text } from '../engine/fields.js';
 export const stocks = defineResource({
   name: 'stocks',
   title: 'Stock',
+  example: { name: 'Bar', description: 'Nápoje za barom' },
   table: 'stocks',
   key: nameKeyed(),
   schema: z.object({

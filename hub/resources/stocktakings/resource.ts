@@ -28,6 +28,7 @@ interface CountedItem {
 export const stockTakings = defineResource({
   name: 'stocktakings',
   title: 'StockTaking',
+  example: { note: 'Inventúra baru', items: [{ plu: { code: 101, stockName: 'Bar' }, actualQuantity: 20 }] },
   table: 'stock_takings',
   key: idKeyed(),
   schema: z.object({

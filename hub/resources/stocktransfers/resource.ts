@@ -28,6 +28,7 @@ function itemStock(doc: Doc): string {
 export const stockTransfers = defineResource({
   name: 'stocktransfers',
   title: 'StockTransfer',
+  example: { type: 'Income', targetStockName: 'Bar', items: [{ plu: { code: 101, stockName: 'Bar' }, quantity: 24 }], note: 'Dodávka Kofola' },
   table: 'stock_transfers',
   key: idKeyed(),
   schema: z.object({

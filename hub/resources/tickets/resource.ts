@@ -222,6 +222,7 @@ function itemDiscountChanged(before: Doc[], after: Doc[]): boolean {
 export const tickets = defineResource({
   name: 'tickets',
   title: 'Ticket',
+  example: { name: 'Stôl 5', location: { tableName: '5', zoneName: 'Terasa' }, items: [{ plu: { code: 101, stockName: 'Bar' }, quantity: 2 }] },
   table: 'tickets',
   key: idKeyed(),
   schema: z.object({

@@ -22,6 +22,7 @@ const right = z.string().transform((s, ctx) => {
 export const users = defineResource({
   name: 'users',
   title: 'User',
+  example: { userName: 'jana', name: 'Jana Nováková', password: 'change-me-soon', rights: ['TicketCreate', 'TicketUpdate'] },
   table: 'users',
   key: idKeyed(),
   schema: z.object({
