@@ -1,12 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Announcement, watchHubs, type DiscoveredHub } from '../../drivers/mdns.js';
 import { NO_MULTICAST, loopbackMulticastWorks } from '../support/multicast.js';
+import { untilTrue } from '../support/wait.js';
 
-const until = async (check: () => boolean, ms: number) => {
-  const end = Date.now() + ms;
-  while (!check() && Date.now() < end) await new Promise((r) => setTimeout(r, 25));
-  return check();
-};
 
 describe('mDNS announcement (loopback only)', () => {
   it('announces _poshub._tcp with its TXT record, then withdraws it with goodbyes', async (ctx) => {
@@ -27,13 +23,13 @@ describe('mDNS announcement (loopback only)', () => {
     });
     try {
       announcement.start();
-      expect(await until(() => up.some((h) => h.name === name), 3000)).toBe(true);
+      await untilTrue(() => up.some((h) => h.name === name), { ms: 3000, what: 'the announcement' });
       const hub = up.find((h) => h.name === name)!;
       expect(hub.port).toBe(18089);
       expect(hub.host).toBe('test-bistro-abc123.local');
       expect(hub.txt).toEqual({ id: 'abc123', api: '/api', version: '0.1.0' });
       await announcement.stop();
-      expect(await until(() => down.some((h) => h.name === name), 3000)).toBe(true);
+      await untilTrue(() => down.some((h) => h.name === name), { ms: 3000, what: 'the goodbye' });
       expect(errors).toEqual([]);
     } finally {
       await announcement.stop();

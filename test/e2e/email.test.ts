@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { E2E_ADMIN_PASSWORD, freePort, startHubProcess, type HubProcess } from '../support/process.js';
 import { TestSmtpServer, waitFor } from '../mail/smtp-server.js';
+import { until } from '../support/wait.js';
 
 async function ok(hub: HubProcess, method: string, path: string, body: unknown, token: string, status = 201): Promise<any> {
   const r = await hub.call(method, path, body, { token });
@@ -56,11 +57,11 @@ describe('e-mail receipts against npm start', () => {
       const closed = await closeWithEmail(hub, token, 'hostka@example.sk');
       expect(closed).toMatchObject({ state: 'Closed', closeInfo: { number: 1, fiscalName: 'FP1' } });
       // The worker tries at once, fails, and the e-mail waits.
-      let waiting: any;
-      for (const until = Date.now() + 10_000; Date.now() < until; await new Promise((r) => setTimeout(r, 50))) {
-        [waiting] = (await ok(hub, 'GET', `/api/receipts/emails?ticketId=${closed.id}`, undefined, token, 200)).items;
-        if (waiting.attempts > 0) break;
-      }
+      const waiting = await until(
+        async () => (await ok(hub, 'GET', `/api/receipts/emails?ticketId=${closed.id}`, undefined, token, 200)).items[0],
+        (e) => e.attempts > 0,
+        { ms: 10_000, every: 50, what: 'a first attempt' },
+      );
       expect(waiting).toMatchObject({ to: 'hostka@example.sk', state: 'Queued', sentAt: null });
       expect(waiting.lastError).toMatch(/ECONNREFUSED|connect/i);
 

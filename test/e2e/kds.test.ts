@@ -10,6 +10,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { E2E_ADMIN_PASSWORD, startHubProcess, type HubProcess } from '../support/process.js';
 import { SseClient } from '../support/sse.js';
+import { until } from '../support/wait.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const haveChromium = existsSync(CHROMIUM);
@@ -26,15 +27,6 @@ async function ok(method: string, path: string, body: unknown, token?: string): 
   return r.body;
 }
 
-async function until<T>(fn: () => Promise<T>, cond: (v: T) => boolean, timeoutMs: number): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (cond(v)) return v;
-    if (Date.now() > end) throw new Error(`not reached within ${timeoutMs} ms: ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 /** The waiter's view of being told: the change event for its order at `_v`, then the order read back. */
 async function waiterLearns(orderId: string, v: number): Promise<any> {

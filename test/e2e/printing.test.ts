@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeEscPosPrinter } from '../support/fake-escpos-printer.js';
 import { E2E_ADMIN_PASSWORD, startHubProcess, type HubProcess } from '../support/process.js';
+import { until as waitUntil } from '../support/wait.js';
 
 let hub: HubProcess;
 let printer: FakeEscPosPrinter;
@@ -18,15 +19,7 @@ async function ok(method: string, path: string, body: unknown, token: string): P
   return r.body;
 }
 
-async function until<T>(fn: () => Promise<T>, cond: (v: T) => boolean, timeoutMs: number): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (cond(v)) return v;
-    if (Date.now() > end) throw new Error(`not reached within ${timeoutMs} ms: ${JSON.stringify(v)}\n${hub.output()}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+const until = <T>(fn: () => Promise<T>, cond: (v: T) => boolean, ms: number): Promise<T> => waitUntil(fn, cond, { ms, every: 20, context: () => hub.output() });
 
 const orderOf = async (ticketId: string) => (await ok('GET', `/api/orders?ticketId=${ticketId}`, undefined, admin)).items[0];
 

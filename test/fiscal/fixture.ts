@@ -3,6 +3,7 @@ import type { VariantName } from '../../drivers/fiscal/datecs/commands.js';
 import { FakeDatecsDevice } from '../support/fake-datecs-device.js';
 import { startHub, type TestHub } from '../support/hub.js';
 import { expect2xx, item, register, restaurant } from '../tickets/fixture.js';
+import { untilTrue } from '../support/wait.js';
 
 /** Short link timings so a silent printer costs a fraction of a second, not seconds. */
 export const FAST_SETTINGS = { FrameTimeoutMs: '40', Retries: '3', BusyTimeoutMs: '2000', ReconnectMaxMs: '40' };
@@ -55,10 +56,4 @@ export async function datecsHub(settings?: Record<string, string>, variant: Vari
   };
 }
 
-export async function until(check: () => boolean | Promise<boolean>, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+export const until = (check: () => boolean | Promise<boolean>, ms = 5000): Promise<void> => untilTrue(check, ms);

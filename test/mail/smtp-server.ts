@@ -3,6 +3,7 @@
  * scripted refusals, and a small MIME reader for what arrives (text and HTML parts, encoded words).
  */
 import { SMTPServer } from 'smtp-server';
+import { untilTrue } from '../support/wait.js';
 
 export interface ReceivedMail {
   from: string;
@@ -164,10 +165,4 @@ export function readMessage(raw: string): Omit<ReceivedMail, 'from' | 'to'> {
 }
 
 /** Waits (real time) until `check` holds; fails after `ms`. */
-export async function waitFor(check: () => boolean, ms = 10_000, what = 'the condition'): Promise<void> {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+export const waitFor = (check: () => boolean, ms = 10_000, what = 'the condition'): Promise<void> => untilTrue(check, { ms, what, every: 20 });

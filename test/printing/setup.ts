@@ -59,15 +59,7 @@ export async function ordersOf(k: Kitchen, ticketId: string): Promise<any[]> {
   return (await ok(k.hub.call('GET', `/api/orders?ticketId=${ticketId}`))).items;
 }
 
-export async function until<T>(fn: () => Promise<T> | T, cond: (v: T) => boolean, timeoutMs = 5000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (cond(v)) return v;
-    if (Date.now() > end) throw new Error(`not reached within ${timeoutMs} ms: ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+export { until } from '../support/wait.js';
 
 /** Lines of the cut tickets with a line ending in `needle`. */
 export const ticketsWith = (p: FakeEscPosPrinter, needle: string) => p.cutTickets().filter((t) => t.some((l) => l.endsWith(needle)));

@@ -13,6 +13,7 @@ import pino from 'pino';
 import pg from 'pg';
 import { startEmbedded } from '../../hub/hq/db.js';
 import { ROOT, freePort, scriptCommand, type Exit } from './process.js';
+import { untilTrue } from './wait.js';
 
 /** nats-server on PATH, or why not. In CI a missing server fails the tests instead of skipping them. */
 export function natsServerPath(): string | null {
@@ -293,16 +294,4 @@ export async function startProxy(targetPort: number, stream: string): Promise<Pr
 }
 
 /** Polls `check` until it returns true (or throws its last failure after `ms`). */
-export async function eventually(check: () => Promise<boolean>, ms: number, what: string): Promise<void> {
-  const until = Date.now() + ms;
-  let last: unknown;
-  for (;;) {
-    try {
-      if (await check()) return;
-    } catch (e) {
-      last = e;
-    }
-    if (Date.now() > until) throw new Error(`timed out after ${ms} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+export const eventually = (check: () => Promise<boolean>, ms: number, what: string): Promise<void> => untilTrue(check, { ms, what, every: 100 });

@@ -10,6 +10,7 @@ import { EventEmitter } from 'node:events';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { decodeText } from '../../drivers/escpos/encoding.js';
+import { untilTrue } from './wait.js';
 
 export interface PrintedLine {
   text: string;
@@ -335,12 +336,8 @@ export class FakeEscPosPrinter extends EventEmitter {
     return this.tickets.filter((t) => t.cut).map((t) => t.lines.map((l) => l.text));
   }
 
-  async waitFor(cond: () => boolean, timeoutMs = 5000): Promise<void> {
-    const end = Date.now() + timeoutMs;
-    while (!cond()) {
-      if (Date.now() > end) throw new Error(`fake printer: condition not met within ${timeoutMs} ms (${this.tickets.length} tickets)`);
-      await new Promise((r) => setTimeout(r, 5));
-    }
+  waitFor(cond: () => boolean, timeoutMs = 5000): Promise<void> {
+    return untilTrue(cond, { ms: timeoutMs, every: 5, what: 'the fake printer', context: () => `${this.tickets.length} tickets` });
   }
 
   async close(): Promise<void> {

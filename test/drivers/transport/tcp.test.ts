@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DeviceError } from '../../../drivers/faults.js';
 import { openChannel, type Channel } from '../../../drivers/transport/index.js';
+import { untilTrue } from '../../support/wait.js';
 
 interface Peer {
   server: Server;
@@ -38,13 +39,7 @@ async function open(port: number, opts = {}): Promise<Channel> {
   return ch;
 }
 
-const until = async (cond: () => boolean, ms = 2000) => {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 5));
-  }
-};
+const until = (cond: () => boolean) => untilTrue(cond, { ms: 2000, every: 5 });
 
 afterEach(async () => {
   await Promise.all(channels.splice(0).map((c) => c.close()));
