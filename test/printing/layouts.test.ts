@@ -70,7 +70,9 @@ describe('kitchen order, byte for byte', () => {
       ...a('  ! rychlo'), LF,
       0x1b, 0x45, 1, ...a('1 x Kureci rizek, Zurek, Gulyas'), LF,
       0x1b, 0x45, 0, ...a('-'.repeat(48)), LF,
-      0x1b, 0x64, 4, 0x1d, 0x56, 1,
+      // node-thermal-printer's partial cut ends with ESC @ (back to power-on settings): the ticket
+      // is already cut, so it changes nothing on paper.
+      0x1b, 0x64, 4, 0x1d, 0x56, 1, 0x1b, 0x40,
     ]);
   });
 
