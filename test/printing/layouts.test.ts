@@ -146,6 +146,7 @@ describe('preliminary bill and receipt', () => {
       discountRate: '10',
       total: '12.42',
       requestedBy: 'jana',
+      qr: null,
     });
     expect([...render(doc, PROFILES.SRP350)]).toEqual([
       0x1b, 0x40, 0x1b, 0x74, 18,
