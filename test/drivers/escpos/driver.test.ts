@@ -20,6 +20,21 @@ const job = (title: string, lines = 1, profile: PrinterProfile = PROFILES.TM88) 
 let fake: FakeEscPosPrinter;
 let printer: EscPosPrinter;
 
+/** Paper runs out after the first line: the job is held (onStall), then confirmed once refilled (onResume). */
+async function holdsStalledJob(profile: PrinterProfile): Promise<void> {
+  fake.lineDelayMs = 15;
+  let stalls = 0;
+  let resumed = 0;
+  fake.once('line', () => fake.setPaperOut(true));
+  const printing = printer.print(job('Line 1', 6, profile), { onStall: (e) => (stalls += e.code === 'PAPER_OUT' ? 1 : 100), onResume: () => resumed++ });
+  await fake.waitFor(() => stalls === 1);
+  expect(fake.cutTickets()).toEqual([]);
+  fake.setPaperOut(false);
+  await printing;
+  expect(resumed).toBe(1);
+  expect(fake.cutTickets()).toEqual([['Line 1', 'line 2', 'line 3', 'line 4', 'line 5', 'line 6']]);
+}
+
 /** A fake printer of `dialect` and the driver speaking to it, for each test of the block. */
 function connectEach(dialect: 'escpos' | 'star') {
   beforeEach(async () => {
@@ -93,19 +108,7 @@ describe('ESC/POS driver against the fake printer', () => {
     expect(fake.cutTickets()).toEqual([]);
   });
 
-  it('holds a job that stopped on paper out mid-job, and confirms it once the paper is refilled', async () => {
-    fake.lineDelayMs = 15;
-    let stalls = 0;
-    let resumed = 0;
-    fake.once('line', () => fake.setPaperOut(true));
-    const printing = printer.print(job('Line 1', 6), { onStall: (e) => (stalls += e.code === 'PAPER_OUT' ? 1 : 100), onResume: () => resumed++ });
-    await fake.waitFor(() => stalls === 1);
-    expect(fake.cutTickets()).toEqual([]);
-    fake.setPaperOut(false);
-    await printing;
-    expect(resumed).toBe(1);
-    expect(fake.cutTickets()).toEqual([['Line 1', 'line 2', 'line 3', 'line 4', 'line 5', 'line 6']]);
-  });
+  it('holds a job that stopped on paper out mid-job, and confirms it once the paper is refilled', () => holdsStalledJob(PROFILES.TM88));
 
   it('gives up with the outcome unknown when a healthy printer never confirms', async () => {
     fake.lineDelayMs = 200; // 5 lines take a second, the deadline is 500 ms
@@ -169,18 +172,7 @@ describe('Star Line mode: ESC ACK SOH status, ETB confirmation', () => {
     expect(await printer.status()).toMatchObject({ online: false, coverOpen: true });
   });
 
-  it('holds a job that stopped on paper out mid-job, and confirms it once the paper is refilled', async () => {
-    fake.lineDelayMs = 15;
-    let stalls = 0;
-    let resumed = 0;
-    fake.once('line', () => fake.setPaperOut(true));
-    const printing = printer.print(starJob('Line 1', 6), { onStall: (e) => (stalls += e.code === 'PAPER_OUT' ? 1 : 100), onResume: () => resumed++ });
-    await fake.waitFor(() => stalls === 1);
-    fake.setPaperOut(false);
-    await printing;
-    expect(resumed).toBe(1);
-    expect(fake.cutTickets()).toEqual([['Line 1', 'line 2', 'line 3', 'line 4', 'line 5', 'line 6']]);
-  });
+  it('holds a job that stopped on paper out mid-job, and confirms it once the paper is refilled', () => holdsStalledJob(PROFILES.TSP650));
 
   it('gives up with the outcome unknown when the connection drops before the ETB is counted', async () => {
     fake.dropBeforeConfirm = 1;
