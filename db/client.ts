@@ -42,6 +42,8 @@ export function openDb(file: string, opts: OpenOptions = {}): Db {
   // is acknowledged, without blocking the event loop on one fsync per commit: see db/durability.ts.
   client.pragma('synchronous = NORMAL');
   client.pragma('foreign_keys = ON');
+  // Savepoints (each write of a batch has one) journal the pages they touch: in memory, not a temp file.
+  client.pragma('temp_store = MEMORY');
   client.pragma('busy_timeout = 5000');
   // Unicode-aware case folding for `contains`/`startswith`: SQLite's own lower()/LIKE fold ASCII only,
   // and names here are "Šopský šalát".

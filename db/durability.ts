@@ -60,8 +60,9 @@ export class DurableCommits {
   private failure: Error | null = null;
   private fd: number | null = null;
   private fdIno = 0;
-  /** Completed WAL syncs (metrics, and tests that count fsyncs per group of writes). */
+  /** Completed WAL syncs (metrics, and tests that count fsyncs per group of writes), and their time in all. */
   syncs = 0;
+  syncMs = 0;
   /** Told once when a sync fails (the hub then exits; see the top of this file). */
   onFailure: ((err: Error) => void) | null = null;
 
@@ -150,6 +151,7 @@ export class DurableCommits {
     this.commit();
     if (this.failure) return;
     const mark = this.changes();
+    const started = performance.now();
     let fd: number;
     try {
       fd = this.walFd();
@@ -161,6 +163,7 @@ export class DurableCommits {
       () => {
         this.syncing = false;
         this.syncs += 1;
+        this.syncMs += performance.now() - started;
         if (mark > this.durableMark) this.durableMark = mark;
         const still: Waiter[] = [];
         for (const w of this.waiters) {

@@ -17,7 +17,7 @@ import { answersWhenDurable } from './http/durable.js';
 import type { Logger } from './core/log.js';
 import { openApiRouter } from './openapi.js';
 import { webPage } from './web/serve.js';
-import { authRouter, requireSession } from './resources/auth/routes.js';
+import { authRoutes, requireSession } from './resources/auth/routes.js';
 import { AuthService, tokenFromHeader } from './resources/auth/service.js';
 import { hasRight, requireRight, type Caller } from './http/caller.js';
 import { timingSafeEqual } from 'node:crypto';
@@ -28,9 +28,10 @@ import { RESOURCES } from './resources/index.js';
 import { TicketActions } from './resources/tickets/actions.js';
 import { TicketCloser } from './resources/tickets/close.js';
 import { FiscalDevices } from './resources/fiscaldevices/devices.js';
-import { ticketRouter } from './resources/tickets/routes.js';
+import { ticketRoutes } from './resources/tickets/routes.js';
+import { mount } from './http/route.js';
 import { FiscalMonitor } from './resources/fiscaldevices/monitor.js';
-import { fiscalDeviceRouter } from './resources/fiscaldevices/routes.js';
+import { fiscalDeviceRoutes } from './resources/fiscaldevices/routes.js';
 import { orderStateRouter } from './resources/orders/kitchen-state.js';
 import type { FiscalRegistry } from '../drivers/fiscal/registry.js';
 import { join } from 'node:path';
@@ -42,10 +43,10 @@ import { printingRouter } from './printing/routes.js';
 import { PrintService, type PrintingOptions } from './printing/service.js';
 import { buildMail, type MailConfig, type MailServices } from './mail/index.js';
 import { under } from './http/segments.js';
-import { receiptRouter } from './resources/receipts/routes.js';
+import { receiptRoutes } from './resources/receipts/routes.js';
 import { receiptEmails } from './resources/receipts/resource.js';
 import { KdsService } from './kds/service.js';
-import { kdsPairRouter, kdsRouter } from './kds/routes.js';
+import { kdsPairRoutes, kdsRoutes } from './kds/routes.js';
 import { kdsPage } from './kds/page.js';
 
 export interface AppDeps {
@@ -160,8 +161,8 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
     ),
   );
   api.use(under(['openapi.json', 'docs'], openApiRouter()));
-  api.use(under(['auth'], authRouter(services.auth)));
-  api.use(under(['kds'], kdsPairRouter(services.kds)));
+  api.use(under(['auth'], mount(authRoutes, { auth: services.auth })));
+  api.use(under(['kds'], mount(kdsPairRoutes, { kds: services.kds })));
   api.use(requireSession(services.auth));
   api.use(idempotency({ db: deps.db, clock: deps.clock }));
   api.use(under(['events', 'changes'], services.events.router));
@@ -172,11 +173,11 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
   });
   api.use(under(['orderendpoints', 'orders'], printingRouter(services.printing, services.resources.orders)));
   api.use(under(['backups'], backupRouter(services.backups)));
-  api.use(under(['tickets'], ticketRouter(services.ticketActions, services.ticketCloser)));
-  api.use(under(['fiscaldevices'], fiscalDeviceRouter({ fiscal: services.fiscal, settlePending: (name, device) => services.ticketCloser.settlePending(name, device) })));
-  api.use(under(['receipts'], receiptRouter(services.mail.receipts, services.mail.settings)));
+  api.use(under(['tickets'], mount(ticketRoutes, { actions: services.ticketActions, closer: services.ticketCloser })));
+  api.use(under(['fiscaldevices'], mount(fiscalDeviceRoutes, { fiscal: services.fiscal, settlePending: (name, device) => services.ticketCloser.settlePending(name, device) })));
+  api.use(under(['receipts'], mount(receiptRoutes, { emails: services.mail.receipts, settings: services.mail.settings })));
   api.use(under(['orders'], orderStateRouter(services.resources.orders)));
-  api.use(under(['kds'], kdsRouter(services.kds)));
+  api.use(under(['kds'], mount(kdsRoutes, { kds: services.kds })));
   for (const service of Object.values(services.resources)) api.use(under([service.def.name], resourceRouter(service)));
   api.use((req) => {
     throw errors.routeNotFound(req.originalUrl.split('?')[0]);

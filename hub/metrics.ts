@@ -5,7 +5,7 @@
  */
 import type { NextFunction, Request, Response, Router } from 'express';
 import { Router as makeRouter } from 'express';
-import type { Db } from '../db/client.js';
+import { durableCommits, type Db } from '../db/client.js';
 import { lastSeq } from './events/store.js';
 import { fiscalDeviceList, readFiscalStatus } from './resources/fiscaldevices/store.js';
 import { endpointRows, openJobCounts } from './printing/store.js';
@@ -64,6 +64,15 @@ export class Metrics {
     }
     metric('poshub_open_tickets', 'gauge', 'Tickets opened and not yet closed.');
     lines.push(`poshub_open_tickets ${openTicketCount(db)}`);
+    const durable = durableCommits(db);
+    if (durable) {
+      metric('poshub_db_commits_total', 'counter', 'COMMITs of batches of writes (writes that arrive together share one).');
+      lines.push(`poshub_db_commits_total ${durable.commits}`);
+      metric('poshub_db_syncs_total', 'counter', 'fdatasyncs of the WAL that made commits durable (commits that land during one share the next).');
+      lines.push(`poshub_db_syncs_total ${durable.syncs}`);
+      metric('poshub_db_sync_seconds_total', 'counter', 'Time spent in those fdatasyncs.');
+      lines.push(`poshub_db_sync_seconds_total ${(durable.syncMs / 1000).toFixed(6)}`);
+    }
     metric('poshub_change_log_seq', 'gauge', 'The newest change-log position.');
     lines.push(`poshub_change_log_seq ${lastSeq(db)}`);
     metric('process_resident_memory_bytes', 'gauge', 'Resident memory of the hub process.');

@@ -5,75 +5,30 @@
  * and routes with (RESOURCES, loginSchema, refreshSchema), so a field, filter or verb added to a
  * resource shows up here without anyone editing a second copy.
  */
-import { extendZodWithOpenApi, OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from '@asteasolutions/zod-to-openapi';
+import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import express, { Router, type Request, type Response } from 'express';
 // The package's index also require()s the 1.5 MB browser bundle; the path helper alone is enough.
 import getAbsoluteFSPath from 'swagger-ui-dist/absolute-path.js';
 import { z } from 'zod';
-import { BODY_LIMIT_BYTES } from './http/body.js';
+import { bodyErrors, ERR, ETAG, idempotencyHeader, JSON_TYPE, LOCATION, problemDetailsSchema, problemResponses, type ErrorSpec } from './http/api-docs.js';
 import { ErrorCode, errors } from './http/errors.js';
 import { methodNotAllowed } from './http/handler.js';
 import type { FilterSpec } from './http/ndata.js';
-import { ENV_NAMES, RIGHTS } from './http/rights.js';
-import { loginSchema, refreshSchema } from './resources/auth/service.js';
-import { PAIRING_TTL_MS, pairingRequestSchema, pairSchema } from './kds/service.js';
-import { actionSchemas, preliminarySchema, TICKET_ACTIONS } from './resources/tickets/actions.js';
-import { closeContextSchema } from './resources/tickets/close.js';
-import { receiptEmails } from './resources/receipts/resource.js';
-import { settingsAnswerSchema, settingsSchema } from './mail/settings.js';
-import { tickets } from './resources/tickets/resource.js';
 import { devices } from './resources/devices/resource.js';
 import type { ResourceDef } from './resources/engine/define.js';
 import { DEFAULT_TAKE, MAX_TAKE } from './resources/engine/list-query.js';
 import { RESOURCES } from './resources/index.js';
+import { ROUTES } from './routes.js';
+import type { BodySchema, RouteSpec } from './http/route.js';
 import { VERSION } from './core/version.js';
 
-// registry.register() names a schema through `.openapi(refId)`, which this adds to zod's prototype.
-extendZodWithOpenApi(z);
-
 export type OpenApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']>;
-type Responses = RouteConfig['responses'];
-
-const JSON_TYPE = 'application/json';
-const PROBLEM_TYPE = 'application/problem+json';
 
 /**
  * Fields a resource accepts but never answers with. The engine cannot see what a `present` hook
  * strips, and `password` (CONTRACT §5: write-only) is the one such field the contract names.
  */
 const WRITE_ONLY_FIELDS = new Set(['password']);
-
-/** The body sendProblem() writes (hub/http/problem.ts); exported so tests can hold real errors to it. */
-export const problemDetailsSchema = z
-  .object({
-    type: z.string().openapi({ example: 'https://poshub.local/problems/404-7' }),
-    title: z.string().openapi({ example: 'Not Found' }),
-    status: z.number().int().openapi({ example: 404 }),
-    detail: z.string().openapi({ example: "Customer 'c42' does not exist." }),
-    instance: z.string().openapi({ description: 'The request path and query.', example: '/api/customers/c42' }),
-    traceId: z.string().openapi({ description: 'Equals the X-Request-Id response header.' }),
-    errorCode: z
-      .number()
-      .int()
-      .openapi({
-        description: Object.entries(ErrorCode)
-          .map(([name, code]) => `${code} ${name}`)
-          .join(', '),
-      }),
-    errors: z
-      .array(
-        z.object({
-          memberName: z.string().openapi({ description: 'The body member, query parameter or header at fault, e.g. `cards[0].serialNumber`.' }),
-          message: z.string(),
-          code: z.enum(['Required', 'Unique', 'Invalid', 'OutOfRange', 'Unknown']),
-        }),
-      )
-      .optional(),
-    resource: z
-      .object({ name: z.string(), id: z.union([z.string(), z.number()]), version: z.number().int().openapi({ description: 'The stored version.' }) })
-      .optional()
-      .openapi({ description: 'With errorCode 6: the resource and its stored version.' }),
-  });
 
 /** What GET /api/health answers (hub/health.ts). */
 const healthSchema = z.object({
@@ -97,109 +52,6 @@ const healthSchema = z.object({
 });
 
 /** One error response: a status and the errorCodes it comes with (CONTRACT §2), and when. */
-interface ErrorSpec {
-  status: number;
-  codes: number[];
-  why: string;
-  headers?: Record<string, { description: string; schema: { type: 'string' | 'integer' } }>;
-}
-
-const BEARER_CHALLENGE = { 'WWW-Authenticate': { description: 'Always `Bearer`.', schema: { type: 'string' as const } } };
-const retryAfter = (what: string) => ({ 'Retry-After': { description: `Seconds until ${what}.`, schema: { type: 'integer' as const } } });
-
-const ERR = {
-  validation: (why: string): ErrorSpec => ({ status: 400, codes: [ErrorCode.ValidationFailed], why }),
-  unauthenticated: (why = 'No, unknown, expired or revoked token.'): ErrorSpec => ({
-    status: 401,
-    codes: [ErrorCode.Unauthenticated],
-    why,
-    headers: BEARER_CHALLENGE,
-  }),
-  missingRight: (why = 'A missing right; `detail` names it.'): ErrorSpec => ({ status: 403, codes: [ErrorCode.Unauthorized], why }),
-  stateForbids: (why: string): ErrorSpec => ({ status: 403, codes: [ErrorCode.OperationForbidden], why }),
-  notFound: (why: string): ErrorSpec => ({ status: 404, codes: [ErrorCode.NotFound], why }),
-  versionMismatch: (): ErrorSpec => ({
-    status: 409,
-    codes: [ErrorCode.ResourceVersionMismatch],
-    why: "The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one.",
-  }),
-  keyReused: (): ErrorSpec => ({
-    status: 409,
-    codes: [ErrorCode.IdempotencyKeyReused],
-    why: 'This `Idempotency-Key` came before with a different request.',
-  }),
-  tooLarge: (): ErrorSpec => ({ status: 413, codes: [ErrorCode.ValidationFailed], why: `The body is larger than ${BODY_LIMIT_BYTES / 1024 / 1024} MiB.` }),
-  mediaType: (): ErrorSpec => ({ status: 415, codes: [ErrorCode.ValidationFailed], why: 'A non-empty body that is not `application/json`.' }),
-  locked: (): ErrorSpec => ({
-    status: 423,
-    codes: [ErrorCode.ResourceLocked],
-    why: 'The ticket is being closed by another request right now, or its receipt may be out and a retried close must settle it first.',
-  }),
-  tooMany: (): ErrorSpec => ({
-    status: 429,
-    codes: [ErrorCode.TooManyRequests],
-    why: 'Too many failed logins for this user name or from this address.',
-    headers: retryAfter('another attempt is accepted'),
-  }),
-  deviceUnavailable: (): ErrorSpec => ({
-    status: 503,
-    codes: [ErrorCode.DeviceUnavailable],
-    why: 'The fiscal device cannot be reached or is out of paper; nothing was changed.',
-    headers: retryAfter('a retry makes sense'),
-  }),
-};
-
-/** hub/http/idempotency.ts serves every POST and PATCH behind the session. */
-const idempotencyHeader = () =>
-  z.object({
-    'Idempotency-Key': z
-      .string()
-      .regex(/^[\x21-\x7e]{1,200}$/)
-      .optional()
-      .openapi({
-        param: {
-          description:
-            'Makes a retry safe: the same key with the same request (per user) answers the stored response again, with ' +
-            '`Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).',
-          example: '6f1c2a9e-reg1-0042',
-        },
-      }),
-  });
-
-/** What reading a request body can answer (hub/http/body.ts runs before every non-GET route). */
-const bodyErrors = (why: string): ErrorSpec[] => [ERR.validation(why), ERR.tooLarge(), ERR.mediaType()];
-
-const codeName = (code: number) => `${code} ${Object.entries(ErrorCode).find(([, v]) => v === code)?.[0] ?? ''}`.trim();
-
-/**
- * problem+json responses, one per status. Each narrows ProblemDetails to its status and the
- * errorCodes it can carry, so a client (or a test) can tell a missing right from a closed ticket.
- */
-function problemResponses(specs: ErrorSpec[], problem: z.ZodObject): Responses {
-  const byStatus = new Map<number, ErrorSpec[]>();
-  for (const spec of specs) byStatus.set(spec.status, [...(byStatus.get(spec.status) ?? []), spec]);
-  const out: Responses = {};
-  for (const [status, group] of [...byStatus].sort(([a], [b]) => a - b)) {
-    const codes = [...new Set(group.flatMap((g) => g.codes))].sort((a, b) => a - b);
-    const headers = Object.assign({}, ...group.map((g) => g.headers ?? {})) as ErrorSpec['headers'];
-    const reasons = group.map((g) => `${g.why} (errorCode ${g.codes.map(codeName).join(', ')})`);
-    out[String(status)] = {
-      description: group.length === 1 ? reasons[0] : reasons.map((r) => `- ${r}`).join('\n'),
-      headers: headers && Object.keys(headers).length ? headers : undefined,
-      content: {
-        [PROBLEM_TYPE]: {
-          schema: problem.extend({
-            status: z.literal(status),
-            // z.literal([2, 8]) would validate the same, but the generator only writes its first value.
-            errorCode: z.number().int().openapi({ enum: codes }),
-          }),
-        },
-      },
-    };
-  }
-  return out;
-}
-
 type WriteVerb = 'post' | 'put' | 'delete';
 
 const SALE_ONLY = ERR.missingRight('A caller outside the Sale environment (a device other than CashRegister or PDA).');
@@ -400,8 +252,6 @@ function resourceSchemas(registry: OpenAPIRegistry, def: ResourceDef): ResourceS
   return { model, input, list, modelName: def.title, required };
 }
 
-const ETAG = { ETag: { description: 'The version `_v`, quoted (`"3"`); send it back in `If-Match`.', schema: { type: 'string' as const } } };
-const LOCATION = { Location: { description: 'The path of the new resource.', schema: { type: 'string' as const } } };
 
 /** "Requires X or Y." from the rights the engine checks; null rights leave the decision to hooks. */
 function rightsText(rights: Array<string | null>): string {
@@ -579,430 +429,74 @@ function registerResource(registry: OpenAPIRegistry, def: ResourceDef, problem: 
 }
 
 /** The ticket routes beyond the engine's CRUD (hub/resources/tickets/routes.ts). */
-function registerTicketRoutes(registry: OpenAPIRegistry, problem: z.ZodObject, ticket: z.ZodObject): void {
-  const tags = [tickets.title];
-  const json = (schema: z.ZodType) => ({ [JSON_TYPE]: { schema } });
-  const params = z.object({ id: tickets.key.schema.meta({ param: { description: "The Ticket's key `id`." } }) });
-  // Fresh objects over the same fields: the shared schemas were built before zod learned `.openapi`.
-  const actionBodies = TICKET_ACTIONS.map((action) => registry.register(`Ticket${action}`, z.object(actionSchemas[action].shape)));
-  const close = registry.register('TicketCloseContext', z.object(closeContextSchema.shape));
-  const preliminary = registry.register('PrintPreliminaryTicketContext', z.object(preliminarySchema.shape));
-  const notClosed = ERR.stateForbids('A ticket in the request is closed.');
+/** A schema of a route declaration, resolved: a resource's model, a named component, or as written. */
+const namedOnce = new WeakMap<OpenAPIRegistry, Map<string, z.ZodType>>();
 
+/** Registers a named schema once per document: routes sharing a name (a login and a refresh answer SessionTokens) share it. */
+function registerOnce(registry: OpenAPIRegistry, name: string, make: () => z.ZodType): z.ZodType {
+  let seen = namedOnce.get(registry);
+  if (!seen) namedOnce.set(registry, (seen = new Map()));
+  let schema = seen.get(name);
+  if (!schema) seen.set(name, (schema = registry.register(name, make())));
+  return schema;
+}
+
+function resolveSchema(registry: OpenAPIRegistry, schema: BodySchema, models: Map<string, z.ZodObject>): z.ZodType {
+  if ('model' in schema && typeof schema.model === 'string') {
+    const found = models.get(schema.model);
+    if (!found) throw new Error(`A route answers the model of '${schema.model}', which is not among the documented resources.`);
+    return schema.array ? z.array(found) : found;
+  }
+  if ('compose' in schema && typeof schema.compose === 'function') {
+    const { compose, name } = schema;
+    const build = () =>
+      compose((model) => {
+        const found = models.get(model);
+        if (!found) throw new Error(`A route's schema is built on the model of '${model}', which is not among the documented resources.`);
+        return found;
+      });
+    return name ? registerOnce(registry, name, build) : build();
+  }
+  if ('oneOf' in schema && Array.isArray(schema.oneOf)) return z.union(schema.oneOf.map((n) => registerOnce(registry, n.name, () => n.schema)) as [z.ZodType, z.ZodType, ...z.ZodType[]]);
+  if ('name' in schema && typeof schema.name === 'string' && 'schema' in schema) {
+    const named = schema.schema as z.ZodType;
+    return registerOnce(registry, schema.name, () => named);
+  }
+  return schema as z.ZodType;
+}
+
+/** The resource models a route's body and answers name. */
+function modelsOf(spec: RouteSpec<never>): string[] {
+  const schemas = [spec.body?.schema, ...Object.values(spec.responses).map((r) => r.schema)];
+  return schemas.flatMap((s) => (s && 'model' in s && typeof s.model === 'string' ? [s.model] : s && 'uses' in s && Array.isArray(s.uses) ? s.uses : []));
+}
+
+/** One declared route (hub/http/route.ts) as an operation of the document. */
+function registerRoute(registry: OpenAPIRegistry, spec: RouteSpec<never>, problem: z.ZodObject, models: Map<string, z.ZodObject>): void {
+  const content = (schema: BodySchema, type = JSON_TYPE) => ({ [type]: { schema: resolveSchema(registry, schema, models) } });
   registry.registerPath({
-    method: 'patch',
-    path: '/api/tickets',
-    operationId: 'tickets.batch',
-    tags,
-    summary: 'Hand over, take over or relocate tickets, all or nothing',
-    description:
-      'Only from the Sale environment. `Handover {ids, userName}` needs TicketHandover (and TicketUpdateAny for tickets of others); ' +
-      "`Takeover {ids}` needs TicketTakeover and TicketUpdateAny; `Relocate {ids, location}` needs TicketUpdate for one's own " +
-      "tickets and TicketUpdateAny for others'.",
+    method: spec.method,
+    path: spec.path,
+    operationId: spec.operationId,
+    tags: spec.tags,
+    summary: spec.summary,
+    description: spec.description,
+    ...(spec.noToken ? { security: [] } : {}),
+    ...xRights(...(spec.rights ?? [])),
     request: {
-      query: z.object({
-        action: z.enum(TICKET_ACTIONS).openapi({ param: { description: 'The batch action (any letter case); unknown or missing: 400.' } }),
-      }),
-      headers: idempotencyHeader(),
-      body: { required: true, content: json(z.union(actionBodies)) },
+      ...(spec.params ? { params: spec.params } : {}),
+      ...(spec.query ? { query: spec.query } : {}),
+      ...(spec.headers ? { headers: spec.headers } : {}),
+      ...(spec.body ? { body: { required: spec.body.required, content: content(spec.body.schema) } } : {}),
     },
     responses: {
-      200: { description: 'The affected tickets as stored.', content: json(z.array(ticket)) },
-      ...problemResponses(
-        [
-          ...bodyErrors('An unknown action, an invalid body, an id twice, an unknown ticket id or user name.'),
-          ERR.unauthenticated(),
-          ERR.missingRight('A missing right (`detail` names it), or a caller outside the Sale environment.'),
-          notClosed,
-          ERR.keyReused(),
-          ERR.locked(),
-        ],
-        problem,
+      ...Object.fromEntries(
+        Object.entries(spec.responses).map(([status, r]) => [
+          status,
+          { description: r.description, ...(r.headers ? { headers: r.headers as Record<string, { description: string }> } : {}), ...(r.schema ? { content: content(r.schema, r.contentType) } : {}) },
+        ]),
       ),
-    },
-  });
-  registry.registerPath({
-    method: 'post',
-    path: '/api/tickets/{id}/close',
-    operationId: 'tickets.close',
-    tags,
-    summary: 'Pay and fiscalize a ticket',
-    description:
-      'Requires TicketClose, from the Sale environment. The fiscal device is `fiscalName`, else the calling device\'s setting ' +
-      '`DefaultFiscalName`. The payments must cover the total; an overpayment is change, allowed only on a changeable payment type ' +
-      'and never more than was paid in changeable types (a card is never overpaid). ' +
-      'Exactly once: a retry after a timeout or a lost reply answers the closed ticket and issues no second receipt. When the ' +
-      'device cannot yet tell whether a receipt went out (503), the ticket takes no edits (423) until a retried close settles it; ' +
-      'if the receipt was issued, the ticket closes with the payments and device of that receipt, whatever the retry says. ' +
-      '`receipt.email` (empty or null: none) queues an e-mail receipt in the same transaction as the close; the hub sends it when ' +
-      'it can (GET /api/receipts/emails). A malformed address is a 400 before anything is fiscalized. `receipt.print: false` asks ' +
-      'the fiscal device to skip the paper copy; only a device that may issue a fiscal receipt without printing it does.',
-    request: { params, headers: idempotencyHeader(), body: { required: true, content: json(close) } },
-    responses: {
-      200: { description: 'The closed ticket, with closeDate and closeInfo.', content: json(ticket) },
-      ...problemResponses(
-        [
-          ...bodyErrors(
-            'An invalid body; payments short of the total, change on a non-changeable type, an unknown or inactive payment type; ' +
-              'no or an unknown fiscal device; a ticket without items.',
-          ),
-          ERR.unauthenticated(),
-          ERR.missingRight('A missing right (`detail` names it), or a caller outside the Sale environment.'),
-          ERR.stateForbids('The fiscal device is inactive or does not support the action.'),
-          ERR.notFound('No ticket has this id.'),
-          ERR.keyReused(),
-          ERR.locked(),
-          ERR.deviceUnavailable(),
-        ],
-        problem,
-      ),
-    },
-  });
-  registry.registerPath({
-    method: 'post',
-    path: '/api/tickets/{id}/print_preliminary_ticket',
-    operationId: 'tickets.printPreliminary',
-    tags,
-    summary: 'Print the bill before payment',
-    description:
-      'Requires TicketPrintPreliminary, from the Sale environment; an open or a closed ticket. The order endpoint is ' +
-      "`orderEndpointName`, else the calling device's setting `DefaultOrderEndpointName`. The body is optional.",
-    request: { params, headers: idempotencyHeader(), body: { required: false, content: json(preliminary) } },
-    responses: {
-      204: { description: 'The print job is durably queued.' },
-      ...problemResponses(
-        [
-          ...bodyErrors('An invalid body; no or an unknown order endpoint.'),
-          ERR.unauthenticated(),
-          ERR.missingRight('A missing right (`detail` names it), or a caller outside the Sale environment.'),
-          ERR.stateForbids('The order endpoint is inactive or cannot print (a kitchen display).'),
-          ERR.notFound('No ticket has this id.'),
-          ERR.keyReused(),
-        ],
-        problem,
-      ),
-    },
-  });
-}
-
-/** X and Z reports of a fiscal device (hub/resources/fiscaldevices/routes.ts). */
-function registerFiscalReportRoutes(registry: OpenAPIRegistry, problem: z.ZodObject): void {
-  const report = registry.register(
-    'FiscalReport',
-    z.object({
-      fiscalName: z.string(),
-      kind: z.enum(['X', 'Z']),
-      number: z.number().int().openapi({ description: 'Z: the number of the report just printed; X: the number of the open fiscal day.' }),
-      date: z.string(),
-      total: z.string().openapi({ description: "The day's sales total, a decimal string." }),
-      receipts: z.number().int().openapi({ description: 'Fiscal receipts of the day.' }),
-    }),
-  );
-  registry.registerPath({
-    method: 'post',
-    path: '/api/fiscaldevices/{name}/reports/{kind}',
-    operationId: 'fiscaldevices.report',
-    tags: ['FiscalDevice'],
-    summary: 'Print an X or a Z report',
-    description:
-      'Requires FiscalReport. `kind` is `x` (the day so far; the day stays open) or `z` (closes the fiscal day: the receipts after it ' +
-      'carry the next dailySalesReportNumber). Receipts left unsettled on the device are settled first. No body.',
-    request: {
-      params: z.object({ name: z.string().openapi({ param: { description: 'The fiscal device.' } }), kind: z.enum(['x', 'z', 'X', 'Z']) }),
-      headers: idempotencyHeader(),
-    },
-    responses: {
-      200: { description: 'The report the device printed.', content: { [JSON_TYPE]: { schema: report } } },
-      ...problemResponses(
-        [
-          ERR.unauthenticated(),
-          ERR.missingRight(),
-          ERR.stateForbids('The fiscal device is inactive or does not print reports.'),
-          ERR.notFound('No fiscal device has this name, or `kind` is neither x nor z.'),
-          ERR.keyReused(),
-          ERR.deviceUnavailable(),
-        ],
-        problem,
-      ),
-    },
-  });
-}
-
-/** E-mail receipts beyond the engine's list (hub/resources/receipts/routes.ts). */
-function registerReceiptRoutes(registry: OpenAPIRegistry, problem: z.ZodObject, email: z.ZodObject): void {
-  const tags = [receiptEmails.title];
-  const json = (schema: z.ZodType) => ({ [JSON_TYPE]: { schema } });
-  const settingsAnswer = registry.register('ReceiptSettings', z.object(settingsAnswerSchema.shape));
-  const settingsInput = registry.register(
-    'ReceiptSettingsInput',
-    z.object({ ...settingsSchema.shape, _v: z.number().int().min(0).optional() }).openapi({
-      description:
-        'PUT replaces the whole. `shopName` null: POS_HUB_SHOP_NAME. `smtp` null: the server of POS_HUB_SMTP_URL; else this server ' +
-        'as a whole (port null: 465 for Implicit TLS, else 587). `smtp.password` is write-only: left out, the stored one is kept (for the same host and user only); null clears it.',
-    }),
-  );
-  registry.registerPath({
-    method: 'post',
-    path: '/api/receipts/emails/{id}/resend',
-    operationId: 'receiptEmails.resend',
-    tags,
-    summary: 'Send an e-mail receipt again',
-    description:
-      'Requires TicketClose (from any device: the manager\'s web page too). A Sent or Failed e-mail is queued again as a new ' +
-      'delivery (attempts from 0, a new Message-ID, a fresh give-up time); a Queued one is tried now instead of after its backoff; ' +
-      'one being sent right now is left as it is. No body.',
-    request: { params: z.object({ id: receiptEmails.key.schema.meta({ param: { description: "The ReceiptEmail's key `id`." } }) }), headers: idempotencyHeader() },
-    responses: {
-      200: { description: 'The e-mail as queued.', content: json(email) },
-      ...problemResponses(
-        [...bodyErrors('A malformed `Idempotency-Key`, or an unreadable body.'), ERR.unauthenticated(), ERR.missingRight(), ERR.notFound('No e-mail receipt has this id.'), ERR.keyReused()],
-        problem,
-      ),
-    },
-  });
-  registry.registerPath({
-    method: 'get',
-    path: '/api/receipts/settings',
-    operationId: 'receiptSettings.get',
-    tags,
-    summary: 'The e-mail receipt settings: SMTP server and shop header',
-    description:
-      'Requires SettingsRead. The password is never answered (`passwordSet` says whether there is one). `effective` is what ' +
-      'the hub uses: the stored settings, else the environment (POS_HUB_SMTP_URL, POS_HUB_SMTP_FROM, POS_HUB_SHOP_NAME). ' +
-      '`_v` is 0 until the settings are first stored.',
-    ...xRights('SettingsRead'),
-    responses: {
-      200: { description: 'The settings.', headers: ETAG, content: json(settingsAnswer) },
-      ...problemResponses([ERR.unauthenticated(), ERR.missingRight('Without SettingsRead.')], problem),
-    },
-  });
-  registry.registerPath({
-    method: 'put',
-    path: '/api/receipts/settings',
-    operationId: 'receiptSettings.put',
-    tags,
-    summary: 'Replace the e-mail receipt settings',
-    description:
-      'Requires ReceiptSettingsUpdate. Always 200 (the settings always exist, with defaults). Changes apply to e-mails of later closes ' +
-      '(an e-mail is rendered when its ticket closes); a new server is used at once, also for e-mails already waiting.',
-    request: {
-      headers: z.object({ 'If-Match': z.string().optional().openapi({ param: { description: 'The expected `_v` (`"3"`); another: 409.' } }) }),
-      body: { required: true, content: json(settingsInput) },
-    },
-    responses: {
-      200: { description: 'The stored settings.', headers: ETAG, content: json(settingsAnswer) },
-      ...problemResponses([...bodyErrors('An invalid body or `If-Match`; `errors` lists every member at fault.'), ERR.unauthenticated(), ERR.missingRight(), ERR.versionMismatch()], problem),
-    },
-  });
-}
-
-function registerAuth(registry: OpenAPIRegistry, problem: z.ZodObject, device: z.ZodObject): z.ZodObject {
-  const tags = ['Auth'];
-  // Fresh objects over the same fields: the shared schemas were built before zod learned `.openapi`.
-  const login = registry.register('LoginRequest', z.object(loginSchema.shape));
-  const refresh = registry.register('RefreshRequest', z.object(refreshSchema.shape));
-  const session = registry.register(
-    'Session',
-    z.object({
-      expiresAt: z.string().openapi({ format: 'date-time', description: 'When the access token stops working.' }),
-      user: z.object({
-        id: z.string(),
-        userName: z.string(),
-        name: z.string(),
-        rights: z.array(z.enum(RIGHTS)),
-        device,
-      }),
-    }),
-  );
-  const tokens = registry.register(
-    'SessionTokens',
-    z.object({
-      tokenId: z.string().openapi({ description: 'The access token: send `Authorization: Bearer <tokenId>`.' }),
-      refreshToken: z.string().openapi({ description: 'Single use, for POST /api/auth/refresh.' }),
-      ...session.shape,
-    }),
-  );
-  const json = (schema: z.ZodType) => ({ [JSON_TYPE]: { schema } });
-
-  registry.registerPath({
-    method: 'post',
-    path: '/api/auth',
-    operationId: 'auth.login',
-    tags,
-    security: [],
-    summary: 'Log in',
-    description:
-      `No token and no right. A login on a sale device (${ENV_NAMES.filter((e) => e === 'CashRegister' || e === 'PDA').join(', ')}) ends the earlier ` +
-      'session on that device. 10 failed logins for one user name within 15 minutes, or 50 from one address, answer 429 until the window has passed.',
-    request: { body: { required: true, content: json(login) } },
-    responses: {
-      200: { description: 'A new session.', content: json(tokens) },
-      ...problemResponses(
-        [
-          ...bodyErrors('A body without userName, password or deviceName.'),
-          ERR.unauthenticated('Unknown user or device, wrong password, or an inactive user or device.'),
-          ERR.tooMany(),
-        ],
-        problem,
-      ),
-    },
-  });
-  registry.registerPath({
-    method: 'get',
-    path: '/api/auth',
-    operationId: 'auth.session',
-    tags,
-    summary: 'The current session',
-    description: 'Needs a valid token; no right.',
-    responses: {
-      200: { description: 'The session behind the token.', content: json(session) },
-      ...problemResponses([ERR.unauthenticated()], problem),
-    },
-  });
-  registry.registerPath({
-    method: 'delete',
-    path: '/api/auth',
-    operationId: 'auth.logout',
-    tags,
-    summary: 'Log out',
-    description: 'Needs a valid token; no right. The token stops working at once.',
-    responses: {
-      204: { description: 'Logged out.' },
-      ...problemResponses([...bodyErrors('An unreadable body.'), ERR.unauthenticated()], problem),
-    },
-  });
-  registry.registerPath({
-    method: 'post',
-    path: '/api/auth/refresh',
-    operationId: 'auth.refresh',
-    tags,
-    security: [],
-    summary: 'Exchange a refresh token for a new token pair',
-    description: 'No token and no right. The old pair stops working.',
-    request: { body: { required: true, content: json(refresh) } },
-    responses: {
-      200: { description: 'A new token pair for the same session.', content: json(tokens) },
-      ...problemResponses(
-        [...bodyErrors('A body without tokenId or refreshToken.'), ERR.unauthenticated('The refresh token is unknown, expired, already used, or not the pair of tokenId.')],
-        problem,
-      ),
-    },
-  });
-  return tokens;
-}
-
-/** Kitchen display pairing (hub/kds): a code from the manager, traded by the tablet for a session. */
-function registerKds(registry: OpenAPIRegistry, problem: z.ZodObject, tokens: z.ZodObject): void {
-  const tags = ['Kitchen display'];
-  const json = (schema: z.ZodType) => ({ [JSON_TYPE]: { schema } });
-  const pairing = registry.register(
-    'KdsPairing',
-    z.object({
-      id: z.string(),
-      orderEndpointName: z.string(),
-      createdAt: z.string().openapi({ format: 'date-time' }),
-      createdBy: z.string().openapi({ description: 'The user name of the manager who asked for the code.' }),
-      expiresAt: z.string().openapi({ format: 'date-time', description: `${PAIRING_TTL_MS / 60_000} minutes after createdAt.` }),
-    }),
-  );
-  const id = z.object({ id: z.string() });
-  registry.registerPath({
-    method: 'post',
-    path: '/api/kds/pairings',
-    operationId: 'kds.pairings.create',
-    tags,
-    summary: 'A pairing code for a kitchen display',
-    description:
-      `Requires OrderEndpointUpdate. The code is 6 digits, shown once (the hub keeps only a keyed hash in memory), valid for ` +
-      `${PAIRING_TTL_MS / 60_000} minutes and for one POST /api/kds/pair; a restart of the hub forgets it. Only an active Tablet endpoint is paired.`,
-    request: { headers: idempotencyHeader(), body: { required: true, content: json(pairingRequestSchema) } },
-    responses: {
-      201: {
-        description: 'The code, with `Location` naming the pairing.',
-        content: json(pairing.extend({ code: z.string().openapi({ description: 'Six digits, for the tablet.', example: '042917' }) })),
-      },
-      ...problemResponses(
-        [
-          ...bodyErrors('A body without orderEndpointName, or an order endpoint that does not exist.'),
-          ERR.unauthenticated(),
-          ERR.missingRight('Without OrderEndpointUpdate.'),
-          ERR.stateForbids('The order endpoint is a printer, not a Tablet, or is inactive.'),
-          ERR.keyReused(),
-        ],
-        problem,
-      ),
-    },
-  });
-  registry.registerPath({
-    method: 'get',
-    path: '/api/kds/pairings',
-    operationId: 'kds.pairings.list',
-    tags,
-    summary: 'Codes not yet used nor expired (without the codes)',
-    description: 'Requires OrderEndpointUpdate. Soonest to expire first.',
-    ...xRights('OrderEndpointUpdate'),
-    responses: {
-      200: { description: 'The outstanding pairings.', content: json(z.object({ items: z.array(pairing), count: z.number().int(), totalCount: z.number().int() })) },
-      ...problemResponses([ERR.unauthenticated(), ERR.missingRight('Without OrderEndpointUpdate.')], problem),
-    },
-  });
-  registry.registerPath({
-    method: 'get',
-    path: '/api/kds/pairings/{id}',
-    operationId: 'kds.pairings.get',
-    tags,
-    summary: 'One outstanding pairing',
-    description: 'Requires OrderEndpointUpdate.',
-    ...xRights('OrderEndpointUpdate'),
-    request: { params: id },
-    responses: {
-      200: { description: 'The pairing.', content: json(pairing) },
-      ...problemResponses([ERR.unauthenticated(), ERR.missingRight('Without OrderEndpointUpdate.'), ERR.notFound('No outstanding pairing has this id (used, expired or withdrawn).')], problem),
-    },
-  });
-  registry.registerPath({
-    method: 'delete',
-    path: '/api/kds/pairings/{id}',
-    operationId: 'kds.pairings.delete',
-    tags,
-    summary: 'Withdraw a code before it is used',
-    description: 'Requires OrderEndpointUpdate.',
-    request: { params: id },
-    responses: {
-      200: { description: 'The withdrawn pairing.', content: json(pairing) },
-      ...problemResponses([ERR.unauthenticated(), ERR.missingRight('Without OrderEndpointUpdate.'), ERR.notFound('No outstanding pairing has this id.')], problem),
-    },
-  });
-  registry.registerPath({
-    method: 'post',
-    path: '/api/kds/pair',
-    operationId: 'kds.pair',
-    tags,
-    security: [],
-    summary: 'Trade a pairing code for a session (the tablet)',
-    description:
-      'No token: the code is the credential. Answers an ordinary session (refresh it with POST /api/auth/refresh) of user ' +
-      '`kds-<endpoint>` (right OrderProcess only, a random password nobody is shown) on the Tool device `KDS <endpoint>`; ' +
-      'both are made when missing and reused when present. The code is spent. 10 wrong codes within 15 minutes, or 50 from ' +
-      'one address, answer 429 until the window has passed, whatever code comes next.',
-    request: { body: { required: true, content: json(pairSchema) } },
-    responses: {
-      200: {
-        description: 'A new session, and the order endpoint the code was made for.',
-        content: json(tokens.extend({ orderEndpointName: z.string() })),
-      },
-      ...problemResponses(
-        [
-          ...bodyErrors('A code that is not 6 digits.'),
-          ERR.unauthenticated('The code is wrong, expired, withdrawn or already used.'),
-          ERR.stateForbids(
-            'The endpoint is no longer an active Tablet, or device `KDS <endpoint>` or user `kds-<endpoint>` exists but is inactive, ' +
-              'not a Tool device, or holds more rights than OrderProcess. The code is not spent.',
-          ),
-          { ...ERR.tooMany(), why: 'Too many wrong pairing codes within 15 minutes.' },
-        ],
-        problem,
-      ),
+      ...problemResponses(spec.errors, problem),
     },
   });
 }
@@ -1229,7 +723,7 @@ also 405 for a method a path does not offer, with \`Allow\`), 9 DeviceUnavailabl
 Every response carries \`X-Request-Id\`, which errors repeat as \`traceId\`.`;
 
 /** The OpenAPI 3.1 document of every endpoint the hub serves for these resources. */
-export function buildOpenApi(resources: readonly ResourceDef[] = RESOURCES): OpenApiDocument {
+export function buildOpenApi(resources: readonly ResourceDef[] = RESOURCES, routeSpecs: ReadonlyArray<RouteSpec<never>> = ROUTES): OpenApiDocument {
   const registry = new OpenAPIRegistry();
   registry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',
@@ -1248,26 +742,22 @@ export function buildOpenApi(resources: readonly ResourceDef[] = RESOURCES): Ope
     models.set(def.name, schemas.model);
     answers405.push(`/api/${def.name}`, `/api/${def.name}/{${def.key.field}}`);
   }
-  const ticketModel = models.get(tickets.name);
-  if (ticketModel) registerTicketRoutes(registry, problem, ticketModel);
-  registerFiscalReportRoutes(registry, problem);
-  const emailModel = models.get(receiptEmails.name);
-  if (emailModel) {
-    registerReceiptRoutes(registry, problem, emailModel);
-    answers405.push('/api/receipts/emails/{id}/resend', '/api/receipts/settings');
+  for (const spec of routeSpecs) {
+    // A route answering a resource's model is documented with that resource (a document of a few resources leaves it out).
+    if (!modelsOf(spec).every((m) => models.has(m))) continue;
+    registerRoute(registry, spec, problem, models);
+    if (!spec.sharedPath) answers405.push(spec.path);
   }
-  let deviceModel = models.get(devices.name);
-  if (!deviceModel) {
+  // A session answers its device: the device model is documented even in a document of other resources.
+  if (!models.has(devices.name)) {
     const schemas = resourceSchemas(registry, devices);
     required.set(schemas.modelName, schemas.required);
-    deviceModel = schemas.model;
+    models.set(devices.name, schemas.model);
   }
-  registerKds(registry, problem, registerAuth(registry, problem, deviceModel));
   registerEvents(registry, problem);
   registerOperations(registry, problem, models.get('orders'));
   registerSystem(registry);
-  answers405.push('/api/auth', '/api/auth/refresh', '/api/openapi.json', '/api/docs/');
-  answers405.push('/api/kds/pair', '/api/kds/pairings', '/api/kds/pairings/{id}');
+  answers405.push('/api/openapi.json', '/api/docs/');
 
   const doc = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',

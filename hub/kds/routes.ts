@@ -3,37 +3,143 @@
  * credential, like a password at POST /api/auth), so it is mounted before the session middleware;
  * the manager's routes under /api/kds/pairings sit behind it like every other resource.
  */
-import { Router } from 'express';
+import { z } from 'zod';
+import { bodyErrors, ERR, idempotencyHeader, LOCATION } from '../http/api-docs.js';
 import { requireObjectBody } from '../http/body.js';
-import { callerOf, methodNotAllowed } from '../http/handler.js';
-import type { KdsService } from './service.js';
+import { callerOf } from '../http/handler.js';
+import { named, routes } from '../http/route.js';
+import { sessionTokens } from '../resources/auth/routes.js';
+import { PAIRING_TTL_MS, pairingRequestSchema, pairSchema, type KdsService } from './service.js';
 
-export function kdsPairRouter(kds: KdsService): Router {
-  const router = Router();
-  router.post('/kds/pair', async (req, res) => {
-    res.json(await kds.exchange(requireObjectBody(req.body), req.socket.remoteAddress ?? 'unknown'));
-  });
-  router.all('/kds/pair', methodNotAllowed(['POST']));
-  return router;
-}
+const tags = ['Kitchen display'];
+const pairing = z.object({
+  id: z.string(),
+  orderEndpointName: z.string(),
+  createdAt: z.string().meta({ format: 'date-time' }),
+  createdBy: z.string().meta({ description: 'The user name of the manager who asked for the code.' }),
+  expiresAt: z.string().meta({ format: 'date-time', description: `${PAIRING_TTL_MS / 60_000} minutes after createdAt.` }),
+});
+const KdsPairing = named('KdsPairing', pairing);
+const id = z.object({ id: z.string() });
+const managerOnly = ERR.missingRight('Without OrderEndpointUpdate.');
 
-export function kdsRouter(kds: KdsService): Router {
-  const router = Router();
-  router.get('/kds/pairings', (_req, res) => {
-    const items = kds.list(callerOf(res));
-    res.json({ items, count: items.length, totalCount: items.length });
-  });
-  router.post('/kds/pairings', (req, res) => {
-    const pairing = kds.create(callerOf(res), requireObjectBody(req.body));
-    res.status(201).location(`/api/kds/pairings/${pairing.id}`).json(pairing);
-  });
-  router.all('/kds/pairings', methodNotAllowed(['GET', 'POST']));
-  router.get('/kds/pairings/:id', (req, res) => {
-    res.json(kds.get(callerOf(res), String(req.params.id)));
-  });
-  router.delete('/kds/pairings/:id', (req, res) => {
-    res.json(kds.revoke(callerOf(res), String(req.params.id)));
-  });
-  router.all('/kds/pairings/:id', methodNotAllowed(['GET', 'DELETE']));
-  return router;
-}
+export const kdsPairRoutes = routes<{ kds: KdsService }>([
+  {
+    method: 'post',
+    path: '/api/kds/pair',
+    operationId: 'kds.pair',
+    tags,
+    noToken: true,
+    summary: 'Trade a pairing code for a session (the tablet)',
+    description:
+      'No token: the code is the credential. Answers an ordinary session (refresh it with POST /api/auth/refresh) of user ' +
+      '`kds-<endpoint>` (right OrderProcess only, a random password nobody is shown) on the Tool device `KDS <endpoint>`; ' +
+      'both are made when missing and reused when present. The code is spent. 10 wrong codes within 15 minutes, or 50 from ' +
+      'one address, answer 429 until the window has passed, whatever code comes next.',
+    body: { required: true, schema: named('KdsPairRequest', z.object(pairSchema.shape)) },
+    responses: {
+      200: { description: 'A new session, and the order endpoint the code was made for.', schema: sessionTokens({ orderEndpointName: z.string() }, 'KdsSession') },
+    },
+    errors: [
+      ...bodyErrors('A code that is not 6 digits.'),
+      ERR.unauthenticated('The code is wrong, expired, withdrawn or already used.'),
+      ERR.stateForbids(
+        'The endpoint is no longer an active Tablet, or device `KDS <endpoint>` or user `kds-<endpoint>` exists but is inactive, ' +
+          'not a Tool device, or holds more rights than OrderProcess. The code is not spent.',
+      ),
+      { ...ERR.tooMany(), why: 'Too many wrong pairing codes within 15 minutes.' },
+    ],
+    handler:
+      ({ kds }) =>
+      async (req, res) => {
+        res.json(await kds.exchange(requireObjectBody(req.body), req.socket.remoteAddress ?? 'unknown'));
+      },
+  },
+]);
+
+export const kdsRoutes = routes<{ kds: KdsService }>([
+  {
+    method: 'get',
+    path: '/api/kds/pairings',
+    operationId: 'kds.pairings.list',
+    tags,
+    summary: 'Codes not yet used nor expired (without the codes)',
+    description: 'Requires OrderEndpointUpdate. Soonest to expire first.',
+    rights: ['OrderEndpointUpdate'],
+    responses: { 200: { description: 'The outstanding pairings.', schema: z.object({ items: z.array(pairing), count: z.number().int(), totalCount: z.number().int() }) } },
+    errors: [ERR.unauthenticated(), managerOnly],
+    handler:
+      ({ kds }) =>
+      (_req, res) => {
+        const items = kds.list(callerOf(res));
+        res.json({ items, count: items.length, totalCount: items.length });
+      },
+  },
+  {
+    method: 'post',
+    path: '/api/kds/pairings',
+    operationId: 'kds.pairings.create',
+    tags,
+    summary: 'A pairing code for a kitchen display',
+    description:
+      `Requires OrderEndpointUpdate. The code is 6 digits, shown once (the hub keeps only a keyed hash in memory), valid for ` +
+      `${PAIRING_TTL_MS / 60_000} minutes and for one POST /api/kds/pair; a restart of the hub forgets it. Only an active Tablet endpoint is paired.`,
+    rights: ['OrderEndpointUpdate'],
+    headers: idempotencyHeader(),
+    body: { required: true, schema: named('KdsPairingRequest', z.object(pairingRequestSchema.shape)) },
+    responses: {
+      201: {
+        description: 'The code, with `Location` naming the pairing.',
+        headers: LOCATION,
+        schema: pairing.extend({ code: z.string().meta({ description: 'Six digits, for the tablet.', example: '042917' }) }),
+      },
+    },
+    errors: [
+      ...bodyErrors('A body without orderEndpointName, or an order endpoint that does not exist.'),
+      ERR.unauthenticated(),
+      managerOnly,
+      ERR.stateForbids('The order endpoint is a printer, not a Tablet, or is inactive.'),
+      ERR.keyReused(),
+    ],
+    handler:
+      ({ kds }) =>
+      (req, res) => {
+        const created = kds.create(callerOf(res), requireObjectBody(req.body));
+        res.status(201).location(`/api/kds/pairings/${created.id}`).json(created);
+      },
+  },
+  {
+    method: 'get',
+    path: '/api/kds/pairings/{id}',
+    operationId: 'kds.pairings.get',
+    tags,
+    summary: 'One outstanding pairing',
+    description: 'Requires OrderEndpointUpdate.',
+    rights: ['OrderEndpointUpdate'],
+    params: id,
+    responses: { 200: { description: 'The pairing.', schema: KdsPairing } },
+    errors: [ERR.unauthenticated(), managerOnly, ERR.notFound('No outstanding pairing has this id (used, expired or withdrawn).')],
+    handler:
+      ({ kds }) =>
+      (req, res) => {
+        res.json(kds.get(callerOf(res), String(req.params.id)));
+      },
+  },
+  {
+    method: 'delete',
+    path: '/api/kds/pairings/{id}',
+    operationId: 'kds.pairings.delete',
+    tags,
+    summary: 'Withdraw a code before it is used',
+    description: 'Requires OrderEndpointUpdate.',
+    rights: ['OrderEndpointUpdate'],
+    params: id,
+    responses: { 200: { description: 'The withdrawn pairing.', schema: KdsPairing } },
+    errors: [ERR.unauthenticated(), managerOnly, ERR.notFound('No outstanding pairing has this id.')],
+    handler:
+      ({ kds }) =>
+      (req, res) => {
+        res.json(kds.revoke(callerOf(res), String(req.params.id)));
+      },
+  },
+]);

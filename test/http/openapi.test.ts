@@ -4,7 +4,8 @@
  * below hold real problem bodies against the document, the way Fastify holds replies to schemas).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildOpenApi, problemDetailsSchema } from '../../hub/openapi.js';
+import { buildOpenApi } from '../../hub/openapi.js';
+import { problemDetailsSchema } from '../../hub/http/api-docs.js';
 import type { ResourceDef } from '../../hub/resources/engine/define.js';
 import { RESOURCES, stocks } from '../../hub/resources/index.js';
 import { VERSION } from '../../hub/core/version.js';

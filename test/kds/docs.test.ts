@@ -1,6 +1,6 @@
 /** The pairing routes are in /api/openapi.json, and every error they answer is one they document. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { problemDetailsSchema } from '../../hub/openapi.js';
+import { problemDetailsSchema } from '../../hub/http/api-docs.js';
 import { startHub, type Reply, type TestHub } from '../support/hub.js';
 import { expect2xx } from '../tickets/fixture.js';
 

@@ -1,7 +1,12 @@
-import { Router, type RequestHandler } from 'express';
-import { callerOf, methodNotAllowed } from '../../http/handler.js';
+/** Sessions over HTTP (CONTRACT §5): log in, the session, log out, refresh. */
+import type { RequestHandler } from 'express';
+import { z } from 'zod';
+import { bodyErrors, ERR } from '../../http/api-docs.js';
 import { requireObjectBody } from '../../http/body.js';
-import { tokenFromHeader, type AuthService } from './service.js';
+import { callerOf } from '../../http/handler.js';
+import { ENV_NAMES, RIGHTS } from '../../http/rights.js';
+import { named, routes, type Composed } from '../../http/route.js';
+import { loginSchema, refreshSchema, tokenFromHeader, type AuthService } from './service.js';
 
 /** Attaches the caller to res.locals or answers 401. */
 export function requireSession(auth: AuthService): RequestHandler {
@@ -13,22 +18,98 @@ export function requireSession(auth: AuthService): RequestHandler {
   };
 }
 
-export function authRouter(auth: AuthService): Router {
-  const router = Router();
-  router.post('/auth', async (req, res) => {
-    res.json(await auth.login(requireObjectBody(req.body), req.socket.remoteAddress ?? 'unknown'));
-  });
-  router.post('/auth/refresh', (req, res) => {
-    res.json(auth.refresh(requireObjectBody(req.body)));
-  });
-  router.get('/auth', requireSession(auth), (_req, res) => {
-    res.json(auth.view(callerOf(res)));
-  });
-  router.delete('/auth', requireSession(auth), (_req, res) => {
-    auth.logout(callerOf(res));
-    res.status(204).end();
-  });
-  router.all('/auth', methodNotAllowed(['GET', 'POST', 'DELETE']));
-  router.all('/auth/refresh', methodNotAllowed(['POST']));
-  return router;
-}
+const sessionShape = (device: z.ZodObject) => ({
+  expiresAt: z.string().meta({ format: 'date-time', description: 'When the access token stops working.' }),
+  user: z.object({ id: z.string(), userName: z.string(), name: z.string(), rights: z.array(z.enum(RIGHTS)), device }),
+});
+const tokenShape = {
+  tokenId: z.string().meta({ description: 'The access token: send `Authorization: Bearer <tokenId>`.' }),
+  refreshToken: z.string().meta({ description: 'Single use, for POST /api/auth/refresh.' }),
+};
+
+/** `{tokenId, refreshToken, expiresAt, user}`: what a login answers (a kitchen display's pairing too, with more). */
+export const sessionTokens = (extra: z.ZodRawShape = {}, name?: string): Composed => ({
+  name,
+  uses: ['devices'],
+  compose: (model) => z.object({ ...tokenShape, ...sessionShape(model('devices')), ...extra }),
+});
+
+const tags = ['Auth'];
+
+export const authRoutes = routes<{ auth: AuthService }>([
+  {
+    method: 'post',
+    path: '/api/auth',
+    operationId: 'auth.login',
+    tags,
+    noToken: true,
+    summary: 'Log in',
+    description:
+      `No token and no right. A login on a sale device (${ENV_NAMES.filter((e) => e === 'CashRegister' || e === 'PDA').join(', ')}) ends the earlier ` +
+      'session on that device; a user has at most 20 live sessions (a login beyond ends the oldest). 10 failed logins for one user name ' +
+      'within 15 minutes, or 50 from one address, answer 429 until the window has passed; an attempt counts before its password is ' +
+      'checked, and an address with 4 logins being checked is told to come back (429) at once.',
+    body: { required: true, schema: named('LoginRequest', z.object(loginSchema.shape)) },
+    responses: { 200: { description: 'A new session.', schema: sessionTokens({}, 'SessionTokens') } },
+    errors: [
+      ...bodyErrors('A body without userName, password or deviceName.'),
+      ERR.unauthenticated('Unknown user or device, wrong password, or an inactive user or device.'),
+      ERR.tooMany(),
+    ],
+    handler:
+      ({ auth }) =>
+      async (req, res) => {
+        res.json(await auth.login(requireObjectBody(req.body), req.socket.remoteAddress ?? 'unknown'));
+      },
+  },
+  {
+    method: 'get',
+    path: '/api/auth',
+    operationId: 'auth.session',
+    tags,
+    summary: 'The current session',
+    description: 'Needs a valid token; no right.',
+    responses: { 200: { description: 'The session behind the token.', schema: { name: 'Session', uses: ['devices'], compose: (model) => z.object(sessionShape(model('devices'))) } } },
+    errors: [ERR.unauthenticated()],
+    handler:
+      ({ auth }) =>
+      (req, res) => {
+        requireSession(auth)(req, res, () => undefined);
+        res.json(auth.view(callerOf(res)));
+      },
+  },
+  {
+    method: 'delete',
+    path: '/api/auth',
+    operationId: 'auth.logout',
+    tags,
+    summary: 'Log out',
+    description: 'Needs a valid token; no right. The token stops working at once, and so do the event streams opened with it.',
+    responses: { 204: { description: 'Logged out.' } },
+    errors: [...bodyErrors('An unreadable body.'), ERR.unauthenticated()],
+    handler:
+      ({ auth }) =>
+      (req, res) => {
+        requireSession(auth)(req, res, () => undefined);
+        auth.logout(callerOf(res));
+        res.status(204).end();
+      },
+  },
+  {
+    method: 'post',
+    path: '/api/auth/refresh',
+    operationId: 'auth.refresh',
+    tags,
+    noToken: true,
+    summary: 'Exchange a refresh token for a new token pair',
+    description: 'No token and no right. The old pair stops working.',
+    body: { required: true, schema: named('RefreshRequest', z.object(refreshSchema.shape)) },
+    responses: { 200: { description: 'A new token pair for the same session.', schema: sessionTokens({}, 'SessionTokens') } },
+    errors: [...bodyErrors('A body without tokenId or refreshToken.'), ERR.unauthenticated('The refresh token is unknown, expired, already used, or not the pair of tokenId.')],
+    handler:
+      ({ auth }) =>
+      (req, res) => {
+        res.json(auth.refresh(requireObjectBody(req.body)));
+      },
+  },
+]);

@@ -4,39 +4,69 @@
  * receipts after it carry the next dailySalesReportNumber. Receipts left pending on the device are
  * settled first; a device that cannot be reached answers 503 (errorCode 9, Retry-After).
  */
-import { Router } from 'express';
+import { z } from 'zod';
 import type { ReportResult } from '../../../drivers/fiscal/types.js';
+import { ERR, idempotencyHeader } from '../../http/api-docs.js';
 import { requireRight } from '../../http/caller.js';
 import { errors } from '../../http/errors.js';
 import { callerOf } from '../../http/handler.js';
+import { named, routes } from '../../http/route.js';
 import type { FiscalDevices, TimedDevice } from './devices.js';
 import { fiscalDevices } from './resource.js';
 
-/**
- * `settlePending` settles receipts left pending on the device, on its queue (the closer's): no report
- * may come between a receipt and its settling.
- */
-export function fiscalDeviceRouter(deps: { fiscal: FiscalDevices; settlePending: (name: string, device: TimedDevice) => Promise<void> }): Router {
-  const router = Router();
-  router.post('/fiscaldevices/:key/reports/:kind', async (req, res) => {
-    const caller = callerOf(res);
-    const name = String(req.params.key);
-    const kind = String(req.params.kind).toUpperCase();
-    if (kind !== 'X' && kind !== 'Z') throw errors.routeNotFound(req.originalUrl.split('?')[0]);
-    requireRight(caller, 'FiscalReport');
-    const config = deps.fiscal.config(name);
-    if (!config) throw errors.notFound(fiscalDevices.title, name);
-    if (!config.isActive) throw errors.forbidden(`Fiscal device '${name}' is inactive.`);
-    const report: ReportResult = await deps.fiscal.run(name, async (device) => {
-      const capabilities = await device.info().then(
-        (i) => i.capabilities,
-        () => null,
-      );
-      if (capabilities && !capabilities.reports) throw errors.forbidden(`Fiscal device '${name}' does not print reports.`);
-      await deps.settlePending(name, device);
-      return kind === 'Z' ? device.zReport() : device.xReport();
-    });
-    res.json({ fiscalName: name, ...report });
-  });
-  return router;
-}
+const report = z.object({
+  fiscalName: z.string(),
+  kind: z.enum(['X', 'Z']),
+  number: z.number().int().meta({ description: 'Z: the number of the report just printed; X: the number of the open fiscal day.' }),
+  date: z.string(),
+  total: z.string().meta({ description: "The day's sales total, a decimal string." }),
+  receipts: z.number().int().meta({ description: 'Fiscal receipts of the day.' }),
+});
+
+/** `settlePending` settles receipts left pending on the device, on its queue (the closer's): no report comes between a receipt and its settling. */
+export const fiscalDeviceRoutes = routes<{ fiscal: FiscalDevices; settlePending: (name: string, device: TimedDevice) => Promise<void> }>([
+  {
+    method: 'post',
+    path: '/api/fiscaldevices/{name}/reports/{kind}',
+    operationId: 'fiscaldevices.report',
+    tags: ['FiscalDevice'],
+    summary: 'Print an X or a Z report',
+    description:
+      'Requires FiscalReport. `kind` is `x` (the day so far; the day stays open) or `z` (closes the fiscal day: the receipts after it ' +
+      'carry the next dailySalesReportNumber). Receipts left unsettled on the device are settled first. No body.',
+    rights: ['FiscalReport'],
+    params: z.object({ name: z.string().meta({ param: { description: 'The fiscal device.' } }), kind: z.enum(['x', 'z', 'X', 'Z']) }),
+    headers: idempotencyHeader(),
+    responses: { 200: { description: 'The report the device printed.', schema: named('FiscalReport', report) } },
+    errors: [
+      ERR.unauthenticated(),
+      ERR.missingRight(),
+      ERR.stateForbids('The fiscal device is inactive or does not print reports.'),
+      ERR.notFound('No fiscal device has this name, or `kind` is neither x nor z.'),
+      ERR.keyReused(),
+      ERR.deviceUnavailable(),
+    ],
+    handler:
+      ({ fiscal, settlePending }) =>
+      async (req, res) => {
+        const caller = callerOf(res);
+        const name = String(req.params.name);
+        const kind = String(req.params.kind).toUpperCase();
+        if (kind !== 'X' && kind !== 'Z') throw errors.routeNotFound(req.originalUrl.split('?')[0]);
+        requireRight(caller, 'FiscalReport');
+        const config = fiscal.config(name);
+        if (!config) throw errors.notFound(fiscalDevices.title, name);
+        if (!config.isActive) throw errors.forbidden(`Fiscal device '${name}' is inactive.`);
+        const result: ReportResult = await fiscal.run(name, async (device) => {
+          const capabilities = await device.info().then(
+            (i) => i.capabilities,
+            () => null,
+          );
+          if (capabilities && !capabilities.reports) throw errors.forbidden(`Fiscal device '${name}' does not print reports.`);
+          await settlePending(name, device);
+          return kind === 'Z' ? device.zReport() : device.xReport();
+        });
+        res.json({ fiscalName: name, ...result });
+      },
+  },
+]);

@@ -1,30 +1,92 @@
 /** Routes of e-mail receipts beyond the engine's list: resend, and the receipt settings. */
-import { Router } from 'express';
+import { z } from 'zod';
+import { bodyErrors, ERR, ETAG, idempotencyHeader, ifMatchHeader } from '../../http/api-docs.js';
 import { requireObjectBody } from '../../http/body.js';
 import { requireRight } from '../../http/caller.js';
-import { callerOf, ifMatch, methodNotAllowed } from '../../http/handler.js';
+import { callerOf, ifMatch } from '../../http/handler.js';
+import { model, named, routes } from '../../http/route.js';
 import type { ReceiptEmails } from '../../mail/receipts.js';
-import type { MailSettings } from '../../mail/settings.js';
+import { settingsAnswerSchema, settingsSchema, type MailSettings } from '../../mail/settings.js';
+import { receiptEmails } from './resource.js';
 
-export function receiptRouter(emails: ReceiptEmails, settings: MailSettings): Router {
-  const router = Router();
-  router.post('/receipts/emails/:key/resend', (req, res) => {
-    res.json(emails.resend(callerOf(res), String(req.params.key)));
-  });
-  router.all('/receipts/emails/:key/resend', methodNotAllowed(['POST']));
+const tags = [receiptEmails.title];
+const settingsAnswer = named('ReceiptSettings', z.object(settingsAnswerSchema.shape));
 
-  router.get('/receipts/settings', (_req, res) => {
-    requireRight(callerOf(res), 'SettingsRead');
-    const doc = settings.present();
-    res.setHeader('ETag', `"${doc._v}"`);
-    res.json(doc);
-  });
-  router.put('/receipts/settings', (req, res) => {
-    requireRight(callerOf(res), 'ReceiptSettingsUpdate');
-    const doc = settings.put(requireObjectBody(req.body), ifMatch(req));
-    res.setHeader('ETag', `"${doc._v}"`);
-    res.json(doc);
-  });
-  router.all('/receipts/settings', methodNotAllowed(['GET', 'PUT']));
-  return router;
-}
+export const receiptRoutes = routes<{ emails: ReceiptEmails; settings: MailSettings }>([
+  {
+    method: 'post',
+    path: '/api/receipts/emails/{id}/resend',
+    operationId: 'receiptEmails.resend',
+    tags,
+    summary: 'Send an e-mail receipt again',
+    description:
+      'Requires TicketClose (from any device: the manager\'s web page too). A Sent or Failed e-mail is queued again as a new ' +
+      'delivery (attempts from 0, a new Message-ID, a fresh give-up time); a Queued one is tried now instead of after its backoff; ' +
+      'one being sent right now is left as it is. No body.',
+    rights: ['TicketClose'],
+    params: z.object({ id: receiptEmails.key.schema.meta({ param: { description: "The ReceiptEmail's key `id`." } }) }),
+    headers: idempotencyHeader(),
+    responses: { 200: { description: 'The e-mail as queued.', schema: model(receiptEmails.name) } },
+    errors: [...bodyErrors('A malformed `Idempotency-Key`, or an unreadable body.'), ERR.unauthenticated(), ERR.missingRight(), ERR.notFound('No e-mail receipt has this id.'), ERR.keyReused()],
+    handler:
+      ({ emails }) =>
+      (req, res) => {
+        res.json(emails.resend(callerOf(res), String(req.params.id)));
+      },
+  },
+  {
+    method: 'get',
+    path: '/api/receipts/settings',
+    operationId: 'receiptSettings.get',
+    tags,
+    summary: 'The e-mail receipt settings: SMTP server and shop header',
+    description:
+      'Requires SettingsRead. The password is never answered (`passwordSet` says whether there is one). `effective` is what ' +
+      'the hub uses: the stored settings, else the environment (POS_HUB_SMTP_URL, POS_HUB_SMTP_FROM, POS_HUB_SHOP_NAME). ' +
+      '`_v` is 0 until the settings are first stored.',
+    rights: ['SettingsRead'],
+    responses: { 200: { description: 'The settings.', headers: ETAG, schema: settingsAnswer } },
+    errors: [ERR.unauthenticated(), ERR.missingRight('Without SettingsRead.')],
+    handler:
+      ({ settings }) =>
+      (_req, res) => {
+        requireRight(callerOf(res), 'SettingsRead');
+        const doc = settings.present();
+        res.setHeader('ETag', `"${doc._v}"`);
+        res.json(doc);
+      },
+  },
+  {
+    method: 'put',
+    path: '/api/receipts/settings',
+    operationId: 'receiptSettings.put',
+    tags,
+    summary: 'Replace the e-mail receipt settings',
+    description:
+      'Requires ReceiptSettingsUpdate. Always 200 (the settings always exist, with defaults). Changes apply to e-mails of later closes ' +
+      '(an e-mail is rendered when its ticket closes); a new server is used at once, also for e-mails already waiting.',
+    rights: ['ReceiptSettingsUpdate'],
+    headers: ifMatchHeader(),
+    body: {
+      required: true,
+      schema: named(
+        'ReceiptSettingsInput',
+        z.object({ ...settingsSchema.shape, _v: z.number().int().min(0).optional() }).meta({
+          description:
+            'PUT replaces the whole. `shopName` null: POS_HUB_SHOP_NAME. `smtp` null: the server of POS_HUB_SMTP_URL; else this server ' +
+            'as a whole (port null: 465 for Implicit TLS, else 587). `smtp.password` is write-only: left out, the stored one is kept (for the same host and user only); null clears it.',
+        }),
+      ),
+    },
+    responses: { 200: { description: 'The stored settings.', headers: ETAG, schema: settingsAnswer } },
+    errors: [...bodyErrors('An invalid body or `If-Match`; `errors` lists every member at fault.'), ERR.unauthenticated(), ERR.missingRight(), ERR.versionMismatch()],
+    handler:
+      ({ settings }) =>
+      (req, res) => {
+        requireRight(callerOf(res), 'ReceiptSettingsUpdate');
+        const doc = settings.put(requireObjectBody(req.body), ifMatch(req));
+        res.setHeader('ETag', `"${doc._v}"`);
+        res.json(doc);
+      },
+  },
+]);

@@ -1,23 +1,121 @@
 /** The ticket routes beyond the engine's CRUD: batch actions, close, preliminary bill. */
-import { Router } from 'express';
+import { z } from 'zod';
+import { bodyErrors, ERR, idempotencyHeader } from '../../http/api-docs.js';
 import { requireObjectBody } from '../../http/body.js';
 import { callerOf } from '../../http/handler.js';
-import type { TicketActions } from './actions.js';
-import type { TicketCloser } from './close.js';
+import { model, named, routes } from '../../http/route.js';
+import { actionSchemas, preliminarySchema, TICKET_ACTIONS, type TicketActions } from './actions.js';
+import { closeContextSchema, type TicketCloser } from './close.js';
+import { tickets } from './resource.js';
 
-export function ticketRouter(actions: TicketActions, closer: TicketCloser): Router {
-  const router = Router();
-  router.patch('/tickets', (req, res) => {
-    const action = Object.entries(req.query).find(([k]) => k.toLowerCase() === 'action')?.[1];
-    res.json(actions.batch(callerOf(res), Array.isArray(action) ? action[0] : action, requireObjectBody(req.body)));
-  });
-  router.post('/tickets/:key/close', async (req, res) => {
-    res.json(await closer.close(callerOf(res), String(req.params.key), requireObjectBody(req.body)));
-  });
-  router.post('/tickets/:key/print_preliminary_ticket', (req, res) => {
-    const body = req.body === undefined ? undefined : requireObjectBody(req.body);
-    actions.preliminary(callerOf(res), String(req.params.key), body);
-    res.status(204).end();
-  });
-  return router;
-}
+const tags = [tickets.title];
+const params = z.object({ id: tickets.key.schema.meta({ param: { description: "The Ticket's key `id`." } }) });
+const saleOnly = ERR.missingRight('A missing right (`detail` names it), or a caller outside the Sale environment.');
+
+export const ticketRoutes = routes<{ actions: TicketActions; closer: TicketCloser }>([
+  {
+    method: 'patch',
+    path: '/api/tickets',
+    operationId: 'tickets.batch',
+    tags,
+    summary: 'Hand over, take over or relocate tickets, all or nothing',
+    description:
+      'Only from the Sale environment. `Handover {ids, userName}` needs TicketHandover (and TicketUpdateAny for tickets of others); ' +
+      "`Takeover {ids}` needs TicketTakeover and TicketUpdateAny; `Relocate {ids, location}` needs TicketUpdate for one's own " +
+      "tickets and TicketUpdateAny for others'.",
+    rights: ['TicketHandover', 'TicketTakeover', 'TicketUpdate', 'TicketUpdateAny'],
+    // GET and POST of this path are the engine's.
+    sharedPath: true,
+    query: z.object({
+      action: z.enum(TICKET_ACTIONS).meta({ param: { description: 'The batch action (any letter case); unknown or missing: 400.' } }),
+    }),
+    headers: idempotencyHeader(),
+    body: { required: true, schema: { oneOf: TICKET_ACTIONS.map((action) => named(`Ticket${action}`, z.object(actionSchemas[action].shape))) } },
+    responses: { 200: { description: 'The affected tickets as stored.', schema: model('tickets', { array: true }) } },
+    errors: [
+      ...bodyErrors('An unknown action, an invalid body, an id twice, an unknown ticket id or user name.'),
+      ERR.unauthenticated(),
+      saleOnly,
+      ERR.stateForbids('A ticket in the request is closed.'),
+      ERR.keyReused(),
+      ERR.locked(),
+    ],
+    handler:
+      ({ actions }) =>
+      (req, res) => {
+        const action = Object.entries(req.query).find(([k]) => k.toLowerCase() === 'action')?.[1];
+        res.json(actions.batch(callerOf(res), Array.isArray(action) ? action[0] : action, requireObjectBody(req.body)));
+      },
+  },
+  {
+    method: 'post',
+    path: '/api/tickets/{id}/close',
+    operationId: 'tickets.close',
+    tags,
+    summary: 'Pay and fiscalize a ticket',
+    description:
+      'Requires TicketClose, from the Sale environment. The fiscal device is `fiscalName`, else the calling device\'s setting ' +
+      '`DefaultFiscalName`. The payments must cover the total; every payment is > 0, and an overpayment is change, allowed only on a ' +
+      'changeable payment type and never more than was paid in changeable types (a card is never overpaid). A return (a ticket ' +
+      'whose total is negative) needs Storno and is paid out with amounts ≤ 0 adding up to exactly its total. ' +
+      'Exactly once: a retry after a timeout or a lost reply answers the closed ticket and issues no second receipt. When the ' +
+      'device cannot yet tell whether a receipt went out (503), the ticket takes no edits (423) until a retried close settles it; ' +
+      'if the receipt was issued, the ticket closes with the payments and device of that receipt, whatever the retry says. ' +
+      '`receipt.email` (empty or null: none) queues an e-mail receipt in the same transaction as the close; the hub sends it when ' +
+      'it can (GET /api/receipts/emails). A malformed address is a 400 before anything is fiscalized. `receipt.print: false` asks ' +
+      'the fiscal device to skip the paper copy; only a device that may issue a fiscal receipt without printing it does.',
+    rights: ['TicketClose', 'Storno'],
+    params,
+    headers: idempotencyHeader(),
+    body: { required: true, schema: named('TicketCloseContext', z.object(closeContextSchema.shape)) },
+    responses: { 200: { description: 'The closed ticket, with closeDate and closeInfo.', schema: model('tickets') } },
+    errors: [
+      ...bodyErrors(
+        'An invalid body; payments short of the total, a payment ≤ 0 on a sale (> 0 on a return), change on a non-changeable type, ' +
+          'an unknown or inactive payment type; no or an unknown fiscal device; a ticket without items.',
+      ),
+      ERR.unauthenticated(),
+      saleOnly,
+      ERR.stateForbids('The fiscal device is inactive or does not support the action.'),
+      ERR.notFound('No ticket has this id.'),
+      ERR.keyReused(),
+      ERR.locked(),
+      ERR.deviceUnavailable(),
+    ],
+    handler:
+      ({ closer }) =>
+      async (req, res) => {
+        res.json(await closer.close(callerOf(res), String(req.params.id), requireObjectBody(req.body)));
+      },
+  },
+  {
+    method: 'post',
+    path: '/api/tickets/{id}/print_preliminary_ticket',
+    operationId: 'tickets.printPreliminary',
+    tags,
+    summary: 'Print the bill before payment',
+    description:
+      'Requires TicketPrintPreliminary, from the Sale environment; an open or a closed ticket. The order endpoint is ' +
+      "`orderEndpointName`, else the calling device's setting `DefaultOrderEndpointName`. The body is optional.",
+    rights: ['TicketPrintPreliminary'],
+    params,
+    headers: idempotencyHeader(),
+    body: { required: false, schema: named('PrintPreliminaryTicketContext', z.object(preliminarySchema.shape)) },
+    responses: { 204: { description: 'The print job is durably queued.' } },
+    errors: [
+      ...bodyErrors('An invalid body; no or an unknown order endpoint.'),
+      ERR.unauthenticated(),
+      saleOnly,
+      ERR.stateForbids('The order endpoint is inactive or cannot print (a kitchen display).'),
+      ERR.notFound('No ticket has this id.'),
+      ERR.keyReused(),
+    ],
+    handler:
+      ({ actions }) =>
+      (req, res) => {
+        const body = req.body === undefined ? undefined : requireObjectBody(req.body);
+        actions.preliminary(callerOf(res), String(req.params.id), body);
+        res.status(204).end();
+      },
+  },
+]);
