@@ -29,18 +29,6 @@ export interface QrFields {
   whenTrue: string;
 }
 
-/**
- * Bills (the `QrCode` setting of the order endpoint that prints them): {ticket} the ticket's id —
- * what a register scans to open the ticket and take the payment —, {total}, {currency}.
- */
-export const BILL_QR: QrFields = { placeholders: ['ticket', 'total', 'currency'], whenTrue: '{ticket}' };
-
-/**
- * Receipts (the `QrCode` setting of an `escpos` fiscal device): {number}, {date} (ISO 8601, UTC),
- * {total}, {currency}, {serial} (the hub's id, the receipts' fiscal memory serial number).
- */
-export const RECEIPT_QR: QrFields = { placeholders: ['number', 'date', 'total', 'currency', 'serial'], whenTrue: '{serial}:{number}:{date}:{total}' };
-
 const MAX_QR = 300;
 
 /**

@@ -4,11 +4,12 @@
  */
 import { z } from 'zod';
 import type { Db } from '../../db/client.js';
-import { BILL_QR, fillQr, qrTemplate } from '../../drivers/escpos/blocks.js';
+import { fillQr, qrTemplate } from '../../drivers/escpos/blocks.js';
 import type { PrintDocument } from '../../drivers/escpos/document.js';
 import { kitchenOrder, kitchenSettings, preliminaryBill, type PrintMark } from './layouts.js';
 import { dec } from '../core/money.js';
 import { getStored } from '../resources/engine/repo.js';
+import { BILL_QR } from '../resources/orderendpoints/resource.js';
 import { orders } from '../resources/orders/resource.js';
 import { zonedParts } from '../core/time.js';
 import type { PrintJob } from './store.js';

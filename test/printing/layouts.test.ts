@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { render, wrap } from '../../drivers/escpos/document.js';
 import { kitchenOrder, kitchenSettings, preliminaryBill, type KitchenOrderData } from '../../hub/printing/layouts.js';
-import { receipt, receiptData } from '../../drivers/fiscal/escpos/receipt.js';
-import { BILL_QR, fillQr, qrTemplate, RECEIPT_QR } from '../../drivers/escpos/blocks.js';
+import { receipt, receiptData, RECEIPT_QR } from '../../drivers/fiscal/escpos/receipt.js';
+import { fillQr, qrTemplate } from '../../drivers/escpos/blocks.js';
+import { BILL_QR } from '../../hub/resources/orderendpoints/resource.js';
 import { PROFILES } from '../../drivers/escpos/profiles.js';
 
 /** ASCII text as bytes (only for strings without diacritics). */

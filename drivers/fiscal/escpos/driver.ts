@@ -13,8 +13,8 @@
 import { Decimal } from 'decimal.js';
 import { render } from '../../escpos/document.js';
 import { EscPosPrinter, type EscPosPrinterOptions } from '../../escpos/driver.js';
-import { fillQr, qrTemplate, RECEIPT_QR } from '../../escpos/blocks.js';
-import { receipt as receiptDocument, receiptData } from './receipt.js';
+import { fillQr, qrTemplate } from '../../escpos/blocks.js';
+import { receipt as receiptDocument, receiptData, RECEIPT_QR } from './receipt.js';
 import { profileFor, type PrinterProfile } from '../../escpos/profiles.js';
 import type { Block } from '../../escpos/document.js';
 import { OneAtATime } from '../one-at-a-time.js';
@@ -54,7 +54,7 @@ export interface EscPosFiscalOptions {
 /**
  * Settings: Model (a printer model, drivers/escpos/profiles.ts: TM88, SRP350, Generic, TSP650,
  * TSP100), Header and Footer (lines split by '|'), Currency, ReconnectMaxMs, and QrCode (a QR code
- * at the receipt's foot: "true" or a template, drivers/escpos/blocks.ts RECEIPT_QR).
+ * above the receipt's footer: "true" or a template, receipt.ts RECEIPT_QR).
  */
 export function checkEscPosSettings(settings: Record<string, string>): void {
   profileFor(settings.Model ?? 'Generic');

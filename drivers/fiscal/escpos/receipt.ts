@@ -4,8 +4,15 @@
  */
 import { Decimal } from 'decimal.js';
 import type { Block, PrintDocument } from '../../escpos/document.js';
-import { banner, field, priced, qrCode, withCurrency, type PrintMark } from '../../escpos/blocks.js';
+import { banner, field, priced, qrCode, withCurrency, type PrintMark, type QrFields } from '../../escpos/blocks.js';
 import type { Receipt } from '../types.js';
+
+/**
+ * What a receipt's QR code may hold (the `QrCode` setting of an `escpos` fiscal device): {number},
+ * {date} (ISO 8601, UTC), {total}, {currency}, {serial} (the hub's id, the receipts' fiscal memory
+ * serial number); "true" is all four that identify it.
+ */
+export const RECEIPT_QR: QrFields = { placeholders: ['number', 'date', 'total', 'currency', 'serial'], whenTrue: '{serial}:{number}:{date}:{total}' };
 
 export interface ReceiptData {
   header: string[];

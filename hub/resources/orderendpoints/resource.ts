@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BILL_QR, qrTemplate } from '../../../drivers/escpos/blocks.js';
+import { qrTemplate, type QrFields } from '../../../drivers/escpos/blocks.js';
 import { PRINTER_MODELS } from '../../../drivers/escpos/profiles.js';
 import { AddressError, parseAddress } from '../../../drivers/transport/address.js';
 import { errors } from '../../http/errors.js';
@@ -11,6 +11,13 @@ import { bool } from '../engine/refs.js';
 
 /** Printer models the printer driver knows (drivers/escpos/profiles.ts), and `Tablet` for a kitchen display (CONTRACT §8). */
 export const ORDER_ENDPOINT_TYPES = [...PRINTER_MODELS, 'Tablet'] as const;
+
+/**
+ * What a bill's QR code may hold (the `QrCode` setting of the order endpoint that prints it):
+ * {ticket} the ticket's id — what a register scans to open the ticket and take the payment —,
+ * {total}, {currency}; "true" is the ticket's id.
+ */
+export const BILL_QR: QrFields = { placeholders: ['ticket', 'total', 'currency'], whenTrue: '{ticket}' };
 
 export const orderEndpoints = defineResource({
   name: 'orderendpoints',
