@@ -1,9 +1,11 @@
 /**
  * Building blocks the printed layouts share — the kitchen order and bill (hub/printing/layouts.ts)
  * and the escpos fiscal driver's receipt (drivers/fiscal/escpos/receipt.ts): a banner, a labelled
- * row, a priced line, an amount with its currency. Device-level pieces of a PrintDocument.
+ * row, a priced line, an amount with its currency, a QR code from a `QrCode` setting. Device-level
+ * pieces of a PrintDocument.
  */
 import type { Block, Style } from './document.js';
+import { printable } from './encoding.js';
 
 /** A mark printed large at the top and bottom: the kitchen must not take a copy for a new order. */
 export type PrintMark = 'REPRINT' | 'COPY';
@@ -20,3 +22,37 @@ export function priced(l: { name: string; quantity: string; unitPrice: string; d
   ];
 }
 export const withCurrency = (amount: string, currency: string) => (currency ? `${amount} ${currency}` : amount);
+
+/** What a `QrCode` setting may name in braces, and what "true" stands for. */
+export interface QrFields {
+  placeholders: readonly string[];
+  whenTrue: string;
+}
+
+const MAX_QR = 300;
+
+/**
+ * A `QrCode` setting read: absent, "" or "false" prints no QR code; "true" prints `fields.whenTrue`;
+ * any other text is the content, e.g. `https://example.sk/pay/{ticket}`, its placeholders filled in
+ * at print time. Printable ASCII only (a URL, an id): the printers' QR commands take bytes, and
+ * a code no phone reads is better refused when the setting is saved than found on paper.
+ */
+export function qrTemplate(setting: string | undefined, fields: QrFields): string | null {
+  const v = (setting ?? '').trim();
+  if (v === '' || v.toLowerCase() === 'false') return null;
+  if (v.toLowerCase() === 'true') return fields.whenTrue;
+  if (!/^[\x20-\x7e]+$/.test(v)) throw new Error(`QrCode: printable ASCII only (a URL, an id), not '${v}'`);
+  if (v.length > MAX_QR) throw new Error(`QrCode: at most ${MAX_QR} characters`);
+  for (const [, name] of v.matchAll(/\{([^}]*)\}/g)) {
+    if (!fields.placeholders.includes(name)) throw new Error(`QrCode: unknown placeholder {${name}} (known: ${fields.placeholders.map((p) => `{${p}}`).join(', ')})`);
+  }
+  return v;
+}
+
+/** `template` with its placeholders filled in (as ASCII): the QR code's content; null without a template. */
+export function fillQr(template: string | null, values: Record<string, string>): string | null {
+  return template && template.replace(/\{(\w+)\}/g, (_, name: string) => printable(values[name] ?? '', 'ascii'));
+}
+
+/** A centred QR code holding `data`, or nothing for null. */
+export const qrCode = (data: string | null): Block[] => (data ? [{ kind: 'qr', data }] : []);

@@ -9,31 +9,16 @@ export const ESC = 0x1b;
 export const GS = 0x1d;
 export const DLE = 0x10;
 export const EOT = 0x04;
-export const LF = 0x0a;
 
+/**
+ * The commands we send ourselves; the rest of a ticket's bytes come from node-thermal-printer
+ * (encoder.ts says which and why).
+ */
 export const cmd = {
-  /** ESC @: back to power-on settings, so no style leaks from a previous job. */
-  init: () => [ESC, 0x40],
-  /** ESC t n: the character code table. */
-  codePage: (n: number) => [ESC, 0x74, n],
-  /** ESC a n: 0 left, 1 centre, 2 right. */
-  align: (a: 'left' | 'center' | 'right') => [ESC, 0x61, a === 'left' ? 0 : a === 'center' ? 1 : 2],
-  /** ESC E n: emphasized. */
-  bold: (on: boolean) => [ESC, 0x45, on ? 1 : 0],
-  /** GS B n: white on black. */
-  invert: (on: boolean) => [GS, 0x42, on ? 1 : 0],
-  /** GS ! n: width multiplier in bits 4-6, height in bits 0-2 (1 or 2 here). */
-  size: (width: 1 | 2, height: 1 | 2) => [GS, 0x21, ((width - 1) << 4) | (height - 1)],
-  /** ESC d n: print the buffer and feed n lines. */
-  feed: (lines: number) => [ESC, 0x64, lines],
   /** GS V 66 n: feed n dots past the cutter position, then cut partially. */
   feedAndCut: (dots: number) => [GS, 0x56, 66, dots],
-  /** GS V 1: partial cut where the paper stands (the oldest form, known to every clone). */
-  cut: () => [GS, 0x56, 1],
   /** ESC p m t1 t2: a pulse on drawer-kick pin 2 (m=0) or 5 (m=1); t in 2 ms units. */
   pulse: (pin: 0 | 1, onUnits: number, offUnits: number) => [ESC, 0x70, pin, onUnits, offUnits],
-  /** ESC B n t: the built-in buzzer of many kitchen printers, n beeps of t × 50 ms. */
-  buzzer: (times: number, units: number) => [ESC, 0x42, times, units],
   /** DLE EOT n: real-time status, answered at once even while the printer is offline. */
   realtimeStatus: (n: 1 | 2 | 3 | 4) => [DLE, EOT, n],
   /** GS r 1: paper sensor status, answered only after everything before it was processed. */
@@ -122,7 +107,7 @@ export function parseTransmitPaperStatus(b: number): PaperSensors {
   return { nearEnd: (b & 0x03) !== 0, end: (b & 0x0c) !== 0 };
 }
 
-/** Everything the four real-time replies say, as the hub shows it. */
+/** Everything a printer's status replies say, as the hub shows it (ESC/POS's four DLE EOT bytes, or a Star status). */
 export interface PrinterState {
   online: boolean;
   coverOpen: boolean;

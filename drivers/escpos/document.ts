@@ -1,13 +1,13 @@
 /**
- * A printed ticket as data (blocks of styled text) and its rendering into ESC/POS bytes for one
- * printer profile. Layouts build documents; only this file knows the command bytes, so a layout
- * test can compare bytes exactly and the fake printer can decode them back into styled lines.
+ * A printed ticket as data (blocks of styled text) and its rendering into printer bytes for one
+ * printer profile. Layouts build documents; only the encoder (encoder.ts) knows the command bytes,
+ * so a layout test can compare bytes exactly and the fake printer can decode them back into styled lines.
  */
-import { cmd, LF } from './commands.js';
-import { encodeText, printable } from './encoding.js';
+import { Encoder, type Align } from './encoder.js';
+import { printable } from './encoding.js';
 import type { PrinterProfile } from './profiles.js';
 
-export type Align = 'left' | 'center' | 'right';
+export type { Align };
 
 export interface Style {
   align?: Align;
@@ -26,7 +26,9 @@ export type Block =
   | { kind: 'row'; left: string; right: string; style?: Style }
   /** A full-width line of `char`. */
   | { kind: 'rule'; char?: string }
-  | { kind: 'feed'; lines: number };
+  | { kind: 'feed'; lines: number }
+  /** A QR code, centred, holding `data` (ASCII; anything else is printed as its ASCII stand-in). */
+  | { kind: 'qr'; data: string };
 
 export interface PrintDocument {
   blocks: Block[];
@@ -64,20 +66,19 @@ export function wrap(text: string, width: number): string[] {
 }
 
 export function render(doc: PrintDocument, profile: PrinterProfile): Uint8Array {
-  const out: number[] = [...cmd.init()];
-  if (profile.codeTable !== null) out.push(...cmd.codePage(profile.codeTable));
+  const enc = new Encoder(profile);
   let cur: Current = { ...PLAIN };
 
   // Emits only the style changes, so equal styles in a row cost no bytes.
   const apply = (style: Style | undefined) => {
     const next: Current = { ...PLAIN, ...style };
-    if (next.align !== cur.align) out.push(...cmd.align(next.align));
-    if (next.bold !== cur.bold) out.push(...cmd.bold(next.bold));
-    if (next.width !== cur.width || next.height !== cur.height) out.push(...cmd.size(next.width, next.height));
-    if (next.invert !== cur.invert) out.push(...cmd.invert(next.invert));
+    if (next.align !== cur.align) enc.align(next.align);
+    if (next.bold !== cur.bold) enc.bold(next.bold);
+    if (next.width !== cur.width || next.height !== cur.height) enc.size(next.width, next.height);
+    if (next.invert !== cur.invert) enc.invert(next.invert);
     cur = next;
   };
-  const line = (text: string) => out.push(...encodeText(text, profile.encoding), LF);
+  const line = (text: string) => enc.line(text);
   const widthOf = (style: Style | undefined) => Math.floor(profile.columns / (style?.width ?? 1));
 
   for (const block of doc.blocks) {
@@ -106,12 +107,14 @@ export function render(doc: PrintDocument, profile: PrinterProfile): Uint8Array 
         line((block.char ?? '-').repeat(profile.columns));
         break;
       case 'feed':
-        out.push(...cmd.feed(block.lines));
+        enc.feed(block.lines);
+        break;
+      case 'qr':
+        apply({ align: 'center' });
+        enc.qr(block.data);
         break;
     }
   }
   apply(undefined);
-  out.push(...profile.cut);
-  if (doc.beep) out.push(...profile.beep);
-  return Uint8Array.from(out);
+  return enc.finish(doc.beep === true);
 }

@@ -1,25 +1,31 @@
 /**
- * The ESC/POS printer driver: one connection per printer, one job in flight. Before a job it asks
- * the printer's real-time status (DLE EOT) and refuses to send to a printer that is out of paper,
- * open or in error; after the job's bytes it sends GS r, which the printer answers only once it has
- * processed everything before it — that reply, not the socket write, confirms the job.
+ * The receipt and kitchen printer driver: one connection per printer, one job in flight. Before a
+ * job it asks the printer's real-time status and refuses to send to a printer that is out of paper,
+ * open or in error; after the job's bytes it sends a request the printer acts on only once it has
+ * printed everything before it — its answer, not the socket write, confirms the job. ESC/POS
+ * printers answer DLE EOT and GS r; Star Line mode printers ESC ACK SOH and ETB (protocol.ts).
  */
 import { DeviceError } from '../faults.js';
 import type { DeviceAddress } from '../transport/address.js';
 import type { Channel } from '../transport/channel.js';
 import type { ChannelOptions } from '../transport/open.js';
 import { ReconnectingChannel, realTimers, type Backoff, type ReconnectingOptions, type Timers } from '../transport/reconnecting.js';
-import { blockingFault, cmd, isRealtimeReply, isTransmitReply, parseStatusReplies, parseTransmitPaperStatus, STATUS_REQUEST, type PrinterState } from './commands.js';
+import { blockingFault, type PrinterState } from './commands.js';
+import { statusProtocol, type PrinterDialect, type Replies, type StatusProtocol } from './protocol.js';
 
 export interface EscPosPrinterOptions {
   channel?: Partial<ChannelOptions>;
   backoff?: Backoff;
   timers?: Timers;
   open?: ReconnectingOptions['open'];
-  /** Deadline for the DLE EOT replies (answered at once by a live printer). */
+  /** The printer's command language (its profile's); ESC/POS when not given. */
+  dialect?: PrinterDialect;
+  /** Deadline for the real-time status replies (answered at once by a live printer). */
   statusTimeoutMs?: number;
-  /** Deadline for the GS r reply while the printer is working through the job. */
+  /** Deadline for the confirmation while the printer is working through the job. */
   confirmTimeoutMs?: number;
+  /** How often a printer that does not announce the end of a job by itself (Star) is asked whether it is done. */
+  confirmPollMs?: number;
   /** How often a printer that has not confirmed the job yet is asked for its status. */
   stallPollMs?: number;
   /** How long such a job is left to finish before its outcome is declared unknown. */
@@ -37,24 +43,7 @@ export interface PrintHooks {
   onResume?: () => void;
 }
 
-const DEFAULTS = { statusTimeoutMs: 2000, confirmTimeoutMs: 20_000, stallPollMs: 2000, maxStallMs: 30 * 60_000 };
-
-/** The replies a read waits for: the GS r byte, and/or a number of DLE EOT bytes; other bytes are skipped. */
-function replies(wantTransmit: boolean, wantRealtime: number) {
-  return (buf: Buffer) => {
-    let realtime = 0;
-    for (let i = 0; i < buf.length; i++) {
-      if (wantTransmit && isTransmitReply(buf[i])) return i + 1;
-      if (isRealtimeReply(buf[i]) && ++realtime === wantRealtime) return i + 1;
-    }
-    return 0;
-  };
-}
-
-function split(bytes: Buffer): { transmit: number | null; realtime: number[] } {
-  const transmit = [...bytes].find(isTransmitReply);
-  return { transmit: transmit ?? null, realtime: [...bytes].filter(isRealtimeReply) };
-}
+const DEFAULTS = { statusTimeoutMs: 2000, confirmTimeoutMs: 20_000, confirmPollMs: 250, stallPollMs: 2000, maxStallMs: 30 * 60_000 };
 
 const fault = (f: NonNullable<ReturnType<typeof blockingFault>>, outcomeUnknown: boolean) => new DeviceError(f.code, f.message, outcomeUnknown, f.vendorCode);
 
@@ -62,11 +51,13 @@ export class EscPosPrinter {
   readonly connection: ReconnectingChannel;
   private readonly o: typeof DEFAULTS;
   private readonly timers: Timers;
+  private readonly protocol: StatusProtocol;
   private last: PrinterState | null = null;
   private tail: Promise<unknown> = Promise.resolve();
 
   constructor(address: DeviceAddress | string, opts: EscPosPrinterOptions = {}) {
     this.timers = opts.timers ?? realTimers;
+    this.protocol = statusProtocol(opts.dialect ?? 'escpos');
     this.connection = new ReconnectingChannel(address, { channel: opts.channel, backoff: opts.backoff, timers: this.timers, open: opts.open });
     this.o = { ...DEFAULTS, ...Object.fromEntries(Object.entries(opts).filter(([k, v]) => k in DEFAULTS && v !== undefined)) };
   }
@@ -82,8 +73,8 @@ export class EscPosPrinter {
   }
 
   /**
-   * Prints `job` (rendered ESC/POS bytes) and resolves once the printer confirmed it. A DeviceError
-   * with outcomeUnknown=false means nothing was sent; with true, the job may have printed.
+   * Prints `job` (rendered bytes, document.ts) and resolves once the printer confirmed it. A
+   * DeviceError with outcomeUnknown=false means nothing was sent; with true, the job may have printed.
    */
   print(job: Uint8Array, hooks: PrintHooks = {}): Promise<PrinterState> {
     return this.exclusive(async () => {
@@ -91,9 +82,10 @@ export class EscPosPrinter {
       const before = await this.queryStatus(ch);
       const blocked = blockingFault(before);
       if (blocked) throw fault(blocked, false);
+      this.protocol.jobStarts();
       await hooks.beforeSend?.();
       try {
-        await ch.write(Uint8Array.from([...job, ...cmd.transmitPaperStatus()]));
+        await ch.write(Uint8Array.from([...job, ...this.protocol.confirmRequest]));
       } catch (e) {
         throw this.broken(e, true);
       }
@@ -122,42 +114,56 @@ export class EscPosPrinter {
   private async queryStatus(ch: Channel): Promise<PrinterState> {
     ch.discard(); // a late reply to an earlier, abandoned request
     try {
-      await ch.write(Uint8Array.from(STATUS_REQUEST));
-      const { realtime } = split(await ch.read(replies(false, 4), this.o.statusTimeoutMs));
-      this.last = parseStatusReplies(realtime);
+      await ch.write(Uint8Array.from(this.protocol.statusRequest));
+      this.last = this.statusOf(await this.ask(ch, { status: true, confirm: false }, this.o.statusTimeoutMs));
       return this.last;
     } catch (e) {
       throw this.broken(e, false);
     }
   }
 
+  /** Reads the replies `want` names, within `timeoutMs`. */
+  private async ask(ch: Channel, want: { status: boolean; confirm: boolean }, timeoutMs: number): Promise<Replies> {
+    return this.protocol.read(await ch.read(this.protocol.framer(want), timeoutMs), this.last);
+  }
+
+  private statusOf(r: Replies): PrinterState {
+    if (!r.status) throw new DeviceError('PROTOCOL', `${this.connection.label}: the reply held no status`);
+    return r.status;
+  }
+
   private async confirm(ch: Channel, hooks: PrintHooks): Promise<PrinterState> {
     let deadline = this.timers.now() + this.o.confirmTimeoutMs;
     let stalledSince: number | null = null;
+    // A printer that announces the end of a job is asked its status only when the announcement is
+    // late; one that does not (Star) is asked often, so a short ticket is not held for seconds.
+    const poll = this.protocol.pushesConfirmation ? this.o.stallPollMs : Math.min(this.o.confirmPollMs, this.o.stallPollMs);
     for (;;) {
       // Ask every poll interval rather than only at the deadline, so a printer that stopped with
       // the job inside is reported while it waits, not half a minute later.
-      const wait = stalledSince !== null ? this.o.stallPollMs : Math.max(1, Math.min(this.o.stallPollMs, deadline - this.timers.now()));
-      let got: { transmit: number | null; realtime: number[] };
+      const wait = stalledSince !== null ? this.o.stallPollMs : Math.max(1, Math.min(poll, deadline - this.timers.now()));
+      let got: Replies;
       try {
-        got = split(await ch.read(replies(true, 0), wait));
+        got = await this.ask(ch, { status: false, confirm: true }, wait);
       } catch (e) {
         if (!(e instanceof DeviceError) || e.code !== 'TIMEOUT') throw this.broken(e, true);
         // No confirmation yet: ask the printer (real-time, answered even when stopped) why.
         try {
-          await ch.write(Uint8Array.from(STATUS_REQUEST));
-          got = split(await ch.read(replies(true, 4), this.o.statusTimeoutMs));
+          await ch.write(Uint8Array.from(this.protocol.statusRequest));
+          got = await this.ask(ch, { status: true, confirm: true }, this.o.statusTimeoutMs);
         } catch (e2) {
           throw this.broken(e2, true);
         }
       }
-      if (got.transmit !== null) {
-        const paper = parseTransmitPaperStatus(got.transmit);
-        const state: PrinterState = { ...(this.last ?? parseStatusReplies([0x12, 0x12, 0x12, 0x12])), online: true, coverOpen: false, error: null, paper: paper.end ? 'out' : paper.nearEnd ? 'low' : 'ok' };
-        this.last = state;
-        return state;
+      if (got.confirmed) {
+        this.last = got.confirmed;
+        return got.confirmed;
       }
-      this.last = parseStatusReplies(got.realtime);
+      try {
+        this.last = this.statusOf(got);
+      } catch (e) {
+        throw this.broken(e, true);
+      }
       const blocked = blockingFault(this.last);
       const now = this.timers.now();
       if (blocked) {

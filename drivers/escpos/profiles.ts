@@ -7,34 +7,46 @@
  *   Bixolon code table puts PC852 at ESC t 18 as well.
  * - Generic: an unnamed ESC/POS clone, assumed 203 dpi with 576 dots → 48 columns. Its code tables
  *   are unknown, so text goes out as plain ASCII without diacritics rather than risk garbage.
+ * - TSP650, TSP100: Star TSP650(II) and TSP100 futurePRNT (TSP143) in Star Line mode (the printer's
+ *   emulation switch on Star Line, not ESC/POS), 80 mm paper: 203 dpi, 576 dots, 12-dot font → 48
+ *   columns; ESC GS t 5 is code page 852. The first TSP100, without futurePRNT, prints raster
+ *   graphics only and cannot take these tickets.
  *
  * The buzzer: Epson and Bixolon have none built in; their optional buzzer hangs on the drawer
  * kick-out connector and is set to sound on a pulse at pin 5, so the beep is ESC p 1 (pin 2 is
- * left to the cash drawer). Clones mostly carry a buzzer answering ESC B.
+ * left to the cash drawer). Clones mostly carry a buzzer answering ESC B. Star's external buzzer
+ * answers ESC GS EM on drive terminal 2 (star.ts).
  */
-import { cmd } from './commands.js';
 import type { TextEncoding } from './encoding.js';
+import type { PrinterDialect } from './protocol.js';
 
-export const PRINTER_MODELS = ['TM88', 'SRP350', 'Generic'] as const;
+export const PRINTER_MODELS = ['TM88', 'SRP350', 'Generic', 'TSP650', 'TSP100'] as const;
 export type PrinterModel = (typeof PRINTER_MODELS)[number];
 
 export interface PrinterProfile {
   model: PrinterModel;
+  /** The command language: bytes (encoder.ts), status and confirmation (protocol.ts). */
+  dialect: PrinterDialect;
   /** Font A characters per line at normal width. */
   columns: number;
+  /** The code page selected at the start of every ticket (ascii: none, the printer's default table). */
   encoding: TextEncoding;
-  /** ESC t argument selecting `encoding`, or null to leave the printer's default table. */
-  codeTable: number | null;
-  /** Bytes that finish a ticket: feed past the cutter, then cut. */
-  cut: number[];
-  beep: number[];
+  /** How a ticket ends: GS V 66 0 (feed to the cutter, cut), or the encoder's partial cut after that many feeds. */
+  cut: 'feed-to-cutter' | number;
+  /** How it beeps: a pulse on pin 5, ESC B, or Star's external buzzer. */
+  beep: 'pin5' | 'buzzer' | 'star-buzzer';
 }
 
+const EPSON_LIKE = { dialect: 'escpos', columns: 42, encoding: 'cp852', cut: 'feed-to-cutter', beep: 'pin5' } as const;
+const STAR_LINE = { dialect: 'star', columns: 48, encoding: 'cp852', cut: 0, beep: 'star-buzzer' } as const;
+
 export const PROFILES: Record<PrinterModel, PrinterProfile> = {
-  TM88: { model: 'TM88', columns: 42, encoding: 'cp852', codeTable: 18, cut: cmd.feedAndCut(0), beep: cmd.pulse(1, 100, 100) },
-  SRP350: { model: 'SRP350', columns: 42, encoding: 'cp852', codeTable: 18, cut: cmd.feedAndCut(0), beep: cmd.pulse(1, 100, 100) },
+  TM88: { model: 'TM88', ...EPSON_LIKE },
+  SRP350: { model: 'SRP350', ...EPSON_LIKE },
   // GS V 66 is not universal among clones: feed the text clear of the cutter, then the plain cut.
-  Generic: { model: 'Generic', columns: 48, encoding: 'ascii', codeTable: null, cut: [...cmd.feed(4), ...cmd.cut()], beep: cmd.buzzer(3, 2) },
+  Generic: { model: 'Generic', dialect: 'escpos', columns: 48, encoding: 'ascii', cut: 1, beep: 'buzzer' },
+  TSP650: { model: 'TSP650', ...STAR_LINE },
+  TSP100: { model: 'TSP100', ...STAR_LINE },
 };
 
 export function profileFor(model: string): PrinterProfile {

@@ -4,7 +4,7 @@
  * document for the ESC/POS encoder; they know nothing of the database.
  */
 import type { Block, PrintDocument, Style } from '../../drivers/escpos/document.js';
-import { BANNER, banner, field, priced, withCurrency, type PrintMark } from '../../drivers/escpos/blocks.js';
+import { BANNER, banner, field, priced, qrCode, withCurrency, type PrintMark } from '../../drivers/escpos/blocks.js';
 
 export type { PrintMark };
 
@@ -76,6 +76,8 @@ export interface BillData extends TicketHeader {
   discountRate: string | null;
   total: string;
   requestedBy: string;
+  /** What the QR code at the foot holds (the endpoint's `QrCode` setting filled in), null for none. */
+  qr: string | null;
 }
 
 export function preliminaryBill(b: BillData): PrintDocument {
@@ -88,6 +90,6 @@ export function preliminaryBill(b: BillData): PrintDocument {
   blocks.push({ kind: 'rule' });
   if (b.discountRate) blocks.push({ kind: 'row', left: 'Discount', right: `${b.discountRate}%` });
   blocks.push({ kind: 'row', left: 'TOTAL', right: withCurrency(b.total, b.currency), style: { bold: true, height: 2 } });
-  blocks.push({ kind: 'rule' }, { kind: 'text', text: `Printed for ${b.requestedBy}`, style: { align: 'center' } });
+  blocks.push({ kind: 'rule' }, { kind: 'text', text: `Printed for ${b.requestedBy}`, style: { align: 'center' } }, ...qrCode(b.qr));
   return { blocks };
 }

@@ -4,10 +4,12 @@
  */
 import { z } from 'zod';
 import type { Db } from '../../db/client.js';
+import { fillQr, qrTemplate } from '../../drivers/escpos/blocks.js';
 import type { PrintDocument } from '../../drivers/escpos/document.js';
 import { kitchenOrder, kitchenSettings, preliminaryBill, type PrintMark } from './layouts.js';
 import { dec } from '../core/money.js';
 import { getStored } from '../resources/engine/repo.js';
+import { BILL_QR } from '../resources/orderendpoints/resource.js';
 import { orders } from '../resources/orders/resource.js';
 import { zonedParts } from '../core/time.js';
 import type { PrintJob } from './store.js';
@@ -60,6 +62,7 @@ const amount = z.object({ amount: z.number() }).nullish();
 const billPayload = z.object({
   requestedBy: z.string(),
   ticket: z.object({
+    id: z.string().nullish(),
     name: z.string().nullish(),
     location: place,
     employee: person,
@@ -74,6 +77,15 @@ function parse<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
   const r = schema.safeParse(value);
   if (!r.success) throw new UnprintableJob(`${what} cannot be printed: ${r.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`);
   return r.data;
+}
+
+/** The endpoint's `QrCode` setting (checked when it was saved; one saved before the check fails the bill, visibly). */
+function billQr(endpoint: EndpointConfig): string | null {
+  try {
+    return qrTemplate(endpoint.settings.QrCode, BILL_QR);
+  } catch (e) {
+    throw new UnprintableJob(`the bill cannot be printed: ${(e as Error).message}`);
+  }
 }
 
 const waiter = (e: z.infer<typeof person>) => (e ? e.name || e.userName : null);
@@ -105,13 +117,15 @@ export function documentFor(db: Db, job: PrintJob, endpoint: EndpointConfig, tim
     }
     case 'preliminary': {
       const { ticket: t, requestedBy } = parse(billPayload, job.payload, 'the preliminary bill');
+      const total = money(t.totalPrice?.amount);
+      const currency = t.currencyLabel ?? '';
       return preliminaryBill({
         ticketName: t.name ?? '',
         tableName: t.location?.tableName ?? null,
         zoneName: t.location?.zoneName ?? null,
         waiter: waiter(t.employee),
         time: localTime(new Date(job.createdAt), timeZone),
-        currency: t.currencyLabel ?? '',
+        currency,
         lines: t.items.map((i) => ({
           name: i.plu.name,
           quantity: String(i.quantity),
@@ -120,8 +134,9 @@ export function documentFor(db: Db, job: PrintJob, endpoint: EndpointConfig, tim
           discountRate: rate(i.discountRate),
         })),
         discountRate: rate(t.discountRate),
-        total: money(t.totalPrice?.amount),
+        total,
         requestedBy,
+        qr: fillQr(billQr(endpoint), { ticket: t.id ?? String(job.refId ?? ''), total, currency }),
       });
     }
     case 'test':

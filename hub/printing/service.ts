@@ -177,8 +177,9 @@ export class PrintService {
     }
     for (const [name, e] of wanted) {
       if (this.workers.has(name) || this.stopping.has(name)) continue;
-      const printer = new EscPosPrinter(e.address, { backoff: PRINT_BACKOFF, ...this.opts.printer, timers: this.opts.printer?.timers ?? this.workerDeps.timers });
-      const worker = new PrintWorker(e, printer, PROFILES[e.type as PrinterModel], this.workerDeps);
+      const profile = PROFILES[e.type as PrinterModel];
+      const printer = new EscPosPrinter(e.address, { backoff: PRINT_BACKOFF, ...this.opts.printer, timers: this.opts.printer?.timers ?? this.workerDeps.timers, dialect: profile.dialect });
+      const worker = new PrintWorker(e, printer, profile, this.workerDeps);
       this.workers.set(name, { sig: signature(e), worker });
       worker.start();
     }

@@ -2,7 +2,8 @@
  * One worker per printer. It delivers the endpoint's jobs strictly in the order they were written:
  * while the oldest job waits (printer off, out of paper, cover open) the later ones wait behind it,
  * so a kitchen never gets order 2 before order 1. Every fault is retried with a growing backoff and
- * shown on the job (and on its order); a job is marked Printed only on the printer's GS r reply.
+ * shown on the job (and on its order); a job is marked Printed only on the printer's confirmation
+ * (ESC/POS: the GS r reply; Star: the ETB it counts once the job is printed).
  */
 import { whenDurable, type Db } from '../../db/client.js';
 import { render } from '../../drivers/escpos/document.js';

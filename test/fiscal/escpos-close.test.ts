@@ -61,9 +61,11 @@ describe('closing on a plain ESC/POS printer', () => {
     expect((await hub.call('GET', '/api/fiscaldevices/Paper')).body.status).toMatchObject({ online: true, dailySalesReportNumber: 2, fiscalMemorySerialNumber: hubIdentity() });
   });
 
-  it('refuses an unknown printer model in settings with 400', async () => {
-    const bad = await hub.call('POST', '/api/fiscaldevices', { name: 'Bad', driver: 'escpos', address: printer.address, settings: { Model: 'TM99' } });
-    expect(bad.status).toBe(400);
-    expect(bad.body.errors[0].memberName).toBe('settings');
+  it('refuses an unknown printer model or a QrCode naming an unknown placeholder in settings with 400', async () => {
+    for (const settings of [{ Model: 'TM99' }, { Model: 'TSP650', QrCode: 'https://x.example/{ticket}' }]) {
+      const bad = await hub.call('POST', '/api/fiscaldevices', { name: 'Bad', driver: 'escpos', address: printer.address, settings });
+      expect(bad.status).toBe(400);
+      expect(bad.body.errors[0].memberName).toBe('settings');
+    }
   });
 });

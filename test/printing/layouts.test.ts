@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { render, wrap } from '../../drivers/escpos/document.js';
 import { kitchenOrder, kitchenSettings, preliminaryBill, type KitchenOrderData } from '../../hub/printing/layouts.js';
-import { receipt, receiptData } from '../../drivers/fiscal/escpos/receipt.js';
+import { receipt, receiptData, RECEIPT_QR } from '../../drivers/fiscal/escpos/receipt.js';
+import { fillQr, qrTemplate } from '../../drivers/escpos/blocks.js';
+import { BILL_QR } from '../../hub/resources/orderendpoints/resource.js';
 import { PROFILES } from '../../drivers/escpos/profiles.js';
 
 /** ASCII text as bytes (only for strings without diacritics). */
@@ -70,7 +72,9 @@ describe('kitchen order, byte for byte', () => {
       ...a('  ! rychlo'), LF,
       0x1b, 0x45, 1, ...a('1 x Kureci rizek, Zurek, Gulyas'), LF,
       0x1b, 0x45, 0, ...a('-'.repeat(48)), LF,
-      0x1b, 0x64, 4, 0x1d, 0x56, 1,
+      // node-thermal-printer's partial cut ends with ESC @ (back to power-on settings): the ticket
+      // is already cut, so it changes nothing on paper.
+      0x1b, 0x64, 4, 0x1d, 0x56, 1, 0x1b, 0x40,
     ]);
   });
 
@@ -95,6 +99,28 @@ describe('kitchen order, byte for byte', () => {
       0x1b, 0x70, 1, 100, 100,
     ]);
     expect([...render(kitchenOrder(order, settings), PROFILES.Generic)].slice(-4)).toEqual([0x1b, 0x42, 3, 2]);
+  });
+
+  it('TSP650 (Star Line mode): ESC GS t 5, 48 columns, Star styles and sizes, ESC d 3 cut, then the external buzzer', () => {
+    const settings = kitchenSettings({ IsBeepEnabled: 'true', HighlightOrderNumber: 'true', DoubleHeightFont: 'true', DoubleWidthFont: 'true' });
+    const order: KitchenOrderData = { ...ORDER, items: [{ name: 'Gulyás', quantity: 3, modifiers: [], comment: 'bez chleba' }], waiter: null, zoneName: null };
+    const ESC_GS = [0x1b, 0x1d];
+    expect([...render(kitchenOrder(order, settings), PROFILES.TSP650)]).toEqual([
+      0x1b, 0x40, ...ESC_GS, 0x74, 5,
+      ...ESC_GS, 0x61, 1, 0x1b, 0x45, ...a('Kuchy'), 0xe5, ...a('a'), LF,
+      0x1b, 0x69, 1, 1, 0x1b, 0x34, ...a('#3F9A2C'), LF,
+      ...ESC_GS, 0x61, 0, 0x1b, 0x46, 0x1b, 0x69, 0, 0, 0x1b, 0x35,
+      ...a('Ticket' + ' '.repeat(36) + 'St'), 0x93, ...a('l 5'), LF,
+      ...row('Table', '5', 48), LF,
+      ...row('Time', '21.11.2026 11:00', 48), LF,
+      ...a('-'.repeat(48)), LF,
+      0x1b, 0x45, 0x1b, 0x69, 1, 1, ...a('3 x Guly'), 0xa0, ...a('s'), LF,
+      0x1b, 0x46, ...a('  ! bez chleba'), LF,
+      0x1b, 0x69, 0, 0, ...a('-'.repeat(48)), LF,
+      0x1b, 0x64, 3, 0x1b, 0x40,
+      ...ESC_GS, 0x19, 0x11, 2, 10, 10, ...ESC_GS, 0x19, 0x12, 2, 3, 0,
+    ]);
+    expect(render(kitchenOrder(order, settings), PROFILES.TSP100)).toEqual(render(kitchenOrder(order, settings), PROFILES.TSP650));
   });
 
   it('reads only "true" as on', () => {
@@ -144,6 +170,7 @@ describe('preliminary bill and receipt', () => {
       discountRate: '10',
       total: '12.42',
       requestedBy: 'jana',
+      qr: null,
     });
     expect([...render(doc, PROFILES.SRP350)]).toEqual([
       0x1b, 0x40, 0x1b, 0x74, 18,
@@ -164,6 +191,38 @@ describe('preliminary bill and receipt', () => {
       0x1b, 0x61, 0,
       0x1d, 0x56, 66, 0,
     ]);
+  });
+
+  it('prints a QR code at the foot of the bill when the endpoint asks for one, centred between blank lines', () => {
+    const template = qrTemplate('https://pay.example/{ticket}?sum={total}{currency}', BILL_QR);
+    const qr = fillQr(template, { ticket: 'T7', total: '12.42', currency: '€' });
+    expect(qr).toBe('https://pay.example/T7?sum=12.42EUR');
+    const doc = preliminaryBill({ ticketName: 'T', tableName: null, zoneName: null, waiter: null, time: '21.11.2026 11:40', currency: 'EUR', lines: [], discountRate: null, total: '0.00', requestedBy: 'jana', qr });
+    const bytes = [...render(doc, PROFILES.TM88)];
+    const foot = [...a('Printed for jana'), LF];
+    expect(bytes.slice(Buffer.from(bytes).indexOf(Buffer.from(foot)))).toEqual([
+      ...foot,
+      LF,
+      ...[0x1d, 0x28, 0x6b, 4, 0, 0x31, 0x41, 0x32, 0],
+      ...[0x1d, 0x28, 0x6b, 3, 0, 0x31, 0x43, 6],
+      ...[0x1d, 0x28, 0x6b, 3, 0, 0x31, 0x45, 0x31],
+      ...[0x1d, 0x28, 0x6b, qr!.length + 3, 0, 0x31, 0x50, 0x30, ...a(qr!)],
+      ...[0x1d, 0x28, 0x6b, 3, 0, 0x31, 0x51, 0x30],
+      LF,
+      0x1b, 0x61, 0,
+      0x1d, 0x56, 66, 0,
+    ]);
+  });
+
+  it('reads the QrCode setting: none, "true", or a template naming only known placeholders, in printable ASCII', () => {
+    for (const none of [undefined, '', ' false ', 'FALSE']) expect(qrTemplate(none, BILL_QR)).toBeNull();
+    expect(qrTemplate('true', BILL_QR)).toBe('{ticket}');
+    expect(qrTemplate('TRUE', RECEIPT_QR)).toBe('{serial}:{number}:{date}:{total}');
+    expect(qrTemplate('https://x.sk/r/{number}', RECEIPT_QR)).toBe('https://x.sk/r/{number}');
+    expect(() => qrTemplate('https://x.sk/{number}', BILL_QR)).toThrow(/unknown placeholder \{number\}.*\{ticket\}, \{total\}, \{currency\}/);
+    expect(() => qrTemplate('https://kuchyňa.sk', BILL_QR)).toThrow(/printable ASCII/);
+    expect(() => qrTemplate('x'.repeat(301), BILL_QR)).toThrow(/at most 300/);
+    expect(fillQr(null, {})).toBeNull();
   });
 
   it('builds the receipt from the fiscal Receipt: VAT per group from VAT-inclusive totals, payments, change, number', () => {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FakeEscPosPrinter } from '../support/fake-escpos-printer.js';
+import { FakeEscPosPrinter, type FakeDialect } from '../support/fake-escpos-printer.js';
 import { startHub, type TestHub } from '../support/hub.js';
 import { FAST_PRINTING, kitchen, ok, order, ordersOf, ticketsWith, until, type Kitchen } from './setup.js';
 
@@ -16,8 +16,8 @@ function keptDir(): string {
 }
 const printers: FakeEscPosPrinter[] = [];
 
-async function fake(): Promise<FakeEscPosPrinter> {
-  const p = await FakeEscPosPrinter.start();
+async function fake(dialect: FakeDialect = 'escpos'): Promise<FakeEscPosPrinter> {
+  const p = await FakeEscPosPrinter.start(0, { dialect });
   printers.push(p);
   return p;
 }
@@ -226,6 +226,54 @@ describe('print queue', () => {
   }, 30_000);
 });
 
+describe('Star printers (Star Line mode)', () => {
+  it('order endpoints take the models TM88, SRP350, Generic, TSP650, TSP100 and Tablet; another type or a bad QrCode is 400', async () => {
+    const hub = await startHub();
+    hubs.push(hub);
+    const put = (name: string, body: Record<string, unknown>) => hub.call('POST', '/api/orderendpoints', { name, address: 'tcp://127.0.0.1:9', isActive: false, ...body });
+    for (const type of ['TM88', 'SRP350', 'Generic', 'TSP650', 'TSP100', 'tsp650', 'Tablet']) expect((await put(`P-${type}`, { type })).status).toBe(201);
+    expect((await ok(hub.call('GET', '/api/orderendpoints/P-tsp650'))).type).toBe('TSP650');
+    for (const type of ['TSP143', 'Star', 'TM99', '']) {
+      const r = await put('Bad', { type });
+      expect(r.status).toBe(400);
+      expect(r.body.errors[0].memberName).toBe('type');
+    }
+    expect((await put('Q1', { type: 'TSP650', settings: { QrCode: 'https://pay.example/t/{ticket}?eur={total}' } })).status).toBe(201);
+    for (const QrCode of ['https://pay.example/{number}', 'https://kuchyňa.sk/{ticket}']) {
+      const r = await put('Q2', { type: 'TM88', settings: { QrCode } });
+      expect(r.status).toBe(400);
+      expect(r.body.errors[0]).toMatchObject({ memberName: 'settings', message: expect.stringMatching(/^QrCode: /) });
+    }
+  });
+
+  it('a TSP650 endpoint prints a kitchen order the Star fake decodes, Printed once the printer counted the ETB after it', async () => {
+    const sp = await fake('star');
+    const k = await open({ Gril: sp }, { type: 'TSP650' });
+    const t = await order(k, 'Stôl 7', ['Gril'], 2);
+    await sp.waitFor(() => sp.cutTickets().length === 1);
+    const [ticket] = sp.cutTickets();
+    expect(ticket[0]).toBe('Gril');
+    expect(ticket).toContain('2 x Šopský šalát 1');
+    expect(ticket.find((l) => l.startsWith('Ticket'))).toBe('Ticket' + ' '.repeat(48 - 6 - 6) + 'Stôl 7'); // 48 columns
+    expect(sp.tickets[0].lines[0]).toMatchObject({ align: 'center', bold: true });
+    const print = await until(() => printState(k, t.id), (p) => p.state === 'Printed');
+    expect(print).toMatchObject({ attempts: 1, lastError: null });
+    expect(sp.etbCounter).toBe(1);
+    expect(await ok(k.hub.call('GET', '/api/orderendpoints/Gril/status'))).toMatchObject({ type: 'TSP650', online: true, paper: 'ok', cover: 'closed' });
+  });
+
+  it('a TSP100 out of paper holds the order, visibly; refilled, it prints once', async () => {
+    const sp = await fake('star');
+    sp.setPaperOut(true);
+    const k = await open({ Gril: sp }, { type: 'TSP100' });
+    const t = await order(k, 'S2', ['Gril']);
+    await until(() => printState(k, t.id), (p) => p.state === 'Waiting' && /PAPER_OUT/.test(p.lastError ?? ''));
+    sp.setPaperOut(false);
+    await until(() => printState(k, t.id), (p) => p.state === 'Printed');
+    expect(sp.cutTickets()).toHaveLength(1);
+  });
+});
+
 describe('reprint, status and health', () => {
   it('POST /api/orders/{id}/reprint prints a COPY and leaves the original order printed', async () => {
     const kp = await fake();
@@ -300,6 +348,18 @@ describe('reprint, status and health', () => {
     expect(bill.slice(0, 2)).toEqual(['BILL', 'Not a fiscal receipt']);
     expect(bill).toContain('Šopský šalát 1');
     expect(bill.find((l) => l.startsWith('TOTAL'))).toMatch(/ 9\.00$/);
+  });
+
+  it('prints a QR code of the ticket id at the foot of the bill when the endpoint has QrCode "true"', async () => {
+    const kp = await fake();
+    const k = await open({ Kitchen: kp }, { settings: { QrCode: 'true' } });
+    const t = await order(k, 'Table 14', ['Kitchen']);
+    await kp.waitFor(() => kp.cutTickets().length === 1);
+    expect(kp.tickets[0].qr).toEqual([]); // kitchen orders carry none
+    expect((await k.hub.call('POST', `/api/tickets/${t.id}/print_preliminary_ticket`, { orderEndpointName: 'Kitchen' }, { token: k.token })).status).toBe(204);
+    await kp.waitFor(() => kp.cutTickets().length === 2);
+    expect(kp.tickets[1].qr).toEqual([t.id]);
+    expect(kp.cutTickets()[1].slice(-3)).toEqual(['Printed for jana', '', '']);
   });
 
   it('follows an endpoint edit without a restart', async () => {

@@ -26,13 +26,13 @@ export interface Kitchen {
 }
 
 /**
- * Endpoints named after `printers` (TM88 at each fake printer's address), one dish per endpoint,
- * and a waiter on a CashRegister device. `dataDir` keeps the database for a restart (the caller removes it);
- * `workers: false` leaves printing to a PrintService the test builds itself.
+ * Endpoints named after `printers` (of `type`, TM88 by default, at each fake printer's address), one
+ * dish per endpoint, and a waiter on a CashRegister device. `dataDir` keeps the database for a restart
+ * (the caller removes it); `workers: false` leaves printing to a PrintService the test builds itself.
  */
 export async function kitchen(
   printers: Record<string, FakeEscPosPrinter>,
-  opts: { dataDir?: string; settings?: Record<string, string>; workers?: boolean; syncFd?: SyncFd } = {},
+  opts: { dataDir?: string; settings?: Record<string, string>; workers?: boolean; syncFd?: SyncFd; type?: string } = {},
 ): Promise<Kitchen> {
   const hub = await startHub({ printing: opts.workers === false ? undefined : FAST_PRINTING, dataDir: opts.dataDir, syncFd: opts.syncFd });
   const names = Object.keys(printers);
@@ -40,7 +40,7 @@ export async function kitchen(
   {
     await ok(hub.call('POST', '/api/stocks', { name: 'Menu' }));
     for (const [name, p] of Object.entries(printers)) {
-      await ok(hub.call('POST', '/api/orderendpoints', { name, type: 'TM88', address: p.address, settings: opts.settings ?? {} }));
+      await ok(hub.call('POST', '/api/orderendpoints', { name, type: opts.type ?? 'TM88', address: p.address, settings: opts.settings ?? {} }));
       await ok(hub.call('POST', '/api/plus', { code: plu[name], stockName: 'Menu', name: `Šopský šalát ${plu[name]}`, type: 'Service', unitPrice: { amount: 4.5 }, vatInfo: { category: 1, rate: 20 }, orderEndpointNames: [name] }));
     }
     await ok(hub.call('POST', '/api/devices', { name: 'Till', envName: 'CashRegister' }));

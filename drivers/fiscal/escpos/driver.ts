@@ -13,7 +13,8 @@
 import { Decimal } from 'decimal.js';
 import { render } from '../../escpos/document.js';
 import { EscPosPrinter, type EscPosPrinterOptions } from '../../escpos/driver.js';
-import { receipt as receiptDocument, receiptData } from './receipt.js';
+import { fillQr, qrTemplate } from '../../escpos/blocks.js';
+import { receipt as receiptDocument, receiptData, RECEIPT_QR } from './receipt.js';
 import { profileFor, type PrinterProfile } from '../../escpos/profiles.js';
 import type { Block } from '../../escpos/document.js';
 import { OneAtATime } from '../one-at-a-time.js';
@@ -50,10 +51,15 @@ export interface EscPosFiscalOptions {
   printer?: EscPosPrinterOptions;
 }
 
-/** Settings: Model (TM88, SRP350, Generic), Header and Footer (lines split by '|'), Currency, ReconnectMaxMs. */
+/**
+ * Settings: Model (a printer model, drivers/escpos/profiles.ts: TM88, SRP350, Generic, TSP650,
+ * TSP100), Header and Footer (lines split by '|'), Currency, ReconnectMaxMs, and QrCode (a QR code
+ * above the receipt's footer: "true" or a template, receipt.ts RECEIPT_QR).
+ */
 export function checkEscPosSettings(settings: Record<string, string>): void {
   profileFor(settings.Model ?? 'Generic');
   reconnectMaxMs(settings);
+  qrTemplate(settings.QrCode, RECEIPT_QR);
 }
 
 function reconnectMaxMs(settings: Record<string, string>): number {
@@ -78,12 +84,14 @@ export class EscPosFiscalDevice implements FiscalDevice {
   private readonly header: string[];
   private readonly footer: string[];
   private readonly currency: string;
+  /** The QrCode setting's template, null for no QR code. */
+  private readonly qr: string | null;
   private readonly documents = new OneAtATime();
 
   constructor(private readonly o: EscPosFiscalOptions) {
     this.profile = profileFor(o.settings.Model ?? 'Generic');
     const max = reconnectMaxMs(o.settings);
-    this.printer = new EscPosPrinter(o.address, { backoff: { initialMs: Math.min(200, max), maxMs: max, factor: 2 }, ...o.printer });
+    this.printer = new EscPosPrinter(o.address, { backoff: { initialMs: Math.min(200, max), maxMs: max, factor: 2 }, ...o.printer, dialect: this.profile.dialect });
     this.store = o.store ?? memoryStore();
     this.key = `escpos:${o.name}`;
     this.serial = o.hubId ?? 'POSHUB';
@@ -91,6 +99,7 @@ export class EscPosFiscalDevice implements FiscalDevice {
     this.header = lines(o.settings.Header);
     this.footer = lines(o.settings.Footer);
     this.currency = o.settings.Currency ?? 'EUR';
+    this.qr = qrTemplate(o.settings.QrCode, RECEIPT_QR);
   }
 
   private state(): State {
@@ -114,7 +123,7 @@ export class EscPosFiscalDevice implements FiscalDevice {
 
   async info(): Promise<DeviceInfo> {
     return {
-      model: `ESC/POS ${this.o.settings.Model ?? 'Generic'} (receipts numbered by the hub)`,
+      model: `${this.profile.dialect === 'star' ? 'Star' : 'ESC/POS'} ${this.profile.model} (receipts numbered by the hub)`,
       serialNumber: this.serial,
       fiscalMemorySerialNumber: this.serial,
       capabilities: { receipts: true, reports: true, email: false },
@@ -180,7 +189,8 @@ export class EscPosFiscalDevice implements FiscalDevice {
       const entry = this.journal(number);
       if (entry) {
         const mark = number === issued ? null : 'REPRINT';
-        const data = receiptData(entry.receipt, { header: this.header, number: String(number), time: this.time(entry.date), currency: this.currency, footer: this.footer, mark });
+        const qr = fillQr(this.qr, { number: String(number), date: entry.date, total: new Decimal(entry.receipt.total).toFixed(2), currency: this.currency, serial: this.serial });
+        const data = receiptData(entry.receipt, { header: this.header, number: String(number), time: this.time(entry.date), currency: this.currency, footer: this.footer, mark, qr });
         try {
           await this.printer.print(render(receiptDocument(data), this.profile));
         } finally {

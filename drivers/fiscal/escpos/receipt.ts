@@ -4,8 +4,15 @@
  */
 import { Decimal } from 'decimal.js';
 import type { Block, PrintDocument } from '../../escpos/document.js';
-import { banner, field, priced, withCurrency, type PrintMark } from '../../escpos/blocks.js';
+import { banner, field, priced, qrCode, withCurrency, type PrintMark, type QrFields } from '../../escpos/blocks.js';
 import type { Receipt } from '../types.js';
+
+/**
+ * What a receipt's QR code may hold (the `QrCode` setting of an `escpos` fiscal device): {number},
+ * {date} (ISO 8601, UTC), {total}, {currency}, {serial} (the hub's id, the receipts' fiscal memory
+ * serial number); "true" is all four that identify it.
+ */
+export const RECEIPT_QR: QrFields = { placeholders: ['number', 'date', 'total', 'currency', 'serial'], whenTrue: '{serial}:{number}:{date}:{total}' };
 
 export interface ReceiptData {
   header: string[];
@@ -22,6 +29,8 @@ export interface ReceiptData {
   change: string;
   footer: string[];
   mark: PrintMark | null;
+  /** What the QR code above the footer holds (the device's `QrCode` setting filled in), null for none. */
+  qr: string | null;
 }
 
 export function receipt(r: ReceiptData): PrintDocument {
@@ -36,7 +45,7 @@ export function receipt(r: ReceiptData): PrintDocument {
   if (new Decimal(r.change).gt(0)) blocks.push({ kind: 'row', left: 'Change', right: r.change, style: { bold: true } });
   blocks.push({ kind: 'rule' }, { kind: 'row', left: 'VAT', right: 'Base      VAT' });
   for (const v of r.vat) blocks.push({ kind: 'row', left: `${v.letter} ${v.rate}%`, right: `${v.base.padStart(9)} ${v.vat.padStart(8)}` });
-  blocks.push({ kind: 'rule' }, ...r.footer.map((f): Block => ({ kind: 'text', text: f, style: { align: 'center' } })), ...marks);
+  blocks.push({ kind: 'rule' }, ...qrCode(r.qr), ...r.footer.map((f): Block => ({ kind: 'text', text: f, style: { align: 'center' } })), ...marks);
   return { blocks };
 }
 
@@ -47,7 +56,10 @@ export const vatLetter = (category: number) => String.fromCharCode(0x41 + Math.m
  * ReceiptData from the fiscal interface's Receipt: prices include VAT, so each group's VAT is
  * total × rate / (100 + rate), rounded half-up to cents once per group (not per line).
  */
-export function receiptData(r: Receipt, meta: { header: string[]; number: string; time: string; currency: string; footer: string[]; mark?: PrintMark | null }): ReceiptData {
+export function receiptData(
+  r: Receipt,
+  meta: { header: string[]; number: string; time: string; currency: string; footer: string[]; mark?: PrintMark | null; qr?: string | null },
+): ReceiptData {
   const groups = new Map<number, { rate: Decimal; total: Decimal }>();
   const factor = new Decimal(1).minus(new Decimal(r.discountRate).div(100));
   for (const l of r.lines) {
@@ -83,5 +95,6 @@ export function receiptData(r: Receipt, meta: { header: string[]; number: string
     change: money(r.change),
     footer: meta.footer,
     mark: meta.mark ?? null,
+    qr: meta.qr ?? null,
   };
 }

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { qrTemplate, type QrFields } from '../../../drivers/escpos/blocks.js';
+import { PRINTER_MODELS } from '../../../drivers/escpos/profiles.js';
 import { AddressError, parseAddress } from '../../../drivers/transport/address.js';
 import { errors } from '../../http/errors.js';
 import { withoutSecretSettings } from '../engine/visibility.js';
@@ -7,8 +9,15 @@ import { nameKeyed } from '../engine/keys.js';
 import { enumOf, nameKey, stringMap, text } from '../engine/fields.js';
 import { bool } from '../engine/refs.js';
 
-/** Printer models the ESC/POS driver knows, and `Tablet` for a kitchen display (CONTRACT §8). */
-export const ORDER_ENDPOINT_TYPES = ['TM88', 'SRP350', 'Generic', 'Tablet'] as const;
+/** Printer models the printer driver knows (drivers/escpos/profiles.ts), and `Tablet` for a kitchen display (CONTRACT §8). */
+export const ORDER_ENDPOINT_TYPES = [...PRINTER_MODELS, 'Tablet'] as const;
+
+/**
+ * What a bill's QR code may hold (the `QrCode` setting of the order endpoint that prints it):
+ * {ticket} the ticket's id — what a register scans to open the ticket and take the payment —,
+ * {total}, {currency}; "true" is the ticket's id.
+ */
+export const BILL_QR: QrFields = { placeholders: ['ticket', 'total', 'currency'], whenTrue: '{ticket}' };
 
 export const orderEndpoints = defineResource({
   name: 'orderendpoints',
@@ -19,9 +28,18 @@ export const orderEndpoints = defineResource({
   schema: z.object({
     name: nameKey().optional(),
     isActive: z.boolean().default(true),
-    type: enumOf(ORDER_ENDPOINT_TYPES),
+    type: enumOf(ORDER_ENDPOINT_TYPES).describe(
+      'The printer model: `TM88` (Epson TM-T88), `SRP350` (Bixolon SRP-350), `Generic` (an ESC/POS clone, ASCII text), ' +
+        '`TSP650` or `TSP100` (Star TSP650, TSP100 futurePRNT, in Star Line mode); or `Tablet`, a kitchen display.',
+    ),
     address: text().default(''),
-    settings: stringMap().default({}),
+    settings: stringMap()
+      .default({})
+      .describe(
+        'Kitchen tickets: `IsBeepEnabled`, `HighlightOrderNumber`, `DoubleHeightFont`, `DoubleWidthFont` ("true"/"false"). ' +
+          'Bills: `QrCode` — "true" prints a QR code of the ticket id; other text is the QR content, with `{ticket}`, `{total}`, `{currency}` filled in (printable ASCII). ' +
+          'Kitchen displays: `AmberAfterMinutes`, `RedAfterMinutes`.',
+      ),
   }),
   readOnly: {},
   columns: (d) => ({ is_active: bool(d.isActive), type: d.type as string, address: d.address as string }),
@@ -42,6 +60,11 @@ export const orderEndpoints = defineResource({
           if (e instanceof AddressError) throw errors.member('address', e.message);
           throw e;
         }
+      }
+      try {
+        qrTemplate((body.settings as Record<string, string> | undefined)?.QrCode, BILL_QR);
+      } catch (e) {
+        throw errors.member('settings', (e as Error).message);
       }
       return body;
     },

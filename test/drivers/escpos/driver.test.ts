@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SerialPortMock } from 'serialport';
 import { EscPosPrinter, type EscPosPrinterOptions } from '../../../drivers/escpos/driver.js';
 import { render } from '../../../drivers/escpos/document.js';
-import { PROFILES } from '../../../drivers/escpos/profiles.js';
+import { PROFILES, type PrinterProfile } from '../../../drivers/escpos/profiles.js';
 import type { SerialBinding } from '../../../drivers/transport/index.js';
 import { FakeEscPosPrinter } from '../../support/fake-escpos-printer.js';
 
@@ -14,22 +14,42 @@ const FAST: EscPosPrinterOptions = {
   stallPollMs: 20,
 };
 
-const job = (title: string, lines = 1) =>
-  render({ blocks: [{ kind: 'text', text: title }, ...Array.from({ length: lines - 1 }, (_, i) => ({ kind: 'text' as const, text: `line ${i + 2}` }))] }, PROFILES.TM88);
+const job = (title: string, lines = 1, profile: PrinterProfile = PROFILES.TM88) =>
+  render({ blocks: [{ kind: 'text', text: title }, ...Array.from({ length: lines - 1 }, (_, i) => ({ kind: 'text' as const, text: `line ${i + 2}` }))] }, profile);
 
 let fake: FakeEscPosPrinter;
 let printer: EscPosPrinter;
 
-beforeEach(async () => {
-  fake = await FakeEscPosPrinter.start();
-  printer = new EscPosPrinter(fake.address, FAST);
-});
-afterEach(async () => {
-  await printer.close();
-  await fake.close();
-});
+/** Paper runs out after the first line: the job is held (onStall), then confirmed once refilled (onResume). */
+async function holdsStalledJob(profile: PrinterProfile): Promise<void> {
+  fake.lineDelayMs = 15;
+  let stalls = 0;
+  let resumed = 0;
+  fake.once('line', () => fake.setPaperOut(true));
+  const printing = printer.print(job('Line 1', 6, profile), { onStall: (e) => (stalls += e.code === 'PAPER_OUT' ? 1 : 100), onResume: () => resumed++ });
+  await fake.waitFor(() => stalls === 1);
+  expect(fake.cutTickets()).toEqual([]);
+  fake.setPaperOut(false);
+  await printing;
+  expect(resumed).toBe(1);
+  expect(fake.cutTickets()).toEqual([['Line 1', 'line 2', 'line 3', 'line 4', 'line 5', 'line 6']]);
+}
+
+/** A fake printer of `dialect` and the driver speaking to it, for each test of the block. */
+function connectEach(dialect: 'escpos' | 'star') {
+  beforeEach(async () => {
+    fake = await FakeEscPosPrinter.start(0, { dialect });
+    printer = new EscPosPrinter(fake.address, { ...FAST, dialect });
+  });
+  afterEach(async () => {
+    await printer.close();
+    await fake.close();
+  });
+}
 
 describe('ESC/POS driver against the fake printer', () => {
+  connectEach('escpos');
+
   it('asks the status, sends the job with GS r after it, and resolves on the GS r reply', async () => {
     const sent: string[] = [];
     const state = await printer.print(job('Gulyás'), {
@@ -88,19 +108,7 @@ describe('ESC/POS driver against the fake printer', () => {
     expect(fake.cutTickets()).toEqual([]);
   });
 
-  it('holds a job that stopped on paper out mid-job, and confirms it once the paper is refilled', async () => {
-    fake.lineDelayMs = 15;
-    let stalls = 0;
-    let resumed = 0;
-    fake.once('line', () => fake.setPaperOut(true));
-    const printing = printer.print(job('Line 1', 6), { onStall: (e) => (stalls += e.code === 'PAPER_OUT' ? 1 : 100), onResume: () => resumed++ });
-    await fake.waitFor(() => stalls === 1);
-    expect(fake.cutTickets()).toEqual([]);
-    fake.setPaperOut(false);
-    await printing;
-    expect(resumed).toBe(1);
-    expect(fake.cutTickets()).toEqual([['Line 1', 'line 2', 'line 3', 'line 4', 'line 5', 'line 6']]);
-  });
+  it('holds a job that stopped on paper out mid-job, and confirms it once the paper is refilled', () => holdsStalledJob(PROFILES.TM88));
 
   it('gives up with the outcome unknown when a healthy printer never confirms', async () => {
     fake.lineDelayMs = 200; // 5 lines take a second, the deadline is 500 ms
@@ -116,6 +124,60 @@ describe('ESC/POS driver against the fake printer', () => {
   it('reads the status on request', async () => {
     fake.setCoverOpen(true);
     expect(await printer.status()).toMatchObject({ online: false, coverOpen: true });
+  });
+});
+
+describe('Star Line mode: ESC ACK SOH status, ETB confirmation', () => {
+  connectEach('star');
+  const starJob = (title: string, lines = 1) => job(title, lines, PROFILES.TSP650);
+  const ASK = [0x1b, 0x06, 0x01];
+
+  it('asks the automatic status, sends the job with ETB after it (no GS r), and resolves once the ETB counter moved', async () => {
+    fake.etbCounter = 31; // the 5-bit counter wraps to 0 on this job
+    const state = await printer.print(starJob('Šopský šalát'));
+    expect(state).toMatchObject({ online: true, paper: 'ok', coverOpen: false });
+    expect(fake.cutTickets()).toEqual([['Šopský šalát']]);
+    expect(fake.etbCounter).toBe(0);
+    const raw = fake.rawBytes;
+    expect(raw.slice(0, 3)).toEqual(ASK);
+    expect(raw.slice(3, 3 + starJob('Šopský šalát').length + 1)).toEqual([...starJob('Šopský šalát'), 0x17]);
+    // Then only status requests: the driver asked until the printer had counted the ETB.
+    const after = raw.slice(3 + starJob('Šopský šalát').length + 1);
+    expect(after.length % 3).toBe(0);
+    expect(after.length).toBeGreaterThan(0);
+    for (let i = 0; i < after.length; i += 3) expect(after.slice(i, i + 3)).toEqual(ASK);
+    expect(Buffer.from(raw).includes(Buffer.from([0x1d, 0x72, 1]))).toBe(false);
+  });
+
+  it('takes the status the printer sends by itself when automatic status is on, and the Ethernet length after it', async () => {
+    fake.starAsb = true;
+    fake.starEthernetLength = true;
+    fake.lineDelayMs = 2;
+    await printer.print(starJob('A', 3));
+    await printer.print(starJob('B'));
+    expect(fake.cutTickets()).toEqual([['A', 'line 2', 'line 3'], ['B']]);
+    expect(fake.etbCounter).toBe(2);
+  });
+
+  it('reports paper near end, and does not send to a printer out of paper or open', async () => {
+    fake.nearEnd = true;
+    expect((await printer.print(starJob('A'))).paper).toBe('low');
+    fake.setPaperOut(true);
+    const before = fake.rawBytes.length;
+    await expect(printer.print(starJob('B'))).rejects.toMatchObject({ code: 'PAPER_OUT', outcomeUnknown: false });
+    expect(fake.rawBytes.slice(before)).toEqual(ASK);
+    fake.setPaperOut(false);
+    fake.setCoverOpen(true);
+    await expect(printer.print(starJob('B'))).rejects.toMatchObject({ code: 'COVER_OPEN', outcomeUnknown: false });
+    expect(await printer.status()).toMatchObject({ online: false, coverOpen: true });
+  });
+
+  it('holds a job that stopped on paper out mid-job, and confirms it once the paper is refilled', () => holdsStalledJob(PROFILES.TSP650));
+
+  it('gives up with the outcome unknown when the connection drops before the ETB is counted', async () => {
+    fake.dropBeforeConfirm = 1;
+    await expect(printer.print(starJob('A'))).rejects.toMatchObject({ outcomeUnknown: true });
+    expect(fake.cutTickets()).toEqual([['A']]);
   });
 });
 

@@ -32,11 +32,11 @@ async function failure(p: Promise<unknown>): Promise<DeviceError> {
 let printer: FakeEscPosPrinter;
 let store: ReturnType<typeof mapStore>;
 let dev: EscPosFiscalDevice;
-const device = () =>
+const device = (settings: Record<string, string> = {}, at = printer) =>
   new EscPosFiscalDevice({
     name: 'R1',
-    address: printer.address,
-    settings: { Header: 'Bistro|Main street 1', ReconnectMaxMs: '20' },
+    address: at.address,
+    settings: { Header: 'Bistro|Main street 1', ReconnectMaxMs: '20', ...settings },
     store,
     clock,
     hubId: 'a1b2c3',
@@ -65,6 +65,30 @@ describe('escpos fiscal driver', () => {
     expect(printedText()[0]).not.toMatch(/REPRINT/);
     expect(await dev.lastDocument()).toEqual({ number: 1, date: clock().toISOString(), amount: '13.80' });
     expect(await dev.info()).toMatchObject({ fiscalMemorySerialNumber: 'a1b2c3', capabilities: { receipts: true, reports: true } });
+  });
+
+  it('prints a QR code above the footer when QrCode asks: "true" is serial:number:date:total', async () => {
+    await dev.close();
+    dev = device({ QrCode: 'true' });
+    await dev.printReceipt(receipt(), 'job-q');
+    await printer.waitFor(() => printer.cutTickets().length === 1);
+    expect(printer.tickets[0].qr).toEqual([`a1b2c3:1:${clock().toISOString()}:13.80`]);
+  });
+
+  it('prints on a Star printer (Model TSP650) through Star Line mode, with a QR code from a template', async () => {
+    const star = await FakeEscPosPrinter.start(0, { dialect: 'star' });
+    const onStar = device({ Model: 'TSP650', QrCode: 'https://bistro.example/r/{number}?sum={total}{currency}' }, star);
+    try {
+      expect((await onStar.printReceipt(receipt(), 'job-s')).number).toBe(1);
+      await star.waitFor(() => star.cutTickets().length === 1);
+      expect(star.cutTickets()[0].join('\n')).toMatch(/Bistro[\s\S]*Receipt 1[\s\S]*Gulyás[\s\S]*TOTAL/);
+      expect(star.tickets[0].qr).toEqual(['https://bistro.example/r/1?sum=13.80EUR']);
+      expect(star.etbCounter).toBe(1);
+      expect((await onStar.info()).model).toBe('Star TSP650 (receipts numbered by the hub)');
+    } finally {
+      await onStar.close();
+      await star.close();
+    }
   });
 
   it('numbers consecutively and keeps counting after a restart (the state store is the memory)', async () => {

@@ -231,7 +231,7 @@ export const ENUMS = {
   envName: ['BackOffice', 'CashRegister', 'PDA', 'Tool'],
   paymentCategory: ['Cash', 'CreditCard', 'Voucher', 'Other'],
   pluType: ['StockItem', 'Recipe', 'Service', 'Container'],
-  orderEndpointType: ['TM88', 'SRP350', 'Generic', 'Tablet'],
+  orderEndpointType: ['TM88', 'SRP350', 'Generic', 'TSP650', 'TSP100', 'Tablet'],
   fiscalDriver: ['simulator', 'datecs', 'escpos'],
   transferType: ['Income', 'Outcome', 'Transfer', 'Sale', 'Invoice', 'Correction'],
   postableTransferType: ['Income', 'Outcome', 'Transfer', 'Invoice'],
