@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../hub/core/clock.js';
+import { PRESETS } from '../../hub/http/presets.js';
 import { startHub, ADMIN_PASSWORD, type TestHub } from '../support/hub.js';
 import { expect2xx, item, register, restaurant } from '../tickets/fixture.js';
 import { ensureWebBuild } from './build.js';
@@ -281,6 +282,81 @@ describe.skipIf(!haveChromium)("the manager's page in Chromium", () => {
     // The rights are read again: the save button goes away.
     await page.waitForFunction(() => !document.querySelector('[data-testid=save]'));
     expect((await hub.call('GET', '/api/customers/dvorak')).body.email).toBe('');
+  });
+
+  /** Every answer the page got from the hub's API while `run` ran. */
+  async function answersDuring(page: Page, run: () => Promise<void>): Promise<Array<{ url: string; status: number }>> {
+    const seen: Array<{ url: string; status: number }> = [];
+    const record = (r: { url(): string; status(): number }) => {
+      if (new URL(r.url()).pathname.startsWith('/api/')) seen.push({ url: r.url(), status: r.status() });
+    };
+    page.on('response', record);
+    try {
+      await run();
+      await page.waitForLoadState('networkidle').catch(() => undefined);
+    } finally {
+      page.off('response', record);
+    }
+    return seen;
+  }
+
+  const menu = async (page: Page) => (await page.getByRole('navigation', { name: 'Main' }).getByRole('link').allTextContents()).map((t) => t.trim());
+
+  /** Clicks every menu entry and every tab it shows, waiting for each view to settle. */
+  async function visitEverything(page: Page): Promise<void> {
+    for (const entry of await menu(page)) {
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: entry }).click();
+      await page.waitForLoadState('networkidle').catch(() => undefined);
+      const tabs = page.locator('.tabs a');
+      for (const tab of await tabs.allTextContents()) {
+        await page.locator('.tabs a', { hasText: tab }).first().click();
+        await page.waitForLoadState('networkidle').catch(() => undefined);
+      }
+    }
+  }
+
+  it('shows a user only what their rights can read: a waiter, a cashier and a manager click through every entry without one refusal', async () => {
+    const presets = Object.fromEntries(PRESETS.map((p) => [p.name, [...p.rights]]));
+    const expected: Record<string, string[]> = {
+      Waiter: ['Today', 'Tickets', 'Catalog & stock'],
+      Cashier: ['Today', 'Tickets', 'Catalog & stock'],
+      Manager: ['Today', 'Tickets', 'Devices', 'Catalog & stock', 'Customers', 'Settings'],
+    };
+    for (const [preset, entries] of Object.entries(expected)) {
+      const userName = `preset-${preset.toLowerCase()}`;
+      await expect2xx(hub.call('POST', '/api/users', { userName, password: `pw-${userName}`, rights: presets[preset] }));
+      const page = await open({ userName, password: `pw-${userName}` });
+      expect(await menu(page), preset).toEqual(entries);
+      const answers = await answersDuring(page, () => visitEverything(page));
+      expect(answers.length, `${preset} loaded data`).toBeGreaterThan(3);
+      expect(answers.filter((a) => a.status === 403), preset).toEqual([]);
+      if (preset === 'Waiter') {
+        // Only products and stocks among the catalog's tabs; a typed URL shows a notice, not a refusal.
+        await go(page, '/catalog/products');
+        expect(await page.locator('.tabs a').allTextContents()).toEqual(['Products', 'Stocks', 'Modifiers']);
+        const typed = await answersDuring(page, async () => {
+          await go(page, '/customers');
+          await page.getByText('This page is not part of your work here').waitFor();
+          await go(page, '/settings/users');
+          await page.getByText('This page is not part of your work here').waitFor();
+        });
+        expect(typed.filter((a) => /\/api\/(customers|users)/.test(a.url))).toEqual([]);
+      }
+    }
+  });
+
+  it('creates a user from the Cashier preset with exactly its rights', async () => {
+    const page = await open();
+    await go(page, '/settings/users');
+    await page.getByRole('button', { name: 'New user' }).click();
+    await page.getByLabel('User name').fill('kasa-jana');
+    await page.getByLabel('Password').fill('pw-kasa-jana');
+    await page.getByRole('group', { name: 'Presets' }).getByRole('button', { name: 'Cashier' }).click();
+    await page.getByTestId('save').click();
+    await page.getByTestId('save').waitFor({ state: 'detached' });
+    const found = await hub.call('GET', '/api/users?userName=kasa-jana');
+    expect(found.body.items).toHaveLength(1);
+    expect([...found.body.items[0].rights].sort()).toEqual([...PRESETS.find((p) => p.name === 'Cashier')!.rights].sort());
   });
 
   it('shows devices with their status and runs an X report', async () => {

@@ -1,10 +1,11 @@
 /** The shell: login gate, navigation, live status, and the page for the current route. */
 import { useEffect } from 'preact/hooks';
-import { Icon, type IconName } from './components/Icon';
+import { Icon } from './components/Icon';
+import { allowed, viewOf, VIEWS } from './lib/access';
 import { Dialogs, Empty, LinkButton, Toasts } from './components/ui';
 import { liveStatus, startLive, stopLive } from './lib/live';
 import { linkHandler, match, navigate, useLocation } from './lib/router';
-import { logout, refreshSession, useSession } from './lib/session';
+import { logout, refreshSession, useCan, useSession } from './lib/session';
 import { useStore } from './lib/store';
 import { Catalog } from './pages/Catalog';
 import { Customers } from './pages/Customers';
@@ -14,19 +15,20 @@ import { Settings } from './pages/Settings';
 import { Tickets } from './pages/Tickets';
 import { Today } from './pages/Today';
 
-const NAV: Array<{ href: string; label: string; icon: IconName }> = [
-  { href: '/today', label: 'Today', icon: 'today' },
-  { href: '/tickets', label: 'Tickets', icon: 'tickets' },
-  { href: '/devices', label: 'Devices', icon: 'devices' },
-  { href: '/catalog', label: 'Catalog & stock', icon: 'catalog' },
-  { href: '/customers', label: 'Customers', icon: 'customers' },
-  { href: '/settings', label: 'Settings', icon: 'settings' },
-];
-
 const LIVE_TEXT = { off: 'Offline', connecting: 'Connecting…', live: 'Live', reconnecting: 'Reconnecting…' } as const;
 
 function Page({ path }: { path: string }) {
+  const can = useCan();
   if (path === '/' || path === '') return null;
+  const view = viewOf(path);
+  // A view the user may not read is not opened at all (no request that would be refused).
+  if (view && !allowed(view, can)) {
+    return (
+      <Empty icon="alert" title="This page is not part of your work here">
+        Ask a manager for the rights {(view.needs ?? []).join(', ')} if you need it.
+      </Empty>
+    );
+  }
   if (path === '/today') return <Today />;
   const ticket = match('/tickets/:id', path);
   if (path === '/tickets' || ticket) return <Tickets openId={ticket?.id ?? null} />;
@@ -49,6 +51,7 @@ function Page({ path }: { path: string }) {
 
 function Shell() {
   const s = useSession()!;
+  const can = useCan();
   const { path } = useLocation();
   const live = useStore(liveStatus);
   useEffect(() => {
@@ -67,7 +70,7 @@ function Shell() {
           <span class="brand-name">POS Hub</span>
         </div>
         <nav class="nav" aria-label="Main">
-          {NAV.map((n) => (
+          {VIEWS.filter((v) => allowed(v, can)).map((n) => (
             <a key={n.href} href={n.href} onClick={linkHandler(n.href)} class={`nav-item${section === n.href ? ' active' : ''}`} aria-current={section === n.href ? 'page' : undefined}>
               <Icon name={n.icon} />
               <span>{n.label}</span>

@@ -4,7 +4,9 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError, describeError, type ListQuery, type QueryResult } from './api';
+import { mayRead } from './access';
 import { useLiveReload } from './live';
+import { useCan } from './session';
 
 export interface Loaded<T> {
   data: T | null;
@@ -43,19 +45,23 @@ export function useLoad<T>(key: string | null, load: (signal: AbortSignal) => Pr
   return { data, failure: state.failure, error: state.failure ? describeError(state.failure) : null, loading: state.loading, reload };
 }
 
+// What the user may not read (lib/access.ts) is never asked for: the hook stays empty instead of a 403.
 export function useList<T>(resource: string, query: ListQuery, live: string[] = [resource]): Loaded<QueryResult<T>> {
   const qs = JSON.stringify(query);
-  return useLoad(`${resource}${qs}`, (signal) => api.list<T>(resource, query, signal), live);
+  const readable = mayRead(resource, useCan());
+  return useLoad(readable ? `${resource}${qs}` : null, (signal) => api.list<T>(resource, query, signal), live);
 }
 
 export function useAll<T>(resource: string, query: Omit<ListQuery, 'skip' | 'take'> = {}, live: string[] = [resource]): Loaded<T[]> {
   const qs = JSON.stringify(query);
-  return useLoad(`${resource}${qs}`, (signal) => api.all<T>(resource, query, signal), live);
+  const readable = mayRead(resource, useCan());
+  return useLoad(readable ? `${resource}${qs}` : null, (signal) => api.all<T>(resource, query, signal), live);
 }
 
 /** One resource by key (null: nothing to load). A 404 is reported as such, not as a failure. */
 export function useOne<T>(url: string | null, live: string[] = []): Loaded<T> & { notFound: boolean } {
-  const r = useLoad(url, (signal) => api.get<T>(url!, signal), live);
+  const readable = url !== null && mayRead(url, useCan());
+  const r = useLoad(readable ? url : null, (signal) => api.get<T>(url!, signal), live);
   return { ...r, notFound: r.failure instanceof ApiError && r.failure.status === 404 };
 }
 

@@ -3,29 +3,26 @@ import { DataTable, type Column } from '../components/DataTable';
 import { Editor } from '../components/Editor';
 import { Field } from '../components/Field';
 import { Rows } from '../components/Rows';
-import { Badge, Button, Card, PageHeader, Tabs, Toolbar } from '../components/ui';
+import { Badge, Button, Card, PageHeader, Tabs, Toolbar, Empty } from '../components/ui';
 import { op } from '../lib/api';
 import { useOptions } from '../lib/data';
 import { checks } from '../lib/form';
 import { money, percent, quantity } from '../lib/format';
 import { useQuery } from '../lib/router';
+import { allowed, CATALOG_TABS } from '../lib/access';
 import { useCan } from '../lib/session';
 import { ENUMS, options, type Modifier, type OrderEndpoint, type Plu, type Stock } from '../lib/types';
 import { StockTakings, Transfers } from './Stock';
 
-const TABS = [
-  { id: 'products', label: 'Products', href: '/catalog/products' },
-  { id: 'stocks', label: 'Stocks', href: '/catalog/stocks' },
-  { id: 'modifiers', label: 'Modifiers', href: '/catalog/modifiers' },
-  { id: 'transfers', label: 'Stock transfers', href: '/catalog/transfers' },
-  { id: 'stocktakings', label: 'Stock takings', href: '/catalog/stocktakings' },
-];
-
-export function Catalog({ tab, takingId }: { tab: string; takingId: string | null }) {
+export function Catalog({ tab: asked, takingId }: { tab: string; takingId: string | null }) {
+  const can = useCan();
+  const tabs = CATALOG_TABS.filter((t) => allowed(t, can));
+  const tab = tabs.some((t) => t.id === asked) ? asked : null;
   return (
     <div class="page">
       <PageHeader title="Catalog & stock" subtitle="What you sell, what you keep, and how much of it is on the shelf." />
-      <Tabs tabs={TABS} current={tab} />
+      <Tabs tabs={tabs} current={tab ?? ''} />
+      {tab === null && <Empty icon="alert" title="This part is not part of your work here" />}
       {tab === 'products' && <Products />}
       {tab === 'stocks' && <Stocks />}
       {tab === 'modifiers' && <Modifiers />}

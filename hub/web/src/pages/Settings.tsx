@@ -1,30 +1,29 @@
 /** Settings: payment types, document numberings, users and their rights, and the devices' settings. */
 import type { ComponentChildren } from 'preact';
+import { PRESETS } from '../../../http/presets';
 import { RIGHTS } from '../../../http/rights';
 import { DataTable, type Column } from '../components/DataTable';
 import { Editor } from '../components/Editor';
 import { Field, type AnyForm, type Option } from '../components/Field';
 import { Rows } from '../components/Rows';
-import { Badge, Button, Card, PageHeader, Segmented, Tabs } from '../components/ui';
+import { Badge, Button, Card, PageHeader, Segmented, Tabs, Empty } from '../components/ui';
 import { useOptions } from '../lib/data';
 import { checks } from '../lib/form';
 import { useQuery } from '../lib/router';
+import { allowed, SETTINGS_TABS } from '../lib/access';
 import { useCan } from '../lib/session';
 import { ENUMS, options, type Device, type FiscalDevice, type HubUser, type Numbering, type OrderEndpoint, type PaymentType, type Stock } from '../lib/types';
 import { useEditParam } from './Catalog';
 
-const TABS = [
-  { id: 'payments', label: 'Payment types', href: '/settings/payments' },
-  { id: 'numberings', label: 'Numberings', href: '/settings/numberings' },
-  { id: 'users', label: 'Users & rights', href: '/settings/users' },
-  { id: 'devices', label: 'Devices', href: '/settings/devices' },
-];
-
-export function Settings({ tab }: { tab: string }) {
+export function Settings({ tab: asked }: { tab: string }) {
+  const can = useCan();
+  const tabs = SETTINGS_TABS.filter((t) => allowed(t, can));
+  const tab = tabs.some((t) => t.id === asked) ? asked : null;
   return (
     <div class="page">
       <PageHeader title="Settings" subtitle="How the shop is set up. Changes reach the registers at once." />
-      <Tabs tabs={TABS} current={tab} />
+      <Tabs tabs={tabs} current={tab ?? ''} />
+      {tab === null && <Empty icon="alert" title="This part is not part of your work here" />}
       {tab === 'payments' && <PaymentTypes />}
       {tab === 'numberings' && <Numberings />}
       {tab === 'users' && <Users />}
@@ -206,7 +205,12 @@ function RightsField({ form, disabled }: { form: AnyForm; disabled?: boolean }) 
   return (
     <fieldset class="rights" disabled={disabled}>
       <legend>Rights</legend>
-      <div class="rights-tools">
+      <div class="rights-tools" role="group" aria-label="Presets">
+        {PRESETS.map((p) => (
+          <Button key={p.name} small variant="ghost" title={p.purpose} onClick={() => form.set('rights', [...p.rights])}>
+            {p.name}
+          </Button>
+        ))}
         <Button small variant="ghost" onClick={() => form.set('rights', [...RIGHTS])}>
           All rights
         </Button>
