@@ -157,9 +157,27 @@ export const plus = sqliteTable(
     isActive: integer('is_active').notNull(),
     /** Exact decimal × 10^4; changed only by stock transfers. */
     stockQuantity: integer('stock_quantity').notNull().default(0),
+    category: text('category'),
+    barcode: text('barcode'),
+    /** Exact decimal × 10^4: below it a StockItem is low on stock. */
+    minimumQuantity: integer('minimum_quantity'),
   },
-  (t) => [uniqueIndex('plus_stock_code').on(t.stockName, t.code), index('plus_name').on(t.name)],
+  (t) => [
+    uniqueIndex('plus_stock_code').on(t.stockName, t.code),
+    index('plus_name').on(t.name),
+    index('plus_category').on(t.category).where(notNull('category')),
+    // A scanner's lookup: Barcode=<ean>.
+    index('plus_barcode').on(t.barcode).where(notNull('barcode')),
+  ],
 );
+
+/** Product categories (issue 21): plus name one; order endpoints route whole categories. */
+export const categories = sqliteTable('categories', {
+  name: text('name').primaryKey(),
+  v: v(),
+  doc: doc(),
+  isActive: integer('is_active').notNull(),
+});
 
 export const fiscalDevices = sqliteTable('fiscal_devices', {
   name: text('name').primaryKey(),

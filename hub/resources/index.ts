@@ -1,6 +1,7 @@
 /** Every resource the generic engine serves. Adding one is adding a line here. */
 import type { ResourceDef } from './engine/define.js';
 import { customers } from './customers/resource.js';
+import { categories } from './categories/resource.js';
 import { devices } from './devices/resource.js';
 import { fiscalDevices } from './fiscaldevices/resource.js';
 import { modifiers } from './modifiers/resource.js';
@@ -24,6 +25,7 @@ export const RESOURCES: readonly ResourceDef[] = [
   orderEndpoints,
   stocks,
   paymentTypes,
+  categories,
   plus,
   fiscalDevices,
   users,
@@ -34,4 +36,4 @@ export const RESOURCES: readonly ResourceDef[] = [
   receiptEmails,
 ];
 
-export { receiptEmails, stockTakings, stockTransfers, orders, tickets, customers, devices, fiscalDevices, modifiers, numberings, orderEndpoints, paymentTypes, plus, stocks, users };
+export { categories, receiptEmails, stockTakings, stockTransfers, orders, tickets, customers, devices, fiscalDevices, modifiers, numberings, orderEndpoints, paymentTypes, plus, stocks, users };

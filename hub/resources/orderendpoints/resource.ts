@@ -5,7 +5,8 @@ import { withoutSecretSettings } from '../engine/visibility.js';
 import { defineResource } from '../engine/define.js';
 import { nameKeyed } from '../engine/keys.js';
 import { enumOf, nameKey, stringMap, text } from '../engine/fields.js';
-import { bool } from '../engine/refs.js';
+import { bool, requireExisting } from '../engine/refs.js';
+import { categories } from '../categories/resource.js';
 
 /** Printer models the ESC/POS driver knows, and `Tablet` for a kitchen display (CONTRACT §8). */
 export const ORDER_ENDPOINT_TYPES = ['TM88', 'SRP350', 'Generic', 'Tablet'] as const;
@@ -21,6 +22,8 @@ export const orderEndpoints = defineResource({
     type: enumOf(ORDER_ENDPOINT_TYPES),
     address: text().default(''),
     settings: stringMap().default({}),
+    /** Every plu of these categories is ordered here too, beside its own orderEndpointNames. */
+    categoryNames: z.array(nameKey()).max(200).default([]),
   }),
   readOnly: {},
   columns: (d) => ({ is_active: bool(d.isActive), type: d.type as string, address: d.address as string }),
@@ -32,7 +35,8 @@ export const orderEndpoints = defineResource({
   },
   rights: { create: 'OrderEndpointCreate', update: 'OrderEndpointUpdate', delete: 'OrderEndpointDelete' },
   hooks: {
-    prepare({ body }) {
+    prepare({ body, ctx }) {
+      (body.categoryNames as string[]).forEach((n, i) => requireExisting(ctx, categories, n, `categoryNames[${i}]`));
       // A tablet's address is a free label; a printer's must be a device address.
       if (body.type !== 'Tablet') {
         try {
