@@ -468,3 +468,45 @@ export const receiptSettings = sqliteTable('receipt_settings', {
   doc: doc(),
   smtpPassword: text('smtp_password'),
 });
+
+/**
+ * Running sales totals (issue 21): one row per dimension (total, product, category, waiter,
+ * register, vat, payment, hour), bucket (local day `d:2026-11-21`, month `m:2026-11`, or a fiscal
+ * device's day `f:<name>␟<number>`) and key, added to in the transaction of each close and void
+ * (hub/reports/store.ts). Amounts and quantities × 10^4. The migration makes it WITHOUT ROWID: a
+ * report reads the measures straight from the primary key's B-tree.
+ */
+export const salesTotals = sqliteTable(
+  'sales_totals',
+  {
+    dimension: text('dimension').notNull(),
+    bucket: text('bucket').notNull(),
+    key: text('key').notNull(),
+    label: text('label'),
+    tickets: integer('tickets').notNull().default(0),
+    quantity: integer('quantity').notNull().default(0),
+    gross: integer('gross').notNull().default(0),
+    discounts: integer('discounts').notNull().default(0),
+    returnsQuantity: integer('returns_quantity').notNull().default(0),
+    returns: integer('returns').notNull().default(0),
+    net: integer('net').notNull().default(0),
+    vat: integer('vat').notNull().default(0),
+    voidQuantity: integer('void_quantity').notNull().default(0),
+    voids: integer('voids').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.dimension, t.bucket, t.key] })],
+);
+
+/** Cash counts (issue 21): a drawer counted against what a fiscal day's cash payments say it should hold. */
+export const cashCounts = sqliteTable(
+  'cash_counts',
+  {
+    id: text('id').primaryKey(),
+    v: v(),
+    doc: doc(),
+    fiscalName: text('fiscal_name').notNull(),
+    dayNumber: integer('day_number').notNull(),
+    countedAt: integer('counted_at').notNull(),
+  },
+  (t) => [index('cash_counts_day').on(t.fiscalName, t.dayNumber), index('cash_counts_counted').on(t.countedAt)],
+);

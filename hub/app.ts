@@ -47,12 +47,14 @@ import { receiptEmails } from './resources/receipts/resource.js';
 import { KdsService } from './kds/service.js';
 import { kdsPairRouter, kdsRouter } from './kds/routes.js';
 import { kdsPage } from './kds/page.js';
+import { Reports } from './reports/service.js';
+import { reportRouter } from './reports/routes.js';
 
 export interface AppDeps {
   db: Db;
   clock: Clock;
   log: Logger;
-  config: Pick<Config, 'timeZone' | 'tokenTtlMs' | 'dataDir'> & Partial<Pick<Config, 'rateLimit' | 'backupKeep' | 'metricsToken'>> & MailConfig;
+  config: Pick<Config, 'timeZone' | 'tokenTtlMs' | 'dataDir'> & Partial<Pick<Config, 'rateLimit' | 'backupKeep' | 'metricsToken' | 'locale'>> & MailConfig;
   /** `printing`: driver timeouts and backoffs for the print queue (tests pass short ones). */
   drivers: { fiscal: FiscalRegistry; printing?: PrintingOptions };
 }
@@ -71,6 +73,7 @@ export interface Services {
   mail: MailServices;
   fiscalMonitor: FiscalMonitor;
   kds: KdsService;
+  reports: Reports;
 }
 
 export function buildServices(deps: AppDeps): Services {
@@ -80,6 +83,7 @@ export function buildServices(deps: AppDeps): Services {
   const auth = new AuthService(ctx, deps.config.tokenTtlMs);
   const fiscal = new FiscalDevices(deps.db, deps.drivers.fiscal);
   const services: Omit<Services, 'fiscalMonitor' | 'kds'> = {
+    reports: new Reports(deps.db, deps.config.timeZone),
     resources,
     auth,
     ticketActions: new TicketActions(ctx, resources.tickets),
@@ -177,6 +181,7 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
   api.use(under(['receipts'], receiptRouter(services.mail.receipts, services.mail.settings)));
   api.use(under(['orders'], orderStateRouter(services.resources.orders)));
   api.use(under(['kds'], kdsRouter(services.kds)));
+  api.use(under(['reports'], reportRouter(services.reports, deps.config.locale ?? 'en')));
   for (const service of Object.values(services.resources)) api.use(under([service.def.name], resourceRouter(service)));
   api.use((req) => {
     throw errors.routeNotFound(req.originalUrl.split('?')[0]);

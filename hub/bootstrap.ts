@@ -16,6 +16,7 @@ import { fromZoned, zonedParts } from './core/time.js';
 import { DEFAULT_NUMBERINGS } from './resources/numberings/resource.js';
 import { recordKnownRights } from './rights-upgrade.js';
 import { userCount } from './resources/users/store.js';
+import { countingSince } from './reports/store.js';
 
 
 export interface BootstrapResult {
@@ -34,6 +35,8 @@ export async function bootstrap(opts: {
   log: Logger;
 }): Promise<BootstrapResult> {
   const { db, services } = opts;
+  // Closes from now on are counted as they happen; those before (an upgraded store) by a backfill.
+  countingSince(db, opts.now.getTime());
   if (userCount(db) > 0) return { created: false };
 
   const password = opts.adminPassword ?? randomBytes(12).toString('base64url');

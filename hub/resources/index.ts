@@ -16,6 +16,7 @@ import { tickets } from './tickets/resource.js';
 import { stockTransfers } from './stocktransfers/resource.js';
 import { stockTakings } from './stocktakings/resource.js';
 import { receiptEmails } from './receipts/resource.js';
+import { cashCounts } from './cashcounts/resource.js';
 
 export const RESOURCES: readonly ResourceDef[] = [
   customers,
@@ -34,6 +35,7 @@ export const RESOURCES: readonly ResourceDef[] = [
   stockTransfers,
   stockTakings,
   receiptEmails,
+  cashCounts,
 ];
 
-export { categories, receiptEmails, stockTakings, stockTransfers, orders, tickets, customers, devices, fiscalDevices, modifiers, numberings, orderEndpoints, paymentTypes, plus, stocks, users };
+export { cashCounts, categories, receiptEmails, stockTakings, stockTransfers, orders, tickets, customers, devices, fiscalDevices, modifiers, numberings, orderEndpoints, paymentTypes, plus, stocks, users };

@@ -58,11 +58,16 @@ export interface PluRow {
   name: string;
   unit_price: number | null;
   type: string;
+  vat_rate: number | null;
 }
 
 /** What a ticket item takes from its plu. */
 export function pluForItem(db: Db, code: number, stockName: string): PluRow | undefined {
-  return rawSql.get<PluRow>(db, "SELECT name, json_extract(doc, '$.unitPrice.amount') AS unit_price, type FROM plus WHERE stock_name = ? AND code = ?", [stockName, code]);
+  return rawSql.get<PluRow>(
+    db,
+    "SELECT name, json_extract(doc, '$.unitPrice.amount') AS unit_price, type, json_extract(doc, '$.vatInfo.rate') AS vat_rate FROM plus WHERE stock_name = ? AND code = ?",
+    [stockName, code],
+  );
 }
 
 /** A plu's VAT, for the receipt's lines. */
