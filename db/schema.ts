@@ -65,12 +65,17 @@ export const customers = sqliteTable(
     companyVatId: text('company_vat_id'),
     companyTaxId: text('company_tax_id'),
     note: text('note'),
-    /** The six fields the seed's Search looks in, case-folded once at write time (not per query). */
+    /** The six fields the seed's Search looks in and the card numbers, folded once at write time (not per query). */
     searchText: text('search_text'),
+    /** Sort keys in the shop's collation (hub/i18n/collation.ts), kept by the engine. */
+    fullNameSk: text('full_name_sk'),
+    lastNameSk: text('last_name_sk'),
   },
   (t) => [
     index('customers_external_id').on(t.externalId),
     index('customers_last_name').on(t.lastName),
+    index('customers_full_name_sk').on(t.fullNameSk),
+    index('customers_last_name_sk').on(t.lastNameSk),
     // Search counts its matches over every customer: this index covers that scan (~60 bytes a
     // customer instead of the whole row with its document), half the time of a count.
     index('customers_search_text').on(t.searchText),
@@ -161,10 +166,13 @@ export const plus = sqliteTable(
     barcode: text('barcode'),
     /** Exact decimal × 10^4: below it a StockItem is low on stock. */
     minimumQuantity: integer('minimum_quantity'),
+    /** The name's sort key in the shop's collation. */
+    nameSk: text('name_sk'),
   },
   (t) => [
     uniqueIndex('plus_stock_code').on(t.stockName, t.code),
     index('plus_name').on(t.name),
+    index('plus_name_sk').on(t.nameSk),
     index('plus_category').on(t.category).where(notNull('category')),
     // A scanner's lookup: Barcode=<ean>.
     index('plus_barcode').on(t.barcode).where(notNull('barcode')),
@@ -254,9 +262,14 @@ export const tickets = sqliteTable(
     hasNegativeItem: integer('has_negative_item').notNull(),
     hasReturnedItem: integer('has_returned_item').notNull(),
     totalAmount: integer('total_amount').notNull(),
+    /** Sort keys of name and table name in the shop's collation: a table plan in natural order ("2" before "10"). */
+    nameSk: text('name_sk'),
+    tableNameSk: text('table_name_sk'),
   },
   (t) => [
     index('tickets_closed_table').on(t.isClosed, t.tableName),
+    index('tickets_closed_table_sk').on(t.isClosed, t.tableNameSk),
+    index('tickets_closed_name_sk').on(t.isClosed, t.nameSk),
     index('tickets_device_close').on(t.deviceName, t.closeDate),
     index('tickets_closed_open_date').on(t.isClosed, t.openDate),
     // Partial (`IS NOT NULL`) where the column is empty on an open ticket: a ticket write then

@@ -24,6 +24,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { EngineContext } from './resources/engine/define.js';
 import { resourceRouter } from './resources/engine/routes.js';
 import { ResourceService } from './resources/engine/service.js';
+import { useCollation } from './resources/engine/repo.js';
 import { RESOURCES } from './resources/index.js';
 import { TicketActions } from './resources/tickets/actions.js';
 import { TicketCloser } from './resources/tickets/close.js';
@@ -78,6 +79,8 @@ export interface Services {
 
 export function buildServices(deps: AppDeps): Services {
   const ctx: EngineContext = { db: deps.db, clock: deps.clock, timeZone: deps.config.timeZone, busy: new Set() };
+  // Names sort in the shop's language (stored sort keys and the SQL function sortkey()).
+  useCollation(deps.db, deps.config.locale ?? 'en');
   const resources = Object.fromEntries(RESOURCES.map((def) => [def.name, new ResourceService(def, ctx)]));
   const mail = buildMail({ db: deps.db, clock: deps.clock, log: deps.log, timeZone: deps.config.timeZone, config: deps.config, emails: resources[receiptEmails.name] });
   const auth = new AuthService(ctx, deps.config.tokenTtlMs);

@@ -27,6 +27,8 @@ import type { ResourceDef } from './resources/engine/define.js';
 import { DEFAULT_TAKE, MAX_TAKE } from './resources/engine/list-query.js';
 import { RESOURCES } from './resources/index.js';
 import { VERSION } from './core/version.js';
+import { fiscalDaySchema, salesReportSchema } from './reports/schema.js';
+import { GROUP_BY } from './reports/service.js';
 
 // registry.register() names a schema through `.openapi(refId)`, which this adds to zod's prototype.
 extendZodWithOpenApi(z);
@@ -728,6 +730,63 @@ function registerFiscalReportRoutes(registry: OpenAPIRegistry, problem: z.ZodObj
   });
 }
 
+/** Sales reports and a fiscal day's figures (hub/reports/routes.ts). */
+function registerReportRoutes(registry: OpenAPIRegistry, problem: z.ZodObject): void {
+  const tags = ['Report'];
+  const report = registry.register('SalesReport', z.object(salesReportSchema.shape));
+  const day = registry.register('FiscalDay', z.object(fiscalDaySchema.shape));
+  registry.registerPath({
+    method: 'get',
+    path: '/api/reports/sales',
+    operationId: 'reports.sales',
+    tags,
+    summary: 'Sales by product, category, waiter, register, VAT rate, payment type, hour, day or month',
+    description:
+      'Requires ReportRead. Local days in the shop\'s time zone (POS_HUB_TIMEZONE), `from` and `to` included; a ticket counts on the day ' +
+      'it closed. Answered from running totals kept as tickets close (a year takes milliseconds), so the figures are those of closed ' +
+      'tickets: returns (Negative items), discounts (item and ticket discounts, shared out over the items to the cent), voids (items ' +
+      'cancelled by a storno and the items of deleted tickets, counted when and by whom they were voided) and totals. Amounts are exact ' +
+      'decimals (2 places; quantities up to 4). `Accept: text/csv` or `format=csv` answers CSV: UTF-8 with a byte-order mark, in the ' +
+      'language of the request (the user\'s `language`, else Accept-Language, else POS_HUB_LOCALE): Slovak and Czech with `;` between ' +
+      'fields and a decimal comma (as Excel there opens it), English with `,` and a decimal point; the last line holds the totals.',
+    ...xRights('ReportRead'),
+    request: {
+      query: z.object({
+        from: z.string().openapi({ param: { description: 'First day, `YYYY-MM-DD` (local).', example: '2026-01-01' } }),
+        to: z.string().openapi({ param: { description: 'Last day, `YYYY-MM-DD` (local), at most 20 years after `from`.', example: '2026-12-31' } }),
+        groupBy: z.enum(GROUP_BY).default('product').openapi({ param: { description: 'What a row is (any letter case).' } }),
+        format: z.enum(['json', 'csv']).optional().openapi({ param: { description: 'Overrides the Accept header.' } }),
+      }),
+    },
+    responses: {
+      200: { description: 'The report.', content: { [JSON_TYPE]: { schema: report }, 'text/csv': { schema: z.string() } } },
+      ...problemResponses([ERR.validation('A missing or malformed `from`/`to`, `to` before `from`, an unknown `groupBy` or `format`; `errors[0].memberName` names it.'), ERR.unauthenticated(), ERR.missingRight('Without ReportRead.')], problem),
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/api/reports/fiscalday',
+    operationId: 'reports.fiscalDay',
+    tags,
+    summary: "A fiscal day's X/Z figures: totals per payment type and VAT rate, and the cash the drawer gained",
+    description:
+      'Requires ReportRead. What the hub recorded of the receipts a fiscal device issued in one fiscal day (dailySalesReportNumber): ' +
+      'the figures an X report prints, or a Z once the day is closed, without printing anything. `number` defaults to the device\'s ' +
+      'open day as the hub last saw it (else its latest day with sales). Count the drawer against `cashSales` with POST /api/cashcounts.',
+    ...xRights('ReportRead'),
+    request: {
+      query: z.object({
+        fiscalName: z.string().openapi({ param: { description: 'The fiscal device.', example: 'FP1' } }),
+        number: z.number().int().min(1).optional().openapi({ param: { description: 'The fiscal day (dailySalesReportNumber).' } }),
+      }),
+    },
+    responses: {
+      200: { description: "The day's figures.", content: { [JSON_TYPE]: { schema: day } } },
+      ...problemResponses([ERR.validation('No or an unknown `fiscalName`, a malformed `number`, or no day known yet.'), ERR.unauthenticated(), ERR.missingRight('Without ReportRead.')], problem),
+    },
+  });
+}
+
 /** E-mail receipts beyond the engine's list (hub/resources/receipts/routes.ts). */
 function registerReceiptRoutes(registry: OpenAPIRegistry, problem: z.ZodObject, email: z.ZodObject): void {
   const tags = [receiptEmails.title];
@@ -1251,6 +1310,8 @@ export function buildOpenApi(resources: readonly ResourceDef[] = RESOURCES): Ope
   const ticketModel = models.get(tickets.name);
   if (ticketModel) registerTicketRoutes(registry, problem, ticketModel);
   registerFiscalReportRoutes(registry, problem);
+  registerReportRoutes(registry, problem);
+  answers405.push('/api/reports/sales', '/api/reports/fiscalday');
   const emailModel = models.get(receiptEmails.name);
   if (emailModel) {
     registerReceiptRoutes(registry, problem, emailModel);
@@ -1277,6 +1338,7 @@ export function buildOpenApi(resources: readonly ResourceDef[] = RESOURCES): Ope
     tags: [
       { name: 'Auth', description: 'Sessions: log in, refresh, log out.' },
       ...resources.map((def) => ({ name: def.title, description: `\`/api/${def.name}\`, keyed by \`${def.key.field}\`.` })),
+      { name: 'Report', description: 'Sales reports and fiscal-day figures, from running totals (right ReportRead).' },
       { name: 'Events', description: 'The change log: polling and Server-Sent Events.' },
       { name: 'Kitchen display', description: 'Pairing a kitchen display tablet; the display itself is the page at `/kds/<orderEndpointName>`.' },
       { name: 'System', description: 'Health and this documentation; no token needed.' },

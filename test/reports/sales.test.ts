@@ -9,6 +9,7 @@ import { Decimal } from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, startHub, type TestHub } from '../support/hub.js';
 import { expect2xx, item, register, restaurant } from '../tickets/fixture.js';
+import { fiscalDaySchema, salesReportSchema } from '../../hub/reports/schema.js';
 
 const D = Decimal.clone({ rounding: Decimal.ROUND_HALF_UP });
 const TZ = 'Europe/Bratislava';
@@ -138,8 +139,11 @@ const asRow = (s: Sum) => ({
   net: s.net.toNumber(),
 });
 
+/** A report, held to the schema the OpenAPI document publishes. */
 async function report(query: string, token = hub.adminToken): Promise<any> {
-  return expect2xx(hub.call('GET', `/api/reports/sales?${query}`, undefined, { token }));
+  const r = await expect2xx(hub.call('GET', `/api/reports/sales?${query}`, undefined, { token }));
+  expect(salesReportSchema.strict().safeParse(r).error).toBeUndefined();
+  return r;
 }
 
 /** The sales of each row (rows holding only voids left out: the tickets have no sales there). */
@@ -326,6 +330,7 @@ describe('a fiscal day: X/Z figures and the cash count', () => {
   it('matches what the fiscal device itself reports, per payment type and VAT rate', async () => {
     const x = await expect2xx(hub.call('POST', '/api/fiscaldevices/FP1/reports/x'));
     const day = await expect2xx(hub.call('GET', '/api/reports/fiscalday?fiscalName=FP1'));
+    expect(fiscalDaySchema.strict().safeParse(day).error).toBeUndefined();
     expect(day.dailySalesReportNumber).toBe(x.number);
     expect(day.total).toBe(Number(x.total));
     expect(day.tickets).toBe(x.receipts);

@@ -28,6 +28,7 @@ export const categories = defineResource({
     name: { type: 'string', column: 'name' },
     isActive: { type: 'bool', column: 'is_active' },
   },
+  collate: ['name', 'description'],
   rights: { create: 'PluCreate', update: 'PluUpdate', delete: 'PluDelete' },
   hooks: {
     beforeDelete({ existing, ctx }) {

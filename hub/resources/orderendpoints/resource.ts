@@ -33,6 +33,7 @@ export const orderEndpoints = defineResource({
     type: { type: 'enum', column: 'type', enumValues: ORDER_ENDPOINT_TYPES },
     address: { type: 'string', column: 'address' },
   },
+  collate: ['name'],
   rights: { create: 'OrderEndpointCreate', update: 'OrderEndpointUpdate', delete: 'OrderEndpointDelete' },
   hooks: {
     prepare({ body, ctx }) {

@@ -94,6 +94,8 @@ export const plus = defineResource({
     minimumQuantity: { type: 'decimal', column: 'minimum_quantity' },
     isBelowMinimum: { type: 'bool', predicate: belowMinimum },
   },
+  collate: ['name'],
+  sortKeyColumns: { name: 'name_sk' },
   rights: { create: 'PluCreate', update: 'PluUpdate', delete: 'PluDelete' },
   hooks: {
     prepare({ body, existing, ctx }) {

@@ -339,6 +339,9 @@ export const tickets = defineResource({
     'employee.userName': 'employee_user_name',
     'totalPrice.amount': 'total_amount',
   },
+  // A table plan lists tables in natural order ("2" before "10"), names as the shop's language sorts them.
+  collate: ['name', 'location.tableName', 'LocationTableName'],
+  sortKeyColumns: { name: 'name_sk', table_name: 'table_name_sk' },
   // Everyone reads every open ticket (a table plan needs them) and the closed ones of their own device or user.
   read: { right: 'TicketReadAll', scope: (caller) => ownOrOpenTicket(caller, ticketSql.table) },
   // TicketCreate only for a new id (checked in prepare): a PUT that updates needs TicketUpdate(Any), not TicketCreate.
