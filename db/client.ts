@@ -14,6 +14,7 @@ import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import * as schema from './schema.js';
 import { DurableCommits, type SyncFd } from './durability.js';
 import { syncPath } from './files.js';
+import { foldText } from './text.js';
 
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
 
@@ -45,9 +46,9 @@ export function openDb(file: string, opts: OpenOptions = {}): Db {
   // Savepoints (each write of a batch has one) journal the pages they touch: in memory, not a temp file.
   client.pragma('temp_store = MEMORY');
   client.pragma('busy_timeout = 5000');
-  // Unicode-aware case folding for `contains`/`startswith`: SQLite's own lower()/LIKE fold ASCII only,
-  // and names here are "Šopský šalát".
-  client.function('casefold', { deterministic: true }, (s: unknown) => (typeof s === 'string' ? s.toLocaleLowerCase('und') : s));
+  // Unicode-aware folding for `contains`/`startswith` and Search: SQLite's own lower()/LIKE fold ASCII
+  // only, and names here are "Šopský šalát". Case and accents both go (db/text.ts).
+  client.function('casefold', { deterministic: true }, (s: unknown) => (typeof s === 'string' ? foldText(s) : s));
   // Its own statement, prepared before the cache below, so nobody else's hand-out resets its pluck().
   const totalChanges = client.prepare('SELECT total_changes()').pluck();
   cacheStatements(client);

@@ -65,12 +65,17 @@ export const customers = sqliteTable(
     companyVatId: text('company_vat_id'),
     companyTaxId: text('company_tax_id'),
     note: text('note'),
-    /** The six fields the seed's Search looks in, case-folded once at write time (not per query). */
+    /** The six fields the seed's Search looks in and the card numbers, folded once at write time (not per query). */
     searchText: text('search_text'),
+    /** Sort keys in the shop's collation (hub/i18n/collation.ts), kept by the engine. */
+    fullNameSk: text('full_name_sk'),
+    lastNameSk: text('last_name_sk'),
   },
   (t) => [
     index('customers_external_id').on(t.externalId),
     index('customers_last_name').on(t.lastName),
+    index('customers_full_name_sk').on(t.fullNameSk),
+    index('customers_last_name_sk').on(t.lastNameSk),
     // Search counts its matches over every customer: this index covers that scan (~60 bytes a
     // customer instead of the whole row with its document), half the time of a count.
     index('customers_search_text').on(t.searchText),
@@ -157,9 +162,30 @@ export const plus = sqliteTable(
     isActive: integer('is_active').notNull(),
     /** Exact decimal × 10^4; changed only by stock transfers. */
     stockQuantity: integer('stock_quantity').notNull().default(0),
+    category: text('category'),
+    barcode: text('barcode'),
+    /** Exact decimal × 10^4: below it a StockItem is low on stock. */
+    minimumQuantity: integer('minimum_quantity'),
+    /** The name's sort key in the shop's collation. */
+    nameSk: text('name_sk'),
   },
-  (t) => [uniqueIndex('plus_stock_code').on(t.stockName, t.code), index('plus_name').on(t.name)],
+  (t) => [
+    uniqueIndex('plus_stock_code').on(t.stockName, t.code),
+    index('plus_name').on(t.name),
+    index('plus_name_sk').on(t.nameSk),
+    index('plus_category').on(t.category).where(notNull('category')),
+    // A scanner's lookup: Barcode=<ean>.
+    index('plus_barcode').on(t.barcode).where(notNull('barcode')),
+  ],
 );
+
+/** Product categories (issue 21): plus name one; order endpoints route whole categories. */
+export const categories = sqliteTable('categories', {
+  name: text('name').primaryKey(),
+  v: v(),
+  doc: doc(),
+  isActive: integer('is_active').notNull(),
+});
 
 export const fiscalDevices = sqliteTable('fiscal_devices', {
   name: text('name').primaryKey(),
@@ -236,9 +262,14 @@ export const tickets = sqliteTable(
     hasNegativeItem: integer('has_negative_item').notNull(),
     hasReturnedItem: integer('has_returned_item').notNull(),
     totalAmount: integer('total_amount').notNull(),
+    /** Sort keys of name and table name in the shop's collation: a table plan in natural order ("2" before "10"). */
+    nameSk: text('name_sk'),
+    tableNameSk: text('table_name_sk'),
   },
   (t) => [
     index('tickets_closed_table').on(t.isClosed, t.tableName),
+    index('tickets_closed_table_sk').on(t.isClosed, t.tableNameSk),
+    index('tickets_closed_name_sk').on(t.isClosed, t.nameSk),
     index('tickets_device_close').on(t.deviceName, t.closeDate),
     index('tickets_closed_open_date').on(t.isClosed, t.openDate),
     // Partial (`IS NOT NULL`) where the column is empty on an open ticket: a ticket write then
@@ -450,3 +481,45 @@ export const receiptSettings = sqliteTable('receipt_settings', {
   doc: doc(),
   smtpPassword: text('smtp_password'),
 });
+
+/**
+ * Running sales totals (issue 21): one row per dimension (total, product, category, waiter,
+ * register, vat, payment, hour), bucket (local day `d:2026-11-21`, month `m:2026-11`, or a fiscal
+ * device's day `f:<name>␟<number>`) and key, added to in the transaction of each close and void
+ * (hub/reports/store.ts). Amounts and quantities × 10^4. The migration makes it WITHOUT ROWID: a
+ * report reads the measures straight from the primary key's B-tree.
+ */
+export const salesTotals = sqliteTable(
+  'sales_totals',
+  {
+    dimension: text('dimension').notNull(),
+    bucket: text('bucket').notNull(),
+    key: text('key').notNull(),
+    label: text('label'),
+    tickets: integer('tickets').notNull().default(0),
+    quantity: integer('quantity').notNull().default(0),
+    gross: integer('gross').notNull().default(0),
+    discounts: integer('discounts').notNull().default(0),
+    returnsQuantity: integer('returns_quantity').notNull().default(0),
+    returns: integer('returns').notNull().default(0),
+    net: integer('net').notNull().default(0),
+    vat: integer('vat').notNull().default(0),
+    voidQuantity: integer('void_quantity').notNull().default(0),
+    voids: integer('voids').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.dimension, t.bucket, t.key] })],
+);
+
+/** Cash counts (issue 21): a drawer counted against what a fiscal day's cash payments say it should hold. */
+export const cashCounts = sqliteTable(
+  'cash_counts',
+  {
+    id: text('id').primaryKey(),
+    v: v(),
+    doc: doc(),
+    fiscalName: text('fiscal_name').notNull(),
+    dayNumber: integer('day_number').notNull(),
+    countedAt: integer('counted_at').notNull(),
+  },
+  (t) => [index('cash_counts_day').on(t.fiscalName, t.dayNumber), index('cash_counts_counted').on(t.countedAt)],
+);

@@ -25,6 +25,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { EngineContext } from './resources/engine/define.js';
 import { resourceRouter } from './resources/engine/routes.js';
 import { ResourceService } from './resources/engine/service.js';
+import { useCollation } from './resources/engine/repo.js';
 import { RESOURCES } from './resources/index.js';
 import { TicketActions } from './resources/tickets/actions.js';
 import { TicketCloser } from './resources/tickets/close.js';
@@ -50,12 +51,14 @@ import { receiptEmails } from './resources/receipts/resource.js';
 import { KdsService } from './kds/service.js';
 import { kdsPairRoutes, kdsRoutes } from './kds/routes.js';
 import { kdsPage } from './kds/page.js';
+import { Reports } from './reports/service.js';
+import { reportRoutes } from './reports/routes.js';
 
 export interface AppDeps {
   db: Db;
   clock: Clock;
   log: Logger;
-  config: Pick<Config, 'timeZone' | 'tokenTtlMs' | 'dataDir'> & Partial<Pick<Config, 'rateLimit' | 'backupKeep' | 'metricsToken'>> & MailConfig;
+  config: Pick<Config, 'timeZone' | 'tokenTtlMs' | 'dataDir'> & Partial<Pick<Config, 'rateLimit' | 'backupKeep' | 'metricsToken' | 'locale'>> & MailConfig;
   /** `printing`: driver timeouts and backoffs for the print queue (tests pass short ones). */
   drivers: { fiscal: FiscalRegistry; printing?: PrintingOptions };
 }
@@ -74,15 +77,19 @@ export interface Services {
   mail: MailServices;
   fiscalMonitor: FiscalMonitor;
   kds: KdsService;
+  reports: Reports;
 }
 
 export function buildServices(deps: AppDeps): Services {
   const ctx: EngineContext = { db: deps.db, clock: deps.clock, timeZone: deps.config.timeZone, busy: new Set() };
+  // Names sort in the shop's language (stored sort keys and the SQL function sortkey()).
+  useCollation(deps.db, deps.config.locale ?? 'en');
   const resources = Object.fromEntries(RESOURCES.map((def) => [def.name, new ResourceService(def, ctx)]));
   const mail = buildMail({ db: deps.db, clock: deps.clock, log: deps.log, timeZone: deps.config.timeZone, config: deps.config, emails: resources[receiptEmails.name] });
   const auth = new AuthService(ctx, deps.config.tokenTtlMs);
   const fiscal = new FiscalDevices(deps.db, deps.drivers.fiscal);
   const services: Omit<Services, 'fiscalMonitor' | 'kds'> = {
+    reports: new Reports(deps.db, deps.config.timeZone),
     resources,
     auth,
     ticketActions: new TicketActions(ctx, resources.tickets),
@@ -186,6 +193,7 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
   api.use(under(['receipts'], mount(receiptRoutes, { emails: services.mail.receipts, settings: services.mail.settings })));
   api.use(under(['orders'], mount(orderStateRoutes, { orders: services.resources.orders })));
   api.use(under(['kds'], mount(kdsRoutes, { kds: services.kds })));
+  api.use(under(['reports'], mount(reportRoutes, { reports: services.reports, shopLanguage: deps.config.locale ?? 'en' })));
   for (const service of Object.values(services.resources)) api.use(under([service.def.name], resourceRouter(service, (path) => sharedMethods(ROUTES, path))));
   api.use((req) => {
     throw errors.routeNotFound(req.originalUrl.split('?')[0]);

@@ -6,16 +6,17 @@ import { randomBytes } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
 import { syncPath } from '../db/files.js';
 import { join } from 'node:path';
-import type { Db } from '../db/client.js';
+import { inTransaction, type Db } from '../db/client.js';
 import { SYSTEM_CALLER } from './http/caller.js';
 import { RIGHTS } from './http/rights.js';
 import type { Logger } from './core/log.js';
 import type { ResourceService } from './resources/engine/service.js';
-import { getStored } from './resources/engine/repo.js';
+import { getStored, refreshSortKeys } from './resources/engine/repo.js';
 import { fromZoned, zonedParts } from './core/time.js';
 import { DEFAULT_NUMBERINGS } from './resources/numberings/resource.js';
 import { recordKnownRights } from './rights-upgrade.js';
 import { userCount } from './resources/users/store.js';
+import { countingSince } from './reports/store.js';
 
 
 export interface BootstrapResult {
@@ -34,6 +35,11 @@ export async function bootstrap(opts: {
   log: Logger;
 }): Promise<BootstrapResult> {
   const { db, services } = opts;
+  // Closes from now on are counted as they happen; those before (an upgraded store) by a backfill.
+  countingSince(db, opts.now.getTime());
+  // Sort keys of names are filled after the upgrade that added them, and rebuilt when POS_HUB_LOCALE changes.
+  const rebuilt = inTransaction(db, () => refreshSortKeys(db, Object.values(services).map((s) => s.def)));
+  if (rebuilt.length) opts.log.info({ tables: rebuilt }, 'sort keys rebuilt for the shop\u2019s language');
   if (userCount(db) > 0) return { created: false };
 
   const password = opts.adminPassword ?? randomBytes(12).toString('base64url');

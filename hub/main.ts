@@ -140,6 +140,8 @@ async function main(): Promise<void> {
   services.mail.worker.start();
   // Kitchen printers: jobs a stopped hub left printing are marked for a REPRINT, then each printer's worker starts.
   services.printing.start();
+  // Tickets a store closed before it kept running sales totals are counted once, in the background.
+  void services.reports.backfill(log).catch((err: unknown) => log.error({ err }, 'counting the sales totals of earlier tickets failed'));
   const smtp = services.mail.settings.smtp();
   lines.push(
     smtp

@@ -487,7 +487,7 @@ function registerRoute(registry: OpenAPIRegistry, spec: RouteSpec<never>, proble
       ...Object.fromEntries(
         Object.entries(spec.responses).map(([status, r]) => [
           status,
-          { description: r.description, ...(r.headers ? { headers: r.headers as Record<string, { description: string }> } : {}), ...(r.schema ? { content: content(r.schema, r.contentType) } : {}) },
+          { description: r.description, ...(r.headers ? { headers: r.headers as Record<string, { description: string }> } : {}), ...(r.schema ? { content: { ...content(r.schema, r.contentType), ...Object.fromEntries(Object.entries(r.also ?? {}).map(([type, schema]) => [type, { schema }])) } } : {}) },
         ]),
       ),
       ...problemResponses(spec.errors, problem),
@@ -561,6 +561,7 @@ export function buildOpenApi(resources: readonly ResourceDef[] = RESOURCES, rout
     tags: [
       { name: 'Auth', description: 'Sessions: log in, refresh, log out.' },
       ...resources.map((def) => ({ name: def.title, description: `\`/api/${def.name}\`, keyed by \`${def.key.field}\`.` })),
+      { name: 'Report', description: 'Sales reports and fiscal-day figures, from running totals (right ReportRead).' },
       { name: 'Events', description: 'The change log: polling and Server-Sent Events.' },
       { name: 'Kitchen display', description: 'Pairing a kitchen display tablet; the display itself is the page at `/kds/<orderEndpointName>`.' },
       { name: 'System', description: 'Health and this documentation; no token needed.' },

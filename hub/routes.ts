@@ -15,6 +15,7 @@ import { backupRoutes } from './backups/routes.js';
 import { healthRoutes } from './health.js';
 import { metricsRoutes } from './metrics.js';
 import { docsRoutes } from './http/docs.js';
+import { reportRoutes } from './reports/routes.js';
 
 /** For the document: each list as declared (their handlers' dependencies do not matter there). */
 export const ROUTES: ReadonlyArray<RouteSpec<never>> = [
@@ -28,6 +29,7 @@ export const ROUTES: ReadonlyArray<RouteSpec<never>> = [
   ...orderStateRoutes,
   ...printingRoutes,
   ...backupRoutes,
+  ...reportRoutes,
   ...healthRoutes,
   ...docsRoutes,
   ...metricsRoutes,

@@ -10,7 +10,7 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { sql } from 'drizzle-orm';
-import { closeDb, openDb } from '../db/client.js';
+import { closeDb, commitNow, openDb } from '../db/client.js';
 import { FiscalRegistry } from '../drivers/fiscal/registry.js';
 import { buildServices } from '../hub/app.js';
 import { bootstrap } from '../hub/bootstrap.js';
@@ -19,7 +19,11 @@ import { systemClock } from '../hub/core/clock.js';
 import { createLogger } from '../hub/core/log.js';
 import { dec, toJsonNumber } from '../hub/core/money.js';
 import { tickets as ticketDef } from '../hub/resources/tickets/resource.js';
+import { rowColumns } from '../hub/resources/engine/repo.js';
 import { itemTotal, ticketTotal } from '../hub/resources/tickets/math.js';
+import { vatBreakdown } from '../hub/core/vat.js';
+import { addClosedTicket, TotalsDelta, type ClosedTicket, type Lookups } from '../hub/reports/totals.js';
+import { applyDelta, markCounted } from '../hub/reports/store.js';
 
 export const BENCH_ADMIN_PASSWORD = 'bench-admin-password';
 export const BENCH_CASHIER = { userName: 'bench-cashier', password: 'bench-cashier-password' };
@@ -75,22 +79,27 @@ export async function generateStore(opts: GenerateOptions): Promise<{ tickets: n
   }
   await create('stocks', { name: 'Menu', description: 'What the guests order' });
   await create('stocks', { name: 'Store', description: 'Raw materials' });
-  const plus: Array<{ code: number; stockName: string; name: string; price: number; type: string }> = [];
+  const CATEGORIES = ['Jedlá', 'Nápoje', 'Dezerty', 'Prílohy'];
+  for (const name of CATEGORIES) await create('categories', { name });
+  const plus: Array<{ code: number; stockName: string; name: string; price: number; type: string; vatRate: number; category: string }> = [];
   for (let i = 1; i <= 2000; i++) {
     const stockName = i <= 1200 ? 'Menu' : 'Store';
     const type = stockName === 'Store' ? 'StockItem' : r.chance(0.3) ? 'StockItem' : 'Service';
     const name = `${r.pick(DISHES)} ${i}`;
     const price = toJsonNumber(dec(r.int(50, 2500)).div(100));
+    const vatRate = r.pick([20, 10]);
+    const category = r.pick(CATEGORIES);
     await create('plus', {
       code: i,
       stockName,
       name,
       type,
       unitPrice: { amount: price, currencyLabel: 'EUR' },
-      vatInfo: { category: r.pick([1, 2]), rate: r.pick([20, 10]) },
+      vatInfo: { category: vatRate === 20 ? 1 : 2, rate: vatRate },
       orderEndpointNames: stockName === 'Menu' ? [r.pick(['Kitchen', 'Bar', 'Pizza', 'Grill', 'Desserts'])] : [],
+      category,
     });
-    if (stockName === 'Menu') plus.push({ code: i, stockName, name, price, type });
+    if (stockName === 'Menu') plus.push({ code: i, stockName, name, price, type, vatRate, category });
   }
   for (let m = 1; m <= 30; m++) {
     await create('modifiers', {
@@ -136,19 +145,29 @@ export async function generateStore(opts: GenerateOptions): Promise<{ tickets: n
 
   say(`tickets: ${opts.tickets.toLocaleString('en')} closed over the last year…`);
   const insertTicket = db.$client.prepare(
-    `INSERT INTO tickets (id, v, doc, ${Object.keys(ticketDef.columns(sampleDoc())).join(', ')}) VALUES (@id, 1, @doc, ${Object.keys(ticketDef.columns(sampleDoc()))
+    `INSERT INTO tickets (id, v, doc, ${Object.keys(rowColumns(db, ticketDef, sampleDoc())).join(', ')}) VALUES (@id, 1, @doc, ${Object.keys(rowColumns(db, ticketDef, sampleDoc()))
       .map((c) => `@${c}`)
       .join(', ')})`,
   );
   const insertItem = db.$client.prepare(`INSERT INTO ticket_items (ticket_id, item_id, plu_code, plu_stock_name) VALUES (?, ?, ?, ?)`);
   const now = Date.now();
   const yearMs = 365 * 86_400_000;
+  // The running sales totals are written beside the tickets, as closes write them (issue 21).
+  const pluByCode = new Map(plus.map((p) => [p.code, p]));
+  const lookups: Lookups = {
+    plu: (code) => {
+      const p = pluByCode.get(code);
+      return p && { category: p.category, vatRate: p.vatRate };
+    },
+    paymentType: (number) => (number === 1 ? { name: 'Cash', isChangeable: true } : { name: 'Card', isChangeable: false }),
+  };
   const receiptNumbers: Record<string, number> = { FP1: 0, FP2: 0 };
   const BATCH = 20_000;
   let written = 0;
   while (written < opts.tickets) {
     const n = Math.min(BATCH, opts.tickets - written);
     db.$client.transaction(() => {
+      const totals = new TotalsDelta();
       for (let k = 0; k < n; k++) {
         const i = written + k;
         const openMs = now - yearMs + Math.floor((i / opts.tickets) * yearMs) + r.int(0, 60_000);
@@ -197,6 +216,7 @@ export async function generateStore(opts: GenerateOptions): Promise<{ tickets: n
           employee: { userName: waiter, name: waiter },
           totalPrice: { amount: toJsonNumber(total), currencyLabel: 'EUR' },
           payments: [{ paymentTypeNumber: r.chance(0.5) ? 1 : 2, amount: toJsonNumber(total) }],
+          change: 0,
           closeInfo: {
             deviceName: device,
             fiscalName,
@@ -204,14 +224,24 @@ export async function generateStore(opts: GenerateOptions): Promise<{ tickets: n
             dailySalesReportNumber: Math.floor((closeMs - (now - yearMs)) / 86_400_000) + 1,
             fiscalMemorySerialNumber: `SIM-${fiscalName}`,
           },
+          vatBreakdown: vatBreakdown(
+            items.map((it) => ({ vatRate: pluByCode.get(it.plu.code)!.vatRate, total: it.totalPrice.amount })),
+            discountRate,
+            total.toFixed(2),
+          ).map((v) => ({ rate: Number(v.rate), base: Number(v.base), vat: Number(v.vat), gross: Number(v.gross) })),
         };
-        insertTicket.run({ id: doc.id, doc: JSON.stringify(doc), ...ticketDef.columns(doc) });
+        insertTicket.run({ id: doc.id, doc: JSON.stringify(doc), ...rowColumns(db, ticketDef, doc) });
         for (const it of items) insertItem.run(doc.id, it.id, it.plu.code, it.plu.stockName);
+        addClosedTicket(totals, doc as ClosedTicket, config.timeZone, lookups);
       }
+      applyDelta(db, totals);
     })();
     written += n;
     if (written % 100_000 === 0 || written === opts.tickets) say(`  ${written.toLocaleString('en')} (${Math.round((Date.now() - started) / 1000)} s)`);
   }
+  markCounted(db);
+  // The services' last writes may still sit in an open group-commit batch: commit it before the pragmas.
+  commitNow(db);
   db.$client.pragma('optimize');
   db.$client.exec('ANALYZE');
   db.$client.pragma('wal_checkpoint(TRUNCATE)');

@@ -17,6 +17,8 @@ export interface Config {
   mdnsInterface?: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   timeZone: string;
+  /** The shop's language (POS_HUB_LOCALE): printed tickets, e-mails, and API messages for users without their own. */
+  locale: 'en' | 'sk' | 'cs';
   smtpUrl?: string;
   smtpFrom?: string;
   shopName: string;
@@ -102,6 +104,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const timeZone = get('POS_HUB_TIMEZONE') ?? Intl.DateTimeFormat().resolvedOptions().timeZone ?? 'UTC';
   if (!isValidTimeZone(timeZone)) problems.push(`POS_HUB_TIMEZONE='${timeZone}' is not an IANA time zone such as Europe/Bratislava.`);
 
+  const localeText = (get('POS_HUB_LOCALE') ?? 'en').toLowerCase();
+  if (!['en', 'sk', 'cs'].includes(localeText)) problems.push(`POS_HUB_LOCALE='${localeText}' is not one of en, sk, cs.`);
+
   const smtpUrl = get('POS_HUB_SMTP_URL');
   if (smtpUrl) {
     try {
@@ -151,6 +156,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mdnsInterface,
     logLevel: logLevel as Config['logLevel'],
     timeZone,
+    locale: localeText as Config['locale'],
     smtpUrl,
     smtpFrom,
     shopName: get('POS_HUB_SHOP_NAME') ?? 'POS Hub',

@@ -20,6 +20,8 @@ export const RIGHTS = [
   'CustomerRead', 'TicketReadAll', 'UserRead', 'SettingsRead', 'StockRead', 'ReportRead', 'Metrics',
   // Money (CONTRACT §12): a unit price other than the plu's.
   'TicketSetPrice',
+  // Issue 21: recording a cash count of a drawer (reading them is ReportRead).
+  'CashCount',
 ] as const;
 export type Right = (typeof RIGHTS)[number];
 

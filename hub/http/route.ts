@@ -58,7 +58,8 @@ export interface RouteSpec<D> {
   query?: z.ZodObject;
   headers?: z.ZodObject;
   body?: { schema: BodySchema; required: boolean };
-  responses: Record<number, { description: string; schema?: BodySchema; contentType?: string; headers?: Record<string, HeaderDoc> }>;
+  /** `also`: the same answer in other media types the client may ask for with Accept (a report as CSV). */
+  responses: Record<number, { description: string; schema?: BodySchema; contentType?: string; also?: Record<string, z.ZodType>; headers?: Record<string, HeaderDoc> }>;
   /** Every error the route can answer (CONTRACT §2), for the document and for the tests that hold real errors to it. */
   errors: ErrorSpec[];
   /** Another router serves the path's other methods (the engine's list and create of /api/tickets): no 405 here. */

@@ -6,9 +6,10 @@
  * Every amount is an exact decimal printed with 2 places.
  */
 import type { EkasaInfo, Receipt } from '../../drivers/fiscal/types.js';
-import { D, dec, roundMoney, type Dec } from '../core/money.js';
+import { D, dec, type Dec } from '../core/money.js';
 import type { Doc } from '../resources/engine/define.js';
 import { zonedParts } from '../core/time.js';
+import { vatBreakdown, type VatRow } from '../core/vat.js';
 import type { ShopHeader } from './settings.js';
 
 export interface ReceiptMailLine {
@@ -22,12 +23,8 @@ export interface ReceiptMailLine {
   total: string;
 }
 
-export interface VatRow {
-  rate: string;
-  base: string;
-  vat: string;
-  gross: string;
-}
+export type { VatRow };
+export { vatBreakdown };
 
 export interface ReceiptMailData {
   shop: ShopHeader;
@@ -54,39 +51,12 @@ export interface RenderedMail {
   html: string;
 }
 
-const HUNDRED = new D(100);
 const money = (d: Dec) => d.toFixed(2);
 const pad2 = (n: number) => String(n).padStart(2, '0');
 
 function wallClock(iso: string, timeZone: string): string {
   const p = zonedParts(new Date(iso), timeZone);
   return `${p.year}-${pad2(p.month)}-${pad2(p.day)} ${pad2(p.hour)}:${pad2(p.minute)}`;
-}
-
-/**
- * VAT per rate. Prices include VAT, so each rate's gross is its lines' sum after the ticket
- * discount, and VAT = gross × rate / (100 + rate). The rounding remainder of the discounted
- * grosses goes to the largest group, so the rows add up to the receipt's total to the cent.
- */
-export function vatBreakdown(lines: Array<{ vatRate: string; total: string }>, discountRate: string, total: string): VatRow[] {
-  const byRate = new Map<string, Dec>();
-  for (const l of lines) {
-    const key = dec(l.vatRate).toString();
-    byRate.set(key, (byRate.get(key) ?? new D(0)).plus(dec(l.total)));
-  }
-  const factor = HUNDRED.minus(dec(discountRate)).div(HUNDRED);
-  const rows = [...byRate].map(([rate, sum]) => ({ rate: dec(rate), gross: roundMoney(sum.times(factor)) }));
-  const remainder = dec(total).minus(rows.reduce((s, r) => s.plus(r.gross), new D(0)));
-  if (!remainder.isZero() && rows.length) {
-    const largest = rows.reduce((a, b) => (b.gross.abs().gt(a.gross.abs()) ? b : a));
-    largest.gross = largest.gross.plus(remainder);
-  }
-  return rows
-    .sort((a, b) => a.rate.comparedTo(b.rate))
-    .map(({ rate, gross }) => {
-      const vat = roundMoney(gross.times(rate).div(HUNDRED.plus(rate)));
-      return { rate: rate.toString(), base: money(gross.minus(vat)), vat: money(vat), gross: money(gross) };
-    });
 }
 
 /** The data of one e-mail receipt, from the closed ticket (as stored) and the receipt the device issued. */

@@ -1,6 +1,7 @@
 /** Every resource the generic engine serves. Adding one is adding a line here. */
 import type { ResourceDef } from './engine/define.js';
 import { customers } from './customers/resource.js';
+import { categories } from './categories/resource.js';
 import { devices } from './devices/resource.js';
 import { fiscalDevices } from './fiscaldevices/resource.js';
 import { modifiers } from './modifiers/resource.js';
@@ -15,6 +16,7 @@ import { tickets } from './tickets/resource.js';
 import { stockTransfers } from './stocktransfers/resource.js';
 import { stockTakings } from './stocktakings/resource.js';
 import { receiptEmails } from './receipts/resource.js';
+import { cashCounts } from './cashcounts/resource.js';
 
 export const RESOURCES: readonly ResourceDef[] = [
   customers,
@@ -24,6 +26,7 @@ export const RESOURCES: readonly ResourceDef[] = [
   orderEndpoints,
   stocks,
   paymentTypes,
+  categories,
   plus,
   fiscalDevices,
   users,
@@ -32,6 +35,7 @@ export const RESOURCES: readonly ResourceDef[] = [
   stockTransfers,
   stockTakings,
   receiptEmails,
+  cashCounts,
 ];
 
-export { receiptEmails, stockTakings, stockTransfers, orders, tickets, customers, devices, fiscalDevices, modifiers, numberings, orderEndpoints, paymentTypes, plus, stocks, users };
+export { cashCounts, categories, receiptEmails, stockTakings, stockTransfers, orders, tickets, customers, devices, fiscalDevices, modifiers, numberings, orderEndpoints, paymentTypes, plus, stocks, users };

@@ -52,13 +52,13 @@ let userSeq = 0;
  * `syncFd`: how the WAL is flushed (durability tests hold, count or fail the fsync). `log`: a logger to read back.
  */
 export async function startHub(
-  opts: { clock?: FakeClock; timeZone?: string; rateLimit?: number; dataDir?: string; printing?: PrintingOptions; syncFd?: SyncFd; metricsToken?: string; log?: Logger } = {},
+  opts: { clock?: FakeClock; timeZone?: string; locale?: 'en' | 'sk' | 'cs'; rateLimit?: number; dataDir?: string; printing?: PrintingOptions; syncFd?: SyncFd; metricsToken?: string; log?: Logger } = {},
 ): Promise<TestHub> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'poshub-test-'));
   const db = openDb(join(dataDir, 'hub.sqlite'), { syncFd: opts.syncFd });
   const clock = opts.clock ?? new FakeClock('2026-11-21T10:00:00Z');
   const log = opts.log ?? createLogger('silent');
-  const config = { timeZone: opts.timeZone ?? 'Europe/Bratislava', tokenTtlMs: 12 * 3600_000, dataDir, rateLimit: opts.rateLimit ?? 0, metricsToken: opts.metricsToken };
+  const config = { locale: opts.locale ?? ('en' as const), timeZone: opts.timeZone ?? 'Europe/Bratislava', tokenTtlMs: 12 * 3600_000, dataDir, rateLimit: opts.rateLimit ?? 0, metricsToken: opts.metricsToken };
   const fiscal = new FiscalRegistry({ store: dbDeviceStateStore(db), clock: () => clock.now(), hubId: hubId(db) });
   const deps = { db, clock, log, config, drivers: { fiscal, printing: opts.printing } };
   const services = buildServices(deps);

@@ -7,6 +7,7 @@ import { defineResource, type Doc } from '../engine/define.js';
 import { idKeyed } from '../engine/keys.js';
 import { dateTime, decimal, freeObject, idKey, nullableText, rate, text } from '../engine/fields.js';
 import { bool } from '../engine/refs.js';
+import { foldText } from '../../../db/text.js';
 
 export const CUSTOMER_STATUSES = ['Valid', 'Expired', 'NotYetValid'] as const;
 
@@ -98,7 +99,12 @@ export const customers = defineResource({
       company_vat_id: s(c.vatId),
       company_tax_id: s(c.taxId),
       note: s(d.note),
-      search_text: [d.firstName, d.lastName, c.name, c.vatId, c.taxId, d.note].map((v) => (typeof v === 'string' ? v : '')).join('\n').toLocaleLowerCase('und'),
+      // Folded (no case, no accents) once at write time; card numbers too, so Search finds a customer by card.
+      search_text: foldText(
+        [d.firstName, d.lastName, c.name, c.vatId, c.taxId, d.note, ...((d.cards as Array<{ serialNumber?: unknown }> | undefined) ?? []).map((card) => card.serialNumber)]
+          .map((v) => (typeof v === 'string' ? v : ''))
+          .join('\n'),
+      ),
     };
   },
   children: [
@@ -127,6 +133,8 @@ export const customers = defineResource({
       build: (c) => customerSql.search(c),
     },
   },
+  collate: ['fullName', 'lastName', 'firstName'],
+  sortKeyColumns: { full_name: 'full_name_sk', last_name: 'last_name_sk' },
   sorts: {
     fullName: 'full_name',
     lastName: 'last_name',

@@ -29,6 +29,7 @@ export const devices = defineResource({
     isActive: { type: 'bool', column: 'is_active' },
     envName: { type: 'enum', column: 'env_name', enumValues: ENV_NAMES },
   },
+  collate: ['name', 'description'],
   rights: { create: 'DeviceCreate', update: 'DeviceUpdate', delete: 'DeviceDelete' },
   hooks: { present: (doc, _ctx, caller) => withoutSecretSettings(doc, caller) },
 });

@@ -89,6 +89,15 @@ export interface ResourceDef {
   filters: Record<string, FilterDef>;
   /** Sort keys beyond filters and top-level fields: name → SQL column, or SQL for a derived field. */
   sorts?: Record<string, string | ((ctx: EngineContext) => SQL)>;
+  /**
+   * Text sort keys people read (issue 21): `$sort` by one of these orders by the shop locale's
+   * collation (hub/i18n/collation.ts) instead of binary. Where the key resolves to a column listed in
+   * `sortKeyColumns`, the stored, indexed sort key of that column is used (large tables); otherwise
+   * the key is computed per row with the SQL function `sortkey()` (small tables).
+   */
+  collate?: string[];
+  /** column → the column holding its sort key, kept by the engine on every write (and rebuilt when the locale changes). */
+  sortKeyColumns?: Record<string, string>;
   /** Rights per verb; a PUT needs create when it creates, update when it replaces. `null`: the resource's hooks decide (tickets). */
   rights: { create: Right | null; update: Right | null; delete: Right | null };
   /**

@@ -68,3 +68,15 @@ export function enumOf<const T extends readonly [string, ...string[]]>(values: T
   // Enum values are matched case-insensitively on input and answered in the seed's spelling.
   return z.preprocess((v) => (typeof v === 'string' ? (values.find((x) => x.toLowerCase() === v.toLowerCase()) ?? v) : v), z.enum(values));
 }
+
+/** The GS1 check digit of an EAN-8 or EAN-13 code (weights 3 and 1 from the right, before the check digit). */
+export function eanCheckDigitOk(code: string): boolean {
+  if (!/^(\d{8}|\d{13})$/.test(code)) return false;
+  const digits = [...code].map(Number);
+  const check = digits.pop()!;
+  const sum = digits.reverse().reduce((s, d, i) => s + d * (i % 2 === 0 ? 3 : 1), 0);
+  return (10 - (sum % 10)) % 10 === check;
+}
+
+/** A barcode: EAN-8 or EAN-13 with a valid check digit. */
+export const ean = () => z.string().refine(eanCheckDigitOk, 'must be an EAN-8 or EAN-13 code (8 or 13 digits) with a valid check digit');

@@ -8,21 +8,29 @@ import { z } from 'zod';
 import { errors } from '../../http/errors.js';
 import { parseListParams } from '../../http/list-params.js';
 import type { EngineContext, FilterDef, ResourceDef } from './define.js';
-import { filterSql, jsonPath, tableColumn, type ListPlan } from './repo.js';
+import { collatedSort, filterSql, jsonPath, tableColumn, type ListPlan } from './repo.js';
 
 export { DEFAULT_TAKE, MAX_TAKE } from '../../http/list-params.js';
 
-/** Every sort key the resource accepts, lower-cased name → SQL. */
+/** Every sort key the resource accepts, lower-cased name → SQL; text keys people read in the locale's collation. */
 export function sortables(def: ResourceDef, ctx: EngineContext): Map<string, SQL> {
   const out = new Map<string, SQL>();
+  const collated = new Set((def.collate ?? []).map((k) => k.toLowerCase()));
+  const set = (name: string, expr: SQL, column?: string) => {
+    const lower = name.toLowerCase();
+    out.set(lower, collated.has(lower) ? collatedSort(def, expr, column) : expr);
+  };
   const fields = [...Object.keys(def.schema.shape), ...Object.keys(def.readOnly)];
-  for (const f of fields) out.set(f.toLowerCase(), jsonPath(def, f));
-  out.set(def.key.field.toLowerCase(), tableColumn(def, def.key.column));
+  for (const f of fields) set(f, jsonPath(def, f));
+  set(def.key.field, tableColumn(def, def.key.column), def.key.column);
   for (const [name, f] of Object.entries(def.filters)) {
     const expr = filterExpr(def, f, ctx);
-    if (expr) out.set(name.toLowerCase(), expr);
+    if (expr) set(name, expr, 'column' in f ? f.column : undefined);
   }
-  for (const [name, s] of Object.entries(def.sorts ?? {})) out.set(name.toLowerCase(), typeof s === 'string' ? tableColumn(def, s) : s(ctx));
+  for (const [name, s] of Object.entries(def.sorts ?? {})) {
+    if (typeof s === 'string') set(name, tableColumn(def, s), s);
+    else set(name, s(ctx));
+  }
   return out;
 }
 

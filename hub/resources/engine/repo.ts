@@ -8,6 +8,10 @@ import { rawSql, type Db } from '../../../db/client.js';
 import type { Condition, FilterValue } from '../../http/ndata.js';
 import type { Doc, EngineContext, FilterDef, ResourceDef, SqlValue, UniqueRule } from './define.js';
 import { compactedThrough, keepsDocsInLog } from '../../events/store.js';
+import { foldText } from '../../../db/text.js';
+import { sortKey } from '../../i18n/collation.js';
+import type { Language } from '../../i18n/index.js';
+import { getMeta, setMeta } from '../../core/meta-store.js';
 
 export interface StoredDoc {
   doc: Doc;
@@ -16,7 +20,7 @@ export interface StoredDoc {
 
 const id = (name: string) => sql.identifier(name);
 const bind = (v: FilterValue): SqlValue => (typeof v === 'boolean' ? (v ? 1 : 0) : v);
-const fold = (v: FilterValue) => (typeof v === 'string' ? v.toLocaleLowerCase('und') : String(v));
+const fold = (v: FilterValue) => foldText(typeof v === 'string' ? v : String(v));
 
 export function keyValue(def: ResourceDef, key: string | number): SqlValue {
   return def.key.type === 'int' ? Number(key) : String(key);
@@ -58,11 +62,64 @@ function writeChildren(db: Db, def: ResourceDef, key: SqlValue, doc: Doc | undef
   }
 }
 
+// --- Collation (issue 21): sort keys in the shop's language, stored beside the columns that have them. ---
+
+const collations = new WeakMap<Db, Language>();
+const COLLATION_META = 'collation';
+/** Bumped when sortKey() changes, so stored keys are rebuilt at the next start. */
+const COLLATION_VERSION = 1;
+
+/** Sorts text on `db` in `lang`'s collation: the language of stored sort keys and of the SQL function sortkey(). */
+export function useCollation(db: Db, lang: Language): void {
+  collations.set(db, lang);
+  db.$client.function('sortkey', { deterministic: true }, (s: unknown) => (typeof s === 'string' ? sortKey(s, lang) : null));
+}
+
+function collationOf(db: Db): Language {
+  return collations.get(db) ?? 'en';
+}
+
+/** The typed columns of a document, with the sort keys of the columns that keep one. */
+export function rowColumns(db: Db, def: ResourceDef, doc: Doc): Record<string, SqlValue> {
+  const columns = def.columns(doc);
+  if (!def.sortKeyColumns) return columns;
+  const lang = collationOf(db);
+  for (const [column, keyColumn] of Object.entries(def.sortKeyColumns)) {
+    const value = columns[column];
+    columns[keyColumn] = typeof value === 'string' ? sortKey(value, lang) : null;
+  }
+  return columns;
+}
+
+/** A sort by `expr` in the collation: the stored key of `column` where it has one, else computed per row. */
+export function collatedSort(def: ResourceDef, expr: SQL, column?: string): SQL {
+  const keyColumn = column ? def.sortKeyColumns?.[column] : undefined;
+  return keyColumn ? tableColumn(def, keyColumn) : sql`sortkey(${expr})`;
+}
+
+/**
+ * At start: the stored sort keys are rebuilt when the collation changed (POS_HUB_LOCALE, a new
+ * version of the key), or first filled after the upgrade that added them. Answers the tables rebuilt.
+ */
+export function refreshSortKeys(db: Db, defs: readonly ResourceDef[]): string[] {
+  const wanted = `${collationOf(db)}:${COLLATION_VERSION}`;
+  if (getMeta(db, COLLATION_META) === wanted) return [];
+  const rebuilt: string[] = [];
+  for (const def of defs) {
+    if (!def.sortKeyColumns) continue;
+    const sets = Object.entries(def.sortKeyColumns).map(([column, key]) => `${q(key)} = sortkey(${q(column)})`);
+    rawSql.run(db, `UPDATE ${q(def.table)} SET ${sets.join(', ')}`, []);
+    rebuilt.push(def.table);
+  }
+  setMeta(db, COLLATION_META, wanted);
+  return rebuilt;
+}
+
 /** Inserts or replaces the row (typed columns recomputed), its child rows and a change-log entry. */
 export function putStored(db: Db, def: ResourceDef, key: string | number, doc: Doc, v: number, at: number): void {
   const k = keyValue(def, key);
   const json = JSON.stringify(doc);
-  const columns: Record<string, SqlValue> = { [def.key.column]: k, v, doc: json, ...def.columns(doc) };
+  const columns: Record<string, SqlValue> = { [def.key.column]: k, v, doc: json, ...rowColumns(db, def, doc) };
   const names = Object.keys(columns);
   const upsert = text(`put:${def.table}:${names.join(',')}`, () => {
     const updates = names.filter((n) => n !== def.key.column).map((n) => `${q(n)} = excluded.${q(n)}`);

@@ -46,6 +46,7 @@ export const fiscalDevices = defineResource({
     driver: { type: 'enum', column: 'driver', enumValues: FISCAL_DRIVERS },
   },
   read: { right: 'SettingsRead' },
+  collate: ['name'],
   rights: { create: 'FiscalDeviceCreate', update: 'FiscalDeviceUpdate', delete: 'FiscalDeviceDelete' },
   hooks: {
     prepare({ body }) {

@@ -49,6 +49,7 @@ export const modifiers = defineResource({
     id: { type: 'string', column: 'id' },
     name: { type: 'string', column: 'name' },
   },
+  collate: ['name'],
   rights: { create: 'ModifierCreate', update: 'ModifierUpdate', delete: 'ModifierDelete' },
   hooks: {
     prepare({ body, ctx }) {

@@ -7,7 +7,8 @@ import { withoutSecretSettings } from '../engine/visibility.js';
 import { defineResource } from '../engine/define.js';
 import { nameKeyed } from '../engine/keys.js';
 import { enumOf, nameKey, stringMap, text } from '../engine/fields.js';
-import { bool } from '../engine/refs.js';
+import { bool, requireExisting } from '../engine/refs.js';
+import { categories } from '../categories/resource.js';
 
 /** Printer models the printer driver knows (drivers/escpos/profiles.ts), and `Tablet` for a kitchen display (CONTRACT §8). */
 export const ORDER_ENDPOINT_TYPES = [...PRINTER_MODELS, 'Tablet'] as const;
@@ -40,6 +41,8 @@ export const orderEndpoints = defineResource({
           'Bills: `QrCode` — "true" prints a QR code of the ticket id; other text is the QR content, with `{ticket}`, `{total}`, `{currency}` filled in (printable ASCII). ' +
           'Kitchen displays: `AmberAfterMinutes`, `RedAfterMinutes`.',
       ),
+    /** Every plu of these categories is ordered here too, beside its own orderEndpointNames. */
+    categoryNames: z.array(nameKey()).max(200).default([]),
   }),
   readOnly: {},
   columns: (d) => ({ is_active: bool(d.isActive), type: d.type as string, address: d.address as string }),
@@ -49,9 +52,11 @@ export const orderEndpoints = defineResource({
     type: { type: 'enum', column: 'type', enumValues: ORDER_ENDPOINT_TYPES },
     address: { type: 'string', column: 'address' },
   },
+  collate: ['name'],
   rights: { create: 'OrderEndpointCreate', update: 'OrderEndpointUpdate', delete: 'OrderEndpointDelete' },
   hooks: {
-    prepare({ body }) {
+    prepare({ body, ctx }) {
+      (body.categoryNames as string[]).forEach((n, i) => requireExisting(ctx, categories, n, `categoryNames[${i}]`));
       // A tablet's address is a free label; a printer's must be a device address.
       if (body.type !== 'Tablet') {
         try {

@@ -28,5 +28,6 @@ export const paymentTypes = defineResource({
     category: { type: 'enum', column: 'category', enumValues: PAYMENT_CATEGORIES },
     isChangeable: { type: 'bool', column: 'is_changeable' },
   },
+  collate: ['name'],
   rights: { create: 'PaymentTypeCreate', update: 'PaymentTypeUpdate', delete: 'PaymentTypeDelete' },
 });

@@ -1,13 +1,15 @@
-import { pluExists } from './store.js';
+import { belowMinimum, pluExists, pluName } from './store.js';
 import { z } from 'zod';
 import { errors } from '../../http/errors.js';
 import { toScaled } from '../../core/money.js';
 import { defineResource, type EngineContext } from '../engine/define.js';
 import { idKeyed } from '../engine/keys.js';
-import { decimal, enumOf, idKey, money, nameKey, rate, text, MAX_INT32 } from '../engine/fields.js';
+import { decimal, ean, enumOf, idKey, money, nameKey, rate, text, MAX_INT32 } from '../engine/fields.js';
 import { bool, requireExisting } from '../engine/refs.js';
 import { orderEndpoints } from '../orderendpoints/resource.js';
 import { stocks } from '../stocks/resource.js';
+import { categories } from '../categories/resource.js';
+import { D, dec, roundMoney, toJsonNumber } from '../../core/money.js';
 
 export const PLU_TYPES = ['StockItem', 'Recipe', 'Service', 'Container'] as const;
 
@@ -15,6 +17,19 @@ export const pluRef = () => z.object({ code: z.number().int().min(0).max(MAX_INT
 
 export function requirePlu(ctx: EngineContext, ref: { code: number; stockName: string }, member: string): void {
   if (!pluExists(ctx.db, ref)) throw errors.member(member, `Plu ${ref.code} does not exist in stock '${ref.stockName}'.`);
+}
+
+const HUNDRED = new D(100);
+
+/** unitPrice without VAT minus costPrice, and that as a percentage of the price without VAT. */
+export function marginOf(plu: { unitPrice?: unknown; vatInfo?: unknown; costPrice?: unknown }): { amount: number; rate: number | null } | null {
+  const cost = (plu.costPrice as { amount: number } | null | undefined)?.amount;
+  if (cost === undefined || cost === null) return null;
+  const price = dec((plu.unitPrice as { amount: number } | undefined)?.amount ?? 0);
+  const vat = dec((plu.vatInfo as { rate: number } | null | undefined)?.rate ?? 0);
+  const net = price.times(HUNDRED).div(HUNDRED.plus(vat));
+  const amount = roundMoney(net.minus(dec(cost)));
+  return { amount: toJsonNumber(amount), rate: net.isZero() ? null : toJsonNumber(roundMoney(net.minus(dec(cost)).div(net).times(HUNDRED))) };
 }
 
 export const plus = defineResource({
@@ -34,8 +49,27 @@ export const plus = defineResource({
     orderEndpointNames: z.array(nameKey()).max(50).default([]),
     receipt: z.array(z.object({ pluId: pluRef(), quantity: decimal() })).max(200).default([]),
     isActive: z.boolean().default(true),
+    /** A name of /api/categories, or null. */
+    category: nameKey().nullable().default(null),
+    /** What one unit costs the shop, without VAT. */
+    costPrice: z.object({ amount: decimal().min(0, 'must be 0 or more') }).nullable().default(null),
+    /** EAN-8 or EAN-13, check digit verified; unique within the stock. */
+    barcode: ean().nullable().default(null),
+    /** A StockItem below this stockQuantity is low on stock (filter IsBelowMinimum=true). */
+    minimumQuantity: decimal().min(0, 'must be 0 or more').nullable().default(null),
   }),
-  readOnly: { stockQuantity: decimal() },
+  // A recipe's parts answer with their plu's name.
+  answered: { receipt: z.array(z.object({ pluId: pluRef().extend({ name: z.string() }), quantity: z.number() })) },
+  readOnly: {
+    stockQuantity: decimal(),
+    margin: z
+      .object({
+        amount: z.number().describe('unitPrice without VAT (vatInfo.rate) minus costPrice, to the cent.'),
+        rate: z.number().nullable().describe('amount as a percentage of the price without VAT (2 places); null when that price is 0.'),
+      })
+      .nullable()
+      .describe('Computed from unitPrice, vatInfo and costPrice at each write; null without a costPrice.'),
+  },
   columns: (d) => ({
     code: d.code as number,
     stock_name: d.stockName as string,
@@ -43,8 +77,14 @@ export const plus = defineResource({
     type: d.type as string,
     is_active: bool(d.isActive),
     stock_quantity: toScaled((d.stockQuantity as number) ?? 0),
+    category: (d.category as string | null | undefined) ?? null,
+    barcode: (d.barcode as string | null | undefined) ?? null,
+    minimum_quantity: d.minimumQuantity === null || d.minimumQuantity === undefined ? null : toScaled(d.minimumQuantity as number),
   }),
-  unique: [{ columns: ['stock_name', 'code'], member: 'code', message: 'This code is already used in this stock.' }],
+  unique: [
+    { columns: ['stock_name', 'code'], member: 'code', message: 'This code is already used in this stock.' },
+    { columns: ['stock_name', 'barcode'], member: 'barcode', message: 'This barcode is already used in this stock.' },
+  ],
   filters: {
     id: { type: 'string', column: 'id' },
     code: { type: 'int', column: 'code' },
@@ -52,20 +92,30 @@ export const plus = defineResource({
     type: { type: 'enum', column: 'type', enumValues: PLU_TYPES },
     name: { type: 'string', column: 'name' },
     isActive: { type: 'bool', column: 'is_active' },
+    category: { type: 'string', column: 'category' },
+    barcode: { type: 'string', column: 'barcode' },
+    minimumQuantity: { type: 'decimal', column: 'minimum_quantity' },
+    isBelowMinimum: { type: 'bool', predicate: belowMinimum },
   },
+  collate: ['name'],
+  sortKeyColumns: { name: 'name_sk' },
   rights: { create: 'PluCreate', update: 'PluUpdate', delete: 'PluDelete' },
   hooks: {
     prepare({ body, existing, ctx }) {
       requireExisting(ctx, stocks, body.stockName as string, 'stockName');
       (body.orderEndpointNames as string[]).forEach((n, i) => requireExisting(ctx, orderEndpoints, n, `orderEndpointNames[${i}]`));
-      const parts = body.receipt as Array<{ pluId: { code: number; stockName: string } }>;
+      if (body.category !== null) requireExisting(ctx, categories, body.category as string, 'category');
+      if (body.minimumQuantity !== null && body.type !== 'StockItem') throw errors.member('minimumQuantity', 'Only a StockItem has a minimum quantity.');
+      const parts = body.receipt as Array<{ pluId: { code: number; stockName: string }; quantity: number }>;
       if (parts.length && body.type !== 'Recipe') throw errors.member('receipt', 'Only a Recipe has parts.');
-      parts.forEach((p, i) => {
+      // Each part carries the name of its plu (as it was at this write), so a recipe reads as words.
+      const receipt = parts.map((p, i) => {
         if (p.pluId.code === body.code && p.pluId.stockName === body.stockName) throw errors.member(`receipt[${i}].pluId`, 'A recipe cannot contain itself.');
         requirePlu(ctx, p.pluId, `receipt[${i}].pluId`);
+        return { ...p, pluId: { ...p.pluId, name: pluName(ctx.db, p.pluId) ?? '' } };
       });
       // Stock moves only through stock transfers: a write keeps the stored quantity.
-      return { ...body, stockQuantity: existing?.stockQuantity ?? 0 };
+      return { ...body, receipt, stockQuantity: existing?.stockQuantity ?? 0, margin: marginOf(body) };
     },
   },
 });

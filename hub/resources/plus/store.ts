@@ -1,7 +1,16 @@
 /** The plus' SQL beyond the engine's. */
+import { sql, type SQL } from 'drizzle-orm';
 import { rawSql, type Db } from '../../../db/client.js';
 
 /** True when a plu with this code exists in this stock. */
 export function pluExists(db: Db, ref: { code: number; stockName: string }): boolean {
   return !!rawSql.get(db, 'SELECT 1 AS hit FROM plus WHERE stock_name = ? AND code = ?', [ref.stockName, ref.code]);
 }
+
+/** A plu's name, by code and stock. */
+export function pluName(db: Db, ref: { code: number; stockName: string }): string | undefined {
+  return rawSql.get<{ name: string }>(db, 'SELECT name FROM plus WHERE stock_name = ? AND code = ?', [ref.stockName, ref.code])?.name;
+}
+
+/** A StockItem whose stock is below its minimum quantity (filter IsBelowMinimum). */
+export const belowMinimum = (): SQL => sql`(plus.minimum_quantity IS NOT NULL AND plus.stock_quantity < plus.minimum_quantity)`;

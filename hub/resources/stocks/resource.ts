@@ -18,6 +18,7 @@ export const stocks = defineResource({
   readOnly: {},
   columns: () => ({}),
   filters: { name: { type: 'string', column: 'name' } },
+  collate: ['name', 'description'],
   rights: { create: 'StockCreate', update: 'StockUpdate', delete: 'StockDelete' },
   hooks: {
     beforeDelete({ existing, ctx }) {

@@ -28,6 +28,7 @@ import { requireOpen } from './resource.js';
 import { saleItems } from '../stocktransfers/stock.js';
 import { recordServerTransfer } from '../stocktransfers/resource.js';
 import { finishJob, insertPendingJob, jobRow, pendingJobs, pluVat, type FiscalJobRow } from './store.js';
+import { recordTicketClose } from '../../reports/store.js';
 
 export const closeContextSchema = z.object({
   fiscalName: nameKey().optional(),
@@ -303,6 +304,8 @@ export class TicketCloser {
       const sold = saleItems(this.ctx, doc.items as Array<{ plu: { code: number; stockName: string }; type: string; quantity: number }>);
       if (sold.length) recordServerTransfer(this.ctx, { type: 'Sale', userName, ticketId: id, items: sold });
       const closed = this.tickets.store(undefined, id, doc, ticket);
+      // The running sales totals grow with the close, in its transaction (issue 21).
+      recordTicketClose(this.ctx.db, doc, this.ctx.timeZone);
       // The e-mail receipt is queued in the same transaction: it exists if and only if the close does.
       if (email && this.mail) this.mail.enqueue({ to: email, ticket: closed, receipt });
       return closed;

@@ -55,10 +55,13 @@ function endpointsOfLines(ctx: EngineContext, lines: Line[]): Array<Array<{ name
     const key = `${item.plu.stockName}\u0000${item.plu.code}`;
     let names = namesOf.get(key);
     if (!names) {
-      names = pluOrderEndpoints(ctx.db, item.plu.code, item.plu.stockName);
+      // The plu's own endpoints, and those its category is routed to (issue 21), each once.
+      const route = pluOrderEndpoints(ctx.db, item.plu.code, item.plu.stockName);
+      const byCategory = route.category === null ? [] : [...active].filter(([, e]) => e.categories.includes(route.category!)).map(([name]) => name);
+      names = [...new Set([...route.names, ...byCategory])];
       namesOf.set(key, names);
     }
-    return names.filter((n) => active.has(n)).map((name) => ({ name, type: active.get(name)! }));
+    return names.filter((n) => active.has(n)).map((name) => ({ name, type: active.get(name)!.type }));
   });
 }
 

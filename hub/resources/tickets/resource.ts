@@ -15,6 +15,8 @@ import { bool } from '../engine/refs.js';
 import { getStored } from '../engine/repo.js';
 import { modifiers } from '../modifiers/resource.js';
 import { itemTotal, ticketTotal } from './math.js';
+import { vatBreakdown } from '../../core/vat.js';
+import { recordTicketVoids } from '../../reports/store.js';
 import { createOrders, orderDeltas, type TicketItem } from './orders.js';
 import { customerIdOfCard, hasPendingJob, pluForItem, ticketSql } from './store.js';
 import { ownOrOpenTicket } from '../engine/visibility.js';
@@ -143,8 +145,9 @@ function requireInRange(member: string, total: Dec): void {
  * Items with ids, plu names, default prices, modifiers and exact totals; and which items carry a unit
  * price of their own (other than their plu's), for the TicketSetPrice rule.
  */
-function completeItems(ctx: EngineContext, items: ItemInput[]): { items: Doc[]; ownPrices: Array<{ id: number; amount: number }> } {
+function completeItems(ctx: EngineContext, items: ItemInput[]): { items: Doc[]; ownPrices: Array<{ id: number; amount: number }>; vatRates: number[] } {
   const ownPrices: Array<{ id: number; amount: number }> = [];
+  const vatRates: number[] = [];
   const seen = new Set<number>();
   let next = Math.max(0, ...items.map((i) => i.id ?? 0)) + 1;
   const completed = items.map((item, i) => {
@@ -155,6 +158,7 @@ function completeItems(ctx: EngineContext, items: ItemInput[]): { items: Doc[]; 
     if (!plu) throw errors.member(`items[${i}].plu`, `Plu ${item.plu.code} does not exist in stock '${item.plu.stockName}'.`);
     const unitPrice = item.unitPrice?.amount ?? plu.unit_price ?? 0;
     if (!dec(unitPrice).eq(dec(plu.unit_price ?? 0))) ownPrices.push({ id, amount: unitPrice });
+    vatRates.push(plu.vat_rate ?? 0);
     const chosen = resolveModifiers(ctx, item, i);
     const total = itemTotal({
       type: item.type,
@@ -176,7 +180,22 @@ function completeItems(ctx: EngineContext, items: ItemInput[]): { items: Doc[]; 
       totalPrice: { amount: toJsonNumber(total) },
     };
   });
-  return { items: completed, ownPrices };
+  return { items: completed, ownPrices, vatRates };
+}
+
+/** The ticket's VAT split as JSON numbers. */
+function vatRows(lines: Array<{ vatRate: number; total: number }>, discountRate: number, total: Dec): Array<{ rate: number; base: number; vat: number; gross: number }> {
+  return vatBreakdown(lines, discountRate, total.toFixed(2)).map((r) => ({
+    rate: Number(r.rate),
+    base: toJsonNumber(dec(r.base)),
+    vat: toJsonNumber(dec(r.vat)),
+    gross: toJsonNumber(dec(r.gross)),
+  }));
+}
+
+/** Items a write takes off (a storno) or a delete discards count as voids in the sales totals, in this write's transaction. */
+function recordVoids(ctx: EngineContext, caller: Caller, before: Doc[], after: Doc[]): void {
+  recordTicketVoids(ctx.db, { before, after }, { at: ctx.clock.now(), userName: caller.userName, name: caller.name, deviceName: caller.device.name }, ctx.timeZone);
 }
 
 function isOwn(caller: Caller, ticket: Doc): boolean {
@@ -252,6 +271,10 @@ export const tickets = defineResource({
     totalPrice: z.object({ amount: z.number(), currencyLabel: z.string().nullable() }),
     payments: z.array(paymentSchema),
     closeInfo: closeInfoSchema.nullable(),
+    vatBreakdown: z
+      .array(z.object({ rate: z.number(), base: z.number(), vat: z.number(), gross: z.number() }))
+      .optional()
+      .describe('VAT per rate (prices include VAT; gross after the ticket discount, adding up to totalPrice): as of the last write. Absent on tickets stored before it existed.'),
   },
   columns: (d) => {
     const items = d.items as Doc[];
@@ -331,6 +354,9 @@ export const tickets = defineResource({
     'employee.userName': 'employee_user_name',
     'totalPrice.amount': 'total_amount',
   },
+  // A table plan lists tables in natural order ("2" before "10"), names as the shop's language sorts them.
+  collate: ['name', 'location.tableName', 'LocationTableName'],
+  sortKeyColumns: { name: 'name_sk', table_name: 'table_name_sk' },
   // Everyone reads every open ticket (a table plan needs them) and the closed ones of their own device or user.
   read: { right: 'TicketReadAll', scope: (caller) => ownOrOpenTicket(caller, ticketSql.table) },
   // TicketCreate only for a new id (checked in prepare): a PUT that updates needs TicketUpdate(Any), not TicketCreate.
@@ -354,7 +380,7 @@ export const tickets = defineResource({
       if (rateNow !== rateBefore && !(customer && rateNow === customer.discountRate) && !hasRight(caller, 'TicketSetDiscount')) {
         throw errors.missingRight('TicketSetDiscount');
       }
-      const { items, ownPrices } = completeItems(ctx, body.items as ItemInput[]);
+      const { items, ownPrices, vatRates } = completeItems(ctx, body.items as ItemInput[]);
       const itemsBefore = (existing?.items as Doc[] | undefined) ?? [];
       if (isStorno(itemsBefore, items)) requireRight(caller, 'Storno');
       if (itemDiscountChanged(itemsBefore, items)) requireRight(caller, 'TicketSetDiscount');
@@ -376,11 +402,18 @@ export const tickets = defineResource({
         closeDate: null,
         employee: existing?.employee ?? { userName: caller.userName, name: caller.name },
         totalPrice: { amount: toJsonNumber(total), currencyLabel: (body.currencyLabel as string | null) ?? null },
+        // VAT per rate of the plus as they are at this write (issue 21); the receipt prints the same split.
+        vatBreakdown: vatRows(
+          items.map((i, k) => ({ vatRate: vatRates[k], total: (i.totalPrice as { amount: number }).amount })),
+          rateNow,
+          total,
+        ),
         payments: [],
         closeInfo: null,
       };
     },
-    afterWrite({ before, after, ctx }) {
+    afterWrite({ caller, before, after, ctx }) {
+      if (before) recordVoids(ctx, caller, before.items as Doc[], after.items as Doc[]);
       const { added, cancelled } = orderDeltas((before?.items as TicketItem[]) ?? [], after.items as TicketItem[]);
       if (added.length) createOrders(ctx, after, added, 'New');
       if (cancelled.length) createOrders(ctx, after, cancelled, 'Cancel');
@@ -390,6 +423,7 @@ export const tickets = defineResource({
       requireOpen(existing);
       // Deleting is the last change of a ticket: another waiter's needs TicketUpdateAny, as updating it does.
       requireUpdateOf(caller, existing);
+      recordVoids(ctx, caller, existing.items as Doc[], []);
       const { cancelled } = orderDeltas(existing.items as TicketItem[], []);
       if (cancelled.length) createOrders(ctx, existing, cancelled, 'Cancel');
     },

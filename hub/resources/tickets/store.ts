@@ -58,11 +58,16 @@ export interface PluRow {
   name: string;
   unit_price: number | null;
   type: string;
+  vat_rate: number | null;
 }
 
 /** What a ticket item takes from its plu. */
 export function pluForItem(db: Db, code: number, stockName: string): PluRow | undefined {
-  return rawSql.get<PluRow>(db, "SELECT name, json_extract(doc, '$.unitPrice.amount') AS unit_price, type FROM plus WHERE stock_name = ? AND code = ?", [stockName, code]);
+  return rawSql.get<PluRow>(
+    db,
+    "SELECT name, json_extract(doc, '$.unitPrice.amount') AS unit_price, type, json_extract(doc, '$.vatInfo.rate') AS vat_rate FROM plus WHERE stock_name = ? AND code = ?",
+    [stockName, code],
+  );
 }
 
 /** A plu's VAT, for the receipt's lines. */
@@ -73,15 +78,24 @@ export function pluVat(db: Db, code: number, stockName: string): { rate: number 
   ]);
 }
 
-/** A plu's kitchen routing. */
-export function pluOrderEndpoints(db: Db, code: number, stockName: string): string[] {
-  const row = rawSql.get<{ names: string | null }>(db, "SELECT json_extract(doc, '$.orderEndpointNames') AS names FROM plus WHERE stock_name = ? AND code = ?", [stockName, code]);
-  return row?.names ? (JSON.parse(row.names) as string[]) : [];
+/** A plu's kitchen routing: its own order endpoints and its category. */
+export function pluOrderEndpoints(db: Db, code: number, stockName: string): { names: string[]; category: string | null } {
+  const row = rawSql.get<{ names: string | null; category: string | null }>(
+    db,
+    "SELECT json_extract(doc, '$.orderEndpointNames') AS names, category FROM plus WHERE stock_name = ? AND code = ?",
+    [stockName, code],
+  );
+  return { names: row?.names ? (JSON.parse(row.names) as string[]) : [], category: row?.category ?? null };
 }
 
-/** Active order endpoints by name → type, read once per write. */
-export function activeEndpointTypes(db: Db): Map<string, string> {
-  return new Map(rawSql.all<{ name: string; type: string }>(db, 'SELECT name, type FROM order_endpoints WHERE is_active = 1', []).map((e) => [e.name, e.type]));
+/** Active order endpoints by name → type and the categories routed to them, read once per write. */
+export function activeEndpointTypes(db: Db): Map<string, { type: string; categories: string[] }> {
+  const rows = rawSql.all<{ name: string; type: string; categories: string | null }>(
+    db,
+    "SELECT name, type, json_extract(doc, '$.categoryNames') AS categories FROM order_endpoints WHERE is_active = 1",
+    [],
+  );
+  return new Map(rows.map((e) => [e.name, { type: e.type, categories: e.categories ? (JSON.parse(e.categories) as string[]) : [] }]));
 }
 
 /** The customer holding a card. */

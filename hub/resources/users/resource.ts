@@ -43,6 +43,7 @@ export const users = defineResource({
     isActive: { type: 'bool', column: 'is_active' },
   },
   read: { right: 'UserRead' },
+  collate: ['userName', 'name'],
   rights: { create: 'UserCreate', update: 'UserUpdate', delete: 'UserDelete' },
   hooks: {
     prepareAsync: async (body) => (typeof body.password === 'string' ? hashPassword(body.password) : undefined),

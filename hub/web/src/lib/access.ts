@@ -13,6 +13,7 @@
  */
 export const READ_RIGHTS: Readonly<Record<string, string>> = {
   customers: 'CustomerRead',
+  cashcounts: 'ReportRead',
   users: 'UserRead',
   fiscaldevices: 'SettingsRead',
   'receipts/emails': 'SettingsRead',

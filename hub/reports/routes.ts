@@ -1,0 +1,98 @@
+/**
+ * GET /api/reports/sales (JSON, or CSV with `Accept: text/csv` or `?format=csv`) and
+ * GET /api/reports/fiscalday, both with the right ReportRead (CONTRACT §12).
+ */
+import { z } from 'zod';
+import { ERR } from '../http/api-docs.js';
+import { requireRight } from '../http/caller.js';
+import { errors } from '../http/errors.js';
+import { callerOf } from '../http/handler.js';
+import { requestLanguage } from '../http/language.js';
+import { named, routes } from '../http/route.js';
+import type { Language } from '../i18n/index.js';
+import { fiscalDaySchema, salesReportSchema } from './schema.js';
+import { GROUP_BY, type Reports } from './service.js';
+
+function wantsCsv(format: unknown, accepts: string | false): boolean {
+  const f = Array.isArray(format) ? format[format.length - 1] : format;
+  if (typeof f === 'string' && f) {
+    if (f.toLowerCase() === 'csv') return true;
+    if (f.toLowerCase() === 'json') return false;
+    throw errors.member('format', `'${f}' is not csv or json.`);
+  }
+  return accepts === 'text/csv';
+}
+
+const tags = ['Report'];
+const WITHOUT_RIGHT = ERR.missingRight('Without ReportRead.');
+
+export const reportRoutes = routes<{ reports: Reports; shopLanguage: Language }>([
+  {
+    method: 'get',
+    path: '/api/reports/sales',
+    operationId: 'reports.sales',
+    tags,
+    summary: 'Sales by product, category, waiter, register, VAT rate, payment type, hour, day or month',
+    description:
+      "Requires ReportRead. Local days in the shop's time zone (POS_HUB_TIMEZONE), `from` and `to` included; a ticket counts on the day " +
+      'it closed. Answered from running totals kept as tickets close (a year takes milliseconds), so the figures are those of closed ' +
+      'tickets: returns (Negative items), discounts (item and ticket discounts, shared out over the items to the cent), voids (items ' +
+      'cancelled by a storno and the items of deleted tickets, counted when and by whom they were voided) and totals. Amounts are exact ' +
+      'decimals (2 places; quantities up to 4). `Accept: text/csv` or `format=csv` answers CSV: UTF-8 with a byte-order mark, in the ' +
+      "language of the request (the user's `language`, else Accept-Language, else POS_HUB_LOCALE): Slovak and Czech with `;` between " +
+      'fields and a decimal comma (as Excel there opens it), English with `,` and a decimal point; the last line holds the totals.',
+    rights: ['ReportRead'],
+    query: z.object({
+      from: z.string().openapi({ param: { description: 'First day, `YYYY-MM-DD` (local).', example: '2026-01-01' } }),
+      to: z.string().openapi({ param: { description: 'Last day, `YYYY-MM-DD` (local), at most 20 years after `from`.', example: '2026-12-31' } }),
+      groupBy: z.enum(GROUP_BY).optional().openapi({ param: { description: 'What a row is (any letter case); `product` when left out.' } }),
+      format: z.enum(['json', 'csv']).optional().openapi({ param: { description: 'Overrides the Accept header.' } }),
+    }),
+    responses: { 200: { description: 'The report.', schema: named('SalesReport', z.object(salesReportSchema.shape)), also: { 'text/csv': z.string() } } },
+    errors: [ERR.validation('A missing or malformed `from`/`to`, `to` before `from`, an unknown `groupBy` or `format`; `errors[0].memberName` names it.'), ERR.unauthenticated(), WITHOUT_RIGHT],
+    handler:
+      ({ reports, shopLanguage }) =>
+      (req, res) => {
+        requireRight(callerOf(res), 'ReportRead');
+        const query = req.query as Record<string, unknown>;
+        const format = Object.entries(query).find(([k]) => k.toLowerCase() === 'format')?.[1];
+        const report = reports.sales(Object.fromEntries(Object.entries(query).filter(([k]) => k.toLowerCase() !== 'format')));
+        if (wantsCsv(format, req.accepts(['application/json', 'text/csv']))) {
+          res.setHeader('Content-Disposition', `attachment; filename="sales-${report.groupBy}-${report.from}_${report.to}.csv"`);
+          res.type('text/csv; charset=utf-8').send(reports.salesCsv(report, requestLanguage(req, res, shopLanguage)));
+          return;
+        }
+        res.json(report);
+      },
+  },
+  {
+    method: 'get',
+    path: '/api/reports/fiscalday',
+    operationId: 'reports.fiscalDay',
+    tags,
+    summary: "A fiscal day's X/Z figures: totals per payment type and VAT rate, and the cash the drawer gained",
+    description:
+      'Requires ReportRead. What the hub recorded of the receipts a fiscal device issued in one fiscal day (dailySalesReportNumber): ' +
+      "the figures an X report prints, or a Z once the day is closed, without printing anything. `number` defaults to the device's " +
+      'open day as the hub last saw it (else its latest day with sales). Count the drawer against `cashSales` with POST /api/cashcounts.',
+    rights: ['ReportRead'],
+    query: z.object({
+      fiscalName: z.string().openapi({ param: { description: 'The fiscal device.', example: 'FP1' } }),
+      number: z.number().int().min(1).optional().openapi({ param: { description: 'The fiscal day (dailySalesReportNumber).' } }),
+    }),
+    responses: { 200: { description: "The day's figures.", schema: named('FiscalDay', z.object(fiscalDaySchema.shape)) } },
+    errors: [ERR.validation('No or an unknown `fiscalName`, a malformed `number`, or no day known yet.'), ERR.unauthenticated(), WITHOUT_RIGHT],
+    handler:
+      ({ reports }) =>
+      (req, res) => {
+        requireRight(callerOf(res), 'ReportRead');
+        const q = Object.fromEntries(Object.entries(req.query).map(([k, v]) => [k.toLowerCase(), Array.isArray(v) ? v[v.length - 1] : v]));
+        const name = typeof q.fiscalname === 'string' ? q.fiscalname : '';
+        if (!name) throw errors.member('fiscalName', 'is required.', 'Required');
+        const raw = typeof q.number === 'string' ? q.number.trim() : undefined;
+        if (raw !== undefined && !/^\d{1,9}$/.test(raw)) throw errors.member('number', `'${raw}' is not a fiscal day number.`);
+        if (!reports.fiscalDeviceExists(name)) throw errors.member('fiscalName', `Fiscal device '${name}' does not exist.`);
+        res.json(reports.fiscalDay(name, raw === undefined ? undefined : Number(raw)));
+      },
+  },
+]);
