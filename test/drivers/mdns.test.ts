@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { Announcement, watchHubs, type DiscoveredHub } from '../../drivers/mdns.js';
-import { NO_MULTICAST, loopbackMulticastWorks } from '../support/multicast.js';
+import { multicastOrSkip } from '../support/multicast.js';
 import { untilTrue } from '../support/wait.js';
 
 
 describe('mDNS announcement (loopback only)', () => {
   it('announces _poshub._tcp with its TXT record, then withdraws it with goodbyes', async (ctx) => {
-    if (!(await loopbackMulticastWorks())) ctx.skip(NO_MULTICAST);
+    await multicastOrSkip(ctx);
     const errors: Error[] = [];
     const up: DiscoveredHub[] = [];
     const down: DiscoveredHub[] = [];

@@ -5,16 +5,14 @@
  * the display uses (pair, list, events, state), and once through the display page itself in
  * Debian's Chromium when it is installed.
  */
-import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { E2E_ADMIN_PASSWORD, startHubProcess, type HubProcess } from '../support/process.js';
 import { SseClient } from '../support/sse.js';
 import { until } from '../support/wait.js';
+import { chromiumAvailable, launchChromium } from '../support/chromium.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium) console.warn(`test/e2e/kds: the browser half is skipped, ${CHROMIUM} is missing (apt-get install -y chromium).`);
+const haveChromium = chromiumAvailable('the browser half of test/e2e/kds');
 
 let hub: HubProcess;
 let admin: string;
@@ -87,7 +85,7 @@ describe('kitchen display on the real hub', () => {
   describe.skipIf(!haveChromium)('through the display page in Chromium', () => {
     let browser: Browser;
     beforeAll(async () => {
-      browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+      browser = await launchChromium();
     });
     afterAll(async () => {
       await browser?.close();

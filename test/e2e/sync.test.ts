@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NO_MULTICAST, loopbackMulticastWorks } from '../support/multicast.js';
+import { multicastOrSkip } from '../support/multicast.js';
 import { E2E_ADMIN_PASSWORD, ROOT, startHubProcess, type HubProcess } from '../support/process.js';
 import { SseClient } from '../support/sse.js';
 
@@ -36,7 +36,7 @@ afterAll(async () => {
 
 describe('registers find the hub and stay in sync', () => {
   it('is discovered over mDNS by another process (npm run discover)', async (ctx) => {
-    if (!(await loopbackMulticastWorks())) ctx.skip(NO_MULTICAST);
+    await multicastOrSkip(ctx);
     const out = await new Promise<string>((resolve) => {
       let text = '';
       const child = spawn('npm', ['run', '--silent', 'discover', '--', '--timeout=2500', '--interface=127.0.0.1'], { cwd: ROOT });

@@ -70,6 +70,8 @@ export async function startHub(
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
   answerClientErrors(server);
+  // As hub/main.ts: the client (undici) closes idle sockets first, never the server under a request.
+  server.keepAliveTimeout = 65_000;
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   const call: TestHub['call'] = async (method, path, body, o = {}) => {

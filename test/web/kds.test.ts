@@ -5,20 +5,17 @@
  * every order exactly once. Screenshots at 1280×800 (a 10-inch tablet in landscape) go to
  * test/web/screenshots/kds (git-ignored) for a person to look at.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../hub/core/clock.js';
 import { ADMIN_PASSWORD, startHub, type TestHub } from '../support/hub.js';
 import { expect2xx, item, register, restaurant } from '../tickets/fixture.js';
 import { ensureWebBuild } from './build.js';
+import { chromiumAvailable, launchChromium } from '../support/chromium.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium) {
-  console.warn(`test/web/kds skipped: ${CHROMIUM} is missing. Install Debian's Chromium (apt-get install -y chromium); .ci/run does.`);
-}
+const haveChromium = chromiumAvailable('test/web/kds');
 
 const SHOTS = fileURLToPath(new URL('./screenshots/kds/', import.meta.url));
 const TABLET = { width: 1280, height: 800 };
@@ -97,7 +94,7 @@ describe.skipIf(!haveChromium)('the kitchen display in Chromium', () => {
     await ensureWebBuild();
     // The hub's clock is the browser's now; tests set it back to make orders that are already old.
     hub = await startHub({ clock: new FakeClock(new Date()) });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    browser = await launchChromium();
     await restaurant(hub);
     await expect2xx(
       hub.call('POST', '/api/orderendpoints', {

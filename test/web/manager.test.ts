@@ -3,21 +3,18 @@
  * in-process on 127.0.0.1. The scenarios of issue 8, then screenshots of every page at laptop
  * and tablet sizes into test/web/screenshots (git-ignored) for a person to look at.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../hub/core/clock.js';
 import { PRESETS } from '../../hub/http/presets.js';
 import { startHub, ADMIN_PASSWORD, type TestHub } from '../support/hub.js';
 import { expect2xx, item, register, restaurant } from '../tickets/fixture.js';
 import { ensureWebBuild } from './build.js';
+import { chromiumAvailable, launchChromium } from '../support/chromium.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium) {
-  console.warn(`test/web skipped: ${CHROMIUM} is missing. Install Debian's Chromium (apt-get install -y chromium); .ci/run does.`);
-}
+const haveChromium = chromiumAvailable('test/web');
 
 const SHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
 const SIZES = [
@@ -66,7 +63,7 @@ describe.skipIf(!haveChromium)("the manager's page in Chromium", () => {
     await ensureWebBuild();
     // The hub's clock is the browser's "today", so the day's totals count what the test closes.
     hub = await startHub({ clock: new FakeClock(new Date()) });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    browser = await launchChromium();
     await restaurant(hub);
     cashier = await register(hub);
     await expect2xx(hub.call('POST', '/api/stocks', { name: 'Sklad' }));
