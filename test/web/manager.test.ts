@@ -406,5 +406,5 @@ describe.skipIf(!haveChromium)("the manager's page in Chromium", () => {
       await page.context().close();
     }
     expect(pageErrors).toEqual([]);
-  }, 45_000);
+  }, 120_000);
 });
