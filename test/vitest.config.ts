@@ -9,9 +9,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // Most of the suite's time is waiting (browsers, real processes, sockets), not CPU: three files at
-    // a time on two cores took the suite from 520 to 426 s on a loaded machine, all green.
-    maxWorkers: 3,
+    // Vitest's default (one file at a time beside the main process on two cores). Three at a time
+    // saved little (520 → 461 s in .ci/run) and made the browser tests' timing claims flaky there.
     // The browser and page tests share one build of hub/web; made once here, never by two forks at once.
     globalSetup: ['test/web/global-setup.ts'],
   },
