@@ -3,8 +3,11 @@
  * bonjour-service. Errors are reported to a callback, never thrown: a flaky network card must not
  * take the hub down.
  */
+import { isIPv6 } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import Bonjour from 'bonjour-service';
+
+type Service = Bonjour.Service;
 
 export const SERVICE_TYPE = 'poshub';
 
@@ -23,6 +26,24 @@ export interface AnnounceOptions extends MdnsOptions {
   txt: Record<string, string>;
   /** How often to look for changed machine addresses (ms); 0 turns the watch off. */
   addressCheckMs?: number;
+  /**
+   * The address the hub's server is bound to. A register must be told only addresses it can reach the
+   * hub on: bound to one address, only that one is announced (bound to 127.0.0.1 the hub announced
+   * eth0's); bound to 0.0.0.0, the machine's IPv4 addresses; to `::` or unset, all of them.
+   */
+  listenAddress?: string;
+}
+
+/** Limits a published service's A/AAAA records to what `listenAddress` serves (see AnnounceOptions). */
+function announceOnly(service: Service, listenAddress: string | undefined): void {
+  if (!listenAddress || listenAddress === '::') return;
+  const all = service.records.bind(service);
+  service.records = () => {
+    const records = all();
+    const others = records.filter((r) => r.type !== 'A' && r.type !== 'AAAA');
+    if (listenAddress === '0.0.0.0') return [...others, ...records.filter((r) => r.type === 'A')];
+    return [...others, { name: service.host, type: isIPv6(listenAddress) ? 'AAAA' : 'A', ttl: 120, data: listenAddress }];
+  };
 }
 
 function bonjourOptions(opts: MdnsOptions): Record<string, unknown> {
@@ -36,6 +57,13 @@ export function addressFingerprint(): string {
     .flatMap(([name, list]) => (list ?? []).filter((a) => !a.internal).map((a) => `${name}/${a.address}`))
     .sort()
     .join(',');
+}
+
+/** The machine's first LAN IPv4 address (what a tablet on the shop's network types), if it has one. */
+export function lanAddress(): string | undefined {
+  return Object.values(networkInterfaces())
+    .flatMap((list) => list ?? [])
+    .find((a) => !a.internal && a.family === 'IPv4')?.address;
 }
 
 export class Announcement {
@@ -60,6 +88,7 @@ export class Announcement {
         host: `${this.opts.host}.local`,
         txt: this.opts.txt,
       });
+      announceOnly(service, this.opts.listenAddress);
       service.on('error', (err: unknown) => this.report(err));
     } catch (err) {
       this.report(err);
