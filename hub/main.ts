@@ -22,7 +22,7 @@ import { answerClientErrors } from './http/client-errors.js';
 import { grantNewRights } from './rights-upgrade.js';
 import { compact, keepDocsInLog, RETENTION_MS } from './events/store.js';
 import type { Chain } from './chain/index.js';
-import { Announcement } from '../drivers/mdns.js';
+import { Announcement, lanAddress } from '../drivers/mdns.js';
 
 const SHUTDOWN_GRACE_MS = 8000;
 
@@ -82,8 +82,12 @@ async function main(): Promise<void> {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const shown = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+  // The manager opens the page from the back-office PC or a tablet: when the hub listens on every
+  // address, the LAN address is the one to type on another machine.
+  const lan = config.host === '0.0.0.0' || config.host === '::' ? lanAddress() : undefined;
   const lines = [
     `POS Hub ${VERSION} listening on http://${config.host}:${port} (API http://${shown}:${port}/api, docs http://${shown}:${port}/api/docs)`,
+    `Manager's page: http://${shown}:${port}/${lan ? ` (from another machine: http://${lan}:${port}/)` : ''}; kitchen displays: http://${shown}:${port}/kds/<endpoint name>`,
     `Data directory: ${config.dataDir} (started in ${Date.now() - started} ms)`,
   ];
   if (boot.created && boot.adminPassword) {
@@ -103,6 +107,7 @@ async function main(): Promise<void> {
       port,
       txt: { id, api: '/api', version: VERSION },
       interface: config.mdnsInterface,
+      listenAddress: typeof address === 'object' && address ? address.address : undefined,
       onError: (err) => log.warn({ err: err.message }, 'mDNS announcement problem (the API keeps working)'),
     });
     announcement.start();

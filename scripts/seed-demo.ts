@@ -380,7 +380,7 @@ async function main(): Promise<void> {
     const openSum = openIds.reduce((s, id) => s.plus(dec((r.tickets.get(id).totalPrice as { amount: number }).amount)), dec(0));
     out(`Loaded: 3 stocks, ${MENU.length} products, ${MODIFIERS.length} modifiers, 2 kitchen printers (tcp://127.0.0.1:${PRINTER_PORTS.Kuchyňa} and :${PRINTER_PORTS.Bar}),`);
     out(`  registers 'Pokladňa 1', 'Pokladňa 2' and 'Terasa PDA', fiscal device FP1 (eKasa, simulated PORTOS eKasa service), ${CUSTOMERS.length} customers,`);
-    out(`  ${closed} tickets closed since ${new Date(dayFrom).toLocaleTimeString()} and ${openIds.length} open (${openSum.toFixed(2)} € at the tables).`);
+    out(`  ${closed} tickets closed since ${new Intl.DateTimeFormat(config.locale, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: config.timeZone }).format(dayFrom)} and ${openIds.length} open (${openSum.toFixed(2)} € at the tables).`);
     out(`Staff: ${WAITERS.map((w) => w.userName).join(', ')} (waiters) and manazer (back office), all with password '${DEMO_PASSWORD}'.`);
     out(`Open http://localhost:${config.port}/ and log in as admin (or manazer).`);
     await fiscal.closeAll();

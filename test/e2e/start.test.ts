@@ -66,6 +66,7 @@ describe('npm start', () => {
     const out = hub.stdout();
     expect(out).toContain(`listening on http://127.0.0.1:${port}`);
     expect(out).toContain(`http://127.0.0.1:${port}/api`);
+    expect(out).toContain(`Manager's page: http://127.0.0.1:${port}/;`);
     expect(out).toMatch(/log in as user 'admin'.*on device 'BackOffice'/);
     expect(out.split(password).length - 1).toBe(1); // printed once
     expect(out).toContain(file);
