@@ -398,6 +398,20 @@ describe('/api/docs', () => {
     expect(String(init.body)).toContain('validatorUrl: null');
   });
 
+  it('sends the big files and the document gzipped to a client that takes gzip, and as they are to one that does not', async () => {
+    for (const path of ['/api/docs/swagger-ui-bundle.js', '/api/docs/swagger-ui.css', '/api/openapi.json']) {
+      const plain = await fetch(`${hub.url}${path}`, { headers: { 'accept-encoding': 'identity' } });
+      expect(plain.headers.get('content-encoding'), path).toBeNull();
+      const text = await plain.text();
+      const zipped = await fetch(`${hub.url}${path}`, { headers: { 'accept-encoding': 'gzip, deflate, br' } });
+      expect(zipped.headers.get('content-encoding'), path).toBe('gzip');
+      expect(zipped.headers.get('vary'), path).toMatch(/Accept-Encoding/i);
+      // On the wire at most a third of the file (the bundle: 1.7 MB → 0.46 MB); unpacked, the same bytes.
+      expect(Number(zipped.headers.get('content-length')), path).toBeLessThan(Buffer.byteLength(text) / 3);
+      expect(await zipped.text(), path).toBe(text);
+    }
+  });
+
   it('answers the package\'s own petstore initializer and unknown assets 404, not 401', async () => {
     for (const path of ['/api/docs/swagger-initializer.js', '/api/docs/nope.js']) {
       const r = await hub.call('GET', path, undefined, { token: null });
