@@ -1,5 +1,10 @@
-/** POST /api/backups makes one now (right Backup); GET lists them (SettingsRead, CONTRACT §12). */
+/**
+ * POST /api/backups makes one now (right Backup); GET lists them (SettingsRead, CONTRACT §12); GET
+ * /api/backups/{file} downloads one (right Backup: a backup holds everything, password hashes and
+ * secrets included, so reading the list's settings is not enough).
+ */
 import { z } from 'zod';
+import { errors } from '../http/errors.js';
 import { ERR, LOCATION } from '../http/api-docs.js';
 import { requireRight } from '../http/caller.js';
 import { callerOf } from '../http/handler.js';
@@ -46,6 +51,29 @@ export const backupRoutes = routes<{ backups: BackupService }>([
         requireRight(callerOf(res), 'Backup');
         const info = await backups.create();
         res.status(201).location(`/api/backups/${encodeURIComponent(info.file)}`).json(info);
+      },
+  },
+  {
+    method: 'get',
+    path: '/api/backups/{file}',
+    operationId: 'backups.download',
+    tags: ['System'],
+    summary: 'Download one backup',
+    description:
+      'Requires Backup (a backup holds every record, password hashes and secrets included). The SQLite file as an attachment; ' +
+      'copy it off the hub PC, restore it with `npm run restore -- <file>`.',
+    rights: ['Backup'],
+    params: z.object({ file: z.string().meta({ description: 'A name from GET /api/backups.' }) }),
+    responses: { 200: { description: 'The database file.', schema: z.string().meta({ format: 'binary' }), contentType: 'application/vnd.sqlite3' } },
+    errors: [ERR.unauthenticated(), ERR.missingRight('Without Backup.'), ERR.notFound('No kept backup has that name.')],
+    handler:
+      ({ backups }) =>
+      (req, res) => {
+        requireRight(callerOf(res), 'Backup');
+        const file = String(req.params.file);
+        const path = backups.path(file);
+        if (!path) throw errors.notFound('backups', file);
+        res.attachment(file).type('application/vnd.sqlite3').sendFile(path);
       },
   },
 ]);

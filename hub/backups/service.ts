@@ -45,6 +45,11 @@ export class BackupService {
       });
   }
 
+  /** The path of the kept backup named exactly `file` (a name from list(): no other path is reachable). */
+  path(file: string): string | undefined {
+    return this.list().some((b) => b.file === file) ? join(this.dir, file) : undefined;
+  }
+
   /** One backup at a time: a second request while one runs gets the same result. */
   create(): Promise<BackupInfo> {
     this.running ??= this.run().finally(() => (this.running = undefined));

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHub, type TestHub } from '../support/hub.js';
@@ -47,6 +47,24 @@ describe('backups', () => {
     expect(list.body.items.map((b: any) => b.file)).toContain(r.body.file);
     const { checkDbFile } = await import('../../db/client.js');
     expect(checkDbFile(join(hub.dataDir, 'backups', r.body.file))).toBeNull();
+  });
+
+  it('downloads a kept backup by its name with Backup, and nothing else', async () => {
+    const made = (await hub.call('POST', '/api/backups')).body;
+    const r = await fetch(`${hub.url}/api/backups/${made.file}`, { headers: { authorization: `Bearer ${hub.adminToken}` } });
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toMatch(/^application\/vnd\.sqlite3/);
+    expect(r.headers.get('content-disposition')).toBe(`attachment; filename=${made.file}`);
+    const bytes = Buffer.from(await r.arrayBuffer());
+    expect(bytes.equals(readFileSync(join(hub.dataDir, 'backups', made.file)))).toBe(true);
+    // Only names the list holds: no other file of the data directory, however the name is spelt.
+    for (const name of ['hub-20990101-000000.sqlite', '..%2Fhub.sqlite', '%2E%2E%2Fadmin-password.txt', 'hub.sqlite']) {
+      const miss = await hub.call('GET', `/api/backups/${name}`);
+      expect([miss.status, miss.body?.errorCode], name).toEqual([404, 7]);
+    }
+    // SettingsRead lists the backups but may not take one away.
+    const reader = await hub.userWith(['SettingsRead']);
+    expect((await hub.call('GET', `/api/backups/${made.file}`, undefined, { token: reader })).status).toBe(403);
   });
 
   it('checkDbFile refuses a file that is not a hub database', async () => {
