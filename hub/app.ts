@@ -85,7 +85,7 @@ export function buildServices(deps: AppDeps): Services {
   // Names sort in the shop's language (stored sort keys and the SQL function sortkey()).
   useCollation(deps.db, deps.config.locale ?? 'en');
   const resources = Object.fromEntries(RESOURCES.map((def) => [def.name, new ResourceService(def, ctx)]));
-  const mail = buildMail({ db: deps.db, clock: deps.clock, log: deps.log, timeZone: deps.config.timeZone, config: deps.config, emails: resources[receiptEmails.name] });
+  const mail = buildMail({ db: deps.db, clock: deps.clock, log: deps.log, timeZone: deps.config.timeZone, language: deps.config.locale, config: deps.config, emails: resources[receiptEmails.name] });
   const auth = new AuthService(ctx, deps.config.tokenTtlMs);
   const fiscal = new FiscalDevices(deps.db, deps.drivers.fiscal);
   const services: Omit<Services, 'fiscalMonitor' | 'kds'> = {
@@ -103,7 +103,7 @@ export function buildServices(deps: AppDeps): Services {
     ),
     backups: new BackupService(deps, join(deps.config.dataDir, 'backups'), deps.config.backupKeep ?? 14),
     metrics: new Metrics(),
-    printing: new PrintService({ db: deps.db, clock: deps.clock, log: deps.log, timeZone: deps.config.timeZone }, deps.drivers.printing),
+    printing: new PrintService({ db: deps.db, clock: deps.clock, log: deps.log, timeZone: deps.config.timeZone, language: deps.config.locale }, deps.drivers.printing),
     mail,
   };
   const monitor = new FiscalMonitor({

@@ -81,3 +81,8 @@ export function formatDateTime(lang: Language, at: Date, timeZone: string): stri
 export function csvConvention(lang: Language): { separator: string; decimalComma: boolean } {
   return lang === 'en' ? { separator: ',', decimalComma: false } : { separator: ';', decimalComma: true };
 }
+
+/** A plain decimal ("12.50", "-0.15", "10.5") with `lang`'s decimal sign and no grouping, as a receipt prints it: "12,50" in Slovak. */
+export function localDecimal(lang: Language, plain: string): string {
+  return csvConvention(lang).decimalComma ? plain.replace('.', ',') : plain;
+}

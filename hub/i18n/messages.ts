@@ -32,6 +32,43 @@ export const MESSAGES = {
   'report.groupBy.hour': { en: 'Hour', sk: 'Hodina', cs: 'Hodina' },
   'report.groupBy.day': { en: 'Day', sk: 'Deň', cs: 'Den' },
   'report.groupBy.month': { en: 'Month', sk: 'Mesiac', cs: 'Měsíc' },
+
+  // --- Printed kitchen orders and bills (the shop's language) ---
+  'print.ticket': { en: 'Ticket', sk: 'Účet', cs: 'Účet' },
+  'print.table': { en: 'Table', sk: 'Stôl', cs: 'Stůl' },
+  'print.waiter': { en: 'Waiter', sk: 'Čašník', cs: 'Číšník' },
+  'print.time': { en: 'Time', sk: 'Čas', cs: 'Čas' },
+  'print.order': { en: 'Order', sk: 'Objednávka', cs: 'Objednávka' },
+  'print.cancel': { en: 'CANCEL', sk: 'STORNO', cs: 'STORNO' },
+  'print.copy': { en: 'COPY', sk: 'KÓPIA', cs: 'KOPIE' },
+  'print.reprint': { en: 'REPRINT', sk: 'OPAKOVANÁ TLAČ', cs: 'OPAKOVANÝ TISK' },
+  'print.bill': { en: 'BILL', sk: 'ÚČET', cs: 'ÚČET' },
+  'print.notFiscal': { en: 'Not a fiscal receipt', sk: 'Nie je pokladničný doklad', cs: 'Není daňový doklad' },
+  'print.discount': { en: 'Discount', sk: 'Zľava', cs: 'Sleva' },
+  'print.total': { en: 'TOTAL', sk: 'SPOLU', cs: 'CELKEM' },
+  'print.printedFor': { en: 'Printed for {name}', sk: 'Vytlačené pre {name}', cs: 'Vytištěno pro {name}' },
+  'print.testPage': { en: 'Test page: {name}', sk: 'Skúšobná strana: {name}', cs: 'Zkušební stránka: {name}' },
+
+  // --- E-mail receipts (the shop's language) ---
+  'mail.subject': { en: 'Receipt {number} – {shop}', sk: 'Doklad {number} – {shop}', cs: 'Doklad {number} – {shop}' },
+  'mail.receiptNo': { en: 'Receipt no. {number}', sk: 'Doklad č. {number}', cs: 'Doklad č. {number}' },
+  'mail.date': { en: 'Date', sk: 'Dátum', cs: 'Datum' },
+  'mail.ticket': { en: 'Ticket', sk: 'Účet', cs: 'Účet' },
+  'mail.servedBy': { en: 'Served by', sk: 'Obsluha', cs: 'Obsluha' },
+  'mail.item': { en: 'Item', sk: 'Položka', cs: 'Položka' },
+  'mail.qtyPrice': { en: 'Qty × price', sk: 'Množstvo × cena', cs: 'Množství × cena' },
+  'mail.vat': { en: 'VAT', sk: 'DPH', cs: 'DPH' },
+  'mail.total': { en: 'Total', sk: 'Spolu', cs: 'Celkem' },
+  'mail.TOTAL': { en: 'TOTAL', sk: 'SPOLU', cs: 'CELKEM' },
+  'mail.subtotal': { en: 'Subtotal', sk: 'Medzisúčet', cs: 'Mezisoučet' },
+  'mail.discount': { en: 'Discount {rate} %', sk: 'Zľava {rate} %', cs: 'Sleva {rate} %' },
+  'mail.vatRate': { en: 'VAT rate', sk: 'Sadzba DPH', cs: 'Sazba DPH' },
+  'mail.base': { en: 'Base', sk: 'Základ', cs: 'Základ' },
+  'mail.vatColumns': { en: 'base / VAT / total', sk: 'základ / DPH / spolu', cs: 'základ / DPH / celkem' },
+  'mail.change': { en: 'Change', sk: 'Vydané', cs: 'Vráceno' },
+  'mail.fiscalReceipt': { en: 'Fiscal receipt {number}, daily report {report}', sk: 'Pokladničný doklad {number}, denná uzávierka {report}', cs: 'Účtenka {number}, denní uzávěrka {report}' },
+  'mail.fiscalMemory': { en: 'Fiscal memory {serial} ({name}), register {device}', sk: 'Fiškálna pamäť {serial} ({name}), pokladňa {device}', cs: 'Fiskální paměť {serial} ({name}), pokladna {device}' },
+  'mail.ekasaOffline': { en: 'eKasa: registered offline, sent to the eKasa system later', sk: 'eKasa: zaevidované offline, do systému eKasa bude odoslané neskôr' },
 } as const satisfies Record<string, Entry>;
 
 export type MessageKey = keyof typeof MESSAGES;

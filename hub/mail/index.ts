@@ -1,4 +1,5 @@
 /** E-mail receipts, assembled: settings, the outbox, its worker, and what closes and routes call. */
+import type { Language } from '../i18n/index.js';
 import type { Db } from '../../db/client.js';
 import type { Clock } from '../core/clock.js';
 import type { Config } from '../core/config.js';
@@ -19,13 +20,13 @@ export interface MailServices {
 export type MailConfig = Partial<Pick<Config, 'smtpUrl' | 'smtpFrom' | 'shopName' | 'mailRetryMs' | 'mailGiveUpMs'>>;
 
 /** The worker is built, not started: main.ts starts it; tests drive it (runDue) or start their own. */
-export function buildMail(deps: { db: Db; clock: Clock; log: Logger; timeZone: string; config: MailConfig; emails: ResourceService; timers?: Timers }): MailServices {
+export function buildMail(deps: { db: Db; clock: Clock; log: Logger; timeZone: string; language?: Language; config: MailConfig; emails: ResourceService; timers?: Timers }): MailServices {
   const { db, clock, log, config } = deps;
   const settings = new MailSettings(db, clock, { smtpUrl: config.smtpUrl, smtpFrom: config.smtpFrom, shopName: config.shopName });
   const outbox = new Outbox(db);
   const retry = { ...DEFAULT_RETRY, firstMs: config.mailRetryMs ?? DEFAULT_RETRY.firstMs, giveUpMs: config.mailGiveUpMs ?? DEFAULT_RETRY.giveUpMs };
   const worker = new MailWorker({ outbox, settings, clock, log, retry, timers: deps.timers });
   settings.onChange(() => worker.notify());
-  const receipts = new ReceiptEmails({ outbox, settings, worker, clock, timeZone: deps.timeZone, emails: deps.emails });
+  const receipts = new ReceiptEmails({ outbox, settings, worker, clock, timeZone: deps.timeZone, language: deps.language, emails: deps.emails });
   return { settings, outbox, worker, receipts };
 }

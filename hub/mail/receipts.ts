@@ -2,6 +2,7 @@
  * E-mail receipts as the rest of the hub sees them: queued by a close (inside its transaction),
  * re-queued by POST /api/receipts/emails/{id}/resend, delivered by the worker.
  */
+import type { Language } from '../i18n/index.js';
 import type { Receipt } from '../../drivers/fiscal/types.js';
 import type { Clock } from '../core/clock.js';
 import { requireRight, type Caller } from '../http/caller.js';
@@ -26,6 +27,8 @@ export class ReceiptEmails implements ReceiptMailer {
       worker: MailWorker;
       clock: Clock;
       timeZone: string;
+      /** The shop's language (POS_HUB_LOCALE) for the receipt's words. */
+      language?: Language;
       /** The engine's service of /api/receipts/emails, to answer the document as GET does. */
       emails: ResourceService;
     },
@@ -37,7 +40,7 @@ export class ReceiptEmails implements ReceiptMailer {
    * so it runs after the commit.
    */
   enqueue(input: { to: string; ticket: Doc; receipt: Receipt }): string {
-    const mail = renderReceipt(receiptMailData(input.ticket, input.receipt, this.deps.settings.shop(), this.deps.timeZone));
+    const mail = renderReceipt(receiptMailData(input.ticket, input.receipt, this.deps.settings.shop(), this.deps.timeZone, this.deps.language));
     const id = this.deps.outbox.enqueue({ ticketId: String(input.ticket.id), to: input.to, ...mail, at: this.deps.clock.now().getTime() });
     this.deps.worker.notify();
     return id;

@@ -3,7 +3,8 @@
  * device issued, rendered twice (plain text and HTML) so both parts say exactly the same thing.
  * Pure functions, no I/O: it runs inside the close's transaction, and the result is stored
  * (the e-mail is frozen at the close; a later change of prices or header lines does not alter it).
- * Every amount is an exact decimal printed with 2 places.
+ * Every amount is an exact decimal printed with 2 places. The words are in the shop's language
+ * (POS_HUB_LOCALE), and so is the HTML's `lang`.
  */
 import type { EkasaInfo, Receipt } from '../../drivers/fiscal/types.js';
 import { D, dec, type Dec } from '../core/money.js';
@@ -11,6 +12,7 @@ import type { Doc } from '../resources/engine/define.js';
 import { zonedParts } from '../core/time.js';
 import { vatBreakdown, type VatRow } from '../core/vat.js';
 import type { ShopHeader } from './settings.js';
+import { localDecimal, t, type Language, type MessageKey } from '../i18n/index.js';
 
 export interface ReceiptMailLine {
   name: string;
@@ -27,6 +29,8 @@ export type { VatRow };
 export { vatBreakdown };
 
 export interface ReceiptMailData {
+  /** The shop's language: the receipt's words and the HTML's `lang`. */
+  language: Language;
   shop: ShopHeader;
   ticketId: string;
   ticketName: string | null;
@@ -51,7 +55,6 @@ export interface RenderedMail {
   html: string;
 }
 
-const money = (d: Dec) => d.toFixed(2);
 const pad2 = (n: number) => String(n).padStart(2, '0');
 
 function wallClock(iso: string, timeZone: string): string {
@@ -60,13 +63,17 @@ function wallClock(iso: string, timeZone: string): string {
 }
 
 /** The data of one e-mail receipt, from the closed ticket (as stored) and the receipt the device issued. */
-export function receiptMailData(ticket: Doc, receipt: Receipt, shop: ShopHeader, timeZone: string): ReceiptMailData {
+export function receiptMailData(ticket: Doc, receipt: Receipt, shop: ShopHeader, timeZone: string, language: Language = 'en'): ReceiptMailData {
   const items = (ticket.items as Array<{ modifiers?: Array<{ name?: string; quantity?: number }> }>) ?? [];
   const subtotal = receipt.lines.reduce((s, l) => s.plus(dec(l.total)), new D(0));
   const total = dec(receipt.total);
   const closeInfo = ticket.closeInfo as ReceiptMailData['closeInfo'];
+  // Amounts with 2 places, every number with the shop's decimal sign ("3,45" in Slovak).
+  const num = (plain: string) => localDecimal(language, plain);
+  const money = (d: Dec) => num(d.toFixed(2));
   const employee = ticket.employee as { name?: string; userName?: string } | null;
   return {
+    language,
     shop,
     ticketId: String(ticket.id),
     ticketName: (ticket.name as string | null) || null,
@@ -77,17 +84,17 @@ export function receiptMailData(ticket: Doc, receipt: Receipt, shop: ShopHeader,
     lines: receipt.lines.map((l, i) => ({
       name: l.name,
       options: (items[i]?.modifiers ?? []).map((m) => (m.quantity && m.quantity > 1 ? `${m.quantity}× ${m.name ?? ''}` : String(m.name ?? ''))),
-      quantity: dec(l.quantity).toString(),
+      quantity: num(dec(l.quantity).toString()),
       unitPrice: money(dec(l.unitPrice)),
-      discountRate: dec(l.discountRate).toString(),
-      vatRate: dec(l.vatRate).toString(),
+      discountRate: num(dec(l.discountRate).toString()),
+      vatRate: num(dec(l.vatRate).toString()),
       total: money(dec(l.total)),
     })),
     subtotal: money(subtotal),
-    discountRate: dec(receipt.discountRate).toString(),
+    discountRate: num(dec(receipt.discountRate).toString()),
     discount: money(subtotal.minus(total)),
     total: money(total),
-    vat: vatBreakdown(receipt.lines, receipt.discountRate, receipt.total),
+    vat: vatBreakdown(receipt.lines, receipt.discountRate, receipt.total).map((v) => ({ rate: num(v.rate), base: num(v.base), vat: num(v.vat), gross: num(v.gross) })),
     payments: receipt.payments.map((p) => ({ name: p.name, amount: money(dec(p.amount)) })),
     change: money(dec(receipt.change)),
     closeInfo: {
@@ -114,8 +121,11 @@ function withCurrency(amount: string, currency: string): string {
   return currency ? `${amount} ${currency}` : amount;
 }
 
+/** A rate as the receipt shows it (already with the shop's decimal sign) is zero: "0", "0,00". */
+const isZero = (shown: string) => /^-?0+([.,]0*)?$/.test(shown);
+
 function discountText(rate: string): string {
-  return dec(rate).isZero() ? '' : ` −${rate} %`;
+  return isZero(rate) ? '' : ` −${rate} %`;
 }
 
 /** A Slovak eKasa receipt's identifiers and QR code content, as the law has them on every receipt. */
@@ -123,40 +133,58 @@ function ekasaLines(d: ReceiptMailData): string[] {
   const e = d.closeInfo.ekasa;
   if (!e) return [];
   return [
-    e.offline ? 'eKasa: registered offline, sent to the eKasa system later' : `eKasa UID: ${e.uuid}`,
+    e.offline ? t(d.language, 'mail.ekasaOffline') : `eKasa UID: ${e.uuid}`,
     ...(e.okp ? [`OKP: ${e.okp}`] : []),
     `QR: ${e.qrCode}`,
   ];
 }
 
+/** The receipt's words in its language. */
+const sayer =
+  (d: ReceiptMailData) =>
+  (key: MessageKey, params?: Record<string, string | number>): string =>
+    t(d.language, key, params);
+
+/** The lines under the receipt's number: date, ticket, who served. */
+function metaLines(d: ReceiptMailData): string[] {
+  const say = sayer(d);
+  return [`${say('mail.date')}: ${d.closedAt}`, ...(d.ticketName ? [`${say('mail.ticket')}: ${d.ticketName}`] : []), ...(d.operator ? [`${say('mail.servedBy')}: ${d.operator}`] : [])];
+}
+
+/** The fiscal identifiers at the foot. */
+function fiscalLines(d: ReceiptMailData): string[] {
+  const say = sayer(d);
+  const c = d.closeInfo;
+  return [
+    say('mail.fiscalReceipt', { number: c.number, report: c.dailySalesReportNumber }),
+    say('mail.fiscalMemory', { serial: c.fiscalMemorySerialNumber, name: c.fiscalName, device: c.deviceName }),
+    ...ekasaLines(d),
+    `${say('mail.ticket')} ${d.ticketId}`,
+  ];
+}
+
 export function renderText(d: ReceiptMailData): string {
+  const say = sayer(d);
   const out: string[] = [d.shop.name, ...d.shop.addressLines, ''];
-  out.push(`Receipt no. ${d.closeInfo.number}`, `Date: ${d.closedAt}`);
-  if (d.ticketName) out.push(`Ticket: ${d.ticketName}`);
-  if (d.operator) out.push(`Served by: ${d.operator}`);
+  out.push(say('mail.receiptNo', { number: d.closeInfo.number }), ...metaLines(d));
   out.push('-'.repeat(WIDTH));
   for (const l of d.lines) {
     out.push(row(l.name, l.total));
     for (const o of l.options) out.push(`  + ${o}`);
-    out.push(`  ${l.quantity} × ${l.unitPrice}${discountText(l.discountRate)}  VAT ${l.vatRate} %`);
+    out.push(`  ${l.quantity} × ${l.unitPrice}${discountText(l.discountRate)}  ${say('mail.vat')} ${l.vatRate} %`);
   }
   out.push('-'.repeat(WIDTH));
-  if (!dec(d.discountRate).isZero()) {
-    out.push(row('Subtotal', d.subtotal), row(`Discount ${d.discountRate} %`, `−${d.discount}`));
+  if (!isZero(d.discountRate)) {
+    out.push(row(say('mail.subtotal'), d.subtotal), row(say('mail.discount', { rate: d.discountRate }), `−${d.discount}`));
   }
-  out.push(row('TOTAL', withCurrency(d.total, d.currency)), '');
-  out.push(row('VAT rate', 'base / VAT / total'));
+  out.push(row(say('mail.TOTAL'), withCurrency(d.total, d.currency)), '');
+  out.push(row(say('mail.vatRate'), say('mail.vatColumns')));
   for (const v of d.vat) out.push(row(`  ${v.rate} %`, `${v.base} / ${v.vat} / ${v.gross}`));
   out.push('');
   for (const p of d.payments) out.push(row(p.name, p.amount));
-  out.push(row('Change', d.change));
+  out.push(row(say('mail.change'), d.change));
   out.push('-'.repeat(WIDTH));
-  out.push(
-    `Fiscal receipt ${d.closeInfo.number}, daily report ${d.closeInfo.dailySalesReportNumber}`,
-    `Fiscal memory ${d.closeInfo.fiscalMemorySerialNumber} (${d.closeInfo.fiscalName}), register ${d.closeInfo.deviceName}`,
-    ...ekasaLines(d),
-    `Ticket ${d.ticketId}`,
-  );
+  out.push(...fiscalLines(d));
   if (d.shop.footerLines.length) out.push('', ...d.shop.footerLines);
   return `${out.join('\n')}\n`;
 }
@@ -166,6 +194,7 @@ const TD = 'padding:2px 6px;vertical-align:top';
 const NUM = `${TD};text-align:right;white-space:nowrap`;
 
 export function renderHtml(d: ReceiptMailData): string {
+  const say = sayer(d);
   const lines = d.lines
     .map(
       (l) =>
@@ -174,33 +203,32 @@ export function renderHtml(d: ReceiptMailData): string {
         `<td style="${NUM}">${esc(l.vatRate)} %</td><td style="${NUM}">${esc(l.total)}</td></tr>`,
     )
     .join('\n');
-  const discount = dec(d.discountRate).isZero()
+  const discount = isZero(d.discountRate)
     ? ''
-    : `<tr><td colspan="3" style="${TD}">Subtotal</td><td style="${NUM}">${esc(d.subtotal)}</td></tr>\n` +
-      `<tr><td colspan="3" style="${TD}">Discount ${esc(d.discountRate)} %</td><td style="${NUM}">−${esc(d.discount)}</td></tr>\n`;
+    : `<tr><td colspan="3" style="${TD}">${esc(say('mail.subtotal'))}</td><td style="${NUM}">${esc(d.subtotal)}</td></tr>\n` +
+      `<tr><td colspan="3" style="${TD}">${esc(say('mail.discount', { rate: d.discountRate }))}</td><td style="${NUM}">−${esc(d.discount)}</td></tr>\n`;
   const vat = d.vat
     .map((v) => `<tr><td style="${TD}">${esc(v.rate)} %</td><td style="${NUM}">${esc(v.base)}</td><td style="${NUM}">${esc(v.vat)}</td><td style="${NUM}">${esc(v.gross)}</td></tr>`)
     .join('\n');
   const payments = d.payments.map((p) => `<tr><td style="${TD}">${esc(p.name)}</td><td style="${NUM}">${esc(p.amount)}</td></tr>`).join('\n');
-  const meta = [`Date: ${d.closedAt}`, ...(d.ticketName ? [`Ticket: ${d.ticketName}`] : []), ...(d.operator ? [`Served by: ${d.operator}`] : [])];
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${esc(`Receipt ${d.closeInfo.number} – ${d.shop.name}`)}</title></head>
+<html lang="${d.language}"><head><meta charset="utf-8"><title>${esc(subject(d))}</title></head>
 <body style="font-family:Arial,Helvetica,sans-serif;color:#111;max-width:560px;margin:0 auto;padding:16px">
 <h1 style="font-size:20px;margin:0 0 4px">${esc(d.shop.name)}</h1>
 ${d.shop.addressLines.map((a) => `<div>${esc(a)}</div>`).join('\n')}
-<h2 style="font-size:16px;margin:16px 0 4px">Receipt no. ${d.closeInfo.number}</h2>
-${meta.map((m) => `<div>${esc(m)}</div>`).join('\n')}
+<h2 style="font-size:16px;margin:16px 0 4px">${esc(say('mail.receiptNo', { number: d.closeInfo.number }))}</h2>
+${metaLines(d).map((m) => `<div>${esc(m)}</div>`).join('\n')}
 <table style="border-collapse:collapse;width:100%;margin-top:12px">
-<thead><tr><th style="${TD};text-align:left">Item</th><th style="${NUM}">Qty × price</th><th style="${NUM}">VAT</th><th style="${NUM}">Total</th></tr></thead>
+<thead><tr><th style="${TD};text-align:left">${esc(say('mail.item'))}</th><th style="${NUM}">${esc(say('mail.qtyPrice'))}</th><th style="${NUM}">${esc(say('mail.vat'))}</th><th style="${NUM}">${esc(say('mail.total'))}</th></tr></thead>
 <tbody>
 ${lines}
 </tbody>
 <tfoot>
-${discount}<tr><td colspan="3" style="${TD};font-weight:bold;border-top:1px solid #999">TOTAL</td><td style="${NUM};font-weight:bold;border-top:1px solid #999">${esc(withCurrency(d.total, d.currency))}</td></tr>
+${discount}<tr><td colspan="3" style="${TD};font-weight:bold;border-top:1px solid #999">${esc(say('mail.TOTAL'))}</td><td style="${NUM};font-weight:bold;border-top:1px solid #999">${esc(withCurrency(d.total, d.currency))}</td></tr>
 </tfoot>
 </table>
 <table style="border-collapse:collapse;margin-top:12px">
-<thead><tr><th style="${TD};text-align:left">VAT rate</th><th style="${NUM}">Base</th><th style="${NUM}">VAT</th><th style="${NUM}">Total</th></tr></thead>
+<thead><tr><th style="${TD};text-align:left">${esc(say('mail.vatRate'))}</th><th style="${NUM}">${esc(say('mail.base'))}</th><th style="${NUM}">${esc(say('mail.vat'))}</th><th style="${NUM}">${esc(say('mail.total'))}</th></tr></thead>
 <tbody>
 ${vat}
 </tbody>
@@ -208,18 +236,19 @@ ${vat}
 <table style="border-collapse:collapse;margin-top:12px">
 <tbody>
 ${payments}
-<tr><td style="${TD}">Change</td><td style="${NUM}">${esc(d.change)}</td></tr>
+<tr><td style="${TD}">${esc(say('mail.change'))}</td><td style="${NUM}">${esc(d.change)}</td></tr>
 </tbody>
 </table>
-<p style="font-size:12px;color:#555;margin-top:16px">Fiscal receipt ${d.closeInfo.number}, daily report ${d.closeInfo.dailySalesReportNumber}<br>
-Fiscal memory ${esc(d.closeInfo.fiscalMemorySerialNumber)} (${esc(d.closeInfo.fiscalName)}), register ${esc(d.closeInfo.deviceName)}<br>
-${ekasaLines(d).map((l) => `${esc(l)}<br>`).join('')}
-Ticket ${esc(d.ticketId)}</p>
+<p style="font-size:12px;color:#555;margin-top:16px">${fiscalLines(d).map(esc).join('<br>\n')}</p>
 ${d.shop.footerLines.map((f) => `<p style="margin:4px 0">${esc(f)}</p>`).join('\n')}
 </body></html>
 `;
 }
 
+function subject(d: ReceiptMailData): string {
+  return t(d.language, 'mail.subject', { number: d.closeInfo.number, shop: d.shop.name });
+}
+
 export function renderReceipt(d: ReceiptMailData): RenderedMail {
-  return { subject: `Receipt ${d.closeInfo.number} – ${d.shop.name}`, text: renderText(d), html: renderHtml(d) };
+  return { subject: subject(d), text: renderText(d), html: renderHtml(d) };
 }

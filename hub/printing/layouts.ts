@@ -1,10 +1,12 @@
 /**
  * What the hub prints on kitchen printers: the kitchen order and the preliminary bill. Layouts take
  * plain, already formatted data (times in the store's zone, amounts as decimal strings) and return a
- * document for the ESC/POS encoder; they know nothing of the database.
+ * document for the ESC/POS encoder; they know nothing of the database. Their words and amounts are in
+ * the shop's language (POS_HUB_LOCALE): kitchen staff read "Stôl 4", not "Table 4".
  */
 import type { Block, PrintDocument, Style } from '../../drivers/escpos/document.js';
 import { BANNER, banner, field, priced, qrCode, withCurrency, type PrintMark } from '../../drivers/escpos/blocks.js';
+import { formatDecimal, t, type Language } from '../i18n/index.js';
 
 export type { PrintMark };
 
@@ -40,23 +42,28 @@ export interface TicketHeader {
   waiter: string | null;
   /** Local time, formatted by the caller in the store's zone. */
   time: string;
+  /** The shop's language: the printed words and the amounts' decimal sign. */
+  language: Language;
 }
 
 function header(h: TicketHeader): Block[] {
   const place = [h.tableName, h.zoneName].filter(Boolean).join(' / ');
-  return [...field('Ticket', h.ticketName), ...field('Table', place), ...field('Waiter', h.waiter), ...field('Time', h.time), { kind: 'rule' }];
+  const say = (key: 'print.ticket' | 'print.table' | 'print.waiter' | 'print.time') => t(h.language, key);
+  return [...field(say('print.ticket'), h.ticketName), ...field(say('print.table'), place), ...field(say('print.waiter'), h.waiter), ...field(say('print.time'), h.time), { kind: 'rule' }];
 }
+
+const MARK_WORDS = { COPY: 'print.copy', REPRINT: 'print.reprint' } as const satisfies Record<PrintMark, string>;
 
 export function kitchenOrder(o: KitchenOrderData, s: KitchenSettings): PrintDocument {
   const cancel = o.kind === 'Cancel';
   const itemStyle: Style = { bold: true, width: s.doubleWidth ? 2 : 1, height: s.doubleHeight ? 2 : 1 };
   const detailStyle: Style = { width: itemStyle.width, height: itemStyle.height };
-  const marks: Block[] = [...(o.mark ? [banner(`** ${o.mark} **`)] : []), ...(cancel ? [banner('CANCEL')] : [])];
+  const marks: Block[] = [...(o.mark ? [banner(`** ${t(o.language, MARK_WORDS[o.mark])} **`)] : []), ...(cancel ? [banner(t(o.language, 'print.cancel'))] : [])];
 
   const blocks: Block[] = [
     ...marks,
     { kind: 'text', text: o.endpointName, style: { align: 'center', bold: true } },
-    s.highlightOrderNumber ? { kind: 'text', text: `#${o.orderNumber}`, style: BANNER } : { kind: 'row', left: 'Order', right: `#${o.orderNumber}` },
+    s.highlightOrderNumber ? { kind: 'text', text: `#${o.orderNumber}`, style: BANNER } : { kind: 'row', left: t(o.language, 'print.order'), right: `#${o.orderNumber}` },
     ...header(o),
   ];
   for (const item of o.items) {
@@ -81,15 +88,17 @@ export interface BillData extends TicketHeader {
 }
 
 export function preliminaryBill(b: BillData): PrintDocument {
+  const lang = b.language;
+  const amount = (v: string) => formatDecimal(lang, v);
   const blocks: Block[] = [
-    { kind: 'text', text: 'BILL', style: { align: 'center', bold: true, width: 2, height: 2 } },
-    { kind: 'text', text: 'Not a fiscal receipt', style: { align: 'center' } },
+    { kind: 'text', text: t(lang, 'print.bill'), style: { align: 'center', bold: true, width: 2, height: 2 } },
+    { kind: 'text', text: t(lang, 'print.notFiscal'), style: { align: 'center' } },
     ...header(b),
   ];
-  for (const l of b.lines) blocks.push(...priced(l, l.total));
+  for (const l of b.lines) blocks.push(...priced({ ...l, unitPrice: amount(l.unitPrice) }, amount(l.total)));
   blocks.push({ kind: 'rule' });
-  if (b.discountRate) blocks.push({ kind: 'row', left: 'Discount', right: `${b.discountRate}%` });
-  blocks.push({ kind: 'row', left: 'TOTAL', right: withCurrency(b.total, b.currency), style: { bold: true, height: 2 } });
-  blocks.push({ kind: 'rule' }, { kind: 'text', text: `Printed for ${b.requestedBy}`, style: { align: 'center' } }, ...qrCode(b.qr));
+  if (b.discountRate) blocks.push({ kind: 'row', left: t(lang, 'print.discount'), right: `${b.discountRate}%` });
+  blocks.push({ kind: 'row', left: t(lang, 'print.total'), right: withCurrency(amount(b.total), b.currency), style: { bold: true, height: 2 } });
+  blocks.push({ kind: 'rule' }, { kind: 'text', text: t(lang, 'print.printedFor', { name: b.requestedBy }), style: { align: 'center' } }, ...qrCode(b.qr));
   return { blocks };
 }

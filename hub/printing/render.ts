@@ -12,6 +12,7 @@ import { getStored } from '../resources/engine/repo.js';
 import { BILL_QR } from '../resources/orderendpoints/resource.js';
 import { orders } from '../resources/orders/resource.js';
 import { zonedParts } from '../core/time.js';
+import { t, type Language } from '../i18n/index.js';
 import type { PrintJob } from './store.js';
 
 export interface EndpointConfig {
@@ -91,7 +92,7 @@ function billQr(endpoint: EndpointConfig): string | null {
 const waiter = (e: z.infer<typeof person>) => (e ? e.name || e.userName : null);
 const rate = (r: number | null | undefined) => (r ? String(r) : null);
 
-export function documentFor(db: Db, job: PrintJob, endpoint: EndpointConfig, timeZone: string): PrintDocument {
+export function documentFor(db: Db, job: PrintJob, endpoint: EndpointConfig, timeZone: string, language: Language = 'en'): PrintDocument {
   switch (job.kind) {
     case 'order':
     case 'reprint': {
@@ -109,6 +110,7 @@ export function documentFor(db: Db, job: PrintJob, endpoint: EndpointConfig, tim
           zoneName: o.location?.zoneName ?? null,
           waiter: waiter(o.employee),
           time: localTime(new Date(o.createdAt), timeZone),
+          language,
           items: o.items.map((i) => ({ name: i.name, quantity: i.quantity, modifiers: i.modifiers, comment: i.comment ?? null })),
           mark: markFor(job),
         },
@@ -125,6 +127,7 @@ export function documentFor(db: Db, job: PrintJob, endpoint: EndpointConfig, tim
         zoneName: t.location?.zoneName ?? null,
         waiter: waiter(t.employee),
         time: localTime(new Date(job.createdAt), timeZone),
+        language,
         currency,
         lines: t.items.map((i) => ({
           name: i.plu.name,
@@ -140,7 +143,7 @@ export function documentFor(db: Db, job: PrintJob, endpoint: EndpointConfig, tim
       });
     }
     case 'test':
-      return { blocks: [{ kind: 'text', text: `Test page: ${endpoint.name}`, style: { align: 'center', bold: true } }, { kind: 'text', text: localTime(new Date(job.createdAt), timeZone) }] };
+      return { blocks: [{ kind: 'text', text: t(language, 'print.testPage', { name: endpoint.name }), style: { align: 'center', bold: true } }, { kind: 'text', text: localTime(new Date(job.createdAt), timeZone) }] };
   }
   throw new UnprintableJob(`unknown job kind ${String(job.kind)}`);
 }

@@ -10,6 +10,7 @@ import { parseAddress } from '../../drivers/transport/address.js';
 import { DEFAULT_BACKOFF, realTimers, type Backoff, type Timers } from '../../drivers/transport/reconnecting.js';
 import type { Clock } from '../core/clock.js';
 import { errors } from '../http/errors.js';
+import type { Language } from '../i18n/index.js';
 import type { Logger } from '../core/log.js';
 import { getStored } from '../resources/engine/repo.js';
 import { orderEndpoints } from '../resources/orderendpoints/resource.js';
@@ -33,6 +34,8 @@ export interface PrintingDeps {
   clock: Clock;
   log: Logger;
   timeZone: string;
+  /** The shop's language (POS_HUB_LOCALE) for what is printed; English when unset. */
+  language?: Language;
 }
 
 /**

@@ -13,6 +13,7 @@ import type { PrinterProfile } from '../../drivers/escpos/profiles.js';
 import { DeviceError } from '../../drivers/faults.js';
 import { backoffDelay, type Backoff, type Timers } from '../../drivers/transport/reconnecting.js';
 import type { Clock } from '../core/clock.js';
+import type { Language } from '../i18n/index.js';
 import type { Logger } from '../core/log.js';
 import { nextJob, queueDepth, updateJob, type PrintJob } from './store.js';
 import { documentFor, UnprintableJob, type EndpointConfig } from './render.js';
@@ -25,6 +26,8 @@ export interface WorkerDeps {
   clock: Clock;
   log: Logger;
   timeZone: string;
+  /** The shop's language (POS_HUB_LOCALE) for what is printed; English when unset. */
+  language?: Language;
   timers: Timers;
   /** Between attempts of a job that waits. */
   backoff: Backoff;
@@ -144,7 +147,7 @@ export class PrintWorker {
     const set = (u: Parameters<typeof updateJob>[2]) => (job = updateJob(db, job, u, clock.now().getTime()));
     let bytes: Uint8Array;
     try {
-      bytes = render(documentFor(db, job, this.endpoint, this.deps.timeZone), this.profile);
+      bytes = render(documentFor(db, job, this.endpoint, this.deps.timeZone, this.deps.language), this.profile);
     } catch (e) {
       if (!(e instanceof UnprintableJob)) throw e;
       set({ state: 'Failed', lastError: e.message });

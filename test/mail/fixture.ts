@@ -31,8 +31,8 @@ export const SHOP = {
   footerLines: ['Ďakujeme & dovidenia <3'],
 };
 
-export async function mailHub(): Promise<MailHub> {
-  const hub = await startHub();
+export async function mailHub(opts: { locale?: 'en' | 'sk' | 'cs' } = {}): Promise<MailHub> {
+  const hub = await startHub({ locale: opts.locale });
   await restaurant(hub);
   const cashier = await register(hub);
   const smtp = new TestSmtpServer();

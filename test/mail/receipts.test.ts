@@ -312,3 +312,21 @@ describe('the API description', () => {
     expect(doc.paths['/api/tickets/{id}/close'].post.description).toContain('receipt.email');
   });
 });
+
+describe('in a Slovak shop (POS_HUB_LOCALE=sk)', () => {
+  it('the e-mail receipt is in Slovak, with lang="sk" and decimal commas', async () => {
+    const sk = await mailHub({ locale: 'sk' });
+    try {
+      const ticket = await sk.close([item(1, 2)], { payments: cash(30), receipt: { email: 'eva@example.sk' } }, { name: 'Stôl 5' });
+      expect(await sk.hub.services.mail.worker.runDue()).toEqual({ sent: 1, retried: 0, failed: 0 });
+      const [mail] = sk.receivedFor(ticket.id);
+      expect(mail.subject).toMatch(/^Doklad \d+ – /);
+      expect(mail.text).toContain('Účet: Stôl 5');
+      expect(mail.text).toMatch(/^SPOLU +13,80$/m);
+      expect(mail.text).toMatch(/^Vydané +16,20$/m);
+      expect(mail.html).toContain('<html lang="sk">');
+    } finally {
+      await sk.stop();
+    }
+  });
+});

@@ -88,6 +88,28 @@ describe('renderReceipt', () => {
     expect(mail.text).not.toContain('Subtotal');
   });
 
+  it('speaks the shop\'s language: Slovak words, decimal commas and lang="sk"; Czech likewise', () => {
+    const discounted = { ...receipt, discountRate: '10.5', total: '3.09' };
+    const sk = renderReceipt(receiptMailData(ticket, discounted, shop, 'Europe/Bratislava', 'sk'));
+    expect(sk.subject).toBe('Doklad 42 – Kaviareň');
+    expect(sk.text).toContain('Doklad č. 42');
+    expect(sk.text).toContain('Dátum: 2026-03-29 03:30');
+    expect(sk.text).toContain('Obsluha: Jana');
+    expect(sk.text).toContain('2 × 1,80  DPH 19 %');
+    expect(sk.text).toMatch(/^Zľava 10,5 % +−0,36$/m);
+    expect(sk.text).toMatch(/^SPOLU +3,09 EUR$/m);
+    expect(sk.text).toMatch(/^Vydané +1,55$/m);
+    expect(sk.text).toContain('Pokladničný doklad 42, denná uzávierka 7');
+    expect(sk.text).toContain('Fiškálna pamäť DT123456 (FP1), pokladňa Pokladňa 1');
+    expect(sk.html).toContain('<html lang="sk">');
+    expect(sk.html).toContain('>Položka</th>');
+    // No English word of the receipt's own is left in the Slovak one.
+    expect(`${sk.text}\n${sk.html}`).not.toMatch(/\b(Receipt|Date|Served|Subtotal|Discount|TOTAL|Change|Fiscal|VAT|Item|Qty)\b/);
+    const cs = renderReceipt(receiptMailData(ticket, receipt, shop, 'Europe/Prague', 'cs'));
+    expect(cs.text).toMatch(/^CELKEM +3,45 EUR$/m);
+    expect(cs.html).toContain('<html lang="cs">');
+  });
+
   it('cuts a long item name in plain text but never the amount', () => {
     const long = { ...receipt, lines: [{ ...receipt.lines[0], name: 'X'.repeat(80), total: '1234567.89' }] };
     const text = renderReceipt(receiptMailData({ ...ticket, items: [{}] }, long, shop, 'UTC')).text;

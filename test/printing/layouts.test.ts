@@ -23,6 +23,7 @@ const ORDER: KitchenOrderData = {
   zoneName: 'Terasa',
   waiter: 'Jana',
   time: '21.11.2026 11:00',
+  language: 'en',
   items: [
     { name: 'Šopský šalát', quantity: 2, modifiers: [{ name: 'Bez cibule', quantity: 1 }], comment: 'rýchlo' },
     { name: 'Kuřecí řízek, Żurek, Gulyás', quantity: 1, modifiers: [], comment: null },
@@ -157,6 +158,37 @@ describe('kitchen order marks', () => {
   });
 });
 
+/** Every word a document prints, line by line (text, and both sides of a row). */
+function words(doc: { blocks: Array<{ kind: string; text?: string; left?: string; right?: string }> }): string[] {
+  return doc.blocks.flatMap((b) => (b.kind === 'text' ? [b.text!] : b.kind === 'row' ? [`${b.left} | ${b.right}`] : []));
+}
+
+describe('in the shop\'s language', () => {
+  it('a kitchen order in Slovak: Objednávka, Stôl, Čašník, Čas, and STORNO and KÓPIA as its marks', () => {
+    const lines = words(kitchenOrder({ ...ORDER, language: 'sk', kind: 'Cancel', mark: 'COPY' }, PLAIN_SETTINGS));
+    expect(lines).toEqual(expect.arrayContaining(['Objednávka | #3F9A2C', 'Účet | Stôl 5', 'Stôl | 5 / Terasa', 'Čašník | Jana', 'Čas | 21.11.2026 11:00', ' ** KÓPIA ** ', ' STORNO ']));
+    expect(lines.join('\n')).not.toMatch(/Order|Table|Waiter|CANCEL|COPY/);
+  });
+
+  it('a bill in Slovak: ÚČET, not a fiscal receipt in Slovak, amounts with a decimal comma', () => {
+    const doc = preliminaryBill({
+      ticketName: 'Stôl 5', tableName: '5', zoneName: null, waiter: 'Jana', time: '21.11.2026 11:40', language: 'sk', currency: 'EUR',
+      lines: [{ name: 'Gulyás', quantity: '2', unitPrice: '6.90', total: '1213.80', discountRate: null }],
+      discountRate: '10', total: '1092.42', requestedBy: 'jana', qr: null,
+    });
+    const lines = words(doc);
+    expect(lines.slice(0, 2)).toEqual(['ÚČET', 'Nie je pokladničný doklad']);
+    expect(lines).toEqual(expect.arrayContaining(['  2 x 6,90 | 1\u00a0213,80', 'Zľava | 10%', 'SPOLU | 1\u00a0092,42 EUR', 'Vytlačené pre jana']));
+  });
+
+  it('a bill in Czech says CELKEM; one in English keeps the decimal point', () => {
+    const bill = (language: 'cs' | 'en') =>
+      words(preliminaryBill({ ticketName: 'T', tableName: null, zoneName: null, waiter: null, time: '21.11.2026 11:40', language, currency: 'CZK', lines: [], discountRate: null, total: '12.50', requestedBy: 'x', qr: null }));
+    expect(bill('cs')).toContain('CELKEM | 12,50 CZK');
+    expect(bill('en')).toContain('TOTAL | 12.50 CZK');
+  });
+});
+
 describe('preliminary bill and receipt', () => {
   it('prints the bill with a NOT FISCAL line, items, discount and total, byte for byte on SRP350', () => {
     const doc = preliminaryBill({
@@ -165,6 +197,7 @@ describe('preliminary bill and receipt', () => {
       zoneName: null,
       waiter: 'Jana',
       time: '21.11.2026 11:40',
+      language: 'en',
       currency: 'EUR',
       lines: [{ name: 'Gulyás', quantity: '2', unitPrice: '6.90', total: '13.80', discountRate: null }],
       discountRate: '10',
@@ -197,7 +230,7 @@ describe('preliminary bill and receipt', () => {
     const template = qrTemplate('https://pay.example/{ticket}?sum={total}{currency}', BILL_QR);
     const qr = fillQr(template, { ticket: 'T7', total: '12.42', currency: '€' });
     expect(qr).toBe('https://pay.example/T7?sum=12.42EUR');
-    const doc = preliminaryBill({ ticketName: 'T', tableName: null, zoneName: null, waiter: null, time: '21.11.2026 11:40', currency: 'EUR', lines: [], discountRate: null, total: '0.00', requestedBy: 'jana', qr });
+    const doc = preliminaryBill({ ticketName: 'T', tableName: null, zoneName: null, waiter: null, time: '21.11.2026 11:40', language: 'en', currency: 'EUR', lines: [], discountRate: null, total: '0.00', requestedBy: 'jana', qr });
     const bytes = [...render(doc, PROFILES.TM88)];
     const foot = [...a('Printed for jana'), LF];
     expect(bytes.slice(Buffer.from(bytes).indexOf(Buffer.from(foot)))).toEqual([

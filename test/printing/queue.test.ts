@@ -55,6 +55,23 @@ describe('print queue', () => {
     expect(changes.items.filter((c: any) => c.resource === 'orders').length).toBeGreaterThanOrEqual(3); // created, printing, printed
   });
 
+  it("in a Slovak shop (POS_HUB_LOCALE=sk) the kitchen order and the bill come out in Slovak, amounts with a decimal comma", async () => {
+    const kp = await fake();
+    const k = await open({ Kuchyňa: kp }, { locale: 'sk' });
+    const t = await order(k, 'Stôl 5', ['Kuchyňa'], 2);
+    await kp.waitFor(() => kp.cutTickets().length === 1);
+    const [ticket] = kp.cutTickets();
+    expect(ticket.find((l) => l.startsWith('Objednávka'))).toMatch(/#[0-9A-F]{6}$/);
+    expect(ticket.find((l) => l.startsWith('Stôl'))).toMatch(/5 \/ Terasa$/);
+    expect(ticket.find((l) => l.startsWith('Čašník'))).toMatch(/Jana Kováčová$/);
+    expect(ticket.some((l) => /^(Order|Table|Waiter|Time)\b/.test(l))).toBe(false);
+    await ok(k.hub.call('POST', `/api/tickets/${t.id}/print_preliminary_ticket`, { orderEndpointName: 'Kuchyňa' }, { token: k.token }));
+    await kp.waitFor(() => kp.cutTickets().length === 2);
+    const bill = kp.cutTickets()[1];
+    expect(bill.slice(0, 2)).toEqual(['ÚČET', 'Nie je pokladničný doklad']);
+    expect(bill.find((l) => l.startsWith('SPOLU'))).toMatch(/9,00$/);
+  });
+
   it('paper out at order time: the order waits visibly, and prints exactly once when refilled', async () => {
     const kp = await fake();
     kp.setPaperOut(true);

@@ -32,9 +32,9 @@ export interface Kitchen {
  */
 export async function kitchen(
   printers: Record<string, FakeEscPosPrinter>,
-  opts: { dataDir?: string; settings?: Record<string, string>; workers?: boolean; syncFd?: SyncFd; type?: string } = {},
+  opts: { dataDir?: string; settings?: Record<string, string>; workers?: boolean; syncFd?: SyncFd; type?: string; locale?: 'en' | 'sk' | 'cs' } = {},
 ): Promise<Kitchen> {
-  const hub = await startHub({ printing: opts.workers === false ? undefined : FAST_PRINTING, dataDir: opts.dataDir, syncFd: opts.syncFd });
+  const hub = await startHub({ printing: opts.workers === false ? undefined : FAST_PRINTING, dataDir: opts.dataDir, syncFd: opts.syncFd, locale: opts.locale });
   const names = Object.keys(printers);
   const plu = Object.fromEntries(names.map((n, i) => [n, i + 1]));
   {
