@@ -104,6 +104,7 @@ const cases: Array<[string, string, string[], string, string[]]> = [
   ['LocationTableName', 'LocationTableName=5', ['t1', 't3'], 'LocationTableName=9', []],
   ['LocationZoneName', 'LocationZoneName=Hall', ['t2', 't3'], 'LocationZoneName=Roof', []],
   ['CustomerCardSerialNumber', 'CustomerCardSerialNumber=CARD-1', ['t1'], 'CustomerCardSerialNumber=CARD-2', []],
+  ['CustomerId', 'CustomerId=novak', ['t1'], 'CustomerId=svoboda', []],
   ['EmployeeUserName', 'EmployeeUserName=USER_B', ['t3', 't4'], 'EmployeeUserName=cashier9', []],
   ['ItemPluCode', 'ItemPluCode=1', ['t1', 't4', 't5'], 'ItemPluCode=2', []],
   ['ItemPluStockName', 'ItemPluStockName=Drinks', ['t4', 't5'], 'ItemPluStockName=Cellar', []],
@@ -193,6 +194,7 @@ describe('indexes', () => {
     ['CloseDate=ge:2026-11-21T00:00:00Z;lt:2026-11-22T00:00:00Z', /INDEX tickets_close_date \(close_date>\? AND close_date<\?\)/, ['t2', 't4', 't5']],
     ['ExternalId=ext-1', /INDEX tickets_external_id \(external_id=\?\)/, ['t1']],
     ['CustomerCardSerialNumber=CARD-1', /INDEX tickets_customer_card \(customer_card_serial_number=\?\)/, ['t1']],
+    ['CustomerId=novak', /INDEX tickets_customer \(customer_id=\?\)/, ['t1']],
     ['CloseInfoFiscalName=FP1', /INDEX tickets_close_number \(close_fiscal_name=\?\)/, null],
   ])('serves %s from a partial index', async (query, index, expected) => {
     for (const { sql, plan } of await plansOf(query)) {

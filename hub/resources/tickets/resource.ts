@@ -340,6 +340,8 @@ export const tickets = defineResource({
     LocationTableName: { type: 'string', column: 'table_name' },
     LocationZoneName: { type: 'string', column: 'zone_name' },
     CustomerCardSerialNumber: { type: 'string', column: 'customer_card_serial_number' },
+    // Beyond the seed: a customer's purchase history (the manager's page), whichever card they paid with.
+    CustomerId: { type: 'string', column: 'customer_id' },
     EmployeeUserName: { type: 'string', column: 'employee_user_name' },
     ItemPluCode: { type: 'int', child: { table: 'ticket_items', fk: 'ticket_id', column: 'plu_code' } },
     ItemPluStockName: { type: 'string', child: { table: 'ticket_items', fk: 'ticket_id', column: 'plu_stock_name' } },
