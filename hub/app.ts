@@ -170,6 +170,7 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
         clock: deps.clock,
         startedAt: deps.clock.now().getTime(),
         printerStatus: (name) => services.printing.summary(name),
+        deviceContacts: () => services.auth.deviceContacts(),
         callerOf: (req) => optionalCaller(services.auth, req.headers.authorization),
       }),
     ),

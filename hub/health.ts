@@ -61,6 +61,12 @@ const health = z.object({
     .object({ queued: z.number().int(), failed: z.number().int() })
     .optional()
     .meta({ description: `${WITH_SETTINGS} E-mail receipts waiting to be sent (Queued) and given up (Failed).` }),
+  devices: z
+    .array(z.object({ name: z.string(), envName: z.string(), isActive: z.boolean(), lastContactAt: z.string().nullable() }))
+    .optional()
+    .meta({
+      description: `${WITH_SETTINGS} Each device (register, PDA, kitchen display) and when the hub last heard from it: its last request since the hub started, or its last login (null: none known).`,
+    }),
 });
 const Health = named('Health', health);
 
@@ -70,13 +76,15 @@ export interface HealthDeps {
   startedAt: number;
   printerStatus?: (name: string) => unknown;
   callerOf: (req: Request) => Caller | undefined;
+  /** Each device's last contact (AuthService.deviceContacts). */
+  deviceContacts?: () => unknown[];
 }
 
 /**
  * GET /api/health (CONTRACT §9): without a token what a register or an installer checks first —
  * `{status, version, uptimeS, db}` and nothing about the shop. With a token, the printers (everyone
  * logged in reads the order endpoints); with SettingsRead too, the fiscal devices (their memory
- * serials and report numbers), the change-log position and the e-mail outbox.
+ * serials and report numbers), the change-log position, the e-mail outbox and each device's last contact.
  */
 export const healthRoutes = routes<HealthDeps>([
   {
@@ -88,7 +96,7 @@ export const healthRoutes = routes<HealthDeps>([
     summary: 'Health of the hub, its database and devices',
     description:
       'No token needed: what a register or an installer checks first, `{status, version, uptimeS, db}` and nothing about the shop. ' +
-      'With a token, also `printers`; with a token holding SettingsRead, also `fiscalDevices`, `changeLog` and `emailOutbox`.',
+      'With a token, also `printers`; with a token holding SettingsRead, also `fiscalDevices`, `changeLog`, `emailOutbox` and `devices` (each one\'s last contact).',
     responses: {
       200: { description: 'The hub and its database work.', schema: Health },
       503: { description: 'The database does not answer (`status: degraded`).', schema: Health },
@@ -106,6 +114,7 @@ export const healthRoutes = routes<HealthDeps>([
             body.changeLog = { lastSeq: lastSeq(deps.db) };
             // E-mail receipts not delivered yet (waiting for the internet, say) and given up.
             body.emailOutbox = new Outbox(deps.db).depth();
+            if (deps.deviceContacts) body.devices = deps.deviceContacts();
           }
         } catch {
           db = 'error';

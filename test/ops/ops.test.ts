@@ -75,6 +75,24 @@ describe('backups', () => {
   });
 });
 
+describe('each device\'s last contact', () => {
+  it('health lists every device with its last login or request, for SettingsRead only', async () => {
+    await hub.call('POST', '/api/devices', { name: 'Pokladňa 7', envName: 'CashRegister' });
+    await hub.call('POST', '/api/devices', { name: 'Terasa 7', envName: 'Pda' });
+    await hub.call('POST', '/api/users', { userName: 'waiter7', password: 'pw-7', rights: ['TicketCreate'] });
+    const loginAt = hub.clock.now().toISOString();
+    const waiter = await hub.login('waiter7', 'pw-7', 'Pokladňa 7');
+    const contacts = async () => (await hub.call('GET', '/api/health', undefined, { token: await hub.userWith(['SettingsRead']) })).body.devices as any[];
+    expect((await contacts()).find((d) => d.name === 'Pokladňa 7')).toEqual({ name: 'Pokladňa 7', envName: 'CashRegister', isActive: true, lastContactAt: loginAt });
+    expect((await contacts()).find((d) => d.name === 'Terasa 7')).toMatchObject({ lastContactAt: null });
+    hub.clock.advance(90_000);
+    await hub.call('GET', '/api/tickets', undefined, { token: waiter });
+    expect((await contacts()).find((d) => d.name === 'Pokladňa 7').lastContactAt).toBe(hub.clock.now().toISOString());
+    // Without SettingsRead the devices are not listed.
+    expect((await hub.call('GET', '/api/health', undefined, { token: waiter })).body.devices).toBeUndefined();
+  });
+});
+
 describe('metrics', () => {
   it('answers nobody without a token, nor a user without Metrics (CONTRACT §9)', async () => {
     hub.clock.advance(10_000);

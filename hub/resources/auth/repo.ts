@@ -71,3 +71,10 @@ export function capUserSessions(db: Db, userId: string, keep: number, now: numbe
 export function pruneSessions(db: Db, before: number): void {
   db.delete(sessions).where(sql`${sessions.refreshExpiresAt} < ${before}`).run();
 }
+
+/** Every device with the newest login made on it (null: none kept), for the registers' last contact. */
+export function deviceLogins(db: Db): Array<{ name: string; envName: string; isActive: number; lastLogin: number | null }> {
+  return db.all(sql`SELECT d.name AS name, d.env_name AS envName, d.is_active AS isActive,
+      (SELECT MAX(s.created_at) FROM sessions s WHERE s.device_name = d.name) AS lastLogin
+    FROM devices d ORDER BY d.name`);
+}

@@ -124,6 +124,20 @@ export class AuthService {
     }
   }
 
+  /**
+   * Each device's last request this run (kept in memory: a write per request would cost every
+   * register a commit); with the logins the sessions table keeps, the registers' last contact.
+   */
+  private readonly lastRequest = new Map<string, number>();
+
+  /** Every device, when it was last heard from (a request or a login), newest knowledge first; null: never. */
+  deviceContacts(): Array<{ name: string; envName: string; isActive: boolean; lastContactAt: string | null }> {
+    return repo.deviceLogins(this.ctx.db).map((d) => {
+      const at = Math.max(this.lastRequest.get(d.name) ?? 0, d.lastLogin ?? 0);
+      return { name: d.name, envName: d.envName, isActive: d.isActive === 1, lastContactAt: at ? new Date(at).toISOString() : null };
+    });
+  }
+
   private callerOf(tokenHash: string): Caller {
     const session = repo.findSession(this.ctx.db, tokenHash);
     if (!session || session.revokedAt !== null || session.expiresAt <= this.now()) {
@@ -134,6 +148,7 @@ export class AuthService {
     if (!user || user.isActive !== true || !device || device.doc.isActive !== true) {
       throw errors.unauthenticated('The user or device of this session is no longer active.');
     }
+    this.lastRequest.set(session.deviceName, this.now());
     const rights = new Set((user.rights as string[]).map(canonicalRight).filter((r): r is Right => !!r));
     return {
       userId: session.userId,
