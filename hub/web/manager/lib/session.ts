@@ -5,24 +5,12 @@
  */
 import { api, ApiError, onUnauthorized, setToken } from './api';
 import { Store, useStore } from './store';
+import type { Session, User } from '../../shared/types';
+
+export type { Session, User };
 
 export const DEVICE_NAME = 'BackOffice';
 const KEY = 'poshub.session';
-
-export interface User {
-  id: string;
-  userName: string;
-  name: string;
-  rights: string[];
-  device: { name: string; envName: string };
-}
-
-export interface Session {
-  tokenId: string;
-  refreshToken: string;
-  expiresAt: string;
-  user: User;
-}
 
 function load(): Session | null {
   try {

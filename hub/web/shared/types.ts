@@ -226,16 +226,18 @@ export interface Health {
   fiscalDevices: Array<{ name: string; status: FiscalDevice['status'] | null }>;
 }
 
-/** Enumerations of the contract, for selects. */
-export const ENUMS = {
-  envName: ['BackOffice', 'CashRegister', 'PDA', 'Tool'],
-  paymentCategory: ['Cash', 'CreditCard', 'Voucher', 'Other'],
-  pluType: ['StockItem', 'Recipe', 'Service', 'Container'],
-  orderEndpointType: ['TM88', 'SRP350', 'Generic', 'TSP650', 'TSP100', 'Tablet'],
-  fiscalDriver: ['simulator', 'datecs', 'escpos'],
-  transferType: ['Income', 'Outcome', 'Transfer', 'Sale', 'Invoice', 'Correction'],
-  postableTransferType: ['Income', 'Outcome', 'Transfer', 'Invoice'],
-  periodUnit: ['Day', 'Week', 'Month', 'Year'],
-} as const;
+/** The answer of POST /api/auth (and of a kitchen display's pairing): the manager's page and the display both keep one. */
+export interface User {
+  id: string;
+  userName: string;
+  name: string;
+  rights: string[];
+  device: { name: string; envName: string };
+}
 
-export const options = (values: readonly string[], label: (v: string) => string = (v) => v) => values.map((v) => ({ value: v, label: label(v) }));
+export interface Session {
+  tokenId: string;
+  refreshToken: string;
+  expiresAt: string;
+  user: User;
+}

@@ -12,7 +12,8 @@ import { checks } from '../lib/form';
 import { useQuery } from '../lib/router';
 import { allowed, SETTINGS_TABS } from '../lib/access';
 import { useCan } from '../lib/session';
-import { ENUMS, options, type Device, type FiscalDevice, type HubUser, type Numbering, type OrderEndpoint, type PaymentType, type Stock } from '../lib/types';
+import { ENUMS, options } from '../lib/enums';
+import type { Device, FiscalDevice, HubUser, Numbering, OrderEndpoint, PaymentType, Stock } from '../../shared/types';
 import { useEditParam } from './Catalog';
 
 export function Settings({ tab: asked }: { tab: string }) {

@@ -12,7 +12,7 @@ import { op } from '../lib/api';
 import { dateTime, money, percent } from '../lib/format';
 import { useQuery } from '../lib/router';
 import { useCan } from '../lib/session';
-import type { Customer } from '../lib/types';
+import type { Customer } from '../../shared/types';
 import { useEditParam } from './Catalog';
 
 const STATUS_TONE: Record<string, 'good' | 'warn' | 'neutral'> = { Valid: 'good', Expired: 'warn', NotYetValid: 'neutral' };

@@ -11,7 +11,7 @@ import { api, ApiError, describeError, path } from '../lib/api';
 import { useAll, useLoad } from '../lib/data';
 import { collator, money } from '../lib/format';
 import { useCan } from '../lib/session';
-import type { Device, FiscalDevice, Health, OrderEndpoint, PrinterStatus } from '../lib/types';
+import type { Device, FiscalDevice, Health, OrderEndpoint, PrinterStatus } from '../../shared/types';
 
 const POLL_MS = 5000;
 

@@ -4,11 +4,11 @@
  * expiry, problem+json as ApiError and a dropped Wi-Fi as NetworkError, so callers can tell
  * "the hub said no" from "the hub could not be reached".
  *
- * Apart from the manager's page (hub/web/src/lib) on purpose: a different session (a paired
+ * Apart from the manager's page (hub/web/manager/lib) on purpose: a different session (a paired
  * display user, not the manager), and the two pages must not log each other out.
  */
 
-import type { Session as HubSession, User } from '../lib/session';
+import type { Session as HubSession, User } from '../shared/types';
 
 // The same answer of POST /api/auth as the manager's page gets; only the storage is kept apart.
 export type SessionUser = User;

@@ -15,7 +15,8 @@ import { useForm } from '../lib/form';
 import { collator, date, dateTime, quantity } from '../lib/format';
 import { navigate, useQuery } from '../lib/router';
 import { refreshSession, session, useCan } from '../lib/session';
-import { ENUMS, options, type Plu, type Stock, type StockTaking, type StockTransfer } from '../lib/types';
+import { ENUMS, options } from '../lib/enums';
+import type { Plu, Stock, StockTaking, StockTransfer } from '../../shared/types';
 import { useEditParam } from './Catalog';
 
 const pluKey = (p: { code: number; stockName: string }) => `${p.stockName}\u0000${p.code}`;
