@@ -212,7 +212,7 @@ export async function logout(): Promise<void> {
 }
 
 export function hasRight(right: string): boolean {
-  return !!current?.user.rights.includes(right);
+  return !!current?.user.rights.some((r) => r === right);
 }
 
 /** An Idempotency-Key. Not crypto.randomUUID(): that exists only on https, and a shop LAN is plain http. */

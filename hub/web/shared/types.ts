@@ -1,243 +1,42 @@
-/** The shapes the hub answers (CONTRACT §3-§8), as far as the page reads them. */
+/**
+ * The shapes the hub answers, named as the pages use them. Every one is taken from the wire types
+ * generated from the hub's OpenAPI document (./api-types.ts, `npm run web:types`), so a field the
+ * hub renames or drops is a compile error here rather than an `undefined` on a screen.
+ */
+import type { components } from './api-types';
 
-export interface Versioned {
-  _v?: number;
-}
+type Schemas = components['schemas'];
 
-export interface Money {
-  amount: number;
-  currencyLabel?: string | null;
-}
+export type Ticket = Schemas['Ticket'];
+export type TicketItem = Ticket['items'][number];
+export type Order = Schemas['Order'];
+export type OrderItem = Order['items'][number];
+export type OrderState = Order['state'];
+export type PaymentType = Schemas['PaymentType'];
+export type Device = Schemas['Device'];
+export type OrderEndpoint = Schemas['OrderEndpoint'];
+/** A printer's status as GET /api/orderendpoints/{name}/status and the health answer report it. */
+export type PrinterStatus = Schemas['PrinterStatus'];
+export type FiscalDevice = Schemas['FiscalDevice'];
+export type Stock = Schemas['Stock'];
+export type Plu = Schemas['Plu'];
+export type Money = Plu['unitPrice'];
+export type PluRef = Plu['receipt'][number]['pluId'];
+export type Modifier = Schemas['Modifier'];
+export type ModifierOption = Modifier['options'][number];
+export type StockTransfer = Schemas['StockTransfer'];
+export type StockTaking = Schemas['StockTaking'];
+export type Customer = Schemas['Customer'];
+export type Card = Customer['cards'][number];
+export type HubUser = Schemas['User'];
+export type Numbering = Schemas['StockTransferNumbering'];
+export type Health = Schemas['Health'];
+/** A change-log entry, as GET /api/changes lists it and GET /api/events streams it. */
+export type Change = Schemas['Change'];
+/** An error answer (application/problem+json). */
+export type Problem = Schemas['ProblemDetails'];
+export type MemberError = NonNullable<Problem['errors']>[number];
 
-export interface TicketItem {
-  id: number;
-  plu: { code: number; stockName: string; name: string };
-  type: 'Positive' | 'Negative';
-  quantity: number;
-  unitPrice: { amount: number };
-  discountRate: number;
-  modifiers: Array<{ modifierId: string; optionId: string; name?: string; quantity: number; unitPrice?: number }>;
-  comment: string | null;
-  totalPrice: { amount: number };
-}
-
-export interface Ticket extends Versioned {
-  id: string;
-  name: string;
-  state: 'Opened' | 'Closed';
-  purchaseType: string;
-  originDeviceName: string;
-  currencyLabel: string | null;
-  discountRate: number;
-  openDate: string;
-  closeDate: string | null;
-  customer: { id?: string; fullName?: string; cardSerialNumber?: string | null; discountRate?: number } | null;
-  employee: { userName: string; name: string } | null;
-  location: { tableName: string | null; zoneName: string | null } | null;
-  note: string | null;
-  items: TicketItem[];
-  totalPrice: { amount: number; currencyLabel: string | null };
-  payments: Array<{ paymentTypeNumber: number; amount: number; name?: string }>;
-  closeInfo: { deviceName: string; fiscalName: string; number: number; dailySalesReportNumber: number; fiscalMemorySerialNumber: string } | null;
-}
-
-export interface Order extends Versioned {
-  id: string;
-  ticketId: string;
-  orderEndpointName: string;
-  kind: 'New' | 'Cancel';
-  state: string;
-  createdAt: string;
-  items: Array<{ itemId: number; name: string; quantity: number; comment: string | null; modifiers: Array<{ name: string; quantity: number }> }>;
-  print: { state: string; attempts: number; lastError: string | null; printedAt: string | null };
-}
-
-export interface PaymentType extends Versioned {
-  number: number;
-  name: string;
-  isActive: boolean;
-  category: string;
-  isChangeable: boolean;
-}
-
-export interface Device extends Versioned {
-  name: string;
-  isActive: boolean;
-  envName: string;
-  description: string;
-  roles: string[];
-  preferences: Record<string, unknown>;
-  settings: Record<string, string>;
-}
-
-export interface OrderEndpoint extends Versioned {
-  name: string;
-  isActive: boolean;
-  type: string;
-  address: string;
-  settings: Record<string, string>;
-  /** Present once the printing service reports it. */
-  status?: PrinterStatus;
-}
-
-export interface PrinterStatus {
-  online?: boolean | null;
-  paper?: string | null;
-  cover?: string | null;
-  queueDepth?: number;
-  lastError?: string | null;
-  status?: string;
-  state?: string;
-}
-
-export interface FiscalDevice extends Versioned {
-  name: string;
-  isActive: boolean;
-  driver: string;
-  address: string;
-  settings: Record<string, string>;
-  status: { online: boolean | null; paper: string; lastError: string | null; fiscalMemorySerialNumber: string | null; dailySalesReportNumber: number | null };
-}
-
-export interface Stock extends Versioned {
-  name: string;
-  description: string;
-}
-
-export interface PluRef {
-  code: number;
-  stockName: string;
-}
-
-export interface Plu extends Versioned {
-  id: string;
-  code: number;
-  stockName: string;
-  name: string;
-  type: string;
-  unitPrice: Money;
-  vatInfo: { category: number; rate: number } | null;
-  orderEndpointNames: string[];
-  receipt: Array<{ pluId: PluRef; quantity: number }>;
-  stockQuantity: number;
-  isActive: boolean;
-}
-
-export interface ModifierOption {
-  id: string;
-  name: string;
-  unitPrice: Money | null;
-  isUnitPriceIncludingVat: boolean;
-  pluId: PluRef | null;
-  defaultSelectedQuantity: number;
-  maximumSelectedQuantity: number | null;
-}
-
-export interface Modifier extends Versioned {
-  id: string;
-  name: string;
-  displayName: string;
-  minimumSelectedOptionsCount: number;
-  maximumSelectedOptionsCount: number;
-  maximumSelectedOptionsTotalQuantity: number;
-  options: ModifierOption[];
-}
-
-export interface StockTransfer extends Versioned {
-  id: string;
-  documentNumber: string;
-  type: string;
-  createdAt: string;
-  createdBy: { userName: string };
-  sourceStockName: string | null;
-  targetStockName: string | null;
-  items: Array<{ plu: PluRef; quantity: number; expectedQuantity?: number; actualQuantity?: number }>;
-  ticketId: string | null;
-  stockTakingId: string | null;
-  note: string | null;
-}
-
-export interface StockTaking extends Versioned {
-  id: string;
-  createdAt: string;
-  createdBy: { userName: string };
-  closedAt: string | null;
-  closedBy: { userName: string } | null;
-  currencyLabel: string | null;
-  note: string | null;
-  items: Array<{ plu: PluRef; expectedQuantity?: number; actualQuantity: number | null }>;
-  stockTransferId: string | null;
-}
-
-export interface Card {
-  serialNumber: string;
-  isActive: boolean;
-  isVirtual?: boolean;
-  externalId?: string;
-  processor?: string;
-  status?: string;
-  expirationTime?: string | null;
-  note?: string | null;
-}
-
-export interface Customer extends Versioned {
-  id: string;
-  isActive: boolean;
-  status: string;
-  firstName: string;
-  lastName: string;
-  fullName: string;
-  email: string;
-  phone: string | null;
-  isCompany: boolean;
-  company: { name: string | null; vatId: string | null; taxId: string | null } | null;
-  credit: Money;
-  creditTransactions: Array<{ at: string; amount: number; balance: number; userName: string }>;
-  cards: Card[];
-  creditRate: number;
-  discountRate: number;
-  activationTime: string | null;
-  expirationTime: string | null;
-  note: string | null;
-}
-
-export interface HubUser extends Versioned {
-  id: string;
-  userName: string;
-  name: string;
-  isActive: boolean;
-  rights: string[];
-  password?: string;
-}
-
-export interface Numbering extends Versioned {
-  id: string;
-  isActive: boolean;
-  type: string;
-  format: string;
-  repeat: boolean;
-  numberings: Array<{ isActive: boolean; startAt: string; period: { unit: string; amount: number }; currentNumber: number; createdAt?: string }>;
-}
-
-export interface Health {
-  status: string;
-  version: string;
-  printers: Array<{ name: string; type: string; isActive: boolean; status: string | PrinterStatus; queueDepth?: number; online?: boolean; paper?: string; lastError?: string | null }>;
-  fiscalDevices: Array<{ name: string; status: FiscalDevice['status'] | null }>;
-}
-
-/** The answer of POST /api/auth (and of a kitchen display's pairing): the manager's page and the display both keep one. */
-export interface User {
-  id: string;
-  userName: string;
-  name: string;
-  rights: string[];
-  device: { name: string; envName: string };
-}
-
-export interface Session {
-  tokenId: string;
-  refreshToken: string;
-  expiresAt: string;
-  user: User;
-}
+/** The answer of POST /api/auth and of a kitchen display's pairing: the manager's page and the display both keep one. */
+export type Session = Schemas['SessionTokens'];
+export type User = Session['user'];

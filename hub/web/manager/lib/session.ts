@@ -83,7 +83,7 @@ export async function refreshSession(): Promise<void> {
 }
 
 export function can(right: string): boolean {
-  return session.value?.user.rights.includes(right) ?? false;
+  return session.value?.user.rights.some((r) => r === right) ?? false;
 }
 
 export function useSession(): Session | null {
@@ -93,5 +93,5 @@ export function useSession(): Session | null {
 /** True when the logged-in user holds the right; re-renders when the rights change. */
 export function useCan(): (right: string) => boolean {
   const s = useStore(session);
-  return (right) => s?.user.rights.includes(right) ?? false;
+  return (right) => s?.user.rights.some((r) => r === right) ?? false;
 }

@@ -27,7 +27,7 @@ const COLUMNS: Column<Customer>[] = [
   { id: 'status', title: 'Status', sort: 'status', render: (c) => (c.isActive ? <Badge tone={STATUS_TONE[c.status]}>{c.status === 'NotYetValid' ? 'Not yet valid' : c.status}</Badge> : <Badge>Inactive</Badge>) },
 ];
 
-const EMPTY: Omit<Customer, 'id' | 'status' | 'fullName' | 'creditTransactions'> & { id?: string } = {
+const EMPTY: Partial<Customer> = {
   isActive: true,
   firstName: '',
   lastName: '',
@@ -112,7 +112,7 @@ function CustomerEditor({ editKey, onClose }: { editKey: string | null; onClose:
       wide
       title={(v, isNew) => (isNew ? 'New customer' : [v.firstName, v.lastName].filter(Boolean).join(' ') || v.company?.name || 'Customer')}
       subtitle={(v) => (v.status ? `${v.status === 'Valid' ? 'Valid' : v.status} · credit ${money(v.credit?.amount, v.credit?.currencyLabel)}` : undefined)}
-      defaults={EMPTY as Customer}
+      defaults={EMPTY}
       rights={{ create: 'CustomerCreate', update: 'CustomerUpdate', delete: 'CustomerDelete' }}
       toBody={(v, isNew) => {
         const { id, ...rest } = v;

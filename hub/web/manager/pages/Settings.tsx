@@ -34,6 +34,9 @@ export function Settings({ tab: asked }: { tab: string }) {
 }
 
 /** A list with a "New" button and an editor for the row opened: what every settings section is. */
+/** The users form: a user as the hub answers it, plus the password, which the hub takes but never answers. */
+type UserForm = HubUser & { password?: string };
+
 function Section<T extends object>(props: {
   title: string;
   resource: string;
@@ -148,7 +151,7 @@ function Numberings() {
           wide
           title={(v, isNew) => (isNew ? 'New numbering' : `${v.type} documents`)}
           subtitle={(v) => `Next: ${preview(v.format ?? '', (v.numberings?.[v.numberings.length - 1]?.currentNumber ?? 0) + 1)}`}
-          defaults={{ id: '', isActive: true, type: 'Income', format: '', repeat: true, numberings: [{ isActive: true, startAt: new Date(new Date().getFullYear(), 0, 1).toISOString(), period: { unit: 'Month', amount: 1 }, currentNumber: 0 }] }}
+          defaults={{ id: '', isActive: true, type: 'Income', format: '', repeat: true, numberings: [{ isActive: true, startAt: new Date(new Date().getFullYear(), 0, 1).toISOString(), period: { unit: 'Month', amount: 1 }, currentNumber: 0 } as Numbering['numberings'][number]] }}
           rights={{ create: 'StockTransferNumberingCreate', update: 'StockTransferNumberingUpdate', delete: 'StockTransferNumberingDelete' }}
           toBody={(v, isNew) => {
             const { id, ...rest } = v;
@@ -253,7 +256,7 @@ function Users() {
       ]}
       empty={{ title: 'No users' }}
       editor={(key, close) => (
-        <Editor<HubUser>
+        <Editor<UserForm>
           resource="users"
           editKey={key}
           noun="User"
@@ -482,7 +485,7 @@ function FiscalPrinters() {
           wide
           title={(v, isNew) => (isNew ? 'New fiscal printer' : v.name)}
           subtitle={(v) => (v.status?.fiscalMemorySerialNumber ? `Fiscal memory ${v.status.fiscalMemorySerialNumber}` : undefined)}
-          defaults={{ name: '', isActive: true, driver: 'datecs', address: 'tcp://', settings: {}, status: null as unknown as FiscalDevice['status'] }}
+          defaults={{ name: '', isActive: true, driver: 'datecs', address: 'tcp://', settings: {} }}
           rights={{ create: 'FiscalDeviceCreate', update: 'FiscalDeviceUpdate', delete: 'FiscalDeviceDelete' }}
           toBody={withSettings}
           onClose={close}
