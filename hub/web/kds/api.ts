@@ -8,7 +8,8 @@
  * display user, not the manager), and the two pages must not log each other out.
  */
 
-import type { Session as HubSession, User } from '../shared/types';
+import { readStored } from '../shared/storage';
+import type { Session as HubSession, Problem as WireProblem, User } from '../shared/types';
 
 // The same answer of POST /api/auth as the manager's page gets; only the storage is kept apart.
 export type SessionUser = User;
@@ -18,12 +19,8 @@ export interface Session extends HubSession {
   orderEndpointName?: string;
 }
 
-export interface Problem {
-  status: number;
-  title?: string;
-  detail?: string;
-  errorCode?: number;
-}
+/** A refusal: the problem+json body, or only the status when the answer was not one (a proxy's page). */
+export type Problem = Partial<WireProblem> & Pick<WireProblem, 'status'>;
 
 export class ApiError extends Error {
   constructor(
@@ -42,14 +39,7 @@ const KEY = 'poshub.kds.session';
 type Listener = () => void;
 const listeners = new Set<Listener>();
 
-function load(): Session | null {
-  try {
-    const raw = localStorage.getItem(KEY);
-    return raw ? (JSON.parse(raw) as Session) : null;
-  } catch {
-    return null;
-  }
-}
+const load = () => readStored<Session>(KEY);
 
 let current: Session | null = load();
 /** Why the last session ended, for the login screen. */

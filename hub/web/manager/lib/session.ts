@@ -5,6 +5,7 @@
  */
 import { api, ApiError, onUnauthorized, setToken } from './api';
 import { Store, useStore } from './store';
+import { readStored } from '../../shared/storage';
 import type { Session, User } from '../../shared/types';
 
 export type { Session, User };
@@ -12,14 +13,7 @@ export type { Session, User };
 export const DEVICE_NAME = 'BackOffice';
 const KEY = 'poshub.session';
 
-function load(): Session | null {
-  try {
-    const raw = localStorage.getItem(KEY);
-    return raw ? (JSON.parse(raw) as Session) : null;
-  } catch {
-    return null;
-  }
-}
+const load = () => readStored<Session>(KEY);
 
 export const session = new Store<Session | null>(load());
 /** Why the last session ended, shown on the login screen. */

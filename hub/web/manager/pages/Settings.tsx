@@ -498,7 +498,7 @@ function FiscalPrinters() {
                 name="driver"
                 label="Driver"
                 kind="select"
-                options={options(ENUMS.fiscalDriver, (d) => ({ datecs: 'Datecs fiscal printer', escpos: 'Receipt printer (ESC/POS)', simulator: 'Simulator (demo)' })[d] ?? d)}
+                options={options(ENUMS.fiscalDriver, (d) => ({ datecs: 'Datecs fiscal printer', escpos: 'Receipt printer (ESC/POS)', ekasa: 'eKasa (PORTOS local API)', simulator: 'Simulator (demo)' })[d] ?? d)}
                 required
               />
               <Field
