@@ -17,7 +17,7 @@ import { answersWhenDurable } from './http/durable.js';
 import type { Logger } from './core/log.js';
 import { documentJson } from './openapi.js';
 import { docsAssets, docsRoutes } from './http/docs.js';
-import { webPage } from './web/serve.js';
+import { kdsPage, webPage } from './http/pages.js';
 import { authRoutes, requireSession } from './resources/auth/routes.js';
 import { AuthService, tokenFromHeader } from './resources/auth/service.js';
 import { hasRight, requireRight, type Caller } from './http/caller.js';
@@ -50,7 +50,6 @@ import { receiptRoutes } from './resources/receipts/routes.js';
 import { receiptEmails } from './resources/receipts/resource.js';
 import { KdsService } from './kds/service.js';
 import { kdsPairRoutes, kdsRoutes } from './kds/routes.js';
-import { kdsPage } from './kds/page.js';
 import { Reports } from './reports/service.js';
 import { reportRoutes } from './reports/routes.js';
 
@@ -201,7 +200,7 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
   });
   app.use('/api', api);
 
-  // The manager's page (hub/web) at /, after the API so it never shadows an /api path.
+  // The pages (hub/http/pages.ts: the kitchen display, the manager's page at /), after the API so they never shadow an /api path.
   app.use(kdsPage());
   app.use(webPage());
   app.use((req) => {

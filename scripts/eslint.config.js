@@ -1,10 +1,20 @@
 // ESLint flat config (kept under scripts/ so the top of the repo stays as the layout says).
+import { dirname, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+/** The rooms of the browser code under hub/web, and the rooms each may import from. */
+const BROWSER_ROOMS = { manager: ['manager', 'shared'], kds: ['kds', 'shared'], shared: ['shared'] };
+/**
+ * Server modules the manager's page bundles: pure data (the rights and their presets, importing
+ * nothing but each other), so the page offers exactly the rights the hub checks.
+ */
+const BUNDLED_FOR_BROWSER = ['hub/http/rights', 'hub/http/presets'];
+
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', 'data/**', 'hub/web/dist/**', 'hub/dist/**', 'db/migrations/**'] },
+  { ignores: ['node_modules/**', 'dist/**', 'data/**', 'hub/web/dist/**', 'hub/web/shared/api-types.ts', 'hub/dist/**', 'db/migrations/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -15,9 +25,15 @@ export default tseslint.config(
     },
   },
   {
-    // The manager's page runs in the browser.
-    files: ['hub/web/src/**/*.{ts,tsx}'],
+    // The manager's page, the kitchen display and what they share run in the browser.
+    files: [`hub/web/{${Object.keys(BROWSER_ROOMS).join(',')}}/**/*.{ts,tsx}`],
     languageOptions: { globals: { ...globals.browser } },
+  },
+  {
+    // Browser code and server code stay apart; the two pages share only hub/web/shared.
+    files: ['hub/**/*.{ts,tsx}', 'drivers/**/*.ts', 'db/**/*.ts'],
+    plugins: { poshub: { rules: { rooms: roomsRule() } } },
+    rules: { 'poshub/rooms': 'error' },
   },
   {
     // Tests read JSON replies whose shape they assert; typing each one would add noise, not safety.
@@ -28,6 +44,51 @@ export default tseslint.config(
   // (later blocks replace earlier ones for the same rule), built from the bans that apply to it.
   ...layering(),
 );
+
+
+/**
+ * The room a repository path lives in: a browser room, `web` (the rest of hub/web: Vite's
+ * config, the HTML entries, the build), `server` (hub/ outside hub/web, drivers/, db/) or `other`.
+ */
+function roomOf(path) {
+  const browser = /^hub\/web\/([^/]+)\//.exec(path);
+  if (browser) return browser[1] in BROWSER_ROOMS ? browser[1] : 'web';
+  return /^(hub|drivers|db)\//.test(path) ? 'server' : 'other';
+}
+
+/**
+ * ARCHITECTURE.md's browser/server split as a rule over relative imports (resolved against the
+ * importing file, so the depth of `../` does not matter): browser code imports only its own room
+ * and shared/ (plus BUNDLED_FOR_BROWSER) and no Node built-in; server code never imports hub/web.
+ */
+function roomsRule() {
+  const ROOT = fileURLToPath(new URL('..', import.meta.url));
+  return {
+    meta: { type: 'problem', schema: [] },
+    create(context) {
+      const from = roomOf(relative(ROOT, context.filename));
+      const check = (node) => {
+        const spec = node.source?.value;
+        if (typeof spec !== 'string') return;
+        if (from in BROWSER_ROOMS && spec.startsWith('node:')) {
+          context.report({ node, message: 'Browser code (hub/web) runs in a browser: no Node built-ins.' });
+          return;
+        }
+        if (!spec.startsWith('.')) return;
+        const target = relative(ROOT, resolve(dirname(context.filename), spec));
+        const to = roomOf(target);
+        if (from in BROWSER_ROOMS) {
+          if (BROWSER_ROOMS[from].includes(to) || BUNDLED_FOR_BROWSER.includes(target.replace(/\.(js|ts)$/, ''))) return;
+          const allowed = BROWSER_ROOMS[from].map((r) => `hub/web/${r}`).join(' and ');
+          context.report({ node, message: `hub/web/${from} imports only ${allowed} (browser code never imports server code; the pages share through hub/web/shared), not ${target}.` });
+        } else if (from === 'server' && (to in BROWSER_ROOMS || to === 'web')) {
+          context.report({ node, message: `Server code never imports hub/web (browser code), here ${target}; pages are served by hub/http/pages.ts from the build.` });
+        }
+      };
+      return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: check, ImportExpression: check };
+    },
+  };
+}
 
 /**
  * The store layer: SQL (drizzle's `sql`, the query builder's `schema`, `rawSql`, the raw client)

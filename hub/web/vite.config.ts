@@ -1,5 +1,6 @@
 /**
- * Builds the manager's page (hub/web/src) into hub/web/dist, which the hub serves at `/`.
+ * Builds the browser code of hub/web — the manager's page (manager/), the kitchen display (kds/)
+ * and what both use (shared/) — into hub/web/dist, which hub/http/pages.ts serves at `/` and `/kds`.
  * `npm run web:dev` serves it with hot reload and forwards /api to a hub on :8080.
  */
 import { fileURLToPath } from 'node:url';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { kdsPage } from '../../hub/kds/page.js';
+import { kdsPage } from '../../hub/http/pages.js';
 import { startHub, type TestHub } from '../support/hub.js';
 
 let hub: TestHub;

@@ -17,8 +17,8 @@ function newest(path: string): number {
 
 export async function ensureWebBuild(): Promise<void> {
   const built = join(WEB, 'dist', 'index.html');
-  // rights.ts is bundled into the page too (the list of rights on the users form).
-  const sources = Math.max(...['src', 'index.html', 'kds.html', 'vite.config.ts', '../http/rights.ts'].map((p) => newest(join(WEB, p))));
+  // rights.ts and presets.ts are bundled into the page too (the rights on the users form and its presets).
+  const sources = Math.max(...['manager', 'kds', 'shared', 'index.html', 'kds.html', 'vite.config.ts', '../http/rights.ts', '../http/presets.ts'].map((p) => newest(join(WEB, p))));
   // The kitchen display (kds.html) is the build's second page.
   if (existsSync(built) && existsSync(join(WEB, 'dist', 'kds.html')) && statSync(built).mtimeMs >= sources) return;
   const { build } = await import('vite');

@@ -12,7 +12,7 @@ import { useAll } from '../lib/data';
 import { byText, collator, dayStart, dayTitle, isoDay, minutesSince, money, time } from '../lib/format';
 import { useLive } from '../lib/live';
 import { linkHandler, useQuery } from '../lib/router';
-import type { PaymentType, Ticket } from '../lib/types';
+import type { PaymentType, Ticket } from '../../shared/types';
 
 const cents = (n: number) => Math.round(n * 100);
 const fromCents = (c: number) => c / 100;

@@ -12,7 +12,8 @@ import { checks } from '../lib/form';
 import { useQuery } from '../lib/router';
 import { allowed, SETTINGS_TABS } from '../lib/access';
 import { useCan } from '../lib/session';
-import { ENUMS, options, type Device, type FiscalDevice, type HubUser, type Numbering, type OrderEndpoint, type PaymentType, type Stock } from '../lib/types';
+import { ENUMS, options } from '../lib/enums';
+import type { Device, FiscalDevice, HubUser, Numbering, OrderEndpoint, PaymentType, Stock } from '../../shared/types';
 import { useEditParam } from './Catalog';
 
 export function Settings({ tab: asked }: { tab: string }) {
@@ -33,6 +34,9 @@ export function Settings({ tab: asked }: { tab: string }) {
 }
 
 /** A list with a "New" button and an editor for the row opened: what every settings section is. */
+/** The users form: a user as the hub answers it, plus the password, which the hub takes but never answers. */
+type UserForm = HubUser & { password?: string };
+
 function Section<T extends object>(props: {
   title: string;
   resource: string;
@@ -147,7 +151,7 @@ function Numberings() {
           wide
           title={(v, isNew) => (isNew ? 'New numbering' : `${v.type} documents`)}
           subtitle={(v) => `Next: ${preview(v.format ?? '', (v.numberings?.[v.numberings.length - 1]?.currentNumber ?? 0) + 1)}`}
-          defaults={{ id: '', isActive: true, type: 'Income', format: '', repeat: true, numberings: [{ isActive: true, startAt: new Date(new Date().getFullYear(), 0, 1).toISOString(), period: { unit: 'Month', amount: 1 }, currentNumber: 0 }] }}
+          defaults={{ id: '', isActive: true, type: 'Income', format: '', repeat: true, numberings: [{ isActive: true, startAt: new Date(new Date().getFullYear(), 0, 1).toISOString(), period: { unit: 'Month', amount: 1 }, currentNumber: 0 } as Numbering['numberings'][number]] }}
           rights={{ create: 'StockTransferNumberingCreate', update: 'StockTransferNumberingUpdate', delete: 'StockTransferNumberingDelete' }}
           toBody={(v, isNew) => {
             const { id, ...rest } = v;
@@ -252,7 +256,7 @@ function Users() {
       ]}
       empty={{ title: 'No users' }}
       editor={(key, close) => (
-        <Editor<HubUser>
+        <Editor<UserForm>
           resource="users"
           editKey={key}
           noun="User"
@@ -481,7 +485,7 @@ function FiscalPrinters() {
           wide
           title={(v, isNew) => (isNew ? 'New fiscal printer' : v.name)}
           subtitle={(v) => (v.status?.fiscalMemorySerialNumber ? `Fiscal memory ${v.status.fiscalMemorySerialNumber}` : undefined)}
-          defaults={{ name: '', isActive: true, driver: 'datecs', address: 'tcp://', settings: {}, status: null as unknown as FiscalDevice['status'] }}
+          defaults={{ name: '', isActive: true, driver: 'datecs', address: 'tcp://', settings: {} }}
           rights={{ create: 'FiscalDeviceCreate', update: 'FiscalDeviceUpdate', delete: 'FiscalDeviceDelete' }}
           toBody={withSettings}
           onClose={close}
@@ -494,7 +498,7 @@ function FiscalPrinters() {
                 name="driver"
                 label="Driver"
                 kind="select"
-                options={options(ENUMS.fiscalDriver, (d) => ({ datecs: 'Datecs fiscal printer', escpos: 'Receipt printer (ESC/POS)', simulator: 'Simulator (demo)' })[d] ?? d)}
+                options={options(ENUMS.fiscalDriver, (d) => ({ datecs: 'Datecs fiscal printer', escpos: 'Receipt printer (ESC/POS)', ekasa: 'eKasa (PORTOS local API)', simulator: 'Simulator (demo)' })[d] ?? d)}
                 required
               />
               <Field

@@ -25,7 +25,11 @@ interface Props<T extends object> {
   noun: string;
   title: (values: T, isNew: boolean) => string;
   subtitle?: (values: T) => ComponentChildren;
-  defaults: T;
+  /**
+   * A new document's first values. Partial: the fields a page leaves out are the hub's to fill
+   * (defaults, `_v`, server-owned fields), so a new document's form holds only what the page sets.
+   */
+  defaults: Partial<T>;
   rights: { create: string; update: string; delete?: string };
   onClose: () => void;
   onSaved?: (doc: T) => void;
@@ -39,7 +43,7 @@ export function Editor<T extends object>(props: Props<T>) {
   const { resource, editKey, rights } = props;
   const isNew = editKey === null;
   const can = useCan();
-  const form = useForm<T>(props.defaults);
+  const form = useForm<T>(props.defaults as T);
   const [stored, setStored] = useState<T | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [changedMeanwhile, setChangedMeanwhile] = useState(false);

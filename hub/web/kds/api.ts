@@ -4,11 +4,12 @@
  * expiry, problem+json as ApiError and a dropped Wi-Fi as NetworkError, so callers can tell
  * "the hub said no" from "the hub could not be reached".
  *
- * Apart from the manager's page (hub/web/src/lib) on purpose: a different session (a paired
+ * Apart from the manager's page (hub/web/manager/lib) on purpose: a different session (a paired
  * display user, not the manager), and the two pages must not log each other out.
  */
 
-import type { Session as HubSession, User } from '../lib/session';
+import { readStored } from '../shared/storage';
+import type { Session as HubSession, Problem as WireProblem, User } from '../shared/types';
 
 // The same answer of POST /api/auth as the manager's page gets; only the storage is kept apart.
 export type SessionUser = User;
@@ -18,12 +19,8 @@ export interface Session extends HubSession {
   orderEndpointName?: string;
 }
 
-export interface Problem {
-  status: number;
-  title?: string;
-  detail?: string;
-  errorCode?: number;
-}
+/** A refusal: the problem+json body, or only the status when the answer was not one (a proxy's page). */
+export type Problem = Partial<WireProblem> & Pick<WireProblem, 'status'>;
 
 export class ApiError extends Error {
   constructor(
@@ -42,14 +39,7 @@ const KEY = 'poshub.kds.session';
 type Listener = () => void;
 const listeners = new Set<Listener>();
 
-function load(): Session | null {
-  try {
-    const raw = localStorage.getItem(KEY);
-    return raw ? (JSON.parse(raw) as Session) : null;
-  } catch {
-    return null;
-  }
-}
+const load = () => readStored<Session>(KEY);
 
 let current: Session | null = load();
 /** Why the last session ended, for the login screen. */
@@ -212,7 +202,7 @@ export async function logout(): Promise<void> {
 }
 
 export function hasRight(right: string): boolean {
-  return !!current?.user.rights.includes(right);
+  return !!current?.user.rights.some((r) => r === right);
 }
 
 /** An Idempotency-Key. Not crypto.randomUUID(): that exists only on https, and a shop LAN is plain http. */

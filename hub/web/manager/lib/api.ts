@@ -4,21 +4,12 @@
  * giving up. Lists use the hub's QueryResult paging; filters are written in NData (`Member=op:arg`).
  */
 
-export interface MemberError {
-  memberName: string;
-  message: string;
-  code: string;
-}
+import type { MemberError, Problem as WireProblem } from '../../shared/types';
 
-export interface Problem {
-  type?: string;
-  title?: string;
-  status: number;
-  detail?: string;
-  errorCode?: number;
-  errors?: MemberError[];
-  resource?: { name: string; id: string; version: number };
-}
+export type { MemberError };
+
+/** A refusal: the problem+json body, or only the status when the answer was not one (a proxy's page). */
+export type Problem = Partial<WireProblem> & Pick<WireProblem, 'status'>;
 
 export class ApiError extends Error {
   constructor(

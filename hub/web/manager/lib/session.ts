@@ -5,33 +5,15 @@
  */
 import { api, ApiError, onUnauthorized, setToken } from './api';
 import { Store, useStore } from './store';
+import { readStored } from '../../shared/storage';
+import type { Session, User } from '../../shared/types';
+
+export type { Session, User };
 
 export const DEVICE_NAME = 'BackOffice';
 const KEY = 'poshub.session';
 
-export interface User {
-  id: string;
-  userName: string;
-  name: string;
-  rights: string[];
-  device: { name: string; envName: string };
-}
-
-export interface Session {
-  tokenId: string;
-  refreshToken: string;
-  expiresAt: string;
-  user: User;
-}
-
-function load(): Session | null {
-  try {
-    const raw = localStorage.getItem(KEY);
-    return raw ? (JSON.parse(raw) as Session) : null;
-  } catch {
-    return null;
-  }
-}
+const load = () => readStored<Session>(KEY);
 
 export const session = new Store<Session | null>(load());
 /** Why the last session ended, shown on the login screen. */
@@ -95,7 +77,7 @@ export async function refreshSession(): Promise<void> {
 }
 
 export function can(right: string): boolean {
-  return session.value?.user.rights.includes(right) ?? false;
+  return session.value?.user.rights.some((r) => r === right) ?? false;
 }
 
 export function useSession(): Session | null {
@@ -105,5 +87,5 @@ export function useSession(): Session | null {
 /** True when the logged-in user holds the right; re-renders when the rights change. */
 export function useCan(): (right: string) => boolean {
   const s = useStore(session);
-  return (right) => s?.user.rights.includes(right) ?? false;
+  return (right) => s?.user.rights.some((r) => r === right) ?? false;
 }

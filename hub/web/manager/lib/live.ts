@@ -7,14 +7,9 @@
 import { useEffect, useRef } from 'preact/hooks';
 import { refreshSession, session } from './session';
 import { Store } from './store';
+import type { Change } from '../../shared/types';
 
-export interface Change {
-  seq: number;
-  resource: string;
-  key: string;
-  op: 'upsert' | 'delete';
-  _v?: number;
-}
+export type { Change };
 
 type Listener = (change: Change | null) => void;
 export type LiveStatus = 'off' | 'connecting' | 'live' | 'reconnecting';

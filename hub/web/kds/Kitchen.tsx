@@ -2,6 +2,7 @@
 import type { JSX } from 'preact';
 import type { ComponentChildren } from 'preact';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import type { OrderEndpoint } from '../shared/types';
 import { ApiError, call } from './api';
 import { beep } from './beep';
 import { Feed, type Order } from './feed';
@@ -9,12 +10,8 @@ import { go, kitchenPath, useFeed, useNow } from './hooks';
 import { Ticket, type Timers } from './Ticket';
 import { Message, RecallButton, Top } from './Top';
 
-export interface Endpoint {
-  name: string;
-  type: string;
-  isActive: boolean;
-  settings: Record<string, string>;
-}
+/** The order endpoint a display shows, as far as it reads it. */
+export type Endpoint = Pick<OrderEndpoint, 'name' | 'type' | 'isActive' | 'settings'>;
 
 /** The endpoint's settings, re-read when the manager changes them (an `orderendpoints` event). */
 export function useEndpoint(name: string | null): { endpoint: Endpoint | null; missing: boolean; reload: () => void } {

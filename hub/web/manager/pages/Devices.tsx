@@ -11,7 +11,7 @@ import { api, ApiError, describeError, path } from '../lib/api';
 import { useAll, useLoad } from '../lib/data';
 import { collator, money } from '../lib/format';
 import { useCan } from '../lib/session';
-import type { Device, FiscalDevice, Health, OrderEndpoint, PrinterStatus } from '../lib/types';
+import type { Device, FiscalDevice, Health, OrderEndpoint, PrinterStatus } from '../../shared/types';
 
 const POLL_MS = 5000;
 
@@ -77,7 +77,7 @@ function DeviceRow({ icon, title, badges, facts, actions, children }: { icon: 'r
   );
 }
 
-function Printer({ p, health }: { p: OrderEndpoint; health: Health['printers'][number] | undefined }) {
+function Printer({ p, health }: { p: OrderEndpoint; health: NonNullable<Health['printers']>[number] | undefined }) {
   const action = useAction();
   // The printing service's status endpoint, where it exists; /api/health otherwise.
   const status = useLoad<PrinterStatus | null>(`status:${p.name}`, (signal) =>
@@ -87,9 +87,10 @@ function Printer({ p, health }: { p: OrderEndpoint; health: Health['printers'][n
     }),
   );
   usePoll(status.reload);
-  const fromHealth = health && typeof health.status === 'object' ? health.status : health;
-  const s: PrinterStatus = { ...(fromHealth as PrinterStatus | undefined), ...(p.status ?? {}), ...(status.data ?? {}) };
-  const online = typeof s.online === 'boolean' ? s.online : s.status === 'online' ? true : s.status === 'offline' ? false : null;
+  // Health reports a printer's status as the printing service's summary, or 'unknown' without one.
+  const fromHealth = health && typeof health.status === 'object' ? (health.status as Partial<PrinterStatus>) : undefined;
+  const s: Partial<PrinterStatus> = { ...fromHealth, ...(status.data ?? {}) };
+  const online = typeof s.online === 'boolean' ? s.online : null;
   const queue = s.queueDepth ?? health?.queueDepth ?? 0;
   return (
     <DeviceRow
@@ -217,7 +218,7 @@ export function Devices() {
   const health = useLoad<Health>('health', (signal) => api.get<Health>('/api/health', signal), ['orderendpoints', 'fiscaldevices', 'orders']);
   usePoll(health.reload);
   usePoll(fiscal.reload);
-  const healthOf = (name: string) => health.data?.printers.find((p) => p.name === name);
+  const healthOf = (name: string) => health.data?.printers?.find((p) => p.name === name);
   const sorted = <T extends { name: string }>(rows: T[] | null) => [...(rows ?? [])].sort((a, b) => collator.compare(a.name, b.name));
   const registers = sorted(devices.data).filter((d) => d.envName !== 'BackOffice');
   const other = sorted(devices.data).filter((d) => d.envName === 'BackOffice');

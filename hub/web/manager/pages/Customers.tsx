@@ -12,7 +12,7 @@ import { op } from '../lib/api';
 import { dateTime, money, percent } from '../lib/format';
 import { useQuery } from '../lib/router';
 import { useCan } from '../lib/session';
-import type { Customer } from '../lib/types';
+import type { Customer } from '../../shared/types';
 import { useEditParam } from './Catalog';
 
 const STATUS_TONE: Record<string, 'good' | 'warn' | 'neutral'> = { Valid: 'good', Expired: 'warn', NotYetValid: 'neutral' };
@@ -27,7 +27,7 @@ const COLUMNS: Column<Customer>[] = [
   { id: 'status', title: 'Status', sort: 'status', render: (c) => (c.isActive ? <Badge tone={STATUS_TONE[c.status]}>{c.status === 'NotYetValid' ? 'Not yet valid' : c.status}</Badge> : <Badge>Inactive</Badge>) },
 ];
 
-const EMPTY: Omit<Customer, 'id' | 'status' | 'fullName' | 'creditTransactions'> & { id?: string } = {
+const EMPTY: Partial<Customer> = {
   isActive: true,
   firstName: '',
   lastName: '',
@@ -112,7 +112,7 @@ function CustomerEditor({ editKey, onClose }: { editKey: string | null; onClose:
       wide
       title={(v, isNew) => (isNew ? 'New customer' : [v.firstName, v.lastName].filter(Boolean).join(' ') || v.company?.name || 'Customer')}
       subtitle={(v) => (v.status ? `${v.status === 'Valid' ? 'Valid' : v.status} · credit ${money(v.credit?.amount, v.credit?.currencyLabel)}` : undefined)}
-      defaults={EMPTY as Customer}
+      defaults={EMPTY}
       rights={{ create: 'CustomerCreate', update: 'CustomerUpdate', delete: 'CustomerDelete' }}
       toBody={(v, isNew) => {
         const { id, ...rest } = v;

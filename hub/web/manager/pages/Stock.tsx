@@ -15,10 +15,11 @@ import { useForm } from '../lib/form';
 import { collator, date, dateTime, quantity } from '../lib/format';
 import { navigate, useQuery } from '../lib/router';
 import { refreshSession, session, useCan } from '../lib/session';
-import { ENUMS, options, type Plu, type Stock, type StockTaking, type StockTransfer } from '../lib/types';
+import { ENUMS, options } from '../lib/enums';
+import type { Plu, Stock, StockTaking, StockTransfer } from '../../shared/types';
 import { useEditParam } from './Catalog';
 
-const pluKey = (p: { code: number; stockName: string }) => `${p.stockName}\u0000${p.code}`;
+const pluKey = (p: { code: number; stockName?: string }) => `${p.stockName ?? ''}\u0000${p.code}`;
 
 /** Names of the plus in these stocks, to show next to codes. */
 function usePluNames(stocks: string[]): Map<string, Plu> {
@@ -85,7 +86,7 @@ export function Transfers() {
 
 /** One transfer's items with plu names; for a correction, the counted and expected quantities too. */
 export function TransferItems({ transfer }: { transfer: StockTransfer }) {
-  const names = usePluNames(transfer.items.map((i) => i.plu.stockName));
+  const names = usePluNames(transfer.items.flatMap((i) => i.plu.stockName ?? []));
   const correction = transfer.type === 'Correction';
   return (
     <div class="table-scroll">

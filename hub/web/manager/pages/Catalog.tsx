@@ -11,7 +11,8 @@ import { money, percent, quantity } from '../lib/format';
 import { useQuery } from '../lib/router';
 import { allowed, CATALOG_TABS } from '../lib/access';
 import { useCan } from '../lib/session';
-import { ENUMS, options, type Modifier, type OrderEndpoint, type Plu, type Stock } from '../lib/types';
+import { ENUMS, options } from '../lib/enums';
+import type { Modifier, OrderEndpoint, Plu, Stock } from '../../shared/types';
 import { StockTakings, Transfers } from './Stock';
 
 export function Catalog({ tab: asked, takingId }: { tab: string; takingId: string | null }) {

@@ -11,34 +11,16 @@
  * - A bump shows at once and goes out through a small outbox with an Idempotency-Key, retried
  *   while the hub cannot be reached, so a tap made offline is sent once the Wi-Fi is back.
  */
+import type { Order as WireOrder } from '../shared/types';
 import { ApiError, call, hubNow, NetworkError, newKey, onSession, session } from './api';
 
-export type State = 'New' | 'InProgress' | 'Ready' | 'Served' | 'Cancelled';
+export type State = WireOrder['state'];
 export const FLOW: State[] = ['New', 'InProgress', 'Ready', 'Served'];
 export const ACTIVE: State[] = ['New', 'InProgress', 'Ready'];
 
-export interface OrderItem {
-  itemId: number;
-  name: string;
-  quantity: number;
-  modifiers: Array<{ name: string; quantity: number }>;
-  comment: string | null;
-}
-
-export interface Order {
-  id: string;
-  ticketId: string;
-  ticketName: string;
-  orderEndpointName: string;
-  kind: 'New' | 'Cancel';
-  state: State;
-  createdAt: string;
-  stateChangedAt?: string;
-  location: { tableName: string | null; zoneName: string | null } | null;
-  employee: { userName: string; name: string } | null;
-  items: OrderItem[];
-  _v: number;
-}
+/** An order as GET /api/orders answers it (the display reads no more than these fields). */
+export type Order = Pick<WireOrder, 'id' | 'ticketId' | 'ticketName' | 'orderEndpointName' | 'kind' | 'state' | 'createdAt' | 'stateChangedAt' | 'location' | 'employee' | 'items' | '_v'>;
+export type OrderItem = Order['items'][number];
 
 export type Conn = 'connecting' | 'live' | 'offline';
 

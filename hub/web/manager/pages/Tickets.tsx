@@ -11,7 +11,7 @@ import { api, describeError, op, path, type Filters } from '../lib/api';
 import { useAll, useOne, useOptions } from '../lib/data';
 import { dateTime, dayStart, money, percent, quantity, time } from '../lib/format';
 import { navigate, useQuery } from '../lib/router';
-import type { Device, HubUser, Order, PaymentType, Ticket } from '../lib/types';
+import type { Device, HubUser, Order, PaymentType, Ticket } from '../../shared/types';
 
 const FILTER_KEYS = ['state', 'device', 'table', 'waiter', 'from', 'to', 'card', 'discount', 'returned'] as const;
 

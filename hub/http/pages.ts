@@ -1,0 +1,68 @@
+/**
+ * The pages the hub serves outside /api, built by Vite from hub/web (browser code only) into
+ * hub/web/dist. Both are mounted by app.ts after the API, so neither ever shadows an /api path.
+ *
+ * - The manager's page at `/`: hashed assets cached for good, index.html never cached (so an
+ *   update shows at the next load), and every other browser path answered with index.html so
+ *   client routes such as /tickets/42 survive a reload. /api is never touched: the API's own 404
+ *   answers unknown API paths.
+ * - The kitchen display (kds.html) at `/kds/<orderEndpointName>`, the pass at `/kds/<name>/expo`
+ *   and `/expo`, and the endpoint picker at `/kds`. Served without a token (CONTRACT §11): the
+ *   page logs in itself. Its hashed scripts come from /assets, which the manager's router serves.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import express, { Router, type Response } from 'express';
+import { errors } from './errors.js';
+
+export const WEB_DIST = fileURLToPath(new URL('../web/dist/', import.meta.url));
+
+export const KDS_PATHS = ['/kds', '/kds/:name', '/kds/:name/expo', '/expo'];
+
+/** What a page path answers before `npm run web:build` has run. */
+function notBuilt(title: string, what: string, more = ''): string {
+  return `<!doctype html><html lang="en"><meta charset="utf-8"><title>${title}</title>
+<body style="font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:4rem auto;padding:0 1rem">
+<h1>${title}</h1><p>${what} is not built yet. Run <code>npm run web:build</code> (or <code>npm ci</code>,
+which builds it) and reload.</p>${more}</body></html>`;
+}
+const MANAGER_NOT_BUILT = notBuilt('POS Hub', "The manager's page", '<p>The API is up: <a href="/api/docs">/api/docs</a>.</p>');
+const KDS_NOT_BUILT = notBuilt('Kitchen display', 'The display page');
+
+/** Sends a built HTML page, never cached: a tablet left on for weeks picks up a new build at its next reload. */
+function sendPage(res: Response, file: string, missing: string): void {
+  res.setHeader('Cache-Control', 'no-cache');
+  if (!existsSync(file)) {
+    res.type('html').send(missing);
+    return;
+  }
+  res.sendFile(file);
+}
+
+export function webPage(dir: string = WEB_DIST): Router {
+  const router = Router();
+  const index = join(dir, 'index.html');
+
+  router.use('/assets', express.static(join(dir, 'assets'), { index: false, immutable: true, maxAge: '365d' }));
+  // A missing asset is a 404, not the page: a stale bundle name must fail visibly.
+  router.use('/assets', (req) => {
+    throw errors.routeNotFound(req.originalUrl.split('?')[0]);
+  });
+  router.use(express.static(dir, { index: false, maxAge: 0 }));
+
+  router.get('/{*path}', (req, res, next) => {
+    if (req.path === '/api' || req.path.startsWith('/api/')) return next();
+    // Browsers ask for HTML; a program asking for JSON at an unknown path gets the 404 problem.
+    if (req.accepts(['html', 'json']) !== 'html') return next();
+    sendPage(res, index, MANAGER_NOT_BUILT);
+  });
+  return router;
+}
+
+export function kdsPage(dir: string = WEB_DIST): Router {
+  const router = Router();
+  const file = join(dir, 'kds.html');
+  for (const path of KDS_PATHS) router.get(path, (_req, res) => sendPage(res, file, KDS_NOT_BUILT));
+  return router;
+}

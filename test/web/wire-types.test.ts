@@ -1,0 +1,17 @@
+/**
+ * hub/web/shared/api-types.ts is generated from the hub's OpenAPI document (`npm run web:types`).
+ * A change to a resource's schema or a route() declaration must be followed by a regeneration,
+ * or the pages would compile against yesterday's wire: this regenerates it in memory and compares.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { API_TYPES, webTypes } from '../../scripts/web-types.js';
+
+describe("the browser code's wire types", () => {
+  it('are what the OpenAPI document generates now (run `npm run web:types` when this fails)', async () => {
+    const committed = readFileSync(API_TYPES, 'utf8');
+    const fresh = await webTypes();
+    // Not toBe: a 15,000-line diff would drown the hint above.
+    expect(committed === fresh, 'hub/web/shared/api-types.ts is out of date: run `npm run web:types`').toBe(true);
+  });
+});
