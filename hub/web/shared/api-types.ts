@@ -1216,6 +1216,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/backups/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download one backup
+         * @description Requires Backup (a backup holds every record, password hashes and secrets included). The SQLite file as an attachment; copy it off the hub PC, restore it with `npm run restore -- <file>`.
+         */
+        get: operations["backups.download"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/reports/sales": {
         parameters: {
             query?: never;
@@ -1265,7 +1285,7 @@ export interface paths {
         };
         /**
          * Health of the hub, its database and devices
-         * @description No token needed: what a register or an installer checks first, `{status, version, uptimeS, db}` and nothing about the shop. With a token, also `printers`; with a token holding SettingsRead, also `fiscalDevices`, `changeLog` and `emailOutbox`.
+         * @description No token needed: what a register or an installer checks first, `{status, version, uptimeS, db}` and nothing about the shop. With a token, also `printers`; with a token holding SettingsRead, also `fiscalDevices`, `changeLog`, `emailOutbox` and `devices` (each one's last contact).
          */
         get: operations["system.health"];
         put?: never;
@@ -2884,6 +2904,13 @@ export interface components {
                 queued: number;
                 failed: number;
             };
+            /** @description With a token holding SettingsRead. Each device (register, PDA, kitchen display) and when the hub last heard from it: its last request since the hub started, or its last login (null: none known). */
+            devices?: {
+                name: string;
+                envName: string;
+                isActive: boolean;
+                lastContactAt: string | null;
+            }[];
         };
         Change: {
             seq: number;
@@ -9896,7 +9923,7 @@ export interface operations {
                 /** @description Page size, 0..1000; outside that range: 400. */
                 $take?: number;
                 /**
-                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `externalId`, `name`, `purchaseType`, `currencyLabel`, `discountRate`, `customer`, `location`, `note`, `items`, `state`, `originDeviceName`, `openDate`, `closeDate`, `employee`, `totalPrice`, `payments`, `closeInfo`, `vatBreakdown`, `IsClosed`, `HasCustomer`, `HasDiscount`, `HasNegativeItem`, `HasReturnedItem`, `DeviceName`, `CloseInfoDeviceName`, `CloseInfoFiscalName`, `CloseInfoNumber`, `CloseInfoDailySalesReportNumber`, `CloseInfoFiscalMemorySerialNumber`, `LocationTableName`, `LocationZoneName`, `CustomerCardSerialNumber`, `EmployeeUserName`, `ItemPluCode`, `ItemPluStockName`, `closeInfo.number`, `closeInfo.deviceName`, `closeInfo.dailySalesReportNumber`, `location.tableName`, `location.zoneName`, `employee.userName`, `totalPrice.amount`.
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `externalId`, `name`, `purchaseType`, `currencyLabel`, `discountRate`, `customer`, `location`, `note`, `items`, `state`, `originDeviceName`, `openDate`, `closeDate`, `employee`, `totalPrice`, `payments`, `closeInfo`, `vatBreakdown`, `IsClosed`, `HasCustomer`, `HasDiscount`, `HasNegativeItem`, `HasReturnedItem`, `DeviceName`, `CloseInfoDeviceName`, `CloseInfoFiscalName`, `CloseInfoNumber`, `CloseInfoDailySalesReportNumber`, `CloseInfoFiscalMemorySerialNumber`, `LocationTableName`, `LocationZoneName`, `CustomerCardSerialNumber`, `CustomerId`, `EmployeeUserName`, `ItemPluCode`, `ItemPluStockName`, `closeInfo.number`, `closeInfo.deviceName`, `closeInfo.dailySalesReportNumber`, `location.tableName`, `location.zoneName`, `employee.userName`, `totalPrice.amount`.
                  * @example -id
                  */
                 $sort?: string;
@@ -10017,6 +10044,11 @@ export interface operations {
                  * @example startswith:Ab
                  */
                 CustomerCardSerialNumber?: string;
+                /**
+                 * @description NData filter on `CustomerId`, of type text. Syntax `OP:ARG;OP:ARG` (operations joined by `;` are ANDed; so are repeated parameters); a plain value means `eq`. Operators: `eq` (the default), `ne`, `gt`, `ge`, `lt`, `le`, `in`, `nin`, `contains`, `startswith`. `contains` and `startswith` ignore letter case. `in`/`nin` take comma-separated values (a value holding a comma is written in double quotes, CSV style); `null` with `eq`/`ne` matches a missing value. A bad value or operator: 400 naming this filter.
+                 * @example startswith:Ab
+                 */
+                CustomerId?: string;
                 /**
                  * @description NData filter on `EmployeeUserName`, of type text. Syntax `OP:ARG;OP:ARG` (operations joined by `;` are ANDed; so are repeated parameters); a plain value means `eq`. Operators: `eq` (the default), `ne`, `gt`, `ge`, `lt`, `le`, `in`, `nin`, `contains`, `startswith`. `contains` and `startswith` ignore letter case. `in`/`nin` take comma-separated values (a value holding a comma is written in double quotes, CSV style); `null` with `eq`/`ne` matches a missing value. A bad value or operator: 400 naming this filter.
                  * @example startswith:Ab
@@ -15052,6 +15084,89 @@ export interface operations {
                         status?: 403;
                         /** @enum {integer} */
                         errorCode?: 2;
+                    };
+                };
+            };
+            /** @description More requests from this address than the rate limit (`POS_HUB_RATE_LIMIT` per second) allows. (errorCode 10 TooManyRequests) */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 429;
+                        /** @enum {integer} */
+                        errorCode?: 10;
+                    };
+                };
+            };
+        };
+    };
+    "backups.download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A name from GET /api/backups. */
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The database file. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.sqlite3": string;
+                };
+            };
+            /** @description No, unknown, expired or revoked token. (errorCode 1 Unauthenticated) */
+            401: {
+                headers: {
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 401;
+                        /** @enum {integer} */
+                        errorCode?: 1;
+                    };
+                };
+            };
+            /** @description Without Backup. (errorCode 2 Unauthorized) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 403;
+                        /** @enum {integer} */
+                        errorCode?: 2;
+                    };
+                };
+            };
+            /** @description No kept backup has that name. (errorCode 7 NotFound) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 404;
+                        /** @enum {integer} */
+                        errorCode?: 7;
                     };
                 };
             };
