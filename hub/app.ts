@@ -201,8 +201,8 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
   app.use('/api', api);
 
   // The pages (hub/http/pages.ts: the kitchen display, the manager's page at /), after the API so they never shadow an /api path.
-  app.use(kdsPage());
-  app.use(webPage());
+  app.use(kdsPage(deps.config.locale));
+  app.use(webPage(deps.config.locale));
   app.use((req) => {
     throw errors.routeNotFound(req.originalUrl.split('?')[0]);
   });

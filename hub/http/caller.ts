@@ -1,3 +1,4 @@
+import type { Language } from '../i18n/index.js';
 import { errors } from './errors.js';
 import { RIGHTS, SALE_ENVS, type Right } from './rights.js';
 
@@ -11,6 +12,8 @@ export interface Caller {
   device: { name: string; envName: string; settings?: Record<string, string> };
   tokenHash: string;
   expiresAt: number;
+  /** The user's own language, when set (else the request's, else the shop's: http/language.ts). */
+  language?: Language;
 }
 
 export function isSale(caller: Caller): boolean {

@@ -10,7 +10,7 @@
  *   and `/expo`, and the endpoint picker at `/kds`. Served without a token (CONTRACT §11): the
  *   page logs in itself. Its hashed scripts come from /assets, which the manager's router serves.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express, { Router, type Response } from 'express';
@@ -30,17 +30,21 @@ which builds it) and reload.</p>${more}</body></html>`;
 const MANAGER_NOT_BUILT = notBuilt('POS Hub', "The manager's page", '<p>The API is up: <a href="/api/docs">/api/docs</a>.</p>');
 const KDS_NOT_BUILT = notBuilt('Kitchen display', 'The display page');
 
-/** Sends a built HTML page, never cached: a tablet left on for weeks picks up a new build at its next reload. */
-function sendPage(res: Response, file: string, missing: string): void {
+/**
+ * Sends a built HTML page, never cached: a tablet left on for weeks picks up a new build at its next
+ * reload. Its `<html lang>` is the shop's language (POS_HUB_LOCALE): the page speaks it until a user
+ * with a language of their own logs in, and the login screen is in it.
+ */
+function sendPage(res: Response, file: string, missing: string, language: string): void {
   res.setHeader('Cache-Control', 'no-cache');
   if (!existsSync(file)) {
     res.type('html').send(missing);
     return;
   }
-  res.sendFile(file);
+  res.type('html').send(readFileSync(file, 'utf8').replace(/<html lang="[^"]*">/, `<html lang="${language}">`));
 }
 
-export function webPage(dir: string = WEB_DIST): Router {
+export function webPage(language = 'en', dir: string = WEB_DIST): Router {
   const router = Router();
   const index = join(dir, 'index.html');
 
@@ -55,14 +59,14 @@ export function webPage(dir: string = WEB_DIST): Router {
     if (req.path === '/api' || req.path.startsWith('/api/')) return next();
     // Browsers ask for HTML; a program asking for JSON at an unknown path gets the 404 problem.
     if (req.accepts(['html', 'json']) !== 'html') return next();
-    sendPage(res, index, MANAGER_NOT_BUILT);
+    sendPage(res, index, MANAGER_NOT_BUILT, language);
   });
   return router;
 }
 
-export function kdsPage(dir: string = WEB_DIST): Router {
+export function kdsPage(language = 'en', dir: string = WEB_DIST): Router {
   const router = Router();
   const file = join(dir, 'kds.html');
-  for (const path of KDS_PATHS) router.get(path, (_req, res) => sendPage(res, file, KDS_NOT_BUILT));
+  for (const path of KDS_PATHS) router.get(path, (_req, res) => sendPage(res, file, KDS_NOT_BUILT, language));
   return router;
 }

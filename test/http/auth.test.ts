@@ -40,6 +40,7 @@ describe('login', () => {
         userName: 'anna',
         name: 'Anna',
         rights: ['TicketCreate'],
+        language: null,
         device: expect.objectContaining({ name: 'BackOffice', envName: 'BackOffice' }),
       },
     });

@@ -56,7 +56,7 @@ describe('the kitchen display page', () => {
 
   it('says how to build it when the build is missing', async () => {
     const empty = mkdtempSync(join(tmpdir(), 'poshub-kds-page-'));
-    const app = express().use(kdsPage(empty));
+    const app = express().use(kdsPage('en', empty));
     const server: Server = await new Promise((resolve) => {
       const s = app.listen(0, '127.0.0.1', () => resolve(s));
     });

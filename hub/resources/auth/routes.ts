@@ -1,4 +1,5 @@
 /** Sessions over HTTP (CONTRACT §5): log in, the session, log out, refresh. */
+import { LANGUAGES } from '../../i18n/index.js';
 import type { RequestHandler } from 'express';
 import { z } from 'zod';
 import { bodyErrors, ERR } from '../../http/api-docs.js';
@@ -20,7 +21,14 @@ export function requireSession(auth: AuthService): RequestHandler {
 
 const sessionShape = (device: z.ZodObject) => ({
   expiresAt: z.string().meta({ format: 'date-time', description: 'When the access token stops working.' }),
-  user: z.object({ id: z.string(), userName: z.string(), name: z.string(), rights: z.array(z.enum(RIGHTS)), device }),
+  user: z.object({
+    id: z.string(),
+    userName: z.string(),
+    name: z.string(),
+    rights: z.array(z.enum(RIGHTS)),
+    language: z.enum(LANGUAGES).nullable().meta({ description: "The user's own language; null: the shop's (the page's `<html lang>`)." }),
+    device,
+  }),
 });
 const tokenShape = {
   tokenId: z.string().meta({ description: 'The access token: send `Authorization: Bearer <tokenId>`.' }),

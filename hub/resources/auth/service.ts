@@ -2,6 +2,7 @@
  * Sessions (CONTRACT §5): login with user, password and device; opaque random tokens stored only
  * as SHA-256 hashes; refresh; logout; one session per sale device; throttled failures.
  */
+import { isLanguage, type Language } from '../../i18n/index.js';
 import { createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { inTransaction } from '../../../db/client.js';
@@ -37,7 +38,7 @@ const newToken = () => randomBytes(32).toString('base64url');
 
 export interface SessionView {
   expiresAt: string;
-  user: { id: string; userName: string; name: string; rights: string[]; device: Doc };
+  user: { id: string; userName: string; name: string; rights: string[]; language: Language | null; device: Doc };
 }
 
 export class AuthService {
@@ -158,6 +159,7 @@ export class AuthService {
       device: { name: session.deviceName, envName: String(device.doc.envName), settings: (device.doc.settings as Record<string, string> | undefined) ?? {} },
       tokenHash,
       expiresAt: session.expiresAt,
+      ...(isLanguage(user.language) ? { language: user.language } : {}),
     };
   }
 
@@ -170,6 +172,7 @@ export class AuthService {
         userName: caller.userName,
         name: caller.name,
         rights: [...caller.rights],
+        language: caller.language ?? null,
         device: { ...(device?.doc ?? caller.device), _v: device?.v },
       },
     };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LANGUAGES } from '../../i18n/index.js';
 import { canonicalRight, RIGHTS, type Right } from '../../http/rights.js';
 import type { Db } from '../../../db/client.js';
 import type { Caller } from '../../http/caller.js';
@@ -32,6 +33,11 @@ export const users = defineResource({
     isActive: z.boolean().default(true),
     rights: z.array(right).max(RIGHTS.length * 2).default([]),
     password: z.string().min(1).max(MAX_STRING).optional(),
+    language: z
+      .enum(LANGUAGES)
+      .nullable()
+      .default(null)
+      .meta({ description: "The user's language (the manager's page, the kitchen display, error details and CSV reports); null: the shop's (POS_HUB_LOCALE)." }),
   }),
   readOnly: {},
   ignored: ['passwordHash'],
@@ -70,7 +76,8 @@ export const users = defineResource({
       requireOutranks(caller, existing);
       requireAnotherWayBackIn(ctx.db, existing);
     },
-    present: ({ passwordHash: _hash, ...doc }) => doc,
+    // Users stored before `language` existed read as the shop's language (null), like a new one.
+    present: ({ passwordHash: _hash, ...doc }) => ({ ...doc, language: doc.language ?? null }),
   },
 });
 

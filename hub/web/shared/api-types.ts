@@ -2105,6 +2105,12 @@ export interface components {
             isActive: boolean;
             /** @default [] */
             rights: string[];
+            /**
+             * @description The user's language (the manager's page, the kitchen display, error details and CSV reports); null: the shop's (POS_HUB_LOCALE).
+             * @default null
+             * @enum {string|null}
+             */
+            language: "en" | "sk" | "cs" | null;
             /** @description Version: 1 on create, +1 on every stored change. */
             readonly _v: number;
         };
@@ -2119,6 +2125,12 @@ export interface components {
             /** @default [] */
             rights: string[];
             password?: string;
+            /**
+             * @description The user's language (the manager's page, the kitchen display, error details and CSV reports); null: the shop's (POS_HUB_LOCALE).
+             * @default null
+             * @enum {string|null}
+             */
+            language: "en" | "sk" | "cs" | null;
             /** @description If given, the stored version must equal it (else 409); a body without `_v` is not checked. */
             _v?: number;
         };
@@ -2582,6 +2594,11 @@ export interface components {
                 userName: string;
                 name: string;
                 rights: ("CustomerCreate" | "CustomerUpdate" | "CustomerDelete" | "CustomerSetDiscount" | "CustomerSetCredit" | "StockTransferNumberingCreate" | "StockTransferNumberingUpdate" | "StockTransferNumberingDelete" | "DeviceCreate" | "DeviceUpdate" | "DeviceDelete" | "ModifierCreate" | "ModifierUpdate" | "ModifierDelete" | "OrderEndpointCreate" | "OrderEndpointUpdate" | "OrderEndpointDelete" | "StockCreate" | "StockUpdate" | "StockDelete" | "StockTakingCreate" | "StockTakingUpdate" | "StockTakingDelete" | "StockTakingClose" | "PaymentTypeCreate" | "PaymentTypeUpdate" | "PaymentTypeDelete" | "TicketCreate" | "TicketUpdate" | "TicketUpdateAny" | "TicketRename" | "TicketSetDiscount" | "TicketSetCustomer" | "TicketHandover" | "TicketTakeover" | "TicketDelete" | "TicketClose" | "TicketPrintPreliminary" | "Storno" | "PluCreate" | "PluUpdate" | "PluDelete" | "StockTransferCreate" | "FiscalDeviceCreate" | "FiscalDeviceUpdate" | "FiscalDeviceDelete" | "FiscalReport" | "UserCreate" | "UserUpdate" | "UserDelete" | "OrderProcess" | "Backup" | "ReceiptSettingsUpdate" | "CustomerRead" | "TicketReadAll" | "UserRead" | "SettingsRead" | "StockRead" | "ReportRead" | "Metrics" | "TicketSetPrice" | "CashCount")[];
+                /**
+                 * @description The user's own language; null: the shop's (the page's `<html lang>`).
+                 * @enum {string|null}
+                 */
+                language: "en" | "sk" | "cs" | null;
                 device: components["schemas"]["Device"];
             };
         };
@@ -2596,6 +2613,11 @@ export interface components {
                 userName: string;
                 name: string;
                 rights: ("CustomerCreate" | "CustomerUpdate" | "CustomerDelete" | "CustomerSetDiscount" | "CustomerSetCredit" | "StockTransferNumberingCreate" | "StockTransferNumberingUpdate" | "StockTransferNumberingDelete" | "DeviceCreate" | "DeviceUpdate" | "DeviceDelete" | "ModifierCreate" | "ModifierUpdate" | "ModifierDelete" | "OrderEndpointCreate" | "OrderEndpointUpdate" | "OrderEndpointDelete" | "StockCreate" | "StockUpdate" | "StockDelete" | "StockTakingCreate" | "StockTakingUpdate" | "StockTakingDelete" | "StockTakingClose" | "PaymentTypeCreate" | "PaymentTypeUpdate" | "PaymentTypeDelete" | "TicketCreate" | "TicketUpdate" | "TicketUpdateAny" | "TicketRename" | "TicketSetDiscount" | "TicketSetCustomer" | "TicketHandover" | "TicketTakeover" | "TicketDelete" | "TicketClose" | "TicketPrintPreliminary" | "Storno" | "PluCreate" | "PluUpdate" | "PluDelete" | "StockTransferCreate" | "FiscalDeviceCreate" | "FiscalDeviceUpdate" | "FiscalDeviceDelete" | "FiscalReport" | "UserCreate" | "UserUpdate" | "UserDelete" | "OrderProcess" | "Backup" | "ReceiptSettingsUpdate" | "CustomerRead" | "TicketReadAll" | "UserRead" | "SettingsRead" | "StockRead" | "ReportRead" | "Metrics" | "TicketSetPrice" | "CashCount")[];
+                /**
+                 * @description The user's own language; null: the shop's (the page's `<html lang>`).
+                 * @enum {string|null}
+                 */
+                language: "en" | "sk" | "cs" | null;
                 device: components["schemas"]["Device"];
             };
         };
@@ -2621,6 +2643,11 @@ export interface components {
                 userName: string;
                 name: string;
                 rights: ("CustomerCreate" | "CustomerUpdate" | "CustomerDelete" | "CustomerSetDiscount" | "CustomerSetCredit" | "StockTransferNumberingCreate" | "StockTransferNumberingUpdate" | "StockTransferNumberingDelete" | "DeviceCreate" | "DeviceUpdate" | "DeviceDelete" | "ModifierCreate" | "ModifierUpdate" | "ModifierDelete" | "OrderEndpointCreate" | "OrderEndpointUpdate" | "OrderEndpointDelete" | "StockCreate" | "StockUpdate" | "StockDelete" | "StockTakingCreate" | "StockTakingUpdate" | "StockTakingDelete" | "StockTakingClose" | "PaymentTypeCreate" | "PaymentTypeUpdate" | "PaymentTypeDelete" | "TicketCreate" | "TicketUpdate" | "TicketUpdateAny" | "TicketRename" | "TicketSetDiscount" | "TicketSetCustomer" | "TicketHandover" | "TicketTakeover" | "TicketDelete" | "TicketClose" | "TicketPrintPreliminary" | "Storno" | "PluCreate" | "PluUpdate" | "PluDelete" | "StockTransferCreate" | "FiscalDeviceCreate" | "FiscalDeviceUpdate" | "FiscalDeviceDelete" | "FiscalReport" | "UserCreate" | "UserUpdate" | "UserDelete" | "OrderProcess" | "Backup" | "ReceiptSettingsUpdate" | "CustomerRead" | "TicketReadAll" | "UserRead" | "SettingsRead" | "StockRead" | "ReportRead" | "Metrics" | "TicketSetPrice" | "CashCount")[];
+                /**
+                 * @description The user's own language; null: the shop's (the page's `<html lang>`).
+                 * @enum {string|null}
+                 */
+                language: "en" | "sk" | "cs" | null;
                 device: components["schemas"]["Device"];
             };
             orderEndpointName: string;
@@ -9267,7 +9294,7 @@ export interface operations {
                 /** @description Page size, 0..1000; outside that range: 400. */
                 $take?: number;
                 /**
-                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `userName`, `name`, `isActive`, `rights`.
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `userName`, `name`, `isActive`, `rights`, `language`.
                  * @example -id
                  */
                 $sort?: string;
