@@ -1,5 +1,8 @@
 /** The shell: login gate, navigation, live status, and the page for the current route. */
+import { Fragment } from 'preact';
 import { useEffect } from 'preact/hooks';
+import { messages, pick, useLanguage } from '../shared/i18n';
+import { LanguagePicker } from './components/LanguagePicker';
 import { Icon } from './components/Icon';
 import { allowed, viewOf, VIEWS } from './lib/access';
 import { Dialogs, Empty, LinkButton, Toasts } from './components/ui';
@@ -15,7 +18,19 @@ import { Settings } from './pages/Settings';
 import { Tickets } from './pages/Tickets';
 import { Today } from './pages/Today';
 
-const LIVE_TEXT = { off: 'Offline', connecting: 'Connecting…', live: 'Live', reconnecting: 'Reconnecting…' } as const;
+const t = messages({
+  off: { en: 'Offline', sk: 'Offline', cs: 'Offline' },
+  connecting: { en: 'Connecting…', sk: 'Pripája sa…', cs: 'Připojuje se…' },
+  live: { en: 'Live', sk: 'Naživo', cs: 'Živě' },
+  reconnecting: { en: 'Reconnecting…', sk: 'Znova sa pripája…', cs: 'Znovu se připojuje…' },
+  liveHint: { en: 'Changes from the registers appear here as they happen', sk: 'Zmeny z pokladníc sa tu zobrazujú hneď, ako nastanú', cs: 'Změny z pokladen se zde zobrazují hned, jak nastanou' },
+  notYours: { en: 'This page is not part of your work here', sk: 'Táto stránka nie je súčasťou vašej práce', cs: 'Tato stránka není součástí vaší práce' },
+  askRights: { en: 'Ask a manager for the rights {rights} if you need it.', sk: 'Ak ju potrebujete, požiadajte vedúceho o práva {rights}.', cs: 'Pokud ji potřebujete, požádejte vedoucího o práva {rights}.' },
+  noSuchPage: { en: 'There is no such page', sk: 'Taká stránka neexistuje', cs: 'Taková stránka neexistuje' },
+  goToday: { en: 'Go to Today', sk: 'Prejsť na Dnes', cs: 'Přejít na Dnes' },
+  logOut: { en: 'Log out', sk: 'Odhlásiť sa', cs: 'Odhlásit se' },
+  mainMenu: { en: 'Main', sk: 'Hlavná ponuka', cs: 'Hlavní nabídka' },
+});
 
 function Page({ path }: { path: string }) {
   const can = useCan();
@@ -24,8 +39,8 @@ function Page({ path }: { path: string }) {
   // A view the user may not read is not opened at all (no request that would be refused).
   if (view && !allowed(view, can)) {
     return (
-      <Empty icon="alert" title="This page is not part of your work here">
-        Ask a manager for the rights {(view.needs ?? []).join(', ')} if you need it.
+      <Empty icon="alert" title={t('notYours')}>
+        {t('askRights', { rights: (view.needs ?? []).join(', ') })}
       </Empty>
     );
   }
@@ -41,9 +56,9 @@ function Page({ path }: { path: string }) {
   const set = match('/settings/:tab', path);
   if (path === '/settings' || set) return <Settings tab={set?.tab ?? 'payments'} />;
   return (
-    <Empty icon="alert" title="There is no such page">
+    <Empty icon="alert" title={t('noSuchPage')}>
       <LinkButton href="/today" variant="primary">
-        Go to Today
+        {t('goToday')}
       </LinkButton>
     </Empty>
   );
@@ -69,19 +84,20 @@ function Shell() {
           </span>
           <span class="brand-name">POS Hub</span>
         </div>
-        <nav class="nav" aria-label="Main">
+        <nav class="nav" aria-label={t('mainMenu')}>
           {VIEWS.filter((v) => allowed(v, can)).map((n) => (
             <a key={n.href} href={n.href} onClick={linkHandler(n.href)} class={`nav-item${section === n.href ? ' active' : ''}`} aria-current={section === n.href ? 'page' : undefined}>
               <Icon name={n.icon} />
-              <span>{n.label}</span>
+              <span>{pick(n.label)}</span>
             </a>
           ))}
         </nav>
         <div class="sidebar-foot">
-          <span class={`live live-${live}`} title="Changes from the registers appear here as they happen" data-testid="live">
+          <span class={`live live-${live}`} title={t('liveHint')} data-testid="live">
             <span class="dot" aria-hidden="true" />
-            {LIVE_TEXT[live]}
+            {t(live)}
           </span>
+          <LanguagePicker />
           <div class="user">
             <span class="avatar" aria-hidden="true">
               {(s.user.name || s.user.userName).trim().charAt(0).toUpperCase()}
@@ -89,7 +105,7 @@ function Shell() {
             <span class="user-name" title={s.user.userName}>
               {s.user.name || s.user.userName}
             </span>
-            <button type="button" class="icon-btn" title="Log out" aria-label="Log out" onClick={() => void logout()}>
+            <button type="button" class="icon-btn" title={t('logOut')} aria-label={t('logOut')} onClick={() => void logout()}>
               <Icon name="logout" />
             </button>
           </div>
@@ -103,6 +119,8 @@ function Shell() {
 }
 
 export function App() {
+  // Every text is read in the current language at render: a switch renders the page again.
+  const lang = useLanguage();
   const s = useSession();
   const loggedIn = !!s;
   useEffect(() => {
@@ -110,10 +128,10 @@ export function App() {
     else stopLive();
   }, [loggedIn]);
   return (
-    <>
+    <Fragment key={lang}>
       {loggedIn ? <Shell /> : <Login />}
       <Toasts />
       <Dialogs />
-    </>
+    </Fragment>
   );
 }

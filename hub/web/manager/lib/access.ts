@@ -22,6 +22,8 @@ export const READ_RIGHTS: Readonly<Record<string, string>> = {
   stocktransfernumberings: 'StockRead',
 };
 
+import type { Entry } from '../../shared/i18n';
+
 export interface Gated {
   /** Every one of these rights is needed to see it. */
   needs?: readonly string[];
@@ -32,38 +34,39 @@ type ViewIcon = 'today' | 'tickets' | 'devices' | 'catalog' | 'customers' | 'set
 
 export interface View extends Gated {
   href: string;
-  label: string;
+  /** In each language (shared/i18n.ts `pick`). */
+  label: Entry;
   icon: ViewIcon;
 }
 
 export const VIEWS: readonly View[] = [
-  { href: '/today', label: 'Today', icon: 'today' },
-  { href: '/tickets', label: 'Tickets', icon: 'tickets' },
-  { href: '/devices', label: 'Devices', icon: 'devices', needs: ['SettingsRead'] },
-  { href: '/catalog', label: 'Catalog & stock', icon: 'catalog' },
-  { href: '/customers', label: 'Customers', icon: 'customers', needs: ['CustomerRead'] },
-  { href: '/settings', label: 'Settings', icon: 'settings', needs: ['SettingsRead'] },
+  { href: '/today', label: { en: 'Today', sk: 'Dnes', cs: 'Dnes' }, icon: 'today' },
+  { href: '/tickets', label: { en: 'Tickets', sk: 'Účty', cs: 'Účty' }, icon: 'tickets' },
+  { href: '/devices', label: { en: 'Devices', sk: 'Zariadenia', cs: 'Zařízení' }, icon: 'devices', needs: ['SettingsRead'] },
+  { href: '/catalog', label: { en: 'Catalog & stock', sk: 'Katalóg a sklad', cs: 'Katalog a sklad' }, icon: 'catalog' },
+  { href: '/customers', label: { en: 'Customers', sk: 'Zákazníci', cs: 'Zákazníci' }, icon: 'customers', needs: ['CustomerRead'] },
+  { href: '/settings', label: { en: 'Settings', sk: 'Nastavenia', cs: 'Nastavení' }, icon: 'settings', needs: ['SettingsRead'] },
 ];
 
 export interface Tab extends Gated {
   id: string;
-  label: string;
+  label: Entry;
   href: string;
 }
 
 export const CATALOG_TABS: readonly Tab[] = [
-  { id: 'products', label: 'Products', href: '/catalog/products' },
-  { id: 'stocks', label: 'Stocks', href: '/catalog/stocks' },
-  { id: 'modifiers', label: 'Modifiers', href: '/catalog/modifiers' },
-  { id: 'transfers', label: 'Stock transfers', href: '/catalog/transfers', needs: ['StockRead'] },
-  { id: 'stocktakings', label: 'Stock takings', href: '/catalog/stocktakings', needs: ['StockRead'] },
+  { id: 'products', label: { en: 'Products', sk: 'Produkty', cs: 'Produkty' }, href: '/catalog/products' },
+  { id: 'stocks', label: { en: 'Stocks', sk: 'Sklady', cs: 'Sklady' }, href: '/catalog/stocks' },
+  { id: 'modifiers', label: { en: 'Modifiers', sk: 'Prílohy a úpravy', cs: 'Přílohy a úpravy' }, href: '/catalog/modifiers' },
+  { id: 'transfers', label: { en: 'Stock transfers', sk: 'Skladové pohyby', cs: 'Skladové pohyby' }, href: '/catalog/transfers', needs: ['StockRead'] },
+  { id: 'stocktakings', label: { en: 'Stock takings', sk: 'Inventúry', cs: 'Inventury' }, href: '/catalog/stocktakings', needs: ['StockRead'] },
 ];
 
 export const SETTINGS_TABS: readonly Tab[] = [
-  { id: 'payments', label: 'Payment types', href: '/settings/payments' },
-  { id: 'numberings', label: 'Numberings', href: '/settings/numberings', needs: ['StockRead'] },
-  { id: 'users', label: 'Users & rights', href: '/settings/users', needs: ['UserRead'] },
-  { id: 'devices', label: 'Devices', href: '/settings/devices' },
+  { id: 'payments', label: { en: 'Payment types', sk: 'Typy platieb', cs: 'Typy plateb' }, href: '/settings/payments' },
+  { id: 'numberings', label: { en: 'Numberings', sk: 'Číselné rady', cs: 'Číselné řady' }, href: '/settings/numberings', needs: ['StockRead'] },
+  { id: 'users', label: { en: 'Users & rights', sk: 'Používatelia a práva', cs: 'Uživatelé a práva' }, href: '/settings/users', needs: ['UserRead'] },
+  { id: 'devices', label: { en: 'Devices', sk: 'Zariadenia', cs: 'Zařízení' }, href: '/settings/devices' },
 ];
 
 export type Can = (right: string) => boolean;

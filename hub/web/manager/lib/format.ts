@@ -1,38 +1,64 @@
-/** Numbers, money, dates and names in the browser's locale; the hub sends ISO dates and JSON numbers. */
+/**
+ * Numbers, money, dates and names in the page's language (shared/i18n.ts: the user's, else the
+ * shop's); the hub sends ISO dates and JSON numbers. Formatters are made once per language.
+ */
+import { intlLocale, language } from '../../shared/i18n';
 
-const locale = typeof navigator !== 'undefined' ? navigator.language : 'en';
-const amountFmt = new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-const qtyFmt = new Intl.NumberFormat(locale, { maximumFractionDigits: 4 });
-const timeFmt = new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit' });
-const dateFmt = new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', year: 'numeric' });
-const dayFmt = new Intl.DateTimeFormat(locale, { weekday: 'long', day: 'numeric', month: 'long' });
-const dateTimeFmt = new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
+interface Formats {
+  amount: Intl.NumberFormat;
+  qty: Intl.NumberFormat;
+  time: Intl.DateTimeFormat;
+  date: Intl.DateTimeFormat;
+  day: Intl.DateTimeFormat;
+  dateTime: Intl.DateTimeFormat;
+  collator: Intl.Collator;
+}
+const made = new Map<string, Formats>();
 
-/** Slovak and Czech names sort as people there expect (ch after h, Č after C); numbers naturally. */
-export const collator = new Intl.Collator(['sk', 'cs', locale], { numeric: true, sensitivity: 'base' });
+function formats(): Formats {
+  const lang = language();
+  let f = made.get(lang);
+  if (!f) {
+    const locale = intlLocale(lang);
+    f = {
+      amount: new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 }),
+      qty: new Intl.NumberFormat(locale, { maximumFractionDigits: 4 }),
+      time: new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }),
+      date: new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', year: 'numeric' }),
+      day: new Intl.DateTimeFormat(locale, { weekday: 'long', day: 'numeric', month: 'long' }),
+      dateTime: new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }),
+      // Slovak and Czech names sort as people there expect (ch after h, Č after C); numbers naturally.
+      collator: new Intl.Collator([locale, 'sk', 'cs'], { numeric: true, sensitivity: 'base' }),
+    };
+    made.set(lang, f);
+  }
+  return f;
+}
+
+export const collator = { compare: (a: string, b: string) => formats().collator.compare(a, b) };
 export const byText = <T>(get: (row: T) => string) => (a: T, b: T) => collator.compare(get(a), get(b));
 
 export const DEFAULT_CURRENCY = '€';
 
 export function money(amount: number | null | undefined, currency?: string | null): string {
   if (amount === null || amount === undefined || Number.isNaN(amount)) return '—';
-  return `${amountFmt.format(amount)} ${currency || DEFAULT_CURRENCY}`;
+  return `${formats().amount.format(amount)} ${currency || DEFAULT_CURRENCY}`;
 }
 
 export function quantity(n: number | null | undefined): string {
-  return n === null || n === undefined ? '—' : qtyFmt.format(n);
+  return n === null || n === undefined ? '—' : formats().qty.format(n);
 }
 
 export function percent(n: number | null | undefined): string {
-  return n ? `${qtyFmt.format(n)} %` : '—';
+  return n ? `${formats().qty.format(n)} %` : '—';
 }
 
 const asDate = (iso: string | null | undefined) => (iso ? new Date(iso) : null);
 
-export const time = (iso: string | null | undefined) => (asDate(iso) ? timeFmt.format(asDate(iso)!) : '—');
-export const date = (iso: string | null | undefined) => (asDate(iso) ? dateFmt.format(asDate(iso)!) : '—');
-export const dateTime = (iso: string | null | undefined) => (asDate(iso) ? dateTimeFmt.format(asDate(iso)!) : '—');
-export const dayTitle = (d: Date) => dayFmt.format(d);
+export const time = (iso: string | null | undefined) => (asDate(iso) ? formats().time.format(asDate(iso)!) : '—');
+export const date = (iso: string | null | undefined) => (asDate(iso) ? formats().date.format(asDate(iso)!) : '—');
+export const dateTime = (iso: string | null | undefined) => (asDate(iso) ? formats().dateTime.format(asDate(iso)!) : '—');
+export const dayTitle = (d: Date) => formats().day.format(d);
 
 /** `yyyy-mm-dd` of a local date, for date inputs. */
 export function isoDay(d: Date): string {

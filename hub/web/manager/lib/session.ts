@@ -6,6 +6,7 @@
 import { api, ApiError, onUnauthorized, setToken } from './api';
 import { Store, useStore } from './store';
 import { readStored } from '../../shared/storage';
+import { chosenLanguage, setLanguage } from '../../shared/i18n';
 import type { Session, User } from '../../shared/types';
 
 export type { Session, User };
@@ -19,13 +20,20 @@ export const session = new Store<Session | null>(load());
 /** Why the last session ended, shown on the login screen. */
 export const endedBecause = new Store<string | null>(null);
 
+/** The page speaks the user's language (else the shop's), unless this browser was switched by hand. */
+function applyLanguage(s: Session | null): void {
+  setLanguage(chosenLanguage() ?? s?.user.language ?? null);
+}
+
 function save(s: Session | null): void {
   setToken(s?.tokenId ?? null);
+  applyLanguage(s);
   if (s) localStorage.setItem(KEY, JSON.stringify(s));
   else localStorage.removeItem(KEY);
   session.set(s);
 }
 setToken(session.value?.tokenId ?? null);
+applyLanguage(session.value);
 
 export async function login(userName: string, password: string): Promise<void> {
   const s = await api.post<Session>('/api/auth', { userName, password, deviceName: DEVICE_NAME });

@@ -9,6 +9,7 @@ import { useOptions } from '../lib/data';
 import { checks } from '../lib/form';
 import { money, percent, quantity } from '../lib/format';
 import { useQuery } from '../lib/router';
+import { pick } from '../../shared/i18n';
 import { allowed, CATALOG_TABS } from '../lib/access';
 import { useCan } from '../lib/session';
 import { ENUMS, options } from '../lib/enums';
@@ -17,7 +18,7 @@ import { StockTakings, Transfers } from './Stock';
 
 export function Catalog({ tab: asked, takingId }: { tab: string; takingId: string | null }) {
   const can = useCan();
-  const tabs = CATALOG_TABS.filter((t) => allowed(t, can));
+  const tabs = CATALOG_TABS.filter((t) => allowed(t, can)).map((t) => ({ ...t, label: pick(t.label) }));
   const tab = tabs.some((t) => t.id === asked) ? asked : null;
   return (
     <div class="page">

@@ -10,6 +10,7 @@ import { Badge, Button, Card, PageHeader, Segmented, Tabs, Empty } from '../comp
 import { useOptions } from '../lib/data';
 import { checks } from '../lib/form';
 import { useQuery } from '../lib/router';
+import { LANGUAGE_NAMES, LANGUAGES, pick } from '../../shared/i18n';
 import { allowed, SETTINGS_TABS } from '../lib/access';
 import { useCan } from '../lib/session';
 import { ENUMS, options } from '../lib/enums';
@@ -18,7 +19,7 @@ import { useEditParam } from './Catalog';
 
 export function Settings({ tab: asked }: { tab: string }) {
   const can = useCan();
-  const tabs = SETTINGS_TABS.filter((t) => allowed(t, can));
+  const tabs = SETTINGS_TABS.filter((t) => allowed(t, can)).map((t) => ({ ...t, label: pick(t.label) }));
   const tab = tabs.some((t) => t.id === asked) ? asked : null;
   return (
     <div class="page">
@@ -262,12 +263,13 @@ function Users() {
           noun="User"
           wide
           title={(v, isNew) => (isNew ? 'New user' : v.name || v.userName)}
-          defaults={{ id: '', userName: '', name: '', isActive: true, rights: [], password: '' }}
+          defaults={{ id: '', userName: '', name: '', isActive: true, rights: [], password: '', language: null }}
           rights={{ create: 'UserCreate', update: 'UserUpdate', delete: 'UserDelete' }}
           toBody={(v, isNew) => {
             const { id, password, ...rest } = v;
             // An empty password keeps the stored one (the hub never sends it back).
-            return { ...(isNew ? {} : { id }), ...rest, ...(password ? { password } : {}) };
+            // The select's empty choice is the shop's language: null to the hub.
+            return { ...(isNew ? {} : { id }), ...rest, language: rest.language || null, ...(password ? { password } : {}) };
           }}
           onClose={close}
         >
@@ -278,6 +280,14 @@ function Users() {
                 <Field form={form} name="name" label="Full name" hint="Shown on tickets and kitchen orders." />
                 <Field form={form} name="password" label={isNew ? 'Password' : 'New password'} kind="password" required={isNew} autoComplete="new-password" hint={isNew ? undefined : 'Leave empty to keep the current one.'} />
                 <Field form={form} name="isActive" label="Can log in" kind="switch" />
+                <Field
+                  form={form}
+                  name="language"
+                  label="Language"
+                  kind="select"
+                  options={[{ value: '', label: "The shop's" }, ...LANGUAGES.map((l) => ({ value: l, label: LANGUAGE_NAMES[l] }))]}
+                  hint="Of the manager's page and the kitchen display for this user."
+                />
               </div>
               <RightsField form={form} disabled={!canEdit} />
             </>
