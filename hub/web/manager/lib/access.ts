@@ -22,7 +22,7 @@ export const READ_RIGHTS: Readonly<Record<string, string>> = {
   stocktransfernumberings: 'StockRead',
 };
 
-import type { Entry } from '../../shared/i18n';
+import type { Entry } from '../../shared/i18n.js';
 
 export interface Gated {
   /** Every one of these rights is needed to see it. */
