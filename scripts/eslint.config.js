@@ -30,6 +30,11 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.browser } },
   },
   {
+    // The API docs' viewer: a plain browser script the hub serves as it is (no build step).
+    files: ['hub/web/docs/**/*.js'],
+    languageOptions: { globals: { ...globals.browser }, sourceType: 'script' },
+  },
+  {
     // Browser code and server code stay apart; the two pages share only hub/web/shared.
     files: ['hub/**/*.{ts,tsx}', 'drivers/**/*.ts', 'db/**/*.ts'],
     plugins: { poshub: { rules: { rooms: roomsRule() } } },

@@ -1,10 +1,13 @@
 /**
- * GET /api/openapi.json and the readable page /api/docs/ (Swagger UI, served by the hub: a shop
- * offline has no CDN), both without a token. The document itself is made in hub/openapi.ts and
- * handed in, so this module does not depend on what it documents.
+ * GET /api/openapi.json and the readable pages, all without a token and served by the hub (a shop
+ * offline has no CDN): /api/docs/ lists every operation at once with a light viewer
+ * (hub/web/docs/viewer.js, a plain browser script), and /api/docs/swagger/ is Swagger UI for trying
+ * requests out. The document itself is made in hub/openapi.ts and handed in, so this module does
+ * not depend on what it documents.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import express, { Router, type Request, type Response } from 'express';
 // The package's index also require()s the 1.5 MB browser bundle; the path helper alone is enough.
@@ -16,7 +19,45 @@ import { routes } from './route.js';
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-function docsPage(base: string): string {
+/** The light viewer's page: the list of operations shows as soon as the document is read. */
+function viewerPage(base: string): string {
+  const spec = escapeHtml(`${base}/openapi.json`);
+  const docs = escapeHtml(`${base}/docs/`);
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>POS Hub API</title>
+<base href="${docs}">
+<link rel="icon" type="image/png" href="favicon-32x32.png" sizes="32x32">
+<link rel="describedby" type="application/openapi+json" href="${spec}">
+<style>
+body { font: 15px/1.45 system-ui, sans-serif; color: #1b2330; max-width: 72rem; margin: 0 auto; padding: 1rem; }
+h1 { font-size: 1.6rem; margin: .5rem 0; } h2 { font-size: 1.2rem; margin: 1.5rem 0 .5rem; border-bottom: 1px solid #d5dbe3; }
+input[type=search] { width: 100%; font-size: 16px; padding: .5rem; margin: .5rem 0; box-sizing: border-box; }
+details.op { border: 1px solid #d5dbe3; border-radius: 6px; margin: .3rem 0; background: #fff; }
+details.op > summary { cursor: pointer; padding: .4rem .6rem; display: flex; gap: .6rem; align-items: baseline; flex-wrap: wrap; }
+.method { font: bold 12px monospace; padding: .15rem .4rem; border-radius: 4px; color: #fff; min-width: 3.5rem; text-align: center; }
+.get { background: #2f6fb3; } .post { background: #2e8b57; } .put { background: #b7791f; } .patch { background: #6b46c1; } .delete { background: #c53030; }
+.path { font-weight: 600; word-break: break-all; } .summary { color: #4a5566; }
+.op-body { padding: .2rem .8rem .8rem; border-top: 1px solid #e6eaf0; }
+pre.schema { background: #f5f7fa; padding: .5rem; overflow: auto; max-height: 30rem; font-size: 12px; }
+table { border-collapse: collapse; width: 100%; } th, td { text-align: left; border-bottom: 1px solid #e6eaf0; padding: .25rem .4rem; vertical-align: top; }
+.req { color: #c53030; } code { background: #eef1f5; padding: 0 .2rem; border-radius: 3px; }
+</style>
+</head>
+<body>
+<noscript><p>This page needs JavaScript. The API description itself is at <a href="${spec}">${spec}</a>.</p></noscript>
+<main id="docs" data-spec-url="${spec}">Loading the API description…</main>
+<script src="viewer.js" charset="utf-8"></script>
+</body>
+</html>
+`;
+}
+
+/** Swagger UI's page (at /api/docs/swagger/; its assets resolve under /api/docs/). */
+function swaggerPage(base: string): string {
   const spec = escapeHtml(`${base}/openapi.json`);
   const docs = escapeHtml(`${base}/docs/`);
   return `<!doctype html>
@@ -89,8 +130,16 @@ function bigAsset(name: string): Buffer {
 }
 
 const page = (req: Request, res: Response) => {
-  res.type('html').send(docsPage(req.baseUrl));
+  res.type('html').send(viewerPage(req.baseUrl));
 };
+
+const swagger = (req: Request, res: Response) => {
+  res.type('html').send(swaggerPage(req.baseUrl));
+};
+
+/** The viewer's script, read once (a plain browser file beside the pages' sources). */
+let viewerScript: Buffer | undefined;
+const VIEWER = fileURLToPath(new URL('../web/docs/viewer.js', import.meta.url));
 
 export const docsRoutes = routes<{ document: () => string }>([
   {
@@ -116,7 +165,9 @@ export const docsRoutes = routes<{ document: () => string }>([
     tags: ['System'],
     noToken: true,
     summary: 'This document as a readable page',
-    description: 'No token, no network beyond the hub: the page and its scripts are served by the hub. `/api/docs` redirects here.',
+    description:
+      'No token, no network beyond the hub: the page and its scripts are served by the hub. `/api/docs` redirects here. ' +
+      'Every operation is listed at once (a light viewer); `/api/docs/swagger/` is Swagger UI for trying requests out.',
     responses: { 200: { description: 'An HTML page.', schema: z.string(), contentType: 'text/html' } },
     errors: [],
     handler: () => (req, res) => {
@@ -135,6 +186,12 @@ export const docsRoutes = routes<{ document: () => string }>([
 export function docsAssets(): Router {
   const router = Router();
   router.get('/docs/index.html', page);
+  router.get('/docs/viewer.js', (req, res) => {
+    viewerScript ??= readFileSync(VIEWER);
+    sendCompressible(req, res, 'viewer.js', 'application/javascript', viewerScript);
+  });
+  // Non-strict routing lands /swagger and /swagger/ here; only the slash form resolves the assets.
+  router.get('/docs/swagger', (req, res) => (req.path.endsWith('/') ? swagger(req, res) : res.redirect(301, `${req.baseUrl}/docs/swagger/`)));
   router.get('/docs/poshub-init.js', (_req, res) => {
     res.type('application/javascript').send(INIT_SCRIPT);
   });

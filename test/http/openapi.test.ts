@@ -370,9 +370,24 @@ describe('/api/docs', () => {
     expect(r.headers.get('content-type')).toMatch(/^text\/html/);
     const html = String(r.body);
     expect(html).toContain('/api/openapi.json');
-    expect(html).toContain('swagger-ui-bundle.js');
+    expect(html).toContain('viewer.js');
     // Offline: no asset from another host, absolute or protocol-relative.
     expect(html).not.toMatch(/(src|href)="(https?:)?\/\//);
+    const viewer = await fetch(`${hub.url}/api/docs/viewer.js`);
+    expect(viewer.status).toBe(200);
+    expect(viewer.headers.get('content-type')).toMatch(/javascript/);
+    expect(await viewer.text()).toContain('data-spec-url');
+  });
+
+  it('serves Swagger UI one link away, at /api/docs/swagger/, on the same spec and assets', async () => {
+    const r = await hub.call('GET', '/api/docs/swagger/', undefined, { token: null });
+    expect(r.status).toBe(200);
+    const html = String(r.body);
+    expect(html).toContain('swagger-ui-bundle.js');
+    expect(html).toContain('<base href="/api/docs/">');
+    expect(html).not.toMatch(/(src|href)="(https?:)?\/\//);
+    const bare = await fetch(`${hub.url}/api/docs/swagger`, { redirect: 'manual' });
+    expect([bare.status, bare.headers.get('location')]).toEqual([301, '/api/docs/swagger/']);
   });
 
   it('answers /api/docs without the slash with a redirect to the page', async () => {
