@@ -139,6 +139,8 @@ function metricsReader(auth: AuthService, metricsToken: string | undefined, head
 
 export function createApp(deps: AppDeps, services: Services = buildServices(deps)): Express {
   const app = express();
+  // Error details are said in the caller's language, else the shop's (http/problem.ts).
+  app.locals.shopLanguage = deps.config.locale ?? 'en';
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('trust proxy', false);

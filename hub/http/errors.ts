@@ -3,6 +3,8 @@
  * turns it into application/problem+json. Anything else that reaches the middleware is a bug and
  * is answered as a bare 500.
  */
+import { t, type MessageKey, type Params } from '../i18n/index.js';
+
 export const ErrorCode = {
   Unauthenticated: 1,
   Unauthorized: 2,
@@ -55,12 +57,14 @@ export class HubError extends Error {
   readonly headers: Record<string, string>;
   /** Not the hub's doing: the client hung up mid-request (logged as a client abort). */
   readonly clientAborted: boolean;
+  /** The detail as a catalog message, said in the caller's language (problem.ts); `message` is its English. */
+  readonly said?: { key: MessageKey; params?: Params };
 
   constructor(
     status: number,
     errorCode: number,
     detail: string,
-    extra: { errors?: MemberError[]; resource?: ResourceRef; headers?: Record<string, string>; clientAborted?: boolean } = {},
+    extra: { errors?: MemberError[]; resource?: ResourceRef; headers?: Record<string, string>; clientAborted?: boolean; said?: { key: MessageKey; params?: Params } } = {},
   ) {
     super(detail);
     this.name = 'HubError';
@@ -70,11 +74,19 @@ export class HubError extends Error {
     this.resource = extra.resource;
     this.headers = extra.headers ?? {};
     this.clientAborted = extra.clientAborted ?? false;
+    this.said = extra.said;
   }
 
   get title(): string {
     return TITLES[this.status] ?? 'Error';
   }
+}
+
+const english = (key: MessageKey, params?: Params) => t('en', key, params);
+
+/** An error whose detail is a catalog message: English in `message` (logs), the caller's language on the wire. */
+function said(status: number, code: number, key: MessageKey, params: Params = {}, extra: ConstructorParameters<typeof HubError>[3] = {}): HubError {
+  return new HubError(status, code, english(key, params), { ...extra, said: { key, params } });
 }
 
 /** Constructors for the rows of the CONTRACT §2 table, so call sites read like the table. */
@@ -87,59 +99,56 @@ export const errors = {
       errors: [{ memberName, message, code }],
     });
   },
-  unauthenticated(detail = 'A valid access token is required.'): HubError {
-    return new HubError(401, ErrorCode.Unauthenticated, detail, { headers: { 'WWW-Authenticate': 'Bearer' } });
+  unauthenticated(detail?: string): HubError {
+    return new HubError(401, ErrorCode.Unauthenticated, detail ?? english('error.unauthenticated'), {
+      headers: { 'WWW-Authenticate': 'Bearer' },
+      ...(detail ? {} : { said: { key: 'error.unauthenticated' } }),
+    });
   },
   missingRight(right: string | string[], orElse = ''): HubError {
     const names = Array.isArray(right) ? right.join(' or ') : right;
-    return new HubError(403, ErrorCode.Unauthorized, `This operation requires the right ${names}${orElse}.`);
+    if (orElse) return new HubError(403, ErrorCode.Unauthorized, `This operation requires the right ${names}${orElse}.`);
+    return said(403, ErrorCode.Unauthorized, 'error.missingRight', { rights: names });
   },
   notSaleEnvironment(): HubError {
-    return new HubError(403, ErrorCode.Unauthorized, 'Ticket writes require the Sale environment (a CashRegister or PDA device).');
+    return said(403, ErrorCode.Unauthorized, 'error.notSale');
   },
   forbidden(detail: string): HubError {
     return new HubError(403, ErrorCode.OperationForbidden, detail);
   },
   notFound(resource: string, key: string | number): HubError {
-    return new HubError(404, ErrorCode.NotFound, `${resource} '${key}' does not exist.`);
+    return said(404, ErrorCode.NotFound, 'error.notFound', { resource, key });
   },
   routeNotFound(path: string): HubError {
-    return new HubError(404, ErrorCode.NotFound, `No endpoint at ${path}.`);
+    return said(404, ErrorCode.NotFound, 'error.routeNotFound', { path });
   },
   methodNotAllowed(method: string, path: string, allow: string[]): HubError {
-    return new HubError(405, ErrorCode.OperationForbidden, `${method} is not allowed on ${path}.`, {
-      headers: { Allow: allow.join(', ') },
-    });
+    return said(405, ErrorCode.OperationForbidden, 'error.methodNotAllowed', { method, path }, { headers: { Allow: allow.join(', ') } });
   },
   versionMismatch(resource: ResourceRef, sent: number): HubError {
-    return new HubError(
-      409,
-      ErrorCode.ResourceVersionMismatch,
-      `${resource.name} '${resource.id}' is at version ${resource.version}, the request expected ${sent}.`,
-      { resource },
-    );
+    return said(409, ErrorCode.ResourceVersionMismatch, 'error.versionMismatch', { resource: resource.name, id: resource.id, version: resource.version, sent }, { resource });
   },
   locked(detail: string): HubError {
     return new HubError(423, ErrorCode.ResourceLocked, detail);
   },
   idempotencyKeyReused(): HubError {
-    return new HubError(409, ErrorCode.IdempotencyKeyReused, 'This Idempotency-Key was used before with a different request.');
+    return said(409, ErrorCode.IdempotencyKeyReused, 'error.idempotencyKeyReused');
   },
   tooManyRequests(detail: string, retryAfterS: number): HubError {
     return new HubError(429, ErrorCode.TooManyRequests, detail, { headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterS))) } });
   },
   payloadTooLarge(limit: string): HubError {
-    return new HubError(413, ErrorCode.ValidationFailed, `The request body is larger than ${limit}.`);
+    return said(413, ErrorCode.ValidationFailed, 'error.payloadTooLarge', { limit });
   },
   /** The client closed the connection before its request body was complete (logged as such, never a 500). */
   clientAborted(): HubError {
-    return new HubError(400, ErrorCode.ValidationFailed, 'The client closed the connection before its request body was complete.', { clientAborted: true });
+    return said(400, ErrorCode.ValidationFailed, 'error.clientAborted', {}, { clientAborted: true });
   },
   /** The disk could not confirm a commit (db/durability.ts): the change may not have been kept. */
   storageFailed(): HubError {
-    return new HubError(500, ErrorCode.Internal, 'The hub could not write this change to its disk and is restarting. It may not have been saved: check, then try again.');
+    return said(500, ErrorCode.Internal, 'error.storageFailed');
   },
   unsupportedMediaType(type: string): HubError {
-    return new HubError(415, ErrorCode.ValidationFailed, `Request bodies must be application/json, not ${type || 'unspecified'}.`);
+    return said(415, ErrorCode.ValidationFailed, 'error.unsupportedMediaType', { type: type || 'unspecified' });
   },
 };

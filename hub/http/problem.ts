@@ -1,3 +1,5 @@
+import { isLanguage, t, type Language } from '../i18n/index.js';
+import { requestLanguage } from './language.js';
 import { randomUUID } from 'node:crypto';
 import type { ErrorRequestHandler, NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
@@ -29,6 +31,12 @@ export function requestLog(log: Logger) {
   };
 }
 
+/** The shop's language (POS_HUB_LOCALE), which app.ts keeps in the app's locals. */
+export function shopLanguageOf(req: Request): Language {
+  const lang: unknown = req.app?.locals?.shopLanguage;
+  return isLanguage(lang) ? lang : 'en';
+}
+
 /** The problem+json text of an error (CONTRACT §2). */
 export function problemBody(req: Request, res: Response, err: HubError): string {
   const traceId = String(res.locals.requestId ?? '');
@@ -36,7 +44,8 @@ export function problemBody(req: Request, res: Response, err: HubError): string 
     type: `https://poshub.local/problems/${err.status}-${err.errorCode}`,
     title: err.title,
     status: err.status,
-    detail: err.message,
+    // In the caller's language where the detail is a catalog message (else as written, in English).
+    detail: err.said ? t(requestLanguage(req, res, shopLanguageOf(req)), err.said.key, err.said.params) : err.message,
     instance: req.originalUrl,
     traceId,
     errorCode: err.errorCode,
@@ -70,6 +79,6 @@ export function problemHandler(log: Logger): ErrorRequestHandler {
       return sendProblem(req, res, new HubError(status, 3, (err as Error).message || 'Bad request.'));
     }
     log.error({ err, reqId: res.locals.requestId }, 'unexpected error');
-    sendProblem(req, res, new HubError(500, 0, 'An unexpected error occurred. The request id identifies it in the hub log.'));
+    sendProblem(req, res, new HubError(500, 0, t('en', 'error.unexpected'), { said: { key: 'error.unexpected' } }));
   };
 }

@@ -69,6 +69,49 @@ export const MESSAGES = {
   'mail.fiscalReceipt': { en: 'Fiscal receipt {number}, daily report {report}', sk: 'Pokladničný doklad {number}, denná uzávierka {report}', cs: 'Účtenka {number}, denní uzávěrka {report}' },
   'mail.fiscalMemory': { en: 'Fiscal memory {serial} ({name}), register {device}', sk: 'Fiškálna pamäť {serial} ({name}), pokladňa {device}', cs: 'Fiskální paměť {serial} ({name}), pokladna {device}' },
   'mail.ekasaOffline': { en: 'eKasa: registered offline, sent to the eKasa system later', sk: 'eKasa: zaevidované offline, do systému eKasa bude odoslané neskôr' },
+
+  // --- API error details (the caller's language: theirs, else Accept-Language, else the shop's) ---
+  'error.unauthenticated': { en: 'A valid access token is required.', sk: 'Je potrebný platný prístupový token.', cs: 'Je potřeba platný přístupový token.' },
+  'error.missingRight': { en: 'This operation requires the right {rights}.', sk: 'Táto operácia vyžaduje právo {rights}.', cs: 'Tato operace vyžaduje právo {rights}.' },
+  'error.notSale': {
+    en: 'Ticket writes require the Sale environment (a CashRegister or PDA device).',
+    sk: 'Zápis účtov je možný len z predajného zariadenia (pokladňa alebo PDA).',
+    cs: 'Zápis účtů je možný jen z prodejního zařízení (pokladna nebo PDA).',
+  },
+  'error.notFound': { en: "{resource} '{key}' does not exist.", sk: "{resource} '{key}' neexistuje.", cs: "{resource} '{key}' neexistuje." },
+  'error.routeNotFound': { en: 'No endpoint at {path}.', sk: 'Na adrese {path} nie je nič.', cs: 'Na adrese {path} nic není.' },
+  'error.methodNotAllowed': { en: '{method} is not allowed on {path}.', sk: 'Metóda {method} nie je na {path} povolená.', cs: 'Metoda {method} není na {path} povolena.' },
+  'error.versionMismatch': {
+    en: "{resource} '{id}' is at version {version}, the request expected {sent}.",
+    sk: "{resource} '{id}' má verziu {version}, požiadavka počítala s verziou {sent}.",
+    cs: "{resource} '{id}' má verzi {version}, požadavek počítal s verzí {sent}.",
+  },
+  'error.idempotencyKeyReused': {
+    en: 'This Idempotency-Key was used before with a different request.',
+    sk: 'Tento Idempotency-Key už bol použitý s inou požiadavkou.',
+    cs: 'Tento Idempotency-Key už byl použit s jiným požadavkem.',
+  },
+  'error.payloadTooLarge': { en: 'The request body is larger than {limit}.', sk: 'Telo požiadavky je väčšie ako {limit}.', cs: 'Tělo požadavku je větší než {limit}.' },
+  'error.clientAborted': {
+    en: 'The client closed the connection before its request body was complete.',
+    sk: 'Klient zavrel spojenie skôr, ako poslal celú požiadavku.',
+    cs: 'Klient zavřel spojení dřív, než poslal celý požadavek.',
+  },
+  'error.storageFailed': {
+    en: 'The hub could not write this change to its disk and is restarting. It may not have been saved: check, then try again.',
+    sk: 'Hub nemohol zapísať túto zmenu na disk a reštartuje sa. Zmena možno nebola uložená: skontrolujte ju a skúste znova.',
+    cs: 'Hub nemohl zapsat tuto změnu na disk a restartuje se. Změna možná nebyla uložena: zkontrolujte ji a zkuste to znovu.',
+  },
+  'error.unsupportedMediaType': {
+    en: 'Request bodies must be application/json, not {type}.',
+    sk: 'Telo požiadavky musí byť application/json, nie {type}.',
+    cs: 'Tělo požadavku musí být application/json, ne {type}.',
+  },
+  'error.unexpected': {
+    en: 'An unexpected error occurred. The request id identifies it in the hub log.',
+    sk: 'Nastala neočakávaná chyba. V zázname hubu ju nájdete podľa identifikátora požiadavky.',
+    cs: 'Nastala neočekávaná chyba. V záznamu hubu ji najdete podle identifikátoru požadavku.',
+  },
 } as const satisfies Record<string, Entry>;
 
 export type MessageKey = keyof typeof MESSAGES;

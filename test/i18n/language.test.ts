@@ -48,3 +48,20 @@ describe('the language of the pages and of each user', () => {
     expect((await hub.call('GET', `/api/users/${body.id}`)).body.language).toBeNull();
   });
 });
+
+describe('error details in the caller\'s language', () => {
+  it('says a catalog error in the user\'s language, else Accept-Language, else the shop\'s', async () => {
+    const missing = async (headers: Record<string, string>, token?: string | null) => (await hub.call('GET', '/api/tickets/nope', undefined, { headers, token })).body;
+    // The shop (sk) speaks when the caller says nothing.
+    expect((await missing({})).detail).toBe("Ticket 'nope' neexistuje.");
+    expect((await missing({ 'accept-language': 'en-GB,en;q=0.9' })).detail).toBe("Ticket 'nope' does not exist.");
+    expect((await missing({ 'accept-language': 'cs-CZ' })).detail).toBe("Ticket 'nope' neexistuje.");
+    // A user with English of their own hears English whatever the request asks.
+    const anna = await hub.login('anna', 'pw-anna', 'BackOffice');
+    expect((await missing({ 'accept-language': 'sk' }, anna)).detail).toBe("Ticket 'nope' does not exist.");
+    // Without a token: Accept-Language, else the shop's.
+    const noToken = await hub.call('GET', '/api/tickets', undefined, { token: null, headers: { 'accept-language': 'en' } });
+    expect([noToken.status, noToken.body.detail]).toEqual([401, 'A valid access token is required.']);
+    expect((await hub.call('GET', '/api/tickets', undefined, { token: null })).body.detail).toBe('Je potrebný platný prístupový token.');
+  });
+});
