@@ -15,7 +15,7 @@ import { Field } from '../components/Field';
 import { Icon } from '../components/Icon';
 import { api, ApiError, describeError, path } from '../lib/api';
 import { useAll, useLoad } from '../lib/data';
-import { collator, money, time } from '../lib/format';
+import { collator, money, quantity, time } from '../lib/format';
 import { useCan } from '../lib/session';
 import { messages, plural } from '../../shared/i18n';
 import type { Device, FiscalDevice, Health, OrderEndpoint, PrinterStatus } from '../../shared/types';
@@ -375,72 +375,79 @@ function Printer({ p, health, pairing, onPair }: { p: OrderEndpoint; health: Non
   const queue = tablet ? 0 : (s.queueDepth ?? health?.queueDepth ?? 0);
   const mayPair = can('OrderEndpointUpdate');
   return (
-    <DeviceRow
-      icon="printer"
-      title={p.name}
-      badges={
-        <>
-          {tablet ? <Badge tone="info">{t('kitchenDisplay')}</Badge> : onlineBadge(online, p.isActive)}
-          {tablet && !p.isActive && <Badge>{t('switchedOff')}</Badge>}
-          {paperBadge(s.paper)}
-          {s.cover === 'open' && <Badge tone="bad">{t('coverOpen')}</Badge>}
-          {queue > 0 && <Badge tone="warn">{plural(queue, { one: waitingOne, few: waitingFew, other: waitingOther })}</Badge>}
-        </>
-      }
-      facts={
-        tablet ? (
+    <>
+      <DeviceRow
+        icon="printer"
+        title={p.name}
+        badges={
           <>
-            <span>{t('amberRed', { amber: minutesOf(p.settings.AmberAfterMinutes, 5), red: minutesOf(p.settings.RedAfterMinutes, 10) })}</span>
-            <span class="mono">/kds/{p.name}</span>
+            {tablet ? <Badge tone="info">{t('kitchenDisplay')}</Badge> : onlineBadge(online, p.isActive)}
+            {tablet && !p.isActive && <Badge>{t('switchedOff')}</Badge>}
+            {paperBadge(s.paper)}
+            {s.cover === 'open' && <Badge tone="bad">{t('coverOpen')}</Badge>}
+            {queue > 0 && <Badge tone="warn">{plural(queue, { one: waitingOne, few: waitingFew, other: waitingOther })}</Badge>}
           </>
-        ) : (
-          <>
-            <span>{p.type}</span>
-            <span class="mono">{p.address || '—'}</span>
-          </>
-        )
-      }
-      actions={
-        tablet ? (
-          mayPair && (
+        }
+        facts={
+          tablet ? (
             <>
-              <Button small icon="devices" disabled={!p.isActive} onClick={() => onPair(p.name)} data-testid={`pair-${p.name}`}>
-                {t('pair')}
-              </Button>
-              <Button small variant="ghost" onClick={() => setEditing(!editing)}>
-                {t('edit')}
-              </Button>
+              <span>{t('amberRed', { amber: quantity(minutesOf(p.settings.AmberAfterMinutes, 5)), red: quantity(minutesOf(p.settings.RedAfterMinutes, 10)) })}</span>
+              <span class="mono">/kds/{p.name}</span>
+            </>
+          ) : (
+            <>
+              <span>{p.type}</span>
+              <span class="mono">{p.address || '—'}</span>
             </>
           )
-        ) : (
-          <Button
-            small
-            icon="printer"
-            busy={action.busy === 'test'}
-            disabled={!p.isActive}
-            onClick={() =>
-              action.run(
-                'test',
-                () => api.post(`${path('orderendpoints', p.name)}/test`),
-                () => t('testSent', { name: p.name }),
-                t('noTest'),
-              )
-            }
-          >
-            {t('testPrint')}
-          </Button>
-        )
-      }
-    >
-      {s.lastError && <div class="field-error">{t('lastError', { error: s.lastError })}</div>}
-      {editing && <EditDisplay p={p} onClose={() => setEditing(false)} />}
-      {pairing && <Pairing name={p.name} onClose={() => onPair(null)} />}
-      {action.result && (
-        <Notice tone={action.result.tone} onClose={action.clear}>
-          <span data-testid="device-message">{action.result.text}</span>
-        </Notice>
+        }
+        actions={
+          tablet ? (
+            mayPair && (
+              <>
+                <Button small icon="devices" disabled={!p.isActive} onClick={() => onPair(p.name)} data-testid={`pair-${p.name}`}>
+                  {t('pair')}
+                </Button>
+                <Button small variant="ghost" onClick={() => setEditing(!editing)}>
+                  {t('edit')}
+                </Button>
+              </>
+            )
+          ) : (
+            <Button
+              small
+              icon="printer"
+              busy={action.busy === 'test'}
+              disabled={!p.isActive}
+              onClick={() =>
+                action.run(
+                  'test',
+                  () => api.post(`${path('orderendpoints', p.name)}/test`),
+                  () => t('testSent', { name: p.name }),
+                  t('noTest'),
+                )
+              }
+            >
+              {t('testPrint')}
+            </Button>
+          )
+        }
+      >
+        {s.lastError && <div class="field-error">{t('lastError', { error: s.lastError })}</div>}
+        {action.result && (
+          <Notice tone={action.result.tone} onClose={action.clear}>
+            <span data-testid="device-message">{action.result.text}</span>
+          </Notice>
+        )}
+      </DeviceRow>
+      {/* Below the row, the card's whole width: the code must be read from a step away. */}
+      {(editing || pairing) && (
+        <li class="kds-extra">
+          {editing && <EditDisplay p={p} onClose={() => setEditing(false)} />}
+          {pairing && <Pairing name={p.name} onClose={() => onPair(null)} />}
+        </li>
       )}
-    </DeviceRow>
+    </>
   );
 }
 
@@ -525,6 +532,8 @@ const STYLE = `
 .kds-pairing-code { font-size: 3rem; font-weight: 800; letter-spacing: 0.12em; line-height: 1.1; }
 .kds-pairing-link a { word-break: break-all; }
 .kds-add { margin-top: 12px; }
+.kds-extra { list-style: none; padding: 0 0 14px; }
+.kds-extra .kds-form { margin-top: 0; }
 `;
 
 export function Devices() {
