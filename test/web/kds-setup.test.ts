@@ -38,6 +38,8 @@ interface Words {
   history: string;
   recall: string;
   pair: string;
+  display: string;
+  passView: string;
 }
 
 const WORDS: Record<'sk' | 'en', Words> = {
@@ -54,6 +56,8 @@ const WORDS: Record<'sk' | 'en', Words> = {
     history: 'Vydané',
     recall: 'Vrátiť medzi hotové',
     pair: 'Spárovať displej',
+    display: 'Kuchynský displej',
+    passView: 'Výdaj',
   },
   en: {
     user: 'User name',
@@ -68,6 +72,8 @@ const WORDS: Record<'sk' | 'en', Words> = {
     history: 'Served',
     recall: 'Recall to Ready',
     pair: 'Pair a display',
+    display: 'Kitchen display',
+    passView: 'Pass view',
   },
 };
 
@@ -183,6 +189,9 @@ describe.skipIf(!haveChromium)('a kitchen display set up from the manager\'s pag
       const tablet = await open(TABLET);
       await tablet.goto(link);
       expect(await tablet.locator('html').getAttribute('lang')).toBe(lang);
+      await tablet.getByTestId('login-tabs').waitFor();
+      expect(await tablet.getByRole('heading').first().textContent()).toBe(`${w.display} · ${endpoint}`);
+      await tablet.screenshot({ path: `${SHOTS}login-${lang}-800x1280.png` });
       for (const digit of code) await tablet.getByRole('button', { name: digit, exact: true }).click();
       await tablet.getByTestId('kitchen').waitFor();
       await tablet.locator('[data-testid=conn][data-conn=live]').waitFor();
@@ -236,6 +245,14 @@ describe.skipIf(!haveChromium)('a kitchen display set up from the manager\'s pag
       await tablet.screenshot({ path: `${SHOTS}kitchen-${lang}-600x960.png` });
       await tablet.setViewportSize(TABLET);
       await allWithin(tablet, TABLET);
+
+      // The pass upright: the recalled order waits there, Log out still within reach.
+      await tablet.getByRole('button', { name: w.passView }).click();
+      await tablet.getByTestId('expo').locator(`[data-order-id="${order.id}"]`).waitFor();
+      const logout = (await tablet.getByTestId('logout').boundingBox())!;
+      expect(logout.x + logout.width).toBeLessThanOrEqual(TABLET.width);
+      expect(logout.y + logout.height).toBeLessThanOrEqual(TABLET.height);
+      await tablet.screenshot({ path: `${SHOTS}pass-${lang}-800x1280.png` });
 
       // The manager pairs the existing display again from its row: a fresh code.
       await mgr.getByTestId('pairing').getByRole('button').last().click();

@@ -86,7 +86,7 @@ export function Login({ endpoint }: { endpoint: string | null }): JSX.Element {
     <div class="login">
       <div class="login-card">
         <h1>{t('title') + (endpoint ? ` · ${endpoint}` : '')}</h1>
-        <div class="tabs" role="tablist">
+        <div class="tabs" role="tablist" data-testid="login-tabs">
           {(
             [
               ['code', t('tabCode')],
