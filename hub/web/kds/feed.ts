@@ -43,8 +43,11 @@ const POLL_MS = 15_000;
 const DISMISSED_KEY = 'poshub.kds.dismissed';
 /** How long after Served an order stays in the history list, to be recalled (the hub's RECALL_WINDOW_MS). */
 export const RECALL_WINDOW_MS = 30 * 60_000;
-/** Served orders are looked for among those made this long ago at most. */
-const SERVED_LOOKBACK_MS = 12 * 3600_000;
+/**
+ * Served orders for the history are looked for among those made this long ago at most: one served
+ * in the last half hour was ordered within the last hours, and a reconnect should not reload the day.
+ */
+const SERVED_LOOKBACK_MS = 3 * 3600_000;
 
 interface Bump {
   id: string;
