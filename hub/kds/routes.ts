@@ -4,12 +4,12 @@
  * the manager's routes under /api/kds/pairings sit behind it like every other resource.
  */
 import { z } from 'zod';
-import { bodyErrors, ERR, idempotencyHeader, LOCATION } from '../http/api-docs.js';
+import { bodyErrors, ERR, idempotencyHeader, ifMatchHeader, LOCATION } from '../http/api-docs.js';
 import { requireObjectBody } from '../http/body.js';
-import { callerOf } from '../http/handler.js';
-import { named, routes } from '../http/route.js';
+import { callerOf, ifMatch } from '../http/handler.js';
+import { model, named, routes } from '../http/route.js';
 import { sessionTokens } from '../resources/auth/routes.js';
-import { PAIRING_TTL_MS, pairingRequestSchema, pairSchema, type KdsService } from './service.js';
+import { PAIRING_TTL_MS, pairingRequestSchema, pairSchema, RECALL_WINDOW_MS, recallSchema, type KdsService } from './service.js';
 
 const tags = ['Kitchen display'];
 const pairing = z.object({
@@ -140,6 +140,35 @@ export const kdsRoutes = routes<{ kds: KdsService }>([
       ({ kds }) =>
       (req, res) => {
         res.json(kds.revoke(callerOf(res), String(req.params.id)));
+      },
+  },
+  {
+    method: 'post',
+    path: '/api/kds/orders/{id}/recall',
+    operationId: 'kds.orders.recall',
+    tags,
+    summary: 'A served order back to Ready (a display\'s history list)',
+    description:
+      `Requires OrderProcess, and only an order the caller may read (a kitchen display: its own endpoint's). The one way out of ` +
+      `Served: POST /api/orders/{id}/state still refuses it. Allowed for ${RECALL_WINDOW_MS / 60_000} minutes after the order was served; ` +
+      'stamped in `stateHistory` and sent through the change log like any move.',
+    rights: ['OrderProcess'],
+    params: id,
+    headers: idempotencyHeader().extend(ifMatchHeader('The expected `_v` (`"3"`), as `_v` in the body: another answers 409.').shape),
+    body: { schema: named('KdsRecallRequest', z.object(recallSchema.shape)), required: false },
+    responses: { 200: { description: 'The order, Ready again.', schema: model('orders') } },
+    errors: [
+      ...bodyErrors('A `_v` that is not a non-negative integer.'),
+      ERR.unauthenticated(),
+      ERR.missingRight('Without OrderProcess.'),
+      ERR.stateForbids(`The order is not Served, or was served more than ${RECALL_WINDOW_MS / 60_000} minutes ago.`),
+      ERR.notFound('No such order, or not one the caller may read.'),
+      ERR.versionMismatch(),
+    ],
+    handler:
+      ({ kds }) =>
+      (req, res) => {
+        res.json(kds.recall(callerOf(res), String(req.params.id), req.body === undefined ? {} : requireObjectBody(req.body), ifMatch(req)));
       },
   },
 ]);

@@ -12,6 +12,7 @@
  */
 import { createHmac, randomBytes, randomInt } from 'node:crypto';
 import { z } from 'zod';
+import { inTransaction } from '../../db/client.js';
 import { SYSTEM_CALLER } from '../http/caller.js';
 import type { Caller } from '../http/caller.js';
 import { requireRight } from '../http/caller.js';
@@ -25,10 +26,13 @@ import { getStored } from '../resources/engine/repo.js';
 import { newId, type ResourceService } from '../resources/engine/service.js';
 import { parseOr400 } from '../resources/engine/validate.js';
 import { devices } from '../resources/devices/resource.js';
+import { orders } from '../resources/orders/resource.js';
 import { orderEndpoints } from '../resources/orderendpoints/resource.js';
 import { users } from '../resources/users/resource.js';
 
 export const PAIRING_TTL_MS = 10 * 60_000;
+/** How long after Served a display may still bring an order back to Ready (a plate served to the wrong table). */
+export const RECALL_WINDOW_MS = 30 * 60_000;
 /** The one right a display's user holds: it moves orders on, nothing else. */
 export const DISPLAY_RIGHTS = ['OrderProcess'] as const;
 /** All guesses share one "user name" in the throttle: the code space is what is being walked. */
@@ -39,6 +43,8 @@ export const pairingRequestSchema = z.object({ orderEndpointName: nameKey() });
 export const pairSchema = z.object({
   code: z.preprocess((v) => (typeof v === 'string' ? v.replace(/[\s-]/g, '') : v), z.string().regex(/^\d{6}$/, 'must be the 6 digits shown to the manager')),
 });
+
+export const recallSchema = z.object({ _v: z.number().int().min(0).optional() });
 
 export interface Pairing {
   id: string;
@@ -146,6 +152,33 @@ export class KdsService {
       return KdsService.view(p);
     }
     throw errors.notFound('Pairing', id);
+  }
+
+  /**
+   * A served order back to Ready (the history list of a display): the one step back out of Served
+   * that POST /api/orders/{id}/state refuses, allowed to a display (OrderProcess, an order it may
+   * read) for RECALL_WINDOW_MS after it was served, stamped in stateHistory like any move.
+   */
+  recall(caller: Caller, id: string, raw: Record<string, unknown>, ifMatch?: number): Doc {
+    requireRight(caller, 'OrderProcess');
+    const service = this.resources[orders.name];
+    // Only an order the caller may read: a display recalls its own endpoint's orders, nobody else's.
+    service.get(id, caller);
+    const { _v } = parseOr400(recallSchema, raw);
+    return inTransaction(this.ctx.db, () => {
+      const stored = service.getStored(id);
+      service.checkVersion(id, stored.v, _v ?? ifMatch);
+      const state = String(stored.doc.state);
+      if (state !== 'Served') throw errors.forbidden(`Order '${id}' is ${state}, not Served: only a served order is recalled (POST /api/orders/${id}/state moves the others).`);
+      const servedAt = Date.parse(String(stored.doc.stateChangedAt ?? stored.doc.createdAt));
+      const now = this.now();
+      if (!(now - servedAt <= RECALL_WINDOW_MS)) {
+        throw errors.forbidden(`Order '${id}' was served more than ${RECALL_WINDOW_MS / 60_000} minutes ago; it is not recalled any more.`);
+      }
+      const at = new Date(now).toISOString();
+      const history = [...((stored.doc.stateHistory as unknown[]) ?? []), { state: 'Ready', at, userName: caller.userName }];
+      return service.store(undefined, id, { ...stored.doc, state: 'Ready', stateChangedAt: at, stateHistory: history }, stored);
+    });
   }
 
   exchange(raw: Record<string, unknown>, address: string): Promise<PairedSession> {

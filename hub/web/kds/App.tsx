@@ -1,11 +1,19 @@
 /** The display page: login until there is a session, then the endpoint picker, the kitchen or the pass. */
 import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
+import { messages, useLanguage } from '../shared/i18n';
 import { call, logout, session } from './api';
 import { Expo } from './Expo';
 import { go, kitchenPath, useRoute, useSession } from './hooks';
 import { Kitchen, type Endpoint } from './Kitchen';
 import { Login } from './Login';
+
+const t = messages({
+  which: { en: 'Which display is this?', sk: 'Ktorý displej je toto?' },
+  none: { en: 'No active order endpoint of type Tablet. The manager adds one under Devices.', sk: 'Žiadne aktívne výdajné miesto typu Tablet. Vedúci ho pridá v časti Zariadenia.' },
+  pass: { en: 'The pass (every endpoint)', sk: 'Výdaj (všetky výdajné miesta)' },
+  logout: { en: 'Log out', sk: 'Odhlásiť' },
+});
 
 function Picker(): JSX.Element {
   const [list, setList] = useState<Endpoint[] | null>(null);
@@ -18,9 +26,9 @@ function Picker(): JSX.Element {
   const tablets = list?.filter((e) => e.type === 'Tablet') ?? [];
   return (
     <div class="center-page">
-      <h1>Which display is this?</h1>
+      <h1>{t('which')}</h1>
       {error && <p class="error">{error}</p>}
-      {list && tablets.length === 0 && <p>No active order endpoint of type Tablet. The manager adds one under Settings.</p>}
+      {list && tablets.length === 0 && <p>{t('none')}</p>}
       <div class="picker">
         {tablets.map((e) => (
           <button class="big" type="button" key={e.name} onClick={() => go(kitchenPath(e.name))}>
@@ -28,17 +36,19 @@ function Picker(): JSX.Element {
           </button>
         ))}
         <button class="big ghost" type="button" onClick={() => go('/expo')}>
-          The pass (every endpoint)
+          {t('pass')}
         </button>
       </div>
       <button class="chip ghost" type="button" onClick={() => void logout()}>
-        Log out
+        {t('logout')}
       </button>
     </div>
   );
 }
 
 export function App(): JSX.Element {
+  // Every text follows the language: the user's (from the session), else the shop's.
+  useLanguage();
   const s = useSession();
   const route = useRoute();
   // A paired display opened at /kds goes straight to its own endpoint.

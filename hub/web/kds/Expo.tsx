@@ -4,12 +4,27 @@
  */
 import type { JSX } from 'preact';
 import { useEffect, useMemo, useRef } from 'preact/hooks';
+import { messages } from '../shared/i18n';
 import { hubNow } from './api';
 import { Feed, orderNumber, placeOf, type Order } from './feed';
 import { go, kitchenPath, useFeed, useNow } from './hooks';
 import { timersFrom, useArrivals, useEndpoint } from './Kitchen';
-import { ageClass, clock, Items } from './Ticket';
+import { ageClass, clock, Items, servingIn } from './Ticket';
 import { Message, Top } from './Top';
+
+const t = messages({
+  notStarted: { en: 'not started', sk: 'nezačaté' },
+  inProgress: { en: 'in progress', sk: 'pripravuje sa' },
+  namePass: { en: '{name} · pass', sk: '{name} · výdaj' },
+  passOf: { en: 'Pass · {names}', sk: 'Výdaj · {names}' },
+  pass: { en: 'Pass', sk: 'Výdaj' },
+  kitchenView: { en: 'Kitchen view', sk: 'Kuchyňa' },
+  nothingReady: { en: 'Nothing is ready at the pass.', sk: 'Na výdaji nie je nič hotové.' },
+  loading: { en: 'Loading…', sk: 'Načítava sa…' },
+  ready: { en: 'ready ', sk: 'hotové ' },
+  stillCooking: { en: 'Still cooking:', sk: 'Ešte sa pripravuje:' },
+  served: { en: 'Served ✓ {table}', sk: 'Vydané ✓ {table}' },
+});
 
 interface Table {
   key: string;
@@ -42,7 +57,7 @@ function tables(feed: Feed): Table[] {
 /** The pass looks at the last 12 hours: a table's orders from an earlier service are not this party's. */
 const PASS_WINDOW_MS = 12 * 3600_000;
 
-const STATE_LABEL: Record<string, string> = { New: 'not started', InProgress: 'in progress' };
+const STATE_LABEL: Record<string, () => string> = { New: () => t('notStarted'), InProgress: () => t('inProgress') };
 
 export function Expo({ name, endpoints }: { name: string | null; endpoints: string[] | null }): JSX.Element {
   const { reload } = useEndpoint(name);
@@ -60,35 +75,35 @@ export function Expo({ name, endpoints }: { name: string | null; endpoints: stri
   // Food waiting at the pass goes cold faster than a ticket waits in the kitchen.
   const timers = timersFrom(undefined, [2, 5]);
   const list = tables(feed);
-  const title = name ? `${name} · pass` : endpoints ? `Pass · ${endpoints.join(', ')}` : 'Pass';
+  const title = name ? t('namePass', { name }) : endpoints ? t('passOf', { names: endpoints.join(', ') }) : t('pass');
 
   return (
     <div class="kds expo" data-testid="expo">
       <Top title={title} feed={feed} now={now} beepEnabled={false}>
         {name && (
           <button class="chip ghost" type="button" onClick={() => go(kitchenPath(name))}>
-            Kitchen view
+            {t('kitchenView')}
           </button>
         )}
       </Top>
       <Message feed={feed} now={now} />
       <main class="tables">
-        {feed.ready && list.length === 0 && <p class="empty big-empty">Nothing is ready at the pass.</p>}
-        {!feed.ready && <p class="empty big-empty">Loading…</p>}
-        {list.map((t) => {
-          const waited = hubNow() - t.readySince;
-          const serving = t.ready.every((o) => feed.isServing(o.id));
+        {feed.ready && list.length === 0 && <p class="empty big-empty">{t('nothingReady')}</p>}
+        {!feed.ready && <p class="empty big-empty">{t('loading')}</p>}
+        {list.map((table) => {
+          const waited = hubNow() - table.readySince;
+          const serving = table.ready.every((o) => feed.isServing(o.id));
           return (
-            <section class={`table-card age-${ageClass(waited, timers)}${serving ? ' serving' : ''}`} key={t.key} data-table={t.title} aria-label={t.title}>
+            <section class={`table-card age-${ageClass(waited, timers)}${serving ? ' serving' : ''}`} key={table.key} data-table={table.title} aria-label={table.title}>
               <header class="head">
-                <span class="place">{t.title}</span>
-                {t.sub && <span class="zone">{t.sub}</span>}
+                <span class="place">{table.title}</span>
+                {table.sub && <span class="zone">{table.sub}</span>}
                 <span class="timer">
-                  <span class="timer-label">ready </span>
+                  <span class="timer-label">{t('ready')}</span>
                   {clock(waited)}
                 </span>
               </header>
-              {t.ready.map((o) => (
+              {table.ready.map((o) => (
                 <div class={`ready-order${feed.isServing(o.id) ? ' serving' : ''}`} key={o.id} data-order-id={o.id}>
                   <div class="meta">
                     <span class="number">#{orderNumber(o)}</span>
@@ -98,10 +113,10 @@ export function Expo({ name, endpoints }: { name: string | null; endpoints: stri
                   <Items order={o} />
                 </div>
               ))}
-              {t.cooking.length > 0 && (
+              {table.cooking.length > 0 && (
                 <p class="waiting" data-testid="still-cooking">
-                  Still cooking:{' '}
-                  {t.cooking.map((o) => `${o.orderEndpointName} #${orderNumber(o)} (${STATE_LABEL[feed.shownState(o)] ?? feed.shownState(o)})`).join(', ')}
+                  {t('stillCooking')}{' '}
+                  {table.cooking.map((o) => `${o.orderEndpointName} #${orderNumber(o)} (${STATE_LABEL[feed.shownState(o)]?.() ?? feed.shownState(o)})`).join(', ')}
                 </p>
               )}
               <button
@@ -109,10 +124,10 @@ export function Expo({ name, endpoints }: { name: string | null; endpoints: stri
                 type="button"
                 onClick={() => {
                   // All on their way out: keep them all; otherwise serve those not yet going.
-                  for (const o of t.ready) if (serving || !feed.isServing(o.id)) feed.bump(o.id);
+                  for (const o of table.ready) if (serving || !feed.isServing(o.id)) feed.bump(o.id);
                 }}
               >
-                {serving ? `Served in ${Math.max(0, Math.ceil(((feed.isServing(t.ready[0].id) ?? now) - now) / 1000))} s · tap to keep` : `Served ✓ ${t.title}`}
+                {serving ? servingIn(Math.max(0, Math.ceil(((feed.isServing(table.ready[0].id) ?? now) - now) / 1000))) : t('served', { table: table.title })}
               </button>
             </section>
           );

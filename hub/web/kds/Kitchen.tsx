@@ -2,13 +2,25 @@
 import type { JSX } from 'preact';
 import type { ComponentChildren } from 'preact';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { messages } from '../shared/i18n';
 import type { OrderEndpoint } from '../shared/types';
 import { ApiError, call } from './api';
 import { beep } from './beep';
 import { Feed, type Order } from './feed';
 import { go, kitchenPath, useFeed, useNow } from './hooks';
 import { Ticket, type Timers } from './Ticket';
-import { Message, RecallButton, Top } from './Top';
+import { History, HistoryButton, Message, RecallButton, stateLabel, Top } from './Top';
+
+const t = messages({
+  more: { en: '▼ {n} more', sk: '▼ ďalšie: {n}' },
+  noEndpoint: { en: 'No order endpoint “{name}”', sk: 'Výdajné miesto „{name}“ neexistuje' },
+  renamed: { en: 'It may have been renamed or deleted.', sk: 'Možno ho premenovali alebo zmazali.' },
+  choose: { en: 'Choose a display', sk: 'Vybrať displej' },
+  printer: { en: '{type} printer', sk: 'tlačiareň {type}' },
+  passView: { en: 'Pass view', sk: 'Výdaj' },
+  loading: { en: 'Loading…', sk: 'Načítava sa…' },
+  nothing: { en: 'Nothing here', sk: 'Nič tu nie je' },
+});
 
 /** The order endpoint a display shows, as far as it reads it. */
 export type Endpoint = Pick<OrderEndpoint, 'name' | 'type' | 'isActive' | 'settings'>;
@@ -101,18 +113,14 @@ function Stack({ children, count }: { children: ComponentChildren; count: number
       </div>
       {below > 0 && (
         <button class="more" type="button" onClick={() => ref.current?.scrollBy({ top: ref.current.clientHeight * 0.8, behavior: 'smooth' })}>
-          ▼ {below} more
+          {t('more', { n: below })}
         </button>
       )}
     </div>
   );
 }
 
-const COLUMNS = [
-  { state: 'New', label: 'New' },
-  { state: 'InProgress', label: 'In progress' },
-  { state: 'Ready', label: 'Ready' },
-] as const;
+const COLUMNS = ['New', 'InProgress', 'Ready'] as const;
 
 export function Kitchen({ name }: { name: string }): JSX.Element {
   const { endpoint, missing, reload } = useEndpoint(name);
@@ -128,14 +136,15 @@ export function Kitchen({ name }: { name: string }): JSX.Element {
   useFeed(feed);
   const now = useNow(1000);
   const timers = timersFrom(endpoint?.settings, [5, 10]);
+  const [historyOpen, setHistoryOpen] = useState(false);
 
   if (missing) {
     return (
       <div class="center-page">
-        <h1>No order endpoint “{name}”</h1>
-        <p>It may have been renamed or deleted.</p>
+        <h1>{t('noEndpoint', { name })}</h1>
+        <p>{t('renamed')}</p>
         <button class="big" type="button" onClick={() => go('/kds')}>
-          Choose a display
+          {t('choose')}
         </button>
       </div>
     );
@@ -143,23 +152,25 @@ export function Kitchen({ name }: { name: string }): JSX.Element {
   const cols = feed.columns();
   return (
     <div class="kds" data-testid="kitchen">
-      <Top title={name} subtitle={endpoint && endpoint.type !== 'Tablet' ? `${endpoint.type} printer` : undefined} feed={feed} now={now} beepEnabled={beepEnabled}>
+      <Top title={name} subtitle={endpoint && endpoint.type !== 'Tablet' ? t('printer', { type: endpoint.type }) : undefined} feed={feed} now={now} beepEnabled={beepEnabled}>
         <RecallButton feed={feed} />
+        <HistoryButton feed={feed} open={historyOpen} onToggle={() => setHistoryOpen((o) => !o)} />
         <button class="chip ghost" type="button" onClick={() => go(`${kitchenPath(name)}/expo${location.search}`)}>
-          Pass view
+          {t('passView')}
         </button>
       </Top>
       <Message feed={feed} now={now} />
+      {historyOpen && <History feed={feed} onClose={() => setHistoryOpen(false)} />}
       <main class="columns">
-        {COLUMNS.map((c) => (
-          <section class={`column col-${c.state}`} data-column={c.state} key={c.state} aria-label={c.label}>
+        {COLUMNS.map((state) => (
+          <section class={`column col-${state}`} data-column={state} key={state} aria-label={stateLabel(state)}>
             <h2>
-              {c.label} <span class="count">{cols[c.state].length}</span>
+              {stateLabel(state)} <span class="count">{cols[state].length}</span>
             </h2>
-            <Stack count={cols[c.state].length}>
-              {!feed.ready && c.state === 'New' && <p class="empty">Loading…</p>}
-              {feed.ready && cols[c.state].length === 0 && <p class="empty">Nothing here</p>}
-              {cols[c.state].map((o) => (
+            <Stack count={cols[state].length}>
+              {!feed.ready && state === 'New' && <p class="empty">{t('loading')}</p>}
+              {feed.ready && cols[state].length === 0 && <p class="empty">{t('nothing')}</p>}
+              {cols[state].map((o) => (
                 <Ticket key={o.id} order={o} feed={feed} timers={timers} fresh={fresh.has(o.id)} now={now} />
               ))}
             </Stack>

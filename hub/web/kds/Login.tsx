@@ -5,16 +5,46 @@
  */
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
+import { messages } from '../shared/i18n';
 import { ApiError, endedBecause, loginWithPassword, NetworkError, pairAsManager, pairWithCode } from './api';
 import { unlockAudio } from './beep';
 
 type Tab = 'code' | 'manager' | 'user';
 
+const t = messages({
+  unreachable: { en: 'The hub cannot be reached. Check the Wi-Fi and try again.', sk: 'Hub je nedostupný. Skontrolujte Wi-Fi a skúste to znova.' },
+  tooMany: { en: 'Too many wrong attempts. Try again in {n} min.', sk: 'Príliš veľa nesprávnych pokusov. Skúste to znova o {n} min.' },
+  wrongCode: { en: 'That code is wrong, expired or already used. Ask the manager for a new one.', sk: 'Kód je nesprávny, vypršal alebo už bol použitý. Požiadajte vedúceho o nový.' },
+  wrongLogin: { en: 'The user name, password or device is not right.', sk: 'Používateľské meno, heslo alebo zariadenie nie je správne.' },
+  title: { en: 'Kitchen display', sk: 'Kuchynský displej' },
+  tabCode: { en: 'Pairing code', sk: 'Párovací kód' },
+  tabManager: { en: 'Manager pairs', sk: 'Spáruje vedúci' },
+  tabUser: { en: 'User login', sk: 'Prihlásenie' },
+  codeHint: { en: 'Enter the 6-digit code the manager made for this display. It works once, for 10 minutes.', sk: 'Zadajte 6-miestny kód, ktorý pre tento displej vytvoril vedúci. Platí raz, 10 minút.' },
+  codeLabel: { en: 'Pairing code', sk: 'Párovací kód' },
+  delete: { en: 'Delete', sk: 'Zmazať' },
+  clear: { en: 'Clear', sk: 'Vymazať všetko' },
+  pair: { en: 'Pair', sk: 'Spárovať' },
+  managerHint: {
+    en: 'A manager (right OrderEndpointUpdate) pairs this screen here; the screen keeps only a kitchen session, never the manager’s. Use a back-office device: a login on a register would end the cashier’s session there.',
+    sk: 'Vedúci (právo OrderEndpointUpdate) tu spáruje túto obrazovku; obrazovka si ponechá iba reláciu kuchyne, nikdy nie vedúceho. Použite zariadenie back office: prihlásenie na pokladni by tam ukončilo reláciu pokladníka.',
+  },
+  endpoint: { en: 'Order endpoint', sk: 'Výdajné miesto' },
+  managerUser: { en: 'Manager’s user name', sk: 'Používateľské meno vedúceho' },
+  managerDevice: { en: 'Manager’s device (back office)', sk: 'Zariadenie vedúceho (back office)' },
+  pairScreen: { en: 'Pair this screen', sk: 'Spárovať túto obrazovku' },
+  userHint: { en: 'A Tool device and a user with the right OrderProcess.', sk: 'Zariadenie typu Tool a používateľ s právom OrderProcess.' },
+  userName: { en: 'User name', sk: 'Používateľské meno' },
+  device: { en: 'Device', sk: 'Zariadenie' },
+  logIn: { en: 'Log in', sk: 'Prihlásiť sa' },
+  password: { en: 'Password', sk: 'Heslo' },
+});
+
 function explain(e: unknown, what: 'code' | 'login'): string {
-  if (e instanceof NetworkError) return 'The hub cannot be reached. Check the Wi-Fi and try again.';
+  if (e instanceof NetworkError) return t('unreachable');
   if (e instanceof ApiError) {
-    if (e.status === 429) return `Too many wrong attempts. Try again in ${Math.ceil((e.retryAfterS ?? 60) / 60)} min.`;
-    if (e.status === 401) return what === 'code' ? 'That code is wrong, expired or already used. Ask the manager for a new one.' : 'The user name, password or device is not right.';
+    if (e.status === 429) return t('tooMany', { n: Math.ceil((e.retryAfterS ?? 60) / 60) });
+    if (e.status === 401) return what === 'code' ? t('wrongCode') : t('wrongLogin');
     return e.message;
   }
   return String(e);
@@ -55,16 +85,16 @@ export function Login({ endpoint }: { endpoint: string | null }): JSX.Element {
   return (
     <div class="login">
       <div class="login-card">
-        <h1>Kitchen display{endpoint ? ` · ${endpoint}` : ''}</h1>
-        <div class="tabs" role="tablist">
+        <h1>{t('title') + (endpoint ? ` · ${endpoint}` : '')}</h1>
+        <div class="tabs" role="tablist" data-testid="login-tabs">
           {(
             [
-              ['code', 'Pairing code'],
-              ['manager', 'Manager pairs'],
-              ['user', 'User login'],
+              ['code', t('tabCode')],
+              ['manager', t('tabManager')],
+              ['user', t('tabUser')],
             ] as const
-          ).map(([t, label]) => (
-            <button key={t} type="button" role="tab" aria-selected={tab === t} class={tab === t ? 'on' : ''} onClick={() => (setTab(t), setError(null))}>
+          ).map(([id, label]) => (
+            <button key={id} type="button" role="tab" aria-selected={tab === id} class={tab === id ? 'on' : ''} onClick={() => (setTab(id), setError(null))}>
               {label}
             </button>
           ))}
@@ -78,10 +108,10 @@ export function Login({ endpoint }: { endpoint: string | null }): JSX.Element {
               if (code.length === 6) submitCode(code);
             }}
           >
-            <p class="hint">Enter the 6-digit code the manager made for this display. It works once, for 10 minutes.</p>
+            <p class="hint">{t('codeHint')}</p>
             <input
               class="code"
-              aria-label="Pairing code"
+              aria-label={t('codeLabel')}
               inputMode="numeric"
               autoComplete="one-time-code"
               maxLength={7}
@@ -91,13 +121,13 @@ export function Login({ endpoint }: { endpoint: string | null }): JSX.Element {
             />
             <div class="keypad">
               {['1', '2', '3', '4', '5', '6', '7', '8', '9', 'C', '0', '⌫'].map((k) => (
-                <button key={k} type="button" class="key" aria-label={k === '⌫' ? 'Delete' : k === 'C' ? 'Clear' : k} onClick={() => press(k)}>
+                <button key={k} type="button" class="key" aria-label={k === '⌫' ? t('delete') : k === 'C' ? t('clear') : k} onClick={() => press(k)}>
                   {k}
                 </button>
               ))}
             </div>
             <button class="big primary" type="submit" disabled={busy || code.length !== 6}>
-              Pair
+              {t('pair')}
             </button>
           </form>
         )}
@@ -109,16 +139,16 @@ export function Login({ endpoint }: { endpoint: string | null }): JSX.Element {
               void run('login', () => pairAsManager(userName, password, device || 'BackOffice', target));
             }}
           >
-            <p class="hint">A manager (right OrderEndpointUpdate) pairs this screen here; the screen keeps only a kitchen session, never the manager’s. Use a back-office device: a login on a register would end the cashier’s session there.</p>
+            <p class="hint">{t('managerHint')}</p>
             {!endpoint && (
               <label>
-                Order endpoint
+                {t('endpoint')}
                 <input value={target} onInput={(e) => setTarget(e.currentTarget.value)} required />
               </label>
             )}
-            <Credentials {...{ userName, setUserName, password, setPassword, device, setDevice }} userLabel="Manager’s user name" deviceLabel="Manager’s device (back office)" devicePlaceholder="BackOffice" />
+            <Credentials {...{ userName, setUserName, password, setPassword, device, setDevice }} userLabel={t('managerUser')} deviceLabel={t('managerDevice')} devicePlaceholder="BackOffice" />
             <button class="big primary" type="submit" disabled={busy}>
-              Pair this screen
+              {t('pairScreen')}
             </button>
           </form>
         )}
@@ -130,10 +160,10 @@ export function Login({ endpoint }: { endpoint: string | null }): JSX.Element {
               void run('login', () => loginWithPassword(userName, password, device));
             }}
           >
-            <p class="hint">A Tool device and a user with the right OrderProcess.</p>
-            <Credentials {...{ userName, setUserName, password, setPassword, device, setDevice }} userLabel="User name" deviceLabel="Device" deviceRequired />
+            <p class="hint">{t('userHint')}</p>
+            <Credentials {...{ userName, setUserName, password, setPassword, device, setDevice }} userLabel={t('userName')} deviceLabel={t('device')} deviceRequired />
             <button class="big primary" type="submit" disabled={busy}>
-              Log in
+              {t('logIn')}
             </button>
           </form>
         )}
@@ -167,7 +197,7 @@ function Credentials(p: {
         <input value={p.userName} autoComplete="username" onInput={(e) => p.setUserName(e.currentTarget.value)} required />
       </label>
       <label>
-        Password
+        {t('password')}
         <input type="password" value={p.password} autoComplete="current-password" onInput={(e) => p.setPassword(e.currentTarget.value)} required />
       </label>
       <label>

@@ -1,5 +1,6 @@
 /** One kitchen ticket: where it goes, how old it is, what to cook; the whole card is the bump button. */
 import type { JSX } from 'preact';
+import { messages } from '../shared/i18n';
 import { hubNow } from './api';
 import { orderNumber, placeOf, type Feed, type Order } from './feed';
 
@@ -21,7 +22,22 @@ export function ageClass(ms: number, t: Timers): 'fresh' | 'amber' | 'red' {
   return ms >= t.redMs ? 'red' : ms >= t.amberMs ? 'amber' : 'fresh';
 }
 
-const ACTION: Record<string, string> = { New: 'Tap to start', InProgress: 'Tap when ready', Ready: 'Tap when served' };
+const t = messages({
+  New: { en: 'Tap to start', sk: 'Ťuknite na začatie' },
+  InProgress: { en: 'Tap when ready', sk: 'Ťuknite, keď je hotové' },
+  Ready: { en: 'Tap when served', sk: 'Ťuknite, keď je vydané' },
+  seen: { en: 'Tap when seen', sk: 'Ťuknite, keď ste videli' },
+  servingIn: { en: 'Served in {s} s · tap to keep', sk: 'Vydá sa o {s} s · ťuknutím ponecháte' },
+  cancelBanner: { en: 'CANCEL', sk: 'STORNO' },
+  cancelledLater: { en: 'Cancelled later: {what}', sk: 'Neskôr stornované: {what}' },
+  cancelOrder: { en: 'Cancel order ', sk: 'Storno objednávky ' },
+  label: { en: '{cancel}{place}, order {n}. {action}.', sk: '{cancel}{place}, objednávka {n}. {action}.' },
+});
+
+const ACTION: Record<string, () => string> = { New: () => t('New'), InProgress: () => t('InProgress'), Ready: () => t('Ready') };
+
+/** "Served in 4 s · tap to keep", for a ticket and a table at the pass. */
+export const servingIn = (s: number) => t('servingIn', { s });
 
 export function Items({ order, struck = false }: { order: Order; struck?: boolean }): JSX.Element {
   return (
@@ -64,11 +80,7 @@ export function Ticket(props: { order: Order; feed: Feed; timers: Timers; fresh:
     props.fresh ? 'fresh-arrival' : '',
     feed.isPending(order.id) ? 'pending' : '',
   ].join(' ');
-  const action = cancel
-    ? 'Tap when seen'
-    : servingUntil
-      ? `Served in ${Math.max(0, Math.ceil((servingUntil - props.now) / 1000))} s · tap to keep`
-      : ACTION[state] ?? '';
+  const action = cancel ? t('seen') : servingUntil ? servingIn(Math.max(0, Math.ceil((servingUntil - props.now) / 1000))) : (ACTION[state]?.() ?? '');
   const changed = feed.changedLater(order);
   const bump = () => feed.bump(order.id);
   return (
@@ -78,7 +90,7 @@ export function Ticket(props: { order: Order; feed: Feed; timers: Timers; fresh:
       tabIndex={0}
       data-order-id={order.id}
       data-state={cancel ? 'Cancelled' : state}
-      aria-label={`${cancel ? 'Cancel order ' : ''}${place.title}, order ${orderNumber(order)}. ${action}.`}
+      aria-label={t('label', { cancel: cancel ? t('cancelOrder') : '', place: place.title, n: orderNumber(order), action })}
       onClick={bump}
       onKeyDown={(e) => {
         if (e.key === 'Enter' || e.key === ' ') {
@@ -87,7 +99,7 @@ export function Ticket(props: { order: Order; feed: Feed; timers: Timers; fresh:
         }
       }}
     >
-      {cancel && <div class="cancel-banner">CANCEL</div>}
+      {cancel && <div class="cancel-banner">{t('cancelBanner')}</div>}
       <header class="head">
         <span class="place">{place.title}</span>
         {place.sub && <span class="zone">{place.sub}</span>}
@@ -95,7 +107,7 @@ export function Ticket(props: { order: Order; feed: Feed; timers: Timers; fresh:
           {clock(age)}
         </span>
       </header>
-      {changed && <div class="changed">Cancelled later: {changed}</div>}
+      {changed && <div class="changed">{t('cancelledLater', { what: changed })}</div>}
       <div class="meta">
         <span class="number">#{orderNumber(order)}</span>
         {order.employee?.name && <span>{order.employee.name}</span>}

@@ -8,6 +8,7 @@
  * display user, not the manager), and the two pages must not log each other out.
  */
 
+import { chosenLanguage, messages, setLanguage } from '../shared/i18n';
 import { readStored } from '../shared/storage';
 import type { Session as HubSession, Problem as WireProblem, User } from '../shared/types';
 
@@ -28,12 +29,17 @@ export class ApiError extends Error {
     readonly problem: Problem,
     readonly retryAfterS?: number,
   ) {
-    super(problem.detail || problem.title || `The hub answered ${status}.`);
+    super(problem.detail || problem.title || t('answered', { status }));
   }
 }
 
 /** The hub could not be reached (Wi-Fi down, hub restarting): try again later, nothing was refused. */
 export class NetworkError extends Error {}
+
+const t = messages({
+  answered: { en: 'The hub answered {status}.', sk: 'Hub odpovedal {status}.' },
+  ended: { en: 'The session ended (expired or revoked). Pair the display again.', sk: 'Relácia skončila (vypršala alebo bola zrušená). Spárujte displej znova.' },
+});
 
 const KEY = 'poshub.kds.session';
 type Listener = () => void;
@@ -42,6 +48,12 @@ const listeners = new Set<Listener>();
 const load = () => readStored<Session>(KEY);
 
 let current: Session | null = load();
+
+/** The display speaks its user's language (a paired display's user has none: the shop's), unless this browser was switched by hand. */
+function applyLanguage(s: Session | null): void {
+  setLanguage(chosenLanguage() ?? s?.user.language ?? null);
+}
+applyLanguage(current);
 /** Why the last session ended, for the login screen. */
 export let endedBecause: string | null = null;
 let refreshTimer: ReturnType<typeof setTimeout> | undefined;
@@ -58,6 +70,7 @@ export function onSession(fn: Listener): () => void {
 export function saveSession(s: Session | null, why: string | null = null): void {
   current = s;
   endedBecause = s ? null : why;
+  applyLanguage(s);
   if (s) localStorage.setItem(KEY, JSON.stringify(s));
   else localStorage.removeItem(KEY);
   scheduleRefresh();
@@ -114,7 +127,7 @@ async function problemOf(res: Response): Promise<ApiError> {
 
 export async function call<T>(method: string, path: string, body?: unknown, opts: CallOptions = {}): Promise<T> {
   let res = await send(method, path, body, opts);
-  if (res.status >= 500 && res.status !== 503) throw new NetworkError(`The hub answered ${res.status}.`);
+  if (res.status >= 500 && res.status !== 503) throw new NetworkError(t('answered', { status: res.status }));
   if (res.status === 401 && opts.token === undefined && current && (await refresh())) res = await send(method, path, body, opts);
   noteSkew(res);
   if (!res.ok) throw await problemOf(res);
@@ -145,7 +158,7 @@ export function refresh(): Promise<boolean> {
         saveSession(stored);
         return true;
       }
-      if (res.status === 401 || res.status === 400) saveSession(null, 'The session ended (expired or revoked). Pair the display again.');
+      if (res.status === 401 || res.status === 400) saveSession(null, t('ended'));
       return false;
     } catch {
       return false;

@@ -11,8 +11,18 @@
  * - A bump shows at once and goes out through a small outbox with an Idempotency-Key, retried
  *   while the hub cannot be reached, so a tap made offline is sent once the Wi-Fi is back.
  */
+import { messages } from '../shared/i18n';
 import type { Order as WireOrder } from '../shared/types';
 import { ApiError, call, hubNow, NetworkError, newKey, onSession, session } from './api';
+
+const t = messages({
+  movedElsewhere: { en: 'Order {n} has moved on elsewhere; nothing to recall.', sk: 'Objednávka {n} sa medzitým posunula inde; nie je čo vrátiť.' },
+  movedMeanwhile: { en: 'Order {n} was moved on another screen meanwhile; it shows as it is now.', sk: 'Objednávku {n} medzitým posunuli na inej obrazovke; zobrazuje sa, ako je teraz.' },
+  notMoved: { en: 'Order {n} was not moved: {why}', sk: 'Objednávka {n} sa nepresunula: {why}' },
+  notRecalled: { en: 'Order {n} was not recalled: {why}', sk: 'Objednávku {n} sa nepodarilo vrátiť: {why}' },
+  unreachable: { en: 'The hub cannot be reached. Try again when the connection is back.', sk: 'Hub je nedostupný. Skúste to znova, keď bude spojenie späť.' },
+  table: { en: 'Table {n}', sk: 'Stôl {n}' },
+});
 
 export type State = WireOrder['state'];
 export const FLOW: State[] = ['New', 'InProgress', 'Ready', 'Served'];
@@ -31,6 +41,13 @@ export const SERVE_DELAY_MS = 5_000;
 const RETRY_MS = 2_000;
 const POLL_MS = 15_000;
 const DISMISSED_KEY = 'poshub.kds.dismissed';
+/** How long after Served an order stays in the history list, to be recalled (the hub's RECALL_WINDOW_MS). */
+export const RECALL_WINDOW_MS = 30 * 60_000;
+/**
+ * Served orders for the history are looked for among those made this long ago at most: one served
+ * in the last half hour was ordered within the last hours, and a reconnect should not reload the day.
+ */
+const SERVED_LOOKBACK_MS = 3 * 3600_000;
 
 interface Bump {
   id: string;
@@ -78,6 +95,9 @@ export class Feed {
   /** Cancel orders in scope, tapped away or not: the orders they change keep saying so. */
   private readonly cancels = new Map<string, Order>();
   private readonly dismissed = loadDismissed();
+  /** Orders in scope served lately (the history list), by id. */
+  private readonly served = new Map<string, Order>();
+  private readonly recalling = new Set<string>();
   private readonly listeners = new Set<() => void>();
   private readonly pendingKeys = new Set<string>();
   /** Ids an event brought while a reload was under way: newer than the list, so kept. */
@@ -197,6 +217,8 @@ export class Feed {
     this.seen.add(o.id);
     if (this.relevant(o)) this.orders.set(o.id, o);
     else this.orders.delete(o.id);
+    if (this.inScope(o) && o.kind !== 'Cancel' && o.state === 'Served') this.served.set(o.id, o);
+    else this.served.delete(o.id);
     if (this.optimistic.get(o.id) === o.state && !this.outbox.some((j) => j.id === o.id)) this.optimistic.delete(o.id);
     if (arriving && this.orders.has(o.id)) this.hooks.onArrive?.(o);
   }
@@ -206,7 +228,13 @@ export class Feed {
     const since = new Date(hubNow() - CANCEL_SHOWN_MS).toISOString();
     this.touched.clear();
     const young = this.windowMs === null ? '' : `&createdAt=${q('ge:' + new Date(hubNow() - this.windowMs).toISOString())}`;
-    const [active, cancels] = await Promise.all([this.list(`state=${q(inList(ACTIVE))}${young}`), this.list(`kind=Cancel&createdAt=${q('ge:' + since)}`)]);
+    const lookback = new Date(hubNow() - Math.min(this.windowMs ?? SERVED_LOOKBACK_MS, SERVED_LOOKBACK_MS)).toISOString();
+    const [active, cancels, served] = await Promise.all([
+      this.list(`state=${q(inList(ACTIVE))}${young}`),
+      this.list(`kind=Cancel&createdAt=${q('ge:' + since)}`),
+      this.list(`state=Served&kind=New&createdAt=${q('ge:' + lookback)}`),
+    ]);
+    for (const o of served) this.apply(o, false);
     const fresh = new Set([...active, ...cancels].map((o) => o.id));
     // Held orders missing from the list have left scope (served elsewhere), unless an event brought them meanwhile.
     for (const id of [...this.orders.keys()]) if (!fresh.has(id) && !this.touched.has(id)) this.orders.delete(id);
@@ -446,10 +474,43 @@ export class Feed {
     this.recalls = this.recalls.filter((b) => b.id !== last.id);
     if (last.to === 'Served') return this.undoServe(last.id);
     if (this.shownState(last.order) !== last.to) {
-      this.say(`Order ${orderNumber(last.order)} has moved on elsewhere; nothing to recall.`);
+      this.say(t('movedElsewhere', { n: orderNumber(last.order) }));
       return;
     }
     this.move(last.id, last.from);
+  }
+
+  /** Orders served within the recall window, the latest first (at most `max`). */
+  history(max = 12): Order[] {
+    const since = hubNow() - RECALL_WINDOW_MS;
+    const at = (o: Order) => Date.parse(o.stateChangedAt ?? o.createdAt);
+    return [...this.served.values()]
+      .filter((o) => at(o) >= since)
+      .sort((a, b) => at(b) - at(a) || b.id.localeCompare(a.id))
+      .slice(0, max);
+  }
+
+  isRecalling(id: string): boolean {
+    return this.recalling.has(id);
+  }
+
+  /** A served order back to Ready (POST /api/kds/orders/{id}/recall): the plate went to the wrong table. */
+  async recallServed(id: string): Promise<void> {
+    const o = this.served.get(id);
+    if (!o || this.recalling.has(id)) return;
+    this.recalling.add(id);
+    this.notify();
+    try {
+      const back = await call<Order>('POST', `/api/kds/orders/${q(id)}/recall`, { _v: o._v }, { idempotencyKey: newKey() });
+      this.apply(back, false);
+    } catch (e) {
+      const why = e instanceof NetworkError ? t('unreachable') : e instanceof Error ? e.message : String(e);
+      this.say(t('notRecalled', { n: orderNumber(o), why }));
+      this.queueFetch(id);
+    } finally {
+      this.recalling.delete(id);
+      this.notify();
+    }
   }
 
   dismiss(id: string): void {
@@ -502,11 +563,7 @@ export class Feed {
           this.optimistic.delete(job.id);
           const o = this.orders.get(job.id);
           const n = o ? orderNumber(o) : job.id;
-          this.say(
-            e instanceof ApiError && e.status === 409
-              ? `Order ${n} was moved on another screen meanwhile; it shows as it is now.`
-              : `Order ${n} was not moved: ${e instanceof Error ? e.message : String(e)}`,
-          );
+          this.say(e instanceof ApiError && e.status === 409 ? t('movedMeanwhile', { n }) : t('notMoved', { n, why: e instanceof Error ? e.message : String(e) }));
           this.queueFetch(job.id);
           if (e instanceof ApiError && e.status === 401 && !session()) return;
         }
@@ -520,6 +577,6 @@ export class Feed {
 /** Where an order goes: "Table 5 · Terasa", else the ticket's name, else its number. */
 export function placeOf(o: Order): { title: string; sub: string | null } {
   const table = o.location?.tableName;
-  if (table) return { title: /^\d+$/.test(table) ? `Table ${table}` : table, sub: o.location?.zoneName ?? null };
+  if (table) return { title: /^\d+$/.test(table) ? t('table', { n: table }) : table, sub: o.location?.zoneName ?? null };
   return { title: o.ticketName || `#${orderNumber(o)}`, sub: o.location?.zoneName ?? null };
 }

@@ -968,6 +968,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/kds/orders/{id}/recall": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A served order back to Ready (a display's history list)
+         * @description Requires OrderProcess, and only an order the caller may read (a kitchen display: its own endpoint's). The one way out of Served: POST /api/orders/{id}/state still refuses it. Allowed for 30 minutes after the order was served; stamped in `stateHistory` and sent through the change log like any move.
+         */
+        post: operations["kds.orders.recall"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/changes": {
         parameters: {
             query?: never;
@@ -2667,6 +2687,9 @@ export interface components {
              * @description 10 minutes after createdAt.
              */
             expiresAt: string;
+        };
+        KdsRecallRequest: {
+            _v?: number;
         };
         TicketHandover: {
             ids: string[];
@@ -13615,6 +13638,162 @@ export interface operations {
                         status?: 404;
                         /** @enum {integer} */
                         errorCode?: 7;
+                    };
+                };
+            };
+            /** @description More requests from this address than the rate limit (`POS_HUB_RATE_LIMIT` per second) allows. (errorCode 10 TooManyRequests) */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 429;
+                        /** @enum {integer} */
+                        errorCode?: 10;
+                    };
+                };
+            };
+        };
+    };
+    "kds.orders.recall": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
+                /**
+                 * @description The expected `_v` (`"3"`), as `_v` in the body: another answers 409.
+                 * @example "3"
+                 */
+                "If-Match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["KdsRecallRequest"];
+            };
+        };
+        responses: {
+            /** @description The order, Ready again. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description A `_v` that is not a non-negative integer. (errorCode 3 ValidationFailed) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description No, unknown, expired or revoked token. (errorCode 1 Unauthenticated) */
+            401: {
+                headers: {
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 401;
+                        /** @enum {integer} */
+                        errorCode?: 1;
+                    };
+                };
+            };
+            /**
+             * @description - Without OrderProcess. (errorCode 2 Unauthorized)
+             *     - The order is not Served, or was served more than 30 minutes ago. (errorCode 8 OperationForbidden)
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 403;
+                        /** @enum {integer} */
+                        errorCode?: 2 | 8;
+                    };
+                };
+            };
+            /** @description No such order, or not one the caller may read. (errorCode 7 NotFound) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 404;
+                        /** @enum {integer} */
+                        errorCode?: 7;
+                    };
+                };
+            };
+            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 409;
+                        /** @enum {integer} */
+                        errorCode?: 6;
+                    };
+                };
+            };
+            /** @description The body is larger than 1 MiB. (errorCode 3 ValidationFailed) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 413;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description A non-empty body that is not `application/json`. (errorCode 3 ValidationFailed) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 415;
+                        /** @enum {integer} */
+                        errorCode?: 3;
                     };
                 };
             };

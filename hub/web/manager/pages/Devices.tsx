@@ -2,16 +2,99 @@
  * Devices: the registers, the kitchen printers and the fiscal printers with their status as the
  * hub reports it (refreshed every few seconds and on every change), a test print, and the X and
  * Z reports. An action this hub does not offer yet (404) says so instead of failing.
+ *
+ * Kitchen displays (issue 21): "Add a kitchen display" makes an order endpoint of type Tablet
+ * (no address, no printer options; its amber and red minutes), then asks the hub for a pairing
+ * code (POST /api/kds/pairings) and shows it big with its expiry and the link to open on the
+ * tablet. Any Tablet endpoint can be paired again, or its minutes changed, from its row.
  */
 import { useEffect, useState } from 'preact/hooks';
 import type { ComponentChildren } from 'preact';
 import { Badge, Button, Card, confirm, Empty, LinkButton, Notice, PageHeader, Spinner } from '../components/ui';
+import { Field } from '../components/Field';
 import { Icon } from '../components/Icon';
 import { api, ApiError, describeError, path } from '../lib/api';
 import { useAll, useLoad } from '../lib/data';
-import { collator, money } from '../lib/format';
+import { collator, money, quantity, time } from '../lib/format';
 import { useCan } from '../lib/session';
+import { messages, plural } from '../../shared/i18n';
 import type { Device, FiscalDevice, Health, OrderEndpoint, PrinterStatus } from '../../shared/types';
+
+const t = messages({
+  switchedOff: { en: 'Switched off', sk: 'Vypnuté' },
+  online: { en: 'Online', sk: 'Online' },
+  offline: { en: 'Offline', sk: 'Offline' },
+  unknown: { en: 'Status unknown', sk: 'Stav neznámy' },
+  paperOk: { en: 'Paper OK', sk: 'Papier OK' },
+  paperLow: { en: 'Paper low', sk: 'Dochádza papier' },
+  paperOut: { en: 'Out of paper', sk: 'Došiel papier' },
+  kitchenDisplay: { en: 'Kitchen display', sk: 'Kuchynský displej' },
+  coverOpen: { en: 'Cover open', sk: 'Otvorený kryt' },
+  testPrint: { en: 'Test print', sk: 'Skúšobná tlač' },
+  testSent: { en: 'A test page is on its way to {name}.', sk: 'Skúšobná strana ide na tlačiareň {name}.' },
+  noTest: { en: 'This hub cannot print a test page yet: the printing service does not offer it.', sk: 'Tento hub zatiaľ nevie vytlačiť skúšobnú stranu: tlačová služba to neponúka.' },
+  lastError: { en: 'Last error: {error}', sk: 'Posledná chyba: {error}' },
+  receiptsTotal: { en: ' {receipts} receipts, {total}.', sk: ' Počet dokladov: {receipts}, spolu {total}.' },
+  xDone: { en: 'The X report is printed; the fiscal day stays open.{day}', sk: 'X report je vytlačený; fiškálny deň zostáva otvorený.{day}' },
+  zDone: { en: 'The Z report{n} is printed: the fiscal day is closed.{day}', sk: 'Uzávierka{n} je vytlačená: fiškálny deň je uzavretý.{day}' },
+  zNumber: { en: ' no. {n}', sk: ' č. {n}' },
+  noReport: { en: 'This hub cannot print {kind} reports yet: the fiscal service does not offer them.', sk: 'Tento hub zatiaľ nevie tlačiť {kind} reporty: fiškálna služba ich neponúka.' },
+  fiscalMemory: { en: 'Fiscal memory {n}', sk: 'Fiškálna pamäť {n}' },
+  fiscalDay: { en: 'Fiscal day {n}', sk: 'Fiškálny deň {n}' },
+  xReport: { en: 'X report', sk: 'X report' },
+  zReport: { en: 'Z report', sk: 'Uzávierka (Z)' },
+  zTitle: { en: 'Close the fiscal day on {name}?', sk: 'Uzavrieť fiškálny deň na {name}?' },
+  zText: {
+    en: 'The Z report ends the fiscal day: do it once, after the last receipt of the day. The next receipts belong to the next day.',
+    sk: 'Uzávierka ukončí fiškálny deň: urobte ju raz, po poslednom doklade dňa. Ďalšie doklady patria do nasledujúceho dňa.',
+  },
+  zConfirm: { en: 'Print Z report', sk: 'Vytlačiť uzávierku' },
+  title: { en: 'Devices', sk: 'Zariadenia' },
+  subtitle: { en: 'Registers, kitchen printers and fiscal printers, as the hub sees them now.', sk: 'Pokladne, kuchynské tlačiarne a fiškálne tlačiarne, ako ich hub vidí práve teraz.' },
+  settings: { en: 'Device settings', sk: 'Nastavenia zariadení' },
+  healthError: { en: "The hub's status could not be read: {error}", sk: 'Stav hubu sa nepodarilo načítať: {error}' },
+  registers: { en: 'Registers', sk: 'Pokladne' },
+  noRegisters: { en: 'No registers yet', sk: 'Zatiaľ žiadne pokladne' },
+  register: { en: 'Register', sk: 'Pokladňa' },
+  receiptsOn: { en: 'Receipts on {name}', sk: 'Doklady na {name}' },
+  billsOn: { en: 'Bills on {name}', sk: 'Účty na {name}' },
+  printers: { en: 'Kitchen printers and displays', sk: 'Kuchynské tlačiarne a displeje' },
+  noPrinters: { en: 'No kitchen printers', sk: 'Žiadne kuchynské tlačiarne' },
+  addUnder: { en: 'Add one under Settings › Devices.', sk: 'Pridajte ju v Nastavenia › Zariadenia.' },
+  fiscal: { en: 'Fiscal printers', sk: 'Fiškálne tlačiarne' },
+  noFiscal: { en: 'No fiscal printer', sk: 'Žiadna fiškálna tlačiareň' },
+  // Kitchen displays
+  addDisplay: { en: 'Add a kitchen display', sk: 'Pridať kuchynský displej' },
+  addDisplayHint: {
+    en: 'A tablet in the kitchen that shows the orders of its own order endpoint. After adding it you get a pairing code to type on the tablet.',
+    sk: 'Tablet v kuchyni, ktorý zobrazuje objednávky svojho výdajného miesta. Po pridaní dostanete párovací kód, ktorý zadáte na tablete.',
+  },
+  name: { en: 'Name', sk: 'Názov' },
+  namePlaceholder: { en: 'e.g. Kitchen', sk: 'napr. Kuchyňa' },
+  amber: { en: 'Amber after (minutes)', sk: 'Oranžová po (minútach)' },
+  red: { en: 'Red after (minutes)', sk: 'Červená po (minútach)' },
+  beep: { en: 'Sound on each new order', sk: 'Zvuk pri každej novej objednávke' },
+  minutesHint: { en: 'An order turns amber, then red, when it waits this long.', sk: 'Objednávka zoranžovie a potom sčervenie, keď čaká takto dlho.' },
+  redBeforeAmber: { en: 'Red must not come before amber.', sk: 'Červená nemôže prísť skôr ako oranžová.' },
+  notANumber: { en: 'A number of minutes, 0 or more.', sk: 'Počet minút, 0 alebo viac.' },
+  nameRequired: { en: 'A name is required.', sk: 'Názov je povinný.' },
+  create: { en: 'Add and pair', sk: 'Pridať a spárovať' },
+  cancel: { en: 'Cancel', sk: 'Zrušiť' },
+  save: { en: 'Save', sk: 'Uložiť' },
+  edit: { en: 'Edit', sk: 'Upraviť' },
+  saved: { en: 'Saved.', sk: 'Uložené.' },
+  pair: { en: 'Pair a display', sk: 'Spárovať displej' },
+  newCode: { en: 'New code', sk: 'Nový kód' },
+  done: { en: 'Done', sk: 'Hotovo' },
+  codeFor: { en: 'Pairing code for {name}', sk: 'Párovací kód pre {name}' },
+  validUntil: { en: 'Valid until {time}, once. Then ask for a new one.', sk: 'Platí do {time}, jedenkrát. Potom si vyžiadajte nový.' },
+  openOnTablet: { en: 'Open this address on the tablet, then type the code:', sk: 'Na tablete otvorte túto adresu a zadajte kód:' },
+  amberRed: { en: 'amber {amber} min, red {red} min', sk: 'oranžová {amber} min, červená {red} min' },
+  noPairRight: { en: 'Pairing a display needs the right OrderEndpointUpdate.', sk: 'Na spárovanie displeja treba právo OrderEndpointUpdate.' },
+});
+const waitingOne = { en: '{n} waiting', sk: '{n} čaká' };
+const waitingFew = { en: '{n} waiting', sk: '{n} čakajú' };
+const waitingOther = { en: '{n} waiting', sk: '{n} čaká' };
 
 const POLL_MS = 5000;
 
@@ -26,16 +109,16 @@ function usePoll(reload: () => void) {
 type Tone = 'good' | 'warn' | 'bad' | 'neutral';
 
 function onlineBadge(online: boolean | null | undefined, active: boolean) {
-  if (!active) return <Badge tone="neutral">Switched off</Badge>;
-  if (online === true) return <Badge tone="good">Online</Badge>;
-  if (online === false) return <Badge tone="bad">Offline</Badge>;
-  return <Badge tone="neutral">Status unknown</Badge>;
+  if (!active) return <Badge tone="neutral">{t('switchedOff')}</Badge>;
+  if (online === true) return <Badge tone="good">{t('online')}</Badge>;
+  if (online === false) return <Badge tone="bad">{t('offline')}</Badge>;
+  return <Badge tone="neutral">{t('unknown')}</Badge>;
 }
 
 function paperBadge(paper: string | null | undefined) {
   if (!paper || paper === 'unknown') return null;
   const tone: Tone = paper === 'ok' ? 'good' : paper === 'low' ? 'warn' : 'bad';
-  return <Badge tone={tone}>{paper === 'ok' ? 'Paper OK' : paper === 'low' ? 'Paper low' : 'Out of paper'}</Badge>;
+  return <Badge tone={tone}>{paper === 'ok' ? t('paperOk') : paper === 'low' ? t('paperLow') : t('paperOut')}</Badge>;
 }
 
 /** The action's result as a sentence, next to its buttons. */
@@ -77,10 +160,208 @@ function DeviceRow({ icon, title, badges, facts, actions, children }: { icon: 'r
   );
 }
 
-function Printer({ p, health }: { p: OrderEndpoint; health: NonNullable<Health['printers']>[number] | undefined }) {
+interface PairingCode {
+  code: string;
+  orderEndpointName: string;
+  expiresAt: string;
+}
+
+/** The link a tablet opens: this page's own origin (the hub as the manager reaches it), /kds/<name>. */
+const displayLink = (name: string) => `${location.origin}/kds/${encodeURIComponent(name)}`;
+
+/** Asks the hub for a pairing code for `name` (a Tablet endpoint) and shows it big, with its expiry and the tablet's link. */
+function Pairing({ name, onClose }: { name: string; onClose: () => void }) {
+  const [pairing, setPairing] = useState<PairingCode | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const ask = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      setPairing(await api.post<PairingCode>('/api/kds/pairings', { orderEndpointName: name }));
+    } catch (e) {
+      setError(describeError(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  useEffect(() => void ask(), [name]);
+  const link = displayLink(name);
+  return (
+    <div class="kds-pairing" data-testid="pairing" role="region" aria-label={t('codeFor', { name })}>
+      {error && <Notice tone="bad">{error}</Notice>}
+      {!pairing && !error && <Spinner />}
+      {pairing && (
+        <>
+          <div class="kds-pairing-label">{t('codeFor', { name })}</div>
+          <div class="kds-pairing-code mono" data-testid="pairing-code" aria-label={pairing.code.split('').join(' ')}>
+            {pairing.code.slice(0, 3)} {pairing.code.slice(3)}
+          </div>
+          <div class="kds-pairing-expiry" data-testid="pairing-expiry">
+            {t('validUntil', { time: time(pairing.expiresAt) })}
+          </div>
+          <div class="kds-pairing-link">
+            {t('openOnTablet')}{' '}
+            <a class="mono" href={link} target="_blank" rel="noopener" data-testid="pairing-link">
+              {link}
+            </a>
+          </div>
+        </>
+      )}
+      <div class="kds-pairing-actions">
+        <Button small icon="refresh" busy={busy} onClick={() => void ask()}>
+          {t('newCode')}
+        </Button>
+        <Button small variant="ghost" onClick={onClose}>
+          {t('done')}
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+/** Minutes as the endpoint stores them (strings), as a number for the form. */
+const minutesOf = (v: string | undefined, fallback: number) => {
+  const n = Number(v);
+  return v !== undefined && v !== '' && Number.isFinite(n) ? n : fallback;
+};
+
+interface DisplayValues {
+  name: string;
+  amber: unknown;
+  red: unknown;
+  beep: boolean;
+}
+
+/** The fields of a kitchen display: no address and no printer options, its amber and red minutes and its sound. */
+function DisplayFields({ v, set, errors, withName }: { v: DisplayValues; set: (next: Partial<DisplayValues>) => void; errors: Record<string, string | null>; withName: boolean }) {
+  return (
+    <div class="kds-form-fields">
+      {withName && (
+        <Field label={t('name')} value={v.name} onChange={(x) => set({ name: String(x ?? '') })} error={errors.name} required maxLength={64} placeholder={t('namePlaceholder')} testId="display-name" />
+      )}
+      <Field label={t('amber')} kind="number" value={v.amber} onChange={(x) => set({ amber: x })} error={errors.amber} min={0} testId="display-amber" />
+      <Field label={t('red')} kind="number" value={v.red} onChange={(x) => set({ red: x })} error={errors.red} min={0} hint={t('minutesHint')} testId="display-red" />
+      <Field label={t('beep')} kind="switch" value={v.beep} onChange={(x) => set({ beep: !!x })} testId="display-beep" />
+    </div>
+  );
+}
+
+/** The settings a display's values make, or the errors per field. */
+function displaySettings(v: DisplayValues, withName: boolean): { settings?: Record<string, string>; errors: Record<string, string | null> } {
+  const errors: Record<string, string | null> = {};
+  if (withName && !v.name.trim()) errors.name = t('nameRequired');
+  const ok = (x: unknown) => typeof x === 'number' && Number.isFinite(x) && x >= 0;
+  if (!ok(v.amber)) errors.amber = t('notANumber');
+  if (!ok(v.red)) errors.red = t('notANumber');
+  else if (ok(v.amber) && (v.red as number) < (v.amber as number)) errors.red = t('redBeforeAmber');
+  if (Object.keys(errors).length) return { errors };
+  return { settings: { AmberAfterMinutes: String(v.amber), RedAfterMinutes: String(v.red), IsBeepEnabled: v.beep ? 'true' : 'false' }, errors };
+}
+
+/** "Add a kitchen display": a Tablet endpoint, then its pairing code. */
+function AddDisplay({ onCreated }: { onCreated: (name: string) => void }) {
+  const [open, setOpen] = useState(false);
+  const [v, setV] = useState<DisplayValues>({ name: '', amber: 5, red: 10, beep: true });
+  const [errors, setErrors] = useState<Record<string, string | null>>({});
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  if (!open) {
+    return (
+      <Button icon="plus" onClick={() => setOpen(true)} data-testid="add-display">
+        {t('addDisplay')}
+      </Button>
+    );
+  }
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    const made = displaySettings(v, true);
+    setErrors(made.errors);
+    if (!made.settings) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const name = v.name.trim();
+      await api.post('/api/orderendpoints', { name, type: 'Tablet', settings: made.settings });
+      setOpen(false);
+      setV({ name: '', amber: 5, red: 10, beep: true });
+      onCreated(name);
+    } catch (err) {
+      const member = err instanceof ApiError ? err.problem.errors?.[0] : undefined;
+      if (member && 'member' in member && member.member === 'name') setErrors({ name: member.message ?? describeError(err) });
+      else setError(describeError(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form class="kds-form" onSubmit={(e) => void submit(e)} data-testid="add-display-form">
+      <h3>{t('addDisplay')}</h3>
+      <p class="muted">{t('addDisplayHint')}</p>
+      <DisplayFields v={v} set={(next) => setV({ ...v, ...next })} errors={errors} withName />
+      {error && <Notice tone="bad">{error}</Notice>}
+      <div class="kds-form-actions">
+        <Button type="submit" variant="primary" busy={busy}>
+          {t('create')}
+        </Button>
+        <Button variant="ghost" onClick={() => setOpen(false)}>
+          {t('cancel')}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/** A Tablet endpoint's minutes and sound, changed in place (no address, no printer options). */
+function EditDisplay({ p, onClose }: { p: OrderEndpoint; onClose: () => void }) {
+  const [v, setV] = useState<DisplayValues>({
+    name: p.name,
+    amber: minutesOf(p.settings.AmberAfterMinutes, 5),
+    red: minutesOf(p.settings.RedAfterMinutes, 10),
+    beep: (p.settings.IsBeepEnabled ?? '').toLowerCase() === 'true',
+  });
+  const [errors, setErrors] = useState<Record<string, string | null>>({});
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    const made = displaySettings(v, false);
+    setErrors(made.errors);
+    if (!made.settings) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await api.put(path('orderendpoints', p.name), { ...p, settings: { ...p.settings, ...made.settings } });
+      onClose();
+    } catch (err) {
+      setError(describeError(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form class="kds-form" onSubmit={(e) => void submit(e)} data-testid="edit-display-form">
+      <DisplayFields v={v} set={(next) => setV({ ...v, ...next })} errors={errors} withName={false} />
+      {error && <Notice tone="bad">{error}</Notice>}
+      <div class="kds-form-actions">
+        <Button type="submit" variant="primary" small busy={busy}>
+          {t('save')}
+        </Button>
+        <Button variant="ghost" small onClick={onClose}>
+          {t('cancel')}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+function Printer({ p, health, pairing, onPair }: { p: OrderEndpoint; health: NonNullable<Health['printers']>[number] | undefined; pairing: boolean; onPair: (name: string | null) => void }) {
+  const can = useCan();
   const action = useAction();
-  // The printing service's status endpoint, where it exists; /api/health otherwise.
-  const status = useLoad<PrinterStatus | null>(`status:${p.name}`, (signal) =>
+  const [editing, setEditing] = useState(false);
+  const tablet = p.type === 'Tablet';
+  // The printing service's status endpoint, where it exists; /api/health otherwise. A display prints nothing.
+  const status = useLoad<PrinterStatus | null>(tablet ? null : `status:${p.name}`, (signal) =>
     api.get<PrinterStatus>(`${path('orderendpoints', p.name)}/status`, signal).catch((e: unknown) => {
       if (e instanceof ApiError && (e.status === 404 || e.status === 405)) return null;
       throw e;
@@ -89,55 +370,84 @@ function Printer({ p, health }: { p: OrderEndpoint; health: NonNullable<Health['
   usePoll(status.reload);
   // Health reports a printer's status as the printing service's summary, or 'unknown' without one.
   const fromHealth = health && typeof health.status === 'object' ? (health.status as Partial<PrinterStatus>) : undefined;
-  const s: Partial<PrinterStatus> = { ...fromHealth, ...(status.data ?? {}) };
+  const s: Partial<PrinterStatus> = tablet ? {} : { ...fromHealth, ...(status.data ?? {}) };
   const online = typeof s.online === 'boolean' ? s.online : null;
-  const queue = s.queueDepth ?? health?.queueDepth ?? 0;
+  const queue = tablet ? 0 : (s.queueDepth ?? health?.queueDepth ?? 0);
+  const mayPair = can('OrderEndpointUpdate');
   return (
-    <DeviceRow
-      icon="printer"
-      title={p.name}
-      badges={
-        <>
-          {p.type === 'Tablet' ? <Badge tone="info">Kitchen display</Badge> : onlineBadge(online, p.isActive)}
-          {paperBadge(s.paper)}
-          {s.cover === 'open' && <Badge tone="bad">Cover open</Badge>}
-          {queue > 0 && <Badge tone="warn">{queue} waiting</Badge>}
-        </>
-      }
-      facts={
-        <>
-          <span>{p.type}</span>
-          <span class="mono">{p.address || '—'}</span>
-        </>
-      }
-      actions={
-        p.type !== 'Tablet' && (
-          <Button
-            small
-            icon="printer"
-            busy={action.busy === 'test'}
-            disabled={!p.isActive}
-            onClick={() =>
-              action.run(
-                'test',
-                () => api.post(`${path('orderendpoints', p.name)}/test`),
-                () => `A test page is on its way to ${p.name}.`,
-                'This hub cannot print a test page yet: the printing service does not offer it.',
-              )
-            }
-          >
-            Test print
-          </Button>
-        )
-      }
-    >
-      {s.lastError && <div class="field-error">Last error: {s.lastError}</div>}
-      {action.result && (
-        <Notice tone={action.result.tone} onClose={action.clear}>
-          <span data-testid="device-message">{action.result.text}</span>
-        </Notice>
+    <>
+      <DeviceRow
+        icon="printer"
+        title={p.name}
+        badges={
+          <>
+            {tablet ? <Badge tone="info">{t('kitchenDisplay')}</Badge> : onlineBadge(online, p.isActive)}
+            {tablet && !p.isActive && <Badge>{t('switchedOff')}</Badge>}
+            {paperBadge(s.paper)}
+            {s.cover === 'open' && <Badge tone="bad">{t('coverOpen')}</Badge>}
+            {queue > 0 && <Badge tone="warn">{plural(queue, { one: waitingOne, few: waitingFew, other: waitingOther })}</Badge>}
+          </>
+        }
+        facts={
+          tablet ? (
+            <>
+              <span>{t('amberRed', { amber: quantity(minutesOf(p.settings.AmberAfterMinutes, 5)), red: quantity(minutesOf(p.settings.RedAfterMinutes, 10)) })}</span>
+              <span class="mono">/kds/{p.name}</span>
+            </>
+          ) : (
+            <>
+              <span>{p.type}</span>
+              <span class="mono">{p.address || '—'}</span>
+            </>
+          )
+        }
+        actions={
+          tablet ? (
+            mayPair && (
+              <>
+                <Button small icon="devices" disabled={!p.isActive} onClick={() => onPair(p.name)} data-testid={`pair-${p.name}`}>
+                  {t('pair')}
+                </Button>
+                <Button small variant="ghost" onClick={() => setEditing(!editing)}>
+                  {t('edit')}
+                </Button>
+              </>
+            )
+          ) : (
+            <Button
+              small
+              icon="printer"
+              busy={action.busy === 'test'}
+              disabled={!p.isActive}
+              onClick={() =>
+                action.run(
+                  'test',
+                  () => api.post(`${path('orderendpoints', p.name)}/test`),
+                  () => t('testSent', { name: p.name }),
+                  t('noTest'),
+                )
+              }
+            >
+              {t('testPrint')}
+            </Button>
+          )
+        }
+      >
+        {s.lastError && <div class="field-error">{t('lastError', { error: s.lastError })}</div>}
+        {action.result && (
+          <Notice tone={action.result.tone} onClose={action.clear}>
+            <span data-testid="device-message">{action.result.text}</span>
+          </Notice>
+        )}
+      </DeviceRow>
+      {/* Below the row, the card's whole width: the code must be read from a step away. */}
+      {(editing || pairing) && (
+        <li class="kds-extra">
+          {editing && <EditDisplay p={p} onClose={() => setEditing(false)} />}
+          {pairing && <Pairing name={p.name} onClose={() => onPair(null)} />}
+        </li>
       )}
-    </DeviceRow>
+    </>
   );
 }
 
@@ -150,10 +460,10 @@ function Fiscal({ f }: { f: FiscalDevice }) {
       () => api.post(`${path('fiscaldevices', f.name)}/reports/${kind}`),
       (r) => {
         const { number: n, receipts, total } = (r ?? {}) as { number?: number; receipts?: number; total?: string };
-        const day = receipts !== undefined && total !== undefined ? ` ${receipts} receipts, ${money(Number(total))}.` : '';
-        return kind === 'x' ? `The X report is printed; the fiscal day stays open.${day}` : `The Z report${n ? ` no. ${n}` : ''} is printed: the fiscal day is closed.${day}`;
+        const day = receipts !== undefined && total !== undefined ? t('receiptsTotal', { receipts, total: money(Number(total)) }) : '';
+        return kind === 'x' ? t('xDone', { day }) : t('zDone', { n: n ? t('zNumber', { n }) : '', day });
       },
-      `This hub cannot print ${kind.toUpperCase()} reports yet: the fiscal service does not offer them.`,
+      t('noReport', { kind: kind.toUpperCase() }),
     );
   const s = f.status;
   return (
@@ -170,15 +480,15 @@ function Fiscal({ f }: { f: FiscalDevice }) {
         <>
           <span>{f.driver}</span>
           <span class="mono">{f.address}</span>
-          {s?.fiscalMemorySerialNumber && <span>Fiscal memory {s.fiscalMemorySerialNumber}</span>}
-          {s?.dailySalesReportNumber != null && <span>Fiscal day {s.dailySalesReportNumber}</span>}
+          {s?.fiscalMemorySerialNumber && <span>{t('fiscalMemory', { n: s.fiscalMemorySerialNumber })}</span>}
+          {s?.dailySalesReportNumber != null && <span>{t('fiscalDay', { n: s.dailySalesReportNumber })}</span>}
         </>
       }
       actions={
         can('FiscalReport') && (
           <>
             <Button small busy={action.busy === 'x'} disabled={!f.isActive} onClick={() => report('x')}>
-              X report
+              {t('xReport')}
             </Button>
             <Button
               small
@@ -187,21 +497,21 @@ function Fiscal({ f }: { f: FiscalDevice }) {
               disabled={!f.isActive}
               onClick={async () => {
                 const ok = await confirm({
-                  title: `Close the fiscal day on ${f.name}?`,
-                  text: 'The Z report ends the fiscal day: do it once, after the last receipt of the day. The next receipts belong to the next day.',
-                  confirm: 'Print Z report',
+                  title: t('zTitle', { name: f.name }),
+                  text: t('zText'),
+                  confirm: t('zConfirm'),
                   danger: true,
                 });
                 if (ok) void report('z');
               }}
             >
-              Z report
+              {t('zReport')}
             </Button>
           </>
         )
       }
     >
-      {s?.lastError && <div class="field-error">Last error: {s.lastError}</div>}
+      {s?.lastError && <div class="field-error">{t('lastError', { error: s.lastError })}</div>}
       {action.result && (
         <Notice tone={action.result.tone} onClose={action.clear}>
           <span data-testid="device-message">{action.result.text}</span>
@@ -211,36 +521,55 @@ function Fiscal({ f }: { f: FiscalDevice }) {
   );
 }
 
+/** The few styles of the kitchen-display form and code, kept with this page (the shared CSS is another's). */
+const STYLE = `
+.kds-form { display: flex; flex-direction: column; gap: 10px; margin-top: 12px; padding: 12px; border: 1px solid var(--line, #d0d7de); border-radius: 10px; }
+.kds-form h3 { margin: 0; font-size: 1rem; }
+.kds-form-fields { display: grid; grid-template-columns: repeat(auto-fit, minmax(180px, 1fr)); gap: 10px; align-items: start; }
+.kds-form-actions, .kds-pairing-actions { display: flex; gap: 8px; flex-wrap: wrap; }
+.kds-pairing { margin-top: 10px; padding: 14px; border-radius: 10px; border: 2px solid var(--accent, #2563eb); display: flex; flex-direction: column; gap: 8px; }
+.kds-pairing-label { font-weight: 600; }
+.kds-pairing-code { font-size: 3rem; font-weight: 800; letter-spacing: 0.12em; line-height: 1.1; }
+.kds-pairing-link a { word-break: break-all; }
+.kds-add { margin-top: 12px; }
+.kds-extra { list-style: none; padding: 0 0 14px; }
+.kds-extra .kds-form { margin-top: 0; }
+`;
+
 export function Devices() {
+  const can = useCan();
   const devices = useAll<Device>('devices');
   const printers = useAll<OrderEndpoint>('orderendpoints');
   const fiscal = useAll<FiscalDevice>('fiscaldevices');
   const health = useLoad<Health>('health', (signal) => api.get<Health>('/api/health', signal), ['orderendpoints', 'fiscaldevices', 'orders']);
+  const [pairing, setPairing] = useState<string | null>(null);
   usePoll(health.reload);
   usePoll(fiscal.reload);
   const healthOf = (name: string) => health.data?.printers?.find((p) => p.name === name);
   const sorted = <T extends { name: string }>(rows: T[] | null) => [...(rows ?? [])].sort((a, b) => collator.compare(a.name, b.name));
   const registers = sorted(devices.data).filter((d) => d.envName !== 'BackOffice');
   const other = sorted(devices.data).filter((d) => d.envName === 'BackOffice');
+  const mayAdd = can('OrderEndpointCreate') && can('OrderEndpointUpdate');
 
   return (
     <div class="page">
+      <style>{STYLE}</style>
       <PageHeader
-        title="Devices"
-        subtitle="Registers, kitchen printers and fiscal printers, as the hub sees them now."
+        title={t('title')}
+        subtitle={t('subtitle')}
         actions={
           <LinkButton href="/settings/devices" icon="settings">
-            Device settings
+            {t('settings')}
           </LinkButton>
         }
       />
-      {health.error && <Notice tone="warn">The hub's status could not be read: {health.error}</Notice>}
+      {health.error && <Notice tone="warn">{t('healthError', { error: health.error })}</Notice>}
       <div class="grid-2">
-        <Card title="Registers">
+        <Card title={t('registers')}>
           {!devices.data ? (
             devices.error ? <Notice tone="bad">{devices.error}</Notice> : <Spinner />
           ) : registers.length + other.length === 0 ? (
-            <Empty icon="register" title="No registers yet" />
+            <Empty icon="register" title={t('noRegisters')} />
           ) : (
             <ul class="devices">
               {[...registers, ...other].map((d) => (
@@ -250,15 +579,15 @@ export function Devices() {
                   title={d.name}
                   badges={
                     <>
-                      <Badge tone={d.envName === 'CashRegister' || d.envName === 'PDA' ? 'info' : 'neutral'}>{d.envName === 'CashRegister' ? 'Register' : d.envName}</Badge>
-                      {!d.isActive && <Badge>Switched off</Badge>}
+                      <Badge tone={d.envName === 'CashRegister' || d.envName === 'PDA' ? 'info' : 'neutral'}>{d.envName === 'CashRegister' ? t('register') : d.envName}</Badge>
+                      {!d.isActive && <Badge>{t('switchedOff')}</Badge>}
                     </>
                   }
                   facts={
                     <>
                       {d.description && <span>{d.description}</span>}
-                      {d.settings.DefaultFiscalName && <span>Receipts on {d.settings.DefaultFiscalName}</span>}
-                      {d.settings.DefaultOrderEndpointName && <span>Bills on {d.settings.DefaultOrderEndpointName}</span>}
+                      {d.settings.DefaultFiscalName && <span>{t('receiptsOn', { name: d.settings.DefaultFiscalName })}</span>}
+                      {d.settings.DefaultOrderEndpointName && <span>{t('billsOn', { name: d.settings.DefaultOrderEndpointName })}</span>}
                     </>
                   }
                 />
@@ -267,27 +596,37 @@ export function Devices() {
           )}
         </Card>
         <div class="stack">
-          <Card title="Kitchen printers">
+          <Card title={t('printers')}>
             {!printers.data ? (
               printers.error ? <Notice tone="bad">{printers.error}</Notice> : <Spinner />
             ) : printers.data.length === 0 ? (
-              <Empty icon="printer" title="No kitchen printers">
-                Add one under Settings › Devices.
+              <Empty icon="printer" title={t('noPrinters')}>
+                {t('addUnder')}
               </Empty>
             ) : (
               <ul class="devices">
                 {sorted(printers.data).map((p) => (
-                  <Printer key={p.name} p={p} health={healthOf(p.name)} />
+                  <Printer key={p.name} p={p} health={healthOf(p.name)} pairing={pairing === p.name} onPair={setPairing} />
                 ))}
               </ul>
             )}
+            {mayAdd && (
+              <div class="kds-add">
+                <AddDisplay
+                  onCreated={(name) => {
+                    printers.reload();
+                    setPairing(name);
+                  }}
+                />
+              </div>
+            )}
           </Card>
-          <Card title="Fiscal printers">
+          <Card title={t('fiscal')}>
             {!fiscal.data ? (
               fiscal.error ? <Notice tone="bad">{fiscal.error}</Notice> : <Spinner />
             ) : fiscal.data.length === 0 ? (
-              <Empty icon="fiscal" title="No fiscal printer">
-                Add one under Settings › Devices.
+              <Empty icon="fiscal" title={t('noFiscal')}>
+                {t('addUnder')}
               </Empty>
             ) : (
               <ul class="devices">
