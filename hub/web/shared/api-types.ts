@@ -1345,7 +1345,7 @@ export interface paths {
         };
         /**
          * This document as a readable page
-         * @description No token, no network beyond the hub: the page and its scripts are served by the hub. `/api/docs` redirects here.
+         * @description No token, no network beyond the hub: the page and its scripts are served by the hub. `/api/docs` redirects here. Every operation is listed at once (a light viewer); `/api/docs/swagger/` is Swagger UI for trying requests out.
          */
         get: operations["system.docs"];
         put?: never;
