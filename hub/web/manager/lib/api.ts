@@ -4,7 +4,7 @@
  * giving up. Lists use the hub's QueryResult paging; filters are written in NData (`Member=op:arg`).
  */
 
-import { messages } from '../../shared/i18n';
+import { language, messages } from '../../shared/i18n';
 import type { MemberError, Problem as WireProblem } from '../../shared/types';
 
 const t = messages({
@@ -146,7 +146,8 @@ export async function request<T>(method: string, url: string, body?: Json, opts:
  * the browser as a download: a plain link could not carry the token.
  */
 export async function download(url: string, accept: string, fallbackName: string, retried = false): Promise<string> {
-  const headers: Record<string, string> = { accept: `${accept}, application/problem+json` };
+  // The file speaks the page's language (a CSV's words, separator and decimal comma), not the browser's.
+  const headers: Record<string, string> = { accept: `${accept}, application/problem+json`, 'accept-language': language() };
   if (auth.token) headers.authorization = `Bearer ${auth.token}`;
   let res: Response;
   try {

@@ -174,8 +174,13 @@ function Sales() {
     { id: 'returns', title: t('returns'), value: (x) => money(x.returns) },
     { id: 'voids', title: t('voids'), value: (x) => money(x.voids) },
     { id: 'net', title: t('net'), value: (x) => money(x.net) },
-    ...(groupBy === 'vat' ? [{ id: 'base', title: t('base'), value: (x: SalesReport['totals']) => money(x.base) }] : []),
-    { id: 'vat', title: t('vat'), value: (x) => money(x.vat) },
+    // The hub splits VAT by rate only (0 in the other groupings): its total is above the table.
+    ...(groupBy === 'vat'
+      ? [
+          { id: 'base', title: t('base'), value: (x: SalesReport['totals']) => money(x.base) },
+          { id: 'vat', title: t('vat'), value: (x: SalesReport['totals']) => money(x.vat) },
+        ]
+      : []),
   ];
   return (
     <Card
@@ -187,82 +192,84 @@ function Sales() {
       }
     >
       <div class="stack">
-        <div class="segmented" style={{ maxWidth: 'none', flexWrap: 'wrap' }} role="group" aria-label={t('period')}>
-          {(['today', 'week', 'month', 'lastMonth', 'year'] as const).map((p) => (
-            <button key={p} type="button" aria-pressed={presetOn === p} class={presetOn === p ? 'on' : ''} onClick={() => setQuery({ ...presetRange(p) }, { replace: true })}>
-              {t(p)}
-            </button>
-          ))}
-        </div>
-        <div class="filter-grid">
-          <Field label={t('from')} kind="day" value={from} onChange={(v) => v && setQuery({ from: v as string }, { replace: true })} testId="report-from" />
-          <Field label={t('to')} kind="day" value={to} onChange={(v) => v && setQuery({ to: v as string }, { replace: true })} testId="report-to" />
-          <Field
-            label={t('groupBy')}
-            kind="select"
-            value={groupBy}
-            options={GROUPS.map((g) => ({ value: g.value, label: pick(g.label) }))}
-            onChange={(v) => setQuery({ groupBy: v === 'product' ? null : (v as string) }, { replace: true })}
-            testId="report-group"
-          />
-        </div>
-      </div>
-      {badRange && <Notice tone="warn">{t('badRange')}</Notice>}
-      {report.error && <Notice tone="bad">{report.error}</Notice>}
-      {r && !r.upToDate && <Notice tone="warn">{t('notUpToDate')}</Notice>}
-      {!r && report.loading && <Spinner />}
-      {r && tot && (
-        <>
-          <div class="stats">
-            <Stat label={t('net')} value={<span data-testid="total-net">{money(tot.net)}</span>} note={t('ticketsNote', { n: quantity(tot.tickets) })} tone="good" />
-            <Stat label={t('gross')} value={<span data-testid="total-gross">{money(tot.gross)}</span>} note={t('netNote')} />
-            <Stat label={t('discounts')} value={<span data-testid="total-discounts">{money(tot.discounts)}</span>} />
-            <Stat label={t('returns')} value={<span data-testid="total-returns">{money(tot.returns)}</span>} />
-            <Stat label={t('voids')} value={<span data-testid="total-voids">{money(tot.voids)}</span>} note={t('voidsNote', { n: quantity(tot.voidQuantity) })} />
-            <Stat label={t('vat')} value={<span data-testid="total-vat">{money(tot.vat)}</span>} note={`${t('base')} ${money(tot.base)}`} />
+        <div class="stack">
+          <div class="segmented" style={{ maxWidth: 'none', flexWrap: 'wrap' }} role="group" aria-label={t('period')}>
+            {(['today', 'week', 'month', 'lastMonth', 'year'] as const).map((p) => (
+              <button key={p} type="button" aria-pressed={presetOn === p} class={presetOn === p ? 'on' : ''} onClick={() => setQuery({ ...presetRange(p) }, { replace: true })}>
+                {t(p)}
+              </button>
+            ))}
           </div>
-          {r.rows.length === 0 ? (
-            <Empty title={t('noSales')}>{t('noSalesText')}</Empty>
-          ) : (
-            <div class="table-scroll">
-              <table class="compact report-table" aria-label={t('sales')} data-testid="sales-table">
-                <thead>
-                  <tr>
-                    <th>{pick(GROUPS.find((g) => g.value === groupBy)!.label)}</th>
-                    {cols.map((c) => (
-                      <th key={c.id} class={`al-right${c.secondary ? ' secondary' : ''}`}>
-                        {c.title}
-                      </th>
-                    ))}
-                  </tr>
-                </thead>
-                <tbody>
-                  {r.rows.map((row) => (
-                    <tr key={row.key} data-key={row.key}>
-                      <td data-col="label">{rowLabel(row, groupBy)}</td>
+          <div class="filter-grid">
+            <Field label={t('from')} kind="day" value={from} onChange={(v) => v && setQuery({ from: v as string }, { replace: true })} testId="report-from" />
+            <Field label={t('to')} kind="day" value={to} onChange={(v) => v && setQuery({ to: v as string }, { replace: true })} testId="report-to" />
+            <Field
+              label={t('groupBy')}
+              kind="select"
+              value={groupBy}
+              options={GROUPS.map((g) => ({ value: g.value, label: pick(g.label) }))}
+              onChange={(v) => setQuery({ groupBy: v === 'product' ? null : (v as string) }, { replace: true })}
+              testId="report-group"
+            />
+          </div>
+        </div>
+        {badRange && <Notice tone="warn">{t('badRange')}</Notice>}
+        {report.error && <Notice tone="bad">{report.error}</Notice>}
+        {r && !r.upToDate && <Notice tone="warn">{t('notUpToDate')}</Notice>}
+        {!r && report.loading && <Spinner />}
+        {r && tot && (
+          <>
+            <div class="stats">
+              <Stat label={t('net')} value={<span data-testid="total-net">{money(tot.net)}</span>} note={t('ticketsNote', { n: quantity(tot.tickets) })} tone="good" />
+              <Stat label={t('gross')} value={<span data-testid="total-gross">{money(tot.gross)}</span>} note={t('netNote')} />
+              <Stat label={t('discounts')} value={<span data-testid="total-discounts">{money(tot.discounts)}</span>} />
+              <Stat label={t('returns')} value={<span data-testid="total-returns">{money(tot.returns)}</span>} />
+              <Stat label={t('voids')} value={<span data-testid="total-voids">{money(tot.voids)}</span>} note={t('voidsNote', { n: quantity(tot.voidQuantity) })} />
+              <Stat label={t('vat')} value={<span data-testid="total-vat">{money(tot.vat)}</span>} note={`${t('base')} ${money(tot.base)}`} />
+            </div>
+            {r.rows.length === 0 ? (
+              <Empty title={t('noSales')}>{t('noSalesText')}</Empty>
+            ) : (
+              <div class="table-scroll">
+                <table class="compact report-table" aria-label={t('sales')} data-testid="sales-table">
+                  <thead>
+                    <tr>
+                      <th>{pick(GROUPS.find((g) => g.value === groupBy)!.label)}</th>
                       {cols.map((c) => (
-                        <td key={c.id} data-col={c.id} class={`al-right num${c.secondary ? ' secondary' : ''}`}>
-                          {c.value({ ...row, base: row.base ?? 0 })}
-                        </td>
+                        <th key={c.id} class={`al-right${c.secondary ? ' secondary' : ''}`}>
+                          {c.title}
+                        </th>
                       ))}
                     </tr>
-                  ))}
-                </tbody>
-                <tfoot>
-                  <tr data-key="totals">
-                    <th data-col="label">{t('total')}</th>
-                    {cols.map((c) => (
-                      <th key={c.id} data-col={c.id} class={`al-right num${c.secondary ? ' secondary' : ''}`}>
-                        {c.value(tot)}
-                      </th>
+                  </thead>
+                  <tbody>
+                    {r.rows.map((row) => (
+                      <tr key={row.key} data-key={row.key}>
+                        <td data-col="label">{rowLabel(row, groupBy)}</td>
+                        {cols.map((c) => (
+                          <td key={c.id} data-col={c.id} class={`al-right num${c.secondary ? ' secondary' : ''}`}>
+                            {c.value({ ...row, base: row.base ?? 0 })}
+                          </td>
+                        ))}
+                      </tr>
                     ))}
-                  </tr>
-                </tfoot>
-              </table>
-            </div>
-          )}
-        </>
-      )}
+                  </tbody>
+                  <tfoot>
+                    <tr data-key="totals">
+                      <th data-col="label">{t('total')}</th>
+                      {cols.map((c) => (
+                        <th key={c.id} data-col={c.id} class={`al-right num${c.secondary ? ' secondary' : ''}`}>
+                          {c.value(tot)}
+                        </th>
+                      ))}
+                    </tr>
+                  </tfoot>
+                </table>
+              </div>
+            )}
+          </>
+        )}
+      </div>
     </Card>
   );
 }
@@ -278,97 +285,99 @@ function FiscalDaySection() {
   const d = day.data;
   return (
     <Card title={t('fiscalDay')}>
-      <div class="filter-grid">
-        {can('SettingsRead') ? (
-          <Field label={t('fiscalDevice')} kind="select" value={fiscalName} emptyOption={t('pick')} options={devices} onChange={(v) => setQuery({ fiscal: (v as string) || null }, { replace: true })} testId="fiscal-device" />
-        ) : (
-          <Field label={t('fiscalDevice')} value={fiscalName} onChange={(v) => setQuery({ fiscal: (v as string) || null }, { replace: true })} testId="fiscal-device" />
+      <div class="stack">
+        <div class="filter-grid">
+          {can('SettingsRead') ? (
+            <Field label={t('fiscalDevice')} kind="select" value={fiscalName} emptyOption={t('pick')} options={devices} onChange={(v) => setQuery({ fiscal: (v as string) || null }, { replace: true })} testId="fiscal-device" />
+          ) : (
+            <Field label={t('fiscalDevice')} value={fiscalName} onChange={(v) => setQuery({ fiscal: (v as string) || null }, { replace: true })} testId="fiscal-device" />
+          )}
+        </div>
+        {!fiscalName && <Empty icon="fiscal" title={t('pickDevice')} />}
+        {fiscalName && day.error && <Notice tone="bad">{day.error}</Notice>}
+        {fiscalName && !d && day.loading && <Spinner />}
+        {d && (
+          <div class="stack" data-testid="fiscal-day">
+            <Facts
+              items={[
+                [t('dayNumber'), <span data-testid="day-number">{d.dailySalesReportNumber}</span>],
+                [t('state'), d.isOpen === null ? t('unknown') : d.isOpen ? <Badge tone="info">{t('open')}</Badge> : <Badge>{t('closed')}</Badge>],
+                [t('tickets'), quantity(d.tickets)],
+                [t('dayTotal'), <b data-testid="day-total">{money(d.total)}</b>],
+                [t('returns'), money(d.returns)],
+                [t('discounts'), money(d.discounts)],
+                [t('vat'), money(d.vatTotal)],
+                [t('cashSales'), <b data-testid="day-cash">{money(d.cashSales)}</b>],
+              ]}
+            />
+            <div class="grid-2">
+              <table class="compact" aria-label={t('payments')}>
+                <thead>
+                  <tr>
+                    <th>{t('payment')}</th>
+                    <th class="al-right">{t('tickets')}</th>
+                    <th class="al-right">{t('amount')}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {d.payments.map((p) => (
+                    <tr key={p.paymentTypeNumber}>
+                      <td>{p.name}</td>
+                      <td class="al-right num">{p.tickets}</td>
+                      <td class="al-right num">{money(p.amount)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+              <table class="compact" aria-label={t('vat')}>
+                <thead>
+                  <tr>
+                    <th>{t('rate')}</th>
+                    <th class="al-right">{t('base')}</th>
+                    <th class="al-right">{t('vat')}</th>
+                    <th class="al-right">{t('withVat')}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {d.vat.map((v) => (
+                    <tr key={v.rate}>
+                      <td>{quantity(v.rate)} %</td>
+                      <td class="al-right num">{money(v.base)}</td>
+                      <td class="al-right num">{money(v.vat)}</td>
+                      <td class="al-right num">{money(v.gross)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            {can('CashCount') ? <CountForm fiscalName={fiscalName} cashSales={d.cashSales} /> : <Notice tone="info">{t('noCountRight')}</Notice>}
+          </div>
+        )}
+        {fiscalName && (
+          <>
+            <h3>{t('earlier')}</h3>
+            <DataTable<CashCount>
+              resource="cashcounts"
+              label={t('earlier')}
+              stateKey="cc"
+              filters={{ fiscalName: op.eq(fiscalName) }}
+              defaultSort="-countedAt"
+              rowKey={(c) => c.id}
+              pageSize={10}
+              columns={[
+                { id: 'at', title: t('countedAt'), sort: 'countedAt', render: (c) => dateTime(c.countedAt) },
+                { id: 'day', title: t('dayNumber'), align: 'right', render: (c) => c.dailySalesReportNumber ?? '—', secondary: true },
+                { id: 'float', title: t('openingFloat'), align: 'right', render: (c) => money(c.openingFloat), secondary: true },
+                { id: 'expected', title: t('expected'), align: 'right', render: (c) => money(c.expected) },
+                { id: 'counted', title: t('counted'), align: 'right', render: (c) => money(c.counted) },
+                { id: 'difference', title: t('difference'), align: 'right', render: (c) => <span class={c.difference < 0 ? 'negative' : ''}>{money(c.difference)}</span> },
+                { id: 'by', title: t('by'), render: (c) => c.countedBy.name || c.countedBy.userName, secondary: true },
+              ]}
+              empty={{ title: t('noCounts') }}
+            />
+          </>
         )}
       </div>
-      {!fiscalName && <Empty icon="fiscal" title={t('pickDevice')} />}
-      {fiscalName && day.error && <Notice tone="bad">{day.error}</Notice>}
-      {fiscalName && !d && day.loading && <Spinner />}
-      {d && (
-        <div class="stack" data-testid="fiscal-day">
-          <Facts
-            items={[
-              [t('dayNumber'), <span data-testid="day-number">{d.dailySalesReportNumber}</span>],
-              [t('state'), d.isOpen === null ? t('unknown') : d.isOpen ? <Badge tone="info">{t('open')}</Badge> : <Badge>{t('closed')}</Badge>],
-              [t('tickets'), quantity(d.tickets)],
-              [t('dayTotal'), <b data-testid="day-total">{money(d.total)}</b>],
-              [t('returns'), money(d.returns)],
-              [t('discounts'), money(d.discounts)],
-              [t('vat'), money(d.vatTotal)],
-              [t('cashSales'), <b data-testid="day-cash">{money(d.cashSales)}</b>],
-            ]}
-          />
-          <div class="grid-2">
-            <table class="compact" aria-label={t('payments')}>
-              <thead>
-                <tr>
-                  <th>{t('payment')}</th>
-                  <th class="al-right">{t('tickets')}</th>
-                  <th class="al-right">{t('amount')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {d.payments.map((p) => (
-                  <tr key={p.paymentTypeNumber}>
-                    <td>{p.name}</td>
-                    <td class="al-right num">{p.tickets}</td>
-                    <td class="al-right num">{money(p.amount)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            <table class="compact" aria-label={t('vat')}>
-              <thead>
-                <tr>
-                  <th>{t('rate')}</th>
-                  <th class="al-right">{t('base')}</th>
-                  <th class="al-right">{t('vat')}</th>
-                  <th class="al-right">{t('withVat')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {d.vat.map((v) => (
-                  <tr key={v.rate}>
-                    <td>{quantity(v.rate)} %</td>
-                    <td class="al-right num">{money(v.base)}</td>
-                    <td class="al-right num">{money(v.vat)}</td>
-                    <td class="al-right num">{money(v.gross)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          {can('CashCount') ? <CountForm fiscalName={fiscalName} cashSales={d.cashSales} /> : <Notice tone="info">{t('noCountRight')}</Notice>}
-        </div>
-      )}
-      {fiscalName && (
-        <>
-          <h3>{t('earlier')}</h3>
-          <DataTable<CashCount>
-            resource="cashcounts"
-            label={t('earlier')}
-            stateKey="cc"
-            filters={{ fiscalName: op.eq(fiscalName) }}
-            defaultSort="-countedAt"
-            rowKey={(c) => c.id}
-            pageSize={10}
-            columns={[
-              { id: 'at', title: t('countedAt'), sort: 'countedAt', render: (c) => dateTime(c.countedAt) },
-              { id: 'day', title: t('dayNumber'), align: 'right', render: (c) => c.dailySalesReportNumber ?? '—', secondary: true },
-              { id: 'float', title: t('openingFloat'), align: 'right', render: (c) => money(c.openingFloat), secondary: true },
-              { id: 'expected', title: t('expected'), align: 'right', render: (c) => money(c.expected) },
-              { id: 'counted', title: t('counted'), align: 'right', render: (c) => money(c.counted) },
-              { id: 'difference', title: t('difference'), align: 'right', render: (c) => <span class={c.difference < 0 ? 'negative' : ''}>{money(c.difference)}</span> },
-              { id: 'by', title: t('by'), render: (c) => c.countedBy.name || c.countedBy.userName, secondary: true },
-            ]}
-            empty={{ title: t('noCounts') }}
-          />
-        </>
-      )}
     </Card>
   );
 }

@@ -905,10 +905,10 @@ function ReceiptSettingsTab() {
         <fieldset class="form-fields stack" disabled={!canEdit}>
           <h3>{t('shopHeader')}</h3>
           <div class="form-grid">
-            <Field form={form as unknown as AnyForm} name="shopName" label={t('shopName')} hint={t('shopNameHint', { name: s.effective.shopName })} maxLength={200} />
+            <Field form={form as unknown as AnyForm} name="shopName" label={t('shopName')} hint={t('shopNameHint', { name: s.effective.shopName })} maxLength={200} testId="rs-shopName" />
             <span />
-            <Field form={form as unknown as AnyForm} name="addressLines" label={t('addressLines')} kind="textarea" hint={t('linesHint')} />
-            <Field form={form as unknown as AnyForm} name="footerLines" label={t('footerLines')} kind="textarea" hint={t('footerHint')} />
+            <Field form={form as unknown as AnyForm} name="addressLines" label={t('addressLines')} kind="textarea" hint={t('linesHint')} testId="rs-addressLines" />
+            <Field form={form as unknown as AnyForm} name="footerLines" label={t('footerLines')} kind="textarea" hint={t('footerHint')} testId="rs-footerLines" />
           </div>
           <h3>{t('smtpTitle')}</h3>
           <Notice tone={s.effective.smtpSource === 'None' ? 'warn' : 'info'}>
@@ -918,16 +918,16 @@ function ReceiptSettingsTab() {
             </span>
           </Notice>
           <div class="form-grid">
-            <Field form={form as unknown as AnyForm} name="ownServer" label={t('ownServer')} kind="switch" hint={t('ownServerHint')} />
+            <Field form={form as unknown as AnyForm} name="ownServer" label={t('ownServer')} kind="switch" hint={t('ownServerHint')} testId="rs-ownServer" />
             <span />
             {own && (
               <>
-                <Field form={form as unknown as AnyForm} name="host" label={t('host')} required placeholder="smtp.example.com" />
-                <Field form={form as unknown as AnyForm} name="port" label={t('port')} kind="number" integer min={1} max={65535} nullable hint={t('portHint')} />
-                <Field form={form as unknown as AnyForm} name="tls" label={t('tls')} kind="select" options={Object.entries(tls).map(([value, label]) => ({ value, label }))} required />
-                <Field form={form as unknown as AnyForm} name="user" label={t('smtpUser')} autoComplete="off" />
-                <Field form={form as unknown as AnyForm} name="password" label={t('smtpPassword')} kind="password" autoComplete="new-password" hint={s.smtp?.passwordSet ? t('passwordStored') : t('passwordNone')} />
-                <Field form={form as unknown as AnyForm} name="from" label={t('from')} hint={t('fromHint')} />
+                <Field form={form as unknown as AnyForm} name="host" label={t('host')} required placeholder="smtp.example.com" testId="rs-host" />
+                <Field form={form as unknown as AnyForm} name="port" label={t('port')} kind="number" integer min={1} max={65535} nullable hint={t('portHint')} testId="rs-port" />
+                <Field form={form as unknown as AnyForm} name="tls" label={t('tls')} kind="select" options={Object.entries(tls).map(([value, label]) => ({ value, label }))} required testId="rs-tls" />
+                <Field form={form as unknown as AnyForm} name="user" label={t('smtpUser')} autoComplete="off" testId="rs-user" />
+                <Field form={form as unknown as AnyForm} name="password" label={t('smtpPassword')} kind="password" autoComplete="new-password" hint={s.smtp?.passwordSet ? t('passwordStored') : t('passwordNone')} testId="rs-password" />
+                <Field form={form as unknown as AnyForm} name="from" label={t('from')} hint={t('fromHint')} testId="rs-from" />
               </>
             )}
           </div>
