@@ -131,10 +131,10 @@ describe.skipIf(!haveChromium)('the Settings tabs for receipts, e-mails, backups
 
       // --- Backups: made on the page, listed, downloaded
       await tab(page, backups);
-      const count = (await expect2xx(hub.call('GET', '/api/backups'))).items.length as number;
+      const had = new Set(((await expect2xx(hub.call('GET', '/api/backups'))).items as Array<{ file: string }>).map((x) => x.file));
       await page.getByTestId('backup-now').click();
-      await expect.poll(async () => (await hub.call('GET', '/api/backups')).body.items.length).toBe(count + 1);
-      const newest = (await expect2xx(hub.call('GET', '/api/backups'))).items[0] as { file: string; size: number };
+      await expect.poll(async () => (await hub.call('GET', '/api/backups')).body.items.length).toBe(had.size + 1);
+      const newest = ((await expect2xx(hub.call('GET', '/api/backups'))).items as Array<{ file: string; size: number }>).find((x) => !had.has(x.file))!;
       const line = page.locator(`[data-testid=backups] tr[data-file="${newest.file}"]`);
       await line.waitFor();
       const [download] = await Promise.all([page.waitForEvent('download'), line.getByRole('button').click()]);

@@ -286,6 +286,14 @@ function Section<T extends object>(props: {
   );
 }
 
+const CATEGORIES: Record<string, Entry> = {
+  Cash: { en: 'Cash', sk: 'Hotovosť', cs: 'Hotovost' },
+  CreditCard: { en: 'Card', sk: 'Platobná karta', cs: 'Platební karta' },
+  Voucher: { en: 'Voucher', sk: 'Poukážka', cs: 'Poukázka' },
+  Other: { en: 'Other', sk: 'Iné', cs: 'Jiné' },
+};
+const categoryLabel = (c: string) => (CATEGORIES[c] ? pick(CATEGORIES[c]) : c);
+
 const active = (on: boolean) => (on ? <Badge tone="good">{t('active')}</Badge> : <Badge>{t('inactive')}</Badge>);
 
 function PaymentTypes() {
@@ -298,8 +306,8 @@ function PaymentTypes() {
       rowKey={(p) => String(p.number)}
       columns={[
         { id: 'number', title: t('numberShort'), sort: 'number', align: 'right', render: (p) => p.number },
-        { id: 'name', title: t('name'), render: (p) => <b>{p.name || p.category}</b> },
-        { id: 'category', title: t('category'), sort: 'category', render: (p) => p.category },
+        { id: 'name', title: t('name'), render: (p) => <b>{p.name || categoryLabel(p.category)}</b> },
+        { id: 'category', title: t('category'), sort: 'category', render: (p) => categoryLabel(p.category) },
         { id: 'change', title: t('givesChange'), render: (p) => (p.isChangeable ? t('yes') : t('no')) },
         { id: 'active', title: t('state'), render: (p) => active(p.isActive) },
       ]}
@@ -318,7 +326,7 @@ function PaymentTypes() {
             <div class="form-grid">
               <Field form={form} name="number" label={t('number')} kind="number" integer min={1} max={2147483647} required disabled={!isNew} hint={t('numberHint')} />
               <Field form={form} name="name" label={t('name')} required />
-              <Field form={form} name="category" label={t('category')} kind="select" options={options(ENUMS.paymentCategory)} required />
+              <Field form={form} name="category" label={t('category')} kind="select" options={options(ENUMS.paymentCategory, categoryLabel)} required />
               <Field form={form} name="isChangeable" label={t('givesChange')} kind="switch" hint={t('changeHint')} />
               <Field form={form} name="isActive" label={t('active')} kind="switch" />
             </div>
