@@ -14,6 +14,7 @@ import { Catalog } from './pages/Catalog';
 import { Customers } from './pages/Customers';
 import { Devices } from './pages/Devices';
 import { Login } from './pages/Login';
+import { Reports } from './pages/Reports';
 import { Settings } from './pages/Settings';
 import { Tickets } from './pages/Tickets';
 import { Today } from './pages/Today';
@@ -53,6 +54,7 @@ function Page({ path }: { path: string }) {
   const cat = match('/catalog/:tab', path);
   if (path === '/catalog' || cat) return <Catalog tab={cat?.tab ?? 'products'} takingId={null} />;
   if (path === '/customers') return <Customers />;
+  if (path === '/reports') return <Reports />;
   const set = match('/settings/:tab', path);
   if (path === '/settings' || set) return <Settings tab={set?.tab ?? 'payments'} />;
   return (

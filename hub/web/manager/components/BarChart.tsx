@@ -1,5 +1,15 @@
 /** A bar chart drawn as SVG (no chart library, no CDN): sales by hour on the Today page. */
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { messages, plural } from '../../shared/i18n';
+
+const t = messages({
+  tap: { en: 'Tap a bar for its hour.', sk: 'Ťuknite na stĺpec a uvidíte jeho hodinu.', cs: 'Ťukněte na sloupec a uvidíte jeho hodinu.' },
+});
+const TICKETS = {
+  one: { en: '{n} ticket', sk: '{n} účet', cs: '{n} účet' },
+  few: { en: '{n} tickets', sk: '{n} účty', cs: '{n} účty' },
+  other: { en: '{n} tickets', sk: '{n} účtov', cs: '{n} účtů' },
+};
 
 export interface Bar {
   label: string;
@@ -51,10 +61,10 @@ export function BarChart({ bars, format, current, label }: { bars: Bar[]; format
       <figcaption class="chart-caption" aria-live="polite">
         {caption ? (
           <>
-            <b>{caption.title}</b> · {format(caption.value)} · {caption.count} {caption.count === 1 ? 'ticket' : 'tickets'}
+            <b>{caption.title}</b> · {format(caption.value)} · {plural(caption.count, TICKETS)}
           </>
         ) : (
-          'Tap a bar for its hour.'
+          t('tap')
         )}
       </figcaption>
       <svg viewBox={`0 0 ${W} ${H}`} width={W} height={H} role="img" aria-label={label}>

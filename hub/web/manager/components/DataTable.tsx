@@ -10,6 +10,15 @@ import { quantity } from '../lib/format';
 import { useQuery } from '../lib/router';
 import { Icon } from './Icon';
 import { Button, Empty, Notice } from './ui';
+import { messages } from '../../shared/i18n';
+
+const t = messages({
+  retry: { en: 'Try again', sk: 'Skúsiť znova', cs: 'Zkusit znovu' },
+  range: { en: '{first}–{last} of {total}', sk: '{first}–{last} z {total}', cs: '{first}–{last} z {total}' },
+  previous: { en: 'Previous page', sk: 'Predchádzajúca strana', cs: 'Předchozí strana' },
+  next: { en: 'Next page', sk: 'Ďalšia strana', cs: 'Další strana' },
+  page: { en: 'Page {page} of {pages}', sk: 'Strana {page} z {pages}', cs: 'Strana {page} z {pages}' },
+});
 
 export interface Column<T> {
   id: string;
@@ -63,7 +72,7 @@ export function DataTable<T>(props: Props<T>) {
       <Notice tone="bad">
         {error}{' '}
         <Button small variant="ghost" onClick={reload}>
-          Try again
+          {t('retry')}
         </Button>
       </Notice>
     );
@@ -122,15 +131,15 @@ export function DataTable<T>(props: Props<T>) {
       {data && data.totalCount > 0 && (
         <footer class="pager">
           <span class="pager-info">
-            {quantity(first)}–{quantity(first + rows.length - 1)} of {quantity(data.totalCount)}
+            {t('range', { first: quantity(first), last: quantity(first + rows.length - 1), total: quantity(data.totalCount) })}
           </span>
           {pages > 1 && (
             <span class="pager-buttons">
-              <Button small icon="left" aria-label="Previous page" disabled={page <= 1} onClick={() => goto(page - 1)} />
+              <Button small icon="left" aria-label={t('previous')} disabled={page <= 1} onClick={() => goto(page - 1)} />
               <span class="pager-page">
-                Page {page} of {pages}
+                {t('page', { page, pages })}
               </span>
-              <Button small icon="right" aria-label="Next page" disabled={page >= pages} onClick={() => goto(page + 1)} />
+              <Button small icon="right" aria-label={t('next')} disabled={page >= pages} onClick={() => goto(page + 1)} />
             </span>
           )}
         </footer>

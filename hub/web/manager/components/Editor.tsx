@@ -6,11 +6,29 @@
  */
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, ApiError, describeError, path } from '../lib/api';
+import { api, ApiError, CONFLICT, describeError, path } from '../lib/api';
 import { useForm, type FormApi } from '../lib/form';
 import { useLive } from '../lib/live';
 import { refreshSession, useCan } from '../lib/session';
 import { Button, confirm, Drawer, Notice, Spinner, toast } from './ui';
+import { messages } from '../../shared/i18n';
+
+const t = messages({
+  gone: { en: 'This {noun} no longer exists.', sk: 'Tento záznam ({noun}) už neexistuje.', cs: 'Tento záznam ({noun}) už neexistuje.' },
+  saved: { en: '{Noun} saved.', sk: 'Uložené: {noun}.', cs: 'Uloženo: {noun}.' },
+  deleted: { en: '{Noun} deleted.', sk: 'Odstránené: {noun}.', cs: 'Odstraněno: {noun}.' },
+  askDelete: { en: 'Delete this {noun}?', sk: 'Odstrániť tento záznam ({noun})?', cs: 'Odstranit tento záznam ({noun})?' },
+  willGo: { en: '“{title}” will be removed from the hub.', sk: '„{title}“ bude z hubu odstránené.', cs: '„{title}“ bude z hubu odstraněno.' },
+  delete: { en: 'Delete', sk: 'Odstrániť', cs: 'Odstranit' },
+  cancel: { en: 'Cancel', sk: 'Zrušiť', cs: 'Zrušit' },
+  close: { en: 'Close', sk: 'Zavrieť', cs: 'Zavřít' },
+  create: { en: 'Create {noun}', sk: 'Vytvoriť', cs: 'Vytvořit' },
+  saveChanges: { en: 'Save changes', sk: 'Uložiť zmeny', cs: 'Uložit změny' },
+  readOnly: { en: 'You can look at this {noun}, but changing it needs the right “{right}”.', sk: 'Tento záznam ({noun}) si môžete pozrieť, ale na zmenu potrebujete právo „{right}“.', cs: 'Tento záznam ({noun}) si můžete prohlédnout, ale ke změně potřebujete právo „{right}“.' },
+  meanwhile: { en: 'Someone else changed this {noun} while you were editing.', sk: 'Kým ste upravovali, niekto iný zmenil tento záznam ({noun}).', cs: 'Zatímco jste upravovali, někdo jiný změnil tento záznam ({noun}).' },
+  loadTheirs: { en: 'Load their version', sk: 'Načítať jeho verziu', cs: 'Načíst jeho verzi' },
+  reload: { en: 'Reload', sk: 'Načítať znova', cs: 'Načíst znovu' },
+});
 
 export interface EditorContext<T> {
   isNew: boolean;
@@ -60,7 +78,7 @@ export function Editor<T extends object>(props: Props<T>) {
       setChangedMeanwhile(false);
       setLoadError(null);
     } catch (e) {
-      setLoadError(describeError(e, `This ${props.noun.toLowerCase()} no longer exists.`));
+      setLoadError(describeError(e, t('gone', { noun: props.noun.toLowerCase() })));
     }
   };
   useEffect(() => {
@@ -84,7 +102,7 @@ export function Editor<T extends object>(props: Props<T>) {
       const body = props.toBody ? props.toBody(values, isNew) : values;
       try {
         const doc = isNew ? await api.post<T>(path(resource), body as Record<string, unknown>) : await api.put<T>(path(resource, editKey!), body as Record<string, unknown>);
-        toast(`${props.noun} saved.`);
+        toast(t('saved', { Noun: props.noun, noun: props.noun.toLowerCase() }));
         props.onSaved?.(doc);
         props.onClose();
       } catch (e) {
@@ -94,12 +112,12 @@ export function Editor<T extends object>(props: Props<T>) {
     });
 
   const remove = async () => {
-    const ok = await confirm({ title: `Delete this ${props.noun.toLowerCase()}?`, text: `“${props.title(form.values, false)}” will be removed from the hub.`, confirm: 'Delete', danger: true });
+    const ok = await confirm({ title: t('askDelete', { noun: props.noun.toLowerCase() }), text: t('willGo', { title: props.title(form.values, false) }), confirm: t('delete'), danger: true });
     if (!ok) return;
     setDeleting(true);
     try {
       await api.del(path(resource, editKey!));
-      toast(`${props.noun} deleted.`);
+      toast(t('deleted', { Noun: props.noun, noun: props.noun.toLowerCase() }));
       props.onClose();
     } catch (e) {
       if (e instanceof ApiError && e.isMissingRight) void refreshSession().catch(() => undefined);
@@ -110,7 +128,7 @@ export function Editor<T extends object>(props: Props<T>) {
   };
 
   const ready = isNew || stored !== null;
-  const conflict = form.formError?.startsWith('Someone changed this meanwhile');
+  const conflict = form.formError !== null && form.formError === CONFLICT();
   return (
     <Drawer
       title={ready ? props.title(form.values, isNew) : props.noun}
@@ -122,16 +140,16 @@ export function Editor<T extends object>(props: Props<T>) {
           <>
             {canDelete && (
               <Button variant="danger" icon="trash" busy={deleting} onClick={remove}>
-                Delete
+                {t('delete')}
               </Button>
             )}
             <span class="spacer" />
             <Button variant="ghost" onClick={props.onClose}>
-              {canEdit ? 'Cancel' : 'Close'}
+              {canEdit ? t('cancel') : t('close')}
             </Button>
             {canEdit && (
               <Button variant="primary" icon="check" busy={form.busy} onClick={save} data-testid="save">
-                {isNew ? `Create ${props.noun.toLowerCase()}` : 'Save changes'}
+                {isNew ? t('create', { noun: props.noun.toLowerCase() }) : t('saveChanges')}
               </Button>
             )}
           </>
@@ -151,12 +169,12 @@ export function Editor<T extends object>(props: Props<T>) {
             if (canEdit) void save();
           }}
         >
-          {!canEdit && <Notice tone="info">You can look at this {props.noun.toLowerCase()}, but changing it needs the right “{isNew ? rights.create : rights.update}”.</Notice>}
+          {!canEdit && <Notice tone="info">{t('readOnly', { noun: props.noun.toLowerCase(), right: isNew ? rights.create : rights.update })}</Notice>}
           {changedMeanwhile && (
             <Notice tone="warn">
-              Someone else changed this {props.noun.toLowerCase()} while you were editing.{' '}
+              {t('meanwhile', { noun: props.noun.toLowerCase() })}{' '}
               <Button small onClick={load}>
-                Load their version
+                {t('loadTheirs')}
               </Button>
             </Notice>
           )}
@@ -167,7 +185,7 @@ export function Editor<T extends object>(props: Props<T>) {
                 <>
                   {' '}
                   <Button small onClick={load}>
-                    Reload
+                    {t('reload')}
                   </Button>
                 </>
               )}

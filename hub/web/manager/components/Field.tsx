@@ -7,6 +7,11 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { checks, type Check, type FormApi } from '../lib/form';
 import { isoDay } from '../lib/format';
+import { messages } from '../../shared/i18n';
+
+const t = messages({
+  required: { en: '{label} is required.', sk: 'Pole {label} je povinné.', cs: 'Pole {label} je povinné.' },
+});
 
 export interface Option {
   value: string;
@@ -74,7 +79,7 @@ export function Field(props: Props) {
       if (p.disabled) return null;
       if (p.required) {
         const empty = v === null || v === undefined || (typeof v === 'string' && v.trim() === '') || (Array.isArray(v) && v.length === 0);
-        if (empty) return `${p.label} is required.`;
+        if (empty) return t('required', { label: p.label });
       }
       if ((p.kind ?? 'text') === 'number') {
         const n = checks.number({ min: p.min, max: p.max, integer: p.integer, places: p.places })(v, all);

@@ -2,6 +2,11 @@
 import type { ComponentChildren } from 'preact';
 import type { FormApi } from '../lib/form';
 import { Button, Empty } from './ui';
+import { messages } from '../../shared/i18n';
+
+const t = messages({
+  remove: { en: 'Remove {what} {n}', sk: 'Odstrániť {what} {n}', cs: 'Odstranit {what} {n}' },
+});
 
 interface Props<T> {
   form: FormApi<T>;
@@ -33,7 +38,7 @@ export function Rows<T>({ form, name, label, newRow, addLabel, empty, children, 
         <div class="row-item" key={i}>
           <div class="row-fields">{children(`${name}[${i}]`, i, row)}</div>
           {(!canRemove || canRemove(row)) && (
-            <Button small variant="ghost" icon="trash" aria-label={`Remove ${label.toLowerCase()} ${i + 1}`} onClick={() => form.set(name, rows.filter((_, j) => j !== i))} />
+            <Button small variant="ghost" icon="trash" aria-label={t('remove', { what: label.toLowerCase(), n: i + 1 })} onClick={() => form.set(name, rows.filter((_, j) => j !== i))} />
           )}
         </div>
       ))}

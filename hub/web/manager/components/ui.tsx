@@ -4,6 +4,15 @@ import { useEffect, useRef } from 'preact/hooks';
 import { linkHandler } from '../lib/router';
 import { Store, useStore } from '../lib/store';
 import { Icon, type IconName } from './Icon';
+import { messages } from '../../shared/i18n';
+
+const t = messages({
+  dismiss: { en: 'Dismiss', sk: 'Zavrieť správu', cs: 'Zavřít zprávu' },
+  sections: { en: 'Sections', sk: 'Časti', cs: 'Části' },
+  loading: { en: 'Loading…', sk: 'Načítava sa…', cs: 'Načítá se…' },
+  close: { en: 'Close', sk: 'Zavrieť', cs: 'Zavřít' },
+  cancel: { en: 'Cancel', sk: 'Zrušiť', cs: 'Zrušit' },
+});
 
 type Tone = 'neutral' | 'good' | 'warn' | 'bad' | 'info';
 
@@ -89,7 +98,7 @@ export function Notice({ tone = 'info', children, onClose }: { tone?: Tone; chil
     <div class={`notice notice-${tone}`} role={tone === 'bad' ? 'alert' : 'status'}>
       <div class="notice-body">{children}</div>
       {onClose && (
-        <button type="button" class="icon-btn" aria-label="Dismiss" onClick={onClose}>
+        <button type="button" class="icon-btn" aria-label={t('dismiss')} onClick={onClose}>
           <Icon name="close" />
         </button>
       )}
@@ -99,7 +108,7 @@ export function Notice({ tone = 'info', children, onClose }: { tone?: Tone; chil
 
 export function Tabs({ tabs, current }: { tabs: Array<{ id: string; label: string; href: string }>; current: string }) {
   return (
-    <nav class="tabs" aria-label="Sections">
+    <nav class="tabs" aria-label={t('sections')}>
       {tabs.map((t) => (
         <a key={t.id} href={t.href} onClick={linkHandler(t.href)} class={`tab${t.id === current ? ' active' : ''}`} aria-current={t.id === current ? 'page' : undefined}>
           {t.label}
@@ -135,11 +144,11 @@ export function Stat({ label, value, note, tone }: { label: string; value: Compo
   );
 }
 
-export function Spinner({ label = 'Loading…' }: { label?: string }) {
+export function Spinner({ label }: { label?: string }) {
   return (
     <div class="loading" role="status">
       <span class="spinner" aria-hidden="true" />
-      <span>{label}</span>
+      <span>{label ?? t('loading')}</span>
     </div>
   );
 }
@@ -180,7 +189,7 @@ export function Drawer({ title, subtitle, onClose, children, footer, wide }: { t
             <h2>{title}</h2>
             {subtitle && <p class="drawer-sub">{subtitle}</p>}
           </div>
-          <button type="button" class="icon-btn" aria-label="Close" onClick={onClose}>
+          <button type="button" class="icon-btn" aria-label={t('close')} onClick={onClose}>
             <Icon name="close" />
           </button>
         </header>
@@ -250,7 +259,7 @@ export function Dialogs() {
         <div class="dialog-text">{ask.text}</div>
         <div class="dialog-actions">
           <Button variant="ghost" onClick={() => answer(false)}>
-            Cancel
+            {t('cancel')}
           </Button>
           <button ref={ok} type="button" class={`btn ${ask.danger ? 'btn-danger' : 'btn-primary'}`} onClick={() => answer(true)}>
             {ask.confirm}

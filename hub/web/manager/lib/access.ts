@@ -30,7 +30,7 @@ export interface Gated {
 }
 
 /** Names of components/Icon's icons (this module stays free of JSX, so the hub's own tests can read it). */
-type ViewIcon = 'today' | 'tickets' | 'devices' | 'catalog' | 'customers' | 'settings';
+type ViewIcon = 'today' | 'tickets' | 'devices' | 'catalog' | 'customers' | 'reports' | 'settings';
 
 export interface View extends Gated {
   href: string;
@@ -45,6 +45,7 @@ export const VIEWS: readonly View[] = [
   { href: '/devices', label: { en: 'Devices', sk: 'Zariadenia', cs: 'Zařízení' }, icon: 'devices', needs: ['SettingsRead'] },
   { href: '/catalog', label: { en: 'Catalog & stock', sk: 'Katalóg a sklad', cs: 'Katalog a sklad' }, icon: 'catalog' },
   { href: '/customers', label: { en: 'Customers', sk: 'Zákazníci', cs: 'Zákazníci' }, icon: 'customers', needs: ['CustomerRead'] },
+  { href: '/reports', label: { en: 'Reports', sk: 'Prehľady', cs: 'Přehledy' }, icon: 'reports', needs: ['ReportRead'] },
   { href: '/settings', label: { en: 'Settings', sk: 'Nastavenia', cs: 'Nastavení' }, icon: 'settings', needs: ['SettingsRead'] },
 ];
 
@@ -67,6 +68,10 @@ export const SETTINGS_TABS: readonly Tab[] = [
   { id: 'numberings', label: { en: 'Numberings', sk: 'Číselné rady', cs: 'Číselné řady' }, href: '/settings/numberings', needs: ['StockRead'] },
   { id: 'users', label: { en: 'Users & rights', sk: 'Používatelia a práva', cs: 'Uživatelé a práva' }, href: '/settings/users', needs: ['UserRead'] },
   { id: 'devices', label: { en: 'Devices', sk: 'Zariadenia', cs: 'Zařízení' }, href: '/settings/devices' },
+  { id: 'receipts', label: { en: 'Receipts & e-mail', sk: 'Doklady a e-mail', cs: 'Doklady a e-mail' }, href: '/settings/receipts', needs: ['SettingsRead'] },
+  { id: 'outbox', label: { en: 'E-mail outbox', sk: 'Odoslané e-maily', cs: 'Odeslané e-maily' }, href: '/settings/outbox', needs: ['SettingsRead'] },
+  { id: 'backups', label: { en: 'Backups', sk: 'Zálohy', cs: 'Zálohy' }, href: '/settings/backups', needs: ['SettingsRead'] },
+  { id: 'registers', label: { en: 'Registers', sk: 'Pokladne', cs: 'Pokladny' }, href: '/settings/registers', needs: ['SettingsRead'] },
 ];
 
 export type Can = (right: string) => boolean;

@@ -4,7 +4,29 @@
  * giving up. Lists use the hub's QueryResult paging; filters are written in NData (`Member=op:arg`).
  */
 
+import { language, messages } from '../../shared/i18n';
 import type { MemberError, Problem as WireProblem } from '../../shared/types';
+
+const t = messages({
+  noAnswer: { en: 'The hub does not answer. Check that it is running and that this device is on the shop network.', sk: 'Hub neodpovedá. Skontrolujte, či beží a či je toto zariadenie v sieti prevádzky.', cs: 'Hub neodpovídá. Zkontrolujte, zda běží a zda je toto zařízení v síti provozovny.' },
+  answered: { en: 'The hub answered {status}.', sk: 'Hub odpovedal {status}.', cs: 'Hub odpověděl {status}.' },
+  sessionEnded: { en: 'Your session has ended. Please log in again.', sk: 'Vaše prihlásenie vypršalo. Prihláste sa znova.', cs: 'Vaše přihlášení vypršelo. Přihlaste se znovu.' },
+  needsRight: { en: 'You are not allowed to do this: it needs the right “{right}”. Ask the owner to grant it.', sk: 'Na toto nemáte oprávnenie: treba právo „{right}“. Požiadajte majiteľa, aby vám ho pridelil.', cs: 'K tomu nemáte oprávnění: je třeba právo „{right}“. Požádejte majitele, aby vám ho přidělil.' },
+  notAllowed: { en: 'You are not allowed to do this. {detail}', sk: 'Na toto nemáte oprávnenie. {detail}', cs: 'K tomu nemáte oprávnění. {detail}' },
+  refused: { en: 'The hub refused this action.', sk: 'Hub túto akciu odmietol.', cs: 'Hub tuto akci odmítl.' },
+  notFound: { en: 'Not found: it may have been deleted meanwhile.', sk: 'Nenašlo sa: medzitým to mohol niekto odstrániť.', cs: 'Nenalezeno: mezitím to mohl někdo odstranit.' },
+  conflict: { en: 'Someone changed this meanwhile. Reload to see their version, then make your change again.', sk: 'Niekto to medzitým zmenil. Načítajte jeho verziu a urobte svoju zmenu znova.', cs: 'Někdo to mezitím změnil. Načtěte jeho verzi a udělejte svou změnu znovu.' },
+  unavailable: { en: 'The device is unavailable.', sk: 'Zariadenie nie je dostupné.', cs: 'Zařízení není dostupné.' },
+  nothingChanged: { en: '{detail} Nothing was changed; try again in a moment.', sk: '{detail} Nič sa nezmenilo; skúste to o chvíľu znova.', cs: '{detail} Nic se nezměnilo; zkuste to za chvíli znovu.' },
+  correct: { en: 'Please correct the highlighted fields.', sk: 'Opravte, prosím, zvýraznené polia.', cs: 'Opravte prosím zvýrazněná pole.' },
+});
+
+/** The words of a stale-version refusal (409, errorCode 6), to tell it from other form errors. */
+export const CONFLICT = () => t('conflict');
+/** The words for fields that fail their checks. */
+export const CORRECT_FIELDS = () => t('correct');
+/** The words for an ended session. */
+export const SESSION_ENDED = () => t('sessionEnded');
 
 export type { MemberError };
 
@@ -16,7 +38,7 @@ export class ApiError extends Error {
     readonly status: number,
     readonly problem: Problem,
   ) {
-    super(problem.detail || problem.title || `The hub answered ${status}.`);
+    super(problem.detail || problem.title || t('answered', { status }));
   }
   get errors(): MemberError[] {
     return this.problem.errors ?? [];
@@ -97,7 +119,7 @@ export async function request<T>(method: string, url: string, body?: Json, opts:
     res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: opts.signal });
   } catch (e) {
     if ((e as Error).name === 'AbortError') throw e;
-    throw new ApiError(0, { status: 0, title: 'The hub does not answer. Check that it is running and that this device is on the shop network.' });
+    throw new ApiError(0, { status: 0, title: t('noAnswer') });
   }
   if (res.status === 401 && !opts.retried && auth.recover && !url.startsWith('/api/auth')) {
     if (await auth.recover()) return request<T>(method, url, body, { ...opts, retried: true });
@@ -117,6 +139,43 @@ export async function request<T>(method: string, url: string, body?: Json, opts:
     throw new ApiError(res.status, problem);
   }
   return parsed as T;
+}
+
+/**
+ * A file from the hub (a CSV report, a backup), fetched with the session's token and handed to
+ * the browser as a download: a plain link could not carry the token.
+ */
+export async function download(url: string, accept: string, fallbackName: string, retried = false): Promise<string> {
+  // The file speaks the page's language (a CSV's words, separator and decimal comma), not the browser's.
+  const headers: Record<string, string> = { accept: `${accept}, application/problem+json`, 'accept-language': language() };
+  if (auth.token) headers.authorization = `Bearer ${auth.token}`;
+  let res: Response;
+  try {
+    res = await fetch(url, { headers });
+  } catch {
+    throw new ApiError(0, { status: 0, title: t('noAnswer') });
+  }
+  if (res.status === 401 && !retried && auth.recover && (await auth.recover())) return download(url, accept, fallbackName, true);
+  if (!res.ok) {
+    let problem: Problem = { status: res.status, title: res.statusText };
+    try {
+      problem = { ...(JSON.parse(await res.text()) as Problem), status: res.status };
+    } catch {
+      /* not problem+json: the status says enough */
+    }
+    throw new ApiError(res.status, problem);
+  }
+  const name = /filename="?([^";]+)"?/i.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? fallbackName;
+  const blob = await res.blob();
+  const href = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = href;
+  a.download = name;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(href), 10_000);
+  return name;
 }
 
 export const api = {
@@ -154,22 +213,22 @@ export function describeError(e: unknown, notFound?: string): string {
     case 0:
       return e.message;
     case 401:
-      return 'Your session has ended. Please log in again.';
+      return t('sessionEnded');
     case 403: {
       if (e.isMissingRight) {
         const right = /right (.+?)\.?$/.exec(detail)?.[1];
-        return right ? `You are not allowed to do this: it needs the right “${right}”. Ask the owner to grant it.` : `You are not allowed to do this. ${detail}`;
+        return right ? t('needsRight', { right }) : t('notAllowed', { detail });
       }
-      return detail || 'The hub refused this action.';
+      return detail || t('refused');
     }
     case 404:
-      return notFound ?? (detail || 'Not found: it may have been deleted meanwhile.');
+      return notFound ?? (detail || t('notFound'));
     case 409:
-      return e.problem.errorCode === 6 ? 'Someone changed this meanwhile. Reload to see their version, then make your change again.' : detail;
+      return e.problem.errorCode === 6 ? t('conflict') : detail;
     case 503:
-      return `${detail || 'The device is unavailable.'} Nothing was changed; try again in a moment.`;
+      return t('nothingChanged', { detail: detail || t('unavailable') });
     default:
-      if (e.status === 400 && e.errors.length) return 'Please correct the highlighted fields.';
+      if (e.status === 400 && e.errors.length) return t('correct');
       return detail || e.problem.title || e.message;
   }
 }

@@ -4,7 +4,20 @@
  * 400 errors put back next to the field they name. Nothing is sent while a check fails.
  */
 import { useCallback, useMemo, useRef, useState } from 'preact/hooks';
-import { ApiError, describeError, memberLabel } from './api';
+import { messages } from '../../shared/i18n';
+import { ApiError, CORRECT_FIELDS, describeError, memberLabel } from './api';
+
+const t = messages({
+  required: { en: '{label} is required.', sk: 'Pole {label} je povinné.', cs: 'Pole {label} je povinné.' },
+  thisField: { en: 'This field', sk: 'Toto pole', cs: 'Toto pole' },
+  number: { en: 'Enter a number, e.g. 12.5', sk: 'Zadajte číslo, napr. 12,5', cs: 'Zadejte číslo, např. 12,5' },
+  whole: { en: 'Enter a whole number.', sk: 'Zadajte celé číslo.', cs: 'Zadejte celé číslo.' },
+  min: { en: 'Must be at least {n}.', sk: 'Najmenej {n}.', cs: 'Nejméně {n}.' },
+  max: { en: 'Must be at most {n}.', sk: 'Najviac {n}.', cs: 'Nejvýše {n}.' },
+  places: { en: 'At most {n} decimal places.', sk: 'Najviac {n} desatinné miesta.', cs: 'Nejvýše {n} desetinná místa.' },
+  email: { en: 'Enter an e-mail address like name@example.com.', sk: 'Zadajte e-mailovú adresu, napr. meno@example.sk.', cs: 'Zadejte e-mailovou adresu, např. jmeno@example.cz.' },
+  maxLength: { en: 'At most {n} characters.', sk: 'Najviac {n} znakov.', cs: 'Nejvýše {n} znaků.' },
+});
 
 export type Check = (value: unknown, values: Record<string, unknown>) => string | null;
 
@@ -98,7 +111,7 @@ export function useForm<T>(initial: T): FormApi<T> {
     }
     setErrors(found);
     if (Object.keys(found).length) {
-      setFormError('Please correct the highlighted fields.');
+      setFormError(CORRECT_FIELDS());
       return false;
     }
     setFormError(null);
@@ -135,18 +148,18 @@ export function useForm<T>(initial: T): FormApi<T> {
 
 /** Reusable checks. */
 export const checks = {
-  required: (label = 'This field'): Check => (v) => (v === null || v === undefined || (typeof v === 'string' && v.trim() === '') ? `${label} is required.` : null),
+  required: (label?: string): Check => (v) => (v === null || v === undefined || (typeof v === 'string' && v.trim() === '') ? t('required', { label: label ?? t('thisField') }) : null),
   number: (o: { min?: number; max?: number; integer?: boolean; places?: number } = {}): Check => (v) => {
     if (v === null || v === undefined || v === '') return null;
-    if (typeof v !== 'number' || !Number.isFinite(v)) return 'Enter a number, e.g. 12.5';
-    if (o.integer && !Number.isInteger(v)) return 'Enter a whole number.';
-    if (o.min !== undefined && v < o.min) return `Must be at least ${o.min}.`;
-    if (o.max !== undefined && v > o.max) return `Must be at most ${o.max}.`;
+    if (typeof v !== 'number' || !Number.isFinite(v)) return t('number');
+    if (o.integer && !Number.isInteger(v)) return t('whole');
+    if (o.min !== undefined && v < o.min) return t('min', { n: o.min });
+    if (o.max !== undefined && v > o.max) return t('max', { n: o.max });
     const places = o.places ?? 4;
-    if (Math.round(v * 10 ** places) / 10 ** places !== v) return `At most ${places} decimal places.`;
+    if (Math.round(v * 10 ** places) / 10 ** places !== v) return t('places', { n: places });
     return null;
   },
-  email: (): Check => (v) => (typeof v === 'string' && v && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(v) ? 'Enter an e-mail address like name@example.com.' : null),
-  maxLength: (n: number): Check => (v) => (typeof v === 'string' && v.length > n ? `At most ${n} characters.` : null),
+  email: (): Check => (v) => (typeof v === 'string' && v && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(v) ? t('email') : null),
+  maxLength: (n: number): Check => (v) => (typeof v === 'string' && v.length > n ? t('maxLength', { n }) : null),
   pattern: (re: RegExp, message: string): Check => (v) => (typeof v === 'string' && v && !re.test(v) ? message : null),
 };

@@ -3,7 +3,7 @@
  * GET /api/auth and are re-read on every page change and after a refusal, so a right granted or
  * taken away shows without logging out.
  */
-import { api, ApiError, onUnauthorized, setToken } from './api';
+import { api, ApiError, onUnauthorized, SESSION_ENDED, setToken } from './api';
 import { Store, useStore } from './store';
 import { readStored } from '../../shared/storage';
 import { chosenLanguage, setLanguage } from '../../shared/i18n';
@@ -63,7 +63,7 @@ function recover(): Promise<boolean> {
       return true;
     })
     .catch(() => {
-      endedBecause.set('Your session has ended. Please log in again.');
+      endedBecause.set(SESSION_ENDED());
       save(null);
       return false;
     })
