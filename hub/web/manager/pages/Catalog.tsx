@@ -406,6 +406,10 @@ function PartPicker({ form, prefix, self }: { form: AnyForm; prefix: string; sel
     const hit = exact ?? (byName.length === 1 ? byName[0] : undefined);
     form.set(member, hit ? { code: hit.code, stockName: hit.stockName, name: hit.name } : { code: null, stockName: '' });
   };
+  // Typed before the list of stock items arrived: matched once it is there.
+  useEffect(() => {
+    if (text && (!ref || ref.code === null)) choose(text);
+  }, [items]);
   const id = `${listId}-input`;
   return (
     <div class={`field field-search${error ? ' has-error' : ''}`}>

@@ -17,7 +17,7 @@ import { navigate, useQuery } from '../lib/router';
 import { refreshSession, session, useCan } from '../lib/session';
 import { ENUMS, options } from '../lib/enums';
 import type { Plu, Stock, StockTaking, StockTransfer } from '../../shared/types';
-import { messages } from '../../shared/i18n';
+import { messages, plural } from '../../shared/i18n';
 import { useEditParam } from './Catalog';
 
 const t = messages({
@@ -88,11 +88,11 @@ const t = messages({
     cs: 'Hub nastaví každý spočítaný produkt na zadané množství a vystaví doklad o inventurním rozdílu. Uzavřenou inventuru již nelze změnit.',
   },
   closePartial: {
-    en: '{n} of {all} products are counted; the {rest} not counted keep their stock quantity.',
-    sk: 'Spočítané produkty: {n} z {all}; nespočítaných {rest} si ponechá svoje množstvo na sklade.',
-    cs: 'Spočítané produkty: {n} z {all}; nespočítaných {rest} si ponechá své množství na skladě.',
+    en: '{n} of {all} products are counted; those not counted ({rest}) keep their stock quantity.',
+    sk: 'Spočítané produkty: {n} z {all}; nespočítané ({rest}) si ponechajú svoje množstvo na sklade.',
+    cs: 'Spočítané produkty: {n} z {all}; nespočítané ({rest}) si ponechají své množství na skladě.',
   },
-  closeLoss: { en: 'Shortage: {amount} ({n} products below the expected quantity).', sk: 'Manko: {amount} (produkty pod očakávaným množstvom: {n}).', cs: 'Manko: {amount} (produkty pod očekávaným množstvím: {n}).' },
+  closeLoss: { en: 'Shortage: {amount} ({below}).', sk: 'Manko: {amount} ({below}).', cs: 'Manko: {amount} ({below}).' },
   closeNoLoss: { en: 'No shortage: nothing counted is below the expected quantity.', sk: 'Bez manka: nič spočítané nie je pod očakávaným množstvom.', cs: 'Bez manka: nic spočítaného není pod očekávaným množstvím.' },
   lossNoPrice: { en: '{n} of them have neither a cost price nor a price, so they are not in the sum.', sk: 'Z nich bez nákupnej aj predajnej ceny: {n}; v súčte nie sú.', cs: 'Z nich bez nákupní i prodejní ceny: {n}; v součtu nejsou.' },
   closeConfirm: { en: 'Close and correct stock', sk: 'Uzavrieť a opraviť sklad', cs: 'Uzavřít a opravit sklad' },
@@ -123,6 +123,13 @@ const t = messages({
   deleteTaking: { en: 'Delete this stock taking', sk: 'Zmazať túto inventúru', cs: 'Smazat tuto inventuru' },
   correctionDoc: { en: 'Correction document', sk: 'Doklad o inventúrnom rozdiele', cs: 'Doklad o inventurním rozdílu' },
 });
+
+const belowCount = (n: number) =>
+  plural(n, {
+    one: { en: '{n} product below the expected quantity', sk: '{n} produkt pod očakávaným množstvom', cs: '{n} produkt pod očekávaným množstvím' },
+    few: { en: '{n} products below the expected quantity', sk: '{n} produkty pod očakávaným množstvom', cs: '{n} produkty pod očekávaným množstvím' },
+    other: { en: '{n} products below the expected quantity', sk: '{n} produktov pod očakávaným množstvom', cs: '{n} produktů pod očekávaným množstvím' },
+  });
 
 const TRANSFER_TYPES = ['Income', 'Outcome', 'Transfer', 'Sale', 'Invoice', 'Correction'] as const;
 const typeWord = (type: string) => ((TRANSFER_TYPES as readonly string[]).includes(type) ? t(type as (typeof TRANSFER_TYPES)[number]) : type);
@@ -486,7 +493,7 @@ function Count({ id }: { id: string }) {
               {rest > 0 && <p data-testid="close-partial">{t('closePartial', { n: countedItems.length, all: v.items.length, rest })}</p>}
               {loss.count > 0 ? (
                 <p data-testid="close-loss">
-                  <b>{t('closeLoss', { amount: money(-loss.value), n: loss.count })}</b>
+                  <b>{t('closeLoss', { amount: money(-loss.value), below: belowCount(loss.count) })}</b>
                   {loss.unpriced > 0 && ` ${t('lossNoPrice', { n: loss.unpriced })}`}
                 </p>
               ) : (
