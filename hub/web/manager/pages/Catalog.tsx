@@ -1,30 +1,141 @@
-/** Catalog and stock: products with their stock quantity, stocks, modifiers, stock transfers and stock takings. */
+/**
+ * Catalog and stock: products (with category, cost price and the hub's margin, EAN barcode and a
+ * minimum stock), stocks, modifiers, stock transfers and stock takings. Low stock shows above the
+ * products; a recipe's parts are chosen by name from the stock items.
+ */
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { DataTable, type Column } from '../components/DataTable';
 import { Editor } from '../components/Editor';
-import { Field } from '../components/Field';
+import { Field, type AnyForm } from '../components/Field';
 import { Rows } from '../components/Rows';
-import { Badge, Button, Card, PageHeader, Tabs, Toolbar, Empty } from '../components/ui';
+import { Badge, Button, Card, PageHeader, Tabs, Toolbar, Empty, Notice } from '../components/ui';
 import { op } from '../lib/api';
-import { useOptions } from '../lib/data';
-import { checks } from '../lib/form';
+import { useAll, useOptions } from '../lib/data';
+import { checks, type FormApi } from '../lib/form';
 import { money, percent, quantity } from '../lib/format';
 import { useQuery } from '../lib/router';
-import { pick } from '../../shared/i18n';
+import { messages, pick } from '../../shared/i18n';
 import { allowed, CATALOG_TABS } from '../lib/access';
 import { useCan } from '../lib/session';
 import { ENUMS, options } from '../lib/enums';
+import type { components } from '../../shared/api-types';
 import type { Modifier, OrderEndpoint, Plu, Stock } from '../../shared/types';
 import { StockTakings, Transfers } from './Stock';
 
+type Category = components['schemas']['Category'];
+
+const t = messages({
+  title: { en: 'Catalog & stock', sk: 'Katalóg a sklad', cs: 'Katalog a sklad' },
+  subtitle: { en: 'What you sell, what you keep, and how much of it is on the shelf.', sk: 'Čo predávate, čo máte na sklade a koľko toho je na regáli.', cs: 'Co prodáváte, co máte na skladě a kolik toho je na regálu.' },
+  notYours: { en: 'This part is not part of your work here', sk: 'Táto časť nepatrí k vašej práci', cs: 'Tato část nepatří k vaší práci' },
+  // plu types
+  StockItem: { en: 'Stock item', sk: 'Skladová položka', cs: 'Skladová položka' },
+  Recipe: { en: 'Recipe', sk: 'Receptúra', cs: 'Receptura' },
+  Service: { en: 'Service', sk: 'Služba', cs: 'Služba' },
+  Container: { en: 'Container', sk: 'Obal', cs: 'Obal' },
+  // product list
+  code: { en: 'Code', sk: 'Kód', cs: 'Kód' },
+  name: { en: 'Name', sk: 'Názov', cs: 'Název' },
+  stock: { en: 'Stock', sk: 'Sklad', cs: 'Sklad' },
+  category: { en: 'Category', sk: 'Kategória', cs: 'Kategorie' },
+  type: { en: 'Type', sk: 'Typ', cs: 'Typ' },
+  price: { en: 'Price', sk: 'Cena', cs: 'Cena' },
+  vat: { en: 'VAT', sk: 'DPH', cs: 'DPH' },
+  margin: { en: 'Margin', sk: 'Marža', cs: 'Marže' },
+  printsOn: { en: 'Prints on', sk: 'Tlačí sa na', cs: 'Tiskne se na' },
+  inStock: { en: 'In stock', sk: 'Na sklade', cs: 'Na skladě' },
+  inactive: { en: 'Inactive', sk: 'Neaktívny', cs: 'Neaktivní' },
+  low: { en: 'Low', sk: 'Dochádza', cs: 'Dochází' },
+  newProduct: { en: 'New product', sk: 'Nový produkt', cs: 'Nový produkt' },
+  search: { en: 'Search', sk: 'Hľadať', cs: 'Hledat' },
+  nameContains: { en: 'Name contains…', sk: 'Názov obsahuje…', cs: 'Název obsahuje…' },
+  allStocks: { en: 'All stocks', sk: 'Všetky sklady', cs: 'Všechny sklady' },
+  allCategories: { en: 'All categories', sk: 'Všetky kategórie', cs: 'Všechny kategorie' },
+  allTypes: { en: 'All types', sk: 'Všetky typy', cs: 'Všechny typy' },
+  barcode: { en: 'Barcode (EAN)', sk: 'Čiarový kód (EAN)', cs: 'Čárový kód (EAN)' },
+  scanOrType: { en: 'Scan or type', sk: 'Naskenujte alebo napíšte', cs: 'Naskenujte nebo napište' },
+  lowOnly: { en: 'Only low stock', sk: 'Len dochádzajúce', cs: 'Jen docházející' },
+  products: { en: 'Products', sk: 'Produkty', cs: 'Produkty' },
+  noProducts: { en: 'No products', sk: 'Žiadne produkty', cs: 'Žádné produkty' },
+  nothingMatches: { en: 'Nothing matches; try another search.', sk: 'Nič nezodpovedá; skúste iné hľadanie.', cs: 'Nic neodpovídá; zkuste jiné hledání.' },
+  addFirst: { en: 'Add the first product, or load the demo menu with npm run seed:demo.', sk: 'Pridajte prvý produkt alebo nahrajte ukážkové menu príkazom npm run seed:demo.', cs: 'Přidejte první produkt nebo nahrajte ukázkové menu příkazem npm run seed:demo.' },
+  lowTitle: { en: 'Low on stock ({n})', sk: 'Dochádza na sklade ({n})', cs: 'Dochází na skladě ({n})' },
+  lowItem: { en: '{qty} of at least {min}', sk: '{qty} z minimálne {min}', cs: '{qty} z minimálně {min}' },
+  showLow: { en: 'Show only these', sk: 'Zobraziť len tieto', cs: 'Zobrazit jen tyto' },
+  // product editor
+  noun: { en: 'Product', sk: 'Produkt', cs: 'Produkt' },
+  inStockNow: { en: 'In stock: {qty}', sk: 'Na sklade: {qty}', cs: 'Na skladě: {qty}' },
+  codeHint: { en: 'Unique within its stock.', sk: 'Jedinečný v rámci skladu.', cs: 'Jedinečný v rámci skladu.' },
+  choose: { en: 'Choose…', sk: 'Vyberte…', cs: 'Vyberte…' },
+  noCategory: { en: 'No category', sk: 'Bez kategórie', cs: 'Bez kategorie' },
+  typeHint: { en: 'Stock items are counted in stock; a recipe takes its parts from stock.', sk: 'Skladové položky sa počítajú na sklade; receptúra berie zo skladu svoje suroviny.', cs: 'Skladové položky se počítají na skladě; receptura bere ze skladu své suroviny.' },
+  vatRate: { en: 'VAT rate', sk: 'Sadzba DPH', cs: 'Sazba DPH' },
+  vatGroup: { en: 'VAT group', sk: 'Daňová hladina', cs: 'Daňová hladina' },
+  vatGroupHint: { en: 'The tax group on the fiscal printer.', sk: 'Daňová skupina na fiškálnej tlačiarni.', cs: 'Daňová skupina na fiskální tiskárně.' },
+  onSale: { en: 'On sale', sk: 'V predaji', cs: 'V prodeji' },
+  costPrice: { en: 'Cost price', sk: 'Nákupná cena', cs: 'Nákupní cena' },
+  costHint: { en: 'What one unit costs you, without VAT.', sk: 'Koľko vás stojí jedna jednotka, bez DPH.', cs: 'Kolik vás stojí jedna jednotka, bez DPH.' },
+  marginNone: { en: 'Give a cost price to see the margin.', sk: 'Zadajte nákupnú cenu a uvidíte maržu.', cs: 'Zadejte nákupní cenu a uvidíte marži.' },
+  marginSaved: { en: 'as the hub computed it when saved', sk: 'ako ju hub vypočítal pri uložení', cs: 'jak ji hub vypočítal při uložení' },
+  marginPreview: { en: 'after saving (price without VAT minus cost price)', sk: 'po uložení (cena bez DPH mínus nákupná cena)', cs: 'po uložení (cena bez DPH minus nákupní cena)' },
+  barcodeHint: { en: 'EAN-8 or EAN-13; unique within the stock.', sk: 'EAN-8 alebo EAN-13; jedinečný v rámci skladu.', cs: 'EAN-8 nebo EAN-13; jedinečný v rámci skladu.' },
+  barcodeBad: { en: 'An EAN has 8 or 13 digits.', sk: 'EAN má 8 alebo 13 číslic.', cs: 'EAN má 8 nebo 13 číslic.' },
+  minimum: { en: 'Minimum in stock', sk: 'Minimálne množstvo', cs: 'Minimální množství' },
+  minimumHint: { en: 'Below this the product shows as low on stock.', sk: 'Pod týmto množstvom sa produkt ukáže ako dochádzajúci.', cs: 'Pod tímto množstvím se produkt ukáže jako docházející.' },
+  printsOnHint: { en: 'Kitchen printers that get an order for this product.', sk: 'Kuchynské tlačiarne, ktoré dostanú objednávku na tento produkt.', cs: 'Kuchyňské tiskárny, které dostanou objednávku na tento produkt.' },
+  noPrinters: { en: 'No kitchen printers yet.', sk: 'Zatiaľ žiadne kuchynské tlačiarne.', cs: 'Zatím žádné kuchyňské tiskárny.' },
+  parts: { en: 'Recipe parts', sk: 'Suroviny receptúry', cs: 'Suroviny receptury' },
+  addPart: { en: 'Add part', sk: 'Pridať surovinu', cs: 'Přidat surovinu' },
+  noParts: { en: 'No parts: selling it moves no stock.', sk: 'Žiadne suroviny: predaj nehýbe skladom.', cs: 'Žádné suroviny: prodej nehýbe skladem.' },
+  part: { en: 'Stock item', sk: 'Skladová položka', cs: 'Skladová položka' },
+  partHint: { en: 'Type a few letters of its name.', sk: 'Napíšte pár písmen z názvu.', cs: 'Napište pár písmen z názvu.' },
+  partChosen: { en: 'Code {code} · in stock {qty}', sk: 'Kód {code} · na sklade {qty}', cs: 'Kód {code} · na skladě {qty}' },
+  partRequired: { en: 'Choose a stock item from the list.', sk: 'Vyberte skladovú položku zo zoznamu.', cs: 'Vyberte skladovou položku ze seznamu.' },
+  quantity: { en: 'Quantity', sk: 'Množstvo', cs: 'Množství' },
+  moreThanZero: { en: 'Must be more than 0.', sk: 'Musí byť viac ako 0.', cs: 'Musí být více než 0.' },
+  // stocks
+  stocks: { en: 'Stocks', sk: 'Sklady', cs: 'Sklady' },
+  newStock: { en: 'New stock', sk: 'Nový sklad', cs: 'Nový sklad' },
+  description: { en: 'Description', sk: 'Popis', cs: 'Popis' },
+  noStocks: { en: 'No stocks yet', sk: 'Zatiaľ žiadne sklady', cs: 'Zatím žádné sklady' },
+  stocksText: { en: 'A stock groups products: one for the menu, one for the bar, one for raw materials.', sk: 'Sklad zoskupuje produkty: jeden pre menu, jeden pre bar, jeden pre suroviny.', cs: 'Sklad seskupuje produkty: jeden pro menu, jeden pro bar, jeden pro suroviny.' },
+  stockNoun: { en: 'Stock', sk: 'Sklad', cs: 'Sklad' },
+  noSlash: { en: 'A name cannot hold "/".', sk: 'Názov nesmie obsahovať „/“.', cs: 'Název nesmí obsahovat „/“.' },
+  // modifiers
+  modifiers: { en: 'Modifiers', sk: 'Prílohy a úpravy', cs: 'Přílohy a úpravy' },
+  newModifier: { en: 'New modifier', sk: 'Nová príloha/úprava', cs: 'Nová příloha/úprava' },
+  optionsCol: { en: 'Options', sk: 'Možnosti', cs: 'Možnosti' },
+  chooseCol: { en: 'Choose', sk: 'Výber', cs: 'Výběr' },
+  anyCount: { en: 'any', sk: 'ľubovoľne', cs: 'libovolně' },
+  noModifiers: { en: 'No modifiers yet', sk: 'Zatiaľ žiadne prílohy a úpravy', cs: 'Zatím žádné přílohy a úpravy' },
+  modifiersText: { en: 'Modifiers are the choices on an item: a side dish, a size, extra cheese.', sk: 'Prílohy a úpravy sú voľby k položke: príloha, veľkosť, syr navyše.', cs: 'Přílohy a úpravy jsou volby k položce: příloha, velikost, sýr navíc.' },
+  modifierNoun: { en: 'Modifier', sk: 'Príloha/úprava', cs: 'Příloha/úprava' },
+  shownAs: { en: 'Shown as', sk: 'Zobrazí sa ako', cs: 'Zobrazí se jako' },
+  shownAsHint: { en: 'What the register shows; the name if empty.', sk: 'Čo ukáže pokladňa; ak je prázdne, názov.', cs: 'Co ukáže pokladna; je-li prázdné, název.' },
+  atLeast: { en: 'Choose at least', sk: 'Vybrať aspoň', cs: 'Vybrat alespoň' },
+  atMost: { en: 'Choose at most', sk: 'Vybrať najviac', cs: 'Vybrat nejvýše' },
+  notLess: { en: 'Cannot be less than “choose at least”.', sk: 'Nemôže byť menej ako „vybrať aspoň“.', cs: 'Nemůže být méně než „vybrat alespoň“.' },
+  addOption: { en: 'Add option', sk: 'Pridať možnosť', cs: 'Přidat možnost' },
+  noOptions: { en: 'No options yet.', sk: 'Zatiaľ žiadne možnosti.', cs: 'Zatím žádné možnosti.' },
+  optionId: { en: 'Short code', sk: 'Skratka', cs: 'Zkratka' },
+  optionIdBad: { en: 'Letters, digits, . _ - only.', sk: 'Len písmená, číslice, . _ -', cs: 'Jen písmena, číslice, . _ -' },
+  extraPrice: { en: 'Extra price', sk: 'Príplatok', cs: 'Příplatek' },
+  maxQty: { en: 'At most', sk: 'Najviac', cs: 'Nejvýše' },
+});
+
+const PLU_TYPES = ['StockItem', 'Recipe', 'Service', 'Container'] as const;
+export const pluTypeWord = (type: string) => ((PLU_TYPES as readonly string[]).includes(type) ? t(type as (typeof PLU_TYPES)[number]) : type);
+const typeOptions = () => options(ENUMS.pluType, pluTypeWord);
+
 export function Catalog({ tab: asked, takingId }: { tab: string; takingId: string | null }) {
   const can = useCan();
-  const tabs = CATALOG_TABS.filter((t) => allowed(t, can)).map((t) => ({ ...t, label: pick(t.label) }));
-  const tab = tabs.some((t) => t.id === asked) ? asked : null;
+  const tabs = CATALOG_TABS.filter((tb) => allowed(tb, can)).map((tb) => ({ ...tb, label: pick(tb.label) }));
+  const tab = tabs.some((tb) => tb.id === asked) ? asked : null;
   return (
     <div class="page">
-      <PageHeader title="Catalog & stock" subtitle="What you sell, what you keep, and how much of it is on the shelf." />
+      <PageHeader title={t('title')} subtitle={t('subtitle')} />
       <Tabs tabs={tabs} current={tab ?? ''} />
-      {tab === null && <Empty icon="alert" title="This part is not part of your work here" />}
+      {tab === null && <Empty icon="alert" title={t('notYours')} />}
       {tab === 'products' && <Products />}
       {tab === 'stocks' && <Stocks />}
       {tab === 'modifiers' && <Modifiers />}
@@ -40,25 +151,37 @@ export function useEditParam(): [string | null, (key: string | null) => void] {
   return [q.get('edit'), (key) => setQuery({ edit: key }, { replace: key === null })];
 }
 
+const isLow = (p: Plu) => p.type === 'StockItem' && p.minimumQuantity !== null && p.minimumQuantity !== undefined && p.stockQuantity < p.minimumQuantity;
+
 const stockQty = (p: Plu) =>
   p.type === 'StockItem' ? (
-    <b class={`num${p.stockQuantity < 0 ? ' negative' : ''}`} data-testid={`qty-${p.code}`}>
-      {quantity(p.stockQuantity)}
-    </b>
+    <>
+      <b class={`num${p.stockQuantity < 0 ? ' negative' : ''}`} data-testid={`qty-${p.code}`}>
+        {quantity(p.stockQuantity)}
+      </b>
+      {isLow(p) && (
+        <>
+          {' '}
+          <Badge tone="warn">{t('low')}</Badge>
+        </>
+      )}
+    </>
   ) : (
     <span class="muted">—</span>
   );
 
-const PLU_COLUMNS: Column<Plu>[] = [
-  { id: 'code', title: 'Code', sort: 'code', align: 'right', render: (p) => <span class="num">{p.code}</span> },
-  { id: 'name', title: 'Name', sort: 'name', render: (p) => <b>{p.name}</b> },
-  { id: 'stock', title: 'Stock', sort: 'stockName', render: (p) => p.stockName },
-  { id: 'type', title: 'Type', sort: 'type', render: (p) => p.type, secondary: true },
-  { id: 'price', title: 'Price', align: 'right', render: (p) => <span class="num">{money(p.unitPrice.amount, p.unitPrice.currencyLabel)}</span> },
-  { id: 'vat', title: 'VAT', align: 'right', render: (p) => percent(p.vatInfo?.rate), secondary: true },
-  { id: 'printers', title: 'Prints on', render: (p) => p.orderEndpointNames.join(', ') || '—', secondary: true },
-  { id: 'qty', title: 'In stock', align: 'right', render: stockQty },
-  { id: 'active', title: '', render: (p) => (p.isActive ? null : <Badge>Inactive</Badge>) },
+const pluColumns = (): Column<Plu>[] => [
+  { id: 'code', title: t('code'), sort: 'code', align: 'right', render: (p) => <span class="num">{p.code}</span> },
+  { id: 'name', title: t('name'), sort: 'name', render: (p) => <b>{p.name}</b> },
+  { id: 'stock', title: t('stock'), sort: 'stockName', render: (p) => p.stockName },
+  { id: 'category', title: t('category'), render: (p) => p.category || '—', secondary: true },
+  { id: 'type', title: t('type'), sort: 'type', render: (p) => pluTypeWord(p.type), secondary: true },
+  { id: 'price', title: t('price'), align: 'right', render: (p) => <span class="num">{money(p.unitPrice.amount, p.unitPrice.currencyLabel)}</span> },
+  { id: 'vat', title: t('vat'), align: 'right', render: (p) => percent(p.vatInfo?.rate), secondary: true },
+  { id: 'margin', title: t('margin'), align: 'right', render: (p) => (p.margin ? <span class="num">{money(p.margin.amount, p.unitPrice.currencyLabel)}{p.margin.rate !== null ? ` · ${percent(p.margin.rate)}` : ''}</span> : '—'), secondary: true },
+  { id: 'printers', title: t('printsOn'), render: (p) => p.orderEndpointNames.join(', ') || '—', secondary: true },
+  { id: 'qty', title: t('inStock'), align: 'right', render: stockQty },
+  { id: 'active', title: '', render: (p) => (p.isActive ? null : <Badge>{t('inactive')}</Badge>) },
 ];
 
 function Products() {
@@ -66,36 +189,79 @@ function Products() {
   const [edit, setEdit] = useEditParam();
   const can = useCan();
   const stocks = useOptions<Stock>('stocks', (s) => s.name);
+  const categories = useOptions<Category>('categories', (c) => c.name);
+  const low = useAll<Plu>('plus', { filters: { isBelowMinimum: op.eq(true) }, sort: 'name' }, ['plus', 'stocktransfers']);
   const set = (k: string, v: unknown) => setQuery({ [k]: v ? String(v) : null, page: null });
+  const barcode = (q.get('barcode') ?? '').trim();
   return (
     <>
+      {low.data && low.data.length > 0 && (
+        <Notice tone="warn">
+          <div data-testid="low-stock">
+            <b>{t('lowTitle', { n: low.data.length })}</b>
+            <ul class="low-stock-list">
+              {low.data.map((p) => (
+                <li key={p.id}>
+                  <a
+                    href={`?edit=${encodeURIComponent(p.id)}`}
+                    onClick={(e) => {
+                      e.preventDefault();
+                      setEdit(p.id);
+                    }}
+                  >
+                    {p.name}
+                  </a>{' '}
+                  <span class="muted">
+                    ({p.stockName}) {t('lowItem', { qty: quantity(p.stockQuantity), min: quantity(p.minimumQuantity) })}
+                  </span>
+                </li>
+              ))}
+            </ul>
+            {q.get('low') !== '1' && (
+              <Button small variant="ghost" onClick={() => set('low', '1')}>
+                {t('showLow')}
+              </Button>
+            )}
+          </div>
+        </Notice>
+      )}
       <Toolbar
         actions={
           can('PluCreate') && (
             <Button variant="primary" icon="plus" onClick={() => setEdit('new')}>
-              New product
+              {t('newProduct')}
             </Button>
           )
         }
       >
         <div class="filter-grid">
-          <Field label="Search" kind="search" value={q.get('q') ?? ''} onChange={(v) => set('q', v)} placeholder="Name contains…" testId="plu-search" />
-          <Field label="Stock" kind="select" emptyOption="All stocks" value={q.get('stock') ?? ''} onChange={(v) => set('stock', v)} options={stocks} />
-          <Field label="Type" kind="select" emptyOption="All types" value={q.get('type') ?? ''} onChange={(v) => set('type', v)} options={options(ENUMS.pluType)} />
+          <Field label={t('search')} kind="search" value={q.get('q') ?? ''} onChange={(v) => set('q', v)} placeholder={t('nameContains')} testId="plu-search" />
+          <Field label={t('barcode')} kind="search" value={q.get('barcode') ?? ''} onChange={(v) => set('barcode', v)} placeholder={t('scanOrType')} testId="plu-barcode" />
+          <Field label={t('stock')} kind="select" emptyOption={t('allStocks')} value={q.get('stock') ?? ''} onChange={(v) => set('stock', v)} options={stocks} />
+          <Field label={t('category')} kind="select" emptyOption={t('allCategories')} value={q.get('category') ?? ''} onChange={(v) => set('category', v)} options={categories} testId="plu-category" />
+          <Field label={t('type')} kind="select" emptyOption={t('allTypes')} value={q.get('type') ?? ''} onChange={(v) => set('type', v)} options={typeOptions()} />
+          <Field label={t('lowOnly')} kind="switch" value={q.get('low') === '1'} onChange={(v) => set('low', v ? '1' : null)} testId="plu-low" />
         </div>
       </Toolbar>
       <Card>
         <DataTable<Plu>
           resource="plus"
-          label="Products"
-          columns={PLU_COLUMNS}
+          label={t('products')}
+          columns={pluColumns()}
           rowKey={(p) => p.id}
           defaultSort="name"
-          filters={{ name: q.get('q') ? op.contains(q.get('q')!) : null, stockName: q.get('stock') ? op.eq(q.get('stock')!) : null, type: q.get('type') ? op.eq(q.get('type')!) : null }}
+          filters={{
+            name: q.get('q') ? op.contains(q.get('q')!) : null,
+            barcode: barcode ? op.eq(barcode) : null,
+            stockName: q.get('stock') ? op.eq(q.get('stock')!) : null,
+            category: q.get('category') ? op.eq(q.get('category')!) : null,
+            type: q.get('type') ? op.eq(q.get('type')!) : null,
+            isBelowMinimum: q.get('low') === '1' ? op.eq(true) : null,
+          }}
           live={['plus', 'stocktransfers']}
           onOpen={(p) => setEdit(p.id)}
           selected={edit}
-          empty={{ title: 'No products', text: q.toString() ? 'Nothing matches; try another search.' : 'Add the first product, or load the demo menu with npm run seed:demo.' }}
+          empty={{ title: t('noProducts'), text: q.toString() ? t('nothingMatches') : t('addFirst') }}
         />
       </Card>
       {edit && <PluEditor editKey={edit === 'new' ? null : edit} onClose={() => setEdit(null)} />}
@@ -103,44 +269,99 @@ function Products() {
   );
 }
 
+/** The margin the hub computes at each write (marginOf in hub/resources/plus): price without VAT minus cost. */
+function marginPreview(v: Plu): { amount: number; rate: number | null } | null {
+  const cost = v.costPrice?.amount;
+  if (typeof cost !== 'number') return null;
+  const price = typeof v.unitPrice?.amount === 'number' ? v.unitPrice.amount : 0;
+  const vat = typeof v.vatInfo?.rate === 'number' ? v.vatInfo.rate : 0;
+  const net = (price * 100) / (100 + vat);
+  const amount = Math.round((net - cost) * 100) / 100;
+  return { amount, rate: net === 0 ? null : Math.round(((net - cost) / net) * 10000) / 100 };
+}
+
+function MarginView({ form, stored }: { form: FormApi<Plu>; stored: Plu | null }) {
+  const v = form.values;
+  const same = stored && stored.costPrice?.amount === v.costPrice?.amount && stored.unitPrice.amount === v.unitPrice?.amount && stored.vatInfo?.rate === v.vatInfo?.rate;
+  const m = same ? stored.margin : marginPreview(v);
+  return (
+    <div class="field" data-testid="plu-margin">
+      <span class="field-label">{t('margin')}</span>
+      {m ? (
+        <div>
+          <b class={`num${m.amount < 0 ? ' negative' : ''}`}>{money(m.amount)}</b>
+          {m.rate !== null && <span class="num"> · {percent(m.rate)}</span>}
+          <div class="field-hint">{same ? t('marginSaved') : t('marginPreview')}</div>
+        </div>
+      ) : (
+        <div class="field-hint">{t('marginNone')}</div>
+      )}
+    </div>
+  );
+}
+
+const emptyToNull = <T,>(v: T | '' | null | undefined): T | null => (v === '' || v === undefined ? null : v);
+
 function PluEditor({ editKey, onClose }: { editKey: string | null; onClose: () => void }) {
   const stocks = useOptions<Stock>('stocks', (s) => s.name);
+  const categories = useOptions<Category>('categories', (c) => c.name);
   const printers = useOptions<OrderEndpoint>('orderendpoints', (p) => p.name);
   return (
     <Editor<Plu>
       resource="plus"
       editKey={editKey}
-      noun="Product"
-      title={(v, isNew) => (isNew ? 'New product' : v.name || 'Product')}
-      subtitle={(v) => (v.type === 'StockItem' ? `In stock: ${quantity(v.stockQuantity)}` : v.type)}
-      defaults={{ id: '', code: null as unknown as number, stockName: '', name: '', type: 'Service', unitPrice: { amount: 0 }, vatInfo: { category: 1, rate: 23 }, orderEndpointNames: [], receipt: [], stockQuantity: 0, isActive: true }}
+      noun={t('noun')}
+      title={(v, isNew) => (isNew ? t('newProduct') : v.name || t('noun'))}
+      subtitle={(v) => (v.type === 'StockItem' ? t('inStockNow', { qty: quantity(v.stockQuantity) }) : pluTypeWord(v.type))}
+      defaults={{ id: '', code: null as unknown as number, stockName: '', name: '', type: 'Service', unitPrice: { amount: 0 }, vatInfo: { category: 1, rate: 23 }, orderEndpointNames: [], receipt: [], stockQuantity: 0, isActive: true, category: null, costPrice: null, barcode: null, minimumQuantity: null }}
       rights={{ create: 'PluCreate', update: 'PluUpdate', delete: 'PluDelete' }}
       toBody={(v, isNew) => {
-        const { id, ...rest } = v;
-        return isNew ? rest : { id, ...rest };
+        const { id, margin: _margin, stockQuantity: _qty, ...rest } = v;
+        const cost = rest.costPrice?.amount;
+        const body = {
+          ...rest,
+          category: emptyToNull(rest.category),
+          barcode: emptyToNull(typeof rest.barcode === 'string' ? rest.barcode.trim() : rest.barcode),
+          costPrice: typeof cost === 'number' ? { amount: cost } : null,
+          minimumQuantity: rest.type === 'StockItem' && typeof rest.minimumQuantity === 'number' ? rest.minimumQuantity : null,
+          receipt: rest.type === 'Recipe' ? rest.receipt.map((r) => ({ pluId: { code: r.pluId.code, stockName: r.pluId.stockName }, quantity: r.quantity })) : [],
+        };
+        return isNew ? body : { id, ...body };
       }}
       onClose={onClose}
     >
-      {(form, { isNew }) => (
+      {(form, { isNew, stored }) => (
         <>
           <div class="form-grid">
-            <Field form={form} name="name" label="Name" required maxLength={4000} wide />
-            <Field form={form} name="code" label="Code" kind="number" integer min={0} required disabled={!isNew} hint={isNew ? 'Unique within its stock.' : undefined} />
-            <Field form={form} name="stockName" label="Stock" kind="select" emptyOption="Choose…" options={stocks} required disabled={!isNew} />
-            <Field form={form} name="type" label="Type" kind="select" options={options(ENUMS.pluType)} required hint="StockItem plus are counted in stock." />
-            <Field form={form} name="unitPrice.amount" label="Price" kind="number" min={0} required suffix="€" />
-            <Field form={form} name="vatInfo.rate" label="VAT rate" kind="number" min={0} max={100} suffix="%" required />
-            <Field form={form} name="vatInfo.category" label="VAT category" kind="number" integer min={0} max={2147483647} required hint="The fiscal printer's tax group." />
-            <Field form={form} name="isActive" label="On sale" kind="switch" />
+            <Field form={form} name="name" label={t('name')} required maxLength={4000} wide />
+            <Field form={form} name="code" label={t('code')} kind="number" integer min={0} required disabled={!isNew} hint={isNew ? t('codeHint') : undefined} />
+            <Field form={form} name="stockName" label={t('stock')} kind="select" emptyOption={t('choose')} options={stocks} required disabled={!isNew} />
+            <Field form={form} name="category" label={t('category')} kind="select" emptyOption={t('noCategory')} options={categories} nullable testId="plu-edit-category" />
+            <Field form={form} name="type" label={t('type')} kind="select" options={typeOptions()} required hint={t('typeHint')} />
+            <Field form={form} name="unitPrice.amount" label={t('price')} kind="number" min={0} required suffix="€" />
+            <Field form={form} name="vatInfo.rate" label={t('vatRate')} kind="number" min={0} max={100} suffix="%" required />
+            <Field form={form} name="vatInfo.category" label={t('vatGroup')} kind="number" integer min={0} max={2147483647} required hint={t('vatGroupHint')} />
+            <Field form={form} name="costPrice.amount" label={t('costPrice')} kind="number" min={0} nullable suffix="€" hint={t('costHint')} testId="plu-cost" />
+            <MarginView form={form} stored={stored} />
+            <Field
+              form={form}
+              name="barcode"
+              label={t('barcode')}
+              nullable
+              hint={t('barcodeHint')}
+              testId="plu-edit-barcode"
+              validate={(v) => (typeof v === 'string' && v.trim() && !/^(\d{8}|\d{13})$/.test(v.trim()) ? t('barcodeBad') : null)}
+            />
+            {form.values.type === 'StockItem' && <Field form={form} name="minimumQuantity" label={t('minimum')} kind="number" min={0} nullable hint={t('minimumHint')} testId="plu-minimum" />}
+            <Field form={form} name="isActive" label={t('onSale')} kind="switch" />
           </div>
-          <Field form={form} name="orderEndpointNames" label="Prints on" kind="checklist" options={printers} hint={printers.length ? 'Kitchen printers that get an order for this product.' : 'No kitchen printers yet.'} />
+          <Field form={form} name="orderEndpointNames" label={t('printsOn')} kind="checklist" options={printers} hint={printers.length ? t('printsOnHint') : t('noPrinters')} />
           {form.values.type === 'Recipe' && (
-            <Rows form={form} name="receipt" label="Recipe parts" addLabel="Add part" empty="No parts: selling it moves no stock." newRow={() => ({ pluId: { code: null, stockName: '' }, quantity: 1 })}>
+            <Rows form={form} name="receipt" label={t('parts')} addLabel={t('addPart')} empty={t('noParts')} newRow={() => ({ pluId: { code: null, stockName: '' }, quantity: 1 })}>
               {(p) => (
                 <>
-                  <Field form={form} name={`${p}.pluId.stockName`} label="Stock" kind="select" emptyOption="Choose…" options={stocks} required />
-                  <Field form={form} name={`${p}.pluId.code`} label="Code" kind="number" integer min={0} required />
-                  <Field form={form} name={`${p}.quantity`} label="Quantity" kind="number" required validate={(v) => (typeof v === 'number' && v <= 0 ? 'Must be more than 0.' : null)} />
+                  <PartPicker form={form as unknown as AnyForm} prefix={p} self={isNew ? null : { code: form.values.code, stockName: form.values.stockName }} />
+                  <Field form={form} name={`${p}.quantity`} label={t('quantity')} kind="number" required validate={(v) => (typeof v === 'number' && v <= 0 ? t('moreThanZero') : null)} />
                 </>
               )}
             </Rows>
@@ -151,48 +372,126 @@ function PluEditor({ editKey, onClose }: { editKey: string | null; onClose: () =
   );
 }
 
+const partLabel = (p: { name: string; stockName: string }) => `${p.name} · ${p.stockName}`;
+
+/**
+ * A recipe part chosen by its name: a search box over the stock items of every stock (a datalist),
+ * writing the chosen plu's code and stock into `<prefix>.pluId`.
+ */
+function PartPicker({ form, prefix, self }: { form: AnyForm; prefix: string; self: { code: number; stockName: string } | null }) {
+  const { data } = useAll<Plu>('plus', { filters: { type: op.eq('StockItem') }, sort: 'name' }, ['plus']);
+  const items = useMemo(() => (data ?? []).filter((p) => !(self && p.code === self.code && p.stockName === self.stockName)), [data, self?.code, self?.stockName]);
+  const ref = form.get(`${prefix}.pluId`) as { code: number | null; stockName: string; name?: string } | undefined;
+  const current = ref && ref.code !== null ? items.find((p) => p.code === ref.code && p.stockName === ref.stockName) : undefined;
+  const shown = current ? partLabel(current) : ref?.name && ref.code !== null ? partLabel({ name: ref.name, stockName: ref.stockName }) : '';
+  const [text, setText] = useState(shown);
+  // The stored part's name arrives with the list of stock items: show it once it is known.
+  useEffect(() => {
+    if (!text && shown) setText(shown);
+  }, [shown]);
+  const listId = `parts-${prefix.replace(/\W/g, '-')}`;
+  const member = `${prefix}.pluId`;
+  // The part must be one of the list: a check of the form's own, so nothing is sent without it,
+  // and the hub's refusal of `receipt[i].pluId` shows here too.
+  useEffect(
+    () => form.register(member, (v) => ((v as { code?: number | null } | undefined)?.code === null || (v as { code?: number | null } | undefined)?.code === undefined ? t('partRequired') : null)),
+    [form.register, member],
+  );
+  const error = form.errors[member];
+  const choose = (value: string) => {
+    setText(value);
+    const needle = value.trim().toLocaleLowerCase();
+    const exact = items.find((p) => partLabel(p).toLocaleLowerCase() === needle);
+    const byName = items.filter((p) => p.name.toLocaleLowerCase() === needle);
+    const hit = exact ?? (byName.length === 1 ? byName[0] : undefined);
+    form.set(member, hit ? { code: hit.code, stockName: hit.stockName, name: hit.name } : { code: null, stockName: '' });
+  };
+  // Typed before the list of stock items arrived: matched once it is there.
+  useEffect(() => {
+    if (text && (!ref || ref.code === null)) choose(text);
+  }, [items]);
+  const id = `${listId}-input`;
+  return (
+    <div class={`field field-search${error ? ' has-error' : ''}`}>
+      <label for={id} class="field-label">
+        {t('part')}
+        <span class="req" aria-hidden="true">
+          {' '}
+          *
+        </span>
+      </label>
+      <div class="field-control">
+        <input
+          id={id}
+          class="input"
+          type="search"
+          list={listId}
+          autoComplete="off"
+          value={text}
+          placeholder={t('partHint')}
+          aria-invalid={error ? true : undefined}
+          data-testid="part-picker"
+          onInput={(e) => choose(e.currentTarget.value)}
+        />
+        <datalist id={listId}>
+          {items.map((p) => (
+            <option key={p.id} value={partLabel(p)} />
+          ))}
+        </datalist>
+      </div>
+      {error ? (
+        <div class="field-error" role="alert">
+          {error}
+        </div>
+      ) : current ? (
+        <div class="field-hint">{t('partChosen', { code: current.code, qty: quantity(current.stockQuantity) })}</div>
+      ) : null}
+    </div>
+  );
+}
+
 function Stocks() {
   const [edit, setEdit] = useEditParam();
   const can = useCan();
   return (
     <>
       <Card
-        title="Stocks"
+        title={t('stocks')}
         actions={
           can('StockCreate') && (
             <Button variant="primary" icon="plus" onClick={() => setEdit('new')}>
-              New stock
+              {t('newStock')}
             </Button>
           )
         }
       >
         <DataTable<Stock>
           resource="stocks"
-          label="Stocks"
+          label={t('stocks')}
           rowKey={(s) => s.name}
           columns={[
-            { id: 'name', title: 'Name', sort: 'name', render: (s) => <b>{s.name}</b> },
-            { id: 'description', title: 'Description', render: (s) => s.description || '—' },
+            { id: 'name', title: t('name'), sort: 'name', render: (s) => <b>{s.name}</b> },
+            { id: 'description', title: t('description'), render: (s) => s.description || '—' },
           ]}
           onOpen={(s) => setEdit(s.name)}
           selected={edit}
-          empty={{ title: 'No stocks yet', text: 'A stock groups products: one for the menu, one for the bar, one for raw materials.' }}
+          empty={{ title: t('noStocks'), text: t('stocksText') }}
         />
       </Card>
       {edit && (
         <Editor<Stock>
           resource="stocks"
           editKey={edit === 'new' ? null : edit}
-          noun="Stock"
-          title={(v, isNew) => (isNew ? 'New stock' : v.name)}
+          noun={t('stockNoun')}
+          title={(v, isNew) => (isNew ? t('newStock') : v.name)}
           defaults={{ name: '', description: '' }}
           rights={{ create: 'StockCreate', update: 'StockUpdate', delete: 'StockDelete' }}
           onClose={() => setEdit(null)}
         >
           {(form, { isNew }) => (
             <>
-              <Field form={form} name="name" label="Name" required disabled={!isNew} validate={checks.pattern(/^[^/]*$/, 'A name cannot hold "/".')} />
-              <Field form={form} name="description" label="Description" kind="textarea" />
+              <Field form={form} name="name" label={t('name')} required disabled={!isNew} validate={checks.pattern(/^[^/]*$/, t('noSlash'))} />
+              <Field form={form} name="description" label={t('description')} kind="textarea" />
             </>
           )}
         </Editor>
@@ -207,37 +506,37 @@ function Modifiers() {
   return (
     <>
       <Card
-        title="Modifiers"
+        title={t('modifiers')}
         actions={
           can('ModifierCreate') && (
             <Button variant="primary" icon="plus" onClick={() => setEdit('new')}>
-              New modifier
+              {t('newModifier')}
             </Button>
           )
         }
       >
         <DataTable<Modifier>
           resource="modifiers"
-          label="Modifiers"
+          label={t('modifiers')}
           rowKey={(m) => m.id}
           defaultSort="name"
           columns={[
-            { id: 'name', title: 'Name', sort: 'name', render: (m) => <b>{m.displayName || m.name}</b> },
-            { id: 'options', title: 'Options', render: (m) => m.options.map((o) => (o.unitPrice?.amount ? `${o.name} (+${money(o.unitPrice.amount)})` : o.name)).join(', ') || '—' },
-            { id: 'choose', title: 'Choose', render: (m) => (m.maximumSelectedOptionsCount ? `${m.minimumSelectedOptionsCount}–${m.maximumSelectedOptionsCount}` : 'any'), secondary: true },
+            { id: 'name', title: t('name'), sort: 'name', render: (m) => <b>{m.displayName || m.name}</b> },
+            { id: 'options', title: t('optionsCol'), render: (m) => m.options.map((o) => (o.unitPrice?.amount ? `${o.name} (+${money(o.unitPrice.amount)})` : o.name)).join(', ') || '—' },
+            { id: 'choose', title: t('chooseCol'), render: (m) => (m.maximumSelectedOptionsCount ? `${m.minimumSelectedOptionsCount}–${m.maximumSelectedOptionsCount}` : t('anyCount')), secondary: true },
           ]}
           onOpen={(m) => setEdit(m.id)}
           selected={edit}
-          empty={{ title: 'No modifiers yet', text: 'Modifiers are the choices on an item: a side dish, a size, extra cheese.' }}
+          empty={{ title: t('noModifiers'), text: t('modifiersText') }}
         />
       </Card>
       {edit && (
         <Editor<Modifier>
           resource="modifiers"
           editKey={edit === 'new' ? null : edit}
-          noun="Modifier"
+          noun={t('modifierNoun')}
           wide
-          title={(v, isNew) => (isNew ? 'New modifier' : v.displayName || v.name)}
+          title={(v, isNew) => (isNew ? t('newModifier') : v.displayName || v.name)}
           defaults={{ id: '', name: '', displayName: '', minimumSelectedOptionsCount: 0, maximumSelectedOptionsCount: 1, maximumSelectedOptionsTotalQuantity: 0, options: [] }}
           rights={{ create: 'ModifierCreate', update: 'ModifierUpdate', delete: 'ModifierDelete' }}
           toBody={(v, isNew) => {
@@ -251,28 +550,28 @@ function Modifiers() {
           {(form) => (
             <>
               <div class="form-grid">
-                <Field form={form} name="name" label="Name" required />
-                <Field form={form} name="displayName" label="Shown as" hint="What the register shows; the name if empty." />
-                <Field form={form} name="minimumSelectedOptionsCount" label="Choose at least" kind="number" integer min={0} max={10000} required />
+                <Field form={form} name="name" label={t('name')} required />
+                <Field form={form} name="displayName" label={t('shownAs')} hint={t('shownAsHint')} />
+                <Field form={form} name="minimumSelectedOptionsCount" label={t('atLeast')} kind="number" integer min={0} max={10000} required />
                 <Field
                   form={form}
                   name="maximumSelectedOptionsCount"
-                  label="Choose at most"
+                  label={t('atMost')}
                   kind="number"
                   integer
                   min={0}
                   max={10000}
                   required
-                  validate={(v, all) => (typeof v === 'number' && v < (all.minimumSelectedOptionsCount as number) ? 'Cannot be less than “choose at least”.' : null)}
+                  validate={(v, all) => (typeof v === 'number' && v < (all.minimumSelectedOptionsCount as number) ? t('notLess') : null)}
                 />
               </div>
-              <Rows form={form} name="options" label="Options" addLabel="Add option" empty="No options yet." newRow={() => ({ id: '', name: '', unitPrice: null, isUnitPriceIncludingVat: true, pluId: null, defaultSelectedQuantity: 0, maximumSelectedQuantity: null })}>
+              <Rows form={form} name="options" label={t('optionsCol')} addLabel={t('addOption')} empty={t('noOptions')} newRow={() => ({ id: '', name: '', unitPrice: null, isUnitPriceIncludingVat: true, pluId: null, defaultSelectedQuantity: 0, maximumSelectedQuantity: null })}>
                 {(p) => (
                   <>
-                    <Field form={form} name={`${p}.id`} label="Id" required validate={checks.pattern(/^[A-Za-z0-9._-]{1,64}$/, 'Letters, digits, . _ - only.')} />
-                    <Field form={form} name={`${p}.name`} label="Name" required />
-                    <Field form={form} name={`${p}.unitPrice.amount`} label="Extra price" kind="number" min={0} nullable suffix="€" />
-                    <Field form={form} name={`${p}.maximumSelectedQuantity`} label="At most" kind="number" integer min={0} nullable />
+                    <Field form={form} name={`${p}.id`} label={t('optionId')} required validate={checks.pattern(/^[A-Za-z0-9._-]{1,64}$/, t('optionIdBad'))} />
+                    <Field form={form} name={`${p}.name`} label={t('name')} required />
+                    <Field form={form} name={`${p}.unitPrice.amount`} label={t('extraPrice')} kind="number" min={0} nullable suffix="€" />
+                    <Field form={form} name={`${p}.maximumSelectedQuantity`} label={t('maxQty')} kind="number" integer min={0} nullable />
                   </>
                 )}
               </Rows>

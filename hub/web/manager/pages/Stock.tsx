@@ -3,7 +3,7 @@
  * makes Sale and Correction) and stock takings — a count made on a tablet, row by row with big
  * inputs, closed into the Correction document that sets each stock to what was counted.
  */
-import { useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { DataTable, type Column } from '../components/DataTable';
 import { Editor } from '../components/Editor';
 import { Field, type AnyForm } from '../components/Field';
@@ -12,12 +12,128 @@ import { Badge, Button, Card, confirm, Drawer, Empty, Facts, LinkButton, Notice,
 import { api, ApiError, describeError, op, path } from '../lib/api';
 import { useAll, useOne, useOptions } from '../lib/data';
 import { useForm } from '../lib/form';
-import { collator, date, dateTime, quantity } from '../lib/format';
+import { collator, date, dateTime, money, quantity } from '../lib/format';
 import { navigate, useQuery } from '../lib/router';
 import { refreshSession, session, useCan } from '../lib/session';
 import { ENUMS, options } from '../lib/enums';
 import type { Plu, Stock, StockTaking, StockTransfer } from '../../shared/types';
+import { messages, plural } from '../../shared/i18n';
 import { useEditParam } from './Catalog';
+
+const t = messages({
+  // transfer types
+  Income: { en: 'Income', sk: 'Príjemka', cs: 'Příjemka' },
+  Outcome: { en: 'Write-off', sk: 'Výdajka', cs: 'Výdejka' },
+  Transfer: { en: 'Transfer', sk: 'Prevodka', cs: 'Převodka' },
+  Sale: { en: 'Sale', sk: 'Predaj', cs: 'Prodej' },
+  Invoice: { en: 'Invoice', sk: 'Faktúra', cs: 'Faktura' },
+  Correction: { en: 'Correction', sk: 'Inventúrny rozdiel', cs: 'Inventurní rozdíl' },
+  IncomeLong: { en: 'Income (goods received)', sk: 'Príjemka (prijatý tovar)', cs: 'Příjemka (přijaté zboží)' },
+  OutcomeLong: { en: 'Write-off', sk: 'Výdajka (odpis)', cs: 'Výdejka (odpis)' },
+  TransferLong: { en: 'Transfer between stocks', sk: 'Prevod medzi skladmi', cs: 'Převod mezi sklady' },
+  InvoiceLong: { en: 'Invoice (sold on invoice)', sk: 'Faktúra (predaj na faktúru)', cs: 'Faktura (prodej na fakturu)' },
+  // transfers
+  document: { en: 'Document', sk: 'Doklad', cs: 'Doklad' },
+  type: { en: 'Type', sk: 'Typ', cs: 'Typ' },
+  date: { en: 'Date', sk: 'Dátum', cs: 'Datum' },
+  stock: { en: 'Stock', sk: 'Sklad', cs: 'Sklad' },
+  items: { en: 'Items', sk: 'Položky', cs: 'Položky' },
+  by: { en: 'By', sk: 'Kto', cs: 'Kdo' },
+  note: { en: 'Note', sk: 'Poznámka', cs: 'Poznámka' },
+  ticket: { en: 'Ticket', sk: 'Účet', cs: 'Účet' },
+  newTransfer: { en: 'New transfer', sk: 'Nový pohyb', cs: 'Nový pohyb' },
+  allTypes: { en: 'All types', sk: 'Všetky typy', cs: 'Všechny typy' },
+  allStocks: { en: 'All stocks', sk: 'Všetky sklady', cs: 'Všechny sklady' },
+  transfers: { en: 'Stock transfers', sk: 'Skladové pohyby', cs: 'Skladové pohyby' },
+  transfer: { en: 'Stock transfer', sk: 'Skladový pohyb', cs: 'Skladový pohyb' },
+  noTransfers: { en: 'No stock transfers', sk: 'Žiadne skladové pohyby', cs: 'Žádné skladové pohyby' },
+  noTransfersText: { en: 'Goods received, moved or written off appear here; so do the sales of stock items.', sk: 'Tu sa zobrazí prijatý, presunutý alebo odpísaný tovar, aj predaj skladových položiek.', cs: 'Zde se zobrazí přijaté, přesunuté nebo odepsané zboží, i prodej skladových položek.' },
+  code: { en: 'Code', sk: 'Kód', cs: 'Kód' },
+  product: { en: 'Product', sk: 'Produkt', cs: 'Produkt' },
+  expected: { en: 'Expected', sk: 'Očakávané', cs: 'Očekávané' },
+  counted: { en: 'Counted', sk: 'Spočítané', cs: 'Spočítané' },
+  correction: { en: 'Correction', sk: 'Rozdiel', cs: 'Rozdíl' },
+  quantity: { en: 'Quantity', sk: 'Množstvo', cs: 'Množství' },
+  newTransferTitle: { en: 'New stock transfer', sk: 'Nový skladový pohyb', cs: 'Nový skladový pohyb' },
+  fromStock: { en: 'From stock', sk: 'Zo skladu', cs: 'Ze skladu' },
+  toStock: { en: 'To stock', sk: 'Do skladu', cs: 'Do skladu' },
+  choose: { en: 'Choose…', sk: 'Vyberte…', cs: 'Vyberte…' },
+  otherStock: { en: 'Choose another stock than the source.', sk: 'Vyberte iný sklad, ako je zdrojový.', cs: 'Vyberte jiný sklad, než je zdrojový.' },
+  addItem: { en: 'Add item', sk: 'Pridať položku', cs: 'Přidat položku' },
+  addItemsText: { en: 'Add the products that move.', sk: 'Pridajte produkty, ktoré sa presúvajú.', cs: 'Přidejte produkty, které se přesouvají.' },
+  needItems: { en: 'Add at least one item.', sk: 'Pridajte aspoň jednu položku.', cs: 'Přidejte alespoň jednu položku.' },
+  moreThanZero: { en: 'Must be more than 0.', sk: 'Musí byť viac ako 0.', cs: 'Musí být více než 0.' },
+  notePlaceholder: { en: 'Supplier, delivery note number…', sk: 'Dodávateľ, číslo dodacieho listu…', cs: 'Dodavatel, číslo dodacího listu…' },
+  chooseStockFirst: { en: 'Choose the stock first', sk: 'Najprv vyberte sklad', cs: 'Nejprve vyberte sklad' },
+  // stock takings
+  started: { en: 'Started', sk: 'Začatá', cs: 'Zahájena' },
+  state: { en: 'State', sk: 'Stav', cs: 'Stav' },
+  closedOn: { en: 'Closed {date}', sk: 'Uzavretá {date}', cs: 'Uzavřena {date}' },
+  closed: { en: 'Closed', sk: 'Uzavretá', cs: 'Uzavřena' },
+  counting: { en: 'Counting', sk: 'Prebieha', cs: 'Probíhá' },
+  takings: { en: 'Stock takings', sk: 'Inventúry', cs: 'Inventury' },
+  newTaking: { en: 'New stock taking', sk: 'Nová inventúra', cs: 'Nová inventura' },
+  noTakings: { en: 'No stock takings yet', sk: 'Zatiaľ žiadne inventúry', cs: 'Zatím žádné inventury' },
+  noTakingsText: { en: 'Start one to count a stock; closing it corrects the quantities to what you counted.', sk: 'Začnite inventúru skladu; jej uzavretie opraví množstvá podľa toho, čo ste spočítali.', cs: 'Zahajte inventuru skladu; její uzavření opraví množství podle toho, co jste spočítali.' },
+  nothingToCount: { en: 'Stock “{name}” holds no stock items to count.', sk: 'Sklad „{name}“ nemá žiadne skladové položky na spočítanie.', cs: 'Sklad „{name}“ nemá žádné skladové položky k spočítání.' },
+  newTakingText: { en: 'Every stock item of the stock goes on the count sheet.', sk: 'Všetky skladové položky skladu pôjdu do inventúrneho súpisu.', cs: 'Všechny skladové položky skladu půjdou do inventurního soupisu.' },
+  cancel: { en: 'Cancel', sk: 'Zrušiť', cs: 'Zrušit' },
+  startCounting: { en: 'Start counting', sk: 'Začať počítať', cs: 'Začít počítat' },
+  stockToCount: { en: 'Stock to count', sk: 'Sklad na inventúru', cs: 'Sklad k inventuře' },
+  takingNotePlaceholder: { en: 'e.g. Month-end count, bar', sk: 'napr. Mesačná inventúra, bar', cs: 'např. Měsíční inventura, bar' },
+  closeTitle: { en: 'Close this stock taking?', sk: 'Uzavrieť túto inventúru?', cs: 'Uzavřít tuto inventuru?' },
+  closeText: {
+    en: 'The hub sets every counted product to the quantity you entered and writes a Correction document. A closed stock taking cannot be changed.',
+    sk: 'Hub nastaví každý spočítaný produkt na zadané množstvo a vystaví doklad o inventúrnom rozdiele. Uzavretú inventúru už nemožno zmeniť.',
+    cs: 'Hub nastaví každý spočítaný produkt na zadané množství a vystaví doklad o inventurním rozdílu. Uzavřenou inventuru již nelze změnit.',
+  },
+  closePartial: {
+    en: '{n} of {all} products are counted; those not counted ({rest}) keep their stock quantity.',
+    sk: 'Spočítané produkty: {n} z {all}; nespočítané ({rest}) si ponechajú svoje množstvo na sklade.',
+    cs: 'Spočítané produkty: {n} z {all}; nespočítané ({rest}) si ponechají své množství na skladě.',
+  },
+  closeLoss: { en: 'Shortage: {amount} ({below}).', sk: 'Manko: {amount} ({below}).', cs: 'Manko: {amount} ({below}).' },
+  closeNoLoss: { en: 'No shortage: nothing counted is below the expected quantity.', sk: 'Bez manka: nič spočítané nie je pod očakávaným množstvom.', cs: 'Bez manka: nic spočítaného není pod očekávaným množstvím.' },
+  lossNoPrice: { en: '{n} of them have neither a cost price nor a price, so they are not in the sum.', sk: 'Z nich bez nákupnej aj predajnej ceny: {n}; v súčte nie sú.', cs: 'Z nich bez nákupní i prodejní ceny: {n}; v součtu nejsou.' },
+  closeConfirm: { en: 'Close and correct stock', sk: 'Uzavrieť a opraviť sklad', cs: 'Uzavřít a opravit sklad' },
+  countNothing: { en: 'Count at least one product before closing.', sk: 'Pred uzavretím spočítajte aspoň jeden produkt.', cs: 'Před uzavřením spočítejte alespoň jeden produkt.' },
+  closedToast: { en: 'Stock taking closed; the stock is corrected.', sk: 'Inventúra je uzavretá; sklad je opravený.', cs: 'Inventura je uzavřena; sklad je opraven.' },
+  savedToast: { en: 'Count saved.', sk: 'Inventúra uložená.', cs: 'Inventura uložena.' },
+  gone: { en: 'This stock taking no longer exists.', sk: 'Táto inventúra už neexistuje.', cs: 'Tato inventura již neexistuje.' },
+  allTakings: { en: 'All stock takings', sk: 'Všetky inventúry', cs: 'Všechny inventury' },
+  takingTitle: { en: 'Stock taking · {stocks}', sk: 'Inventúra · {stocks}', cs: 'Inventura · {stocks}' },
+  startedBy: { en: 'Started {when} by {who}', sk: 'Začal(a) {who} {when}', cs: 'Zahájil(a) {who} {when}' },
+  closedBy: { en: ' · closed {when} by {who}', sk: ' · uzavrel(a) {who} {when}', cs: ' · uzavřel(a) {who} {when}' },
+  reload: { en: 'Reload', sk: 'Načítať znova', cs: 'Načíst znovu' },
+  needsRight: { en: 'Counting needs the right “StockTakingUpdate”.', sk: 'Počítanie vyžaduje právo „StockTakingUpdate“.', cs: 'Počítání vyžaduje právo „StockTakingUpdate“.' },
+  find: { en: 'Find a product', sk: 'Nájsť produkt', cs: 'Najít produkt' },
+  nameOrCode: { en: 'Name or code', sk: 'Názov alebo kód', cs: 'Název nebo kód' },
+  countedOf: { en: '{n} of {all} counted', sk: 'Spočítané: {n} z {all}', cs: 'Spočítáno: {n} z {all}' },
+  nothing: { en: 'Nothing to count', sk: 'Nie je čo počítať', cs: 'Není co počítat' },
+  expectedQty: { en: 'expected {qty}', sk: 'očakávané {qty}', cs: 'očekávané {qty}' },
+  countedName: { en: 'Counted {name}', sk: 'Spočítané {name}', cs: 'Spočítáno {name}' },
+  notNegative: { en: 'Cannot be negative.', sk: 'Nemôže byť záporné.', cs: 'Nemůže být záporné.' },
+  unsaved: { en: 'Unsaved counts', sk: 'Neuložené počty', cs: 'Neuložené počty' },
+  allSaved: { en: 'All counts saved', sk: 'Všetko uložené', cs: 'Vše uloženo' },
+  saveCount: { en: 'Save count', sk: 'Uložiť inventúru', cs: 'Uložit inventuru' },
+  throwAway: { en: 'Throw this count away?', sk: 'Zahodiť túto inventúru?', cs: 'Zahodit tuto inventuru?' },
+  throwAwayText: { en: 'The stock taking is deleted; stock quantities stay as they are.', sk: 'Inventúra sa zmaže; množstvá na sklade zostanú, ako sú.', cs: 'Inventura se smaže; množství na skladě zůstanou, jak jsou.' },
+  delete: { en: 'Delete', sk: 'Zmazať', cs: 'Smazat' },
+  deleted: { en: 'Stock taking deleted.', sk: 'Inventúra zmazaná.', cs: 'Inventura smazána.' },
+  deleteTaking: { en: 'Delete this stock taking', sk: 'Zmazať túto inventúru', cs: 'Smazat tuto inventuru' },
+  correctionDoc: { en: 'Correction document', sk: 'Doklad o inventúrnom rozdiele', cs: 'Doklad o inventurním rozdílu' },
+});
+
+const belowCount = (n: number) =>
+  plural(n, {
+    one: { en: '{n} product below the expected quantity', sk: '{n} produkt pod očakávaným množstvom', cs: '{n} produkt pod očekávaným množstvím' },
+    few: { en: '{n} products below the expected quantity', sk: '{n} produkty pod očakávaným množstvom', cs: '{n} produkty pod očekávaným množstvím' },
+    other: { en: '{n} products below the expected quantity', sk: '{n} produktov pod očakávaným množstvom', cs: '{n} produktů pod očekávaným množstvím' },
+  });
+
+const TRANSFER_TYPES = ['Income', 'Outcome', 'Transfer', 'Sale', 'Invoice', 'Correction'] as const;
+const typeWord = (type: string) => ((TRANSFER_TYPES as readonly string[]).includes(type) ? t(type as (typeof TRANSFER_TYPES)[number]) : type);
+const typeLong = (type: string) => (type === 'Income' ? t('IncomeLong') : type === 'Outcome' ? t('OutcomeLong') : type === 'Transfer' ? t('TransferLong') : type === 'Invoice' ? t('InvoiceLong') : typeWord(type));
 
 const pluKey = (p: { code: number; stockName?: string }) => `${p.stockName ?? ''}\u0000${p.code}`;
 
@@ -30,17 +146,17 @@ function usePluNames(stocks: string[]): Map<string, Plu> {
 
 const TYPE_TONE: Record<string, 'good' | 'warn' | 'info' | 'neutral' | 'bad'> = { Income: 'good', Outcome: 'warn', Transfer: 'info', Sale: 'neutral', Invoice: 'warn', Correction: 'bad' };
 /** Where the goods went; a Sale or Correction names no stock of its own, its items do. */
-const route = (t: StockTransfer) =>
-  [t.sourceStockName, t.targetStockName].filter(Boolean).join(' → ') || [...new Set(t.items.map((i) => i.plu.stockName))].join(', ') || '—';
+const route = (d: StockTransfer) =>
+  [d.sourceStockName, d.targetStockName].filter(Boolean).join(' → ') || [...new Set(d.items.map((i) => i.plu.stockName))].join(', ') || '—';
 
-const TRANSFER_COLUMNS: Column<StockTransfer>[] = [
-  { id: 'number', title: 'Document', sort: 'documentNumber', render: (t) => <b class="mono">{t.documentNumber}</b> },
-  { id: 'type', title: 'Type', render: (t) => <Badge tone={TYPE_TONE[t.type]}>{t.type}</Badge> },
-  { id: 'created', title: 'Date', sort: 'createdAt', render: (t) => dateTime(t.createdAt) },
-  { id: 'route', title: 'Stock', render: route },
-  { id: 'items', title: 'Items', align: 'right', render: (t) => t.items.length },
-  { id: 'by', title: 'By', render: (t) => t.createdBy.userName, secondary: true },
-  { id: 'note', title: 'Note', render: (t) => t.note || '', secondary: true },
+const transferColumns = (): Column<StockTransfer>[] => [
+  { id: 'number', title: t('document'), sort: 'documentNumber', render: (d) => <b class="mono">{d.documentNumber}</b> },
+  { id: 'type', title: t('type'), render: (d) => <Badge tone={TYPE_TONE[d.type]}>{typeWord(d.type)}</Badge> },
+  { id: 'created', title: t('date'), sort: 'createdAt', render: (d) => dateTime(d.createdAt) },
+  { id: 'route', title: t('stock'), render: route },
+  { id: 'items', title: t('items'), align: 'right', render: (d) => d.items.length },
+  { id: 'by', title: t('by'), render: (d) => d.createdBy.userName, secondary: true },
+  { id: 'note', title: t('note'), render: (d) => d.note || '', secondary: true },
 ];
 
 export function Transfers() {
@@ -55,27 +171,27 @@ export function Transfers() {
         actions={
           can('StockTransferCreate') && (
             <Button variant="primary" icon="plus" onClick={() => setEdit('new')}>
-              New transfer
+              {t('newTransfer')}
             </Button>
           )
         }
       >
         <div class="filter-grid">
-          <Field label="Type" kind="select" emptyOption="All types" value={q.get('type') ?? ''} onChange={(v) => set('type', v)} options={options(ENUMS.transferType)} />
-          <Field label="Stock" kind="select" emptyOption="All stocks" value={q.get('stock') ?? ''} onChange={(v) => set('stock', v)} options={stocks} />
+          <Field label={t('type')} kind="select" emptyOption={t('allTypes')} value={q.get('type') ?? ''} onChange={(v) => set('type', v)} options={options(ENUMS.transferType, typeWord)} />
+          <Field label={t('stock')} kind="select" emptyOption={t('allStocks')} value={q.get('stock') ?? ''} onChange={(v) => set('stock', v)} options={stocks} />
         </div>
       </Toolbar>
       <Card>
         <DataTable<StockTransfer>
           resource="stocktransfers"
-          label="Stock transfers"
-          columns={TRANSFER_COLUMNS}
-          rowKey={(t) => t.id}
+          label={t('transfers')}
+          columns={transferColumns()}
+          rowKey={(d) => d.id}
           defaultSort="-createdAt"
           filters={{ type: q.get('type') ? op.eq(q.get('type')!) : null, stockName: q.get('stock') ? op.eq(q.get('stock')!) : null }}
-          onOpen={(t) => setQuery({ doc: t.id }, { replace: false })}
+          onOpen={(d) => setQuery({ doc: d.id }, { replace: false })}
           selected={q.get('doc')}
-          empty={{ title: 'No stock transfers', text: 'Goods received, moved or written off appear here; so do the sales of stock items.' }}
+          empty={{ title: t('noTransfers'), text: t('noTransfersText') }}
         />
       </Card>
       {q.get('doc') && <TransferDetail id={q.get('doc')!} onClose={() => setQuery({ doc: null })} />}
@@ -90,14 +206,14 @@ export function TransferItems({ transfer }: { transfer: StockTransfer }) {
   const correction = transfer.type === 'Correction';
   return (
     <div class="table-scroll">
-      <table class="compact" aria-label="Items">
+      <table class="compact" aria-label={t('items')}>
         <thead>
           <tr>
-            <th class="al-right">Code</th>
-            <th>Product</th>
-            {correction && <th class="al-right">Expected</th>}
-            {correction && <th class="al-right">Counted</th>}
-            <th class="al-right">{correction ? 'Correction' : 'Quantity'}</th>
+            <th class="al-right">{t('code')}</th>
+            <th>{t('product')}</th>
+            {correction && <th class="al-right">{t('expected')}</th>}
+            {correction && <th class="al-right">{t('counted')}</th>}
+            <th class="al-right">{correction ? t('correction') : t('quantity')}</th>
           </tr>
         </thead>
         <tbody>
@@ -120,28 +236,28 @@ export function TransferItems({ transfer }: { transfer: StockTransfer }) {
 }
 
 function TransferDetail({ id, onClose }: { id: string; onClose: () => void }) {
-  const { data: t, error } = useOne<StockTransfer>(path('stocktransfers', id));
+  const { data: d, error } = useOne<StockTransfer>(path('stocktransfers', id));
   return (
-    <Drawer wide title={t ? `${t.type} ${t.documentNumber}` : 'Stock transfer'} onClose={onClose}>
-      {error && !t ? (
+    <Drawer wide title={d ? `${typeWord(d.type)} ${d.documentNumber}` : t('transfer')} onClose={onClose}>
+      {error && !d ? (
         <Notice tone="bad">{error}</Notice>
-      ) : !t ? (
+      ) : !d ? (
         <Spinner />
       ) : (
         <div class="detail">
           <Facts
             items={[
-              ['Document', <b class="mono">{t.documentNumber}</b>],
-              ['Type', <Badge tone={TYPE_TONE[t.type]}>{t.type}</Badge>],
-              ['Date', dateTime(t.createdAt)],
-              ['By', t.createdBy.userName],
-              ['Stock', route(t)],
-              ['Ticket', t.ticketId ? <a href={`/tickets/${encodeURIComponent(t.ticketId)}`}>{t.ticketId}</a> : '—'],
-              ['Note', t.note || '—'],
+              [t('document'), <b class="mono">{d.documentNumber}</b>],
+              [t('type'), <Badge tone={TYPE_TONE[d.type]}>{typeWord(d.type)}</Badge>],
+              [t('date'), dateTime(d.createdAt)],
+              [t('by'), d.createdBy.userName],
+              [t('stock'), route(d)],
+              [t('ticket'), d.ticketId ? <a href={`/tickets/${encodeURIComponent(d.ticketId)}`}>{d.ticketId}</a> : '—'],
+              [t('note'), d.note || '—'],
             ]}
           />
-          <h3>Items</h3>
-          <TransferItems transfer={t} />
+          <h3>{t('items')}</h3>
+          <TransferItems transfer={d} />
         </div>
       )}
     </Drawer>
@@ -162,10 +278,11 @@ function NewTransfer({ onClose }: { onClose: () => void }) {
     <Editor<TransferDraft>
       resource="stocktransfers"
       editKey={null}
-      noun="Stock transfer"
+      noun={t('transfer')}
       wide
-      title={() => 'New stock transfer'}
-      defaults={{ type: 'Income', sourceStockName: null, targetStockName: null, note: null, items: [{ plu: { code: null }, quantity: null }] }}
+      title={() => t('newTransferTitle')}
+      // No blank row to start with: an empty row's required fields would block saving.
+      defaults={{ type: 'Income', sourceStockName: null, targetStockName: null, note: null, items: [] }}
       rights={{ create: 'StockTransferCreate', update: 'StockTransferCreate' }}
       toBody={(v) => ({
         type: v.type,
@@ -182,30 +299,31 @@ function NewTransfer({ onClose }: { onClose: () => void }) {
         return (
           <>
             <div class="form-grid">
-              <Field form={form} name="type" label="Type" kind="select" options={options(ENUMS.postableTransferType, (t) => ({ Income: 'Income (goods received)', Outcome: 'Outcome (write-off)', Transfer: 'Transfer between stocks', Invoice: 'Invoice (sold on invoice)' })[t] ?? t)} required />
-              {type !== 'Income' && <Field form={form} name="sourceStockName" label="From stock" kind="select" emptyOption="Choose…" options={stocks} required />}
+              <Field form={form} name="type" label={t('type')} kind="select" options={options(ENUMS.postableTransferType, typeLong)} required />
+              {type !== 'Income' && <Field form={form} name="sourceStockName" label={t('fromStock')} kind="select" emptyOption={t('choose')} options={stocks} required />}
               {(type === 'Income' || type === 'Transfer') && (
                 <Field
                   form={form}
                   name="targetStockName"
-                  label="To stock"
+                  label={t('toStock')}
                   kind="select"
-                  emptyOption="Choose…"
+                  emptyOption={t('choose')}
                   options={stocks}
                   required
-                  validate={(v, all) => (type === 'Transfer' && v && v === all.sourceStockName ? 'Choose another stock than the source.' : null)}
+                  validate={(v, all) => (type === 'Transfer' && v && v === all.sourceStockName ? t('otherStock') : null)}
                 />
               )}
             </div>
-            <Rows form={form} name="items" label="Items" addLabel="Add item" empty="Add the products that move." newRow={() => ({ plu: { code: null }, quantity: null })}>
+            <NeedItems form={form as unknown as AnyForm} />
+            <Rows form={form} name="items" label={t('items')} addLabel={t('addItem')} empty={t('addItemsText')} newRow={() => ({ plu: { code: null }, quantity: null })}>
               {(p) => (
                 <>
                   <PluSelect form={form} name={`${p}.plu.code`} stockName={itemStock} />
-                  <Field form={form} name={`${p}.quantity`} label="Quantity" kind="number" required validate={(v) => (typeof v === 'number' && v <= 0 ? 'Must be more than 0.' : null)} />
+                  <Field form={form} name={`${p}.quantity`} label={t('quantity')} kind="number" required validate={(v) => (typeof v === 'number' && v <= 0 ? t('moreThanZero') : null)} />
                 </>
               )}
             </Rows>
-            <Field form={form} name="note" label="Note" kind="textarea" nullable placeholder="Supplier, delivery note number…" />
+            <Field form={form} name="note" label={t('note')} kind="textarea" nullable placeholder={t('notePlaceholder')} />
           </>
         );
       }}
@@ -217,21 +335,27 @@ function NewTransfer({ onClose }: { onClose: () => void }) {
 function PluSelect({ form, name, stockName }: { form: AnyForm; name: string; stockName: string | null }) {
   const { data } = useAll<Plu>('plus', { filters: { stockName: op.eq(stockName ?? '\u0000'), type: op.eq('StockItem') }, sort: 'name' }, ['plus']);
   const opts = (data ?? []).map((p) => ({ value: String(p.code), label: `${p.name} (${p.code})` }));
-  return <Field form={form} name={name} label="Product" kind="select" emptyOption={stockName ? 'Choose…' : 'Choose the stock first'} options={opts} required disabled={!stockName} />;
+  return <Field form={form} name={name} label={t('product')} kind="select" emptyOption={stockName ? t('choose') : t('chooseStockFirst')} options={opts} required disabled={!stockName} />;
+}
+
+/** A new transfer needs at least one item: a check of the form's own on its `items`. */
+function NeedItems({ form }: { form: AnyForm }) {
+  useEffect(() => form.register('items', (v) => (Array.isArray(v) && v.length ? null : t('needItems'))), [form.register]);
+  return null;
 }
 
 // ---- stock takings ----
 
-const countedOf = (t: StockTaking) => t.items.filter((i) => i.actualQuantity !== null && i.actualQuantity !== undefined).length;
-const stocksOf = (t: StockTaking) => [...new Set(t.items.map((i) => i.plu.stockName))].join(', ') || '—';
+const countedOf = (d: StockTaking) => d.items.filter((i) => i.actualQuantity !== null && i.actualQuantity !== undefined).length;
+const stocksOf = (d: StockTaking) => [...new Set(d.items.map((i) => i.plu.stockName))].join(', ') || '—';
 
-const TAKING_COLUMNS: Column<StockTaking>[] = [
-  { id: 'created', title: 'Started', sort: 'createdAt', render: (t) => dateTime(t.createdAt) },
-  { id: 'stock', title: 'Stock', render: stocksOf },
-  { id: 'counted', title: 'Counted', align: 'right', render: (t) => `${countedOf(t)} / ${t.items.length}` },
-  { id: 'by', title: 'By', render: (t) => t.closedBy?.userName ?? t.createdBy.userName, secondary: true },
-  { id: 'state', title: 'State', sort: 'closedAt', render: (t) => (t.closedAt ? <Badge tone="good">Closed {date(t.closedAt)}</Badge> : <Badge tone="info">Counting</Badge>) },
-  { id: 'note', title: 'Note', render: (t) => t.note || '', secondary: true },
+const takingColumns = (): Column<StockTaking>[] => [
+  { id: 'created', title: t('started'), sort: 'createdAt', render: (d) => dateTime(d.createdAt) },
+  { id: 'stock', title: t('stock'), render: stocksOf },
+  { id: 'counted', title: t('counted'), align: 'right', render: (d) => `${countedOf(d)} / ${d.items.length}` },
+  { id: 'by', title: t('by'), render: (d) => d.closedBy?.userName ?? d.createdBy.userName, secondary: true },
+  { id: 'state', title: t('state'), sort: 'closedAt', render: (d) => (d.closedAt ? <Badge tone="good">{t('closedOn', { date: date(d.closedAt) })}</Badge> : <Badge tone="info">{t('counting')}</Badge>) },
+  { id: 'note', title: t('note'), render: (d) => d.note || '', secondary: true },
 ];
 
 export function StockTakings({ takingId }: { takingId: string | null }) {
@@ -241,23 +365,23 @@ export function StockTakings({ takingId }: { takingId: string | null }) {
   return (
     <>
       <Card
-        title="Stock takings"
+        title={t('takings')}
         actions={
           can('StockTakingCreate') && (
             <Button variant="primary" icon="plus" onClick={() => setEdit('new')} data-testid="new-stocktaking">
-              New stock taking
+              {t('newTaking')}
             </Button>
           )
         }
       >
         <DataTable<StockTaking>
           resource="stocktakings"
-          label="Stock takings"
-          columns={TAKING_COLUMNS}
-          rowKey={(t) => t.id}
+          label={t('takings')}
+          columns={takingColumns()}
+          rowKey={(d) => d.id}
           defaultSort="-createdAt"
-          onOpen={(t) => navigate(`/catalog/stocktakings/${encodeURIComponent(t.id)}`)}
-          empty={{ title: 'No stock takings yet', text: 'Start one to count a stock; closing it corrects the quantities to what you counted.' }}
+          onOpen={(d) => navigate(`/catalog/stocktakings/${encodeURIComponent(d.id)}`)}
+          empty={{ title: t('noTakings'), text: t('noTakingsText') }}
         />
       </Card>
       {edit && <NewTaking onClose={() => setEdit(null)} />}
@@ -271,7 +395,7 @@ function NewTaking({ onClose }: { onClose: () => void }) {
   const start = () =>
     form.submit(async (v) => {
       const plus = await api.all<Plu>('plus', { filters: { stockName: op.eq(v.stockName), type: op.eq('StockItem'), isActive: op.eq(true) }, sort: 'name' });
-      if (!plus.length) throw new Error(`Stock “${v.stockName}” holds no stock items to count.`);
+      if (!plus.length) throw new Error(t('nothingToCount', { name: v.stockName }));
       try {
         const taking = await api.post<StockTaking>(path('stocktakings'), { note: v.note, items: plus.map((p) => ({ plu: { code: p.code, stockName: p.stockName }, actualQuantity: null })) });
         navigate(`/catalog/stocktakings/${encodeURIComponent(taking.id)}`);
@@ -282,17 +406,17 @@ function NewTaking({ onClose }: { onClose: () => void }) {
     });
   return (
     <Drawer
-      title="New stock taking"
-      subtitle="Every stock item of the stock goes on the count sheet."
+      title={t('newTaking')}
+      subtitle={t('newTakingText')}
       onClose={onClose}
       footer={
         <>
           <span class="spacer" />
           <Button variant="ghost" onClick={onClose}>
-            Cancel
+            {t('cancel')}
           </Button>
           <Button variant="primary" busy={form.busy} onClick={start} data-testid="start-count">
-            Start counting
+            {t('startCounting')}
           </Button>
         </>
       }
@@ -306,11 +430,33 @@ function NewTaking({ onClose }: { onClose: () => void }) {
         }}
       >
         {form.formError && <Notice tone="bad">{form.formError}</Notice>}
-        <Field form={form} name="stockName" label="Stock to count" kind="select" emptyOption="Choose…" options={stocks} required testId="count-stock" />
-        <Field form={form} name="note" label="Note" kind="textarea" nullable placeholder="e.g. Month-end count, bar" />
+        <Field form={form} name="stockName" label={t('stockToCount')} kind="select" emptyOption={t('choose')} options={stocks} required testId="count-stock" />
+        <Field form={form} name="note" label={t('note')} kind="textarea" nullable placeholder={t('takingNotePlaceholder')} />
       </form>
     </Drawer>
   );
+}
+
+/**
+ * What the counted shortages are worth: for each counted product below its expected quantity,
+ * (counted − expected) × its cost price, else its price. `unpriced`: shortages with neither.
+ */
+function lossOf(items: StockTaking['items'], stored: StockTaking['items'], names: Map<string, Plu>): { value: number; count: number; unpriced: number } {
+  let cents = 0;
+  let count = 0;
+  let unpriced = 0;
+  items.forEach((item, index) => {
+    if (typeof item.actualQuantity !== 'number') return;
+    const plu = names.get(pluKey(item.plu));
+    const expected = stored[index]?.expectedQuantity ?? plu?.stockQuantity ?? 0;
+    const diff = item.actualQuantity - expected;
+    if (diff >= 0) return;
+    count++;
+    const price = plu?.costPrice?.amount ?? (plu?.unitPrice.amount || null);
+    if (price === null || price === undefined) unpriced++;
+    else cents += Math.round(-diff * price * 100);
+  });
+  return { value: cents / 100, count, unpriced };
 }
 
 /** The count sheet: one big input per product, a search to jump to one, and the close. */
@@ -332,30 +478,46 @@ function Count({ id }: { id: string }) {
 
   const save = async (close: boolean) => {
     closing.current = close;
-    if (close) {
-      const missing = values?.items.filter((i) => typeof i.actualQuantity !== 'number').length ?? 0;
-      if (missing) setSearch('');
-    }
     return form.submit(async (v) => {
       if (!v) return;
+      const countedItems = v.items.filter((i) => typeof i.actualQuantity === 'number');
       if (close) {
+        if (!countedItems.length) throw new Error(t('countNothing'));
+        const loss = lossOf(v.items, taking?.items ?? [], names);
+        const rest = v.items.length - countedItems.length;
         const ok = await confirm({
-          title: 'Close this stock taking?',
-          text: 'The hub sets every counted product to the quantity you entered and writes a Correction document. A closed stock taking cannot be changed.',
-          confirm: 'Close and correct stock',
+          title: t('closeTitle'),
+          text: (
+            <div data-testid="close-summary">
+              <p>{t('closeText')}</p>
+              {rest > 0 && <p data-testid="close-partial">{t('closePartial', { n: countedItems.length, all: v.items.length, rest })}</p>}
+              {loss.count > 0 ? (
+                <p data-testid="close-loss">
+                  <b>{t('closeLoss', { amount: money(-loss.value), below: belowCount(loss.count) })}</b>
+                  {loss.unpriced > 0 && ` ${t('lossNoPrice', { n: loss.unpriced })}`}
+                </p>
+              ) : (
+                <p data-testid="close-loss">{t('closeNoLoss')}</p>
+              )}
+            </div>
+          ),
+          confirm: t('closeConfirm'),
+          danger: loss.count > 0,
         });
         if (!ok) return;
       }
+      // Closing takes only the counted products (the hub closes a count with every item counted):
+      // the others are left off the sheet, so their stock stays as it is.
       const body = {
         ...v,
-        items: v.items.map((i) => ({ plu: i.plu, actualQuantity: typeof i.actualQuantity === 'number' ? i.actualQuantity : null })),
+        items: (close ? countedItems : v.items).map((i) => ({ plu: i.plu, actualQuantity: typeof i.actualQuantity === 'number' ? i.actualQuantity : null })),
         ...(close ? { closedBy: { userName: session.value!.user.userName }, closedAt: new Date().toISOString() } : {}),
       };
       try {
         const stored = await api.put<StockTaking>(path('stocktakings', v.id), body);
         loadedV.current = stored._v;
         form.reset(stored);
-        toast(close ? 'Stock taking closed; the stock is corrected.' : 'Count saved.');
+        toast(close ? t('closedToast') : t('savedToast'));
       } catch (e) {
         if (e instanceof ApiError && e.isMissingRight) void refreshSession().catch(() => undefined);
         throw e;
@@ -363,7 +525,7 @@ function Count({ id }: { id: string }) {
     });
   };
 
-  if (notFound) return <Notice tone="warn">This stock taking no longer exists.</Notice>;
+  if (notFound) return <Notice tone="warn">{t('gone')}</Notice>;
   if (error && !taking) return <Notice tone="bad">{error}</Notice>;
   if (!taking || !values) return <Spinner />;
   const closed = !!taking.closedAt;
@@ -377,15 +539,15 @@ function Count({ id }: { id: string }) {
     <div class="count" data-testid="count">
       <div class="count-head">
         <LinkButton href="/catalog/stocktakings" icon="left" variant="ghost">
-          All stock takings
+          {t('allTakings')}
         </LinkButton>
         <div class="count-title">
           <h2>
-            Stock taking · {stocksOf(taking)} {closed ? <Badge tone="good">Closed</Badge> : <Badge tone="info">Counting</Badge>}
+            {t('takingTitle', { stocks: stocksOf(taking) })} {closed ? <Badge tone="good">{t('closed')}</Badge> : <Badge tone="info">{t('counting')}</Badge>}
           </h2>
           <p class="muted">
-            Started {dateTime(taking.createdAt)} by {taking.createdBy.userName}
-            {taking.closedAt && ` · closed ${dateTime(taking.closedAt)} by ${taking.closedBy?.userName}`}
+            {t('startedBy', { when: dateTime(taking.createdAt), who: taking.createdBy.userName })}
+            {taking.closedAt && t('closedBy', { when: dateTime(taking.closedAt), who: taking.closedBy?.userName ?? '—' })}
             {taking.note && ` · ${taking.note}`}
           </p>
         </div>
@@ -401,19 +563,19 @@ function Count({ id }: { id: string }) {
                 reload();
               }}
             >
-              Reload
+              {t('reload')}
             </Button>
           )}
         </Notice>
       )}
       {closed && taking.stockTransferId && <Correction id={taking.stockTransferId} />}
-      {!closed && !editable && <Notice>Counting needs the right “StockTakingUpdate”.</Notice>}
+      {!closed && !editable && <Notice>{t('needsRight')}</Notice>}
       <Card>
         <div class="count-tools">
-          <Field label="Find a product" kind="search" value={search} onChange={(v) => setSearch(String(v ?? ''))} placeholder="Name or code" testId="count-search" />
+          <Field label={t('find')} kind="search" value={search} onChange={(v) => setSearch(String(v ?? ''))} placeholder={t('nameOrCode')} testId="count-search" />
           <div class="count-progress" aria-live="polite">
             <span>
-              <b>{counted}</b> of {values.items.length} counted
+              {t('countedOf', { n: counted, all: values.items.length })}
             </span>
             <div class="meter">
               <span style={{ width: `${values.items.length ? (counted / values.items.length) * 100 : 0}%` }} />
@@ -421,7 +583,7 @@ function Count({ id }: { id: string }) {
           </div>
         </div>
         {values.items.length === 0 ? (
-          <Empty title="Nothing to count" />
+          <Empty title={t('nothing')} />
         ) : (
           <ul class="count-list">
             {rows.map(({ item, index, plu }) => {
@@ -435,19 +597,19 @@ function Count({ id }: { id: string }) {
                   <div class="count-name">
                     <b>{name}</b>
                     <span class="muted">
-                      {item.plu.code} · expected {quantity(expected)}
+                      {item.plu.code} · {t('expectedQty', { qty: quantity(expected) })}
                     </span>
                   </div>
                   <div class="count-input">
                     <Field
                       form={form}
                       name={`items[${index}].actualQuantity`}
-                      label={`Counted ${name}`}
+                      label={t('countedName', { name })}
                       kind="number"
                       big
                       nullable
                       disabled={!editable}
-                      validate={(v) => (closing.current && typeof v !== 'number' ? 'Count this product before closing.' : typeof v === 'number' && v < 0 ? 'Cannot be negative.' : null)}
+                      validate={(v) => (typeof v === 'number' && v < 0 ? t('notNegative') : null)}
                     />
                   </div>
                   <div class={`count-diff${diff === null ? '' : diff < 0 ? ' negative' : diff > 0 ? ' positive' : ' zero'}`}>{diff === null ? '' : diff === 0 ? '✓' : `${diff > 0 ? '+' : ''}${quantity(diff)}`}</div>
@@ -459,14 +621,14 @@ function Count({ id }: { id: string }) {
       </Card>
       {!closed && editable && (
         <div class="sticky-actions">
-          <span class="muted">{form.dirty ? 'Unsaved counts' : 'All counts saved'}</span>
+          <span class="muted">{form.dirty ? t('unsaved') : t('allSaved')}</span>
           <span class="spacer" />
           <Button busy={form.busy && !closing.current} onClick={() => void save(false)} data-testid="save-count">
-            Save count
+            {t('saveCount')}
           </Button>
           {can('StockTakingClose') && (
             <Button variant="primary" icon="check" busy={form.busy && closing.current} onClick={() => void save(true)} data-testid="close-count">
-              Close and correct stock
+              {t('closeConfirm')}
             </Button>
           )}
         </div>
@@ -487,11 +649,11 @@ function DeleteTaking({ id }: { id: string }) {
         icon="trash"
         busy={busy}
         onClick={async () => {
-          if (!(await confirm({ title: 'Throw this count away?', text: 'The stock taking is deleted; stock quantities stay as they are.', confirm: 'Delete', danger: true }))) return;
+          if (!(await confirm({ title: t('throwAway'), text: t('throwAwayText'), confirm: t('delete'), danger: true }))) return;
           setBusy(true);
           try {
             await api.del(path('stocktakings', id));
-            toast('Stock taking deleted.');
+            toast(t('deleted'));
             navigate('/catalog/stocktakings');
           } catch (e) {
             toast(describeError(e), 'bad');
@@ -500,17 +662,17 @@ function DeleteTaking({ id }: { id: string }) {
           }
         }}
       >
-        Delete this stock taking
+        {t('deleteTaking')}
       </Button>
     </div>
   );
 }
 
 function Correction({ id }: { id: string }) {
-  const { data: t, error } = useOne<StockTransfer>(path('stocktransfers', id));
+  const { data: d, error } = useOne<StockTransfer>(path('stocktransfers', id));
   return (
-    <Card title={t ? <>Correction document <span class="mono" data-testid="correction-number">{t.documentNumber}</span></> : 'Correction document'} class="correction">
-      {error && !t ? <Notice tone="bad">{error}</Notice> : !t ? <Spinner /> : <TransferItems transfer={t} />}
+    <Card title={d ? <>{t('correctionDoc')} <span class="mono" data-testid="correction-number">{d.documentNumber}</span></> : t('correctionDoc')} class="correction">
+      {error && !d ? <Notice tone="bad">{error}</Notice> : !d ? <Spinner /> : <TransferItems transfer={d} />}
     </Card>
   );
 }

@@ -1,7 +1,9 @@
 /**
  * Tickets: the seed's filters as controls (kept in the query string), a page of tickets sorted
- * by the hub, and a ticket's detail with its items, kitchen orders and their print state,
- * payments and fiscal close.
+ * by the hub, and a ticket's detail with its items (modifiers with their prices), the VAT per rate,
+ * kitchen orders and their print state, payments, the fiscal close and its e-mail receipts.
+ * Reprinting a fiscal receipt or starting a return needs a Sale device (a register), so the
+ * back office offers neither.
  */
 import { useState } from 'preact/hooks';
 import { DataTable, type Column } from '../components/DataTable';
@@ -11,7 +13,122 @@ import { api, describeError, op, path, type Filters } from '../lib/api';
 import { useAll, useOne, useOptions } from '../lib/data';
 import { dateTime, dayStart, money, percent, quantity, time } from '../lib/format';
 import { navigate, useQuery } from '../lib/router';
+import { useCan } from '../lib/session';
+import { messages } from '../../shared/i18n';
+import type { components } from '../../shared/api-types';
 import type { Device, HubUser, Order, PaymentType, Ticket } from '../../shared/types';
+
+type ReceiptEmail = components['schemas']['ReceiptEmail'];
+
+const t = messages({
+  closed: { en: 'Closed', sk: 'Uzavretý', cs: 'Uzavřený' },
+  open: { en: 'Open', sk: 'Otvorený', cs: 'Otevřený' },
+  table: { en: 'Table {name}', sk: 'Stôl {name}', cs: 'Stůl {name}' },
+  colTicket: { en: 'Ticket', sk: 'Účet', cs: 'Účet' },
+  colOpened: { en: 'Opened', sk: 'Otvorený', cs: 'Otevřen' },
+  colClosed: { en: 'Closed', sk: 'Uzavretý', cs: 'Uzavřen' },
+  colWaiter: { en: 'Waiter', sk: 'Čašník', cs: 'Číšník' },
+  colRegister: { en: 'Register', sk: 'Pokladňa', cs: 'Pokladna' },
+  colReceipt: { en: 'Receipt', sk: 'Doklad', cs: 'Doklad' },
+  colTotal: { en: 'Total', sk: 'Spolu', cs: 'Celkem' },
+  colState: { en: 'State', sk: 'Stav', cs: 'Stav' },
+  title: { en: 'Tickets', sk: 'Účty', cs: 'Účty' },
+  subtitle: { en: 'Every ticket of every register, open and closed.', sk: 'Všetky účty zo všetkých pokladní, otvorené aj uzavreté.', cs: 'Všechny účty ze všech pokladen, otevřené i uzavřené.' },
+  filters: { en: 'Filters', sk: 'Filtre', cs: 'Filtry' },
+  all: { en: 'All', sk: 'Všetky', cs: 'Všechny' },
+  anyRegister: { en: 'Any register', sk: 'Všetky pokladne', cs: 'Všechny pokladny' },
+  tableLabel: { en: 'Table', sk: 'Stôl', cs: 'Stůl' },
+  tableHint: { en: 'e.g. 5', sk: 'napr. 5', cs: 'např. 5' },
+  anyone: { en: 'Anyone', sk: 'Ktokoľvek', cs: 'Kdokoli' },
+  openedFrom: { en: 'Opened from', sk: 'Otvorené od', cs: 'Otevřené od' },
+  openedUntil: { en: 'Opened until', sk: 'Otvorené do', cs: 'Otevřené do' },
+  customerCard: { en: 'Customer card', sk: 'Zákaznícka karta', cs: 'Zákaznická karta' },
+  cardNumber: { en: 'card number', sk: 'číslo karty', cs: 'číslo karty' },
+  discount: { en: 'Discount', sk: 'Zľava', cs: 'Sleva' },
+  any: { en: 'Any', sk: 'Všetky', cs: 'Všechny' },
+  withDiscount: { en: 'With a discount', sk: 'So zľavou', cs: 'Se slevou' },
+  withoutDiscount: { en: 'Without discount', sk: 'Bez zľavy', cs: 'Bez slevy' },
+  returnedItems: { en: 'Returned items', sk: 'Vrátené položky', cs: 'Vrácené položky' },
+  withReturns: { en: 'With returns', sk: 'S vrátením', cs: 'S vrácením' },
+  withoutReturns: { en: 'Without returns', sk: 'Bez vrátenia', cs: 'Bez vrácení' },
+  clearFilters: { en: 'Clear filters', sk: 'Zrušiť filtre', cs: 'Zrušit filtry' },
+  noMatch: { en: 'No ticket matches these filters', sk: 'Filtrom nezodpovedá žiadny účet', cs: 'Filtrům neodpovídá žádný účet' },
+  noTickets: { en: 'No tickets yet', sk: 'Zatiaľ žiadne účty', cs: 'Zatím žádné účty' },
+  fewerFilters: { en: 'Try fewer filters.', sk: 'Skúste menej filtrov.', cs: 'Zkuste méně filtrů.' },
+  appearSoon: { en: 'Tickets appear here as soon as a register opens one.', sk: 'Účty sa tu objavia hneď, ako ich pokladňa otvorí.', cs: 'Účty se zde objeví, jakmile je pokladna otevře.' },
+  openedBy: { en: 'opened {when} by {who}', sk: 'otvoril(a) {who} {when}', cs: 'otevřel(a) {who} {when}' },
+  gone: { en: 'This ticket no longer exists (it was deleted on a register).', sk: 'Tento účet už neexistuje (bol zmazaný na pokladni).', cs: 'Tento účet již neexistuje (byl smazán na pokladně).' },
+  purchase: { en: 'Purchase', sk: 'Predaj', cs: 'Prodej' },
+  customer: { en: 'Customer', sk: 'Zákazník', cs: 'Zákazník' },
+  card: { en: 'card {n}', sk: 'karta {n}', cs: 'karta {n}' },
+  stillOpen: { en: 'still open', sk: 'stále otvorený', cs: 'stále otevřený' },
+  items: { en: 'Items', sk: 'Položky', cs: 'Položky' },
+  qty: { en: 'Qty', sk: 'Množstvo', cs: 'Množství' },
+  item: { en: 'Item', sk: 'Položka', cs: 'Položka' },
+  price: { en: 'Price', sk: 'Cena', cs: 'Cena' },
+  returned: { en: 'Returned', sk: 'Vrátené', cs: 'Vráceno' },
+  sold: { en: 'Sold', sk: 'Predané', cs: 'Prodáno' },
+  noItems: { en: 'No items on this ticket', sk: 'Na účte nie sú žiadne položky', cs: 'Na účtu nejsou žádné položky' },
+  vat: { en: 'VAT', sk: 'DPH', cs: 'DPH' },
+  vatRate: { en: 'Rate', sk: 'Sadzba', cs: 'Sazba' },
+  vatBase: { en: 'Base', sk: 'Základ', cs: 'Základ' },
+  vatAmount: { en: 'VAT', sk: 'DPH', cs: 'DPH' },
+  vatTotal: { en: 'Total', sk: 'Spolu', cs: 'Celkem' },
+  vatSum: { en: 'Sum', sk: 'Súčet', cs: 'Součet' },
+  noVat: { en: 'This ticket was stored before the hub kept its VAT breakdown.', sk: 'Tento účet bol uložený skôr, než hub začal viesť rozpis DPH.', cs: 'Tento účet byl uložen dříve, než hub začal vést rozpis DPH.' },
+  kitchenOrders: { en: 'Kitchen orders', sk: 'Objednávky do kuchyne', cs: 'Objednávky do kuchyně' },
+  noOrders: { en: 'No kitchen orders', sk: 'Žiadne objednávky do kuchyne', cs: 'Žádné objednávky do kuchyně' },
+  noOrdersText: { en: 'Items that go to no printer (drinks from the bar, say) make no order.', sk: 'Položky, ktoré nejdú na žiadnu tlačiareň (napr. nápoje z baru), nevytvárajú objednávku.', cs: 'Položky, které nejdou na žádnou tiskárnu (např. nápoje z baru), nevytvářejí objednávku.' },
+  payments: { en: 'Payments', sk: 'Platby', cs: 'Platby' },
+  paymentType: { en: 'Payment type {n}', sk: 'Typ platby {n}', cs: 'Typ platby {n}' },
+  notPaid: { en: 'Not paid yet', sk: 'Zatiaľ nezaplatené', cs: 'Zatím nezaplaceno' },
+  change: { en: 'Change given', sk: 'Vydané', cs: 'Vráceno' },
+  fiscal: { en: 'Fiscal receipt', sk: 'Fiškálny doklad', cs: 'Fiskální doklad' },
+  receiptNumber: { en: 'Receipt number', sk: 'Číslo dokladu', cs: 'Číslo dokladu' },
+  fiscalDevice: { en: 'Fiscal device', sk: 'Fiškálne zariadenie', cs: 'Fiskální zařízení' },
+  zReport: { en: 'Daily report (Z) no.', sk: 'Číslo uzávierky (Z)', cs: 'Číslo uzávěrky (Z)' },
+  fiscalMemory: { en: 'Fiscal memory', sk: 'Fiškálna pamäť', cs: 'Fiskální paměť' },
+  closedOn: { en: 'Closed on', sk: 'Uzavretý na', cs: 'Uzavřen na' },
+  emails: { en: 'E-mail receipts', sk: 'Doklady e-mailom', cs: 'Doklady e-mailem' },
+  noEmails: { en: 'No e-mail receipt was asked for.', sk: 'Doklad e-mailom nebol vyžiadaný.', cs: 'Doklad e-mailem nebyl vyžádán.' },
+  resend: { en: 'Resend the e-mail', sk: 'Poslať e-mail znova', cs: 'Poslat e-mail znovu' },
+  resent: { en: 'The receipt goes to {to} again.', sk: 'Doklad sa znova posiela na {to}.', cs: 'Doklad se znovu posílá na {to}.' },
+  emailQueued: { en: 'Waiting to be sent', sk: 'Čaká na odoslanie', cs: 'Čeká na odeslání' },
+  emailSent: { en: 'Sent', sk: 'Odoslaný', cs: 'Odeslán' },
+  emailFailed: { en: 'Not delivered', sk: 'Nedoručený', cs: 'Nedoručen' },
+  attempts: { en: '{n} attempts', sk: 'Pokusy: {n}', cs: 'Pokusy: {n}' },
+  registerOnly: {
+    en: 'Reprinting the fiscal receipt and returns are done on a register.',
+    sk: 'Opätovná tlač fiškálneho dokladu a vrátenie tovaru sa robia na pokladni.',
+    cs: 'Opětovný tisk fiskálního dokladu a vrácení zboží se dělají na pokladně.',
+  },
+  orderCopy: { en: 'A copy of the order goes to {name}.', sk: 'Kópia objednávky ide na {name}.', cs: 'Kopie objednávky jde na {name}.' },
+  cannotReprint: { en: 'This hub cannot reprint orders yet.', sk: 'Tento hub zatiaľ nevie objednávky vytlačiť znova.', cs: 'Tento hub zatím neumí objednávky vytisknout znovu.' },
+  cancel: { en: 'Cancel', sk: 'Storno', cs: 'Storno' },
+  printedAt: { en: 'printed {time}', sk: 'vytlačené {time}', cs: 'vytištěno {time}' },
+  notPrinted: { en: 'not printed yet', sk: 'zatiaľ nevytlačené', cs: 'zatím nevytištěno' },
+  reprint: { en: 'Reprint', sk: 'Vytlačiť znova', cs: 'Vytisknout znovu' },
+  // Purchase types, ticket and item states, plu types, print and order states.
+  WalkIn: { en: 'Eat in', sk: 'Na mieste', cs: 'Na místě' },
+  TakeAway: { en: 'Take away', sk: 'So sebou', cs: 'S sebou' },
+  Delivery: { en: 'Delivery', sk: 'Rozvoz', cs: 'Rozvoz' },
+  Printed: { en: 'Printed', sk: 'Vytlačené', cs: 'Vytištěno' },
+  Queued: { en: 'Queued', sk: 'V poradí', cs: 'Ve frontě' },
+  Printing: { en: 'Printing', sk: 'Tlačí sa', cs: 'Tiskne se' },
+  Waiting: { en: 'Waiting', sk: 'Čaká', cs: 'Čeká' },
+  Unknown: { en: 'Unknown', sk: 'Neznámy', cs: 'Neznámý' },
+  Failed: { en: 'Failed', sk: 'Zlyhalo', cs: 'Selhalo' },
+  New: { en: 'New', sk: 'Nová', cs: 'Nová' },
+  InProgress: { en: 'Cooking', sk: 'Pripravuje sa', cs: 'Připravuje se' },
+  Ready: { en: 'Ready', sk: 'Hotová', cs: 'Hotová' },
+  Served: { en: 'Served', sk: 'Vydaná', cs: 'Vydaná' },
+  Done: { en: 'Done', sk: 'Vybavená', cs: 'Vyřízená' },
+  Cancelled: { en: 'Cancelled', sk: 'Zrušená', cs: 'Zrušená' },
+});
+
+/** A word for an enum value the hub answers, the value itself when this page has none for it. */
+const WORDS = new Set(['WalkIn', 'TakeAway', 'Delivery', 'Printed', 'Queued', 'Printing', 'Waiting', 'Unknown', 'Failed', 'New', 'InProgress', 'Ready', 'Served', 'Done', 'Cancelled']);
+const word = (value: string | null | undefined): string => (!value ? '—' : WORDS.has(value) ? t(value as Parameters<typeof t>[0]) : value);
 
 const FILTER_KEYS = ['state', 'device', 'table', 'waiter', 'from', 'to', 'card', 'discount', 'returned'] as const;
 
@@ -31,18 +148,18 @@ export function ticketFilters(q: URLSearchParams): Filters {
   };
 }
 
-const stateBadge = (t: Ticket) => (t.state === 'Closed' ? <Badge tone="neutral">Closed</Badge> : <Badge tone="info">Open</Badge>);
-const where = (t: Ticket) => (t.location?.tableName ? `Table ${t.location.tableName}` : t.name || '—');
+export const ticketState = (tk: Ticket) => (tk.state === 'Closed' ? <Badge tone="neutral">{t('closed')}</Badge> : <Badge tone="info">{t('open')}</Badge>);
+export const ticketWhere = (tk: Ticket) => (tk.location?.tableName ? t('table', { name: tk.location.tableName }) : tk.name || '—');
 
-const COLUMNS: Column<Ticket>[] = [
-  { id: 'table', title: 'Ticket', sort: 'location.tableName', render: (t) => <b>{where(t)}</b> },
-  { id: 'opened', title: 'Opened', sort: 'openDate', render: (t) => dateTime(t.openDate) },
-  { id: 'closed', title: 'Closed', sort: 'closeDate', render: (t) => (t.closeDate ? time(t.closeDate) : '—'), secondary: true },
-  { id: 'waiter', title: 'Waiter', sort: 'employee.userName', render: (t) => t.employee?.name || t.employee?.userName || '—' },
-  { id: 'device', title: 'Register', render: (t) => t.closeInfo?.deviceName ?? t.originDeviceName, secondary: true },
-  { id: 'receipt', title: 'Receipt', sort: 'closeInfo.number', align: 'right', render: (t) => t.closeInfo?.number ?? '—', secondary: true },
-  { id: 'total', title: 'Total', sort: 'totalPrice.amount', align: 'right', render: (t) => <b class="num">{money(t.totalPrice.amount, t.totalPrice.currencyLabel)}</b> },
-  { id: 'state', title: 'State', render: stateBadge },
+const columns = (): Column<Ticket>[] => [
+  { id: 'table', title: t('colTicket'), sort: 'location.tableName', render: (tk) => <b>{ticketWhere(tk)}</b> },
+  { id: 'opened', title: t('colOpened'), sort: 'openDate', render: (tk) => dateTime(tk.openDate) },
+  { id: 'closed', title: t('colClosed'), sort: 'closeDate', render: (tk) => (tk.closeDate ? time(tk.closeDate) : '—'), secondary: true },
+  { id: 'waiter', title: t('colWaiter'), sort: 'employee.userName', render: (tk) => tk.employee?.name || tk.employee?.userName || '—' },
+  { id: 'device', title: t('colRegister'), render: (tk) => tk.closeInfo?.deviceName ?? tk.originDeviceName, secondary: true },
+  { id: 'receipt', title: t('colReceipt'), sort: 'closeInfo.number', align: 'right', render: (tk) => tk.closeInfo?.number ?? '—', secondary: true },
+  { id: 'total', title: t('colTotal'), sort: 'totalPrice.amount', align: 'right', render: (tk) => <b class="num">{money(tk.totalPrice.amount, tk.totalPrice.currencyLabel)}</b> },
+  { id: 'state', title: t('colState'), render: ticketState },
 ];
 
 export function Tickets({ openId }: { openId: string | null }) {
@@ -57,53 +174,54 @@ export function Tickets({ openId }: { openId: string | null }) {
   return (
     <div class="page">
       <PageHeader
-        title="Tickets"
-        subtitle="Every ticket of every register, open and closed."
+        title={t('title')}
+        subtitle={t('subtitle')}
         actions={
           <Button class="only-narrow" icon="filter" onClick={() => setShowFilters(!showFilters)} aria-expanded={showFilters}>
-            Filters{active ? ` (${active})` : ''}
+            {t('filters')}
+            {active ? ` (${active})` : ''}
           </Button>
         }
       />
       <Card class={`filters${showFilters ? ' open' : ''}`}>
         <div class="filter-grid">
           <Segmented
-            label="State"
+            label={t('colState')}
             value={q.get('state') ?? ''}
             onChange={(v) => set('state', v || null)}
             options={[
-              { value: '', label: 'All' },
-              { value: 'open', label: 'Open' },
-              { value: 'closed', label: 'Closed' },
+              { value: '', label: t('all') },
+              { value: 'open', label: t('open') },
+              { value: 'closed', label: t('closed') },
             ]}
           />
-          <Field label="Register" kind="select" emptyOption="Any register" value={q.get('device') ?? ''} onChange={(v) => set('device', v)} options={devices} testId="filter-device" />
-          <Field label="Table" value={q.get('table') ?? ''} onChange={(v) => set('table', v)} placeholder="e.g. 5" testId="filter-table" />
-          <Field label="Waiter" kind="select" emptyOption="Anyone" value={q.get('waiter') ?? ''} onChange={(v) => set('waiter', v)} options={waiters} testId="filter-waiter" />
-          <Field label="Opened from" kind="day" value={q.get('from')} onChange={(v) => set('from', v)} testId="filter-from" />
-          <Field label="Opened until" kind="day" value={q.get('to')} onChange={(v) => set('to', v)} testId="filter-to" />
-          <Field label="Customer card" value={q.get('card') ?? ''} onChange={(v) => set('card', v)} placeholder="card number" testId="filter-card" />
+          <Field label={t('colRegister')} kind="select" emptyOption={t('anyRegister')} value={q.get('device') ?? ''} onChange={(v) => set('device', v)} options={devices} testId="filter-device" />
+          <Field label={t('tableLabel')} value={q.get('table') ?? ''} onChange={(v) => set('table', v)} placeholder={t('tableHint')} testId="filter-table" />
+          <Field label={t('colWaiter')} kind="select" emptyOption={t('anyone')} value={q.get('waiter') ?? ''} onChange={(v) => set('waiter', v)} options={waiters} testId="filter-waiter" />
+          <Field label={t('openedFrom')} kind="day" value={q.get('from')} onChange={(v) => set('from', v)} testId="filter-from" />
+          <Field label={t('openedUntil')} kind="day" value={q.get('to')} onChange={(v) => set('to', v)} testId="filter-to" />
+          <Field label={t('customerCard')} value={q.get('card') ?? ''} onChange={(v) => set('card', v)} placeholder={t('cardNumber')} testId="filter-card" />
           <Field
-            label="Discount"
+            label={t('discount')}
             kind="select"
             value={q.get('discount') ?? ''}
             onChange={(v) => set('discount', v)}
             options={[
-              { value: '', label: 'Any' },
-              { value: 'yes', label: 'With a discount' },
-              { value: 'no', label: 'Without discount' },
+              { value: '', label: t('any') },
+              { value: 'yes', label: t('withDiscount') },
+              { value: 'no', label: t('withoutDiscount') },
             ]}
             testId="filter-discount"
           />
           <Field
-            label="Returned items"
+            label={t('returnedItems')}
             kind="select"
             value={q.get('returned') ?? ''}
             onChange={(v) => set('returned', v)}
             options={[
-              { value: '', label: 'Any' },
-              { value: 'yes', label: 'With returns' },
-              { value: 'no', label: 'Without returns' },
+              { value: '', label: t('any') },
+              { value: 'yes', label: t('withReturns') },
+              { value: 'no', label: t('withoutReturns') },
             ]}
             testId="filter-returned"
           />
@@ -111,7 +229,7 @@ export function Tickets({ openId }: { openId: string | null }) {
         {active > 0 && (
           <div class="filter-foot">
             <Button small variant="ghost" icon="close" onClick={() => setQuery(Object.fromEntries([...FILTER_KEYS, 'page'].map((k) => [k, null])))}>
-              Clear filters
+              {t('clearFilters')}
             </Button>
           </div>
         )}
@@ -119,14 +237,14 @@ export function Tickets({ openId }: { openId: string | null }) {
       <Card>
         <DataTable<Ticket>
           resource="tickets"
-          label="Tickets"
-          columns={COLUMNS}
+          label={t('title')}
+          columns={columns()}
           filters={ticketFilters(q)}
           defaultSort="-openDate"
-          rowKey={(t) => t.id}
+          rowKey={(tk) => tk.id}
           selected={openId}
-          onOpen={(t) => navigate(`/tickets/${encodeURIComponent(t.id)}${search}`)}
-          empty={{ title: active ? 'No ticket matches these filters' : 'No tickets yet', text: active ? 'Try fewer filters.' : 'Tickets appear here as soon as a register opens one.' }}
+          onOpen={(tk) => navigate(`/tickets/${encodeURIComponent(tk.id)}${search}`)}
+          empty={{ title: active ? t('noMatch') : t('noTickets'), text: active ? t('fewerFilters') : t('appearSoon') }}
         />
       </Card>
       {openId && <TicketDetail id={openId} onClose={() => navigate(`/tickets${search}`)} />}
@@ -135,58 +253,80 @@ export function Tickets({ openId }: { openId: string | null }) {
 }
 
 function TicketDetail({ id, onClose }: { id: string; onClose: () => void }) {
-  const { data: t, error, notFound } = useOne<Ticket>(path('tickets', id), ['tickets']);
+  const can = useCan();
+  const { data: tk, error, notFound } = useOne<Ticket>(path('tickets', id), ['tickets']);
   const orders = useAll<Order>('orders', { filters: { ticketId: op.eq(id) }, sort: 'createdAt' });
   const types = useAll<PaymentType>('paymenttypes');
-  const cur = t?.totalPrice.currencyLabel;
+  const cur = tk?.totalPrice.currencyLabel;
   return (
-    <Drawer wide title={t ? where(t) : 'Ticket'} subtitle={t ? <>{stateBadge(t)} opened {dateTime(t.openDate)} by {t.employee?.name || t.employee?.userName}</> : undefined} onClose={onClose}>
+    <Drawer
+      wide
+      title={tk ? ticketWhere(tk) : t('colTicket')}
+      subtitle={
+        tk ? (
+          <>
+            {ticketState(tk)} {t('openedBy', { when: dateTime(tk.openDate), who: tk.employee?.name || tk.employee?.userName || '—' })}
+          </>
+        ) : undefined
+      }
+      onClose={onClose}
+    >
       {notFound ? (
-        <Notice tone="warn">This ticket no longer exists (it was deleted on a register).</Notice>
-      ) : error && !t ? (
+        <Notice tone="warn">{t('gone')}</Notice>
+      ) : error && !tk ? (
         <Notice tone="bad">{error}</Notice>
-      ) : !t ? (
+      ) : !tk ? (
         <Spinner />
       ) : (
         <div class="detail" data-testid="ticket-detail">
           <div class="detail-total">
-            <span>Total</span>
-            <b>{money(t.totalPrice.amount, cur)}</b>
+            <span>{t('colTotal')}</span>
+            <b>{money(tk.totalPrice.amount, cur)}</b>
           </div>
           <Facts
             items={[
-              ['Ticket', t.name || t.id],
-              ['Table', t.location?.tableName ? `${t.location.tableName}${t.location.zoneName ? ` · ${t.location.zoneName}` : ''}` : '—'],
-              ['Waiter', t.employee ? `${t.employee.name} (${t.employee.userName})` : '—'],
-              ['Register', t.originDeviceName],
-              ['Purchase', t.purchaseType],
-              ['Customer', t.customer ? `${t.customer.fullName ?? t.customer.id ?? ''}${t.customer.cardSerialNumber ? ` · card ${t.customer.cardSerialNumber}` : ''}` : '—'],
-              ['Discount', percent(t.discountRate)],
-              ['Closed', t.closeDate ? dateTime(t.closeDate) : 'still open'],
+              [t('colTicket'), tk.name || tk.id],
+              [t('tableLabel'), tk.location?.tableName ? `${tk.location.tableName}${tk.location.zoneName ? ` · ${tk.location.zoneName}` : ''}` : '—'],
+              [t('colWaiter'), tk.employee ? `${tk.employee.name} (${tk.employee.userName})` : '—'],
+              [t('colRegister'), tk.originDeviceName],
+              [t('purchase'), <span data-testid="purchase-type">{word(tk.purchaseType)}</span>],
+              [t('customer'), tk.customer ? `${tk.customer.fullName ?? tk.customer.id ?? ''}${tk.customer.cardSerialNumber ? ` · ${t('card', { n: tk.customer.cardSerialNumber })}` : ''}` : '—'],
+              [t('discount'), percent(tk.discountRate)],
+              [t('colClosed'), tk.closeDate ? dateTime(tk.closeDate) : t('stillOpen')],
             ]}
           />
-          {t.note && <Notice>{t.note}</Notice>}
+          {tk.note && <Notice>{tk.note}</Notice>}
 
-          <h3>Items</h3>
-          {t.items.length ? (
+          <h3>{t('items')}</h3>
+          {tk.items.length ? (
             <div class="table-scroll">
-              <table class="compact" aria-label="Items">
+              <table class="compact" aria-label={t('items')} data-testid="ticket-items">
                 <thead>
                   <tr>
-                    <th class="al-right">Qty</th>
-                    <th>Item</th>
-                    <th class="al-right">Price</th>
-                    <th class="al-right secondary">Discount</th>
-                    <th class="al-right">Total</th>
+                    <th class="al-right">{t('qty')}</th>
+                    <th>{t('item')}</th>
+                    <th class="al-right">{t('price')}</th>
+                    <th class="al-right secondary">{t('discount')}</th>
+                    <th class="al-right">{t('colTotal')}</th>
                   </tr>
                 </thead>
                 <tbody>
-                  {t.items.map((i) => (
+                  {tk.items.map((i) => (
                     <tr key={i.id} class={i.type === 'Negative' ? 'returned' : ''}>
                       <td class="al-right num">{quantity(i.quantity)}×</td>
                       <td>
-                        {i.plu.name} {i.type === 'Negative' && <Badge tone="warn">Returned</Badge>}
-                        {i.modifiers.length > 0 && <div class="muted small">{i.modifiers.map((m) => `${m.quantity > 1 ? `${m.quantity}× ` : ''}${m.name ?? m.optionId}`).join(', ')}</div>}
+                        {i.plu.name} {i.type === 'Negative' && <Badge tone="warn">{t('returned')}</Badge>}
+                        {i.modifiers.length > 0 && (
+                          <ul class="muted small modifier-list" data-testid="item-modifiers">
+                            {i.modifiers.map((m) => (
+                              <li key={`${m.modifierId}/${m.optionId}`}>
+                                {m.quantity > 1 ? `${m.quantity}× ` : ''}
+                                {m.name ?? m.optionId}
+                                {m.unitPrice ? <span class="num"> +{money(m.unitPrice * m.quantity, cur)}</span> : null}
+                              </li>
+                            ))}
+                          </ul>
+                        )}
                         {i.comment && <div class="muted small">“{i.comment}”</div>}
                       </td>
                       <td class="al-right num">{money(i.unitPrice.amount, cur)}</td>
@@ -198,10 +338,52 @@ function TicketDetail({ id, onClose }: { id: string; onClose: () => void }) {
               </table>
             </div>
           ) : (
-            <Empty title="No items on this ticket" />
+            <Empty title={t('noItems')} />
           )}
 
-          <h3>Kitchen orders</h3>
+          {tk.items.length > 0 && (
+            <>
+              <h3>{t('vat')}</h3>
+              {tk.vatBreakdown ? (
+                <div class="table-scroll">
+                  <table class="compact" aria-label={t('vat')} data-testid="vat-breakdown">
+                    <thead>
+                      <tr>
+                        <th class="al-right">{t('vatRate')}</th>
+                        <th class="al-right">{t('vatBase')}</th>
+                        <th class="al-right">{t('vatAmount')}</th>
+                        <th class="al-right">{t('vatTotal')}</th>
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {tk.vatBreakdown.map((r) => (
+                        <tr key={r.rate}>
+                          <td class="al-right num">{percent(r.rate)}</td>
+                          <td class="al-right num">{money(r.base, cur)}</td>
+                          <td class="al-right num">{money(r.vat, cur)}</td>
+                          <td class="al-right num">{money(r.gross, cur)}</td>
+                        </tr>
+                      ))}
+                    </tbody>
+                    {tk.vatBreakdown.length > 1 && (
+                      <tfoot>
+                        <tr>
+                          <th class="al-right">{t('vatSum')}</th>
+                          <th class="al-right num">{money(sum(tk.vatBreakdown.map((r) => r.base)), cur)}</th>
+                          <th class="al-right num">{money(sum(tk.vatBreakdown.map((r) => r.vat)), cur)}</th>
+                          <th class="al-right num">{money(sum(tk.vatBreakdown.map((r) => r.gross)), cur)}</th>
+                        </tr>
+                      </tfoot>
+                    )}
+                  </table>
+                </div>
+              ) : (
+                <p class="muted">{t('noVat')}</p>
+              )}
+            </>
+          )}
+
+          <h3>{t('kitchenOrders')}</h3>
           {orders.data?.length ? (
             <ul class="orders">
               {orders.data.map((o) => (
@@ -211,42 +393,105 @@ function TicketDetail({ id, onClose }: { id: string; onClose: () => void }) {
           ) : orders.loading ? (
             <Spinner />
           ) : (
-            <Empty title="No kitchen orders" icon="printer">
-              Items that go to no printer (drinks from the bar, say) make no order.
+            <Empty title={t('noOrders')} icon="printer">
+              {t('noOrdersText')}
             </Empty>
           )}
 
-          <h3>Payments</h3>
-          {t.payments.length ? (
+          <h3>{t('payments')}</h3>
+          {tk.payments.length ? (
             <ul class="simple-list">
-              {t.payments.map((p, i) => (
+              {tk.payments.map((p, i) => (
                 <li key={i}>
-                  <span class="grow">{types.data?.find((x) => x.number === p.paymentTypeNumber)?.name ?? p.name ?? `Payment type ${p.paymentTypeNumber}`}</span>
+                  <span class="grow">{types.data?.find((x) => x.number === p.paymentTypeNumber)?.name ?? p.name ?? t('paymentType', { n: p.paymentTypeNumber })}</span>
                   <b class="num">{money(p.amount, cur)}</b>
                 </li>
               ))}
+              {(tk.change ?? 0) > 0 && (
+                <li>
+                  <span class="grow muted">{t('change')}</span>
+                  <span class="num muted">−{money(tk.change ?? 0, cur)}</span>
+                </li>
+              )}
             </ul>
           ) : (
-            <Empty icon="card" title="Not paid yet" />
+            <Empty icon="card" title={t('notPaid')} />
           )}
 
-          {t.closeInfo && (
+          {tk.closeInfo && (
             <>
-              <h3>Fiscal receipt</h3>
+              <h3>{t('fiscal')}</h3>
               <Facts
                 items={[
-                  ['Receipt number', <b data-testid="receipt-number">{t.closeInfo.number}</b>],
-                  ['Fiscal device', t.closeInfo.fiscalName],
-                  ['Daily report (Z) no.', t.closeInfo.dailySalesReportNumber],
-                  ['Fiscal memory', t.closeInfo.fiscalMemorySerialNumber],
-                  ['Closed on', t.closeInfo.deviceName],
+                  [t('receiptNumber'), <b data-testid="receipt-number">{tk.closeInfo.number}</b>],
+                  [t('fiscalDevice'), tk.closeInfo.fiscalName],
+                  [t('zReport'), tk.closeInfo.dailySalesReportNumber],
+                  [t('fiscalMemory'), tk.closeInfo.fiscalMemorySerialNumber],
+                  [t('closedOn'), tk.closeInfo.deviceName],
                 ]}
               />
+              <p class="muted small">{t('registerOnly')}</p>
+              {can('SettingsRead') && <Emails ticketId={tk.id} canResend={can('TicketClose')} />}
             </>
           )}
         </div>
       )}
     </Drawer>
+  );
+}
+
+const sum = (ns: number[]) => Math.round(ns.reduce((s, n) => s + n * 100, 0)) / 100;
+
+const EMAIL_TONE: Record<string, 'good' | 'warn' | 'bad' | 'info' | 'neutral'> = { Sent: 'good', Queued: 'info', Failed: 'bad' };
+const emailState = (s: string) => (s === 'Sent' ? t('emailSent') : s === 'Failed' ? t('emailFailed') : s === 'Queued' ? t('emailQueued') : s);
+
+/** The ticket's e-mail receipts (GET /api/receipts/emails?TicketId=…), each with a resend. */
+function Emails({ ticketId, canResend }: { ticketId: string; canResend: boolean }) {
+  const emails = useAll<ReceiptEmail>('receipts/emails', { filters: { TicketId: op.eq(ticketId) } }, ['receipts/emails', 'tickets']);
+  const [busy, setBusy] = useState<string | null>(null);
+  const resend = async (e: ReceiptEmail) => {
+    setBusy(e.id);
+    try {
+      await api.post(`${path('receipts', 'emails', e.id)}/resend`);
+      toast(t('resent', { to: e.to }));
+      emails.reload();
+    } catch (err) {
+      toast(describeError(err), 'bad');
+    } finally {
+      setBusy(null);
+    }
+  };
+  return (
+    <>
+      <h3>{t('emails')}</h3>
+      {emails.loading && !emails.data ? (
+        <Spinner />
+      ) : emails.data?.length ? (
+        <ul class="simple-list" data-testid="receipt-emails">
+          {emails.data.map((e) => (
+            <li key={e.id}>
+              <span class="grow">
+                <b>{e.to}</b>
+                <span class="muted small">
+                  {' '}
+                  · {dateTime(e.sentAt ?? e.createdAt)}
+                  {e.attempts > 1 ? ` · ${t('attempts', { n: e.attempts })}` : ''}
+                </span>
+                {e.lastError && <div class="field-error">{e.lastError}</div>}
+              </span>
+              <Badge tone={EMAIL_TONE[e.state] ?? 'neutral'}>{emailState(e.state)}</Badge>
+              {canResend && (
+                <Button small icon="refresh" busy={busy === e.id} onClick={() => void resend(e)} data-testid="resend-email">
+                  {t('resend')}
+                </Button>
+              )}
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p class="muted">{t('noEmails')}</p>
+      )}
+    </>
   );
 }
 
@@ -258,9 +503,9 @@ function OrderRow({ order: o }: { order: Order }) {
     setBusy(true);
     try {
       await api.post(`${path('orders', o.id)}/reprint`);
-      toast(`A copy of the order goes to ${o.orderEndpointName}.`);
+      toast(t('orderCopy', { name: o.orderEndpointName }));
     } catch (e) {
-      toast(describeError(e, 'This hub cannot reprint orders yet.'), 'bad');
+      toast(describeError(e, t('cannotReprint')), 'bad');
     } finally {
       setBusy(false);
     }
@@ -269,20 +514,20 @@ function OrderRow({ order: o }: { order: Order }) {
     <li class={`order${o.kind === 'Cancel' ? ' order-cancel' : ''}`}>
       <div class="order-head">
         <b>{o.orderEndpointName}</b>
-        {o.kind === 'Cancel' && <Badge tone="bad">Cancel</Badge>}
+        {o.kind === 'Cancel' && <Badge tone="bad">{t('cancel')}</Badge>}
         <span class="muted">{time(o.createdAt)}</span>
         <span class="spacer" />
-        <Badge tone={PRINT_TONE[o.print.state] ?? 'neutral'}>{o.print.state}</Badge>
-        <Badge>{o.state}</Badge>
+        <Badge tone={PRINT_TONE[o.print.state] ?? 'neutral'}>{word(o.print.state)}</Badge>
+        <Badge>{word(o.state)}</Badge>
       </div>
       <div class="order-items">{o.items.map((i) => `${quantity(i.quantity)}× ${i.name}`).join(', ')}</div>
       {o.print.lastError && <div class="field-error">{o.print.lastError}</div>}
       <div class="order-foot">
-        <span class="muted small">{o.print.printedAt ? `printed ${time(o.print.printedAt)}` : o.print.attempts ? `${o.print.attempts} attempts` : 'not printed yet'}</span>
+        <span class="muted small">{o.print.printedAt ? t('printedAt', { time: time(o.print.printedAt) }) : o.print.attempts ? t('attempts', { n: o.print.attempts }) : t('notPrinted')}</span>
         {/* A copy of what was printed (or given up on); an order still on its way needs none. */}
         {['Printed', 'Failed', 'Unknown'].includes(o.print.state) && (
           <Button small variant="ghost" icon="printer" busy={busy} onClick={reprint}>
-            Reprint
+            {t('reprint')}
           </Button>
         )}
       </div>

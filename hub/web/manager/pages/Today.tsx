@@ -2,6 +2,7 @@
  * Today: what the shop has sold so far and what is open at the tables. The day's tickets are
  * loaded once; after that every ticket change from the stream is fetched by its key and put in
  * place, so the numbers move as the registers close tickets, without reloading the lot.
+ * Another day shows the tickets closed that day only: what is open now belongs to today.
  */
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { BarChart, type Bar } from '../components/BarChart';
@@ -12,15 +13,53 @@ import { useAll } from '../lib/data';
 import { byText, collator, dayStart, dayTitle, isoDay, minutesSince, money, time } from '../lib/format';
 import { useLive } from '../lib/live';
 import { linkHandler, useQuery } from '../lib/router';
+import { messages, plural } from '../../shared/i18n';
 import type { PaymentType, Ticket } from '../../shared/types';
+
+const t = messages({
+  today: { en: 'Today', sk: 'Dnes', cs: 'Dnes' },
+  pastDay: { en: 'Another day: totals of the tickets closed that day.', sk: 'Iný deň: súčty účtov uzavretých v ten deň.', cs: 'Jiný den: součty účtů uzavřených v ten den.' },
+  day: { en: 'Day', sk: 'Deň', cs: 'Den' },
+  salesSoFar: { en: 'Sales so far', sk: 'Doterajšia tržba', cs: 'Dosavadní tržba' },
+  sales: { en: 'Sales', sk: 'Tržba', cs: 'Tržba' },
+  ticketsClosed: { en: 'Tickets closed', sk: 'Uzavreté účty', cs: 'Uzavřené účty' },
+  average: { en: 'average {amount}', sk: 'priemer {amount}', cs: 'průměr {amount}' },
+  noneYet: { en: 'none yet', sk: 'zatiaľ žiadne', cs: 'zatím žádné' },
+  openTickets: { en: 'Open tickets', sk: 'Otvorené účty', cs: 'Otevřené účty' },
+  notPaid: { en: '{amount} not yet paid', sk: 'nezaplatené {amount}', cs: 'nezaplaceno {amount}' },
+  settled: { en: 'every table is settled', sk: 'všetky stoly sú vyrovnané', cs: 'všechny stoly jsou vyrovnané' },
+  byHour: { en: 'Sales by hour', sk: 'Tržba po hodinách', cs: 'Tržba po hodinách' },
+  noSalesToday: { en: 'No sales yet today', sk: 'Dnes zatiaľ žiadna tržba', cs: 'Dnes zatím žádná tržba' },
+  noSalesDay: { en: 'No sales that day', sk: 'V ten deň žiadna tržba', cs: 'V ten den žádná tržba' },
+  chartFills: { en: 'The chart fills in as the registers close tickets.', sk: 'Graf sa plní, ako pokladne uzatvárajú účty.', cs: 'Graf se plní, jak pokladny uzavírají účty.' },
+  byPayment: { en: 'Payments by type', sk: 'Platby podľa typu', cs: 'Platby podle typu' },
+  paymentType: { en: 'Payment type {n}', sk: 'Typ platby {n}', cs: 'Typ platby {n}' },
+  noPayments: { en: 'No payments yet', sk: 'Zatiaľ žiadne platby', cs: 'Zatím žádné platby' },
+  byWaiter: { en: 'Open tickets by waiter', sk: 'Otvorené účty podľa čašníka', cs: 'Otevřené účty podle číšníka' },
+  nobodyOpen: { en: 'Nobody has an open ticket', sk: 'Nikto nemá otvorený účet', cs: 'Nikdo nemá otevřený účet' },
+  byTable: { en: 'Open tickets by table ({n})', sk: 'Otvorené účty podľa stolov ({n})', cs: 'Otevřené účty podle stolů ({n})' },
+  table: { en: 'Table {name}', sk: 'Stôl {name}', cs: 'Stůl {name}' },
+  noTable: { en: 'No table', sk: 'Bez stola', cs: 'Bez stolu' },
+  openedAt: { en: 'Opened at {time}', sk: 'Otvorený o {time}', cs: 'Otevřen v {time}' },
+  noOpen: { en: 'No open tickets', sk: 'Žiadne otvorené účty', cs: 'Žádné otevřené účty' },
+  appearAtOnce: { en: 'Tickets the waiters open appear here at once.', sk: 'Účty, ktoré čašníci otvoria, sa tu objavia hneď.', cs: 'Účty, které číšníci otevřou, se zde objeví hned.' },
+  salesByHourLabel: { en: 'Sales by hour: {list}', sk: 'Tržba po hodinách: {list}', cs: 'Tržba po hodinách: {list}' },
+});
+
+const closedCount = (n: number) =>
+  plural(n, {
+    one: { en: '{n} ticket closed', sk: '{n} uzavretý účet', cs: '{n} uzavřený účet' },
+    few: { en: '{n} tickets closed', sk: '{n} uzavreté účty', cs: '{n} uzavřené účty' },
+    other: { en: '{n} tickets closed', sk: '{n} uzavretých účtov', cs: '{n} uzavřených účtů' },
+  });
 
 const cents = (n: number) => Math.round(n * 100);
 const fromCents = (c: number) => c / 100;
 
 /** Payments net of change: change is handed out of the changeable (cash) payments. */
-function netPayments(t: Ticket, types: Map<number, PaymentType>): Array<{ number: number; cents: number }> {
-  const out = t.payments.map((p) => ({ number: p.paymentTypeNumber, cents: cents(p.amount) }));
-  let change = out.reduce((s, p) => s + p.cents, 0) - cents(t.totalPrice.amount);
+function netPayments(tk: Ticket, types: Map<number, PaymentType>): Array<{ number: number; cents: number }> {
+  const out = tk.payments.map((p) => ({ number: p.paymentTypeNumber, cents: cents(p.amount) }));
+  let change = out.reduce((s, p) => s + p.cents, 0) - cents(tk.totalPrice.amount);
   for (let i = out.length - 1; i >= 0 && change > 0; i--) {
     if (!types.get(out[i].number)?.isChangeable) continue;
     const taken = Math.min(change, out[i].cents);
@@ -47,12 +86,12 @@ export function Today() {
   const [error, setError] = useState<string | null>(null);
   const [generation, setGeneration] = useState(0);
   const types = useAll<PaymentType>('paymenttypes');
-  const typeMap = useMemo(() => new Map((types.data ?? []).map((t) => [t.number, t])), [types.data]);
+  const typeMap = useMemo(() => new Map((types.data ?? []).map((tk) => [tk.number, tk])), [types.data]);
 
   // The clock on the page: open-ticket ages and the current hour move on by themselves.
   useEffect(() => {
-    const t = setInterval(() => setNow(new Date()), 30_000);
-    return () => clearInterval(t);
+    const tk = setInterval(() => setNow(new Date()), 30_000);
+    return () => clearInterval(tk);
   }, []);
 
   useEffect(() => {
@@ -61,25 +100,26 @@ export function Today() {
     setError(null);
     Promise.all([
       api.all<Ticket>('tickets', { filters: { IsClosed: op.eq(true), CloseDate: [op.ge(from), op.lt(to)] }, sort: 'closeDate' }, ctrl.signal),
-      api.all<Ticket>('tickets', { filters: { IsClosed: op.eq(false) }, sort: 'openDate' }, ctrl.signal),
+      // The tickets open now belong to today, not to a day that is over.
+      isToday ? api.all<Ticket>('tickets', { filters: { IsClosed: op.eq(false) }, sort: 'openDate' }, ctrl.signal) : Promise.resolve([] as Ticket[]),
     ]).then(
-      ([closed, open]) => setState({ closed: new Map(closed.map((t) => [t.id, t])), open: new Map(open.map((t) => [t.id, t])) }),
+      ([closed, open]) => setState({ closed: new Map(closed.map((tk) => [tk.id, tk])), open: new Map(open.map((tk) => [tk.id, tk])) }),
       (e: unknown) => !ctrl.signal.aborted && setError(describeError(e)),
     );
     return () => ctrl.abort();
-  }, [from, to, generation]);
+  }, [from, to, isToday, generation]);
 
   useLive(['tickets'], (change) => {
     if (!change) return setGeneration((g) => g + 1);
-    const place = (t: Ticket | null) =>
+    const place = (tk: Ticket | null) =>
       setState((s) => {
         if (!s) return s;
         const closed = new Map(s.closed);
         const open = new Map(s.open);
         closed.delete(change.key);
         open.delete(change.key);
-        if (t && t.state === 'Opened') open.set(t.id, t);
-        if (t && t.state === 'Closed' && t.closeDate && t.closeDate >= from && t.closeDate < to) closed.set(t.id, t);
+        if (tk && tk.state === 'Opened' && isToday) open.set(tk.id, tk);
+        if (tk && tk.state === 'Closed' && tk.closeDate && tk.closeDate >= from && tk.closeDate < to) closed.set(tk.id, tk);
         return { closed, open };
       });
     if (change.op === 'delete') return place(null);
@@ -87,18 +127,18 @@ export function Today() {
   });
 
   const closed = useMemo(() => [...(state?.closed.values() ?? [])], [state]);
-  const open = useMemo(() => [...(state?.open.values() ?? [])].sort(byText((t) => t.location?.tableName ?? t.name ?? '')), [state]);
+  const open = useMemo(() => [...(state?.open.values() ?? [])].sort(byText((tk) => tk.location?.tableName ?? tk.name ?? '')), [state]);
   const currency = closed[0]?.totalPrice.currencyLabel ?? open[0]?.totalPrice.currencyLabel ?? null;
   const fmt = (n: number) => money(n, currency);
 
-  const totalCents = closed.reduce((s, t) => s + cents(t.totalPrice.amount), 0);
-  const openCents = open.reduce((s, t) => s + cents(t.totalPrice.amount), 0);
+  const totalCents = closed.reduce((s, tk) => s + cents(tk.totalPrice.amount), 0);
+  const openCents = open.reduce((s, tk) => s + cents(tk.totalPrice.amount), 0);
 
   const bars = useMemo<Bar[]>(() => {
     const byHour = Array.from({ length: 24 }, () => ({ cents: 0, count: 0 }));
-    for (const t of closed) {
-      const h = new Date(t.closeDate!).getHours();
-      byHour[h].cents += cents(t.totalPrice.amount);
+    for (const tk of closed) {
+      const h = new Date(tk.closeDate!).getHours();
+      byHour[h].cents += cents(tk.totalPrice.amount);
       byHour[h].count++;
     }
     const used = byHour.map((b, h) => (b.count ? h : -1)).filter((h) => h >= 0);
@@ -114,17 +154,17 @@ export function Today() {
 
   const payments = useMemo(() => {
     const sums = new Map<number, number>();
-    for (const t of closed) for (const p of netPayments(t, typeMap)) sums.set(p.number, (sums.get(p.number) ?? 0) + p.cents);
-    return [...sums.entries()].map(([number, c]) => ({ number, name: typeMap.get(number)?.name || `Payment type ${number}`, cents: c })).sort((a, b) => b.cents - a.cents);
+    for (const tk of closed) for (const p of netPayments(tk, typeMap)) sums.set(p.number, (sums.get(p.number) ?? 0) + p.cents);
+    return [...sums.entries()].map(([number, c]) => ({ number, name: typeMap.get(number)?.name || t('paymentType', { n: number }), cents: c })).sort((a, b) => b.cents - a.cents);
   }, [closed, typeMap]);
 
   const waiters = useMemo(() => {
     const m = new Map<string, { name: string; count: number; cents: number }>();
-    for (const t of open) {
-      const key = t.employee?.userName ?? '—';
-      const w = m.get(key) ?? { name: t.employee?.name || key, count: 0, cents: 0 };
+    for (const tk of open) {
+      const key = tk.employee?.userName ?? '—';
+      const w = m.get(key) ?? { name: tk.employee?.name || key, count: 0, cents: 0 };
       w.count++;
-      w.cents += cents(t.totalPrice.amount);
+      w.cents += cents(tk.totalPrice.amount);
       m.set(key, w);
     }
     return [...m.values()].sort((a, b) => collator.compare(a.name, b.name));
@@ -134,9 +174,9 @@ export function Today() {
   return (
     <div class="page page-today">
       <PageHeader
-        title={isToday ? 'Today' : dayTitle(dayDate)}
-        subtitle={isToday ? dayTitle(dayDate) : 'A past day: totals of the tickets closed that day.'}
-        actions={<Field label="Day" kind="day" value={day} onChange={(v) => setQuery({ day: v && v !== today ? String(v) : null })} testId="day" />}
+        title={isToday ? t('today') : dayTitle(dayDate)}
+        subtitle={isToday ? dayTitle(dayDate) : t('pastDay')}
+        actions={<Field label={t('day')} kind="day" value={day} onChange={(v) => setQuery({ day: v && v !== today ? String(v) : null })} testId="day" />}
       />
       {error && <Notice tone="bad">{error}</Notice>}
       {!state && !error ? (
@@ -144,21 +184,21 @@ export function Today() {
       ) : state ? (
         <>
           <div class="stats">
-            <Stat label={isToday ? 'Sales so far' : 'Sales'} value={<span data-testid="sales-total">{fmt(fromCents(totalCents))}</span>} note={`${closed.length} ${closed.length === 1 ? 'ticket' : 'tickets'} closed`} tone="good" />
-            <Stat label="Tickets closed" value={<span data-testid="sales-count">{closed.length}</span>} note={closed.length ? `average ${fmt(fromCents(Math.round(totalCents / closed.length)))}` : 'none yet'} />
-            <Stat label="Open tickets" value={<span data-testid="open-count">{open.length}</span>} note={open.length ? `${fmt(fromCents(openCents))} not yet paid` : 'every table is settled'} />
+            <Stat label={isToday ? t('salesSoFar') : t('sales')} value={<span data-testid="sales-total">{fmt(fromCents(totalCents))}</span>} note={closedCount(closed.length)} tone="good" />
+            <Stat label={t('ticketsClosed')} value={<span data-testid="sales-count">{closed.length}</span>} note={closed.length ? t('average', { amount: fmt(fromCents(Math.round(totalCents / closed.length))) }) : t('noneYet')} />
+            {isToday && <Stat label={t('openTickets')} value={<span data-testid="open-count">{open.length}</span>} note={open.length ? t('notPaid', { amount: fmt(fromCents(openCents)) }) : t('settled')} />}
           </div>
           <div class="grid-2">
-            <Card title="Sales by hour" class="span-2">
+            <Card title={t('byHour')} class="span-2">
               {closed.length ? (
-                <BarChart bars={bars} format={fmt} current={isToday ? now.getHours() - firstHour : undefined} label={`Sales by hour: ${bars.filter((b) => b.count).map((b) => `${b.title} ${fmt(b.value)}`).join(', ')}`} />
+                <BarChart bars={bars} format={fmt} current={isToday ? now.getHours() - firstHour : undefined} label={t('salesByHourLabel', { list: bars.filter((b) => b.count).map((b) => `${b.title} ${fmt(b.value)}`).join(', ') })} />
               ) : (
-                <Empty icon="today" title={isToday ? 'No sales yet today' : 'No sales that day'}>
-                  {isToday ? 'The chart fills in as the registers close tickets.' : null}
+                <Empty icon="today" title={isToday ? t('noSalesToday') : t('noSalesDay')}>
+                  {isToday ? t('chartFills') : null}
                 </Empty>
               )}
             </Card>
-            <Card title="Payments by type">
+            <Card title={t('byPayment')}>
               {payments.length ? (
                 <ul class="bars-list">
                   {payments.map((p) => (
@@ -174,51 +214,55 @@ export function Today() {
                   ))}
                 </ul>
               ) : (
-                <Empty icon="card" title="No payments yet" />
+                <Empty icon="card" title={t('noPayments')} />
               )}
             </Card>
-            <Card title="Open tickets by waiter">
-              {waiters.length ? (
-                <ul class="simple-list">
-                  {waiters.map((w) => (
-                    <li key={w.name}>
-                      <span class="avatar small" aria-hidden="true">
-                        {w.name.charAt(0)}
-                      </span>
-                      <span class="grow">{w.name}</span>
-                      <Badge>{w.count}</Badge>
-                      <b class="num">{fmt(fromCents(w.cents))}</b>
-                    </li>
-                  ))}
-                </ul>
-              ) : (
-                <Empty icon="customers" title="Nobody has an open ticket" />
-              )}
-            </Card>
-          </div>
-          <Card title={`Open tickets by table (${open.length})`}>
-            {open.length ? (
-              <div class="table-cards" data-testid="open-tickets">
-                {open.map((t) => (
-                  <a key={t.id} href={`/tickets/${encodeURIComponent(t.id)}`} onClick={linkHandler(`/tickets/${encodeURIComponent(t.id)}`)} class="table-card">
-                    <div class="table-card-head">
-                      <span class="table-name">{t.location?.tableName ? `Table ${t.location.tableName}` : t.name || 'No table'}</span>
-                      {t.location?.zoneName && <span class="muted">{t.location.zoneName}</span>}
-                    </div>
-                    <div class="table-card-amount">{fmt(t.totalPrice.amount)}</div>
-                    <div class="table-card-meta">
-                      <span>{t.employee?.name || t.employee?.userName}</span>
-                      <span title={`Opened at ${time(t.openDate)}`}>{minutesSince(t.openDate, now.getTime())}</span>
-                    </div>
-                  </a>
-                ))}
-              </div>
-            ) : (
-              <Empty icon="table" title="No open tickets">
-                Tickets the waiters open appear here at once.
-              </Empty>
+            {isToday && (
+              <Card title={t('byWaiter')}>
+                {waiters.length ? (
+                  <ul class="simple-list">
+                    {waiters.map((w) => (
+                      <li key={w.name}>
+                        <span class="avatar small" aria-hidden="true">
+                          {w.name.charAt(0)}
+                        </span>
+                        <span class="grow">{w.name}</span>
+                        <Badge>{w.count}</Badge>
+                        <b class="num">{fmt(fromCents(w.cents))}</b>
+                      </li>
+                    ))}
+                  </ul>
+                ) : (
+                  <Empty icon="customers" title={t('nobodyOpen')} />
+                )}
+              </Card>
             )}
-          </Card>
+          </div>
+          {isToday && (
+            <Card title={t('byTable', { n: open.length })}>
+              {open.length ? (
+                <div class="table-cards" data-testid="open-tickets">
+                  {open.map((tk) => (
+                    <a key={tk.id} href={`/tickets/${encodeURIComponent(tk.id)}`} onClick={linkHandler(`/tickets/${encodeURIComponent(tk.id)}`)} class="table-card">
+                      <div class="table-card-head">
+                        <span class="table-name">{tk.location?.tableName ? t('table', { name: tk.location.tableName }) : tk.name || t('noTable')}</span>
+                        {tk.location?.zoneName && <span class="muted">{tk.location.zoneName}</span>}
+                      </div>
+                      <div class="table-card-amount">{fmt(tk.totalPrice.amount)}</div>
+                      <div class="table-card-meta">
+                        <span>{tk.employee?.name || tk.employee?.userName}</span>
+                        <span title={t('openedAt', { time: time(tk.openDate) })}>{minutesSince(tk.openDate, now.getTime())}</span>
+                      </div>
+                    </a>
+                  ))}
+                </div>
+              ) : (
+                <Empty icon="table" title={t('noOpen')}>
+                  {t('appearAtOnce')}
+                </Empty>
+              )}
+            </Card>
+          )}
         </>
       ) : null}
     </div>
