@@ -6,6 +6,9 @@
  * scripts/bench/.store-<tickets> and reused. Every latency is also shown as a ratio to the floor:
  * a minimal express + better-sqlite3 handler inserting the same JSON, as durably as the hub
  * (synchronous=FULL; scripts/bench/floor.ts). The disk's own fdatasync latency is measured and shown too.
+ * It also runs scripts/bench-printing.ts (kitchen printing latency) and scripts/bench-fiscal.ts (the
+ * fiscal soak: 100 closes through the fake Datecs printer losing a tenth of its replies), each of
+ * which also runs alone: `npx tsx scripts/bench-fiscal.ts [--tickets=100] [--drop=0.1]`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, createReadStream, existsSync, fdatasyncSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
@@ -52,6 +55,17 @@ function startProcess([cmd, args]: [string, string[]], env: Record<string, strin
   child.stdout!.on('data', (c: Buffer) => (out += c));
   child.stderr!.on('data', (c: Buffer) => (out += c));
   return { child, output: () => out };
+}
+
+/** Another bench script (`node --import tsx`), with its output and exit code. */
+function runScript(script: string, args: string[]): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c));
+    child.stderr.on('data', (c: Buffer) => (out += c));
+    child.on('exit', (code) => resolve({ code, out }));
+  });
 }
 
 async function waitFor(url: string, ms: number): Promise<number> {
@@ -371,6 +385,17 @@ async function main(): Promise<void> {
   const kitchen = printLine ? { p50: Number(printLine[1]), p90: Number(printLine[2]), p99: Number(printLine[3]) } : { error: printing.trim().slice(-500) };
   say(`  ${printLine ? `p50 ${kitchen.p50 ?? ''} ms  p99 ${'p99' in kitchen ? kitchen.p99 : ''} ms` : 'failed: ' + printing.trim().slice(-200)}`);
 
+  // The fiscal soak: 100 closes through the fake Datecs printer losing a tenth of its replies
+  // (scripts/bench-fiscal.ts; it fails unless every ticket has exactly one receipt, as numbered).
+  say('Fiscal soak (100 tickets through the fake Datecs printer, 10 % of replies lost)…');
+  const soakOut = await runScript('scripts/bench-fiscal.ts', ['--tickets=100', '--drop=0.1']);
+  const soakLine = /in ([\d.]+) s\n.*?p50 ([\d.]+)\s+p90 ([\d.]+)\s+p99 ([\d.]+)\s+max ([\d.]+)\n.*?503: (\d+); commands on the line: (\d+)/s.exec(soakOut.out);
+  const fiscalSoak =
+    soakOut.code === 0 && soakLine
+      ? { tickets: 100, seconds: Number(soakLine[1]), p50: Number(soakLine[2]), p90: Number(soakLine[3]), p99: Number(soakLine[4]), max: Number(soakLine[5]), retried: Number(soakLine[6]), commands: Number(soakLine[7]) }
+      : { error: soakOut.out.trim().slice(-500) };
+  say(`  ${'error' in fiscalSoak ? 'failed: ' + soakOut.out.trim().slice(-200) : `${fiscalSoak.seconds} s; close p50 ${fiscalSoak.p50} ms, p99 ${fiscalSoak.p99} ms; ${fiscalSoak.retried} closes retried after a 503`}`);
+
   const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30), os: `${osType()} ${release()}`, node: process.version };
   const results = {
     at: new Date().toISOString(),
@@ -384,6 +409,7 @@ async function main(): Promise<void> {
     floor: floorRow,
     rows,
     kitchenPrintingMs: kitchen,
+    fiscalSoak,
   };
   writeFileSync(join(ROOT, 'scripts', 'bench', 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
 
@@ -399,6 +425,7 @@ async function main(): Promise<void> {
   line('floor (express + better-sqlite3 insert, FULL: one fsync per request)', floorRow, [1, 1, 1, 1, 1]);
   say('');
   say(`Kitchen printing, ticket write → last byte at the fake printer: ${JSON.stringify(kitchen)}`);
+  say(`Fiscal soak, 100 closes with 10 % of the printer's replies lost: ${JSON.stringify(fiscalSoak)}`);
   say(`Paced run ${SOAK_S} s at ${PACED_RATE} req/s, all scenarios: p50 ${results.soak.p50} ms, p99 ${results.soak.p99} ms, errors ${results.soak.errors}, RSS MB ${results.soak.rssMbSamples.join(' → ')}; JS heap in use MB ${results.soak.heapUsedMbSamples.join(' → ')}`);
   say(`Results: scripts/bench/results.json`);
   process.exit(0);

@@ -1,9 +1,11 @@
 /**
- * Fiscal devices against the real process (`npm start`): 100 tickets closed through the Datecs
+ * Fiscal devices against the real process (`npm start`): tickets closed through the Datecs
  * simulator over TCP while it loses a tenth of its replies at random (a close that answers 503 is
- * retried), after which the simulator's fiscal memory holds exactly 100 receipts whose numbers are
- * the tickets' closeInfo.number; and a hub killed (SIGKILL) between print and commit, restarted on
- * the same data directory, records the receipt the printer issued without printing it again.
+ * retried), after which the simulator's fiscal memory holds exactly one receipt per ticket, numbered
+ * as the tickets' closeInfo.number say; and a hub killed (SIGKILL) between print and commit,
+ * restarted on the same data directory, records the receipt the printer issued without printing it
+ * again. The soak of the same rules over 100 tickets is in the bench (scripts/bench-fiscal.ts,
+ * `npm run bench`), which fails unless they hold.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -40,8 +42,11 @@ async function simulator(dropRate: number): Promise<FakeDatecsDevice> {
   return sim;
 }
 
+/** Tickets closed at least in the short run here; 100 in the bench. */
+const MIN_TICKETS = 10;
+
 describe('fiscal devices on the real process', () => {
-  it('closes 100 tickets through the Datecs simulator losing a tenth of its replies: exactly 100 receipts, numbered as the tickets say', async () => {
+  it('closes tickets through the Datecs simulator losing a tenth of its replies, some through a 503 and a retry: one receipt each, numbered as the tickets say', async () => {
     const sim = await simulator(0);
     const hub = await startHubProcess();
     cleanups.push(() => hub.stop());
@@ -52,7 +57,9 @@ describe('fiscal devices on the real process', () => {
 
     const closed = new Map<string, number>();
     let retried = 0;
-    for (let i = 0; i < 100; i++) {
+    // At least MIN_TICKETS, and on until a close has gone through a 503 and the register's retry
+    // (with the simulator's seed that comes within the first few tickets; never past 100).
+    for (let i = 0; i < MIN_TICKETS || (retried === 0 && i < 100); i++) {
       const items = [
         { plu: { code: 1, stockName: 'Menu' }, quantity: 1 + (i % 3) },
         { plu: { code: 2, stockName: 'Menu' }, quantity: 1 + (i % 2), discountRate: i % 5 === 0 ? 10 : 0 },
@@ -73,21 +80,23 @@ describe('fiscal devices on the real process', () => {
       }
     }
 
+    const n = closed.size;
+    expect(n).toBeGreaterThanOrEqual(MIN_TICKETS);
     const receipts = sim.memory.receipts;
-    expect(receipts).toHaveLength(100);
-    expect(new Set(receipts.map((r) => r.number)).size).toBe(100);
+    expect(receipts).toHaveLength(n);
+    expect(new Set(receipts.map((r) => r.number)).size).toBe(n);
     expect(receipts.map((r) => r.number).sort((a, b) => a - b)).toEqual([...closed.values()].sort((a, b) => a - b));
     for (const [id, number] of closed) {
       const mine = receipts.filter((r) => r.texts.join('').includes(`Ticket ${id}`));
       expect(mine.map((r) => r.number)).toEqual([number]);
     }
     // The closes went through lost replies: most recovered on the line, some by a 503 and a retry.
-    expect(sim.requests.length).toBeGreaterThan(100 * 12);
+    expect(sim.requests.length).toBeGreaterThan(n * 12);
     const health = await hub.call('GET', '/api/health', undefined, { token: await hub.login('admin', E2E_ADMIN_PASSWORD, 'BackOffice') });
     expect(health.body.fiscalDevices).toContainEqual(expect.objectContaining({ name: 'DT1', status: expect.objectContaining({ fiscalMemorySerialNumber: '02000001' }) }));
     expect(retried).toBeGreaterThan(0);
     expect((await hub.stop()).code).toBe(0);
-  }, 180_000);
+  }, 120_000);
 
   it('a hub killed between print and commit records the issued receipt when it starts again, printing nothing twice', async () => {
     const sim = await simulator(0);

@@ -2,8 +2,9 @@
  * The kitchen display in Debian's Chromium (playwright-core) against the real app on 127.0.0.1
  * (issue 10): pairing, orders appearing live, bump and recall reaching the API, cancel orders
  * struck through, the pass, and a display that loses its connection for 30 s catching up with
- * every order exactly once. Screenshots at 1280×800 (a 10-inch tablet in landscape) go to
- * test/web/screenshots/kds (git-ignored) for a person to look at.
+ * every order exactly once (the 30 s pass on the page's and the hub's fake clocks, not waited
+ * out). Screenshots at 1280×800 (a 10-inch tablet in landscape) go to test/web/screenshots/kds
+ * (git-ignored) for a person to look at.
  */
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -21,7 +22,11 @@ const SHOTS = fileURLToPath(new URL('./screenshots/kds/', import.meta.url));
 const TABLET = { width: 1280, height: 800 };
 const ENDPOINT = 'Kuchyňa';
 const PATH = `/kds/${encodeURIComponent(ENDPOINT)}`;
-/** How long the display is cut off in the catch-up test (the issue's 30 s). */
+/**
+ * How long the display is cut off in the catch-up test (the issue's 30 s): run on the page's clock
+ * (Playwright's page.clock, every timer it holds fired in order: the 15 s poll twice, the 2 s
+ * reconnects) and the hub's FakeClock, not waited out.
+ */
 const OUTAGE_MS = 30_000;
 
 describe.skipIf(!haveChromium)('the kitchen display in Chromium', () => {
@@ -37,10 +42,13 @@ describe.skipIf(!haveChromium)('the kitchen display in Chromium', () => {
    * A tablet-sized tab. Reduced motion by default (steady screenshots, an idle Chromium while other
    * files run); the cancel test asks for motion to see the flashing.
    */
-  async function newPage(motion: 'reduce' | 'no-preference' = 'reduce'): Promise<{ context: BrowserContext; page: Page }> {
+  async function newPage(motion: 'reduce' | 'no-preference' = 'reduce', fakeClock = false): Promise<{ context: BrowserContext; page: Page }> {
     const context = await browser.newContext({ viewport: TABLET, locale: 'en-GB', hasTouch: true, reducedMotion: motion });
     contexts.push(context);
     const page = await context.newPage();
+    // The page's timers and Date on a clock the test can move (it flows on its own meanwhile), set
+    // to the hub's: installed before the page loads, so every timer the display makes is on it.
+    if (fakeClock) await page.clock.install({ time: hub.clock.now() });
     // Generous: CI runs these beside the heaviest e2e files on two cores; timing claims are asserted explicitly.
     page.setDefaultTimeout(20_000);
     page.on('pageerror', (e) => pageErrors.push(e.message));
@@ -48,8 +56,8 @@ describe.skipIf(!haveChromium)('the kitchen display in Chromium', () => {
   }
 
   /** A display paired by typing the code on its keypad, as a cook would. */
-  async function pairedDisplay(path = PATH, motion: 'reduce' | 'no-preference' = 'reduce'): Promise<{ context: BrowserContext; page: Page }> {
-    const opened = await newPage(motion);
+  async function pairedDisplay(path = PATH, motion: 'reduce' | 'no-preference' = 'reduce', fakeClock = false): Promise<{ context: BrowserContext; page: Page }> {
+    const opened = await newPage(motion, fakeClock);
     await opened.page.goto(hub.url + path);
     for (const digit of await code()) await opened.page.getByRole('button', { name: digit, exact: true }).click();
     await opened.page.locator('[data-testid=conn]', { hasText: 'Live' }).waitFor();
@@ -78,8 +86,8 @@ describe.skipIf(!haveChromium)('the kitchen display in Chromium', () => {
    * A display showing a new order for `table`; then the tablet loses the Wi-Fi (no requests get
    * through, the open event stream is cut too) and the cook taps the order: shown at once, sent later.
    */
-  async function tappedOffline(table: string, plu: number): Promise<{ context: BrowserContext; page: Page; order: any }> {
-    const { context, page } = await pairedDisplay();
+  async function tappedOffline(table: string, plu: number, fakeClock = false): Promise<{ context: BrowserContext; page: Page; order: any }> {
+    const { context, page } = await pairedDisplay(PATH, 'reduce', fakeClock);
     const t = await ticket({ name: `Stôl ${table}`, location: { tableName: table }, items: [item(plu, 1)] });
     const [order] = await ordersOf(t.id);
     await card(page, order.id).waitFor();
@@ -224,15 +232,21 @@ describe.skipIf(!haveChromium)('the kitchen display in Chromium', () => {
   });
 
   it('catches up after 30 s without a connection: every order made meanwhile exactly once, and the tap made offline sent once', async () => {
-    const { context, page, order: tapped } = await tappedOffline('9', 13);
+    const { context, page, order: tapped } = await tappedOffline('9', 13, true);
     await column(page, 'InProgress').locator(`[data-order-id="${tapped.id}"]`).waitFor();
 
     const made: string[] = [];
+    const outageStart = await page.evaluate(() => Date.now());
     for (let i = 0; i < 6; i++) {
       const t = await ticket({ name: `Stôl ${20 + i}`, location: { tableName: String(20 + i) }, items: [item(10 + (i % 4), 1 + i)] });
       made.push(...(await ordersOf(t.id)).map((o) => o.id));
-      await new Promise((r) => setTimeout(r, OUTAGE_MS / 6));
+      // A sixth of the outage passes, for the hub and for the display.
+      hub.clock.advance(OUTAGE_MS / 6);
+      await page.clock.runFor(OUTAGE_MS / 6);
     }
+    // The display did live through the whole outage on its clock.
+    expect((await page.evaluate(() => Date.now())) - outageStart).toBeGreaterThanOrEqual(OUTAGE_MS);
+    await page.locator('[data-testid=conn]', { hasText: 'Offline' }).waitFor();
     // Moved on elsewhere meanwhile (the pass served one): it must leave the screen.
     await expect2xx(hub.call('POST', `/api/orders/${made[0]}/state`, { state: 'Served' }));
     await page.screenshot({ path: `${SHOTS}kitchen-offline.png` });
@@ -250,7 +264,7 @@ describe.skipIf(!haveChromium)('the kitchen display in Chromium', () => {
     await apiReaches(tapped.id, 'InProgress', 5000);
     const history = (await hub.call('GET', `/api/orders/${tapped.id}`)).body.stateHistory;
     expect(history.filter((h: any) => h.state === 'InProgress')).toHaveLength(1);
-  }, OUTAGE_MS + 40_000);
+  }, 40_000);
 
   it('a tap made offline on an order moved meanwhile elsewhere is refused, not sent over that move, and the display says so', async () => {
     const { context, page, order } = await tappedOffline('4', 11); // New → In progress, held while offline
