@@ -16,5 +16,9 @@ export function managerViews(ids: { ticketId: string; stocktakingId: string }): 
     ['settings-users', '/settings/users', 'table-users'],
     ['settings-user-edit', '/settings/users?edit=admin', 'save'],
     ['settings-printers', '/settings/devices?kind=printers&edit=Kitchen', 'save'],
+    ['reports', '/reports', 'total-vat'],
+    ['settings-receipts', '/settings/receipts', 'receipt-settings'],
+    ['settings-backups', '/settings/backups', 'backup-now'],
+    ['settings-registers', '/settings/registers', 'registers'],
   ];
 }

@@ -9,7 +9,7 @@ import { Editor } from '../components/Editor';
 import { Field, type AnyForm } from '../components/Field';
 import { Rows } from '../components/Rows';
 import { Badge, Button, Card, confirm, Drawer, Empty, Facts, LinkButton, Notice, Spinner, toast, Toolbar } from '../components/ui';
-import { api, ApiError, describeError, op, path } from '../lib/api';
+import { api, ApiError, CONFLICT, describeError, op, path } from '../lib/api';
 import { useAll, useOne, useOptions } from '../lib/data';
 import { useForm } from '../lib/form';
 import { collator, date, dateTime, money, quantity } from '../lib/format';
@@ -555,7 +555,7 @@ function Count({ id }: { id: string }) {
       {form.formError && (
         <Notice tone="bad">
           <span data-testid="form-error">{form.formError}</span>{' '}
-          {form.formError.startsWith('Someone changed') && (
+          {form.formError.startsWith(CONFLICT()) && (
             <Button
               small
               onClick={() => {
