@@ -10,24 +10,16 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../hub/core/clock.js';
-import { ADMIN_PASSWORD, startHub, type TestHub } from '../support/hub.js';
+import { startHub, type TestHub } from '../support/hub.js';
 import { expect2xx, item, register, restaurant } from '../tickets/fixture.js';
 import { ensureWebBuild } from './build.js';
 import { chromiumAvailable, launchChromium } from '../support/chromium.js';
+import { openManagerPage, VARIANTS, type Lang } from '../support/manager-page.js';
 
 const haveChromium = chromiumAvailable('test/web/reports');
 const SHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
 const TZ = 'Europe/Bratislava';
 
-type Lang = 'sk' | 'en';
-const VARIANTS: Array<{ lang: Lang; size: { name: string; width: number; height: number } }> = [
-  { lang: 'sk', size: { name: 'laptop', width: 1366, height: 768 } },
-  { lang: 'en', size: { name: 'tablet', width: 800, height: 1280 } },
-];
-const LOGIN = {
-  sk: { user: 'Používateľské meno', password: 'Heslo', button: 'Prihlásiť sa' },
-  en: { user: 'User name', password: 'Password', button: 'Log in' },
-};
 const WORDS = {
   sk: { menu: 'Prehľady', today: 'Dnes', record: 'Zaznamenať počítanie', groupPayment: 'payment', separator: ';' },
   en: { menu: 'Reports', today: 'Today', record: 'Record the count', groupPayment: 'payment', separator: ',' },
@@ -108,19 +100,7 @@ describe.skipIf(!haveChromium)('the Reports page shows the sales of the tickets 
     await hub?.close();
   });
 
-  async function open(lang: Lang, size: { width: number; height: number }): Promise<Page> {
-    const context = await browser.newContext({ viewport: size, locale: 'en-US', timezoneId: TZ, acceptDownloads: true, reducedMotion: 'reduce' });
-    // English by this browser's own choice (the picker's), in the Slovak shop.
-    if (lang === 'en') await context.addInitScript(() => localStorage.setItem('poshub.language', 'en'));
-    const page = await context.newPage();
-    page.setDefaultTimeout(20_000);
-    await page.goto(`${hub.url}/`);
-    await page.getByLabel(LOGIN[lang].user).fill('admin');
-    await page.getByLabel(LOGIN[lang].password).fill(ADMIN_PASSWORD);
-    await page.getByRole('button', { name: LOGIN[lang].button }).click();
-    await page.locator('.shell').waitFor();
-    return page;
-  }
+  const open = (lang: Lang, size: { width: number; height: number }): Promise<Page> => openManagerPage(browser, hub.url, lang, size, { timezoneId: TZ });
 
   const cell = (page: Page, key: string, col: string) => page.locator(`[data-testid=sales-table] tr[data-key="${key}"] [data-col="${col}"]`);
 
@@ -203,16 +183,10 @@ describe.skipIf(!haveChromium)('the Reports page shows the sales of the tickets 
 
   it('is not offered to a user without ReportRead, and asks the hub nothing', async () => {
     await expect2xx(hub.call('POST', '/api/users', { userName: 'jozo', password: 'pw-jozo', rights: ['TicketCreate', 'SettingsRead'] }));
-    const context = await browser.newContext({ viewport: { width: 1366, height: 768 } });
-    const page = await context.newPage();
-    page.setDefaultTimeout(20_000);
+    const page = await openManagerPage(browser, hub.url, 'sk', { width: 1366, height: 768 }, { user: { name: 'jozo', password: 'pw-jozo' } });
+    const context = page.context();
     const asked: string[] = [];
     page.on('request', (r) => asked.push(r.url()));
-    await page.goto(`${hub.url}/`);
-    await page.getByLabel(LOGIN.sk.user).fill('jozo');
-    await page.getByLabel(LOGIN.sk.password).fill('pw-jozo');
-    await page.getByRole('button', { name: LOGIN.sk.button }).click();
-    await page.locator('.shell').waitFor();
     expect(await page.getByRole('navigation').getByText(WORDS.sk.menu, { exact: true }).count()).toBe(0);
     await page.goto(`${hub.url}/reports`);
     await page.getByText('Táto stránka nie je súčasťou vašej práce').waitFor();

@@ -14,19 +14,11 @@ import { ADMIN_PASSWORD, startHub, type TestHub } from '../support/hub.js';
 import { expect2xx, item, register, restaurant } from '../tickets/fixture.js';
 import { ensureWebBuild } from './build.js';
 import { chromiumAvailable, launchChromium } from '../support/chromium.js';
+import { openManagerPage, VARIANTS, type Lang } from '../support/manager-page.js';
 
 const haveChromium = chromiumAvailable('test/web/settings');
 const SHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
 
-type Lang = 'sk' | 'en';
-const VARIANTS: Array<{ lang: Lang; size: { name: string; width: number; height: number } }> = [
-  { lang: 'sk', size: { name: 'laptop', width: 1366, height: 768 } },
-  { lang: 'en', size: { name: 'tablet', width: 800, height: 1280 } },
-];
-const LOGIN = {
-  sk: { user: 'Používateľské meno', password: 'Heslo', button: 'Prihlásiť sa' },
-  en: { user: 'User name', password: 'Password', button: 'Log in' },
-};
 const WORDS = {
   sk: { tabs: ['Doklady a e-mail', 'Odoslané e-maily', 'Zálohy', 'Pokladne'], save: 'Uložiť zmeny', resend: 'Poslať znova', inTouch: 'Spojené', silent: 'Bez spojenia', recent: /^(práve teraz|pred \d min)/, old: /^pred 2\d min/, stored: 'Heslo je uložené' },
   en: { tabs: ['Receipts & e-mail', 'E-mail outbox', 'Backups', 'Registers'], save: 'Save changes', resend: 'Resend', inTouch: 'In touch', silent: 'Silent', recent: /^(just now|\d min ago)/, old: /^2\d min ago/, stored: 'A password is stored' },
@@ -61,18 +53,8 @@ describe.skipIf(!haveChromium)('the Settings tabs for receipts, e-mails, backups
     await hub?.close();
   });
 
-  async function open(lang: Lang, size: { width: number; height: number }, user = { name: 'admin', password: ADMIN_PASSWORD }): Promise<Page> {
-    const context = await browser.newContext({ viewport: size, locale: 'en-US', timezoneId: 'Europe/Bratislava', acceptDownloads: true, reducedMotion: 'reduce' });
-    if (lang === 'en') await context.addInitScript(() => localStorage.setItem('poshub.language', 'en'));
-    const page = await context.newPage();
-    page.setDefaultTimeout(20_000);
-    await page.goto(`${hub.url}/`);
-    await page.getByLabel(LOGIN[lang].user).fill(user.name);
-    await page.getByLabel(LOGIN[lang].password).fill(user.password);
-    await page.getByRole('button', { name: LOGIN[lang].button }).click();
-    await page.locator('.shell').waitFor();
-    return page;
-  }
+  const open = (lang: Lang, size: { width: number; height: number }, user = { name: 'admin', password: ADMIN_PASSWORD }): Promise<Page> =>
+    openManagerPage(browser, hub.url, lang, size, { user, timezoneId: 'Europe/Bratislava' });
 
   const tab = async (page: Page, label: string) => {
     await page.locator('.tabs a', { hasText: label }).click();

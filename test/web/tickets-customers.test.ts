@@ -10,15 +10,15 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../hub/core/clock.js';
-import { startHub, ADMIN_PASSWORD, type TestHub } from '../support/hub.js';
+import { startHub, type TestHub } from '../support/hub.js';
 import { expect2xx, item, register, restaurant } from '../tickets/fixture.js';
 import { ensureWebBuild } from './build.js';
 import { chromiumAvailable, launchChromium } from '../support/chromium.js';
+import { go, openManagerPage, type Lang } from '../support/manager-page.js';
 
 const haveChromium = chromiumAvailable('test/web/tickets-customers');
 const SHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
 
-type Lang = 'sk' | 'en';
 const VARIANTS: Array<{ lang: Lang; size: { name: string; width: number; height: number } }> = [
   { lang: 'sk', size: { name: 'laptop', width: 1366, height: 768 } },
   { lang: 'en', size: { name: 'tablet', width: 800, height: 1280 } },
@@ -39,27 +39,10 @@ describe.skipIf(!haveChromium)('tickets, customers and today, in Slovak and Engl
   const pageErrors: string[] = [];
 
   async function open(lang: Lang, size: { width: number; height: number }): Promise<Page> {
-    const context = await browser.newContext({ viewport: size, locale: 'en-US', reducedMotion: 'reduce' });
-    contexts.push(context);
-    // English in this Slovak shop: the language picker's choice, kept in this browser.
-    if (lang === 'en') await context.addInitScript(() => localStorage.setItem('poshub.language', 'en'));
-    const page = await context.newPage();
-    page.setDefaultTimeout(20_000);
-    page.on('pageerror', (e) => pageErrors.push(e.message));
-    await page.goto(`${hub.url}/`);
-    await page.locator('input:not([type=password])').first().fill('admin');
-    await page.locator('input[type=password]').fill(ADMIN_PASSWORD);
-    await page.locator('input[type=password]').press('Enter');
-    await page.locator('.shell').waitFor();
+    const page = await openManagerPage(browser, hub.url, lang, size, { errors: pageErrors });
+    contexts.push(page.context());
     expect(await page.locator('html').getAttribute('lang')).toBe(lang);
     return page;
-  }
-
-  async function go(page: Page, to: string): Promise<void> {
-    await page.evaluate((url) => {
-      history.pushState(null, '', url);
-      dispatchEvent(new PopStateEvent('popstate'));
-    }, to);
   }
 
   const shot = (page: Page, name: string, lang: Lang, size: string) => page.screenshot({ path: `${SHOTS}${name}-${lang}-${size}.png`, fullPage: false });
