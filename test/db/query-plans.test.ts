@@ -4,6 +4,7 @@
  * log, sessions, stock transfers, e-mails) from end to end. A full scan there costs nothing in a
  * test and a million rows in a shop's second year — the pending fiscal jobs were such a query.
  */
+import { forgetStatements } from '../../db/client.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHub, type TestHub } from '../support/hub.js';
 import { expect2xx, item, register, restaurant } from '../tickets/fixture.js';
@@ -33,6 +34,8 @@ beforeAll(async () => {
       },
     });
   } as typeof client.prepare;
+  // Statements the start prepared and keeps are prepared again, through the watcher.
+  forgetStatements(hub.db);
 });
 afterAll(() => hub.close());
 

@@ -1,5 +1,6 @@
 /** EXPLAIN QUERY PLAN of what a request really ran: for tests that a query stays on its index. */
 import { expect } from 'vitest';
+import { forgetStatements } from '../../db/client.js';
 import type { TestHub } from './hub.js';
 
 /** A request: a GET of a path, or any call. */
@@ -30,11 +31,14 @@ export async function plansOf(hub: TestHub, request: Request, table: string): Pr
       },
     });
   } as typeof client.prepare;
+  // Kept statements are prepared again through the watcher, and the watched ones are not kept after.
+  forgetStatements(hub.db);
   try {
     const r = await hub.call(method, path, body, { token });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
   } finally {
     client.prepare = prepare;
+    forgetStatements(hub.db);
   }
   return seen.map(({ sql, params }) => ({
     sql,
