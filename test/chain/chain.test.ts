@@ -255,7 +255,9 @@ describe.skipIf(!available)('a chain of stores', () => {
     // A hub killed while its backlog is being published, then started again.
     const dir = mkdtempSync(join(tmpdir(), 'poshub-k1-'));
     dirs.push(dir);
-    const last = generateBacklog(dir, { events: 10_000, versions: 2, from: new Date(Date.now() - DAY), spanMs: DAY / 2 });
+    // Large enough that the kill lands while the hub is still publishing: it publishes ~8,000 events a
+    // second, and a CI run once saw all of a 10,000-event backlog at HQ by the time it was killed.
+    const last = generateBacklog(dir, { events: 40_000, versions: 2, from: new Date(Date.now() - DAY), spanMs: DAY / 2 });
     let hub = await startStore('k1', { dataDir: dir });
     await eventually(async () => ((await hqStore('k1'))?.ingestedSeq ?? 0) > 0, 60_000, 'publishing to start');
     await hub.stop(0, 'SIGKILL');
