@@ -39,9 +39,11 @@ export function openDb(file: string, opts: OpenOptions = {}): Db {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const client = new Database(file, { readonly: opts.readonly ?? false });
   client.pragma('journal_mode = WAL');
-  // NORMAL plus the shared WAL sync of DurableCommits is what FULL guarantees for every commit that
-  // is acknowledged, without blocking the event loop on one fsync per commit: see db/durability.ts.
-  client.pragma('synchronous = NORMAL');
+  // FULL: every COMMIT syncs the WAL before it returns (CONTRACT §12: a 2xx is on stable storage).
+  // NORMAL would keep only what our own shared sync (db/durability.ts) covers, and a connection that
+  // commits outside it (a script, a restore, a write that nothing awaits) could lose its last commits
+  // to a power cut. Group commit keeps this cheap: the writes of a batch share one COMMIT, so one sync.
+  client.pragma('synchronous = FULL');
   client.pragma('foreign_keys = ON');
   // Savepoints (each write of a batch has one) journal the pages they touch: in memory, not a temp file.
   client.pragma('temp_store = MEMORY');

@@ -1,7 +1,10 @@
 /**
  * Durable commits with group commit (CONTRACT §12 "Durability", issue 16).
  *
- * The connection runs in WAL mode with `synchronous = NORMAL`: a COMMIT appends its pages to the WAL
+ * The connection runs in WAL mode with `synchronous = FULL` (db/client.ts), so every COMMIT is synced
+ * before it returns. The shared sync below stays as the point every caller awaits (and where an fsync
+ * failure is caught and stops the hub); with FULL it finds the WAL already flushed. Under NORMAL, which
+ * this was first written for, a COMMIT appends its pages to the WAL
  * with write(2) and returns; nothing is fsynced per transaction. SQLite documents what NORMAL keeps
  * under power loss in WAL mode (https://sqlite.org/pragma.html#pragma_synchronous,
  * https://sqlite.org/wal.html): the database stays consistent (the WAL is synced before every

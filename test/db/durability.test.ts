@@ -296,3 +296,23 @@ describe('answers, events and devices wait for the sync', () => {
     expect((await closing).status).toBe(200);
   });
 });
+
+describe('every connection that commits', () => {
+  it('syncs each COMMIT (synchronous = FULL, 2), the hub\'s and a script\'s alike', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'poshub-sync-'));
+    const db = openDb(join(dir, 'hub.sqlite'));
+    try {
+      // 2 = FULL; NORMAL (1) would lose the last commits of a connection nothing awaits to a power cut.
+      expect(db.$client.pragma('synchronous', { simple: true })).toBe(2);
+    } finally {
+      closeDb(db);
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const hub = await startHub();
+    try {
+      expect(hub.db.$client.pragma('synchronous', { simple: true })).toBe(2);
+    } finally {
+      await hub.close();
+    }
+  });
+});
