@@ -48,6 +48,16 @@ export const MESSAGES = {
   'print.total': { en: 'TOTAL', sk: 'SPOLU', cs: 'CELKEM' },
   'print.printedFor': { en: 'Printed for {name}', sk: 'Vytlačené pre {name}', cs: 'Vytištěno pro {name}' },
   'print.testPage': { en: 'Test page: {name}', sk: 'Skúšobná strana: {name}', cs: 'Zkušební stránka: {name}' },
+  'print.receiptCopy': { en: 'RECEIPT COPY', sk: 'KÓPIA DOKLADU', cs: 'KOPIE DOKLADU' },
+  'print.receiptNumber': { en: 'Receipt no.', sk: 'Doklad č.', cs: 'Doklad č.' },
+  'print.fiscalDevice': { en: 'Fiscal device', sk: 'Fiškálne zariadenie', cs: 'Fiskální zařízení' },
+  'print.dailyReport': { en: 'Daily report no.', sk: 'Uzávierka č.', cs: 'Uzávěrka č.' },
+  'print.register': { en: 'Register', sk: 'Pokladňa', cs: 'Pokladna' },
+  'print.closed': { en: 'Closed', sk: 'Uzavretý', cs: 'Uzavřen' },
+  'print.change': { en: 'Change', sk: 'Vydané', cs: 'Vráceno' },
+  // --- Names the hub gives (the shop's language) ---
+  'ticket.returnName': { en: 'Return of {name}', sk: 'Vrátenie – {name}', cs: 'Vrácení – {name}' },
+  'ticket.receiptRef': { en: 'receipt {number}', sk: 'doklad {number}', cs: 'doklad {number}' },
 
   // --- E-mail receipts (the shop's language) ---
   'mail.subject': { en: 'Receipt {number} – {shop}', sk: 'Doklad {number} – {shop}', cs: 'Doklad {number} – {shop}' },
