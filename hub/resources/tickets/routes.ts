@@ -13,6 +13,10 @@ const tags = [tickets.title];
 const params = z.object({ id: tickets.key.schema.meta({ param: { description: "The Ticket's key `id`." } }) });
 const saleOnly = ERR.missingRight('A missing right (`detail` names it), or a caller outside the Sale environment.');
 
+const noTicket = ERR.notFound('No ticket has this id.');
+const cannotPrint = ERR.stateForbids('The order endpoint is inactive or cannot print (a kitchen display).');
+/** The routes whose body may be left out (the printer then is the device's default; a return then takes everything). */
+const optionalBody = (body: unknown) => (body === undefined ? undefined : requireObjectBody(body));
 const printJob = z.object({ jobId: z.string(), ticketId: z.string(), orderEndpointName: z.string(), kind: z.string(), state: z.string() });
 
 export const ticketRoutes = routes<{ actions: TicketActions; closer: TicketCloser; returns: TicketReturns }>([
@@ -80,7 +84,7 @@ export const ticketRoutes = routes<{ actions: TicketActions; closer: TicketClose
       ERR.unauthenticated(),
       saleOnly,
       ERR.stateForbids('The fiscal device is inactive or does not support the action.'),
-      ERR.notFound('No ticket has this id.'),
+      noTicket,
       ERR.keyReused(),
       ERR.locked(),
       ERR.deviceUnavailable(),
@@ -109,15 +113,14 @@ export const ticketRoutes = routes<{ actions: TicketActions; closer: TicketClose
       ...bodyErrors('An invalid body; no or an unknown order endpoint.'),
       ERR.unauthenticated(),
       saleOnly,
-      ERR.stateForbids('The order endpoint is inactive or cannot print (a kitchen display).'),
-      ERR.notFound('No ticket has this id.'),
+      cannotPrint,
+      noTicket,
       ERR.keyReused(),
     ],
     handler:
       ({ actions }) =>
       (req, res) => {
-        const body = req.body === undefined ? undefined : requireObjectBody(req.body);
-        actions.preliminary(callerOf(res), String(req.params.id), body);
+                actions.preliminary(callerOf(res), String(req.params.id), optionalBody(req.body));
         res.status(204).end();
       },
   },
@@ -143,15 +146,14 @@ export const ticketRoutes = routes<{ actions: TicketActions; closer: TicketClose
       ...bodyErrors('An invalid body; no or an unknown order endpoint; the ticket is still open (`memberName` `id`).'),
       ERR.unauthenticated(),
       ERR.missingRight("Another device's or user's sale without TicketReadAll."),
-      ERR.stateForbids('The order endpoint is inactive or cannot print (a kitchen display).'),
-      ERR.notFound('No ticket has this id.'),
+      cannotPrint,
+      noTicket,
       ERR.keyReused(),
     ],
     handler:
       ({ actions }) =>
       (req, res) => {
-        const body = req.body === undefined ? undefined : requireObjectBody(req.body);
-        const job = actions.receiptCopy(callerOf(res), String(req.params.id), body);
+                const job = actions.receiptCopy(callerOf(res), String(req.params.id), optionalBody(req.body));
         res.status(202).json({ jobId: job.id, ticketId: job.refId, orderEndpointName: job.endpointName, kind: job.kind, state: job.state });
       },
   },
@@ -184,14 +186,13 @@ export const ticketRoutes = routes<{ actions: TicketActions; closer: TicketClose
       ),
       ERR.unauthenticated(),
       ERR.missingRight("Without Storno or TicketCreate (`detail` names it); another device's or user's sale without TicketReadAll."),
-      ERR.notFound('No ticket has this id.'),
+      noTicket,
       ERR.keyReused(),
     ],
     handler:
       ({ returns }) =>
       (req, res) => {
-        const body = req.body === undefined ? undefined : requireObjectBody(req.body);
-        const created = returns.start(callerOf(res), String(req.params.id), body);
+                const created = returns.start(callerOf(res), String(req.params.id), optionalBody(req.body));
         res.status(201).location(`/api/tickets/${encodeURIComponent(String(created.id))}`).json(created);
       },
   },
