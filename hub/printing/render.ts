@@ -40,7 +40,7 @@ const money = (v: number | undefined) => dec(v ?? 0).toFixed(2);
  * without a confirmation (attempts > 0) is a REPRINT.
  */
 export function markFor(job: PrintJob): PrintMark | null {
-  if (job.kind === 'reprint' || job.kind === 'receiptCopy') return 'COPY';
+  if (job.kind === 'reprint') return 'COPY';
   return job.attempts > 0 ? 'REPRINT' : null;
 }
 

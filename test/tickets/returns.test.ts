@@ -181,9 +181,12 @@ describe('POST /api/tickets/{id}/return', () => {
   it('refuses a return of a return, of an open ticket (400 naming id), of an unknown ticket (404)', async () => {
     const closed = await sale();
     const ret = await expect2xx(startReturn(closed.id));
+    // Closed at a register, so only its being a return stands in the way.
+    await expect2xx(hub.call('POST', `/api/tickets/${ret.id}/close`, { payments: [{ paymentTypeNumber: 1, amount: ret.totalPrice.amount }] }, { token: cashier.token }));
     const again = await startReturn(ret.id);
     expect(again.status).toBe(400);
     expect(memberOf(again)).toEqual(['id']);
+    expect(again.body.errors[0].message).toMatch(/itself a return/);
     const open = await expect2xx(hub.call('POST', '/api/tickets', { items: [item(1, 1)] }, { token: cashier.token }));
     const r = await startReturn(open.id);
     expect(r.status).toBe(400);
