@@ -9,14 +9,15 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // Each file in a fresh fork (vitest's default isolation). Keeping the modules loaded across files
-    // (isolate: false) saved about a third of the run, but a full run that way failed a chain test and
-    // a settings page test that pass alone and in a fresh fork: something one file leaves in the
-    // process reaches a later one. Until that is found, isolation; zod is still extended before
-    // each file (test/support/setup-zod.ts), which costs nothing.
+    // Files share their worker's process and loaded modules (isolate: false): a fresh fork per file cost
+    // ~1.2 s each, 123 s of a 402 s run for 104 files. Shared modules mean a file must not lean on
+    // module state another file may have moved (the fixtures number registers per hub, not per module).
+    isolate: false,
+    // Three files at a time: most files wait on a browser, a child process or a socket, so three keep
+    // the two cores busy (402 s → 166 s on this machine; four was slower, CPU-bound at 176 s). Tests that
+    // wait on timers use margins a busy worker does not miss (the Datecs fake's frames: 120 ms).
+    maxWorkers: 3,
     setupFiles: ['test/support/setup-zod.ts'],
-    // Vitest's default (one file at a time beside the main process on two cores). Three at a time
-    // saved little (520 → 461 s in .ci/run) and made the browser tests' timing claims flaky there.
     // The browser and page tests share one build of hub/web; made once here, never by two forks at once.
     globalSetup: ['test/web/global-setup.ts'],
   },

@@ -91,12 +91,12 @@ const cases: Array<[string, string, string[], string, string[]]> = [
   ['ExternalId', 'ExternalId=ext-1', ['t1'], 'ExternalId=ext-2', []],
   ['Name', 'Name=Window', ['t1'], 'Name=Door', []],
   ['PurchaseType', 'PurchaseType=TakeAway', ['t1'], 'PurchaseType=Delivery', []],
-  ['OriginDeviceName', 'OriginDeviceName=REG_A', ['t1', 't2', 't5'], 'OriginDeviceName=Register9', []],
+  ['OriginDeviceName', 'OriginDeviceName=REG_A', ['t1', 't2', 't5'], 'OriginDeviceName=NoSuchRegister', []],
   ['CurrencyLabel', 'CurrencyLabel=EUR', ['t1'], 'CurrencyLabel=CZK', []],
   ['DiscountRate', 'DiscountRate=10', ['t1'], 'DiscountRate=5', []],
   ['OpenDate', 'OpenDate=ge:2026-11-21T11:00:00Z;lt:2026-11-21T12:30:00Z', ['t2', 't3'], 'OpenDate=lt:2026-11-21T10:00:00Z', []],
   ['CloseDate', 'CloseDate=ge:2026-11-21T19:00:00Z', ['t5'], 'CloseDate=lt:2026-11-21T11:30:00Z', []],
-  ['CloseInfoDeviceName', 'CloseInfoDeviceName=REG_B', ['t2', 't4'], 'CloseInfoDeviceName=Register9', []],
+  ['CloseInfoDeviceName', 'CloseInfoDeviceName=REG_B', ['t2', 't4'], 'CloseInfoDeviceName=NoSuchRegister', []],
   ['CloseInfoFiscalName', 'CloseInfoFiscalName=FP1', ['t2', 't4', 't5'], 'CloseInfoFiscalName=FP2', []],
   ['CloseInfoNumber', 'CloseInfoNumber=2', ['t4'], 'CloseInfoNumber=4', []],
   ['CloseInfoDailySalesReportNumber', 'CloseInfoDailySalesReportNumber=1', ['t2', 't4'], 'CloseInfoDailySalesReportNumber=3', []],
@@ -105,7 +105,7 @@ const cases: Array<[string, string, string[], string, string[]]> = [
   ['LocationZoneName', 'LocationZoneName=Hall', ['t2', 't3'], 'LocationZoneName=Roof', []],
   ['CustomerCardSerialNumber', 'CustomerCardSerialNumber=CARD-1', ['t1'], 'CustomerCardSerialNumber=CARD-2', []],
   ['CustomerId', 'CustomerId=novak', ['t1'], 'CustomerId=svoboda', []],
-  ['EmployeeUserName', 'EmployeeUserName=USER_B', ['t3', 't4'], 'EmployeeUserName=cashier9', []],
+  ['EmployeeUserName', 'EmployeeUserName=USER_B', ['t3', 't4'], 'EmployeeUserName=nobody', []],
   ['ItemPluCode', 'ItemPluCode=1', ['t1', 't4', 't5'], 'ItemPluCode=2', []],
   ['ItemPluStockName', 'ItemPluStockName=Drinks', ['t4', 't5'], 'ItemPluStockName=Cellar', []],
 ];
@@ -124,8 +124,8 @@ describe('GET /api/tickets filters', () => {
     expect(await ids(`DeviceName=${a.device}`)).toEqual(['t1', 't5']);
     expect(await ids(`DeviceName=${b.device}`)).toEqual(['t2', 't3', 't4']);
     expect(await ids(`DeviceName=${a.device},${b.device}`)).toEqual(['t1', 't2', 't3', 't4', 't5']);
-    expect(await ids(`DeviceName=Register9,${a.device}`)).toEqual(['t1', 't5']);
-    expect(await ids('DeviceName=Register9')).toEqual([]);
+    expect(await ids(`DeviceName=NoSuchRegister,${a.device}`)).toEqual(['t1', 't5']);
+    expect(await ids('DeviceName=NoSuchRegister')).toEqual([]);
     expect(await ids(`DeviceName=nin:${a.device}`)).toEqual(['t2', 't3', 't4']);
   });
 

@@ -6,7 +6,8 @@ export const ALL_TICKET_RIGHTS = [
   'TicketHandover', 'TicketTakeover', 'TicketDelete', 'TicketClose', 'TicketPrintPreliminary', 'Storno', 'TicketSetPrice',
 ];
 
-let registers = 0;
+/** Registers made per hub: numbered from 1 in each hub, whatever other files ran in the same worker before. */
+const registersMade = new WeakMap<TestHub, number>();
 
 export async function expect2xx(p: Promise<{ status: number; body: any }>): Promise<any> {
   const r = await p;
@@ -34,7 +35,9 @@ export async function restaurant(hub: TestHub): Promise<void> {
 
 /** A CashRegister device with default fiscal device and printer, and a user with `rights` logged in on it. */
 export async function register(hub: TestHub, rights: string[] = ALL_TICKET_RIGHTS): Promise<{ token: string; device: string; userName: string }> {
-  const device = `Register${++registers}`;
+  const registers = (registersMade.get(hub) ?? 0) + 1;
+  registersMade.set(hub, registers);
+  const device = `Register${registers}`;
   await expect2xx(
     hub.call('POST', '/api/devices', { name: device, envName: 'CashRegister', settings: { DefaultFiscalName: 'FP1', DefaultOrderEndpointName: 'Bar' } }),
   );

@@ -11,7 +11,9 @@ import { type Receipt } from '../../../drivers/fiscal/types.js';
 import { DeviceError } from '../../../drivers/faults.js';
 import { FakeDatecsDevice } from '../../support/fake-datecs-device.js';
 
-const FAST = { frameTimeoutMs: 60, retries: 4, busyTimeoutMs: 2000 };
+// Short enough that the silence tests end quickly, long enough that a test worker busy elsewhere for
+// a moment (the suite runs three files at a time on two cores) is not taken for a silent printer.
+const FAST = { frameTimeoutMs: 120, retries: 4, busyTimeoutMs: 2000 };
 const clock = () => new Date('2026-11-21T10:00:00Z');
 
 function receipt(reference = 'T1', over: Partial<Receipt> = {}): Receipt {
