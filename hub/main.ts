@@ -85,6 +85,7 @@ async function main(): Promise<void> {
   // The manager opens the page from the back-office PC or a tablet: when the hub listens on every
   // address, the LAN address is the one to type on another machine.
   const lan = config.host === '0.0.0.0' || config.host === '::' ? lanAddress() : undefined;
+  claimed.listening(`http://${shown}:${port}/`);
   const lines = [
     `POS Hub ${VERSION} listening on http://${config.host}:${port} (API http://${shown}:${port}/api, docs http://${shown}:${port}/api/docs)`,
     `Manager's page: http://${shown}:${port}/${lan ? ` (from another machine: http://${lan}:${port}/)` : ''}; kitchen displays: http://${shown}:${port}/kds/<endpoint name>`,

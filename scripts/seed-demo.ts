@@ -21,6 +21,7 @@ import { bootstrap } from '../hub/bootstrap.js';
 import { SYSTEM_CALLER } from '../hub/http/caller.js';
 import { FakeClock } from '../hub/core/clock.js';
 import { loadConfigOrExit } from '../hub/core/config.js';
+import { runningHubUrl } from '../hub/core/pidfile.js';
 import { dec, toJsonNumber } from '../hub/core/money.js';
 import { dbDeviceStateStore } from '../hub/core/device-state.js';
 import type { Caller } from '../hub/http/caller.js';
@@ -162,9 +163,15 @@ async function main(): Promise<void> {
   } catch {
     /* not there: load the demo */
   }
+  /** The running hub's own address (its pid file says which port it took); else where `npm start` will listen. */
+  const whereToOpen = (): string => {
+    const running = runningHubUrl(config.dataDir);
+    return running ? `Open ${running} and log in as admin (or manazer).` : `Start the hub (npm start), open http://localhost:${config.port}/ and log in as admin (or manazer).`;
+  };
   if (already) {
     out(`The demo data is already loaded in ${config.dataDir} (register '${MARKER_DEVICE}' exists); nothing was changed.`);
     out(`To load it again, stop the hub and point POS_HUB_DATA_DIR at an empty directory.`);
+    out(whereToOpen());
     closeDb(db);
   } else {
     await load();
@@ -382,7 +389,7 @@ async function main(): Promise<void> {
     out(`  registers 'Pokladňa 1', 'Pokladňa 2' and 'Terasa PDA', fiscal device FP1 (eKasa, simulated PORTOS eKasa service), ${CUSTOMERS.length} customers,`);
     out(`  ${closed} tickets closed since ${new Intl.DateTimeFormat(config.locale, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: config.timeZone }).format(dayFrom)} and ${openIds.length} open (${openSum.toFixed(2)} € at the tables).`);
     out(`Staff: ${WAITERS.map((w) => w.userName).join(', ')} (waiters) and manazer (back office), all with password '${DEMO_PASSWORD}'.`);
-    out(`Open http://localhost:${config.port}/ and log in as admin (or manazer).`);
+    out(whereToOpen());
     await fiscal.closeAll();
     closeDb(db);
   }

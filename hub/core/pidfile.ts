@@ -3,6 +3,8 @@
  * the kernel-held lock of db/lock.ts, which dies with its process; `<data>/hub.pid` beside it only
  * says which process holds it, for messages. A stale pid file — a crash, a power cut, its pid reused by
  * another program after a reboot — blocks nothing. `npm run restore` takes the same claim.
+ * Once the hub listens, the file's second line is its manager's page address, so a tool run beside it
+ * (`npm run seed:demo`) names the port the hub really took, not the one it was configured with.
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,13 +14,25 @@ export function pidFile(dataDir: string): string {
   return join(dataDir, 'hub.pid');
 }
 
-function pidIn(dataDir: string): string {
+/** The pid file's lines: the pid, then (once the hub listens) its manager's page address. */
+function linesIn(dataDir: string): string[] {
   try {
-    const pid = readFileSync(pidFile(dataDir), 'utf8').trim();
-    return /^\d+$/.test(pid) ? `pid ${pid}` : 'pid unknown';
+    return readFileSync(pidFile(dataDir), 'utf8').split('\n').map((l) => l.trim());
   } catch {
-    return 'pid unknown';
+    return [];
   }
+}
+
+function pidIn(dataDir: string): string {
+  const pid = linesIn(dataDir)[0] ?? '';
+  return /^\d+$/.test(pid) ? `pid ${pid}` : 'pid unknown';
+}
+
+/** The manager's page address of the hub running on the data directory; undefined when none runs. */
+export function runningHubUrl(dataDir: string): string | undefined {
+  if (!dataDirLocked(dataDir)) return undefined;
+  const url = linesIn(dataDir)[1];
+  return url && /^https?:\/\//.test(url) ? url : undefined;
 }
 
 /** Who holds the data directory ("pid 123"), or undefined when nobody does. */
@@ -27,6 +41,8 @@ export function runningHub(dataDir: string): string | undefined {
 }
 
 export interface Claim {
+  /** Written once the hub listens: the address its manager's page is served on. */
+  listening(url: string): void;
   release(): void;
 }
 
@@ -36,9 +52,12 @@ export function claim(dataDir: string): Claim {
   if (!lock) throw new Error(`another hub (${pidIn(dataDir)}) is running on ${dataDir}; stop it first`);
   writeFileSync(pidFile(dataDir), `${process.pid}\n`);
   return {
+    listening(url) {
+      writeFileSync(pidFile(dataDir), `${process.pid}\n${url}\n`);
+    },
     release() {
       try {
-        if (readFileSync(pidFile(dataDir), 'utf8').trim() === String(process.pid)) rmSync(pidFile(dataDir));
+        if (linesIn(dataDir)[0] === String(process.pid)) rmSync(pidFile(dataDir));
       } catch {
         /* already gone */
       }

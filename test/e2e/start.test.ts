@@ -95,6 +95,24 @@ describe('npm start', () => {
     await expectCleanStop(again, 'SIGINT');
   }, 60_000);
 
+  it('npm run seed:demo beside a running hub names the port the hub took, not the configured one; with no hub, says to start it', async () => {
+    const dataDir = tempDir();
+    const seed = (port: string) =>
+      execFileSync(process.execPath, ['--import', 'tsx', 'scripts/seed-demo.ts'], {
+        cwd: ROOT,
+        env: { ...process.env, POS_HUB_DATA_DIR: dataDir, POS_HUB_PORT: port },
+        encoding: 'utf8',
+      });
+    const hub = await start({}, { dataDir });
+    const out = seed(String(hub.port + 1)); // configured differently from the port the hub listens on
+    expect(out).toContain(`Open http://127.0.0.1:${hub.port}/ and log in`);
+    expect(out).not.toContain(`:${hub.port + 1}`);
+    expect(readFileSync(join(dataDir, 'hub.pid'), 'utf8')).toMatch(new RegExp(`^\\d+\\nhttp://127\\.0\\.0\\.1:${hub.port}/\\n$`));
+    await expectCleanStop(hub);
+    expect(() => statSync(join(dataDir, 'hub.pid'))).toThrow(); // gone with the hub
+    expect(seed('8123')).toContain('Start the hub (npm start), open http://localhost:8123/');
+  });
+
   it('the hub serves and stops on SIGTERM when nobody reads its output', async () => {
     // stdout is a pipe without a reader from the start, as when a log collector has died: every write meets EPIPE.
     // Without npm, which itself dies when its stdout breaks.
