@@ -17,7 +17,7 @@ export default defineConfig({
     // the two cores busy (402 s → 166 s on this machine; four was slower, CPU-bound at 176 s). Tests that
     // wait on timers use margins a busy worker does not miss (the Datecs fake's frames: 120 ms).
     maxWorkers: 3,
-    setupFiles: ['test/support/setup-zod.ts'],
+    setupFiles: ['test/support/setup.ts'],
     // The browser and page tests share one build of hub/web; made once here, never by two forks at once.
     globalSetup: ['test/web/global-setup.ts'],
   },

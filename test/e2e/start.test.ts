@@ -8,6 +8,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writ
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import Database from 'better-sqlite3';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ROOT, failedHubStart, startHubProcess, type HubProcess } from '../support/process.js';
 
@@ -110,6 +111,11 @@ describe('npm start', () => {
     expect(readFileSync(join(dataDir, 'hub.pid'), 'utf8')).toMatch(new RegExp(`^\\d+\\nhttp://127\\.0\\.0\\.1:${hub.port}/\\n$`));
     await expectCleanStop(hub);
     expect(() => statSync(join(dataDir, 'hub.pid'))).toThrow(); // gone with the hub
+    // The hub as it runs hashes passwords at the real cost (the test suite's in-process hubs do not).
+    const db = new Database(join(dataDir, 'hub.sqlite'), { readonly: true });
+    const hashes = db.prepare("SELECT password_hash FROM users WHERE user_name IN ('admin', 'manazer')").all() as Array<{ password_hash: string }>;
+    db.close();
+    expect(hashes.map((h) => h.password_hash.split('$').slice(0, 4).join('$'))).toEqual(['scrypt$16384$8$1', 'scrypt$16384$8$1']);
     expect(seed('8123')).toContain('Start the hub (npm start), open http://localhost:8123/');
   });
 

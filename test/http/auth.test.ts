@@ -5,6 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, startHub, type Reply, type TestHub } from '../support/hub.js';
+import { PASSWORD_COST, setPasswordCostForTests } from '../../hub/resources/auth/passwords.js';
+import { TEST_PASSWORD_COST } from '../support/setup.js';
 
 let hub: TestHub;
 beforeAll(async () => {
@@ -226,6 +228,19 @@ describe('secrets', () => {
       expect(dump).not.toContain(ADMIN_PASSWORD);
     }
     expect(rows[0].password_hash).not.toBe(rows[1].password_hash);
+  });
+
+  it('hashes at the real cost, N = 2^14, r = 8, p = 1, unless the test suite lowered it (test/support/setup.ts)', async () => {
+    setPasswordCostForTests(PASSWORD_COST.N);
+    try {
+      expect((await hub.call('POST', '/api/users', { id: 'costly', userName: 'costly', password: 'costly-pw' })).status).toBe(201);
+    } finally {
+      setPasswordCostForTests(TEST_PASSWORD_COST);
+    }
+    const row = hub.db.$client.prepare("SELECT password_hash FROM users WHERE id = 'costly'").get() as { password_hash: string };
+    expect(row.password_hash.startsWith('scrypt$16384$8$1$')).toBe(true);
+    // A hash keeps its own cost: it verifies whatever cost new hashes are made with now.
+    expect((await hub.call('POST', '/api/auth', { userName: 'costly', password: 'costly-pw', deviceName: 'BackOffice' })).status).toBe(200);
   });
 });
 

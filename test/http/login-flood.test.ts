@@ -4,12 +4,17 @@
  * per address, so a flood from one address does not starve a register logging in from another.
  */
 import { request } from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startHub, type TestHub } from '../support/hub.js';
 import { HashGate } from '../../hub/resources/auth/hash-gate.js';
+import { PASSWORD_COST, setPasswordCostForTests } from '../../hub/resources/auth/passwords.js';
+import { TEST_PASSWORD_COST } from '../support/setup.js';
 
 let hub: TestHub;
 afterEach(async () => hub?.close());
+// The flood is about how long real hashes keep a register waiting: at the real cost, not the suite's.
+beforeAll(() => setPasswordCostForTests(PASSWORD_COST.N));
+afterAll(() => setPasswordCostForTests(TEST_PASSWORD_COST));
 
 /** POST /api/auth from a chosen loopback source address (127.0.0.x: another machine of the shop's LAN, as the hub sees it). */
 function loginFrom(url: string, from: string, body: unknown): Promise<{ status: number; ms: number }> {

@@ -1,7 +1,18 @@
 /** scrypt password hashes (CONTRACT §5): salted, slow, compared in constant time. */
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
-const PARAMS = { N: 16384, r: 8, p: 1, keylen: 32 };
+/** The cost every hash is made with: N = 2^14 (~30 ms and 16 MB), stored in the hash so a later cost still verifies it. */
+export const PASSWORD_COST = { N: 16384, r: 8, p: 1, keylen: 32 } as const;
+let PARAMS: { N: number; r: number; p: number; keylen: number } = PASSWORD_COST;
+
+/**
+ * For the test suite only (test/support/setup.ts): the suite hashes over a thousand passwords, half a
+ * minute of a core at the real cost, with nothing to learn from the slowness. The hub never calls
+ * it; a hash made cheaper still carries its own N, and the auth tests check the real cost.
+ */
+export function setPasswordCostForTests(N: number): void {
+  PARAMS = { ...PASSWORD_COST, N };
+}
 
 function derive(password: string, salt: Buffer, o: ScryptOptions & { keylen: number }): Promise<Buffer> {
   return new Promise((resolve, reject) => {
