@@ -52,15 +52,15 @@ export const fiscalDevices = defineResource({
     prepare({ body }) {
       const address = String(body.address);
       if (body.driver === 'simulator') {
-        if (!/^sim:.+/.test(address)) throw errors.member('address', `The simulator driver takes an address sim:<any>, not '${address}'.`);
+        if (!/^sim:.+/.test(address)) throw errors.member('address', 'fiscal.simAddress', { address });
       } else if (body.driver === 'ekasa') {
         // The eKasa service's HTTP address, or sim:<name> for the simulated service (demos).
-        if (!/^(https?:\/\/[^/\s?#]+\/?|sim:.+)$/.test(address)) throw errors.member('address', `The ekasa driver takes http://host:port (or sim:<name>), not '${address}'.`);
+        if (!/^(https?:\/\/[^/\s?#]+\/?|sim:.+)$/.test(address)) throw errors.member('address', 'fiscal.ekasaAddress', { address });
       } else {
         try {
           parseAddress(address);
         } catch (e) {
-          if (e instanceof AddressError) throw errors.member('address', e.message);
+          if (e instanceof AddressError) throw errors.member('address', 'member.asTheDriverSays', { reason: e.message });
           throw e;
         }
       }
@@ -69,7 +69,7 @@ export const fiscalDevices = defineResource({
         if (body.driver === 'escpos') checkEscPosSettings(body.settings as Record<string, string>);
         if (body.driver === 'ekasa') checkEkasaSettings(body.settings as Record<string, string>);
       } catch (e) {
-        throw errors.member('settings', (e as Error).message);
+        throw errors.member('settings', 'member.asTheDriverSays', { reason: (e as Error).message });
       }
       // Status is not configuration: it lives beside the device (status.ts) and is merged in on read.
       return body;

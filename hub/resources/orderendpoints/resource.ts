@@ -62,14 +62,14 @@ export const orderEndpoints = defineResource({
         try {
           parseAddress(String(body.address));
         } catch (e) {
-          if (e instanceof AddressError) throw errors.member('address', e.message);
+          if (e instanceof AddressError) throw errors.member('address', 'member.asTheDriverSays', { reason: e.message });
           throw e;
         }
       }
       try {
         qrTemplate((body.settings as Record<string, string> | undefined)?.QrCode, BILL_QR);
       } catch (e) {
-        throw errors.member('settings', (e as Error).message);
+        throw errors.member('settings', 'member.asTheDriverSays', { reason: (e as Error).message });
       }
       return body;
     },
