@@ -37,8 +37,8 @@ export class ApiError extends Error {
 export class NetworkError extends Error {}
 
 const t = messages({
-  answered: { en: 'The hub answered {status}.', sk: 'Hub odpovedal {status}.' },
-  ended: { en: 'The session ended (expired or revoked). Pair the display again.', sk: 'Relácia skončila (vypršala alebo bola zrušená). Spárujte displej znova.' },
+  answered: { en: 'The hub answered {status}.', sk: 'Hub odpovedal {status}.', cs: 'Hub odpověděl {status}.' },
+  ended: { en: 'The session ended (expired or revoked). Pair the display again.', sk: 'Relácia skončila (vypršala alebo bola zrušená). Spárujte displej znova.', cs: 'Relace skončila (vypršela nebo byla zrušena). Spárujte displej znovu.' },
 });
 
 const KEY = 'poshub.kds.session';
