@@ -8,7 +8,7 @@
  * display user, not the manager), and the two pages must not log each other out.
  */
 
-import { chosenLanguage, messages, setLanguage } from '../shared/i18n';
+import { chosenLanguage, language, messages, setLanguage } from '../shared/i18n';
 import { readStored } from '../shared/storage';
 import type { Session as HubSession, Problem as WireProblem, User } from '../shared/types';
 
@@ -102,7 +102,8 @@ interface CallOptions {
 }
 
 async function send(method: string, path: string, body: unknown, opts: CallOptions): Promise<Response> {
-  const headers: Record<string, string> = { accept: 'application/json' };
+  // The hub says its errors (shown on the display as they come) in the display's language.
+  const headers: Record<string, string> = { accept: 'application/json', 'accept-language': language() };
   const token = opts.token === undefined ? current?.tokenId : opts.token;
   if (token) headers.authorization = `Bearer ${token}`;
   if (body !== undefined) headers['content-type'] = 'application/json';
