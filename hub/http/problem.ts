@@ -4,7 +4,7 @@ import { requestLanguage } from './language.js';
 import { randomUUID } from 'node:crypto';
 import type { ErrorRequestHandler, NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
-import { HubError, errors, membersText, type MemberError } from './errors.js';
+import { HubError, errors, membersText, saidError, type MemberError } from './errors.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -84,9 +84,11 @@ export function problemHandler(log: Logger): ErrorRequestHandler {
     const status = (err as { status?: number })?.status;
     if (status === 413) return sendProblem(req, res, errors.payloadTooLarge('1 MiB'));
     if (typeof status === 'number' && status >= 400 && status < 500) {
-      return sendProblem(req, res, new HubError(status, 3, (err as Error).message || t('en', 'error.badRequest')));
+      // Another library's message is English only; without one, the catalog's.
+      const message = (err as Error).message;
+      return sendProblem(req, res, message ? new HubError(status, 3, message) : saidError(status, 3, 'error.badRequest'));
     }
     log.error({ err, reqId: res.locals.requestId }, 'unexpected error');
-    sendProblem(req, res, new HubError(500, 0, t('en', 'error.unexpected'), { said: { key: 'error.unexpected' } }));
+    sendProblem(req, res, saidError(500, 0, 'error.unexpected'));
   };
 }
