@@ -138,8 +138,9 @@ export function parseFilter(member: string, text: string, spec: FilterSpec, tz: 
     let pieces: { parts: string[]; quoted: boolean[] };
     try {
       pieces = LIST_OPS.has(op) ? splitQuoted(arg, ',') : splitQuoted(arg, '\u0000');
-    } catch (e) {
-      throw errors.member(member, 'query.badValue', { reason: (e as Error).message });
+    } catch {
+      // The one thing splitQuoted refuses.
+      throw errors.member(member, 'query.unclosedQuote');
     }
     if (!LIST_OPS.has(op) && pieces.quoted[0] === false) pieces = { parts: [arg], quoted: [false] };
     if (LIST_OPS.has(op) && pieces.parts.length === 1 && pieces.parts[0] === '' && !pieces.quoted[0]) {
