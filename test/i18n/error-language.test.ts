@@ -161,10 +161,11 @@ describe('no error is written in English only', () => {
       seen += text.match(/errors\.(member|forbidden|validation|locked|unauthenticated|tooManyRequests)\(/g)?.length ?? 0;
       for (const m of text.matchAll(calls)) {
         const [, kind, before, , literal] = m;
-        // A literal in the key's place must be a key: dotted, no spaces (a sentence would not compile
-        // either, the parameter being a MessageKey; this keeps a widened type from letting one in).
+        // A literal in the key's place must be a key, or a family of keys (`address.${fault}`): dotted,
+        // no spaces (a sentence would not compile either, the parameter being a MessageKey; this keeps
+        // a widened type from letting one in).
         const inKeyPlace = kind === 'member' || kind === 'tooManyRequests' ? before !== undefined : before === undefined;
-        if (inKeyPlace && !/^[a-z][A-Za-z0-9]*(\.[A-Za-z0-9]+)+$/.test(literal)) {
+        if (inKeyPlace && !/^[a-z][A-Za-z0-9]*(\.([A-Za-z0-9]+|\$\{[^}]+\}))+$/.test(literal)) {
           found.push(`${relative(ROOT, file)}: errors.${kind}(… '${literal}'`);
         }
       }

@@ -60,7 +60,7 @@ export const fiscalDevices = defineResource({
         try {
           parseAddress(address);
         } catch (e) {
-          if (e instanceof AddressError) throw errors.member('address', 'member.asTheDriverSays', { reason: e.message });
+          if (e instanceof AddressError) throw errors.member('address', `address.${e.fault}`, e.params);
           throw e;
         }
       }

@@ -62,7 +62,7 @@ export const orderEndpoints = defineResource({
         try {
           parseAddress(String(body.address));
         } catch (e) {
-          if (e instanceof AddressError) throw errors.member('address', 'member.asTheDriverSays', { reason: e.message });
+          if (e instanceof AddressError) throw errors.member('address', `address.${e.fault}`, e.params);
           throw e;
         }
       }
