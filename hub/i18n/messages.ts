@@ -286,6 +286,10 @@ export const MESSAGES = {
   'address.stopBits': { en: 'stopBits {value} is not 1 or 2.', sk: 'stopBits {value} nie je 1 ani 2.', cs: 'stopBits {value} není 1 ani 2.' },
   'address.parity': { en: 'parity {value} is not none, even or odd.', sk: 'parity {value} nie je none, even ani odd.', cs: 'parity {value} není none, even ani odd.' },
   'address.serialOption': { en: "'{value}' is not a serial option (baudRate, dataBits, stopBits, parity).", sk: "'{value}' nie je voľba sériového portu (baudRate, dataBits, stopBits, parity).", cs: "'{value}' není volba sériového portu (baudRate, dataBits, stopBits, parity)." },
+  // A QrCode setting (drivers/escpos/blocks.ts says which rule)
+  'qr.notAscii': { en: "QrCode: printable ASCII only (a URL, an id), not '{value}'", sk: "QrCode: len tlačiteľné znaky ASCII (adresa URL, identifikátor), nie '{value}'", cs: "QrCode: jen tisknutelné znaky ASCII (adresa URL, identifikátor), ne '{value}'" },
+  'qr.tooLong': { en: 'QrCode: at most {max} characters', sk: 'QrCode: najviac {max} znakov', cs: 'QrCode: nejvýše {max} znaků' },
+  'qr.placeholder': { en: 'QrCode: unknown placeholder {{name}} (known: {known})', sk: 'QrCode: neznámy zástupný symbol {{name}} (známe: {known})', cs: 'QrCode: neznámý zástupný symbol {{name}} (známé: {known})' },
   'hq.pluKey': { en: "A plu is named <stockName>/<code>, not '{value}'.", sk: "Plu sa označuje <stockName>/<code>, nie '{value}'.", cs: "Plu se označuje <stockName>/<code>, ne '{value}'." },
   'hq.paymentTypeKey': { en: "A payment type is named by its number, not '{value}'.", sk: "Typ platby sa označuje svojím číslom, nie '{value}'.", cs: "Typ platby se označuje svým číslem, ne '{value}'." },
   'hq.dateTimeRequired': { en: 'is required (an ISO 8601 date-time).', sk: 'je povinný údaj (dátum a čas podľa ISO 8601).', cs: 'je povinný údaj (datum a čas podle ISO 8601).' },

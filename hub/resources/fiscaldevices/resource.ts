@@ -8,6 +8,7 @@ import { bool } from '../engine/refs.js';
 import { checkSettings } from '../../../drivers/fiscal/datecs/driver.js';
 import { checkEscPosSettings } from '../../../drivers/fiscal/escpos/driver.js';
 import { checkEkasaSettings } from '../../../drivers/fiscal/ekasa/driver.js';
+import { QrTemplateError } from '../../../drivers/escpos/blocks.js';
 import { forgetFiscalStatus, readFiscalStatus, type FiscalStatus } from './store.js';
 
 export const FISCAL_DRIVERS = ['datecs', 'escpos', 'simulator', 'ekasa'] as const;
@@ -69,6 +70,8 @@ export const fiscalDevices = defineResource({
         if (body.driver === 'escpos') checkEscPosSettings(body.settings as Record<string, string>);
         if (body.driver === 'ekasa') checkEkasaSettings(body.settings as Record<string, string>);
       } catch (e) {
+        if (e instanceof QrTemplateError) throw errors.member('settings', `qr.${e.fault}`, e.params);
+        // The drivers' other settings rules name the setting at fault in English (not yet in the catalog).
         throw errors.member('settings', 'member.asTheDriverSays', { reason: (e as Error).message });
       }
       // Status is not configuration: it lives beside the device (status.ts) and is merged in on read.
