@@ -127,6 +127,22 @@ describe('error messages in the caller\'s language', () => {
     });
   });
 
+  it('a device\'s address and settings, refused by its driver', async () => {
+    const said = async (lang: string, body: Record<string, unknown>) => {
+      const r = await hub.call('POST', '/api/fiscaldevices', { name: 'FPx', driver: 'datecs', address: 'serial:/dev/ttyUSB0', ...body }, { headers: { 'accept-language': lang } });
+      expect(r.status).toBe(400);
+      return `${r.body.errors[0].memberName}: ${r.body.errors[0].message}`;
+    };
+    const baud = { address: 'serial:/dev/ttyUSB0?baudRate=5' };
+    expect(await said('en', baud)).toMatch(/^address: baudRate 5 is not one of 1200, /);
+    expect(await said('sk', baud)).toMatch(/^address: baudRate 5 nie je jedna z hodnôt 1200, /);
+    expect(await said('cs', baud)).toMatch(/^address: baudRate 5 není jedna z hodnot 1200, /);
+    const operator = { settings: { OperatorCode: 'abc' } };
+    expect(await said('en', operator)).toBe("settings: OperatorCode: 'abc' is not 1-30");
+    expect(await said('sk', operator)).toBe("settings: OperatorCode: 'abc' nie je v rozsahu 1-30");
+    expect(await said('cs', operator)).toBe("settings: OperatorCode: 'abc' není v rozsahu 1-30");
+  });
+
   it('a forbidden operation (403, errorCode 8)', async () => {
     await expectSaid((who) => ask(who, 'DELETE', '/api/stocks/Menu'), {
       status: 403,

@@ -9,6 +9,7 @@ import { checkSettings } from '../../../drivers/fiscal/datecs/driver.js';
 import { checkEscPosSettings } from '../../../drivers/fiscal/escpos/driver.js';
 import { checkEkasaSettings } from '../../../drivers/fiscal/ekasa/driver.js';
 import { QrTemplateError } from '../../../drivers/escpos/blocks.js';
+import { settingFaultOf } from '../../../drivers/settings.js';
 import { forgetFiscalStatus, readFiscalStatus, type FiscalStatus } from './store.js';
 
 export const FISCAL_DRIVERS = ['datecs', 'escpos', 'simulator', 'ekasa'] as const;
@@ -71,8 +72,9 @@ export const fiscalDevices = defineResource({
         if (body.driver === 'ekasa') checkEkasaSettings(body.settings as Record<string, string>);
       } catch (e) {
         if (e instanceof QrTemplateError) throw errors.member('settings', `qr.${e.fault}`, e.params);
-        // The drivers' other settings rules name the setting at fault in English (not yet in the catalog).
-        throw errors.member('settings', 'member.asTheDriverSays', { reason: (e as Error).message });
+        const fault = settingFaultOf(e);
+        if (fault) throw errors.member('settings', `setting.${fault.rule}`, fault.params);
+        throw e;
       }
       // Status is not configuration: it lives beside the device (status.ts) and is merged in on read.
       return body;
