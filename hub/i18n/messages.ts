@@ -290,6 +290,7 @@ export const MESSAGES = {
   'qr.tooLong': { en: 'QrCode: at most {max} characters', sk: 'QrCode: najviac {max} znakov', cs: 'QrCode: nejvýše {max} znaků' },
   'qr.placeholder': { en: 'QrCode: unknown placeholder {{name}} (known: {known})', sk: 'QrCode: neznámy zástupný symbol {{name}} (známe: {known})', cs: 'QrCode: neznámý zástupný symbol {{name}} (známé: {known})' },
   // A device setting a driver refuses (drivers/settings.ts says which rule)
+  'setting.asTheDriverWrites': { en: '{reason}', sk: '{reason}', cs: '{reason}' },
   'setting.form': { en: "{setting}: '{value}' is not of the form {form}", sk: "{setting}: '{value}' nemá tvar {form}", cs: "{setting}: '{value}' nemá tvar {form}" },
   'setting.notOneOf': { en: "{setting}: '{value}' is not one of {values}", sk: "{setting}: '{value}' nie je jedna z hodnôt {values}", cs: "{setting}: '{value}' není jedna z hodnot {values}" },
   'setting.range': { en: "{setting}: '{value}' is not {range}", sk: "{setting}: '{value}' nie je v rozsahu {range}", cs: "{setting}: '{value}' není v rozsahu {range}" },

@@ -74,7 +74,8 @@ export const fiscalDevices = defineResource({
         if (e instanceof QrTemplateError) throw errors.member('settings', `qr.${e.fault}`, e.params);
         const fault = settingFaultOf(e);
         if (fault) throw errors.member('settings', `setting.${fault.rule}`, fault.params);
-        throw e;
+        // A rule a driver has not marked yet is still the caller's mistake: said as the driver wrote it.
+        throw errors.member('settings', 'setting.asTheDriverWrites', { reason: (e as Error).message });
       }
       // Status is not configuration: it lives beside the device (status.ts) and is merged in on read.
       return body;
