@@ -13,7 +13,7 @@ import { ageClass, clock, Items, servingIn } from './Ticket';
 import { Message, Top } from './Top';
 
 const t = messages({
-  notStarted: { en: 'not started', sk: 'nezačaté', cs: 'nezačaté' },
+  notStarted: { en: 'not started', sk: 'nezačaté', cs: 'nezačato' },
   inProgress: { en: 'in progress', sk: 'pripravuje sa', cs: 'připravuje se' },
   namePass: { en: '{name} · pass', sk: '{name} · výdaj', cs: '{name} · výdej' },
   passOf: { en: 'Pass · {names}', sk: 'Výdaj · {names}', cs: 'Výdej · {names}' },
