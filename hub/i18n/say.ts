@@ -4,28 +4,19 @@
  * (hub/http/problem.ts), and logs keep the English.
  */
 import type { z } from 'zod';
-import { cs, en, sk } from 'zod/locales';
+import { cs, sk } from 'zod/locales';
 import { MESSAGES, type MessageKey } from './messages.js';
 import { t, type Language, type Params } from './index.js';
 
 export type Said = { key: MessageKey; params?: Params } | { issue: z.core.$ZodIssue };
 
-/** zod's own texts for its issues, one locale a language (zod 4 ships Slovak and Czech). */
-const ZOD_LOCALES: Record<Language, (issue: z.core.$ZodIssue) => string | undefined> = Object.fromEntries(
-  (
-    [
-      ['en', en()],
-      ['sk', sk()],
-      ['cs', cs()],
-    ] as const
-  ).map(([lang, locale]) => [
-    lang,
-    (issue: z.core.$ZodIssue) => {
-      const said = locale.localeError(issue as never);
-      return typeof said === 'string' ? said : said?.message;
-    },
-  ]),
-) as never;
+/** zod's own texts for its issues in our other languages (zod 4 ships Slovak and Czech; English is what it wrote). */
+const ZOD_LOCALES = { sk: sk(), cs: cs() };
+
+function zodSays(lang: 'sk' | 'cs', issue: z.core.$ZodIssue): string | undefined {
+  const said = ZOD_LOCALES[lang].localeError(issue as never);
+  return typeof said === 'string' ? said : said?.message;
+}
 
 /**
  * The `field.*` keys by their English: a schema's own message (a refine, a regex, a bound) is the
@@ -50,7 +41,7 @@ function sayIssue(lang: Language, issue: z.core.$ZodIssue): string {
   if (field) return t(lang, field);
   // The English is the issue's own message, as zod wrote it at parse time (the contract's wording).
   if (lang === 'en') return issue.message;
-  return ZOD_LOCALES[lang](issue) ?? issue.message;
+  return zodSays(lang, issue) ?? issue.message;
 }
 
 /** What `said` says in `lang`. */

@@ -18,6 +18,13 @@ describe('message catalog', () => {
     }
   });
 
+  it('has field.* texts without placeholders, each English its own (the answer finds the key again by it: hub/i18n/say.ts)', () => {
+    const fields = Object.entries(MESSAGES).filter(([key]) => key.startsWith('field.'));
+    expect(fields.length).toBeGreaterThan(10);
+    expect(new Set(fields.map(([, e]) => e.en)).size).toBe(fields.length);
+    for (const [key, e] of fields) expect(placeholders(e.en), key).toEqual([]);
+  });
+
   it('fills placeholders, each language with its own text', () => {
     expect(t('sk', 'print.printedFor', { name: 'Jana' })).toBe('Vytlačené pre Jana');
     expect(t('cs', 'mail.ekasaOffline')).not.toBe(t('sk', 'mail.ekasaOffline'));
