@@ -265,6 +265,8 @@ export const tickets = sqliteTable(
     /** Sort keys of name and table name in the shop's collation: a table plan in natural order ("2" before "10"). */
     nameSk: text('name_sk'),
     tableNameSk: text('table_name_sk'),
+    /** The closed ticket a return was started from (POST /api/tickets/{id}/return): its earlier returns cap the next one. */
+    returnOf: text('return_of'),
   },
   (t) => [
     index('tickets_closed_table').on(t.isClosed, t.tableName),
@@ -283,6 +285,7 @@ export const tickets = sqliteTable(
     index('tickets_customer').on(t.customerId).where(notNull('customer_id')),
     index('tickets_close_number').on(t.closeFiscalName, t.closeNumber).where(notNull('close_fiscal_name')),
     index('tickets_zone').on(t.zoneName, t.isClosed),
+    index('tickets_return_of').on(t.returnOf).where(notNull('return_of')),
   ],
 );
 

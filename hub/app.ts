@@ -28,6 +28,7 @@ import { ResourceService } from './resources/engine/service.js';
 import { useCollation } from './resources/engine/repo.js';
 import { RESOURCES } from './resources/index.js';
 import { TicketActions } from './resources/tickets/actions.js';
+import { TicketReturns } from './resources/tickets/returns.js';
 import { TicketCloser } from './resources/tickets/close.js';
 import { FiscalDevices } from './resources/fiscaldevices/devices.js';
 import { ticketRoutes } from './resources/tickets/routes.js';
@@ -67,6 +68,7 @@ export interface Services {
   auth: AuthService;
   ticketActions: TicketActions;
   ticketCloser: TicketCloser;
+  ticketReturns: TicketReturns;
   /** Every call to a fiscal device: lookup, one at a time per device, timeouts, faults as 503. */
   fiscal: FiscalDevices;
   events: EventStreams;
@@ -92,6 +94,7 @@ export function buildServices(deps: AppDeps): Services {
     resources,
     auth,
     ticketActions: new TicketActions(ctx, resources.tickets),
+    ticketReturns: new TicketReturns(ctx, resources.tickets, deps.config.locale ?? 'en'),
     ticketCloser: new TicketCloser(ctx, resources.tickets, fiscal, deps.log, mail.receipts),
     fiscal,
     events: eventStreams(
@@ -190,7 +193,7 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
   });
   api.use(under(['orderendpoints', 'orders'], mount(printingRoutes, { printing: services.printing, orders: services.resources.orders })));
   api.use(under(['backups'], mount(backupRoutes, { backups: services.backups })));
-  api.use(under(['tickets'], mount(ticketRoutes, { actions: services.ticketActions, closer: services.ticketCloser })));
+  api.use(under(['tickets'], mount(ticketRoutes, { actions: services.ticketActions, closer: services.ticketCloser, returns: services.ticketReturns })));
   api.use(under(['fiscaldevices'], mount(fiscalDeviceRoutes, { fiscal: services.fiscal, settlePending: (name, device) => services.ticketCloser.settlePending(name, device) })));
   api.use(under(['receipts'], mount(receiptRoutes, { emails: services.mail.receipts, settings: services.mail.settings })));
   api.use(under(['orders'], mount(orderStateRoutes, { orders: services.resources.orders })));

@@ -89,16 +89,61 @@ export interface BillData extends TicketHeader {
 
 export function preliminaryBill(b: BillData): PrintDocument {
   const lang = b.language;
-  const amount = (v: string) => formatDecimal(lang, v);
   const blocks: Block[] = [
     { kind: 'text', text: t(lang, 'print.bill'), style: { align: 'center', bold: true, width: 2, height: 2 } },
     { kind: 'text', text: t(lang, 'print.notFiscal'), style: { align: 'center' } },
     ...header(b),
+    ...billBody(b),
   ];
+  blocks.push({ kind: 'rule' }, { kind: 'text', text: t(lang, 'print.printedFor', { name: b.requestedBy }), style: { align: 'center' } }, ...qrCode(b.qr));
+  return { blocks };
+}
+
+/** The priced lines, the ticket discount and the total: what a bill and a receipt copy share. */
+function billBody(b: Omit<BillData, 'qr'>): Block[] {
+  const amount = (v: string) => formatDecimal(b.language, v);
+  const blocks: Block[] = [];
   for (const l of b.lines) blocks.push(...priced({ ...l, unitPrice: amount(l.unitPrice) }, amount(l.total)));
   blocks.push({ kind: 'rule' });
-  if (b.discountRate) blocks.push({ kind: 'row', left: t(lang, 'print.discount'), right: `${b.discountRate}%` });
-  blocks.push({ kind: 'row', left: t(lang, 'print.total'), right: withCurrency(amount(b.total), b.currency), style: { bold: true, height: 2 } });
-  blocks.push({ kind: 'rule' }, { kind: 'text', text: t(lang, 'print.printedFor', { name: b.requestedBy }), style: { align: 'center' } }, ...qrCode(b.qr));
+  if (b.discountRate) blocks.push({ kind: 'row', left: t(b.language, 'print.discount'), right: `${b.discountRate}%` });
+  blocks.push({ kind: 'row', left: t(b.language, 'print.total'), right: withCurrency(amount(b.total), b.currency), style: { bold: true, height: 2 } });
+  return blocks;
+}
+
+export interface ReceiptCopyData extends Omit<BillData, 'qr'> {
+  payments: Array<{ name: string; amount: string }>;
+  change: string | null;
+  /** The fiscal close (the ticket's closeInfo): the numbers that identify the original receipt. */
+  fiscal: { fiscalName: string; number: number; dailySalesReportNumber: number; deviceName: string };
+}
+
+/**
+ * A copy of a closed ticket's receipt on a kitchen or bill printer (POST /api/tickets/{id}/print_receipt_copy):
+ * the bill layout plus the payments, the change and the fiscal numbers of the original, between COPY
+ * banners and under "not a fiscal receipt", so nobody can take it for a second receipt.
+ */
+export function receiptCopy(c: ReceiptCopyData): PrintDocument {
+  const lang = c.language;
+  const amount = (v: string) => formatDecimal(lang, v);
+  const mark = banner(`** ${t(lang, MARK_WORDS.COPY)} **`);
+  const blocks: Block[] = [
+    mark,
+    { kind: 'text', text: t(lang, 'print.receiptCopy'), style: { align: 'center', bold: true, width: 2, height: 2 } },
+    { kind: 'text', text: t(lang, 'print.notFiscal'), style: { align: 'center' } },
+    ...header(c),
+    ...billBody(c),
+  ];
+  for (const p of c.payments) blocks.push({ kind: 'row', left: p.name, right: withCurrency(amount(p.amount), c.currency) });
+  if (c.change) blocks.push({ kind: 'row', left: t(lang, 'print.change'), right: withCurrency(amount(c.change), c.currency) });
+  blocks.push(
+    { kind: 'rule' },
+    ...field(t(lang, 'print.fiscalDevice'), c.fiscal.fiscalName),
+    ...field(t(lang, 'print.receiptNumber'), String(c.fiscal.number)),
+    ...field(t(lang, 'print.dailyReport'), String(c.fiscal.dailySalesReportNumber)),
+    ...field(t(lang, 'print.register'), c.fiscal.deviceName),
+    { kind: 'rule' },
+    { kind: 'text', text: t(lang, 'print.printedFor', { name: c.requestedBy }), style: { align: 'center' } },
+    mark,
+  );
   return { blocks };
 }

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { Db } from '../../db/client.js';
 import { fillQr, qrTemplate } from '../../drivers/escpos/blocks.js';
 import type { PrintDocument } from '../../drivers/escpos/document.js';
-import { kitchenOrder, kitchenSettings, preliminaryBill, type PrintMark } from './layouts.js';
+import { kitchenOrder, kitchenSettings, preliminaryBill, receiptCopy, type BillData, type PrintMark } from './layouts.js';
 import { dec } from '../core/money.js';
 import { getStored } from '../resources/engine/repo.js';
 import { BILL_QR } from '../resources/orderendpoints/resource.js';
@@ -74,6 +74,16 @@ const billPayload = z.object({
   }),
 });
 
+/** A receipt copy's payload: the closed ticket as answered, and its payments named as the receipt named them. */
+const receiptCopyPayload = billPayload.extend({
+  ticket: billPayload.shape.ticket.extend({
+    closeDate: z.string(),
+    change: z.number().nullish(),
+    closeInfo: z.object({ deviceName: z.string(), fiscalName: z.string(), number: z.number(), dailySalesReportNumber: z.number() }),
+  }),
+  payments: z.array(z.object({ name: z.string(), amount: z.number() })),
+});
+
 function parse<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
   const r = schema.safeParse(value);
   if (!r.success) throw new UnprintableJob(`${what} cannot be printed: ${r.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`);
@@ -91,6 +101,29 @@ function billQr(endpoint: EndpointConfig): string | null {
 
 const waiter = (e: z.infer<typeof person>) => (e ? e.name || e.userName : null);
 const rate = (r: number | null | undefined) => (r ? String(r) : null);
+
+/** A ticket as printed on a bill: where, who, when, its priced lines and total. */
+function billOf(t: z.infer<typeof billPayload>['ticket'], requestedBy: string, time: string, language: Language): Omit<BillData, 'qr'> {
+  return {
+    ticketName: t.name ?? '',
+    tableName: t.location?.tableName ?? null,
+    zoneName: t.location?.zoneName ?? null,
+    waiter: waiter(t.employee),
+    time,
+    language,
+    currency: t.currencyLabel ?? '',
+    lines: t.items.map((i) => ({
+      name: i.plu.name,
+      quantity: String(i.quantity),
+      unitPrice: money(i.unitPrice?.amount),
+      total: money(i.totalPrice?.amount),
+      discountRate: rate(i.discountRate),
+    })),
+    discountRate: rate(t.discountRate),
+    total: money(t.totalPrice?.amount),
+    requestedBy,
+  };
+}
 
 export function documentFor(db: Db, job: PrintJob, endpoint: EndpointConfig, timeZone: string, language: Language = 'en'): PrintDocument {
   switch (job.kind) {
@@ -119,27 +152,17 @@ export function documentFor(db: Db, job: PrintJob, endpoint: EndpointConfig, tim
     }
     case 'preliminary': {
       const { ticket: t, requestedBy } = parse(billPayload, job.payload, 'the preliminary bill');
-      const total = money(t.totalPrice?.amount);
-      const currency = t.currencyLabel ?? '';
-      return preliminaryBill({
-        ticketName: t.name ?? '',
-        tableName: t.location?.tableName ?? null,
-        zoneName: t.location?.zoneName ?? null,
-        waiter: waiter(t.employee),
-        time: localTime(new Date(job.createdAt), timeZone),
-        language,
-        currency,
-        lines: t.items.map((i) => ({
-          name: i.plu.name,
-          quantity: String(i.quantity),
-          unitPrice: money(i.unitPrice?.amount),
-          total: money(i.totalPrice?.amount),
-          discountRate: rate(i.discountRate),
-        })),
-        discountRate: rate(t.discountRate),
-        total,
-        requestedBy,
-        qr: fillQr(billQr(endpoint), { ticket: t.id ?? String(job.refId ?? ''), total, currency }),
+      const bill = billOf(t, requestedBy, localTime(new Date(job.createdAt), timeZone), language);
+      return preliminaryBill({ ...bill, qr: fillQr(billQr(endpoint), { ticket: t.id ?? String(job.refId ?? ''), total: bill.total, currency: bill.currency }) });
+    }
+    case 'receiptCopy': {
+      const { ticket: t, requestedBy, payments } = parse(receiptCopyPayload, job.payload, 'the receipt copy');
+      // The time of the sale (the close), not of the copy: it is the receipt's date.
+      return receiptCopy({
+        ...billOf(t, requestedBy, localTime(new Date(t.closeDate), timeZone), language),
+        payments: payments.map((p) => ({ name: p.name, amount: money(p.amount) })),
+        change: t.change ? money(t.change) : null,
+        fiscal: t.closeInfo,
       });
     }
     case 'test':

@@ -387,8 +387,14 @@ describe.skipIf(!haveChromium)('the kitchen display in Chromium', () => {
     expect(await page.locator('.age-amber, .age-red').count()).toBe(0);
     await page.goto(`${hub.url}${PATH}?amber=0&red=100000`);
     await page.locator('.ticket:not(.cancel)').first().waitFor();
-    expect(await page.locator('.ticket:not(.cancel)').count()).toBeGreaterThan(5);
-    expect(await page.locator('.ticket:not(.cancel)').count()).toBe(await page.locator('.age-amber').count());
+    // Orders keep arriving for a moment after the first one shows: polled until every order is in,
+    // and with amber at 0 minutes every one of them is amber.
+    await expect
+      .poll(async () => {
+        const shown = await page.locator('.ticket:not(.cancel)').count();
+        return shown > 5 && shown === (await page.locator('.age-amber').count());
+      }, { timeout: 20_000 })
+      .toBe(true);
     const { page: pass } = await newPage();
     await pass.goto(`${hub.url}/expo`);
     await pass.getByLabel('Pairing code').fill(await code());

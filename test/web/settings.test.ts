@@ -28,6 +28,7 @@ describe.skipIf(!haveChromium)('the Settings tabs for receipts, e-mails, backups
   let hub: TestHub;
   let browser: Browser;
   let emailId: string;
+  let registerName: string; // numbered by the fixture, which counts across the files of one worker
 
   beforeAll(async () => {
     await ensureWebBuild();
@@ -41,6 +42,7 @@ describe.skipIf(!haveChromium)('the Settings tabs for receipts, e-mails, backups
     await hub.login('admin', ADMIN_PASSWORD, 'Terasa');
     hub.clock.set(now);
     const cashier = await register(hub);
+    registerName = cashier.device;
     // A ticket closed with the guest's address queues an e-mail receipt.
     const t = await expect2xx(hub.call('POST', '/api/tickets', { items: [item(1, 1)] }, { token: cashier.token }));
     await expect2xx(hub.call('POST', `/api/tickets/${t.id}/close`, { payments: [{ paymentTypeNumber: 1, amount: 6.9 }], receipt: { email: 'host@example.sk' } }, { token: cashier.token }));
@@ -128,7 +130,7 @@ describe.skipIf(!haveChromium)('the Settings tabs for receipts, e-mails, backups
 
       // --- Registers: the one just heard from, and the silent one flagged
       await tab(page, registers);
-      const reg = page.locator('[data-testid=registers] tr[data-device="Register1"]');
+      const reg = page.locator(`[data-testid=registers] tr[data-device="${registerName}"]`);
       await reg.waitFor();
       expect((await reg.locator('[data-col=contact]').textContent())?.trim()).toMatch(WORDS[lang].recent);
       expect((await reg.locator('[data-col=state]').textContent())?.trim()).toBe(WORDS[lang].inTouch);

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { inTransaction } from '../../../db/client.js';
 import { requireRight, requireSale, type Caller } from '../../http/caller.js';
 import { errors } from '../../http/errors.js';
-import { enqueuePrintJob } from '../../printing/store.js';
+import { enqueuePrintJob, getJob, type PrintJob } from '../../printing/store.js';
 import { devices } from '../devices/resource.js';
 import type { Doc, EngineContext } from '../engine/define.js';
 import { idKey, nameKey, nullableText } from '../engine/fields.js';
@@ -15,6 +15,7 @@ import { getStored } from '../engine/repo.js';
 import type { ResourceService } from '../engine/service.js';
 import { parseOr400 } from '../engine/validate.js';
 import { orderEndpoints } from '../orderendpoints/resource.js';
+import { paymentTypes } from '../paymenttypes/resource.js';
 import { requireNotBusy, requireOpen, requireUpdateOf } from './resource.js';
 
 export const TICKET_ACTIONS = ['Handover', 'Takeover', 'Relocate'] as const;
@@ -28,6 +29,8 @@ export const actionSchemas = {
 };
 
 export const preliminarySchema = z.object({ orderEndpointName: nameKey().optional() });
+/** The body of print_receipt_copy: where to print, like the preliminary bill's. */
+export const receiptCopySchema = preliminarySchema;
 
 function isOwn(caller: Caller, ticket: Doc): boolean {
   return (ticket.employee as { userName?: string } | null)?.userName === caller.userName;
@@ -83,13 +86,7 @@ export class TicketActions {
     requireRight(caller, 'TicketPrintPreliminary');
     const body = parseOr400(preliminarySchema, raw ?? {});
     const ticket = this.tickets.getStored(id);
-    const device = getStored(this.ctx.db, devices, caller.device.name);
-    const name = body.orderEndpointName ?? (device?.doc.settings as Record<string, string> | undefined)?.DefaultOrderEndpointName;
-    if (!name) throw errors.member('orderEndpointName', 'tickets.noOrderEndpoint', {}, 'Required');
-    const endpoint = getStored(this.ctx.db, orderEndpoints, name);
-    if (!endpoint) throw errors.member('orderEndpointName', 'endpoint.notFound', { name });
-    if (endpoint.doc.isActive !== true) throw errors.forbidden('endpoint.inactive', { name });
-    if (endpoint.doc.type === 'Tablet') throw errors.forbidden('endpoint.displayNoBill', { name });
+    const name = this.printerFor(caller, body.orderEndpointName);
     inTransaction(this.ctx.db, () => {
       enqueuePrintJob(this.ctx.db, {
         endpointName: name,
@@ -100,4 +97,51 @@ export class TicketActions {
       });
     });
   }
+
+  /**
+   * Queues a non-fiscal copy of a closed ticket's receipt, marked COPY (issue 21). Not a ticket write:
+   * it changes nothing on the ticket and asks no fiscal device, so it needs no Sale environment; the
+   * caller must be able to read the ticket (TicketReadAll, or a sale of their own device or user).
+   */
+  receiptCopy(caller: Caller, id: string, raw: Record<string, unknown> | undefined): PrintJob {
+    const body = parseOr400(receiptCopySchema, raw ?? {});
+    const ticket = this.tickets.get(id, caller);
+    requireClosed(ticket, 'tickets.openNoCopy');
+    const name = this.printerFor(caller, body.orderEndpointName);
+    // The payment types named now, as a receipt names them (the ticket stores only their numbers).
+    const payments = (ticket.payments as Array<{ paymentTypeNumber: number; amount: number }>).map((p) => {
+      const type = getStored(this.ctx.db, paymentTypes, p.paymentTypeNumber)?.doc;
+      return { name: String(type?.name || type?.category || p.paymentTypeNumber), amount: p.amount };
+    });
+    const jobId = inTransaction(this.ctx.db, () =>
+      enqueuePrintJob(this.ctx.db, {
+        endpointName: name,
+        kind: 'receiptCopy',
+        refId: id,
+        payload: { ticket, payments, requestedBy: caller.userName, deviceName: caller.device.name },
+        at: this.ctx.clock.now().getTime(),
+      }),
+    );
+    return getJob(this.ctx.db, jobId)!;
+  }
+
+  /** The printer a bill goes to: the one asked for, else the calling device's DefaultOrderEndpointName; active and not a display. */
+  private printerFor(caller: Caller, asked: string | undefined): string {
+    const device = getStored(this.ctx.db, devices, caller.device.name);
+    const name = asked ?? (device?.doc.settings as Record<string, string> | undefined)?.DefaultOrderEndpointName;
+    if (!name) throw errors.member('orderEndpointName', 'tickets.noOrderEndpoint', {}, 'Required');
+    const endpoint = getStored(this.ctx.db, orderEndpoints, name);
+    if (!endpoint) throw errors.member('orderEndpointName', 'endpoint.notFound', { name });
+    if (endpoint.doc.isActive !== true) throw errors.forbidden('endpoint.inactive', { name });
+    if (endpoint.doc.type === 'Tablet') throw errors.forbidden('endpoint.displayNoBill', { name });
+    return name;
+  }
+}
+
+/**
+ * A receipt copy and a return start from a closed ticket. An open one is a 400 (the request asks for
+ * something that does not exist yet), not §2's 403/8, which says a closed ticket refuses a change.
+ */
+export function requireClosed(ticket: Doc, refusal: 'tickets.openNoCopy' | 'tickets.openNoReturn'): void {
+  if (ticket.state !== 'Closed') throw errors.member('id', refusal, { id: String(ticket.id) });
 }

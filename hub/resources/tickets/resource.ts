@@ -70,6 +70,11 @@ const closeInfoSchema = z.object({
     .optional(),
 });
 
+/** What POST /api/tickets/{id}/return hands the engine's write (as its `extra`): the ticket returned. */
+export interface ReturnStart {
+  returnOf: string;
+}
+
 type CustomerRef = { id: string; fullName: string; cardSerialNumber: string | null; discountRate: number };
 
 /** Completes a `{id}` or `{cardSerialNumber}` reference from the stored customer (unknown: 400). */
@@ -262,6 +267,12 @@ export const tickets = defineResource({
     customer: z.object({ id: z.string(), fullName: z.string(), cardSerialNumber: z.string().nullable(), discountRate: z.number() }).nullable(),
     items: z.array(itemAnswer),
     change: z.number().meta({ description: 'Once closed: what the cashier gave back (payments beyond the total, in changeable types).' }),
+    // Answered only on returns, so not a `readOnly` (those are always answered); a body's is dropped with the other unknown fields.
+    returnOf: z.string().meta({
+      readOnly: true,
+      description:
+        'Only on a return started with POST /api/tickets/{id}/return: the id of the closed ticket whose items it returns (each item keeps the id of the item it returns). Server-owned: ignored in a body, kept across edits.',
+    }),
   },
   readOnly: {
     state: z.enum(TICKET_STATES),
@@ -308,6 +319,7 @@ export const tickets = defineResource({
       has_negative_item: bool(items.some((i) => (i.totalPrice as { amount: number }).amount < 0)),
       has_returned_item: bool(items.some((i) => i.type === 'Negative')),
       total_amount: toScaled((d.totalPrice as { amount: number }).amount),
+      return_of: (d.returnOf as string | undefined) ?? null,
     };
   },
   children: [
@@ -344,6 +356,8 @@ export const tickets = defineResource({
     // Beyond the seed: a customer's purchase history (the manager's page), whichever card they paid with.
     CustomerId: { type: 'string', column: 'customer_id' },
     EmployeeUserName: { type: 'string', column: 'employee_user_name' },
+    // Beyond the seed: the returns started from a closed ticket (POST /api/tickets/{id}/return).
+    ReturnOf: { type: 'string', column: 'return_of' },
     ItemPluCode: { type: 'int', child: { table: 'ticket_items', fk: 'ticket_id', column: 'plu_code' } },
     ItemPluStockName: { type: 'string', child: { table: 'ticket_items', fk: 'ticket_id', column: 'plu_stock_name' } },
     State: { type: 'enum', expr: ticketSql.state, enumValues: TICKET_STATES },
@@ -366,7 +380,11 @@ export const tickets = defineResource({
   rights: { create: null, update: null, delete: 'TicketDelete' },
   hooks: {
     authorize: (caller) => requireSale(caller),
-    prepare({ caller, body, existing, ctx }) {
+    prepare({ caller, body, existing, ctx, extra }) {
+      // A return started from a closed ticket copies its prices, discounts and customer from the
+      // fiscal receipt: the caller chooses none of them, so none of the rights for choosing them apply.
+      const returnOf = (existing?.returnOf as string | undefined) ?? (extra as ReturnStart | undefined)?.returnOf;
+      const copied = !existing && returnOf !== undefined;
       if (existing) {
         requireNotBusy(ctx, existing.id);
         requireOpen(existing);
@@ -376,21 +394,21 @@ export const tickets = defineResource({
       }
       const customer = resolveCustomer(ctx, body.customer as { id?: string; cardSerialNumber?: string | null } | null);
       const customerBefore = (existing?.customer as CustomerRef | null | undefined) ?? null;
-      if ((customer?.id ?? null) !== (customerBefore?.id ?? null)) requireRight(caller, 'TicketSetCustomer');
+      if (!copied && (customer?.id ?? null) !== (customerBefore?.id ?? null)) requireRight(caller, 'TicketSetCustomer');
       if (existing && body.name !== existing.name) requireRight(caller, 'TicketRename');
       const rateBefore = (existing?.discountRate as number | undefined) ?? 0;
       const rateNow = body.discountRate as number;
-      if (rateNow !== rateBefore && !(customer && rateNow === customer.discountRate) && !hasRight(caller, 'TicketSetDiscount')) {
+      if (!copied && rateNow !== rateBefore && !(customer && rateNow === customer.discountRate) && !hasRight(caller, 'TicketSetDiscount')) {
         throw errors.missingRight('TicketSetDiscount');
       }
       const { items, ownPrices, vatRates } = completeItems(ctx, body.items as ItemInput[]);
       const itemsBefore = (existing?.items as Doc[] | undefined) ?? [];
       if (isStorno(itemsBefore, items)) requireRight(caller, 'Storno');
-      if (itemDiscountChanged(itemsBefore, items)) requireRight(caller, 'TicketSetDiscount');
+      if (!copied && itemDiscountChanged(itemsBefore, items)) requireRight(caller, 'TicketSetDiscount');
       // A price of one's own (CONTRACT §12): TicketSetPrice, unless this register sells at opened prices.
       // Only prices this write sets: an item priced earlier, or whose plu's price changed since, needs nothing.
       const pricedBefore = new Map(itemsBefore.map((i) => [i.id as number, (i.unitPrice as { amount: number }).amount]));
-      if (ownPrices.some((p) => pricedBefore.get(p.id) !== p.amount) && !opensPrices(caller)) {
+      if (!copied && ownPrices.some((p) => pricedBefore.get(p.id) !== p.amount) && !opensPrices(caller)) {
         requireRight(caller, 'TicketSetPrice');
       }
       const total = ticketTotal(items.map((i) => dec((i.totalPrice as { amount: number }).amount)), rateNow);
@@ -413,6 +431,8 @@ export const tickets = defineResource({
         ),
         payments: [],
         closeInfo: null,
+        // Server-owned: dropped from every body (readOnly), kept from the stored ticket across edits.
+        ...(returnOf !== undefined ? { returnOf } : {}),
       };
     },
     afterWrite({ caller, before, after, ctx }) {

@@ -1,18 +1,25 @@
-/** The ticket routes beyond the engine's CRUD: batch actions, close, preliminary bill. */
+/** The ticket routes beyond the engine's CRUD: batch actions, close, preliminary bill, receipt copy, return. */
 import { z } from 'zod';
 import { bodyErrors, ERR, idempotencyHeader } from '../../http/api-docs.js';
 import { requireObjectBody } from '../../http/body.js';
 import { callerOf } from '../../http/handler.js';
 import { model, named, routes } from '../../http/route.js';
-import { actionSchemas, preliminarySchema, TICKET_ACTIONS, type TicketActions } from './actions.js';
+import { actionSchemas, preliminarySchema, receiptCopySchema, TICKET_ACTIONS, type TicketActions } from './actions.js';
 import { closeContextSchema, type TicketCloser } from './close.js';
 import { tickets } from './resource.js';
+import { returnSchema, type TicketReturns } from './returns.js';
 
 const tags = [tickets.title];
 const params = z.object({ id: tickets.key.schema.meta({ param: { description: "The Ticket's key `id`." } }) });
 const saleOnly = ERR.missingRight('A missing right (`detail` names it), or a caller outside the Sale environment.');
 
-export const ticketRoutes = routes<{ actions: TicketActions; closer: TicketCloser }>([
+const noTicket = ERR.notFound('No ticket has this id.');
+const cannotPrint = ERR.stateForbids('The order endpoint is inactive or cannot print (a kitchen display).');
+/** The routes whose body may be left out (the printer then is the device's default; a return then takes everything). */
+const optionalBody = (body: unknown) => (body === undefined ? undefined : requireObjectBody(body));
+const printJob = z.object({ jobId: z.string(), ticketId: z.string(), orderEndpointName: z.string(), kind: z.string(), state: z.string() });
+
+export const ticketRoutes = routes<{ actions: TicketActions; closer: TicketCloser; returns: TicketReturns }>([
   {
     method: 'patch',
     path: '/api/tickets',
@@ -77,7 +84,7 @@ export const ticketRoutes = routes<{ actions: TicketActions; closer: TicketClose
       ERR.unauthenticated(),
       saleOnly,
       ERR.stateForbids('The fiscal device is inactive or does not support the action.'),
-      ERR.notFound('No ticket has this id.'),
+      noTicket,
       ERR.keyReused(),
       ERR.locked(),
       ERR.deviceUnavailable(),
@@ -106,16 +113,87 @@ export const ticketRoutes = routes<{ actions: TicketActions; closer: TicketClose
       ...bodyErrors('An invalid body; no or an unknown order endpoint.'),
       ERR.unauthenticated(),
       saleOnly,
-      ERR.stateForbids('The order endpoint is inactive or cannot print (a kitchen display).'),
-      ERR.notFound('No ticket has this id.'),
+      cannotPrint,
+      noTicket,
       ERR.keyReused(),
     ],
     handler:
       ({ actions }) =>
       (req, res) => {
-        const body = req.body === undefined ? undefined : requireObjectBody(req.body);
-        actions.preliminary(callerOf(res), String(req.params.id), body);
+                actions.preliminary(callerOf(res), String(req.params.id), optionalBody(req.body));
         res.status(204).end();
+      },
+  },
+  {
+    method: 'post',
+    path: '/api/tickets/{id}/print_receipt_copy',
+    operationId: 'tickets.printReceiptCopy',
+    tags,
+    summary: "Print a copy of a closed ticket's receipt, marked COPY",
+    description:
+      'Queues on the print queue a non-fiscal copy of the receipt of a closed ticket: the bill with its payments, change and ' +
+      'fiscal numbers (fiscal device, receipt number, daily report number), marked COPY and "not a fiscal receipt". It changes ' +
+      'nothing on the ticket and asks no fiscal device, so, unlike a ticket write, it does not need the Sale environment ' +
+      '(a deliberate exception, for the back office: README "Tickets, kitchen orders and closing"). Who may read the ticket may ' +
+      "copy its receipt: TicketReadAll, or a sale of the caller's own device or user (CONTRACT §12). The printer is " +
+      "`orderEndpointName`, else the calling device's setting `DefaultOrderEndpointName`. The body is optional.",
+    rights: ['TicketReadAll'],
+    params,
+    headers: idempotencyHeader(),
+    body: { required: false, schema: named('PrintReceiptCopyContext', z.object(receiptCopySchema.shape)) },
+    responses: { 202: { description: 'The copy is durably queued; the job as stored.', schema: named('ReceiptCopyJob', printJob) } },
+    errors: [
+      ...bodyErrors('An invalid body; no or an unknown order endpoint; the ticket is still open (`memberName` `id`).'),
+      ERR.unauthenticated(),
+      ERR.missingRight("Another device's or user's sale without TicketReadAll."),
+      cannotPrint,
+      noTicket,
+      ERR.keyReused(),
+    ],
+    handler:
+      ({ actions }) =>
+      (req, res) => {
+                const job = actions.receiptCopy(callerOf(res), String(req.params.id), optionalBody(req.body));
+        res.status(202).json({ jobId: job.id, ticketId: job.refId, orderEndpointName: job.endpointName, kind: job.kind, state: job.state });
+      },
+  },
+  {
+    method: 'post',
+    path: '/api/tickets/{id}/return',
+    operationId: 'tickets.startReturn',
+    tags,
+    summary: 'Start a return of a closed ticket: a new open ticket of Negative items',
+    description:
+      'Requires Storno and TicketCreate. Creates a new open ticket (`returnOf` = this id) of Negative items copying the sold ' +
+      "items' plu, unitPrice, modifiers, discountRate and comment (each keeps the sold item's `id`), with the original's " +
+      'discountRate, customer, purchaseType and currency, named "Return of …" in the shop\'s language; employee and ' +
+      "originDeviceName are the caller's. `items` chooses what comes back (default: every sold item, in the quantity not yet " +
+      'returned); no item may exceed what was sold minus what earlier returns of this ticket hold. A return cannot itself be ' +
+      'returned. Allowed outside the Sale environment on purpose (a deliberate exception, README "Tickets, kitchen orders and ' +
+      'closing"): it only prepares the return; the refund is paid out and the fiscal refund receipt issued when a register closes ' +
+      'the new ticket, which needs the Sale environment, TicketClose and Storno, with payments ≤ 0 (CONTRACT §12). The caller ' +
+      'must be able to read the original (TicketReadAll, or a sale of their own device or user). The new ticket is stored, ' +
+      'versioned and logged (`/api/changes`, `/api/events`) like any ticket a register creates.',
+    rights: ['Storno', 'TicketCreate', 'TicketReadAll'],
+    params,
+    headers: idempotencyHeader(),
+    body: { required: false, schema: named('TicketReturnContext', z.object(returnSchema.shape)) },
+    responses: { 201: { description: 'The new return ticket, open.', schema: model('tickets'), headers: { Location: { description: 'The new ticket.', schema: { type: 'string' } } } } },
+    errors: [
+      ...bodyErrors(
+        'An invalid body; the ticket is still open or is itself a return (`memberName` `id`); an unknown or repeated item id; ' +
+          'a quantity beyond what is left to return (`items[i].quantity`); nothing left to return; a plu or modifier deleted since.',
+      ),
+      ERR.unauthenticated(),
+      ERR.missingRight("Without Storno or TicketCreate (`detail` names it); another device's or user's sale without TicketReadAll."),
+      noTicket,
+      ERR.keyReused(),
+    ],
+    handler:
+      ({ returns }) =>
+      (req, res) => {
+                const created = returns.start(callerOf(res), String(req.params.id), optionalBody(req.body));
+        res.status(201).location(`/api/tickets/${encodeURIComponent(String(created.id))}`).json(created);
       },
   },
 ]);

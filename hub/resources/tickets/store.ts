@@ -115,6 +115,11 @@ export const ticketSql = {
   table: sql`tickets`,
 };
 
+/** The stored documents of the returns started from ticket `ticketId` (open or closed; a deleted one is gone). */
+export function returnDocsOf(db: Db, ticketId: string): string[] {
+  return rawSql.all<{ doc: string }>(db, 'SELECT doc FROM tickets WHERE return_of = ?', [ticketId]).map((r) => r.doc);
+}
+
 /** Tickets opened and not yet closed (metrics). */
 export function openTicketCount(db: Db): number {
   return rawSql.get<{ n: number }>(db, 'SELECT count(*) AS n FROM tickets WHERE is_closed = 0', [])?.n ?? 0;

@@ -1068,6 +1068,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/tickets/{id}/print_receipt_copy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Print a copy of a closed ticket's receipt, marked COPY
+         * @description Queues on the print queue a non-fiscal copy of the receipt of a closed ticket: the bill with its payments, change and fiscal numbers (fiscal device, receipt number, daily report number), marked COPY and "not a fiscal receipt". It changes nothing on the ticket and asks no fiscal device, so, unlike a ticket write, it does not need the Sale environment (a deliberate exception, for the back office: README "Tickets, kitchen orders and closing"). Who may read the ticket may copy its receipt: TicketReadAll, or a sale of the caller's own device or user (CONTRACT §12). The printer is `orderEndpointName`, else the calling device's setting `DefaultOrderEndpointName`. The body is optional.
+         */
+        post: operations["tickets.printReceiptCopy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tickets/{id}/return": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a return of a closed ticket: a new open ticket of Negative items
+         * @description Requires Storno and TicketCreate. Creates a new open ticket (`returnOf` = this id) of Negative items copying the sold items' plu, unitPrice, modifiers, discountRate and comment (each keeps the sold item's `id`), with the original's discountRate, customer, purchaseType and currency, named "Return of …" in the shop's language; employee and originDeviceName are the caller's. `items` chooses what comes back (default: every sold item, in the quantity not yet returned); no item may exceed what was sold minus what earlier returns of this ticket hold. A return cannot itself be returned. Allowed outside the Sale environment on purpose (a deliberate exception, README "Tickets, kitchen orders and closing"): it only prepares the return; the refund is paid out and the fiscal refund receipt issued when a register closes the new ticket, which needs the Sale environment, TicketClose and Storno, with payments ≤ 0 (CONTRACT §12). The caller must be able to read the original (TicketReadAll, or a sale of their own device or user). The new ticket is stored, versioned and logged (`/api/changes`, `/api/events`) like any ticket a register creates.
+         */
+        post: operations["tickets.startReturn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/fiscaldevices/{name}/reports/{kind}": {
         parameters: {
             query?: never;
@@ -2229,6 +2269,8 @@ export interface components {
             }[];
             /** @description Once closed: what the cashier gave back (payments beyond the total, in changeable types). */
             change?: number;
+            /** @description Only on a return started with POST /api/tickets/{id}/return: the id of the closed ticket whose items it returns (each item keeps the id of the item it returns). Server-owned: ignored in a body, kept across edits. */
+            readonly returnOf?: string;
             /** @enum {string} */
             readonly state: "Opened" | "Closed";
             readonly originDeviceName: string;
@@ -2732,6 +2774,24 @@ export interface components {
         };
         PrintPreliminaryTicketContext: {
             orderEndpointName?: string;
+        };
+        PrintReceiptCopyContext: {
+            orderEndpointName?: string;
+        };
+        ReceiptCopyJob: {
+            jobId: string;
+            ticketId: string;
+            orderEndpointName: string;
+            kind: string;
+            state: string;
+        };
+        TicketReturnContext: {
+            /** @description What comes back; absent: every sold item, in the quantity not yet returned. */
+            items?: {
+                /** @description The sold item's `id` on the closed ticket. */
+                id: number;
+                quantity: number;
+            }[];
         };
         FiscalReport: {
             fiscalName: string;
@@ -9977,7 +10037,7 @@ export interface operations {
                 /** @description Page size, 0..1000; outside that range: 400. */
                 $take?: number;
                 /**
-                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `externalId`, `name`, `purchaseType`, `currencyLabel`, `discountRate`, `customer`, `location`, `note`, `items`, `state`, `originDeviceName`, `openDate`, `closeDate`, `employee`, `totalPrice`, `payments`, `closeInfo`, `vatBreakdown`, `IsClosed`, `HasCustomer`, `HasDiscount`, `HasNegativeItem`, `HasReturnedItem`, `DeviceName`, `CloseInfoDeviceName`, `CloseInfoFiscalName`, `CloseInfoNumber`, `CloseInfoDailySalesReportNumber`, `CloseInfoFiscalMemorySerialNumber`, `LocationTableName`, `LocationZoneName`, `CustomerCardSerialNumber`, `CustomerId`, `EmployeeUserName`, `ItemPluCode`, `ItemPluStockName`, `closeInfo.number`, `closeInfo.deviceName`, `closeInfo.dailySalesReportNumber`, `location.tableName`, `location.zoneName`, `employee.userName`, `totalPrice.amount`.
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `externalId`, `name`, `purchaseType`, `currencyLabel`, `discountRate`, `customer`, `location`, `note`, `items`, `state`, `originDeviceName`, `openDate`, `closeDate`, `employee`, `totalPrice`, `payments`, `closeInfo`, `vatBreakdown`, `IsClosed`, `HasCustomer`, `HasDiscount`, `HasNegativeItem`, `HasReturnedItem`, `DeviceName`, `CloseInfoDeviceName`, `CloseInfoFiscalName`, `CloseInfoNumber`, `CloseInfoDailySalesReportNumber`, `CloseInfoFiscalMemorySerialNumber`, `LocationTableName`, `LocationZoneName`, `CustomerCardSerialNumber`, `CustomerId`, `EmployeeUserName`, `ReturnOf`, `ItemPluCode`, `ItemPluStockName`, `closeInfo.number`, `closeInfo.deviceName`, `closeInfo.dailySalesReportNumber`, `location.tableName`, `location.zoneName`, `employee.userName`, `totalPrice.amount`.
                  * @example -id
                  */
                 $sort?: string;
@@ -10108,6 +10168,11 @@ export interface operations {
                  * @example startswith:Ab
                  */
                 EmployeeUserName?: string;
+                /**
+                 * @description NData filter on `ReturnOf`, of type text. Syntax `OP:ARG;OP:ARG` (operations joined by `;` are ANDed; so are repeated parameters); a plain value means `eq`. Operators: `eq` (the default), `ne`, `gt`, `ge`, `lt`, `le`, `in`, `nin`, `contains`, `startswith`. `contains` and `startswith` ignore letter case. `in`/`nin` take comma-separated values (a value holding a comma is written in double quotes, CSV style); `null` with `eq`/`ne` matches a missing value. A bad value or operator: 400 naming this filter.
+                 * @example startswith:Ab
+                 */
+                ReturnOf?: string;
                 /**
                  * @description NData filter on `ItemPluCode`, of type integer. Syntax `OP:ARG;OP:ARG` (operations joined by `;` are ANDed; so are repeated parameters); a plain value means `eq`. Operators: `eq` (the default), `ne`, `gt`, `ge`, `lt`, `le`, `in`, `nin`. `in`/`nin` take comma-separated values (a value holding a comma is written in double quotes, CSV style); `null` with `eq`/`ne` matches a missing value. A bad value or operator: 400 naming this filter.
                  * @example ge:10;lt:20
@@ -14248,6 +14313,309 @@ export interface operations {
                         status?: 403;
                         /** @enum {integer} */
                         errorCode?: 2 | 8;
+                    };
+                };
+            };
+            /** @description No ticket has this id. (errorCode 7 NotFound) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 404;
+                        /** @enum {integer} */
+                        errorCode?: 7;
+                    };
+                };
+            };
+            /** @description This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 409;
+                        /** @enum {integer} */
+                        errorCode?: 11;
+                    };
+                };
+            };
+            /** @description The body is larger than 1 MiB. (errorCode 3 ValidationFailed) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 413;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description A non-empty body that is not `application/json`. (errorCode 3 ValidationFailed) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 415;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description More requests from this address than the rate limit (`POS_HUB_RATE_LIMIT` per second) allows. (errorCode 10 TooManyRequests) */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 429;
+                        /** @enum {integer} */
+                        errorCode?: 10;
+                    };
+                };
+            };
+        };
+    };
+    "tickets.printReceiptCopy": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The Ticket's key `id`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PrintReceiptCopyContext"];
+            };
+        };
+        responses: {
+            /** @description The copy is durably queued; the job as stored. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReceiptCopyJob"];
+                };
+            };
+            /** @description An invalid body; no or an unknown order endpoint; the ticket is still open (`memberName` `id`). (errorCode 3 ValidationFailed) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description No, unknown, expired or revoked token. (errorCode 1 Unauthenticated) */
+            401: {
+                headers: {
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 401;
+                        /** @enum {integer} */
+                        errorCode?: 1;
+                    };
+                };
+            };
+            /**
+             * @description - Another device's or user's sale without TicketReadAll. (errorCode 2 Unauthorized)
+             *     - The order endpoint is inactive or cannot print (a kitchen display). (errorCode 8 OperationForbidden)
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 403;
+                        /** @enum {integer} */
+                        errorCode?: 2 | 8;
+                    };
+                };
+            };
+            /** @description No ticket has this id. (errorCode 7 NotFound) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 404;
+                        /** @enum {integer} */
+                        errorCode?: 7;
+                    };
+                };
+            };
+            /** @description This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 409;
+                        /** @enum {integer} */
+                        errorCode?: 11;
+                    };
+                };
+            };
+            /** @description The body is larger than 1 MiB. (errorCode 3 ValidationFailed) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 413;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description A non-empty body that is not `application/json`. (errorCode 3 ValidationFailed) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 415;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description More requests from this address than the rate limit (`POS_HUB_RATE_LIMIT` per second) allows. (errorCode 10 TooManyRequests) */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 429;
+                        /** @enum {integer} */
+                        errorCode?: 10;
+                    };
+                };
+            };
+        };
+    };
+    "tickets.startReturn": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The Ticket's key `id`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TicketReturnContext"];
+            };
+        };
+        responses: {
+            /** @description The new return ticket, open. */
+            201: {
+                headers: {
+                    /** @description The new ticket. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ticket"];
+                };
+            };
+            /** @description An invalid body; the ticket is still open or is itself a return (`memberName` `id`); an unknown or repeated item id; a quantity beyond what is left to return (`items[i].quantity`); nothing left to return; a plu or modifier deleted since. (errorCode 3 ValidationFailed) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description No, unknown, expired or revoked token. (errorCode 1 Unauthenticated) */
+            401: {
+                headers: {
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 401;
+                        /** @enum {integer} */
+                        errorCode?: 1;
+                    };
+                };
+            };
+            /** @description Without Storno or TicketCreate (`detail` names it); another device's or user's sale without TicketReadAll. (errorCode 2 Unauthorized) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 403;
+                        /** @enum {integer} */
+                        errorCode?: 2;
                     };
                 };
             };

@@ -2,8 +2,8 @@
  * Tickets: the seed's filters as controls (kept in the query string), a page of tickets sorted
  * by the hub, and a ticket's detail with its items (modifiers with their prices), the VAT per rate,
  * kitchen orders and their print state, payments, the fiscal close and its e-mail receipts.
- * Reprinting a fiscal receipt or starting a return needs a Sale device (a register), so the
- * back office offers neither.
+ * A closed ticket offers a (non-fiscal) receipt copy and starting a return (ClosedTicketActions);
+ * the fiscal refund itself stays at a register, which closes the return.
  */
 import { useState } from 'preact/hooks';
 import { DataTable, type Column } from '../components/DataTable';
@@ -15,6 +15,8 @@ import { dateTime, dayStart, money, percent, quantity, time } from '../lib/forma
 import { navigate, useQuery } from '../lib/router';
 import { useCan } from '../lib/session';
 import { messages } from '../../shared/i18n';
+import { linkHandler } from '../lib/router';
+import { ClosedTicketActions } from './ClosedTicketActions';
 import type { components } from '../../shared/api-types';
 import type { Device, HubUser, Order, PaymentType, Ticket } from '../../shared/types';
 
@@ -97,10 +99,11 @@ const t = messages({
   emailSent: { en: 'Sent', sk: 'Odoslaný', cs: 'Odeslán' },
   emailFailed: { en: 'Not delivered', sk: 'Nedoručený', cs: 'Nedoručen' },
   attempts: { en: '{n} attempts', sk: 'Pokusy: {n}', cs: 'Pokusy: {n}' },
-  registerOnly: {
-    en: 'Reprinting the fiscal receipt and returns are done on a register.',
-    sk: 'Opätovná tlač fiškálneho dokladu a vrátenie tovaru sa robia na pokladni.',
-    cs: 'Opětovný tisk fiskálního dokladu a vrácení zboží se dělají na pokladně.',
+  returnOf: { en: 'Return of', sk: 'Vrátenie z účtu', cs: 'Vrácení z účtu' },
+  returnAtRegister: {
+    en: 'A return: a register pays it out and closes it, which issues the refund receipt.',
+    sk: 'Vrátenie: pokladňa ho vyplatí a uzavrie, čím vydá doklad o vrátení.',
+    cs: 'Vrácení: pokladna ho vyplatí a uzavře, čímž vydá doklad o vrácení.',
   },
   orderCopy: { en: 'A copy of the order goes to {name}.', sk: 'Kópia objednávky ide na {name}.', cs: 'Kopie objednávky jde na {name}.' },
   cannotReprint: { en: 'This hub cannot reprint orders yet.', sk: 'Tento hub zatiaľ nevie objednávky vytlačiť znova.', cs: 'Tento hub zatím neumí objednávky vytisknout znovu.' },
@@ -293,8 +296,10 @@ function TicketDetail({ id, onClose }: { id: string; onClose: () => void }) {
               [t('customer'), tk.customer ? `${tk.customer.fullName ?? tk.customer.id ?? ''}${tk.customer.cardSerialNumber ? ` · ${t('card', { n: tk.customer.cardSerialNumber })}` : ''}` : '—'],
               [t('discount'), percent(tk.discountRate)],
               [t('colClosed'), tk.closeDate ? dateTime(tk.closeDate) : t('stillOpen')],
+              ...(tk.returnOf ? [[t('returnOf'), <TicketLink id={tk.returnOf} />] as [string, preact.ComponentChildren]] : []),
             ]}
           />
+          {tk.returnOf && tk.state !== 'Closed' && <Notice tone="warn">{t('returnAtRegister')}</Notice>}
           {tk.note && <Notice>{tk.note}</Notice>}
 
           <h3>{t('items')}</h3>
@@ -430,13 +435,23 @@ function TicketDetail({ id, onClose }: { id: string; onClose: () => void }) {
                   [t('closedOn'), tk.closeInfo.deviceName],
                 ]}
               />
-              <p class="muted small">{t('registerOnly')}</p>
+              <ClosedTicketActions ticket={tk} />
               {can('SettingsRead') && <Emails ticketId={tk.id} canResend={can('TicketClose')} />}
             </>
           )}
         </div>
       )}
     </Drawer>
+  );
+}
+
+/** A link to another ticket's detail (a return's original), keeping the list's filters. */
+function TicketLink({ id }: { id: string }) {
+  const href = `/tickets/${encodeURIComponent(id)}${window.location.search}`;
+  return (
+    <a href={href} onClick={linkHandler(href)} data-testid="return-of">
+      {id}
+    </a>
   );
 }
 
