@@ -37,14 +37,28 @@ const MAX_QR = 300;
  * at print time. Printable ASCII only (a URL, an id): the printers' QR commands take bytes, and
  * a code no phone reads is better refused when the setting is saved than found on paper.
  */
+/** A QrCode setting refused: which rule and with what, for the hub to say in its caller's language (`qr.<fault>`). */
+export class QrTemplateError extends Error {
+  constructor(
+    message: string,
+    readonly fault: 'notAscii' | 'tooLong' | 'placeholder',
+    readonly params: Record<string, string | number>,
+  ) {
+    super(message);
+  }
+}
+
 export function qrTemplate(setting: string | undefined, fields: QrFields): string | null {
   const v = (setting ?? '').trim();
   if (v === '' || v.toLowerCase() === 'false') return null;
   if (v.toLowerCase() === 'true') return fields.whenTrue;
-  if (!/^[\x20-\x7e]+$/.test(v)) throw new Error(`QrCode: printable ASCII only (a URL, an id), not '${v}'`);
-  if (v.length > MAX_QR) throw new Error(`QrCode: at most ${MAX_QR} characters`);
+  if (!/^[\x20-\x7e]+$/.test(v)) throw new QrTemplateError(`QrCode: printable ASCII only (a URL, an id), not '${v}'`, 'notAscii', { value: v });
+  if (v.length > MAX_QR) throw new QrTemplateError(`QrCode: at most ${MAX_QR} characters`, 'tooLong', { max: MAX_QR });
   for (const [, name] of v.matchAll(/\{([^}]*)\}/g)) {
-    if (!fields.placeholders.includes(name)) throw new Error(`QrCode: unknown placeholder {${name}} (known: ${fields.placeholders.map((p) => `{${p}}`).join(', ')})`);
+    if (!fields.placeholders.includes(name)) {
+      const known = fields.placeholders.map((p) => `{${p}}`).join(', ');
+      throw new QrTemplateError(`QrCode: unknown placeholder {${name}} (known: ${known})`, 'placeholder', { name, known });
+    }
   }
   return v;
 }

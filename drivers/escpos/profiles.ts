@@ -19,6 +19,7 @@
  */
 import type { TextEncoding } from './encoding.js';
 import type { PrinterDialect } from './protocol.js';
+import { refused } from '../settings.js';
 
 export const PRINTER_MODELS = ['TM88', 'SRP350', 'Generic', 'TSP650', 'TSP100'] as const;
 export type PrinterModel = (typeof PRINTER_MODELS)[number];
@@ -51,6 +52,6 @@ export const PROFILES: Record<PrinterModel, PrinterProfile> = {
 
 export function profileFor(model: string): PrinterProfile {
   const p = PROFILES[model as PrinterModel];
-  if (!p) throw new Error(`'${model}' is not a printer model (${PRINTER_MODELS.join(', ')})`);
+  if (!p) throw refused(new Error(`'${model}' is not a printer model (${PRINTER_MODELS.join(', ')})`), 'printerModel', { setting: 'Model', value: model, values: PRINTER_MODELS.join(', ') });
   return p;
 }

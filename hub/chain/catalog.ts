@@ -8,7 +8,7 @@
  */
 import { inTransaction, whenDurable, type Db } from '../../db/client.js';
 import type { Caller } from '../http/caller.js';
-import { HubError } from '../http/errors.js';
+import { HubError, saidError } from '../http/errors.js';
 import { SYSTEM_CALLER } from '../http/caller.js';
 import type { Logger } from '../core/log.js';
 import type { ResourceService } from '../resources/engine/service.js';
@@ -63,7 +63,7 @@ export class CatalogApplier {
 
   private write(change: CatalogChange): void {
     const service = this.resources[change.resource];
-    if (!service) throw new HubError(400, 3, `The catalog resource '${change.resource}' is unknown to this hub.`);
+    if (!service) throw saidError(400, 3, 'hq.unknownCatalogResource', { resource: change.resource });
     const doc: Record<string, unknown> = { ...(change.doc ?? {}) };
     delete doc._v; // HQ's document replaces the store's, whatever version the store holds
     let key: string | number;

@@ -8,7 +8,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { z } from 'zod';
 import { whenDurable, type Db } from '../../db/client.js';
 import type { Caller } from '../http/caller.js';
-import { errors, HubError, ErrorCode } from '../http/errors.js';
+import { errors, HubError, ErrorCode, saidError } from '../http/errors.js';
 import { ERR, type ErrorSpec } from '../http/api-docs.js';
 import { routes } from '../http/route.js';
 import { changesSince, compactedThrough, lastSeq } from './store.js';
@@ -19,13 +19,13 @@ const POLL_MS = 50;
 const SESSION_CHECK_MS = 1000;
 
 function gone(since: number, through: number): HubError {
-  return new HubError(410, ErrorCode.Gone, `Position ${since} is older than the change log keeps (compacted through ${through}); reload everything, then follow from lastSeq.`);
+  return saidError(410, ErrorCode.Gone, 'error.gone', { since, through });
 }
 
 function sinceParam(raw: unknown, name: string): number {
   if (raw === undefined || raw === '') return 0;
   const text = String(Array.isArray(raw) ? raw[raw.length - 1] : raw).trim();
-  if (!/^\d{1,15}$/.test(text)) throw errors.member(name, `'${text}' is not a change-log position (a whole number).`);
+  if (!/^\d{1,15}$/.test(text)) throw errors.member(name, 'query.notPosition', { value: text });
   return Number(text);
 }
 
@@ -151,7 +151,7 @@ export function eventStreams(db: Db, sessionIsLive: (tokenHash: string) => boole
     const since = sinceParam(queryParam(req, 'since'), 'since');
     const takeRaw = queryParam(req, '$take');
     const take = takeRaw === undefined ? 100 : sinceParam(takeRaw, '$take');
-    if (take > 1000) throw errors.member('$take', 'must be between 0 and 1000.', 'OutOfRange');
+    if (take > 1000) throw errors.member('$take', 'member.between', { min: 0, max: 1000 }, 'OutOfRange');
     const through = compactedThrough(db);
     if (since < through) throw gone(since, through);
     const items = changesSince(db, since, take, undefined, hiddenFrom(res.locals.caller as Caller));

@@ -6,7 +6,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import express, { Router, type Express, type NextFunction, type Request, type Response } from 'express';
 import { z } from 'zod';
 import { readJsonBody, requireObjectBody } from '../http/body.js';
-import { errors, HubError, ErrorCode } from '../http/errors.js';
+import { errors } from '../http/errors.js';
 import { problemHandler, requestId, requestLog } from '../http/problem.js';
 import { parseIsoDateTime } from '../core/time.js';
 import type { Logger } from '../core/log.js';
@@ -52,17 +52,18 @@ function parseBody<T>(schema: z.ZodType<T>, raw: unknown): T {
   const result = schema.safeParse(requireObjectBody(raw));
   if (result.success) return result.data;
   const issue = result.error.issues[0];
-  throw errors.member(issue.path.join('.') || 'body', issue.message);
+  // Said in the caller's language at answer time, as the hub's own validation does (engine/validate.ts).
+  throw errors.validation('error.member', {}, [{ memberName: issue.path.join('.') || 'body', message: issue.message, code: 'Invalid', said: { issue } }]);
 }
 
 function catalogKey(resource: CatalogResource, raw: string): string {
   if (resource === 'plus') {
     const m = /^(.+)\/(\d{1,10})$/.exec(raw);
-    if (!m) throw errors.member('key', `A plu is named <stockName>/<code>, not '${raw}'.`);
+    if (!m) throw errors.member('key', 'hq.pluKey', { value: raw });
     return raw;
   }
-  if (resource === 'paymenttypes' && !/^[1-9]\d{0,9}$/.test(raw)) throw errors.member('key', `A payment type is named by its number, not '${raw}'.`);
-  if (!raw || raw.length > MAX_STRING) throw errors.member('key', `must be 1-${MAX_STRING} characters.`);
+  if (resource === 'paymenttypes' && !/^[1-9]\d{0,9}$/.test(raw)) throw errors.member('key', 'hq.paymentTypeKey', { value: raw });
+  if (!raw || raw.length > MAX_STRING) throw errors.member('key', 'member.length', { max: MAX_STRING });
   return raw;
 }
 
@@ -95,7 +96,7 @@ export function createHqApp(deps: { pool: Pool; log: Logger; timeZone: string; o
       attempt.withdrawn();
       throw e;
     }
-    if (!ok) throw errors.unauthenticated('Wrong user name or password.');
+    if (!ok) throw errors.unauthenticated('auth.wrongPassword');
     attempt.succeeded();
     const token = randomBytes(32).toString('base64url');
     const expiresAt = new Date(Date.now() + SESSION_MS);
@@ -124,29 +125,29 @@ export function createHqApp(deps: { pool: Pool; log: Logger; timeZone: string; o
   api.get('/reports/sales', async (req, res) => {
     const q = Object.fromEntries(Object.entries(req.query).map(([k, v]) => [k.toLowerCase(), Array.isArray(v) ? String(v[v.length - 1]) : String(v)]));
     const date = (name: 'from' | 'to') => {
-      if (q[name] === undefined) throw errors.member(name, 'is required (an ISO 8601 date-time).', 'Required');
+      if (q[name] === undefined) throw errors.member(name, 'hq.dateTimeRequired', {}, 'Required');
       const d = parseIsoDateTime(q[name], deps.timeZone);
-      if (!d) throw errors.member(name, `'${q[name]}' is not an ISO 8601 date-time.`);
+      if (!d) throw errors.member(name, 'query.notDateTime', { value: q[name] });
       return d;
     };
     const groupBy = (q.groupby ?? 'store').toLowerCase();
-    if (!['store', 'day', 'plu'].includes(groupBy)) throw errors.member('groupBy', `'${q.groupby}' is not store, day or plu.`);
+    if (!['store', 'day', 'plu'].includes(groupBy)) throw errors.member('groupBy', 'hq.groupBy', { value: String(q.groupby) });
     res.json(await salesReport(pool, date('from'), date('to'), groupBy as GroupBy, deps.timeZone));
   });
   const catalog = async (req: Request, res: Response) => {
     const [, resourceRaw, ...rest] = req.path.split('/').slice(1);
     const resource = CATALOG_RESOURCES.find((r) => r === resourceRaw?.toLowerCase());
-    if (!resource) throw errors.member('resource', `'${resourceRaw}' is not one of ${CATALOG_RESOURCES.join(', ')}.`);
+    if (!resource) throw errors.member('resource', 'member.notOneOf', { value: resourceRaw, values: CATALOG_RESOURCES.join(', ') });
     const key = catalogKey(resource, decodeURIComponent(rest.join('/')));
     const body = parseBody(catalogBody, req.body);
     const op = req.method === 'PUT' ? 'put' : 'delete';
-    if (op === 'put' && !body.doc) throw errors.member('doc', 'is required.', 'Required');
+    if (op === 'put' && !body.doc) throw errors.member('doc', 'member.required', {}, 'Required');
     const all = body.stores.length === 1 && body.stores[0] === '*';
     if (!all) body.stores.forEach((s, i) => {
-      if (!STORE_ID.test(s)) throw errors.member(`stores[${i}]`, `'${s}' is not a store id.`);
+      if (!STORE_ID.test(s)) throw errors.member(`stores[${i}]`, 'hq.notStoreId', { value: s });
     });
     const pushed = await pushCatalog(pool, { resource, key, op, doc: op === 'put' ? body.doc! : null, stores: all ? '*' : [...new Set(body.stores)], by: String(res.locals.userName) });
-    if (pushed.unknown.length) throw errors.member('stores', `Unknown store${pushed.unknown.length > 1 ? 's' : ''}: ${pushed.unknown.join(', ')}.`, 'Unknown');
+    if (pushed.unknown.length) throw errors.member('stores', pushed.unknown.length > 1 ? 'hq.unknownStores' : 'hq.unknownStore', { stores: pushed.unknown.join(', ') }, 'Unknown');
     deps.state.catalogPushed();
     res.status(202).json({ catalogVersion: pushed.changeId, stores: pushed.versions });
   };
@@ -160,7 +161,7 @@ export function createHqApp(deps: { pool: Pool; log: Logger; timeZone: string; o
   app.use('/hq', hqPage());
   app.get('/', (_req, res) => res.redirect('/hq/'));
   app.use((req) => {
-    throw new HubError(404, ErrorCode.NotFound, `No endpoint at ${req.originalUrl.split('?')[0]}.`);
+    throw errors.routeNotFound(req.originalUrl.split('?')[0]);
   });
   app.use(problemHandler(log));
   return app;

@@ -95,7 +95,7 @@ async function runList<T>(pool: Pool, def: ListDef, query: Record<string, unknow
   for (const [n, e] of Object.entries(def.sorts)) sortable.set(n.toLowerCase(), e);
   const order = q.sort.map((s) => {
     const e = sortable.get(s.key.toLowerCase());
-    if (!e) throw errors.member('$sort', `'${s.key}' is not a sort key of ${def.what}.`, 'Unknown');
+    if (!e) throw errors.member('$sort', 'sort.notAKey', { key: s.key, what: def.what }, 'Unknown');
     // Missing values sort first in ascending order, as on the hub.
     return `${e} ${s.desc ? 'DESC NULLS LAST' : 'ASC NULLS FIRST'}`;
   });

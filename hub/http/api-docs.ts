@@ -22,7 +22,10 @@ export const problemDetailsSchema = z
     type: z.string().openapi({ example: 'https://poshub.local/problems/404-7' }),
     title: z.string().openapi({ example: 'Not Found' }),
     status: z.number().int().openapi({ example: 404 }),
-    detail: z.string().openapi({ example: "Customer 'c42' does not exist." }),
+    detail: z.string().openapi({
+      description: "In the caller's language: the user's own `language`, else Accept-Language, else POS_HUB_LOCALE (en, sk or cs).",
+      example: "Customer 'c42' does not exist.",
+    }),
     instance: z.string().openapi({ description: 'The request path and query.', example: '/api/customers/c42' }),
     traceId: z.string().openapi({ description: 'Equals the X-Request-Id response header.' }),
     errorCode: z
@@ -37,7 +40,7 @@ export const problemDetailsSchema = z
       .array(
         z.object({
           memberName: z.string().openapi({ description: 'The body member, query parameter or header at fault, e.g. `cards[0].serialNumber`.' }),
-          message: z.string(),
+          message: z.string().openapi({ description: 'In the language of `detail`; memberName and code never change with it.' }),
           code: z.enum(['Required', 'Unique', 'Invalid', 'OutOfRange', 'Unknown']),
         }),
       )

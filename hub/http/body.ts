@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
-import { errors } from './errors.js';
+import { errors, memberError } from './errors.js';
 import { findBrokenText } from './text.js';
+import type { MessageKey, Params } from '../i18n/index.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 /** Deeper JSON than this is refused: nothing in the API nests that deep, and deep trees cost stack. */
@@ -61,14 +62,12 @@ export function readJsonBody(req: Request, _res: Response, next: NextFunction): 
     try {
       parsed = JSON.parse(raw);
     } catch (e) {
-      next(errors.validation(`The request body is not valid JSON: ${(e as Error).message}`, [
-        { memberName: '$body', message: 'Malformed JSON.', code: 'Invalid' },
-      ]));
+      next(errors.validation('body.malformedJson', { reason: (e as Error).message }, [memberError('$body', 'body.malformed')]));
       return;
     }
-    const problem = checkShape(parsed, '', 0) ?? findBrokenText(parsed, '');
+    const problem: { path: string; key: MessageKey; params?: Params } | null = checkShape(parsed, '', 0) ?? findBrokenText(parsed, '');
     if (problem) {
-      next(errors.member(problem.path || '$body', problem.message));
+      next(errors.member(problem.path || '$body', problem.key, problem.params));
       return;
     }
     req.body = parsed;
@@ -77,9 +76,9 @@ export function readJsonBody(req: Request, _res: Response, next: NextFunction): 
 }
 
 /** Refuses prototype-polluting keys and absurd nesting anywhere in the document. */
-function checkShape(value: unknown, path: string, depth: number): { path: string; message: string } | null {
+function checkShape(value: unknown, path: string, depth: number): { path: string; key: MessageKey; params?: Params } | null {
   if (value === null || typeof value !== 'object') return null;
-  if (depth > MAX_JSON_DEPTH) return { path, message: `Nesting deeper than ${MAX_JSON_DEPTH} levels is not accepted.` };
+  if (depth > MAX_JSON_DEPTH) return { path, key: 'body.tooDeep', params: { max: MAX_JSON_DEPTH } };
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       const p = checkShape(value[i], `${path}[${i}]`, depth + 1);
@@ -89,7 +88,7 @@ function checkShape(value: unknown, path: string, depth: number): { path: string
   }
   for (const key of Object.keys(value)) {
     const child = path ? `${path}.${key}` : key;
-    if (FORBIDDEN_KEYS.has(key)) return { path: child, message: `The key '${key}' is not accepted.` };
+    if (FORBIDDEN_KEYS.has(key)) return { path: child, key: 'body.forbiddenKey', params: { key } };
     const p = checkShape((value as Record<string, unknown>)[key], child, depth + 1);
     if (p) return p;
   }
@@ -98,9 +97,9 @@ function checkShape(value: unknown, path: string, depth: number): { path: string
 
 /** The body of a request that must have one; an empty or non-object body is 400. */
 export function requireObjectBody(body: unknown): Record<string, unknown> {
-  if (body === undefined) throw errors.member('$body', 'A JSON body is required.', 'Required');
+  if (body === undefined) throw errors.member('$body', 'body.required', {}, 'Required');
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw errors.member('$body', 'The body must be a JSON object.');
+    throw errors.member('$body', 'body.notObject');
   }
   return body as Record<string, unknown>;
 }

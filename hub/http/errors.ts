@@ -4,6 +4,7 @@
  * is answered as a bare 500.
  */
 import { t, type MessageKey, type Params } from '../i18n/index.js';
+import type { Said } from '../i18n/say.js';
 
 export const ErrorCode = {
   Unauthenticated: 1,
@@ -24,8 +25,10 @@ export type ErrorCodeName = keyof typeof ErrorCode;
 export type MemberErrorCode = 'Required' | 'Unique' | 'Invalid' | 'OutOfRange' | 'Unknown';
 export interface MemberError {
   memberName: string;
+  /** English (logs); the answer says `said` in the caller's language. */
   message: string;
   code: MemberErrorCode;
+  said?: Said;
 }
 export interface ResourceRef {
   name: string;
@@ -57,7 +60,10 @@ export class HubError extends Error {
   readonly headers: Record<string, string>;
   /** Not the hub's doing: the client hung up mid-request (logged as a client abort). */
   readonly clientAborted: boolean;
-  /** The detail as a catalog message, said in the caller's language (problem.ts); `message` is its English. */
+  /**
+   * The detail as a catalog message, said in the caller's language (problem.ts); `message` is its
+   * English. A `{members}` in it stands for the members' messages, said in the same language.
+   */
   readonly said?: { key: MessageKey; params?: Params };
 
   constructor(
@@ -85,70 +91,77 @@ export class HubError extends Error {
 const english = (key: MessageKey, params?: Params) => t('en', key, params);
 
 /** An error whose detail is a catalog message: English in `message` (logs), the caller's language on the wire. */
-function said(status: number, code: number, key: MessageKey, params: Params = {}, extra: ConstructorParameters<typeof HubError>[3] = {}): HubError {
+export function saidError(status: number, code: number, key: MessageKey, params: Params = {}, extra: ConstructorParameters<typeof HubError>[3] = {}): HubError {
   return new HubError(status, code, english(key, params), { ...extra, said: { key, params } });
+}
+
+/** A member at fault, its message from the catalog. */
+export function memberError(memberName: string, key: MessageKey, params: Params = {}, code: MemberErrorCode = 'Invalid'): MemberError {
+  return { memberName, message: english(key, params), code, said: { key, params } };
+}
+
+/** Members as the detail lists them: "name: message name: message". */
+export function membersText(members: ReadonlyArray<{ memberName: string; message: string }>): string {
+  return members.map((m) => `${m.memberName}: ${m.message}`).join(' ');
 }
 
 /** Constructors for the rows of the CONTRACT §2 table, so call sites read like the table. */
 export const errors = {
-  validation(detail: string, members: MemberError[] = []): HubError {
-    return new HubError(400, ErrorCode.ValidationFailed, detail, { errors: members });
+  /** A 400 whose detail (`key`, where `{members}` lists the members) and members are catalog messages. */
+  validation(key: MessageKey, params: Params, members: MemberError[]): HubError {
+    return saidError(400, ErrorCode.ValidationFailed, key, { ...params, members: membersText(members) }, { errors: members });
   },
-  member(memberName: string, message: string, code: MemberErrorCode = 'Invalid'): HubError {
-    return new HubError(400, ErrorCode.ValidationFailed, `${memberName}: ${message}`, {
-      errors: [{ memberName, message, code }],
-    });
+  member(memberName: string, key: MessageKey, params: Params = {}, code: MemberErrorCode = 'Invalid'): HubError {
+    return errors.validation('error.member', {}, [memberError(memberName, key, params, code)]);
   },
-  unauthenticated(detail?: string): HubError {
-    return new HubError(401, ErrorCode.Unauthenticated, detail ?? english('error.unauthenticated'), {
-      headers: { 'WWW-Authenticate': 'Bearer' },
-      ...(detail ? {} : { said: { key: 'error.unauthenticated' } }),
-    });
+  unauthenticated(key: MessageKey = 'error.unauthenticated'): HubError {
+    return saidError(401, ErrorCode.Unauthenticated, key, {}, { headers: { 'WWW-Authenticate': 'Bearer' } });
   },
-  missingRight(right: string | string[], orElse = ''): HubError {
-    const names = Array.isArray(right) ? right.join(' or ') : right;
-    if (orElse) return new HubError(403, ErrorCode.Unauthorized, `This operation requires the right ${names}${orElse}.`);
-    return said(403, ErrorCode.Unauthorized, 'error.missingRight', { rights: names });
+  /** `lookup`: the filters that read one row without the right (a GET by an exact filter). */
+  missingRight(right: string | string[], lookup?: string[]): HubError {
+    const rights = Array.isArray(right) ? right.join(' or ') : right;
+    if (lookup) return saidError(403, ErrorCode.Unauthorized, 'error.missingRightOrLookup', { rights, filters: lookup.join(' or ') });
+    return saidError(403, ErrorCode.Unauthorized, 'error.missingRight', { rights });
   },
   notSaleEnvironment(): HubError {
-    return said(403, ErrorCode.Unauthorized, 'error.notSale');
+    return saidError(403, ErrorCode.Unauthorized, 'error.notSale');
   },
-  forbidden(detail: string): HubError {
-    return new HubError(403, ErrorCode.OperationForbidden, detail);
+  forbidden(key: MessageKey, params: Params = {}): HubError {
+    return saidError(403, ErrorCode.OperationForbidden, key, params);
   },
   notFound(resource: string, key: string | number): HubError {
-    return said(404, ErrorCode.NotFound, 'error.notFound', { resource, key });
+    return saidError(404, ErrorCode.NotFound, 'error.notFound', { resource, key });
   },
   routeNotFound(path: string): HubError {
-    return said(404, ErrorCode.NotFound, 'error.routeNotFound', { path });
+    return saidError(404, ErrorCode.NotFound, 'error.routeNotFound', { path });
   },
   methodNotAllowed(method: string, path: string, allow: string[]): HubError {
-    return said(405, ErrorCode.OperationForbidden, 'error.methodNotAllowed', { method, path }, { headers: { Allow: allow.join(', ') } });
+    return saidError(405, ErrorCode.OperationForbidden, 'error.methodNotAllowed', { method, path }, { headers: { Allow: allow.join(', ') } });
   },
   versionMismatch(resource: ResourceRef, sent: number): HubError {
-    return said(409, ErrorCode.ResourceVersionMismatch, 'error.versionMismatch', { resource: resource.name, id: resource.id, version: resource.version, sent }, { resource });
+    return saidError(409, ErrorCode.ResourceVersionMismatch, 'error.versionMismatch', { resource: resource.name, id: resource.id, version: resource.version, sent }, { resource });
   },
-  locked(detail: string): HubError {
-    return new HubError(423, ErrorCode.ResourceLocked, detail);
+  locked(key: MessageKey, params: Params = {}): HubError {
+    return saidError(423, ErrorCode.ResourceLocked, key, params);
   },
   idempotencyKeyReused(): HubError {
-    return said(409, ErrorCode.IdempotencyKeyReused, 'error.idempotencyKeyReused');
+    return saidError(409, ErrorCode.IdempotencyKeyReused, 'error.idempotencyKeyReused');
   },
-  tooManyRequests(detail: string, retryAfterS: number): HubError {
-    return new HubError(429, ErrorCode.TooManyRequests, detail, { headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterS))) } });
+  tooManyRequests(retryAfterS: number, key: MessageKey, params: Params = {}): HubError {
+    return saidError(429, ErrorCode.TooManyRequests, key, params, { headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterS))) } });
   },
   payloadTooLarge(limit: string): HubError {
-    return said(413, ErrorCode.ValidationFailed, 'error.payloadTooLarge', { limit });
+    return saidError(413, ErrorCode.ValidationFailed, 'error.payloadTooLarge', { limit });
   },
   /** The client closed the connection before its request body was complete (logged as such, never a 500). */
   clientAborted(): HubError {
-    return said(400, ErrorCode.ValidationFailed, 'error.clientAborted', {}, { clientAborted: true });
+    return saidError(400, ErrorCode.ValidationFailed, 'error.clientAborted', {}, { clientAborted: true });
   },
   /** The disk could not confirm a commit (db/durability.ts): the change may not have been kept. */
   storageFailed(): HubError {
-    return said(500, ErrorCode.Internal, 'error.storageFailed');
+    return saidError(500, ErrorCode.Internal, 'error.storageFailed');
   },
   unsupportedMediaType(type: string): HubError {
-    return said(415, ErrorCode.ValidationFailed, 'error.unsupportedMediaType', { type: type || 'unspecified' });
+    return saidError(415, ErrorCode.ValidationFailed, 'error.unsupportedMediaType', { type: type || 'unspecified' });
   },
 };

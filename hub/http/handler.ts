@@ -14,7 +14,7 @@ export function ifMatch(req: Request): number | undefined {
   const raw = req.headers['if-match'];
   if (raw === undefined || raw === '*') return undefined;
   const m = /^\s*(?:W\/)?"?(\d+)"?\s*$/.exec(String(raw));
-  if (!m) throw errors.member('If-Match', `'${raw}' is not a version such as "3".`);
+  if (!m) throw errors.member('If-Match', 'header.notVersion', { value: raw });
   return Number(m[1]);
 }
 

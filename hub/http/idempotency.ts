@@ -43,7 +43,7 @@ export function idempotency(deps: { db: Db; clock: Clock }): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
     const key = req.headers['idempotency-key'];
     if ((req.method !== 'POST' && req.method !== 'PATCH') || key === undefined) return next();
-    if (typeof key !== 'string' || !KEY.test(key)) throw errors.member('Idempotency-Key', 'must be 1-200 visible ASCII characters.');
+    if (typeof key !== 'string' || !KEY.test(key)) throw errors.member('Idempotency-Key', 'header.idempotencyKey');
     const caller = res.locals.caller as Caller;
     const scope = `${caller.userId}\u0000${key}`;
     // A second copy of a request still running waits for the first, then gets its answer.

@@ -28,9 +28,9 @@ function values(v: unknown): string[] {
 function intParam(name: string, raw: string[], min: number, max: number, fallback: number): number {
   if (raw.length === 0) return fallback;
   const text = raw[raw.length - 1].trim();
-  if (!/^\d{1,15}$/.test(text)) throw errors.member(name, `'${text}' is not a whole number.`);
+  if (!/^\d{1,15}$/.test(text)) throw errors.member(name, 'query.notWholeNumber', { value: text });
   const n = Number(text);
-  if (n < min || n > max) throw errors.member(name, `must be between ${min} and ${max}.`, 'OutOfRange');
+  if (n < min || n > max) throw errors.member(name, 'member.between', { min, max }, 'OutOfRange');
   return n;
 }
 
@@ -55,7 +55,7 @@ export function parseListParams(query: Record<string, unknown>, filters: Record<
         continue;
       case '$count': {
         const t = raw[raw.length - 1]?.trim().toLowerCase();
-        if (t !== 'true' && t !== 'false') throw errors.member('$count', `'${t}' is not true or false.`);
+        if (t !== 'true' && t !== 'false') throw errors.member('$count', 'query.notBoolean', { value: t });
         out.countOnly = t === 'true';
         continue;
       }
@@ -64,7 +64,7 @@ export function parseListParams(query: Record<string, unknown>, filters: Record<
         continue;
     }
     const filter = byLower.get(lower);
-    if (!filter) throw errors.member(name, `'${name}' is not a filter of ${what}.`, 'Unknown');
+    if (!filter) throw errors.member(name, 'query.notAFilter', { name, what }, 'Unknown');
     for (const text of raw) {
       for (const condition of parseFilter(filter.name, text, filter.spec, timeZone)) out.filters.push({ name: filter.name, condition });
     }

@@ -1,6 +1,7 @@
 import { dec, hasAtMostStoredPlaces, toScaled } from '../core/money.js';
 import { parseIsoDateTime } from '../core/time.js';
 import { errors } from './errors.js';
+import type { MessageKey, Params } from '../i18n/index.js';
 
 /**
  * NData filter grammar (CONTRACT §4, §11): `Member=OP:ARG;OP:ARG`, a plain value meaning `eq`,
@@ -84,8 +85,8 @@ function splitOperations(text: string): string[] {
 
 function parseValue(member: string, raw: string, wasQuoted: boolean, spec: FilterSpec, tz: string): FilterValue {
   if (!wasQuoted && raw === 'null') return null;
-  const bad = (what: string): never => {
-    throw errors.member(member, `'${raw}' is not ${what}.`);
+  const bad = (key: MessageKey, params: Params = {}): never => {
+    throw errors.member(member, key, { ...params, value: raw });
   };
   switch (spec.type) {
     case 'string':
@@ -93,28 +94,28 @@ function parseValue(member: string, raw: string, wasQuoted: boolean, spec: Filte
       return raw;
     case 'enum': {
       const hit = spec.enumValues?.find((v) => v.toLowerCase() === raw.trim().toLowerCase());
-      return hit ?? bad(`one of ${spec.enumValues?.join(', ')}`);
+      return hit ?? bad('query.notEnum', { values: spec.enumValues?.join(', ') ?? '' });
     }
     case 'bool': {
       const t = raw.trim().toLowerCase();
       if (t === 'true') return true;
       if (t === 'false') return false;
-      return bad('true or false');
+      return bad('query.notBoolean');
     }
     case 'int': {
       const t = raw.trim();
-      if (!/^-?\d{1,16}$/.test(t) || !Number.isSafeInteger(Number(t))) return bad('an integer');
+      if (!/^-?\d{1,16}$/.test(t) || !Number.isSafeInteger(Number(t))) return bad('query.notInteger');
       return Number(t);
     }
     case 'decimal': {
       const t = raw.trim();
-      if (!/^-?\d{1,15}(\.\d+)?$/.test(t)) return bad('a decimal number');
-      if (!hasAtMostStoredPlaces(Number(t)) || dec(t).decimalPlaces() > 4) return bad('a decimal with at most 4 decimal places');
+      if (!/^-?\d{1,15}(\.\d+)?$/.test(t)) return bad('query.notDecimal');
+      if (!hasAtMostStoredPlaces(Number(t)) || dec(t).decimalPlaces() > 4) return bad('query.tooManyPlaces');
       return toScaled(t);
     }
     case 'datetime': {
       const d = parseIsoDateTime(raw, tz);
-      return d ? d.getTime() : bad('an ISO 8601 date-time');
+      return d ? d.getTime() : bad('query.notDateTime');
     }
   }
 }
@@ -123,31 +124,32 @@ function parseValue(member: string, raw: string, wasQuoted: boolean, spec: Filte
 export function parseFilter(member: string, text: string, spec: FilterSpec, tz: string): Condition[] {
   const conditions: Condition[] = [];
   const operations = splitOperations(text);
-  if (operations.length > MAX_OPERATIONS) throw errors.member(member, `At most ${MAX_OPERATIONS} operations in one filter value, not ${operations.length}.`, 'OutOfRange');
+  if (operations.length > MAX_OPERATIONS) throw errors.member(member, 'query.tooManyOperations', { max: MAX_OPERATIONS, count: operations.length }, 'OutOfRange');
   for (const operation of operations) {
     const colon = operation.indexOf(':');
     const head = colon >= 0 ? operation.slice(0, colon).trim().toLowerCase() : '';
     let op: Op = colon >= 0 && head in OPERATORS ? OPERATORS[head] : 'eq';
     const arg = colon >= 0 && head in OPERATORS ? operation.slice(colon + 1) : operation;
     if (!(colon >= 0 && head in OPERATORS) && spec.type === 'stringList') op = 'in';
-    if (ORDER_OPS.has(op) && spec.type === 'bool') throw errors.member(member, `The operator ${op} does not apply to a true/false filter.`);
+    if (ORDER_OPS.has(op) && spec.type === 'bool') throw errors.member(member, 'query.orderOnBool', { op });
     if (TEXT_OPS.has(op) && !['string', 'stringList'].includes(spec.type)) {
-      throw errors.member(member, `The operator ${op} applies only to text filters.`);
+      throw errors.member(member, 'query.textOnly', { op });
     }
     let pieces: { parts: string[]; quoted: boolean[] };
     try {
       pieces = LIST_OPS.has(op) ? splitQuoted(arg, ',') : splitQuoted(arg, '\u0000');
-    } catch (e) {
-      throw errors.member(member, `Bad value: ${(e as Error).message}.`);
+    } catch {
+      // The one thing splitQuoted refuses.
+      throw errors.member(member, 'query.unclosedQuote');
     }
     if (!LIST_OPS.has(op) && pieces.quoted[0] === false) pieces = { parts: [arg], quoted: [false] };
     if (LIST_OPS.has(op) && pieces.parts.length === 1 && pieces.parts[0] === '' && !pieces.quoted[0]) {
-      throw errors.member(member, `The operator ${op} needs at least one value.`);
+      throw errors.member(member, 'query.needsValue', { op });
     }
-    if (pieces.parts.length > MAX_LIST_VALUES) throw errors.member(member, `At most ${MAX_LIST_VALUES} values in ${op}, not ${pieces.parts.length}.`, 'OutOfRange');
+    if (pieces.parts.length > MAX_LIST_VALUES) throw errors.member(member, 'query.tooManyValues', { max: MAX_LIST_VALUES, op, count: pieces.parts.length }, 'OutOfRange');
     const values = pieces.parts.map((p, i) => parseValue(member, p, pieces.quoted[i], spec, tz));
     if (values.includes(null) && !['eq', 'ne'].includes(op)) {
-      throw errors.member(member, `null is allowed only with eq and ne.`);
+      throw errors.member(member, 'query.nullOnlyEq');
     }
     conditions.push({ op, values });
   }
@@ -165,7 +167,7 @@ export function parseSort(values: string[]): SortKey[] {
   for (const value of values) {
     for (let part of value.split(',')) {
       part = part.trim();
-      if (!part) throw errors.member('$sort', 'An empty sort key is not allowed.');
+      if (!part) throw errors.member('$sort', 'sort.empty');
       let desc = false;
       if (part.startsWith('-')) {
         desc = true;
@@ -174,12 +176,12 @@ export function parseSort(values: string[]): SortKey[] {
       const colon = part.lastIndexOf(':');
       if (colon >= 0) {
         const dir = part.slice(colon + 1).toLowerCase();
-        if (dir !== 'asc' && dir !== 'desc') throw errors.member('$sort', `'${dir}' is not asc or desc.`);
+        if (dir !== 'asc' && dir !== 'desc') throw errors.member('$sort', 'sort.notDirection', { value: dir });
         desc = dir === 'desc';
         part = part.slice(0, colon);
       }
       out.push({ key: part, desc });
-      if (out.length > MAX_SORT_KEYS) throw errors.member('$sort', `At most ${MAX_SORT_KEYS} sort keys.`, 'OutOfRange');
+      if (out.length > MAX_SORT_KEYS) throw errors.member('$sort', 'sort.tooMany', { max: MAX_SORT_KEYS }, 'OutOfRange');
     }
   }
   return out;

@@ -1,9 +1,10 @@
 import { isLanguage, t, type Language } from '../i18n/index.js';
+import { say } from '../i18n/say.js';
 import { requestLanguage } from './language.js';
 import { randomUUID } from 'node:crypto';
 import type { ErrorRequestHandler, NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
-import { HubError, errors } from './errors.js';
+import { HubError, errors, membersText, saidError, type MemberError } from './errors.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -37,20 +38,27 @@ export function shopLanguageOf(req: Request): Language {
   return isLanguage(lang) ? lang : 'en';
 }
 
+/** A member as the answer lists it: its message in `lang`. */
+function memberIn(lang: Language, m: MemberError): Omit<MemberError, 'said'> {
+  return { memberName: m.memberName, message: m.said ? say(lang, m.said) : m.message, code: m.code };
+}
+
 /** The problem+json text of an error (CONTRACT §2). */
 export function problemBody(req: Request, res: Response, err: HubError): string {
   const traceId = String(res.locals.requestId ?? '');
+  const lang = requestLanguage(req, res, shopLanguageOf(req));
+  const members = err.errors?.map((m) => memberIn(lang, m)) ?? [];
   const body: Record<string, unknown> = {
     type: `https://poshub.local/problems/${err.status}-${err.errorCode}`,
     title: err.title,
     status: err.status,
     // In the caller's language where the detail is a catalog message (else as written, in English).
-    detail: err.said ? t(requestLanguage(req, res, shopLanguageOf(req)), err.said.key, err.said.params) : err.message,
+    detail: err.said ? t(lang, err.said.key, { ...err.said.params, members: membersText(members) }) : err.message,
     instance: req.originalUrl,
     traceId,
     errorCode: err.errorCode,
   };
-  if (err.errors && err.errors.length) body.errors = err.errors;
+  if (members.length) body.errors = members;
   if (err.resource) body.resource = err.resource;
   return JSON.stringify(body);
 }
@@ -76,9 +84,11 @@ export function problemHandler(log: Logger): ErrorRequestHandler {
     const status = (err as { status?: number })?.status;
     if (status === 413) return sendProblem(req, res, errors.payloadTooLarge('1 MiB'));
     if (typeof status === 'number' && status >= 400 && status < 500) {
-      return sendProblem(req, res, new HubError(status, 3, (err as Error).message || 'Bad request.'));
+      // Another library's message is English only; without one, the catalog's.
+      const message = (err as Error).message;
+      return sendProblem(req, res, message ? new HubError(status, 3, message) : saidError(status, 3, 'error.badRequest'));
     }
     log.error({ err, reqId: res.locals.requestId }, 'unexpected error');
-    sendProblem(req, res, new HubError(500, 0, t('en', 'error.unexpected'), { said: { key: 'error.unexpected' } }));
+    sendProblem(req, res, saidError(500, 0, 'error.unexpected'));
   };
 }

@@ -30,7 +30,7 @@ export function rateLimit(opts: { perSecond: number; burst: number; clock: Clock
       for (const [k, v] of buckets) if (v.tokens + ((now - v.at) / 1000) * opts.perSecond >= opts.burst) buckets.delete(k);
     }
     if (b.tokens < 1) {
-      next(errors.tooManyRequests(`More than ${opts.perSecond} requests a second from ${address}; slow down.`, (1 - b.tokens) / opts.perSecond));
+      next(errors.tooManyRequests((1 - b.tokens) / opts.perSecond, 'tooMany.requests', { perSecond: opts.perSecond, address }));
       return;
     }
     b.tokens -= 1;

@@ -5,23 +5,30 @@
  * change or delete, and kept /api/health degraded for good.
  */
 import type { NextFunction, Request, Response } from 'express';
+import type { MessageKey } from '../i18n/index.js';
 import { errors } from './errors.js';
 
 /** A high surrogate not followed by a low one, or a low one not preceded by a high one. */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
+/** What is wrong with a broken string, said of a value, of a key and of a query. */
+const BROKEN = {
+  nul: { value: 'text.nul', key: 'text.keyNul', query: 'query.nul' },
+  surrogate: { value: 'text.surrogate', key: 'text.keySurrogate', query: 'query.surrogate' },
+} as const satisfies Record<string, Record<'value' | 'key' | 'query', MessageKey>>;
+
 /** Why `s` is not text the hub keeps, or null when it is. */
-export function brokenText(s: string): string | null {
-  if (s.includes('\u0000')) return 'must not contain the NUL character';
-  if (LONE_SURROGATE.test(s)) return 'must not contain a lone UTF-16 surrogate (not a character)';
+export function brokenText(s: string): keyof typeof BROKEN | null {
+  if (s.includes('\u0000')) return 'nul';
+  if (LONE_SURROGATE.test(s)) return 'surrogate';
   return null;
 }
 
 /** The first broken string (value or key) in a parsed JSON value, with its member path. */
-export function findBrokenText(value: unknown, path: string): { path: string; message: string } | null {
+export function findBrokenText(value: unknown, path: string): { path: string; key: MessageKey } | null {
   if (typeof value === 'string') {
     const why = brokenText(value);
-    return why ? { path, message: why } : null;
+    return why ? { path, key: BROKEN[why].value } : null;
   }
   if (value === null || typeof value !== 'object') return null;
   if (Array.isArray(value)) {
@@ -34,7 +41,7 @@ export function findBrokenText(value: unknown, path: string): { path: string; me
   for (const [key, child] of Object.entries(value)) {
     const why = brokenText(key);
     const at = path ? `${path}.${key}` : key;
-    if (why) return { path: path || '$body', message: `a key ${why}` };
+    if (why) return { path: path || '$body', key: BROKEN[why].key };
     const p = findBrokenText(child, at);
     if (p) return p;
   }
@@ -57,10 +64,10 @@ export function rejectBrokenQueryText(req: Request, _res: Response, next: NextFu
       name = decodeURIComponent(rawName.replace(/\+/g, ' '));
       value = decodeURIComponent(rest.join('=').replace(/\+/g, ' '));
     } catch {
-      throw errors.member(rawName, `'${pair}' is not percent-encoded UTF-8.`);
+      throw errors.member(rawName, 'query.notUtf8', { pair });
     }
     const why = brokenText(name) ?? brokenText(value);
-    if (why) throw errors.member(brokenText(name) ? '$query' : name, `The query ${why}.`);
+    if (why) throw errors.member(brokenText(name) ? '$query' : name, BROKEN[why].query);
   }
   next();
 }

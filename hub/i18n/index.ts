@@ -35,10 +35,9 @@ export function fromAcceptLanguage(header: string | undefined): Language | undef
 
 export type Params = Record<string, string | number>;
 
-/** A catalog message in `lang` (Czech falls back to Slovak where it has no text of its own, English last). */
+/** A catalog message in `lang` (every key has every language: messages.ts). */
 export function t(lang: Language, key: MessageKey, params: Params = {}): string {
-  const entry = MESSAGES[key] as Partial<Record<Language, string>>;
-  const template = entry[lang] ?? (lang === 'cs' ? entry.sk : undefined) ?? entry.en!;
+  const template: string = MESSAGES[key][lang];
   return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
 }
 

@@ -29,6 +29,7 @@ import { devices } from '../resources/devices/resource.js';
 import { orders } from '../resources/orders/resource.js';
 import { orderEndpoints } from '../resources/orderendpoints/resource.js';
 import { users } from '../resources/users/resource.js';
+import { fieldMessage } from '../i18n/say.js';
 
 export const PAIRING_TTL_MS = 10 * 60_000;
 /** How long after Served a display may still bring an order back to Ready (a plate served to the wrong table). */
@@ -41,7 +42,7 @@ const THROTTLE_KEY = '\u0000kds-pairing';
 export const pairingRequestSchema = z.object({ orderEndpointName: nameKey() });
 /** Six digits; spaces and dashes a person types between groups are dropped. */
 export const pairSchema = z.object({
-  code: z.preprocess((v) => (typeof v === 'string' ? v.replace(/[\s-]/g, '') : v), z.string().regex(/^\d{6}$/, 'must be the 6 digits shown to the manager')),
+  code: z.preprocess((v) => (typeof v === 'string' ? v.replace(/[\s-]/g, '') : v), z.string().regex(/^\d{6}$/, fieldMessage('field.pairingCode'))),
 });
 
 export const recallSchema = z.object({ _v: z.number().int().min(0).optional() });
@@ -100,9 +101,9 @@ export class KdsService {
   /** A Tablet endpoint that is active, or the error the contract names (400 unknown, 403 state). */
   private tabletEndpoint(name: string): Doc {
     const stored = getStored(this.ctx.db, orderEndpoints, name);
-    if (!stored) throw errors.member('orderEndpointName', `OrderEndpoint '${name}' does not exist.`);
-    if (stored.doc.type !== 'Tablet') throw errors.forbidden(`Order endpoint '${name}' is a ${String(stored.doc.type)} printer, not a Tablet: only kitchen displays are paired.`);
-    if (stored.doc.isActive !== true) throw errors.forbidden(`Order endpoint '${name}' is inactive.`);
+    if (!stored) throw errors.member('orderEndpointName', 'endpoint.notFoundKds', { name });
+    if (stored.doc.type !== 'Tablet') throw errors.forbidden('kds.notTablet', { name, type: String(stored.doc.type) });
+    if (stored.doc.isActive !== true) throw errors.forbidden('endpoint.inactive', { name });
     return stored.doc;
   }
 
@@ -169,11 +170,11 @@ export class KdsService {
       const stored = service.getStored(id);
       service.checkVersion(id, stored.v, _v ?? ifMatch);
       const state = String(stored.doc.state);
-      if (state !== 'Served') throw errors.forbidden(`Order '${id}' is ${state}, not Served: only a served order is recalled (POST /api/orders/${id}/state moves the others).`);
+      if (state !== 'Served') throw errors.forbidden('kds.notServed', { id, state });
       const servedAt = Date.parse(String(stored.doc.stateChangedAt ?? stored.doc.createdAt));
       const now = this.now();
       if (!(now - servedAt <= RECALL_WINDOW_MS)) {
-        throw errors.forbidden(`Order '${id}' was served more than ${RECALL_WINDOW_MS / 60_000} minutes ago; it is not recalled any more.`);
+        throw errors.forbidden('kds.recallTooLate', { id, minutes: RECALL_WINDOW_MS / 60_000 });
       }
       const at = new Date(now).toISOString();
       const history = [...((stored.doc.stateHistory as unknown[]) ?? []), { state: 'Ready', at, userName: caller.userName }];
@@ -189,15 +190,15 @@ export class KdsService {
 
   private async exchangeNow(raw: Record<string, unknown>, address: string): Promise<PairedSession> {
     const { code } = parseOr400(pairSchema, raw);
-    const attempt = this.throttle.attempt(THROTTLE_KEY, address, 'wrong pairing codes');
+    const attempt = this.throttle.attempt(THROTTLE_KEY, address, 'tooMany.pairingCodes');
     this.prune();
     const hash = this.hash(code);
     const pairing = this.byHash.get(hash);
-    if (!pairing) throw errors.unauthenticated('The pairing code is wrong, expired or already used.');
+    if (!pairing) throw errors.unauthenticated('kds.badPairingCode');
     if (!getStored(this.ctx.db, orderEndpoints, pairing.orderEndpointName)) {
       // Deleted since the code was made: the code can never work again, so it is spent.
       this.byHash.delete(hash);
-      throw errors.forbidden(`Order endpoint '${pairing.orderEndpointName}' no longer exists; ask the manager for a new code.`);
+      throw errors.forbidden('kds.endpointGone', { name: pairing.orderEndpointName });
     }
     const endpoint = this.tabletEndpoint(pairing.orderEndpointName);
     const name = String(endpoint.name);
@@ -206,18 +207,18 @@ export class KdsService {
     // Check the device and user before the code is spent, so a refusal leaves it usable once fixed.
     const device = getStored(this.ctx.db, devices, deviceName);
     if (device && device.doc.envName !== 'Tool') {
-      throw errors.forbidden(`Device '${deviceName}' exists with envName ${String(device.doc.envName)}; a kitchen display's device must be a Tool device (never Sale).`);
+      throw errors.forbidden('kds.deviceNotTool', { device: deviceName, envName: String(device.doc.envName) });
     }
     if (device && device.doc.isActive !== true) {
-      throw errors.forbidden(`Device '${deviceName}' is inactive (switched off on purpose?); activate it, or delete it to start afresh.`);
+      throw errors.forbidden('kds.deviceInactive', { device: deviceName });
     }
     const user = authRepo.findUserByName(this.ctx.db, userName);
     if (user) {
       const doc = JSON.parse(user.doc) as Doc;
-      if (user.isActive !== 1) throw errors.forbidden(`User '${userName}' is inactive; activate it, or delete it to start afresh.`);
+      if (user.isActive !== 1) throw errors.forbidden('kds.userInactive', { user: userName });
       // A pairing hands out OrderProcess and nothing more, whatever someone later gave this user.
       const extra = ((doc.rights as string[]) ?? []).filter((r) => !(DISPLAY_RIGHTS as readonly string[]).includes(r));
-      if (extra.length) throw errors.forbidden(`User '${userName}' holds more than a display needs (${extra.join(', ')}); a pairing never hands those out.`);
+      if (extra.length) throw errors.forbidden('kds.userHoldsMore', { user: userName, rights: extra.join(', ') });
     }
     this.byHash.delete(hash);
     attempt.succeeded();

@@ -18,6 +18,7 @@ import type { Doc } from '../resources/engine/define.js';
 import { enumOf } from '../resources/engine/fields.js';
 import { appendChange } from '../resources/engine/repo.js';
 import { parseOr400 } from '../resources/engine/validate.js';
+import { fieldMessage } from '../i18n/say.js';
 
 /** Implicit: TLS from the first byte (smtps, port 465). Required: STARTTLS or refuse. Opportunistic: STARTTLS when offered. Off: plain text. */
 export const SMTP_TLS = ['Implicit', 'Required', 'Opportunistic', 'Off'] as const;
@@ -78,8 +79,8 @@ export function smtpFromUrl(url: string, from?: string): Omit<SmtpServer, 'from'
 
 export const defaultPort = (tls: SmtpTls) => (tls === 'Implicit' ? 465 : 587);
 
-const line = (max: number) => z.string().max(max).regex(/^[^\u0000-\u001f]*$/, 'must not hold control characters');
-const address = z.string().max(254).refine((s) => isEmailAddress(addressOf(s)), 'is not an e-mail address (a@b.c or Name <a@b.c>)');
+const line = (max: number) => z.string().max(max).regex(/^[^\u0000-\u001f]*$/, fieldMessage('field.noControl'));
+const address = z.string().max(254).refine((s) => isEmailAddress(addressOf(s)), fieldMessage('field.emailAddress'));
 
 /** The body of PUT /api/receipts/settings. PUT replaces the whole; a left-out password keeps the stored one. */
 export const settingsSchema = z.object({
@@ -92,7 +93,7 @@ export const settingsSchema = z.object({
         .string()
         .min(1)
         .max(253)
-        .regex(/^[A-Za-z0-9.:[\]-]+$/, 'is not a host name or address'),
+        .regex(/^[A-Za-z0-9.:[\]-]+$/, fieldMessage('field.hostName')),
       port: z.number().int().min(1).max(65535).nullable().default(null),
       tls: enumOf(SMTP_TLS).default('Opportunistic'),
       user: z.string().min(1).max(254).nullable().default(null),
@@ -201,7 +202,7 @@ export class MailSettings {
   put(raw: Record<string, unknown>, ifMatch?: number): Doc {
     const sentV = raw._v;
     if (sentV !== undefined && sentV !== null && !(typeof sentV === 'number' && Number.isInteger(sentV) && sentV >= 0)) {
-      throw errors.member('_v', 'must be a non-negative integer.');
+      throw errors.member('_v', 'member.nonNegativeInteger');
     }
     const body: SettingsInput = parseOr400(settingsSchema, raw);
     const expected = typeof sentV === 'number' ? sentV : ifMatch;

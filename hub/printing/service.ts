@@ -116,7 +116,7 @@ export class PrintService {
     const stored = getStored(this.deps.db, orders, orderId);
     if (!stored) throw errors.notFound('Order', orderId);
     const name = String(stored.doc.orderEndpointName);
-    this.requirePrinter(name, () => errors.forbidden(`Order endpoint '${name}' no longer exists.`));
+    this.requirePrinter(name, () => errors.forbidden('endpoint.gone', { name }));
     return this.enqueue(name, 'reprint', orderId, { orderId, requestedBy });
   }
 
@@ -129,8 +129,8 @@ export class PrintService {
   private requirePrinter(name: string, missing: () => Error): void {
     const endpoint = getStored(this.deps.db, orderEndpoints, name);
     if (!endpoint) throw missing();
-    if (endpoint.doc.type === 'Tablet') throw errors.forbidden(`Order endpoint '${name}' is a kitchen display; it shows orders, it does not print them.`);
-    if (endpoint.doc.isActive !== true) throw errors.forbidden(`Order endpoint '${name}' is inactive.`);
+    if (endpoint.doc.type === 'Tablet') throw errors.forbidden('endpoint.displayDoesNotPrint', { name });
+    if (endpoint.doc.isActive !== true) throw errors.forbidden('endpoint.inactive', { name });
   }
 
   private enqueue(endpointName: string, kind: 'reprint' | 'test', refId: string | null, payload: unknown): PrintJob {

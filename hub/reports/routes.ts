@@ -18,7 +18,7 @@ function wantsCsv(format: unknown, accepts: string | false): boolean {
   if (typeof f === 'string' && f) {
     if (f.toLowerCase() === 'csv') return true;
     if (f.toLowerCase() === 'json') return false;
-    throw errors.member('format', `'${f}' is not csv or json.`);
+    throw errors.member('format', 'reports.notFormat', { value: f });
   }
   return accepts === 'text/csv';
 }
@@ -88,10 +88,10 @@ export const reportRoutes = routes<{ reports: Reports; shopLanguage: Language }>
         requireRight(callerOf(res), 'ReportRead');
         const q = Object.fromEntries(Object.entries(req.query).map(([k, v]) => [k.toLowerCase(), Array.isArray(v) ? v[v.length - 1] : v]));
         const name = typeof q.fiscalname === 'string' ? q.fiscalname : '';
-        if (!name) throw errors.member('fiscalName', 'is required.', 'Required');
+        if (!name) throw errors.member('fiscalName', 'member.required', {}, 'Required');
         const raw = typeof q.number === 'string' ? q.number.trim() : undefined;
-        if (raw !== undefined && !/^\d{1,9}$/.test(raw)) throw errors.member('number', `'${raw}' is not a fiscal day number.`);
-        if (!reports.fiscalDeviceExists(name)) throw errors.member('fiscalName', `Fiscal device '${name}' does not exist.`);
+        if (raw !== undefined && !/^\d{1,9}$/.test(raw)) throw errors.member('number', 'reports.notDayNumber', { value: raw });
+        if (!reports.fiscalDeviceExists(name)) throw errors.member('fiscalName', 'fiscal.notFound', { name });
         res.json(reports.fiscalDay(name, raw === undefined ? undefined : Number(raw)));
       },
   },

@@ -50,7 +50,7 @@ function parseDay(name: string, value: unknown): number {
   const m = DATE.exec(text);
   const ms = m ? Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) : NaN;
   if (!m || Number.isNaN(ms) || new Date(ms).getUTCDate() !== Number(m[3])) {
-    throw errors.member(name, text ? `'${text}' is not a date (YYYY-MM-DD, a day in the shop's time zone).` : 'is required (YYYY-MM-DD, a day in the shop\u2019s time zone).', text ? 'Invalid' : 'Required');
+    throw errors.member(name, text ? 'reports.notDate' : 'reports.dateRequired', { value: text ?? '' }, text ? 'Invalid' : 'Required');
   }
   return ms;
 }
@@ -114,11 +114,11 @@ export class Reports {
     const q = lowerKeys(query);
     const fromMs = parseDay('from', q.from);
     const toMs = parseDay('to', q.to);
-    if (toMs < fromMs) throw errors.member('to', `must not be before from (${iso(fromMs)}).`, 'OutOfRange');
-    if ((toMs - fromMs) / DAY > MAX_DAYS) throw errors.member('to', 'A report spans at most 20 years.', 'OutOfRange');
+    if (toMs < fromMs) throw errors.member('to', 'reports.toBeforeFrom', { from: iso(fromMs) }, 'OutOfRange');
+    if ((toMs - fromMs) / DAY > MAX_DAYS) throw errors.member('to', 'reports.tooLong', {}, 'OutOfRange');
     const raw = typeof q.groupby === 'string' ? q.groupby : 'product';
     const groupBy = GROUP_BY.find((g) => g === raw.toLowerCase());
-    if (!groupBy) throw errors.member('groupBy', `'${raw}' is not one of ${GROUP_BY.join(', ')}.`);
+    if (!groupBy) throw errors.member('groupBy', 'member.notOneOf', { value: raw, values: GROUP_BY.join(', ') });
     const span = spanOf(fromMs, toMs);
     const daysOnly = { months: [], days: [[`d:${iso(fromMs)}`, `d:${iso(toMs)}`]] as Array<[string, string]> };
     const rows =
@@ -182,7 +182,7 @@ export function fiscalDayFigures(db: Db, fiscalName: string, number?: number): F
   const latest = latestFiscalBucket(db, fiscalBucket(fiscalName, 0).slice(0, -10));
   const latestNumber = latest ? Number(latest.slice(-10)) : undefined;
   const day = number ?? Math.max(open ?? 0, latestNumber ?? 0);
-  if (!day) throw errors.member('number', `No fiscal day of '${fiscalName}' is known yet: give its dailySalesReportNumber.`, 'Required');
+  if (!day) throw errors.member('number', 'fiscal.noDayGiveReportNumber', { name: fiscalName }, 'Required');
   const bucket = fiscalBucket(fiscalName, day);
   const [total] = fiscalDayTotals(db, 'total', bucket);
   const types = paymentTypeNames(db);

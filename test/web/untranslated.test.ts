@@ -61,6 +61,15 @@ describe('the pages speak only through their catalogs', () => {
     expect(files.flatMap((f) => findings(relative(ROOT, f), readFileSync(f, 'utf8')))).toEqual([]);
   });
 
+  it('every catalog entry of the pages has its Czech (nothing falls back to Slovak any more)', () => {
+    // The Entry type makes `cs` required; this holds the sources to it should the type be widened again.
+    const entry = /\ben:\s*(['"`])(?:\\.|(?!\1).)*\1,\s*sk:\s*(['"`])(?:\\.|(?!\2).)*\2\s*,?\s*(\}|cs:)/gs;
+    const files = ['manager', 'kds', 'shared'].flatMap((room) => sources(join(WEB, room)));
+    const entries = files.flatMap((f) => [...withoutComments(readFileSync(f, 'utf8')).matchAll(entry)].map((m) => ({ file: relative(ROOT, f), czech: m[3] === 'cs:' })));
+    expect(entries.length).toBeGreaterThan(800);
+    expect(entries.filter((e) => !e.czech).map((e) => e.file)).toEqual([]);
+  });
+
   it('finds text written straight into a page, and passes what goes through a catalog (the check itself)', () => {
     const found = (src: string) => findings('sample.tsx', src).length > 0;
     expect(found('<button title="Log out">x</button>')).toBe(true);

@@ -15,6 +15,7 @@ import type { PaymentKind, Receipt } from '../types.js';
 import type { FaultCode } from '../../faults.js';
 import { decode1251, deviceText, encode1251 } from './cp1251.js';
 import { CLASSIC, X_FORMAT, type FrameFormat } from './frame.js';
+import { refused } from '../../settings.js';
 
 export type VariantName = 'P' | 'C' | 'X';
 export const VARIANT_NAMES: readonly VariantName[] = ['P', 'C', 'X'];
@@ -494,7 +495,7 @@ function pairs(text: string | undefined, key: string, pattern: RegExp): Array<[s
   const out: Array<[string, string]> = [];
   for (const pair of (text ?? '').split(',').filter((p) => p.trim())) {
     const m = pattern.exec(pair.trim());
-    if (!m) throw new ReplyError(`${key}: '${pair}' is not of the form ${pattern.source}`);
+    if (!m) throw refused(new ReplyError(`${key}: '${pair}' is not of the form ${pattern.source}`), 'form', { setting: key, value: pair, form: pattern.source });
     out.push([m[1], m[2]]);
   }
   return out;
@@ -508,26 +509,26 @@ function pairs(text: string | undefined, key: string, pattern: RegExp): Array<[s
 export function parseSettings(settings: Record<string, string>): DatecsSettings {
   const variant = settings.Variant?.trim().toUpperCase();
   if (variant !== undefined && variant !== '' && variant !== 'AUTO' && !VARIANT_NAMES.includes(variant as VariantName)) {
-    throw new ReplyError(`Variant: '${settings.Variant}' is not P, C, X or auto`);
+    throw refused(new ReplyError(`Variant: '${settings.Variant}' is not P, C, X or auto`), 'variant', { setting: 'Variant', value: settings.Variant });
   }
   const named = variant && variant !== 'AUTO' ? (variant as VariantName) : null;
   const groupCodes = new Set([...CYRILLIC_GROUPS, ...'ABCDEFGH', ...'12345678']);
   const taxPairs = pairs(settings.TaxGroups, 'TaxGroups', /^(\d+)\s*=\s*(\S)$/);
-  for (const [, g] of taxPairs) if (!groupCodes.has(g.toUpperCase())) throw new ReplyError(`TaxGroups: '${g}' is not a tax group (А-З, A-H or 1-8)`);
+  for (const [, g] of taxPairs) if (!groupCodes.has(g.toUpperCase())) throw refused(new ReplyError(`TaxGroups: '${g}' is not a tax group (А-З, A-H or 1-8)`), 'taxGroup', { setting: 'TaxGroups', value: g });
   const payments: Partial<Record<PaymentKind, string>> = {};
   for (const [k, m] of pairs(settings.PaymentModes, 'PaymentModes', /^(\w+)\s*=\s*(\w)$/)) {
     const kind = KINDS.find((x) => x.toLowerCase() === k.toLowerCase());
-    if (!kind) throw new ReplyError(`PaymentModes: '${k}' is not one of ${KINDS.join(', ')}`);
+    if (!kind) throw refused(new ReplyError(`PaymentModes: '${k}' is not one of ${KINDS.join(', ')}`), 'notOneOf', { setting: 'PaymentModes', value: k, values: KINDS.join(', ') });
     payments[kind] = m;
   }
   const operator = settings.OperatorCode ?? '1';
-  if (!/^\d{1,2}$/.test(operator)) throw new ReplyError(`OperatorCode: '${operator}' is not 1-30`);
+  if (!/^\d{1,2}$/.test(operator)) throw refused(new ReplyError(`OperatorCode: '${operator}' is not 1-30`), 'range', { setting: 'OperatorCode', value: operator, range: '1-30' });
   const password = settings.OperatorPassword ?? null;
-  if (password !== null && !/^\d{1,8}$/.test(password)) throw new ReplyError('OperatorPassword: 1 to 8 digits');
+  if (password !== null && !/^\d{1,8}$/.test(password)) throw refused(new ReplyError('OperatorPassword: 1 to 8 digits'), 'operatorPassword', { setting: 'OperatorPassword' });
   const till = settings.TillNumber ?? '1';
-  if (!/^\d{1,5}$/.test(till)) throw new ReplyError(`TillNumber: '${till}' is not 1-99999`);
+  if (!/^\d{1,5}$/.test(till)) throw refused(new ReplyError(`TillNumber: '${till}' is not 1-99999`), 'range', { setting: 'TillNumber', value: till, range: '1-99999' });
   const unp = settings.UniqueSaleNumber ?? 'true';
-  if (unp !== 'true' && unp !== 'false') throw new ReplyError(`UniqueSaleNumber: '${unp}' is not true or false`);
+  if (unp !== 'true' && unp !== 'false') throw refused(new ReplyError(`UniqueSaleNumber: '${unp}' is not true or false`), 'trueFalse', { setting: 'UniqueSaleNumber', value: unp });
   return {
     variant: named,
     operator,

@@ -39,6 +39,7 @@ import {
   type Variant,
 } from './commands.js';
 import { CLASSIC, FrameError, MAX_REPLY_DATA, SEQ_MAX, SEQ_MIN, decodeReply, encodeRequest, hex, nextSeq, scan, type FrameFormat, type Reply } from './frame.js';
+import { refused } from '../../settings.js';
 
 export interface LinkTimings {
   /** How long to wait for a whole answer frame (the manuals: 500 ms; more at a slow baud rate). */
@@ -218,7 +219,7 @@ export function timingsFromSettings(settings: Record<string, string>): Partial<L
     const v = settings[key];
     if (v === undefined) continue;
     if (!/^\d{1,7}$/.test(v) || (field !== 'retries' && Number(v) < 10) || (field === 'retries' && Number(v) > 20)) {
-      throw new ReplyError(`${key}: '${v}' is not a whole number in range`);
+      throw refused(new ReplyError(`${key}: '${v}' is not a whole number in range`), 'wholeInRange', { setting: key, value: v });
     }
     out[field] = Number(v);
   }

@@ -21,6 +21,7 @@
 import { Decimal } from 'decimal.js';
 import { type EkasaInfo, type PaymentKind, type Receipt } from '../types.js';
 import { DeviceError, type FaultCode } from '../../faults.js';
+import { refused } from '../../settings.js';
 
 export const REGISTER_PATH = '/api/v1/requests/receipts/cash_register';
 /**
@@ -77,15 +78,15 @@ export class EkasaSettingsError extends Error {}
  */
 export function parseEkasaSettings(settings: Record<string, string>): EkasaSettings {
   const code = settings.CashRegisterCode ?? '';
-  if (!/^\d{16,17}$/.test(code)) throw new EkasaSettingsError(`CashRegisterCode: '${code}' is not the 16 or 17 digits of the cash register's code (kód ORP)`);
+  if (!/^\d{16,17}$/.test(code)) throw refused(new EkasaSettingsError(`CashRegisterCode: '${code}' is not the 16 or 17 digits of the cash register's code (kód ORP)`), 'cashRegisterCode', { setting: 'CashRegisterCode', value: code });
   const names = { ...DEFAULT_PAYMENT_NAMES };
   for (const pair of (settings.PaymentNames ?? '').split(',').filter((p) => p.trim())) {
     const m = /^\s*(Cash|CreditCard|Voucher|Other)\s*=\s*(.{1,255})$/.exec(pair);
-    if (!m) throw new EkasaSettingsError(`PaymentNames: '${pair}' is not <Cash|CreditCard|Voucher|Other>=<name>`);
+    if (!m) throw refused(new EkasaSettingsError(`PaymentNames: '${pair}' is not <Cash|CreditCard|Voucher|Other>=<name>`), 'form', { setting: 'PaymentNames', value: pair, form: '<Cash|CreditCard|Voucher|Other>=<name>' });
     names[m[1] as PaymentKind] = m[2].trim();
   }
   const timeout = settings.TimeoutMs ?? String(DEFAULT_TIMEOUT_MS);
-  if (!/^\d{3,6}$/.test(timeout)) throw new EkasaSettingsError(`TimeoutMs: '${timeout}' is not 100-999999`);
+  if (!/^\d{3,6}$/.test(timeout)) throw refused(new EkasaSettingsError(`TimeoutMs: '${timeout}' is not 100-999999`), 'range', { setting: 'TimeoutMs', value: timeout, range: '100-999999' });
   return { cashRegisterCode: code, headerText: settings.HeaderText, footerText: settings.FooterText, unit: settings.Unit ?? 'ks', paymentNames: names, timeoutMs: Number(timeout) };
 }
 

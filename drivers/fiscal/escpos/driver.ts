@@ -20,6 +20,7 @@ import type { Block } from '../../escpos/document.js';
 import { OneAtATime } from '../one-at-a-time.js';
 import { type DeviceInfo, type DeviceStateStore, type DeviceStatus, type FiscalDevice, type FiscalResult, type LastDocument, type Receipt, type ReportResult } from '../types.js';
 import { DeviceError } from '../../faults.js';
+import { refused } from '../../settings.js';
 
 interface JournalEntry {
   jobId: string;
@@ -65,7 +66,7 @@ export function checkEscPosSettings(settings: Record<string, string>): void {
 function reconnectMaxMs(settings: Record<string, string>): number {
   const v = settings.ReconnectMaxMs;
   if (v === undefined) return 5000;
-  if (!/^\d{1,7}$/.test(v) || Number(v) < 10) throw new Error(`ReconnectMaxMs: '${v}' is not a whole number of milliseconds (10 or more)`);
+  if (!/^\d{1,7}$/.test(v) || Number(v) < 10) throw refused(new Error(`ReconnectMaxMs: '${v}' is not a whole number of milliseconds (10 or more)`), 'milliseconds', { setting: 'ReconnectMaxMs', value: v });
   return Number(v);
 }
 

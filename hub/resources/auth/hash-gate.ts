@@ -25,7 +25,7 @@ export class HashGate {
   /** Admits a hash for `address` now (429 when that address has too many in the gate), and runs `fn` in its turn. */
   run<T>(address: string, fn: () => Promise<T>): Promise<T> {
     const held = this.inUse.get(address) ?? 0;
-    if (held >= this.perAddress) throw errors.tooManyRequests('Too many logins at once from this address; try again in a moment.', 1);
+    if (held >= this.perAddress) throw errors.tooManyRequests(1, 'tooMany.loginsAtOnce');
     this.inUse.set(address, held + 1);
     return new Promise<T>((resolve, reject) => {
       const job: Job = {

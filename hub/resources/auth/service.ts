@@ -69,7 +69,7 @@ export class AuthService {
     }
     const device = getStored(this.ctx.db, devices, body.deviceName);
     if (!user || !passwordOk || !user.isActive || !device || device.doc.isActive !== true) {
-      throw errors.unauthenticated('Unknown user or device, wrong password, or an inactive user or device.');
+      throw errors.unauthenticated('auth.loginFailed');
     }
     attempt.succeeded();
     return this.openSession(user.id, body.deviceName);
@@ -84,7 +84,7 @@ export class AuthService {
     const device = getStored(this.ctx.db, devices, deviceName);
     const user = repo.findUserDoc(this.ctx.db, userId);
     if (!user || user.isActive !== true || !device || device.doc.isActive !== true) {
-      throw errors.unauthenticated('Unknown or inactive user or device.');
+      throw errors.unauthenticated('auth.inactive');
     }
     const envName = String(device.doc.envName);
     const tokenId = newToken();
@@ -142,12 +142,12 @@ export class AuthService {
   private callerOf(tokenHash: string): Caller {
     const session = repo.findSession(this.ctx.db, tokenHash);
     if (!session || session.revokedAt !== null || session.expiresAt <= this.now()) {
-      throw errors.unauthenticated('The access token is unknown, expired or revoked.');
+      throw errors.unauthenticated('auth.tokenUnknown');
     }
     const user = repo.findUserDoc(this.ctx.db, session.userId);
     const device = getStored(this.ctx.db, devices, session.deviceName);
     if (!user || user.isActive !== true || !device || device.doc.isActive !== true) {
-      throw errors.unauthenticated('The user or device of this session is no longer active.');
+      throw errors.unauthenticated('auth.sessionInactive');
     }
     this.lastRequest.set(session.deviceName, this.now());
     const rights = new Set((user.rights as string[]).map(canonicalRight).filter((r): r is Right => !!r));
@@ -183,7 +183,7 @@ export class AuthService {
     const session = repo.findSessionByRefresh(this.ctx.db, hashToken(body.refreshToken));
     const now = this.now();
     if (!session || session.tokenHash !== hashToken(body.tokenId) || session.revokedAt !== null || session.refreshExpiresAt <= now) {
-      throw errors.unauthenticated('The refresh token is unknown, expired or already used.');
+      throw errors.unauthenticated('auth.refreshUnknown');
     }
     const tokenId = newToken();
     const refreshToken = newToken();

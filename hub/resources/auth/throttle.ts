@@ -1,5 +1,6 @@
 import type { Clock } from '../../core/clock.js';
 import { errors } from '../../http/errors.js';
+import type { MessageKey } from '../../i18n/index.js';
 
 /**
  * Failed-login throttling (CONTRACT §11, §12): 10 failures for one user name within 15 minutes, or 50
@@ -53,9 +54,9 @@ export class LoginThrottle {
    * Starts an attempt: 429 when the limits are reached (counting the attempts still being checked),
    * else counted as a failure at once — synchronously, so parallel attempts see each other.
    */
-  attempt(userName: string, address: string, what = 'failed logins'): LoginAttempt {
+  attempt(userName: string, address: string, tooMany: MessageKey = 'tooMany.failedLogins'): LoginAttempt {
     const wait = this.retryAfterS(userName, address);
-    if (wait > 0) throw errors.tooManyRequests(`Too many ${what}; try again later.`, wait);
+    if (wait > 0) throw errors.tooManyRequests(wait, tooMany);
     const user = userName.toLowerCase();
     const mark: Mark = { at: this.clock.now().getTime() };
     this.byUser.set(user, [...this.recent(this.byUser, user), mark]);

@@ -13,8 +13,9 @@ import { idKeyed } from '../engine/keys.js';
 import { decimal, idKey, MAX_INT32, nameKey, nullableText } from '../engine/fields.js';
 import { requireExisting } from '../engine/refs.js';
 import { fiscalDevices } from '../fiscaldevices/resource.js';
+import { fieldMessage } from '../../i18n/say.js';
 
-const amount = () => decimal().min(0, 'must be 0 or more');
+const amount = () => decimal().min(0, fieldMessage('field.zeroOrMore'));
 
 export const cashCounts = defineResource({
   name: 'cashcounts',
@@ -57,7 +58,7 @@ export const cashCounts = defineResource({
       try {
         day = fiscalDayFigures(ctx.db, fiscalName, body.dailySalesReportNumber as number | undefined);
       } catch {
-        throw errors.member('dailySalesReportNumber', `No fiscal day of '${fiscalName}' is known yet: give its number.`, 'Required');
+        throw errors.member('dailySalesReportNumber', 'fiscal.noDayGiveNumber', { name: fiscalName }, 'Required');
       }
       const expected = dec(body.openingFloat as number).plus(dec(day.cashSales));
       return {

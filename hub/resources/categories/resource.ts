@@ -34,8 +34,8 @@ export const categories = defineResource({
   hooks: {
     beforeDelete({ existing, ctx }) {
       const used = categoryUse(ctx.db, String(existing.name));
-      if (used.plus > 0) throw errors.forbidden(`Category '${existing.name}' still holds ${used.plus} products; move them to another category first.`);
-      if (used.endpoints.length) throw errors.forbidden(`Category '${existing.name}' is routed to order endpoints ${used.endpoints.join(', ')}; remove it from them first.`);
+      if (used.plus > 0) throw errors.forbidden('category.holdsProducts', { name: String(existing.name), count: used.plus });
+      if (used.endpoints.length) throw errors.forbidden('category.routed', { name: String(existing.name), endpoints: used.endpoints.join(', ') });
     },
   },
 });

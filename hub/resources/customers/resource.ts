@@ -1,7 +1,7 @@
 import { customerSql } from './store.js';
 import { z } from 'zod';
 import { hasRight, requireRight } from '../../http/caller.js';
-import { errors } from '../../http/errors.js';
+import { errors, memberError } from '../../http/errors.js';
 import { dec, toJsonNumber, toScaled } from '../../core/money.js';
 import { defineResource, type Doc } from '../engine/define.js';
 import { idKeyed } from '../engine/keys.js';
@@ -112,7 +112,7 @@ export const customers = defineResource({
       table: 'customer_cards',
       fk: 'customer_id',
       rows: (d) => (d.cards as Array<{ serialNumber: string }>).map((c) => ({ serial_number: c.serialNumber })),
-      unique: { column: 'serial_number', member: (i) => `cards[${i}].serialNumber`, message: 'This card serial number belongs to another card.' },
+      unique: { column: 'serial_number', member: (i) => `cards[${i}].serialNumber`, message: 'customers.cardTaken' },
     },
   ],
   filters: {
@@ -171,9 +171,7 @@ export const customers = defineResource({
     prepare({ caller, body, existing, ctx }) {
       const companyName = ((body.company ?? {}) as { name?: string | null }).name ?? '';
       if (!body.firstName && !body.lastName && !companyName) {
-        throw errors.validation('A customer needs a firstName, a lastName or a company.name.', [
-          { memberName: 'lastName', message: 'firstName, lastName or company.name is required.', code: 'Required' },
-        ]);
+        throw errors.validation('customers.nameRequired', {}, [memberError('lastName', 'customers.nameRequiredMember', {}, 'Required')]);
       }
       const credit = body.credit as { amount: number; currencyLabel: string | null };
       const before = existing ? (existing.credit as { amount: number }).amount : 0;

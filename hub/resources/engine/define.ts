@@ -9,6 +9,7 @@ import type { Caller } from '../../http/caller.js';
 import type { Condition, FilterType } from '../../http/ndata.js';
 import type { Right } from '../../http/rights.js';
 import type { Clock } from '../../core/clock.js';
+import type { MessageKey } from '../../i18n/index.js';
 
 export type SqlValue = string | number | null;
 export type Doc = Record<string, unknown>;
@@ -35,14 +36,14 @@ export interface ChildTable {
   fk: string;
   rows(doc: Doc): Record<string, SqlValue>[];
   /** A column unique across all parents; `member(i)` names the body field of row i in a 400. */
-  unique?: { column: string; member: (index: number) => string; message: string };
+  unique?: { column: string; member: (index: number) => string; message: MessageKey };
 }
 
 export interface UniqueRule {
   /** SQL columns that together must be unique among rows of this resource. */
   columns: string[];
   member: string;
-  message: string;
+  message: MessageKey;
   nocase?: boolean;
   /** Only rows where this SQL condition holds take part (e.g. "is_active = 1"). */
   where?: string;

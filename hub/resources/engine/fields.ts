@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { hasAtMostStoredPlaces } from '../../core/money.js';
+import { fieldMessage } from '../../i18n/say.js';
 
 export const MAX_STRING = 4000;
 /** Numbers a register's own numbering schemes use (payment types, plu codes, item ids): any non-negative 32-bit integer. */
@@ -20,8 +21,8 @@ const isDotSegment = (s: string) => s === '.' || s === '..';
 export const idKey = () =>
   z
     .string()
-    .regex(ID_PATTERN, 'must be 1-64 characters of A-Za-z0-9._-')
-    .refine((s) => !isDotSegment(s), 'must not be "." or ".."');
+    .regex(ID_PATTERN, fieldMessage('field.idKey'))
+    .refine((s) => !isDotSegment(s), fieldMessage('field.notDotSegment'));
 /**
  * `name` keys (devices, stocks, order endpoints, fiscal devices): visible names, so spaces allowed;
  * as long as any named string (CONTRACT §11). No "/" (a plu is `<stockName>/<code>` at head office),
@@ -32,22 +33,22 @@ export const nameKey = () =>
     .string()
     .min(1)
     .max(MAX_STRING)
-    .refine((s) => s.trim() === s && !/[\u0000-\u001f/]/.test(s), 'must not start or end with spaces, nor hold "/" or control characters')
-    .refine((s) => !isDotSegment(s), 'must not be "." or ".."');
+    .refine((s) => s.trim() === s && !/[\u0000-\u001f/]/.test(s), fieldMessage('field.nameKey'))
+    .refine((s) => !isDotSegment(s), fieldMessage('field.notDotSegment'));
 
 /** Every amount, unit price, quantity and total stays within ±1,000,000,000 (CONTRACT §12). */
 export const MAX_MAGNITUDE = 1_000_000_000;
-const RANGE = 'must be between -1,000,000,000 and 1,000,000,000';
+const RANGE = fieldMessage('field.range');
 
 /** A decimal given as a JSON number, at most 4 decimal places (CONTRACT §3), within ±1e9 (§12). */
 export const decimal = () =>
   z
     .number()
-    .refine(hasAtMostStoredPlaces, 'must be a finite number with at most 4 decimal places')
+    .refine(hasAtMostStoredPlaces, fieldMessage('field.decimal'))
     .min(-MAX_MAGNITUDE, RANGE)
     .max(MAX_MAGNITUDE, RANGE);
 /** A percentage 0-100; out of those bounds is code OutOfRange, not Invalid. */
-export const rate = () => decimal().min(0, 'must be between 0 and 100').max(100, 'must be between 0 and 100');
+export const rate = () => decimal().min(0, fieldMessage('field.rate')).max(100, fieldMessage('field.rate'));
 
 export const money = () => z.object({ amount: decimal(), currencyLabel: text().nullable().optional() });
 
@@ -56,7 +57,7 @@ export const dateTime = () =>
   z
     .string()
     .max(64)
-    .refine((s) => /^\d{4}-\d{2}-\d{2}(T|$)/.test(s) && !Number.isNaN(Date.parse(s)), 'must be an ISO 8601 date-time')
+    .refine((s) => /^\d{4}-\d{2}-\d{2}(T|$)/.test(s) && !Number.isNaN(Date.parse(s)), fieldMessage('field.dateTime'))
     .transform((s) => new Date(s).toISOString());
 
 /** Free-form objects (`meta`, `preferences`) are stored as given. */
@@ -79,4 +80,4 @@ export function eanCheckDigitOk(code: string): boolean {
 }
 
 /** A barcode: EAN-8 or EAN-13 with a valid check digit. */
-export const ean = () => z.string().refine(eanCheckDigitOk, 'must be an EAN-8 or EAN-13 code (8 or 13 digits) with a valid check digit');
+export const ean = () => z.string().refine(eanCheckDigitOk, fieldMessage('field.ean'));

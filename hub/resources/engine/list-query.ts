@@ -90,7 +90,7 @@ function resolveSort(def: ResourceDef, key: string, table: Map<string, SQL>): SQ
   if (direct) return direct;
   const path = nestedPath(def, key);
   if (path) return jsonPath(def, path);
-  throw errors.member('$sort', `'${key}' is not a sort key of ${def.name}.`, 'Unknown');
+  throw errors.member('$sort', 'sort.notAKey', { key, what: def.name }, 'Unknown');
 }
 
 export function parseListQuery(def: ResourceDef, query: Record<string, unknown>, ctx: EngineContext): ListPlan {

@@ -47,7 +47,7 @@ export class ResourceService {
   /** A key from a URL path segment, typed as the resource keys it. */
   parseKey(raw: string): Key {
     if (this.def.key.type === 'int') {
-      if (!/^\d{1,15}$/.test(raw) || Number(raw) < 1) throw errors.member(this.def.key.field, `'${raw}' is not a positive integer.`);
+      if (!/^\d{1,15}$/.test(raw) || Number(raw) < 1) throw errors.member(this.def.key.field, 'resource.notPositiveKey', { value: raw });
       return Number(raw);
     }
     return raw;
@@ -64,7 +64,7 @@ export class ResourceService {
     if (read.lookup && plan) {
       const exact = plan.used.length > 0 && plan.used.every((u) => read.lookup!.filters.includes(u.filter) && u.op === 'eq' && u.values === 1 && !u.isNull);
       if (exact) return { reduce: read.lookup.present };
-      throw errors.missingRight(read.right, `, or an exact ${read.lookup.filters.join(' or ')} filter (eq, one value) to look one up`);
+      throw errors.missingRight(read.right, read.lookup.filters);
     }
     if (read.scope) return { where: read.scope(caller, this.ctx) };
     throw errors.missingRight(read.right);
@@ -139,17 +139,17 @@ export class ResourceService {
     const sentV = copy._v;
     for (const f of [...Object.keys(def.readOnly), ...(def.ignored ?? []), '_v']) delete copy[f];
     if (sentV !== undefined && sentV !== null && !(typeof sentV === 'number' && Number.isInteger(sentV) && sentV >= 0)) {
-      throw errors.member('_v', 'must be a non-negative integer.');
+      throw errors.member('_v', 'member.nonNegativeInteger');
     }
     const keyField = def.key.field;
     if (pathKey !== undefined) {
       const given = copy[keyField];
       if (given !== undefined && given !== null && given !== pathKey) {
-        throw errors.member(keyField, `The ${keyField} in the body ('${String(given)}') differs from the one in the path ('${pathKey}').`);
+        throw errors.member(keyField, 'resource.keyDiffers', { field: keyField, given: String(given), path: pathKey });
       }
       copy[keyField] = pathKey;
     } else if (copy[keyField] === undefined || copy[keyField] === null) {
-      if (!def.key.generate) throw errors.member(keyField, 'is required.', 'Required');
+      if (!def.key.generate) throw errors.member(keyField, 'member.required', {}, 'Required');
       copy[keyField] = def.key.generate();
     }
     const body = parseOr400(def.schema, copy) as Doc;
@@ -169,7 +169,7 @@ export class ResourceService {
     return inTransaction(this.ctx.db, () => {
       const key = body[this.def.key.field] as Key;
       if (getStored(this.ctx.db, this.def, key)) {
-        throw errors.member(this.def.key.field, `${this.def.title} '${key}' already exists.`, 'Unique');
+        throw errors.member(this.def.key.field, 'resource.exists', { resource: this.def.title, key }, 'Unique');
       }
       return this.store(caller, key, body, undefined, extra);
     });
@@ -250,7 +250,7 @@ export class ResourceService {
     const columns = def.columns(doc);
     for (const rule of def.unique ?? []) {
       if (rule.when && !rule.when(doc)) continue;
-      if (uniqueTaken(this.ctx.db, def, rule, columns, key)) throw errors.member(rule.member, rule.message, 'Unique');
+      if (uniqueTaken(this.ctx.db, def, rule, columns, key)) throw errors.member(rule.member, rule.message, {}, 'Unique');
     }
     for (const child of def.children ?? []) {
       if (!child.unique) continue;
@@ -258,7 +258,7 @@ export class ResourceService {
       child.rows(doc).forEach((row, i) => {
         const value = row[child.unique!.column];
         const clash = seen.has(value) || childOwner(this.ctx.db, child.table, child.fk, child.unique!.column, value, keyValue(def, key)) !== undefined;
-        if (clash) throw errors.member(child.unique!.member(i), child.unique!.message, 'Unique');
+        if (clash) throw errors.member(child.unique!.member(i), child.unique!.message, {}, 'Unique');
         seen.add(value);
       });
     }

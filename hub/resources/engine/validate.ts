@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { errors, type MemberError, type MemberErrorCode } from '../../http/errors.js';
+import { errors, memberError, type MemberError, type MemberErrorCode } from '../../http/errors.js';
 
 /** `cards[0].serialNumber` from a zod path. */
 export function memberName(path: ReadonlyArray<PropertyKey>): string {
@@ -23,14 +23,13 @@ function codeOf(issue: z.core.$ZodIssue): MemberErrorCode {
 export function parseOr400<S extends z.ZodType>(schema: S, value: unknown, prefix: ReadonlyArray<PropertyKey> = []): z.output<S> {
   const result = schema.safeParse(value, { reportInput: true });
   if (result.success) return result.data;
-  const members: MemberError[] = result.error.issues.map((issue) => {
-    const code = codeOf(issue);
-    return {
-      memberName: memberName([...prefix, ...issue.path]),
-      message: code === 'Required' ? 'is required.' : issue.message,
-      code,
-    };
-  });
-  const detail = members.map((m) => `${m.memberName}: ${m.message}`).join(' ');
-  throw errors.validation(`The request is not valid. ${detail}`, members);
+  throw errors.validation('error.invalidRequest', {}, result.error.issues.map((issue) => memberOfIssue(issue, prefix)));
+}
+
+/** A zod issue as a member at fault; the issue itself is kept, to be said in the caller's language (zod's locales). */
+export function memberOfIssue(issue: z.core.$ZodIssue, prefix: ReadonlyArray<PropertyKey> = []): MemberError {
+  const name = memberName([...prefix, ...issue.path]);
+  const code = codeOf(issue);
+  if (code === 'Required') return memberError(name, 'member.required', {}, code);
+  return { memberName: name, message: issue.message, code, said: { issue } };
 }

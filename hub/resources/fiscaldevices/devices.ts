@@ -9,7 +9,7 @@ import { type FiscalDevice, type FiscalDeviceConfig } from '../../../drivers/fis
 import { DeviceError } from '../../../drivers/faults.js';
 import type { FiscalRegistry } from '../../../drivers/fiscal/registry.js';
 import type { Db } from '../../../db/client.js';
-import { ErrorCode, HubError } from '../../http/errors.js';
+import { ErrorCode, HubError, saidError } from '../../http/errors.js';
 import { fiscalDeviceConfig, fiscalDevicesToWatch } from './store.js';
 
 export const DEVICE_TIMEOUT_MS = 15_000;
@@ -33,9 +33,7 @@ export async function withTimeout<T>(call: Promise<T>, ms: number, what: string,
 export function deviceUnavailable(name: string, e: unknown): HubError {
   const code = e instanceof DeviceError ? e.code : 'PROTOCOL';
   const message = e instanceof Error ? e.message : String(e);
-  return new HubError(503, ErrorCode.DeviceUnavailable, `Fiscal device '${name}' is unavailable (${code}: ${message}). Nothing was changed.`, {
-    headers: { 'Retry-After': '5' },
-  });
+  return saidError(503, ErrorCode.DeviceUnavailable, 'error.fiscalUnavailable', { name, code, reason: message }, { headers: { 'Retry-After': '5' } });
 }
 
 /** A fiscal device's calls, each bounded by its timeout (a receipt or a report that times out may have printed). */

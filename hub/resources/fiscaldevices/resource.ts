@@ -8,6 +8,8 @@ import { bool } from '../engine/refs.js';
 import { checkSettings } from '../../../drivers/fiscal/datecs/driver.js';
 import { checkEscPosSettings } from '../../../drivers/fiscal/escpos/driver.js';
 import { checkEkasaSettings } from '../../../drivers/fiscal/ekasa/driver.js';
+import { QrTemplateError } from '../../../drivers/escpos/blocks.js';
+import { settingFaultOf } from '../../../drivers/settings.js';
 import { forgetFiscalStatus, readFiscalStatus, type FiscalStatus } from './store.js';
 
 export const FISCAL_DRIVERS = ['datecs', 'escpos', 'simulator', 'ekasa'] as const;
@@ -52,15 +54,15 @@ export const fiscalDevices = defineResource({
     prepare({ body }) {
       const address = String(body.address);
       if (body.driver === 'simulator') {
-        if (!/^sim:.+/.test(address)) throw errors.member('address', `The simulator driver takes an address sim:<any>, not '${address}'.`);
+        if (!/^sim:.+/.test(address)) throw errors.member('address', 'fiscal.simAddress', { address });
       } else if (body.driver === 'ekasa') {
         // The eKasa service's HTTP address, or sim:<name> for the simulated service (demos).
-        if (!/^(https?:\/\/[^/\s?#]+\/?|sim:.+)$/.test(address)) throw errors.member('address', `The ekasa driver takes http://host:port (or sim:<name>), not '${address}'.`);
+        if (!/^(https?:\/\/[^/\s?#]+\/?|sim:.+)$/.test(address)) throw errors.member('address', 'fiscal.ekasaAddress', { address });
       } else {
         try {
           parseAddress(address);
         } catch (e) {
-          if (e instanceof AddressError) throw errors.member('address', e.message);
+          if (e instanceof AddressError) throw errors.member('address', `address.${e.fault}`, e.params);
           throw e;
         }
       }
@@ -69,7 +71,11 @@ export const fiscalDevices = defineResource({
         if (body.driver === 'escpos') checkEscPosSettings(body.settings as Record<string, string>);
         if (body.driver === 'ekasa') checkEkasaSettings(body.settings as Record<string, string>);
       } catch (e) {
-        throw errors.member('settings', (e as Error).message);
+        if (e instanceof QrTemplateError) throw errors.member('settings', `qr.${e.fault}`, e.params);
+        const fault = settingFaultOf(e);
+        if (fault) throw errors.member('settings', `setting.${fault.rule}`, fault.params);
+        // A rule a driver has not marked yet is still the caller's mistake: said as the driver wrote it.
+        throw errors.member('settings', 'setting.asTheDriverWrites', { reason: (e as Error).message });
       }
       // Status is not configuration: it lives beside the device (status.ts) and is merged in on read.
       return body;

@@ -56,13 +56,13 @@ export const fiscalDeviceRoutes = routes<{ fiscal: FiscalDevices; settlePending:
         requireRight(caller, 'FiscalReport');
         const config = fiscal.config(name);
         if (!config) throw errors.notFound(fiscalDevices.title, name);
-        if (!config.isActive) throw errors.forbidden(`Fiscal device '${name}' is inactive.`);
+        if (!config.isActive) throw errors.forbidden('fiscal.inactive', { name });
         const result: ReportResult = await fiscal.run(name, async (device) => {
           const capabilities = await device.info().then(
             (i) => i.capabilities,
             () => null,
           );
-          if (capabilities && !capabilities.reports) throw errors.forbidden(`Fiscal device '${name}' does not print reports.`);
+          if (capabilities && !capabilities.reports) throw errors.forbidden('fiscal.noReports', { name });
           await settlePending(name, device);
           return kind === 'Z' ? device.zReport() : device.xReport();
         });

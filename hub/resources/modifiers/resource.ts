@@ -4,6 +4,7 @@ import { defineResource } from '../engine/define.js';
 import { idKeyed } from '../engine/keys.js';
 import { idKey, money, text } from '../engine/fields.js';
 import { pluRef, requirePlu } from '../plus/resource.js';
+import { customIssue } from '../../i18n/say.js';
 
 const count = () => z.number().int().min(0).max(10_000);
 
@@ -35,11 +36,11 @@ export const modifiers = defineResource({
     })
     .superRefine((m, ctx) => {
       if (m.minimumSelectedOptionsCount > m.maximumSelectedOptionsCount) {
-        ctx.addIssue({ code: 'custom', path: ['minimumSelectedOptionsCount'], message: 'must not exceed maximumSelectedOptionsCount.' });
+        ctx.addIssue({ code: 'custom', path: ['minimumSelectedOptionsCount'], ...customIssue('modifier.minAboveMax') });
       }
       m.options.forEach((o, i) => {
         if (o.maximumSelectedQuantity !== null && o.defaultSelectedQuantity > o.maximumSelectedQuantity) {
-          ctx.addIssue({ code: 'custom', path: ['options', i, 'defaultSelectedQuantity'], message: 'must not exceed maximumSelectedQuantity.' });
+          ctx.addIssue({ code: 'custom', path: ['options', i, 'defaultSelectedQuantity'], ...customIssue('modifier.defaultAboveMax') });
         }
       });
     }),
@@ -55,7 +56,7 @@ export const modifiers = defineResource({
     prepare({ body, ctx }) {
       const seen = new Set<string>();
       (body.options as Array<{ id: string; pluId: { code: number; stockName: string } | null }>).forEach((o, i) => {
-        if (seen.has(o.id)) throw errors.member(`options[${i}].id`, `Option id '${o.id}' appears twice.`, 'Unique');
+        if (seen.has(o.id)) throw errors.member(`options[${i}].id`, 'modifier.optionTwice', { id: o.id }, 'Unique');
         seen.add(o.id);
         if (o.pluId) requirePlu(ctx, o.pluId, `options[${i}].pluId`);
       });

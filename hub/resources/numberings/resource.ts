@@ -4,6 +4,8 @@ import { idKeyed } from '../engine/keys.js';
 import { dateTime, enumOf, idKey } from '../engine/fields.js';
 import { bool } from '../engine/refs.js';
 import { windowStart, type NumberingEntry } from './periods.js';
+import { customIssue } from '../../i18n/say.js';
+import type { MessageKey, Params } from '../../i18n/index.js';
 
 export const STOCK_TRANSFER_TYPES = ['Income', 'Outcome', 'Transfer', 'Sale', 'Invoice', 'Correction'] as const;
 export const PERIOD_UNITS = ['Day', 'Week', 'Month', 'Year'] as const;
@@ -19,14 +21,14 @@ export const DEFAULT_NUMBERINGS = [
 ] as const;
 
 /** `{yyyy} {yy} {MM} {dd} {iN}`; any other `{...}` is refused, and exactly one counter is required. */
-export function formatProblem(format: string): string | null {
+export function formatProblem(format: string): { key: MessageKey; params?: Params } | null {
   const tokens = format.match(/\{[^{}]*\}/g) ?? [];
   for (const t of tokens) {
-    if (!/^\{(yyyy|yy|MM|dd|i([1-9]|1[0-9]|20))\}$/.test(t)) return `${t} is not a token (use {yyyy}, {yy}, {MM}, {dd}, {iN}).`;
+    if (!/^\{(yyyy|yy|MM|dd|i([1-9]|1[0-9]|20))\}$/.test(t)) return { key: 'numbering.notAToken', params: { token: t } };
   }
-  if (/[{}]/.test(format.replace(/\{[^{}]*\}/g, ''))) return 'has an unbalanced brace.';
+  if (/[{}]/.test(format.replace(/\{[^{}]*\}/g, ''))) return { key: 'numbering.unbalanced' };
   const counters = tokens.filter((t) => t.startsWith('{i')).length;
-  if (counters !== 1) return 'needs exactly one counter token {iN} (N digits, zero-padded).';
+  if (counters !== 1) return { key: 'numbering.oneCounter' };
   return null;
 }
 
@@ -54,7 +56,7 @@ export const numberings = defineResource({
       .max(200)
       .superRefine((f, ctx) => {
         const problem = formatProblem(f);
-        if (problem) ctx.addIssue({ code: 'custom', message: problem });
+        if (problem) ctx.addIssue({ code: 'custom', ...customIssue(problem.key, problem.params) });
       }),
     repeat: z.boolean().default(false),
     numberings: z.array(entry).max(100).default([]),
@@ -75,7 +77,7 @@ export const numberings = defineResource({
       where: 'is_active = 1',
       when: (d) => d.isActive === true,
       member: 'isActive',
-      message: 'Another active numbering exists for this type; deactivate it first.',
+      message: 'numbering.activeExists',
     },
   ],
   filters: {

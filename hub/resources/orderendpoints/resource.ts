@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { qrTemplate, type QrFields } from '../../../drivers/escpos/blocks.js';
+import { QrTemplateError, qrTemplate, type QrFields } from '../../../drivers/escpos/blocks.js';
 import { PRINTER_MODELS } from '../../../drivers/escpos/profiles.js';
 import { AddressError, parseAddress } from '../../../drivers/transport/address.js';
 import { errors } from '../../http/errors.js';
@@ -62,14 +62,15 @@ export const orderEndpoints = defineResource({
         try {
           parseAddress(String(body.address));
         } catch (e) {
-          if (e instanceof AddressError) throw errors.member('address', e.message);
+          if (e instanceof AddressError) throw errors.member('address', `address.${e.fault}`, e.params);
           throw e;
         }
       }
       try {
         qrTemplate((body.settings as Record<string, string> | undefined)?.QrCode, BILL_QR);
       } catch (e) {
-        throw errors.member('settings', (e as Error).message);
+        if (e instanceof QrTemplateError) throw errors.member('settings', `qr.${e.fault}`, e.params);
+        throw e;
       }
       return body;
     },

@@ -34,11 +34,11 @@ export function changeOrderState(orders: ResourceService, caller: Caller, id: st
     orders.checkVersion(id, stored.v, _v ?? ifMatch);
     const current = String(stored.doc.state);
     if (current === state) return orders.present(stored);
-    if (FINAL.has(current)) throw errors.forbidden(`Order '${id}' is ${current}; it does not change any more.`);
-    if (state === 'Cancelled') throw errors.forbidden('Only a cancel order is Cancelled, and it is born so; storno the item to cancel an order.');
+    if (FINAL.has(current)) throw errors.forbidden('order.final', { id, state: current });
+    if (state === 'Cancelled') throw errors.forbidden('order.cancelledBorn');
     const from = FLOW.indexOf(current as (typeof FLOW)[number]);
     const to = FLOW.indexOf(state as (typeof FLOW)[number]);
-    if (to < from - 1) throw errors.forbidden(`Order '${id}' can go back one step only (from ${current} to ${FLOW[from - 1]}).`);
+    if (to < from - 1) throw errors.forbidden('order.oneStepBack', { id, from: current, to: FLOW[from - 1] });
     const at = orders.ctx.clock.now().toISOString();
     const history = [...((stored.doc.stateHistory as unknown[]) ?? []), { state, at, userName: caller.userName }];
     return orders.store(undefined, id, { ...stored.doc, state, stateChangedAt: at, stateHistory: history }, stored);

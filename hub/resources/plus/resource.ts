@@ -10,13 +10,14 @@ import { orderEndpoints } from '../orderendpoints/resource.js';
 import { stocks } from '../stocks/resource.js';
 import { categories } from '../categories/resource.js';
 import { D, dec, roundMoney, toJsonNumber } from '../../core/money.js';
+import { fieldMessage } from '../../i18n/say.js';
 
 export const PLU_TYPES = ['StockItem', 'Recipe', 'Service', 'Container'] as const;
 
 export const pluRef = () => z.object({ code: z.number().int().min(0).max(MAX_INT32), stockName: nameKey() });
 
 export function requirePlu(ctx: EngineContext, ref: { code: number; stockName: string }, member: string): void {
-  if (!pluExists(ctx.db, ref)) throw errors.member(member, `Plu ${ref.code} does not exist in stock '${ref.stockName}'.`);
+  if (!pluExists(ctx.db, ref)) throw errors.member(member, 'plu.notInStock', { code: ref.code, stock: ref.stockName });
 }
 
 const HUNDRED = new D(100);
@@ -52,11 +53,11 @@ export const plus = defineResource({
     /** A name of /api/categories, or null. */
     category: nameKey().nullable().default(null),
     /** What one unit costs the shop, without VAT. */
-    costPrice: z.object({ amount: decimal().min(0, 'must be 0 or more') }).nullable().default(null),
+    costPrice: z.object({ amount: decimal().min(0, fieldMessage('field.zeroOrMore')) }).nullable().default(null),
     /** EAN-8 or EAN-13, check digit verified; unique within the stock. */
     barcode: ean().nullable().default(null),
     /** A StockItem below this stockQuantity is low on stock (filter IsBelowMinimum=true). */
-    minimumQuantity: decimal().min(0, 'must be 0 or more').nullable().default(null),
+    minimumQuantity: decimal().min(0, fieldMessage('field.zeroOrMore')).nullable().default(null),
   }),
   // A recipe's parts answer with their plu's name.
   answered: { receipt: z.array(z.object({ pluId: pluRef().extend({ name: z.string() }), quantity: z.number() })) },
@@ -82,8 +83,8 @@ export const plus = defineResource({
     minimum_quantity: d.minimumQuantity === null || d.minimumQuantity === undefined ? null : toScaled(d.minimumQuantity as number),
   }),
   unique: [
-    { columns: ['stock_name', 'code'], member: 'code', message: 'This code is already used in this stock.' },
-    { columns: ['stock_name', 'barcode'], member: 'barcode', message: 'This barcode is already used in this stock.' },
+    { columns: ['stock_name', 'code'], member: 'code', message: 'plu.codeTaken' },
+    { columns: ['stock_name', 'barcode'], member: 'barcode', message: 'plu.barcodeTaken' },
   ],
   filters: {
     id: { type: 'string', column: 'id' },
@@ -105,12 +106,12 @@ export const plus = defineResource({
       requireExisting(ctx, stocks, body.stockName as string, 'stockName');
       (body.orderEndpointNames as string[]).forEach((n, i) => requireExisting(ctx, orderEndpoints, n, `orderEndpointNames[${i}]`));
       if (body.category !== null) requireExisting(ctx, categories, body.category as string, 'category');
-      if (body.minimumQuantity !== null && body.type !== 'StockItem') throw errors.member('minimumQuantity', 'Only a StockItem has a minimum quantity.');
+      if (body.minimumQuantity !== null && body.type !== 'StockItem') throw errors.member('minimumQuantity', 'plu.minimumOnlyStockItem');
       const parts = body.receipt as Array<{ pluId: { code: number; stockName: string }; quantity: number }>;
-      if (parts.length && body.type !== 'Recipe') throw errors.member('receipt', 'Only a Recipe has parts.');
+      if (parts.length && body.type !== 'Recipe') throw errors.member('receipt', 'plu.partsOnlyRecipe');
       // Each part carries the name of its plu (as it was at this write), so a recipe reads as words.
       const receipt = parts.map((p, i) => {
-        if (p.pluId.code === body.code && p.pluId.stockName === body.stockName) throw errors.member(`receipt[${i}].pluId`, 'A recipe cannot contain itself.');
+        if (p.pluId.code === body.code && p.pluId.stockName === body.stockName) throw errors.member(`receipt[${i}].pluId`, 'plu.recipeSelf');
         requirePlu(ctx, p.pluId, `receipt[${i}].pluId`);
         return { ...p, pluId: { ...p.pluId, name: pluName(ctx.db, p.pluId) ?? '' } };
       });

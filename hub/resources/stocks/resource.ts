@@ -23,7 +23,7 @@ export const stocks = defineResource({
   hooks: {
     beforeDelete({ existing, ctx }) {
       const held = plusInStock(ctx.db, existing.name as string);
-      if (held > 0) throw errors.forbidden(`Stock '${existing.name}' still holds ${held} products; move or delete them first.`);
+      if (held > 0) throw errors.forbidden('stock.holdsProducts', { name: String(existing.name), count: held });
     },
   },
 });

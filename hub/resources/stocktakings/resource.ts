@@ -78,21 +78,21 @@ export const stockTakings = defineResource({
   rights: { create: 'StockTakingCreate', update: 'StockTakingUpdate', delete: 'StockTakingDelete' },
   hooks: {
     prepare({ caller, body, existing, ctx }) {
-      if (existing?.closedAt) throw errors.forbidden(`Stock taking '${existing.id}' is closed and read-only.`);
+      if (existing?.closedAt) throw errors.forbidden('stocktaking.closed', { id: String(existing.id) });
       const closing = body.closedAt !== null || body.closedBy !== null;
       if (closing && (body.closedAt === null || body.closedBy === null)) {
         const missing = body.closedAt === null ? 'closedAt' : 'closedBy';
-        throw errors.member(missing, 'closedBy and closedAt close a stock taking together; one alone is not accepted.', 'Required');
+        throw errors.member(missing, 'stocktaking.closeTogether', {}, 'Required');
       }
       const seen = new Set<string>();
       const items: CountedItem[] = (body.items as Array<{ plu: PluRef; actualQuantity: number | null }>).map((it, i) => {
         const key = `${it.plu.stockName}\u0000${it.plu.code}`;
-        if (seen.has(key)) throw errors.member(`items[${i}].plu`, 'This plu is counted twice.', 'Unique');
+        if (seen.has(key)) throw errors.member(`items[${i}].plu`, 'stocktaking.countedTwice', {}, 'Unique');
         seen.add(key);
         const plu = findPlu(ctx, it.plu);
-        if (!plu) throw errors.member(`items[${i}].plu`, `Plu ${it.plu.code} does not exist in stock '${it.plu.stockName}'.`);
-        if (plu.type !== 'StockItem') throw errors.member(`items[${i}].plu`, `Plu ${it.plu.code} is a ${plu.type}; only StockItem plus are counted.`);
-        if (closing && it.actualQuantity === null) throw errors.member(`items[${i}].actualQuantity`, 'is required to close the stock taking.', 'Required');
+        if (!plu) throw errors.member(`items[${i}].plu`, 'plu.notInStock', { code: it.plu.code, stock: it.plu.stockName });
+        if (plu.type !== 'StockItem') throw errors.member(`items[${i}].plu`, 'stocktaking.notStockItem', { code: it.plu.code, type: plu.type });
+        if (closing && it.actualQuantity === null) throw errors.member(`items[${i}].actualQuantity`, 'stocktaking.actualRequired', {}, 'Required');
         return { plu: it.plu, expectedQuantity: toJsonNumber(stockQuantityOf(ctx, it.plu)), actualQuantity: it.actualQuantity };
       });
       const id = String(body.id);
@@ -123,7 +123,7 @@ export const stockTakings = defineResource({
       return doc;
     },
     beforeDelete({ existing }) {
-      if (existing.closedAt) throw errors.forbidden(`Stock taking '${existing.id}' is closed and cannot be deleted.`);
+      if (existing.closedAt) throw errors.forbidden('stocktaking.closedNoDelete', { id: String(existing.id) });
     },
   },
 });

@@ -41,7 +41,7 @@ export function issueDocumentNumber(ctx: EngineContext, type: string, at: Date, 
     .sort((a, b) => Date.parse(b.e.startAt) - Date.parse(a.e.startAt));
   const chosen = entries[0];
   if (!stored || !chosen) {
-    if (!opts.fallback) throw errors.member('type', `No active stock transfer numbering (with an entry started by ${at.toISOString()}) exists for type ${type}.`);
+    if (!opts.fallback) throw errors.member('type', 'numbering.none', { at: at.toISOString(), type });
     return fallbackNumber(ctx, type, at);
   }
   const { e, index } = chosen;

@@ -11,13 +11,14 @@ import { STOCK_TRANSFER_TYPES } from '../numberings/resource.js';
 import { stocks } from '../stocks/resource.js';
 import { issueDocumentNumber } from './numbering.js';
 import { applyStock, findPlu, type TransferItem } from './stock.js';
+import { fieldMessage } from '../../i18n/say.js';
 
 /** What a client may POST; Sale and Correction are the server's own (CONTRACT §7). */
 export const POSTABLE_TYPES = ['Income', 'Outcome', 'Transfer', 'Invoice'] as const;
 
 const item = z.object({
   plu: z.object({ code: z.number().int().min(0), stockName: nameKey().optional() }),
-  quantity: decimal().refine((n) => n > 0, 'must be greater than 0'),
+  quantity: decimal().refine((n) => n > 0, fieldMessage('field.positive')),
 });
 
 /** The stock each item's plu must be in, by type. */
@@ -92,28 +93,28 @@ export const stockTransfers = defineResource({
     prepare({ caller, body, ctx }) {
       const type = body.type as string;
       if (!(POSTABLE_TYPES as readonly string[]).includes(type)) {
-        throw errors.member('type', `${type} documents are made only by the hub (closing tickets and stock takings).`);
+        throw errors.member('type', 'transfer.hubOnly', { type });
       }
       const needsSource = type !== 'Income';
       const needsTarget = type === 'Income' || type === 'Transfer';
-      if (needsSource && !body.sourceStockName) throw errors.member('sourceStockName', `is required for ${type}.`, 'Required');
-      if (needsTarget && !body.targetStockName) throw errors.member('targetStockName', `is required for ${type}.`, 'Required');
+      if (needsSource && !body.sourceStockName) throw errors.member('sourceStockName', 'transfer.requiredFor', { type }, 'Required');
+      if (needsTarget && !body.targetStockName) throw errors.member('targetStockName', 'transfer.requiredFor', { type }, 'Required');
       const doc: Doc = { ...body, sourceStockName: needsSource ? body.sourceStockName : null, targetStockName: needsTarget ? body.targetStockName : null };
-      if (type === 'Transfer' && doc.sourceStockName === doc.targetStockName) throw errors.member('targetStockName', 'must differ from sourceStockName.');
+      if (type === 'Transfer' && doc.sourceStockName === doc.targetStockName) throw errors.member('targetStockName', 'transfer.sameStock');
       if (doc.sourceStockName) requireExisting(ctx, stocks, String(doc.sourceStockName), 'sourceStockName');
       if (doc.targetStockName) requireExisting(ctx, stocks, String(doc.targetStockName), 'targetStockName');
       const stock = itemStock(doc);
       const items = (body.items as Array<{ plu: { code: number; stockName?: string }; quantity: number }>).map((it, i) => {
-        if (it.plu.stockName && it.plu.stockName !== stock) throw errors.member(`items[${i}].plu.stockName`, `must be '${stock}', the stock this ${type} ${type === 'Income' ? 'enters' : 'leaves'}.`);
+        if (it.plu.stockName && it.plu.stockName !== stock) throw errors.member(`items[${i}].plu.stockName`, type === 'Income' ? 'transfer.wrongStockEnters' : 'transfer.wrongStockLeaves', { stock, type });
         const ref = { code: it.plu.code, stockName: stock };
         const plu = findPlu(ctx, ref);
-        if (!plu) throw errors.member(`items[${i}].plu`, `Plu ${ref.code} does not exist in stock '${stock}'.`);
-        if (plu.type !== 'StockItem') throw errors.member(`items[${i}].plu`, `Plu ${ref.code} is a ${plu.type}; only StockItem plus are kept in stock.`);
+        if (!plu) throw errors.member(`items[${i}].plu`, 'plu.notInStock', { code: ref.code, stock });
+        if (plu.type !== 'StockItem') throw errors.member(`items[${i}].plu`, 'transfer.notStockItem', { code: ref.code, type: plu.type });
         if (type === 'Transfer') {
           const target = findPlu(ctx, { code: ref.code, stockName: String(doc.targetStockName) });
-          if (!target) throw errors.member(`items[${i}].plu`, `Plu ${ref.code} does not exist in the target stock '${doc.targetStockName}'.`);
+          if (!target) throw errors.member(`items[${i}].plu`, 'transfer.notInTarget', { code: ref.code, stock: String(doc.targetStockName) });
           if (target.type !== 'StockItem') {
-            throw errors.member(`items[${i}].plu`, `Plu ${ref.code} in the target stock '${doc.targetStockName}' is a ${target.type}; only StockItem plus are kept in stock.`);
+            throw errors.member(`items[${i}].plu`, 'transfer.targetNotStockItem', { code: ref.code, stock: String(doc.targetStockName), type: target.type });
           }
         }
         return { plu: ref, quantity: it.quantity };

@@ -32,7 +32,7 @@ export function stockQuantityOf(ctx: EngineContext, ref: PluRef): Dec {
 function adjust(ctx: EngineContext, ref: PluRef, delta: Dec, at: number): void {
   if (delta.isZero()) return;
   const row = findPlu(ctx, ref);
-  if (!row) throw errors.member('items', `Plu ${ref.code} does not exist in stock '${ref.stockName}'.`);
+  if (!row) throw errors.member('items', 'plu.notInStock', { code: ref.code, stock: ref.stockName });
   const doc = JSON.parse(row.doc) as Doc;
   const next = toJsonNumber(dec((doc.stockQuantity as number) ?? 0).plus(delta));
   putStored(ctx.db, plus, row.id, { ...doc, stockQuantity: next }, row.v + 1, at);

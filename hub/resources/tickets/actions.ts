@@ -45,13 +45,13 @@ export class TicketActions {
   batch(caller: Caller, actionName: unknown, raw: Record<string, unknown>): Doc[] {
     requireSale(caller);
     const action = TICKET_ACTIONS.find((a) => a.toLowerCase() === String(actionName ?? '').toLowerCase()) as Action | undefined;
-    if (!action) throw errors.member('action', `'${actionName ?? ''}' is not one of ${TICKET_ACTIONS.join(', ')}.`, actionName ? 'Invalid' : 'Required');
+    if (!action) throw errors.member('action', 'member.notOneOf', { value: String(actionName ?? ''), values: TICKET_ACTIONS.join(', ') }, actionName ? 'Invalid' : 'Required');
     const body = parseOr400(actionSchemas[action], raw) as { ids: string[]; userName?: string; location?: Doc };
-    if (new Set(body.ids).size !== body.ids.length) throw errors.member('ids', 'A ticket id appears twice.', 'Unique');
+    if (new Set(body.ids).size !== body.ids.length) throw errors.member('ids', 'tickets.idTwice', {}, 'Unique');
     let employee: { userName: string; name: string } | undefined;
     if (action === 'Handover') {
       const user = activeUserDoc(this.ctx.db, body.userName!);
-      if (!user) throw errors.member('userName', `No active user '${body.userName}'.`);
+      if (!user) throw errors.member('userName', 'tickets.noActiveUser', { user: String(body.userName) });
       const u = JSON.parse(user) as { userName: string; name: string };
       employee = { userName: u.userName, name: u.name ?? '' };
     }
@@ -63,7 +63,7 @@ export class TicketActions {
     return inTransaction(this.ctx.db, () => {
       const stored = body.ids.map((id, i) => {
         const s = getStored(this.ctx.db, this.tickets.def, id);
-        if (!s) throw errors.member(`ids[${i}]`, `Ticket '${id}' does not exist.`);
+        if (!s) throw errors.member(`ids[${i}]`, 'tickets.notFound', { id });
         requireNotBusy(this.ctx, id);
         requireOpen(s.doc);
         return { id, s };
@@ -106,7 +106,7 @@ export class TicketActions {
   receiptCopy(caller: Caller, id: string, raw: Record<string, unknown> | undefined): PrintJob {
     const body = parseOr400(receiptCopySchema, raw ?? {});
     const ticket = this.tickets.get(id, caller);
-    requireClosed(ticket, 'has no receipt to copy yet');
+    requireClosed(ticket, 'tickets.openNoCopy');
     const name = this.printerFor(caller, body.orderEndpointName);
     // The payment types named now, as a receipt names them (the ticket stores only their numbers).
     const payments = (ticket.payments as Array<{ paymentTypeNumber: number; amount: number }>).map((p) => {
@@ -129,11 +129,11 @@ export class TicketActions {
   private printerFor(caller: Caller, asked: string | undefined): string {
     const device = getStored(this.ctx.db, devices, caller.device.name);
     const name = asked ?? (device?.doc.settings as Record<string, string> | undefined)?.DefaultOrderEndpointName;
-    if (!name) throw errors.member('orderEndpointName', 'No orderEndpointName given and the device has no DefaultOrderEndpointName setting.', 'Required');
+    if (!name) throw errors.member('orderEndpointName', 'tickets.noOrderEndpoint', {}, 'Required');
     const endpoint = getStored(this.ctx.db, orderEndpoints, name);
-    if (!endpoint) throw errors.member('orderEndpointName', `Order endpoint '${name}' does not exist.`);
-    if (endpoint.doc.isActive !== true) throw errors.forbidden(`Order endpoint '${name}' is inactive.`);
-    if (endpoint.doc.type === 'Tablet') throw errors.forbidden(`Order endpoint '${name}' is a kitchen display and cannot print a bill.`);
+    if (!endpoint) throw errors.member('orderEndpointName', 'endpoint.notFound', { name });
+    if (endpoint.doc.isActive !== true) throw errors.forbidden('endpoint.inactive', { name });
+    if (endpoint.doc.type === 'Tablet') throw errors.forbidden('endpoint.displayNoBill', { name });
     return name;
   }
 }
@@ -142,6 +142,6 @@ export class TicketActions {
  * A receipt copy and a return start from a closed ticket. An open one is a 400 (the request asks for
  * something that does not exist yet), not §2's 403/8, which says a closed ticket refuses a change.
  */
-export function requireClosed(ticket: Doc, why: string): void {
-  if (ticket.state !== 'Closed') throw errors.member('id', `Ticket '${String(ticket.id)}' is still open and ${why}.`);
+export function requireClosed(ticket: Doc, refusal: 'tickets.openNoCopy' | 'tickets.openNoReturn'): void {
+  if (ticket.state !== 'Closed') throw errors.member('id', refusal, { id: String(ticket.id) });
 }

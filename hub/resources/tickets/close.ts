@@ -86,7 +86,7 @@ export class TicketCloser {
     if (stored.doc.state === 'Closed') return this.tickets.present(stored);
     const body = parseOr400(closeContextSchema, raw);
     const lockKey = `tickets:${id}`;
-    if (this.ctx.busy.has(lockKey)) throw errors.locked(`Ticket '${id}' is being closed by another request right now.`);
+    if (this.ctx.busy.has(lockKey)) throw errors.locked('tickets.closingElsewhere', { id });
     this.ctx.busy.add(lockKey);
     try {
       return await this.closeLocked(caller, id, body);
@@ -108,14 +108,14 @@ export class TicketCloser {
     }
 
     const email = body.receipt.email ?? '';
-    if (email && !EMAIL.test(email)) throw errors.member('receipt.email', `'${email}' is not an e-mail address.`);
+    if (email && !EMAIL.test(email)) throw errors.member('receipt.email', 'tickets.notEmail', { value: email });
     const fiscalName = body.fiscalName ?? this.defaultFiscalName(caller);
-    if (!fiscalName) throw errors.member('fiscalName', 'No fiscalName given and the device has no DefaultFiscalName setting.', 'Required');
+    if (!fiscalName) throw errors.member('fiscalName', 'tickets.noFiscalName', {}, 'Required');
     const config = this.fiscal.config(fiscalName);
-    if (!config) throw errors.member('fiscalName', `Fiscal device '${fiscalName}' does not exist.`);
-    if (!config.isActive) throw errors.forbidden(`Fiscal device '${fiscalName}' is inactive.`);
+    if (!config) throw errors.member('fiscalName', 'fiscal.notFound', { name: fiscalName });
+    if (!config.isActive) throw errors.forbidden('fiscal.inactive', { name: fiscalName });
     const items = ticket.doc.items as Doc[];
-    if (items.length === 0) throw errors.member('items', 'A ticket without items cannot be closed.');
+    if (items.length === 0) throw errors.member('items', 'tickets.noItems');
     // `print: false` is the customer declining paper; the driver skips it only where its device may (see Receipt.print).
     const receipt: Receipt = { ...this.receipt(caller, ticket.doc, body.payments), print: body.receipt.print };
     const request: JobRequest = { receipt, payments: body.payments, deviceName: caller.device.name, userName: caller.userName, email };
@@ -176,13 +176,14 @@ export class TicketCloser {
     let changeable = new D(0);
     const lines: Receipt['payments'] = payments.map((p, i) => {
       const type = getStored(this.ctx.db, paymentTypes, p.paymentTypeNumber);
-      if (!type) throw errors.member(`payments[${i}].paymentTypeNumber`, `Payment type ${p.paymentTypeNumber} does not exist.`);
-      if (type.doc.isActive !== true) throw errors.member(`payments[${i}].paymentTypeNumber`, `Payment type ${p.paymentTypeNumber} is inactive.`);
+      if (!type) throw errors.member(`payments[${i}].paymentTypeNumber`, 'tickets.paymentTypeNotFound', { number: p.paymentTypeNumber });
+      if (type.doc.isActive !== true) throw errors.member(`payments[${i}].paymentTypeNumber`, 'tickets.paymentTypeInactive', { number: p.paymentTypeNumber });
       const amount = dec(p.amount);
       if (isReturn ? amount.gt(0) : amount.lte(0)) {
         throw errors.member(
           `payments[${i}].amount`,
-          isReturn ? `A return (total ${total.toFixed(2)}) is paid out with amounts of 0 or less.` : 'must be greater than 0 (a return is a ticket whose total is negative).',
+          isReturn ? 'tickets.returnPaidOut' : 'tickets.paymentPositive',
+          { total: total.toFixed(2) },
           'OutOfRange',
         );
       }
@@ -190,13 +191,13 @@ export class TicketCloser {
       paid = paid.plus(amount);
       return { kind: type.doc.category as PaymentKind, name: String(type.doc.name || type.doc.category), amount: amount.toFixed(2) };
     });
-    if (paid.abs().gt(MAX_MAGNITUDE)) throw errors.member('payments', `The payments add up to ${paid.toFixed(2)}: out of range (at most 1,000,000,000).`, 'OutOfRange');
-    if (isReturn && !paid.eq(total)) throw errors.member('payments', `A return pays out exactly its total (${total.toFixed(2)}), not ${paid.toFixed(2)}.`, 'OutOfRange');
-    if (paid.lt(total)) throw errors.member('payments', `The payments (${paid.toFixed(2)}) do not cover the total (${total.toFixed(2)}).`, 'OutOfRange');
+    if (paid.abs().gt(MAX_MAGNITUDE)) throw errors.member('payments', 'tickets.paymentsOutOfRange', { paid: paid.toFixed(2) }, 'OutOfRange');
+    if (isReturn && !paid.eq(total)) throw errors.member('payments', 'tickets.returnExact', { total: total.toFixed(2), paid: paid.toFixed(2) }, 'OutOfRange');
+    if (paid.lt(total)) throw errors.member('payments', 'tickets.paymentsShort', { paid: paid.toFixed(2), total: total.toFixed(2) }, 'OutOfRange');
     const change = paid.minus(total);
     // Change comes out of the changeable payments (cash): it may not exceed them, so a card is never overpaid.
     if (change.gt(changeable.gt(0) ? changeable : 0)) {
-      throw errors.member('payments', `An overpayment of ${change.toFixed(2)} is change, and only ${D.max(changeable, 0).toFixed(2)} was paid in payment types that give change.`);
+      throw errors.member('payments', 'tickets.overpaid', { change: change.toFixed(2), changeable: D.max(changeable, 0).toFixed(2) });
     }
     return {
       reference: String(ticket.id),

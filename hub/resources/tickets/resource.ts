@@ -20,6 +20,7 @@ import { recordTicketVoids } from '../../reports/store.js';
 import { createOrders, orderDeltas, type TicketItem } from './orders.js';
 import { customerIdOfCard, hasPendingJob, pluForItem, ticketSql } from './store.js';
 import { ownOrOpenTicket } from '../engine/visibility.js';
+import { fieldMessage } from '../../i18n/say.js';
 
 export const PURCHASE_TYPES = ['WalkIn', 'TakeAway', 'Delivery'] as const;
 export const TICKET_STATES = ['Opened', 'Closed'] as const;
@@ -29,7 +30,7 @@ const itemSchema = z.object({
   id: z.number().int().min(1).max(MAX_INT32).optional(),
   plu: z.object({ code: z.number().int().min(0), stockName: nameKey(), name: text().optional() }),
   type: enumOf(ITEM_TYPES).default('Positive'),
-  quantity: decimal().refine((n) => n > 0, 'must be greater than 0 (a return is an item of type Negative)'),
+  quantity: decimal().refine((n) => n > 0, fieldMessage('field.positiveItemQuantity')),
   unitPrice: z.object({ amount: decimal() }).optional(),
   discountRate: rate().default(0),
   modifiers: z
@@ -82,13 +83,13 @@ function resolveCustomer(ctx: EngineContext, ref: { id?: string; cardSerialNumbe
   let id = ref.id;
   if (ref.cardSerialNumber) {
     const holder = customerIdOfCard(ctx.db, ref.cardSerialNumber);
-    if (!holder) throw errors.member('customer.cardSerialNumber', `No customer holds card '${ref.cardSerialNumber}'.`);
-    if (id && holder !== id) throw errors.member('customer.cardSerialNumber', `Card '${ref.cardSerialNumber}' belongs to another customer than '${id}'.`);
+    if (!holder) throw errors.member('customer.cardSerialNumber', 'tickets.noCardHolder', { card: ref.cardSerialNumber });
+    if (id && holder !== id) throw errors.member('customer.cardSerialNumber', 'tickets.cardOtherCustomer', { card: ref.cardSerialNumber, id });
     id = holder;
   }
   if (!id) return null;
   const stored = getStored(ctx.db, customers, id);
-  if (!stored) throw errors.member('customer.id', `Customer '${id}' does not exist.`);
+  if (!stored) throw errors.member('customer.id', 'tickets.customerNotFound', { id });
   return {
     id,
     fullName: String(stored.doc.fullName ?? ''),
@@ -108,7 +109,7 @@ function resolveModifiers(ctx: EngineContext, item: ItemInput, index: number): M
   for (const [modifierId, chosen] of byModifier) {
     const member = `items[${index}].modifiers`;
     const stored = getStored(ctx.db, modifiers, modifierId);
-    if (!stored) throw errors.member(member, `Modifier '${modifierId}' does not exist.`);
+    if (!stored) throw errors.member(member, 'tickets.modifierNotFound', { id: modifierId });
     const m = stored.doc as {
       minimumSelectedOptionsCount: number;
       maximumSelectedOptionsCount: number;
@@ -116,19 +117,19 @@ function resolveModifiers(ctx: EngineContext, item: ItemInput, index: number): M
       options: Array<{ id: string; name: string; unitPrice: { amount: number } | null; maximumSelectedQuantity: number | null }>;
     };
     const distinct = new Set(chosen.map((c) => c.optionId));
-    if (distinct.size < m.minimumSelectedOptionsCount) throw errors.member(member, `Modifier '${modifierId}' needs at least ${m.minimumSelectedOptionsCount} options.`, 'OutOfRange');
+    if (distinct.size < m.minimumSelectedOptionsCount) throw errors.member(member, 'tickets.modifierMin', { id: modifierId, count: m.minimumSelectedOptionsCount }, 'OutOfRange');
     if (m.maximumSelectedOptionsCount > 0 && distinct.size > m.maximumSelectedOptionsCount) {
-      throw errors.member(member, `Modifier '${modifierId}' allows at most ${m.maximumSelectedOptionsCount} options.`, 'OutOfRange');
+      throw errors.member(member, 'tickets.modifierMax', { id: modifierId, count: m.maximumSelectedOptionsCount }, 'OutOfRange');
     }
     const totalQuantity = chosen.reduce((s, c) => s + c.quantity, 0);
     if (m.maximumSelectedOptionsTotalQuantity > 0 && totalQuantity > m.maximumSelectedOptionsTotalQuantity) {
-      throw errors.member(member, `Modifier '${modifierId}' allows a total quantity of at most ${m.maximumSelectedOptionsTotalQuantity}.`, 'OutOfRange');
+      throw errors.member(member, 'tickets.modifierMaxQuantity', { id: modifierId, count: m.maximumSelectedOptionsTotalQuantity }, 'OutOfRange');
     }
     for (const c of chosen) {
       const option = m.options.find((o) => o.id === c.optionId);
-      if (!option) throw errors.member(member, `Modifier '${modifierId}' has no option '${c.optionId}'.`);
+      if (!option) throw errors.member(member, 'tickets.modifierNoOption', { id: modifierId, option: c.optionId });
       if (option.maximumSelectedQuantity !== null && c.quantity > option.maximumSelectedQuantity) {
-        throw errors.member(member, `Option '${c.optionId}' allows a quantity of at most ${option.maximumSelectedQuantity}.`, 'OutOfRange');
+        throw errors.member(member, 'tickets.optionMaxQuantity', { option: c.optionId, count: option.maximumSelectedQuantity }, 'OutOfRange');
       }
       out.push({ modifierId, optionId: c.optionId, name: option.name || option.id, quantity: c.quantity, unitPrice: option.unitPrice?.amount ?? 0 });
     }
@@ -143,7 +144,7 @@ function opensPrices(caller: Caller): boolean {
 
 /** A computed total beyond ±1e9 (CONTRACT §12) is refused, naming where it arose. */
 function requireInRange(member: string, total: Dec): void {
-  if (total.abs().gt(MAX_MAGNITUDE)) throw errors.member(member, `${total.toFixed(2)} is out of range: totals stay between -1,000,000,000 and 1,000,000,000.`, 'OutOfRange');
+  if (total.abs().gt(MAX_MAGNITUDE)) throw errors.member(member, 'tickets.totalOutOfRange', { total: total.toFixed(2) }, 'OutOfRange');
 }
 
 /**
@@ -157,10 +158,10 @@ function completeItems(ctx: EngineContext, items: ItemInput[]): { items: Doc[]; 
   let next = Math.max(0, ...items.map((i) => i.id ?? 0)) + 1;
   const completed = items.map((item, i) => {
     const id = item.id ?? next++;
-    if (seen.has(id)) throw errors.member(`items[${i}].id`, `Item id ${id} appears twice.`, 'Unique');
+    if (seen.has(id)) throw errors.member(`items[${i}].id`, 'tickets.itemTwice', { id }, 'Unique');
     seen.add(id);
     const plu = pluForItem(ctx.db, item.plu.code, item.plu.stockName);
-    if (!plu) throw errors.member(`items[${i}].plu`, `Plu ${item.plu.code} does not exist in stock '${item.plu.stockName}'.`);
+    if (!plu) throw errors.member(`items[${i}].plu`, 'plu.notInStock', { code: item.plu.code, stock: item.plu.stockName });
     const unitPrice = item.unitPrice?.amount ?? plu.unit_price ?? 0;
     if (!dec(unitPrice).eq(dec(plu.unit_price ?? 0))) ownPrices.push({ id, amount: unitPrice });
     vatRates.push(plu.vat_rate ?? 0);
@@ -214,7 +215,7 @@ export function requireUpdateOf(caller: Caller, ticket: Doc, own: Right = 'Ticke
 }
 
 export function requireOpen(ticket: Doc): void {
-  if (ticket.state === 'Closed') throw errors.forbidden(`Ticket '${ticket.id}' is closed and can no longer be changed.`);
+  if (ticket.state === 'Closed') throw errors.forbidden('tickets.closed', { id: String(ticket.id) });
 }
 
 /**
@@ -223,8 +224,8 @@ export function requireOpen(ticket: Doc): void {
  * receipt. The retried close settles it.
  */
 export function requireNotBusy(ctx: EngineContext, id: unknown): void {
-  if (ctx.busy.has(`tickets:${id}`)) throw errors.locked(`Ticket '${id}' is being closed right now; try again in a moment.`);
-  if (hasPendingJob(ctx.db, String(id))) throw errors.locked(`Ticket '${id}' is being closed: its fiscal receipt may have been issued already. Retry the close to settle it.`);
+  if (ctx.busy.has(`tickets:${id}`)) throw errors.locked('tickets.beingClosed', { id: String(id) });
+  if (hasPendingJob(ctx.db, String(id))) throw errors.locked('tickets.pendingClose', { id: String(id) });
 }
 
 /** Storno: lowering or removing an item a previous write stored. */

@@ -50,24 +50,24 @@ export class TicketReturns {
     requireRight(caller, 'Storno');
     requireRight(caller, 'TicketCreate');
     const original = this.tickets.get(id, caller);
-    requireClosed(original, 'cannot be returned: remove its items at the register instead');
-    if (original.returnOf) throw errors.member('id', `Ticket '${id}' is itself a return (of '${String(original.returnOf)}') and cannot be returned.`);
+    requireClosed(original, 'tickets.openNoReturn');
+    if (original.returnOf) throw errors.member('id', 'tickets.returnOfReturn', { id, original: String(original.returnOf) });
     const sold = (original.items as Item[]).filter((i) => i.type === 'Positive');
     // One transaction from reading the earlier returns to storing this one: two returns started at
     // once cannot both take the last piece (better-sqlite3 runs a transaction to its end).
     return inTransaction(this.ctx.db, () => {
       const left = this.returnable(id, sold);
       const wanted = body.items ?? sold.filter((i) => left.get(i.id)!.gt(0)).map((i) => ({ id: i.id, quantity: toJsonNumber(left.get(i.id)!) }));
-      if (!wanted.length) throw errors.member('items', `Every item of ticket '${id}' has been returned already.`);
+      if (!wanted.length) throw errors.member('items', 'tickets.allReturned', { id });
       const seen = new Set<number>();
       const items = wanted.map((w, i) => {
         const item = sold.find((s) => s.id === w.id);
-        if (!item) throw errors.member(`items[${i}].id`, `Ticket '${id}' has no sold item ${w.id}.`);
-        if (seen.has(w.id)) throw errors.member(`items[${i}].id`, `Item ${w.id} appears twice.`, 'Unique');
+        if (!item) throw errors.member(`items[${i}].id`, 'tickets.noSoldItem', { id, item: w.id });
+        if (seen.has(w.id)) throw errors.member(`items[${i}].id`, 'tickets.returnItemTwice', { item: w.id }, 'Unique');
         seen.add(w.id);
         const max = left.get(w.id)!;
         if (dec(w.quantity).gt(max)) {
-          throw errors.member(`items[${i}].quantity`, `At most ${max.toString()} of item ${w.id} can still be returned (sold ${item.quantity}, the rest returned already).`, 'OutOfRange');
+          throw errors.member(`items[${i}].quantity`, 'tickets.returnAtMost', { max: max.toString(), item: w.id, sold: item.quantity }, 'OutOfRange');
         }
         // The item keeps its id, so later returns know what this one took back.
         return {

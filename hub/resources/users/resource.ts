@@ -3,7 +3,7 @@ import { LANGUAGES } from '../../i18n/index.js';
 import { canonicalRight, RIGHTS, type Right } from '../../http/rights.js';
 import type { Db } from '../../../db/client.js';
 import type { Caller } from '../../http/caller.js';
-import { ErrorCode, errors, HubError } from '../../http/errors.js';
+import { ErrorCode, errors, saidError } from '../../http/errors.js';
 import { revokeUserSessions } from '../auth/repo.js';
 import type { Doc } from '../engine/define.js';
 import { activeHoldersOf } from './store.js';
@@ -12,10 +12,11 @@ import { defineResource } from '../engine/define.js';
 import { idKeyed } from '../engine/keys.js';
 import { idKey, MAX_STRING, text } from '../engine/fields.js';
 import { bool } from '../engine/refs.js';
+import { fieldMessage, customIssue } from '../../i18n/say.js';
 
 const right = z.string().transform((s, ctx) => {
   const r = canonicalRight(s);
-  if (!r) ctx.addIssue({ code: 'custom', message: `'${s}' is not a right. Known rights: ${RIGHTS.join(', ')}.` });
+  if (!r) ctx.addIssue({ code: 'custom', ...customIssue('users.notARight', { value: s, rights: RIGHTS.join(', ') }) });
   return r ?? s;
 });
 
@@ -28,7 +29,7 @@ export const users = defineResource({
   key: idKeyed(),
   schema: z.object({
     id: idKey().optional(),
-    userName: z.string().min(1).max(MAX_STRING).regex(/^\S(.*\S)?$/, 'must not start or end with spaces'),
+    userName: z.string().min(1).max(MAX_STRING).regex(/^\S(.*\S)?$/, fieldMessage('field.noOuterSpaces')),
     name: text().default(''),
     isActive: z.boolean().default(true),
     rights: z.array(right).max(RIGHTS.length * 2).default([]),
@@ -42,7 +43,7 @@ export const users = defineResource({
   readOnly: {},
   ignored: ['passwordHash'],
   columns: (d) => ({ user_name: d.userName as string, is_active: bool(d.isActive), password_hash: d.passwordHash as string }),
-  unique: [{ columns: ['user_name'], nocase: true, member: 'userName', message: 'This user name is taken.' }],
+  unique: [{ columns: ['user_name'], nocase: true, member: 'userName', message: 'users.nameTaken' }],
   filters: {
     id: { type: 'string', column: 'id' },
     userName: { type: 'string', column: 'user_name', nocase: true },
@@ -60,11 +61,11 @@ export const users = defineResource({
         if (!keeps) requireAnotherWayBackIn(ctx.db, existing);
       }
       const passwordHash = (extra as string | undefined) ?? (existing?.passwordHash as string | undefined);
-      if (!passwordHash) throw errors.member('password', 'is required for a new user.', 'Required');
+      if (!passwordHash) throw errors.member('password', 'users.passwordRequired', {}, 'Required');
       // No one hands out a right they do not hold themselves (a shift manager cannot make an admin).
       const before = new Set((existing?.rights as string[] | undefined) ?? []);
       const granted = (body.rights as Right[]).filter((r) => !before.has(r) && !caller.rights.has(r));
-      if (granted.length) throw errors.forbidden(`You cannot grant rights you do not hold: ${granted.join(', ')}.`);
+      if (granted.length) throw errors.forbidden('users.cannotGrant', { rights: granted.join(', ') });
       const { password: _password, ...rest } = body;
       return { ...rest, rights: [...new Set(body.rights as string[])], passwordHash };
     },
@@ -91,11 +92,7 @@ const WAY_BACK_IN = 'UserUpdate';
 function requireOutranks(caller: Caller, target: Doc): void {
   const lacking = ((target.rights as string[] | undefined) ?? []).filter((r) => !caller.rights.has(r as Right));
   if (lacking.length) {
-    throw new HubError(
-      403,
-      ErrorCode.Unauthorized,
-      `User '${String(target.userName)}' holds rights you do not hold (${lacking.join(', ')}); only a user holding all of them may change, deactivate, delete or reset the password of this user.`,
-    );
+    throw saidError(403, ErrorCode.Unauthorized, 'users.outranks', { user: String(target.userName), rights: lacking.join(', ') });
   }
 }
 
@@ -103,6 +100,6 @@ function requireOutranks(caller: Caller, target: Doc): void {
 function requireAnotherWayBackIn(db: Db, existing: Doc): void {
   const holds = existing.isActive === true && ((existing.rights as string[] | undefined) ?? []).includes(WAY_BACK_IN);
   if (holds && activeHoldersOf(db, WAY_BACK_IN, String(existing.id)) === 0) {
-    throw errors.forbidden(`User '${String(existing.userName)}' is the last active user holding ${WAY_BACK_IN}: keep it active with that right, or give it to another user first.`);
+    throw errors.forbidden('users.lastHolder', { user: String(existing.userName), right: WAY_BACK_IN });
   }
 }

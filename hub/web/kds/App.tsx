@@ -9,10 +9,10 @@ import { Kitchen, type Endpoint } from './Kitchen';
 import { Login } from './Login';
 
 const t = messages({
-  which: { en: 'Which display is this?', sk: 'Ktorý displej je toto?' },
-  none: { en: 'No active order endpoint of type Tablet. The manager adds one under Devices.', sk: 'Žiadne aktívne výdajné miesto typu Tablet. Vedúci ho pridá v časti Zariadenia.' },
-  pass: { en: 'The pass (every endpoint)', sk: 'Výdaj (všetky výdajné miesta)' },
-  logout: { en: 'Log out', sk: 'Odhlásiť' },
+  which: { en: 'Which display is this?', sk: 'Ktorý displej je toto?', cs: 'Který displej je tohle?' },
+  none: { en: 'No active order endpoint of type Tablet. The manager adds one under Devices.', sk: 'Žiadne aktívne výdajné miesto typu Tablet. Vedúci ho pridá v časti Zariadenia.', cs: 'Žádné aktivní výdejní místo typu Tablet. Vedoucí ho přidá v části Zařízení.' },
+  pass: { en: 'The pass (every endpoint)', sk: 'Výdaj (všetky výdajné miesta)', cs: 'Výdej (všechna výdejní místa)' },
+  logout: { en: 'Log out', sk: 'Odhlásiť', cs: 'Odhlásit' },
 });
 
 function Picker(): JSX.Element {

@@ -13,17 +13,17 @@ import { ageClass, clock, Items, servingIn } from './Ticket';
 import { Message, Top } from './Top';
 
 const t = messages({
-  notStarted: { en: 'not started', sk: 'nezačaté' },
-  inProgress: { en: 'in progress', sk: 'pripravuje sa' },
-  namePass: { en: '{name} · pass', sk: '{name} · výdaj' },
-  passOf: { en: 'Pass · {names}', sk: 'Výdaj · {names}' },
-  pass: { en: 'Pass', sk: 'Výdaj' },
-  kitchenView: { en: 'Kitchen view', sk: 'Kuchyňa' },
-  nothingReady: { en: 'Nothing is ready at the pass.', sk: 'Na výdaji nie je nič hotové.' },
-  loading: { en: 'Loading…', sk: 'Načítava sa…' },
-  ready: { en: 'ready ', sk: 'hotové ' },
-  stillCooking: { en: 'Still cooking:', sk: 'Ešte sa pripravuje:' },
-  served: { en: 'Served ✓ {table}', sk: 'Vydané ✓ {table}' },
+  notStarted: { en: 'not started', sk: 'nezačaté', cs: 'nezačato' },
+  inProgress: { en: 'in progress', sk: 'pripravuje sa', cs: 'připravuje se' },
+  namePass: { en: '{name} · pass', sk: '{name} · výdaj', cs: '{name} · výdej' },
+  passOf: { en: 'Pass · {names}', sk: 'Výdaj · {names}', cs: 'Výdej · {names}' },
+  pass: { en: 'Pass', sk: 'Výdaj', cs: 'Výdej' },
+  kitchenView: { en: 'Kitchen view', sk: 'Kuchyňa', cs: 'Kuchyně' },
+  nothingReady: { en: 'Nothing is ready at the pass.', sk: 'Na výdaji nie je nič hotové.', cs: 'Na výdeji není nic hotového.' },
+  loading: { en: 'Loading…', sk: 'Načítava sa…', cs: 'Načítá se…' },
+  ready: { en: 'ready ', sk: 'hotové ', cs: 'hotové ' },
+  stillCooking: { en: 'Still cooking:', sk: 'Ešte sa pripravuje:', cs: 'Ještě se připravuje:' },
+  served: { en: 'Served ✓ {table}', sk: 'Vydané ✓ {table}', cs: 'Vydáno ✓ {table}' },
 });
 
 interface Table {

@@ -12,14 +12,14 @@ import { Ticket, type Timers } from './Ticket';
 import { History, HistoryButton, Message, RecallButton, stateLabel, Top } from './Top';
 
 const t = messages({
-  more: { en: '▼ {n} more', sk: '▼ ďalšie: {n}' },
-  noEndpoint: { en: 'No order endpoint “{name}”', sk: 'Výdajné miesto „{name}“ neexistuje' },
-  renamed: { en: 'It may have been renamed or deleted.', sk: 'Možno ho premenovali alebo zmazali.' },
-  choose: { en: 'Choose a display', sk: 'Vybrať displej' },
-  printer: { en: '{type} printer', sk: 'tlačiareň {type}' },
-  passView: { en: 'Pass view', sk: 'Výdaj' },
-  loading: { en: 'Loading…', sk: 'Načítava sa…' },
-  nothing: { en: 'Nothing here', sk: 'Nič tu nie je' },
+  more: { en: '▼ {n} more', sk: '▼ ďalšie: {n}', cs: '▼ další: {n}' },
+  noEndpoint: { en: 'No order endpoint “{name}”', sk: 'Výdajné miesto „{name}“ neexistuje', cs: 'Výdejní místo „{name}“ neexistuje' },
+  renamed: { en: 'It may have been renamed or deleted.', sk: 'Možno ho premenovali alebo zmazali.', cs: 'Možná ho přejmenovali nebo smazali.' },
+  choose: { en: 'Choose a display', sk: 'Vybrať displej', cs: 'Vybrat displej' },
+  printer: { en: '{type} printer', sk: 'tlačiareň {type}', cs: 'tiskárna {type}' },
+  passView: { en: 'Pass view', sk: 'Výdaj', cs: 'Výdej' },
+  loading: { en: 'Loading…', sk: 'Načítava sa…', cs: 'Načítá se…' },
+  nothing: { en: 'Nothing here', sk: 'Nič tu nie je', cs: 'Nic tu není' },
 });
 
 /** The order endpoint a display shows, as far as it reads it. */

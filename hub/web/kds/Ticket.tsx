@@ -23,15 +23,15 @@ export function ageClass(ms: number, t: Timers): 'fresh' | 'amber' | 'red' {
 }
 
 const t = messages({
-  New: { en: 'Tap to start', sk: 'Ťuknite na začatie' },
-  InProgress: { en: 'Tap when ready', sk: 'Ťuknite, keď je hotové' },
-  Ready: { en: 'Tap when served', sk: 'Ťuknite, keď je vydané' },
-  seen: { en: 'Tap when seen', sk: 'Ťuknite, keď ste videli' },
-  servingIn: { en: 'Served in {s} s · tap to keep', sk: 'Vydá sa o {s} s · ťuknutím ponecháte' },
-  cancelBanner: { en: 'CANCEL', sk: 'STORNO' },
-  cancelledLater: { en: 'Cancelled later: {what}', sk: 'Neskôr stornované: {what}' },
-  cancelOrder: { en: 'Cancel order ', sk: 'Storno objednávky ' },
-  label: { en: '{cancel}{place}, order {n}. {action}.', sk: '{cancel}{place}, objednávka {n}. {action}.' },
+  New: { en: 'Tap to start', sk: 'Ťuknite na začatie', cs: 'Ťukněte pro zahájení' },
+  InProgress: { en: 'Tap when ready', sk: 'Ťuknite, keď je hotové', cs: 'Ťukněte, když je hotovo' },
+  Ready: { en: 'Tap when served', sk: 'Ťuknite, keď je vydané', cs: 'Ťukněte, když je vydáno' },
+  seen: { en: 'Tap when seen', sk: 'Ťuknite, keď ste videli', cs: 'Ťukněte, až to uvidíte' },
+  servingIn: { en: 'Served in {s} s · tap to keep', sk: 'Vydá sa o {s} s · ťuknutím ponecháte', cs: 'Vydá se za {s} s · ťuknutím ponecháte' },
+  cancelBanner: { en: 'CANCEL', sk: 'STORNO', cs: 'STORNO' },
+  cancelledLater: { en: 'Cancelled later: {what}', sk: 'Neskôr stornované: {what}', cs: 'Později stornováno: {what}' },
+  cancelOrder: { en: 'Cancel order ', sk: 'Storno objednávky ', cs: 'Storno objednávky ' },
+  label: { en: '{cancel}{place}, order {n}. {action}.', sk: '{cancel}{place}, objednávka {n}. {action}.', cs: '{cancel}{place}, objednávka {n}. {action}.' },
 });
 
 const ACTION: Record<string, () => string> = { New: () => t('New'), InProgress: () => t('InProgress'), Ready: () => t('Ready') };

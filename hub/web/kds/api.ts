@@ -8,7 +8,7 @@
  * display user, not the manager), and the two pages must not log each other out.
  */
 
-import { chosenLanguage, messages, setLanguage } from '../shared/i18n';
+import { chosenLanguage, language, messages, setLanguage } from '../shared/i18n';
 import { readStored } from '../shared/storage';
 import type { Session as HubSession, Problem as WireProblem, User } from '../shared/types';
 
@@ -37,8 +37,8 @@ export class ApiError extends Error {
 export class NetworkError extends Error {}
 
 const t = messages({
-  answered: { en: 'The hub answered {status}.', sk: 'Hub odpovedal {status}.' },
-  ended: { en: 'The session ended (expired or revoked). Pair the display again.', sk: 'Relácia skončila (vypršala alebo bola zrušená). Spárujte displej znova.' },
+  answered: { en: 'The hub answered {status}.', sk: 'Hub odpovedal {status}.', cs: 'Hub odpověděl {status}.' },
+  ended: { en: 'The session ended (expired or revoked). Pair the display again.', sk: 'Relácia skončila (vypršala alebo bola zrušená). Spárujte displej znova.', cs: 'Relace skončila (vypršela nebo byla zrušena). Spárujte displej znovu.' },
 });
 
 const KEY = 'poshub.kds.session';
@@ -102,7 +102,8 @@ interface CallOptions {
 }
 
 async function send(method: string, path: string, body: unknown, opts: CallOptions): Promise<Response> {
-  const headers: Record<string, string> = { accept: 'application/json' };
+  // The hub says its errors (shown on the display as they come) in the display's language.
+  const headers: Record<string, string> = { accept: 'application/json', 'accept-language': language() };
   const token = opts.token === undefined ? current?.tokenId : opts.token;
   if (token) headers.authorization = `Bearer ${token}`;
   if (body !== undefined) headers['content-type'] = 'application/json';

@@ -16,12 +16,12 @@ import type { Order as WireOrder } from '../shared/types';
 import { ApiError, call, hubNow, NetworkError, newKey, onSession, session } from './api';
 
 const t = messages({
-  movedElsewhere: { en: 'Order {n} has moved on elsewhere; nothing to recall.', sk: 'Objednávka {n} sa medzitým posunula inde; nie je čo vrátiť.' },
-  movedMeanwhile: { en: 'Order {n} was moved on another screen meanwhile; it shows as it is now.', sk: 'Objednávku {n} medzitým posunuli na inej obrazovke; zobrazuje sa, ako je teraz.' },
-  notMoved: { en: 'Order {n} was not moved: {why}', sk: 'Objednávka {n} sa nepresunula: {why}' },
-  notRecalled: { en: 'Order {n} was not recalled: {why}', sk: 'Objednávku {n} sa nepodarilo vrátiť: {why}' },
-  unreachable: { en: 'The hub cannot be reached. Try again when the connection is back.', sk: 'Hub je nedostupný. Skúste to znova, keď bude spojenie späť.' },
-  table: { en: 'Table {n}', sk: 'Stôl {n}' },
+  movedElsewhere: { en: 'Order {n} has moved on elsewhere; nothing to recall.', sk: 'Objednávka {n} sa medzitým posunula inde; nie je čo vrátiť.', cs: 'Objednávka {n} se mezitím posunula jinam; není co vrátit.' },
+  movedMeanwhile: { en: 'Order {n} was moved on another screen meanwhile; it shows as it is now.', sk: 'Objednávku {n} medzitým posunuli na inej obrazovke; zobrazuje sa, ako je teraz.', cs: 'Objednávku {n} mezitím posunuli na jiné obrazovce; zobrazuje se, jak je teď.' },
+  notMoved: { en: 'Order {n} was not moved: {why}', sk: 'Objednávka {n} sa nepresunula: {why}', cs: 'Objednávka {n} se nepřesunula: {why}' },
+  notRecalled: { en: 'Order {n} was not recalled: {why}', sk: 'Objednávku {n} sa nepodarilo vrátiť: {why}', cs: 'Objednávku {n} se nepodařilo vrátit: {why}' },
+  unreachable: { en: 'The hub cannot be reached. Try again when the connection is back.', sk: 'Hub je nedostupný. Skúste to znova, keď bude spojenie späť.', cs: 'Hub je nedostupný. Zkuste to znovu, až bude spojení zpět.' },
+  table: { en: 'Table {n}', sk: 'Stôl {n}', cs: 'Stůl {n}' },
 });
 
 export type State = WireOrder['state'];

@@ -1427,7 +1427,10 @@ export interface components {
             title: string;
             /** @example 404 */
             status: number;
-            /** @example Customer 'c42' does not exist. */
+            /**
+             * @description In the caller's language: the user's own `language`, else Accept-Language, else POS_HUB_LOCALE (en, sk or cs).
+             * @example Customer 'c42' does not exist.
+             */
             detail: string;
             /**
              * @description The request path and query.
@@ -1441,6 +1444,7 @@ export interface components {
             errors?: {
                 /** @description The body member, query parameter or header at fault, e.g. `cards[0].serialNumber`. */
                 memberName: string;
+                /** @description In the language of `detail`; memberName and code never change with it. */
                 message: string;
                 /** @enum {string} */
                 code: "Required" | "Unique" | "Invalid" | "OutOfRange" | "Unknown";

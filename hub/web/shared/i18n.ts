@@ -4,10 +4,9 @@
  * `<html lang>` (POS_HUB_LOCALE), so the login screen already speaks it.
  *
  * Texts live beside the code that shows them, one catalog per module:
- *   const t = messages({ save: { en: 'Save', sk: 'Uložiť' }, rows: { en: '{n} rows', sk: 'Riadky: {n}' } });
+ *   const t = messages({ save: { en: 'Save', sk: 'Uložiť', cs: 'Uložit' }, rows: { en: '{n} rows', sk: 'Riadky: {n}', cs: 'Řádky: {n}' } });
  *   t('save'); t('rows', { n: 3 });
- * Every entry has English and Slovak (a missing one is a compile error); Czech where written, else
- * the Slovak text is shown (close enough to read, and better than English for a Czech cook).
+ * Every entry has English, Slovak and Czech (a missing one is a compile error).
  * Numbers, money and dates go through Intl in the same language (format.ts), and inputs take
  * "1,80" as well as "1.80" (parseDecimal). No library: Intl does the formatting, and a catalog is
  * a typed object; nothing here needed plural rules beyond what `plural()` gives.
@@ -22,7 +21,7 @@ export const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', sk: 'Sl
 export interface Entry {
   en: string;
   sk: string;
-  cs?: string;
+  cs: string;
 }
 
 const isLanguage = (v: unknown): v is Language => typeof v === 'string' && (LANGUAGES as readonly string[]).includes(v);
@@ -90,9 +89,9 @@ function fill(template: string, params?: Params): string {
   return params ? template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole)) : template;
 }
 
-/** An entry in the current language (Czech falls back to Slovak). */
+/** An entry in the current language. */
 export function pick(entry: Entry, params?: Params): string {
-  return fill(entry[current] ?? (current === 'cs' ? entry.sk : entry.en), params);
+  return fill(entry[current], params);
 }
 
 /** A module's catalog as a function: `t(key, params)` in the current language. */
