@@ -14,8 +14,14 @@ export type Said = { key: MessageKey; params?: Params } | { issue: z.core.$ZodIs
 const ZOD_LOCALES = { sk: sk(), cs: cs() };
 
 function zodSays(lang: 'sk' | 'cs', issue: z.core.$ZodIssue): string | undefined {
-  const said = ZOD_LOCALES[lang].localeError(issue as never);
-  return typeof said === 'string' ? said : said?.message;
+  // A locale meets the issue after parsing, not as zod calls it; should one trip over an issue's
+  // shape, the answer keeps zod's English rather than becoming a 500.
+  try {
+    const said = ZOD_LOCALES[lang].localeError(issue as never);
+    return typeof said === 'string' ? said : said?.message;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -7,8 +7,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startHub, type Reply, type TestHub } from '../support/hub.js';
 
 let hub: TestHub;
+/**
+ * A Slovak shop: every refusal's messages are said through zod's Slovak locale and the catalog, so
+ * the hostile input here also shows that saying them never fails (English is zod's own text).
+ */
+const HOSTILE_LOCALE = 'sk';
 beforeAll(async () => {
-  hub = await startHub();
+  hub = await startHub({ locale: HOSTILE_LOCALE });
   expect((await hub.call('POST', '/api/stocks', { name: 'Main' })).status).toBe(201);
 });
 afterAll(() => hub.close());
