@@ -120,7 +120,7 @@ export const ticketRoutes = routes<{ actions: TicketActions; closer: TicketClose
     handler:
       ({ actions }) =>
       (req, res) => {
-                actions.preliminary(callerOf(res), String(req.params.id), optionalBody(req.body));
+        actions.preliminary(callerOf(res), String(req.params.id), optionalBody(req.body));
         res.status(204).end();
       },
   },
@@ -153,7 +153,7 @@ export const ticketRoutes = routes<{ actions: TicketActions; closer: TicketClose
     handler:
       ({ actions }) =>
       (req, res) => {
-                const job = actions.receiptCopy(callerOf(res), String(req.params.id), optionalBody(req.body));
+        const job = actions.receiptCopy(callerOf(res), String(req.params.id), optionalBody(req.body));
         res.status(202).json({ jobId: job.id, ticketId: job.refId, orderEndpointName: job.endpointName, kind: job.kind, state: job.state });
       },
   },
@@ -192,7 +192,7 @@ export const ticketRoutes = routes<{ actions: TicketActions; closer: TicketClose
     handler:
       ({ returns }) =>
       (req, res) => {
-                const created = returns.start(callerOf(res), String(req.params.id), optionalBody(req.body));
+        const created = returns.start(callerOf(res), String(req.params.id), optionalBody(req.body));
         res.status(201).location(`/api/tickets/${encodeURIComponent(String(created.id))}`).json(created);
       },
   },
