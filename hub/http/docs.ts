@@ -19,10 +19,15 @@ import { routes } from './route.js';
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/** The light viewer's page: the list of operations shows as soon as the document is read. */
-function viewerPage(base: string): string {
+/**
+ * One page shell for both docs pages (the light viewer and Swagger UI): the document's address as
+ * `describedby` and a `<noscript>` link to it, assets resolved under /api/docs/; each page adds
+ * its own head lines and body.
+ */
+function docsPage(base: string, page: (spec: string) => { head: string; body: string }): string {
   const spec = escapeHtml(`${base}/openapi.json`);
   const docs = escapeHtml(`${base}/docs/`);
+  const { head, body } = page(spec);
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -32,7 +37,20 @@ function viewerPage(base: string): string {
 <base href="${docs}">
 <link rel="icon" type="image/png" href="favicon-32x32.png" sizes="32x32">
 <link rel="describedby" type="application/openapi+json" href="${spec}">
-<style>
+${head}
+</head>
+<body>
+<noscript><p>This page needs JavaScript. The API description itself is at <a href="${spec}">${spec}</a>.</p></noscript>
+${body}
+</body>
+</html>
+`;
+}
+
+/** The light viewer's page: the list of operations shows as soon as the document is read. */
+const viewerPage = (base: string): string =>
+  docsPage(base, (spec) => ({
+    head: `<style>
 body { font: 15px/1.45 system-ui, sans-serif; color: #1b2330; max-width: 72rem; margin: 0 auto; padding: 1rem; }
 h1 { font-size: 1.6rem; margin: .5rem 0; } h2 { font-size: 1.2rem; margin: 1.5rem 0 .5rem; border-bottom: 1px solid #d5dbe3; }
 input[type=search] { width: 100%; font-size: 16px; padding: .5rem; margin: .5rem 0; box-sizing: border-box; }
@@ -45,41 +63,19 @@ details.op > summary { cursor: pointer; padding: .4rem .6rem; display: flex; gap
 pre.schema { background: #f5f7fa; padding: .5rem; overflow: auto; max-height: 30rem; font-size: 12px; }
 table { border-collapse: collapse; width: 100%; } th, td { text-align: left; border-bottom: 1px solid #e6eaf0; padding: .25rem .4rem; vertical-align: top; }
 .req { color: #c53030; } code { background: #eef1f5; padding: 0 .2rem; border-radius: 3px; }
-</style>
-</head>
-<body>
-<noscript><p>This page needs JavaScript. The API description itself is at <a href="${spec}">${spec}</a>.</p></noscript>
-<main id="docs" data-spec-url="${spec}">Loading the API description…</main>
-<script src="viewer.js" charset="utf-8"></script>
-</body>
-</html>
-`;
-}
+</style>`,
+    body: `<main id="docs" data-spec-url="${spec}">Loading the API description…</main>
+<script src="viewer.js" charset="utf-8"></script>`,
+  }));
 
 /** Swagger UI's page (at /api/docs/swagger/; its assets resolve under /api/docs/). */
-function swaggerPage(base: string): string {
-  const spec = escapeHtml(`${base}/openapi.json`);
-  const docs = escapeHtml(`${base}/docs/`);
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>POS Hub API</title>
-<base href="${docs}">
-<link rel="stylesheet" href="swagger-ui.css">
-<link rel="icon" type="image/png" href="favicon-32x32.png" sizes="32x32">
-<link rel="describedby" type="application/openapi+json" href="${spec}">
-</head>
-<body>
-<noscript><p>This page needs JavaScript. The API description itself is at <a href="${spec}">${spec}</a>.</p></noscript>
-<div id="swagger-ui" data-spec-url="${spec}"></div>
+const swaggerPage = (base: string): string =>
+  docsPage(base, (spec) => ({
+    head: '<link rel="stylesheet" href="swagger-ui.css">',
+    body: `<div id="swagger-ui" data-spec-url="${spec}"></div>
 <script src="swagger-ui-bundle.js" charset="utf-8"></script>
-<script src="poshub-init.js" charset="utf-8"></script>
-</body>
-</html>
-`;
-}
+<script src="poshub-init.js" charset="utf-8"></script>`,
+  }));
 
 // A file rather than an inline script, so the page also works under a script-src 'self' policy.
 // validatorUrl null: Swagger UI would otherwise ask validator.swagger.io, which a shop offline cannot reach.
