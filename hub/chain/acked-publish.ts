@@ -14,8 +14,8 @@ interface Waiting {
   at: number;
 }
 
-export function ackedPublisher(nc: NatsConnection, timeoutMs: number): { publish: PublishFn; close(): void } {
-  const inbox = createInbox();
+export function ackedPublisher(nc: NatsConnection, timeoutMs: number, inboxPrefix?: string): { publish: PublishFn; close(): void } {
+  const inbox = createInbox(inboxPrefix);
   const waiting = new Map<string, Waiting>();
   let next = 0;
   const sub = nc.subscribe(`${inbox}.*`, {

@@ -10,7 +10,7 @@ import type { Db } from '../../db/client.js';
 import type { ChainConfig } from '../core/config.js';
 import type { Logger } from '../core/log.js';
 import type { ResourceService } from '../resources/engine/service.js';
-import { CATALOG_STREAM, catalogConsumer, catalogSubject, heartbeatSubject, type CatalogChange, type Heartbeat } from '../hq/protocol.js';
+import { CATALOG_STREAM, catalogConsumer, catalogSubject, heartbeatSubject, storeInbox, type CatalogChange, type Heartbeat } from '../hq/protocol.js';
 import { CatalogApplier } from './catalog.js';
 import { Publisher } from './publisher.js';
 import { ackedPublisher } from './acked-publish.js';
@@ -118,7 +118,7 @@ export function startChain(deps: ChainDeps): Chain {
 
   const connecting = (async () => {
     try {
-      nc = await connectNats(deps.config, `pos-hub ${storeId}`, { waitOnFirstConnect: true });
+      nc = await connectNats(deps.config, `pos-hub ${storeId}`, { waitOnFirstConnect: true, inboxPrefix: storeInbox(storeId) });
     } catch (err) {
       if (!stopped) log.error({ err: (err as Error).message }, 'cannot connect to HQ (check POS_HUB_HQ_*); the store sells on without it');
       return;
@@ -127,7 +127,7 @@ export function startChain(deps: ChainDeps): Chain {
       await nc.close();
       return;
     }
-    acked = ackedPublisher(nc, REQUEST_TIMEOUT_MS);
+    acked = ackedPublisher(nc, REQUEST_TIMEOUT_MS, storeInbox(storeId));
     log.info({ url: deps.config.url, storeId }, 'connected to HQ');
     heartbeat();
     void (async () => {

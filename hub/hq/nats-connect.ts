@@ -15,8 +15,12 @@ export interface NatsTarget {
   credsFile?: string;
 }
 
-/** `waitOnFirstConnect`: keep trying from the first attempt on (a store may start offline). */
-export function connectNats(target: NatsTarget, name: string, opts: { waitOnFirstConnect?: boolean } = {}): Promise<NatsConnection> {
+/**
+ * `waitOnFirstConnect`: keep trying from the first attempt on (a store may start offline).
+ * `inboxPrefix`: where replies come back (a store's own, `_INBOX_<storeId>`, so NATS can let each
+ * store subscribe to its replies only: README "A chain of stores", NATS users).
+ */
+export function connectNats(target: NatsTarget, name: string, opts: { waitOnFirstConnect?: boolean; inboxPrefix?: string } = {}): Promise<NatsConnection> {
   const url = new URL(target.url);
   return connect({
     servers: `${url.hostname}:${url.port || 4222}`,
@@ -27,6 +31,7 @@ export function connectNats(target: NatsTarget, name: string, opts: { waitOnFirs
     authenticator: target.credsFile ? credsAuthenticator(readFileSync(target.credsFile)) : undefined,
     timeout: REQUEST_TIMEOUT_MS,
     waitOnFirstConnect: opts.waitOnFirstConnect ?? false,
+    inboxPrefix: opts.inboxPrefix,
     reconnect: true,
     maxReconnectAttempts: -1,
     reconnectTimeWait: 2000,

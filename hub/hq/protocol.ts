@@ -31,6 +31,8 @@ export const catalogMsgId = (storeId: string, version: number) => `catalog:${sto
 /** Each store's own durable consumer on the catalog stream, filtered to its subject. */
 export const catalogConsumer = (storeId: string) => `catalog-${storeId}`;
 export const heartbeatSubject = (storeId: string) => `hq.heartbeat.${storeId}`;
+/** Where a store's replies come back (acks, JetStream API answers, catalog deliveries): its own prefix. */
+export const storeInbox = (storeId: string) => `_INBOX_${storeId}`;
 
 /** One change-log entry of a store, with the document as stored at that version (null for a delete). */
 export interface StoreEvent {
@@ -77,4 +79,31 @@ export interface Heartbeat {
   catalogError: { version: number; detail: string } | null;
   printers: unknown[];
   fiscalDevices: unknown[];
+}
+
+/**
+ * What a store's NATS user needs and nothing more (README "A chain of stores", NATS users): publish
+ * its own events and heartbeat, make and read its own catalog consumer and acknowledge what it
+ * applied, and hear replies on its own inbox. A store given these cannot publish events as another
+ * store, read another store's catalog, or hear another store's replies. JetStream's consumer-create
+ * subject is allowed in its three forms (nats-server 2.9 and later take the one with the filter).
+ */
+export function storeNatsPermissions(storeId: string): { publish: { allow: string[] }; subscribe: { allow: string[] } } {
+  const consumer = `${CATALOG_STREAM}.${catalogConsumer(storeId)}`;
+  return {
+    publish: {
+      allow: [
+        `pos.${storeId}.>`,
+        heartbeatSubject(storeId),
+        '$JS.API.INFO',
+        `$JS.API.CONSUMER.CREATE.${consumer}`,
+        `$JS.API.CONSUMER.CREATE.${consumer}.${catalogSubject(storeId)}`,
+        `$JS.API.CONSUMER.DURABLE.CREATE.${consumer}`,
+        `$JS.API.CONSUMER.INFO.${consumer}`,
+        `$JS.API.CONSUMER.MSG.NEXT.${consumer}`,
+        `$JS.ACK.${consumer}.>`,
+      ],
+    },
+    subscribe: { allow: [`${storeInbox(storeId)}.>`] },
+  };
 }

@@ -5,7 +5,7 @@
  * black-hole, or drop only JetStream's publish acks.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -61,15 +61,21 @@ export interface NatsServer {
   start(): Promise<void>;
 }
 
-export async function startNats(): Promise<NatsServer> {
+/** `config`: a nats-server configuration file's text (users and their permissions); the flags still set port, address and storage. */
+export async function startNats(opts: { config?: string } = {}): Promise<NatsServer> {
   const bin = natsServerPath();
   if (!bin) throw new Error('nats-server is not installed');
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'poshub-nats-'));
+  const configArgs: string[] = [];
+  if (opts.config !== undefined) {
+    writeFileSync(join(dir, 'nats.conf'), opts.config);
+    configArgs.push('-c', join(dir, 'nats.conf'));
+  }
   let child: ChildProcess | undefined;
   let exited = true;
   const start = async () => {
-    const server = spawn(bin, ['-js', '-p', String(port), '-sd', dir, '-a', '127.0.0.1'], { stdio: 'ignore' });
+    const server = spawn(bin, [...configArgs, '-js', '-p', String(port), '-sd', dir, '-a', '127.0.0.1'], { stdio: 'ignore' });
     child = server;
     exited = false;
     // A test process that dies (or a script that throws) must not leave the server behind.
