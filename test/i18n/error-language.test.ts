@@ -191,4 +191,14 @@ describe('no error is written in English only', () => {
     expect(seen).toBeGreaterThan(150);
     expect(found).toEqual([]);
   });
+
+  it("a schema's own message (refine, regex, a bound) is a field.* key through fieldMessage(), never a sentence", () => {
+    // `.refine(check, 'must be …')`: zod would say that English to every caller.
+    const sentence = /\.(refine|regex|min|max|length|gt|gte|lt|lte|int|positive|nonnegative)\((?:(?!\.[a-z]+\()[^;])*?,\s*(['"`])([^'"`]*\s[^'"`]*)\2\s*\)/g;
+    const found: string[] = [];
+    for (const file of sources(HUB)) {
+      for (const m of readFileSync(file, 'utf8').matchAll(sentence)) found.push(`${relative(ROOT, file)}: .${m[1]}(… '${m[3]}')`);
+    }
+    expect(found).toEqual([]);
+  });
 });

@@ -14,6 +14,7 @@ import { t, type Language } from '../../i18n/index.js';
 import { dec, toJsonNumber, type Dec } from '../../core/money.js';
 import type { Doc, EngineContext } from '../engine/define.js';
 import { decimal, MAX_INT32 } from '../engine/fields.js';
+import { fieldMessage } from '../../i18n/say.js';
 import { newId, type ResourceService } from '../engine/service.js';
 import { parseOr400 } from '../engine/validate.js';
 import { requireClosed } from './actions.js';
@@ -25,7 +26,7 @@ export const returnSchema = z.object({
     .array(
       z.object({
         id: z.number().int().min(1).max(MAX_INT32).describe("The sold item's `id` on the closed ticket."),
-        quantity: decimal().refine((n) => n > 0, 'must be greater than 0'),
+        quantity: decimal().refine((n) => n > 0, fieldMessage('field.positive')),
       }),
     )
     .min(1)
