@@ -55,7 +55,7 @@ function ticketDoc(i: number): Record<string, unknown> {
 }
 
 async function hubWithShop(env: Record<string, string>): Promise<{ hub: HubProcess; admin: string }> {
-  const hub = await startHubProcess({ POS_HUB_RATE_LIMIT: '0', ...env }, { direct: true });
+  const hub = await startHubProcess({ POS_HUB_RATE_LIMIT: '0', ...env }, {});
   const admin = await hub.login('admin', E2E_ADMIN_PASSWORD, 'BackOffice');
   const post = (path: string, body: unknown) => hub.call('POST', path, body, { token: admin });
   await post('/api/stocks', { name: 'Bar' });
@@ -138,7 +138,7 @@ export async function benchChain(): Promise<void> {
     cleanup.push(async () => rmSync(dir, { recursive: true, force: true }));
     const last = generateBacklog(dir, { events: EVENTS, versions: 4, from: new Date(Date.now() - 8 * 86_400_000), spanMs: 7 * 86_400_000 });
     const t1 = performance.now();
-    const week = await startHubProcess({ POS_HUB_HQ_URL: nats.url, POS_HUB_STORE_ID: 'week' }, { direct: true, dataDir: dir, keepDataDir: true });
+    const week = await startHubProcess({ POS_HUB_HQ_URL: nats.url, POS_HUB_STORE_ID: 'week' }, { dataDir: dir, keepDataDir: true });
     cleanup.push(() => week.stop());
     await waitUntil(async () => (await ingestedSeq(hq, 'week')) >= last, 600_000, 'the backlog');
     const drainS = (performance.now() - t1) / 1000;

@@ -40,7 +40,7 @@ describe('power cuts under load', () => {
     mkdirSync(shadow, { recursive: true });
     const env = { LD_PRELOAD: shim, POWERCUT_DIR: realpathSync(dataDir), POWERCUT_SHADOW: shadow, POS_HUB_BACKUP_EVERY: '0', POS_HUB_RATE_LIMIT: '0' };
     const acked = new Map<string, Acked>();
-    let hub: HubProcess = await startHubProcess(env, { dataDir, direct: true });
+    let hub: HubProcess = await startHubProcess(env, { dataDir });
 
     // A shop: a kitchen dish, a simulator fiscal device, four registers with a cashier each.
     const admin = await hub.login('admin', E2E_ADMIN_PASSWORD, 'BackOffice');
@@ -102,7 +102,7 @@ describe('power cuts under load', () => {
       for (const f of readdirSync(shadow)) if (!f.startsWith('.')) copyFileSync(join(shadow, f), join(dataDir, f));
       expect(existsSync(join(dataDir, 'hub.sqlite'))).toBe(true);
 
-      hub = await startHubProcess(env, { dataDir, direct: true });
+      hub = await startHubProcess(env, { dataDir });
       const token = await hub.login('admin', E2E_ADMIN_PASSWORD, 'BackOffice');
       expect((await hub.call('GET', '/api/health')).body).toMatchObject({ db: 'ok' });
       const stored = new Map<string, any>();

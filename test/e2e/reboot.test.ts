@@ -27,7 +27,7 @@ afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 async function start(dir: string, port?: number): Promise<HubProcess> {
-  const hub = await startHubProcess({}, { dataDir: dir, direct: true, port });
+  const hub = await startHubProcess({}, { dataDir: dir, port });
   running.add(hub);
   return hub;
 }
@@ -50,7 +50,7 @@ describe('start-up after a reboot', () => {
   it('a second hub on the same data directory exits non-zero naming the one that runs', async () => {
     const dir = dataDir();
     const first = await start(dir);
-    const second = await failedHubStart({}, { dataDir: dir, direct: true });
+    const second = await failedHubStart({}, { dataDir: dir });
     expect(second.code).not.toBe(0);
     expect(second.code).not.toBeNull();
     expect(second.stderr).toMatch(new RegExp(`another hub \\(pid ${first.child.pid}\\) is running on`));
@@ -62,7 +62,7 @@ describe('start-up after a reboot', () => {
     const squatter: Server = createServer();
     const port = await new Promise<number>((resolve) => squatter.listen(0, '127.0.0.1', () => resolve((squatter.address() as { port: number }).port)));
     try {
-      const r = await failedHubStart({}, { dataDir: dataDir(), direct: true, port });
+      const r = await failedHubStart({}, { dataDir: dataDir(), port });
       expect(r.code).toBe(1);
       expect(r.stderr).toContain(`port ${port} on 127.0.0.1 is already in use`);
       expect(r.stdout).not.toMatch(/listening/);

@@ -53,7 +53,7 @@ afterAll(() => {
 describe('npm start', () => {
   it('starts on an empty data directory, serves the API and stops on SIGTERM with exit 0', async () => {
     const dataDir = join(tempDir(), 'data');
-    const hub = await start(FIRST_START, { dataDir });
+    const hub = await start(FIRST_START, { dataDir, viaNpm: true });
     const { port, url } = hub;
 
     const health = await (await fetch(`${url}/api/health`)).json();
@@ -85,7 +85,7 @@ describe('npm start', () => {
     await expect(fetch(`${url}/api/health`)).rejects.toThrow();
 
     // A second start on the same data and port keeps the admin and the customer, and prints no new password.
-    const again = await start(FIRST_START, { dataDir, port });
+    const again = await start(FIRST_START, { dataDir, port, viaNpm: true });
     expect(readFileSync(file, 'utf8').trim()).toBe(password);
     expect(again.stdout()).not.toContain(password);
     expect(again.stdout()).toContain('POST /api/auth');
@@ -122,7 +122,7 @@ describe('npm start', () => {
   it('the hub serves and stops on SIGTERM when nobody reads its output', async () => {
     // stdout is a pipe without a reader from the start, as when a log collector has died: every write meets EPIPE.
     // Without npm, which itself dies when its stdout breaks.
-    const hub = await start({ ...FIRST_START, POS_HUB_ADMIN_PASSWORD: 'e2e-admin-pw' }, { dataDir: join(tempDir(), 'data'), direct: true, unreadStdout: true });
+    const hub = await start({ ...FIRST_START, POS_HUB_ADMIN_PASSWORD: 'e2e-admin-pw' }, { dataDir: join(tempDir(), 'data'), unreadStdout: true });
     const login = await hub.call('POST', '/api/auth', { userName: 'admin', password: 'e2e-admin-pw', deviceName: 'BackOffice' });
     expect(login.status).toBe(200);
     await expectCleanStop(hub);
@@ -134,7 +134,7 @@ describe('npm start', () => {
     const file = join(dataDir, 'admin-password.txt');
     writeFileSync(file, 'stale\n', { mode: 0o644 });
     chmodSync(file, 0o644);
-    const hub = await start(FIRST_START, { dataDir, direct: true });
+    const hub = await start(FIRST_START, { dataDir });
     expect(statSync(file).mode & 0o777).toBe(0o600);
     const password = readFileSync(file, 'utf8').trim();
     expect(password).not.toBe('stale');
@@ -143,7 +143,7 @@ describe('npm start', () => {
   }, 60_000);
 
   it('a bad environment value stops the start with a message naming it', async () => {
-    const { code, stderr } = await failedHubStart({ ...FIRST_START, POS_HUB_PORT: 'abc' }, { dataDir: join(tempDir(), 'data') });
+    const { code, stderr } = await failedHubStart({ ...FIRST_START, POS_HUB_PORT: 'abc' }, { dataDir: join(tempDir(), 'data'), viaNpm: true });
     expect(code).not.toBe(0);
     expect(code).not.toBeNull();
     expect(stderr).toContain('POS_HUB_PORT');
