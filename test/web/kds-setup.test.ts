@@ -18,6 +18,9 @@ import { expect2xx, item, register, restaurant } from '../tickets/fixture.js';
 import { ensureWebBuild } from './build.js';
 import { chromiumAvailable, launchChromium } from '../support/chromium.js';
 
+/** The display's undo window before a Served tap goes out (SERVE_DELAY_MS in hub/web/kds/feed.ts, browser code). */
+const SERVE_DELAY_MS = 5_000;
+
 const haveChromium = chromiumAvailable('test/web/kds-setup');
 const SHOTS = fileURLToPath(new URL('./screenshots/kds-setup/', import.meta.url));
 
@@ -187,6 +190,9 @@ describe.skipIf(!haveChromium)('a kitchen display set up from the manager\'s pag
 
       // ---- the tablet, held upright ---------------------------------------------------------
       const tablet = await open(TABLET);
+      // The tablet's timers and Date on a clock that flows on its own from the hub's: the display's
+      // undo window before Served goes out is fast-forwarded below, not waited out.
+      await tablet.clock.install({ time: hub.clock.now() });
       await tablet.goto(link);
       expect(await tablet.locator('html').getAttribute('lang')).toBe(lang);
       await tablet.getByTestId('login-tabs').waitFor();
@@ -218,6 +224,7 @@ describe.skipIf(!haveChromium)('a kitchen display set up from the manager\'s pag
       await apiReaches(order.id, 'Ready');
       await tablet.locator(`[data-column="Ready"] [data-order-id="${order.id}"]`).waitFor();
       await card.click();
+      await tablet.clock.fastForward(SERVE_DELAY_MS);
       await card.waitFor({ state: 'detached', timeout: 10_000 });
       await apiReaches(order.id, 'Served');
 

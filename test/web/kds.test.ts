@@ -16,6 +16,9 @@ import { expect2xx, item, register, restaurant } from '../tickets/fixture.js';
 import { ensureWebBuild } from './build.js';
 import { chromiumAvailable, launchChromium } from '../support/chromium.js';
 
+/** The display's undo window before a Served tap goes out (SERVE_DELAY_MS in hub/web/kds/feed.ts, browser code). */
+const SERVE_DELAY_MS = 5_000;
+
 const haveChromium = chromiumAvailable('test/web/kds');
 
 const SHOTS = fileURLToPath(new URL('./screenshots/kds/', import.meta.url));
@@ -155,7 +158,8 @@ describe.skipIf(!haveChromium)('the kitchen display in Chromium', () => {
   });
 
   it('shows a new order within a second, with a sound, and bump, bump, recall move it in the API too', async () => {
-    const { page } = await pairedDisplay();
+    // On the page's clock (flowing on its own): the served delay is fast-forwarded, not waited out.
+    const { page } = await pairedDisplay(PATH, 'reduce', true);
     const beepsBefore = await page.evaluate(() => (window as unknown as { __kdsBeeps: number }).__kdsBeeps);
     const started = Date.now();
     const t = await ticket({ name: 'Stôl 7', location: { tableName: '7', zoneName: 'Terasa' }, items: [item(10, 2), item(11, 1)] });
@@ -191,6 +195,8 @@ describe.skipIf(!haveChromium)('the kitchen display in Chromium', () => {
     await page.getByTestId('recall').click();
     await card(page, order.id).locator('.action', { hasText: 'Tap when served' }).waitFor();
     await card(page, order.id).click();
+    await card(page, order.id).locator('.action', { hasText: 'Served in' }).waitFor();
+    await page.clock.fastForward(SERVE_DELAY_MS);
     await card(page, order.id).waitFor({ state: 'detached', timeout: 8000 });
     await apiReaches(order.id, 'Served');
     expect(pageErrors).toEqual([]);
@@ -296,7 +302,7 @@ describe.skipIf(!haveChromium)('the kitchen display in Chromium', () => {
     const [second] = await ordersOf(b.id);
     await expect2xx(hub.call('POST', `/api/orders/${first.id}/state`, { state: 'Ready' }));
 
-    const { page } = await newPage();
+    const { page } = await newPage('reduce', true); // the served delay fast-forwarded on the page's clock
     await page.goto(`${hub.url}${PATH}/expo`);
     await page.getByRole('tab', { name: 'User login' }).click();
     await page.getByLabel('User name').fill('expo');
@@ -315,6 +321,7 @@ describe.skipIf(!haveChromium)('the kitchen display in Chromium', () => {
     await table.getByTestId('still-cooking').waitFor({ state: 'detached' });
     await page.screenshot({ path: `${SHOTS}expo.png` });
     await table.getByRole('button', { name: /Served/ }).click();
+    await page.clock.fastForward(SERVE_DELAY_MS);
     await table.waitFor({ state: 'detached', timeout: 8000 });
     await apiReaches(first.id, 'Served');
     await apiReaches(second.id, 'Served');
@@ -372,7 +379,8 @@ describe.skipIf(!haveChromium)('the kitchen display in Chromium', () => {
     const sixBeer = (await hub.call('GET', `/api/orders?ticketId=${six.id}`)).body.items[0];
     await expect2xx(hub.call('POST', `/api/orders/${sixBeer.id}/state`, { state: 'Ready' }));
 
-    const { page } = await pairedDisplay();
+    // The page's clock from the hub's, which earlier tests moved ahead of the real one: ages as the hub made them.
+    const { page } = await pairedDisplay(PATH, 'reduce', true);
     await page.locator('.age-red').first().waitFor();
     await page.locator('.age-amber').first().waitFor();
     await page.screenshot({ path: `${SHOTS}kitchen.png` });
@@ -388,7 +396,10 @@ describe.skipIf(!haveChromium)('the kitchen display in Chromium', () => {
     await page.goto(`${hub.url}${PATH}?amber=0&red=100000`);
     await page.locator('.ticket:not(.cancel)').first().waitFor();
     // Orders keep arriving for a moment after the first one shows: polled until every order is in,
-    // and with amber at 0 minutes every one of them is amber.
+    // and with amber at 0 minutes every one of them is amber. The display's clock a minute on first:
+    // orders the earlier tests made on the hub's clock, moved ahead of this page's, are not younger
+    // than 0 minutes on it then (else the test waits for real time to catch up with them).
+    await page.clock.fastForward(60_000);
     await expect
       .poll(async () => {
         const shown = await page.locator('.ticket:not(.cancel)').count();
