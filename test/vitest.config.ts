@@ -13,10 +13,12 @@ export default defineConfig({
     // ~1.2 s each, 123 s of a 402 s run for 104 files. Shared modules mean a file must not lean on
     // module state another file may have moved (the fixtures number registers per hub, not per module).
     isolate: false,
-    // Three files at a time: most files wait on a browser, a child process or a socket, so three keep
-    // the two cores busy (402 s → 166 s on this machine; four was slower, CPU-bound at 176 s). Tests that
-    // wait on timers use margins a busy worker does not miss (the Datecs fake's frames: 120 ms).
-    maxWorkers: 3,
+    // Two files at a time. Three finished sooner on a quiet machine (125–131 s against ~148 s) but
+    // starved whatever ran beside the chain's heaviest test (a hub, two HQ processes, PostgreSQL and
+    // NATS catching up a week): its catch-up went from 4 s to 35 s and a browser test beside it now
+    // and then waited past its 20 s for a page. Two runs it all without such contention (and with
+    // less CPU in all: 111 s against 150–165 s). Four was slower still.
+    maxWorkers: 2,
     setupFiles: ['test/support/setup.ts'],
     // The browser and page tests share one build of hub/web; made once here, never by two forks at once.
     globalSetup: ['test/web/global-setup.ts'],

@@ -12,10 +12,10 @@ import { DeviceError } from '../../../drivers/faults.js';
 import { FakeDatecsDevice } from '../../support/fake-datecs-device.js';
 
 // Short enough that the silence tests end quickly, long enough that a test worker busy elsewhere for
-// a moment (the suite runs three files at a time on two cores) is not taken for a silent printer; and
+// a moment (the suite runs two files at a time on two cores) is not taken for a silent printer; and
 // retries to spare beyond the faults a test injects (two NAKs and two garbled replies take four), so
 // one more retry after such a moment does not exhaust them.
-const FAST = { frameTimeoutMs: 120, retries: 6, busyTimeoutMs: 2000 };
+const FAST = { frameTimeoutMs: 80, retries: 6, busyTimeoutMs: 2000 };
 const clock = () => new Date('2026-11-21T10:00:00Z');
 
 function receipt(reference = 'T1', over: Partial<Receipt> = {}): Receipt {
