@@ -69,6 +69,22 @@ describe('POST /api/tickets/{id}/print_receipt_copy', () => {
     expect((await hub.call('GET', `/api/tickets/${closed.id}`)).body._v).toBe(closed._v);
   });
 
+  it('names the payments as the issued receipt did, even after the payment type was renamed', async () => {
+    const closed = await sale('Stôl 8');
+    const type = (await hub.call('GET', '/api/paymenttypes/1')).body;
+    await expect2xx(hub.call('PUT', '/api/paymenttypes/1', { ...type, name: 'Hotovosť' }));
+    try {
+      const printed = printer.cutTickets().length;
+      expect((await copy(closed.id, { orderEndpointName: 'Bill' })).status).toBe(202);
+      await printer.waitFor(() => printer.cutTickets().length === printed + 1);
+      const lines = printer.cutTickets()[printed];
+      expect(lines.find((l) => l.startsWith('Cash'))).toMatch(/ 20\.00$/);
+      expect(lines.some((l) => l.startsWith('Hotovos'))).toBe(false);
+    } finally {
+      await expect2xx(hub.call('PUT', '/api/paymenttypes/1', { ...type, _v: undefined }));
+    }
+  });
+
   it('uses the device default printer; without one and without a body it is a 400 naming orderEndpointName', async () => {
     const closed = await sale();
     // The cashier's register has DefaultOrderEndpointName "Bar" (inactive here): its default is used, and refused as inactive.

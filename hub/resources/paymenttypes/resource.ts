@@ -7,6 +7,11 @@ export const PAYMENT_CATEGORIES = ['Cash', 'CreditCard', 'Voucher', 'Other'] as 
 /** CONTRACT §3: an integer ≥ 1; a register's numbering scheme is its own, so any positive 32-bit integer. */
 const numberKey = () => z.number().int().min(1).max(MAX_INT32);
 
+/** A payment type as a receipt names it: its name, else its category (Cash, CreditCard…), else its number. */
+export function paymentTypeName(type: { name?: unknown; category?: unknown } | undefined, number: number): string {
+  return String(type?.name || type?.category || number);
+}
+
 export const paymentTypes = defineResource({
   name: 'paymenttypes',
   title: 'PaymentType',

@@ -15,7 +15,8 @@ import { getStored } from '../engine/repo.js';
 import type { ResourceService } from '../engine/service.js';
 import { parseOr400 } from '../engine/validate.js';
 import { orderEndpoints } from '../orderendpoints/resource.js';
-import { paymentTypes } from '../paymenttypes/resource.js';
+import { paymentTypeName, paymentTypes } from '../paymenttypes/resource.js';
+import { issuedReceiptOf } from './store.js';
 import { requireNotBusy, requireOpen, requireUpdateOf } from './resource.js';
 
 export const TICKET_ACTIONS = ['Handover', 'Takeover', 'Relocate'] as const;
@@ -108,11 +109,16 @@ export class TicketActions {
     const ticket = this.tickets.get(id, caller);
     requireClosed(ticket, 'tickets.openNoCopy');
     const name = this.printerFor(caller, body.orderEndpointName);
-    // The payment types named now, as a receipt names them (the ticket stores only their numbers).
-    const payments = (ticket.payments as Array<{ paymentTypeNumber: number; amount: number }>).map((p) => {
-      const type = getStored(this.ctx.db, paymentTypes, p.paymentTypeNumber)?.doc;
-      return { name: String(type?.name || type?.category || p.paymentTypeNumber), amount: p.amount };
-    });
+    // The payments as the issued receipt named them (the fiscal journal keeps it; the ticket stores
+    // only type numbers, and a type renamed since must not change the copy). A ticket closed without
+    // the hub's journal (imported, generated) names them as the types are named now.
+    const issued = issuedReceiptOf(this.ctx.db, id);
+    const payments = issued
+      ? issued.payments.map((p) => ({ name: p.name, amount: Number(p.amount) }))
+      : (ticket.payments as Array<{ paymentTypeNumber: number; amount: number }>).map((p) => ({
+          name: paymentTypeName(getStored(this.ctx.db, paymentTypes, p.paymentTypeNumber)?.doc, p.paymentTypeNumber),
+          amount: p.amount,
+        }));
     const jobId = inTransaction(this.ctx.db, () =>
       enqueuePrintJob(this.ctx.db, {
         endpointName: name,

@@ -23,7 +23,7 @@ import { getStored } from '../engine/repo.js';
 import { newId, type ResourceService } from '../engine/service.js';
 import { parseOr400 } from '../engine/validate.js';
 import type { FiscalDevices, TimedDevice } from '../fiscaldevices/devices.js';
-import { paymentTypes } from '../paymenttypes/resource.js';
+import { paymentTypeName, paymentTypes } from '../paymenttypes/resource.js';
 import { requireOpen } from './resource.js';
 import { saleItems } from '../stocktransfers/stock.js';
 import { recordServerTransfer } from '../stocktransfers/resource.js';
@@ -189,7 +189,7 @@ export class TicketCloser {
       }
       if (type.doc.isChangeable === true) changeable = changeable.plus(amount);
       paid = paid.plus(amount);
-      return { kind: type.doc.category as PaymentKind, name: String(type.doc.name || type.doc.category), amount: amount.toFixed(2) };
+      return { kind: type.doc.category as PaymentKind, name: paymentTypeName(type.doc, p.paymentTypeNumber), amount: amount.toFixed(2) };
     });
     if (paid.abs().gt(MAX_MAGNITUDE)) throw errors.member('payments', 'tickets.paymentsOutOfRange', { paid: paid.toFixed(2) }, 'OutOfRange');
     if (isReturn && !paid.eq(total)) throw errors.member('payments', 'tickets.returnExact', { total: total.toFixed(2), paid: paid.toFixed(2) }, 'OutOfRange');

@@ -5,6 +5,7 @@
  */
 import { sql, type SQL } from 'drizzle-orm';
 import { rawSql, type Db } from '../../../db/client.js';
+import type { Receipt } from '../../../drivers/fiscal/types.js';
 
 export interface FiscalJobRow {
   id: string;
@@ -114,6 +115,12 @@ export const ticketSql = {
   state: (): SQL => sql`CASE tickets.is_closed WHEN 1 THEN 'Closed' ELSE 'Opened' END`,
   table: sql`tickets`,
 };
+
+/** The receipt a fiscal device issued for ticket `ticketId` (as its close journaled it), if the hub issued one. */
+export function issuedReceiptOf(db: Db, ticketId: string): Receipt | undefined {
+  const row = rawSql.get<{ request: string }>(db, "SELECT request FROM fiscal_jobs WHERE ticket_id = ? AND state = 'Done' ORDER BY finished_at DESC LIMIT 1", [ticketId]);
+  return row ? (JSON.parse(row.request) as { receipt: Receipt }).receipt : undefined;
+}
 
 /** The stored documents of the returns started from ticket `ticketId` (open or closed; a deleted one is gone). */
 export function returnDocsOf(db: Db, ticketId: string): string[] {
