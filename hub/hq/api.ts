@@ -21,6 +21,7 @@ import { hashPassword, verifyPassword } from '../resources/auth/passwords.js';
 import { LoginThrottle } from '../resources/auth/throttle.js';
 import { HashGate } from '../resources/auth/hash-gate.js';
 import { MAX_STRING } from '../resources/engine/fields.js';
+import { parseOr400 } from '../resources/engine/validate.js';
 import { systemClock } from '../core/clock.js';
 
 const SESSION_MS = 12 * 3600_000;
@@ -48,12 +49,9 @@ const catalogBody = z.object({
   stores: z.array(z.string()).min(1).max(10_000),
 });
 
-function parseBody<T>(schema: z.ZodType<T>, raw: unknown): T {
-  const result = schema.safeParse(requireObjectBody(raw));
-  if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  // Said in the caller's language at answer time, as the hub's own validation does (engine/validate.ts).
-  throw errors.validation('error.member', {}, [{ memberName: issue.path.join('.') || 'body', message: issue.message, code: 'Invalid', said: { issue } }]);
+/** A JSON object body checked by `schema`: refused as the hub's own bodies are (engine/validate.ts), members in the caller's language. */
+function parseBody<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {
+  return parseOr400(schema, requireObjectBody(raw));
 }
 
 function catalogKey(resource: CatalogResource, raw: string): string {

@@ -237,6 +237,8 @@ describe.skipIf(!available)('a chain of stores', () => {
     expect(await price(shops.s3, 2)).toBe(1.45);
     // An unknown store is refused, and nothing is queued.
     expect((await hq.call('PUT', '/hq/api/catalog/plus/Bar/2', { doc: {}, stores: ['nope'] })).body).toMatchObject({ status: 400, errorCode: 3 });
+    // A body of the wrong shape: refused as the hub refuses one, naming each member at fault.
+    expect((await hq.call('PUT', '/hq/api/catalog/plus/Bar/2', { doc: 'x', stores: [] })).body.errors.map((e: any) => e.memberName).sort()).toEqual(['doc', 'stores']);
     await Promise.all(Object.values(shops).map((s) => s.hub.stop())); // the tests below need the CPU
   });
 
