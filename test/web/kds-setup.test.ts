@@ -18,8 +18,7 @@ import { expect2xx, item, register, restaurant } from '../tickets/fixture.js';
 import { ensureWebBuild } from './build.js';
 import { chromiumAvailable, launchChromium } from '../support/chromium.js';
 
-/** The display's undo window before a Served tap goes out (SERVE_DELAY_MS in hub/web/kds/feed.ts, browser code). */
-const SERVE_DELAY_MS = 5_000;
+import { SERVE_DELAY_MS } from '../support/kitchen-display.js';
 
 const haveChromium = chromiumAvailable('test/web/kds-setup');
 const SHOTS = fileURLToPath(new URL('./screenshots/kds-setup/', import.meta.url));
