@@ -9,6 +9,7 @@ import { requireRight, type Caller } from '../http/caller.js';
 import { callerOf } from '../http/handler.js';
 import { named, routes } from '../http/route.js';
 import type { PrintService } from './service.js';
+import type { PrintJob } from './store.js';
 
 const status = z.object({
   name: z.string(),
@@ -22,7 +23,11 @@ const status = z.object({
   lastError: z.string().nullable(),
   worker: z.enum(['idle', 'printing', 'waiting', 'stopped', 'none']),
 });
-const job = { jobId: z.string(), orderEndpointName: z.string(), kind: z.string(), state: z.string() };
+/** A queued print job as an answer says it (202): the same fields wherever a job is queued. */
+export const job = { jobId: z.string(), orderEndpointName: z.string(), kind: z.string(), state: z.string() };
+export function queuedJob(j: PrintJob): { jobId: string; orderEndpointName: string; kind: string; state: string } {
+  return { jobId: j.id, orderEndpointName: j.endpointName, kind: j.kind, state: j.state };
+}
 const name = z.object({ name: z.string().meta({ param: { description: 'The order endpoint.' } }) });
 
 /** `orders.get(id, caller)` throws unless the caller may read that order (the orders resource). */
@@ -62,7 +67,7 @@ export const printingRoutes = routes<{ printing: PrintService; orders: { get(id:
         const caller = callerOf(res);
         requireRight(caller, 'OrderEndpointUpdate');
         const queued = printing.testPrint(String(req.params.name), caller.userName);
-        res.status(202).json({ jobId: queued.id, orderEndpointName: queued.endpointName, kind: queued.kind, state: queued.state });
+        res.status(202).json(queuedJob(queued));
       },
   },
   {
@@ -86,7 +91,7 @@ export const printingRoutes = routes<{ printing: PrintService; orders: { get(id:
         const caller = callerOf(res);
         orders.get(String(req.params.id), caller);
         const queued = printing.reprint(String(req.params.id), caller.userName);
-        res.status(202).json({ jobId: queued.id, orderId: queued.refId, orderEndpointName: queued.endpointName, kind: queued.kind, state: queued.state });
+        res.status(202).json({ ...queuedJob(queued), orderId: queued.refId });
       },
   },
 ]);

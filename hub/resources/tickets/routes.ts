@@ -8,6 +8,7 @@ import { actionSchemas, preliminarySchema, receiptCopySchema, TICKET_ACTIONS, ty
 import { closeContextSchema, type TicketCloser } from './close.js';
 import { tickets } from './resource.js';
 import { returnSchema, type TicketReturns } from './returns.js';
+import { job, queuedJob } from '../../printing/routes.js';
 
 const tags = [tickets.title];
 const params = z.object({ id: tickets.key.schema.meta({ param: { description: "The Ticket's key `id`." } }) });
@@ -17,7 +18,7 @@ const noTicket = ERR.notFound('No ticket has this id.');
 const cannotPrint = ERR.stateForbids('The order endpoint is inactive or cannot print (a kitchen display).');
 /** The routes whose body may be left out (the printer then is the device's default; a return then takes everything). */
 const optionalBody = (body: unknown) => (body === undefined ? undefined : requireObjectBody(body));
-const printJob = z.object({ jobId: z.string(), ticketId: z.string(), orderEndpointName: z.string(), kind: z.string(), state: z.string() });
+const printJob = z.object({ ...job, ticketId: z.string() });
 
 export const ticketRoutes = routes<{ actions: TicketActions; closer: TicketCloser; returns: TicketReturns }>([
   {
@@ -153,8 +154,8 @@ export const ticketRoutes = routes<{ actions: TicketActions; closer: TicketClose
     handler:
       ({ actions }) =>
       (req, res) => {
-        const job = actions.receiptCopy(callerOf(res), String(req.params.id), optionalBody(req.body));
-        res.status(202).json({ jobId: job.id, ticketId: job.refId, orderEndpointName: job.endpointName, kind: job.kind, state: job.state });
+        const queued = actions.receiptCopy(callerOf(res), String(req.params.id), optionalBody(req.body));
+        res.status(202).json({ ...queuedJob(queued), ticketId: queued.refId });
       },
   },
   {

@@ -2780,10 +2780,10 @@ export interface components {
         };
         ReceiptCopyJob: {
             jobId: string;
-            ticketId: string;
             orderEndpointName: string;
             kind: string;
             state: string;
+            ticketId: string;
         };
         TicketReturnContext: {
             /** @description What comes back; absent: every sold item, in the quantity not yet returned. */
