@@ -1,6 +1,7 @@
 /** Small building blocks every page uses: buttons, badges, cards, tabs, drawers, notices, toasts, dialogs. */
 import type { ButtonHTMLAttributes, ComponentChildren } from 'preact';
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { describeError } from '../lib/api';
 import { linkHandler } from '../lib/router';
 import { Store, useStore } from '../lib/store';
 import { Icon, type IconName } from './Icon';
@@ -213,6 +214,25 @@ export function toast(text: string, tone: Tone = 'good'): void {
   const t = { id: ++toastSeq, text, tone };
   toasts.set([...toasts.value, t]);
   setTimeout(() => toasts.set(toasts.value.filter((x) => x.id !== t.id)), tone === 'bad' ? 8000 : 3500);
+}
+
+/**
+ * A button's action: busy while it runs, its failure said in a toast (`notFound`: the words for a 404).
+ * Returns [busy, run]; what succeeds says so itself (a toast, a navigation, new state).
+ */
+export function useAction(): [boolean, (work: () => Promise<void>, notFound?: string) => Promise<void>] {
+  const [busy, setBusy] = useState(false);
+  const run = async (work: () => Promise<void>, notFound?: string) => {
+    setBusy(true);
+    try {
+      await work();
+    } catch (e) {
+      toast(describeError(e, notFound), 'bad');
+    } finally {
+      setBusy(false);
+    }
+  };
+  return [busy, run];
 }
 
 export function Toasts() {

@@ -7,8 +7,8 @@
  */
 import { useState } from 'preact/hooks';
 import { Field } from '../components/Field';
-import { Badge, Button, LinkButton, Notice, Spinner, toast } from '../components/ui';
-import { api, describeError, op, path } from '../lib/api';
+import { Badge, Button, LinkButton, Notice, Spinner, toast, useAction } from '../components/ui';
+import { api, op, path } from '../lib/api';
 import { useAll } from '../lib/data';
 import { money, quantity } from '../lib/format';
 import { linkHandler } from '../lib/router';
@@ -102,22 +102,16 @@ function CopyPanel({ ticket, onDone }: { ticket: Ticket; onDone: () => void }) {
   const printers = (endpoints.data ?? []).filter((e) => e.isActive && e.type !== 'Tablet');
   const preferred = (device?.settings as Record<string, string> | undefined)?.DefaultOrderEndpointName;
   const [chosen, setChosen] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const [busy, run] = useAction();
   const name = chosen ?? (printers.some((p) => p.name === preferred) ? preferred! : printers[0]?.name ?? '');
   if (endpoints.loading && !endpoints.data) return <Spinner />;
   if (!printers.length) return <Notice tone="warn">{t('noPrinters')}</Notice>;
-  const print = async () => {
-    setBusy(true);
-    try {
+  const print = () =>
+    run(async () => {
       await api.post(`${path('tickets', ticket.id)}/print_receipt_copy`, { orderEndpointName: name });
       toast(t('copyQueued', { name }));
       onDone();
-    } catch (e) {
-      toast(describeError(e), 'bad');
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   return (
     <div class="closed-panel" data-testid="receipt-copy-panel">
       <Field label={t('printer')} kind="select" value={name} onChange={(v) => setChosen(String(v))} options={printers.map((p) => ({ value: p.name, label: p.name }))} testId="copy-printer" />
@@ -137,7 +131,7 @@ function CopyPanel({ ticket, onDone }: { ticket: Ticket; onDone: () => void }) {
 function ReturnPanel({ ticket, onCancel }: { ticket: Ticket; onCancel: () => void }) {
   const { returns, sold } = useReturns(ticket);
   const [wanted, setWanted] = useState<Record<number, number | null>>({});
-  const [busy, setBusy] = useState(false);
+  const [busy, run] = useAction();
   const [created, setCreated] = useState<Ticket | null>(null);
   const cur = ticket.totalPrice.currencyLabel;
   if (returns.loading && !returns.data) return <Spinner />;
@@ -157,16 +151,7 @@ function ReturnPanel({ ticket, onCancel }: { ticket: Ticket; onCancel: () => voi
   const qty = (id: number, left: number) => (id in wanted ? (wanted[id] ?? 0) : left);
   const items = open.map((s) => ({ id: s.item.id, quantity: qty(s.item.id, s.left) })).filter((i) => i.quantity > 0);
   const invalid = open.some((s) => qty(s.item.id, s.left) > s.left || qty(s.item.id, s.left) < 0);
-  const start = async () => {
-    setBusy(true);
-    try {
-      setCreated(await api.post<Ticket>(`${path('tickets', ticket.id)}/return`, { items }));
-    } catch (e) {
-      toast(describeError(e), 'bad');
-    } finally {
-      setBusy(false);
-    }
-  };
+  const start = () => run(async () => setCreated(await api.post<Ticket>(`${path('tickets', ticket.id)}/return`, { items })));
   const setAll = (all: boolean) => setWanted(Object.fromEntries(open.map((s) => [s.item.id, all ? s.left : 0])));
   return (
     <div class="closed-panel" data-testid="return-panel">

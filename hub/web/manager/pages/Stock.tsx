@@ -8,8 +8,8 @@ import { DataTable, type Column } from '../components/DataTable';
 import { Editor } from '../components/Editor';
 import { Field, type AnyForm } from '../components/Field';
 import { Rows } from '../components/Rows';
-import { Badge, Button, Card, confirm, Drawer, Empty, Facts, LinkButton, Notice, Spinner, toast, Toolbar } from '../components/ui';
-import { api, ApiError, CONFLICT, describeError, op, path } from '../lib/api';
+import { Badge, Button, Card, confirm, Drawer, Empty, Facts, LinkButton, Notice, Spinner, toast, Toolbar, useAction } from '../components/ui';
+import { api, ApiError, CONFLICT, op, path } from '../lib/api';
 import { useAll, useOne, useOptions } from '../lib/data';
 import { useForm } from '../lib/form';
 import { collator, date, dateTime, money, quantity } from '../lib/format';
@@ -641,7 +641,7 @@ function Count({ id }: { id: string }) {
 }
 
 function DeleteTaking({ id }: { id: string }) {
-  const [busy, setBusy] = useState(false);
+  const [busy, run] = useAction();
   return (
     <div class="danger-zone">
       <Button
@@ -650,16 +650,11 @@ function DeleteTaking({ id }: { id: string }) {
         busy={busy}
         onClick={async () => {
           if (!(await confirm({ title: t('throwAway'), text: t('throwAwayText'), confirm: t('delete'), danger: true }))) return;
-          setBusy(true);
-          try {
+          await run(async () => {
             await api.del(path('stocktakings', id));
             toast(t('deleted'));
             navigate('/catalog/stocktakings');
-          } catch (e) {
-            toast(describeError(e), 'bad');
-          } finally {
-            setBusy(false);
-          }
+          });
         }}
       >
         {t('deleteTaking')}

@@ -8,7 +8,7 @@
 import { useState } from 'preact/hooks';
 import { DataTable, type Column } from '../components/DataTable';
 import { Field } from '../components/Field';
-import { Badge, Button, Card, Drawer, Empty, Facts, Notice, PageHeader, Segmented, Spinner, toast } from '../components/ui';
+import { Badge, Button, Card, Drawer, Empty, Facts, Notice, PageHeader, Segmented, Spinner, toast, useAction } from '../components/ui';
 import { api, describeError, op, path, type Filters } from '../lib/api';
 import { useAll, useOne, useOptions } from '../lib/data';
 import { dateTime, dayStart, money, percent, quantity, time } from '../lib/format';
@@ -513,18 +513,12 @@ function Emails({ ticketId, canResend }: { ticketId: string; canResend: boolean 
 const PRINT_TONE: Record<string, 'good' | 'warn' | 'bad' | 'info' | 'neutral'> = { Printed: 'good', Queued: 'info', Printing: 'info', Waiting: 'warn', Unknown: 'warn', Failed: 'bad' };
 
 function OrderRow({ order: o }: { order: Order }) {
-  const [busy, setBusy] = useState(false);
-  const reprint = async () => {
-    setBusy(true);
-    try {
+  const [busy, run] = useAction();
+  const reprint = () =>
+    run(async () => {
       await api.post(`${path('orders', o.id)}/reprint`);
       toast(t('orderCopy', { name: o.orderEndpointName }));
-    } catch (e) {
-      toast(describeError(e, t('cannotReprint')), 'bad');
-    } finally {
-      setBusy(false);
-    }
-  };
+    }, t('cannotReprint'));
   return (
     <li class={`order${o.kind === 'Cancel' ? ' order-cancel' : ''}`}>
       <div class="order-head">
