@@ -15,7 +15,7 @@ import { CatalogApplier } from './catalog.js';
 import { Publisher } from './publisher.js';
 import { ackedPublisher } from './acked-publish.js';
 // Every network call has a timeout: a publish ack, a connect attempt, a JetStream API request.
-import { connectNats, REQUEST_TIMEOUT_MS } from '../hq/nats-connect.js';
+import { connectNats } from '../hq/nats-connect.js';
 import { catalogError } from './repo.js';
 
 
@@ -83,7 +83,7 @@ export function startChain(deps: ChainDeps): Chain {
     let pause = 500;
     while (!stopped && !conn.isClosed()) {
       try {
-        const jsm = await jetstreamManager(conn, { timeout: REQUEST_TIMEOUT_MS });
+        const jsm = await jetstreamManager(conn, { timeout: deps.config.timeoutMs });
         const name = catalogConsumer(storeId);
         const config = {
           durable_name: name,
@@ -94,7 +94,7 @@ export function startChain(deps: ChainDeps): Chain {
           max_ack_pending: 100,
         };
         await jsm.consumers.add(CATALOG_STREAM, config);
-        const consumer = await jetstream(conn, { timeout: REQUEST_TIMEOUT_MS }).consumers.get(CATALOG_STREAM, name);
+        const consumer = await jetstream(conn, { timeout: deps.config.timeoutMs }).consumers.get(CATALOG_STREAM, name);
         const messages = await consumer.consume({ max_messages: 50, expires: 10_000 });
         pause = 500;
         for await (const m of messages) {
@@ -118,7 +118,7 @@ export function startChain(deps: ChainDeps): Chain {
 
   const connecting = (async () => {
     try {
-      nc = await connectNats(deps.config, `pos-hub ${storeId}`, { waitOnFirstConnect: true, inboxPrefix: storeInbox(storeId) });
+      nc = await connectNats(deps.config, `pos-hub ${storeId}`, { waitOnFirstConnect: true, inboxPrefix: storeInbox(storeId), timeoutMs: deps.config.timeoutMs });
     } catch (err) {
       if (!stopped) log.error({ err: (err as Error).message }, 'cannot connect to HQ (check POS_HUB_HQ_*); the store sells on without it');
       return;
@@ -127,7 +127,7 @@ export function startChain(deps: ChainDeps): Chain {
       await nc.close();
       return;
     }
-    acked = ackedPublisher(nc, REQUEST_TIMEOUT_MS, storeInbox(storeId));
+    acked = ackedPublisher(nc, deps.config.timeoutMs, storeInbox(storeId));
     log.info({ url: deps.config.url, storeId }, 'connected to HQ');
     heartbeat();
     void (async () => {

@@ -48,6 +48,11 @@ export interface ChainConfig {
   storeName: string;
   /** How often the hub tells HQ it is alive (POS_HUB_HQ_HEARTBEAT, 30 s; HQ shows a store offline after 90 s). */
   heartbeatMs: number;
+  /**
+   * How long the store waits for HQ's NATS to answer a request or acknowledge a publish before it
+   * takes the link for down and backs off (POS_HUB_HQ_TIMEOUT, 5 s; longer on a slow satellite link).
+   */
+  timeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -198,7 +203,10 @@ function chainConfig(get: (name: string) => string | undefined, problems: string
   const beatText = get('POS_HUB_HQ_HEARTBEAT') ?? '30s';
   const heartbeatMs = parseDuration(beatText);
   if (heartbeatMs === null || heartbeatMs < 100 || heartbeatMs > 60_000) problems.push(`POS_HUB_HQ_HEARTBEAT='${beatText}' is not a duration from 100ms to 60s (e.g. 30s).`);
-  return { url, user, password, credsFile, storeId, storeName, heartbeatMs: heartbeatMs ?? 30_000 };
+  const timeoutText = get('POS_HUB_HQ_TIMEOUT') ?? '5s';
+  const timeoutMs = parseDuration(timeoutText);
+  if (timeoutMs === null || timeoutMs < 1000 || timeoutMs > 60_000) problems.push(`POS_HUB_HQ_TIMEOUT='${timeoutText}' is not a duration from 1s to 60s (e.g. 5s).`);
+  return { url, user, password, credsFile, storeId, storeName, heartbeatMs: heartbeatMs ?? 30_000, timeoutMs: timeoutMs ?? 5000 };
 }
 
 /** For entry points (the hub, its scripts): the configuration, or a message naming what is wrong and exit 2. */

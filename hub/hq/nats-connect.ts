@@ -20,7 +20,7 @@ export interface NatsTarget {
  * `inboxPrefix`: where replies come back (a store's own, `_INBOX_<storeId>`, so NATS can let each
  * store subscribe to its replies only: README "A chain of stores", NATS users).
  */
-export function connectNats(target: NatsTarget, name: string, opts: { waitOnFirstConnect?: boolean; inboxPrefix?: string } = {}): Promise<NatsConnection> {
+export function connectNats(target: NatsTarget, name: string, opts: { waitOnFirstConnect?: boolean; inboxPrefix?: string; timeoutMs?: number } = {}): Promise<NatsConnection> {
   const url = new URL(target.url);
   return connect({
     servers: `${url.hostname}:${url.port || 4222}`,
@@ -29,7 +29,7 @@ export function connectNats(target: NatsTarget, name: string, opts: { waitOnFirs
     user: target.user,
     pass: target.password,
     authenticator: target.credsFile ? credsAuthenticator(readFileSync(target.credsFile)) : undefined,
-    timeout: REQUEST_TIMEOUT_MS,
+    timeout: opts.timeoutMs ?? REQUEST_TIMEOUT_MS,
     waitOnFirstConnect: opts.waitOnFirstConnect ?? false,
     inboxPrefix: opts.inboxPrefix,
     reconnect: true,

@@ -39,11 +39,11 @@ const hqEnv = (extra: Record<string, string> = {}) => ({
   ...extra,
 });
 
-async function startStore(storeId: string, opts: { url?: string; dataDir?: string } = {}): Promise<HubProcess> {
+async function startStore(storeId: string, opts: { url?: string; dataDir?: string; env?: Record<string, string> } = {}): Promise<HubProcess> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), `poshub-${storeId}-`));
   if (!opts.dataDir) dirs.push(dataDir);
   const hub = await startHubProcess(
-    { POS_HUB_HQ_URL: opts.url ?? nats.url, POS_HUB_STORE_ID: storeId, POS_HUB_STORE_NAME: `Store ${storeId}`, POS_HUB_HQ_HEARTBEAT: '300ms' },
+    { POS_HUB_HQ_URL: opts.url ?? nats.url, POS_HUB_STORE_ID: storeId, POS_HUB_STORE_NAME: `Store ${storeId}`, POS_HUB_HQ_HEARTBEAT: '300ms', ...opts.env },
     { dataDir, keepDataDir: true },
   );
   hubs.push(hub);
@@ -245,7 +245,9 @@ describe.skipIf(!available)('a chain of stores', () => {
   it('partition: cut, black-holed, and acks lost past the duplicate window — the store sells on, every event arrives once', async () => {
     const proxy = await startProxy(nats.port, 'POS_EVENTS');
     try {
-      const hub = await startStore('p1', { url: proxy.url });
+      // A 2 s wait for HQ instead of 5 s: each outage below is noticed sooner; still past the 1 s
+      // duplicate window, which the lost-acks case needs.
+      const hub = await startStore('p1', { url: proxy.url, env: { POS_HUB_HQ_TIMEOUT: '2s' } });
       const token = await setUpShop(hub);
       await ingestedUpTo('p1', (await storeFigures(hub, token)).lastSeq);
 
@@ -259,7 +261,7 @@ describe.skipIf(!available)('a chain of stores', () => {
         await ingestedUpTo('p1', own.lastSeq, 30_000);
       }
 
-      // The publishes land but their acks are lost; the store republishes after its 5 s timeout, past
+      // The publishes land but their acks are lost; the store republishes after its 2 s timeout, past
       // JetStream's 1 s duplicate window, so the stream takes them again: HQ must ignore them.
       const before = (await hq.call('GET', '/hq/api/health')).body.ingest.duplicates;
       proxy.set('dropAcks');
@@ -268,7 +270,7 @@ describe.skipIf(!available)('a chain of stores', () => {
       await ingestedUpTo('p1', own.lastSeq); // they did land
       await eventually(async () => proxy.dropped > 0, 10_000, 'acks to be dropped');
       // Healed at once: the store still waits for the lost acks, and republishes only when they time
-      // out (5 s), well past the duplicate window.
+      // out (2 s), past the 1 s duplicate window.
       proxy.set('pass');
       await eventually(async () => (await hq.call('GET', '/hq/api/health')).body.ingest.duplicates > before, 20_000, 'the republished events to reach HQ');
       await eventually(async () => {

@@ -27,14 +27,16 @@ describe('the hub in a chain', () => {
       storeId: undefined,
       storeName: 'Bistro',
       heartbeatMs: 30_000,
+      timeoutMs: 5000,
     });
+    expect(loadConfig({ POS_HUB_HQ_URL: 'nats://hq.example:4222', POS_HUB_HQ_TIMEOUT: '20s' }).chain?.timeoutMs).toBe(20_000);
   });
 
   it('names every bad chain setting at once', () => {
     const found = problems(() =>
-      loadConfig({ POS_HUB_HQ_URL: 'http://hq:80', POS_HUB_HQ_USER: 'only-user', POS_HUB_STORE_ID: 'bad id!', POS_HUB_HQ_HEARTBEAT: '0', POS_HUB_HQ_CREDS: '/nonexistent.creds' }),
+      loadConfig({ POS_HUB_HQ_URL: 'http://hq:80', POS_HUB_HQ_USER: 'only-user', POS_HUB_STORE_ID: 'bad id!', POS_HUB_HQ_HEARTBEAT: '0', POS_HUB_HQ_CREDS: '/nonexistent.creds', POS_HUB_HQ_TIMEOUT: '500ms' }),
     );
-    for (const name of ['POS_HUB_HQ_URL', 'POS_HUB_HQ_USER and POS_HUB_HQ_PASSWORD', 'POS_HUB_STORE_ID', 'POS_HUB_HQ_HEARTBEAT', "POS_HUB_HQ_CREDS='/nonexistent.creds'"]) {
+    for (const name of ['POS_HUB_HQ_URL', 'POS_HUB_HQ_USER and POS_HUB_HQ_PASSWORD', 'POS_HUB_STORE_ID', 'POS_HUB_HQ_HEARTBEAT', "POS_HUB_HQ_CREDS='/nonexistent.creds'", "POS_HUB_HQ_TIMEOUT='500ms'"]) {
       expect(found.some((p) => p.includes(name)), name).toBe(true);
     }
     expect(problems(() => loadConfig({ POS_HUB_STORE_ID: 's1' }))).toEqual([expect.stringContaining('POS_HUB_HQ_URL is not')]);
