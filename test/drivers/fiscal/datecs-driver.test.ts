@@ -3,7 +3,7 @@
  * firmware variant, over a real TCP socket on 127.0.0.1 and over serialport's MockBinding: whole
  * receipts, reports, line faults, and each defect of issue 19 (numbered as the issue numbers them).
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, test as base } from 'vitest';
 import { CMD, VARIANTS, faultOf, parseAmount, statusBytes, type VariantName } from '../../../drivers/fiscal/datecs/commands.js';
 import { encode1251 } from '../../../drivers/fiscal/datecs/cp1251.js';
 import { DatecsFiscalDevice, MAX_OPEN_REFUSALS, checkSettings, frameTimeoutFor, type DatecsOptions } from '../../../drivers/fiscal/datecs/driver.js';
@@ -45,16 +45,28 @@ async function failure(p: Promise<unknown>): Promise<DeviceError> {
 }
 
 let ports = 0;
-const fakes: FakeDatecsDevice[] = [];
-const devices: DatecsFiscalDevice[] = [];
-afterEach(async () => {
-  await Promise.all(devices.splice(0).map((d) => d.close()));
-  await Promise.all(fakes.splice(0).map((f) => f.close()));
+
+/**
+ * A fake printer and the driver talking to it. Each test owns what it opened and closes it at its
+ * end (a fixture, not a shared afterEach), so the tests run concurrently: they mostly wait out
+ * frame timeouts and the fake's latency, and one after another they took 19 s.
+ */
+const test = base.extend<{ pair: typeof openPair }>({
+  // eslint-disable-next-line no-empty-pattern -- vitest reads a fixture's dependencies from this pattern
+  pair: async ({}, use) => {
+    const closers: (() => Promise<void>)[] = [];
+    await use(async (variant, opts) => {
+      const paired = await openPair(variant, opts);
+      closers.push(paired.close);
+      return paired;
+    });
+    await Promise.all(closers.map((close) => close()));
+  },
 });
 
-async function pair(variant: VariantName, opts: { transport?: 'tcp' | 'serial'; settings?: Record<string, string>; fake?: ConstructorParameters<typeof FakeDatecsDevice>[0] } & Partial<DatecsOptions> = {}) {
+async function openPair(variant: VariantName, opts: { transport?: 'tcp' | 'serial'; settings?: Record<string, string>; fake?: ConstructorParameters<typeof FakeDatecsDevice>[0] } & Partial<DatecsOptions> = {}) {
   const fake = new FakeDatecsDevice({ clock, variant, ...opts.fake });
-  fakes.push(fake);
+  const devices: DatecsFiscalDevice[] = [];
   ports += 1;
   const serial = opts.transport === 'serial';
   if (!serial) await fake.listen();
@@ -71,15 +83,19 @@ async function pair(variant: VariantName, opts: { transport?: 'tcp' | 'serial'; 
     devices.push(dev);
     return dev;
   };
-  return { fake, dev: make(), make };
+  const close = async () => {
+    await Promise.all(devices.map((d) => d.close()));
+    await fake.close();
+  };
+  return { fake, dev: make(), make, close };
 }
 
 function suite(variant: VariantName, transport: 'tcp' | 'serial') {
-  let fake: FakeDatecsDevice;
-  let dev: DatecsFiscalDevice;
-  beforeEach(async () => ({ fake, dev } = await pair(variant, { transport })));
+  const it = test.extend<{ paired: Awaited<ReturnType<typeof openPair>> }>({
+    paired: async ({ pair }, use) => use(await pair(variant, { transport })),
+  });
 
-  it('prints a whole receipt: lines, change, numbers; lastDocument answers it with its amount', async () => {
+  it('prints a whole receipt: lines, change, numbers; lastDocument answers it with its amount', async ({ paired: { fake, dev } }) => {
     const r = await dev.printReceipt(receipt(), 'job-1');
     expect(r).toEqual({ number: 1, date: clock().toISOString(), amount: '15.78', dailySalesReportNumber: 1, fiscalMemorySerialNumber: '02000001' });
     const [stored] = fake.memory.receipts;
@@ -91,13 +107,13 @@ function suite(variant: VariantName, transport: 'tcp' | 'serial') {
     expect(await dev.lastDocument()).toEqual({ number: 1, date: clock().toISOString(), amount: '15.78' });
   });
 
-  it('answers info and status, finding the variant from the model name', async () => {
+  it('answers info and status, finding the variant from the model name', async ({ paired: { dev } }) => {
     expect(await dev.info()).toMatchObject({ model: expect.stringContaining(`(${variant})`), fiscalMemorySerialNumber: '02000001' });
     expect(await dev.status()).toEqual({ online: true, paper: 'ok', coverOpen: false, receiptOpen: false, dailySalesReportNumber: 1, fiscalMemorySerialNumber: '02000001' });
     expect(await dev.lastDocument()).toBeNull();
   });
 
-  it('X leaves the day open, Z closes it: later receipts carry the next day number', async () => {
+  it('X leaves the day open, Z closes it: later receipts carry the next day number', async ({ paired: { fake, dev } }) => {
     await dev.printReceipt(receipt('A'), 'a');
     expect(await dev.xReport()).toMatchObject({ kind: 'X', number: 1, total: '15.78', receipts: 1 });
     await dev.printReceipt(receipt('B'), 'b');
@@ -107,7 +123,7 @@ function suite(variant: VariantName, transport: 'tcp' | 'serial') {
     expect((await dev.status()).dailySalesReportNumber).toBe(2);
   });
 
-  it('a lost reply is recovered by sending the same frame again: the printer repeats, never executes twice', async () => {
+  it('a lost reply is recovered by sending the same frame again: the printer repeats, never executes twice', async ({ paired: { fake, dev } }) => {
     fake.dropReplies({ cmd: CMD.sale, count: 1 });
     fake.dropReplies({ cmd: CMD.closeFiscalReceipt, count: 2 });
     expect((await dev.printReceipt(receipt(), 'j')).number).toBe(1);
@@ -117,7 +133,7 @@ function suite(variant: VariantName, transport: 'tcp' | 'serial') {
     expect(new Set(closes.map((q) => q.seq)).size).toBe(1);
   });
 
-  it('a NAK, a garbled reply, SYN while busy: the same frame again, one receipt', async () => {
+  it('a NAK, a garbled reply, SYN while busy: the same frame again, one receipt', async ({ paired: { fake, dev } }) => {
     await dev.info();
     fake.nakFrames(2);
     fake.garbleReplies(2);
@@ -127,7 +143,7 @@ function suite(variant: VariantName, transport: 'tcp' | 'serial') {
     expect(fake.memory.receipts).toHaveLength(1);
   });
 
-  it('paper out mid-receipt: the half-open receipt is voided, known outcome, nothing fiscalized', async () => {
+  it('paper out mid-receipt: the half-open receipt is voided, known outcome, nothing fiscalized', async ({ paired: { fake, dev } }) => {
     fake.paperOutAfterLines(1);
     expect(await failure(dev.printReceipt(receipt(), 'j'))).toMatchObject({ code: 'PAPER_OUT', vendorCode: 'S2.0', outcomeUnknown: false });
     expect(fake.openReceipt).toBeNull();
@@ -136,14 +152,14 @@ function suite(variant: VariantName, transport: 'tcp' | 'serial') {
     expect((await dev.printReceipt(receipt(), 'j2')).number).toBe(2); // the void took number 1
   });
 
-  it('silence after the close command: TIMEOUT with an unknown outcome; lastDocument then tells', async () => {
+  it('silence after the close command: TIMEOUT with an unknown outcome; lastDocument then tells', async ({ paired: { fake, dev } }) => {
     fake.failAfter(CMD.closeFiscalReceipt, 'silence');
     expect(await failure(dev.printReceipt(receipt(), 'j'))).toMatchObject({ code: 'TIMEOUT', outcomeUnknown: true });
     fake.resume();
     expect(await dev.lastDocument()).toMatchObject({ number: 1, amount: '15.78' });
   });
 
-  it('one command in flight: concurrent calls are queued, each gets its own answer', async () => {
+  it('one command in flight: concurrent calls are queued, each gets its own answer', async ({ paired: { dev } }) => {
     const [a, b, s, l] = await Promise.all([dev.printReceipt(receipt('A'), 'a'), dev.printReceipt(receipt('B'), 'b'), dev.status(), dev.lastDocument()]);
     expect([a.number, b.number]).toEqual([1, 2]);
     expect(s.online).toBe(true);
@@ -152,13 +168,13 @@ function suite(variant: VariantName, transport: 'tcp' | 'serial') {
 }
 
 for (const variant of ['P', 'C', 'X'] as const) {
-  describe(`variant ${variant} (${VARIANTS[variant].name === 'X' ? 'FP-700X' : variant === 'P' ? 'FP-2000' : 'DP-150'}) over TCP`, () => suite(variant, 'tcp'));
+  describe.concurrent(`variant ${variant} (${VARIANTS[variant].name === 'X' ? 'FP-700X' : variant === 'P' ? 'FP-2000' : 'DP-150'}) over TCP`, () => suite(variant, 'tcp'));
 }
-describe("variant C over serialport's MockBinding", () => suite('C', 'serial'));
-describe("variant X over serialport's MockBinding", () => suite('X', 'serial'));
+describe.concurrent("variant C over serialport's MockBinding", () => suite('C', 'serial'));
+describe.concurrent("variant X over serialport's MockBinding", () => suite('X', 'serial'));
 
-describe('issue 19, defect by defect', () => {
-  it('1. 40h answers P,… or F,…: status and receipts work on P, C and X (the old parser threw PROTOCOL)', async () => {
+describe.concurrent('issue 19, defect by defect', () => {
+  test('1. 40h answers P,… or F,…: status and receipts work on P, C and X (the old parser threw PROTOCOL)', async ({ pair }) => {
     for (const v of ['P', 'C', 'X'] as const) {
       const { dev } = await pair(v);
       expect((await dev.status()).dailySalesReportNumber).toBe(1); // F: no Z yet
@@ -168,7 +184,7 @@ describe('issue 19, defect by defect', () => {
     }
   });
 
-  it('2. Cyrillic goes out in Windows-1251 and prints as written', async () => {
+  test('2. Cyrillic goes out in Windows-1251 and prints as written', async ({ pair }) => {
     const { fake, dev } = await pair('C');
     await dev.printReceipt(receipt('T', { lines: [{ ...receipt().lines[0], name: 'Шопска салата' }], total: '13.80', change: '6.20' }), 'j');
     const sale = fake.requests.find((q) => q.cmd === CMD.sale)!;
@@ -177,7 +193,7 @@ describe('issue 19, defect by defect', () => {
     expect(fake.memory.receipts[0].lines[0].text).toBe('Шопска салата');
   });
 
-  it('3. tax groups and name lengths per variant: C Cyrillic А–З and 22 bytes, P 34, X "1"–"8" and 72', async () => {
+  test('3. tax groups and name lengths per variant: C Cyrillic А–З and 22 bytes, P 34, X "1"–"8" and 72', async ({ pair }) => {
     const long = 'Bryndzové halušky so slaninou a kyslou smotanou, veľká porcia pre dvoch';
     for (const [v, max, group] of [['C', 22, 'А'], ['P', 34, 'А'], ['X', 72, '1']] as const) {
       const { fake, dev } = await pair(v);
@@ -192,7 +208,7 @@ describe('issue 19, defect by defect', () => {
     expect(() => checkSettings({ TaxGroups: '1=А,2=B,3=3' })).not.toThrow();
   });
 
-  it('4. payments are booked to the right type: card P→D, C→C, X→1; voucher P→m, C→I, X→5', async () => {
+  test('4. payments are booked to the right type: card P→D, C→C, X→1; voucher P→m, C→I, X→5', async ({ pair }) => {
     const payments: Receipt['payments'] = [
       { kind: 'CreditCard', name: 'Card', amount: '10.00' },
       { kind: 'Voucher', name: 'Ticket', amount: '5.00' },
@@ -208,7 +224,7 @@ describe('issue 19, defect by defect', () => {
     expect(fake.memory.receipts[0].payments.map((p) => p.mode)).toEqual(['C', 'J', 'P']);
   });
 
-  it('5. a receipt left open after a payment is paid off and closed (3Ch is refused after 35h), and later receipts print', async () => {
+  test('5. a receipt left open after a payment is paid off and closed (3Ch is refused after 35h), and later receipts print', async ({ pair }) => {
     for (const v of ['P', 'C', 'X'] as const) {
       const { fake, dev } = await pair(v);
       fake.failAfter(CMD.total, 'silence');
@@ -225,7 +241,7 @@ describe('issue 19, defect by defect', () => {
     }
   });
 
-  it('6. reconciliation reads 4Ch amounts in cents; voiding a stale receipt does not pass for a receipt', async () => {
+  test('6. reconciliation reads 4Ch amounts in cents; voiding a stale receipt does not pass for a receipt', async ({ pair }) => {
     expect(parseAmount('+000001578')).toBe('15.78');
     expect(parseAmount('-000000050')).toBe('-0.5');
     expect(parseAmount('15.78')).toBe('15.78');
@@ -241,7 +257,7 @@ describe('issue 19, defect by defect', () => {
     expect(fake.memory.receipts.map((r) => r.number)).toEqual([1, 3]);
   });
 
-  it('7. 30h carries the УНП where firmware needs it, the variant\'s own password, and is never tried a third time', async () => {
+  test('7. 30h carries the УНП where firmware needs it, the variant\'s own password, and is never tried a third time', async ({ pair }) => {
     for (const v of ['P', 'C', 'X'] as const) {
       const { fake, dev } = await pair(v);
       await dev.printReceipt(receipt('A'), 'a');
@@ -260,7 +276,7 @@ describe('issue 19, defect by defect', () => {
     expect(right.wrongPasswords).toBe(0);
   });
 
-  it('8. X firmware: found from the model (FP-700X, DP-150MX) or named in settings; a classic frame gets SYN NAK', async () => {
+  test('8. X firmware: found from the model (FP-700X, DP-150MX) or named in settings; a classic frame gets SYN NAK', async ({ pair }) => {
     const { fake, dev } = await pair('X', { fake: { model: 'DP-150MX' } });
     expect((await dev.info()).model).toMatch(/DP-150MX .*\(X\)/);
     expect((await dev.printReceipt(receipt(), 'j')).number).toBe(1);
@@ -271,7 +287,7 @@ describe('issue 19, defect by defect', () => {
     expect(await failure(wrong.dev.status())).toMatchObject({ code: 'PROTOCOL', vendorCode: 'NAK', outcomeUnknown: false });
   });
 
-  it('9. status bits per variant: P 1.4 is a storno receipt, 1.2 RAM reset; 2.2 EJ full and 4.6 head overheated raise faults', () => {
+  test('9. status bits per variant: P 1.4 is a storno receipt, 1.2 RAM reset; 2.2 EJ full and 4.6 head overheated raise faults', () => {
     const P = VARIANTS.P;
     expect(faultOf(P, statusBytes(P, ['stornoReceiptOpen']))).toBeNull();
     expect(faultOf(P, statusBytes(P, ['ramReset']))).toMatchObject({ code: 'REJECTED', vendorCode: 'S1.2' });
@@ -283,15 +299,15 @@ describe('issue 19, defect by defect', () => {
     expect(faultOf(VARIANTS.X, statusBytes(VARIANTS.X, ['coverOpen']))).toMatchObject({ code: 'COVER_OPEN', vendorCode: 'S0.6' });
   });
 
-  it('9. the frame timeout grows with a slow line: 1.5 s at 2,400 baud, ~0.5 s at 115,200 and on TCP', () => {
+  test('9. the frame timeout grows with a slow line: 1.5 s at 2,400 baud, ~0.5 s at 115,200 and on TCP', () => {
     expect(frameTimeoutFor(2400)).toBeGreaterThanOrEqual(1500);
     expect(frameTimeoutFor(115200)).toBeLessThan(600);
     expect(frameTimeoutFor(null)).toBe(500);
   });
 });
 
-describe('faults common to every variant', () => {
-  it('a device that is off is OFFLINE with a known outcome; it works once it is back', async () => {
+describe.concurrent('faults common to every variant', () => {
+  test('a device that is off is OFFLINE with a known outcome; it works once it is back', async ({ pair }) => {
     const { fake, dev } = await pair('C', { channel: { backoff: { initialMs: 10, maxMs: 20, factor: 2 } } });
     await fake.setPower(false);
     expect(await failure(dev.printReceipt(receipt(), 'j'))).toMatchObject({ code: 'OFFLINE', outcomeUnknown: false });
@@ -300,27 +316,27 @@ describe('faults common to every variant', () => {
     expect((await dev.printReceipt(receipt(), 'j')).number).toBe(1);
   });
 
-  it('a line that drops after the close command: the frame goes again and the printer repeats its answer', async () => {
+  test('a line that drops after the close command: the frame goes again and the printer repeats its answer', async ({ pair }) => {
     const { fake, dev } = await pair('X');
     fake.failAfter(CMD.closeFiscalReceipt, 'disconnect');
     expect((await dev.printReceipt(receipt(), 'j')).number).toBe(1);
     expect(fake.memory.receipts).toHaveLength(1);
   });
 
-  it('replies handed over in pieces (as a serial port reads them, ErpNet.FP #135) are one reply', async () => {
+  test('replies handed over in pieces (as a serial port reads them, ErpNet.FP #135) are one reply', async ({ pair }) => {
     const { fake, dev } = await pair('X');
     fake.splitReplies = 7;
     expect((await dev.printReceipt(receipt(), 'j')).number).toBe(1);
   });
 
-  it('a receipt the printer cannot take is refused before anything is sent', async () => {
+  test('a receipt the printer cannot take is refused before anything is sent', async ({ pair }) => {
     const { fake, dev } = await pair('C', { settings: { Variant: 'C' } });
     const e = await failure(dev.printReceipt(receipt('T', { lines: [{ ...receipt().lines[0], vatCategory: 0 }] }), 'j'));
     expect(e).toMatchObject({ code: 'REJECTED', vendorCode: 'PLAN' });
     expect(fake.requests.some((q) => q.cmd === CMD.openFiscalReceipt)).toBe(false);
   });
 
-  it('a cover open refuses a Z on P and X firmware with COVER_OPEN', async () => {
+  test('a cover open refuses a Z on P and X firmware with COVER_OPEN', async ({ pair }) => {
     for (const v of ['P', 'X'] as const) {
       const { fake, dev } = await pair(v);
       fake.coverOpen = true;
@@ -328,7 +344,7 @@ describe('faults common to every variant', () => {
     }
   });
 
-  it('a new connection never takes an old answer for a new command', async () => {
+  test('a new connection never takes an old answer for a new command', async ({ pair }) => {
     const { fake, make } = await pair('C');
     for (let i = 0; i < 20; i++) {
       const dev = make();
