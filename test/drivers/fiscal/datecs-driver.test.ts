@@ -12,10 +12,11 @@ import { DeviceError } from '../../../drivers/faults.js';
 import { FakeDatecsDevice } from '../../support/fake-datecs-device.js';
 
 // Short enough that the silence tests end quickly, long enough that a test worker busy elsewhere for
-// a moment (the suite runs two files at a time on two cores) is not taken for a silent printer; and
+// a moment (the suite runs two files at a time on two cores, and this file's tests run side by side)
+// is not taken for a silent printer (80 ms once was, on a machine running three files); and
 // retries to spare beyond the faults a test injects (two NAKs and two garbled replies take four), so
 // one more retry after such a moment does not exhaust them.
-const FAST = { frameTimeoutMs: 80, retries: 6, busyTimeoutMs: 2000 };
+const FAST = { frameTimeoutMs: 150, retries: 6, busyTimeoutMs: 2000 };
 const clock = () => new Date('2026-11-21T10:00:00Z');
 
 function receipt(reference = 'T1', over: Partial<Receipt> = {}): Receipt {
@@ -67,17 +68,17 @@ const test = base.extend<{ pair: typeof openPair }>({
 async function openPair(variant: VariantName, opts: { transport?: 'tcp' | 'serial'; settings?: Record<string, string>; fake?: ConstructorParameters<typeof FakeDatecsDevice>[0] } & Partial<DatecsOptions> = {}) {
   const fake = new FakeDatecsDevice({ clock, variant, ...opts.fake });
   const devices: DatecsFiscalDevice[] = [];
-  ports += 1;
+  const port = `/dev/ttyDATECS${++ports}`;
   const serial = opts.transport === 'serial';
   if (!serial) await fake.listen();
   const make = (over: Partial<DatecsOptions> = {}) => {
     const dev = new DatecsFiscalDevice({
       name: 'DT1',
-      address: serial ? `serial:/dev/ttyDATECS${ports}` : fake.address,
+      address: serial ? `serial:${port}` : fake.address,
       settings: opts.settings ?? {},
       clock,
       timings: FAST,
-      channel: { backoff: { initialMs: 10, maxMs: 50, factor: 2 }, ...(serial ? { channel: { binding: fake.serialBinding(`/dev/ttyDATECS${ports}`) } } : {}) },
+      channel: { backoff: { initialMs: 10, maxMs: 50, factor: 2 }, ...(serial ? { channel: { binding: fake.serialBinding(port) } } : {}) },
       ...over,
     });
     devices.push(dev);
@@ -167,65 +168,66 @@ function suite(variant: VariantName, transport: 'tcp' | 'serial') {
   });
 }
 
-for (const variant of ['P', 'C', 'X'] as const) {
-  describe.concurrent(`variant ${variant} (${VARIANTS[variant].name === 'X' ? 'FP-700X' : variant === 'P' ? 'FP-2000' : 'DP-150'}) over TCP`, () => suite(variant, 'tcp'));
-}
-describe.concurrent("variant C over serialport's MockBinding", () => suite('C', 'serial'));
-describe.concurrent("variant X over serialport's MockBinding", () => suite('X', 'serial'));
+// Every suite and test side by side (each owns its printer): see `test` above.
+describe.concurrent('the Datecs driver', () => {
+  for (const variant of ['P', 'C', 'X'] as const) {
+    describe(`variant ${variant} (${VARIANTS[variant].name === 'X' ? 'FP-700X' : variant === 'P' ? 'FP-2000' : 'DP-150'}) over TCP`, () => suite(variant, 'tcp'));
+  }
+  describe("variant C over serialport's MockBinding", () => suite('C', 'serial'));
+  describe("variant X over serialport's MockBinding", () => suite('X', 'serial'));
 
-describe.concurrent('issue 19, defect by defect', () => {
-  test('1. 40h answers P,… or F,…: status and receipts work on P, C and X (the old parser threw PROTOCOL)', async ({ pair }) => {
-    for (const v of ['P', 'C', 'X'] as const) {
-      const { dev } = await pair(v);
-      expect((await dev.status()).dailySalesReportNumber).toBe(1); // F: no Z yet
-      await dev.printReceipt(receipt(), 'a');
-      await dev.zReport();
-      expect((await dev.status()).dailySalesReportNumber).toBe(2); // P,0001,…
-    }
-  });
+  describe('issue 19, defect by defect', () => {
+    test('1. 40h answers P,… or F,…: status and receipts work on P, C and X (the old parser threw PROTOCOL)', async ({ pair }) => {
+      for (const v of ['P', 'C', 'X'] as const) {
+        const { dev } = await pair(v);
+        expect((await dev.status()).dailySalesReportNumber).toBe(1); // F: no Z yet
+        await dev.printReceipt(receipt(), 'a');
+        await dev.zReport();
+        expect((await dev.status()).dailySalesReportNumber).toBe(2); // P,0001,…
+      }
+    });
 
-  test('2. Cyrillic goes out in Windows-1251 and prints as written', async ({ pair }) => {
-    const { fake, dev } = await pair('C');
-    await dev.printReceipt(receipt('T', { lines: [{ ...receipt().lines[0], name: 'Шопска салата' }], total: '13.80', change: '6.20' }), 'j');
-    const sale = fake.requests.find((q) => q.cmd === CMD.sale)!;
-    expect(sale.data.subarray(0, 13)).toEqual(encode1251('Шопска салата'));
-    expect(sale.data[0]).toBe(0xd8);
-    expect(fake.memory.receipts[0].lines[0].text).toBe('Шопска салата');
-  });
+    test('2. Cyrillic goes out in Windows-1251 and prints as written', async ({ pair }) => {
+      const { fake, dev } = await pair('C');
+      await dev.printReceipt(receipt('T', { lines: [{ ...receipt().lines[0], name: 'Шопска салата' }], total: '13.80', change: '6.20' }), 'j');
+      const sale = fake.requests.find((q) => q.cmd === CMD.sale)!;
+      expect(sale.data.subarray(0, 13)).toEqual(encode1251('Шопска салата'));
+      expect(sale.data[0]).toBe(0xd8);
+      expect(fake.memory.receipts[0].lines[0].text).toBe('Шопска салата');
+    });
 
-  test('3. tax groups and name lengths per variant: C Cyrillic А–З and 22 bytes, P 34, X "1"–"8" and 72', async ({ pair }) => {
-    const long = 'Bryndzové halušky so slaninou a kyslou smotanou, veľká porcia pre dvoch';
-    for (const [v, max, group] of [['C', 22, 'А'], ['P', 34, 'А'], ['X', 72, '1']] as const) {
-      const { fake, dev } = await pair(v);
-      await dev.printReceipt(receipt('T', { lines: [{ ...receipt().lines[0], name: long, vatCategory: 1 }], total: '13.80', change: '6.20' }), 'j');
-      const data = fake.requests.find((q) => q.cmd === CMD.sale)!.data.toString('latin1');
-      expect(data.split('\t')[0].length).toBeLessThanOrEqual(max);
-      expect(fake.memory.receipts[0].lines[0].text).toHaveLength(Math.min(max, long.length));
-      expect(v === 'X' ? data.split('\t')[1] : data.split('\t')[1][0]).toBe(v === 'X' ? group : '\xc0');
-    }
-    // Tax group I exists on no variant: refused when the device is saved, not at the printer.
-    expect(() => checkSettings({ TaxGroups: '9=I' })).toThrow(/not a tax group/);
-    expect(() => checkSettings({ TaxGroups: '1=А,2=B,3=3' })).not.toThrow();
-  });
+    test('3. tax groups and name lengths per variant: C Cyrillic А–З and 22 bytes, P 34, X "1"–"8" and 72', async ({ pair }) => {
+      const long = 'Bryndzové halušky so slaninou a kyslou smotanou, veľká porcia pre dvoch';
+      for (const [v, max, group] of [['C', 22, 'А'], ['P', 34, 'А'], ['X', 72, '1']] as const) {
+        const { fake, dev } = await pair(v);
+        await dev.printReceipt(receipt('T', { lines: [{ ...receipt().lines[0], name: long, vatCategory: 1 }], total: '13.80', change: '6.20' }), 'j');
+        const data = fake.requests.find((q) => q.cmd === CMD.sale)!.data.toString('latin1');
+        expect(data.split('\t')[0].length).toBeLessThanOrEqual(max);
+        expect(fake.memory.receipts[0].lines[0].text).toHaveLength(Math.min(max, long.length));
+        expect(v === 'X' ? data.split('\t')[1] : data.split('\t')[1][0]).toBe(v === 'X' ? group : '\xc0');
+      }
+      // Tax group I exists on no variant: refused when the device is saved, not at the printer.
+      expect(() => checkSettings({ TaxGroups: '9=I' })).toThrow(/not a tax group/);
+      expect(() => checkSettings({ TaxGroups: '1=А,2=B,3=3' })).not.toThrow();
+    });
 
-  test('4. payments are booked to the right type: card P→D, C→C, X→1; voucher P→m, C→I, X→5', async ({ pair }) => {
-    const payments: Receipt['payments'] = [
-      { kind: 'CreditCard', name: 'Card', amount: '10.00' },
-      { kind: 'Voucher', name: 'Ticket', amount: '5.00' },
-      { kind: 'Cash', name: 'Cash', amount: '1.00' },
-    ];
-    for (const [v, modes] of [['P', ['D', 'm', 'P']], ['C', ['C', 'I', 'P']], ['X', ['1', '5', '0']]] as const) {
-      const { fake, dev } = await pair(v);
+    test('4. payments are booked to the right type: card P→D, C→C, X→1; voucher P→m, C→I, X→5', async ({ pair }) => {
+      const payments: Receipt['payments'] = [
+        { kind: 'CreditCard', name: 'Card', amount: '10.00' },
+        { kind: 'Voucher', name: 'Ticket', amount: '5.00' },
+        { kind: 'Cash', name: 'Cash', amount: '1.00' },
+      ];
+      for (const [v, modes] of [['P', ['D', 'm', 'P']], ['C', ['C', 'I', 'P']], ['X', ['1', '5', '0']]] as const) {
+        const { fake, dev } = await pair(v);
+        await dev.printReceipt(receipt('T', { payments, change: '0.22' }), 'j');
+        expect(fake.memory.receipts[0].payments.map((p) => p.mode)).toEqual(modes);
+      }
+      const { fake, dev } = await pair('C', { settings: { PaymentModes: 'Voucher=J' } });
       await dev.printReceipt(receipt('T', { payments, change: '0.22' }), 'j');
-      expect(fake.memory.receipts[0].payments.map((p) => p.mode)).toEqual(modes);
-    }
-    const { fake, dev } = await pair('C', { settings: { PaymentModes: 'Voucher=J' } });
-    await dev.printReceipt(receipt('T', { payments, change: '0.22' }), 'j');
-    expect(fake.memory.receipts[0].payments.map((p) => p.mode)).toEqual(['C', 'J', 'P']);
-  });
+      expect(fake.memory.receipts[0].payments.map((p) => p.mode)).toEqual(['C', 'J', 'P']);
+    });
 
-  test('5. a receipt left open after a payment is paid off and closed (3Ch is refused after 35h), and later receipts print', async ({ pair }) => {
-    for (const v of ['P', 'C', 'X'] as const) {
+    test.for(['P', 'C', 'X'] as const)('5. a receipt left open after a payment is paid off and closed (3Ch is refused after 35h), and later receipts print: %s', async (v, { pair }) => {
       const { fake, dev } = await pair(v);
       fake.failAfter(CMD.total, 'silence');
       const card: Receipt['payments'] = [{ kind: 'CreditCard', name: 'Card', amount: '10.00' }, { kind: 'Cash', name: 'Cash', amount: '10.00' }];
@@ -238,120 +240,120 @@ describe.concurrent('issue 19, defect by defect', () => {
       expect(fake.openReceipt).toBeNull();
       expect((await dev.printReceipt(receipt('B'), 'b')).number).toBe(2);
       expect(await dev.zReport()).toMatchObject({ kind: 'Z' });
-    }
-  });
+    });
 
-  test('6. reconciliation reads 4Ch amounts in cents; voiding a stale receipt does not pass for a receipt', async ({ pair }) => {
-    expect(parseAmount('+000001578')).toBe('15.78');
-    expect(parseAmount('-000000050')).toBe('-0.5');
-    expect(parseAmount('15.78')).toBe('15.78');
-    const { fake, dev } = await pair('C');
-    await dev.printReceipt(receipt('A'), 'a');
-    fake.failAfter(CMD.sale, 'silence');
-    expect(await failure(dev.printReceipt(receipt('B'), 'b'))).toMatchObject({ outcomeUnknown: false });
-    fake.resume();
-    // The open, unpaid receipt is voided (document 2); the last receipt is still 1 with its amount.
-    expect(await dev.lastDocument()).toEqual({ number: 1, date: clock().toISOString(), amount: '15.78' });
-    expect(fake.memory.documentNumber).toBe(2);
-    expect((await dev.printReceipt(receipt('B'), 'b2')).number).toBe(3);
-    expect(fake.memory.receipts.map((r) => r.number)).toEqual([1, 3]);
-  });
-
-  test('7. 30h carries the УНП where firmware needs it, the variant\'s own password, and is never tried a third time', async ({ pair }) => {
-    for (const v of ['P', 'C', 'X'] as const) {
-      const { fake, dev } = await pair(v);
+    test('6. reconciliation reads 4Ch amounts in cents; voiding a stale receipt does not pass for a receipt', async ({ pair }) => {
+      expect(parseAmount('+000001578')).toBe('15.78');
+      expect(parseAmount('-000000050')).toBe('-0.5');
+      expect(parseAmount('15.78')).toBe('15.78');
+      const { fake, dev } = await pair('C');
       await dev.printReceipt(receipt('A'), 'a');
-      await dev.printReceipt(receipt('B'), 'b');
-      expect(fake.memory.receipts.map((r) => r.unp)).toEqual(['DT000001-0001-0000001', 'DT000001-0001-0000002']);
-    }
-    expect([VARIANTS.P.password, VARIANTS.C.password, VARIANTS.X.password]).toEqual(['0000', '1', '0000']);
-    const { fake, dev } = await pair('C', { fake: { password: '4711' } });
-    for (let i = 0; i < MAX_OPEN_REFUSALS; i++) expect(await failure(dev.printReceipt(receipt(), `j${i}`))).toMatchObject({ code: 'REJECTED' });
-    const guarded = await failure(dev.printReceipt(receipt(), 'j9'));
-    expect(guarded).toMatchObject({ code: 'REJECTED', vendorCode: 'OPEN-GUARD' });
-    expect(fake.wrongPasswords).toBe(2);
-    expect(fake.requests.filter((q) => q.cmd === CMD.openFiscalReceipt)).toHaveLength(2);
-    const { fake: right, dev: configured } = await pair('C', { fake: { password: '4711' }, settings: { OperatorPassword: '4711' } });
-    expect((await configured.printReceipt(receipt(), 'ok')).number).toBe(1);
-    expect(right.wrongPasswords).toBe(0);
+      fake.failAfter(CMD.sale, 'silence');
+      expect(await failure(dev.printReceipt(receipt('B'), 'b'))).toMatchObject({ outcomeUnknown: false });
+      fake.resume();
+      // The open, unpaid receipt is voided (document 2); the last receipt is still 1 with its amount.
+      expect(await dev.lastDocument()).toEqual({ number: 1, date: clock().toISOString(), amount: '15.78' });
+      expect(fake.memory.documentNumber).toBe(2);
+      expect((await dev.printReceipt(receipt('B'), 'b2')).number).toBe(3);
+      expect(fake.memory.receipts.map((r) => r.number)).toEqual([1, 3]);
+    });
+
+    test('7. 30h carries the УНП where firmware needs it, the variant\'s own password, and is never tried a third time', async ({ pair }) => {
+      for (const v of ['P', 'C', 'X'] as const) {
+        const { fake, dev } = await pair(v);
+        await dev.printReceipt(receipt('A'), 'a');
+        await dev.printReceipt(receipt('B'), 'b');
+        expect(fake.memory.receipts.map((r) => r.unp)).toEqual(['DT000001-0001-0000001', 'DT000001-0001-0000002']);
+      }
+      expect([VARIANTS.P.password, VARIANTS.C.password, VARIANTS.X.password]).toEqual(['0000', '1', '0000']);
+      const { fake, dev } = await pair('C', { fake: { password: '4711' } });
+      for (let i = 0; i < MAX_OPEN_REFUSALS; i++) expect(await failure(dev.printReceipt(receipt(), `j${i}`))).toMatchObject({ code: 'REJECTED' });
+      const guarded = await failure(dev.printReceipt(receipt(), 'j9'));
+      expect(guarded).toMatchObject({ code: 'REJECTED', vendorCode: 'OPEN-GUARD' });
+      expect(fake.wrongPasswords).toBe(2);
+      expect(fake.requests.filter((q) => q.cmd === CMD.openFiscalReceipt)).toHaveLength(2);
+      const { fake: right, dev: configured } = await pair('C', { fake: { password: '4711' }, settings: { OperatorPassword: '4711' } });
+      expect((await configured.printReceipt(receipt(), 'ok')).number).toBe(1);
+      expect(right.wrongPasswords).toBe(0);
+    });
+
+    test('8. X firmware: found from the model (FP-700X, DP-150MX) or named in settings; a classic frame gets SYN NAK', async ({ pair }) => {
+      const { fake, dev } = await pair('X', { fake: { model: 'DP-150MX' } });
+      expect((await dev.info()).model).toMatch(/DP-150MX .*\(X\)/);
+      expect((await dev.printReceipt(receipt(), 'j')).number).toBe(1);
+      expect(fake.memory.receipts).toHaveLength(1);
+      const named = await pair('X', { settings: { Variant: 'X' } });
+      expect((await named.dev.printReceipt(receipt(), 'j')).number).toBe(1);
+      const wrong = await pair('X', { settings: { Variant: 'C' }, timings: { ...FAST, retries: 1 } });
+      expect(await failure(wrong.dev.status())).toMatchObject({ code: 'PROTOCOL', vendorCode: 'NAK', outcomeUnknown: false });
+    });
+
+    test('9. status bits per variant: P 1.4 is a storno receipt, 1.2 RAM reset; 2.2 EJ full and 4.6 head overheated raise faults', () => {
+      const P = VARIANTS.P;
+      expect(faultOf(P, statusBytes(P, ['stornoReceiptOpen']))).toBeNull();
+      expect(faultOf(P, statusBytes(P, ['ramReset']))).toMatchObject({ code: 'REJECTED', vendorCode: 'S1.2' });
+      expect(faultOf(P, statusBytes(P, ['ejFull']))).toMatchObject({ code: 'FISCAL_MEMORY_FULL', vendorCode: 'S2.2' });
+      expect(faultOf(P, statusBytes(P, ['headOverheated']))).toMatchObject({ code: 'BUSY', vendorCode: 'S4.6' });
+      expect(statusBytes(VARIANTS.X, [])).toHaveLength(8);
+      // C has no cover bit (C manual p.3: 0.6 reserved): a set 0.6 means nothing there.
+      expect(faultOf(VARIANTS.C, Buffer.from([0xc0, 0x80, 0x80, 0x80, 0x80, 0x80]))).toBeNull();
+      expect(faultOf(VARIANTS.X, statusBytes(VARIANTS.X, ['coverOpen']))).toMatchObject({ code: 'COVER_OPEN', vendorCode: 'S0.6' });
+    });
+
+    test('9. the frame timeout grows with a slow line: 1.5 s at 2,400 baud, ~0.5 s at 115,200 and on TCP', () => {
+      expect(frameTimeoutFor(2400)).toBeGreaterThanOrEqual(1500);
+      expect(frameTimeoutFor(115200)).toBeLessThan(600);
+      expect(frameTimeoutFor(null)).toBe(500);
+    });
   });
 
-  test('8. X firmware: found from the model (FP-700X, DP-150MX) or named in settings; a classic frame gets SYN NAK', async ({ pair }) => {
-    const { fake, dev } = await pair('X', { fake: { model: 'DP-150MX' } });
-    expect((await dev.info()).model).toMatch(/DP-150MX .*\(X\)/);
-    expect((await dev.printReceipt(receipt(), 'j')).number).toBe(1);
-    expect(fake.memory.receipts).toHaveLength(1);
-    const named = await pair('X', { settings: { Variant: 'X' } });
-    expect((await named.dev.printReceipt(receipt(), 'j')).number).toBe(1);
-    const wrong = await pair('X', { settings: { Variant: 'C' }, timings: { ...FAST, retries: 1 } });
-    expect(await failure(wrong.dev.status())).toMatchObject({ code: 'PROTOCOL', vendorCode: 'NAK', outcomeUnknown: false });
-  });
+  describe('faults common to every variant', () => {
+    test('a device that is off is OFFLINE with a known outcome; it works once it is back', async ({ pair }) => {
+      const { fake, dev } = await pair('C', { channel: { backoff: { initialMs: 10, maxMs: 20, factor: 2 } } });
+      await fake.setPower(false);
+      expect(await failure(dev.printReceipt(receipt(), 'j'))).toMatchObject({ code: 'OFFLINE', outcomeUnknown: false });
+      await fake.setPower(true);
+      await new Promise((r) => setTimeout(r, 30));
+      expect((await dev.printReceipt(receipt(), 'j')).number).toBe(1);
+    });
 
-  test('9. status bits per variant: P 1.4 is a storno receipt, 1.2 RAM reset; 2.2 EJ full and 4.6 head overheated raise faults', () => {
-    const P = VARIANTS.P;
-    expect(faultOf(P, statusBytes(P, ['stornoReceiptOpen']))).toBeNull();
-    expect(faultOf(P, statusBytes(P, ['ramReset']))).toMatchObject({ code: 'REJECTED', vendorCode: 'S1.2' });
-    expect(faultOf(P, statusBytes(P, ['ejFull']))).toMatchObject({ code: 'FISCAL_MEMORY_FULL', vendorCode: 'S2.2' });
-    expect(faultOf(P, statusBytes(P, ['headOverheated']))).toMatchObject({ code: 'BUSY', vendorCode: 'S4.6' });
-    expect(statusBytes(VARIANTS.X, [])).toHaveLength(8);
-    // C has no cover bit (C manual p.3: 0.6 reserved): a set 0.6 means nothing there.
-    expect(faultOf(VARIANTS.C, Buffer.from([0xc0, 0x80, 0x80, 0x80, 0x80, 0x80]))).toBeNull();
-    expect(faultOf(VARIANTS.X, statusBytes(VARIANTS.X, ['coverOpen']))).toMatchObject({ code: 'COVER_OPEN', vendorCode: 'S0.6' });
-  });
+    test('a line that drops after the close command: the frame goes again and the printer repeats its answer', async ({ pair }) => {
+      const { fake, dev } = await pair('X');
+      fake.failAfter(CMD.closeFiscalReceipt, 'disconnect');
+      expect((await dev.printReceipt(receipt(), 'j')).number).toBe(1);
+      expect(fake.memory.receipts).toHaveLength(1);
+    });
 
-  test('9. the frame timeout grows with a slow line: 1.5 s at 2,400 baud, ~0.5 s at 115,200 and on TCP', () => {
-    expect(frameTimeoutFor(2400)).toBeGreaterThanOrEqual(1500);
-    expect(frameTimeoutFor(115200)).toBeLessThan(600);
-    expect(frameTimeoutFor(null)).toBe(500);
-  });
-});
+    test('replies handed over in pieces (as a serial port reads them, ErpNet.FP #135) are one reply', async ({ pair }) => {
+      const { fake, dev } = await pair('X');
+      fake.splitReplies = 7;
+      expect((await dev.printReceipt(receipt(), 'j')).number).toBe(1);
+    });
 
-describe.concurrent('faults common to every variant', () => {
-  test('a device that is off is OFFLINE with a known outcome; it works once it is back', async ({ pair }) => {
-    const { fake, dev } = await pair('C', { channel: { backoff: { initialMs: 10, maxMs: 20, factor: 2 } } });
-    await fake.setPower(false);
-    expect(await failure(dev.printReceipt(receipt(), 'j'))).toMatchObject({ code: 'OFFLINE', outcomeUnknown: false });
-    await fake.setPower(true);
-    await new Promise((r) => setTimeout(r, 30));
-    expect((await dev.printReceipt(receipt(), 'j')).number).toBe(1);
-  });
+    test('a receipt the printer cannot take is refused before anything is sent', async ({ pair }) => {
+      const { fake, dev } = await pair('C', { settings: { Variant: 'C' } });
+      const e = await failure(dev.printReceipt(receipt('T', { lines: [{ ...receipt().lines[0], vatCategory: 0 }] }), 'j'));
+      expect(e).toMatchObject({ code: 'REJECTED', vendorCode: 'PLAN' });
+      expect(fake.requests.some((q) => q.cmd === CMD.openFiscalReceipt)).toBe(false);
+    });
 
-  test('a line that drops after the close command: the frame goes again and the printer repeats its answer', async ({ pair }) => {
-    const { fake, dev } = await pair('X');
-    fake.failAfter(CMD.closeFiscalReceipt, 'disconnect');
-    expect((await dev.printReceipt(receipt(), 'j')).number).toBe(1);
-    expect(fake.memory.receipts).toHaveLength(1);
-  });
+    test('a cover open refuses a Z on P and X firmware with COVER_OPEN', async ({ pair }) => {
+      for (const v of ['P', 'X'] as const) {
+        const { fake, dev } = await pair(v);
+        fake.coverOpen = true;
+        expect(await failure(dev.zReport())).toMatchObject({ code: 'COVER_OPEN', vendorCode: 'S0.6' });
+      }
+    });
 
-  test('replies handed over in pieces (as a serial port reads them, ErpNet.FP #135) are one reply', async ({ pair }) => {
-    const { fake, dev } = await pair('X');
-    fake.splitReplies = 7;
-    expect((await dev.printReceipt(receipt(), 'j')).number).toBe(1);
-  });
-
-  test('a receipt the printer cannot take is refused before anything is sent', async ({ pair }) => {
-    const { fake, dev } = await pair('C', { settings: { Variant: 'C' } });
-    const e = await failure(dev.printReceipt(receipt('T', { lines: [{ ...receipt().lines[0], vatCategory: 0 }] }), 'j'));
-    expect(e).toMatchObject({ code: 'REJECTED', vendorCode: 'PLAN' });
-    expect(fake.requests.some((q) => q.cmd === CMD.openFiscalReceipt)).toBe(false);
-  });
-
-  test('a cover open refuses a Z on P and X firmware with COVER_OPEN', async ({ pair }) => {
-    for (const v of ['P', 'X'] as const) {
-      const { fake, dev } = await pair(v);
-      fake.coverOpen = true;
-      expect(await failure(dev.zReport())).toMatchObject({ code: 'COVER_OPEN', vendorCode: 'S0.6' });
-    }
-  });
-
-  test('a new connection never takes an old answer for a new command', async ({ pair }) => {
-    const { fake, make } = await pair('C');
-    for (let i = 0; i < 20; i++) {
-      const dev = make();
-      await dev.printReceipt(receipt(String(i)), String(i));
-      expect(await dev.lastDocument()).toMatchObject({ number: i + 1 });
-      await dev.close();
-    }
-    expect(fake.memory.receipts).toHaveLength(20);
+    test('a new connection never takes an old answer for a new command', async ({ pair }) => {
+      const { fake, make } = await pair('C');
+      for (let i = 0; i < 20; i++) {
+        const dev = make();
+        await dev.printReceipt(receipt(String(i)), String(i));
+        expect(await dev.lastDocument()).toMatchObject({ number: i + 1 });
+        await dev.close();
+      }
+      expect(fake.memory.receipts).toHaveLength(20);
+    });
   });
 });
