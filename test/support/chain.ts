@@ -209,7 +209,10 @@ export async function startHq(env: Record<string, string>): Promise<HqProcess> {
   };
 }
 
-export type ProxyMode = 'pass' | 'cut' | 'blackhole' | 'dropAcks';
+export type ProxyMode = 'pass' | 'cut' | 'blackhole' | 'dropAcks' | 'delay';
+
+/** How late `delay` hands the server's messages on. */
+export const PROXY_DELAY_MS = 100;
 
 export interface Proxy {
   port: number;
@@ -223,7 +226,9 @@ export interface Proxy {
 /**
  * A TCP proxy to `targetPort`. `cut` closes every connection and refuses new ones; `blackhole`
  * keeps them open and lets nothing through either way; `dropAcks` passes everything except the
- * server's JetStream publish acks for `stream` (the message landed, the sender never hears so).
+ * server's JetStream publish acks for `stream` (the message landed, the sender never hears so);
+ * `delay` hands everything from the server on PROXY_DELAY_MS late, in order (a slow link: a sender
+ * with a window of acks outstanding publishes at window / delay).
  */
 export async function startProxy(targetPort: number, stream: string): Promise<Proxy> {
   let mode: ProxyMode = 'pass';
@@ -249,6 +254,17 @@ export async function startProxy(targetPort: number, stream: string): Promise<Pr
   /** Server → client: NATS protocol lines, with MSG/HMSG payloads that may be dropped whole. */
   const fromServer = (client: Socket) => {
     let buf = Buffer.alloc(0);
+    // When the last delayed write goes out: later writes wait for it, so nothing overtakes.
+    let lastDue = 0;
+    const send = (bytes: Buffer) => {
+      const due = Math.max(mode === 'delay' ? Date.now() + PROXY_DELAY_MS : 0, lastDue);
+      if (due <= Date.now()) {
+        client.write(bytes);
+        return;
+      }
+      lastDue = due;
+      setTimeout(() => client.write(bytes), due - Date.now());
+    };
     return (chunk: Buffer) => {
       if (mode === 'blackhole') return;
       buf = Buffer.concat([buf, chunk]);
@@ -268,7 +284,7 @@ export async function startProxy(targetPort: number, stream: string): Promise<Pr
             continue;
           }
         }
-        client.write(buf.subarray(0, size));
+        send(buf.subarray(0, size));
         buf = buf.subarray(size);
       }
     };
