@@ -38,3 +38,13 @@ export async function launchChromium(): Promise<Browser> {
     },
   });
 }
+
+/**
+ * Closes every context (window) the shared browser still has open: after each test (setup.ts), so
+ * a page one test opened does not go on running its timers, streams and renders, on a core the
+ * next tests need, until the file ends.
+ */
+export async function closeOpenContexts(): Promise<void> {
+  const browser = shared && (await shared.catch(() => undefined));
+  if (browser?.isConnected()) await Promise.all(browser.contexts().map((c) => c.close().catch(() => undefined)));
+}

@@ -14,15 +14,26 @@ export const E2E_ADMIN_PASSWORD = 'e2e-admin-password';
 
 /**
  * What `npm start` runs, without npm: builds the server bundle (scripts/build-server.mjs, a no-op
- * when nothing changed) and answers the node command of package.json's start script, flags and all.
+ * when nothing changed; once per test process) and answers the node command of package.json's start
+ * script, flags and all.
  */
 export function hubCommand(): [string, string[]] {
   return scriptCommand('start', 'hub');
 }
 
-/** The same for another script of package.json that builds with scripts/build-server.mjs (`hq`). */
+/** Targets this test process has built: the sources do not change during a run. */
+const built = new Set<string>();
+
+/**
+ * The same for another script of package.json that builds with scripts/build-server.mjs (`hq`).
+ * Built once per test process, not at every start: a build costs ~0.3 s of a core, and the suite
+ * starts some forty processes. (`npm start` itself still builds every time; the start test runs it.)
+ */
 export function scriptCommand(script: string, target: 'hub' | 'hq'): [string, string[]] {
-  execFileSync(process.execPath, ['scripts/build-server.mjs', target], { cwd: ROOT, stdio: 'inherit' });
+  if (!built.has(target)) {
+    execFileSync(process.execPath, ['scripts/build-server.mjs', target], { cwd: ROOT, stdio: 'inherit' });
+    built.add(target);
+  }
   const line = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts[script];
   const node = /&& exec node (.+)$/.exec(line);
   if (!node) throw new Error(`package.json's ${script} script does not end in "&& exec node …": ${line}`);

@@ -9,9 +9,13 @@
  * - In-process hubs hash passwords at a test cost (N = 2^10, ~1 ms instead of ~30 ms): the suite makes
  *   and checks over a thousand. Hubs started as processes (test/e2e, test/chain) hash at the real cost,
  *   test/http/auth.test.ts checks the real cost, and the login-flood test puts it back for its run.
+ * - After each test, the browser windows it opened are closed (test/support/chromium.ts).
  */
 import '../../hub/http/api-docs.js';
+import { afterEach } from 'vitest';
 import { setPasswordCostForTests } from '../../hub/resources/auth/passwords.js';
+import { closeOpenContexts } from './chromium.js';
 
 export const TEST_PASSWORD_COST = 1024;
 setPasswordCostForTests(TEST_PASSWORD_COST);
+afterEach(closeOpenContexts);
