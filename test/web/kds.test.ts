@@ -272,14 +272,18 @@ describe.skipIf(!haveChromium)('the kitchen display in Chromium', () => {
   }, 40_000);
 
   it('a tap made offline on an order moved meanwhile elsewhere is refused, not sent over that move, and the display says so', async () => {
-    const { context, page, order } = await tappedOffline('4', 11); // New → In progress, held while offline
+    const { context, page, order } = await tappedOffline('4', 11, true); // New → In progress, held while offline
     // Meanwhile the pass takes it on to Ready. Without the _v the display saw, the held tap would
     // land as a step back (Ready → In progress) that nobody meant.
     await expect2xx(hub.call('POST', `/api/orders/${order.id}/state`, { state: 'InProgress' }));
     await expect2xx(hub.call('POST', `/api/orders/${order.id}/state`, { state: 'Ready' }));
 
+    // The network comes back with the display's clock stopped: no retry timer can fire, so the held
+    // tap goes out because the browser said it is online again, not seconds later at the next try.
+    await page.clock.pauseAt(await page.evaluate(() => Date.now() + 1));
     await context.setOffline(false);
     await page.getByRole('alert').filter({ hasText: 'moved on another screen' }).waitFor({ timeout: 10_000 });
+    await page.clock.resume();
     await column(page, 'Ready').locator(`[data-order-id="${order.id}"]`).waitFor();
     const after = (await hub.call('GET', `/api/orders/${order.id}`)).body;
     expect(after.state).toBe('Ready');

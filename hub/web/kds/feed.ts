@@ -110,6 +110,8 @@ export class Feed {
   private streamFailed = false;
   private fetchTimer: ReturnType<typeof setTimeout> | undefined;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Ends the held taps' wait for the next try at once (set while they wait). */
+  private wakeOutbox: (() => void) | undefined;
   private pollTimer: ReturnType<typeof setInterval> | undefined;
   private sending = false;
   private stopped = true;
@@ -166,6 +168,7 @@ export class Feed {
       token = next;
     });
     addEventListener('pagehide', this.flushOnHide);
+    addEventListener('online', this.retryNow);
     this.pollTimer = setInterval(() => void this.poll(), POLL_MS);
     void this.connect();
   }
@@ -179,7 +182,19 @@ export class Feed {
     clearInterval(this.pollTimer);
     this.unsubscribe?.();
     removeEventListener('pagehide', this.flushOnHide);
+    removeEventListener('online', this.retryNow);
   }
+
+  /**
+   * The tablet's network is back (the browser's `online` event, e.g. the Wi-Fi reconnected): try the
+   * hub and send the held taps now rather than at the next retry, up to RETRY_MS (or the browser's
+   * own stream retry) later.
+   */
+  private readonly retryNow = (): void => {
+    if (this.stopped) return;
+    if (this.conn !== 'live') void this.connect();
+    this.wakeOutbox?.();
+  };
 
   // ---- reading -------------------------------------------------------------------------------
 
@@ -555,7 +570,14 @@ export class Feed {
           if (later) {
             // Kept, with its key: the retry is the same request, so the hub does it once.
             this.setConn('offline');
-            await new Promise((r) => setTimeout(r, RETRY_MS));
+            await new Promise<void>((r) => {
+              const timer = setTimeout(r, RETRY_MS);
+              this.wakeOutbox = () => {
+                clearTimeout(timer);
+                r();
+              };
+            });
+            this.wakeOutbox = undefined;
             continue;
           }
           // The taps queued behind it built on this one: none of them stands any more.
