@@ -129,11 +129,13 @@ export function startChain(deps: ChainDeps): Chain {
     }
     acked = ackedPublisher(nc, deps.config.timeoutMs, storeInbox(storeId));
     log.info({ url: deps.config.url, storeId }, 'connected to HQ');
+    publisher.retryNow();
     heartbeat();
     void (async () => {
       for await (const s of nc.status()) {
         if (s.type === 'reconnect') {
           log.info('reconnected to HQ');
+          publisher.retryNow();
           heartbeat();
         } else if (s.type === 'disconnect') log.warn('lost the connection to HQ; selling goes on');
       }

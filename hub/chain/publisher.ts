@@ -53,6 +53,16 @@ export class Publisher {
     this.acked = this.saved = start.acked;
   }
 
+  /**
+   * The link to HQ is up (again): publish now, from the first wait on, instead of sleeping out a
+   * backoff that grew while the store was offline (up to 30 s after a long outage, or after a first
+   * connection that took a while on a busy machine).
+   */
+  retryNow(): void {
+    this.failures = 0;
+    this.wake?.();
+  }
+
   /** The highest seq HQ acknowledged with every seq below it. */
   ackedSeq(): number {
     return this.acked;

@@ -110,4 +110,31 @@ describe('the publisher', () => {
     expect(chainStart(db).acked).toBe(6);
     expect(docs().every((d) => d.doc === null)).toBe(true);
   });
+
+  it('publishes at once when the link comes back, not after the backoff it built up while offline', async () => {
+    const { resources } = setUp(true);
+    await resources.stocks.put(SYSTEM_CALLER, 'A', {});
+    let online = false;
+    let attempts = 0;
+    const publisher = new Publisher({
+      db,
+      storeId: 'st1',
+      log: createLogger('silent'),
+      resources,
+      pollMs: 10,
+      publish: async () => {
+        attempts++;
+        if (!online) throw new Error('not connected to HQ yet');
+      },
+    });
+    publisher.start();
+    // Waits of 0.5 s and 1 s after the first two failures; after the third, 2 s.
+    await expect.poll(() => attempts, { timeout: 5000 }).toBe(3);
+    online = true;
+    const back = Date.now();
+    publisher.retryNow();
+    await expect.poll(() => publisher.ackedSeq(), { timeout: 5000 }).toBe(1);
+    expect(Date.now() - back).toBeLessThan(1000);
+    await publisher.stop();
+  });
 });
