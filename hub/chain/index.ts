@@ -78,6 +78,7 @@ export function startChain(deps: ChainDeps): Chain {
   const beat = setInterval(heartbeat, deps.heartbeatMs);
   beat.unref();
 
+  let catalogRetryNow: (() => void) | undefined;
   /** Follows this store's catalog subject; on any error starts again after a pause. */
   const followCatalog = async (conn: NatsConnection) => {
     let pause = 500;
@@ -111,7 +112,16 @@ export function startChain(deps: ChainDeps): Chain {
         if (stopped) break;
         log.debug({ err: (err as Error).message }, 'catalog consumer restarts');
       }
-      await new Promise((r) => setTimeout(r, pause));
+      await new Promise<void>((r) => {
+        const timer = setTimeout(r, pause);
+        // A reconnection ends the pause: the catalog is followed again at once.
+        catalogRetryNow = () => {
+          clearTimeout(timer);
+          pause = 250;
+          r();
+        };
+      });
+      catalogRetryNow = undefined;
       pause = Math.min(pause * 2, 30_000);
     }
   };
@@ -136,6 +146,7 @@ export function startChain(deps: ChainDeps): Chain {
         if (s.type === 'reconnect') {
           log.info('reconnected to HQ');
           publisher.retryNow();
+          catalogRetryNow?.();
           heartbeat();
         } else if (s.type === 'disconnect') log.warn('lost the connection to HQ; selling goes on');
       }
