@@ -13,12 +13,13 @@ export default defineConfig({
     // ~1.2 s each, 123 s of a 402 s run for 104 files. Shared modules mean a file must not lean on
     // module state another file may have moved (the fixtures number registers per hub, not per module).
     isolate: false,
-    // Two files at a time. Three finished sooner on a quiet machine (125–131 s against ~148 s) but
-    // starved whatever ran beside the chain's heaviest test (a hub, two HQ processes, PostgreSQL and
-    // NATS catching up a week): its catch-up went from 4 s to 35 s and a browser test beside it now
-    // and then waited past its 20 s for a page. Two runs it all without such contention (and with
-    // less CPU in all: 111 s against 150–165 s). Four was slower still.
-    maxWorkers: 2,
+    // Three files at a time on two cores: the files wait on browsers, child processes and sockets
+    // often enough that two left a fifth of the machine idle (126 s, 78 % busy; three: 106–113 s,
+    // 91–93 %). At stop 24 three made the chain's week catch-up take 35 s instead of 4 s now and
+    // then, and the browser test beside it time out; most likely the store sleeping out a publish
+    // backoff built up before its first connection to NATS, which it no longer does
+    // (hub/chain/publisher.ts retryNow): no such run since.
+    maxWorkers: 3,
     setupFiles: ['test/support/setup.ts'],
     // The browser and page tests share one build of hub/web; made once here, never by two forks at once.
     globalSetup: ['test/web/global-setup.ts'],

@@ -14,7 +14,7 @@ import { compact, keepDocsInLog } from '../../hub/events/store.js';
 import { createLogger } from '../../hub/core/log.js';
 import { ResourceService } from '../../hub/resources/engine/service.js';
 import { stocks, users } from '../../hub/resources/index.js';
-import { Publisher } from '../../hub/chain/publisher.js';
+import { Publisher, type PublisherOptions } from '../../hub/chain/publisher.js';
 import { chainStart } from '../../hub/chain/repo.js';
 import { SYSTEM_CALLER } from '../../hub/http/caller.js';
 
@@ -62,6 +62,10 @@ describe('the change log in a chain', () => {
   });
 });
 
+/** Store st1's publisher over the test's database, looking for new entries every 10 ms. */
+const publisherOf = (resources: PublisherOptions['resources'], opts: Partial<PublisherOptions> & Pick<PublisherOptions, 'publish'>) =>
+  new Publisher({ db, storeId: 'st1', log: createLogger('silent'), resources, pollMs: 10, ...opts });
+
 describe('the publisher', () => {
   it('moves its cursor to the highest unbroken run of acks, resumes after an error, and forgets sent documents', async () => {
     const { resources } = setUp(true);
@@ -70,12 +74,7 @@ describe('the publisher', () => {
     const sent: Array<{ subject: string; msgId: string; body: any }> = [];
     let failSeq3 = true;
     const held: Array<() => void> = [];
-    const publisher = new Publisher({
-      db,
-      storeId: 'st1',
-      log: createLogger('silent'),
-      resources,
-      pollMs: 10,
+    const publisher = publisherOf(resources, {
       saveEveryMs: 10,
       maxBackoffMs: 20,
       publish: async (subject, payload, msgId) => {
@@ -116,12 +115,7 @@ describe('the publisher', () => {
     await resources.stocks.put(SYSTEM_CALLER, 'A', {});
     let online = false;
     let attempts = 0;
-    const publisher = new Publisher({
-      db,
-      storeId: 'st1',
-      log: createLogger('silent'),
-      resources,
-      pollMs: 10,
+    const publisher = publisherOf(resources, {
       publish: async () => {
         attempts++;
         if (!online) throw new Error('not connected to HQ yet');
