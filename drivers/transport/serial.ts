@@ -2,8 +2,7 @@
  * Serial transport through serialport. The binding is injectable so tests drive a MockBinding;
  * the hub uses serialport's own platform binding.
  */
-import { SerialPortStream, type OpenOptions } from '@serialport/stream';
-import { SerialPort } from 'serialport';
+import type { OpenOptions } from '@serialport/stream';
 import { DeviceError } from '../faults.js';
 import type { DeviceAddress } from './address.js';
 import { StreamChannel, type ChannelTimeouts } from './channel.js';
@@ -12,10 +11,13 @@ export type SerialBinding = OpenOptions['binding'];
 
 type SerialAddress = Extract<DeviceAddress, { kind: 'serial' }>;
 
-export function openSerial(a: SerialAddress, label: string, timeouts: ChannelTimeouts, binding: SerialBinding = SerialPort.binding): Promise<StreamChannel> {
+/** serialport is loaded when a serial device is first opened, not at every start of a hub that has none. */
+export async function openSerial(a: SerialAddress, label: string, timeouts: ChannelTimeouts, binding?: SerialBinding): Promise<StreamChannel> {
+  const { SerialPortStream } = await import('@serialport/stream');
+  const portBinding = binding ?? (await import('serialport')).SerialPort.binding;
   return new Promise((resolve, reject) => {
     const port = new SerialPortStream({
-      binding,
+      binding: portBinding,
       path: a.path,
       baudRate: a.baudRate,
       dataBits: a.dataBits,

@@ -3,7 +3,7 @@
  * mean for the outbox: a permanent rejection (a 5xx reply) fails the e-mail for good; anything
  * else (a 4xx reply, a server that cannot be reached, a timeout, a refused login) may pass later.
  */
-import { createTransport } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { SmtpServer } from './settings.js';
 
 export interface OutgoingMail {
@@ -35,21 +35,27 @@ export interface SendFailure {
 export const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000, socketCloseTimeout: 1_000 };
 
 export function smtpSender(server: SmtpServer): MailSender {
-  const transport = createTransport({
-    host: server.host,
-    port: server.port,
-    secure: server.tls === 'Implicit',
-    requireTLS: server.tls === 'Required',
-    ignoreTLS: server.tls === 'Off',
-    auth: server.user ? { user: server.user, pass: server.password ?? '' } : undefined,
-    ...SMTP_TIMEOUTS,
-  });
+  // nodemailer is loaded with the first e-mail, not at every start of a hub that may never send one
+  // (one transport, however many sends start before it is made).
+  let transport: Promise<Transporter> | undefined;
+  const made = () =>
+    (transport ??= import('nodemailer').then(({ createTransport }) =>
+      createTransport({
+        host: server.host,
+        port: server.port,
+        secure: server.tls === 'Implicit',
+        requireTLS: server.tls === 'Required',
+        ignoreTLS: server.tls === 'Off',
+        auth: server.user ? { user: server.user, pass: server.password ?? '' } : undefined,
+        ...SMTP_TIMEOUTS,
+      }),
+    ));
   return {
     async send(mail, signal) {
-      const info = await transport.sendMail({ ...mail, signal });
+      const info = await (await made()).sendMail({ ...mail, signal });
       return { response: String(info.response ?? '') };
     },
-    close: () => transport.close(),
+    close: () => void transport?.then((t) => t.close()),
   };
 }
 

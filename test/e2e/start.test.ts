@@ -167,7 +167,16 @@ describe('npm start', () => {
     build();
     // Unchanged sources: not rewritten, so hubs starting from this checkout meanwhile read a whole file.
     expect(statSync(bundle).mtimeMs).toBe(before);
-    const text = readFileSync(bundle, 'utf8');
+    // The bundle and the chunks it names (shared code, and what it loads only when needed).
+    const main = readFileSync(bundle, 'utf8');
+    const chunks = [...main.matchAll(/"\.\/(chunks\/[\w-]+\.js)"/g)].map((m) => m[1]);
+    expect(chunks.some((c) => c.startsWith('chunks/chain-'))).toBe(true);
+    const text = [main, ...chunks.map((c) => readFileSync(join(ROOT, 'hub', 'dist', c), 'utf8'))].join('\n');
+    // A hub alone does not load NATS's client (the chain's chunk does), nor the mail and serial
+    // packages before it sends an e-mail or opens a serial port: none is a static import of the start.
+    for (const lazy of ['@nats-io/transport-node', '@nats-io/jetstream', 'nodemailer', 'serialport', '@serialport/stream']) {
+      expect(main, lazy).not.toMatch(new RegExp(`^import [^;]* from "${lazy}"`, 'm'));
+    }
     // db/client.ts finds its migrations next to itself, not next to the bundle.
     expect(text).toContain(JSON.stringify(pathToFileURL(join(ROOT, 'db', 'client.ts')).href));
     expect(text).not.toContain('import.meta.url');
