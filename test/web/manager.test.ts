@@ -375,4 +375,25 @@ describe.skipIf(!haveChromium)("the manager's page in Chromium", () => {
     }
     expect(pageErrors).toEqual([]);
   });
+
+  it('keeps a page asked for right after the login, instead of sending it to Today', async () => {
+    const t = await ticket({ name: 'Stôl 19', items: [item(1, 1)] });
+    await close(t.id, 10);
+    const context = await browser.newContext({ viewport: { width: 1366, height: 768 }, locale: 'en-US' });
+    const page = await context.newPage();
+    page.setDefaultTimeout(20_000);
+    // The page's timers stopped: effects (run after the paint) wait until the clock moves, so the
+    // navigation below surely comes between the first render of the shell at "/" and its effects.
+    await page.clock.install();
+    await page.goto(`${hub.url}/`);
+    await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 60_000);
+    await page.getByLabel('User name').fill('admin');
+    await page.getByLabel('Password').fill(ADMIN_PASSWORD);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.locator('.shell').waitFor();
+    await go(page, `/tickets/${encodeURIComponent(t.id)}`);
+    await page.clock.resume();
+    await page.getByTestId('ticket-detail').waitFor();
+    expect(new URL(page.url()).pathname).toBe(`/tickets/${encodeURIComponent(t.id)}`);
+  });
 });

@@ -7,7 +7,7 @@ import { Icon } from './components/Icon';
 import { allowed, viewOf, VIEWS } from './lib/access';
 import { Dialogs, Empty, LinkButton, Toasts } from './components/ui';
 import { liveStatus, startLive, stopLive } from './lib/live';
-import { linkHandler, match, navigate, useLocation } from './lib/router';
+import { linkHandler, loc, match, navigate, useLocation } from './lib/router';
 import { logout, refreshSession, useCan, useSession } from './lib/session';
 import { useStore } from './lib/store';
 import { Catalog } from './pages/Catalog';
@@ -72,7 +72,9 @@ function Shell() {
   const { path } = useLocation();
   const live = useStore(liveStatus);
   useEffect(() => {
-    if (path === '/' || path === '') navigate('/today', { replace: true });
+    // The address now, not this render's: an effect runs after the paint, and a navigation that came in
+    // between (a click, a link followed at once) must not be replaced by Today.
+    if (loc.value.path === '/' || loc.value.path === '') navigate('/today', { replace: true });
     // Rights may have changed since the last page: re-read them on every navigation.
     void refreshSession().catch(() => undefined);
   }, [path]);
