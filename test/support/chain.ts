@@ -143,6 +143,17 @@ export const HQ_ADMIN_PASSWORD = 'hq-admin-password';
 
 /** An HQ process with its own admin token for `call`. */
 export async function startHq(env: Record<string, string>): Promise<HqProcess> {
+  // As startHubProcess: a free port may be taken by the time HQ binds it; then again on another.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startHqOnce(env);
+    } catch (e) {
+      if (attempt === 3 || !/EADDRINUSE|already in use/.test(String(e))) throw e;
+    }
+  }
+}
+
+async function startHqOnce(env: Record<string, string>): Promise<HqProcess> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'poshub-hq-'));
   const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('POS_')));
