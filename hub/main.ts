@@ -126,7 +126,6 @@ async function main(): Promise<void> {
       storeId,
       resources: services.resources,
       deviceStatuses: () => deviceStatuses(db, (name) => services.printing.summary(name)),
-      heartbeatMs: config.chain.heartbeatMs,
     });
     lines.push(`In a chain as store '${storeId}': publishing to HQ at ${config.chain.url}.`);
   }

@@ -27,8 +27,6 @@ export interface ChainDeps {
   resources: Record<string, ResourceService>;
   /** What the heartbeat tells of the store's printers and fiscal devices (health.ts's deviceStatuses). */
   deviceStatuses: () => { printers: unknown[]; fiscalDevices?: unknown[] };
-  /** Heartbeat period (30 s; tests shorten it through POS_HUB_HQ_HEARTBEAT). */
-  heartbeatMs: number;
 }
 
 export interface Chain {
@@ -75,7 +73,7 @@ export function startChain(deps: ChainDeps): Chain {
       log.debug({ err }, 'heartbeat not sent');
     }
   };
-  const beat = setInterval(heartbeat, deps.heartbeatMs);
+  const beat = setInterval(heartbeat, deps.config.heartbeatMs);
   beat.unref();
 
   let catalogRetryNow: (() => void) | undefined;

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import pino from 'pino';
 import pg from 'pg';
 import { startEmbedded } from '../../hub/hq/db.js';
-import { ROOT, freePort, scriptCommand, type Exit } from './process.js';
+import { ROOT, againIfPortTaken, freePort, scriptCommand, type Exit } from './process.js';
 import { untilTrue } from './wait.js';
 
 /** nats-server on PATH, or why not. In CI a missing server fails the tests instead of skipping them. */
@@ -143,14 +143,7 @@ export const HQ_ADMIN_PASSWORD = 'hq-admin-password';
 
 /** An HQ process with its own admin token for `call`. */
 export async function startHq(env: Record<string, string>): Promise<HqProcess> {
-  // As startHubProcess: a free port may be taken by the time HQ binds it; then again on another.
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await startHqOnce(env);
-    } catch (e) {
-      if (attempt === 3 || !/EADDRINUSE|already in use/.test(String(e))) throw e;
-    }
-  }
+  return againIfPortTaken(() => startHqOnce(env));
 }
 
 async function startHqOnce(env: Record<string, string>): Promise<HqProcess> {
