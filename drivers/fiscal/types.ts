@@ -18,9 +18,30 @@ export interface ReceiptLine {
   total: string;
 }
 
+/**
+ * The fiscal receipt a return refunds (a return ticket's `returnOf`, as that ticket's close recorded
+ * it): a device that issues refunds against their original (eKasa's `referenceReceiptId`, a Datecs
+ * storno receipt's document number, date and fiscal memory) reads it from here.
+ */
+export interface ReceiptOrigin {
+  /** The original ticket's id. */
+  ticketId: string;
+  /** The fiscal device that issued the original receipt, as named in its closeInfo. */
+  fiscalName: string;
+  number: number;
+  /** When the original receipt was issued (ISO 8601, the ticket's closeDate). */
+  date: string;
+  dailySalesReportNumber: number;
+  fiscalMemorySerialNumber: string;
+  /** The original's eKasa identifiers, when an eKasa service registered it. */
+  ekasa?: { uuid?: string; okp?: string; receiptNumber: number };
+}
+
 export interface Receipt {
   /** The hub's ticket id, printed as a reference. */
   reference: string;
+  /** Set on a return (a receipt of negative lines): the receipt it refunds. */
+  returnOf?: ReceiptOrigin;
   operator: string;
   lines: ReceiptLine[];
   /** Ticket-level discount in percent applied on the subtotal. */
