@@ -21,6 +21,7 @@ import { eventMsgId, eventSubject, type StoreEvent } from '../hub/hq/protocol.js
 const arg = (name: string, fallback: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
 const EVENTS = arg('events', 100_000);
 const STORES = arg('stores', 20);
+const PACED_ROUNDS = 2;
 const PUSHES = arg('pushes', 10);
 const RATE = arg('rate', 20);
 const SECONDS = arg('seconds', 20);
@@ -108,14 +109,16 @@ async function pacedWrites(hub: HubProcess, token: string, seconds: number): Pro
 }
 
 export async function benchChain(): Promise<void> {
-  const [nats, pg] = await Promise.all([startNats(), startPostgres()]);
-  const hqEnv = { POS_HQ_NATS_URL: nats.url, POS_HQ_DATABASE_URL: pg.url };
+  // The chain's own NATS configuration (npm run hq -- nats-config): each store its user, HQ its own.
+  const storeIds = ['bench1', 'week', ...Array.from({ length: STORES }, (_, i) => `c${i}`), ...Array.from({ length: PACED_ROUNDS }, (_, i) => `paced${i}`)];
+  const [nats, pg] = await Promise.all([startNats({ stores: storeIds }), startPostgres()]);
+  const hqEnv = { ...nats.hqEnv(), POS_HQ_DATABASE_URL: pg.url };
   const cleanup: Array<() => Promise<unknown>> = [];
   try {
     // 1. HQ ingest: the stream is filled while HQ is away, then HQ drains it.
     let hq = await startHq(hqEnv); // creates the streams and the consumer
     await hq.stop();
-    const nc = await connect({ servers: `127.0.0.1:${nats.port}` });
+    const nc = await nats.connect('bench1');
     const js = jetstream(nc);
     const inFlight = new Set<Promise<unknown>>();
     for (let seq = 1; seq <= EVENTS; seq++) {
@@ -138,7 +141,7 @@ export async function benchChain(): Promise<void> {
     cleanup.push(async () => rmSync(dir, { recursive: true, force: true }));
     const last = generateBacklog(dir, { events: EVENTS, versions: 4, from: new Date(Date.now() - 8 * 86_400_000), spanMs: 7 * 86_400_000 });
     const t1 = performance.now();
-    const week = await startHubProcess({ POS_HUB_HQ_URL: nats.url, POS_HUB_STORE_ID: 'week' }, { dataDir: dir, keepDataDir: true });
+    const week = await startHubProcess(nats.storeEnv('week'), { dataDir: dir, keepDataDir: true });
     cleanup.push(() => week.stop());
     await waitUntil(async () => (await ingestedSeq(hq, 'week')) >= last, 600_000, 'the backlog');
     const drainS = (performance.now() - t1) / 1000;
@@ -148,7 +151,7 @@ export async function benchChain(): Promise<void> {
     // 3. Catalog: HQ commit → applied at every online store.
     const stores: Array<{ hub: HubProcess; admin: string }> = [];
     for (let i = 0; i < STORES; i++) {
-      const s = await hubWithShop({ POS_HUB_HQ_URL: nats.url, POS_HUB_STORE_ID: `c${i}` });
+      const s = await hubWithShop(nats.storeEnv(`c${i}`));
       stores.push(s);
       cleanup.push(() => s.hub.stop());
     }
@@ -185,8 +188,8 @@ export async function benchChain(): Promise<void> {
     // so HQ is stopped: the chain hub publishes into the stream, which keeps the events for it.
     await hq.stop();
     const byMode: Record<string, number[]> = { alone: [], 'in a chain': [] };
-    for (let round = 0; round < 2; round++) {
-      for (const [name, env] of [['alone', {}], ['in a chain', { POS_HUB_HQ_URL: nats.url, POS_HUB_STORE_ID: `paced${round}` }]] as const) {
+    for (let round = 0; round < PACED_ROUNDS; round++) {
+      for (const [name, env] of [['alone', {}], ['in a chain', nats.storeEnv(`paced${round}`)]] as const) {
         const { hub } = await hubWithShop(env);
         const register = await hub.login('admin', E2E_ADMIN_PASSWORD, 'Register1');
         await pacedWrites(hub, register, 3); // warm-up, not counted

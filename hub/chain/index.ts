@@ -10,7 +10,7 @@ import type { Db } from '../../db/client.js';
 import type { ChainConfig } from '../core/config.js';
 import type { Logger } from '../core/log.js';
 import type { ResourceService } from '../resources/engine/service.js';
-import { CATALOG_STREAM, catalogConsumer, catalogSubject, heartbeatSubject, storeInbox, type CatalogChange, type Heartbeat } from '../hq/protocol.js';
+import { CATALOG_STREAM, catalogConsumer, catalogSubject, heartbeatSubject, storeInbox, type Heartbeat } from '../hq/protocol.js';
 import { CatalogApplier } from './catalog.js';
 import { Publisher } from './publisher.js';
 import { ackedPublisher } from './acked-publish.js';
@@ -40,7 +40,7 @@ export function startChain(deps: ChainDeps): Chain {
   let nc: NatsConnection | undefined;
   let acked: ReturnType<typeof ackedPublisher> | undefined;
   let stopped = false;
-  const applier = new CatalogApplier(db, deps.resources, log);
+  const applier = new CatalogApplier(db, storeId, deps.resources, log);
 
   const publisher = new Publisher({
     db,
@@ -98,8 +98,8 @@ export function startChain(deps: ChainDeps): Chain {
         pause = 500;
         for await (const m of messages) {
           if (stopped) break;
-          const change = m.json<CatalogChange>();
-          const outcome = await applier.apply(change);
+          // Whatever the message holds, it ends acknowledged or coming again later: never a throw that stalls the catalog.
+          const outcome = await applier.receive(m.string(), m.headers?.get('Nats-Msg-Id'));
           if (outcome === 'early' || outcome === 'retry') m.nak(outcome === 'early' ? 300 : 2000);
           else {
             m.ack();

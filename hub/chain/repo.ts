@@ -72,6 +72,11 @@ export function catalogError(db: Db): { version: number; detail: string } | null
   return raw ? (JSON.parse(raw) as { version: number; detail: string }) : null;
 }
 
+/** A refusal that counts no version (a message that names none of this store's). */
+export function setCatalogError(db: Db, error: { version: number; detail: string }): void {
+  setMeta(db, CATALOG_ERROR, JSON.stringify(error));
+}
+
 /** Inside the transaction that applied (or gave up on) `version`. */
 export function setAppliedCatalogVersion(db: Db, version: number, error?: { version: number; detail: string }): void {
   setMeta(db, CATALOG_APPLIED, String(version));

@@ -16,6 +16,7 @@ import { connectHqNats, ensureStreams } from './streams.js';
 import { Ingest } from './ingest.js';
 import { CatalogRelay } from './catalog.js';
 import { createHqApp, ensureAdmin } from './api.js';
+import { runNatsConfig } from './nats-config.js';
 import { recordHeartbeat } from './repo.js';
 import { HEARTBEAT_SUBJECTS, STORE_ID, type Heartbeat } from './protocol.js';
 
@@ -123,7 +124,11 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => shutdown('SIGINT'));
 }
 
-main().catch((e: unknown) => {
-  process.stderr.write(`POS Hub HQ failed to start: ${e instanceof Error ? e.message : String(e)}\n`);
-  process.exit(1);
-});
+if (process.argv[2] === 'nats-config') {
+  process.exit(runNatsConfig(process.argv.slice(3)));
+} else {
+  main().catch((e: unknown) => {
+    process.stderr.write(`POS Hub HQ failed to start: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.exit(1);
+  });
+}

@@ -28,6 +28,13 @@ export const eventSubject = (storeId: string, resource: string) => `pos.${storeI
 export const eventMsgId = (storeId: string, seq: number) => `${storeId}:${seq}`;
 export const catalogSubject = (storeId: string) => `catalog.${storeId}`;
 export const catalogMsgId = (storeId: string, version: number) => `catalog:${storeId}:${version}`;
+/** The version a catalog message id names for `storeId`, if it is one of that store's. */
+export function catalogVersionOfMsgId(msgId: string | undefined, storeId: string): number | undefined {
+  const prefix = `catalog:${storeId}:`;
+  if (!msgId?.startsWith(prefix) || !/^[1-9]\d{0,15}$/.test(msgId.slice(prefix.length))) return undefined;
+  const v = Number(msgId.slice(prefix.length));
+  return Number.isSafeInteger(v) ? v : undefined;
+}
 /** Each store's own durable consumer on the catalog stream, filtered to its subject. */
 export const catalogConsumer = (storeId: string) => `catalog-${storeId}`;
 export const heartbeatSubject = (storeId: string) => `hq.heartbeat.${storeId}`;
@@ -81,14 +88,24 @@ export interface Heartbeat {
   fiscalDevices: unknown[];
 }
 
+/** The NATS user HQ itself connects as (`npm run hq -- nats-config`); no store may take this id. */
+export const HQ_NATS_USER = 'hq';
+
+export interface NatsPermissions {
+  publish: { allow: string[] };
+  subscribe: { allow: string[] };
+}
+
 /**
- * What a store's NATS user needs and nothing more (README "A chain of stores", NATS users): publish
- * its own events and heartbeat, make and read its own catalog consumer and acknowledge what it
- * applied, and hear replies on its own inbox. A store given these cannot publish events as another
- * store, read another store's catalog, or hear another store's replies. JetStream's consumer-create
- * subject is allowed in its three forms (nats-server 2.9 and later take the one with the filter).
+ * What a store's NATS user needs and nothing more (CONTRACT §13, README "Security"): publish its own
+ * events and heartbeat, make its own catalog consumer and read and acknowledge through it, and hear
+ * replies on its own inbox. The consumer may be created only in the filtered form
+ * (`$JS.API.CONSUMER.CREATE.<stream>.<consumer>.<filter>`, nats-server ≥ 2.9), where the server
+ * refuses a body whose filter differs from the subject's: the forms without the filter token
+ * (`CONSUMER.CREATE.<stream>.<consumer>`, `CONSUMER.DURABLE.CREATE…`) take any filter in the body,
+ * so a store allowed them could recreate its consumer on `catalog.>` and read every store's pushes.
  */
-export function storeNatsPermissions(storeId: string): { publish: { allow: string[] }; subscribe: { allow: string[] } } {
+export function storeNatsPermissions(storeId: string): NatsPermissions {
   const consumer = `${CATALOG_STREAM}.${catalogConsumer(storeId)}`;
   return {
     publish: {
@@ -96,14 +113,24 @@ export function storeNatsPermissions(storeId: string): { publish: { allow: strin
         `pos.${storeId}.>`,
         heartbeatSubject(storeId),
         '$JS.API.INFO',
-        `$JS.API.CONSUMER.CREATE.${consumer}`,
         `$JS.API.CONSUMER.CREATE.${consumer}.${catalogSubject(storeId)}`,
-        `$JS.API.CONSUMER.DURABLE.CREATE.${consumer}`,
         `$JS.API.CONSUMER.INFO.${consumer}`,
         `$JS.API.CONSUMER.MSG.NEXT.${consumer}`,
         `$JS.ACK.${consumer}.>`,
       ],
     },
     subscribe: { allow: [`${storeInbox(storeId)}.>`] },
+  };
+}
+
+/**
+ * HQ's own user: the JetStream API (its streams and consumers), catalog pushes, acks of the events
+ * it ingests, heartbeats, and replies on the default inbox. It publishes no store's events and hears
+ * no store's inbox.
+ */
+export function hqNatsPermissions(): NatsPermissions {
+  return {
+    publish: { allow: ['$JS.API.>', `${CATALOG_SUBJECTS}`, `$JS.ACK.${EVENTS_STREAM}.${INGEST_CONSUMER}.>`] },
+    subscribe: { allow: [HEARTBEAT_SUBJECTS, '_INBOX.>'] },
   };
 }

@@ -65,7 +65,7 @@ export function readJsonBody(req: Request, _res: Response, next: NextFunction): 
       next(errors.validation('body.malformedJson', { reason: (e as Error).message }, [memberError('$body', 'body.malformed')]));
       return;
     }
-    const problem: { path: string; key: MessageKey; params?: Params } | null = checkShape(parsed, '', 0) ?? findBrokenText(parsed, '');
+    const problem = jsonDocumentProblem(parsed);
     if (problem) {
       next(errors.member(problem.path || '$body', problem.key, problem.params));
       return;
@@ -73,6 +73,14 @@ export function readJsonBody(req: Request, _res: Response, next: NextFunction): 
     req.body = parsed;
     next();
   });
+}
+
+/**
+ * What is wrong with a parsed JSON document the hub is handed (a request body, a message from
+ * another system), or null: a prototype-polluting key, absurd nesting, broken text.
+ */
+export function jsonDocumentProblem(value: unknown): { path: string; key: MessageKey; params?: Params } | null {
+  return checkShape(value, '', 0) ?? findBrokenText(value, '');
 }
 
 /** Refuses prototype-polluting keys and absurd nesting anywhere in the document. */

@@ -7,7 +7,6 @@ import { readdirSync, readFileSync, readlinkSync, mkdtempSync, rmSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { EVENTS_STREAM, INGEST_CONSUMER } from '../../hub/hq/protocol.js';
 import { Decimal } from 'decimal.js';
@@ -27,7 +26,7 @@ const dirs: string[] = [];
 
 /** HQ with short timings, so redeliveries and republishes after the duplicate window fit in a test. */
 const hqEnv = (extra: Record<string, string> = {}) => ({
-  POS_HQ_NATS_URL: nats.url,
+  ...nats.hqEnv(),
   POS_HQ_DATABASE_URL: pg.url,
   POS_HQ_DUPLICATE_WINDOW: '1s',
   // Short, so the SIGKILL test's unacknowledged batch comes back soon; not so short that a batch of
@@ -43,7 +42,7 @@ async function startStore(storeId: string, opts: { url?: string; dataDir?: strin
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), `poshub-${storeId}-`));
   if (!opts.dataDir) dirs.push(dataDir);
   const hub = await startHubProcess(
-    { POS_HUB_HQ_URL: opts.url ?? nats.url, POS_HUB_STORE_ID: storeId, POS_HUB_STORE_NAME: `Store ${storeId}`, POS_HUB_HQ_HEARTBEAT: '300ms', ...opts.env },
+    { ...nats.storeEnv(storeId, opts.url), POS_HUB_STORE_NAME: `Store ${storeId}`, POS_HUB_HQ_HEARTBEAT: '300ms', ...opts.env },
     { dataDir, keepDataDir: true },
   );
   hubs.push(hub);
@@ -100,7 +99,7 @@ async function ingestedUpTo(storeId: string, seq: number, ms = 20_000): Promise<
 
 /** HQ's ingest consumer has nothing pending and nothing waiting for its ack. */
 async function everyEventAcknowledged(): Promise<void> {
-  const nc = await connect({ servers: `127.0.0.1:${nats.port}` });
+  const nc = await nats.connect();
   try {
     const jsm = await jetstreamManager(nc);
     await eventually(async () => {
@@ -130,7 +129,8 @@ async function eventsAtHq(storeId: string): Promise<{ rows: number; distinct: nu
 
 beforeAll(async () => {
   if (!available) return;
-  [nats, pg] = await Promise.all([startNats(), startPostgres()]);
+  // The NATS configuration an operator makes (npm run hq -- nats-config): each store its own user.
+  [nats, pg] = await Promise.all([startNats({ stores: ['s1', 's2', 's3', 'p1', 'k1', 'k2', 'w1'] }), startPostgres()]);
   hq = await startHq(hqEnv());
 }, 60_000);
 

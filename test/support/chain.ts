@@ -5,12 +5,13 @@
  * black-hole, or drop only JetStream's publish acks.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import pg from 'pg';
+import { connect as natsConnect, type NatsConnection } from '@nats-io/transport-node';
 import { startEmbedded } from '../../hub/hq/db.js';
 import { ROOT, againIfPortTaken, freePort, scriptCommand, type Exit } from './process.js';
 import { untilTrue } from './wait.js';
@@ -56,22 +57,42 @@ export interface NatsServer {
   port: number;
   /** Its storage, removed by removeNats. */
   dir: string;
+  /** The configuration it runs with, as `npm run hq -- nats-config` printed it. */
+  config: string;
+  /** Each NATS user's password (`hq` and every store's). */
+  passwords: Record<string, string>;
+  /** A store hub's chain settings: its own NATS user (POS_HUB_HQ_*), store id and `url` (another route to the server, a proxy). */
+  storeEnv(storeId: string, url?: string): Record<string, string>;
+  /** HQ's NATS settings (POS_HQ_NATS_*). */
+  hqEnv(): Record<string, string>;
+  /** A client connected as `user` (HQ's by default), with the store's own inbox prefix for a store. */
+  connect(user?: string): Promise<NatsConnection>;
   stop(): Promise<void>;
   /** Starts it again on the same port and storage (after stop). */
   start(): Promise<void>;
 }
 
-/** `config`: a nats-server configuration file's text (users and their permissions); the flags still set port, address and storage. */
-export async function startNats(opts: { config?: string } = {}): Promise<NatsServer> {
+/**
+ * The chain's NATS configuration as an operator makes it: `npm run hq -- nats-config <stores>`
+ * (what `npm run hq` runs, with the arguments), its password files in `dir`.
+ */
+export function generatedNatsConfig(stores: string[], dir: string): { config: string; passwords: Record<string, string> } {
+  const [cmd, args] = scriptCommand('hq', 'hq');
+  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('POS_')));
+  const config = execFileSync(cmd, [...args, 'nats-config', ...stores], { cwd: ROOT, env: { ...base, POS_HQ_DATA_DIR: dir }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const passwords = Object.fromEntries(['hq', ...stores].map((u) => [u, readFileSync(join(dir, 'nats', `${u}.password`), 'utf8').trim()]));
+  return { config, passwords };
+}
+
+/** nats-server with JetStream and the generated configuration for `stores` (each its own user). */
+export async function startNats(opts: { stores: string[] }): Promise<NatsServer> {
   const bin = natsServerPath();
   if (!bin) throw new Error('nats-server is not installed');
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'poshub-nats-'));
-  const configArgs: string[] = [];
-  if (opts.config !== undefined) {
-    writeFileSync(join(dir, 'nats.conf'), opts.config);
-    configArgs.push('-c', join(dir, 'nats.conf'));
-  }
+  const { config, passwords } = generatedNatsConfig(opts.stores, dir);
+  writeFileSync(join(dir, 'nats.conf'), config, { mode: 0o600 });
+  const configArgs = ['-c', join(dir, 'nats.conf')];
   let child: ChildProcess | undefined;
   let exited = true;
   const start = async () => {
@@ -88,10 +109,17 @@ export async function startNats(opts: { config?: string } = {}): Promise<NatsSer
     await waitForPort(port, 10_000, () => !exited);
   };
   await start();
+  const url = `nats://127.0.0.1:${port}`;
   return {
-    url: `nats://127.0.0.1:${port}`,
+    url,
     port,
     dir,
+    config,
+    passwords,
+    storeEnv: (storeId, via = url) => ({ POS_HUB_HQ_URL: via, POS_HUB_HQ_USER: storeId, POS_HUB_HQ_PASSWORD: passwords[storeId], POS_HUB_STORE_ID: storeId }),
+    hqEnv: () => ({ POS_HQ_NATS_URL: url, POS_HQ_NATS_USER: 'hq', POS_HQ_NATS_PASSWORD: passwords.hq }),
+    connect: (user = 'hq') =>
+      natsConnect({ servers: `127.0.0.1:${port}`, user, pass: passwords[user], inboxPrefix: user === 'hq' ? undefined : `_INBOX_${user}`, timeout: 5000 }),
     start,
     async stop() {
       if (!child || exited) return;
