@@ -2,7 +2,8 @@
  * Environment → typed configuration (CONTRACT §10). Every problem is reported at once, naming the
  * variable, and stops the start.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { isValidTimeZone } from './time.js';
 
@@ -43,6 +44,8 @@ export interface ChainConfig {
   password?: string;
   /** A NATS credentials file (JWT and NKey seed). */
   credsFile?: string;
+  /** A CA certificate (PEM) a `tls://` link checks HQ's server certificate against, beside the system's. */
+  caFile?: string;
   /** Unset: the hub id, known once the database is open. */
   storeId?: string;
   storeName: string;
@@ -196,7 +199,8 @@ function chainConfig(get: (name: string) => string | undefined, problems: string
   const credsFile = get('POS_HUB_HQ_CREDS');
   if ((user === undefined) !== (password === undefined)) problems.push('POS_HUB_HQ_USER and POS_HUB_HQ_PASSWORD go together: set both or neither.');
   if (credsFile !== undefined && user !== undefined) problems.push('POS_HUB_HQ_CREDS and POS_HUB_HQ_USER/POS_HUB_HQ_PASSWORD are alternatives: set one.');
-  if (credsFile !== undefined && !existsSync(credsFile)) problems.push(`POS_HUB_HQ_CREDS='${credsFile}' does not name a readable file.`);
+  const caFile = get('POS_HUB_HQ_TLS_CA');
+  problems.push(...natsLinkProblems({ url, insecure: get('POS_HUB_HQ_INSECURE'), credsFile, caFile }, { url: 'POS_HUB_HQ_URL', insecure: 'POS_HUB_HQ_INSECURE', creds: 'POS_HUB_HQ_CREDS', ca: 'POS_HUB_HQ_TLS_CA' }));
   const storeId = get('POS_HUB_STORE_ID');
   if (storeId !== undefined && !STORE_ID.test(storeId)) problems.push(`POS_HUB_STORE_ID='${storeId}' is not 1-64 of A-Za-z0-9_-.`);
   const storeName = get('POS_HUB_STORE_NAME') ?? get('POS_HUB_SHOP_NAME') ?? 'POS Hub';
@@ -206,7 +210,49 @@ function chainConfig(get: (name: string) => string | undefined, problems: string
   const timeoutText = get('POS_HUB_HQ_TIMEOUT') ?? '5s';
   const timeoutMs = parseDuration(timeoutText);
   if (timeoutMs === null || timeoutMs < 1000 || timeoutMs > 60_000) problems.push(`POS_HUB_HQ_TIMEOUT='${timeoutText}' is not a duration from 1s to 60s (e.g. 5s).`);
-  return { url, user, password, credsFile, storeId, storeName, heartbeatMs: heartbeatMs ?? 30_000, timeoutMs: timeoutMs ?? 5000 };
+  return { url, user, password, credsFile, caFile, storeId, storeName, heartbeatMs: heartbeatMs ?? 30_000, timeoutMs: timeoutMs ?? 5000 };
+}
+
+/** A host on this machine: the only place a NATS link without TLS may go by default. */
+function isLoopback(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  if (isIP(host) === 4) return host.startsWith('127.');
+  return host === '::1' || host === '0:0:0:0:0:0:0:1' || /^::ffff:127\./.test(host);
+}
+
+/**
+ * The chain's link to HQ's NATS, checked alike for a store and for HQ (CONTRACT §13): `nats://` to
+ * another machine carries the NATS password, every ticket and every customer in clear, so it is
+ * refused unless the insecure flag is `1`; a credentials file readable by anyone but its owner is
+ * refused (mode 600, as the hub's own secrets); a CA file must exist.
+ */
+export function natsLinkProblems(
+  v: { url: string; insecure?: string; credsFile?: string; caFile?: string },
+  names: { url: string; insecure: string; creds: string; ca: string },
+): string[] {
+  const problems: string[] = [];
+  let u: URL | undefined;
+  try {
+    u = new URL(v.url);
+  } catch {
+    /* the caller names a URL that is not one */
+  }
+  if (v.insecure !== undefined && v.insecure !== '1' && v.insecure !== '0') problems.push(`${names.insecure}='${v.insecure}' is not 1 (or 0).`);
+  if (u?.protocol === 'nats:' && u.hostname && !isLoopback(u.hostname) && v.insecure !== '1') {
+    problems.push(
+      `${names.url}='${v.url}' goes to another machine without TLS: its password and every ticket would cross the network in clear. Use tls://${u.host} (README "Security"), or set ${names.insecure}=1 on a network you trust.`,
+    );
+  }
+  if (v.credsFile !== undefined) {
+    if (!existsSync(v.credsFile)) problems.push(`${names.creds}='${v.credsFile}' does not name a readable file.`);
+    else if ((statSync(v.credsFile).mode & 0o077) !== 0) {
+      problems.push(`${names.creds}='${v.credsFile}' may be read by others (mode ${(statSync(v.credsFile).mode & 0o777).toString(8)}): chmod 600 it.`);
+    }
+  }
+  if (v.caFile !== undefined && !existsSync(v.caFile)) problems.push(`${names.ca}='${v.caFile}' does not name a readable file.`);
+  if (v.caFile !== undefined && u?.protocol !== 'tls:') problems.push(`${names.ca} is set but ${names.url} is not tls://.`);
+  return problems;
 }
 
 /** For entry points (the hub, its scripts): the configuration, or a message naming what is wrong and exit 2. */

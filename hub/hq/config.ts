@@ -2,9 +2,8 @@
  * HQ's environment → typed configuration (CONTRACT §13). Every problem is reported at once, naming
  * the variable, and stops the start.
  */
-import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ConfigError, parseDuration } from '../core/config.js';
+import { ConfigError, natsLinkProblems, parseDuration } from '../core/config.js';
 import { isValidTimeZone } from '../core/time.js';
 
 export interface HqConfig {
@@ -12,6 +11,8 @@ export interface HqConfig {
   natsUser?: string;
   natsPassword?: string;
   natsCreds?: string;
+  /** A CA certificate (PEM) a `tls://` link checks the NATS server's certificate against. */
+  natsCa?: string;
   /** Unset: an embedded PostgreSQL in `<dataDir>/pg`. */
   databaseUrl?: string;
   dataDir: string;
@@ -59,7 +60,10 @@ export function loadHqConfig(env: NodeJS.ProcessEnv = process.env): HqConfig {
   const natsPassword = get('POS_HQ_NATS_PASSWORD');
   if ((natsUser === undefined) !== (natsPassword === undefined)) problems.push('POS_HQ_NATS_USER and POS_HQ_NATS_PASSWORD go together: set both or neither.');
   const natsCreds = get('POS_HQ_NATS_CREDS');
-  if (natsCreds !== undefined && !existsSync(natsCreds)) problems.push(`POS_HQ_NATS_CREDS='${natsCreds}' does not name a readable file.`);
+  const natsCa = get('POS_HQ_NATS_TLS_CA');
+  problems.push(
+    ...natsLinkProblems({ url: natsUrl, insecure: get('POS_HQ_NATS_INSECURE'), credsFile: natsCreds, caFile: natsCa }, { url: 'POS_HQ_NATS_URL', insecure: 'POS_HQ_NATS_INSECURE', creds: 'POS_HQ_NATS_CREDS', ca: 'POS_HQ_NATS_TLS_CA' }),
+  );
 
   const databaseUrl = get('POS_HQ_DATABASE_URL');
   if (databaseUrl !== undefined) {
@@ -97,6 +101,7 @@ export function loadHqConfig(env: NodeJS.ProcessEnv = process.env): HqConfig {
     natsUser,
     natsPassword,
     natsCreds,
+    natsCa,
     databaseUrl,
     dataDir: resolve(get('POS_HQ_DATA_DIR') ?? './hq-data'),
     port,

@@ -4,6 +4,7 @@
  * internet comes and goes; HQ's NATS restarts).
  */
 import { readFileSync } from 'node:fs';
+import { checkServerIdentity, type PeerCertificate } from 'node:tls';
 import { connect, credsAuthenticator, type NatsConnection } from '@nats-io/transport-node';
 
 export const REQUEST_TIMEOUT_MS = 5000;
@@ -13,6 +14,18 @@ export interface NatsTarget {
   user?: string;
   password?: string;
   credsFile?: string;
+  /** For `tls://`: a CA certificate (PEM) to trust beside the system's. */
+  caFile?: string;
+}
+
+/**
+ * tls://: the server's certificate is checked, never skipped — against the system's CAs or the
+ * given CA — and for the host of the URL. (nats.js checks an address given as an IP against
+ * `localhost`: it names no server to Node's TLS then.)
+ */
+function tlsOptions(hostname: string, caFile: string | undefined): Record<string, unknown> {
+  const host = hostname.replace(/^\[|\]$/g, '');
+  return { ...(caFile ? { caFile } : {}), checkServerIdentity: (_name: string, cert: PeerCertificate) => checkServerIdentity(host, cert) };
 }
 
 /**
@@ -25,7 +38,7 @@ export function connectNats(target: NatsTarget, name: string, opts: { waitOnFirs
   return connect({
     servers: `${url.hostname}:${url.port || 4222}`,
     name,
-    tls: url.protocol === 'tls:' ? {} : undefined,
+    tls: url.protocol === 'tls:' ? tlsOptions(url.hostname, target.caFile) : undefined,
     user: target.user,
     pass: target.password,
     authenticator: target.credsFile ? credsAuthenticator(readFileSync(target.credsFile)) : undefined,

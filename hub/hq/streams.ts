@@ -12,7 +12,7 @@ export { REQUEST_TIMEOUT_MS };
 const ms = (n: number) => n * 1_000_000; // JetStream durations are nanoseconds
 
 export function connectHqNats(config: HqConfig): Promise<NatsConnection> {
-  return connectNats({ url: config.natsUrl, user: config.natsUser, password: config.natsPassword, credsFile: config.natsCreds }, 'pos-hq');
+  return connectNats({ url: config.natsUrl, user: config.natsUser, password: config.natsPassword, credsFile: config.natsCreds, caFile: config.natsCa }, 'pos-hq');
 }
 
 /** Creates or updates a stream or consumer to `config`: the same call on every start. */

@@ -84,14 +84,14 @@ export function generatedNatsConfig(stores: string[], dir: string): { config: st
   return { config, passwords };
 }
 
-/** nats-server with JetStream and the generated configuration for `stores` (each its own user). */
-export async function startNats(opts: { stores: string[] }): Promise<NatsServer> {
+/** nats-server with JetStream and the generated configuration for `stores` (each its own user); `extra`: more of its configuration (a tls block). */
+export async function startNats(opts: { stores: string[]; extra?: string }): Promise<NatsServer> {
   const bin = natsServerPath();
   if (!bin) throw new Error('nats-server is not installed');
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'poshub-nats-'));
   const { config, passwords } = generatedNatsConfig(opts.stores, dir);
-  writeFileSync(join(dir, 'nats.conf'), config, { mode: 0o600 });
+  writeFileSync(join(dir, 'nats.conf'), `${config}${opts.extra ?? ''}\n`, { mode: 0o600 });
   const configArgs = ['-c', join(dir, 'nats.conf')];
   let child: ChildProcess | undefined;
   let exited = true;
