@@ -10,6 +10,8 @@ import { whenDurable, type Db } from '../../db/client.js';
 import type { Logger } from '../core/log.js';
 import type { ResourceService } from '../resources/engine/service.js';
 import { getRaw } from '../resources/engine/repo.js';
+import { withoutSecretSettings } from '../resources/engine/visibility.js';
+import type { Caller } from '../http/caller.js';
 import { eventMsgId, eventSubject } from '../hq/protocol.js';
 import { chainStart, entriesAfter, newestSeq, saveAcked, type PendingEntry } from './repo.js';
 
@@ -31,6 +33,21 @@ export interface PublisherOptions {
   saveEveryMs?: number;
   maxBackoffMs?: number;
 }
+
+/**
+ * Whom HQ's copy is presented to: a caller with no rights, so it sees what anyone without
+ * SettingsRead sees — devices', order endpoints' and fiscal devices' settings without their secrets
+ * (API keys, PINs), users without password hashes (CONTRACT §12 "Secrets": never published to HQ).
+ */
+const PUBLISHED_AS: Caller = {
+  userId: 'hq',
+  userName: 'hq',
+  name: 'Head office',
+  rights: new Set(),
+  device: { name: 'HQ', envName: 'BackOffice' },
+  tokenHash: '',
+  expiresAt: Number.MAX_SAFE_INTEGER,
+};
 
 export class Publisher {
   private readonly storeId: string;
@@ -188,9 +205,9 @@ export class Publisher {
         }
         json = row && row.v === e.v ? row.doc : null;
       }
-      // A resource without a read-time hook is sent as stored, `_v` spliced in: no parse and re-serialize.
-      if (json !== null && !service.def.hooks?.present) raw = json === '{}' ? `{"_v":${e.v}}` : `${json.slice(0, -1)},"_v":${e.v}}`;
-      else if (json !== null) doc = service.present({ doc: JSON.parse(json) as Record<string, unknown>, v: e.v });
+      // A resource without a read-time hook and without settings is sent as stored, `_v` spliced in: no parse and re-serialize.
+      if (json !== null && !service.def.hooks?.present && !json.includes('"settings"')) raw = json === '{}' ? `{"_v":${e.v}}` : `${json.slice(0, -1)},"_v":${e.v}}`;
+      else if (json !== null) doc = withoutSecretSettings(service.present({ doc: JSON.parse(json) as Record<string, unknown>, v: e.v }, PUBLISHED_AS), PUBLISHED_AS);
     }
     const head = JSON.stringify({
       storeId: this.storeId,

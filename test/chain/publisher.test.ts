@@ -13,7 +13,7 @@ import { FakeClock } from '../../hub/core/clock.js';
 import { compact, keepDocsInLog } from '../../hub/events/store.js';
 import { createLogger } from '../../hub/core/log.js';
 import { ResourceService } from '../../hub/resources/engine/service.js';
-import { stocks, users } from '../../hub/resources/index.js';
+import { devices, fiscalDevices, orderEndpoints, stocks, users } from '../../hub/resources/index.js';
 import { Publisher, type PublisherOptions } from '../../hub/chain/publisher.js';
 import { chainStart } from '../../hub/chain/repo.js';
 import { SYSTEM_CALLER } from '../../hub/http/caller.js';
@@ -28,7 +28,8 @@ function setUp(chain: boolean) {
   if (chain) keepDocsInLog(db);
   const clock = new FakeClock('2026-10-01T10:00:00Z');
   const ctx = { db, clock, timeZone: 'UTC', busy: new Set<string>() };
-  return { clock, resources: { stocks: new ResourceService(stocks, ctx), users: new ResourceService(users, ctx) } };
+  const service = (def: typeof stocks) => new ResourceService(def, ctx);
+  return { clock, resources: { stocks: service(stocks), users: service(users), devices: service(devices), orderendpoints: service(orderEndpoints), fiscaldevices: service(fiscalDevices) } };
 }
 
 afterEach(() => {
@@ -108,6 +109,29 @@ describe('the publisher', () => {
     // The position survives a restart, and the documents HQ has are no longer kept.
     expect(chainStart(db).acked).toBe(6);
     expect(docs().every((d) => d.doc === null)).toBe(true);
+  });
+
+  it("never publishes a secret: settings' API keys and PINs, password hashes (CONTRACT §12)", async () => {
+    const { resources } = setUp(true);
+    const secrets = { ApiKey: 'key-of-the-delivery-app', Pin: '4711', TerminalPassword: 'terminal-pw' };
+    await resources.devices.put(SYSTEM_CALLER, 'Register1', { envName: 'CashRegister', settings: { DefaultFiscalName: 'FP1', ...secrets } });
+    await resources.orderendpoints.put(SYSTEM_CALLER, 'Kuchyna', { type: 'TM88', address: 'tcp://127.0.0.1:9100', settings: { PrinterProfile: 'TM88', ...secrets } });
+    await resources.fiscaldevices.put(SYSTEM_CALLER, 'FP1', { driver: 'simulator', address: 'sim:fp1', settings: { HeaderText: 'Bistro', ...secrets } });
+    await resources.users.put(SYSTEM_CALLER, 'u1', { userName: 'jana', name: 'Jana', password: 'secret-pw', rights: [] });
+    const sent: string[] = [];
+    const publisher = publisherOf(resources, { publish: async (_subject, payload) => void sent.push(payload) });
+    publisher.start();
+    await expect.poll(() => publisher.ackedSeq(), { timeout: 5000 }).toBe(4);
+    await publisher.stop();
+    const docs = Object.fromEntries(sent.map((p) => JSON.parse(p)).map((e) => [e.resource, e.doc]));
+    // What a reader without SettingsRead sees: the other settings stay.
+    expect(docs.devices.settings).toEqual({ DefaultFiscalName: 'FP1' });
+    expect(docs.orderendpoints.settings).toEqual({ PrinterProfile: 'TM88' });
+    expect(docs.fiscaldevices.settings).toEqual({ HeaderText: 'Bistro' });
+    expect(docs.users.userName).toBe('jana');
+    for (const payload of sent) {
+      for (const secret of [...Object.values(secrets), 'scrypt', 'passwordHash', 'secret-pw']) expect(payload).not.toContain(secret);
+    }
   });
 
   it('publishes at once when the link comes back, not after the backoff it built up while offline', async () => {
