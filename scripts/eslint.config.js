@@ -6,7 +6,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 /** The rooms of the browser code under hub/web, and the rooms each may import from. */
-const BROWSER_ROOMS = { manager: ['manager', 'shared'], kds: ['kds', 'shared'], shared: ['shared'] };
+const BROWSER_ROOMS = { manager: ['manager', 'shared'], kds: ['kds', 'shared'], hq: ['hq', 'shared'], shared: ['shared'] };
 /**
  * Server modules the manager's page bundles: pure data (the rights and their presets, importing
  * nothing but each other), so the page offers exactly the rights the hub checks.

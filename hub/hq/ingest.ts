@@ -8,31 +8,26 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import { jetstream, type JsMsg } from '@nats-io/jetstream';
 import type { Logger } from '../core/log.js';
 import type { Pool } from './db.js';
-import { ingestBatch } from './repo.js';
-import { EVENTS_STREAM, INGEST_CONSUMER, STORE_ID, type StoreEvent } from './protocol.js';
+import { ingestBatch, type DeadLetter } from './repo.js';
+import { checkEvent } from './checks.js';
+import { EVENTS_STREAM, INGEST_CONSUMER, type StoreEvent } from './protocol.js';
 import { REQUEST_TIMEOUT_MS } from './streams.js';
 
 export interface IngestStats {
   batches: number;
   events: number;
   duplicates: number;
+  /** Events put aside as dead letters (CONTRACT §13). */
   rejected: number;
 }
 
-/** A message that is not a store event we can take; it is terminated, never retried for ever. */
-function parse(m: JsMsg): StoreEvent | null {
-  try {
-    const e = JSON.parse(m.string()) as StoreEvent;
-    const ok =
-      typeof e.storeId === 'string' && STORE_ID.test(e.storeId) && m.subject.startsWith(`pos.${e.storeId}.`) &&
-      Number.isSafeInteger(e.seq) && e.seq > 0 && Number.isSafeInteger(e.base) && e.base >= 0 &&
-      typeof e.resource === 'string' && typeof e.key === 'string' && (e.op === 'upsert' || e.op === 'delete') &&
-      Number.isSafeInteger(e.v) && typeof e.at === 'string' && !Number.isNaN(Date.parse(e.at)) &&
-      (e.doc === null || (typeof e.doc === 'object' && !Array.isArray(e.doc)));
-    return ok ? e : null;
-  } catch {
-    return null;
-  }
+/**
+ * A PostgreSQL error that is the data's fault (SQLSTATE class 22 data exception, 23 integrity, 54
+ * a limit exceeded), not the server's: retrying the same batch would fail for ever.
+ */
+function isDataError(err: unknown): boolean {
+  const code = (err as { code?: unknown }).code;
+  return typeof code === 'string' && /^(22|23|54)/.test(code);
 }
 
 export class Ingest {
@@ -82,35 +77,61 @@ export class Ingest {
 
   private async take(batch: JsMsg[]): Promise<void> {
     const events: StoreEvent[] = [];
-    const raw: string[] = [];
-    const taken: JsMsg[] = [];
+    const from = new Map<StoreEvent, JsMsg>();
+    const dead: DeadLetter[] = [];
     for (const m of batch) {
-      const e = parse(m);
-      if (e) {
-        events.push(e);
-        raw.push(m.string());
-        taken.push(m);
-      } else {
-        this.stats.rejected++;
-        this.deps.log.warn({ subject: m.subject, seq: m.seq }, 'not a store event; dropped');
-        m.term();
-      }
+      const text = m.string();
+      const checked = checkEvent(m.subject, text, m.headers?.get('Nats-Msg-Id'));
+      if (checked.ok) {
+        events.push(checked.event);
+        from.set(checked.event, m);
+      } else dead.push({ storeId: checked.storeId, seq: checked.seq, streamSeq: m.seq, subject: m.subject, reason: checked.reason, payload: text });
     }
     // A long batch must not be handed to another HQ process meanwhile.
-    const keepAlive = setInterval(() => taken.forEach((m) => m.working()), Math.max(500, this.deps.ackWaitMs / 3));
+    const keepAlive = setInterval(() => batch.forEach((m) => m.working()), Math.max(500, this.deps.ackWaitMs / 3));
     try {
-      // The messages as they came go to PostgreSQL (one JSON array), not serialized again.
-      const result = await ingestBatch(this.deps.pool, events, `[${raw.join(',')}]`);
+      let result: { inserted: number; duplicates: number };
+      try {
+        result = await ingestBatch(this.deps.pool, events, JSON.stringify(events), dead);
+      } catch (err) {
+        if (!isDataError(err)) throw err;
+        // Something PostgreSQL refuses that the checks let through: one by one, so only that one is put aside.
+        this.deps.log.warn({ err: (err as Error).message }, 'a batch PostgreSQL refused; taking its events one by one');
+        result = await this.oneByOne(events, from, dead);
+      }
       this.stats.batches++;
       this.stats.events += result.inserted;
       this.stats.duplicates += result.duplicates;
     } catch (err) {
-      taken.forEach((m) => m.nak(1000)); // again in a second, here or at another HQ process
+      batch.forEach((m) => m.nak(1000)); // again in a second, here or at another HQ process
       throw err;
     } finally {
       clearInterval(keepAlive);
     }
+    if (dead.length) {
+      this.stats.rejected += dead.length;
+      this.deps.log.warn({ deadLetters: dead.map((d) => ({ storeId: d.storeId, seq: d.seq, reason: d.reason })) }, 'events put aside as dead letters');
+    }
     if (this.deps.crashAfterCommit) process.kill(process.pid, 'SIGKILL'); // the crash test's moment: committed, not acked
-    for (const m of taken) m.ack();
+    for (const m of batch) m.ack();
+  }
+
+  /** The batch's events each in a transaction of its own; one PostgreSQL refuses joins the dead letters with its reason. */
+  private async oneByOne(events: StoreEvent[], from: Map<StoreEvent, JsMsg>, dead: DeadLetter[]): Promise<{ inserted: number; duplicates: number }> {
+    const total = { inserted: 0, duplicates: 0 };
+    for (const e of events) {
+      try {
+        const r = await ingestBatch(this.deps.pool, [e], JSON.stringify([e]));
+        total.inserted += r.inserted;
+        total.duplicates += r.duplicates;
+      } catch (err) {
+        if (!isDataError(err)) throw err;
+        const m = from.get(e)!;
+        dead.push({ storeId: e.storeId, seq: e.seq, streamSeq: m.seq, subject: m.subject, reason: `PostgreSQL: ${(err as Error).message}`, payload: m.string() });
+      }
+    }
+    // The batch's dead letters, those of the checks too (the failed batch took none of them with it).
+    await ingestBatch(this.deps.pool, [], undefined, dead);
+    return total;
   }
 }

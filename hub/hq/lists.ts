@@ -180,6 +180,7 @@ export function presentStore(r: StoreRow & { online: boolean }) {
     catalogVersion: Number(r.catalog_version),
     appliedCatalogVersion: Number(r.applied_catalog_version),
     catalogError: r.catalog_error,
+    deadLetters: Number(r.dead_letters),
     printers: r.devices?.printers ?? [],
     fiscalDevices: r.devices?.fiscalDevices ?? [],
   };
@@ -192,7 +193,7 @@ export function storesList(offlineAfterMs: number): ListDef {
     from: 'FROM stores s',
     base: 'true',
     key: 's.store_id',
-    select: `s.*, ${online} AS online`,
+    select: `s.*, ${online} AS online, (SELECT count(*) FROM dead_letters d WHERE d.store_id = s.store_id) AS dead_letters`,
     fields: {
       StoreId: text('s.store_id'),
       Name: text('s.name'),
@@ -205,6 +206,33 @@ export function storesList(offlineAfterMs: number): ListDef {
 
 export function listStores(pool: Pool, query: Record<string, unknown>, timeZone: string, offlineAfterMs: number) {
   return runList(pool, storesList(offlineAfterMs), query, timeZone, (r) => presentStore(r as unknown as StoreRow & { online: boolean }));
+}
+
+/** Events HQ put aside (CONTRACT §13), newest first by default. */
+export const DEAD_LETTERS: ListDef = {
+  what: 'dead letters',
+  from: 'FROM dead_letters d',
+  base: 'true',
+  key: 'd.id DESC',
+  select: 'd.id, d.store_id, d.seq, d.subject, d.reason, d.payload, d.received_at',
+  fields: {
+    StoreId: text('d.store_id'),
+    Seq: { spec: { type: 'int' }, sql: 'd.seq' },
+    ReceivedAt: { spec: { type: 'datetime' }, sql: 'd.received_at' },
+  },
+  sorts: { id: 'd.id' },
+};
+
+export function listDeadLetters(pool: Pool, query: Record<string, unknown>, timeZone: string) {
+  return runList(pool, DEAD_LETTERS, query, timeZone, (r) => ({
+    id: Number(r.id),
+    storeId: r.store_id as string,
+    seq: r.seq === null ? null : Number(r.seq),
+    subject: r.subject as string,
+    reason: r.reason as string,
+    payload: r.payload as string,
+    receivedAt: (r.received_at as Date).toISOString(),
+  }));
 }
 
 export type GroupBy = 'store' | 'day' | 'plu';

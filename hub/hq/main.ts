@@ -18,7 +18,8 @@ import { CatalogRelay } from './catalog.js';
 import { createHqApp, ensureAdmin } from './api.js';
 import { runNatsConfig } from './nats-config.js';
 import { recordHeartbeat } from './repo.js';
-import { HEARTBEAT_SUBJECTS, STORE_ID, type Heartbeat } from './protocol.js';
+import { HEARTBEAT_SUBJECTS } from './protocol.js';
+import { checkHeartbeat } from './checks.js';
 
 function configOrExit(): HqConfig {
   try {
@@ -32,12 +33,6 @@ function configOrExit(): HqConfig {
   }
 }
 
-function isHeartbeat(h: Heartbeat): boolean {
-  return (
-    typeof h === 'object' && h !== null && typeof h.storeId === 'string' && STORE_ID.test(h.storeId) && typeof h.name === 'string' &&
-    Number.isSafeInteger(h.lastSeq) && Number.isSafeInteger(h.ackedSeq) && Number.isSafeInteger(h.appliedCatalogVersion)
-  );
-}
 
 async function main(): Promise<void> {
   const config = configOrExit();
@@ -59,19 +54,23 @@ async function main(): Promise<void> {
   await ensureStreams(nc, config);
   const ingest = new Ingest({ nc, pool, log, batchSize: config.batchSize, ackWaitMs: config.ackWaitMs, crashAfterCommit: config.crashAfterCommit });
   const relay = new CatalogRelay({ nc, pool, log });
-  // Heartbeats: each goes to one HQ process of the queue group.
+  // Heartbeats: each goes to one HQ process of the queue group. One that is not a heartbeat of the
+  // store whose subject it came on is dropped, said in the log at most once a minute per subject.
+  const refusedLogged = new Map<string, number>();
   const beats = nc.subscribe(HEARTBEAT_SUBJECTS, {
     queue: 'hq',
     callback: (err, m) => {
       if (err) return;
-      let hb: Heartbeat;
-      try {
-        hb = m.json<Heartbeat>();
-      } catch {
+      const checked = checkHeartbeat(m.subject, m.string());
+      if (!checked.ok) {
+        const last = refusedLogged.get(m.subject) ?? 0;
+        if (Date.now() - last > 60_000) {
+          refusedLogged.set(m.subject, Date.now());
+          log.warn({ subject: m.subject.slice(0, 100), reason: checked.reason }, 'heartbeat refused');
+        }
         return;
       }
-      if (!isHeartbeat(hb) || m.subject !== `hq.heartbeat.${hb.storeId}`) return;
-      recordHeartbeat(pool, hb).catch((e: Error) => log.warn({ err: e.message }, 'heartbeat not recorded'));
+      recordHeartbeat(pool, checked.heartbeat).catch((e: Error) => log.warn({ err: e.message }, 'heartbeat not recorded'));
     },
   });
   ingest.start();

@@ -105,4 +105,24 @@ CREATE TABLE hq_sessions (
   expires_at timestamptz NOT NULL
 );
 `,
+  // Issue 30: events HQ could not take, kept aside with the reason (one per store and seq, or per
+  // stream message when the seq is unreadable); HQ users with rights (the first admin keeps every one).
+  `
+CREATE TABLE dead_letters (
+  id bigserial PRIMARY KEY,
+  store_id text NOT NULL,
+  msg_key text NOT NULL,
+  seq bigint,
+  subject text NOT NULL,
+  reason text NOT NULL,
+  payload text NOT NULL,
+  received_at timestamptz NOT NULL DEFAULT now(),
+  UNIQUE (store_id, msg_key)
+);
+CREATE INDEX dead_letters_seq ON dead_letters (store_id, seq) WHERE seq IS NOT NULL;
+ALTER TABLE hq_users ADD COLUMN rights text[] NOT NULL DEFAULT '{ReportRead,CatalogPush,UserManage}';
+ALTER TABLE hq_users ALTER COLUMN rights SET DEFAULT '{}';
+ALTER TABLE hq_sessions DROP CONSTRAINT hq_sessions_user_name_fkey,
+  ADD CONSTRAINT hq_sessions_user_name_fkey FOREIGN KEY (user_name) REFERENCES hq_users (user_name) ON DELETE CASCADE;
+`,
 ];

@@ -36,10 +36,28 @@ const TICKET_COLUMNS = {
  * HQ processes out of order). The stores in the batch are locked first, in order, so `ingestedSeq`
  * is worked out by one transaction at a time per store and sees what the one before committed.
  */
-/** `json`: the same events as one JSON array text, when the caller has it already (the messages as received). */
-export async function ingestBatch(pool: Pool, events: StoreEvent[], json?: string): Promise<{ inserted: number; duplicates: number }> {
-  if (!events.length) return { inserted: 0, duplicates: 0 };
-  const storeIds = [...new Set(events.map((e) => e.storeId))].sort();
+/** An event HQ could not take, put aside (CONTRACT §13): its store (the subject's), its seq when readable, why, and what came. */
+export interface DeadLetter {
+  storeId: string;
+  seq: number | null;
+  /** The message's place in the stream: names a dead letter whose seq is unreadable. */
+  streamSeq: number;
+  subject: string;
+  reason: string;
+  payload: string;
+}
+
+/** Text PostgreSQL takes, whatever came: NUL and lone surrogates replaced, at most 16 KiB kept. */
+const storable = (s: string, max = 16_384) => s.slice(0, max).replace(/\u0000/g, '\ufffd').replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
+
+/**
+ * `json`: the same events as one JSON array text, when the caller has it already. `dead`: events of
+ * the same batch put aside, in the same transaction (a redelivery adds none twice); a dead letter
+ * with a seq counts for `ingestedSeq` as taken, so the store's later events are not held behind it.
+ */
+export async function ingestBatch(pool: Pool, events: StoreEvent[], json?: string, dead: DeadLetter[] = []): Promise<{ inserted: number; duplicates: number }> {
+  if (!events.length && !dead.length) return { inserted: 0, duplicates: 0 };
+  const storeIds = [...new Set([...events.map((e) => e.storeId), ...dead.map((d) => d.storeId)])].sort();
   const tables = [...new Set(events.map((e) => RESOURCE_TABLES[e.resource]).filter((t): t is string => !!t))];
   // One statement: the events go in as one JSON array, parsed once by PostgreSQL; only the rows that
   // were new feed the resource tables (the newest event per document of this batch).
@@ -58,6 +76,24 @@ export async function ingestBatch(pool: Pool, events: StoreEvent[], json?: strin
   return inTransaction(pool, async (c) => {
     await c.query('INSERT INTO stores (store_id) SELECT unnest($1::text[]) ON CONFLICT DO NOTHING', [storeIds]);
     await c.query('SELECT store_id FROM stores WHERE store_id = ANY($1) ORDER BY store_id FOR UPDATE', [storeIds]);
+    if (dead.length) {
+      await c.query(
+        `INSERT INTO dead_letters (store_id, msg_key, seq, subject, reason, payload)
+         SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[]) ON CONFLICT DO NOTHING`,
+        [
+          dead.map((d) => d.storeId),
+          dead.map((d) => (d.seq !== null ? `seq:${d.seq}` : `stream:${d.streamSeq}`)),
+          dead.map((d) => d.seq),
+          dead.map((d) => storable(d.subject, 300)),
+          dead.map((d) => storable(d.reason, 1000)),
+          dead.map((d) => storable(d.payload)),
+        ],
+      );
+    }
+    if (!events.length) {
+      for (const storeId of storeIds) await advanceIngested(c, storeId);
+      return { inserted: 0, duplicates: 0 };
+    }
     const result = await c.query<{ n: string }>(
       `WITH ins AS (
          INSERT INTO store_events (store_id, seq, resource, key, op, version, doc, recorded_at)
@@ -70,6 +106,10 @@ export async function ingestBatch(pool: Pool, events: StoreEvent[], json?: strin
     );
     for (const storeId of storeIds) {
       const mine = events.filter((e) => e.storeId === storeId);
+      if (!mine.length) {
+        await advanceIngested(c, storeId);
+        continue;
+      }
       const base = Math.max(...mine.map((e) => e.base));
       const last = Math.max(...mine.map((e) => e.seq));
       await c.query(
@@ -84,15 +124,21 @@ export async function ingestBatch(pool: Pool, events: StoreEvent[], json?: strin
   });
 }
 
-/** `ingested_seq`: the end of the unbroken run of events after it (the first seq whose successor is missing). */
+/**
+ * `ingested_seq`: the end of the unbroken run of events after it (the first seq whose successor is
+ * missing). A seq put aside as a dead letter counts as taken: the run goes on past it.
+ */
 async function advanceIngested(c: PoolClient, storeId: string): Promise<void> {
   await c.query(
-    `UPDATE stores s SET ingested_seq = e.seq FROM (
-       SELECT e.seq FROM store_events e, stores s2
-       WHERE s2.store_id = $1 AND e.store_id = $1 AND e.seq > s2.ingested_seq
-         AND EXISTS (SELECT 1 FROM store_events x WHERE x.store_id = $1 AND x.seq = s2.ingested_seq + 1)
-         AND NOT EXISTS (SELECT 1 FROM store_events f WHERE f.store_id = $1 AND f.seq = e.seq + 1)
-       ORDER BY e.seq LIMIT 1) e
+    `WITH s2 AS (SELECT ingested_seq FROM stores WHERE store_id = $1),
+     held AS (
+       SELECT e.seq FROM store_events e, s2 WHERE e.store_id = $1 AND e.seq > s2.ingested_seq
+       UNION SELECT d.seq FROM dead_letters d, s2 WHERE d.store_id = $1 AND d.seq > s2.ingested_seq)
+     UPDATE stores s SET ingested_seq = e.seq FROM (
+       SELECT h.seq FROM held h, s2
+       WHERE EXISTS (SELECT 1 FROM held x WHERE x.seq = s2.ingested_seq + 1)
+         AND NOT EXISTS (SELECT 1 FROM held f WHERE f.seq = h.seq + 1)
+       ORDER BY h.seq LIMIT 1) e
      WHERE s.store_id = $1`,
     [storeId],
   );
@@ -131,6 +177,7 @@ export interface StoreRow {
   catalog_version: string;
   applied_catalog_version: string;
   catalog_error: { version: number; detail: string } | null;
+  dead_letters: string;
   devices: { printers: unknown[]; fiscalDevices: unknown[] } | null;
 }
 
@@ -204,13 +251,77 @@ export async function relayCatalog(pool: Pool, limit: number, publish: (changes:
   });
 }
 
-export async function userPasswordHash(pool: Pool, userName: string): Promise<string | undefined> {
-  return (await pool.query<{ password_hash: string }>('SELECT password_hash FROM hq_users WHERE user_name = $1', [userName])).rows[0]?.password_hash;
+/** An HQ user as stored: the hash never leaves this module's callers in an answer. */
+export interface HqUserRow {
+  userName: string;
+  passwordHash: string;
+  rights: string[];
+}
+
+export async function findUser(pool: Pool, userName: string): Promise<HqUserRow | undefined> {
+  const r = await pool.query<{ user_name: string; password_hash: string; rights: string[] }>('SELECT user_name, password_hash, rights FROM hq_users WHERE user_name = $1', [userName]);
+  const row = r.rows[0];
+  return row && { userName: row.user_name, passwordHash: row.password_hash, rights: row.rights };
+}
+
+export async function listUsers(pool: Pool): Promise<Array<{ userName: string; rights: string[] }>> {
+  const r = await pool.query<{ user_name: string; rights: string[] }>('SELECT user_name, rights FROM hq_users ORDER BY user_name');
+  return r.rows.map((row) => ({ userName: row.user_name, rights: row.rights }));
 }
 
 /** True when it created the user (first start). */
-export async function createUserOnce(pool: Pool, userName: string, passwordHash: string): Promise<boolean> {
-  return (await pool.query('INSERT INTO hq_users (user_name, password_hash) VALUES ($1, $2) ON CONFLICT DO NOTHING', [userName, passwordHash])).rowCount === 1;
+export async function createUserOnce(pool: Pool, userName: string, passwordHash: string, rights: readonly string[]): Promise<boolean> {
+  return (await pool.query('INSERT INTO hq_users (user_name, password_hash, rights) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [userName, passwordHash, rights])).rowCount === 1;
+}
+
+/**
+ * Creates or changes a user (a new password, when given, ends the user's sessions), in one
+ * transaction that keeps at least one holder of `keeper` (the right that manages users): answers
+ * 'created', 'updated', 'needsPassword' (a new user without one) or 'lastKeeper'.
+ */
+export async function putUser(
+  pool: Pool,
+  userName: string,
+  change: { passwordHash?: string; rights: string[] },
+  keeper: string,
+): Promise<'created' | 'updated' | 'needsPassword' | 'lastKeeper'> {
+  return inTransaction(pool, async (c) => {
+    await c.query('LOCK TABLE hq_users IN SHARE ROW EXCLUSIVE MODE');
+    const existing = (await c.query('SELECT 1 FROM hq_users WHERE user_name = $1', [userName])).rowCount === 1;
+    if (!existing) {
+      if (!change.passwordHash) return 'needsPassword';
+      await c.query('INSERT INTO hq_users (user_name, password_hash, rights) VALUES ($1, $2, $3)', [userName, change.passwordHash, change.rights]);
+      return 'created';
+    }
+    if (!change.rights.includes(keeper) && !(await otherKeeper(c, userName, keeper))) return 'lastKeeper';
+    await c.query('UPDATE hq_users SET rights = $2, password_hash = COALESCE($3, password_hash) WHERE user_name = $1', [userName, change.rights, change.passwordHash ?? null]);
+    if (change.passwordHash) await c.query('DELETE FROM hq_sessions WHERE user_name = $1', [userName]);
+    return 'updated';
+  });
+}
+
+async function otherKeeper(c: PoolClient, userName: string, keeper: string): Promise<boolean> {
+  return (await c.query('SELECT 1 FROM hq_users WHERE user_name <> $1 AND $2 = ANY(rights) LIMIT 1', [userName, keeper])).rowCount === 1;
+}
+
+/** Deletes a user and their sessions, unless they are the last holder of `keeper`. */
+export async function deleteUser(pool: Pool, userName: string, keeper: string): Promise<'deleted' | 'unknown' | 'lastKeeper'> {
+  return inTransaction(pool, async (c) => {
+    await c.query('LOCK TABLE hq_users IN SHARE ROW EXCLUSIVE MODE');
+    const row = (await c.query<{ rights: string[] }>('SELECT rights FROM hq_users WHERE user_name = $1', [userName])).rows[0];
+    if (!row) return 'unknown';
+    if (row.rights.includes(keeper) && !(await otherKeeper(c, userName, keeper))) return 'lastKeeper';
+    await c.query('DELETE FROM hq_users WHERE user_name = $1', [userName]);
+    return 'deleted';
+  });
+}
+
+/** A user's own new password: every other session of theirs ends, the one that changed it stays. */
+export async function setOwnPassword(pool: Pool, userName: string, passwordHash: string, keepTokenHash: string): Promise<void> {
+  await inTransaction(pool, async (c) => {
+    await c.query('UPDATE hq_users SET password_hash = $2 WHERE user_name = $1', [userName, passwordHash]);
+    await c.query('DELETE FROM hq_sessions WHERE user_name = $1 AND token_hash <> $2', [userName, keepTokenHash]);
+  });
 }
 
 export async function createSession(pool: Pool, tokenHash: string, userName: string, expiresAt: Date): Promise<void> {
@@ -218,8 +329,13 @@ export async function createSession(pool: Pool, tokenHash: string, userName: str
   await pool.query('INSERT INTO hq_sessions (token_hash, user_name, expires_at) VALUES ($1, $2, $3)', [tokenHash, userName, expiresAt]);
 }
 
-export async function sessionUser(pool: Pool, tokenHash: string): Promise<string | undefined> {
-  return (await pool.query<{ user_name: string }>('SELECT user_name FROM hq_sessions WHERE token_hash = $1 AND expires_at > now()', [tokenHash])).rows[0]?.user_name;
+/** The session's user and their rights as they are now (a right taken away counts at once). */
+export async function sessionUser(pool: Pool, tokenHash: string): Promise<{ userName: string; rights: string[] } | undefined> {
+  const r = await pool.query<{ user_name: string; rights: string[] }>(
+    'SELECT u.user_name, u.rights FROM hq_sessions s JOIN hq_users u ON u.user_name = s.user_name WHERE s.token_hash = $1 AND s.expires_at > now()',
+    [tokenHash],
+  );
+  return r.rows[0] && { userName: r.rows[0].user_name, rights: r.rows[0].rights };
 }
 
 export async function deleteSession(pool: Pool, tokenHash: string): Promise<void> {

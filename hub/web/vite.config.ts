@@ -21,7 +21,14 @@ export default defineConfig({
     assetsInlineLimit: 0,
     reportCompressedSize: false,
     // Two pages: the manager's (index.html, at /) and the kitchen display (kds.html, at /kds/<name>).
-    rolldownOptions: { input: { main: fileURLToPath(new URL('./index.html', import.meta.url)), kds: fileURLToPath(new URL('./kds.html', import.meta.url)) } },
+    rolldownOptions: {
+      input: {
+        main: fileURLToPath(new URL('./index.html', import.meta.url)),
+        kds: fileURLToPath(new URL('./kds.html', import.meta.url)),
+        // Head office's page (hq.html), served by HQ at /hq/, not by the hub.
+        hq: fileURLToPath(new URL('./hq.html', import.meta.url)),
+      },
+    },
   },
   server: {
     host: '127.0.0.1',

@@ -1,0 +1,398 @@
+/**
+ * Head office's page: the stores (online, backlog, catalog, dead letters), sales of the last 7
+ * days by store and by day, the events put aside as dead letters, HQ's users (for a user who
+ * manages them) and one's own password. Everything a store sent is rendered as text by Preact,
+ * never as HTML (CONTRACT §12 Pages): a store's name, a refusal's detail, a dead letter's payload.
+ */
+import { useEffect, useState } from 'preact/hooks';
+import type { JSX } from 'preact';
+import { LANGUAGES, LANGUAGE_NAMES, chooseLanguage, chosenLanguage, intlLocale, messages, setLanguage, useLanguage, type Language } from '../shared/i18n';
+import { ApiError, api, logIn, logOut, loggedIn, whenLoggedOut, type DeadLetter, type HqUser, type SalesRow, type StoreRow } from './api';
+
+const t = messages({
+  title: { en: 'POS Hub · Head office', sk: 'POS Hub · Centrála', cs: 'POS Hub · Centrála' },
+  logIn: { en: 'Log in', sk: 'Prihlásiť sa', cs: 'Přihlásit se' },
+  logOut: { en: 'Log out', sk: 'Odhlásiť sa', cs: 'Odhlásit se' },
+  userName: { en: 'User name', sk: 'Používateľské meno', cs: 'Uživatelské jméno' },
+  password: { en: 'Password', sk: 'Heslo', cs: 'Heslo' },
+  language: { en: 'Language', sk: 'Jazyk', cs: 'Jazyk' },
+  stores: { en: 'Stores', sk: 'Predajne', cs: 'Prodejny' },
+  sales: { en: 'Sales', sk: 'Predaj', cs: 'Prodej' },
+  deadLetters: { en: 'Dead letters', sk: 'Odložené udalosti', cs: 'Odložené události' },
+  users: { en: 'Users', sk: 'Používatelia', cs: 'Uživatelé' },
+  myPassword: { en: 'My password', sk: 'Moje heslo', cs: 'Moje heslo' },
+  store: { en: 'Store', sk: 'Predajňa', cs: 'Prodejna' },
+  state: { en: 'State', sk: 'Stav', cs: 'Stav' },
+  online: { en: 'online', sk: 'online', cs: 'online' },
+  offline: { en: 'offline', sk: 'offline', cs: 'offline' },
+  lastSeen: { en: 'Last seen', sk: 'Naposledy', cs: 'Naposledy' },
+  published: { en: 'Published', sk: 'Odoslané', cs: 'Odesláno' },
+  atHq: { en: 'At HQ', sk: 'V centrále', cs: 'V centrále' },
+  backlog: { en: 'Backlog', sk: 'Čaká', cs: 'Čeká' },
+  catalog: { en: 'Catalog', sk: 'Katalóg', cs: 'Katalog' },
+  catalogOf: { en: '{applied} of {version}', sk: '{applied} z {version}', cs: '{applied} z {version}' },
+  refused: { en: 'v{version} refused: {detail}', sk: 'v{version} odmietnutá: {detail}', cs: 'v{version} odmítnuta: {detail}' },
+  nothing: { en: 'Nothing yet', sk: 'Zatiaľ nič', cs: 'Zatím nic' },
+  byStore: { en: 'Sales by store, last 7 days', sk: 'Predaj podľa predajní, posledných 7 dní', cs: 'Prodej podle prodejen, posledních 7 dní' },
+  byDay: { en: 'Sales by day, last 7 days', sk: 'Predaj podľa dní, posledných 7 dní', cs: 'Prodej podle dní, posledních 7 dní' },
+  day: { en: 'Day', sk: 'Deň', cs: 'Den' },
+  tickets: { en: 'Tickets', sk: 'Účty', cs: 'Účty' },
+  total: { en: 'Total', sk: 'Spolu', cs: 'Celkem' },
+  seq: { en: 'Seq', sk: 'Poradie', cs: 'Pořadí' },
+  reason: { en: 'Reason', sk: 'Dôvod', cs: 'Důvod' },
+  payload: { en: 'What came', sk: 'Čo prišlo', cs: 'Co přišlo' },
+  received: { en: 'Received', sk: 'Prijaté', cs: 'Přijato' },
+  rights: { en: 'Rights', sk: 'Práva', cs: 'Práva' },
+  ReportRead: { en: 'Reports (read)', sk: 'Prehľady (čítanie)', cs: 'Přehledy (čtení)' },
+  CatalogPush: { en: 'Catalog changes', sk: 'Zmeny katalógu', cs: 'Změny katalogu' },
+  UserManage: { en: 'Users', sk: 'Používatelia', cs: 'Uživatelé' },
+  newPasswordOptional: { en: 'New password (blank: unchanged)', sk: 'Nové heslo (prázdne: bez zmeny)', cs: 'Nové heslo (prázdné: beze změny)' },
+  save: { en: 'Save', sk: 'Uložiť', cs: 'Uložit' },
+  remove: { en: 'Delete', sk: 'Zmazať', cs: 'Smazat' },
+  addUser: { en: 'Add or change a user', sk: 'Pridať alebo zmeniť používateľa', cs: 'Přidat nebo změnit uživatele' },
+  currentPassword: { en: 'Current password', sk: 'Súčasné heslo', cs: 'Současné heslo' },
+  newPassword: { en: 'New password', sk: 'Nové heslo', cs: 'Nové heslo' },
+  changePassword: { en: 'Change password', sk: 'Zmeniť heslo', cs: 'Změnit heslo' },
+  passwordChanged: { en: 'Password changed. Your other sessions have ended.', sk: 'Heslo je zmenené. Vaše ostatné prihlásenia skončili.', cs: 'Heslo je změněno. Vaše ostatní přihlášení skončila.' },
+  saved: { en: 'Saved.', sk: 'Uložené.', cs: 'Uloženo.' },
+  failed: { en: 'Could not load: {detail}', sk: 'Nepodarilo sa načítať: {detail}', cs: 'Nepodařilo se načíst: {detail}' },
+});
+
+type View = 'stores' | 'sales' | 'dead' | 'users' | 'password';
+
+const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString(intlLocale()) : '—');
+const money = (n: number) => new Intl.NumberFormat(intlLocale(), { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(n);
+const describe = (e: unknown) => (e instanceof ApiError ? [e.message, ...e.members.map((m) => `${m.memberName}: ${m.message}`)].join(' ') : String(e));
+
+function Table(props: { head: string[]; rows: JSX.Element[]; testId?: string }) {
+  return (
+    <table data-testid={props.testId}>
+      <thead>
+        <tr>{props.head.map((h) => <th key={h}>{h}</th>)}</tr>
+      </thead>
+      <tbody>{props.rows.length ? props.rows : <tr><td class="muted" colSpan={props.head.length}>{t('nothing')}</td></tr>}</tbody>
+    </table>
+  );
+}
+
+/** Loads `load` now and every 10 s; the latest answer, or the error. */
+function usePolled<T>(load: () => Promise<T>, deps: unknown[] = []): { data?: T; error?: string; reload: () => void } {
+  const [state, setState] = useState<{ data?: T; error?: string }>({});
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    let live = true;
+    const run = () => load().then((data) => live && setState({ data }), (e: unknown) => live && setState((s) => ({ ...s, error: describe(e) })));
+    run();
+    const timer = setInterval(run, 10_000);
+    return () => {
+      live = false;
+      clearInterval(timer);
+    };
+  }, [tick, ...deps]);
+  return { ...state, reload: () => setTick((n) => n + 1) };
+}
+
+function Stores() {
+  const { data, error } = usePolled(() => api<{ items: StoreRow[] }>('GET', '/stores?$take=1000'));
+  return (
+    <section class="card">
+      <h2>{t('stores')}</h2>
+      {error && <p class="error">{t('failed', { detail: error })}</p>}
+      <Table
+        testId="stores"
+        head={[t('store'), t('state'), t('lastSeen'), t('published'), t('atHq'), t('backlog'), t('catalog'), t('deadLetters')]}
+        rows={(data?.items ?? []).map((s) => (
+          <tr key={s.storeId}>
+            <td>
+              {s.name || s.storeId} <span class="muted">{s.storeId}</span>
+            </td>
+            <td>{s.online ? <span class="badge good">{t('online')}</span> : <span class="badge bad">{t('offline')}</span>}</td>
+            <td>{when(s.lastSeenAt)}</td>
+            <td class="n">{s.publishedSeq}</td>
+            <td class="n">{s.ingestedSeq}</td>
+            <td class="n">{s.backlog ? <span class="badge warn">{s.backlog}</span> : 0}</td>
+            <td>
+              {s.appliedCatalogVersion === s.catalogVersion ? (
+                <span class="badge good">v{s.catalogVersion}</span>
+              ) : (
+                <span class="badge warn">{t('catalogOf', { applied: s.appliedCatalogVersion, version: s.catalogVersion })}</span>
+              )}
+              {s.catalogError && <div class="refusal">{t('refused', { version: s.catalogError.version, detail: s.catalogError.detail })}</div>}
+            </td>
+            <td class="n">{s.deadLetters ? <span class="badge bad">{s.deadLetters}</span> : 0}</td>
+          </tr>
+        ))}
+      />
+    </section>
+  );
+}
+
+function Sales() {
+  const span = () => {
+    const to = new Date();
+    return `from=${new Date(to.getTime() - 7 * 86_400_000).toISOString()}&to=${to.toISOString()}`;
+  };
+  const byStore = usePolled(() => api<{ rows: SalesRow[] }>('GET', `/reports/sales?groupBy=store&${span()}`));
+  const byDay = usePolled(() => api<{ rows: SalesRow[] }>('GET', `/reports/sales?groupBy=day&${span()}`));
+  const row = (key: string, r: SalesRow) => (
+    <tr key={key}>
+      <td>{key}</td>
+      <td class="n">{r.tickets}</td>
+      <td class="n">{money(r.total)}</td>
+    </tr>
+  );
+  return (
+    <>
+      <section class="card">
+        <h2>{t('byStore')}</h2>
+        {byStore.error && <p class="error">{t('failed', { detail: byStore.error })}</p>}
+        <Table head={[t('store'), t('tickets'), t('total')]} rows={(byStore.data?.rows ?? []).map((r) => row(r.storeId ?? '', r))} />
+      </section>
+      <section class="card">
+        <h2>{t('byDay')}</h2>
+        {byDay.error && <p class="error">{t('failed', { detail: byDay.error })}</p>}
+        <Table head={[t('day'), t('tickets'), t('total')]} rows={(byDay.data?.rows ?? []).map((r) => row(r.day ?? '', r))} />
+      </section>
+    </>
+  );
+}
+
+function DeadLetters() {
+  const { data, error } = usePolled(() => api<{ items: DeadLetter[] }>('GET', '/deadletters?$take=200'));
+  return (
+    <section class="card">
+      <h2>{t('deadLetters')}</h2>
+      {error && <p class="error">{t('failed', { detail: error })}</p>}
+      <Table
+        testId="dead-letters"
+        head={[t('received'), t('store'), t('seq'), t('reason'), t('payload')]}
+        rows={(data?.items ?? []).map((d) => (
+          <tr key={d.id}>
+            <td>{when(d.receivedAt)}</td>
+            <td>{d.storeId}</td>
+            <td class="n">{d.seq ?? '—'}</td>
+            <td class="wrap">{d.reason}</td>
+            <td class="wrap">
+              <code>{d.payload.length > 300 ? `${d.payload.slice(0, 300)}…` : d.payload}</code>
+            </td>
+          </tr>
+        ))}
+      />
+    </section>
+  );
+}
+
+const RIGHTS = ['ReportRead', 'CatalogPush', 'UserManage'] as const;
+
+function Users() {
+  const { data, error, reload } = usePolled(() => api<{ items: HqUser[] }>('GET', '/users'));
+  const [form, setForm] = useState({ userName: '', password: '', rights: ['ReportRead'] as string[] });
+  const [said, setSaid] = useState('');
+  const save = async (e: Event) => {
+    e.preventDefault();
+    try {
+      await api('PUT', `/users/${encodeURIComponent(form.userName)}`, { rights: form.rights, ...(form.password ? { password: form.password } : {}) });
+      setSaid(t('saved'));
+      setForm({ ...form, password: '' });
+      reload();
+    } catch (err) {
+      setSaid(describe(err));
+    }
+  };
+  const remove = async (userName: string) => {
+    try {
+      await api('DELETE', `/users/${encodeURIComponent(userName)}`);
+      reload();
+    } catch (err) {
+      setSaid(describe(err));
+    }
+  };
+  return (
+    <section class="card">
+      <h2>{t('users')}</h2>
+      {error && <p class="error">{t('failed', { detail: error })}</p>}
+      <Table
+        head={[t('userName'), t('rights'), '']}
+        rows={(data?.items ?? []).map((u) => (
+          <tr key={u.userName}>
+            <td>
+              <button type="button" class="link" onClick={() => setForm({ userName: u.userName, password: '', rights: u.rights })}>
+                {u.userName}
+              </button>
+            </td>
+            <td>{u.rights.map((r) => (RIGHTS as readonly string[]).includes(r) ? t(r as (typeof RIGHTS)[number]) : r).join(', ')}</td>
+            <td>
+              <button type="button" class="secondary" onClick={() => void remove(u.userName)}>
+                {t('remove')}
+              </button>
+            </td>
+          </tr>
+        ))}
+      />
+      <h3>{t('addUser')}</h3>
+      <form onSubmit={save}>
+        <label>
+          {t('userName')}
+          <input value={form.userName} onInput={(e) => setForm({ ...form, userName: e.currentTarget.value })} autocomplete="off" />
+        </label>
+        <label>
+          {t('newPasswordOptional')}
+          <input type="password" value={form.password} onInput={(e) => setForm({ ...form, password: e.currentTarget.value })} autocomplete="new-password" />
+        </label>
+        <fieldset>
+          <legend>{t('rights')}</legend>
+          {RIGHTS.map((r) => (
+            <label key={r} class="check">
+              <input
+                type="checkbox"
+                checked={form.rights.includes(r)}
+                onChange={(e) => setForm({ ...form, rights: e.currentTarget.checked ? [...form.rights, r] : form.rights.filter((x) => x !== r) })}
+              />
+              {t(r)}
+            </label>
+          ))}
+        </fieldset>
+        <button>{t('save')}</button>
+        {said && <p class="said">{said}</p>}
+      </form>
+    </section>
+  );
+}
+
+function Password() {
+  const [current, setCurrent] = useState('');
+  const [next, setNext] = useState('');
+  const [said, setSaid] = useState('');
+  const change = async (e: Event) => {
+    e.preventDefault();
+    try {
+      await api('POST', '/auth/password', { currentPassword: current, newPassword: next });
+      setSaid(t('passwordChanged'));
+      setCurrent('');
+      setNext('');
+    } catch (err) {
+      setSaid(describe(err));
+    }
+  };
+  return (
+    <section class="card">
+      <h2>{t('myPassword')}</h2>
+      <form onSubmit={change}>
+        <label>
+          {t('currentPassword')}
+          <input type="password" value={current} onInput={(e) => setCurrent(e.currentTarget.value)} autocomplete="current-password" />
+        </label>
+        <label>
+          {t('newPassword')}
+          <input type="password" value={next} onInput={(e) => setNext(e.currentTarget.value)} autocomplete="new-password" />
+        </label>
+        <button>{t('changePassword')}</button>
+        {said && <p class="said">{said}</p>}
+      </form>
+    </section>
+  );
+}
+
+function Login(props: { onIn: (u: HqUser) => void }) {
+  const [userName, setUserName] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState('');
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    try {
+      props.onIn(await logIn(userName, password));
+    } catch (err) {
+      setError(describe(err));
+    }
+  };
+  return (
+    <section class="card login">
+      <h2>{t('logIn')}</h2>
+      <form onSubmit={submit}>
+        <label>
+          {t('userName')}
+          <input value={userName} onInput={(e) => setUserName(e.currentTarget.value)} autocomplete="username" />
+        </label>
+        <label>
+          {t('password')}
+          <input type="password" value={password} onInput={(e) => setPassword(e.currentTarget.value)} autocomplete="current-password" />
+        </label>
+        <button>{t('logIn')}</button>
+        {error && <p class="error">{error}</p>}
+      </form>
+    </section>
+  );
+}
+
+export function App() {
+  const lang = useLanguage();
+  const [user, setUser] = useState<HqUser | null>(null);
+  const [view, setView] = useState<View>('stores');
+  useEffect(() => {
+    setLanguage(chosenLanguage());
+    whenLoggedOut(() => setUser(null));
+    if (loggedIn()) api<HqUser>('GET', '/auth').then(setUser, () => setUser(null));
+  }, []);
+  useEffect(() => {
+    document.title = t('title');
+  }, [lang]);
+  const can = (right: string) => !!user?.rights.includes(right);
+  const views: Array<[View, string, boolean]> = [
+    ['stores', t('stores'), can('ReportRead')],
+    ['sales', t('sales'), can('ReportRead')],
+    ['dead', t('deadLetters'), can('ReportRead')],
+    ['users', t('users'), can('UserManage')],
+    ['password', t('myPassword'), true],
+  ];
+  const shown = views.filter(([, , ok]) => ok);
+  const current = shown.some(([v]) => v === view) ? view : 'password';
+  return (
+    <>
+      <header>
+        <h1>{t('title')}</h1>
+        <label class="language">
+          {t('language')}
+          <select value={lang} onChange={(e) => chooseLanguage(e.currentTarget.value as Language)}>
+            {LANGUAGES.map((l) => (
+              <option key={l} value={l}>
+                {LANGUAGE_NAMES[l]}
+              </option>
+            ))}
+          </select>
+        </label>
+        {user && (
+          <>
+            <span class="who">{user.userName}</span>
+            <button type="button" class="secondary" onClick={logOut}>
+              {t('logOut')}
+            </button>
+          </>
+        )}
+      </header>
+      {user && (
+        <nav>
+          {shown.map(([v, label]) => (
+            <button key={v} type="button" class={v === current ? 'tab active' : 'tab'} onClick={() => setView(v)}>
+              {label}
+            </button>
+          ))}
+        </nav>
+      )}
+      <main>
+        {!user ? (
+          <Login onIn={setUser} />
+        ) : current === 'stores' ? (
+          <Stores />
+        ) : current === 'sales' ? (
+          <Sales />
+        ) : current === 'dead' ? (
+          <DeadLetters />
+        ) : current === 'users' ? (
+          <Users />
+        ) : (
+          <Password />
+        )}
+      </main>
+    </>
+  );
+}

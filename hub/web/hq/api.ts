@@ -1,0 +1,89 @@
+/**
+ * HQ's API as the page calls it (/hq/api, CONTRACT §13): the session's token kept for this tab
+ * only (sessionStorage), a 401 logs the page out, an error answer becomes an ApiError with the
+ * problem's detail and members.
+ */
+export interface HqUser {
+  userName: string;
+  rights: string[];
+}
+
+export interface StoreRow {
+  storeId: string;
+  name: string;
+  online: boolean;
+  lastSeenAt: string | null;
+  publishedSeq: number;
+  ingestedSeq: number;
+  backlog: number;
+  catalogVersion: number;
+  appliedCatalogVersion: number;
+  catalogError: { version: number; detail: string } | null;
+  deadLetters: number;
+}
+
+export interface DeadLetter {
+  id: number;
+  storeId: string;
+  seq: number | null;
+  subject: string;
+  reason: string;
+  payload: string;
+  receivedAt: string;
+}
+
+export interface SalesRow {
+  storeId?: string;
+  day?: string;
+  tickets: number;
+  total: number;
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    detail: string,
+    readonly members: Array<{ memberName: string; message: string }> = [],
+  ) {
+    super(detail);
+  }
+}
+
+const TOKEN = 'poshub.hq.token';
+let token: string | null = sessionStorage.getItem(TOKEN);
+let onLoggedOut: () => void = () => {};
+
+export const loggedIn = () => token !== null;
+export function whenLoggedOut(fn: () => void): void {
+  onLoggedOut = fn;
+}
+
+export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`/hq/api${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}), 'accept-language': document.documentElement.lang },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  const json = text ? (JSON.parse(text) as Record<string, unknown>) : undefined;
+  if (res.status === 401 && path !== '/auth' && token) {
+    logOut();
+    throw new ApiError(401, String(json?.detail ?? ''));
+  }
+  if (!res.ok) throw new ApiError(res.status, String(json?.detail ?? res.statusText), (json?.errors as ApiError['members'] | undefined) ?? []);
+  return json as T;
+}
+
+export async function logIn(userName: string, password: string): Promise<HqUser> {
+  const r = await api<{ tokenId: string; user: HqUser }>('POST', '/auth', { userName, password });
+  token = r.tokenId;
+  sessionStorage.setItem(TOKEN, token);
+  return r.user;
+}
+
+export function logOut(): void {
+  if (token) void fetch('/hq/api/auth', { method: 'DELETE', headers: { authorization: `Bearer ${token}` } }).catch(() => {});
+  token = null;
+  sessionStorage.removeItem(TOKEN);
+  onLoggedOut();
+}
