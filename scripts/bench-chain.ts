@@ -11,7 +11,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { connect } from '@nats-io/transport-node';
 import { jetstream } from '@nats-io/jetstream';
 import { E2E_ADMIN_PASSWORD, startHubProcess, type HubProcess } from '../test/support/process.js';
 import { startHq, startNats, startPostgres, type HqProcess } from '../test/support/chain.js';
