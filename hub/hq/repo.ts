@@ -129,6 +129,21 @@ export async function ingestBatch(pool: Pool, events: StoreEvent[], json?: strin
  * missing). A seq put aside as a dead letter counts as taken: the run goes on past it.
  */
 async function advanceIngested(c: PoolClient, storeId: string): Promise<void> {
+  const dead = await c.query('SELECT 1 FROM dead_letters d, stores s WHERE s.store_id = $1 AND d.store_id = $1 AND d.seq > s.ingested_seq LIMIT 1', [storeId]);
+  if (!dead.rowCount) {
+    // The common case, on the primary key alone: no dead letter ahead of the position.
+    await c.query(
+      `UPDATE stores s SET ingested_seq = e.seq FROM (
+         SELECT e.seq FROM store_events e, stores s2
+         WHERE s2.store_id = $1 AND e.store_id = $1 AND e.seq > s2.ingested_seq
+           AND EXISTS (SELECT 1 FROM store_events x WHERE x.store_id = $1 AND x.seq = s2.ingested_seq + 1)
+           AND NOT EXISTS (SELECT 1 FROM store_events f WHERE f.store_id = $1 AND f.seq = e.seq + 1)
+         ORDER BY e.seq LIMIT 1) e
+       WHERE s.store_id = $1`,
+      [storeId],
+    );
+    return;
+  }
   await c.query(
     `WITH s2 AS (SELECT ingested_seq FROM stores WHERE store_id = $1),
      held AS (
