@@ -234,9 +234,14 @@ describe.concurrent('the Datecs driver', () => {
       expect(await failure(dev.printReceipt(receipt('A', { payments: card }), 'a'))).toMatchObject({ outcomeUnknown: true });
       expect(fake.openReceipt?.paid.toString()).toBe('10');
       fake.resume();
-      // The hub's reconciliation asks lastDocument(): the receipt is finished and is the last one.
+      // The hub's reconciliation asks lastDocument(): the receipt is finished and is the last one, paid
+      // as the hub recorded it (issue 27, point 10): the cash payment, with its change.
       expect(await dev.lastDocument()).toMatchObject({ number: 1, amount: '15.78' });
-      expect(fake.memory.receipts[0].payments.map((p) => p.amount)).toEqual(['10.00', '5.78']);
+      expect(fake.memory.receipts[0].payments.map((p) => [p.mode, p.amount])).toEqual([
+        [VARIANTS[v].payments.CreditCard, '10.00'],
+        [VARIANTS[v].payments.Cash, '10.00'],
+      ]);
+      expect(fake.memory.receipts[0].change).toBe('4.22');
       expect(fake.openReceipt).toBeNull();
       expect((await dev.printReceipt(receipt('B'), 'b')).number).toBe(2);
       expect(await dev.zReport()).toMatchObject({ kind: 'Z' });
@@ -251,8 +256,9 @@ describe.concurrent('the Datecs driver', () => {
       fake.failAfter(CMD.sale, 'silence');
       expect(await failure(dev.printReceipt(receipt('B'), 'b'))).toMatchObject({ outcomeUnknown: false });
       fake.resume();
-      // The open, unpaid receipt is voided (document 2); the last receipt is still 1 with its amount.
-      expect(await dev.lastDocument()).toEqual({ number: 1, date: clock().toISOString(), amount: '15.78' });
+      // The open, unpaid receipt is voided (document 2): the last document is that void, which is no
+      // receipt (amount 0), so it never passes for one (issue 27, point 7).
+      expect(await dev.lastDocument()).toEqual({ number: 2, date: clock().toISOString(), amount: '0' });
       expect(fake.memory.documentNumber).toBe(2);
       expect((await dev.printReceipt(receipt('B'), 'b2')).number).toBe(3);
       expect(fake.memory.receipts.map((r) => r.number)).toEqual([1, 3]);
@@ -265,7 +271,7 @@ describe.concurrent('the Datecs driver', () => {
         await dev.printReceipt(receipt('B'), 'b');
         expect(fake.memory.receipts.map((r) => r.unp)).toEqual(['DT000001-0001-0000001', 'DT000001-0001-0000002']);
       }
-      expect([VARIANTS.P.password, VARIANTS.C.password, VARIANTS.X.password]).toEqual(['0000', '1', '0000']);
+      expect([VARIANTS.P.defaultPassword('FP-2000', '1'), VARIANTS.C.defaultPassword('DP-150', '1'), VARIANTS.X.defaultPassword('FP-700X', '1')]).toEqual(['0000', '1', '0000']);
       const { fake, dev } = await pair('C', { fake: { password: '4711' } });
       for (let i = 0; i < MAX_OPEN_REFUSALS; i++) expect(await failure(dev.printReceipt(receipt(), `j${i}`))).toMatchObject({ code: 'REJECTED' });
       const guarded = await failure(dev.printReceipt(receipt(), 'j9'));
@@ -304,6 +310,44 @@ describe.concurrent('the Datecs driver', () => {
       expect(frameTimeoutFor(2400)).toBeGreaterThanOrEqual(1500);
       expect(frameTimeoutFor(115200)).toBeLessThan(600);
       expect(frameTimeoutFor(null)).toBe(500);
+    });
+  });
+
+  describe('issue 27, point 7: a void is never a receipt, an outcome the printer tells is known', () => {
+    test.for(['P', 'C', 'X'] as const)('a payment lost before the printer ran it: the receipt is voided and lastDocument answers no receipt: %s', async (v, { pair }) => {
+      const { fake, dev } = await pair(v);
+      await dev.printReceipt(receipt('A'), 'a');
+      const before = await dev.lastDocument();
+      fake.failBefore(CMD.total);
+      expect(await failure(dev.printReceipt(receipt('B'), 'b'))).toMatchObject({ outcomeUnknown: true });
+      fake.resume();
+      // X's 4Ch Number is the open receipt's own while it is open: the void must not pass for receipt B
+      // (same amount as A), nor the void's number carry A's amount.
+      const last = await dev.lastDocument();
+      expect(fake.memory.receipts).toHaveLength(1);
+      expect(last === null || last.number <= before!.number || last.amount === '0').toBe(true);
+    });
+
+    test.for(['P', 'C', 'X'] as const)('a payment refused after another went in: the receipt is finished with the hub\'s payments and answered as issued: %s', async (v, { pair }) => {
+      const { fake, dev } = await pair(v);
+      fake.afterNext(CMD.total, () => fake.refuseNext(CMD.total));
+      const payments: Receipt['payments'] = [{ kind: 'CreditCard', name: 'Card', amount: '10.00' }, { kind: 'Cash', name: 'Cash', amount: '10.00' }];
+      // The old driver threw "outcome unknown" here although it had just closed the receipt itself.
+      expect(await dev.printReceipt(receipt('A', { payments }), 'a')).toMatchObject({ number: 1, amount: '15.78' });
+      expect(fake.memory.receipts.map((r) => r.payments.map((p) => [p.mode, p.amount]))).toEqual([
+        [
+          [VARIANTS[v].payments.CreditCard, '10.00'],
+          [VARIANTS[v].payments.Cash, '10.00'],
+        ],
+      ]);
+    });
+
+    test.for(['P', 'C', 'X'] as const)('a payment refused before any went in: voided, a known outcome, and no receipt: %s', async (v, { pair }) => {
+      const { fake, dev } = await pair(v);
+      fake.refuseNext(CMD.total);
+      expect(await failure(dev.printReceipt(receipt('A'), 'a'))).toMatchObject({ code: 'REJECTED', outcomeUnknown: false });
+      expect(fake.openReceipt).toBeNull();
+      expect((await dev.lastDocument())?.amount ?? '0').toBe('0');
     });
   });
 
