@@ -787,6 +787,7 @@ export class FakeDatecsDevice {
         ? this.join([number, ...groups.map((g) => fmt(g)), ...stornoGroups.map((g) => fmt(g))])
         : [String(number).padStart(4, '0'), cents(day.total, 12), ...groups.map((g) => cents(g, 12))].join(',');
       if (kind === 'Z') {
+        this.zOverdue = false;
         this.memory.zNumber = number;
         this.memory.day = { total: '0', receipts: 0, voided: 0, byGroup: {}, storno: '0', stornoByGroup: {} };
       }

@@ -432,6 +432,7 @@ export class DatecsFiscalDevice implements FiscalDevice {
     let tx = v.name === 'X' ? await this.transaction(v) : null;
     if (hasFlag(v, s, 'nonFiscalReceiptOpen') || tx?.nonFiscal) {
       await this.cmd(v, CMD.closeNonFiscalReceipt, '', true);
+      await this.noteNotReceipt(v);
       if (tx?.nonFiscal) tx = await this.transaction(v);
     }
     const open = tx ? tx.open : hasFlag(v, s, 'fiscalReceiptOpen') || hasFlag(v, s, 'stornoReceiptOpen');
