@@ -392,6 +392,12 @@ export class FakeDatecsDevice {
 
   // ---- the line -------------------------------------------------------------------------------------
 
+  /** Hands `bytes` to the device as if they came over a line whose answers go to `line`; resolves once they are answered. */
+  async feed(line: { send(bytes: Buffer): void }, bytes: Buffer): Promise<void> {
+    this.receive({ input: Buffer.alloc(0), send: (b) => line.send(Buffer.from(b)), drop: () => {} }, bytes);
+    await this.busy;
+  }
+
   private receive(peer: Peer, chunk: Buffer): void {
     if (!this.powered) return;
     peer.input = Buffer.concat([peer.input, chunk]);
@@ -640,7 +646,7 @@ export class FakeDatecsDevice {
       const block = this.printBlock();
       if (block) return { errors: block };
       const text = this.x ? data.split('\t')[0] : data;
-      // X: at most PrintColumns-2 (p.13): 32 columns on the FMP-55X, 42 or more on the others (v2.08 p.60).
+      // X: at most PrintColumns-2 (p.13): 32 columns on the FMP-55X, 42 or more on the others (v2.08 p.48-49).
       if (this.x && bytes(text).length > (/^FMP-55/.test(this.model) ? 30 : 40)) return { errors: ['syntaxError'], error: '-111002' };
       this.open.texts.push(text);
       return {};

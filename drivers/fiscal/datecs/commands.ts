@@ -509,7 +509,7 @@ export const VARIANTS: Record<VariantName, Variant> = {
 export const X_WRONG_PASSWORD = '-102002';
 
 /**
- * What the X error codes the driver can meet mean (X manual v2.08, "Error codes", p.54-67), in words a
+ * What the X error codes the driver can meet mean (X manual v2.08, "Error codes", p.53-67), in words a
  * person can act on; the others are named by their code.
  */
 export const X_ERRORS: Record<string, string> = {
