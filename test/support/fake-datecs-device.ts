@@ -209,6 +209,8 @@ export class FakeDatecsDevice {
   private readonly refusals = new Set<number>();
   /** The day is older than 24 hours: 30h is refused until a Z report (X -111024; classic S1.1, "not allowed"). */
   zOverdue = false;
+  /** A void takes a document number (71h) — which a real printer does is a hardware check (NOTES.md). */
+  numbersVoids = true;
   /** 40h answers `F` (P p.22, C p.17: the command failed) instead of the last Z report. */
   lastEntryFails = false;
   private lastSeq = -1;
@@ -772,8 +774,8 @@ export class FakeDatecsDevice {
       const voided = this.open;
       this.open = null;
       this.memory.day.voided += 1;
-      this.memory.documentNumber += 1;
-      this.last = { number: this.memory.documentNumber, items: voided.lines.length, amount: voided.sum.plus(voided.adjustment), paid: new Decimal(0) };
+      if (this.numbersVoids) this.memory.documentNumber += 1;
+      this.last = { number: this.memory.documentNumber + (this.numbersVoids ? 0 : 1), items: voided.lines.length, amount: voided.sum.plus(voided.adjustment), paid: new Decimal(0) };
       return {};
     },
     // 45h: P p.23, C p.18 ('0' Z, '2' X); X p.18-19 ('X'/'Z').

@@ -412,13 +412,21 @@ export class DatecsFiscalDevice implements FiscalDevice {
     };
   }
 
-  /** A document that is not a receipt (a void, a report) was just made: on P and C its 71h number is remembered as such. */
-  private async noteNotReceipt(v: Variant): Promise<void> {
-    if (v.numberFrom !== 'lastDocumentNumber') return;
-    const n = await this.lastNumber(v).catch(() => null);
-    if (n === null) return;
-    this.notReceipts.push(n);
-    if (this.notReceipts.length > 16) this.notReceipts.shift();
+  /**
+   * Makes a document that is not a receipt (a void, a report, a service receipt closed) and, on P and C,
+   * remembers its 71h number as such: only when 71h moved, since a printer that does not number it
+   * would otherwise mark the receipt before it.
+   */
+  private async notReceipt<T>(v: Variant, make: () => Promise<T>): Promise<T> {
+    if (v.numberFrom !== 'lastDocumentNumber') return make();
+    const before = await this.lastNumber(v).catch(() => null);
+    const made = await make();
+    const after = await this.lastNumber(v).catch(() => null);
+    if (before !== null && after !== null && after > before) {
+      this.notReceipts.push(after);
+      if (this.notReceipts.length > 16) this.notReceipts.shift();
+    }
+    return made;
   }
 
   /**
@@ -431,8 +439,7 @@ export class DatecsFiscalDevice implements FiscalDevice {
     const s = await this.statusBytes(v);
     let tx = v.name === 'X' ? await this.transaction(v) : null;
     if (hasFlag(v, s, 'nonFiscalReceiptOpen') || tx?.nonFiscal) {
-      await this.cmd(v, CMD.closeNonFiscalReceipt, '', true);
-      await this.noteNotReceipt(v);
+      await this.notReceipt(v, () => this.cmd(v, CMD.closeNonFiscalReceipt, '', true));
       if (tx?.nonFiscal) tx = await this.transaction(v);
     }
     const open = tx ? tx.open : hasFlag(v, s, 'fiscalReceiptOpen') || hasFlag(v, s, 'stornoReceiptOpen');
@@ -440,9 +447,8 @@ export class DatecsFiscalDevice implements FiscalDevice {
     tx ??= await this.transaction(v);
     const paid = tx.tender !== null && new Decimal(tx.tender).gt(0);
     if (!paid) {
-      await this.cmd(v, CMD.cancelFiscalReceipt, '', true);
+      await this.notReceipt(v, () => this.cmd(v, CMD.cancelFiscalReceipt, '', true));
       this.paying = null;
-      await this.noteNotReceipt(v);
       return 'voided';
     }
     await this.payRest(v, new Decimal(tx.tender!), new Decimal(tx.amount ?? 0));
@@ -503,7 +509,7 @@ export class DatecsFiscalDevice implements FiscalDevice {
    * counts there and a Z report made since (the usual cure) releases the guard. Answers the error with
    * its cause in words.
    */
-  private countRefusal(v: Variant, e: unknown, closure: number): unknown {
+  private countRefusal(v: Variant, e: unknown, closure: number, storno: boolean): unknown {
     if (!(e instanceof DeviceError) || e.code !== 'REJECTED') return e;
     const wrongPassword = v.name === 'X' ? e.vendorCode === `E${X_WRONG_PASSWORD}` : e.vendorCode === 'S1.1';
     if (!wrongPassword) return e;
@@ -511,7 +517,7 @@ export class DatecsFiscalDevice implements FiscalDevice {
     const message =
       v.name === 'X'
         ? `the printer refused the operator password (${e.message})`
-        : `the printer refused to open a receipt (${e.message}): a Z report is overdue (the day is older than 24 hours), or the operator password is wrong`;
+        : `the printer refused to open a ${storno ? 'storno ' : ''}receipt (${e.message}): a Z report is overdue (the day is older than 24 hours), or the operator password is wrong${storno ? ', or the printer does not accept the original receipt it quotes' : ''}`;
     this.lastRefusal = { message, closure };
     return new DeviceError('REJECTED', message, false, e.vendorCode);
   }
@@ -557,7 +563,7 @@ export class DatecsFiscalDevice implements FiscalDevice {
         this.openRefusals = 0;
         this.lastRefusal = null;
       } catch (e) {
-        throw this.countRefusal(v, e, closure);
+        throw this.countRefusal(v, e, closure, origin !== null);
       }
       this.paying = { modes: plan.modes, amounts: plan.amounts.map((a) => new Decimal(a)) };
       let paying = false;
@@ -652,8 +658,7 @@ export class DatecsFiscalDevice implements FiscalDevice {
   private report(kind: 'X' | 'Z'): Promise<ReportResult> {
     return this.document(async (v) => {
       await this.recover(v);
-      const r = await this.parse(v, CMD.dailyReport, v.dailyReport(kind), (d) => v.parseReport(d), true);
-      await this.noteNotReceipt(v);
+      const r = await this.notReceipt(v, () => this.parse(v, CMD.dailyReport, v.dailyReport(kind), (d) => v.parseReport(d), true));
       const receipts = this.dayReceipts ?? 0;
       if (kind === 'Z') {
         this.dayReceipts = 0;

@@ -342,6 +342,19 @@ describe.concurrent('the Datecs driver', () => {
       ]);
     });
 
+    test.for(['P', 'C'] as const)('a printer that does not number voids: the void is still no receipt, the next receipt is one: %s', async (v, { pair }) => {
+      const { fake, dev } = await pair(v);
+      fake.numbersVoids = false;
+      await dev.printReceipt(receipt('A'), 'a');
+      fake.refuseNext(CMD.total);
+      expect(await failure(dev.printReceipt(receipt('B', { total: '15.78' }), 'b'))).toMatchObject({ outcomeUnknown: false });
+      expect(fake.memory.documentNumber).toBe(1);
+      // 71h still answers A's number, 4Ch tells of the voided receipt (nothing paid): no receipt.
+      expect(await dev.lastDocument()).toMatchObject({ number: 1, amount: '0' });
+      expect((await dev.printReceipt(receipt('C'), 'c')).number).toBe(2);
+      expect(await dev.lastDocument()).toMatchObject({ number: 2, amount: '15.78' });
+    });
+
     test.for(['P', 'C', 'X'] as const)('a payment refused before any went in: voided, a known outcome, and no receipt: %s', async (v, { pair }) => {
       const { fake, dev } = await pair(v);
       fake.refuseNext(CMD.total);
