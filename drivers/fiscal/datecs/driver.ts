@@ -26,6 +26,7 @@ import {
   bytes,
   faultOf,
   hasFlag,
+  isReturn,
   parseDiagnosticInfo,
   RefusedReply,
   X_ERRORS,
@@ -335,7 +336,11 @@ export class DatecsFiscalDevice implements FiscalDevice {
 
   /** What would make the printer refuse this receipt, found without asking it (null while the variant is unknown). */
   validate(receipt: Receipt): string | null {
-    return this.variant ? receiptProblem(receipt, this.variant, this.settings) : null;
+    if (!this.variant) return null;
+    const problem = receiptProblem(receipt, this.variant, this.settings);
+    if (problem || !this.diag || !isReturn(receipt)) return problem;
+    const origin = this.origin(this.variant, receipt);
+    return typeof origin === 'string' ? origin : null;
   }
 
   /** One document at a time: a query for the last document waits until a receipt in progress ends. */

@@ -498,6 +498,8 @@ describe.concurrent('the Datecs driver', () => {
       await dev.printReceipt(receipt('T1'), 'sale');
       const sent = fake.requests.length;
       expect(await failure(dev.printReceipt(refund({ returnOf: undefined }), 'r1'))).toMatchObject({ code: 'REJECTED', vendorCode: 'RETURN', outcomeUnknown: false, message: expect.stringMatching(/names none/) });
+      expect(dev.validate(refund({ returnOf: undefined }))).toMatch(/names none/);
+      expect(dev.validate(refund())).toBeNull();
       const foreign = refund({ returnOf: { ...refund().returnOf!, fiscalMemorySerialNumber: '02999999' } });
       expect(await failure(dev.printReceipt(foreign, 'r2'))).toMatchObject({ vendorCode: 'RETURN', message: expect.stringMatching(/fiscal memory 02999999, not by this printer's \(02000001\)/) });
       expect(await failure(dev.printReceipt(refund({ returnOf: { ...refund().returnOf!, date: 'yesterday' } }), 'r3'))).toMatchObject({ vendorCode: 'RETURN' });
