@@ -8,7 +8,8 @@
  *   C  "Програмен интерфейс на каси DP-05, DP-25, DP-35, WP-50, DP-150", v2.04BG
  *      (bg.isl.dt.c.protocol-v2.04BG-bg.pdf)
  *   X  "FMP-350X, FMP-55X, FP-700X, WP-500X, WP-50X, DP-25X, DP-150X Programmer's Manual" v2.02
- *      (bg.isl.dt.x.protocol-v2.02-en.pdf)
+ *      (bg.isl.dt.x.protocol-v2.02-en.pdf); v2.08 where it adds to it (per-model passwords, 4Ch
+ *      IsOpen 5, the error table), cited as "X v2.08"
  */
 import { Decimal } from 'decimal.js';
 import type { PaymentKind, Receipt } from '../types.js';
