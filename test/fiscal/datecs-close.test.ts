@@ -240,3 +240,21 @@ describe('status', () => {
     expect(retries.status).toBe(400);
   });
 });
+
+describe('the open guard (issue 27, point 9)', () => {
+  it('a Z report overdue: 503 and lastError name it; after the Z report the close goes through, not blocked until the device is saved again', async () => {
+    const t = await r.open();
+    r.sim.zOverdue = true;
+    for (let i = 0; i < 3; i++) {
+      const res = await r.close(t.id);
+      expect503(res);
+      expect(res.body.detail).toMatch(/Z report is overdue/);
+    }
+    expect((await r.device()).status.lastError).toMatch(/^REJECTED: .*Z report is overdue/);
+    expect(r.sim.wrongPasswords).toBe(0);
+    expect((await hub.call('POST', '/api/fiscaldevices/DT1/reports/z')).status).toBe(200);
+    const res = await r.close(t.id);
+    expect(res.status).toBe(200);
+    expect(r.receiptsOf(t.id)).toHaveLength(1);
+  });
+});

@@ -12,6 +12,9 @@
  * hand replies over in pieces, or be switched off.
  *
  * Document numbers (71h) count completed documents: a receipt when it closes, a void, a report.
+ * 4Ch tells of the current or last receipt, voided ones included (a void is "the last fiscal
+ * receipt", printed with its sales and ending "FISCAL RECEIPT", P p.22, C p.16; its amount is what
+ * was registered, nothing paid): X's Number, Amount and Paid all belong to that one receipt.
  *
  *   npx tsx test/support/fake-datecs-device.ts [port] [dropRate] [P|C|X]   — a demo device on 127.0.0.1
  */
@@ -32,6 +35,25 @@ export interface FakeReceipt {
   change: string;
   unp: string | null;
   date: string;
+  /** A storno (refund) receipt: what it quoted of the original. */
+  storno?: StornoQuote;
+}
+
+/** What a storno receipt's opening command quoted of the receipt it refunds. */
+export interface StornoQuote {
+  number: number;
+  /** The date and time as sent (P, C `DDMMYYhhmmss`; X `DD-MM-YY hh:mm:ss`). */
+  date: string;
+  fiscalMemorySerialNumber: string;
+  unp: string | null;
+}
+
+/** The receipt 4Ch tells of when none is open: the last one closed or voided. */
+interface LastReceipt {
+  number: number;
+  items: number;
+  amount: Decimal;
+  paid: Decimal;
 }
 
 export interface FakeReport {
@@ -49,7 +71,7 @@ export interface FiscalMemory {
   documentNumber: number;
   /** Z reports written; the open fiscal day is zNumber + 1. */
   zNumber: number;
-  day: { total: string; receipts: number; voided: number; byGroup: Record<string, string> };
+  day: { total: string; receipts: number; voided: number; byGroup: Record<string, string>; storno: string; stornoByGroup: Record<string, string> };
   receipts: FakeReceipt[];
   reports: FakeReport[];
   /** The last УНП given (P counts on from it when 30h leaves it out, P p.16). */
@@ -66,6 +88,7 @@ interface OpenReceipt {
   payments: FakeReceipt['payments'];
   settled: boolean;
   unp: string | null;
+  storno: StornoQuote | null;
 }
 
 /** `raw`: an X answer without the error code first (5Ah syntax 2, X p.24). */
@@ -85,7 +108,7 @@ export interface FakeDatecsOptions {
   /** '' leaves the serial field out of 5Ah, as the Moldovan DP-150MX of ErpNet.FP #183 does. */
   serialNumber?: string;
   fiscalMemorySerialNumber?: string;
-  /** Operator 1's password (default: the variant's factory one). */
+  /** Every operator's password (default: the model's factory one, see FACTORY_PASSWORD). */
   password?: string;
   clock?: () => Date;
   /** Each reply comes this late; SYN bytes go out meanwhile every `synIntervalMs`. */
@@ -136,6 +159,17 @@ const MODES: Record<VariantName, string> = { P: 'PNCDIJKLijklmnopqrs', C: 'PNCDI
 /** 31h text bytes (P p.17: 42, C p.11: 22, X p.9: 72). */
 const TEXT_MAX: Record<VariantName, number> = { P: 42, C: 22, X: 72 };
 const UNP = /^[0-9A-Za-z]{8}-[0-9A-Za-z]{4}-\d{7}$/;
+/**
+ * Operator 1's factory password: P "0000", C "1" (ErpNet.FP's defaults); X per the 30h note of the X
+ * manual v2.08 (p.10): the operator's number on WP-500X, WP-25X, WP-50X, DP-25X, DP-150X, DP-05C,
+ * "0000" on FMP-350X, FMP-55X, FP-700X.
+ */
+function FACTORY_PASSWORD(variant: VariantName, model: string): string {
+  if (variant === 'P') return '0000';
+  if (variant === 'C') return '1';
+  // The cash registers (DP-, WP-; the DP-150MX of ErpNet.FP #183 is a DP-150X) and the printers (FMP-, FP-).
+  return /^(DP|WP)-/.test(model) ? '1' : '0000';
+}
 const MONEY = '[+-]?\\d{1,8}(?:\\.\\d{1,2})?';
 
 function isFrame(f: FrameFormat, frame: Uint8Array): boolean {
@@ -168,6 +202,17 @@ export class FakeDatecsDevice {
   private readonly random: () => number;
   private readonly clock: () => Date;
   private open: OpenReceipt | null = null;
+  private nonFiscalOpen = false;
+  private last: LastReceipt | null = null;
+  private silentOn: number | null = null;
+  private readonly hooks = new Map<number, () => void>();
+  private readonly refusals = new Set<number>();
+  /** The day is older than 24 hours: 30h is refused until a Z report (X -111024; classic S1.1, "not allowed"). */
+  zOverdue = false;
+  /** A void takes a document number (71h) — which a real printer does is a hardware check (NOTES.md). */
+  numbersVoids = true;
+  /** 40h answers `F` (P p.22, C p.17: the command failed) instead of the last Z report. */
+  lastEntryFails = false;
   private lastSeq = -1;
   private lastReply: Buffer | null = null;
   private drops: DropRule[] = [];
@@ -184,7 +229,7 @@ export class FakeDatecsDevice {
   constructor(opts: FakeDatecsOptions = {}) {
     this.variant = VARIANTS[opts.variant ?? 'C'];
     this.model = opts.model ?? MODELS[this.variant.name];
-    this.password = opts.password ?? this.variant.password;
+    this.password = opts.password ?? FACTORY_PASSWORD(this.variant.name, this.model);
     this.clock = opts.clock ?? (() => new Date());
     this.latencyMs = opts.latencyMs ?? 0;
     this.synIntervalMs = opts.synIntervalMs ?? 60;
@@ -195,7 +240,7 @@ export class FakeDatecsDevice {
       fiscalMemorySerialNumber: opts.fiscalMemorySerialNumber ?? '02000001',
       documentNumber: 0,
       zNumber: 0,
-      day: { total: '0', receipts: 0, voided: 0, byGroup: {} },
+      day: { total: '0', receipts: 0, voided: 0, byGroup: {}, storno: '0', stornoByGroup: {} },
       receipts: [],
       reports: [],
       lastUnp: null,
@@ -214,6 +259,26 @@ export class FakeDatecsDevice {
     this.silentAfter = { cmd, how };
   }
 
+  /** On receiving `cmd` next, executes nothing and answers nothing (or drops the line) until `resume()`: a command lost on its way in. */
+  failBefore(cmd: number): void {
+    this.silentOn = cmd;
+  }
+
+  /** Refuses the next `cmd` as a syntax error (X -111002), executing nothing. */
+  refuseNext(cmd: number): void {
+    this.refusals.add(cmd);
+  }
+
+  /** Runs `fn` once, right after the device next executes `cmd` (to fault what comes after it). */
+  afterNext(cmd: number, fn: () => void): void {
+    this.hooks.set(cmd, fn);
+  }
+
+  /** A service (non-fiscal) receipt left open, as the keyboard or another program would leave it (26h). */
+  openServiceReceipt(): void {
+    this.nonFiscalOpen = true;
+  }
+
   nakFrames(count: number): void {
     this.naks += count;
   }
@@ -225,6 +290,7 @@ export class FakeDatecsDevice {
   resume(): void {
     this.silent = false;
     this.silentAfter = null;
+    this.silentOn = null;
   }
 
   paperOutAfterLines(lines: number): void {
@@ -328,6 +394,12 @@ export class FakeDatecsDevice {
 
   // ---- the line -------------------------------------------------------------------------------------
 
+  /** Hands `bytes` to the device as if they came over a line whose answers go to `line`; resolves once they are answered. */
+  async feed(line: { send(bytes: Buffer): void }, bytes: Buffer): Promise<void> {
+    this.receive({ input: Buffer.alloc(0), send: (b) => line.send(Buffer.from(b)), drop: () => {} }, bytes);
+    await this.busy;
+  }
+
   private receive(peer: Peer, chunk: Buffer): void {
     if (!this.powered) return;
     peer.input = Buffer.concat([peer.input, chunk]);
@@ -365,6 +437,11 @@ export class FakeDatecsDevice {
   private async serve(peer: Peer, request: Request): Promise<void> {
     if (this.silent || !this.powered) return;
     this.requests.push(request);
+    if (this.silentOn === request.cmd) {
+      this.silentOn = null;
+      this.silent = true;
+      return;
+    }
     let reply: Buffer;
     // The same SEQ as the frame answered last: repeat that answer, execute nothing (P p.7, C p.5, X p.4).
     const repeat = request.seq === this.lastSeq && this.lastReply !== null;
@@ -423,12 +500,20 @@ export class FakeDatecsDevice {
 
   private execute(request: Request): Buffer {
     const handler = this.handlers[request.cmd];
-    const out: Answer = handler ? handler(str(request.data)) : { errors: ['invalidCommand'] };
+    const refuse = this.refusals.delete(request.cmd);
+    const out: Answer = refuse ? { errors: ['syntaxError'], error: '-111002' } : handler ? handler(str(request.data)) : { errors: ['invalidCommand'] };
+    const hook = this.hooks.get(request.cmd);
+    if (hook) {
+      this.hooks.delete(request.cmd);
+      hook();
+    }
     const flags: StatusFlag[] = ['fiscalMode', ...(out.errors ?? [])];
     if (this.paper === 'out') flags.push('paperOut');
     if (this.paper === 'low') flags.push('paperLow');
     if (this.coverOpen) flags.push('coverOpen');
     if (this.open) flags.push('fiscalReceiptOpen');
+    if (this.open?.storno && this.variant.name === 'P') flags.push('stornoReceiptOpen');
+    if (this.nonFiscalOpen) flags.push('nonFiscalReceiptOpen');
     // A refusal answers no data on classic firmware (P p.7); X answers its error code (X p.5).
     const failed = (out.errors?.length ?? 0) > 0 || out.error !== undefined;
     let data = failed ? '' : (out.data ?? '');
@@ -458,6 +543,36 @@ export class FakeDatecsDevice {
     return this.x ? fmt(value) : cents(value, width);
   }
 
+  /**
+   * 30h, 2Eh, 2Bh: a receipt, or a storno receipt quoting `storno`. Refused with a receipt of any kind
+   * open, after three wrong passwords (locked until switched off, P p.17), with a wrong password (X
+   * -102002), a day older than 24 hours (X -111024; classic "not allowed"), a missing УНП on P (p.16).
+   * A storno receipt of this printer's own receipt must quote its number and, when it had one, its УНП.
+   */
+  private startReceipt(op: string, pwd: string, till: string, unp: string | null, storno: StornoQuote | null): Answer {
+    if (this.open || this.nonFiscalOpen) return { errors: ['notAllowed'], error: '-111015' };
+    if (this.wrongPasswords >= 3) return { errors: ['notAllowed'], error: '-112002' };
+    if (!/^\d{1,2}$/.test(op ?? '') || !/^\d{1,8}$/.test(pwd ?? '') || !/^\d{1,5}$/.test(till ?? '')) return { errors: ['syntaxError'] };
+    if (unp !== null && !UNP.test(unp)) return { errors: ['syntaxError'] };
+    if (pwd !== this.password) {
+      this.wrongPasswords += 1;
+      return { errors: ['notAllowed'], error: '-102002' };
+    }
+    if (this.zOverdue) return { errors: ['notAllowed'], error: '-111024' };
+    // P: "the UNP must be set at least once" (p.16).
+    if (this.variant.name === 'P' && !storno && unp === null && this.memory.lastUnp === null) return { errors: ['notAllowed'] };
+    if (storno && storno.fiscalMemorySerialNumber === this.memory.fiscalMemorySerialNumber) {
+      const original = this.memory.receipts.find((r) => r.number === storno.number && !r.storno);
+      if (!original || (original.unp ?? null) !== storno.unp) return { errors: ['notAllowed'], error: '-111003' };
+    }
+    const block = this.printBlock();
+    if (block) return { errors: block };
+    this.open = { texts: [], lines: [], sum: new Decimal(0), adjustment: new Decimal(0), subtotalled: false, paid: new Decimal(0), payments: [], settled: false, unp: storno ? null : unp, storno };
+    if (unp && !storno) this.memory.lastUnp = unp;
+    if (this.x) return { data: `${this.memory.documentNumber + 1}\t` };
+    return { data: `${String(this.memory.day.receipts + this.memory.day.voided + 1).padStart(4, '0')},${String(this.memory.day.receipts + 1).padStart(4, '0')}` };
+  }
+
   private readonly handlers: Record<number, Handler> = {
     // 4Ah (P p.24, C p.20: option W or X; X p.20: none).
     [CMD.status]: (data) => (this.x ? (data === '' ? {} : { errors: ['syntaxError'] }) : ['', 'X', 'W'].includes(data) ? {} : { errors: ['syntaxError'] }),
@@ -473,54 +588,69 @@ export class FakeDatecsDevice {
     },
     // 71h: P p.35, C p.27; X has none (X p.2 lists no 71h).
     [CMD.lastDocumentNumber]: () => (this.x ? { errors: ['invalidCommand'], error: '-111002' } : { data: String(this.memory.documentNumber).padStart(7, '0') }),
-    // 40h: P p.22, C p.17 `P,N,Tax..,Date` or `F`; X p.17 `nRep\t...`.
+    // 40h: P p.22, C p.17 `P,N,Tax..,Date`, `F` when it failed; X p.17 `nRep\t...`. N 0 before the first Z.
     [CMD.lastFiscalEntry]: () => {
       const z = this.memory.zNumber;
-      if (this.x) return { data: this.join([z, ...Array(8).fill('0.00'), '01-01-26']) };
-      if (z === 0) return { data: 'F' };
+      if (this.x) return this.lastEntryFails ? { error: '-100001' } : { data: this.join([z, ...Array(8).fill('0.00'), '01-01-26']) };
+      if (this.lastEntryFails) return { data: 'F' };
       return { data: ['P', String(z).padStart(4, '0'), ...Array(8).fill(cents(0, 12)), '010126'].join(',') };
     },
     // 4Ch: P p.25, C p.20 `Open,Items,Amount,Tender` in signed stotinki; X p.21 with IsOpen and Number.
+    // The current receipt, else the last one closed or voided (X v2.08 p.24: IsOpen 2-4 storno, 5 non-fiscal).
     [CMD.transactionStatus]: (data) => {
       if (!this.x && data !== '' && data !== 'T') return { errors: ['syntaxError'] };
-      const last = this.memory.receipts.at(-1);
       const o = this.open;
-      const items = o ? o.lines.length : (last?.lines.length ?? 0);
-      const amt = o ? this.total() : new Decimal(last?.total ?? 0);
-      const tender = o ? o.paid : new Decimal(last?.total ?? 0).plus(last?.change ?? 0);
-      if (this.x) return { data: this.join([o ? 1 : 0, o ? this.memory.documentNumber + 1 : this.memory.documentNumber, items, fmt(amt), fmt(tender)]) };
-      return { data: [o ? '1' : '0', String(items), this.money(amt), this.money(tender)].join(',') };
+      const last = this.last;
+      const number = o ? this.memory.documentNumber + 1 : (last?.number ?? 0);
+      const items = o ? o.lines.length : (last?.items ?? 0);
+      const amt = o ? this.total() : (last?.amount ?? new Decimal(0));
+      const tender = o ? o.paid : (last?.paid ?? new Decimal(0));
+      if (this.x) return { data: this.join([o ? (o.storno ? 3 : 1) : this.nonFiscalOpen ? 5 : 0, number, items, fmt(amt), fmt(tender)]) };
+      return { data: [o || this.nonFiscalOpen ? '1' : '0', String(items), this.money(amt), this.money(tender)].join(',') };
+    },
+    // 26h, 27h: a service receipt (P p.13, C p.10, X p.6).
+    [CMD.closeNonFiscalReceipt]: () => {
+      if (!this.nonFiscalOpen) return { errors: ['notAllowed'], error: '-111016' };
+      this.nonFiscalOpen = false;
+      this.memory.documentNumber += 1;
+      return { data: this.x ? `${this.memory.documentNumber}\t` : String(this.memory.documentNumber) };
+    },
+    // 2Eh: P p.16 `Op,Pwd,Till,R<DocNo>,<StUNP>,<StDT>,<StFMIN>`; C p.10 `Op,Pwd,NSale,Till,1,DocNo,DocDT,FM`.
+    [CMD.openStornoReceipt]: (data) => {
+      if (this.x) return { errors: ['invalidCommand'], error: '-111002' };
+      const f = data.split(',');
+      const [op, pwd, till, quote] =
+        this.variant.name === 'P'
+          ? [f[0], f[1], f[2], /^R(\d{1,7})$/.test(f[3] ?? '') && f.length === 7 ? { number: Number(f[3].slice(1)), unp: f[4] || null, date: f[5], fiscalMemorySerialNumber: f[6] } : null]
+          : [f[0], f[1], f[3], f.length === 8 && /^[012]$/.test(f[4]) && /^\d{1,7}$/.test(f[5]) ? { number: Number(f[5]), unp: f[2] || null, date: f[6], fiscalMemorySerialNumber: f[7] } : null];
+      if (!quote || !/^\d{12}$/.test(quote.date) || !/^\d{8}$/.test(quote.fiscalMemorySerialNumber)) return { errors: ['syntaxError'] };
+      return this.startReceipt(op, pwd, till, quote.unp, quote);
+    },
+    // 2Bh (X v2.08 p.8): `Op\tPwd\tTill\tStorno\tDocNum\tDateTime\tFM\tInvoice\tToInvoice\tReason\tNSale\t`.
+    [CMD.openStornoDocument]: (data) => {
+      if (!this.x) return { errors: ['invalidCommand'] };
+      const f = data.replace(/\t$/, '').split('\t');
+      if (f.length !== 11 || !/^[012]$/.test(f[3]) || !/^\d{1,7}$/.test(f[4]) || !/^\d\d-\d\d-\d\d \d\d:\d\d:\d\d( DST)?$/.test(f[5]) || !/^\d{8}$/.test(f[6])) return { errors: ['syntaxError'], error: '-111002' };
+      return this.startReceipt(f[0], f[1], f[2], null, { number: Number(f[4]), date: f[5], fiscalMemorySerialNumber: f[6], unp: f[10] || null });
     },
     // 30h: P p.16-17, C p.10, X p.9.
     [CMD.openFiscalReceipt]: (data) => {
-      if (this.open) return { errors: ['notAllowed'] };
-      if (this.wrongPasswords >= 3) return { errors: ['notAllowed'], error: '-112003' };
       const f = this.fields(data);
       let op: string, pwd: string, unp: string | null, till: string;
       if (this.variant.name === 'P') [op, pwd, till, unp = null] = f as [string, string, string, string?];
       else if (f.length >= 4 && UNP.test(f[2])) [op, pwd, unp, till] = f as [string, string, string, string];
       else [op, pwd, till, unp = null] = [f[0], f[1], f[2], null];
-      if (!/^\d{1,2}$/.test(op ?? '') || !/^\d{1,8}$/.test(pwd ?? '') || !/^\d{1,5}$/.test(till ?? '')) return { errors: ['syntaxError'] };
-      if (unp !== null && !UNP.test(unp)) return { errors: ['syntaxError'] };
-      if (pwd !== this.password) {
-        this.wrongPasswords += 1;
-        return { errors: ['notAllowed'], error: '-112001' };
-      }
-      // P: "the UNP must be set at least once" (p.16).
-      if (this.variant.name === 'P' && unp === null && this.memory.lastUnp === null) return { errors: ['notAllowed'] };
-      const block = this.printBlock();
-      if (block) return { errors: block };
-      this.open = { texts: [], lines: [], sum: new Decimal(0), adjustment: new Decimal(0), subtotalled: false, paid: new Decimal(0), payments: [], settled: false, unp };
-      if (unp) this.memory.lastUnp = unp;
-      if (this.x) return { data: `${this.memory.documentNumber + 1}\t` };
-      return { data: `${String(this.memory.day.receipts + this.memory.day.voided + 1).padStart(4, '0')},${String(this.memory.day.receipts + 1).padStart(4, '0')}` };
+      return this.startReceipt(op, pwd, till, unp, null);
     },
     // 36h: P p.20, C p.15 (text cut at the line), X p.12.
     [CMD.fiscalText]: (data) => {
       if (!this.open || this.open.settled) return { errors: ['notAllowed'] };
       const block = this.printBlock();
       if (block) return { errors: block };
-      this.open.texts.push(this.x ? data.split('\t')[0] : data);
+      const text = this.x ? data.split('\t')[0] : data;
+      // X: at most PrintColumns-2 (p.13): 32 columns on the FMP-55X, 42 or more on the others (v2.08 p.48-49).
+      if (this.x && bytes(text).length > (/^FMP-55/.test(this.model) ? 30 : 40)) return { errors: ['syntaxError'], error: '-111002' };
+      this.open.texts.push(text);
       return {};
     },
     // 31h: P p.17-18, C p.11, X p.9-10. Not after a payment (P p.20).
@@ -611,8 +741,15 @@ export class FakeDatecsDevice {
       const total = this.total();
       this.memory.documentNumber += 1;
       this.memory.day.receipts += 1;
-      this.memory.day.total = new Decimal(this.memory.day.total).plus(total).toString();
-      for (const l of open.lines) this.memory.day.byGroup[l.taxGroup] = new Decimal(this.memory.day.byGroup[l.taxGroup] ?? 0).plus(l.total).toString();
+      const day = this.memory.day;
+      if (open.storno) {
+        day.storno = new Decimal(day.storno).plus(total).toString();
+        for (const l of open.lines) day.stornoByGroup[l.taxGroup] = new Decimal(day.stornoByGroup[l.taxGroup] ?? 0).plus(l.total).toString();
+      } else {
+        day.total = new Decimal(day.total).plus(total).toString();
+        for (const l of open.lines) day.byGroup[l.taxGroup] = new Decimal(day.byGroup[l.taxGroup] ?? 0).plus(l.total).toString();
+      }
+      this.last = { number: this.memory.documentNumber, items: open.lines.length, amount: total, paid: open.paid };
       this.memory.receipts.push({
         number: this.memory.documentNumber,
         dailySalesReportNumber: this.memory.zNumber + 1,
@@ -623,6 +760,7 @@ export class FakeDatecsDevice {
         change: fmt(open.paid.minus(total)),
         unp: open.unp,
         date: this.clock().toISOString(),
+        ...(open.storno ? { storno: open.storno } : {}),
       });
       this.open = null;
       if (this.x) return { data: `${this.memory.documentNumber}\t` };
@@ -633,9 +771,11 @@ export class FakeDatecsDevice {
       if (!this.open || this.open.paid.gt(0)) return { errors: ['notAllowed'] };
       // A void goes through without paper (the printer marks it in its journal); not with the cover open.
       if (this.coverOpen) return { errors: ['coverOpen'] };
+      const voided = this.open;
       this.open = null;
       this.memory.day.voided += 1;
-      this.memory.documentNumber += 1;
+      if (this.numbersVoids) this.memory.documentNumber += 1;
+      this.last = { number: this.memory.documentNumber + (this.numbersVoids ? 0 : 1), items: voided.lines.length, amount: voided.sum.plus(voided.adjustment), paid: new Decimal(0) };
       return {};
     },
     // 45h: P p.23, C p.18 ('0' Z, '2' X); X p.18-19 ('X'/'Z').
@@ -650,12 +790,14 @@ export class FakeDatecsDevice {
       const number = this.memory.zNumber + 1;
       this.memory.reports.push({ kind, number, total: fmt(day.total), receipts: day.receipts, date: this.clock().toISOString() });
       this.memory.documentNumber += 1;
+      const stornoGroups = 'АБВГДЕЖЗ'.split('').map((g) => day.stornoByGroup[g] ?? 0);
       const reply = this.x
-        ? this.join([number, ...groups.map((g) => fmt(g)), ...Array(8).fill('0.00')])
+        ? this.join([number, ...groups.map((g) => fmt(g)), ...stornoGroups.map((g) => fmt(g))])
         : [String(number).padStart(4, '0'), cents(day.total, 12), ...groups.map((g) => cents(g, 12))].join(',');
       if (kind === 'Z') {
+        this.zOverdue = false;
         this.memory.zNumber = number;
-        this.memory.day = { total: '0', receipts: 0, voided: 0, byGroup: {} };
+        this.memory.day = { total: '0', receipts: 0, voided: 0, byGroup: {}, storno: '0', stornoByGroup: {} };
       }
       return { data: reply };
     },

@@ -8,7 +8,8 @@
  *   C  "Програмен интерфейс на каси DP-05, DP-25, DP-35, WP-50, DP-150", v2.04BG
  *      (bg.isl.dt.c.protocol-v2.04BG-bg.pdf)
  *   X  "FMP-350X, FMP-55X, FP-700X, WP-500X, WP-50X, DP-25X, DP-150X Programmer's Manual" v2.02
- *      (bg.isl.dt.x.protocol-v2.02-en.pdf)
+ *      (bg.isl.dt.x.protocol-v2.02-en.pdf); v2.08 where it adds to it (per-model passwords, 4Ch
+ *      IsOpen 5, the error table), cited as "X v2.08"
  */
 import { Decimal } from 'decimal.js';
 import type { PaymentKind, Receipt } from '../types.js';
@@ -22,6 +23,12 @@ export const VARIANT_NAMES: readonly VariantName[] = ['P', 'C', 'X'];
 
 /** Command codes, the same on every variant. */
 export const CMD = {
+  /** 27h closes a service (non-fiscal) receipt (P p.13, C p.10, X p.6). */
+  closeNonFiscalReceipt: 0x27,
+  /** 2Bh opens a storno document on X (X v2.08 p.8); P and C open a storno receipt with 2Eh. */
+  openStornoDocument: 0x2b,
+  /** 2Eh opens a storno (refund) receipt on P (p.16) and C (p.10). */
+  openStornoReceipt: 0x2e,
   openFiscalReceipt: 0x30,
   sale: 0x31,
   subtotal: 0x33,
@@ -46,6 +53,16 @@ export const str = (data: Uint8Array): string => decode1251(data);
 
 export class ReplyError extends Error {
   override readonly name = 'ReplyError';
+}
+
+/** An answer that is well formed but says the command failed (classic 40h `F`): a refusal, not a misreading. */
+export class RefusedReply extends ReplyError {
+  constructor(
+    message: string,
+    readonly vendorCode: string,
+  ) {
+    super(message);
+  }
 }
 
 // ---- money ----------------------------------------------------------------------------------------
@@ -203,15 +220,22 @@ export interface Variant {
   name: VariantName;
   frame: FrameFormat;
   status: StatusTable;
-  /** Bytes of a sale's text (31h), of a free text line (36h), of a payment's text. */
+  /** Bytes of a sale's text (31h). */
   textMax: number;
-  commentMax: number;
   /** Tax groups in order: VAT category n → the nth (P p.1, C p.1: А–З; X p.9-10: '1'–'8'). */
   taxGroups: readonly string[];
   /** Payment modes of 35h by the hub's payment kind. */
   payments: Record<PaymentKind, string>;
-  /** The factory password of operator 1 (ErpNet.FP's defaults, README "default passwords"). */
-  password: string;
+  /**
+   * The factory password of operator `operator` on `model`: P "0000", C "1" (ErpNet.FP's defaults); X
+   * per model (X v2.08 p.10, 30h note): the operator's own number on the cash registers, "0000" on the
+   * FMP-350X, FMP-55X and FP-700X printers.
+   */
+  defaultPassword(model: string, operator: string): string;
+  /** Bytes of a free text line (36h) on `model`: X prints PrintColumns-2 (p.13), 30 on the 32-column FMP-55X. */
+  commentMaxFor(model: string): number;
+  /** The storno (refund) receipt's opening command and its data, referencing the original receipt. */
+  storno: { cmd: number; open(op: string, password: string, till: string, origin: StornoOrigin): string };
   /** 4Ah data: classic 'X' answers without waiting for the print buffer (P p.24, C p.20); X takes none (p.20). */
   statusRequest: string;
   /** 4Ch data: classic 'T' for the bill so far (P p.25, C p.20); X takes none (p.21). */
@@ -237,9 +261,32 @@ export interface Variant {
 
 export type PaidCode = 'D' | 'R' | 'F' | 'E' | 'I';
 
+/** What a storno receipt quotes of the receipt it refunds (P p.16, C p.10, X v2.08 p.8). */
+export interface StornoOrigin {
+  /** The original's (global) document number. */
+  number: number;
+  /** When it was issued, in the printer's own (local) time. */
+  date: { day: number; month: number; year: number; hour: number; minute: number; second: number };
+  fiscalMemorySerialNumber: string;
+  /** The original's unique sale number (УНП), or null when it was issued without one. */
+  unp: string | null;
+}
+
+const p2 = (n: number) => String(n).padStart(2, '0');
+/** `DDMMYYhhmmss` (P p.16 StDT, C p.10 DocDateTime). */
+const compactDate = ({ date: d }: StornoOrigin) => `${p2(d.day)}${p2(d.month)}${p2(d.year % 100)}${p2(d.hour)}${p2(d.minute)}${p2(d.second)}`;
+
 export interface Transaction {
+  /**
+   * A receipt is open: X a fiscal or storno receipt (IsOpen 1-4, p.21); classic "a fiscal or service
+   * receipt" (P p.25, C p.20), which of them the status bits tell.
+   */
   open: boolean;
-  /** The current receipt's number (X only). */
+  /** X IsOpen 2-4: the open receipt is a storno receipt (X p.21). */
+  storno: boolean;
+  /** X IsOpen 5: a standard non-fiscal receipt is open (X v2.08 p.24), no fiscal one. */
+  nonFiscal: boolean;
+  /** The current or last receipt's number (X only): while a receipt is open, the open one's own. */
   number: number | null;
   items: number;
   amount: string | null;
@@ -264,7 +311,15 @@ function classicPayment(data: string): { code: PaidCode; amount: string | null }
 function classicTransaction(data: string): Transaction {
   const [open, items, amt, tender] = commas(data);
   if (open !== '0' && open !== '1') throw new ReplyError(`transaction status: '${data}' does not start with 0 or 1`);
-  return { open: open === '1', number: null, items: int(items, 'Items'), amount: parseAmount(amt ?? ''), tender: tender === undefined ? null : parseAmount(tender) };
+  return {
+    open: open === '1',
+    storno: false,
+    nonFiscal: false,
+    number: null,
+    items: int(items, 'Items'),
+    amount: parseAmount(amt ?? ''),
+    tender: tender === undefined ? null : parseAmount(tender),
+  };
 }
 
 /** 45h answer of P and C: `Closure,FM_Total,TotA..TotH` (P p.23, C p.18); the total is the sum of the groups. */
@@ -274,12 +329,13 @@ function classicReport(data: string): { closure: number; total: string } {
 }
 
 /**
- * 40h answer of P and C: `P,N,TaxA..TaxH,Date` on success, `F` when there is no record to read
- * (P p.22, C p.17): the number of the last Z report, 0 before the first.
+ * 40h answer of P and C: `P,N,TaxA..TaxH,Date` on success (the number of the last Z report), `F` when
+ * the command failed (P p.22 "The command is unsuccessful", C p.17 "the last record cannot be read"):
+ * an error, not "no Z report yet" (which is N 0).
  */
 function classicLastEntry(data: string): number {
   const [code, n] = commas(data);
-  if (code === 'F') return 0;
+  if (code === 'F') throw new RefusedReply('the printer could not read its last fiscal memory record (40h answered F)', 'F');
   if (code !== 'P') throw new ReplyError(`last fiscal entry: '${data}' starts with neither P nor F`);
   return int(n, 'N');
 }
@@ -326,10 +382,19 @@ export const VARIANTS: Record<VariantName, Variant> = {
     // 31h text: ErpNet.FP sends at most 34 bytes to P firmware (the manual allows 42, p.17, but the line
     // also holds price and group); 36h: 46 (ErpNet.FP); 35h: 36 bytes (p.19).
     textMax: 34,
-    commentMax: 46,
     // 35h modes (p.19-20): P cash, D debit card, m coupons, C cheque.
     payments: { Cash: 'P', CreditCard: 'D', Voucher: 'm', Other: 'C' },
-    password: '0000',
+    defaultPassword: () => '0000',
+    commentMaxFor: () => 46,
+    /**
+     * 2Eh `<OpNum>,<Password>,<TillNum>,<StType><DocNo>,<StUNP>,<StDT>,<StFMIN>` (p.16), StType R for a
+     * return. With StUNP, StDT and StFMIN it opens a storno receipt that takes sales and payments; the
+     * original's whole УНП must be given (without them P reverses the whole original by itself).
+     */
+    storno: {
+      cmd: CMD.openStornoReceipt,
+      open: (op, pwd, till, o) => [op, pwd, till, `R${o.number}`, o.unp ?? '', compactDate(o), o.fiscalMemorySerialNumber].join(','),
+    },
     /** `<OpNum>,<Password>,<TillNum>[,<UNP>]` (p.16): the UNP must be set at least once, later ones count on. */
     open: (op, pwd, till, unp) => [op, pwd, till, ...(unp ? [unp] : [])].join(','),
   },
@@ -339,10 +404,18 @@ export const VARIANTS: Record<VariantName, Variant> = {
     status: STATUS.C,
     // 31h: "Текст до 22 байта" (p.11); 36h: 36 bytes (p.15).
     textMax: 22,
-    commentMax: 36,
     // 35h modes (p.13): P cash, C debit card, I voucher, N credit.
     payments: { Cash: 'P', CreditCard: 'C', Voucher: 'I', Other: 'N' },
-    password: '1',
+    defaultPassword: () => '1',
+    commentMaxFor: () => 36,
+    /**
+     * 2Eh `<OpCode>,<OpPwd>,<NSale>,<TillNmb>,<DocType>,<DocNumber>,<DocDateTime>,<FMNumber>` (p.10):
+     * DocType 1 a return, NSale the original's УНП or empty when it had none.
+     */
+    storno: {
+      cmd: CMD.openStornoReceipt,
+      open: (op, pwd, till, o) => [op, pwd, o.unp ?? '', till, '1', String(o.number), compactDate(o), o.fiscalMemorySerialNumber].join(','),
+    },
     /** `<OpCode>,<OpPwd>,<NSale>,<TillNmb>` or `<OpCode>,<OpPwd>,<TillNmb>` (p.10). */
     open: (op, pwd, till, unp) => [op, pwd, ...(unp ? [unp] : []), till].join(','),
   },
@@ -352,11 +425,24 @@ export const VARIANTS: Record<VariantName, Variant> = {
     status: STATUS.X,
     // 31h PluName up to 72 (p.9); 36h text PrintColumns-2, 40 on the 42-column DP-25X/DP-150X (p.12).
     textMax: 72,
-    commentMax: 40,
     taxGroups: ['1', '2', '3', '4', '5', '6', '7', '8'],
     // 35h PaidMode (p.11): 0 cash, 1 credit card, 3-5 other payments; ErpNet.FP books coupons to 5.
     payments: { Cash: '0', CreditCard: '1', Voucher: '5', Other: '3' },
-    password: '0000',
+    defaultPassword: (model, operator) => (/^(FMP|FP)-/i.test(model.trim()) ? '0000' : operator),
+    commentMaxFor: (model) => (/^FMP-55/i.test(model.trim()) ? 30 : 40),
+    /**
+     * 2Bh `{OpCode}\t{OpPwd}\t{TillNmb}\t{Storno}\t{DocNum}\t{DateTime}\t{FMNumber}\t{Invoice}\t{ToInvoice}\t{Reason}\t{NSale}\t`
+     * (v2.08 p.8): Storno 1 a refund, DateTime `DD-MM-YY hh:mm:ss`, NSale the original's УНП (needed
+     * when a PC program issued the original).
+     */
+    storno: {
+      cmd: CMD.openStornoDocument,
+      open: (op, pwd, till, o) => {
+        const d = o.date;
+        const when = `${p2(d.day)}-${p2(d.month)}-${p2(d.year % 100)} ${p2(d.hour)}:${p2(d.minute)}:${p2(d.second)}`;
+        return [op, pwd, till, '1', String(o.number), when, o.fiscalMemorySerialNumber, '', '', '', o.unp ?? ''].join('\t') + '\t';
+      },
+    },
     statusRequest: '',
     transactionRequest: '',
     numberFrom: 'transactionStatus',
@@ -391,10 +477,20 @@ export const VARIANTS: Record<VariantName, Variant> = {
       return { code, amount: parseAmount(amt ?? '') };
     },
     /** `{ErrorCode}\t{IsOpen}\t{Number}\t{Items}\t{Amount}\t{Payed}\t` (p.21). */
+    /** IsOpen (X v2.08 p.24): 0 closed, 1 fiscal receipt, 2-4 storno receipt (operator error, refund, tax base), 5 non-fiscal receipt. */
     parseTransaction: (data) => {
       const [, open, number, items, amt, paid] = tabs(data);
-      if (!/^[0-4]$/.test(open ?? '')) throw new ReplyError(`transaction status: '${data}' has no IsOpen 0-4`);
-      return { open: open !== '0', number: int(number, 'Number'), items: int(items, 'Items'), amount: parseAmount(amt ?? ''), tender: parseAmount(paid ?? '') };
+      if (!/^[0-5]$/.test(open ?? '')) throw new ReplyError(`transaction status: '${data}' has no IsOpen 0-5`);
+      const state = Number(open);
+      return {
+        open: state >= 1 && state <= 4,
+        storno: state >= 2 && state <= 4,
+        nonFiscal: state === 5,
+        number: int(number, 'Number'),
+        items: int(items, 'Items'),
+        amount: parseAmount(amt ?? ''),
+        tender: parseAmount(paid ?? ''),
+      };
     },
     /** `{ErrorCode}\t{nRep}\t{TotA}..{TotH}\t{StorA}..` (p.19). */
     parseReport: (data) => {
@@ -406,6 +502,36 @@ export const VARIANTS: Record<VariantName, Variant> = {
     /** `{ErrorCode}\t{SlipNumber}\t{Subtotal}\t...` (p.11). */
     parseSubtotal: (data) => money(tabs(data)[2], 'subtotal'),
   },
+};
+
+// ---- X error codes --------------------------------------------------------------------------------
+
+/** X refuses a wrong operator password with this code (X v2.08 error table: ERR_OPER_WRONG_PASSWORD). */
+export const X_WRONG_PASSWORD = '-102002';
+
+/**
+ * What the X error codes the driver can meet mean (X manual v2.08, "Error codes", p.53-67), in words a
+ * person can act on; the others are named by their code.
+ */
+export const X_ERRORS: Record<string, string> = {
+  '-102000': 'the battery is low',
+  [X_WRONG_PASSWORD]: 'wrong operator password (check OperatorCode/OperatorPassword)',
+  '-104000': 'a Z report is needed first',
+  '-104003': 'the operation is forbidden',
+  '-105010': 'the electronic journal is full',
+  '-110104': 'the device is not fiscalized',
+  '-111002': 'syntax error',
+  '-111003': 'the operation is not possible now',
+  '-111015': 'a receipt is open',
+  '-111016': 'no receipt is open',
+  '-111017': 'not enough cash in the register',
+  '-111018': 'payment has started',
+  '-111020': 'the receipt has no sales',
+  '-111021': 'the turnover of a tax group would become negative',
+  '-111024': 'a Z report is overdue: the device blocks sales 24 hours after the day began',
+  '-112001': 'invalid command syntax',
+  '-112002': 'the command is not permitted now',
+  '-112006': 'out of paper',
 };
 
 // ---- device info (5Ah) --------------------------------------------------------------------------------
@@ -429,10 +555,13 @@ export function parseDiagnosticInfo(data: string): DiagnosticInfo {
   return { model: f[0], firmware: f[1], serialNumber: f.length >= 6 ? f[f.length - 2] : '', fiscalMemorySerialNumber: f[f.length - 1] };
 }
 
-/** The variant a model name speaks: names ending X, XR, XE or MX speak X (as ErpNet.FP tells them apart); DP/WP C; FP/FMP/SK P. */
+/**
+ * The variant a model name speaks: names ending X, XR, XE or MX speak X (as ErpNet.FP tells them
+ * apart), and so does the DP-05C (X manual v2.08 names it beside the DP-25X); DP/WP C; FP/FMP/SK P.
+ */
 export function variantOfModel(model: string): VariantName | null {
   const m = model.trim().toUpperCase();
-  if (/(X|XR|XE|MX)$/.test(m)) return 'X';
+  if (/(X|XR|XE|MX)$/.test(m) || /^DP-05C$/.test(m)) return 'X';
   if (/^(DP|WP)/.test(m)) return 'C';
   if (/^(FP|FMP|SK)/.test(m)) return 'P';
   return null;
@@ -487,6 +616,8 @@ export interface DatecsSettings {
   payments: Partial<Record<PaymentKind, string>>;
   /** Send a unique sale number (УНП) with every receipt. */
   uniqueSaleNumber: boolean;
+  /** The printer's clock's time zone (IANA), for the original's time a storno receipt quotes; null: the hub's own. */
+  timeZone: string | null;
 }
 
 const KINDS: PaymentKind[] = ['Cash', 'CreditCard', 'Voucher', 'Other'];
@@ -504,7 +635,8 @@ function pairs(text: string | undefined, key: string, pattern: RegExp): Array<[s
 /**
  * Settings keys of a `datecs` fiscal device (all strings): Variant (P, C, X; default: from the model),
  * OperatorCode (1), OperatorPassword (the variant's default), TillNumber (1), TaxGroups ("1=Б,2=А"),
- * PaymentModes ("CreditCard=D,Voucher=m"), UniqueSaleNumber ("true" default, "false" to leave it out).
+ * PaymentModes ("CreditCard=D,Voucher=m"), UniqueSaleNumber ("true" default, "false" to leave it out),
+ * TimeZone (the printer clock's IANA zone, e.g. "Europe/Sofia"; default: the hub's).
  */
 export function parseSettings(settings: Record<string, string>): DatecsSettings {
   const variant = settings.Variant?.trim().toUpperCase();
@@ -529,6 +661,8 @@ export function parseSettings(settings: Record<string, string>): DatecsSettings 
   if (!/^\d{1,5}$/.test(till)) throw refused(new ReplyError(`TillNumber: '${till}' is not 1-99999`), 'range', { setting: 'TillNumber', value: till, range: '1-99999' });
   const unp = settings.UniqueSaleNumber ?? 'true';
   if (unp !== 'true' && unp !== 'false') throw refused(new ReplyError(`UniqueSaleNumber: '${unp}' is not true or false`), 'trueFalse', { setting: 'UniqueSaleNumber', value: unp });
+  const timeZone = settings.TimeZone?.trim() || null;
+  if (timeZone !== null && !validTimeZone(timeZone)) throw refused(new ReplyError(`TimeZone: '${timeZone}' is not an IANA time zone`), 'form', { setting: 'TimeZone', value: timeZone, form: 'Area/City (an IANA time zone)' });
   return {
     variant: named,
     operator,
@@ -537,7 +671,17 @@ export function parseSettings(settings: Record<string, string>): DatecsSettings 
     taxGroups: taxPairs.length ? Object.fromEntries(taxPairs.map(([c, g]) => [Number(c), g.toUpperCase()])) : null,
     payments,
     uniqueSaleNumber: unp === 'true',
+    timeZone,
   };
+}
+
+function validTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The tax group of VAT category `category` on variant `v`: the configured one, else the nth group. Latin A-H on C/P is sent as Cyrillic. */
@@ -566,21 +710,38 @@ export interface ReceiptPlan {
   texts: string[];
   sales: string[];
   subtotal: string;
-  /** What 33h must answer: the receipt's total. */
+  /** What 33h must answer: the receipt's total (positive on a storno receipt, which refunds it). */
   total: string;
+  /** 35h data in the order sent. */
   payments: string[];
+  /** The 35h mode and amount of each payment, in the same order: what pays the rest when a receipt is finished after a failure. */
+  modes: string[];
+  amounts: string[];
+  /** A return: issued as a storno receipt. */
+  storno: boolean;
 }
 
 type PlanReceipt = Pick<Receipt, 'reference' | 'lines' | 'total' | 'payments' | 'change'>;
 
+/** A receipt of negative lines and a negative total: a return, refunded on a storno receipt. */
+export function isReturn(receipt: Pick<Receipt, 'total' | 'lines'>): boolean {
+  return new Decimal(receipt.total).isNegative() || receipt.lines.some((l) => new Decimal(l.total).isNegative());
+}
+
 /** Why the printer would refuse this receipt, or null: checked before anything is sent. */
 export function receiptProblem(receipt: PlanReceipt, v: Variant, s: DatecsSettings): string | null {
   if (receipt.lines.length === 0) return 'a receipt needs at least one line';
+  const refund = isReturn(receipt);
   for (const [i, l] of receipt.lines.entries()) {
     if (!taxGroupOf(v, s, l.vatCategory)) return `line ${i + 1} (${l.name}) has VAT category ${l.vatCategory}, which maps to no tax group of the printer`;
     if (new Decimal(l.quantity).lte(0)) return `line ${i + 1} (${l.name}) has quantity ${l.quantity}`;
-    if (new Decimal(l.total).isNegative()) return `line ${i + 1} (${l.name}) is a return: a sale receipt cannot take it (BG firmware refuses negative sums, P p.20)`;
+    // A storno receipt takes only returned items, a sale receipt only sold ones: BG firmware refuses a
+    // negative sum in a tax group (P p.20) and a storno receipt is the refund of a whole receipt's lines.
+    if (new Decimal(l.total).isNegative() !== refund && !new Decimal(l.total).isZero()) {
+      return `line ${i + 1} (${l.name}) is ${refund ? 'a sale on a return' : 'a return on a sale'}: one receipt cannot mix them (a return is a storno receipt of returned items only)`;
+    }
   }
+  if (refund && !new Decimal(receipt.total).isNegative()) return `a return's total must be negative, not ${receipt.total}`;
   if (receipt.payments.length === 0) return 'a receipt needs a payment';
   return null;
 }
@@ -590,15 +751,18 @@ export function receiptProblem(receipt: PlanReceipt, v: Variant, s: DatecsSettin
  * multiplies price × quantity itself (half away from zero), and any difference (a discount) goes in
  * as an absolute correction of the line; the ticket's own discount as one on the subtotal. A price
  * with more than two decimals is sold as one piece of the line total. Cash goes last, so the change
- * comes out of the last payment.
+ * comes out of the last payment. A return is planned as its storno receipt: the same lines, totals
+ * and payments with the sign turned (the storno receipt itself says they are refunded).
  */
-export function planReceipt(receipt: PlanReceipt, v: Variant, s: DatecsSettings, jobId: string): ReceiptPlan {
+export function planReceipt(receipt: PlanReceipt, v: Variant, s: DatecsSettings, jobId: string, commentMax: number): ReceiptPlan {
   const problem = receiptProblem(receipt, v, s);
   if (problem) throw new ReplyError(problem);
+  const storno = isReturn(receipt);
+  const sign = storno ? -1 : 1;
   let sum = new Decimal(0);
   const sales = receipt.lines.map((l) => {
     const group = taxGroupOf(v, s, l.vatCategory)!;
-    const total = new Decimal(l.total);
+    const total = new Decimal(l.total).times(sign);
     sum = sum.plus(total);
     const unit = new Decimal(l.unitPrice).abs();
     const qty = new Decimal(l.quantity);
@@ -609,22 +773,27 @@ export function planReceipt(receipt: PlanReceipt, v: Variant, s: DatecsSettings,
     const adj = total.minus(gross);
     return v.sale(deviceText(l.name, v.textMax), group, amount(unit), qty.eq(1) ? null : quantity(qty), adj.isZero() ? null : amount(adj));
   });
-  const ticketAdj = new Decimal(receipt.total).minus(sum);
-  const payments = [...receipt.payments]
-    .filter((p) => !new Decimal(p.amount).isZero())
-    .sort((a, b) => Number(a.kind === 'Cash') - Number(b.kind === 'Cash'))
-    .map((p) => v.payment(s.payments[p.kind] ?? v.payments[p.kind], amount(p.amount)));
+  const total = new Decimal(receipt.total).times(sign);
+  const ticketAdj = total.minus(sum);
+  const ordered = [...receipt.payments]
+    .map((p) => ({ ...p, amount: new Decimal(p.amount).times(sign) }))
+    .filter((p) => !p.amount.isZero())
+    .sort((a, b) => Number(a.kind === 'Cash') - Number(b.kind === 'Cash'));
+  const modes = ordered.map((p) => s.payments[p.kind] ?? v.payments[p.kind]);
   const lines = (text: string) => {
     const plain = deviceText(text, text.length);
     const out: string[] = [];
-    for (let i = 0; i < plain.length; i += v.commentMax) out.push(v.fiscalText(plain.slice(i, i + v.commentMax)));
+    for (let i = 0; i < plain.length; i += commentMax) out.push(v.fiscalText(plain.slice(i, i + commentMax)));
     return out;
   };
   return {
     texts: [...lines(`Ticket ${receipt.reference}`), ...lines(`Job ${jobId}`)],
     sales,
     subtotal: v.subtotal(ticketAdj.isZero() ? null : amount(ticketAdj)),
-    total: new Decimal(receipt.total).toFixed(2),
-    payments: payments.length ? payments : [v.payment(v.payments.Cash, amount(receipt.total))],
+    total: total.toFixed(2),
+    payments: ordered.length ? ordered.map((p, i) => v.payment(modes[i], amount(p.amount))) : [v.payment(v.payments.Cash, amount(total))],
+    modes: ordered.length ? modes : [v.payments.Cash],
+    amounts: ordered.length ? ordered.map((p) => amount(p.amount)) : [amount(total)],
+    storno,
   };
 }

@@ -26,7 +26,11 @@ import {
   bytes,
   faultOf,
   hasFlag,
+  isReturn,
   parseDiagnosticInfo,
+  RefusedReply,
+  X_ERRORS,
+  X_WRONG_PASSWORD,
   parseSettings,
   planReceipt,
   receiptProblem,
@@ -35,6 +39,8 @@ import {
   variantOfModel,
   type DatecsSettings,
   type DiagnosticInfo,
+  type ReceiptPlan,
+  type StornoOrigin,
   type Transaction,
   type Variant,
 } from './commands.js';
@@ -246,11 +252,24 @@ export class DatecsFiscalDevice implements FiscalDevice {
   private diag: DiagnosticInfo | null = null;
   /** Fiscal receipts of the open day, as the last close reported (0 after a Z). */
   private dayReceipts: number | null = null;
+  /** Refused 30h that may have been a wrong operator password (see countRefusal). */
   private openRefusals = 0;
+  /** Why the last counted 30h was refused, and the Z report count then (classic: a Z report made since releases the guard). */
+  private lastRefusal: { message: string; closure: number } | null = null;
+  /**
+   * P and C: document numbers (71h) of this driver's own voids and reports. 71h numbers every
+   * document, while 4Ch tells of the last fiscal receipt only, so a number here is never answered as
+   * a receipt's (X's 4Ch tells number, amount and payment of one and the same receipt).
+   */
+  private readonly notReceipts: number[] = [];
+  /** The 35h modes and amounts of the receipt being printed: what pays the rest if it has to be finished after a failure. */
+  private paying: { modes: string[]; amounts: Decimal[] } | null = null;
+  private readonly timeZone: string;
   private readonly documents = new OneAtATime();
 
   constructor(opts: DatecsOptions) {
     this.settings = parseSettings(opts.settings);
+    this.timeZone = this.settings.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone ?? 'UTC';
     this.clock = opts.clock;
     const { reconnectMaxMs = DEFAULT_RECONNECT_MAX_MS, ...timings } = timingsFromSettings(opts.settings);
     const address = parseAddress(opts.address);
@@ -317,7 +336,11 @@ export class DatecsFiscalDevice implements FiscalDevice {
 
   /** What would make the printer refuse this receipt, found without asking it (null while the variant is unknown). */
   validate(receipt: Receipt): string | null {
-    return this.variant ? receiptProblem(receipt, this.variant, this.settings) : null;
+    if (!this.variant) return null;
+    const problem = receiptProblem(receipt, this.variant, this.settings);
+    if (problem || !this.diag || !isReturn(receipt)) return problem;
+    const origin = this.origin(this.variant, receipt);
+    return typeof origin === 'string' ? origin : null;
   }
 
   /** One document at a time: a query for the last document waits until a receipt in progress ends. */
@@ -330,9 +353,10 @@ export class DatecsFiscalDevice implements FiscalDevice {
     const reply = await this.link.request(cmd, data);
     const text = str(reply.data);
     const fault = faultOf(v, reply.status, printing);
-    if (fault) throw new DeviceError(fault.code, `${CMD_NAMES[cmd]}: ${fault.text}`, false, fault.vendorCode);
     const code = v.errorCode(text);
-    if (code) throw new DeviceError('REJECTED', `${CMD_NAMES[cmd]}: refused with error ${code}`, false, `E${code}`);
+    // X names the refusal by its error code (X p.5); the status bit beside it ("not allowed") says less.
+    if (fault && !(code && COMMAND_ERROR_BITS.includes(fault.vendorCode))) throw new DeviceError(fault.code, `${CMD_NAMES[cmd]}: ${fault.text}`, false, fault.vendorCode);
+    if (code) throw new DeviceError('REJECTED', `${CMD_NAMES[cmd]}: refused with error ${code} (${X_ERRORS[code] ?? 'see the error table of the X manual'})`, false, `E${code}`);
     return text;
   }
 
@@ -341,6 +365,7 @@ export class DatecsFiscalDevice implements FiscalDevice {
     try {
       return parser(text);
     } catch (e) {
+      if (e instanceof RefusedReply) throw new DeviceError('REJECTED', `${CMD_NAMES[cmd]}: ${e.message}`, false, e.vendorCode);
       if (e instanceof ReplyError) throw new DeviceError('PROTOCOL', `${CMD_NAMES[cmd]}: ${e.message}`);
       throw e;
     }
@@ -393,58 +418,159 @@ export class DatecsFiscalDevice implements FiscalDevice {
   }
 
   /**
-   * A receipt left open is settled before anything else: without a payment it is voided (3Ch); after
-   * one the printer refuses 3Ch (P p.22, C p.16), so the rest is paid in cash and it is closed (its
-   * sales were all checked against the subtotal before the first payment). Answers the last document
-   * number from before a void (a void is no receipt) or after a close (that receipt is fiscal).
+   * Makes a document that is not a receipt (a void, a report, a service receipt closed) and, on P and C,
+   * remembers its 71h number as such: only when 71h moved, since a printer that does not number it
+   * would otherwise mark the receipt before it.
    */
-  private async recover(v: Variant): Promise<{ finished: boolean }> {
+  private async notReceipt<T>(v: Variant, make: () => Promise<T>): Promise<T> {
+    if (v.numberFrom !== 'lastDocumentNumber') return make();
+    const before = await this.lastNumber(v).catch(() => null);
+    const made = await make();
+    const after = await this.lastNumber(v).catch(() => null);
+    if (before !== null && after !== null && after > before) {
+      this.notReceipts.push(after);
+      if (this.notReceipts.length > 16) this.notReceipts.shift();
+    }
+    return made;
+  }
+
+  /**
+   * Settles whatever receipt is open, and says how: 'none' (nothing open), 'voided' (an unpaid
+   * receipt: 3Ch, so it is not a receipt), 'finished' (paid: the printer refuses 3Ch after 35h, P p.22,
+   * C p.16, so the rest is paid and it is closed: it is a fiscal receipt). A service receipt left open
+   * (status 2.5, X 4Ch IsOpen 5) is closed (27h): it would refuse every fiscal one.
+   */
+  private async recover(v: Variant): Promise<'none' | 'voided' | 'finished'> {
     const s = await this.statusBytes(v);
-    if (!hasFlag(v, s, 'fiscalReceiptOpen')) return { finished: false };
-    const tx = await this.transaction(v);
+    let tx = v.name === 'X' ? await this.transaction(v) : null;
+    if (hasFlag(v, s, 'nonFiscalReceiptOpen') || tx?.nonFiscal) {
+      await this.notReceipt(v, () => this.cmd(v, CMD.closeNonFiscalReceipt, '', true));
+      if (tx?.nonFiscal) tx = await this.transaction(v);
+    }
+    const open = tx ? tx.open : hasFlag(v, s, 'fiscalReceiptOpen') || hasFlag(v, s, 'stornoReceiptOpen');
+    if (!open) return 'none';
+    tx ??= await this.transaction(v);
     const paid = tx.tender !== null && new Decimal(tx.tender).gt(0);
     if (!paid) {
-      await this.cmd(v, CMD.cancelFiscalReceipt, '', true);
-      return { finished: false };
+      await this.notReceipt(v, () => this.cmd(v, CMD.cancelFiscalReceipt, '', true));
+      this.paying = null;
+      return 'voided';
     }
-    const rest = new Decimal(tx.amount ?? 0).minus(tx.tender ?? 0);
-    if (rest.gt(0)) await this.cmd(v, CMD.total, v.payRest(amount(rest)), true);
+    await this.payRest(v, new Decimal(tx.tender!), new Decimal(tx.amount ?? 0));
     await this.cmd(v, CMD.closeFiscalReceipt, '', true);
-    return { finished: true };
+    this.paying = null;
+    return 'finished';
+  }
+
+  /**
+   * Pays what is left of an open receipt as the hub recorded it (issue 27, point 10): the planned
+   * payments not yet covered by what the printer says was paid, in their own modes, so the fiscal
+   * memory and the hub book the same payment types. Without the plan (the hub restarted in between)
+   * the rest goes in cash, as ErpNet.FP's Reset does.
+   */
+  private async payRest(v: Variant, tendered: Decimal, total: Decimal): Promise<void> {
+    if (tendered.gte(total)) return;
+    const plan = this.paying;
+    let covered = new Decimal(0);
+    if (plan) {
+      for (const [i, mode] of plan.modes.entries()) {
+        const upTo = covered.plus(plan.amounts[i]);
+        const due = upTo.minus(Decimal.max(covered, tendered));
+        covered = upTo;
+        if (due.lte(0)) continue;
+        const r = await this.parse(v, CMD.total, v.payment(mode, amount(due)), (d) => v.parsePayment(d), true);
+        if (r.code === 'R') return;
+      }
+    }
+    const rest = total.minus(Decimal.max(tendered, covered));
+    if (rest.gt(0)) await this.cmd(v, CMD.total, v.payment(plan?.modes.at(-1) ?? v.payments.Cash, amount(rest)), true);
+  }
+
+  /** The receipt a return refunds, as its storno receipt quotes it; a string says why it cannot be referenced. */
+  private origin(v: Variant, receipt: Receipt): StornoOrigin | string {
+    const o = receipt.returnOf;
+    if (!o) return 'a return is refunded on a storno receipt, which must quote the original receipt: this return names none (returnOf)';
+    if (!Number.isInteger(o.number) || o.number < 1 || o.number > 9_999_999) return `the original receipt's number ${o.number} is not a document number of a Datecs printer (1-9999999)`;
+    const fm = o.fiscalMemorySerialNumber.trim();
+    if (!/^\d{8}$/.test(fm)) return `the original receipt's fiscal memory number '${o.fiscalMemorySerialNumber}' is not 8 digits`;
+    const at = new Date(o.date);
+    if (Number.isNaN(at.getTime())) return `the original receipt's date '${o.date}' is not a date`;
+    const own = this.diag!.fiscalMemorySerialNumber.trim();
+    let unp: string | null = null;
+    if (this.settings.uniqueSaleNumber) {
+      // The driver gives each receipt the УНП <serial>-<operator>-<its own number> (printReceipt): a
+      // storno receipt quotes it, which can be rebuilt for this printer's own receipts only.
+      if (fm !== own) return `the original receipt was issued by fiscal memory ${fm}, not by this printer's (${own}): its unique sale number, which the storno receipt must quote, is known only for this printer's own receipts`;
+      unp = uniqueSaleNumber(this.diag!.serialNumber, this.settings.operator, o.number);
+    }
+    if (v.name === 'P' && !unp) return 'P firmware opens a storno receipt of returned items only with the original receipt\'s unique sale number, and this printer issues none (UniqueSaleNumber=false or no 8-character serial)';
+    return { number: o.number, date: localParts(at, this.timeZone), fiscalMemorySerialNumber: fm, unp };
+  }
+
+  /**
+   * Counts a refused 30h/2Eh/2Bh that may have been a wrong operator password (issue 27, point 9): on X
+   * only error -102002 (ERR_OPER_WRONG_PASSWORD, X v2.08 error table); classic firmware has no code of
+   * its own for it and refuses with S1.1 "not allowed", as it does when a Z report is overdue, so S1.1
+   * counts there and a Z report made since (the usual cure) releases the guard. Answers the error with
+   * its cause in words.
+   */
+  private countRefusal(v: Variant, e: unknown, closure: number, storno: boolean): unknown {
+    if (!(e instanceof DeviceError) || e.code !== 'REJECTED') return e;
+    const wrongPassword = v.name === 'X' ? e.vendorCode === `E${X_WRONG_PASSWORD}` : e.vendorCode === 'S1.1';
+    if (!wrongPassword) return e;
+    this.openRefusals += 1;
+    const message =
+      v.name === 'X'
+        ? `the printer refused the operator password (${e.message})`
+        : `the printer refused to open a ${storno ? 'storno ' : ''}receipt (${e.message}): a Z report is overdue (the day is older than 24 hours), or the operator password is wrong${storno ? ', or the printer does not accept the original receipt it quotes' : ''}`;
+    this.lastRefusal = { message, closure };
+    return new DeviceError('REJECTED', message, false, e.vendorCode);
+  }
+
+  /** Classic: a Z report made since the last refusal (here or at the keyboard) releases the guard for one more try. */
+  private releaseGuard(v: Variant, closure: number): void {
+    if (v.name === 'X' || !this.lastRefusal || closure === this.lastRefusal.closure) return;
+    this.openRefusals = Math.min(this.openRefusals, MAX_OPEN_REFUSALS - 1);
+    this.lastRefusal = { ...this.lastRefusal, closure };
   }
 
   printReceipt(receipt: Receipt, jobId: string): Promise<FiscalResult> {
     return this.document(async (v) => {
-      let plan: ReturnType<typeof planReceipt>;
+      let plan: ReceiptPlan;
       try {
-        plan = planReceipt(receipt, v, this.settings, jobId);
+        plan = planReceipt(receipt, v, this.settings, jobId, v.commentMaxFor(this.diag!.model));
       } catch (e) {
         throw new DeviceError('REJECTED', (e as Error).message, false, 'PLAN');
       }
+      const origin = plan.storno ? this.origin(v, receipt) : null;
+      if (typeof origin === 'string') throw new DeviceError('REJECTED', origin, false, 'RETURN');
       // A receipt left open by an earlier failure is settled first (voided, or finished if paid).
       await this.recover(v);
       const status = await this.statusBytes(v);
       const blocked = faultOf(v, status, true);
       if (blocked) throw new DeviceError(blocked.code, blocked.text, false, blocked.vendorCode);
+      const closure = await this.lastZ(v);
+      this.releaseGuard(v, closure);
       if (this.openRefusals >= MAX_OPEN_REFUSALS) {
         throw new DeviceError(
           'REJECTED',
-          `the printer refused to open ${this.openRefusals} receipts; not trying again, since a third wrong operator password locks it until it is switched off and on (check OperatorCode/OperatorPassword, then save the device again)`,
+          `not trying again after ${this.openRefusals} refusals, since a third wrong operator password locks the printer until it is switched off and on; the last: ${this.lastRefusal?.message ?? ''} (check OperatorCode/OperatorPassword and save the device again${v.name === 'X' ? '' : ', or make a Z report'})`,
           false,
           'OPEN-GUARD',
         );
       }
-      const closure = await this.lastZ(v);
       const before = await this.lastNumber(v);
       const unp = this.settings.uniqueSaleNumber ? uniqueSaleNumber(this.diag!.serialNumber, this.settings.operator, before + 1) : null;
-
+      const password = this.settings.password ?? v.defaultPassword(this.diag!.model, this.settings.operator);
       try {
-        await this.cmd(v, CMD.openFiscalReceipt, v.open(this.settings.operator, this.settings.password ?? v.password, this.settings.till, unp), true);
+        if (origin) await this.cmd(v, v.storno.cmd, v.storno.open(this.settings.operator, password, this.settings.till, origin), true);
+        else await this.cmd(v, CMD.openFiscalReceipt, v.open(this.settings.operator, password, this.settings.till, unp), true);
         this.openRefusals = 0;
+        this.lastRefusal = null;
       } catch (e) {
-        if (e instanceof DeviceError && e.code === 'REJECTED') this.openRefusals += 1;
-        throw e;
+        throw this.countRefusal(v, e, closure, origin !== null);
       }
+      this.paying = { modes: plan.modes, amounts: plan.amounts.map((a) => new Decimal(a)) };
       let paying = false;
       try {
         for (const text of plan.texts) await this.cmd(v, CMD.fiscalText, text, true);
@@ -463,19 +589,16 @@ export class DatecsFiscalDevice implements FiscalDevice {
         }
         if (!settled) throw new DeviceError('REJECTED', 'the payments leave part of the total unpaid', false, 'PAID-D');
       } catch (e) {
-        const open = await this.transaction(v).catch(() => null);
-        const paid = open?.open && open.tender !== null && new Decimal(open.tender).gt(0);
-        if (!paying || (open && !paid)) {
-          // Not paid, so not fiscalized: void what was started and report a known outcome.
-          await this.cmd(v, CMD.cancelFiscalReceipt, '', true).catch(() => {});
+        // Where the receipt stands decides the outcome: voided or never open is no receipt; finished
+        // (it had been paid) is this job's receipt; unknown only when the printer cannot say.
+        const settled = await this.recover(v).catch(() => null);
+        if (settled === 'finished') return this.issued(v, plan, closure);
+        if (settled !== null || !paying) {
+          // Without a payment nothing can fiscalize it: any later settling voids an unpaid receipt.
           throw e instanceof DeviceError ? new DeviceError(e.code, e.message, false, e.vendorCode) : e;
         }
-        // A payment went in (or may have): the receipt can only be finished. Try now; either way the
-        // hub reconciles against the printer's last document.
-        await this.recover(v).catch(() => {});
         throw unknown(e);
       }
-
       // The close is the fiscalization: from its sending on, a failure leaves the outcome unknown.
       let closeReply: string;
       try {
@@ -483,39 +606,49 @@ export class DatecsFiscalDevice implements FiscalDevice {
       } catch (e) {
         throw unknown(e);
       }
+      this.paying = null;
       const counts = v.name === 'X' ? null : closeReply.split(',')[1];
-      this.dayReceipts = counts && /^\d+$/.test(counts.trim()) ? Number(counts) : (this.dayReceipts ?? 0) + 1;
-      let number: number;
-      try {
-        number = await this.lastNumber(v);
-      } catch (e) {
-        throw unknown(e);
-      }
-      return {
-        number,
-        date: this.clock().toISOString(),
-        amount: plan.total,
-        dailySalesReportNumber: closure + 1,
-        fiscalMemorySerialNumber: this.diag!.fiscalMemorySerialNumber,
-      };
+      if (counts && /^\d+$/.test(counts.trim())) this.dayReceipts = Number(counts);
+      else this.dayReceipts = (this.dayReceipts ?? 0) + 1;
+      return this.issued(v, plan, closure);
     });
   }
 
+  /** The result of a receipt the printer just closed: its number as the printer tells it. */
+  private async issued(v: Variant, plan: ReceiptPlan, closure: number): Promise<FiscalResult> {
+    let number: number;
+    try {
+      number = await this.lastNumber(v);
+    } catch (e) {
+      throw unknown(e);
+    }
+    return {
+      number,
+      date: this.clock().toISOString(),
+      amount: plan.storno ? new Decimal(plan.total).neg().toFixed(2) : plan.total,
+      dailySalesReportNumber: closure + 1,
+      fiscalMemorySerialNumber: this.diag!.fiscalMemorySerialNumber,
+    };
+  }
+
   /**
-   * The last fiscal receipt: its number and, from 4Ch, its amount. A receipt left open is settled
-   * first (a paid one is finished and so becomes the last receipt); when it is voided instead, the
-   * number read before the void is answered, so a void never passes for a receipt.
+   * The last document and, when it is an issued fiscal receipt (a sale or a storno receipt, closed and
+   * paid), its amount; a void or a report answers amount 0: it charged and refunded nothing. A receipt
+   * left open is settled first (a paid one is finished and so becomes the last receipt; an unpaid one
+   * is voided). X: 4Ch tells number, amount and payment of one receipt, and is read with no receipt
+   * open (while one is, its Number is the open receipt's own). P and C: 71h numbers every document and
+   * 4Ch tells of the last fiscal receipt, which was voided when nothing was paid on it (3Ch is refused
+   * after 35h, P p.22, C p.16); a number of this driver's own voids and reports is never a receipt's.
    */
   lastDocument(): Promise<LastDocument | null> {
     return this.document(async (v) => {
-      const s = await this.statusBytes(v);
-      const open = hasFlag(v, s, 'fiscalReceiptOpen');
-      const before = open ? await this.lastNumber(v) : null;
-      const { finished } = await this.recover(v);
-      const number = finished || before === null ? await this.lastNumber(v) : before;
-      if (number === 0) return null;
+      await this.recover(v);
       const tx = await this.transaction(v);
-      return { number, date: this.clock().toISOString(), amount: tx.amount ?? '0' };
+      const number = v.numberFrom === 'transactionStatus' ? (tx.number ?? 0) : await this.lastNumber(v);
+      if (number === 0) return null;
+      const paid = !tx.open && tx.tender !== null && new Decimal(tx.tender).gt(0);
+      const receipt = paid && !this.notReceipts.includes(number);
+      return { number, date: this.clock().toISOString(), amount: receipt ? (tx.amount ?? '0') : '0' };
     });
   }
 
@@ -530,9 +663,13 @@ export class DatecsFiscalDevice implements FiscalDevice {
   private report(kind: 'X' | 'Z'): Promise<ReportResult> {
     return this.document(async (v) => {
       await this.recover(v);
-      const r = await this.parse(v, CMD.dailyReport, v.dailyReport(kind), (d) => v.parseReport(d), true);
+      const r = await this.notReceipt(v, () => this.parse(v, CMD.dailyReport, v.dailyReport(kind), (d) => v.parseReport(d), true));
       const receipts = this.dayReceipts ?? 0;
-      if (kind === 'Z') this.dayReceipts = 0;
+      if (kind === 'Z') {
+        this.dayReceipts = 0;
+        // A Z report cures an overdue day, the usual cause of a classic refusal to open (countRefusal).
+        this.releaseGuard(v, r.closure);
+      }
       // X reports the open day; classic 45h '2' answers the next closure's number, X's nRep likewise.
       return { kind, number: r.closure, date: this.clock().toISOString(), total: r.total, receipts };
     });
@@ -549,8 +686,20 @@ export class DatecsFiscalDevice implements FiscalDevice {
   }
 }
 
+/** `at` as day, month, year and time on the wall clock of `timeZone` (a storno receipt quotes the original's local time). */
+function localParts(at: Date, timeZone: string): StornoOrigin['date'] {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-GB', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' })
+      .formatToParts(at)
+      .map((p) => [p.type, p.value]),
+  );
+  return { day: Number(parts.day), month: Number(parts.month), year: Number(parts.year), hour: Number(parts.hour), minute: Number(parts.minute), second: Number(parts.second) };
+}
+
+/** Status bits that refuse a command as such (syntax, code, overflow, not allowed: P p.4, C p.3, X p.45). */
+const COMMAND_ERROR_BITS = ['S0.0', 'S0.1', 'S1.0', 'S1.1'];
+
 function unknown(e: unknown): DeviceError {
   if (e instanceof DeviceError) return new DeviceError(e.code, `${e.message} (after a payment or the close command: the receipt may be fiscalized)`, true, e.vendorCode);
   return new DeviceError('PROTOCOL', String(e), true);
 }
-

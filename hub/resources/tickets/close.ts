@@ -225,9 +225,9 @@ export class TicketCloser {
   /**
    * Settles a job whose outcome is unknown (a lost reply, an error after printing, a crash); call it
    * on the job's device queue. The device is asked for its last document: nothing newer than the
-   * number seen before the job means the receipt was not issued (the job fails, a close may print
-   * afresh); the next number (with the job's amount) or a later one means it was, and the ticket is
-   * closed from it. A device that cannot answer leaves the job Pending: 503. Answers the closed
+   * number seen before the job, or a newer document that is no receipt of the job's amount (a void, a
+   * report), means the receipt was not issued (the job fails, a close may print afresh); a newer
+   * receipt of the job's amount means it was, and the ticket is closed from it. A device that cannot answer leaves the job Pending: 503. Answers the closed
    * ticket, or undefined when the receipt was not issued.
    */
   private async settle(jobId: string, device: TimedDevice): Promise<Doc | undefined> {
@@ -251,19 +251,21 @@ export class TicketCloser {
     const status = await device.status();
     const before = job.last_number_before ?? 0;
     const request = JSON.parse(job.request) as JobRequest;
-    // Jobs on one device run one at a time and are settled before the next is printed, so the
-    // receipt printed right after `before` is this job's, unless the device's own next document
-    // shows another amount (something outside the hub printed it, and this job never did).
-    const issued = !!last && last.number > before && (last.number > before + 1 || dec(last.amount).eq(dec(request.receipt.total)));
+    // Jobs on one device run one at a time and are settled before the next is printed, and the device
+    // settles a receipt left open before it answers (finished if paid, voided if not), so a document
+    // numbered after `before` that is a receipt of the job's amount is the job's receipt. A void or a
+    // report answers amount 0 (issue 27, point 7): never taken for a receipt, whatever its number. A
+    // device may tell a refund's sum without its sign (a Datecs storno receipt), so sizes are compared.
+    const amount = last ? dec(last.amount).abs() : null;
+    const issued = !!last && last.number > before && !!amount && !amount.isZero() && amount.eq(dec(request.receipt.total).abs());
     if (!issued) {
       this.finishJob(job.id, 'Failed', null, 'the device did not issue the receipt');
       return undefined;
     }
-    this.log.warn({ jobId: job.id, ticketId: job.ticket_id, number: before + 1 }, 'fiscal receipt was issued although the reply was lost; recording it');
+    this.log.warn({ jobId: job.id, ticketId: job.ticket_id, number: last.number }, 'fiscal receipt was issued although the reply was lost; recording it');
     return this.store(job, {
-      // The device's own number for its last receipt when that is this job's (the amounts agree):
-      // a void or report in between must not shift it (issue 19, defect 6).
-      number: !last || last.number === before + 1 || !dec(last.amount).eq(dec(request.receipt.total)) ? before + 1 : last.number,
+      // The device's own number for the receipt (a void or report in between does not shift it, issue 19).
+      number: last.number,
       dailySalesReportNumber: status.dailySalesReportNumber ?? 0,
       fiscalMemorySerialNumber: status.fiscalMemorySerialNumber ?? '',
     });

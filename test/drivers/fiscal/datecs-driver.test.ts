@@ -234,9 +234,14 @@ describe.concurrent('the Datecs driver', () => {
       expect(await failure(dev.printReceipt(receipt('A', { payments: card }), 'a'))).toMatchObject({ outcomeUnknown: true });
       expect(fake.openReceipt?.paid.toString()).toBe('10');
       fake.resume();
-      // The hub's reconciliation asks lastDocument(): the receipt is finished and is the last one.
+      // The hub's reconciliation asks lastDocument(): the receipt is finished and is the last one, paid
+      // as the hub recorded it (issue 27, point 10): the cash payment, with its change.
       expect(await dev.lastDocument()).toMatchObject({ number: 1, amount: '15.78' });
-      expect(fake.memory.receipts[0].payments.map((p) => p.amount)).toEqual(['10.00', '5.78']);
+      expect(fake.memory.receipts[0].payments.map((p) => [p.mode, p.amount])).toEqual([
+        [VARIANTS[v].payments.CreditCard, '10.00'],
+        [VARIANTS[v].payments.Cash, '10.00'],
+      ]);
+      expect(fake.memory.receipts[0].change).toBe('4.22');
       expect(fake.openReceipt).toBeNull();
       expect((await dev.printReceipt(receipt('B'), 'b')).number).toBe(2);
       expect(await dev.zReport()).toMatchObject({ kind: 'Z' });
@@ -251,8 +256,9 @@ describe.concurrent('the Datecs driver', () => {
       fake.failAfter(CMD.sale, 'silence');
       expect(await failure(dev.printReceipt(receipt('B'), 'b'))).toMatchObject({ outcomeUnknown: false });
       fake.resume();
-      // The open, unpaid receipt is voided (document 2); the last receipt is still 1 with its amount.
-      expect(await dev.lastDocument()).toEqual({ number: 1, date: clock().toISOString(), amount: '15.78' });
+      // The open, unpaid receipt is voided (document 2): the last document is that void, which is no
+      // receipt (amount 0), so it never passes for one (issue 27, point 7).
+      expect(await dev.lastDocument()).toEqual({ number: 2, date: clock().toISOString(), amount: '0' });
       expect(fake.memory.documentNumber).toBe(2);
       expect((await dev.printReceipt(receipt('B'), 'b2')).number).toBe(3);
       expect(fake.memory.receipts.map((r) => r.number)).toEqual([1, 3]);
@@ -265,7 +271,7 @@ describe.concurrent('the Datecs driver', () => {
         await dev.printReceipt(receipt('B'), 'b');
         expect(fake.memory.receipts.map((r) => r.unp)).toEqual(['DT000001-0001-0000001', 'DT000001-0001-0000002']);
       }
-      expect([VARIANTS.P.password, VARIANTS.C.password, VARIANTS.X.password]).toEqual(['0000', '1', '0000']);
+      expect([VARIANTS.P.defaultPassword('FP-2000', '1'), VARIANTS.C.defaultPassword('DP-150', '1'), VARIANTS.X.defaultPassword('FP-700X', '1')]).toEqual(['0000', '1', '0000']);
       const { fake, dev } = await pair('C', { fake: { password: '4711' } });
       for (let i = 0; i < MAX_OPEN_REFUSALS; i++) expect(await failure(dev.printReceipt(receipt(), `j${i}`))).toMatchObject({ code: 'REJECTED' });
       const guarded = await failure(dev.printReceipt(receipt(), 'j9'));
@@ -304,6 +310,211 @@ describe.concurrent('the Datecs driver', () => {
       expect(frameTimeoutFor(2400)).toBeGreaterThanOrEqual(1500);
       expect(frameTimeoutFor(115200)).toBeLessThan(600);
       expect(frameTimeoutFor(null)).toBe(500);
+    });
+  });
+
+  describe('issue 27, point 7: a void is never a receipt, an outcome the printer tells is known', () => {
+    test.for(['P', 'C', 'X'] as const)('a payment lost before the printer ran it: the receipt is voided and lastDocument answers no receipt: %s', async (v, { pair }) => {
+      const { fake, dev } = await pair(v);
+      await dev.printReceipt(receipt('A'), 'a');
+      const before = await dev.lastDocument();
+      fake.failBefore(CMD.total);
+      expect(await failure(dev.printReceipt(receipt('B'), 'b'))).toMatchObject({ outcomeUnknown: true });
+      fake.resume();
+      // X's 4Ch Number is the open receipt's own while it is open: the void must not pass for receipt B
+      // (same amount as A), nor the void's number carry A's amount.
+      const last = await dev.lastDocument();
+      expect(fake.memory.receipts).toHaveLength(1);
+      expect(last === null || last.number <= before!.number || last.amount === '0').toBe(true);
+    });
+
+    test.for(['P', 'C', 'X'] as const)('a payment refused after another went in: the receipt is finished with the hub\'s payments and answered as issued: %s', async (v, { pair }) => {
+      const { fake, dev } = await pair(v);
+      fake.afterNext(CMD.total, () => fake.refuseNext(CMD.total));
+      const payments: Receipt['payments'] = [{ kind: 'CreditCard', name: 'Card', amount: '10.00' }, { kind: 'Cash', name: 'Cash', amount: '10.00' }];
+      // The old driver threw "outcome unknown" here although it had just closed the receipt itself.
+      expect(await dev.printReceipt(receipt('A', { payments }), 'a')).toMatchObject({ number: 1, amount: '15.78' });
+      expect(fake.memory.receipts.map((r) => r.payments.map((p) => [p.mode, p.amount]))).toEqual([
+        [
+          [VARIANTS[v].payments.CreditCard, '10.00'],
+          [VARIANTS[v].payments.Cash, '10.00'],
+        ],
+      ]);
+    });
+
+    test.for(['P', 'C'] as const)('a printer that does not number voids: the void is still no receipt, the next receipt is one: %s', async (v, { pair }) => {
+      const { fake, dev } = await pair(v);
+      fake.numbersVoids = false;
+      await dev.printReceipt(receipt('A'), 'a');
+      fake.refuseNext(CMD.total);
+      expect(await failure(dev.printReceipt(receipt('B', { total: '15.78' }), 'b'))).toMatchObject({ outcomeUnknown: false });
+      expect(fake.memory.documentNumber).toBe(1);
+      // 71h still answers A's number, 4Ch tells of the voided receipt (nothing paid): no receipt.
+      expect(await dev.lastDocument()).toMatchObject({ number: 1, amount: '0' });
+      expect((await dev.printReceipt(receipt('C'), 'c')).number).toBe(2);
+      expect(await dev.lastDocument()).toMatchObject({ number: 2, amount: '15.78' });
+    });
+
+    test.for(['P', 'C', 'X'] as const)('a payment refused before any went in: voided, a known outcome, and no receipt: %s', async (v, { pair }) => {
+      const { fake, dev } = await pair(v);
+      fake.refuseNext(CMD.total);
+      expect(await failure(dev.printReceipt(receipt('A'), 'a'))).toMatchObject({ code: 'REJECTED', outcomeUnknown: false });
+      expect(fake.openReceipt).toBeNull();
+      expect((await dev.lastDocument())?.amount ?? '0').toBe('0');
+    });
+  });
+
+  describe('issue 27, points 8-10: passwords, the open guard, paying off, widths, states', () => {
+    test('8. X cash registers take their operator\'s number as the factory password, the FMP/FP printers "0000": each prints out of the box', async ({ pair }) => {
+      for (const model of ['DP-25X', 'DP-150X', 'WP-50X', 'WP-500X', 'WP-25X', 'DP-05C', 'FMP-350X', 'FMP-55X', 'FP-700X']) {
+        const { fake, dev } = await pair('X', { fake: { model } });
+        expect((await dev.printReceipt(receipt(), 'j')).number).toBe(1);
+        expect(fake.wrongPasswords).toBe(0);
+      }
+      expect(VARIANTS.X.defaultPassword('DP-25X', '3')).toBe('3');
+      expect(VARIANTS.X.defaultPassword('FMP-55X', '3')).toBe('0000');
+    });
+
+    test.for(['X', 'C'] as const)('9. a Z report overdue is not a wrong password: said as such, never blocks, and the Z report cures it: %s', async (v, { pair }) => {
+      const { fake, dev } = await pair(v);
+      fake.zOverdue = true;
+      const errors = [];
+      for (let i = 0; i < MAX_OPEN_REFUSALS; i++) errors.push(await failure(dev.printReceipt(receipt(), `j${i}`)));
+      for (const e of errors) expect(e).toMatchObject({ code: 'REJECTED', message: expect.stringMatching(/Z report is overdue/) });
+      if (v === 'X') {
+        // X names the cause (-111024): it never counts toward the guard.
+        expect(errors[0].vendorCode).toBe('E-111024');
+        expect(await failure(dev.printReceipt(receipt(), 'j8'))).toMatchObject({ vendorCode: 'E-111024' });
+      } else {
+        // Classic firmware says only "not allowed" (S1.1), as for a wrong password: guarded, and the message says both.
+        expect(await failure(dev.printReceipt(receipt(), 'j8'))).toMatchObject({ vendorCode: 'OPEN-GUARD', message: expect.stringMatching(/Z report is overdue.*or the operator password is wrong/) });
+      }
+      expect(fake.wrongPasswords).toBe(0);
+      expect(await dev.zReport()).toMatchObject({ kind: 'Z' });
+      expect(fake.zOverdue).toBe(false);
+      expect((await dev.printReceipt(receipt(), 'after-z')).number).toBeGreaterThan(0);
+    });
+
+    test('9. X counts only wrong-password refusals (-102002) and says so', async ({ pair }) => {
+      const { fake, dev } = await pair('X', { fake: { password: '4711' } });
+      for (let i = 0; i < MAX_OPEN_REFUSALS; i++) {
+        expect(await failure(dev.printReceipt(receipt(), `j${i}`))).toMatchObject({ vendorCode: 'E-102002', message: expect.stringMatching(/wrong operator password/) });
+      }
+      expect(await failure(dev.printReceipt(receipt(), 'j9'))).toMatchObject({ vendorCode: 'OPEN-GUARD', message: expect.stringMatching(/wrong operator password/) });
+      expect(fake.wrongPasswords).toBe(MAX_OPEN_REFUSALS);
+    });
+
+    test.for(['P', 'C', 'X'] as const)('10. a receipt finished after a failure pays the rest as the hub recorded it, not in cash: %s', async (v, { pair }) => {
+      const { fake, dev } = await pair(v);
+      const payments: Receipt['payments'] = [{ kind: 'CreditCard', name: 'Card', amount: '10.00' }, { kind: 'Voucher', name: 'Ticket', amount: '5.78' }];
+      fake.failAfter(CMD.total, 'silence');
+      expect(await failure(dev.printReceipt(receipt('A', { payments, change: '0.00' }), 'a'))).toMatchObject({ outcomeUnknown: true });
+      fake.resume();
+      expect(await dev.lastDocument()).toMatchObject({ number: 1, amount: '15.78' });
+      expect(fake.memory.receipts[0].payments.map((p) => [p.mode, p.amount])).toEqual([
+        [VARIANTS[v].payments.CreditCard, '10.00'],
+        [VARIANTS[v].payments.Voucher, '5.78'],
+      ]);
+    });
+
+    test('10. the FMP-55X prints 32 columns: free text lines of at most 30 bytes', async ({ pair }) => {
+      const { fake, dev } = await pair('X', { fake: { model: 'FMP-55X' } });
+      const jobId = '0b8f3c52-6f0e-4a57-9d3e-1f2a3b4c5d6e';
+      expect((await dev.printReceipt(receipt('T-2026-000123'), jobId)).number).toBe(1);
+      const texts = fake.requests.filter((q) => q.cmd === CMD.fiscalText).map((q) => q.data.toString('latin1').split('\t')[0]);
+      expect(Math.max(...texts.map((t) => t.length))).toBeLessThanOrEqual(30);
+      expect(fake.memory.receipts[0].texts.join('')).toBe(`Ticket T-2026-000123Job ${jobId}`);
+    });
+
+    test.for(['X', 'C'] as const)('10. a service (non-fiscal) receipt left open (X 4Ch IsOpen 5, status 2.5) is closed, then the receipt prints: %s', async (v, { pair }) => {
+      const { fake, dev } = await pair(v);
+      fake.openServiceReceipt();
+      // Closing it made a document, which is no receipt.
+      expect((await dev.lastDocument())?.amount ?? '0').toBe('0');
+      fake.openServiceReceipt();
+      expect((await dev.printReceipt(receipt(), 'j')).number).toBeGreaterThan(0);
+      expect(fake.memory.receipts).toHaveLength(1);
+    });
+
+    test.for(['P', 'C'] as const)('10. classic 40h answering F is an error, not "no Z report yet": %s', async (v, { pair }) => {
+      const { fake, dev } = await pair(v);
+      expect((await dev.status()).dailySalesReportNumber).toBe(1);
+      fake.lastEntryFails = true;
+      expect(await failure(dev.status())).toMatchObject({ code: 'REJECTED', vendorCode: 'F' });
+      expect(await failure(dev.printReceipt(receipt(), 'j'))).toMatchObject({ code: 'REJECTED', vendorCode: 'F', outcomeUnknown: false });
+      expect(fake.requests.some((q) => q.cmd === CMD.openFiscalReceipt)).toBe(false);
+    });
+  });
+
+  describe('issue 27, point 5: a return is a storno receipt quoting the original', () => {
+    const refund = (over: Partial<Receipt> = {}): Receipt =>
+      receipt('R1', {
+        lines: receipt().lines.map((l) => ({ ...l, total: `-${l.total}` })),
+        total: '-15.78',
+        payments: [{ kind: 'Cash', name: 'Cash', amount: '-15.78' }],
+        change: '0.00',
+        returnOf: { ticketId: 'T1', fiscalName: 'DT1', number: 1, date: clock().toISOString(), dailySalesReportNumber: 1, fiscalMemorySerialNumber: '02000001' },
+        ...over,
+      });
+    // 2026-11-21 10:00 UTC is 12:00 in Sofia (EET).
+    const quoted = { P: '211126120000', C: '211126120000', X: '21-11-26 12:00:00' } as const;
+
+    test.for(['P', 'C', 'X'] as const)('refunds the original by its number, date (the printer\'s time zone), fiscal memory and УНП: %s', async (v, { pair }) => {
+      const { fake, dev } = await pair(v, { settings: { TimeZone: 'Europe/Sofia' } });
+      expect((await dev.printReceipt(receipt('T1'), 'sale')).number).toBe(1);
+      const r = await dev.printReceipt(refund(), 'refund');
+      expect(r).toMatchObject({ number: 2, amount: '-15.78' });
+      const [, storno] = fake.memory.receipts;
+      expect(storno.storno).toEqual({ number: 1, date: quoted[v], fiscalMemorySerialNumber: '02000001', unp: 'DT000001-0001-0000001' });
+      expect(storno.lines.map((l) => l.total)).toEqual(['13.80', '1.98']);
+      expect(storno.payments).toEqual([{ mode: VARIANTS[v].payments.Cash, amount: '15.78' }]);
+      expect(fake.requests.some((q) => q.cmd === (v === 'X' ? CMD.openStornoDocument : CMD.openStornoReceipt))).toBe(true);
+      expect(await dev.lastDocument()).toMatchObject({ number: 2, amount: '15.78' });
+    });
+
+    test.for(['P', 'C', 'X'] as const)('a lost answer to the storno receipt\'s close: lastDocument answers the storno receipt: %s', async (v, { pair }) => {
+      const { fake, dev } = await pair(v);
+      await dev.printReceipt(receipt('T1'), 'sale');
+      fake.failAfter(CMD.closeFiscalReceipt, 'silence');
+      expect(await failure(dev.printReceipt(refund(), 'refund'))).toMatchObject({ outcomeUnknown: true });
+      fake.resume();
+      expect(await dev.lastDocument()).toMatchObject({ number: 2, amount: '15.78' });
+      expect(fake.memory.receipts.filter((x) => x.storno)).toHaveLength(1);
+    });
+
+    test.for(['P', 'C', 'X'] as const)('a storno receipt left open unpaid is voided (X 4Ch IsOpen 3, P status 1.4): %s', async (v, { pair }) => {
+      const { fake, dev } = await pair(v);
+      await dev.printReceipt(receipt('T1'), 'sale');
+      fake.failAfter(CMD.sale, 'silence');
+      expect(await failure(dev.printReceipt(refund(), 'refund'))).toMatchObject({ outcomeUnknown: false });
+      fake.resume();
+      expect(await dev.lastDocument()).toMatchObject({ amount: '0' });
+      expect(fake.openReceipt).toBeNull();
+      expect(fake.memory.receipts).toHaveLength(1);
+    });
+
+    test('a return that names no original, or one this printer cannot quote, is refused before anything is sent, saying why', async ({ pair }) => {
+      const { fake, dev } = await pair('C');
+      await dev.printReceipt(receipt('T1'), 'sale');
+      const sent = fake.requests.length;
+      expect(await failure(dev.printReceipt(refund({ returnOf: undefined }), 'r1'))).toMatchObject({ code: 'REJECTED', vendorCode: 'RETURN', outcomeUnknown: false, message: expect.stringMatching(/names none/) });
+      expect(dev.validate(refund({ returnOf: undefined }))).toMatch(/names none/);
+      expect(dev.validate(refund())).toBeNull();
+      const foreign = refund({ returnOf: { ...refund().returnOf!, fiscalMemorySerialNumber: '02999999' } });
+      expect(await failure(dev.printReceipt(foreign, 'r2'))).toMatchObject({ vendorCode: 'RETURN', message: expect.stringMatching(/fiscal memory 02999999, not by this printer's \(02000001\)/) });
+      expect(await failure(dev.printReceipt(refund({ returnOf: { ...refund().returnOf!, date: 'yesterday' } }), 'r3'))).toMatchObject({ vendorCode: 'RETURN' });
+      const mixed = refund({ lines: [receipt().lines[0], { ...receipt().lines[1], total: '-1.98' }] });
+      expect(await failure(dev.printReceipt(mixed, 'r4'))).toMatchObject({ vendorCode: 'PLAN', message: expect.stringMatching(/cannot mix/) });
+      expect(fake.requests.slice(sent).some((q) => [CMD.openFiscalReceipt, CMD.openStornoReceipt].includes(q.cmd as 0x30))).toBe(false);
+    });
+
+    test('without УНП: C quotes none, P cannot open a storno receipt of returned items and says so', async ({ pair }) => {
+      const c = await pair('C', { settings: { UniqueSaleNumber: 'false' } });
+      await c.dev.printReceipt(receipt('T1'), 'sale');
+      expect((await c.dev.printReceipt(refund(), 'refund')).number).toBe(2);
+      expect(c.fake.memory.receipts[1].storno).toMatchObject({ number: 1, unp: null });
+      const p = await pair('P', { settings: { UniqueSaleNumber: 'false' } });
+      expect(await failure(p.dev.printReceipt(refund(), 'refund'))).toMatchObject({ vendorCode: 'RETURN', message: expect.stringMatching(/P firmware/) });
     });
   });
 

@@ -11,12 +11,26 @@
  *   answer without a serial number; the classic 5Ah probe answered SYN then NAK.
  * - erpnet/ErpNet.FP#56 "DATECS DP-150 no longer works" (2019-07-11) and #191 "Unable to detect/connect
  *   to Datecs DP-150 via TCP" (2024-12-15): the 5Ah probes in both framings; #191 answered SYN, NAK.
+ *
+ * Successful answers to the receipt commands (issue 27, point 11), so the fake cannot agree with a
+ * misreading of ours:
+ * - #112 (above), the next exchange of the same log: the DP-150's answer to that 30h, `0006,0006`
+ *   (AllReceipt, FiscReceipt) with "fiscal receipt open" set. The stored copy of the thread cuts the
+ *   frame after the status bytes: its BCC (four bytes) is recomputed; LEN and everything before the BCC
+ *   are the printer's.
+ * - Datecs' own worked example of a successful X 30h, request and answer `0\t472\t` (ErrorCode 0,
+ *   SlipNumber 472), from "PM_XXXXXX-BUL_CommunicationProtocol" v2.11.4 (17 Nov 2022), as quoted byte
+ *   for byte in rosenvladimirov/Odoo.ErpNet.FP docs/PROTOCOL_REFERENCE.md §12 (commit 87c90b2).
+ * No public capture of a successful 31h, 35h, 38h, 4Ch, 40h or 71h answer was found (ErpNet.FP's
+ * threads, UcsFiscalPrinters, Odoo.ErpNet.FP "has no captured device frames yet"): NOTES.md lists them
+ * among the checks that need a device.
  */
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CMD, VARIANTS, parseDiagnosticInfo, str, variantOfModel } from '../../../drivers/fiscal/datecs/commands.js';
+import { CMD, VARIANTS, faultOf, hasFlag, parseDiagnosticInfo, str, variantOfModel } from '../../../drivers/fiscal/datecs/commands.js';
 import { DatecsFiscalDevice } from '../../../drivers/fiscal/datecs/driver.js';
-import { CLASSIC, X_FORMAT, decodeReply, decodeRequest, encodeRequest, hex, scan } from '../../../drivers/fiscal/datecs/frame.js';
+import { CLASSIC, X_FORMAT, bcc, decodeReply, decodeRequest, encodeReply, encodeRequest, hex, scan } from '../../../drivers/fiscal/datecs/frame.js';
+import { FakeDatecsDevice } from '../../support/fake-datecs-device.js';
 
 const b = (text: string) => Buffer.from(text.replace(/[-\s]+/g, ''), 'hex');
 
@@ -25,6 +39,13 @@ const I112 = {
   voidRequest: b('01-24-24-3C-05-30-30-38-39-03'),
   voidRefused: b('01-2B-24-3C-04-A0-82-80-80-86-9A-05-30-33-3D-36-03'),
   openRequest: b('01-3F-25-30-31-2C-31-2C-44-59-34-32-33-37-39-33-2D-30-30-30-31-2D-30-30-30-30-30-30-32-2C-31-05-30-35-3F-36-03'),
+};
+/** #112, DP-150: the answer to `openRequest`, as logged up to the status bytes (the copy cuts the BCC). */
+const I112_OPEN_ANSWER_TO_STATUS = b('01-34-25-30-30-30-30-36-2C-30-30-30-36-04-80-80-88-80-86-9A-05');
+/** Datecs PM v2.11.4, worked example: X 30h `1\t1\t24\tI\t` (an invoice receipt) and its answer. */
+const PM_X_OPEN = {
+  request: b('01 30 30 33 33 2C 30 30 33 30 31 09 31 09 32 34 09 49 09 05 30 32 3E 3F 03'),
+  answer: b('01 30 30 33 39 2C 30 30 33 30 30 09 34 37 32 09 04 80 80 88 80 86 9A 80 80 05 30 36 3C 3B 03'),
 };
 /** #135, DP-25X (X firmware): the payment request and its answer as the eight reads delivered it. */
 const I135 = {
@@ -58,6 +79,55 @@ describe('our encoder writes what ErpNet.FP wrote, byte for byte', () => {
   it('#56, #183, #191: the 5Ah probes in both framings', () => {
     expect(hex(encodeRequest(X_FORMAT, 0x21, CMD.diagnosticInfo, Buffer.from('1')))).toBe(hex(I183.xProbe));
     expect(hex(encodeRequest(CLASSIC, 0x21, CMD.diagnosticInfo, Buffer.from('1')))).toBe(hex(I183.classicProbe));
+  });
+});
+
+describe('successful answers to 30h, as printers and Datecs give them (issue 27, point 11)', () => {
+  it('#112: the DP-150 opened the receipt: AllReceipt,FiscReceipt `0006,0006`, "fiscal receipt open" and no error bit', () => {
+    const frame = Buffer.concat([I112_OPEN_ANSWER_TO_STATUS, bcc(I112_OPEN_ANSWER_TO_STATUS.subarray(1)), Buffer.from([0x03])]);
+    const reply = decodeReply(CLASSIC, frame);
+    expect(reply).toMatchObject({ seq: 0x25, cmd: CMD.openFiscalReceipt });
+    expect(str(reply.data)).toBe('0006,0006');
+    // LEN as the printer sent it counts what our encoder counts for the same data and status.
+    expect(encodeReply(CLASSIC, 0x25, CMD.openFiscalReceipt, reply.data, reply.status)[1]).toBe(0x34);
+    const v = VARIANTS.C;
+    expect(faultOf(v, reply.status, true)).toBeNull();
+    expect(hasFlag(v, reply.status, 'fiscalReceiptOpen')).toBe(true);
+    expect(v.errorCode(str(reply.data))).toBeNull();
+  });
+
+  it('Datecs PM v2.11.4: the X 30h request encodes byte for byte; its answer is error 0, slip 472, receipt open', () => {
+    expect(hex(encodeRequest(X_FORMAT, 0x2c, CMD.openFiscalReceipt, Buffer.from('1\t1\t24\tI\t')))).toBe(hex(PM_X_OPEN.request));
+    const reply = decodeReply(X_FORMAT, PM_X_OPEN.answer);
+    expect(reply).toMatchObject({ seq: 0x2c, cmd: CMD.openFiscalReceipt });
+    expect(str(reply.data)).toBe('0\t472\t');
+    const v = VARIANTS.X;
+    expect(v.errorCode(str(reply.data))).toBeNull();
+    expect(faultOf(v, reply.status, true)).toBeNull();
+    expect(hasFlag(v, reply.status, 'fiscalReceiptOpen')).toBe(true);
+    expect(hex(reply.status)).toBe('80 80 88 80 86 9A 80 80');
+  });
+
+  it('the fake printer answers 30h in the same shape as the real ones (classic `NNNN,NNNN`, X `0\\tN\\t`), its status bytes as theirs', async () => {
+    for (const [variant, shape, real] of [
+      ['C', /^\d{4},\d{4}$/, I112_OPEN_ANSWER_TO_STATUS],
+      ['X', /^0\t\d+\t$/, PM_X_OPEN.answer],
+    ] as const) {
+      const fake = new FakeDatecsDevice({ variant });
+      const f = VARIANTS[variant].frame;
+      const frames: Buffer[] = [];
+      const peer = { send: (bytes: Buffer) => frames.push(bytes) };
+      const open = VARIANTS[variant].open('1', VARIANTS[variant].defaultPassword(fake.model, '1'), '1', 'DT000001-0001-0000001');
+      const request = encodeRequest(f, 0x25, CMD.openFiscalReceipt, Buffer.from(open));
+      await fake.feed(peer, request);
+      const reply = decodeReply(f, frames.find((x) => x[0] === 0x01)!);
+      expect(str(reply.data)).toMatch(shape);
+      const realStatus = decodeReply(f, variant === 'C' ? Buffer.concat([real, bcc(real.subarray(1)), Buffer.from([3])]) : real).status;
+      // The bits that matter here agree: no error, a fiscal receipt open, fiscalized (5.3).
+      for (const flag of ['fiscalReceiptOpen', 'fiscalMode', 'notAllowed', 'syntaxError'] as const) {
+        expect([flag, hasFlag(VARIANTS[variant], reply.status, flag)]).toEqual([flag, hasFlag(VARIANTS[variant], realStatus, flag)]);
+      }
+    }
   });
 });
 
