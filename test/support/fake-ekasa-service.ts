@@ -35,7 +35,7 @@ export class FakeEkasaService {
         }
         const answer = this.service.handle(req.method ?? 'GET', req.url ?? '/', body);
         const send = () => {
-          if (req.method === 'POST' && answer.status === 200 && this.loseAnswers > 0) {
+          if (req.method === 'POST' && answer.status < 300 && this.loseAnswers > 0) {
             this.loseAnswers -= 1;
             req.socket.destroy();
             return;
@@ -50,6 +50,14 @@ export class FakeEkasaService {
     this.server = server;
     this.port = (server.address() as { port: number }).port;
     return this.address;
+  }
+
+  /** Back to a healthy, online service (the registrations stay). */
+  reset(): void {
+    this.service.online = true;
+    this.service.refuseNext = null;
+    this.loseAnswers = 0;
+    this.delayMs = 0;
   }
 
   get address(): string {

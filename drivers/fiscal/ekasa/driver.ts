@@ -162,7 +162,8 @@ export class EkasaFiscalDevice implements FiscalDevice {
         if (found) return this.record(found);
         throw new DeviceError('PROTOCOL', `eKasa refused externalId ${jobId} as a repeat but cannot find it`, true, 'EKASA409');
       }
-      if (res.status !== 200) throw faultOfAnswer(res.status, res.body);
+      // 200: registered online; 202: registered offline (stored in the CHDÚ and printed, sent later).
+      if (res.status !== 200 && res.status !== 202) throw faultOfAnswer(res.status, res.body);
       return this.record(this.result(res.body as EkasaAnswer));
     });
   }

@@ -116,6 +116,7 @@ export class SimulatedEkasaService {
     this.state.registrations.push([externalId!, answer]);
     if (this.state.registrations.length > KEEP) this.state.registrations.splice(0, this.state.registrations.length - KEEP);
     this.store?.save(this.key, this.state);
-    return { status: 200, body: answer };
+    // 200: registered online; 202: registered offline (stored in the CHDÚ and printed, sent later).
+    return { status: this.online ? 200 : 202, body: answer };
   }
 }
