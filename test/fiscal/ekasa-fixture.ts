@@ -1,6 +1,6 @@
 /** A restaurant whose receipts go to a PORTOS eKasa service: the fake service on 127.0.0.1 (test/support/fake-ekasa-service.ts). */
 import { sql } from 'drizzle-orm';
-import type { EkasaAnswer } from '../../drivers/fiscal/ekasa/protocol.js';
+import type { StoredRegistration } from '../../drivers/fiscal/ekasa/service.js';
 import { FakeEkasaService } from '../support/fake-ekasa-service.js';
 import { startHub, type TestHub } from '../support/hub.js';
 import { expect2xx, item, register, restaurant } from '../tickets/fixture.js';
@@ -17,7 +17,7 @@ export interface EkasaRestaurant {
   close(id: string, extra?: Record<string, unknown>): Promise<{ status: number; headers: Headers; body: any }>;
   ticket(id: string): Promise<any>;
   /** The registrations the service holds for ticket `id` (their externalId is one of its fiscal jobs). */
-  registrationsOf(id: string): EkasaAnswer[];
+  registrationsOf(id: string): StoredRegistration[];
 }
 
 /** The tickets fixture's restaurant, plus fiscal device `EK1` (ekasa) on the fake service `svc`. */

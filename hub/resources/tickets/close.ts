@@ -238,12 +238,15 @@ export class TicketCloser {
       return job.state === 'Done' && ticket ? this.tickets.present(ticket) : undefined;
     }
     if (device.findReceipt) {
-      // The device keeps the job id with the receipt (eKasa's externalId): it says exactly.
+      // The device keeps the job id with the receipt (eKasa's externalId) and says exactly: null only
+      // when it holds none. A lookup that cannot answer throws, and the job stays Pending (503; the
+      // ticket takes no edits, 423) until one can: never "not issued" on a guess.
       const found = await device.findReceipt(job.id);
       if (!found) {
-        this.finishJob(job.id, 'Failed', null, 'the device did not issue the receipt');
+        this.finishJob(job.id, 'Failed', null, 'the device holds no receipt for this job');
         return undefined;
       }
+      this.log.warn({ jobId: job.id, ticketId: job.ticket_id, number: found.number }, 'fiscal receipt found by its job id after its answer was lost; recording it');
       return this.store(job, outcomeOf(found));
     }
     // A device that cannot answer leaves the job Pending (FiscalDevices.run answers 503).
