@@ -43,10 +43,13 @@ describe('outcomes: only a refusal before storage is "not issued"; anything else
     const t = await r.open();
     r.svc.service.refuseNext = { status: 400, title: 'The request is not valid.', errorCode: -900 };
     const res = await r.close(t.id);
-    expect(res.status).not.toBe(200);
+    // Refused for good: 403 (errorCode 8), not a 503 "try again".
+    expect(res.status).toBe(403);
+    expect(res.body.errorCode).toBe(8);
     expect(r.registrationsOf(t.id)).toHaveLength(0);
     expect(jobsOf(t.id)).toEqual(['Failed']);
     expect((await r.ticket(t.id)).state).toBe('Opened');
+    // Whatever was wrong is put right (here: the service takes it now): the next close registers it once.
     expect((await r.close(t.id)).status).toBe(200);
     expect(r.registrationsOf(t.id)).toHaveLength(1);
   });

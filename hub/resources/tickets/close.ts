@@ -8,7 +8,7 @@
  * (423). Device I/O never happens inside a transaction.
  */
 import { z } from 'zod';
-import { type EkasaInfo, type FiscalResult, type PaymentKind, type Receipt } from '../../../drivers/fiscal/types.js';
+import { type EkasaInfo, type FiscalResult, type PaymentKind, type Receipt, type ReceiptOrigin } from '../../../drivers/fiscal/types.js';
 import { DeviceError } from '../../../drivers/faults.js';
 import { roundCash } from '../../../drivers/fiscal/ekasa/protocol.js';
 import type { ReceiptMailer } from '../../mail/receipts.js';
@@ -213,8 +213,10 @@ export class TicketCloser {
     if (change.gt(changeable.gt(0) ? changeable : 0)) {
       throw errors.member('payments', 'tickets.overpaid', { change: change.toFixed(2), changeable: D.max(changeable, 0).toFixed(2) });
     }
+    const returnOf = ticket.returnOf ? this.originOf(String(ticket.returnOf)) : undefined;
     return {
       reference: String(ticket.id),
+      ...(returnOf ? { returnOf } : {}),
       operator: caller.userName,
       lines: (ticket.items as Doc[]).map((i) => {
         const plu = pluVat(this.ctx.db, (i.plu as { code: number }).code, (i.plu as { stockName: string }).stockName);
@@ -234,6 +236,26 @@ export class TicketCloser {
       payments: lines,
       ...(rounding.isZero() ? {} : { rounding: rounding.toFixed(2) }),
       change: change.toFixed(2),
+    };
+  }
+
+  /**
+   * The fiscal receipt a return refunds, as the original ticket's close recorded it (its device, number,
+   * day, fiscal memory, and eKasa's UUID and OKP): what a device needs to issue the refund against it
+   * (eKasa's Returned items refer to it). Undefined when the original holds no receipt.
+   */
+  private originOf(ticketId: string): ReceiptOrigin | undefined {
+    const original = getStored(this.ctx.db, this.tickets.def, ticketId);
+    const info = original?.doc.closeInfo as (Omit<ReceiptOrigin, 'ticketId' | 'date'> & { ekasa?: EkasaInfo }) | null | undefined;
+    if (!original || !info) return undefined;
+    return {
+      ticketId,
+      fiscalName: info.fiscalName,
+      number: info.number,
+      date: String(original.doc.closeDate),
+      dailySalesReportNumber: info.dailySalesReportNumber,
+      fiscalMemorySerialNumber: info.fiscalMemorySerialNumber,
+      ...(info.ekasa ? { ekasa: { ...(info.ekasa.uuid ? { uuid: info.ekasa.uuid } : {}), ...(info.ekasa.okp ? { okp: info.ekasa.okp } : {}), receiptNumber: info.ekasa.receiptNumber } } : {}),
     };
   }
 

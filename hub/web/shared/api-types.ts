@@ -14136,7 +14136,7 @@ export interface operations {
             };
             /**
              * @description - A missing right (`detail` names it), or a caller outside the Sale environment. (errorCode 2 Unauthorized)
-             *     - The fiscal device is inactive or does not support the action. (errorCode 8 OperationForbidden)
+             *     - The fiscal device is inactive or does not support the action, or it refused this receipt for good (`REJECTED` in `detail`: e.g. a return whose original receipt it cannot refer to, a line it cannot take, a refusal of an eKasa service before storing anything); nothing was issued. (errorCode 8 OperationForbidden)
              */
             403: {
                 headers: {
@@ -14754,7 +14754,7 @@ export interface operations {
             };
             /**
              * @description - A missing right; `detail` names it. (errorCode 2 Unauthorized)
-             *     - The fiscal device is inactive or does not print reports. (errorCode 8 OperationForbidden)
+             *     - The fiscal device is inactive or does not print reports, or it refused the report for good (`REJECTED` in `detail`). (errorCode 8 OperationForbidden)
              */
             403: {
                 headers: {
