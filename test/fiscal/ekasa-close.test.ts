@@ -7,7 +7,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { TestHub } from '../support/hub.js';
-import { item } from '../tickets/fixture.js';
+import { expect2xx, item } from '../tickets/fixture.js';
 import { ekasaHub, type EkasaRestaurant } from './ekasa-fixture.js';
 
 let hub: TestHub;
@@ -131,5 +131,43 @@ describe('outcomes: only a refusal before storage is "not issued"; anything else
     expect(closed).toMatchObject({ state: 'Closed', closeInfo: { number: r.registrationsOf(t.id)[0].request.data.receiptNumber } });
     expect(r.registrationsOf(t.id)).toHaveLength(1);
     expect(r.registrationsOf(other.id)).toHaveLength(1);
+  });
+});
+
+describe('what the hub shows of the service', () => {
+  it("the device's status comes from the service's CHDÚ, printer and connectivity: offline registration is a notice, no CHDÚ is offline", async () => {
+    r.svc.service.online = false;
+    await hub.services.fiscalMonitor.poll();
+    expect((await hub.call('GET', '/api/fiscaldevices/EK1')).body.status).toMatchObject({ online: true, paper: 'ok', lastError: expect.stringMatching(/registered offline/) });
+    r.svc.service.online = true;
+    r.svc.service.printer = { state: 'Ready', paperState: 'NearEnd' };
+    await hub.services.fiscalMonitor.poll();
+    expect((await hub.call('GET', '/api/fiscaldevices/EK1')).body.status).toMatchObject({ online: true, paper: 'low', lastError: null });
+    r.svc.service.chdu = false;
+    await hub.services.fiscalMonitor.poll();
+    expect((await hub.call('GET', '/api/fiscaldevices/EK1')).body.status).toMatchObject({ online: false, lastError: expect.stringMatching(/CHDÚ/) });
+  });
+
+  it('the receipt number starts from 1 again in a new month: two closed tickets with number 1, told apart by their OKP', async () => {
+    const before = hub.clock.now();
+    /** Opens and closes a ticket at `at`, logged in afresh (a day later the cashier's token has expired). */
+    const closeAt = async (at: string) => {
+      hub.clock.set(at);
+      const token = await hub.login(r.cashier.userName, 'pw', r.cashier.device);
+      const t = await expect2xx(hub.call('POST', '/api/tickets', { items: [item(3, 1)] }, { token }));
+      return (await expect2xx(hub.call('POST', `/api/tickets/${t.id}/close`, { fiscalName: 'EK1', payments: [{ paymentTypeNumber: 1, amount: 5 }] }, { token }))).closeInfo;
+    };
+    try {
+      const a = await closeAt('2027-01-31T20:00:00Z');
+      const b = await closeAt('2027-02-01T08:00:00Z');
+      expect(b.number).toBe(1);
+      expect(a.number).toBe(a.ekasa.receiptNumber);
+      expect(b.ekasa.okp).not.toBe(a.ekasa.okp);
+      const c = await closeAt('2027-03-01T08:00:00Z');
+      expect(c.number).toBe(1);
+      expect(c.ekasa.okp).not.toBe(b.ekasa.okp);
+    } finally {
+      hub.clock.set(before);
+    }
   });
 });

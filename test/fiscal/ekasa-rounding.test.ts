@@ -4,7 +4,6 @@
  * service gets the difference as `roundingAmount`, closeInfo keeps it, and the fiscal day and the
  * sales totals carry it apart from the sales. Other devices round nothing.
  */
-import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { roundCash } from '../../drivers/fiscal/ekasa/protocol.js';
 import type { TestHub } from '../support/hub.js';

@@ -297,7 +297,6 @@ const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,7})?(Z|[+-]\d{2}:
 /** Printable text, bounded: what the service says in an error, for logs and problem details. */
 export function serviceText(value: unknown, max = 200): string | undefined {
   if (typeof value !== 'string') return undefined;
-  // eslint-disable-next-line no-control-regex
   const text = value.replace(/[\u0000-\u001f\u007f-\u009f<>]+/g, ' ').replace(/\s+/g, ' ').trim();
   return text ? text.slice(0, max) : undefined;
 }

@@ -248,3 +248,103 @@ describe('the driver against the service over HTTP on 127.0.0.1', () => {
     expect(await dev.xReport()).toMatchObject({ number: 2, receipts: 1 });
   });
 });
+
+describe('what the service says of itself', () => {
+  let svc: FakeEkasaService;
+  let dev: EkasaFiscalDevice;
+  beforeEach(async () => {
+    svc = new FakeEkasaService(clock);
+    await svc.listen();
+    dev = new EkasaFiscalDevice({ name: 'EK', address: svc.address, settings: { ...SETTINGS, TimeoutMs: '300' }, clock });
+  });
+  afterEach(() => svc.close());
+
+  it('status() asks for the CHDÚ, the printer and the eKasa system, not just whether the service answers', async () => {
+    expect(await dev.status()).toMatchObject({ online: true, paper: 'ok', coverOpen: false, notice: null, fiscalMemorySerialNumber: '88812345678900001' });
+    expect(svc.requests.map((q) => q.split(' ')[1])).toEqual(['/api/v1/product/info', '/api/v1/printers/status', '/api/v1/connectivity/status']);
+    svc.service.online = false;
+    expect((await dev.status()).notice).toMatch(/registered offline/);
+    svc.service.online = true;
+    svc.service.printer = { state: 'Ready', paperState: 'NearEnd' };
+    expect((await dev.status()).paper).toBe('low');
+    svc.service.printer = { state: 'Error', paperState: 'CoverOpen' };
+    expect(await dev.status()).toMatchObject({ coverOpen: true, paper: 'unknown' });
+    svc.service.printer = { state: 'Error', paperState: 'Empty' };
+    expect(await failure(dev.status())).toMatchObject({ code: 'PAPER_OUT' });
+    svc.service.printer = { state: 'Error', paperState: null };
+    expect(await failure(dev.status())).toMatchObject({ code: 'OFFLINE', vendorCode: 'EKASA-PRINTER' });
+    svc.service.printer = { state: 'Ready', paperState: 'Ready' };
+    svc.service.chdu = false;
+    expect(await failure(dev.status())).toMatchObject({ code: 'OFFLINE', vendorCode: 'EKASA-CHDU' });
+  });
+
+  it('a service without the printer and connectivity endpoints leaves them unknown; an answer it cannot read is a fault', async () => {
+    const answering = (answer: (path: string) => { status: number; body: unknown }) =>
+      new EkasaFiscalDevice({ name: 'EK', address: 'http://127.0.0.1:1', settings: SETTINGS, clock, transport: async (_m, path) => answer(path) });
+    const product = { vendorName: 'Nine Digit, s.r.o.', swid: 'X1', ppekk: { name: 'Portos eKasa', version: 'v1.23' }, chdu: { name: 'CHDU Lite', version: '2.0' } };
+    const older = answering((path) => (path === '/api/v1/product/info' ? { status: 200, body: product } : { status: 404, body: null }));
+    expect(await older.status()).toMatchObject({ online: true, paper: 'unknown', notice: null });
+    const rogue = answering((path) => (path === '/api/v1/product/info' ? { status: 200, body: product } : { status: 200, body: { state: '<b>Ready</b>' } }));
+    expect(await failure(rogue.status())).toMatchObject({ code: 'PROTOCOL' });
+    expect(await failure(answering(() => ({ status: 200, body: '<html>' })).status())).toMatchObject({ code: 'PROTOCOL' });
+  });
+
+  it('info() shows what the service really returns: vendor, program and version, CHDÚ; printable text only', async () => {
+    expect(await dev.info()).toMatchObject({ model: 'POS Hub Simulated PORTOS eKasa 1.0.0, CHDÚ CHDU Sim 1.0', serialNumber: 'SIM-EKASA-0001', fiscalMemorySerialNumber: '88812345678900001' });
+    const odd = new EkasaFiscalDevice({
+      name: 'EK',
+      address: 'http://127.0.0.1:1',
+      settings: SETTINGS,
+      clock,
+      transport: async () => ({ status: 200, body: { vendorName: 'Nine\u0000<script>', ppekk: { name: 'Portos eKasa', version: 'v1.23' }, chdu: null } }),
+    });
+    expect((await odd.info()).model).toBe('Nine script Portos eKasa v1.23, no CHDÚ connected');
+  });
+
+  it('the receipt number restarts each month: a new month’s first receipt is number 1 again, told apart by its OKP and UUID', async () => {
+    let now = new Date('2026-11-30T22:00:00Z');
+    const monthly = new FakeEkasaService(() => now);
+    await monthly.listen();
+    try {
+      const d = new EkasaFiscalDevice({ name: 'EK', address: monthly.address, settings: SETTINGS, clock: () => now });
+      const nov = await d.printReceipt(receipt(), 'nov');
+      now = new Date('2026-12-01T08:00:00Z');
+      const dec = await d.printReceipt(receipt(), 'dec');
+      expect([nov.number, dec.number]).toEqual([1, 1]);
+      expect(nov.ekasa!.okp).not.toBe(dec.ekasa!.okp);
+      expect(nov.ekasa!.uuid).not.toBe(dec.ekasa!.uuid);
+    } finally {
+      await monthly.close();
+    }
+  });
+});
+
+describe('discounts are negative, surcharges are prices (pure)', () => {
+  it('a line dearer than unitPrice × quantity (a negative discountRate) is sent at its real price, never as a positive Discount', () => {
+    const line = { name: 'Pivo', quantity: '3', unitPrice: '2.2', vatRate: '20', vatCategory: 1, discountRate: '-10', total: '7.26' };
+    const req = buildRequest(sampleReceipt({ lines: [line], total: '7.26', payments: [{ kind: 'Cash', name: 'Cash', amount: '7.30' }], change: '0.00', rounding: '0.04' }), parseEkasaSettings(SETTINGS), 'j');
+    expect(req.request.data.items).toEqual([{ type: 'Positive', name: 'Pivo', price: '7.26', unitPrice: '2.420000', quantity: { amount: '3.0000', unit: 'ks' }, vatRate: '20.00' }]);
+    expect(req.request.data.roundingAmount).toBe('0.04');
+    // A surcharge on the whole ticket: shared into the lines' prices, never a Discount item.
+    const two = [
+      { ...line, discountRate: '0', total: '6.60' },
+      { name: 'Čaj', quantity: '1', unitPrice: '1.5', vatRate: '10', vatCategory: 2, discountRate: '0', total: '1.50' },
+    ];
+    const up = buildRequest(sampleReceipt({ lines: two, discountRate: '-5', total: '8.51', payments: [{ kind: 'CreditCard', name: 'Card', amount: '8.51' }], change: '0.00' }), parseEkasaSettings(SETTINGS), 'j');
+    expect(up.request.data.items.every((i) => i.type === 'Positive')).toBe(true);
+    expect(up.request.data.items.reduce((s, i) => s + Math.round(Number(i.price) * 100), 0)).toBe(851);
+    for (const i of up.request.data.items) expect(Math.round(Number(i.unitPrice) * Number(i.quantity.amount) * 100)).toBe(Math.round(Number(i.price) * 100));
+  });
+
+  it('a return: Returned items referring to the original (UUID, else OKP); without an eKasa original it is refused before anything is sent', () => {
+    const origin = { ticketId: 'T0', fiscalName: 'EK1', number: 4, date: '2026-11-20T10:00:00Z', dailySalesReportNumber: 1, fiscalMemorySerialNumber: '88812345678900001' };
+    const back = { name: 'Gulyás', quantity: '1', unitPrice: '6.9', vatRate: '20', vatCategory: 1, discountRate: '0', total: '-6.90' };
+    const base = { lines: [back], total: '-6.90', payments: [{ kind: 'Cash' as const, name: 'Cash', amount: '-6.90' }], change: '0.00' };
+    const okp = '0C790111-E75DBD21-4501EB1B-44F148E4-1B05553B';
+    const viaOkp = buildRequest(sampleReceipt({ ...base, returnOf: { ...origin, ekasa: { okp, receiptNumber: 4 } } }), parseEkasaSettings(SETTINGS), 'j');
+    expect(viaOkp.request.data.items).toEqual([{ type: 'Returned', name: 'Gulyás', price: '-6.90', unitPrice: '-6.900000', quantity: { amount: '1.0000', unit: 'ks' }, vatRate: '20.00', referenceReceiptId: okp }]);
+    const uuid = 'O-38C672C785474B5E8672C785476B5E94';
+    expect(buildRequest(sampleReceipt({ ...base, returnOf: { ...origin, ekasa: { uuid, okp, receiptNumber: 4 } } }), parseEkasaSettings(SETTINGS), 'j').request.data.items[0].referenceReceiptId).toBe(uuid);
+    expect(() => buildRequest(sampleReceipt({ ...base, returnOf: { ...origin, fiscalName: 'DT1' } }), parseEkasaSettings(SETTINGS), 'j')).toThrow(/DT1.*not registered by an eKasa service/);
+  });
+});
