@@ -96,6 +96,18 @@ describe('outcomes: only a refusal before storage is "not issued"; anything else
     expect(r.registrationsOf(slow.id)).toHaveLength(1);
   });
 
+  it('a cut connection the service handles a moment later: "none" is believed only once the service had its TimeoutMs to store it; one registration', async () => {
+    const t = await r.open();
+    r.svc.arriveLateMs = 300;
+    const res = await r.close(t.id);
+    expect(r.registrationsOf(t.id)).toHaveLength(1);
+    expect(res.status).toBe(200);
+    expect(res.body.closeInfo.number).toBe(r.registrationsOf(t.id)[0].request.data.receiptNumber);
+    // The cashier's retry answers the closed ticket.
+    expect((await r.close(t.id)).status).toBe(200);
+    expect(r.registrationsOf(t.id)).toHaveLength(1);
+  });
+
   it('a malformed 2xx: no 500, nothing of it stored; the lookup settles it', async () => {
     const t = await r.open();
     r.svc.malformNext = (a: any) => ({ status: 200, text: JSON.stringify({ ...a.body, request: { ...a.body.request, data: { ...a.body.request.data, okp: '<img src=x onerror=alert(1)>', receiptNumber: { n: 1 } } } }) });

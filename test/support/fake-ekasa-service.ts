@@ -20,6 +20,8 @@ export class FakeEkasaService {
   holdAnswers = false;
   /** Registrations wait before they reach the service (nothing stored) until `release()`, or are dropped. */
   holdRequests = false;
+  /** The next registration's connection drops at once, and the request reaches the service this many ms later (stored late). */
+  arriveLateMs = 0;
   /** Every answer to a registration waits this long (a slow printer; past the driver's TimeoutMs it is a lost answer). */
   delayMs = 0;
   /** The path and query of every request, in order. */
@@ -59,6 +61,13 @@ export class FakeEkasaService {
         return;
       }
       const registration = req.method === 'POST';
+      if (registration && this.arriveLateMs > 0) {
+        const ms = this.arriveLateMs;
+        this.arriveLateMs = 0;
+        req.socket.destroy();
+        setTimeout(() => this.service.handle('POST', req.url ?? '/', body), ms);
+        return;
+      }
       if (registration && this.holdRequests) {
         this.held.push(() => this.answer(req, res, body));
         return;
@@ -107,6 +116,7 @@ export class FakeEkasaService {
     this.malformNext = null;
     this.holdAnswers = false;
     this.holdRequests = false;
+    this.arriveLateMs = 0;
     this.held = [];
     this.delayMs = 0;
   }

@@ -125,6 +125,8 @@ export class EkasaFiscalDevice implements FiscalDevice {
   private readonly clock: () => Date;
   private state: DayState;
   private readonly documents = new OneAtATime();
+  /** Registrations sent without an answer, and when they went out (performance.now()): see findReceipt. */
+  private readonly unanswered = new Map<string, number>();
 
   constructor(private readonly opts: EkasaOptions) {
     this.settings = parseEkasaSettings(opts.settings);
@@ -228,7 +230,15 @@ export class EkasaFiscalDevice implements FiscalDevice {
   printReceipt(receipt: Receipt, jobId: string): Promise<FiscalResult> {
     return this.documents.run(async () => {
       const request = buildRequest(receipt, this.settings, jobId);
-      const res = await this.call('POST', REGISTER_PATH, request);
+      const sentAt = performance.now();
+      let res: ServiceAnswer;
+      try {
+        res = await this.call('POST', REGISTER_PATH, request);
+      } catch (e) {
+        // No answer (a timeout, a cut connection): the service may still be working on it.
+        if (e instanceof DeviceError && e.outcomeUnknown) this.unanswered.set(jobId, sentAt);
+        throw e;
+      }
       // 200: registered online; 202: registered offline (stored in the CHDÚ and printed, sent later).
       if (res.status !== 200 && res.status !== 202) throw faultOfAnswer(res.status, res.body);
       const registration = parseRegistration(res.body, { externalId: jobId, cashRegisterCode: this.settings.cashRegisterCode });
@@ -245,16 +255,29 @@ export class EkasaFiscalDevice implements FiscalDevice {
    * The registration the service holds for externalId `jobId`: a checked answer (whatever its
    * isSuccessful: it is stored in the CHDÚ, so it is a receipt), null when the service answers a
    * problem 404 (it holds none), else a fault: a 404 that is no problem answer is a service without
-   * this endpoint, which cannot say "none".
+   * this endpoint, which cannot say "none". A registration this driver sent without getting an answer
+   * may still be under way at the service (a connection cut as it went out): "none" is believed only
+   * once the service has had its TimeoutMs since the request went out, asking once more then.
    */
   findReceipt(jobId: string): Promise<FiscalResult | null> {
     return this.documents.run(async () => {
-      const res = await this.call('GET', LOOKUP_PATH(this.settings.cashRegisterCode, jobId));
-      if (res.status === 404 && res.body !== null && typeof res.body === 'object') return null;
-      if (res.status !== 200) throw faultOfLookup(res.status, res.body);
-      const registration = parseRegistration(res.body, { externalId: jobId, cashRegisterCode: this.settings.cashRegisterCode });
-      return this.record(jobId, this.result(registration));
+      let found = await this.lookup(jobId);
+      const sentAt = this.unanswered.get(jobId);
+      const wait = sentAt === undefined ? 0 : sentAt + this.settings.timeoutMs - performance.now();
+      if (found === null && wait > 0) {
+        await new Promise((resolve) => setTimeout(resolve, wait));
+        found = await this.lookup(jobId);
+      }
+      this.unanswered.delete(jobId);
+      return found && this.record(jobId, found);
     });
+  }
+
+  private async lookup(jobId: string): Promise<FiscalResult | null> {
+    const res = await this.call('GET', LOOKUP_PATH(this.settings.cashRegisterCode, jobId));
+    if (res.status === 404 && res.body !== null && typeof res.body === 'object') return null;
+    if (res.status !== 200) throw faultOfLookup(res.status, res.body);
+    return this.result(parseRegistration(res.body, { externalId: jobId, cashRegisterCode: this.settings.cashRegisterCode }));
   }
 
   async lastDocument(): Promise<LastDocument | null> {
