@@ -76,6 +76,7 @@ export const MESSAGES = {
   'mail.base': { en: 'Base', sk: 'Základ', cs: 'Základ' },
   'mail.vatColumns': { en: 'base / VAT / total', sk: 'základ / DPH / spolu', cs: 'základ / DPH / celkem' },
   'mail.change': { en: 'Change', sk: 'Vydané', cs: 'Vráceno' },
+  'mail.rounding': { en: 'Cash rounding', sk: 'Zaokrúhlenie hotovosti', cs: 'Zaokrouhlení hotovosti' },
   'mail.fiscalReceipt': { en: 'Fiscal receipt {number}, daily report {report}', sk: 'Pokladničný doklad {number}, denná uzávierka {report}', cs: 'Účtenka {number}, denní uzávěrka {report}' },
   'mail.fiscalMemory': { en: 'Fiscal memory {serial} ({name}), register {device}', sk: 'Fiškálna pamäť {serial} ({name}), pokladňa {device}', cs: 'Fiskální paměť {serial} ({name}), pokladna {device}' },
   'mail.ekasaOffline': { en: 'eKasa: registered offline, sent to the eKasa system later', sk: 'eKasa: zaevidované offline, do systému eKasa bude odoslané neskôr', cs: 'eKasa: zaevidováno offline, do systému eKasa bude odesláno později' },

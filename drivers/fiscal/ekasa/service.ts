@@ -151,7 +151,8 @@ export class SimulatedEkasaService {
     if (this.state.registrations.some(([k]) => k === externalId)) return problem(409, `A request with externalId '${externalId}' exists.`, -403);
     const now = this.clock();
     const month = now.toISOString().slice(0, 7);
-    if (this.state.month !== month) this.state = { ...this.state, month, receiptNumber: 0 };
+    // A state kept before months were counted goes on with its numbers until the month turns.
+    if (this.state.month !== month) this.state = { ...this.state, month, receiptNumber: this.state.month === undefined ? this.state.receiptNumber : 0 };
     const number = ++this.state.receiptNumber;
     const issueDate = this.now();
     const okp = createHash('sha1').update(`${data.cashRegisterCode}:${month}:${number}:${externalId}`).digest('hex').toUpperCase().match(/.{8}/g)!.join('-');
