@@ -291,8 +291,8 @@ function discountItem(name: string, amount: Decimal, vatRate: string): EkasaItem
 
 export const UUID = /^O-[0-9A-Fa-f]{32}$/;
 export const OKP = /^[0-9A-Fa-f]{8}(-[0-9A-Fa-f]{8}){4}$/;
-/** ISO 8601 date and time with an offset, as the service writes them ("2023-11-28T15:24:30+01:00"). */
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,7})?(Z|[+-]\d{2}:\d{2})$/;
+/** ISO 8601 date and time as the service writes them ("2023-11-28T15:24:30+01:00"; the offset taken as optional). */
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,7})?(Z|[+-]\d{2}:\d{2})?$/;
 
 /** Printable text, bounded: what the service says in an error, for logs and problem details. */
 export function serviceText(value: unknown, max = 200): string | undefined {
