@@ -339,7 +339,8 @@ async function main(): Promise<void> {
                 ? [{ paymentTypeNumber: 2, amount: total }]
                 : [
                     { paymentTypeNumber: 3, amount: Math.min(total, 5.5) },
-                    { paymentTypeNumber: 1, amount: Math.max(0, toJsonNumber(dec(total).minus('5.5'))) },
+                    // The cash part rounded up to 5 cents covers Slovak cash rounding (eKasa, CONTRACT §8).
+                    { paymentTypeNumber: 1, amount: Math.max(0, toJsonNumber(dec(total).minus('5.5').div('0.05').ceil().times('0.05'))) },
                   ].filter((p) => p.amount > 0);
           await services.ticketCloser.close(who, id, { payments });
           closed++;

@@ -48,6 +48,12 @@ export interface Receipt {
   discountRate: string;
   total: string;
   payments: Array<{ kind: PaymentKind; name: string; amount: string }>;
+  /**
+   * Slovak cash rounding (CONTRACT §8, `ekasa` devices only): what rounding the cash part of the
+   * payment to 5 cents added to what the customer pays (negative: took off). The payments less the
+   * change add up to total + rounding. Absent or "0.00": none.
+   */
+  rounding?: string;
   change: string;
   /**
    * false: the customer declined a paper copy (an e-mail receipt instead). A driver whose device may
@@ -99,6 +105,8 @@ export interface DeviceStatus {
   receiptOpen: boolean;
   dailySalesReportNumber: number | null;
   fiscalMemorySerialNumber: string | null;
+  /** Something the device reports that does not stop it (eKasa: the eKasa system cannot be reached, receipts are registered offline). */
+  notice?: string | null;
 }
 
 export interface ReportResult {

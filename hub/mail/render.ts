@@ -45,6 +45,8 @@ export interface ReceiptMailData {
   total: string;
   vat: VatRow[];
   payments: Array<{ name: string; amount: string }>;
+  /** Slovak cash rounding (an eKasa device), signed, e.g. "+0.02"; absent: none. */
+  rounding?: string;
   change: string;
   closeInfo: { number: number; dailySalesReportNumber: number; fiscalMemorySerialNumber: string; fiscalName: string; deviceName: string; ekasa?: EkasaInfo };
 }
@@ -96,6 +98,7 @@ export function receiptMailData(ticket: Doc, receipt: Receipt, shop: ShopHeader,
     total: money(total),
     vat: vatBreakdown(receipt.lines, receipt.discountRate, receipt.total).map((v) => ({ rate: num(v.rate), base: num(v.base), vat: num(v.vat), gross: num(v.gross) })),
     payments: receipt.payments.map((p) => ({ name: p.name, amount: money(dec(p.amount)) })),
+    ...(receipt.rounding && !dec(receipt.rounding).isZero() ? { rounding: `${dec(receipt.rounding).gt(0) ? '+' : ''}${money(dec(receipt.rounding))}` } : {}),
     change: money(dec(receipt.change)),
     closeInfo: {
       number: closeInfo.number,
@@ -181,6 +184,7 @@ export function renderText(d: ReceiptMailData): string {
   out.push(row(say('mail.vatRate'), say('mail.vatColumns')));
   for (const v of d.vat) out.push(row(`  ${v.rate} %`, `${v.base} / ${v.vat} / ${v.gross}`));
   out.push('');
+  if (d.rounding) out.push(row(say('mail.rounding'), d.rounding));
   for (const p of d.payments) out.push(row(p.name, p.amount));
   out.push(row(say('mail.change'), d.change));
   out.push('-'.repeat(WIDTH));
@@ -210,6 +214,7 @@ export function renderHtml(d: ReceiptMailData): string {
   const vat = d.vat
     .map((v) => `<tr><td style="${TD}">${esc(v.rate)} %</td><td style="${NUM}">${esc(v.base)}</td><td style="${NUM}">${esc(v.vat)}</td><td style="${NUM}">${esc(v.gross)}</td></tr>`)
     .join('\n');
+  const rounding = d.rounding ? `<tr><td style="${TD}">${esc(say('mail.rounding'))}</td><td style="${NUM}">${esc(d.rounding)}</td></tr>\n` : '';
   const payments = d.payments.map((p) => `<tr><td style="${TD}">${esc(p.name)}</td><td style="${NUM}">${esc(p.amount)}</td></tr>`).join('\n');
   return `<!doctype html>
 <html lang="${d.language}"><head><meta charset="utf-8"><title>${esc(subject(d))}</title></head>
@@ -235,7 +240,7 @@ ${vat}
 </table>
 <table style="border-collapse:collapse;margin-top:12px">
 <tbody>
-${payments}
+${rounding}${payments}
 <tr><td style="${TD}">${esc(say('mail.change'))}</td><td style="${NUM}">${esc(d.change)}</td></tr>
 </tbody>
 </table>

@@ -38,7 +38,15 @@ export const salesReportSchema = z.object({
       hour: z.number().int().optional().describe('groupBy hour: 0-23, local.'),
     }),
   ),
-  totals: z.object({ ...measures, base: z.number() }).describe('The whole range (tickets counted once).'),
+  totals: z
+    .object({
+      ...measures,
+      base: z.number(),
+      rounding: z
+        .number()
+        .describe('Slovak cash rounding (eKasa devices): what rounding the cash part to 5 cents added to the payments (negative: took off), apart from the sales; groupBy payment rows add up to net + rounding.'),
+    })
+    .describe('The whole range (tickets counted once).'),
 });
 
 export const fiscalDaySchema = z.object({
@@ -53,4 +61,7 @@ export const fiscalDaySchema = z.object({
   payments: z.array(z.object({ paymentTypeNumber: z.number().int(), name: z.string(), category: z.string().nullable(), tickets: z.number().int(), amount: z.number() })),
   vat: z.array(z.object({ rate: z.number(), base: z.number(), vat: z.number(), gross: z.number() })),
   cashSales: z.number().describe('What the Cash-category payment types took in, change deducted: what the drawer gained (POST /api/cashcounts compares a count with it).'),
+  rounding: z
+    .number()
+    .describe('Slovak cash rounding (eKasa devices): what rounding the cash part to 5 cents added to the payments (negative: took off), apart from the sales: the payments add up to total + rounding.'),
 });

@@ -39,7 +39,8 @@ export interface SalesReport {
   /** False while a store upgraded from a version without running totals is still being counted. */
   upToDate: boolean;
   rows: ReportRow[];
-  totals: ReportMeasures & { vat: number; base: number };
+  /** `rounding`: what Slovak cash rounding added to the payments (negative: took off), apart from the sales. */
+  totals: ReportMeasures & { vat: number; base: number; rounding: number };
 }
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -128,6 +129,7 @@ export class Reports {
     const [all] = sumTotals(this.db, 'total', span);
     const totals = all ? measures(all) : measures(Object.fromEntries(MEASURES.map((m) => [m, 0])) as unknown as Measures);
     const types = groupBy === 'payment' ? paymentTypeNames(this.db) : undefined;
+    const [rounded] = sumTotals(this.db, 'rounding', span);
     return {
       from: iso(fromMs),
       to: iso(toMs),
@@ -135,7 +137,7 @@ export class Reports {
       groupBy,
       upToDate: backfillDone(this.db),
       rows: sortRows(groupBy, rows.map((r) => present(groupBy, r, types))),
-      totals: { ...totals, base: toJsonNumber(fromScaled(all ? all.net - all.vat : 0)) },
+      totals: { ...totals, base: toJsonNumber(fromScaled(all ? all.net - all.vat : 0)), rounding: scaled('net', rounded?.net ?? 0) },
     };
   }
 
@@ -196,6 +198,7 @@ export function fiscalDayFigures(db: Db, fiscalName: string, number?: number): F
   }));
   // Summed as scaled integers: no float ever adds money up.
   const cash = paid.filter(({ type }) => type?.category === 'Cash').reduce((sum, { row }) => sum + row.net, 0);
+  const [rounded] = fiscalDayTotals(db, 'rounding', bucket);
   const vat = fiscalDayTotals(db, 'vat', bucket).map((r) => ({
     rate: Number(r.key),
     base: scaled('net', r.net - r.vat),
@@ -214,6 +217,7 @@ export function fiscalDayFigures(db: Db, fiscalName: string, number?: number): F
     payments: payments.sort((a, b) => a.paymentTypeNumber - b.paymentTypeNumber),
     vat: vat.sort((a, b) => a.rate - b.rate),
     cashSales: scaled('net', cash),
+    rounding: scaled('net', rounded?.net ?? 0),
   };
 }
 
@@ -231,6 +235,8 @@ export interface FiscalDay {
   vat: Array<{ rate: number; base: number; vat: number; gross: number }>;
   /** What the Cash-category payment types took in, change deducted: what the drawer should have gained. */
   cashSales: number;
+  /** Slovak cash rounding: what it added to the payments (negative: took off); the payments add up to total + rounding. */
+  rounding: number;
 }
 
 function lowerKeys(query: Record<string, unknown>): Record<string, unknown> {

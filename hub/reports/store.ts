@@ -113,8 +113,8 @@ export function sumTotals(db: Db, dimension: Dimension, span: { months: string[]
   return rows.map(({ k, label, latest: _latest, ...m }) => ({ ...(m as unknown as Measures), key: k, label }));
 }
 
-/** One fiscal day's rows of a dimension (total, payment, vat). */
-export function fiscalDayTotals(db: Db, dimension: 'total' | 'payment' | 'vat', bucket: string): SummedRow[] {
+/** One fiscal day's rows of a dimension (total, payment, vat, rounding). */
+export function fiscalDayTotals(db: Db, dimension: 'total' | 'payment' | 'vat' | 'rounding', bucket: string): SummedRow[] {
   return rawSql
     .all<SummedRow>(db, `SELECT key, label, ${SUMS} FROM sales_totals WHERE dimension = ? AND bucket = ? GROUP BY key ORDER BY key`, [dimension, bucket])
     .map((r) => ({ ...r }));

@@ -14,7 +14,13 @@ import { D, dec, roundMoney, toScaled, type Dec } from '../core/money.js';
 import { zonedParts } from '../core/time.js';
 import { distribute, vatBreakdown } from '../core/vat.js';
 
-export const DIMENSIONS = ['total', 'product', 'category', 'waiter', 'register', 'vat', 'payment', 'hour'] as const;
+/**
+ * `rounding`: Slovak cash rounding (an eKasa device, CONTRACT §8), apart from the sales: one row per
+ * bucket (key ''), `tickets` the tickets rounded and `net` what the rounding added to the payments
+ * (negative: took off). The payment rows hold what was really paid, so they add up to the total's net
+ * plus the rounding.
+ */
+export const DIMENSIONS = ['total', 'product', 'category', 'waiter', 'register', 'vat', 'payment', 'hour', 'rounding'] as const;
 export type Dimension = (typeof DIMENSIONS)[number];
 
 /** Every measure a totals row keeps; amounts and quantities × 10^4. */
@@ -111,7 +117,7 @@ export interface ClosedTicket {
   totalPrice: { amount: number };
   closeDate: string;
   employee?: { userName?: string; name?: string } | null;
-  closeInfo?: { deviceName?: string; fiscalName?: string; dailySalesReportNumber?: number } | null;
+  closeInfo?: { deviceName?: string; fiscalName?: string; dailySalesReportNumber?: number; rounding?: { amount: number } } | null;
   payments?: Array<{ paymentTypeNumber: number; amount: number }>;
   change?: number;
   vatBreakdown?: Array<{ rate: number; vat: number; gross: number }>;
@@ -177,6 +183,8 @@ export function addClosedTicket(delta: TotalsDelta, t: ClosedTicket, timeZone: s
   for (const [number, amount] of paidNetOfChange(t, lookups)) {
     delta.add('payment', [...time, ...fiscal], String(number), lookups.paymentType(number)?.name ?? null, { tickets: 1, net: s(amount) });
   }
+  const rounding = t.closeInfo?.rounding?.amount ?? 0;
+  if (rounding !== 0) delta.add('rounding', [...time, ...fiscal], '', null, { tickets: 1, net: s(dec(rounding)) });
 }
 
 /** VAT per rate of a ticket stored before tickets kept their own split: from the plus' rates now. */

@@ -148,12 +148,13 @@ describe('faults', () => {
     expect(r.sim.memory.day.voided).toBe(voided + 1);
   });
 
-  it('a line whose VAT category has no tax group on the printer: 503 REJECTED before anything prints', async () => {
+  it('a line whose VAT category has no tax group on the printer: 403 REJECTED (refused for good, errorCode 8) before anything prints', async () => {
     await hub.call('POST', '/api/plus', { code: 9, stockName: 'Menu', name: 'No VAT', type: 'Service', unitPrice: { amount: 1 } });
     const t = await r.open([item(9, 1)]);
     const sent = r.sim.requests.length;
     const res = await r.close(t.id);
-    expect503(res);
+    expect(res.status).toBe(403);
+    expect(res.body.errorCode).toBe(8);
     expect(res.body.detail).toMatch(/REJECTED.*VAT category/);
     expect(r.sim.requests.slice(sent).some((q) => q.cmd === CMD.openFiscalReceipt)).toBe(false);
   });

@@ -110,6 +110,16 @@ describe('renderReceipt', () => {
     expect(cs.html).toContain('<html lang="cs">');
   });
 
+  it('shows Slovak cash rounding (an eKasa receipt) signed, before the payments', () => {
+    const rounded = { ...receipt, total: '3.48', rounding: '0.02', payments: [{ kind: 'Cash' as const, name: 'Hotovosť', amount: '5' }], change: '1.50' };
+    const sk = renderReceipt(receiptMailData(ticket, rounded, shop, 'Europe/Bratislava', 'sk'));
+    expect(sk.text).toMatch(/^Zaokrúhlenie hotovosti +\+0,02\nHotovosť +5,00\nVydané +1,50$/m);
+    expect(sk.html).toContain('Zaokrúhlenie hotovosti</td><td style="padding:2px 6px;vertical-align:top;text-align:right;white-space:nowrap">+0,02');
+    const down = renderReceipt(receiptMailData(ticket, { ...rounded, rounding: '-0.02' }, shop, 'UTC'));
+    expect(down.text).toMatch(/^Cash rounding +-0\.02$/m);
+    expect(renderReceipt(receiptMailData(ticket, receipt, shop, 'UTC')).text).not.toContain('rounding');
+  });
+
   it('cuts a long item name in plain text but never the amount', () => {
     const long = { ...receipt, lines: [{ ...receipt.lines[0], name: 'X'.repeat(80), total: '1234567.89' }] };
     const text = renderReceipt(receiptMailData({ ...ticket, items: [{}] }, long, shop, 'UTC')).text;

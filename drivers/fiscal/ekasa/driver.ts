@@ -3,10 +3,13 @@
  * with its protected storage (CHDÚ), PORTOS eKasa's HTTP API at `http://host:port` (protocol.ts), or
  * the simulated service in-process at `sim:<name>` (service.ts, for demos).
  *
- * Exactly once: the receipt goes out with externalId = the hub's fiscal job id. A lost answer (a
- * timeout, a dropped connection) leaves the outcome unknown; the hub then calls findReceipt(jobId),
- * which looks the registration up by that externalId. A repeated registration is refused by the
- * service (409), so even a blind retry cannot register twice; the driver answers it from the lookup.
+ * Exactly once: the receipt goes out with externalId = the hub's fiscal job id. The service answers
+ * 200 (registered online) or 202 (registered offline: stored in the CHDÚ and printed, sent later); both
+ * are receipts. Only a refusal before storage (validation, authentication) proves nothing was
+ * registered. Anything else — a 5xx, a printer or CHDÚ fault, `isSuccessful: false`, an answer that
+ * cannot be read, a timeout, a cut connection — leaves the outcome unknown: printReceipt says so, and
+ * the hub calls findReceipt(jobId), which looks the registration up by that externalId before anything
+ * else is sent to the device. A lookup that cannot answer throws (the job stays pending), never "none".
  *
  * X and Z reports: eKasa has no fiscal day to close (every receipt is registered as it is made), and
  * the service's own reports are not in its public API, so the driver keeps the day itself: X answers
@@ -17,7 +20,26 @@ import { Decimal } from 'decimal.js';
 import { OneAtATime } from '../one-at-a-time.js';
 import { type DeviceInfo, type DeviceStateStore, type DeviceStatus, type FiscalDevice, type FiscalResult, type LastDocument, type Receipt, type ReportResult } from '../types.js';
 import { DeviceError } from '../../faults.js';
-import { LOOKUP_PATH, REGISTER_PATH, buildRequest, faultOfAnswer, parseEkasaSettings, readAnswer, type EkasaAnswer, type EkasaSettings } from './protocol.js';
+import {
+  CONNECTIVITY_PATH,
+  LOOKUP_PATH,
+  PRINTER_STATUS_PATH,
+  PRODUCT_INFO_PATH,
+  REGISTER_PATH,
+  buildRequest,
+  ekasaInfoOf,
+  faultOfAnswer,
+  faultOfLookup,
+  parseConnectivity,
+  parseEkasaSettings,
+  parsePrinterStatus,
+  parseProductInfo,
+  parseRegistration,
+  shown,
+  type EkasaSettings,
+  type ProductInfo,
+  type Registration,
+} from './protocol.js';
 import { SimulatedEkasaService, type ServiceAnswer } from './service.js';
 
 /** One HTTP exchange: the answer, or a DeviceError (OFFLINE before anything was sent, TIMEOUT after). */
@@ -41,12 +63,20 @@ export function httpTransport(base: string): EkasaTransport {
       const timedOut = (e as Error).name === 'TimeoutError' || (e as Error).name === 'AbortError';
       throw new DeviceError(timedOut ? 'TIMEOUT' : 'OFFLINE', `eKasa at ${root}: ${timedOut ? `no answer within ${timeoutMs} ms` : (e as Error).message}`, method === 'POST');
     }
+    let text: string;
+    try {
+      text = await res.text();
+    } catch (e) {
+      // The answer was cut: whatever it said, a POST may have been acted on.
+      throw new DeviceError('OFFLINE', `eKasa at ${root}: the answer to ${method} ${path} was cut (${(e as Error).message})`, method === 'POST');
+    }
     let parsed: unknown;
     try {
-      const text = await res.text();
       parsed = text ? JSON.parse(text) : null;
     } catch {
-      throw new DeviceError('PROTOCOL', `eKasa at ${root}: ${method} ${path} answered ${res.status} without JSON`, method === 'POST' && res.ok);
+      // No JSON: a proxy's page, a cut body. A 2xx to a POST may still have registered the receipt.
+      if (method === 'POST' && res.ok) throw new DeviceError('PROTOCOL', `eKasa at ${root}: ${method} ${path} answered ${res.status} without JSON`, true, 'EKASA-ANSWER');
+      parsed = undefined;
     }
     return { status: res.status, body: parsed };
   };
@@ -73,7 +103,11 @@ interface DayState {
   dayReceipts: number;
   dayTotal: string;
   last: LastDocument | null;
+  /** The jobs whose receipts the day counts (the newest ones): a receipt found again is counted once. */
+  counted?: string[];
 }
+
+const COUNTED_KEPT = 100;
 
 export interface EkasaOptions {
   name: string;
@@ -91,6 +125,8 @@ export class EkasaFiscalDevice implements FiscalDevice {
   private readonly clock: () => Date;
   private state: DayState;
   private readonly documents = new OneAtATime();
+  /** Registrations sent without an answer, and when they went out (performance.now()): see findReceipt. */
+  private readonly unanswered = new Map<string, number>();
 
   constructor(private readonly opts: EkasaOptions) {
     this.settings = parseEkasaSettings(opts.settings);
@@ -117,37 +153,76 @@ export class EkasaFiscalDevice implements FiscalDevice {
     return this.transport(method, path, body, this.settings.timeoutMs);
   }
 
+  /** The service's product information: without it (or without a CHDÚ connected) nothing can be registered. */
+  private async product(): Promise<ProductInfo> {
+    const res = await this.call('GET', PRODUCT_INFO_PATH);
+    if (res.status !== 200) throw faultOfLookup(res.status, res.body);
+    return parseProductInfo(res.body);
+  }
+
+  /** What the service says it is: its program (PPEKK) and the protected storage (CHDÚ) connected to it. */
   async info(): Promise<DeviceInfo> {
-    const res = await this.call('GET', '/api/v1/product/info');
-    if (res.status !== 200) throw faultOfAnswer(res.status, res.body);
-    const name = (res.body as { name?: string } | null)?.name ?? 'eKasa';
-    return { model: `${name} (eKasa)`, serialNumber: this.settings.cashRegisterCode, fiscalMemorySerialNumber: this.settings.cashRegisterCode, capabilities: { receipts: true, reports: true, email: false } };
-  }
-
-  async status(): Promise<DeviceStatus> {
-    const res = await this.call('GET', '/api/v1/product/info');
-    if (res.status !== 200) throw faultOfAnswer(res.status, res.body);
-    return { online: true, paper: 'unknown', coverOpen: false, receiptOpen: false, dailySalesReportNumber: this.state.zCount + 1, fiscalMemorySerialNumber: this.settings.cashRegisterCode };
-  }
-
-  /** A registration answer as the hub's result; an answer that registered nothing is REJECTED. */
-  private result(answer: EkasaAnswer): FiscalResult {
-    const ekasa = readAnswer(answer);
-    if (!ekasa) throw new DeviceError('REJECTED', `eKasa refused the receipt: ${answer.error?.message ?? 'no reason given'}`, false, `EKASA${answer.error?.code ?? ''}`);
+    const p = await this.product();
+    const program = [shown(p.vendorName), shown(p.ppekk?.name), shown(p.ppekk?.version)].filter(Boolean).join(' ') || 'eKasa service';
+    const chdu = p.chdu ? `, CHDÚ ${[shown(p.chdu.name), shown(p.chdu.version)].filter(Boolean).join(' ')}` : ', no CHDÚ connected';
     return {
-      number: ekasa.receiptNumber,
-      date: answer.request.data.issueDate ?? this.clock().toISOString(),
-      amount: new Decimal(answer.request.data.amount).toFixed(2),
-      dailySalesReportNumber: this.state.zCount + 1,
+      model: `${program}${chdu}`,
+      serialNumber: shown(p.swid, 100) ?? this.settings.cashRegisterCode,
+      // The cash register's code (ORP) is what identifies this register's receipts in the eKasa system.
       fiscalMemorySerialNumber: this.settings.cashRegisterCode,
-      ekasa,
+      capabilities: { receipts: true, reports: true, email: false },
     };
   }
 
-  private record(r: FiscalResult): FiscalResult {
+  /**
+   * The service's own view: a CHDÚ connected (product info), the printer's state and paper, and
+   * whether the eKasa system can be reached (receipts are registered offline while it cannot: the
+   * device still works, which the status says as a notice). A service without the printer or
+   * connectivity endpoint (404) leaves those unknown.
+   */
+  async status(): Promise<DeviceStatus> {
+    const product = await this.product();
+    if (!product.chdu) throw new DeviceError('OFFLINE', 'the eKasa service has no protected storage (CHDÚ) connected', false, 'EKASA-CHDU');
+    const printerRes = await this.call('GET', PRINTER_STATUS_PATH);
+    if (printerRes.status !== 200 && printerRes.status !== 404) throw faultOfLookup(printerRes.status, printerRes.body);
+    const printer = printerRes.status === 200 ? parsePrinterStatus(printerRes.body) : null;
+    const netRes = await this.call('GET', CONNECTIVITY_PATH);
+    if (netRes.status !== 200 && netRes.status !== 404) throw faultOfLookup(netRes.status, netRes.body);
+    const net = netRes.status === 200 ? parseConnectivity(netRes.body) : null;
+    if (printer?.paperState === 'Empty') throw new DeviceError('PAPER_OUT', "the eKasa service's printer is out of paper", false, 'EKASA-PAPER');
+    if (printer?.state === 'Error' && printer.paperState !== 'CoverOpen') throw new DeviceError('OFFLINE', "the eKasa service's printer reports an error", false, 'EKASA-PRINTER');
+    const paper: DeviceStatus['paper'] = printer?.paperState === 'Ready' ? 'ok' : printer?.paperState === 'NearEnd' ? 'low' : 'unknown';
+    return {
+      online: true,
+      paper,
+      coverOpen: printer?.paperState === 'CoverOpen',
+      receiptOpen: false,
+      dailySalesReportNumber: this.state.zCount + 1,
+      fiscalMemorySerialNumber: this.settings.cashRegisterCode,
+      notice: net?.state === 'Down' ? 'OFFLINE: the eKasa system cannot be reached; receipts are registered offline and sent later' : null,
+    };
+  }
+
+  /** A checked registration as the hub's result. */
+  private result(r: Registration): FiscalResult {
+    return {
+      number: r.receiptNumber,
+      date: r.issueDate,
+      amount: r.amount,
+      dailySalesReportNumber: this.state.zCount + 1,
+      fiscalMemorySerialNumber: this.settings.cashRegisterCode,
+      ekasa: ekasaInfoOf(r),
+    };
+  }
+
+  /** Counts a receipt into the day (once per job, however often it is found). */
+  private record(jobId: string, r: FiscalResult): FiscalResult {
+    const counted = this.state.counted ?? [];
+    if (counted.includes(jobId)) return r;
     this.state.dayReceipts += 1;
     this.state.dayTotal = new Decimal(this.state.dayTotal).plus(r.amount).toString();
     this.state.last = { number: r.number, date: r.date, amount: r.amount };
+    this.state.counted = [...counted, jobId].slice(-COUNTED_KEPT);
     this.save();
     return r;
   }
@@ -155,30 +230,54 @@ export class EkasaFiscalDevice implements FiscalDevice {
   printReceipt(receipt: Receipt, jobId: string): Promise<FiscalResult> {
     return this.documents.run(async () => {
       const request = buildRequest(receipt, this.settings, jobId);
-      const res = await this.call('POST', REGISTER_PATH, request);
-      if (res.status === 409) {
-        // Registered before (an earlier try whose answer was lost): the registration stands.
-        const found = await this.lookup(jobId);
-        if (found) return this.record(found);
-        throw new DeviceError('PROTOCOL', `eKasa refused externalId ${jobId} as a repeat but cannot find it`, true, 'EKASA409');
+      const sentAt = performance.now();
+      let res: ServiceAnswer;
+      try {
+        res = await this.call('POST', REGISTER_PATH, request);
+      } catch (e) {
+        // No answer (a timeout, a cut connection): the service may still be working on it.
+        if (e instanceof DeviceError && e.outcomeUnknown) this.unanswered.set(jobId, sentAt);
+        throw e;
       }
-      if (res.status !== 200) throw faultOfAnswer(res.status, res.body);
-      return this.record(this.result(res.body as EkasaAnswer));
+      // 200: registered online; 202: registered offline (stored in the CHDÚ and printed, sent later).
+      if (res.status !== 200 && res.status !== 202) throw faultOfAnswer(res.status, res.body);
+      const registration = parseRegistration(res.body, { externalId: jobId, cashRegisterCode: this.settings.cashRegisterCode });
+      if (registration.isSuccessful === false) {
+        // The eKasa system refused it after the service had stored it (or not): only a lookup can say.
+        const e = registration.error;
+        throw new DeviceError('PROTOCOL', `eKasa answered isSuccessful: false${e?.message ? ` (${e.message})` : ''}`, true, e?.code !== undefined ? `EKASA${e.code}` : 'EKASA-FAILED');
+      }
+      return this.record(jobId, this.result(registration));
+    });
+  }
+
+  /**
+   * The registration the service holds for externalId `jobId`: a checked answer (whatever its
+   * isSuccessful: it is stored in the CHDÚ, so it is a receipt), null when the service answers a
+   * problem 404 (it holds none), else a fault: a 404 that is no problem answer is a service without
+   * this endpoint, which cannot say "none". A registration this driver sent without getting an answer
+   * may still be under way at the service (a connection cut as it went out): "none" is believed only
+   * once the service has had its TimeoutMs since the request went out, asking once more then.
+   */
+  findReceipt(jobId: string): Promise<FiscalResult | null> {
+    return this.documents.run(async () => {
+      let found = await this.lookup(jobId);
+      const sentAt = this.unanswered.get(jobId);
+      const wait = sentAt === undefined ? 0 : sentAt + this.settings.timeoutMs - performance.now();
+      if (found === null && wait > 0) {
+        await new Promise((resolve) => setTimeout(resolve, wait));
+        found = await this.lookup(jobId);
+      }
+      this.unanswered.delete(jobId);
+      return found && this.record(jobId, found);
     });
   }
 
   private async lookup(jobId: string): Promise<FiscalResult | null> {
-    const res = await this.call('GET', LOOKUP_PATH(jobId));
-    if (res.status === 404) return null;
-    if (res.status !== 200) throw faultOfAnswer(res.status, res.body);
-    return this.result(res.body as EkasaAnswer);
-  }
-
-  findReceipt(jobId: string): Promise<FiscalResult | null> {
-    return this.documents.run(async () => {
-      const found = await this.lookup(jobId);
-      return found ? this.record(found) : null;
-    });
+    const res = await this.call('GET', LOOKUP_PATH(this.settings.cashRegisterCode, jobId));
+    if (res.status === 404 && res.body !== null && typeof res.body === 'object') return null;
+    if (res.status !== 200) throw faultOfLookup(res.status, res.body);
+    return this.result(parseRegistration(res.body, { externalId: jobId, cashRegisterCode: this.settings.cashRegisterCode }));
   }
 
   async lastDocument(): Promise<LastDocument | null> {
@@ -196,7 +295,7 @@ export class EkasaFiscalDevice implements FiscalDevice {
   private report(kind: 'X' | 'Z'): Promise<ReportResult> {
     return this.documents.run(async () => {
       // The service must be there, as for any fiscal action.
-      await this.status();
+      await this.product();
       const r: ReportResult = { kind, number: this.state.zCount + 1, date: this.clock().toISOString(), total: new Decimal(this.state.dayTotal).toFixed(2), receipts: this.state.dayReceipts };
       if (kind === 'Z') {
         this.state = { ...this.state, zCount: this.state.zCount + 1, dayReceipts: 0, dayTotal: '0' };

@@ -1,57 +1,74 @@
 /**
- * PORTOS eKasa local HTTP API (Nine Digit; docs at ekasa.ninedigit.sk, "Web API quick start"), pure:
- * the registration request built from a receipt, the answer read back, the QR code content, settings.
- * No I/O. Sources (NOTES in README, "Fiscal devices"):
+ * PORTOS eKasa local HTTP API (Nine Digit), pure: the registration request built from a receipt, every
+ * answer of the service validated before any of it is used, the outcome an answer proves, the QR code
+ * content, Slovak cash rounding, settings. No I/O. What each rule rests on (README, "Fiscal devices"):
  *
- * - Quick start: `POST {server}/api/v1/requests/receipts/cash_register` with
- *   `{request: {data: {items, payments, headerText, footerText, cashRegisterCode}, externalId}}`;
- *   items `{type, name, price, unitPrice, quantity {amount, unit}, vatRate, description}`; up to 500
- *   items; name ≤ 255 characters, "only alphanumeric values + CR + LF"; price to 2 decimals and equal to
- *   unitPrice × quantity; unitPrice to 6 decimals; quantity to 4 decimals.
- * - The vendor's PHP client (github.com/ninedigit/ekasa-clientphp): the answer
- *   `{request: {data: {receiptNumber, okp, pkp, amount, issueDate, cashRegisterCode, …}, id, externalId},
- *   response: {data: {id}, processDate} | null, isSuccessful: true | false | null, error: {message, code}}`
- *   (isSuccessful null: not sent yet, i.e. registered offline; response.data.id is the UUID "O-…");
- *   item types Positive, ReturnedContainer, Returned, Correction, Discount, Advance, Voucher; payment
- *   "Hotovosť" for cash and a negative payment for change ("Výdavok"); error codes -100…-1000.
+ * - Quick start (ekasa.ninedigit.sk/docs/webapi/quick-start): `POST {server}/api/v1/requests/receipts/
+ *   cash_register` with `{request: {data: {items, payments, headerText, footerText, cashRegisterCode},
+ *   externalId}}`; items `{type, name, price, unitPrice, quantity {amount, unit}, vatRate}`; up to 500
+ *   items; name ≤ 255 characters, letters and digits (+ CR, LF); price to 2 decimals and equal to
+ *   unitPrice × quantity; unitPrice to 6 decimals; quantity positive, to 4 decimals.
+ * - The vendor's PHP client (github.com/ninedigit/ekasa-clientphp, src/Models/Registrations/Receipts):
+ *   the answer `{request: {data: {receiptNumber, okp, pkp, amount, roundingAmount, issueDate, …}, id,
+ *   externalId}, response: {data: {id}, processDate}, isSuccessful, error: {message, code}}` and a real
+ *   captured one (tests/data/response1.json: a UUID `O-` + 32 hex, an OKP of 5 × 8 hex in lower case);
+ *   isSuccessful true = registered online, null = registered offline (not sent yet), false = failed
+ *   (MIGRATION.md); item types (ReceiptItemType.php; Returned: negative, with `referenceReceiptId` = the
+ *   original's UUID, or its OKP when it has none, ReceiptItemDto.php); `roundingAmount` in the receipt
+ *   data, −0.04…0.04, the cash part rounded to 5 cents (ReceiptDto.php), and in its integration test
+ *   items 3.48 paid 4.00 − 0.50 with roundingAmount 0.02: the payments add up to items + rounding;
+ *   error codes (ApiErrorCode.php); 400/422 carry validation problem details (HttpClient.php).
+ * - Public clients of the same service: a JS restaurant POS reads 200 as registered online and 202 as
+ *   registered offline, and looks a registration up with `GET /api/v1/requests/receipts/receipt?
+ *   CashRegisterCode=…&ExternalId=…` (404: none); the unizdrav fork of the PHP client has the same
+ *   endpoint, and the status endpoints `GET /api/v1/printers/status` `{state: Unknown|Ready|Error,
+ *   paperState: Ready|CoverOpen|NearEnd|Empty}` and `GET /api/v1/connectivity/status` `{state:
+ *   Unknown|Up|Down}`, and `GET /api/v1/product/info` `{vendorName, swid, ppekk {name, version}, chdu
+ *   {name, version}}`.
  * - The QR code of a Slovak eKasa receipt: the UUID when registered online; offline
- *   `OKP:cash register code:issue date DDMMYYhhmmss:receipt number:amount` (Dotypay eKasa spec v1.7,
- *   ResponseDocument.qrCode example).
+ *   `OKP:cash register code:issue date DDMMYYhhmmss:receipt number:amount` (Dotypay eKasa spec v1.7).
  */
 import { Decimal } from 'decimal.js';
+import { z } from 'zod';
 import { type EkasaInfo, type PaymentKind, type Receipt } from '../types.js';
 import { DeviceError, type FaultCode } from '../../faults.js';
 import { refused } from '../../settings.js';
 
 export const REGISTER_PATH = '/api/v1/requests/receipts/cash_register';
-/**
- * How a registration is looked up by its externalId. Not in the public quick start: an assumption kept
- * in this one place, to confirm against a real PORTOS eKasa installation (README, "eKasa").
- */
-export const LOOKUP_PATH = (externalId: string) => `${REGISTER_PATH}?externalId=${encodeURIComponent(externalId)}`;
+/** A registration looked up by its externalId (two public clients; 404: the service holds none). */
+export const LOOKUP_PATH = (cashRegisterCode: string, externalId: string) =>
+  `/api/v1/requests/receipts/receipt?CashRegisterCode=${encodeURIComponent(cashRegisterCode)}&ExternalId=${encodeURIComponent(externalId)}`;
+export const PRODUCT_INFO_PATH = '/api/v1/product/info';
+export const PRINTER_STATUS_PATH = '/api/v1/printers/status';
+export const CONNECTIVITY_PATH = '/api/v1/connectivity/status';
+
+export type EkasaItemType = 'Positive' | 'Discount' | 'Returned';
 
 export interface EkasaItem {
-  type: 'Positive' | 'Discount';
+  type: EkasaItemType;
   name: string;
   price: string;
   unitPrice: string;
   quantity: { amount: string; unit: string };
   vatRate: string | null;
+  /** Returned items: the original receipt's UUID, or its OKP when it was registered offline. */
+  referenceReceiptId?: string;
   description?: string;
 }
 
 export interface EkasaRequest {
   request: {
-    data: { items: EkasaItem[]; payments: Array<{ name: string; amount: string }>; headerText?: string; footerText?: string; cashRegisterCode: string };
+    data: {
+      items: EkasaItem[];
+      payments: Array<{ name: string; amount: string }>;
+      /** What the cash rounding added to the cash paid (negative: took off), when it is not zero. */
+      roundingAmount?: string;
+      headerText?: string;
+      footerText?: string;
+      cashRegisterCode: string;
+    };
     externalId: string;
   };
-}
-
-export interface EkasaAnswer {
-  request: { data: { receiptNumber: number; okp?: string | null; amount: number | string; issueDate?: string; createDate?: string; cashRegisterCode: string }; id: string; externalId: string };
-  response: { data: { id: string | null }; processDate: string | null } | null;
-  isSuccessful: boolean | null;
-  error: { message: string; code: number | null } | null;
 }
 
 export interface EkasaSettings {
@@ -101,12 +118,27 @@ export function cleanName(name: string): string {
 }
 
 const d2 = (v: Decimal) => v.toDecimalPlaces(2, Decimal.ROUND_HALF_UP).toFixed(2);
+const round2 = (v: Decimal) => v.toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
+
+/**
+ * Slovak cash rounding (zákon 18/1996 Z. z. as amended; the vendor's ReceiptDto.roundingAmount quotes
+ * it): the amount paid in cash is rounded to 5 cents, …1 and …2 down to …0, …3 and …4 up to …5, …6 and
+ * …7 down to …5, …8 and …9 up to the next …0; an amount of 1 or 2 cents in all is rounded up to 5 cents.
+ * A refund (negative) is rounded the same way by its size. Answers the rounded amount.
+ */
+export function roundCash(amount: string | Decimal): Decimal {
+  const a = new Decimal(amount);
+  const size = a.abs();
+  const rounded = size.gt(0) && size.lt('0.05') ? new Decimal('0.05') : size.div('0.05').toDecimalPlaces(0, Decimal.ROUND_HALF_UP).times('0.05');
+  return a.isNegative() ? rounded.negated() : rounded;
+}
 
 /**
  * The lines with each returned item (a negative line) taken off a sold line of the same name, unit
  * price and VAT rate on the same ticket: a storno before the receipt is registered is no return in
- * eKasa's sense (that needs the original receipt's id), it just sells less. A line sold out entirely
- * disappears; a return with nothing to take it off stays negative and is refused.
+ * eKasa's sense (that refers to an earlier receipt), it just sells less. A line sold out entirely
+ * disappears; a return with nothing to take it off stays negative (a Returned item, which needs the
+ * original receipt).
  */
 export function netLines(lines: Receipt['lines']): Receipt['lines'] {
   const key = (l: Receipt['lines'][number]) => `${l.name}\u0000${new Decimal(l.unitPrice).toString()}\u0000${new Decimal(l.vatRate).toString()}`;
@@ -123,52 +155,115 @@ export function netLines(lines: Receipt['lines']): Receipt['lines'] {
   return out.filter((l) => !(new Decimal(l.quantity).isZero() && new Decimal(l.total).isZero()));
 }
 
+/**
+ * The id a Returned item refers to: the original receipt's UUID, else its OKP (ReceiptItemDto:
+ * "if the original receipt has no unique identifier, its OKP"). Undefined when the original was not
+ * registered by an eKasa service (another kind of fiscal device).
+ */
+export function referenceOf(origin: Receipt['returnOf']): string | undefined {
+  return origin?.ekasa?.uuid ?? origin?.ekasa?.okp;
+}
+
+/** A refusal the service would give this receipt for sure: permanent, nothing was sent. */
+function plan(message: string): DeviceError {
+  return new DeviceError('REJECTED', message, false, 'PLAN');
+}
+
 /** Why the service would refuse this receipt (its lines netted), or null. */
-export function receiptProblem(receipt: Pick<Receipt, 'lines' | 'payments'>): string | null {
+export function receiptProblem(receipt: Pick<Receipt, 'lines' | 'payments' | 'returnOf'>): string | null {
   if (receipt.lines.length === 0) return 'a receipt needs at least one line';
   if (receipt.lines.length > 250) return 'eKasa takes at most 500 items (a line with a discount takes two)';
   for (const [i, l] of receipt.lines.entries()) {
-    if (new Decimal(l.total).isNegative()) return `line ${i + 1} (${l.name}) is a return: eKasa needs the original receipt's id for it, which a close does not carry`;
     if (new Decimal(l.quantity).lte(0)) return `line ${i + 1} (${l.name}) has quantity ${l.quantity}`;
     if (new Decimal(l.quantity).decimalPlaces() > 4) return `line ${i + 1} (${l.name}) has a quantity with more than 4 decimals`;
+    if (new Decimal(l.total).isNegative() && !referenceOf(receipt.returnOf)) {
+      return receipt.returnOf
+        ? `line ${i + 1} (${l.name}) is a return of ticket ${receipt.returnOf.ticketId}, whose receipt (fiscal device ${receipt.returnOf.fiscalName}) was not registered by an eKasa service: eKasa refunds only against the original receipt's UUID or OKP`
+        : `line ${i + 1} (${l.name}) is a return: eKasa refunds only against the original receipt (start the return from the closed ticket)`;
+    }
   }
   if (receipt.payments.length === 0) return 'a receipt needs a payment';
   return null;
 }
 
+/** The unit price (6 places) that makes `amount` exactly when multiplied by `quantity` and rounded to the cent. */
+function unitPriceFor(amount: Decimal, quantity: Decimal): Decimal {
+  const first = amount.div(quantity).toDecimalPlaces(6, Decimal.ROUND_HALF_UP);
+  const step = new Decimal('0.000001');
+  for (let k = 0; k <= 1000; k++) {
+    for (const u of k === 0 ? [first] : [first.plus(step.times(k)), first.minus(step.times(k))]) {
+      if (round2(u.times(quantity)).eq(amount)) return u;
+    }
+  }
+  throw plan(`no unit price to 6 places gives ${amount.toFixed(2)} for quantity ${quantity.toString()}`);
+}
+
+/** Each line's total with its share of what the ticket's own discount (or surcharge) changes, to the cent; the last cent to the largest line. */
+function withTicketShare(lines: Receipt['lines'], change: Decimal): Decimal[] {
+  const totals = lines.map((l) => new Decimal(l.total));
+  const sum = totals.reduce((s, t) => s.plus(t), new Decimal(0));
+  if (change.isZero() || sum.isZero()) return totals;
+  const largest = totals.reduce((best, t, i) => (t.abs().gt(totals[best].abs()) ? i : best), 0);
+  const shares = totals.map((t) => change.times(t).div(sum).toDecimalPlaces(2, Decimal.ROUND_HALF_UP));
+  shares[largest] = shares[largest].plus(change.minus(shares.reduce((s, x) => s.plus(x), new Decimal(0))));
+  return totals.map((t, i) => t.plus(shares[i]));
+}
+
 /**
- * The registration request of one receipt. Each line is a Positive item whose price is unitPrice ×
- * quantity to the cent; the line's own discount (and its share of the ticket's discount, split per VAT
- * rate, the last cent to the largest share) follows as a Discount item of the same VAT rate, so the
- * items add up to the receipt's total exactly. Payments are named per kind; change is a negative
- * "Výdavok" payment, so the payments add up to the total as well.
+ * The registration request of one receipt; its items add up to the receipt's total exactly.
+ * - A sold line is a Positive item priced unitPrice × quantity to the cent; what its own discount takes
+ *   off follows as a Discount item (always negative) of the same VAT rate, and the ticket's discount as
+ *   Discount items per VAT rate (the last cent to the largest). A line that costs more than unitPrice ×
+ *   quantity (a surcharge, which is no discount) is sent at the price it really costs.
+ * - A returned line (a return started from a closed ticket) is a Returned item at the price really
+ *   refunded (its discounts and its share of the ticket's discount included: a Discount item can only
+ *   lower a price), referring to the original receipt by its UUID, or its OKP when it had none.
+ * - Payments are named per kind; change is a negative "Výdavok" payment; the cash rounding goes as
+ *   `roundingAmount`, so the payments add up to the total plus the rounding.
  */
 export function buildRequest(given: Receipt, s: EkasaSettings, jobId: string): EkasaRequest {
   const receipt = { ...given, lines: netLines(given.lines) };
   const problem = receiptProblem(receipt);
-  if (problem) throw new DeviceError('REJECTED', problem, false, 'PLAN');
-  const items: EkasaItem[] = [];
+  if (problem) throw plan(problem);
   const rate = (r: string) => d2(new Decimal(r));
-  let linesTotal = new Decimal(0);
+  const reference = referenceOf(receipt.returnOf);
+  const linesTotal = receipt.lines.reduce((sum, l) => sum.plus(l.total), new Decimal(0));
+  const ticketChange = new Decimal(receipt.total).minus(linesTotal);
+  // A ticket discount on sold lines only is shown as Discount items; a surcharge, or any change of a
+  // receipt that refunds, goes into the lines' own prices.
+  const hasReturns = receipt.lines.some((l) => new Decimal(l.total).isNegative());
+  const folded = hasReturns || ticketChange.gt(0);
+  const finals = folded ? withTicketShare(receipt.lines, ticketChange) : receipt.lines.map((l) => new Decimal(l.total));
+  const items: EkasaItem[] = [];
   const byRate = new Map<string, Decimal>();
-  for (const l of receipt.lines) {
-    const unit = new Decimal(l.unitPrice);
+  receipt.lines.forEach((l, i) => {
     const qty = new Decimal(l.quantity);
-    const price = unit.times(qty).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
+    const quantity = { amount: qty.toFixed(4), unit: s.unit };
     const name = cleanName(l.name);
-    items.push({ type: 'Positive', name, price: price.toFixed(2), unitPrice: unit.toFixed(6), quantity: { amount: qty.toFixed(4), unit: s.unit }, vatRate: rate(l.vatRate) });
-    const total = new Decimal(l.total);
-    const discount = total.minus(price);
-    if (!discount.isZero()) items.push(discountItem(`Zľava ${name}`, discount, rate(l.vatRate)));
-    linesTotal = linesTotal.plus(total);
-    byRate.set(rate(l.vatRate), (byRate.get(rate(l.vatRate)) ?? new Decimal(0)).plus(total));
-  }
-  const ticketDiscount = new Decimal(receipt.total).minus(linesTotal);
-  if (!ticketDiscount.isZero()) {
+    const vatRate = rate(l.vatRate);
+    const final = finals[i];
+    if (final.isNegative()) {
+      items.push({ type: 'Returned', name, price: final.toFixed(2), unitPrice: unitPriceFor(final, qty).toFixed(6), quantity, vatRate, referenceReceiptId: reference! });
+      return;
+    }
+    if (final.isZero() && new Decimal(l.total).isNegative()) return;
+    const unit = new Decimal(l.unitPrice);
+    const price = round2(unit.times(qty));
+    if (final.gt(price)) {
+      items.push({ type: 'Positive', name, price: final.toFixed(2), unitPrice: unitPriceFor(final, qty).toFixed(6), quantity, vatRate });
+    } else {
+      items.push({ type: 'Positive', name, price: price.toFixed(2), unitPrice: unit.toFixed(6), quantity, vatRate });
+      if (final.lt(price)) items.push(discountItem(`Zľava ${name}`, final.minus(price), vatRate));
+    }
+    byRate.set(vatRate, (byRate.get(vatRate) ?? new Decimal(0)).plus(final));
+  });
+  if (!items.length) throw plan('nothing on the receipt has a price');
+  if (!folded && !ticketChange.isZero()) {
+    const base = [...byRate.values()].reduce((sum, v) => sum.plus(v), new Decimal(0));
     const rates = [...byRate.entries()].sort((a, b) => b[1].comparedTo(a[1]));
-    let left = ticketDiscount;
-    rates.forEach(([r, base], i) => {
-      const share = i === rates.length - 1 ? left : ticketDiscount.times(base).div(linesTotal).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
+    let left = ticketChange;
+    rates.forEach(([r, part], i) => {
+      const share = i === rates.length - 1 ? left : ticketChange.times(part).div(base).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
       left = left.minus(share);
       if (!share.isZero()) items.push(discountItem('Zľava na doklad', share, r));
     });
@@ -177,60 +272,202 @@ export function buildRequest(given: Receipt, s: EkasaSettings, jobId: string): E
     .filter((p) => !new Decimal(p.amount).isZero())
     .map((p) => ({ name: (s.paymentNames[p.kind] ?? cleanName(p.name)).slice(0, 255), amount: d2(new Decimal(p.amount)) }));
   if (new Decimal(receipt.change).gt(0)) payments.push({ name: CHANGE_NAME, amount: d2(new Decimal(receipt.change).negated()) });
+  if (!payments.length) throw plan('a receipt needs a payment that is not zero');
   const data: EkasaRequest['request']['data'] = { items, payments, cashRegisterCode: s.cashRegisterCode };
+  const rounding = new Decimal(receipt.rounding ?? 0);
+  if (!rounding.isZero()) data.roundingAmount = d2(rounding);
   if (s.headerText) data.headerText = s.headerText;
   if (s.footerText) data.footerText = s.footerText;
   return { request: { data, externalId: jobId } };
 }
 
+/** A Discount item: always negative (the service refuses a positive one). */
 function discountItem(name: string, amount: Decimal, vatRate: string): EkasaItem {
-  const v = amount.toFixed(2);
-  return { type: 'Discount', name: cleanName(name), price: v, unitPrice: amount.toFixed(6), quantity: { amount: '1.0000', unit: 'x' }, vatRate };
+  if (!amount.isNegative()) throw new Error(`a Discount item of ${amount.toFixed(2)}: a discount is negative`);
+  return { type: 'Discount', name: cleanName(name), price: amount.toFixed(2), unitPrice: amount.toFixed(6), quantity: { amount: '1.0000', unit: 'x' }, vatRate };
+}
+
+// --- Answers: validated before any of them is used (a rogue or changed service stores nothing odd). ---
+
+export const UUID = /^O-[0-9A-Fa-f]{32}$/;
+export const OKP = /^[0-9A-Fa-f]{8}(-[0-9A-Fa-f]{8}){4}$/;
+/** ISO 8601 date and time as the service writes them ("2023-11-28T15:24:30+01:00"; the offset taken as optional). */
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,7})?(Z|[+-]\d{2}:\d{2})?$/;
+
+/** Printable text, bounded: what the service says in an error, for logs and problem details. */
+export function serviceText(value: unknown, max = 200): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const text = value.replace(/[\u0000-\u001f\u007f-\u009f<>]+/g, ' ').replace(/\s+/g, ' ').trim();
+  return text ? text.slice(0, max) : undefined;
+}
+
+const dateTime = z.string().max(40).regex(DATE_TIME).refine((v) => !Number.isNaN(Date.parse(v)), 'not a date');
+/** An amount as the service writes it: a number, or a decimal string, to the cent, within ±10,000,000. */
+const amount = z
+  .union([z.number(), z.string().max(20)])
+  .transform((v, ctx) => {
+    const text = typeof v === 'number' ? String(v) : v;
+    if (!/^-?\d{1,8}(\.\d{1,2})?$/.test(text) || (typeof v === 'number' && !Number.isFinite(v))) {
+      ctx.addIssue({ code: 'custom', message: 'not an amount to the cent' });
+      return z.NEVER;
+    }
+    return new Decimal(text);
+  })
+  .refine((d) => d.abs().lte(10_000_000), 'out of range');
+
+const registrationSchema = z.object({
+  request: z.object({
+    data: z.object({
+      receiptNumber: z.number().int().min(1).max(4_294_967_295),
+      okp: z.string().regex(OKP),
+      amount,
+      issueDate: dateTime.nullish(),
+      createDate: dateTime.nullish(),
+      cashRegisterCode: z.string().regex(/^\d{16,17}$/),
+    }),
+    externalId: z.string().max(200),
+  }),
+  response: z.object({ data: z.object({ id: z.string().regex(UUID).nullable() }).nullable(), processDate: dateTime.nullish() }).nullish(),
+  isSuccessful: z.boolean().nullable(),
+  error: z.object({ message: z.unknown().optional(), code: z.number().int().nullish() }).nullish(),
+});
+
+/** A registration as the service holds it, checked. */
+export interface Registration {
+  receiptNumber: number;
+  okp: string;
+  amount: string;
+  /** The issue date as the service wrote it (its own offset). */
+  issueDate: string;
+  cashRegisterCode: string;
+  /** Present once the eKasa system accepted it online. */
+  uuid?: string;
+  /** true: registered online; null: registered offline, sent later; false: the eKasa system refused it (stored all the same). */
+  isSuccessful: boolean | null;
+  error?: { message?: string; code?: number };
+}
+
+/**
+ * The registration in an answer of the service (to a registration or a lookup) for `externalId` on
+ * `cashRegisterCode`, checked field by field; anything else is a PROTOCOL fault whose outcome is
+ * unknown (the service may well have registered it: only a lookup can tell).
+ */
+export function parseRegistration(body: unknown, expect: { externalId: string; cashRegisterCode: string }): Registration {
+  const parsed = registrationSchema.safeParse(body);
+  const bad = (why: string) => new DeviceError('PROTOCOL', `eKasa answered a registration that cannot be read (${why})`, true, 'EKASA-ANSWER');
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw bad(`${issue.path.join('.') || 'body'}: ${issue.message}`);
+  }
+  const { request, response, isSuccessful, error } = parsed.data;
+  if (request.externalId !== expect.externalId) throw bad(`externalId ${serviceText(request.externalId, 60) ?? '?'} is not ${expect.externalId}`);
+  if (request.data.cashRegisterCode !== expect.cashRegisterCode) throw bad(`cashRegisterCode ${request.data.cashRegisterCode} is not ${expect.cashRegisterCode}`);
+  const issueDate = request.data.issueDate ?? request.data.createDate;
+  if (!issueDate) throw bad('no issueDate');
+  const uuid = response?.data?.id ?? undefined;
+  if (isSuccessful === true && !uuid) throw bad('registered online without a receipt id');
+  return {
+    receiptNumber: request.data.receiptNumber,
+    okp: request.data.okp,
+    amount: request.data.amount.toFixed(2),
+    issueDate,
+    cashRegisterCode: request.data.cashRegisterCode,
+    ...(isSuccessful === true && uuid ? { uuid } : {}),
+    isSuccessful,
+    ...(error ? { error: { message: serviceText(error.message), code: error.code ?? undefined } } : {}),
+  };
 }
 
 /** `2023-11-28T15:24:30+01:00` → `281123152430`: the issue date as the offline QR code carries it, in the time the service wrote. */
 function qrDate(iso: string): string {
-  const m = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)/.exec(iso);
-  if (!m) return '';
+  const m = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)/.exec(iso)!;
   return `${m[3]}${m[2]}${m[1].slice(2)}${m[4]}${m[5]}${m[6]}`;
 }
 
-/** The eKasa identifiers of a registration answer, or null when it registered nothing (isSuccessful false). */
-export function readAnswer(a: EkasaAnswer): EkasaInfo | null {
-  if (a.isSuccessful === false) return null;
-  const data = a.request.data;
-  const uuid = a.isSuccessful === true ? (a.response?.data.id ?? undefined) : undefined;
-  const okp = data.okp ?? undefined;
-  const offline = a.isSuccessful !== true || !uuid;
-  const amount = new Decimal(data.amount).toFixed(2);
-  const qrCode = !offline && uuid ? uuid : `${okp ?? ''}:${data.cashRegisterCode}:${qrDate(data.issueDate ?? data.createDate ?? '')}:${data.receiptNumber}:${amount}`;
-  return { ...(uuid ? { uuid } : {}), ...(okp ? { okp } : {}), receiptNumber: data.receiptNumber, offline, qrCode };
+/** What closeInfo.ekasa keeps of a registration: only checked fields, and a QR code made of them. */
+export function ekasaInfoOf(r: Registration): EkasaInfo {
+  const offline = !r.uuid;
+  const qrCode = r.uuid ?? `${r.okp}:${r.cashRegisterCode}:${qrDate(r.issueDate)}:${r.receiptNumber}:${r.amount}`;
+  return { ...(r.uuid ? { uuid: r.uuid } : {}), okp: r.okp, receiptNumber: r.receiptNumber, offline, qrCode };
 }
 
+/** The service's error code (the PHP client's ApiErrorCode) and its text, read from a problem answer. */
+function problemOf(status: number, body: unknown): { code: number | null; text: string } {
+  const b = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
+  const nested = (b.error && typeof b.error === 'object' ? b.error : {}) as Record<string, unknown>;
+  const code = [b.errorCode, b.code, nested.code].find((c): c is number => Number.isInteger(c)) ?? null;
+  const text = serviceText(b.detail) ?? serviceText(b.title) ?? serviceText(b.message) ?? serviceText(nested.message) ?? `HTTP ${status}`;
+  return { code, text };
+}
+
+const FAULT_BY_CODE: Record<number, FaultCode> = {
+  [-101]: 'BUSY', // client locked
+  [-102]: 'REJECTED', // invalid time
+  [-201]: 'REJECTED', // identity not found
+  [-300]: 'REJECTED', // certificate error
+  [-301]: 'REJECTED', // certificate not found
+  [-302]: 'REJECTED', // certificate expired
+  [-400]: 'FISCAL_MEMORY_FULL', // protected storage (CHDÚ) error
+  [-401]: 'FISCAL_MEMORY_FULL', // CHDÚ full
+  [-402]: 'REJECTED', // CHDÚ of another DIČ
+  [-403]: 'PROTOCOL', // duplicate key in the CHDÚ: a repeated externalId
+  [-500]: 'OFFLINE', // printer error
+  [-501]: 'OFFLINE', // printer not found
+  [-502]: 'OFFLINE', // printing failed
+  [-503]: 'PAPER_OUT', // printer not ready (paper, cover)
+  [-900]: 'REJECTED', // validation
+  [-1000]: 'REJECTED', // unauthenticated
+};
+
 /**
- * The hub's fault for an error answer of the service: its errorCode (the PHP client's ApiErrorCode) or
- * the HTTP status. An error answer registered nothing: the outcome is known.
+ * Refusals that come before anything is stored: validation, authentication, the signing identity and
+ * certificate, the clock, a locked client. With HTTP 400, 401, 403 or 422 (and no other code) they
+ * prove nothing was registered.
+ */
+const BEFORE_STORAGE = new Set([-101, -102, -201, -300, -301, -302, -900, -1000]);
+
+/**
+ * The hub's fault for an error answer of the service to a registration. Only a refusal before storage
+ * (validation, authentication: HTTP 400/401/403/422) proves that nothing was registered; any other
+ * answer (a 5xx, a printer or CHDÚ fault, which come after the receipt is stored, a repeated externalId)
+ * leaves the outcome unknown, settled by looking the registration up.
  */
 export function faultOfAnswer(status: number, body: unknown): DeviceError {
-  const b = (body ?? {}) as { errorCode?: number; code?: number; title?: string; detail?: string; message?: string; error?: { code?: number; message?: string } };
-  const code = b.errorCode ?? b.code ?? b.error?.code ?? null;
-  const text = b.detail ?? b.title ?? b.message ?? b.error?.message ?? `HTTP ${status}`;
-  const byCode: Record<number, FaultCode> = {
-    [-101]: 'BUSY', // client locked
-    [-102]: 'REJECTED', // invalid time
-    [-300]: 'REJECTED', // certificate error
-    [-301]: 'REJECTED',
-    [-302]: 'REJECTED', // certificate expired
-    [-400]: 'FISCAL_MEMORY_FULL', // protected storage (CHDÚ) error
-    [-401]: 'FISCAL_MEMORY_FULL', // CHDÚ full
-    [-402]: 'REJECTED', // CHDÚ of another DIČ
-    [-500]: 'OFFLINE', // printer error
-    [-501]: 'OFFLINE', // printer not found
-    [-502]: 'OFFLINE', // printing failed
-    [-503]: 'PAPER_OUT', // printer not ready (paper, cover)
-    [-900]: 'REJECTED', // validation
-    [-1000]: 'REJECTED', // unauthenticated
-  };
-  const fault: FaultCode = code !== null && byCode[code] ? byCode[code] : status === 400 || status === 422 ? 'REJECTED' : status === 401 || status === 403 ? 'REJECTED' : status >= 500 ? 'OFFLINE' : 'PROTOCOL';
-  return new DeviceError(fault, `eKasa: ${text}`, false, code !== null ? `EKASA${code}` : `HTTP${status}`);
+  const { code, text } = problemOf(status, body);
+  const byStatus: FaultCode = status === 400 || status === 401 || status === 403 || status === 422 ? 'REJECTED' : status >= 500 ? 'OFFLINE' : 'PROTOCOL';
+  const fault = (code !== null ? FAULT_BY_CODE[code] : undefined) ?? byStatus;
+  const refusedBeforeStorage = byStatus === 'REJECTED' && (code === null || BEFORE_STORAGE.has(code));
+  return new DeviceError(fault, `eKasa: ${text}`, !refusedBeforeStorage, code !== null ? `EKASA${code}` : `HTTP${status}`);
 }
+
+/** The fault of a lookup that did not answer a registration or a clear "none": the job stays as it is. */
+export function faultOfLookup(status: number, body: unknown): DeviceError {
+  const { code, text } = problemOf(status, body);
+  const fault = (code !== null ? FAULT_BY_CODE[code] : undefined) ?? (status >= 500 ? 'OFFLINE' : 'PROTOCOL');
+  return new DeviceError(fault === 'REJECTED' ? 'PROTOCOL' : fault, `eKasa lookup: ${text}`, false, code !== null ? `EKASA${code}` : `HTTP${status}`);
+}
+
+/** The service's product information (`GET /api/v1/product/info`), checked. */
+const productSchema = z.object({
+  vendorName: z.string().max(100).nullish(),
+  swid: z.string().max(100).nullish(),
+  ppekk: z.object({ name: z.string().max(100), version: z.string().max(50) }).nullish(),
+  chdu: z.object({ name: z.string().max(100), version: z.string().max(50) }).nullish(),
+});
+export type ProductInfo = z.output<typeof productSchema>;
+
+const printerSchema = z.object({ state: z.enum(['Unknown', 'Ready', 'Error']), paperState: z.enum(['Ready', 'CoverOpen', 'NearEnd', 'Empty']).nullish() });
+const connectivitySchema = z.object({ state: z.enum(['Unknown', 'Up', 'Down']) });
+
+function parseStatusAnswer<T>(schema: z.ZodType<T>, what: string, body: unknown): T {
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) throw new DeviceError('PROTOCOL', `eKasa answered ${what} that cannot be read (${parsed.error.issues[0].path.join('.') || 'body'}: ${parsed.error.issues[0].message})`, false, 'EKASA-ANSWER');
+  return parsed.data;
+}
+
+export const parseProductInfo = (body: unknown): ProductInfo => parseStatusAnswer(productSchema, 'its product information', body);
+export const parsePrinterStatus = (body: unknown) => parseStatusAnswer(printerSchema, "its printer's status", body);
+export const parseConnectivity = (body: unknown) => parseStatusAnswer(connectivitySchema, 'its connectivity', body);
+
+/** A product name or version as shown to people: printable, bounded. */
+export const shown = (value: string | null | undefined, max = 60) => serviceText(value ?? undefined, max);

@@ -29,10 +29,20 @@ export async function withTimeout<T>(call: Promise<T>, ms: number, what: string,
   }
 }
 
-/** Device faults as the API answers them: 503 DeviceUnavailable with Retry-After, nothing changed. */
+/**
+ * Device faults as the API answers them (ARCHITECTURE "Devices": one function). A refusal the device
+ * gave knowing it did nothing — REJECTED with a known outcome: what was asked cannot be done as it
+ * is (the receipt's content, a return the device cannot refer to its original, what the device
+ * supports, or its own state until someone acts on it) — is 403 OperationForbidden naming the reason:
+ * the same request again would be refused again. Everything else (unreachable, out of paper, busy,
+ * an outcome still unknown) is 503 DeviceUnavailable with Retry-After: nothing changed, try again.
+ */
 export function deviceUnavailable(name: string, e: unknown): HubError {
   const code = e instanceof DeviceError ? e.code : 'PROTOCOL';
   const message = e instanceof Error ? e.message : String(e);
+  if (e instanceof DeviceError && e.code === 'REJECTED' && !e.outcomeUnknown) {
+    return saidError(403, ErrorCode.OperationForbidden, 'error.fiscalRefused', { name, code, reason: message });
+  }
   return saidError(503, ErrorCode.DeviceUnavailable, 'error.fiscalUnavailable', { name, code, reason: message }, { headers: { 'Retry-After': '5' } });
 }
 
@@ -67,7 +77,8 @@ export class FiscalDevices {
 
   /**
    * Runs `fn` on the device's queue. A DeviceError `fn` lets through becomes a 503 naming the
-   * device; a device no longer configured is one too (its receipts may still need settling).
+   * device, or a 403 for a refusal for good (deviceUnavailable); a device no longer configured is a
+   * 503 too (its receipts may still need settling).
    */
   async run<T>(name: string, fn: (device: TimedDevice) => Promise<T>): Promise<T> {
     const previous = this.queues.get(name) ?? Promise.resolve();

@@ -60,7 +60,8 @@ export class FiscalMonitor {
   status(name: string, s: DeviceStatus): void {
     this.ok(name, {
       paper: s.paper,
-      lastError: s.coverOpen ? 'COVER_OPEN: the cover is open' : null,
+      // A notice (an eKasa service registering offline) is what the status says when nothing is wrong.
+      lastError: s.coverOpen ? 'COVER_OPEN: the cover is open' : (s.notice ?? null),
       fiscalMemorySerialNumber: s.fiscalMemorySerialNumber,
       dailySalesReportNumber: s.dailySalesReportNumber,
     });

@@ -41,7 +41,7 @@ export const fiscalDeviceRoutes = routes<{ fiscal: FiscalDevices; settlePending:
     errors: [
       ERR.unauthenticated(),
       ERR.missingRight(),
-      ERR.stateForbids('The fiscal device is inactive or does not print reports.'),
+      ERR.stateForbids('The fiscal device is inactive or does not print reports, or it refused the report for good (`REJECTED` in `detail`).'),
       ERR.notFound('No fiscal device has this name, or `kind` is neither x nor z.'),
       ERR.keyReused(),
       ERR.deviceUnavailable(),

@@ -8,8 +8,9 @@
  * (423). Device I/O never happens inside a transaction.
  */
 import { z } from 'zod';
-import { type EkasaInfo, type FiscalResult, type PaymentKind, type Receipt } from '../../../drivers/fiscal/types.js';
+import { type EkasaInfo, type FiscalResult, type PaymentKind, type Receipt, type ReceiptOrigin } from '../../../drivers/fiscal/types.js';
 import { DeviceError } from '../../../drivers/faults.js';
+import { roundCash } from '../../../drivers/fiscal/ekasa/protocol.js';
 import type { ReceiptMailer } from '../../mail/receipts.js';
 import { inTransaction, whenDurable } from '../../../db/client.js';
 import { requireRight, requireSale, type Caller } from '../../http/caller.js';
@@ -117,7 +118,8 @@ export class TicketCloser {
     const items = ticket.doc.items as Doc[];
     if (items.length === 0) throw errors.member('items', 'tickets.noItems');
     // `print: false` is the customer declining paper; the driver skips it only where its device may (see Receipt.print).
-    const receipt: Receipt = { ...this.receipt(caller, ticket.doc, body.payments), print: body.receipt.print };
+    // Slovak cash rounding applies where the receipt is registered by an eKasa service (CONTRACT §8).
+    const receipt: Receipt = { ...this.receipt(caller, ticket.doc, body.payments, { cashRounding: config.driver === 'ekasa' }), print: body.receipt.print };
     const request: JobRequest = { receipt, payments: body.payments, deviceName: caller.device.name, userName: caller.userName, email };
 
     return this.fiscal.run(fiscalName, async (device) => {
@@ -167,13 +169,19 @@ export class TicketCloser {
    * issue. A sale is paid with amounts > 0, and only what was paid in a changeable type (cash) may
    * come back as change. A return (a negative total) is paid out with amounts ≤ 0 that add up to
    * exactly the total, and needs Storno.
+   *
+   * `cashRounding` (an eKasa device, CONTRACT §8): the part of the total left to pay in the Cash-category
+   * payment types is rounded to 5 cents (roundCash), and the payments must cover — a return: pay out
+   * exactly — the total plus that rounding; change is what was paid beyond it. `rounding` is signed:
+   * what the customer pays more than the total (+0.02 for 3.48 paid as 3.50 in cash), or less (−).
    */
-  private receipt(caller: Caller, ticket: Doc, payments: Array<{ paymentTypeNumber: number; amount: number }>): Receipt {
+  private receipt(caller: Caller, ticket: Doc, payments: Array<{ paymentTypeNumber: number; amount: number }>, opts: { cashRounding: boolean }): Receipt {
     const total = dec((ticket.totalPrice as { amount: number }).amount);
     const isReturn = total.lt(0);
     if (isReturn) requireRight(caller, 'Storno');
     let paid = new D(0);
     let changeable = new D(0);
+    let cash = new D(0);
     const lines: Receipt['payments'] = payments.map((p, i) => {
       const type = getStored(this.ctx.db, paymentTypes, p.paymentTypeNumber);
       if (!type) throw errors.member(`payments[${i}].paymentTypeNumber`, 'tickets.paymentTypeNotFound', { number: p.paymentTypeNumber });
@@ -188,19 +196,27 @@ export class TicketCloser {
         );
       }
       if (type.doc.isChangeable === true) changeable = changeable.plus(amount);
+      if (type.doc.category === 'Cash') cash = cash.plus(amount);
       paid = paid.plus(amount);
       return { kind: type.doc.category as PaymentKind, name: paymentTypeName(type.doc, p.paymentTypeNumber), amount: amount.toFixed(2) };
     });
     if (paid.abs().gt(MAX_MAGNITUDE)) throw errors.member('payments', 'tickets.paymentsOutOfRange', { paid: paid.toFixed(2) }, 'OutOfRange');
-    if (isReturn && !paid.eq(total)) throw errors.member('payments', 'tickets.returnExact', { total: total.toFixed(2), paid: paid.toFixed(2) }, 'OutOfRange');
-    if (paid.lt(total)) throw errors.member('payments', 'tickets.paymentsShort', { paid: paid.toFixed(2), total: total.toFixed(2) }, 'OutOfRange');
-    const change = paid.minus(total);
+    // What is left to pay in cash once the other payments are counted; rounded only when cash pays some of it.
+    const cashDue = total.minus(paid.minus(cash));
+    const rounding = opts.cashRounding && !cash.isZero() && (isReturn ? cashDue.lt(0) : cashDue.gt(0)) ? roundCash(cashDue.toFixed(2)).minus(cashDue) : new D(0);
+    const due = total.plus(rounding);
+    const dueParams = { paid: paid.toFixed(2), total: total.toFixed(2), due: due.toFixed(2) };
+    if (isReturn && !paid.eq(due)) throw errors.member('payments', rounding.isZero() ? 'tickets.returnExact' : 'tickets.returnExactRounded', dueParams, 'OutOfRange');
+    if (paid.lt(due)) throw errors.member('payments', rounding.isZero() ? 'tickets.paymentsShort' : 'tickets.paymentsShortRounded', dueParams, 'OutOfRange');
+    const change = paid.minus(due);
     // Change comes out of the changeable payments (cash): it may not exceed them, so a card is never overpaid.
     if (change.gt(changeable.gt(0) ? changeable : 0)) {
       throw errors.member('payments', 'tickets.overpaid', { change: change.toFixed(2), changeable: D.max(changeable, 0).toFixed(2) });
     }
+    const returnOf = ticket.returnOf ? this.originOf(String(ticket.returnOf)) : undefined;
     return {
       reference: String(ticket.id),
+      ...(returnOf ? { returnOf } : {}),
       operator: caller.userName,
       lines: (ticket.items as Doc[]).map((i) => {
         const plu = pluVat(this.ctx.db, (i.plu as { code: number }).code, (i.plu as { stockName: string }).stockName);
@@ -218,7 +234,28 @@ export class TicketCloser {
       discountRate: dec(ticket.discountRate as number).toString(),
       total: total.toFixed(2),
       payments: lines,
+      ...(rounding.isZero() ? {} : { rounding: rounding.toFixed(2) }),
       change: change.toFixed(2),
+    };
+  }
+
+  /**
+   * The fiscal receipt a return refunds, as the original ticket's close recorded it (its device, number,
+   * day, fiscal memory, and eKasa's UUID and OKP): what a device needs to issue the refund against it
+   * (eKasa's Returned items refer to it). Undefined when the original holds no receipt.
+   */
+  private originOf(ticketId: string): ReceiptOrigin | undefined {
+    const original = getStored(this.ctx.db, this.tickets.def, ticketId);
+    const info = original?.doc.closeInfo as (Omit<ReceiptOrigin, 'ticketId' | 'date'> & { ekasa?: EkasaInfo }) | null | undefined;
+    if (!original || !info) return undefined;
+    return {
+      ticketId,
+      fiscalName: info.fiscalName,
+      number: info.number,
+      date: String(original.doc.closeDate),
+      dailySalesReportNumber: info.dailySalesReportNumber,
+      fiscalMemorySerialNumber: info.fiscalMemorySerialNumber,
+      ...(info.ekasa ? { ekasa: { ...(info.ekasa.uuid ? { uuid: info.ekasa.uuid } : {}), ...(info.ekasa.okp ? { okp: info.ekasa.okp } : {}), receiptNumber: info.ekasa.receiptNumber } } : {}),
     };
   }
 
@@ -238,12 +275,15 @@ export class TicketCloser {
       return job.state === 'Done' && ticket ? this.tickets.present(ticket) : undefined;
     }
     if (device.findReceipt) {
-      // The device keeps the job id with the receipt (eKasa's externalId): it says exactly.
+      // The device keeps the job id with the receipt (eKasa's externalId) and says exactly: null only
+      // when it holds none. A lookup that cannot answer throws, and the job stays Pending (503; the
+      // ticket takes no edits, 423) until one can: never "not issued" on a guess.
       const found = await device.findReceipt(job.id);
       if (!found) {
-        this.finishJob(job.id, 'Failed', null, 'the device did not issue the receipt');
+        this.finishJob(job.id, 'Failed', null, 'the device holds no receipt for this job');
         return undefined;
       }
+      this.log.warn({ jobId: job.id, ticketId: job.ticket_id, number: found.number }, 'fiscal receipt found by its job id after its answer was lost; recording it');
       return this.store(job, outcomeOf(found));
     }
     // A device that cannot answer leaves the job Pending (FiscalDevices.run answers 503).
@@ -300,6 +340,8 @@ export class TicketCloser {
           dailySalesReportNumber: result.dailySalesReportNumber,
           fiscalMemorySerialNumber: result.fiscalMemorySerialNumber,
           ...(result.ekasa ? { ekasa: result.ekasa } : {}),
+          // Slovak cash rounding: what the customer paid more (+) or less (−) than the total.
+          ...(receipt.rounding ? { rounding: { amount: toJsonNumber(dec(receipt.rounding)) } } : {}),
         },
       };
       this.finishJob(job.id, 'Done', result, null);

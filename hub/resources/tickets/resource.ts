@@ -55,19 +55,28 @@ const paymentSchema = z.object({ paymentTypeNumber: z.number().int(), amount: z.
 const closeInfoSchema = z.object({
   deviceName: z.string(),
   fiscalName: z.string(),
-  number: z.number().int(),
+  number: z
+    .number()
+    .int()
+    .describe(
+      "The fiscal device's receipt number. Not unique on its own: an eKasa service numbers its receipts from 1 again every month (a receipt is identified by `ekasa.uuid` when registered online, by `ekasa.okp` always), a Datecs printer within its fiscal memory.",
+    ),
   dailySalesReportNumber: z.number().int(),
-  fiscalMemorySerialNumber: z.string(),
+  fiscalMemorySerialNumber: z.string().describe('The fiscal memory; for an eKasa service, the cash register code (ORP).'),
   /** Slovak eKasa registrations only (driver `ekasa`, CONTRACT §8). */
   ekasa: z
     .object({
-      uuid: z.string().optional(),
-      okp: z.string().optional(),
-      receiptNumber: z.number().int(),
-      offline: z.boolean(),
+      uuid: z.string().optional().describe("The receipt's id in the eKasa system (`O-` and 32 hex digits), once registered online; absent while offline."),
+      okp: z.string().optional().describe("The cash register's verification code of the receipt (OKP, 5 × 8 hex digits), printed on every receipt: what identifies it, online or offline."),
+      receiptNumber: z.number().int().describe('The receipt number the service gave it (from 1 again each month).'),
+      offline: z.boolean().describe('Registered offline (HTTP 202): stored in the protected storage and printed, sent to the eKasa system later.'),
       qrCode: z.string().describe('What the QR code on the printed or e-mailed receipt holds: the UUID when registered online, else OKP:ORP code:date:number:amount.'),
     })
     .optional(),
+  rounding: z
+    .object({ amount: z.number().describe('What the customer paid more than the total (+0.02: 3.48 paid as 3.50) or less (−0.02: 3.47 paid as 3.45); on a return, paid out more (−) or less (+).') })
+    .optional()
+    .describe('Slovak cash rounding (an `ekasa` device, CONTRACT §8): the cash part rounded to 5 cents. Absent: nothing rounded.'),
 });
 
 /** What POST /api/tickets/{id}/return hands the engine's write (as its `extra`): the ticket returned. */

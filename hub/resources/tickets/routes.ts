@@ -84,7 +84,10 @@ export const ticketRoutes = routes<{ actions: TicketActions; closer: TicketClose
       ),
       ERR.unauthenticated(),
       saleOnly,
-      ERR.stateForbids('The fiscal device is inactive or does not support the action.'),
+      ERR.stateForbids(
+        'The fiscal device is inactive or does not support the action, or it refused this receipt for good (`REJECTED` in `detail`: e.g. a return ' +
+          'whose original receipt it cannot refer to, a line it cannot take, a refusal of an eKasa service before storing anything); nothing was issued.',
+      ),
       noTicket,
       ERR.keyReused(),
       ERR.locked(),

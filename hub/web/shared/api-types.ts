@@ -2292,16 +2292,27 @@ export interface components {
             readonly closeInfo: {
                 deviceName: string;
                 fiscalName: string;
+                /** @description The fiscal device's receipt number. Not unique on its own: an eKasa service numbers its receipts from 1 again every month (a receipt is identified by `ekasa.uuid` when registered online, by `ekasa.okp` always), a Datecs printer within its fiscal memory. */
                 number: number;
                 dailySalesReportNumber: number;
+                /** @description The fiscal memory; for an eKasa service, the cash register code (ORP). */
                 fiscalMemorySerialNumber: string;
                 ekasa?: {
+                    /** @description The receipt's id in the eKasa system (`O-` and 32 hex digits), once registered online; absent while offline. */
                     uuid?: string;
+                    /** @description The cash register's verification code of the receipt (OKP, 5 × 8 hex digits), printed on every receipt: what identifies it, online or offline. */
                     okp?: string;
+                    /** @description The receipt number the service gave it (from 1 again each month). */
                     receiptNumber: number;
+                    /** @description Registered offline (HTTP 202): stored in the protected storage and printed, sent to the eKasa system later. */
                     offline: boolean;
                     /** @description What the QR code on the printed or e-mailed receipt holds: the UUID when registered online, else OKP:ORP code:date:number:amount. */
                     qrCode: string;
+                };
+                /** @description Slovak cash rounding (an `ekasa` device, CONTRACT §8): the cash part rounded to 5 cents. Absent: nothing rounded. */
+                rounding?: {
+                    /** @description What the customer paid more than the total (+0.02: 3.48 paid as 3.50) or less (−0.02: 3.47 paid as 3.45); on a return, paid out more (−) or less (+). */
+                    amount: number;
                 };
             } | null;
             /** @description VAT per rate (prices include VAT; gross after the ticket discount, adding up to totalPrice): as of the last write. Absent on tickets stored before it existed. */
@@ -2957,6 +2968,8 @@ export interface components {
                 /** @description The value of those items. */
                 voids: number;
                 base: number;
+                /** @description Slovak cash rounding (eKasa devices): what rounding the cash part to 5 cents added to the payments (negative: took off), apart from the sales; groupBy payment rows add up to net + rounding. */
+                rounding: number;
             };
         };
         FiscalDay: {
@@ -2984,6 +2997,8 @@ export interface components {
             }[];
             /** @description What the Cash-category payment types took in, change deducted: what the drawer gained (POST /api/cashcounts compares a count with it). */
             cashSales: number;
+            /** @description Slovak cash rounding (eKasa devices): what rounding the cash part to 5 cents added to the payments (negative: took off), apart from the sales: the payments add up to total + rounding. */
+            rounding: number;
         };
         Health: {
             /** @enum {string} */
@@ -14121,7 +14136,7 @@ export interface operations {
             };
             /**
              * @description - A missing right (`detail` names it), or a caller outside the Sale environment. (errorCode 2 Unauthorized)
-             *     - The fiscal device is inactive or does not support the action. (errorCode 8 OperationForbidden)
+             *     - The fiscal device is inactive or does not support the action, or it refused this receipt for good (`REJECTED` in `detail`: e.g. a return whose original receipt it cannot refer to, a line it cannot take, a refusal of an eKasa service before storing anything); nothing was issued. (errorCode 8 OperationForbidden)
              */
             403: {
                 headers: {
@@ -14739,7 +14754,7 @@ export interface operations {
             };
             /**
              * @description - A missing right; `detail` names it. (errorCode 2 Unauthorized)
-             *     - The fiscal device is inactive or does not print reports. (errorCode 8 OperationForbidden)
+             *     - The fiscal device is inactive or does not print reports, or it refused the report for good (`REJECTED` in `detail`). (errorCode 8 OperationForbidden)
              */
             403: {
                 headers: {

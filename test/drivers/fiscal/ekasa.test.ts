@@ -1,12 +1,13 @@
 /**
  * The `ekasa` driver against the simulated PORTOS eKasa service over real HTTP on 127.0.0.1:
  * the request as the docs require it (amounts 2/6/4 decimals, price = unitPrice × quantity, clean
- * names, named payments, change), online and offline registration, refusals mapped to the fault set,
- * a lost answer settled by externalId, and timeouts.
+ * names, named payments, change), online (200) and offline (202) registration, which answers prove
+ * "not issued" and which leave the outcome unknown, every answer checked before it is used, the
+ * lookup by externalId, the service's status, and timeouts.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EkasaFiscalDevice } from '../../../drivers/fiscal/ekasa/driver.js';
-import { buildRequest, cleanName, parseEkasaSettings, readAnswer } from '../../../drivers/fiscal/ekasa/protocol.js';
+import { buildRequest, cleanName, ekasaInfoOf, faultOfAnswer, parseEkasaSettings, parseRegistration } from '../../../drivers/fiscal/ekasa/protocol.js';
 import { type Receipt } from '../../../drivers/fiscal/types.js';
 import { DeviceError } from '../../../drivers/faults.js';
 import { FakeEkasaService } from '../../support/fake-ekasa-service.js';
@@ -78,13 +79,57 @@ describe('the registration request (pure)', () => {
 
   it('reads the QR code content: the UUID online; OKP:ORP:date:number:amount offline', () => {
     const base = { request: { data: { receiptNumber: 11, okp: 'ED5592BF-19DB7396-19546BE7-7DC20E0A-75BB0777', amount: 236.23, issueDate: '2022-02-12T22:22:23+01:00', cashRegisterCode: '88812345678900001' }, id: 'x', externalId: 'j' }, error: null };
-    expect(readAnswer({ ...base, response: { data: { id: 'O-544C' }, processDate: 'now' }, isSuccessful: true })).toMatchObject({ uuid: 'O-544C', offline: false, qrCode: 'O-544C', receiptNumber: 11 });
-    expect(readAnswer({ ...base, response: null, isSuccessful: null })).toEqual({
+    const expect1 = { externalId: 'j', cashRegisterCode: '88812345678900001' };
+    const uuid = 'O-544C525A6D5B47198C525A6D5BC01234';
+    expect(ekasaInfoOf(parseRegistration({ ...base, response: { data: { id: uuid }, processDate: '2022-02-12T22:22:24+01:00' }, isSuccessful: true }, expect1))).toMatchObject({ uuid, offline: false, qrCode: uuid, receiptNumber: 11 });
+    expect(ekasaInfoOf(parseRegistration({ ...base, response: null, isSuccessful: null }, expect1))).toEqual({
       okp: 'ED5592BF-19DB7396-19546BE7-7DC20E0A-75BB0777',
       receiptNumber: 11,
       offline: true,
       qrCode: 'ED5592BF-19DB7396-19546BE7-7DC20E0A-75BB0777:88812345678900001:120222222223:11:236.23',
     });
+  });
+
+  it('reads an answer of the form the vendor captured from a real service (lower-case OKP, numbers for amounts, extra members ignored)', () => {
+    // The shape of ninedigit/ekasa-clientphp tests/data/response1.json, with values of our own.
+    const answer = {
+      request: {
+        data: {
+          receiptType: 'CashRegister', amount: 4.5, roundingAmount: 0.0, issueDate: '2026-03-02T09:15:07+01:00', receiptNumber: 7, invoiceNumber: null, paragonNumber: null,
+          icdph: 'SK2020000000', ico: '12345678', customer: null, basicVatAmount: 0.75, reducedVatAmount: null, taxFreeAmount: null, taxBaseBasic: 3.75, taxBaseReduced: null,
+          items: [{ type: 'Positive', name: 'KAVA', price: 4.5, unitPrice: 2.25, quantity: { amount: 2.0, unit: 'ks' }, referenceReceiptId: null, vatRate: 20.0 }],
+          okp: '1a2b3c4d-5e6f7a8b-9c0d1e2f-3a4b5c6d-7e8f9a0b', pkp: 'c2lnbmF0dXJl', payments: [{ name: 'Hotovosť', amount: 5.0 }, { name: 'Výdavok', amount: -0.5 }],
+          headerText: null, footerText: null, createDate: '2026-03-02T09:15:07+01:00', dic: '2020000000', cashRegisterCode: '88812345678900001',
+        },
+        id: '5b0e4c1a-7d53-4f3e-9a61-0c2f6b7e8d90', externalId: 'job-7', date: '2026-03-02T09:15:07+01:00', sendingCount: 1,
+      },
+      response: { data: { id: 'O-0123456789ABCDEF0123456789ABCDEF' }, processDate: '2026-03-02T09:15:08+01:00' },
+      isSuccessful: true,
+      error: null,
+      $type: 'Receipt',
+    };
+    const r = parseRegistration(answer, { externalId: 'job-7', cashRegisterCode: '88812345678900001' });
+    expect(r).toEqual({ receiptNumber: 7, okp: '1a2b3c4d-5e6f7a8b-9c0d1e2f-3a4b5c6d-7e8f9a0b', amount: '4.50', issueDate: '2026-03-02T09:15:07+01:00', cashRegisterCode: '88812345678900001', uuid: 'O-0123456789ABCDEF0123456789ABCDEF', isSuccessful: true });
+  });
+
+  it('only a refusal before storage (400/422 validation, 401/403 authentication) proves nothing was registered', () => {
+    const known = (status: number, errorCode?: number) => faultOfAnswer(status, errorCode === undefined ? { title: 'x' } : { title: 'x', errorCode }).outcomeUnknown === false;
+    expect(known(400, -900)).toBe(true);
+    expect(known(422)).toBe(true);
+    expect(known(401)).toBe(true);
+    expect(known(403, -1000)).toBe(true);
+    expect(known(400, -302)).toBe(true); // certificate expired: the receipt cannot be signed
+    // After storage, or anything the hub cannot read as a refusal: the outcome is unknown.
+    expect(known(400, -500)).toBe(false); // a printer fault comes after the CHDÚ write
+    expect(known(500)).toBe(false);
+    expect(known(503, -503)).toBe(false);
+    expect(known(500, -400)).toBe(false);
+    expect(known(409, -403)).toBe(false);
+    expect(known(404)).toBe(false);
+    expect(faultOfAnswer(503, { title: 'Printer is not ready', errorCode: -503 })).toMatchObject({ code: 'PAPER_OUT', vendorCode: 'EKASA-503' });
+    // What the service says is kept as printable text only.
+    expect(faultOfAnswer(500, { detail: '<script>x</script>\u0000boom' }).message).toBe('eKasa: script x /script boom');
+    expect(faultOfAnswer(500, { detail: { html: '<b>' } }).message).toBe('eKasa: HTTP 500');
   });
 });
 
@@ -113,13 +158,66 @@ describe('the driver against the service over HTTP on 127.0.0.1', () => {
     expect(r.ekasa!.qrCode).toMatch(/^[0-9A-F]{8}(-[0-9A-F]{8}){4}:88812345678900001:\d{12}:1:14\.46$/);
   });
 
-  it('maps refusals to the fault set with the service code; nothing is registered', async () => {
-    svc.service.refuseNext = { status: 503, title: 'Printer is not ready', errorCode: -503 };
-    expect(await failure(dev.printReceipt(receipt(), 'a'))).toMatchObject({ code: 'PAPER_OUT', vendorCode: 'EKASA-503', outcomeUnknown: false });
-    svc.service.refuseNext = { status: 500, title: 'CHDU error', errorCode: -400 };
-    expect(await failure(dev.printReceipt(receipt(), 'b'))).toMatchObject({ code: 'FISCAL_MEMORY_FULL', vendorCode: 'EKASA-400' });
+  it('a refusal before storage registers nothing and says so; a failure after storage leaves the outcome to a lookup, which finds the receipt', async () => {
+    svc.service.refuseNext = { status: 400, title: 'The request is not valid.', errorCode: -900 };
+    expect(await failure(dev.printReceipt(receipt(), 'a'))).toMatchObject({ code: 'REJECTED', vendorCode: 'EKASA-900', outcomeUnknown: false });
+    svc.service.refuseNext = { status: 401, title: 'Unauthenticated', errorCode: -1000 };
+    expect(await failure(dev.printReceipt(receipt(), 'b'))).toMatchObject({ code: 'REJECTED', outcomeUnknown: false });
     expect(svc.service.registrations).toHaveLength(0);
-    expect((await dev.printReceipt(receipt(), 'c')).number).toBe(1);
+    expect(await dev.findReceipt('a')).toBeNull();
+    // The printer fails after the receipt went into the CHDÚ: stored, answered 503.
+    svc.service.failAfterStoringNext = { status: 503, title: 'Printer is not ready', errorCode: -503 };
+    expect(await failure(dev.printReceipt(receipt(), 'c'))).toMatchObject({ code: 'PAPER_OUT', vendorCode: 'EKASA-503', outcomeUnknown: true });
+    expect(svc.service.registrations).toHaveLength(1);
+    expect(await dev.findReceipt('c')).toMatchObject({ number: 1, ekasa: { receiptNumber: 1, offline: false, uuid: svc.service.registrations[0].response!.data.id } });
+  });
+
+  it('isSuccessful: false after a 2xx is no refusal: the lookup finds the stored receipt (offline, no UUID)', async () => {
+    svc.service.rejectOnlineNext = { message: 'Doklad bol odmietnutý', code: -100 };
+    expect(await failure(dev.printReceipt(receipt(), 'j'))).toMatchObject({ code: 'PROTOCOL', outcomeUnknown: true });
+    expect(svc.service.registrations).toHaveLength(1);
+    const found = await dev.findReceipt('j');
+    expect(found!.ekasa).toMatchObject({ offline: true, okp: svc.service.registrations[0].request.data.okp, receiptNumber: 1 });
+    expect(found!.ekasa!.uuid).toBeUndefined();
+  });
+
+  it('a malformed 2xx (HTML, a number that is not one, objects, a NUL, another job’s answer) is an unknown outcome, never a crash', async () => {
+    const broken: Array<(a: any) => { status: number; text: string; type?: string }> = [
+      () => ({ status: 200, text: '<html><body>Proxy error</body></html>', type: 'text/html' }),
+      () => ({ status: 202, text: '' }),
+      () => ({ status: 200, text: 'null' }),
+      () => ({ status: 200, text: '[]' }),
+      (a) => ({ status: 200, text: JSON.stringify({ ...a.body, request: { ...a.body.request, data: { ...a.body.request.data, receiptNumber: '<b>1</b>' } } }) }),
+      (a) => ({ status: 200, text: JSON.stringify({ ...a.body, request: { ...a.body.request, data: { ...a.body.request.data, receiptNumber: -3 } } }) }),
+      (a) => ({ status: 200, text: JSON.stringify({ ...a.body, request: { ...a.body.request, data: { ...a.body.request.data, okp: `${a.body.request.data.okp}\u0000` } } }) }),
+      (a) => ({ status: 200, text: JSON.stringify({ ...a.body, response: { data: { id: { toString: 'O-1' } }, processDate: null } }) }),
+      (a) => ({ status: 200, text: JSON.stringify({ ...a.body, request: { ...a.body.request, data: { ...a.body.request.data, issueDate: 'yesterday', createDate: null } } }) }),
+      (a) => ({ status: 200, text: JSON.stringify({ ...a.body, request: { ...a.body.request, externalId: 'another-job' } }) }),
+      (a) => ({ status: 200, text: JSON.stringify({ ...a.body, request: { ...a.body.request, data: { ...a.body.request.data, amount: 1e300 } } }) }),
+    ];
+    for (const [i, malform] of broken.entries()) {
+      svc.malformNext = malform;
+      const e = await failure(dev.printReceipt(receipt(), `m${i}`));
+      expect(e, `answer ${i}`).toMatchObject({ code: 'PROTOCOL', outcomeUnknown: true });
+      // The registration was made all the same; the lookup (a well-formed answer) finds it.
+      expect((await dev.findReceipt(`m${i}`))?.number, `answer ${i}`).toBe(i + 1);
+    }
+    expect(svc.service.registrations).toHaveLength(broken.length);
+  });
+
+  it('the lookup: GET /api/v1/requests/receipts/receipt?CashRegisterCode&ExternalId; a problem 404 is "none"; anything else it cannot read is a fault, never "none"', async () => {
+    await dev.printReceipt(receipt(), 'here');
+    expect((await dev.findReceipt('here'))?.number).toBe(1);
+    expect(svc.requests.at(-1)).toBe('GET /api/v1/requests/receipts/receipt?CashRegisterCode=88812345678900001&ExternalId=here');
+    expect(await dev.findReceipt('never-sent')).toBeNull();
+    // A service without the endpoint (a bare 404), one that fails, one that answers nonsense: no answer at all.
+    const lookups = (answer: (path: string) => { status: number; body: unknown }) =>
+      new EkasaFiscalDevice({ name: 'EK', address: 'http://127.0.0.1:1', settings: SETTINGS, clock, transport: async (_m, path) => answer(path) });
+    await expect(lookups(() => ({ status: 404, body: null })).findReceipt('x')).rejects.toMatchObject({ code: 'PROTOCOL' });
+    await expect(lookups(() => ({ status: 404, body: undefined })).findReceipt('x')).rejects.toMatchObject({ code: 'PROTOCOL' });
+    await expect(lookups(() => ({ status: 500, body: { title: 'boom' } })).findReceipt('x')).rejects.toMatchObject({ code: 'OFFLINE' });
+    await expect(lookups(() => ({ status: 401, body: { title: 'no' } })).findReceipt('x')).rejects.toMatchObject({ code: 'PROTOCOL' });
+    await expect(lookups(() => ({ status: 200, body: { request: {} } })).findReceipt('x')).rejects.toMatchObject({ code: 'PROTOCOL' });
   });
 
   it('a lost answer: the outcome is unknown; findReceipt finds it by externalId; a blind retry registers nothing twice', async () => {
@@ -129,8 +227,8 @@ describe('the driver against the service over HTTP on 127.0.0.1', () => {
     const found = await dev.findReceipt('job-7');
     expect(found).toMatchObject({ number: 1, ekasa: { receiptNumber: 1 } });
     expect(await dev.findReceipt('never-sent')).toBeNull();
-    const again = await dev.printReceipt(receipt(), 'job-7');
-    expect(again.number).toBe(1);
+    // Even a blind repeat registers nothing twice (the simulator refuses a repeated externalId).
+    expect(await failure(dev.printReceipt(receipt(), 'job-7'))).toMatchObject({ outcomeUnknown: true });
     expect(svc.service.registrations).toHaveLength(1);
   });
 
@@ -148,5 +246,105 @@ describe('the driver against the service over HTTP on 127.0.0.1', () => {
     expect(await dev.zReport()).toMatchObject({ kind: 'Z', number: 1, total: '14.46', receipts: 1 });
     expect(await dev.printReceipt(receipt(), 'b')).toMatchObject({ number: 2, dailySalesReportNumber: 2 });
     expect(await dev.xReport()).toMatchObject({ number: 2, receipts: 1 });
+  });
+});
+
+describe('what the service says of itself', () => {
+  let svc: FakeEkasaService;
+  let dev: EkasaFiscalDevice;
+  beforeEach(async () => {
+    svc = new FakeEkasaService(clock);
+    await svc.listen();
+    dev = new EkasaFiscalDevice({ name: 'EK', address: svc.address, settings: { ...SETTINGS, TimeoutMs: '300' }, clock });
+  });
+  afterEach(() => svc.close());
+
+  it('status() asks for the CHDÚ, the printer and the eKasa system, not just whether the service answers', async () => {
+    expect(await dev.status()).toMatchObject({ online: true, paper: 'ok', coverOpen: false, notice: null, fiscalMemorySerialNumber: '88812345678900001' });
+    expect(svc.requests.map((q) => q.split(' ')[1])).toEqual(['/api/v1/product/info', '/api/v1/printers/status', '/api/v1/connectivity/status']);
+    svc.service.online = false;
+    expect((await dev.status()).notice).toMatch(/registered offline/);
+    svc.service.online = true;
+    svc.service.printer = { state: 'Ready', paperState: 'NearEnd' };
+    expect((await dev.status()).paper).toBe('low');
+    svc.service.printer = { state: 'Error', paperState: 'CoverOpen' };
+    expect(await dev.status()).toMatchObject({ coverOpen: true, paper: 'unknown' });
+    svc.service.printer = { state: 'Error', paperState: 'Empty' };
+    expect(await failure(dev.status())).toMatchObject({ code: 'PAPER_OUT' });
+    svc.service.printer = { state: 'Error', paperState: null };
+    expect(await failure(dev.status())).toMatchObject({ code: 'OFFLINE', vendorCode: 'EKASA-PRINTER' });
+    svc.service.printer = { state: 'Ready', paperState: 'Ready' };
+    svc.service.chdu = false;
+    expect(await failure(dev.status())).toMatchObject({ code: 'OFFLINE', vendorCode: 'EKASA-CHDU' });
+  });
+
+  it('a service without the printer and connectivity endpoints leaves them unknown; an answer it cannot read is a fault', async () => {
+    const answering = (answer: (path: string) => { status: number; body: unknown }) =>
+      new EkasaFiscalDevice({ name: 'EK', address: 'http://127.0.0.1:1', settings: SETTINGS, clock, transport: async (_m, path) => answer(path) });
+    const product = { vendorName: 'Nine Digit, s.r.o.', swid: 'X1', ppekk: { name: 'Portos eKasa', version: 'v1.23' }, chdu: { name: 'CHDU Lite', version: '2.0' } };
+    const older = answering((path) => (path === '/api/v1/product/info' ? { status: 200, body: product } : { status: 404, body: null }));
+    expect(await older.status()).toMatchObject({ online: true, paper: 'unknown', notice: null });
+    const rogue = answering((path) => (path === '/api/v1/product/info' ? { status: 200, body: product } : { status: 200, body: { state: '<b>Ready</b>' } }));
+    expect(await failure(rogue.status())).toMatchObject({ code: 'PROTOCOL' });
+    expect(await failure(answering(() => ({ status: 200, body: '<html>' })).status())).toMatchObject({ code: 'PROTOCOL' });
+  });
+
+  it('info() shows what the service really returns: vendor, program and version, CHDÚ; printable text only', async () => {
+    expect(await dev.info()).toMatchObject({ model: 'POS Hub Simulated PORTOS eKasa 1.0.0, CHDÚ CHDU Sim 1.0', serialNumber: 'SIM-EKASA-0001', fiscalMemorySerialNumber: '88812345678900001' });
+    const odd = new EkasaFiscalDevice({
+      name: 'EK',
+      address: 'http://127.0.0.1:1',
+      settings: SETTINGS,
+      clock,
+      transport: async () => ({ status: 200, body: { vendorName: 'Nine\u0000<script>', ppekk: { name: 'Portos eKasa', version: 'v1.23' }, chdu: null } }),
+    });
+    expect((await odd.info()).model).toBe('Nine script Portos eKasa v1.23, no CHDÚ connected');
+  });
+
+  it('the receipt number restarts each month: a new month’s first receipt is number 1 again, told apart by its OKP and UUID', async () => {
+    let now = new Date('2026-11-30T22:00:00Z');
+    const monthly = new FakeEkasaService(() => now);
+    await monthly.listen();
+    try {
+      const d = new EkasaFiscalDevice({ name: 'EK', address: monthly.address, settings: SETTINGS, clock: () => now });
+      const nov = await d.printReceipt(receipt(), 'nov');
+      now = new Date('2026-12-01T08:00:00Z');
+      const dec = await d.printReceipt(receipt(), 'dec');
+      expect([nov.number, dec.number]).toEqual([1, 1]);
+      expect(nov.ekasa!.okp).not.toBe(dec.ekasa!.okp);
+      expect(nov.ekasa!.uuid).not.toBe(dec.ekasa!.uuid);
+    } finally {
+      await monthly.close();
+    }
+  });
+});
+
+describe('discounts are negative, surcharges are prices (pure)', () => {
+  it('a line dearer than unitPrice × quantity (a negative discountRate) is sent at its real price, never as a positive Discount', () => {
+    const line = { name: 'Pivo', quantity: '3', unitPrice: '2.2', vatRate: '20', vatCategory: 1, discountRate: '-10', total: '7.26' };
+    const req = buildRequest(sampleReceipt({ lines: [line], total: '7.26', payments: [{ kind: 'Cash', name: 'Cash', amount: '7.30' }], change: '0.00', rounding: '0.04' }), parseEkasaSettings(SETTINGS), 'j');
+    expect(req.request.data.items).toEqual([{ type: 'Positive', name: 'Pivo', price: '7.26', unitPrice: '2.420000', quantity: { amount: '3.0000', unit: 'ks' }, vatRate: '20.00' }]);
+    expect(req.request.data.roundingAmount).toBe('0.04');
+    // A surcharge on the whole ticket: shared into the lines' prices, never a Discount item.
+    const two = [
+      { ...line, discountRate: '0', total: '6.60' },
+      { name: 'Čaj', quantity: '1', unitPrice: '1.5', vatRate: '10', vatCategory: 2, discountRate: '0', total: '1.50' },
+    ];
+    const up = buildRequest(sampleReceipt({ lines: two, discountRate: '-5', total: '8.51', payments: [{ kind: 'CreditCard', name: 'Card', amount: '8.51' }], change: '0.00' }), parseEkasaSettings(SETTINGS), 'j');
+    expect(up.request.data.items.every((i) => i.type === 'Positive')).toBe(true);
+    expect(up.request.data.items.reduce((s, i) => s + Math.round(Number(i.price) * 100), 0)).toBe(851);
+    for (const i of up.request.data.items) expect(Math.round(Number(i.unitPrice) * Number(i.quantity.amount) * 100)).toBe(Math.round(Number(i.price) * 100));
+  });
+
+  it('a return: Returned items referring to the original (UUID, else OKP); without an eKasa original it is refused before anything is sent', () => {
+    const origin = { ticketId: 'T0', fiscalName: 'EK1', number: 4, date: '2026-11-20T10:00:00Z', dailySalesReportNumber: 1, fiscalMemorySerialNumber: '88812345678900001' };
+    const back = { name: 'Gulyás', quantity: '1', unitPrice: '6.9', vatRate: '20', vatCategory: 1, discountRate: '0', total: '-6.90' };
+    const base = { lines: [back], total: '-6.90', payments: [{ kind: 'Cash' as const, name: 'Cash', amount: '-6.90' }], change: '0.00' };
+    const okp = '0C790111-E75DBD21-4501EB1B-44F148E4-1B05553B';
+    const viaOkp = buildRequest(sampleReceipt({ ...base, returnOf: { ...origin, ekasa: { okp, receiptNumber: 4 } } }), parseEkasaSettings(SETTINGS), 'j');
+    expect(viaOkp.request.data.items).toEqual([{ type: 'Returned', name: 'Gulyás', price: '-6.90', unitPrice: '-6.900000', quantity: { amount: '1.0000', unit: 'ks' }, vatRate: '20.00', referenceReceiptId: okp }]);
+    const uuid = 'O-38C672C785474B5E8672C785476B5E94';
+    expect(buildRequest(sampleReceipt({ ...base, returnOf: { ...origin, ekasa: { uuid, okp, receiptNumber: 4 } } }), parseEkasaSettings(SETTINGS), 'j').request.data.items[0].referenceReceiptId).toBe(uuid);
+    expect(() => buildRequest(sampleReceipt({ ...base, returnOf: { ...origin, fiscalName: 'DT1' } }), parseEkasaSettings(SETTINGS), 'j')).toThrow(/DT1.*not registered by an eKasa service/);
   });
 });

@@ -166,7 +166,9 @@ function Sales() {
 
   const r = report.data;
   const tot = r?.totals;
-  const cols: Array<{ id: string; title: string; value: (x: SalesReport['totals']) => string; secondary?: boolean }> = [
+  // A row's figures and the totals' (the totals' cash rounding is no column of the rows).
+  type Figures = Omit<SalesReport['totals'], 'rounding'>;
+  const cols: Array<{ id: string; title: string; value: (x: Figures) => string; secondary?: boolean }> = [
     { id: 'tickets', title: t('tickets'), value: (x) => quantity(x.tickets), secondary: true },
     { id: 'quantity', title: t('quantity'), value: (x) => quantity(x.quantity) },
     { id: 'gross', title: t('gross'), value: (x) => money(x.gross) },
@@ -177,8 +179,8 @@ function Sales() {
     // The hub splits VAT by rate only (0 in the other groupings): its total is above the table.
     ...(groupBy === 'vat'
       ? [
-          { id: 'base', title: t('base'), value: (x: SalesReport['totals']) => money(x.base) },
-          { id: 'vat', title: t('vat'), value: (x: SalesReport['totals']) => money(x.vat) },
+          { id: 'base', title: t('base'), value: (x: Figures) => money(x.base) },
+          { id: 'vat', title: t('vat'), value: (x: Figures) => money(x.vat) },
         ]
       : []),
   ];
