@@ -243,12 +243,13 @@ describe('status', () => {
 });
 
 describe('the open guard (issue 27, point 9)', () => {
-  it('a Z report overdue: 503 and lastError name it; after the Z report the close goes through, not blocked until the device is saved again', async () => {
+  it('a Z report overdue: a 403 (the device refuses until someone acts) and lastError name it; after the Z report the close goes through, not blocked until the device is saved again', async () => {
     const t = await r.open();
     r.sim.zOverdue = true;
     for (let i = 0; i < 3; i++) {
       const res = await r.close(t.id);
-      expect503(res);
+      expect(res.status).toBe(403);
+      expect(res.body.errorCode).toBe(8);
       expect(res.body.detail).toMatch(/Z report is overdue/);
     }
     expect((await r.device()).status.lastError).toMatch(/^REJECTED: .*Z report is overdue/);
