@@ -111,7 +111,10 @@ export const devices = sqliteTable(
     doc: doc(),
     isActive: integer('is_active').notNull(),
     envName: text('env_name').notNull(),
+    /** SHA-256 of a paired register's key (hub/resources/devices/register-key.ts): a register is found by its key. */
+    registerKeyHash: text('register_key_hash'),
   },
+  (t) => [uniqueIndex('devices_register_key').on(t.registerKeyHash).where(notNull('register_key_hash'))],
 );
 
 export const modifiers = sqliteTable(

@@ -87,7 +87,7 @@ export function buildServices(deps: AppDeps): Services {
   useCollation(deps.db, deps.config.locale ?? 'en');
   const resources = Object.fromEntries(RESOURCES.map((def) => [def.name, new ResourceService(def, ctx)]));
   const mail = buildMail({ db: deps.db, clock: deps.clock, log: deps.log, timeZone: deps.config.timeZone, language: deps.config.locale, config: deps.config, emails: resources[receiptEmails.name] });
-  const auth = new AuthService(ctx, deps.config.tokenTtlMs);
+  const auth = new AuthService(ctx, deps.config.tokenTtlMs, resources.users);
   const fiscal = new FiscalDevices(deps.db, deps.drivers.fiscal);
   const services: Omit<Services, 'fiscalMonitor' | 'kds'> = {
     reports: new Reports(deps.db, deps.config.timeZone),

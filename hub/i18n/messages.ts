@@ -176,6 +176,9 @@ export const MESSAGES = {
   'tooMany.loginsAtOnce': { en: 'Too many logins at once from this address; try again in a moment.', sk: 'Priveľa prihlásení naraz z tejto adresy; skúste to o chvíľu.', cs: 'Příliš mnoho přihlášení najednou z této adresy; zkuste to za chvíli.' },
   'auth.wrongPassword': { en: 'Wrong user name or password.', sk: 'Nesprávne meno alebo heslo.', cs: 'Nesprávné jméno nebo heslo.' },
   'auth.loginFailed': { en: 'Unknown user or device, wrong password, or an inactive user or device.', sk: 'Neznámy používateľ alebo zariadenie, nesprávne heslo, alebo neaktívny používateľ či zariadenie.', cs: 'Neznámý uživatel nebo zařízení, nesprávné heslo, nebo neaktivní uživatel či zařízení.' },
+  'auth.passwordOrPin': { en: 'Give the password, or the PIN on a paired register: one of them.', sk: 'Zadajte heslo, alebo PIN na spárovanej pokladni: jedno z nich.', cs: 'Zadejte heslo, nebo PIN na spárované pokladně: jedno z nich.' },
+  'auth.pinNotHere': { en: "A PIN logs in only on a register paired from the manager's page (with its X-Register-Key); log in with the password here.", sk: 'PIN prihlasuje len na pokladni spárovanej zo stránky vedúceho (s jej X-Register-Key); tu sa prihláste heslom.', cs: 'PIN přihlašuje jen na pokladně spárované ze stránky vedoucího (s jejím X-Register-Key); zde se přihlaste heslem.' },
+  'auth.notYourPassword': { en: 'is not your current password.', sk: 'nie je vaše súčasné heslo.', cs: 'není vaše současné heslo.' },
   'auth.refreshUnknown': { en: 'The refresh token is unknown, expired or already used.', sk: 'Obnovovací token je neznámy, vypršal alebo už bol použitý.', cs: 'Obnovovací token je neznámý, vypršel nebo už byl použit.' },
   'auth.inactive': { en: 'Unknown or inactive user or device.', sk: 'Neznámy alebo neaktívny používateľ či zariadenie.', cs: 'Neznámý nebo neaktivní uživatel či zařízení.' },
   'auth.tokenUnknown': { en: 'The access token is unknown, expired or revoked.', sk: 'Prístupový token je neznámy, vypršal alebo bol zrušený.', cs: 'Přístupový token je neznámý, vypršel nebo byl zrušen.' },
@@ -343,6 +346,7 @@ export const MESSAGES = {
   'field.emailAddress': { en: 'is not an e-mail address (a@b.c or Name <a@b.c>)', sk: 'nie je e-mailová adresa (a@b.c alebo Meno <a@b.c>)', cs: 'není e-mailová adresa (a@b.c nebo Jméno <a@b.c>)' },
   'field.hostName': { en: 'is not a host name or address', sk: 'nie je názov ani adresa servera', cs: 'není název ani adresa serveru' },
   'field.pairingCode': { en: 'must be the 6 digits shown to the manager', sk: 'musí byť 6 číslic, ktoré vidí vedúci', cs: 'musí být 6 číslic, které vidí vedoucí' },
+  'field.pin': { en: 'must be 4 to 8 digits', sk: 'musí mať 4 až 8 číslic', cs: 'musí mít 4 až 8 číslic' },
 } as const satisfies Record<string, Entry>;
 
 export type MessageKey = keyof typeof MESSAGES;

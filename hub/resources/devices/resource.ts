@@ -5,8 +5,13 @@ import { defineResource } from '../engine/define.js';
 import { nameKeyed } from '../engine/keys.js';
 import { enumOf, freeObject, nameKey, stringMap, text } from '../engine/fields.js';
 import { bool } from '../engine/refs.js';
+import { withoutKeyHash } from './register-key.js';
 
-/** Registers, PDAs, the back office and tools; envName decides the Sale environment (CONTRACT §5). */
+/**
+ * Registers, PDAs, the back office and tools; envName decides the Sale environment (CONTRACT §5).
+ * A CashRegister or PDA paired from the manager's page (hub/registers) carries `pairedAt` and the hash
+ * of its register key: both are the server's, kept across every PUT, and the hash is never answered.
+ */
 export const devices = defineResource({
   name: 'devices',
   title: 'Device',
@@ -22,8 +27,14 @@ export const devices = defineResource({
     preferences: freeObject().default({}),
     settings: stringMap().default({}),
   }),
-  readOnly: {},
-  columns: (d) => ({ is_active: bool(d.isActive), env_name: d.envName as string }),
+  readOnly: {
+    pairedAt: z
+      .string()
+      .nullable()
+      .describe('When a tablet was last paired as this register (POST /api/registers/pair); null: never. Pairing again replaces the earlier tablet.'),
+  },
+  ignored: ['registerKeyHash'],
+  columns: (d) => ({ is_active: bool(d.isActive), env_name: d.envName as string, register_key_hash: (d.registerKeyHash as string | undefined) ?? null }),
   filters: {
     name: { type: 'string', column: 'name' },
     isActive: { type: 'bool', column: 'is_active' },
@@ -31,5 +42,13 @@ export const devices = defineResource({
   },
   collate: ['name', 'description'],
   rights: { create: 'DeviceCreate', update: 'DeviceUpdate', delete: 'DeviceDelete' },
-  hooks: { present: (doc, _ctx, caller) => withoutSecretSettings(doc, caller) },
+  hooks: {
+    // The pairing is the server's: a PUT (the manager editing settings) keeps it.
+    prepare: ({ body, existing }) => ({
+      ...body,
+      pairedAt: existing?.pairedAt ?? null,
+      ...(typeof existing?.registerKeyHash === 'string' ? { registerKeyHash: existing.registerKeyHash } : {}),
+    }),
+    present: (doc, _ctx, caller) => withoutSecretSettings({ ...withoutKeyHash(doc), pairedAt: doc.pairedAt ?? null }, caller),
+  },
 });

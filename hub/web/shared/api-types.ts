@@ -867,7 +867,7 @@ export interface paths {
         put?: never;
         /**
          * Log in
-         * @description No token and no right. A login on a sale device (CashRegister, PDA) ends the earlier session on that device; a user has at most 20 live sessions (a login beyond ends the oldest). 10 failed logins for one user name within 15 minutes, or 50 from one address, answer 429 until the window has passed; an attempt counts before its password is checked, and an address with 4 logins being checked is told to come back (429) at once.
+         * @description No token and no right. A login on a sale device (CashRegister, PDA) ends the earlier session on that device; a user has at most 20 live sessions (a login beyond ends the oldest). 10 failed logins for one user name within 15 minutes, or 50 from one address, answer 429 until the window has passed; an attempt counts before its password is checked, and an address with 4 logins being checked is told to come back (429) at once. With `pin` instead of `password` (a register's quick login): only on an active CashRegister or PDA paired from the manager's page, with the key that pairing gave in `X-Register-Key`; a PIN anywhere else is refused as a bad login (401) and counts as a failure.
          */
         post: operations["auth.login"];
         /**
@@ -875,6 +875,26 @@ export interface paths {
          * @description Needs a valid token; no right. The token stops working at once, and so do the event streams opened with it.
          */
         delete: operations["auth.logout"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/pin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set or remove one's own PIN
+         * @description Needs a valid token and the caller's current password; no right (a manager sets another user's PIN with PUT /api/users/{id}, right UserUpdate). The password check is throttled like a login: it counts against the caller's user name. The user's other sessions end, as after a password change; this one stays.
+         */
+        post: operations["auth.pin"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1749,10 +1769,12 @@ export interface components {
             settings: {
                 [key: string]: string;
             };
+            /** @description When a tablet was last paired as this register (POST /api/registers/pair); null: never. Pairing again replaces the earlier tablet. */
+            readonly pairedAt: string | null;
             /** @description Version: 1 on create, +1 on every stored change. */
             readonly _v: number;
         };
-        /** @description A Device as written by a client. Unknown top-level fields are dropped. */
+        /** @description A Device as written by a client. Unknown top-level fields are dropped; server-owned fields (`pairedAt`, `registerKeyHash`) are ignored. */
         DeviceInput: {
             name?: string;
             /** @default true */
@@ -2169,16 +2191,20 @@ export interface components {
             isActive: boolean;
             /** @default [] */
             rights: string[];
+            /** @description 4 to 8 digits for a quick login on a paired register (POST /api/auth with `pin`). Write-only; absent: kept; null: removed. */
+            pin?: string | null;
             /**
              * @description The user's language (the manager's page, the kitchen display, error details and CSV reports); null: the shop's (POS_HUB_LOCALE).
              * @default null
              * @enum {string|null}
              */
             language: "en" | "sk" | "cs" | null;
+            /** @description Whether the user has a PIN (the PIN itself is never answered). */
+            readonly hasPin: boolean;
             /** @description Version: 1 on create, +1 on every stored change. */
             readonly _v: number;
         };
-        /** @description A User as written by a client. Unknown top-level fields are dropped; server-owned fields (`passwordHash`) are ignored. */
+        /** @description A User as written by a client. Unknown top-level fields are dropped; server-owned fields (`hasPin`, `passwordHash`, `pinHash`) are ignored. */
         UserInput: {
             id?: string;
             userName: string;
@@ -2189,6 +2215,8 @@ export interface components {
             /** @default [] */
             rights: string[];
             password?: string;
+            /** @description 4 to 8 digits for a quick login on a paired register (POST /api/auth with `pin`). Write-only; absent: kept; null: removed. */
+            pin?: string | null;
             /**
              * @description The user's language (the manager's page, the kitchen display, error details and CSV reports); null: the shop's (POS_HUB_LOCALE).
              * @default null
@@ -2642,7 +2670,10 @@ export interface components {
         };
         LoginRequest: {
             userName: string;
-            password: string;
+            /** @description The password; or `pin` instead, on a paired register. */
+            password?: string;
+            /** @description The user's PIN instead of the password: accepted only on an active CashRegister or PDA paired from the manager's page (POST /api/registers/pair), with that pairing's key in the `X-Register-Key` header; anywhere else 401. */
+            pin?: string;
             deviceName: string;
         };
         SessionTokens: {
@@ -2686,6 +2717,12 @@ export interface components {
                 language: "en" | "sk" | "cs" | null;
                 device: components["schemas"]["Device"];
             };
+        };
+        OwnPinRequest: {
+            /** @description The caller's current password. */
+            password: string;
+            /** @description The new PIN, 4 to 8 digits; null removes it. */
+            pin: string | null;
         };
         RefreshRequest: {
             tokenId: string;
@@ -4385,7 +4422,7 @@ export interface operations {
                 /** @description Page size, 0..1000; outside that range: 400. */
                 $take?: number;
                 /**
-                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `name` ascending, so paging is stable; without `$sort` the order is `name` ascending. Unknown key: 400. Keys: `name`, `isActive`, `envName`, `description`, `roles`, `preferences`, `settings`.
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `name` ascending, so paging is stable; without `$sort` the order is `name` ascending. Unknown key: 400. Keys: `name`, `isActive`, `envName`, `description`, `roles`, `preferences`, `settings`, `pairedAt`.
                  * @example -name
                  */
                 $sort?: string;
@@ -9381,7 +9418,7 @@ export interface operations {
                 /** @description Page size, 0..1000; outside that range: 400. */
                 $take?: number;
                 /**
-                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `userName`, `name`, `isActive`, `rights`, `language`.
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `userName`, `name`, `isActive`, `rights`, `pin`, `language`, `hasPin`.
                  * @example -id
                  */
                 $sort?: string;
@@ -12925,7 +12962,13 @@ export interface operations {
     "auth.login": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Only with `pin`: the key POST /api/registers/pair gave this register.
+                 * @example kQ3v…
+                 */
+                "X-Register-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -12944,7 +12987,7 @@ export interface operations {
                     "application/json": components["schemas"]["SessionTokens"];
                 };
             };
-            /** @description A body without userName, password or deviceName. (errorCode 3 ValidationFailed) */
+            /** @description A body without userName or deviceName, with neither or both of password and pin, or a pin that is not 4-8 digits. (errorCode 3 ValidationFailed) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12958,7 +13001,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unknown user or device, wrong password, or an inactive user or device. (errorCode 1 Unauthenticated) */
+            /** @description Unknown user or device, wrong password or PIN, an inactive user or device, or a PIN on a device that is not a paired register (or without its key). (errorCode 1 Unauthenticated) */
             401: {
                 headers: {
                     /** @description Always `Bearer`. */
@@ -13098,6 +13141,105 @@ export interface operations {
                 };
             };
             /** @description More requests from this address than the rate limit (`POS_HUB_RATE_LIMIT` per second) allows. (errorCode 10 TooManyRequests) */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 429;
+                        /** @enum {integer} */
+                        errorCode?: 10;
+                    };
+                };
+            };
+        };
+    };
+    "auth.pin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OwnPinRequest"];
+            };
+        };
+        responses: {
+            /** @description The PIN is set (or removed). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A pin that is not 4-8 digits nor null, or a password that is not the caller's (memberName `password`). (errorCode 3 ValidationFailed) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description No, unknown, expired or revoked token. (errorCode 1 Unauthenticated) */
+            401: {
+                headers: {
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 401;
+                        /** @enum {integer} */
+                        errorCode?: 1;
+                    };
+                };
+            };
+            /** @description The body is larger than 1 MiB. (errorCode 3 ValidationFailed) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 413;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description A non-empty body that is not `application/json`. (errorCode 3 ValidationFailed) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 415;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /**
+             * @description - Too many failed logins or password checks for this user name or from this address. (errorCode 10 TooManyRequests)
+             *     - More requests from this address than the rate limit (`POS_HUB_RATE_LIMIT` per second) allows. (errorCode 10 TooManyRequests)
+             */
             429: {
                 headers: {
                     /** @description Seconds until a request is accepted again. */
