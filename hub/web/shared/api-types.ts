@@ -931,7 +931,7 @@ export interface paths {
         put?: never;
         /**
          * Trade a pairing code for a session (the tablet)
-         * @description No token: the code is the credential. Answers an ordinary session (refresh it with POST /api/auth/refresh) of user `kds-<endpoint>` (right OrderProcess only, a random password nobody is shown) on the Tool device `KDS <endpoint>`; both are made when missing and reused when present. The code is spent. 10 wrong codes within 15 minutes, or 50 from one address, answer 429 until the window has passed, whatever code comes next.
+         * @description No token: the code is the credential. Answers an ordinary session (refresh it with POST /api/auth/refresh) of user `kds-<endpoint>` (right OrderProcess only, a random password nobody is shown) on the Tool device `KDS <endpoint>`; both are made when missing and reused when present. The code is spent. 10 wrong codes within 15 minutes from one address make that address wait (429) for the rest of the window, whatever code it sends next; a code that 50 wrong codes (from anyone) were tried against while it was valid no longer works (429: make a new one).
          */
         post: operations["kds.pair"];
         delete?: never;
@@ -1003,6 +1003,94 @@ export interface paths {
          */
         post: operations["kds.orders.recall"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/registers/pair": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Trade a pairing code for the register’s device key (the tablet)
+         * @description No token: the code is the credential. Answers the device and a new random `deviceKey`, which the register keeps and sends as `X-Register-Key` (GET /api/registers/users, and POST /api/auth with a PIN). The device is paired from now on (`pairedAt`); pairing it again gives a new key, so the earlier tablet's key stops working and the device's session ends. The code is spent. 10 wrong codes within 15 minutes from one address make that address wait (429) for the rest of the window; a code that 50 wrong codes (from anyone) were tried against while it was valid no longer works (429: make a new one).
+         */
+        post: operations["registers.pair"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/registers/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The users a register shows to tap (by its device key)
+         * @description No user token: the register's key in `X-Register-Key`. Active users holding TicketCreate (who may sell), by name in the shop's language, with whether each has a PIN. Nothing else about them.
+         */
+        get: operations["registers.users"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/registers/pairings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Register codes not yet used nor expired (without the codes)
+         * @description Requires DeviceUpdate. Soonest to expire first.
+         */
+        get: operations["registers.pairings.list"];
+        put?: never;
+        /**
+         * A pairing code for a register
+         * @description Requires DeviceUpdate. For an active device of envName CashRegister or PDA. The code is 6 digits, shown once (the hub keeps only a keyed hash in memory), valid for 10 minutes and for one POST /api/registers/pair; a restart of the hub forgets it. `link` opens the register on the tablet with the code filled in (for a QR code): `http://<the host this request was sent to>/pos/#pair=<code>`.
+         */
+        post: operations["registers.pairings.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/registers/pairings/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One outstanding register pairing
+         * @description Requires DeviceUpdate.
+         */
+        get: operations["registers.pairings.get"];
+        put?: never;
+        post?: never;
+        /**
+         * Withdraw a register code before it is used
+         * @description Requires DeviceUpdate.
+         */
+        delete: operations["registers.pairings.delete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2773,6 +2861,41 @@ export interface components {
         };
         KdsRecallRequest: {
             _v?: number;
+        };
+        RegisterPairRequest: {
+            code: string;
+        };
+        PairedRegister: {
+            deviceName: string;
+            /** @enum {string} */
+            envName: "CashRegister" | "PDA";
+            /** @description The register's secret (256 random bits): shown once; the hub keeps only its hash. */
+            deviceKey: string;
+        };
+        RegisterUsers: {
+            items: {
+                userName: string;
+                name: string;
+                hasPin: boolean;
+            }[];
+            count: number;
+            totalCount: number;
+        };
+        RegisterPairingRequest: {
+            deviceName: string;
+        };
+        RegisterPairing: {
+            id: string;
+            deviceName: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description The user name of the manager who asked for the code. */
+            createdBy: string;
+            /**
+             * Format: date-time
+             * @description 10 minutes after createdAt.
+             */
+            expiresAt: string;
         };
         TicketHandover: {
             ids: string[];
@@ -13450,7 +13573,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - Too many wrong pairing codes within 15 minutes. (errorCode 10 TooManyRequests)
+             * @description - Too many wrong pairing codes from this address, or against this code. (errorCode 10 TooManyRequests)
              *     - More requests from this address than the rate limit (`POS_HUB_RATE_LIMIT` per second) allows. (errorCode 10 TooManyRequests)
              */
             429: {
@@ -14005,6 +14128,584 @@ export interface operations {
                         status?: 415;
                         /** @enum {integer} */
                         errorCode?: 3;
+                    };
+                };
+            };
+            /** @description More requests from this address than the rate limit (`POS_HUB_RATE_LIMIT` per second) allows. (errorCode 10 TooManyRequests) */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 429;
+                        /** @enum {integer} */
+                        errorCode?: 10;
+                    };
+                };
+            };
+        };
+    };
+    "registers.pair": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RegisterPairRequest"];
+            };
+        };
+        responses: {
+            /** @description The register this tablet now is. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PairedRegister"];
+                };
+            };
+            /** @description A code that is not 6 digits. (errorCode 3 ValidationFailed) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description The code is wrong, expired, withdrawn or already used. (errorCode 1 Unauthenticated) */
+            401: {
+                headers: {
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 401;
+                        /** @enum {integer} */
+                        errorCode?: 1;
+                    };
+                };
+            };
+            /** @description The device was deleted (the code is spent), or is inactive or no longer a CashRegister or PDA (the code is kept). (errorCode 8 OperationForbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 403;
+                        /** @enum {integer} */
+                        errorCode?: 8;
+                    };
+                };
+            };
+            /** @description The body is larger than 1 MiB. (errorCode 3 ValidationFailed) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 413;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description A non-empty body that is not `application/json`. (errorCode 3 ValidationFailed) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 415;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /**
+             * @description - Too many wrong pairing codes from this address, or against this code. (errorCode 10 TooManyRequests)
+             *     - More requests from this address than the rate limit (`POS_HUB_RATE_LIMIT` per second) allows. (errorCode 10 TooManyRequests)
+             */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 429;
+                        /** @enum {integer} */
+                        errorCode?: 10;
+                    };
+                };
+            };
+        };
+    };
+    "registers.users": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The key POST /api/registers/pair gave this register (required).
+                 * @example kQ3v…
+                 */
+                "X-Register-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The users who may sell. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegisterUsers"];
+                };
+            };
+            /** @description No key, or not the key of an active paired CashRegister or PDA (paired again since, deleted, switched off). (errorCode 1 Unauthenticated) */
+            401: {
+                headers: {
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 401;
+                        /** @enum {integer} */
+                        errorCode?: 1;
+                    };
+                };
+            };
+            /** @description More requests from this address than the rate limit (`POS_HUB_RATE_LIMIT` per second) allows. (errorCode 10 TooManyRequests) */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 429;
+                        /** @enum {integer} */
+                        errorCode?: 10;
+                    };
+                };
+            };
+        };
+    };
+    "registers.pairings.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The outstanding pairings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            id: string;
+                            deviceName: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description The user name of the manager who asked for the code. */
+                            createdBy: string;
+                            /**
+                             * Format: date-time
+                             * @description 10 minutes after createdAt.
+                             */
+                            expiresAt: string;
+                        }[];
+                        count: number;
+                        totalCount: number;
+                    };
+                };
+            };
+            /** @description No, unknown, expired or revoked token. (errorCode 1 Unauthenticated) */
+            401: {
+                headers: {
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 401;
+                        /** @enum {integer} */
+                        errorCode?: 1;
+                    };
+                };
+            };
+            /** @description Without DeviceUpdate. (errorCode 2 Unauthorized) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 403;
+                        /** @enum {integer} */
+                        errorCode?: 2;
+                    };
+                };
+            };
+            /** @description More requests from this address than the rate limit (`POS_HUB_RATE_LIMIT` per second) allows. (errorCode 10 TooManyRequests) */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 429;
+                        /** @enum {integer} */
+                        errorCode?: 10;
+                    };
+                };
+            };
+        };
+    };
+    "registers.pairings.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RegisterPairingRequest"];
+            };
+        };
+        responses: {
+            /** @description The code and the link, with `Location` naming the pairing. */
+            201: {
+                headers: {
+                    /** @description The path of the new resource. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        deviceName: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** @description The user name of the manager who asked for the code. */
+                        createdBy: string;
+                        /**
+                         * Format: date-time
+                         * @description 10 minutes after createdAt.
+                         */
+                        expiresAt: string;
+                        /**
+                         * @description Six digits, for the tablet.
+                         * @example 042917
+                         */
+                        code: string;
+                        /**
+                         * @description The register page with the code, for the tablet to open.
+                         * @example http://192.168.1.5:8080/pos/#pair=042917
+                         */
+                        link: string;
+                    };
+                };
+            };
+            /** @description A body without deviceName, or a device that does not exist. (errorCode 3 ValidationFailed) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description No, unknown, expired or revoked token. (errorCode 1 Unauthenticated) */
+            401: {
+                headers: {
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 401;
+                        /** @enum {integer} */
+                        errorCode?: 1;
+                    };
+                };
+            };
+            /**
+             * @description - Without DeviceUpdate. (errorCode 2 Unauthorized)
+             *     - The device is not a CashRegister or PDA, or is inactive. (errorCode 8 OperationForbidden)
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 403;
+                        /** @enum {integer} */
+                        errorCode?: 2 | 8;
+                    };
+                };
+            };
+            /** @description This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 409;
+                        /** @enum {integer} */
+                        errorCode?: 11;
+                    };
+                };
+            };
+            /** @description The body is larger than 1 MiB. (errorCode 3 ValidationFailed) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 413;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description A non-empty body that is not `application/json`. (errorCode 3 ValidationFailed) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 415;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description More requests from this address than the rate limit (`POS_HUB_RATE_LIMIT` per second) allows. (errorCode 10 TooManyRequests) */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 429;
+                        /** @enum {integer} */
+                        errorCode?: 10;
+                    };
+                };
+            };
+        };
+    };
+    "registers.pairings.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pairing. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegisterPairing"];
+                };
+            };
+            /** @description No, unknown, expired or revoked token. (errorCode 1 Unauthenticated) */
+            401: {
+                headers: {
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 401;
+                        /** @enum {integer} */
+                        errorCode?: 1;
+                    };
+                };
+            };
+            /** @description Without DeviceUpdate. (errorCode 2 Unauthorized) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 403;
+                        /** @enum {integer} */
+                        errorCode?: 2;
+                    };
+                };
+            };
+            /** @description No outstanding pairing has this id (used, expired or withdrawn). (errorCode 7 NotFound) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 404;
+                        /** @enum {integer} */
+                        errorCode?: 7;
+                    };
+                };
+            };
+            /** @description More requests from this address than the rate limit (`POS_HUB_RATE_LIMIT` per second) allows. (errorCode 10 TooManyRequests) */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 429;
+                        /** @enum {integer} */
+                        errorCode?: 10;
+                    };
+                };
+            };
+        };
+    };
+    "registers.pairings.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The withdrawn pairing. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegisterPairing"];
+                };
+            };
+            /** @description No, unknown, expired or revoked token. (errorCode 1 Unauthenticated) */
+            401: {
+                headers: {
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 401;
+                        /** @enum {integer} */
+                        errorCode?: 1;
+                    };
+                };
+            };
+            /** @description Without DeviceUpdate. (errorCode 2 Unauthorized) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 403;
+                        /** @enum {integer} */
+                        errorCode?: 2;
+                    };
+                };
+            };
+            /** @description No outstanding pairing has this id. (errorCode 7 NotFound) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 404;
+                        /** @enum {integer} */
+                        errorCode?: 7;
                     };
                 };
             };
