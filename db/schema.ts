@@ -190,6 +190,19 @@ export const categories = sqliteTable('categories', {
   isActive: integer('is_active').notNull(),
 });
 
+/** The floor plan (issue 29): zones, their tables in the document; shown by sort_order, then name. */
+export const zones = sqliteTable(
+  'zones',
+  {
+    name: text('name').primaryKey(),
+    v: v(),
+    doc: doc(),
+    isActive: integer('is_active').notNull(),
+    sortOrder: integer('sort_order').notNull(),
+  },
+  (t) => [index('zones_order').on(t.sortOrder, t.name)],
+);
+
 export const fiscalDevices = sqliteTable('fiscal_devices', {
   name: text('name').primaryKey(),
   v: v(),

@@ -245,6 +245,7 @@ export const MESSAGES = {
   'registers.deviceInactive': { en: "Device '{name}' is inactive; activate it first.", sk: "Zariadenie '{name}' je neaktívne; najprv ho aktivujte.", cs: "Zařízení '{name}' je neaktivní; nejprve ho aktivujte." },
   'registers.deviceGone': { en: "Device '{name}' no longer exists; ask the manager for a new code.", sk: "Zariadenie '{name}' už neexistuje; požiadajte vedúceho o nový kód.", cs: "Zařízení '{name}' už neexistuje; požádejte vedoucího o nový kód." },
   'registers.keyUnknown': { en: 'X-Register-Key is missing, or not the key of an active paired register (paired again since, deleted or switched off?).', sk: 'Chýba X-Register-Key, alebo nie je kľúčom aktívnej spárovanej pokladne (odvtedy znova spárovaná, zmazaná alebo vypnutá?).', cs: 'Chybí X-Register-Key, nebo není klíčem aktivní spárované pokladny (mezitím znovu spárovaná, smazaná nebo vypnutá?).' },
+  'zones.tableTwice': { en: "Table '{name}' is in this zone already (names are compared without letter case).", sk: "Stôl '{name}' už v tejto zóne je (mená sa porovnávajú bez ohľadu na veľkosť písmen).", cs: "Stůl '{name}' už v této zóně je (jména se porovnávají bez ohledu na velikost písmen)." },
   'kds.notTablet': { en: "Order endpoint '{name}' is a {type} printer, not a Tablet: only kitchen displays are paired.", sk: "Výdajné miesto '{name}' je tlačiareň {type}, nie Tablet: párujú sa len kuchynské displeje.", cs: "Výdejní místo '{name}' je tiskárna {type}, ne Tablet: párují se jen kuchyňské displeje." },
   'kds.notServed': { en: "Order '{id}' is {state}, not Served: only a served order is recalled (POST /api/orders/{id}/state moves the others).", sk: "Objednávka '{id}' je {state}, nie Served: vrátiť sa dá len vydaná objednávka (ostatné posúva POST /api/orders/{id}/state).", cs: "Objednávka '{id}' je {state}, ne Served: vrátit lze jen vydanou objednávku (ostatní posouvá POST /api/orders/{id}/state)." },
   'kds.recallTooLate': { en: "Order '{id}' was served more than {minutes} minutes ago; it is not recalled any more.", sk: "Objednávka '{id}' bola vydaná pred viac ako {minutes} minútami; už sa nevracia.", cs: "Objednávka '{id}' byla vydána před více než {minutes} minutami; už se nevrací." },
@@ -352,6 +353,8 @@ export const MESSAGES = {
   'field.emailAddress': { en: 'is not an e-mail address (a@b.c or Name <a@b.c>)', sk: 'nie je e-mailová adresa (a@b.c alebo Meno <a@b.c>)', cs: 'není e-mailová adresa (a@b.c nebo Jméno <a@b.c>)' },
   'field.hostName': { en: 'is not a host name or address', sk: 'nie je názov ani adresa servera', cs: 'není název ani adresa serveru' },
   'field.pairingCode': { en: 'must be the 6 digits shown to the manager', sk: 'musí byť 6 číslic, ktoré vidí vedúci', cs: 'musí být 6 číslic, které vidí vedoucí' },
+  'field.tableName': { en: 'must not start or end with spaces, nor hold control characters', sk: 'nesmie začínať ani končiť medzerou, ani obsahovať riadiace znaky', cs: 'nesmí začínat ani končit mezerou, ani obsahovat řídicí znaky' },
+  'field.color': { en: 'must be a colour as #rrggbb', sk: 'musí byť farba v tvare #rrggbb', cs: 'musí být barva ve tvaru #rrggbb' },
   'field.pin': { en: 'must be 4 to 8 digits', sk: 'musí mať 4 až 8 číslic', cs: 'musí mít 4 až 8 číslic' },
 } as const satisfies Record<string, Entry>;
 

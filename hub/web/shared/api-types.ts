@@ -852,6 +852,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/zones": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Zone records
+         * @description Needs a valid token; no right (everyone logged in reads the catalog). Paging, sorting and NData filters as the parameters describe.
+         */
+        get: operations["zones.list"];
+        put?: never;
+        /**
+         * Create a Zone
+         * @description Requires ZoneCreate. The body must carry `name`.
+         */
+        post: operations["zones.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/zones/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read one Zone
+         * @description Needs a valid token; no right (everyone logged in reads the catalog).
+         */
+        get: operations["zones.get"];
+        /**
+         * Create or replace a Zone
+         * @description Requires ZoneCreate when it creates, ZoneUpdate when it replaces. Replaces the whole resource (fields left out take their defaults) or creates it with this key. The body's `name`, if given, must equal the path's.
+         */
+        put: operations["zones.put"];
+        post?: never;
+        /**
+         * Delete a Zone
+         * @description Requires ZoneDelete. Answers the deleted Zone.
+         */
+        delete: operations["zones.delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth": {
         parameters: {
             query?: never;
@@ -2756,6 +2808,87 @@ export interface components {
             /** @description All matches. */
             totalCount: number;
         };
+        Zone: {
+            name: string;
+            /**
+             * @description Zones are shown by order, then name.
+             * @default 0
+             */
+            order: number;
+            /**
+             * @description `#rrggbb`, or null for the register's own.
+             * @default null
+             */
+            color: string | null;
+            /** @default true */
+            isActive: boolean;
+            /** @default [] */
+            tables: {
+                /** @description Unique within the zone (letter case aside); what a ticket's `location.tableName` holds. */
+                name: string;
+                /** @description Grid column of the left edge (0-999); absent: not placed on the plan. */
+                x?: number;
+                /** @description Grid row of the top edge (0-999). */
+                y?: number;
+                /** @description Width in grid cells (1-100); absent: 1. */
+                width?: number;
+                /** @description Height in grid cells (1-100); absent: 1. */
+                height?: number;
+                /**
+                 * @description Drawn as a rectangle or a round table; absent: Rect.
+                 * @enum {string}
+                 */
+                shape?: "Rect" | "Round";
+                seats?: number;
+            }[];
+            /** @description Version: 1 on create, +1 on every stored change. */
+            readonly _v: number;
+        };
+        /** @description A Zone as written by a client. Unknown top-level fields are dropped. */
+        ZoneInput: {
+            name?: string;
+            /**
+             * @description Zones are shown by order, then name.
+             * @default 0
+             */
+            order: number;
+            /**
+             * @description `#rrggbb`, or null for the register's own.
+             * @default null
+             */
+            color: string | null;
+            /** @default true */
+            isActive: boolean;
+            /** @default [] */
+            tables: {
+                /** @description Unique within the zone (letter case aside); what a ticket's `location.tableName` holds. */
+                name: string;
+                /** @description Grid column of the left edge (0-999); absent: not placed on the plan. */
+                x?: number;
+                /** @description Grid row of the top edge (0-999). */
+                y?: number;
+                /** @description Width in grid cells (1-100); absent: 1. */
+                width?: number;
+                /** @description Height in grid cells (1-100); absent: 1. */
+                height?: number;
+                /**
+                 * @description Drawn as a rectangle or a round table; absent: Rect.
+                 * @enum {string}
+                 */
+                shape?: "Rect" | "Round";
+                seats?: number;
+            }[];
+            /** @description If given, the stored version must equal it (else 409); a body without `_v` is not checked. */
+            _v?: number;
+        };
+        ZoneQueryResult: {
+            /** @description Left out when `$count=true`. */
+            items?: components["schemas"]["Zone"][];
+            /** @description Items in this page (with `$count=true`: what the page would hold). */
+            count: number;
+            /** @description All matches. */
+            totalCount: number;
+        };
         LoginRequest: {
             userName: string;
             /** @description The password; or `pin` instead, on a paired register. */
@@ -2778,7 +2911,7 @@ export interface components {
                 id: string;
                 userName: string;
                 name: string;
-                rights: ("CustomerCreate" | "CustomerUpdate" | "CustomerDelete" | "CustomerSetDiscount" | "CustomerSetCredit" | "StockTransferNumberingCreate" | "StockTransferNumberingUpdate" | "StockTransferNumberingDelete" | "DeviceCreate" | "DeviceUpdate" | "DeviceDelete" | "ModifierCreate" | "ModifierUpdate" | "ModifierDelete" | "OrderEndpointCreate" | "OrderEndpointUpdate" | "OrderEndpointDelete" | "StockCreate" | "StockUpdate" | "StockDelete" | "StockTakingCreate" | "StockTakingUpdate" | "StockTakingDelete" | "StockTakingClose" | "PaymentTypeCreate" | "PaymentTypeUpdate" | "PaymentTypeDelete" | "TicketCreate" | "TicketUpdate" | "TicketUpdateAny" | "TicketRename" | "TicketSetDiscount" | "TicketSetCustomer" | "TicketHandover" | "TicketTakeover" | "TicketDelete" | "TicketClose" | "TicketPrintPreliminary" | "Storno" | "PluCreate" | "PluUpdate" | "PluDelete" | "StockTransferCreate" | "FiscalDeviceCreate" | "FiscalDeviceUpdate" | "FiscalDeviceDelete" | "FiscalReport" | "UserCreate" | "UserUpdate" | "UserDelete" | "OrderProcess" | "Backup" | "ReceiptSettingsUpdate" | "CustomerRead" | "TicketReadAll" | "UserRead" | "SettingsRead" | "StockRead" | "ReportRead" | "Metrics" | "TicketSetPrice" | "CashCount")[];
+                rights: ("CustomerCreate" | "CustomerUpdate" | "CustomerDelete" | "CustomerSetDiscount" | "CustomerSetCredit" | "StockTransferNumberingCreate" | "StockTransferNumberingUpdate" | "StockTransferNumberingDelete" | "DeviceCreate" | "DeviceUpdate" | "DeviceDelete" | "ModifierCreate" | "ModifierUpdate" | "ModifierDelete" | "OrderEndpointCreate" | "OrderEndpointUpdate" | "OrderEndpointDelete" | "StockCreate" | "StockUpdate" | "StockDelete" | "StockTakingCreate" | "StockTakingUpdate" | "StockTakingDelete" | "StockTakingClose" | "PaymentTypeCreate" | "PaymentTypeUpdate" | "PaymentTypeDelete" | "TicketCreate" | "TicketUpdate" | "TicketUpdateAny" | "TicketRename" | "TicketSetDiscount" | "TicketSetCustomer" | "TicketHandover" | "TicketTakeover" | "TicketDelete" | "TicketClose" | "TicketPrintPreliminary" | "Storno" | "PluCreate" | "PluUpdate" | "PluDelete" | "StockTransferCreate" | "FiscalDeviceCreate" | "FiscalDeviceUpdate" | "FiscalDeviceDelete" | "FiscalReport" | "UserCreate" | "UserUpdate" | "UserDelete" | "OrderProcess" | "Backup" | "ReceiptSettingsUpdate" | "CustomerRead" | "TicketReadAll" | "UserRead" | "SettingsRead" | "StockRead" | "ReportRead" | "Metrics" | "TicketSetPrice" | "CashCount" | "ZoneCreate" | "ZoneUpdate" | "ZoneDelete")[];
                 /**
                  * @description The user's own language; null: the shop's (the page's `<html lang>`).
                  * @enum {string|null}
@@ -2797,7 +2930,7 @@ export interface components {
                 id: string;
                 userName: string;
                 name: string;
-                rights: ("CustomerCreate" | "CustomerUpdate" | "CustomerDelete" | "CustomerSetDiscount" | "CustomerSetCredit" | "StockTransferNumberingCreate" | "StockTransferNumberingUpdate" | "StockTransferNumberingDelete" | "DeviceCreate" | "DeviceUpdate" | "DeviceDelete" | "ModifierCreate" | "ModifierUpdate" | "ModifierDelete" | "OrderEndpointCreate" | "OrderEndpointUpdate" | "OrderEndpointDelete" | "StockCreate" | "StockUpdate" | "StockDelete" | "StockTakingCreate" | "StockTakingUpdate" | "StockTakingDelete" | "StockTakingClose" | "PaymentTypeCreate" | "PaymentTypeUpdate" | "PaymentTypeDelete" | "TicketCreate" | "TicketUpdate" | "TicketUpdateAny" | "TicketRename" | "TicketSetDiscount" | "TicketSetCustomer" | "TicketHandover" | "TicketTakeover" | "TicketDelete" | "TicketClose" | "TicketPrintPreliminary" | "Storno" | "PluCreate" | "PluUpdate" | "PluDelete" | "StockTransferCreate" | "FiscalDeviceCreate" | "FiscalDeviceUpdate" | "FiscalDeviceDelete" | "FiscalReport" | "UserCreate" | "UserUpdate" | "UserDelete" | "OrderProcess" | "Backup" | "ReceiptSettingsUpdate" | "CustomerRead" | "TicketReadAll" | "UserRead" | "SettingsRead" | "StockRead" | "ReportRead" | "Metrics" | "TicketSetPrice" | "CashCount")[];
+                rights: ("CustomerCreate" | "CustomerUpdate" | "CustomerDelete" | "CustomerSetDiscount" | "CustomerSetCredit" | "StockTransferNumberingCreate" | "StockTransferNumberingUpdate" | "StockTransferNumberingDelete" | "DeviceCreate" | "DeviceUpdate" | "DeviceDelete" | "ModifierCreate" | "ModifierUpdate" | "ModifierDelete" | "OrderEndpointCreate" | "OrderEndpointUpdate" | "OrderEndpointDelete" | "StockCreate" | "StockUpdate" | "StockDelete" | "StockTakingCreate" | "StockTakingUpdate" | "StockTakingDelete" | "StockTakingClose" | "PaymentTypeCreate" | "PaymentTypeUpdate" | "PaymentTypeDelete" | "TicketCreate" | "TicketUpdate" | "TicketUpdateAny" | "TicketRename" | "TicketSetDiscount" | "TicketSetCustomer" | "TicketHandover" | "TicketTakeover" | "TicketDelete" | "TicketClose" | "TicketPrintPreliminary" | "Storno" | "PluCreate" | "PluUpdate" | "PluDelete" | "StockTransferCreate" | "FiscalDeviceCreate" | "FiscalDeviceUpdate" | "FiscalDeviceDelete" | "FiscalReport" | "UserCreate" | "UserUpdate" | "UserDelete" | "OrderProcess" | "Backup" | "ReceiptSettingsUpdate" | "CustomerRead" | "TicketReadAll" | "UserRead" | "SettingsRead" | "StockRead" | "ReportRead" | "Metrics" | "TicketSetPrice" | "CashCount" | "ZoneCreate" | "ZoneUpdate" | "ZoneDelete")[];
                 /**
                  * @description The user's own language; null: the shop's (the page's `<html lang>`).
                  * @enum {string|null}
@@ -2833,7 +2966,7 @@ export interface components {
                 id: string;
                 userName: string;
                 name: string;
-                rights: ("CustomerCreate" | "CustomerUpdate" | "CustomerDelete" | "CustomerSetDiscount" | "CustomerSetCredit" | "StockTransferNumberingCreate" | "StockTransferNumberingUpdate" | "StockTransferNumberingDelete" | "DeviceCreate" | "DeviceUpdate" | "DeviceDelete" | "ModifierCreate" | "ModifierUpdate" | "ModifierDelete" | "OrderEndpointCreate" | "OrderEndpointUpdate" | "OrderEndpointDelete" | "StockCreate" | "StockUpdate" | "StockDelete" | "StockTakingCreate" | "StockTakingUpdate" | "StockTakingDelete" | "StockTakingClose" | "PaymentTypeCreate" | "PaymentTypeUpdate" | "PaymentTypeDelete" | "TicketCreate" | "TicketUpdate" | "TicketUpdateAny" | "TicketRename" | "TicketSetDiscount" | "TicketSetCustomer" | "TicketHandover" | "TicketTakeover" | "TicketDelete" | "TicketClose" | "TicketPrintPreliminary" | "Storno" | "PluCreate" | "PluUpdate" | "PluDelete" | "StockTransferCreate" | "FiscalDeviceCreate" | "FiscalDeviceUpdate" | "FiscalDeviceDelete" | "FiscalReport" | "UserCreate" | "UserUpdate" | "UserDelete" | "OrderProcess" | "Backup" | "ReceiptSettingsUpdate" | "CustomerRead" | "TicketReadAll" | "UserRead" | "SettingsRead" | "StockRead" | "ReportRead" | "Metrics" | "TicketSetPrice" | "CashCount")[];
+                rights: ("CustomerCreate" | "CustomerUpdate" | "CustomerDelete" | "CustomerSetDiscount" | "CustomerSetCredit" | "StockTransferNumberingCreate" | "StockTransferNumberingUpdate" | "StockTransferNumberingDelete" | "DeviceCreate" | "DeviceUpdate" | "DeviceDelete" | "ModifierCreate" | "ModifierUpdate" | "ModifierDelete" | "OrderEndpointCreate" | "OrderEndpointUpdate" | "OrderEndpointDelete" | "StockCreate" | "StockUpdate" | "StockDelete" | "StockTakingCreate" | "StockTakingUpdate" | "StockTakingDelete" | "StockTakingClose" | "PaymentTypeCreate" | "PaymentTypeUpdate" | "PaymentTypeDelete" | "TicketCreate" | "TicketUpdate" | "TicketUpdateAny" | "TicketRename" | "TicketSetDiscount" | "TicketSetCustomer" | "TicketHandover" | "TicketTakeover" | "TicketDelete" | "TicketClose" | "TicketPrintPreliminary" | "Storno" | "PluCreate" | "PluUpdate" | "PluDelete" | "StockTransferCreate" | "FiscalDeviceCreate" | "FiscalDeviceUpdate" | "FiscalDeviceDelete" | "FiscalReport" | "UserCreate" | "UserUpdate" | "UserDelete" | "OrderProcess" | "Backup" | "ReceiptSettingsUpdate" | "CustomerRead" | "TicketReadAll" | "UserRead" | "SettingsRead" | "StockRead" | "ReportRead" | "Metrics" | "TicketSetPrice" | "CashCount" | "ZoneCreate" | "ZoneUpdate" | "ZoneDelete")[];
                 /**
                  * @description The user's own language; null: the shop's (the page's `<html lang>`).
                  * @enum {string|null}
@@ -13009,6 +13142,640 @@ export interface operations {
                         status?: 404;
                         /** @enum {integer} */
                         errorCode?: 7;
+                    };
+                };
+            };
+            /** @description More requests from this address than the rate limit (`POS_HUB_RATE_LIMIT` per second) allows. (errorCode 10 TooManyRequests) */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 429;
+                        /** @enum {integer} */
+                        errorCode?: 10;
+                    };
+                };
+            };
+        };
+    };
+    "zones.list": {
+        parameters: {
+            query?: {
+                /** @description Matching records to skip. */
+                $skip?: number;
+                /** @description Page size, 0..1000; outside that range: 400. */
+                $take?: number;
+                /**
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `name` ascending, so paging is stable; without `$sort` the order is `name` ascending. Unknown key: 400. Keys: `name`, `order`, `color`, `isActive`, `tables`.
+                 * @example -name
+                 */
+                $sort?: string;
+                /** @description `true`: the answer has no `items`; `count` is what the page would hold and `totalCount` every match. */
+                $count?: boolean;
+                /**
+                 * @description NData filter on `name`, of type text. Syntax `OP:ARG;OP:ARG` (operations joined by `;` are ANDed; so are repeated parameters); a plain value means `eq`. Operators: `eq` (the default), `ne`, `gt`, `ge`, `lt`, `le`, `in`, `nin`, `contains`, `startswith`. `contains` and `startswith` ignore letter case. `in`/`nin` take comma-separated values (a value holding a comma is written in double quotes, CSV style); `null` with `eq`/`ne` matches a missing value. A bad value or operator: 400 naming this filter.
+                 * @example startswith:Ab
+                 */
+                name?: string;
+                /**
+                 * @description NData filter on `isActive`, of type `true` or `false`. Syntax `OP:ARG;OP:ARG` (operations joined by `;` are ANDed; so are repeated parameters); a plain value means `eq`. Operators: `eq` (the default), `ne`, `in`, `nin`. `in`/`nin` take comma-separated values (a value holding a comma is written in double quotes, CSV style); `null` with `eq`/`ne` matches a missing value. A bad value or operator: 400 naming this filter.
+                 * @example true
+                 */
+                isActive?: string;
+                /**
+                 * @description NData filter on `order`, of type integer. Syntax `OP:ARG;OP:ARG` (operations joined by `;` are ANDed; so are repeated parameters); a plain value means `eq`. Operators: `eq` (the default), `ne`, `gt`, `ge`, `lt`, `le`, `in`, `nin`. `in`/`nin` take comma-separated values (a value holding a comma is written in double quotes, CSV style); `null` with `eq`/`ne` matches a missing value. A bad value or operator: 400 naming this filter.
+                 * @example ge:10;lt:20
+                 */
+                order?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of matches. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ZoneQueryResult"];
+                };
+            };
+            /** @description A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description No, unknown, expired or revoked token. (errorCode 1 Unauthenticated) */
+            401: {
+                headers: {
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 401;
+                        /** @enum {integer} */
+                        errorCode?: 1;
+                    };
+                };
+            };
+            /** @description More requests from this address than the rate limit (`POS_HUB_RATE_LIMIT` per second) allows. (errorCode 10 TooManyRequests) */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 429;
+                        /** @enum {integer} */
+                        errorCode?: 10;
+                    };
+                };
+            };
+        };
+    };
+    "zones.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Terasa",
+                 *       "order": 2,
+                 *       "color": "#2e7d32",
+                 *       "tables": [
+                 *         {
+                 *           "name": "T1",
+                 *           "x": 0,
+                 *           "y": 0,
+                 *           "width": 2,
+                 *           "height": 2,
+                 *           "shape": "Round",
+                 *           "seats": 4
+                 *         },
+                 *         {
+                 *           "name": "T2",
+                 *           "x": 3,
+                 *           "y": 0,
+                 *           "width": 3,
+                 *           "height": 2,
+                 *           "shape": "Rect",
+                 *           "seats": 6
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["ZoneInput"];
+            };
+        };
+        responses: {
+            /** @description The created Zone. */
+            201: {
+                headers: {
+                    /** @description The path of the new resource. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Zone"];
+                };
+            };
+            /** @description An invalid body, a key (`name`) that already exists (code Unique), a reference to something that does not exist, or a malformed `Idempotency-Key`; `errors` lists every member at fault. (errorCode 3 ValidationFailed) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description No, unknown, expired or revoked token. (errorCode 1 Unauthenticated) */
+            401: {
+                headers: {
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 401;
+                        /** @enum {integer} */
+                        errorCode?: 1;
+                    };
+                };
+            };
+            /** @description A missing right; `detail` names it. (errorCode 2 Unauthorized) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 403;
+                        /** @enum {integer} */
+                        errorCode?: 2;
+                    };
+                };
+            };
+            /** @description This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 409;
+                        /** @enum {integer} */
+                        errorCode?: 11;
+                    };
+                };
+            };
+            /** @description The body is larger than 1 MiB. (errorCode 3 ValidationFailed) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 413;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description A non-empty body that is not `application/json`. (errorCode 3 ValidationFailed) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 415;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description More requests from this address than the rate limit (`POS_HUB_RATE_LIMIT` per second) allows. (errorCode 10 TooManyRequests) */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 429;
+                        /** @enum {integer} */
+                        errorCode?: 10;
+                    };
+                };
+            };
+        };
+    };
+    "zones.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Zone's key `name`. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The Zone. */
+            200: {
+                headers: {
+                    /** @description The version `_v`, quoted (`"3"`); send it back in `If-Match`. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Zone"];
+                };
+            };
+            /** @description `name` in the path is not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description No, unknown, expired or revoked token. (errorCode 1 Unauthenticated) */
+            401: {
+                headers: {
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 401;
+                        /** @enum {integer} */
+                        errorCode?: 1;
+                    };
+                };
+            };
+            /** @description No Zone has this name. (errorCode 7 NotFound) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 404;
+                        /** @enum {integer} */
+                        errorCode?: 7;
+                    };
+                };
+            };
+            /** @description More requests from this address than the rate limit (`POS_HUB_RATE_LIMIT` per second) allows. (errorCode 10 TooManyRequests) */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 429;
+                        /** @enum {integer} */
+                        errorCode?: 10;
+                    };
+                };
+            };
+        };
+    };
+    "zones.put": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The expected version (`"3"`, as the ETag); a different stored version: 409.
+                 * @example "3"
+                 */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description The Zone's key `name`. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ZoneInput"];
+            };
+        };
+        responses: {
+            /** @description Replaced: the stored Zone. */
+            200: {
+                headers: {
+                    /** @description The version `_v`, quoted (`"3"`); send it back in `If-Match`. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Zone"];
+                };
+            };
+            /** @description Created: the stored Zone. */
+            201: {
+                headers: {
+                    /** @description The version `_v`, quoted (`"3"`); send it back in `If-Match`. */
+                    ETag?: string;
+                    /** @description The path of the new resource. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Zone"];
+                };
+            };
+            /** @description An invalid body or `If-Match`, a key (`name`) in the body that differs from the path, or a reference to something that does not exist. (errorCode 3 ValidationFailed) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description No, unknown, expired or revoked token. (errorCode 1 Unauthenticated) */
+            401: {
+                headers: {
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 401;
+                        /** @enum {integer} */
+                        errorCode?: 1;
+                    };
+                };
+            };
+            /** @description A missing right; `detail` names it. (errorCode 2 Unauthorized) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 403;
+                        /** @enum {integer} */
+                        errorCode?: 2;
+                    };
+                };
+            };
+            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 409;
+                        /** @enum {integer} */
+                        errorCode?: 6;
+                    };
+                };
+            };
+            /** @description The body is larger than 1 MiB. (errorCode 3 ValidationFailed) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 413;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description A non-empty body that is not `application/json`. (errorCode 3 ValidationFailed) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 415;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description More requests from this address than the rate limit (`POS_HUB_RATE_LIMIT` per second) allows. (errorCode 10 TooManyRequests) */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 429;
+                        /** @enum {integer} */
+                        errorCode?: 10;
+                    };
+                };
+            };
+        };
+    };
+    "zones.delete": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The expected version (`"3"`, as the ETag); a different stored version: 409.
+                 * @example "3"
+                 */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description The Zone's key `name`. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deleted Zone. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Zone"];
+                };
+            };
+            /** @description A malformed `If-Match`, or an unreadable body. (errorCode 3 ValidationFailed) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description No, unknown, expired or revoked token. (errorCode 1 Unauthenticated) */
+            401: {
+                headers: {
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 401;
+                        /** @enum {integer} */
+                        errorCode?: 1;
+                    };
+                };
+            };
+            /** @description A missing right; `detail` names it. (errorCode 2 Unauthorized) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 403;
+                        /** @enum {integer} */
+                        errorCode?: 2;
+                    };
+                };
+            };
+            /** @description No Zone has this name. (errorCode 7 NotFound) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 404;
+                        /** @enum {integer} */
+                        errorCode?: 7;
+                    };
+                };
+            };
+            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 409;
+                        /** @enum {integer} */
+                        errorCode?: 6;
+                    };
+                };
+            };
+            /** @description The body is larger than 1 MiB. (errorCode 3 ValidationFailed) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 413;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description A non-empty body that is not `application/json`. (errorCode 3 ValidationFailed) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 415;
+                        /** @enum {integer} */
+                        errorCode?: 3;
                     };
                 };
             };
