@@ -6,6 +6,13 @@ import { nameKeyed } from '../engine/keys.js';
 import { enumOf, freeObject, nameKey, stringMap, text } from '../engine/fields.js';
 import { bool } from '../engine/refs.js';
 import { withoutKeyHash } from './register-key.js';
+import { customIssue } from '../../i18n/say.js';
+
+/** A register's idle lock (issue 29): a device setting, seconds as a string like every setting. */
+export const LOCK_SETTING = 'LockAfterSeconds';
+/** What a register does when its device has no LockAfterSeconds. */
+export const DEFAULT_LOCK_AFTER_SECONDS = 60;
+export const MAX_LOCK_AFTER_SECONDS = 86_400;
 
 /**
  * Registers, PDAs, the back office and tools; envName decides the Sale environment (CONTRACT §5).
@@ -25,7 +32,20 @@ export const devices = defineResource({
     description: text().default(''),
     roles: z.array(text()).max(200).default([]),
     preferences: freeObject().default({}),
-    settings: stringMap().default({}),
+    settings: stringMap()
+      .default({})
+      .superRefine((settings, ctx) => {
+        const lock = settings[LOCK_SETTING];
+        if (lock !== undefined && !(/^\d{1,5}$/.test(lock) && Number(lock) <= MAX_LOCK_AFTER_SECONDS)) {
+          ctx.addIssue({ code: 'custom', path: [LOCK_SETTING], ...customIssue('devices.lockAfterSeconds', { max: MAX_LOCK_AFTER_SECONDS }), input: lock });
+        }
+      })
+      .meta({
+        description:
+          'String to string. Known to the hub: DefaultFiscalName, DefaultOrderEndpointName, DefaultStockName, MaxQuantity, OpenedPrices ' +
+          `("true"), and for a register ${LOCK_SETTING}: the seconds without a touch after which it locks and asks for a PIN again ` +
+          `("0": never; absent: ${DEFAULT_LOCK_AFTER_SECONDS}; at most ${MAX_LOCK_AFTER_SECONDS}).`,
+      }),
   }),
   readOnly: {
     pairedAt: z

@@ -1905,7 +1905,10 @@ export interface components {
             preferences: {
                 [key: string]: unknown;
             };
-            /** @default {} */
+            /**
+             * @description String to string. Known to the hub: DefaultFiscalName, DefaultOrderEndpointName, DefaultStockName, MaxQuantity, OpenedPrices ("true"), and for a register LockAfterSeconds: the seconds without a touch after which it locks and asks for a PIN again ("0": never; absent: 60; at most 86400).
+             * @default {}
+             */
             settings: {
                 [key: string]: string;
             };
@@ -1929,7 +1932,10 @@ export interface components {
             preferences: {
                 [key: string]: unknown;
             };
-            /** @default {} */
+            /**
+             * @description String to string. Known to the hub: DefaultFiscalName, DefaultOrderEndpointName, DefaultStockName, MaxQuantity, OpenedPrices ("true"), and for a register LockAfterSeconds: the seconds without a touch after which it locks and asks for a PIN again ("0": never; absent: 60; at most 86400).
+             * @default {}
+             */
             settings: {
                 [key: string]: string;
             };

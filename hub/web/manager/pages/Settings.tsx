@@ -126,6 +126,9 @@ const t = messages({
   stockSells: { en: 'Stock it sells from', sk: 'Sklad, z ktorého predáva', cs: 'Sklad, ze kterého prodává' },
   maxQuantity: { en: 'Largest quantity per item', sk: 'Najväčšie množstvo na položku', cs: 'Největší množství na položku' },
   openedPrices: { en: 'Staff may type prices', sk: 'Personál smie zadať cenu', cs: 'Personál smí zadat cenu' },
+  lockAfter: { en: 'Lock after idle (seconds)', sk: 'Zamknúť po nečinnosti (sekundy)', cs: 'Zamknout po nečinnosti (sekundy)' },
+  lockAfterHint: { en: 'The register asks for a PIN again. Empty: 60; 0: never.', sk: 'Pokladňa si znova vypýta PIN. Prázdne: 60; 0: nikdy.', cs: 'Pokladna si znovu vyžádá PIN. Prázdné: 60; 0: nikdy.' },
+  enterSeconds: { en: 'Enter whole seconds, 0 to 86400.', sk: 'Zadajte celé sekundy, 0 až 86400.', cs: 'Zadejte celé sekundy, 0 až 86400.' },
   printersTitle: { en: 'Kitchen printers and displays', sk: 'Kuchynské tlačiarne a displeje', cs: 'Kuchyňské tiskárny a displeje' },
   printer: { en: 'Printer', sk: 'Tlačiareň', cs: 'Tiskárna' },
   newPrinter: { en: 'New printer', sk: 'Nová tlačiareň', cs: 'Nová tiskárna' },
@@ -636,7 +639,7 @@ function DeviceSettings() {
   );
 }
 
-const REGISTER_SETTINGS = ['DefaultFiscalName', 'DefaultOrderEndpointName', 'DefaultStockName', 'MaxQuantity', 'OpenedPrices'];
+const REGISTER_SETTINGS = ['DefaultFiscalName', 'DefaultOrderEndpointName', 'DefaultStockName', 'MaxQuantity', 'OpenedPrices', 'LockAfterSeconds'];
 
 const envLabel = (e: string) => ({ CashRegister: t('envCashRegister'), PDA: t('envPDA'), BackOffice: t('envBackOffice'), Tool: t('envTool') })[e] ?? e;
 
@@ -686,6 +689,13 @@ function Registers() {
                 <Field form={form} name="settings.DefaultStockName" label={t('stockSells')} kind="select" emptyOption={t('none')} options={stocks} />
                 <Field form={form} name="settings.MaxQuantity" label={t('maxQuantity')} validate={(v, all) => checks.pattern(/^\d+([.,]\d+)?$/, t('enterNumber'))(v, all)} />
                 <Field form={form} name="settings.OpenedPrices" label={t('openedPrices')} kind="select" options={yesNo()} />
+                <Field
+                  form={form}
+                  name="settings.LockAfterSeconds"
+                  label={t('lockAfter')}
+                  hint={t('lockAfterHint')}
+                  validate={(v) => (typeof v === 'string' && v && !(/^\d{1,5}$/.test(v) && Number(v) <= 86_400) ? t('enterSeconds') : null)}
+                />
                 <OtherSettings form={form} known={REGISTER_SETTINGS} />
               </div>
             </>
