@@ -22,9 +22,9 @@ export type OpenApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']
 
 /**
  * Fields a resource accepts but never answers with. The engine cannot see what a `present` hook
- * strips, and `password` (CONTRACT §5: write-only) is the one such field the contract names.
+ * strips: a user's `password` and `pin` (CONTRACT §5: write-only) are the ones the contract names.
  */
-const WRITE_ONLY_FIELDS = new Set(['password']);
+const WRITE_ONLY_FIELDS = new Set(['password', 'pin']);
 
 /** One error response: a status and the errorCodes it comes with (CONTRACT §2), and when. */
 type WriteVerb = 'post' | 'put' | 'delete';
@@ -499,7 +499,8 @@ const OVERVIEW = `The back-office API of the POS Hub: an offline-first point-of-
 
 **Authentication.** \`POST /api/auth {userName, password, deviceName}\` answers a \`tokenId\`; send it as
 \`Authorization: Bearer <tokenId>\` (a bare token is accepted too). Every endpoint needs it except
-health, login, refresh, a kitchen display's pairing (\`POST /api/kds/pair\`) and this documentation. Reading is a right too:
+health, login, refresh, a kitchen display's pairing (\`POST /api/kds/pair\`), a register's pairing and user list
+(\`POST /api/registers/pair\`, \`GET /api/registers/users\` with its \`X-Register-Key\`) and this documentation. Reading is a right too:
 everyone logged in reads the catalog (plus, modifiers, stocks, payment types, devices, order endpoints), open tickets and their
 own sales; customers, every sale, users, settings and stock documents need CustomerRead, TicketReadAll, UserRead, SettingsRead
 and StockRead. Each operation names the rights it needs in its description and in \`x-rights\`.

@@ -2337,8 +2337,6 @@ export interface components {
             isActive: boolean;
             /** @default [] */
             rights: string[];
-            /** @description 4 to 8 digits for a quick login on a paired register (POST /api/auth with `pin`). Write-only; absent: kept; null: removed. */
-            pin?: string | null;
             /**
              * @description The user's language (the manager's page, the kitchen display, error details and CSV reports); null: the shop's (POS_HUB_LOCALE).
              * @default null
@@ -9680,7 +9678,7 @@ export interface operations {
                 /** @description Page size, 0..1000; outside that range: 400. */
                 $take?: number;
                 /**
-                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `userName`, `name`, `isActive`, `rights`, `pin`, `language`, `hasPin`.
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `userName`, `name`, `isActive`, `rights`, `language`, `hasPin`.
                  * @example -id
                  */
                 $sort?: string;
