@@ -172,7 +172,7 @@ describe('GET /api/openapi.json', () => {
     for (const def of RESOURCES) {
       const model = doc.components.schemas[def.title];
       const input = doc.components.schemas[`${def.title}Input`];
-      const fields = Object.keys(def.schema.shape).filter((f) => f !== 'password');
+      const fields = Object.keys(def.schema.shape).filter((f) => f !== 'password' && f !== 'pin'); // write-only (CONTRACT §5)
       const answeredOnly = Object.keys(def.answered ?? {}).filter((f) => !fields.includes(f));
       expect(Object.keys(model.properties).sort(), def.name).toEqual([...fields, ...answeredOnly, ...Object.keys(def.readOnly), '_v'].sort());
       for (const f of Object.keys(def.readOnly)) expect(model.properties[f].readOnly, `${def.name}.${f}`).toBe(true);

@@ -2448,6 +2448,8 @@ export interface components {
             readonly originDeviceName: string;
             readonly openDate: string;
             readonly closeDate: string | null;
+            /** @description When a write last added items or raised a quantity (what sends orders to the kitchen): a table plan shows the minutes since. Null while nothing was ordered; absent on tickets stored before it existed (take openDate). */
+            readonly lastOrderDate: string | null;
             readonly employee: {
                 userName: string;
                 name: string;
@@ -2486,7 +2488,7 @@ export interface components {
             /** @description Version: 1 on create, +1 on every stored change. */
             readonly _v: number;
         };
-        /** @description A Ticket as written by a client. Unknown top-level fields are dropped; server-owned fields (`state`, `originDeviceName`, `openDate`, `closeDate`, `employee`, `totalPrice`, `payments`, `closeInfo`, `vatBreakdown`) are ignored. */
+        /** @description A Ticket as written by a client. Unknown top-level fields are dropped; server-owned fields (`state`, `originDeviceName`, `openDate`, `closeDate`, `lastOrderDate`, `employee`, `totalPrice`, `payments`, `closeInfo`, `vatBreakdown`) are ignored. */
         TicketInput: {
             id?: string;
             /** @default null */
@@ -3735,6 +3737,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The Customer's key `id`. */
@@ -3816,7 +3823,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3826,7 +3836,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -3885,6 +3895,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The Customer's key `id`. */
@@ -3961,7 +3976,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3971,7 +3989,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -4388,6 +4406,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The StockTransferNumbering's key `id`. */
@@ -4469,7 +4492,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4479,7 +4505,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -4538,6 +4564,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The StockTransferNumbering's key `id`. */
@@ -4614,7 +4645,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4624,7 +4658,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -5002,6 +5036,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The Device's key `name`. */
@@ -5083,7 +5122,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5093,7 +5135,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -5152,6 +5194,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The Device's key `name`. */
@@ -5228,7 +5275,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5238,7 +5288,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -5625,6 +5675,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The Modifier's key `id`. */
@@ -5706,7 +5761,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5716,7 +5774,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -5775,6 +5833,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The Modifier's key `id`. */
@@ -5851,7 +5914,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5861,7 +5927,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -6244,6 +6310,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The OrderEndpoint's key `name`. */
@@ -6325,7 +6396,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6335,7 +6409,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -6394,6 +6468,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The OrderEndpoint's key `name`. */
@@ -6470,7 +6549,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6480,7 +6562,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -6847,6 +6929,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The Stock's key `name`. */
@@ -6928,7 +7015,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6938,7 +7028,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -6997,6 +7087,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The Stock's key `name`. */
@@ -7076,7 +7171,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7086,7 +7184,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -7470,6 +7568,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The PaymentType's key `number`. */
@@ -7551,7 +7654,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7561,7 +7667,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -7620,6 +7726,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The PaymentType's key `number`. */
@@ -7696,7 +7807,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7706,7 +7820,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -8078,6 +8192,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The Category's key `name`. */
@@ -8159,7 +8278,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8169,7 +8291,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -8228,6 +8350,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The Category's key `name`. */
@@ -8307,7 +8434,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8317,7 +8447,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -8739,6 +8869,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The Plu's key `id`. */
@@ -8820,7 +8955,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8830,7 +8968,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -8889,6 +9027,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The Plu's key `id`. */
@@ -8965,7 +9108,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8975,7 +9121,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -9381,6 +9527,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The FiscalDevice's key `name`. */
@@ -9462,7 +9613,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9472,7 +9626,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -9531,6 +9685,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The FiscalDevice's key `name`. */
@@ -9610,7 +9769,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9620,7 +9782,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -10033,6 +10195,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The User's key `id`. */
@@ -10117,7 +10284,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10127,7 +10297,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -10186,6 +10356,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The User's key `id`. */
@@ -10266,7 +10441,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10276,7 +10454,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -10334,7 +10512,7 @@ export interface operations {
                 /** @description Page size, 0..1000; outside that range: 400. */
                 $take?: number;
                 /**
-                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `externalId`, `name`, `purchaseType`, `currencyLabel`, `discountRate`, `customer`, `location`, `note`, `items`, `state`, `originDeviceName`, `openDate`, `closeDate`, `employee`, `totalPrice`, `payments`, `closeInfo`, `vatBreakdown`, `IsClosed`, `HasCustomer`, `HasDiscount`, `HasNegativeItem`, `HasReturnedItem`, `DeviceName`, `CloseInfoDeviceName`, `CloseInfoFiscalName`, `CloseInfoNumber`, `CloseInfoDailySalesReportNumber`, `CloseInfoFiscalMemorySerialNumber`, `LocationTableName`, `LocationZoneName`, `CustomerCardSerialNumber`, `CustomerId`, `EmployeeUserName`, `ReturnOf`, `ItemPluCode`, `ItemPluStockName`, `closeInfo.number`, `closeInfo.deviceName`, `closeInfo.dailySalesReportNumber`, `location.tableName`, `location.zoneName`, `employee.userName`, `totalPrice.amount`.
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `externalId`, `name`, `purchaseType`, `currencyLabel`, `discountRate`, `customer`, `location`, `note`, `items`, `state`, `originDeviceName`, `openDate`, `closeDate`, `lastOrderDate`, `employee`, `totalPrice`, `payments`, `closeInfo`, `vatBreakdown`, `IsClosed`, `HasCustomer`, `HasDiscount`, `HasNegativeItem`, `HasReturnedItem`, `DeviceName`, `CloseInfoDeviceName`, `CloseInfoFiscalName`, `CloseInfoNumber`, `CloseInfoDailySalesReportNumber`, `CloseInfoFiscalMemorySerialNumber`, `LocationTableName`, `LocationZoneName`, `CustomerCardSerialNumber`, `CustomerId`, `EmployeeUserName`, `ReturnOf`, `ItemPluCode`, `ItemPluStockName`, `closeInfo.number`, `closeInfo.deviceName`, `closeInfo.dailySalesReportNumber`, `location.tableName`, `location.zoneName`, `employee.userName`, `totalPrice.amount`.
                  * @example -id
                  */
                 $sort?: string;
@@ -10978,6 +11156,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The Ticket's key `id`. */
@@ -11063,7 +11246,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11073,7 +11259,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -11146,6 +11332,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The Ticket's key `id`. */
@@ -11226,7 +11417,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11236,7 +11430,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -12300,6 +12494,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The StockTaking's key `id`. */
@@ -12384,7 +12583,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12394,7 +12596,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -12453,6 +12655,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The StockTaking's key `id`. */
@@ -12532,7 +12739,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12542,7 +12752,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -13515,6 +13725,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The Zone's key `name`. */
@@ -13596,7 +13811,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13606,7 +13824,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -13665,6 +13883,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The Zone's key `name`. */
@@ -13741,7 +13964,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13751,7 +13977,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -14685,7 +14911,13 @@ export interface operations {
     "kds.pairings.delete": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -14743,6 +14975,20 @@ export interface operations {
                         status?: 404;
                         /** @enum {integer} */
                         errorCode?: 7;
+                    };
+                };
+            };
+            /** @description This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 409;
+                        /** @enum {integer} */
+                        errorCode?: 11;
                     };
                 };
             };
@@ -14860,7 +15106,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -14870,7 +15119,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -15419,7 +15668,13 @@ export interface operations {
     "registers.pairings.delete": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -15477,6 +15732,20 @@ export interface operations {
                         status?: 404;
                         /** @enum {integer} */
                         errorCode?: 7;
+                    };
+                };
+            };
+            /** @description This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 409;
+                        /** @enum {integer} */
+                        errorCode?: 11;
                     };
                 };
             };
@@ -16652,6 +16921,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -16717,7 +16991,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -16727,7 +17004,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -16786,6 +17063,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 id: string;
@@ -16872,7 +17154,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -16882,7 +17167,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -16976,7 +17261,13 @@ export interface operations {
     "orderendpoints.test": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The order endpoint. */
                 name: string;
@@ -17046,6 +17337,20 @@ export interface operations {
                     };
                 };
             };
+            /** @description This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 409;
+                        /** @enum {integer} */
+                        errorCode?: 11;
+                    };
+                };
+            };
             /** @description More requests from this address than the rate limit (`POS_HUB_RATE_LIMIT` per second) allows. (errorCode 10 TooManyRequests) */
             429: {
                 headers: {
@@ -17067,7 +17372,13 @@ export interface operations {
     "orders.reprint": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -17134,6 +17445,20 @@ export interface operations {
                         status?: 404;
                         /** @enum {integer} */
                         errorCode?: 7;
+                    };
+                };
+            };
+            /** @description This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 409;
+                        /** @enum {integer} */
+                        errorCode?: 11;
                     };
                 };
             };
@@ -17232,7 +17557,13 @@ export interface operations {
     "backups.create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -17276,6 +17607,20 @@ export interface operations {
                         status?: 403;
                         /** @enum {integer} */
                         errorCode?: 2;
+                    };
+                };
+            };
+            /** @description This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 409;
+                        /** @enum {integer} */
+                        errorCode?: 11;
                     };
                 };
             };
