@@ -22,7 +22,7 @@ beforeAll(async () => {
 });
 afterAll(() => hub.close());
 
-const as = (token: string, key?: string) => ({ token, headers: key ? { 'Idempotency-Key': key } : {} });
+const as = (token: string, key?: string): { token: string; headers: Record<string, string> } => ({ token, headers: key ? { 'Idempotency-Key': key } : {} });
 const kitchenOrders = (ticketId: string) => rawSql.get<{ n: number }>(hub.db, 'SELECT count(*) AS n FROM orders WHERE ticket_id = ?', [ticketId])!.n;
 
 describe('a ticket with an id the register made', () => {
