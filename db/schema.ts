@@ -111,7 +111,10 @@ export const devices = sqliteTable(
     doc: doc(),
     isActive: integer('is_active').notNull(),
     envName: text('env_name').notNull(),
+    /** SHA-256 of a paired register's key (hub/resources/devices/register-key.ts): a register is found by its key. */
+    registerKeyHash: text('register_key_hash'),
   },
+  (t) => [uniqueIndex('devices_register_key').on(t.registerKeyHash).where(notNull('register_key_hash'))],
 );
 
 export const modifiers = sqliteTable(
@@ -186,6 +189,19 @@ export const categories = sqliteTable('categories', {
   doc: doc(),
   isActive: integer('is_active').notNull(),
 });
+
+/** The floor plan (issue 29): zones, their tables in the document; shown by sort_order, then name. */
+export const zones = sqliteTable(
+  'zones',
+  {
+    name: text('name').primaryKey(),
+    v: v(),
+    doc: doc(),
+    isActive: integer('is_active').notNull(),
+    sortOrder: integer('sort_order').notNull(),
+  },
+  (t) => [index('zones_order').on(t.sortOrder, t.name)],
+);
 
 export const fiscalDevices = sqliteTable('fiscal_devices', {
   name: text('name').primaryKey(),

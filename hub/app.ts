@@ -52,6 +52,8 @@ import { receiptEmails } from './resources/receipts/resource.js';
 import { KdsService } from './kds/service.js';
 import { kdsPairRoutes, kdsRoutes } from './kds/routes.js';
 import { Reports } from './reports/service.js';
+import { RegistersService } from './registers/service.js';
+import { registerPairRoutes, registerRoutes } from './registers/routes.js';
 import { reportRoutes } from './reports/routes.js';
 
 export interface AppDeps {
@@ -79,6 +81,7 @@ export interface Services {
   fiscalMonitor: FiscalMonitor;
   kds: KdsService;
   reports: Reports;
+  registers: RegistersService;
 }
 
 export function buildServices(deps: AppDeps): Services {
@@ -87,9 +90,9 @@ export function buildServices(deps: AppDeps): Services {
   useCollation(deps.db, deps.config.locale ?? 'en');
   const resources = Object.fromEntries(RESOURCES.map((def) => [def.name, new ResourceService(def, ctx)]));
   const mail = buildMail({ db: deps.db, clock: deps.clock, log: deps.log, timeZone: deps.config.timeZone, language: deps.config.locale, config: deps.config, emails: resources[receiptEmails.name] });
-  const auth = new AuthService(ctx, deps.config.tokenTtlMs);
+  const auth = new AuthService(ctx, deps.config.tokenTtlMs, resources.users);
   const fiscal = new FiscalDevices(deps.db, deps.drivers.fiscal);
-  const services: Omit<Services, 'fiscalMonitor' | 'kds'> = {
+  const services: Omit<Services, 'fiscalMonitor' | 'kds' | 'registers'> = {
     reports: new Reports(deps.db, deps.config.timeZone),
     resources,
     auth,
@@ -116,7 +119,7 @@ export function buildServices(deps: AppDeps): Services {
     // The poll also settles receipts left pending on a device that answers again.
     settle: (name) => fiscal.run(name, (device) => services.ticketCloser.settlePending(name, device)),
   });
-  return { ...services, fiscalMonitor: monitor, kds: new KdsService(ctx, services.auth, resources) };
+  return { ...services, fiscalMonitor: monitor, kds: new KdsService(ctx, services.auth, resources), registers: new RegistersService(ctx, resources.devices) };
 }
 
 /** The caller of a request that may come without a token (health): undefined when it has none or a dead one. */
@@ -183,6 +186,7 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
   api.use(under(['docs'], docsAssets()));
   api.use(under(['auth'], mount(authRoutes, { auth: services.auth })));
   api.use(under(['kds'], mount(kdsPairRoutes, { kds: services.kds })));
+  api.use(under(['registers'], mount(registerPairRoutes, { registers: services.registers })));
   api.use(requireSession(services.auth));
   api.use(idempotency({ db: deps.db, clock: deps.clock }));
   api.use(under(['events', 'changes'], mount(eventRoutes, { events: services.events })));
@@ -198,6 +202,7 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
   api.use(under(['receipts'], mount(receiptRoutes, { emails: services.mail.receipts, settings: services.mail.settings })));
   api.use(under(['orders'], mount(orderStateRoutes, { orders: services.resources.orders })));
   api.use(under(['kds'], mount(kdsRoutes, { kds: services.kds })));
+  api.use(under(['registers'], mount(registerRoutes, { registers: services.registers })));
   api.use(under(['reports'], mount(reportRoutes, { reports: services.reports, shopLanguage: deps.config.locale ?? 'en' })));
   for (const service of Object.values(services.resources)) api.use(under([service.def.name], resourceRouter(service, (path) => sharedMethods(ROUTES, path))));
   api.use((req) => {

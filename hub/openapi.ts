@@ -22,9 +22,9 @@ export type OpenApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']
 
 /**
  * Fields a resource accepts but never answers with. The engine cannot see what a `present` hook
- * strips, and `password` (CONTRACT §5: write-only) is the one such field the contract names.
+ * strips: a user's `password` and `pin` (CONTRACT §5: write-only) are the ones the contract names.
  */
-const WRITE_ONLY_FIELDS = new Set(['password']);
+const WRITE_ONLY_FIELDS = new Set(['password', 'pin']);
 
 /** One error response: a status and the errorCodes it comes with (CONTRACT §2), and when. */
 type WriteVerb = 'post' | 'put' | 'delete';
@@ -372,7 +372,7 @@ function registerResource(registry: OpenAPIRegistry, def: ResourceDef, problem: 
       description:
         `${def.rights.create || def.rights.update ? `Requires ${def.rights.create} when it creates, ${def.rights.update} when it replaces.` : rightsText([])}${note('put')} Replaces the whole resource (fields left out take their ` +
         `defaults) or creates it with this key. The body's \`${def.key.field}\`, if given, must equal the path's.`,
-      request: { params, headers: ifMatch, body },
+      request: { params, headers: ifMatch.extend(idempotencyHeader().shape), body },
       responses: {
         200: { description: `Replaced: the stored ${def.title}.`, headers: ETAG, content: json(model) },
         201: { description: `Created: the stored ${def.title}.`, headers: { ...ETAG, ...LOCATION }, content: json(model) },
@@ -384,6 +384,7 @@ function registerResource(registry: OpenAPIRegistry, def: ResourceDef, problem: 
             ERR.unauthenticated(),
             ERR.missingRight(),
             ERR.versionMismatch(),
+            ERR.keyReused(),
             ...hookErrors('put'),
           ],
           problem,
@@ -400,7 +401,7 @@ function registerResource(registry: OpenAPIRegistry, def: ResourceDef, problem: 
       summary: `Delete a ${def.title}`,
       description: `${rightsText([def.rights.delete])}${note('delete')} Answers the deleted ${def.title}.`,
       ...xRights(def.rights.delete),
-      request: { params, headers: ifMatch },
+      request: { params, headers: ifMatch.extend(idempotencyHeader().shape) },
       responses: {
         200: { description: `The deleted ${def.title}.`, content: json(model) },
         ...problemResponses(
@@ -412,6 +413,7 @@ function registerResource(registry: OpenAPIRegistry, def: ResourceDef, problem: 
             ...(def.hooks?.beforeDelete ? [ERR.stateForbids(`The ${def.title}'s state forbids deleting it.`)] : []),
             ERR.notFound(`No ${def.title} has this ${def.key.field}.`),
             ERR.versionMismatch(),
+            ERR.keyReused(),
             ...hookErrors('delete'),
           ],
           problem,
@@ -465,9 +467,18 @@ function modelsOf(spec: RouteSpec<never>): string[] {
   return schemas.flatMap((s) => (s && 'model' in s && typeof s.model === 'string' ? [s.model] : s && 'uses' in s && Array.isArray(s.uses) ? s.uses : []));
 }
 
+/**
+ * Whether hub/http/idempotency.ts serves a route: every write behind the session middleware. The
+ * routes without a token, and those under /api/auth (mounted before it: they read the token themselves), are not.
+ */
+const takesIdempotencyKey = (spec: RouteSpec<never>) => spec.method !== 'get' && !spec.noToken && !spec.path.startsWith('/api/auth');
+
 /** One declared route (hub/http/route.ts) as an operation of the document. */
 function registerRoute(registry: OpenAPIRegistry, spec: RouteSpec<never>, problem: z.ZodObject, models: Map<string, z.ZodObject>): void {
   const content = (schema: BodySchema, type = JSON_TYPE) => ({ [type]: { schema: resolveSchema(registry, schema, models) } });
+  const idempotent = takesIdempotencyKey(spec);
+  const headers = idempotent ? (spec.headers ?? z.object({})).extend(idempotencyHeader().shape) : spec.headers;
+  const errors = idempotent && !spec.errors.some((e) => e.codes.includes(ErrorCode.IdempotencyKeyReused)) ? [...spec.errors, ERR.keyReused()] : spec.errors;
   registry.registerPath({
     method: spec.method,
     path: spec.path,
@@ -480,7 +491,7 @@ function registerRoute(registry: OpenAPIRegistry, spec: RouteSpec<never>, proble
     request: {
       ...(spec.params ? { params: spec.params } : {}),
       ...(spec.query ? { query: spec.query } : {}),
-      ...(spec.headers ? { headers: spec.headers } : {}),
+      ...(headers ? { headers } : {}),
       ...(spec.body ? { body: { required: spec.body.required, content: content(spec.body.schema) } } : {}),
     },
     responses: {
@@ -490,7 +501,7 @@ function registerRoute(registry: OpenAPIRegistry, spec: RouteSpec<never>, proble
           { description: r.description, ...(r.headers ? { headers: r.headers as Record<string, { description: string }> } : {}), ...(r.schema ? { content: { ...content(r.schema, r.contentType), ...Object.fromEntries(Object.entries(r.also ?? {}).map(([type, schema]) => [type, { schema }])) } } : {}) },
         ]),
       ),
-      ...problemResponses(spec.errors, problem),
+      ...problemResponses(errors, problem),
     },
   });
 }
@@ -499,15 +510,17 @@ const OVERVIEW = `The back-office API of the POS Hub: an offline-first point-of-
 
 **Authentication.** \`POST /api/auth {userName, password, deviceName}\` answers a \`tokenId\`; send it as
 \`Authorization: Bearer <tokenId>\` (a bare token is accepted too). Every endpoint needs it except
-health, login, refresh, a kitchen display's pairing (\`POST /api/kds/pair\`) and this documentation. Reading is a right too:
+health, login, refresh, a kitchen display's pairing (\`POST /api/kds/pair\`), a register's pairing and user list
+(\`POST /api/registers/pair\`, \`GET /api/registers/users\` with its \`X-Register-Key\`) and this documentation. Reading is a right too:
 everyone logged in reads the catalog (plus, modifiers, stocks, payment types, devices, order endpoints), open tickets and their
 own sales; customers, every sale, users, settings and stock documents need CustomerRead, TicketReadAll, UserRead, SettingsRead
 and StockRead. Each operation names the rights it needs in its description and in \`x-rights\`.
 
 **Bodies.** JSON in UTF-8; over 1 MiB: 413; not \`application/json\`: 415; malformed: 400. PUT replaces the
 whole resource. \`_v\` is the version: 1 on create, +1 on every stored change; a body's \`_v\` (or \`If-Match\`)
-that is not the stored one: 409. Every POST and PATCH behind a token takes an \`Idempotency-Key\` header that
-makes a retry safe. Names of query parameters, filters, sort keys, enum values and rights match in any letter case.
+that is not the stored one: 409. Every POST, PUT, PATCH and DELETE behind a token takes an \`Idempotency-Key\` header
+that makes a retry safe (a register replaying its offline changes). Names of query parameters, filters, sort keys, enum values
+and rights match in any letter case.
 
 **Lists** answer \`{items, count, totalCount}\` and take \`$skip\`, \`$take\` (0..${MAX_TAKE}, default ${DEFAULT_TAKE}),
 \`$sort\`, \`$count\` and NData filters \`Member=OP:ARG;OP:ARG\` (each list operation describes its filters).

@@ -16,12 +16,15 @@ import { healthRoutes } from './health.js';
 import { metricsRoutes } from './metrics.js';
 import { docsRoutes } from './http/docs.js';
 import { reportRoutes } from './reports/routes.js';
+import { registerPairRoutes, registerRoutes } from './registers/routes.js';
 
 /** For the document: each list as declared (their handlers' dependencies do not matter there). */
 export const ROUTES: ReadonlyArray<RouteSpec<never>> = [
   ...authRoutes,
   ...kdsPairRoutes,
   ...kdsRoutes,
+  ...registerPairRoutes,
+  ...registerRoutes,
   ...eventRoutes,
   ...ticketRoutes,
   ...fiscalDeviceRoutes,

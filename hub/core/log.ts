@@ -28,7 +28,7 @@ export function prettyLine(json: string): string {
 }
 
 /**
- * Structured JSON logs on stdout; tokens and passwords are redacted should they ever be logged.
+ * Structured JSON logs on stdout; tokens, passwords, PINs and register keys are redacted should they ever be logged.
  * On a terminal (a person ran `npm start`) the lines are written readably instead, so they sit with
  * the human start text rather than as JSON between its lines; a service manager or a pipe gets JSON.
  * A log reader that goes away (a restarted journal, a closed pipe) must not stop the hub: stdout is
@@ -48,7 +48,7 @@ export function createLogger(level: string, destination?: pino.DestinationStream
     {
       level,
       base: undefined,
-      redact: ['password', '*.password', 'tokenId', 'refreshToken', 'req.headers.authorization'],
+      redact: ['password', '*.password', 'pin', '*.pin', 'deviceKey', '*.deviceKey', 'tokenId', 'refreshToken', 'req.headers.authorization', 'req.headers["x-register-key"]'],
     },
     terminal ? { write: (line: string) => out.write(prettyLine(line)) } : out,
   );

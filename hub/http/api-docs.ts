@@ -103,7 +103,7 @@ export const ERR = {
   }),
 };
 
-/** hub/http/idempotency.ts serves every POST and PATCH behind the session. */
+/** hub/http/idempotency.ts serves every POST, PUT, PATCH and DELETE behind the session. */
 export const idempotencyHeader = () =>
   z.object({
     'Idempotency-Key': z
@@ -119,6 +119,10 @@ export const idempotencyHeader = () =>
         },
       }),
   });
+
+/** `X-Register-Key`: the secret a paired register was given (POST /api/registers/pair). */
+export const registerKeyHeader = (what: string) =>
+  z.object({ 'X-Register-Key': z.string().optional().openapi({ param: { description: what, example: 'kQ3v…' } }) });
 
 /** What reading a request body can answer (hub/http/body.ts runs before every non-GET route). */
 export const bodyErrors = (why: string): ErrorSpec[] => [ERR.validation(why), ERR.tooLarge(), ERR.mediaType()];

@@ -1,6 +1,9 @@
 /**
- * Idempotency-Key (CONTRACT §9, §11): a retried POST, PATCH or RPC action with the same key and
- * the same request gets the stored response and does nothing again; the same key with another
+ * Idempotency-Key (CONTRACT §9, §11): a retried write — POST, PATCH, an RPC action, and (issue 29)
+ * PUT and DELETE — with the same key and the same request gets the stored response and does nothing
+ * again. PUT and DELETE are in for a register working through a queue of offline changes: a PUT
+ * carrying `_v` whose answer the Wi-Fi dropped, sent again, would otherwise be refused as a conflict
+ * (409) with its own earlier write, and a DELETE sent again would answer 404; the same key with another
  * request is 409 (errorCode 11). Keys are scoped to the user. 2xx and 4xx answers are stored, 5xx
  * are not (a retry tries again), nor are 423 and 429, which only ask to come back later. The answer is stored before it is sent, so a register that got it
  * and retries anyway (its Wi-Fi dropped the reply) finds it.
@@ -16,6 +19,8 @@ import { findReply, pruneReplies, saveReply, type StoredReply } from './idempote
 const KEY = /^[\x21-\x7e]{1,200}$/;
 const RETENTION_MS = 48 * 3600_000;
 const REPLAYED_HEADERS = ['content-type', 'location', 'etag'];
+/** Every method that changes something. */
+const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 
 function fingerprint(req: Request): string {
@@ -42,7 +47,7 @@ export function idempotency(deps: { db: Db; clock: Clock }): RequestHandler {
 
   return async (req: Request, res: Response, next: NextFunction) => {
     const key = req.headers['idempotency-key'];
-    if ((req.method !== 'POST' && req.method !== 'PATCH') || key === undefined) return next();
+    if (!WRITES.has(req.method) || key === undefined) return next();
     if (typeof key !== 'string' || !KEY.test(key)) throw errors.member('Idempotency-Key', 'header.idempotencyKey');
     const caller = res.locals.caller as Caller;
     const scope = `${caller.userId}\u0000${key}`;

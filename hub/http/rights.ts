@@ -22,6 +22,8 @@ export const RIGHTS = [
   'TicketSetPrice',
   // Issue 21: recording a cash count of a drawer (reading them is ReportRead).
   'CashCount',
+  // Issue 29: the floor plan (zones and their tables; everyone logged in reads it).
+  'ZoneCreate', 'ZoneUpdate', 'ZoneDelete',
 ] as const;
 export type Right = (typeof RIGHTS)[number];
 

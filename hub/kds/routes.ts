@@ -34,8 +34,9 @@ export const kdsPairRoutes = routes<{ kds: KdsService }>([
     description:
       'No token: the code is the credential. Answers an ordinary session (refresh it with POST /api/auth/refresh) of user ' +
       '`kds-<endpoint>` (right OrderProcess only, a random password nobody is shown) on the Tool device `KDS <endpoint>`; ' +
-      'both are made when missing and reused when present. The code is spent. 10 wrong codes within 15 minutes, or 50 from ' +
-      'one address, answer 429 until the window has passed, whatever code comes next.',
+      'both are made when missing and reused when present. The code is spent. 10 wrong codes within 15 minutes from one address ' +
+      'make that address wait (429) for the rest of the window, whatever code it sends next; a code that 50 wrong codes (from ' +
+      'anyone) were tried against while it was valid no longer works (429: make a new one).',
     body: { required: true, schema: named('KdsPairRequest', z.object(pairSchema.shape)) },
     responses: {
       200: { description: 'A new session, and the order endpoint the code was made for.', schema: sessionTokens({ orderEndpointName: z.string() }, 'KdsSession') },
@@ -47,7 +48,7 @@ export const kdsPairRoutes = routes<{ kds: KdsService }>([
         'The endpoint is no longer an active Tablet, or device `KDS <endpoint>` or user `kds-<endpoint>` exists but is inactive, ' +
           'not a Tool device, or holds more rights than OrderProcess. The code is not spent.',
       ),
-      { ...ERR.tooMany(), why: 'Too many wrong pairing codes within 15 minutes.' },
+      { ...ERR.tooMany(), why: 'Too many wrong pairing codes from this address, or against this code.' },
     ],
     handler:
       ({ kds }) =>

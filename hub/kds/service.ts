@@ -5,12 +5,10 @@
  * password nobody sees) on a dedicated Tool device (`KDS <endpoint>`). Nobody types a password
  * on a greasy kitchen screen, and the screen never holds more than it needs.
  *
- * Codes live only in memory, as HMACs under a key made at start: they last ten minutes, are used
- * once, and a hub restart forgets them (the manager makes a new one). Wrong guesses go through a
- * LoginThrottle of their own, so 10 wrong codes within 15 minutes (50 from one address) lock the
- * exchange for the rest of the window: a million codes cannot be walked at that pace.
+ * The codes are PairingCodes (hub/resources/auth/pairing-codes.ts), shared with the registers'
+ * pairing: in memory, ten minutes, single use, wrong guesses throttled per address and per code.
  */
-import { createHmac, randomBytes, randomInt } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { inTransaction } from '../../db/client.js';
 import { SYSTEM_CALLER } from '../http/caller.js';
@@ -19,46 +17,29 @@ import { requireRight } from '../http/caller.js';
 import { errors } from '../http/errors.js';
 import * as authRepo from '../resources/auth/repo.js';
 import type { AuthService, SessionView } from '../resources/auth/service.js';
-import { LoginThrottle } from '../resources/auth/throttle.js';
+import { PairingCodes, pairingCode, type PairingView } from '../resources/auth/pairing-codes.js';
 import type { Doc, EngineContext } from '../resources/engine/define.js';
 import { nameKey } from '../resources/engine/fields.js';
 import { getStored } from '../resources/engine/repo.js';
-import { newId, type ResourceService } from '../resources/engine/service.js';
+import type { ResourceService } from '../resources/engine/service.js';
 import { parseOr400 } from '../resources/engine/validate.js';
 import { devices } from '../resources/devices/resource.js';
 import { orders } from '../resources/orders/resource.js';
 import { orderEndpoints } from '../resources/orderendpoints/resource.js';
 import { users } from '../resources/users/resource.js';
-import { fieldMessage } from '../i18n/say.js';
 
-export const PAIRING_TTL_MS = 10 * 60_000;
+export { PAIRING_TTL_MS } from '../resources/auth/pairing-codes.js';
 /** How long after Served a display may still bring an order back to Ready (a plate served to the wrong table). */
 export const RECALL_WINDOW_MS = 30 * 60_000;
 /** The one right a display's user holds: it moves orders on, nothing else. */
 export const DISPLAY_RIGHTS = ['OrderProcess'] as const;
-/** All guesses share one "user name" in the throttle: the code space is what is being walked. */
-const THROTTLE_KEY = '\u0000kds-pairing';
 
 export const pairingRequestSchema = z.object({ orderEndpointName: nameKey() });
-/** Six digits; spaces and dashes a person types between groups are dropped. */
-export const pairSchema = z.object({
-  code: z.preprocess((v) => (typeof v === 'string' ? v.replace(/[\s-]/g, '') : v), z.string().regex(/^\d{6}$/, fieldMessage('field.pairingCode'))),
-});
+export const pairSchema = z.object({ code: pairingCode() });
 
 export const recallSchema = z.object({ _v: z.number().int().min(0).optional() });
 
-export interface Pairing {
-  id: string;
-  orderEndpointName: string;
-  createdAt: string;
-  createdBy: string;
-  expiresAt: string;
-}
-
-interface Stored extends Pairing {
-  codeHash: string;
-  expiresAtMs: number;
-}
+export type Pairing = PairingView & { orderEndpointName: string };
 
 export type PairedSession = SessionView & { tokenId: string; refreshToken: string; orderEndpointName: string };
 
@@ -67,9 +48,7 @@ export const displayDeviceName = (endpoint: string) => `KDS ${endpoint}`.slice(0
 export const displayUserName = (endpoint: string) => `kds-${endpoint}`.slice(0, 64).trimEnd();
 
 export class KdsService {
-  private readonly key = randomBytes(32);
-  private readonly byHash = new Map<string, Stored>();
-  private readonly throttle: LoginThrottle;
+  private readonly codes: PairingCodes<{ orderEndpointName: string }>;
   /** Exchanges run one at a time, so two tablets paired at once cannot both create the user. */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -78,24 +57,11 @@ export class KdsService {
     private readonly auth: AuthService,
     private readonly resources: Record<string, ResourceService>,
   ) {
-    this.throttle = new LoginThrottle(ctx.clock);
+    this.codes = new PairingCodes(ctx.clock);
   }
 
   private now(): number {
     return this.ctx.clock.now().getTime();
-  }
-
-  private hash(code: string): string {
-    return createHmac('sha256', this.key).update(code).digest('hex');
-  }
-
-  private prune(): void {
-    const now = this.now();
-    for (const [hash, p] of this.byHash) if (p.expiresAtMs <= now) this.byHash.delete(hash);
-  }
-
-  private static view({ id, orderEndpointName, createdAt, createdBy, expiresAt }: Stored): Pairing {
-    return { id, orderEndpointName, createdAt, createdBy, expiresAt };
   }
 
   /** A Tablet endpoint that is active, or the error the contract names (400 unknown, 403 state). */
@@ -111,34 +77,18 @@ export class KdsService {
     requireRight(caller, 'OrderEndpointUpdate');
     const { orderEndpointName } = parseOr400(pairingRequestSchema, raw);
     const endpoint = this.tabletEndpoint(orderEndpointName);
-    this.prune();
-    let code: string;
-    // Outstanding codes are few; a clash would make one of them unusable, so draw again.
-    do code = String(randomInt(0, 1_000_000)).padStart(6, '0');
-    while (this.byHash.has(this.hash(code)));
-    const now = this.now();
-    const stored: Stored = {
-      id: newId(),
-      orderEndpointName: String(endpoint.name),
-      createdAt: new Date(now).toISOString(),
-      createdBy: caller.userName,
-      expiresAt: new Date(now + PAIRING_TTL_MS).toISOString(),
-      expiresAtMs: now + PAIRING_TTL_MS,
-      codeHash: this.hash(code),
-    };
-    this.byHash.set(stored.codeHash, stored);
-    return { ...KdsService.view(stored), code };
+    return this.codes.issue({ orderEndpointName: String(endpoint.name) }, caller.userName);
   }
 
   /** The outstanding codes, for whoever may make them (OrderEndpointUpdate). */
   list(caller: Caller): Pairing[] {
     requireRight(caller, 'OrderEndpointUpdate');
-    this.prune();
-    return [...this.byHash.values()].sort((a, b) => a.expiresAtMs - b.expiresAtMs || a.id.localeCompare(b.id)).map(KdsService.view);
+    return this.codes.list();
   }
 
   get(caller: Caller, id: string): Pairing {
-    const found = this.list(caller).find((p) => p.id === id);
+    requireRight(caller, 'OrderEndpointUpdate');
+    const found = this.codes.get(id);
     if (!found) throw errors.notFound('Pairing', id);
     return found;
   }
@@ -146,13 +96,9 @@ export class KdsService {
   /** Withdraws a code before it is used (the manager showed it to the wrong screen). */
   revoke(caller: Caller, id: string): Pairing {
     requireRight(caller, 'OrderEndpointUpdate');
-    this.prune();
-    for (const [hash, p] of this.byHash) {
-      if (p.id !== id) continue;
-      this.byHash.delete(hash);
-      return KdsService.view(p);
-    }
-    throw errors.notFound('Pairing', id);
+    const gone = this.codes.revoke(id);
+    if (!gone) throw errors.notFound('Pairing', id);
+    return gone;
   }
 
   /**
@@ -190,14 +136,11 @@ export class KdsService {
 
   private async exchangeNow(raw: Record<string, unknown>, address: string): Promise<PairedSession> {
     const { code } = parseOr400(pairSchema, raw);
-    const attempt = this.throttle.attempt(THROTTLE_KEY, address, 'tooMany.pairingCodes');
-    this.prune();
-    const hash = this.hash(code);
-    const pairing = this.byHash.get(hash);
-    if (!pairing) throw errors.unauthenticated('kds.badPairingCode');
+    const match = this.codes.check(code, address);
+    const { pairing } = match;
     if (!getStored(this.ctx.db, orderEndpoints, pairing.orderEndpointName)) {
       // Deleted since the code was made: the code can never work again, so it is spent.
-      this.byHash.delete(hash);
+      match.spend();
       throw errors.forbidden('kds.endpointGone', { name: pairing.orderEndpointName });
     }
     const endpoint = this.tabletEndpoint(pairing.orderEndpointName);
@@ -220,8 +163,7 @@ export class KdsService {
       const extra = ((doc.rights as string[]) ?? []).filter((r) => !(DISPLAY_RIGHTS as readonly string[]).includes(r));
       if (extra.length) throw errors.forbidden('kds.userHoldsMore', { user: userName, rights: extra.join(', ') });
     }
-    this.byHash.delete(hash);
-    attempt.succeeded();
+    match.succeeded();
 
     const system: Caller = { ...SYSTEM_CALLER, userName: `pairing by ${pairing.createdBy}` };
     if (!device) {

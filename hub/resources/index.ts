@@ -17,6 +17,7 @@ import { stockTransfers } from './stocktransfers/resource.js';
 import { stockTakings } from './stocktakings/resource.js';
 import { receiptEmails } from './receipts/resource.js';
 import { cashCounts } from './cashcounts/resource.js';
+import { zones } from './zones/resource.js';
 
 export const RESOURCES: readonly ResourceDef[] = [
   customers,
@@ -36,6 +37,7 @@ export const RESOURCES: readonly ResourceDef[] = [
   stockTakings,
   receiptEmails,
   cashCounts,
+  zones,
 ];
 
-export { cashCounts, categories, receiptEmails, stockTakings, stockTransfers, orders, tickets, customers, devices, fiscalDevices, modifiers, numberings, orderEndpoints, paymentTypes, plus, stocks, users };
+export { zones, cashCounts, categories, receiptEmails, stockTakings, stockTransfers, orders, tickets, customers, devices, fiscalDevices, modifiers, numberings, orderEndpoints, paymentTypes, plus, stocks, users };

@@ -172,7 +172,7 @@ describe('GET /api/openapi.json', () => {
     for (const def of RESOURCES) {
       const model = doc.components.schemas[def.title];
       const input = doc.components.schemas[`${def.title}Input`];
-      const fields = Object.keys(def.schema.shape).filter((f) => f !== 'password');
+      const fields = Object.keys(def.schema.shape).filter((f) => f !== 'password' && f !== 'pin'); // write-only (CONTRACT §5)
       const answeredOnly = Object.keys(def.answered ?? {}).filter((f) => !fields.includes(f));
       expect(Object.keys(model.properties).sort(), def.name).toEqual([...fields, ...answeredOnly, ...Object.keys(def.readOnly), '_v'].sort());
       for (const f of Object.keys(def.readOnly)) expect(model.properties[f].readOnly, `${def.name}.${f}`).toBe(true);
@@ -466,7 +466,7 @@ describe('request examples', () => {
       expect(withoutExample).toEqual([]);
       expect(posts.length).toBeGreaterThan(10);
       // What the others refer to first; tickets from the register the devices example makes.
-      const order = ['stocks', 'categories', 'paymenttypes', 'devices', 'fiscaldevices', 'cashcounts', 'orderendpoints', 'modifiers', 'plus', 'customers', 'users', 'stocktransfernumberings', 'stocktransfers', 'stocktakings'];
+      const order = ['stocks', 'categories', 'paymenttypes', 'devices', 'fiscaldevices', 'cashcounts', 'orderendpoints', 'modifiers', 'plus', 'customers', 'users', 'stocktransfernumberings', 'stocktransfers', 'stocktakings', 'zones'];
       expect(RESOURCES.filter((d) => example(d.name) !== undefined).map((d) => d.name).sort()).toEqual([...order, 'tickets'].sort());
       for (const name of order) {
         const r = await fresh.call('POST', `/api/${name}`, example(name));

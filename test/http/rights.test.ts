@@ -95,6 +95,13 @@ const CASES: Case[] = [
     change: (b) => ({ ...b, isActive: false }),
   },
   {
+    path: 'zones',
+    rights: { create: 'ZoneCreate', update: 'ZoneUpdate', delete: 'ZoneDelete' },
+    key: 'name',
+    body: (n) => ({ name: `Zone ${n}`, tables: [{ name: '1' }] }),
+    change: (b) => ({ ...b, color: '#112233' }),
+  },
+  {
     path: 'users',
     read: 'UserRead',
     rights: { create: 'UserCreate', update: 'UserUpdate', delete: 'UserDelete' },

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, startHub, type TestHub } from '../support/hub.js';
 import { expect2xx, item, register, restaurant } from '../tickets/fixture.js';
+import { postFrom } from '../support/from-address.js';
 
 let hub: TestHub;
 let waiter: Awaited<ReturnType<typeof register>>;
@@ -159,6 +160,43 @@ describe('POST /api/kds/pair', () => {
     expect((await pair((await pairing('Pass')).body.code)).status).toBe(200);
     // A password login on the same address is not throttled by code guesses.
     expect((await hub.call('POST', '/api/auth', { userName: 'admin', password: ADMIN_PASSWORD, deviceName: 'BackOffice' }, { token: null })).status).toBe(200);
+  });
+
+  it('throttles per address (issue 30 point 12): 10 wrong codes from one machine do not stop another from pairing', async () => {
+    forgetGuesses();
+    const guesser = '127.0.0.2';
+    const { code } = (await pairing('Pass')).body;
+    let sent = 0;
+    for (let n = 0; sent < 10; n++) {
+      const guess = String(n).padStart(6, '0');
+      if (guess === code) continue;
+      expect((await postFrom(hub.url, guesser, '/api/kds/pair', { code: guess })).status).toBe(401);
+      sent++;
+    }
+    const locked = await postFrom(hub.url, guesser, '/api/kds/pair', { code });
+    expect([locked.status, locked.body.errorCode]).toEqual([429, 10]);
+    // The tablet at another address pairs with the same code.
+    expect((await postFrom(hub.url, '127.0.0.3', '/api/kds/pair', { code })).status).toBe(200);
+    forgetGuesses();
+  });
+
+  it('voids a code that 50 wrong codes from many machines were tried against, and only that code', async () => {
+    forgetGuesses();
+    const { code, id } = (await pairing('Pass')).body;
+    const guesses: string[] = [];
+    for (let n = 0; guesses.length < 50; n++) if (String(n).padStart(6, '0') !== code) guesses.push(String(n).padStart(6, '0'));
+    // Ten addresses, five wrong codes each: no address reaches its own limit.
+    for (const [i, guess] of guesses.entries()) {
+      expect((await postFrom(hub.url, `127.0.1.${10 + (i % 10)}`, '/api/kds/pair', { code: guess })).status).toBe(401);
+    }
+    const voided = await postFrom(hub.url, '127.0.0.4', '/api/kds/pair', { code });
+    expect([voided.status, voided.body.errorCode]).toEqual([429, 10]);
+    expect(voided.body.detail).toMatch(/new one/);
+    expect((await hub.call('GET', '/api/kds/pairings')).body.items.map((p: any) => p.id)).not.toContain(id);
+    // A code made now starts afresh, and the same machine pairs with it.
+    const fresh = (await pairing('Pass')).body.code;
+    expect((await postFrom(hub.url, '127.0.0.4', '/api/kds/pair', { code: fresh })).status).toBe(200);
+    forgetGuesses();
   });
 
   it('will not hand out a display user that someone gave more rights, nor use a non-Tool device', async () => {

@@ -2,12 +2,13 @@
 import { LANGUAGES } from '../../i18n/index.js';
 import type { RequestHandler } from 'express';
 import { z } from 'zod';
-import { bodyErrors, ERR } from '../../http/api-docs.js';
+import { bodyErrors, ERR, registerKeyHeader } from '../../http/api-docs.js';
+import { registerKeyOf } from '../devices/register-key.js';
 import { requireObjectBody } from '../../http/body.js';
 import { callerOf } from '../../http/handler.js';
 import { ENV_NAMES, RIGHTS } from '../../http/rights.js';
 import { named, routes, type Composed } from '../../http/route.js';
-import { loginSchema, refreshSchema, tokenFromHeader, type AuthService } from './service.js';
+import { loginSchema, ownPinSchema, refreshSchema, tokenFromHeader, type AuthService } from './service.js';
 
 /** Attaches the caller to res.locals or answers 401. */
 export function requireSession(auth: AuthService): RequestHandler {
@@ -56,18 +57,23 @@ export const authRoutes = routes<{ auth: AuthService }>([
       `No token and no right. A login on a sale device (${ENV_NAMES.filter((e) => e === 'CashRegister' || e === 'PDA').join(', ')}) ends the earlier ` +
       'session on that device; a user has at most 20 live sessions (a login beyond ends the oldest). 10 failed logins for one user name ' +
       'within 15 minutes, or 50 from one address, answer 429 until the window has passed; an attempt counts before its password is ' +
-      'checked, and an address with 4 logins being checked is told to come back (429) at once.',
+      'checked, and an address with 4 logins being checked is told to come back (429) at once. ' +
+      "With `pin` instead of `password` (a register's quick login): only on an active CashRegister or PDA paired from the manager's page, " +
+      'with the key that pairing gave in `X-Register-Key`; a PIN anywhere else is refused as a bad login (401) and counts as a failure.',
+    headers: registerKeyHeader('Only with `pin`: the key POST /api/registers/pair gave this register.'),
     body: { required: true, schema: named('LoginRequest', z.object(loginSchema.shape)) },
     responses: { 200: { description: 'A new session.', schema: sessionTokens({}, 'SessionTokens') } },
     errors: [
-      ...bodyErrors('A body without userName, password or deviceName.'),
-      ERR.unauthenticated('Unknown user or device, wrong password, or an inactive user or device.'),
+      ...bodyErrors('A body without userName or deviceName, with neither or both of password and pin, or a pin that is not 4-8 digits.'),
+      ERR.unauthenticated(
+        'Unknown user or device, wrong password or PIN, an inactive user or device, or a PIN on a device that is not a paired register (or without its key).',
+      ),
       ERR.tooMany(),
     ],
     handler:
       ({ auth }) =>
       async (req, res) => {
-        res.json(await auth.login(requireObjectBody(req.body), req.socket.remoteAddress ?? 'unknown'));
+        res.json(await auth.login(requireObjectBody(req.body), req.socket.remoteAddress ?? 'unknown', registerKeyOf(req.headers['x-register-key'])));
       },
   },
   {
@@ -100,6 +106,31 @@ export const authRoutes = routes<{ auth: AuthService }>([
       (req, res) => {
         requireSession(auth)(req, res, () => undefined);
         auth.logout(callerOf(res));
+        res.status(204).end();
+      },
+  },
+  {
+    method: 'post',
+    path: '/api/auth/pin',
+    operationId: 'auth.pin',
+    tags,
+    summary: "Set or remove one's own PIN",
+    description:
+      "Needs a valid token and the caller's current password; no right (a manager sets another user's PIN with PUT /api/users/{id}, " +
+      'right UserUpdate). The password check is throttled like a login: it counts against the caller\'s user name. ' +
+      "The user's other sessions end, as after a password change; this one stays.",
+    body: { required: true, schema: named('OwnPinRequest', z.object(ownPinSchema.shape)) },
+    responses: { 204: { description: 'The PIN is set (or removed).' } },
+    errors: [
+      ...bodyErrors('A pin that is not 4-8 digits nor null, or a password that is not the caller\'s (memberName `password`).'),
+      ERR.unauthenticated(),
+      { ...ERR.tooMany(), why: 'Too many failed logins or password checks for this user name or from this address.' },
+    ],
+    handler:
+      ({ auth }) =>
+      async (req, res) => {
+        requireSession(auth)(req, res, () => undefined);
+        await auth.setOwnPin(callerOf(res), requireObjectBody(req.body), req.socket.remoteAddress ?? 'unknown');
         res.status(204).end();
       },
   },

@@ -12,18 +12,43 @@ import { canonicalRight, SALE_ENVS, type Right } from '../../http/rights.js';
 import type { Doc, EngineContext } from '../engine/define.js';
 import { getStored } from '../engine/repo.js';
 import { parseOr400 } from '../engine/validate.js';
-import { MAX_STRING } from '../engine/fields.js';
+import { MAX_STRING, pin } from '../engine/fields.js';
+import { customIssue } from '../../i18n/say.js';
 import { devices } from '../devices/resource.js';
-import { verifyPassword } from './passwords.js';
+import { isPairedRegister, withoutKeyHash } from '../devices/register-key.js';
+import { hashPassword, verifyPassword } from './passwords.js';
+import type { ResourceService } from '../engine/service.js';
 import * as repo from './repo.js';
 import { LoginThrottle } from './throttle.js';
 import { HashGate } from './hash-gate.js';
 
+/** `password`, or `pin` on a paired register (with its key in X-Register-Key): exactly one of them. */
 export const loginSchema = z.object({
   userName: z.string().min(1).max(MAX_STRING),
-  password: z.string().min(1).max(MAX_STRING),
+  password: z.string().min(1).max(MAX_STRING).optional().meta({ description: 'The password; or `pin` instead, on a paired register.' }),
+  pin: pin()
+    .optional()
+    .meta({
+      description:
+        "The user's PIN instead of the password: accepted only on an active CashRegister or PDA paired from the manager's page " +
+        '(POST /api/registers/pair), with that pairing\'s key in the `X-Register-Key` header; anywhere else 401.',
+    }),
   deviceName: z.string().min(1).max(MAX_STRING),
+}).superRefine(
+  (body, ctx) => {
+    if (body.password === undefined && body.pin === undefined) ctx.addIssue({ code: 'invalid_type', expected: 'string', path: ['password'], input: undefined });
+    if (body.password !== undefined && body.pin !== undefined) ctx.addIssue({ code: 'custom', path: ['pin'], ...customIssue('auth.passwordOrPin'), input: body.pin });
+  },
+  // Also when other members failed: a body without deviceName and password names both.
+  { when: (payload) => typeof payload.value === 'object' && payload.value !== null },
+);
+
+/** A user's own PIN (POST /api/auth/pin): their password vouches for it; null removes the PIN. */
+export const ownPinSchema = z.object({
+  password: z.string().min(1).max(MAX_STRING).meta({ description: "The caller's current password." }),
+  pin: pin().nullable().meta({ description: 'The new PIN, 4 to 8 digits; null removes it.' }),
 });
+
 // Any string may be presented; one the hub never made is simply unknown (401).
 export const refreshSchema = z.object({ tokenId: z.string().min(1).max(MAX_STRING), refreshToken: z.string().min(1).max(MAX_STRING) });
 
@@ -47,6 +72,8 @@ export class AuthService {
   constructor(
     private readonly ctx: EngineContext,
     private readonly tokenTtlMs: number,
+    /** The users resource: a user's own PIN is stored through it (its rules, change log and session ends). */
+    private readonly users: ResourceService,
   ) {
     this.throttle = new LoginThrottle(ctx.clock);
   }
@@ -55,24 +82,62 @@ export class AuthService {
     return this.ctx.clock.now().getTime();
   }
 
-  async login(raw: unknown, address: string): Promise<SessionView & { tokenId: string; refreshToken: string }> {
+  /**
+   * A login with the password, or with the PIN on a paired register (CONTRACT §5). `registerKey`: the
+   * X-Register-Key header, which is what proves a PIN login comes from the tablet the manager paired.
+   */
+  async login(raw: unknown, address: string, registerKey?: string): Promise<SessionView & { tokenId: string; refreshToken: string }> {
     const body = parseOr400(loginSchema, raw ?? {});
-    // Counted before the hash (CONTRACT §12), so parallel guesses cannot slip past the limits.
+    // Counted before the hash (CONTRACT §12), so parallel guesses cannot slip past the limits; a PIN
+    // counts with the password's failures, under the same user name.
     const attempt = this.throttle.attempt(body.userName, address);
     const user = repo.findUserByName(this.ctx.db, body.userName);
-    let passwordOk: boolean;
+    const device = getStored(this.ctx.db, devices, body.deviceName);
+    // A PIN anywhere but on a paired register is a bad credential (and a counted failure), never checked.
+    if (body.pin !== undefined && !isPairedRegister(device?.doc, registerKey)) throw errors.unauthenticated('auth.pinNotHere');
+    const secret = body.pin ?? body.password!;
+    const storedHash = body.pin !== undefined ? pinHashOf(user?.doc) : user?.passwordHash;
+    let secretOk: boolean;
     try {
-      passwordOk = await this.hashing.run(address, () => verifyPassword(body.password, user?.passwordHash));
+      // A user without a PIN is checked against the decoy, so the time tells nothing.
+      secretOk = await this.hashing.run(address, () => verifyPassword(secret, storedHash));
     } catch (e) {
       attempt.withdrawn(); // refused before the password was looked at
       throw e;
     }
-    const device = getStored(this.ctx.db, devices, body.deviceName);
-    if (!user || !passwordOk || !user.isActive || !device || device.doc.isActive !== true) {
+    if (!user || !secretOk || !user.isActive || !device || device.doc.isActive !== true) {
       throw errors.unauthenticated('auth.loginFailed');
     }
     attempt.succeeded();
     return this.openSession(user.id, body.deviceName);
+  }
+
+  /**
+   * The caller sets or removes their own PIN (issue 29): no UserUpdate needed, but their current
+   * password, checked and throttled like a login (it is a password check), so a register left
+   * unlocked is no way to give a waiter a PIN someone else knows. Stored through the users resource,
+   * like a manager's change: `_v` grows, the change log has it, the user's other sessions end.
+   */
+  async setOwnPin(caller: Caller, raw: unknown, address: string): Promise<void> {
+    const users = this.users;
+    const body = parseOr400(ownPinSchema, raw ?? {});
+    const attempt = this.throttle.attempt(caller.userName, address);
+    const user = repo.findUserByName(this.ctx.db, caller.userName);
+    let ok: boolean;
+    try {
+      ok = await this.hashing.run(address, () => verifyPassword(body.password, user?.passwordHash));
+    } catch (e) {
+      attempt.withdrawn();
+      throw e;
+    }
+    if (!ok || user?.id !== caller.userId) throw errors.member('password', 'auth.notYourPassword');
+    attempt.succeeded();
+    const pinHash = body.pin === null ? undefined : await hashPassword(body.pin);
+    inTransaction(this.ctx.db, () => {
+      const stored = users.getStored(caller.userId);
+      const { body: doc } = users.validate({ ...users.present(stored), pin: body.pin }, caller.userId);
+      users.store(caller, caller.userId, doc, stored, { pinHash });
+    });
   }
 
   /**
@@ -173,7 +238,7 @@ export class AuthService {
         name: caller.name,
         rights: [...caller.rights],
         language: caller.language ?? null,
-        device: { ...(device?.doc ?? caller.device), _v: device?.v },
+        device: { ...withoutKeyHash(device?.doc ?? caller.device), _v: device?.v },
       },
     };
   }
@@ -205,6 +270,13 @@ export class AuthService {
   logout(caller: Caller): void {
     repo.revokeSession(this.ctx.db, caller.tokenHash, this.now());
   }
+}
+
+/** The PIN hash in a stored user document, if the user has a PIN. */
+function pinHashOf(doc: string | undefined): string | undefined {
+  if (!doc) return undefined;
+  const hash = (JSON.parse(doc) as Doc).pinHash;
+  return typeof hash === 'string' ? hash : undefined;
 }
 
 /** `Authorization: Bearer <token>`, or the bare token (CONTRACT §5). */

@@ -5,8 +5,20 @@ import { defineResource } from '../engine/define.js';
 import { nameKeyed } from '../engine/keys.js';
 import { enumOf, freeObject, nameKey, stringMap, text } from '../engine/fields.js';
 import { bool } from '../engine/refs.js';
+import { withoutKeyHash } from './register-key.js';
+import { customIssue } from '../../i18n/say.js';
 
-/** Registers, PDAs, the back office and tools; envName decides the Sale environment (CONTRACT §5). */
+/** A register's idle lock (issue 29): a device setting, seconds as a string like every setting. */
+export const LOCK_SETTING = 'LockAfterSeconds';
+/** What a register does when its device has no LockAfterSeconds. */
+export const DEFAULT_LOCK_AFTER_SECONDS = 60;
+export const MAX_LOCK_AFTER_SECONDS = 86_400;
+
+/**
+ * Registers, PDAs, the back office and tools; envName decides the Sale environment (CONTRACT §5).
+ * A CashRegister or PDA paired from the manager's page (hub/registers) carries `pairedAt` and the hash
+ * of its register key: both are the server's, kept across every PUT, and the hash is never answered.
+ */
 export const devices = defineResource({
   name: 'devices',
   title: 'Device',
@@ -20,10 +32,29 @@ export const devices = defineResource({
     description: text().default(''),
     roles: z.array(text()).max(200).default([]),
     preferences: freeObject().default({}),
-    settings: stringMap().default({}),
+    settings: stringMap()
+      .default({})
+      .superRefine((settings, ctx) => {
+        const lock = settings[LOCK_SETTING];
+        if (lock !== undefined && !(/^\d{1,5}$/.test(lock) && Number(lock) <= MAX_LOCK_AFTER_SECONDS)) {
+          ctx.addIssue({ code: 'custom', path: [LOCK_SETTING], ...customIssue('devices.lockAfterSeconds', { max: MAX_LOCK_AFTER_SECONDS }), input: lock });
+        }
+      })
+      .meta({
+        description:
+          'String to string. Known to the hub: DefaultFiscalName, DefaultOrderEndpointName, DefaultStockName, MaxQuantity, OpenedPrices ' +
+          `("true"), and for a register ${LOCK_SETTING}: the seconds without a touch after which it locks and asks for a PIN again ` +
+          `("0": never; absent: ${DEFAULT_LOCK_AFTER_SECONDS}; at most ${MAX_LOCK_AFTER_SECONDS}).`,
+      }),
   }),
-  readOnly: {},
-  columns: (d) => ({ is_active: bool(d.isActive), env_name: d.envName as string }),
+  readOnly: {
+    pairedAt: z
+      .string()
+      .nullable()
+      .describe('When a tablet was last paired as this register (POST /api/registers/pair); null: never. Pairing again replaces the earlier tablet.'),
+  },
+  ignored: ['registerKeyHash'],
+  columns: (d) => ({ is_active: bool(d.isActive), env_name: d.envName as string, register_key_hash: (d.registerKeyHash as string | undefined) ?? null }),
   filters: {
     name: { type: 'string', column: 'name' },
     isActive: { type: 'bool', column: 'is_active' },
@@ -31,5 +62,13 @@ export const devices = defineResource({
   },
   collate: ['name', 'description'],
   rights: { create: 'DeviceCreate', update: 'DeviceUpdate', delete: 'DeviceDelete' },
-  hooks: { present: (doc, _ctx, caller) => withoutSecretSettings(doc, caller) },
+  hooks: {
+    // The pairing is the server's: a PUT (the manager editing settings) keeps it.
+    prepare: ({ body, existing }) => ({
+      ...body,
+      pairedAt: existing?.pairedAt ?? null,
+      ...(typeof existing?.registerKeyHash === 'string' ? { registerKeyHash: existing.registerKeyHash } : {}),
+    }),
+    present: (doc, _ctx, caller) => withoutSecretSettings({ ...withoutKeyHash(doc), pairedAt: doc.pairedAt ?? null }, caller),
+  },
 });

@@ -36,6 +36,9 @@ export const nameKey = () =>
     .refine((s) => s.trim() === s && !/[\u0000-\u001f/]/.test(s), fieldMessage('field.nameKey'))
     .refine((s) => !isDotSegment(s), fieldMessage('field.notDotSegment'));
 
+/** A user's PIN (CONTRACT §5): 4 to 8 digits, for a quick login on a paired register. */
+export const pin = () => z.string().regex(/^\d{4,8}$/, fieldMessage('field.pin'));
+
 /** Every amount, unit price, quantity and total stays within ±1,000,000,000 (CONTRACT §12). */
 export const MAX_MAGNITUDE = 1_000_000_000;
 const RANGE = fieldMessage('field.range');

@@ -288,6 +288,14 @@ export const tickets = defineResource({
     originDeviceName: z.string(),
     openDate: z.string(),
     closeDate: z.string().nullable(),
+    lastOrderDate: z
+      .string()
+      .nullable()
+      .optional()
+      .describe(
+        'When a write last added items or raised a quantity (what sends orders to the kitchen): a table plan shows the minutes since. ' +
+          'Null while nothing was ordered; absent on tickets stored before it existed (take openDate).',
+      ),
     employee: z.object({ userName: z.string(), name: z.string() }),
     totalPrice: z.object({ amount: z.number(), currencyLabel: z.string().nullable() }),
     payments: z.array(paymentSchema),
@@ -422,14 +430,18 @@ export const tickets = defineResource({
       }
       const total = ticketTotal(items.map((i) => dec((i.totalPrice as { amount: number }).amount)), rateNow);
       requireInRange('totalPrice', total);
+      // The same rule as the kitchen orders afterWrite makes: items added or a quantity raised.
+      const ordered = orderDeltas(itemsBefore as unknown as TicketItem[], items as unknown as TicketItem[]).added.length > 0;
+      const now = ctx.clock.now().toISOString();
       return {
         ...body,
         customer,
         items,
         state: 'Opened',
         originDeviceName: existing?.originDeviceName ?? caller.device.name,
-        openDate: existing?.openDate ?? ctx.clock.now().toISOString(),
+        openDate: existing?.openDate ?? now,
         closeDate: null,
+        lastOrderDate: ordered ? now : ((existing?.lastOrderDate as string | null | undefined) ?? null),
         employee: existing?.employee ?? { userName: caller.userName, name: caller.name },
         totalPrice: { amount: toJsonNumber(total), currencyLabel: (body.currencyLabel as string | null) ?? null },
         // VAT per rate of the plus as they are at this write (issue 21); the receipt prints the same split.

@@ -10,7 +10,7 @@ import { activeHoldersOf } from './store.js';
 import { hashPassword } from '../auth/passwords.js';
 import { defineResource } from '../engine/define.js';
 import { idKeyed } from '../engine/keys.js';
-import { idKey, MAX_STRING, text } from '../engine/fields.js';
+import { idKey, MAX_STRING, pin, text } from '../engine/fields.js';
 import { bool } from '../engine/refs.js';
 import { fieldMessage, customIssue } from '../../i18n/say.js';
 
@@ -20,7 +20,16 @@ const right = z.string().transform((s, ctx) => {
   return r ?? s;
 });
 
-/** Users of the hub (CONTRACT §5). `password` is write-only; the stored hash never leaves the hub. */
+/** What prepareAsync hands prepare: the hashes of what the body sets. */
+interface Hashes {
+  passwordHash?: string;
+  pinHash?: string;
+}
+
+/**
+ * Users of the hub (CONTRACT §5). `password` and `pin` are write-only; their hashes never leave the
+ * hub. A PUT without `password` or `pin` keeps it; `pin: null` removes the PIN.
+ */
 export const users = defineResource({
   name: 'users',
   title: 'User',
@@ -34,14 +43,18 @@ export const users = defineResource({
     isActive: z.boolean().default(true),
     rights: z.array(right).max(RIGHTS.length * 2).default([]),
     password: z.string().min(1).max(MAX_STRING).optional(),
+    pin: pin()
+      .nullable()
+      .optional()
+      .meta({ description: "4 to 8 digits for a quick login on a paired register (POST /api/auth with `pin`). Write-only; absent: kept; null: removed." }),
     language: z
       .enum(LANGUAGES)
       .nullable()
       .default(null)
       .meta({ description: "The user's language (the manager's page, the kitchen display, error details and CSV reports); null: the shop's (POS_HUB_LOCALE)." }),
   }),
-  readOnly: {},
-  ignored: ['passwordHash'],
+  readOnly: { hasPin: z.boolean().describe('Whether the user has a PIN (the PIN itself is never answered).') },
+  ignored: ['passwordHash', 'pinHash'],
   columns: (d) => ({ user_name: d.userName as string, is_active: bool(d.isActive), password_hash: d.passwordHash as string }),
   unique: [{ columns: ['user_name'], nocase: true, member: 'userName', message: 'users.nameTaken' }],
   filters: {
@@ -53,32 +66,39 @@ export const users = defineResource({
   collate: ['userName', 'name'],
   rights: { create: 'UserCreate', update: 'UserUpdate', delete: 'UserDelete' },
   hooks: {
-    prepareAsync: async (body) => (typeof body.password === 'string' ? hashPassword(body.password) : undefined),
+    // The PIN is hashed like the password (scrypt, salted): four digits are few, the hash must be slow.
+    prepareAsync: async (body): Promise<Hashes> => ({
+      passwordHash: typeof body.password === 'string' ? await hashPassword(body.password) : undefined,
+      pinHash: typeof body.pin === 'string' ? await hashPassword(body.pin) : undefined,
+    }),
     prepare({ caller, body, existing, extra, ctx }) {
       if (existing) {
         requireOutranks(caller, existing);
         const keeps = body.isActive === true && (body.rights as string[]).includes(WAY_BACK_IN);
         if (!keeps) requireAnotherWayBackIn(ctx.db, existing);
       }
-      const passwordHash = (extra as string | undefined) ?? (existing?.passwordHash as string | undefined);
+      const hashes = (extra ?? {}) as Hashes;
+      const passwordHash = hashes.passwordHash ?? (existing?.passwordHash as string | undefined);
       if (!passwordHash) throw errors.member('password', 'users.passwordRequired', {}, 'Required');
+      // Absent: the PIN is kept; null: removed; digits: the new one.
+      const pinHash = body.pin === null ? undefined : (hashes.pinHash ?? (existing?.pinHash as string | undefined));
       // No one hands out a right they do not hold themselves (a shift manager cannot make an admin).
       const before = new Set((existing?.rights as string[] | undefined) ?? []);
       const granted = (body.rights as Right[]).filter((r) => !before.has(r) && !caller.rights.has(r));
       if (granted.length) throw errors.forbidden('users.cannotGrant', { rights: granted.join(', ') });
-      const { password: _password, ...rest } = body;
-      return { ...rest, rights: [...new Set(body.rights as string[])], passwordHash };
+      const { password: _password, pin: _pin, ...rest } = body;
+      return { ...rest, rights: [...new Set(body.rights as string[])], passwordHash, ...(pinHash ? { pinHash } : {}) };
     },
     afterWrite({ caller, before, after, ctx }) {
-      // A password set by someone else ends the user's sessions: whoever held the old one is out.
-      if (before && before.passwordHash !== after.passwordHash) revokeUserSessions(ctx.db, String(after.id), ctx.clock.now().getTime(), caller.tokenHash);
+      // A password or PIN set by someone else ends the user's sessions: whoever held the old one is out.
+      if (before && (before.passwordHash !== after.passwordHash || before.pinHash !== after.pinHash)) revokeUserSessions(ctx.db, String(after.id), ctx.clock.now().getTime(), caller.tokenHash);
     },
     beforeDelete({ caller, existing, ctx }) {
       requireOutranks(caller, existing);
       requireAnotherWayBackIn(ctx.db, existing);
     },
     // Users stored before `language` existed read as the shop's language (null), like a new one.
-    present: ({ passwordHash: _hash, ...doc }) => ({ ...doc, language: doc.language ?? null }),
+    present: ({ passwordHash: _hash, pinHash, ...doc }) => ({ ...doc, language: doc.language ?? null, hasPin: typeof pinHash === 'string' }),
   },
 });
 

@@ -20,3 +20,20 @@ export function activeHoldersOf(db: Db, right: string, exceptId: string): number
     )?.n ?? 0
   );
 }
+
+/**
+ * Active users holding `right`, by name in the shop's collation (the SQL function sortkey()), with
+ * whether each has a PIN: the names a register shows to tap (hub/registers).
+ */
+export function activeUsersHolding(db: Db, right: string): Array<{ userName: string; name: string; hasPin: boolean }> {
+  return rawSql
+    .all<{ userName: string; name: string | null; hasPin: number }>(
+      db,
+      `SELECT user_name AS userName, json_extract(doc, '$.name') AS name, json_type(doc, '$.pinHash') IS NOT NULL AS hasPin
+         FROM users
+        WHERE is_active = 1 AND EXISTS (SELECT 1 FROM json_each(users.doc, '$.rights') WHERE value = ?)
+        ORDER BY sortkey(coalesce(nullif(json_extract(doc, '$.name'), ''), user_name)), sortkey(user_name), user_name`,
+      [right],
+    )
+    .map((r) => ({ userName: r.userName, name: r.name ?? '', hasPin: r.hasPin === 1 }));
+}

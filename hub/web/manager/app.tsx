@@ -13,6 +13,7 @@ import { useStore } from './lib/store';
 import { Catalog } from './pages/Catalog';
 import { Customers } from './pages/Customers';
 import { Devices } from './pages/Devices';
+import { FloorPlan } from './pages/FloorPlan';
 import { Login } from './pages/Login';
 import { Reports } from './pages/Reports';
 import { Settings } from './pages/Settings';
@@ -49,6 +50,7 @@ function Page({ path }: { path: string }) {
   const ticket = match('/tickets/:id', path);
   if (path === '/tickets' || ticket) return <Tickets openId={ticket?.id ?? null} />;
   if (path === '/devices') return <Devices />;
+  if (path === '/floorplan') return <FloorPlan />;
   const taking = match('/catalog/stocktakings/:id', path);
   if (taking) return <Catalog tab="stocktakings" takingId={taking.id} />;
   const cat = match('/catalog/:tab', path);

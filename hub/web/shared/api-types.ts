@@ -852,6 +852,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/zones": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Zone records
+         * @description Needs a valid token; no right (everyone logged in reads the catalog). Paging, sorting and NData filters as the parameters describe.
+         */
+        get: operations["zones.list"];
+        put?: never;
+        /**
+         * Create a Zone
+         * @description Requires ZoneCreate. The body must carry `name`.
+         */
+        post: operations["zones.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/zones/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read one Zone
+         * @description Needs a valid token; no right (everyone logged in reads the catalog).
+         */
+        get: operations["zones.get"];
+        /**
+         * Create or replace a Zone
+         * @description Requires ZoneCreate when it creates, ZoneUpdate when it replaces. Replaces the whole resource (fields left out take their defaults) or creates it with this key. The body's `name`, if given, must equal the path's.
+         */
+        put: operations["zones.put"];
+        post?: never;
+        /**
+         * Delete a Zone
+         * @description Requires ZoneDelete. Answers the deleted Zone.
+         */
+        delete: operations["zones.delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth": {
         parameters: {
             query?: never;
@@ -867,7 +919,7 @@ export interface paths {
         put?: never;
         /**
          * Log in
-         * @description No token and no right. A login on a sale device (CashRegister, PDA) ends the earlier session on that device; a user has at most 20 live sessions (a login beyond ends the oldest). 10 failed logins for one user name within 15 minutes, or 50 from one address, answer 429 until the window has passed; an attempt counts before its password is checked, and an address with 4 logins being checked is told to come back (429) at once.
+         * @description No token and no right. A login on a sale device (CashRegister, PDA) ends the earlier session on that device; a user has at most 20 live sessions (a login beyond ends the oldest). 10 failed logins for one user name within 15 minutes, or 50 from one address, answer 429 until the window has passed; an attempt counts before its password is checked, and an address with 4 logins being checked is told to come back (429) at once. With `pin` instead of `password` (a register's quick login): only on an active CashRegister or PDA paired from the manager's page, with the key that pairing gave in `X-Register-Key`; a PIN anywhere else is refused as a bad login (401) and counts as a failure.
          */
         post: operations["auth.login"];
         /**
@@ -875,6 +927,26 @@ export interface paths {
          * @description Needs a valid token; no right. The token stops working at once, and so do the event streams opened with it.
          */
         delete: operations["auth.logout"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/pin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set or remove one's own PIN
+         * @description Needs a valid token and the caller's current password; no right (a manager sets another user's PIN with PUT /api/users/{id}, right UserUpdate). The password check is throttled like a login: it counts against the caller's user name. The user's other sessions end, as after a password change; this one stays.
+         */
+        post: operations["auth.pin"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -911,7 +983,7 @@ export interface paths {
         put?: never;
         /**
          * Trade a pairing code for a session (the tablet)
-         * @description No token: the code is the credential. Answers an ordinary session (refresh it with POST /api/auth/refresh) of user `kds-<endpoint>` (right OrderProcess only, a random password nobody is shown) on the Tool device `KDS <endpoint>`; both are made when missing and reused when present. The code is spent. 10 wrong codes within 15 minutes, or 50 from one address, answer 429 until the window has passed, whatever code comes next.
+         * @description No token: the code is the credential. Answers an ordinary session (refresh it with POST /api/auth/refresh) of user `kds-<endpoint>` (right OrderProcess only, a random password nobody is shown) on the Tool device `KDS <endpoint>`; both are made when missing and reused when present. The code is spent. 10 wrong codes within 15 minutes from one address make that address wait (429) for the rest of the window, whatever code it sends next; a code that 50 wrong codes (from anyone) were tried against while it was valid no longer works (429: make a new one).
          */
         post: operations["kds.pair"];
         delete?: never;
@@ -983,6 +1055,94 @@ export interface paths {
          */
         post: operations["kds.orders.recall"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/registers/pair": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Trade a pairing code for the register’s device key (the tablet)
+         * @description No token: the code is the credential. Answers the device and a new random `deviceKey`, which the register keeps and sends as `X-Register-Key` (GET /api/registers/users, and POST /api/auth with a PIN). The device is paired from now on (`pairedAt`); pairing it again gives a new key, so the earlier tablet's key stops working and the device's session ends. The code is spent. 10 wrong codes within 15 minutes from one address make that address wait (429) for the rest of the window; a code that 50 wrong codes (from anyone) were tried against while it was valid no longer works (429: make a new one).
+         */
+        post: operations["registers.pair"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/registers/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The users a register shows to tap (by its device key)
+         * @description No user token: the register's key in `X-Register-Key`. Active users holding TicketCreate (who may sell), by name in the shop's language, with whether each has a PIN. Nothing else about them.
+         */
+        get: operations["registers.users"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/registers/pairings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Register codes not yet used nor expired (without the codes)
+         * @description Requires DeviceUpdate. Soonest to expire first.
+         */
+        get: operations["registers.pairings.list"];
+        put?: never;
+        /**
+         * A pairing code for a register
+         * @description Requires DeviceUpdate. For an active device of envName CashRegister or PDA. The code is 6 digits, shown once (the hub keeps only a keyed hash in memory), valid for 10 minutes and for one POST /api/registers/pair; a restart of the hub forgets it. `link` opens the register on the tablet with the code filled in (for a QR code): `http://<the host this request was sent to>/pos/#pair=<code>`.
+         */
+        post: operations["registers.pairings.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/registers/pairings/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One outstanding register pairing
+         * @description Requires DeviceUpdate.
+         */
+        get: operations["registers.pairings.get"];
+        put?: never;
+        post?: never;
+        /**
+         * Withdraw a register code before it is used
+         * @description Requires DeviceUpdate.
+         */
+        delete: operations["registers.pairings.delete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1745,14 +1905,19 @@ export interface components {
             preferences: {
                 [key: string]: unknown;
             };
-            /** @default {} */
+            /**
+             * @description String to string. Known to the hub: DefaultFiscalName, DefaultOrderEndpointName, DefaultStockName, MaxQuantity, OpenedPrices ("true"), and for a register LockAfterSeconds: the seconds without a touch after which it locks and asks for a PIN again ("0": never; absent: 60; at most 86400).
+             * @default {}
+             */
             settings: {
                 [key: string]: string;
             };
+            /** @description When a tablet was last paired as this register (POST /api/registers/pair); null: never. Pairing again replaces the earlier tablet. */
+            readonly pairedAt: string | null;
             /** @description Version: 1 on create, +1 on every stored change. */
             readonly _v: number;
         };
-        /** @description A Device as written by a client. Unknown top-level fields are dropped. */
+        /** @description A Device as written by a client. Unknown top-level fields are dropped; server-owned fields (`pairedAt`, `registerKeyHash`) are ignored. */
         DeviceInput: {
             name?: string;
             /** @default true */
@@ -1767,7 +1932,10 @@ export interface components {
             preferences: {
                 [key: string]: unknown;
             };
-            /** @default {} */
+            /**
+             * @description String to string. Known to the hub: DefaultFiscalName, DefaultOrderEndpointName, DefaultStockName, MaxQuantity, OpenedPrices ("true"), and for a register LockAfterSeconds: the seconds without a touch after which it locks and asks for a PIN again ("0": never; absent: 60; at most 86400).
+             * @default {}
+             */
             settings: {
                 [key: string]: string;
             };
@@ -2175,10 +2343,12 @@ export interface components {
              * @enum {string|null}
              */
             language: "en" | "sk" | "cs" | null;
+            /** @description Whether the user has a PIN (the PIN itself is never answered). */
+            readonly hasPin: boolean;
             /** @description Version: 1 on create, +1 on every stored change. */
             readonly _v: number;
         };
-        /** @description A User as written by a client. Unknown top-level fields are dropped; server-owned fields (`passwordHash`) are ignored. */
+        /** @description A User as written by a client. Unknown top-level fields are dropped; server-owned fields (`hasPin`, `passwordHash`, `pinHash`) are ignored. */
         UserInput: {
             id?: string;
             userName: string;
@@ -2189,6 +2359,8 @@ export interface components {
             /** @default [] */
             rights: string[];
             password?: string;
+            /** @description 4 to 8 digits for a quick login on a paired register (POST /api/auth with `pin`). Write-only; absent: kept; null: removed. */
+            pin?: string | null;
             /**
              * @description The user's language (the manager's page, the kitchen display, error details and CSV reports); null: the shop's (POS_HUB_LOCALE).
              * @default null
@@ -2276,6 +2448,8 @@ export interface components {
             readonly originDeviceName: string;
             readonly openDate: string;
             readonly closeDate: string | null;
+            /** @description When a write last added items or raised a quantity (what sends orders to the kitchen): a table plan shows the minutes since. Null while nothing was ordered; absent on tickets stored before it existed (take openDate). */
+            readonly lastOrderDate: string | null;
             readonly employee: {
                 userName: string;
                 name: string;
@@ -2325,7 +2499,7 @@ export interface components {
             /** @description Version: 1 on create, +1 on every stored change. */
             readonly _v: number;
         };
-        /** @description A Ticket as written by a client. Unknown top-level fields are dropped; server-owned fields (`state`, `originDeviceName`, `openDate`, `closeDate`, `employee`, `totalPrice`, `payments`, `closeInfo`, `vatBreakdown`) are ignored. */
+        /** @description A Ticket as written by a client. Unknown top-level fields are dropped; server-owned fields (`state`, `originDeviceName`, `openDate`, `closeDate`, `lastOrderDate`, `employee`, `totalPrice`, `payments`, `closeInfo`, `vatBreakdown`) are ignored. */
         TicketInput: {
             id?: string;
             /** @default null */
@@ -2651,9 +2825,93 @@ export interface components {
             /** @description All matches. */
             totalCount: number;
         };
+        Zone: {
+            name: string;
+            /**
+             * @description Zones are shown by order, then name.
+             * @default 0
+             */
+            order: number;
+            /**
+             * @description `#rrggbb`, or null for the register's own.
+             * @default null
+             */
+            color: string | null;
+            /** @default true */
+            isActive: boolean;
+            /** @default [] */
+            tables: {
+                /** @description Unique within the zone (letter case aside); what a ticket's `location.tableName` holds. */
+                name: string;
+                /** @description Grid column of the left edge (0-999); absent: not placed on the plan. */
+                x?: number;
+                /** @description Grid row of the top edge (0-999). */
+                y?: number;
+                /** @description Width in grid cells (1-100); absent: 1. */
+                width?: number;
+                /** @description Height in grid cells (1-100); absent: 1. */
+                height?: number;
+                /**
+                 * @description Drawn as a rectangle or a round table; absent: Rect.
+                 * @enum {string}
+                 */
+                shape?: "Rect" | "Round";
+                seats?: number;
+            }[];
+            /** @description Version: 1 on create, +1 on every stored change. */
+            readonly _v: number;
+        };
+        /** @description A Zone as written by a client. Unknown top-level fields are dropped. */
+        ZoneInput: {
+            name?: string;
+            /**
+             * @description Zones are shown by order, then name.
+             * @default 0
+             */
+            order: number;
+            /**
+             * @description `#rrggbb`, or null for the register's own.
+             * @default null
+             */
+            color: string | null;
+            /** @default true */
+            isActive: boolean;
+            /** @default [] */
+            tables: {
+                /** @description Unique within the zone (letter case aside); what a ticket's `location.tableName` holds. */
+                name: string;
+                /** @description Grid column of the left edge (0-999); absent: not placed on the plan. */
+                x?: number;
+                /** @description Grid row of the top edge (0-999). */
+                y?: number;
+                /** @description Width in grid cells (1-100); absent: 1. */
+                width?: number;
+                /** @description Height in grid cells (1-100); absent: 1. */
+                height?: number;
+                /**
+                 * @description Drawn as a rectangle or a round table; absent: Rect.
+                 * @enum {string}
+                 */
+                shape?: "Rect" | "Round";
+                seats?: number;
+            }[];
+            /** @description If given, the stored version must equal it (else 409); a body without `_v` is not checked. */
+            _v?: number;
+        };
+        ZoneQueryResult: {
+            /** @description Left out when `$count=true`. */
+            items?: components["schemas"]["Zone"][];
+            /** @description Items in this page (with `$count=true`: what the page would hold). */
+            count: number;
+            /** @description All matches. */
+            totalCount: number;
+        };
         LoginRequest: {
             userName: string;
-            password: string;
+            /** @description The password; or `pin` instead, on a paired register. */
+            password?: string;
+            /** @description The user's PIN instead of the password: accepted only on an active CashRegister or PDA paired from the manager's page (POST /api/registers/pair), with that pairing's key in the `X-Register-Key` header; anywhere else 401. */
+            pin?: string;
             deviceName: string;
         };
         SessionTokens: {
@@ -2670,7 +2928,7 @@ export interface components {
                 id: string;
                 userName: string;
                 name: string;
-                rights: ("CustomerCreate" | "CustomerUpdate" | "CustomerDelete" | "CustomerSetDiscount" | "CustomerSetCredit" | "StockTransferNumberingCreate" | "StockTransferNumberingUpdate" | "StockTransferNumberingDelete" | "DeviceCreate" | "DeviceUpdate" | "DeviceDelete" | "ModifierCreate" | "ModifierUpdate" | "ModifierDelete" | "OrderEndpointCreate" | "OrderEndpointUpdate" | "OrderEndpointDelete" | "StockCreate" | "StockUpdate" | "StockDelete" | "StockTakingCreate" | "StockTakingUpdate" | "StockTakingDelete" | "StockTakingClose" | "PaymentTypeCreate" | "PaymentTypeUpdate" | "PaymentTypeDelete" | "TicketCreate" | "TicketUpdate" | "TicketUpdateAny" | "TicketRename" | "TicketSetDiscount" | "TicketSetCustomer" | "TicketHandover" | "TicketTakeover" | "TicketDelete" | "TicketClose" | "TicketPrintPreliminary" | "Storno" | "PluCreate" | "PluUpdate" | "PluDelete" | "StockTransferCreate" | "FiscalDeviceCreate" | "FiscalDeviceUpdate" | "FiscalDeviceDelete" | "FiscalReport" | "UserCreate" | "UserUpdate" | "UserDelete" | "OrderProcess" | "Backup" | "ReceiptSettingsUpdate" | "CustomerRead" | "TicketReadAll" | "UserRead" | "SettingsRead" | "StockRead" | "ReportRead" | "Metrics" | "TicketSetPrice" | "CashCount")[];
+                rights: ("CustomerCreate" | "CustomerUpdate" | "CustomerDelete" | "CustomerSetDiscount" | "CustomerSetCredit" | "StockTransferNumberingCreate" | "StockTransferNumberingUpdate" | "StockTransferNumberingDelete" | "DeviceCreate" | "DeviceUpdate" | "DeviceDelete" | "ModifierCreate" | "ModifierUpdate" | "ModifierDelete" | "OrderEndpointCreate" | "OrderEndpointUpdate" | "OrderEndpointDelete" | "StockCreate" | "StockUpdate" | "StockDelete" | "StockTakingCreate" | "StockTakingUpdate" | "StockTakingDelete" | "StockTakingClose" | "PaymentTypeCreate" | "PaymentTypeUpdate" | "PaymentTypeDelete" | "TicketCreate" | "TicketUpdate" | "TicketUpdateAny" | "TicketRename" | "TicketSetDiscount" | "TicketSetCustomer" | "TicketHandover" | "TicketTakeover" | "TicketDelete" | "TicketClose" | "TicketPrintPreliminary" | "Storno" | "PluCreate" | "PluUpdate" | "PluDelete" | "StockTransferCreate" | "FiscalDeviceCreate" | "FiscalDeviceUpdate" | "FiscalDeviceDelete" | "FiscalReport" | "UserCreate" | "UserUpdate" | "UserDelete" | "OrderProcess" | "Backup" | "ReceiptSettingsUpdate" | "CustomerRead" | "TicketReadAll" | "UserRead" | "SettingsRead" | "StockRead" | "ReportRead" | "Metrics" | "TicketSetPrice" | "CashCount" | "ZoneCreate" | "ZoneUpdate" | "ZoneDelete")[];
                 /**
                  * @description The user's own language; null: the shop's (the page's `<html lang>`).
                  * @enum {string|null}
@@ -2689,7 +2947,7 @@ export interface components {
                 id: string;
                 userName: string;
                 name: string;
-                rights: ("CustomerCreate" | "CustomerUpdate" | "CustomerDelete" | "CustomerSetDiscount" | "CustomerSetCredit" | "StockTransferNumberingCreate" | "StockTransferNumberingUpdate" | "StockTransferNumberingDelete" | "DeviceCreate" | "DeviceUpdate" | "DeviceDelete" | "ModifierCreate" | "ModifierUpdate" | "ModifierDelete" | "OrderEndpointCreate" | "OrderEndpointUpdate" | "OrderEndpointDelete" | "StockCreate" | "StockUpdate" | "StockDelete" | "StockTakingCreate" | "StockTakingUpdate" | "StockTakingDelete" | "StockTakingClose" | "PaymentTypeCreate" | "PaymentTypeUpdate" | "PaymentTypeDelete" | "TicketCreate" | "TicketUpdate" | "TicketUpdateAny" | "TicketRename" | "TicketSetDiscount" | "TicketSetCustomer" | "TicketHandover" | "TicketTakeover" | "TicketDelete" | "TicketClose" | "TicketPrintPreliminary" | "Storno" | "PluCreate" | "PluUpdate" | "PluDelete" | "StockTransferCreate" | "FiscalDeviceCreate" | "FiscalDeviceUpdate" | "FiscalDeviceDelete" | "FiscalReport" | "UserCreate" | "UserUpdate" | "UserDelete" | "OrderProcess" | "Backup" | "ReceiptSettingsUpdate" | "CustomerRead" | "TicketReadAll" | "UserRead" | "SettingsRead" | "StockRead" | "ReportRead" | "Metrics" | "TicketSetPrice" | "CashCount")[];
+                rights: ("CustomerCreate" | "CustomerUpdate" | "CustomerDelete" | "CustomerSetDiscount" | "CustomerSetCredit" | "StockTransferNumberingCreate" | "StockTransferNumberingUpdate" | "StockTransferNumberingDelete" | "DeviceCreate" | "DeviceUpdate" | "DeviceDelete" | "ModifierCreate" | "ModifierUpdate" | "ModifierDelete" | "OrderEndpointCreate" | "OrderEndpointUpdate" | "OrderEndpointDelete" | "StockCreate" | "StockUpdate" | "StockDelete" | "StockTakingCreate" | "StockTakingUpdate" | "StockTakingDelete" | "StockTakingClose" | "PaymentTypeCreate" | "PaymentTypeUpdate" | "PaymentTypeDelete" | "TicketCreate" | "TicketUpdate" | "TicketUpdateAny" | "TicketRename" | "TicketSetDiscount" | "TicketSetCustomer" | "TicketHandover" | "TicketTakeover" | "TicketDelete" | "TicketClose" | "TicketPrintPreliminary" | "Storno" | "PluCreate" | "PluUpdate" | "PluDelete" | "StockTransferCreate" | "FiscalDeviceCreate" | "FiscalDeviceUpdate" | "FiscalDeviceDelete" | "FiscalReport" | "UserCreate" | "UserUpdate" | "UserDelete" | "OrderProcess" | "Backup" | "ReceiptSettingsUpdate" | "CustomerRead" | "TicketReadAll" | "UserRead" | "SettingsRead" | "StockRead" | "ReportRead" | "Metrics" | "TicketSetPrice" | "CashCount" | "ZoneCreate" | "ZoneUpdate" | "ZoneDelete")[];
                 /**
                  * @description The user's own language; null: the shop's (the page's `<html lang>`).
                  * @enum {string|null}
@@ -2697,6 +2955,12 @@ export interface components {
                 language: "en" | "sk" | "cs" | null;
                 device: components["schemas"]["Device"];
             };
+        };
+        OwnPinRequest: {
+            /** @description The caller's current password. */
+            password: string;
+            /** @description The new PIN, 4 to 8 digits; null removes it. */
+            pin: string | null;
         };
         RefreshRequest: {
             tokenId: string;
@@ -2719,7 +2983,7 @@ export interface components {
                 id: string;
                 userName: string;
                 name: string;
-                rights: ("CustomerCreate" | "CustomerUpdate" | "CustomerDelete" | "CustomerSetDiscount" | "CustomerSetCredit" | "StockTransferNumberingCreate" | "StockTransferNumberingUpdate" | "StockTransferNumberingDelete" | "DeviceCreate" | "DeviceUpdate" | "DeviceDelete" | "ModifierCreate" | "ModifierUpdate" | "ModifierDelete" | "OrderEndpointCreate" | "OrderEndpointUpdate" | "OrderEndpointDelete" | "StockCreate" | "StockUpdate" | "StockDelete" | "StockTakingCreate" | "StockTakingUpdate" | "StockTakingDelete" | "StockTakingClose" | "PaymentTypeCreate" | "PaymentTypeUpdate" | "PaymentTypeDelete" | "TicketCreate" | "TicketUpdate" | "TicketUpdateAny" | "TicketRename" | "TicketSetDiscount" | "TicketSetCustomer" | "TicketHandover" | "TicketTakeover" | "TicketDelete" | "TicketClose" | "TicketPrintPreliminary" | "Storno" | "PluCreate" | "PluUpdate" | "PluDelete" | "StockTransferCreate" | "FiscalDeviceCreate" | "FiscalDeviceUpdate" | "FiscalDeviceDelete" | "FiscalReport" | "UserCreate" | "UserUpdate" | "UserDelete" | "OrderProcess" | "Backup" | "ReceiptSettingsUpdate" | "CustomerRead" | "TicketReadAll" | "UserRead" | "SettingsRead" | "StockRead" | "ReportRead" | "Metrics" | "TicketSetPrice" | "CashCount")[];
+                rights: ("CustomerCreate" | "CustomerUpdate" | "CustomerDelete" | "CustomerSetDiscount" | "CustomerSetCredit" | "StockTransferNumberingCreate" | "StockTransferNumberingUpdate" | "StockTransferNumberingDelete" | "DeviceCreate" | "DeviceUpdate" | "DeviceDelete" | "ModifierCreate" | "ModifierUpdate" | "ModifierDelete" | "OrderEndpointCreate" | "OrderEndpointUpdate" | "OrderEndpointDelete" | "StockCreate" | "StockUpdate" | "StockDelete" | "StockTakingCreate" | "StockTakingUpdate" | "StockTakingDelete" | "StockTakingClose" | "PaymentTypeCreate" | "PaymentTypeUpdate" | "PaymentTypeDelete" | "TicketCreate" | "TicketUpdate" | "TicketUpdateAny" | "TicketRename" | "TicketSetDiscount" | "TicketSetCustomer" | "TicketHandover" | "TicketTakeover" | "TicketDelete" | "TicketClose" | "TicketPrintPreliminary" | "Storno" | "PluCreate" | "PluUpdate" | "PluDelete" | "StockTransferCreate" | "FiscalDeviceCreate" | "FiscalDeviceUpdate" | "FiscalDeviceDelete" | "FiscalReport" | "UserCreate" | "UserUpdate" | "UserDelete" | "OrderProcess" | "Backup" | "ReceiptSettingsUpdate" | "CustomerRead" | "TicketReadAll" | "UserRead" | "SettingsRead" | "StockRead" | "ReportRead" | "Metrics" | "TicketSetPrice" | "CashCount" | "ZoneCreate" | "ZoneUpdate" | "ZoneDelete")[];
                 /**
                  * @description The user's own language; null: the shop's (the page's `<html lang>`).
                  * @enum {string|null}
@@ -2747,6 +3011,41 @@ export interface components {
         };
         KdsRecallRequest: {
             _v?: number;
+        };
+        RegisterPairRequest: {
+            code: string;
+        };
+        PairedRegister: {
+            deviceName: string;
+            /** @enum {string} */
+            envName: "CashRegister" | "PDA";
+            /** @description The register's secret (256 random bits): shown once; the hub keeps only its hash. */
+            deviceKey: string;
+        };
+        RegisterUsers: {
+            items: {
+                userName: string;
+                name: string;
+                hasPin: boolean;
+            }[];
+            count: number;
+            totalCount: number;
+        };
+        RegisterPairingRequest: {
+            deviceName: string;
+        };
+        RegisterPairing: {
+            id: string;
+            deviceName: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description The user name of the manager who asked for the code. */
+            createdBy: string;
+            /**
+             * Format: date-time
+             * @description 10 minutes after createdAt.
+             */
+            expiresAt: string;
         };
         TicketHandover: {
             ids: string[];
@@ -3453,6 +3752,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The Customer's key `id`. */
@@ -3534,7 +3838,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3544,7 +3851,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -3603,6 +3910,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The Customer's key `id`. */
@@ -3679,7 +3991,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3689,7 +4004,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -4106,6 +4421,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The StockTransferNumbering's key `id`. */
@@ -4187,7 +4507,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4197,7 +4520,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -4256,6 +4579,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The StockTransferNumbering's key `id`. */
@@ -4332,7 +4660,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4342,7 +4673,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -4400,7 +4731,7 @@ export interface operations {
                 /** @description Page size, 0..1000; outside that range: 400. */
                 $take?: number;
                 /**
-                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `name` ascending, so paging is stable; without `$sort` the order is `name` ascending. Unknown key: 400. Keys: `name`, `isActive`, `envName`, `description`, `roles`, `preferences`, `settings`.
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `name` ascending, so paging is stable; without `$sort` the order is `name` ascending. Unknown key: 400. Keys: `name`, `isActive`, `envName`, `description`, `roles`, `preferences`, `settings`, `pairedAt`.
                  * @example -name
                  */
                 $sort?: string;
@@ -4720,6 +5051,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The Device's key `name`. */
@@ -4801,7 +5137,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4811,7 +5150,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -4870,6 +5209,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The Device's key `name`. */
@@ -4946,7 +5290,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4956,7 +5303,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -5343,6 +5690,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The Modifier's key `id`. */
@@ -5424,7 +5776,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5434,7 +5789,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -5493,6 +5848,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The Modifier's key `id`. */
@@ -5569,7 +5929,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5579,7 +5942,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -5962,6 +6325,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The OrderEndpoint's key `name`. */
@@ -6043,7 +6411,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6053,7 +6424,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -6112,6 +6483,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The OrderEndpoint's key `name`. */
@@ -6188,7 +6564,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6198,7 +6577,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -6565,6 +6944,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The Stock's key `name`. */
@@ -6646,7 +7030,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6656,7 +7043,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -6715,6 +7102,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The Stock's key `name`. */
@@ -6794,7 +7186,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6804,7 +7199,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -7188,6 +7583,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The PaymentType's key `number`. */
@@ -7269,7 +7669,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7279,7 +7682,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -7338,6 +7741,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The PaymentType's key `number`. */
@@ -7414,7 +7822,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7424,7 +7835,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -7796,6 +8207,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The Category's key `name`. */
@@ -7877,7 +8293,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7887,7 +8306,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -7946,6 +8365,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The Category's key `name`. */
@@ -8025,7 +8449,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8035,7 +8462,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -8457,6 +8884,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The Plu's key `id`. */
@@ -8538,7 +8970,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8548,7 +8983,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -8607,6 +9042,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The Plu's key `id`. */
@@ -8683,7 +9123,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8693,7 +9136,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -9099,6 +9542,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The FiscalDevice's key `name`. */
@@ -9180,7 +9628,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9190,7 +9641,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -9249,6 +9700,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The FiscalDevice's key `name`. */
@@ -9328,7 +9784,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9338,7 +9797,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -9396,7 +9855,7 @@ export interface operations {
                 /** @description Page size, 0..1000; outside that range: 400. */
                 $take?: number;
                 /**
-                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `userName`, `name`, `isActive`, `rights`, `language`.
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `userName`, `name`, `isActive`, `rights`, `language`, `hasPin`.
                  * @example -id
                  */
                 $sort?: string;
@@ -9751,6 +10210,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The User's key `id`. */
@@ -9835,7 +10299,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9845,7 +10312,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -9904,6 +10371,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The User's key `id`. */
@@ -9984,7 +10456,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9994,7 +10469,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -10052,7 +10527,7 @@ export interface operations {
                 /** @description Page size, 0..1000; outside that range: 400. */
                 $take?: number;
                 /**
-                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `externalId`, `name`, `purchaseType`, `currencyLabel`, `discountRate`, `customer`, `location`, `note`, `items`, `state`, `originDeviceName`, `openDate`, `closeDate`, `employee`, `totalPrice`, `payments`, `closeInfo`, `vatBreakdown`, `IsClosed`, `HasCustomer`, `HasDiscount`, `HasNegativeItem`, `HasReturnedItem`, `DeviceName`, `CloseInfoDeviceName`, `CloseInfoFiscalName`, `CloseInfoNumber`, `CloseInfoDailySalesReportNumber`, `CloseInfoFiscalMemorySerialNumber`, `LocationTableName`, `LocationZoneName`, `CustomerCardSerialNumber`, `CustomerId`, `EmployeeUserName`, `ReturnOf`, `ItemPluCode`, `ItemPluStockName`, `closeInfo.number`, `closeInfo.deviceName`, `closeInfo.dailySalesReportNumber`, `location.tableName`, `location.zoneName`, `employee.userName`, `totalPrice.amount`.
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `externalId`, `name`, `purchaseType`, `currencyLabel`, `discountRate`, `customer`, `location`, `note`, `items`, `state`, `originDeviceName`, `openDate`, `closeDate`, `lastOrderDate`, `employee`, `totalPrice`, `payments`, `closeInfo`, `vatBreakdown`, `IsClosed`, `HasCustomer`, `HasDiscount`, `HasNegativeItem`, `HasReturnedItem`, `DeviceName`, `CloseInfoDeviceName`, `CloseInfoFiscalName`, `CloseInfoNumber`, `CloseInfoDailySalesReportNumber`, `CloseInfoFiscalMemorySerialNumber`, `LocationTableName`, `LocationZoneName`, `CustomerCardSerialNumber`, `CustomerId`, `EmployeeUserName`, `ReturnOf`, `ItemPluCode`, `ItemPluStockName`, `closeInfo.number`, `closeInfo.deviceName`, `closeInfo.dailySalesReportNumber`, `location.tableName`, `location.zoneName`, `employee.userName`, `totalPrice.amount`.
                  * @example -id
                  */
                 $sort?: string;
@@ -10696,6 +11171,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The Ticket's key `id`. */
@@ -10781,7 +11261,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10791,7 +11274,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -10864,6 +11347,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The Ticket's key `id`. */
@@ -10944,7 +11432,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10954,7 +11445,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -12018,6 +12509,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The StockTaking's key `id`. */
@@ -12102,7 +12598,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12112,7 +12611,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -12171,6 +12670,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The StockTaking's key `id`. */
@@ -12250,7 +12754,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12260,7 +12767,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -12885,6 +13392,656 @@ export interface operations {
             };
         };
     };
+    "zones.list": {
+        parameters: {
+            query?: {
+                /** @description Matching records to skip. */
+                $skip?: number;
+                /** @description Page size, 0..1000; outside that range: 400. */
+                $take?: number;
+                /**
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `name` ascending, so paging is stable; without `$sort` the order is `name` ascending. Unknown key: 400. Keys: `name`, `order`, `color`, `isActive`, `tables`.
+                 * @example -name
+                 */
+                $sort?: string;
+                /** @description `true`: the answer has no `items`; `count` is what the page would hold and `totalCount` every match. */
+                $count?: boolean;
+                /**
+                 * @description NData filter on `name`, of type text. Syntax `OP:ARG;OP:ARG` (operations joined by `;` are ANDed; so are repeated parameters); a plain value means `eq`. Operators: `eq` (the default), `ne`, `gt`, `ge`, `lt`, `le`, `in`, `nin`, `contains`, `startswith`. `contains` and `startswith` ignore letter case. `in`/`nin` take comma-separated values (a value holding a comma is written in double quotes, CSV style); `null` with `eq`/`ne` matches a missing value. A bad value or operator: 400 naming this filter.
+                 * @example startswith:Ab
+                 */
+                name?: string;
+                /**
+                 * @description NData filter on `isActive`, of type `true` or `false`. Syntax `OP:ARG;OP:ARG` (operations joined by `;` are ANDed; so are repeated parameters); a plain value means `eq`. Operators: `eq` (the default), `ne`, `in`, `nin`. `in`/`nin` take comma-separated values (a value holding a comma is written in double quotes, CSV style); `null` with `eq`/`ne` matches a missing value. A bad value or operator: 400 naming this filter.
+                 * @example true
+                 */
+                isActive?: string;
+                /**
+                 * @description NData filter on `order`, of type integer. Syntax `OP:ARG;OP:ARG` (operations joined by `;` are ANDed; so are repeated parameters); a plain value means `eq`. Operators: `eq` (the default), `ne`, `gt`, `ge`, `lt`, `le`, `in`, `nin`. `in`/`nin` take comma-separated values (a value holding a comma is written in double quotes, CSV style); `null` with `eq`/`ne` matches a missing value. A bad value or operator: 400 naming this filter.
+                 * @example ge:10;lt:20
+                 */
+                order?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of matches. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ZoneQueryResult"];
+                };
+            };
+            /** @description A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description No, unknown, expired or revoked token. (errorCode 1 Unauthenticated) */
+            401: {
+                headers: {
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 401;
+                        /** @enum {integer} */
+                        errorCode?: 1;
+                    };
+                };
+            };
+            /** @description More requests from this address than the rate limit (`POS_HUB_RATE_LIMIT` per second) allows. (errorCode 10 TooManyRequests) */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 429;
+                        /** @enum {integer} */
+                        errorCode?: 10;
+                    };
+                };
+            };
+        };
+    };
+    "zones.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Terasa",
+                 *       "order": 2,
+                 *       "color": "#2e7d32",
+                 *       "tables": [
+                 *         {
+                 *           "name": "T1",
+                 *           "x": 0,
+                 *           "y": 0,
+                 *           "width": 2,
+                 *           "height": 2,
+                 *           "shape": "Round",
+                 *           "seats": 4
+                 *         },
+                 *         {
+                 *           "name": "T2",
+                 *           "x": 3,
+                 *           "y": 0,
+                 *           "width": 3,
+                 *           "height": 2,
+                 *           "shape": "Rect",
+                 *           "seats": 6
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["ZoneInput"];
+            };
+        };
+        responses: {
+            /** @description The created Zone. */
+            201: {
+                headers: {
+                    /** @description The path of the new resource. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Zone"];
+                };
+            };
+            /** @description An invalid body, a key (`name`) that already exists (code Unique), a reference to something that does not exist, or a malformed `Idempotency-Key`; `errors` lists every member at fault. (errorCode 3 ValidationFailed) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description No, unknown, expired or revoked token. (errorCode 1 Unauthenticated) */
+            401: {
+                headers: {
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 401;
+                        /** @enum {integer} */
+                        errorCode?: 1;
+                    };
+                };
+            };
+            /** @description A missing right; `detail` names it. (errorCode 2 Unauthorized) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 403;
+                        /** @enum {integer} */
+                        errorCode?: 2;
+                    };
+                };
+            };
+            /** @description This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 409;
+                        /** @enum {integer} */
+                        errorCode?: 11;
+                    };
+                };
+            };
+            /** @description The body is larger than 1 MiB. (errorCode 3 ValidationFailed) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 413;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description A non-empty body that is not `application/json`. (errorCode 3 ValidationFailed) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 415;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description More requests from this address than the rate limit (`POS_HUB_RATE_LIMIT` per second) allows. (errorCode 10 TooManyRequests) */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 429;
+                        /** @enum {integer} */
+                        errorCode?: 10;
+                    };
+                };
+            };
+        };
+    };
+    "zones.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Zone's key `name`. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The Zone. */
+            200: {
+                headers: {
+                    /** @description The version `_v`, quoted (`"3"`); send it back in `If-Match`. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Zone"];
+                };
+            };
+            /** @description `name` in the path is not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description No, unknown, expired or revoked token. (errorCode 1 Unauthenticated) */
+            401: {
+                headers: {
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 401;
+                        /** @enum {integer} */
+                        errorCode?: 1;
+                    };
+                };
+            };
+            /** @description No Zone has this name. (errorCode 7 NotFound) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 404;
+                        /** @enum {integer} */
+                        errorCode?: 7;
+                    };
+                };
+            };
+            /** @description More requests from this address than the rate limit (`POS_HUB_RATE_LIMIT` per second) allows. (errorCode 10 TooManyRequests) */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 429;
+                        /** @enum {integer} */
+                        errorCode?: 10;
+                    };
+                };
+            };
+        };
+    };
+    "zones.put": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The expected version (`"3"`, as the ETag); a different stored version: 409.
+                 * @example "3"
+                 */
+                "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The Zone's key `name`. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ZoneInput"];
+            };
+        };
+        responses: {
+            /** @description Replaced: the stored Zone. */
+            200: {
+                headers: {
+                    /** @description The version `_v`, quoted (`"3"`); send it back in `If-Match`. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Zone"];
+                };
+            };
+            /** @description Created: the stored Zone. */
+            201: {
+                headers: {
+                    /** @description The version `_v`, quoted (`"3"`); send it back in `If-Match`. */
+                    ETag?: string;
+                    /** @description The path of the new resource. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Zone"];
+                };
+            };
+            /** @description An invalid body or `If-Match`, a key (`name`) in the body that differs from the path, or a reference to something that does not exist. (errorCode 3 ValidationFailed) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description No, unknown, expired or revoked token. (errorCode 1 Unauthenticated) */
+            401: {
+                headers: {
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 401;
+                        /** @enum {integer} */
+                        errorCode?: 1;
+                    };
+                };
+            };
+            /** @description A missing right; `detail` names it. (errorCode 2 Unauthorized) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 403;
+                        /** @enum {integer} */
+                        errorCode?: 2;
+                    };
+                };
+            };
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 409;
+                        /** @enum {integer} */
+                        errorCode?: 6 | 11;
+                    };
+                };
+            };
+            /** @description The body is larger than 1 MiB. (errorCode 3 ValidationFailed) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 413;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description A non-empty body that is not `application/json`. (errorCode 3 ValidationFailed) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 415;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description More requests from this address than the rate limit (`POS_HUB_RATE_LIMIT` per second) allows. (errorCode 10 TooManyRequests) */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 429;
+                        /** @enum {integer} */
+                        errorCode?: 10;
+                    };
+                };
+            };
+        };
+    };
+    "zones.delete": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The expected version (`"3"`, as the ETag); a different stored version: 409.
+                 * @example "3"
+                 */
+                "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The Zone's key `name`. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deleted Zone. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Zone"];
+                };
+            };
+            /** @description A malformed `If-Match`, or an unreadable body. (errorCode 3 ValidationFailed) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description No, unknown, expired or revoked token. (errorCode 1 Unauthenticated) */
+            401: {
+                headers: {
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 401;
+                        /** @enum {integer} */
+                        errorCode?: 1;
+                    };
+                };
+            };
+            /** @description A missing right; `detail` names it. (errorCode 2 Unauthorized) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 403;
+                        /** @enum {integer} */
+                        errorCode?: 2;
+                    };
+                };
+            };
+            /** @description No Zone has this name. (errorCode 7 NotFound) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 404;
+                        /** @enum {integer} */
+                        errorCode?: 7;
+                    };
+                };
+            };
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 409;
+                        /** @enum {integer} */
+                        errorCode?: 6 | 11;
+                    };
+                };
+            };
+            /** @description The body is larger than 1 MiB. (errorCode 3 ValidationFailed) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 413;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description A non-empty body that is not `application/json`. (errorCode 3 ValidationFailed) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 415;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description More requests from this address than the rate limit (`POS_HUB_RATE_LIMIT` per second) allows. (errorCode 10 TooManyRequests) */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 429;
+                        /** @enum {integer} */
+                        errorCode?: 10;
+                    };
+                };
+            };
+        };
+    };
     "auth.session": {
         parameters: {
             query?: never;
@@ -12940,7 +14097,13 @@ export interface operations {
     "auth.login": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Only with `pin`: the key POST /api/registers/pair gave this register.
+                 * @example kQ3v…
+                 */
+                "X-Register-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -12959,7 +14122,7 @@ export interface operations {
                     "application/json": components["schemas"]["SessionTokens"];
                 };
             };
-            /** @description A body without userName, password or deviceName. (errorCode 3 ValidationFailed) */
+            /** @description A body without userName or deviceName, with neither or both of password and pin, or a pin that is not 4-8 digits. (errorCode 3 ValidationFailed) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12973,7 +14136,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unknown user or device, wrong password, or an inactive user or device. (errorCode 1 Unauthenticated) */
+            /** @description Unknown user or device, wrong password or PIN, an inactive user or device, or a PIN on a device that is not a paired register (or without its key). (errorCode 1 Unauthenticated) */
             401: {
                 headers: {
                     /** @description Always `Bearer`. */
@@ -13113,6 +14276,105 @@ export interface operations {
                 };
             };
             /** @description More requests from this address than the rate limit (`POS_HUB_RATE_LIMIT` per second) allows. (errorCode 10 TooManyRequests) */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 429;
+                        /** @enum {integer} */
+                        errorCode?: 10;
+                    };
+                };
+            };
+        };
+    };
+    "auth.pin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OwnPinRequest"];
+            };
+        };
+        responses: {
+            /** @description The PIN is set (or removed). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A pin that is not 4-8 digits nor null, or a password that is not the caller's (memberName `password`). (errorCode 3 ValidationFailed) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description No, unknown, expired or revoked token. (errorCode 1 Unauthenticated) */
+            401: {
+                headers: {
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 401;
+                        /** @enum {integer} */
+                        errorCode?: 1;
+                    };
+                };
+            };
+            /** @description The body is larger than 1 MiB. (errorCode 3 ValidationFailed) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 413;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description A non-empty body that is not `application/json`. (errorCode 3 ValidationFailed) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 415;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /**
+             * @description - Too many failed logins or password checks for this user name or from this address. (errorCode 10 TooManyRequests)
+             *     - More requests from this address than the rate limit (`POS_HUB_RATE_LIMIT` per second) allows. (errorCode 10 TooManyRequests)
+             */
             429: {
                 headers: {
                     /** @description Seconds until a request is accepted again. */
@@ -13323,7 +14585,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - Too many wrong pairing codes within 15 minutes. (errorCode 10 TooManyRequests)
+             * @description - Too many wrong pairing codes from this address, or against this code. (errorCode 10 TooManyRequests)
              *     - More requests from this address than the rate limit (`POS_HUB_RATE_LIMIT` per second) allows. (errorCode 10 TooManyRequests)
              */
             429: {
@@ -13664,7 +14926,13 @@ export interface operations {
     "kds.pairings.delete": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -13722,6 +14990,20 @@ export interface operations {
                         status?: 404;
                         /** @enum {integer} */
                         errorCode?: 7;
+                    };
+                };
+            };
+            /** @description This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 409;
+                        /** @enum {integer} */
+                        errorCode?: 11;
                     };
                 };
             };
@@ -13839,7 +15121,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13849,7 +15134,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -13878,6 +15163,604 @@ export interface operations {
                         status?: 415;
                         /** @enum {integer} */
                         errorCode?: 3;
+                    };
+                };
+            };
+            /** @description More requests from this address than the rate limit (`POS_HUB_RATE_LIMIT` per second) allows. (errorCode 10 TooManyRequests) */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 429;
+                        /** @enum {integer} */
+                        errorCode?: 10;
+                    };
+                };
+            };
+        };
+    };
+    "registers.pair": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RegisterPairRequest"];
+            };
+        };
+        responses: {
+            /** @description The register this tablet now is. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PairedRegister"];
+                };
+            };
+            /** @description A code that is not 6 digits. (errorCode 3 ValidationFailed) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description The code is wrong, expired, withdrawn or already used. (errorCode 1 Unauthenticated) */
+            401: {
+                headers: {
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 401;
+                        /** @enum {integer} */
+                        errorCode?: 1;
+                    };
+                };
+            };
+            /** @description The device was deleted (the code is spent), or is inactive or no longer a CashRegister or PDA (the code is kept). (errorCode 8 OperationForbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 403;
+                        /** @enum {integer} */
+                        errorCode?: 8;
+                    };
+                };
+            };
+            /** @description The body is larger than 1 MiB. (errorCode 3 ValidationFailed) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 413;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description A non-empty body that is not `application/json`. (errorCode 3 ValidationFailed) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 415;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /**
+             * @description - Too many wrong pairing codes from this address, or against this code. (errorCode 10 TooManyRequests)
+             *     - More requests from this address than the rate limit (`POS_HUB_RATE_LIMIT` per second) allows. (errorCode 10 TooManyRequests)
+             */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 429;
+                        /** @enum {integer} */
+                        errorCode?: 10;
+                    };
+                };
+            };
+        };
+    };
+    "registers.users": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The key POST /api/registers/pair gave this register (required).
+                 * @example kQ3v…
+                 */
+                "X-Register-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The users who may sell. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegisterUsers"];
+                };
+            };
+            /** @description No key, or not the key of an active paired CashRegister or PDA (paired again since, deleted, switched off). (errorCode 1 Unauthenticated) */
+            401: {
+                headers: {
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 401;
+                        /** @enum {integer} */
+                        errorCode?: 1;
+                    };
+                };
+            };
+            /** @description More requests from this address than the rate limit (`POS_HUB_RATE_LIMIT` per second) allows. (errorCode 10 TooManyRequests) */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 429;
+                        /** @enum {integer} */
+                        errorCode?: 10;
+                    };
+                };
+            };
+        };
+    };
+    "registers.pairings.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The outstanding pairings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            id: string;
+                            deviceName: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description The user name of the manager who asked for the code. */
+                            createdBy: string;
+                            /**
+                             * Format: date-time
+                             * @description 10 minutes after createdAt.
+                             */
+                            expiresAt: string;
+                        }[];
+                        count: number;
+                        totalCount: number;
+                    };
+                };
+            };
+            /** @description No, unknown, expired or revoked token. (errorCode 1 Unauthenticated) */
+            401: {
+                headers: {
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 401;
+                        /** @enum {integer} */
+                        errorCode?: 1;
+                    };
+                };
+            };
+            /** @description Without DeviceUpdate. (errorCode 2 Unauthorized) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 403;
+                        /** @enum {integer} */
+                        errorCode?: 2;
+                    };
+                };
+            };
+            /** @description More requests from this address than the rate limit (`POS_HUB_RATE_LIMIT` per second) allows. (errorCode 10 TooManyRequests) */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 429;
+                        /** @enum {integer} */
+                        errorCode?: 10;
+                    };
+                };
+            };
+        };
+    };
+    "registers.pairings.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RegisterPairingRequest"];
+            };
+        };
+        responses: {
+            /** @description The code and the link, with `Location` naming the pairing. */
+            201: {
+                headers: {
+                    /** @description The path of the new resource. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        deviceName: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** @description The user name of the manager who asked for the code. */
+                        createdBy: string;
+                        /**
+                         * Format: date-time
+                         * @description 10 minutes after createdAt.
+                         */
+                        expiresAt: string;
+                        /**
+                         * @description Six digits, for the tablet.
+                         * @example 042917
+                         */
+                        code: string;
+                        /**
+                         * @description The register page with the code, for the tablet to open.
+                         * @example http://192.168.1.5:8080/pos/#pair=042917
+                         */
+                        link: string;
+                    };
+                };
+            };
+            /** @description A body without deviceName, or a device that does not exist. (errorCode 3 ValidationFailed) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description No, unknown, expired or revoked token. (errorCode 1 Unauthenticated) */
+            401: {
+                headers: {
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 401;
+                        /** @enum {integer} */
+                        errorCode?: 1;
+                    };
+                };
+            };
+            /**
+             * @description - Without DeviceUpdate. (errorCode 2 Unauthorized)
+             *     - The device is not a CashRegister or PDA, or is inactive. (errorCode 8 OperationForbidden)
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 403;
+                        /** @enum {integer} */
+                        errorCode?: 2 | 8;
+                    };
+                };
+            };
+            /** @description This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 409;
+                        /** @enum {integer} */
+                        errorCode?: 11;
+                    };
+                };
+            };
+            /** @description The body is larger than 1 MiB. (errorCode 3 ValidationFailed) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 413;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description A non-empty body that is not `application/json`. (errorCode 3 ValidationFailed) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 415;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description More requests from this address than the rate limit (`POS_HUB_RATE_LIMIT` per second) allows. (errorCode 10 TooManyRequests) */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 429;
+                        /** @enum {integer} */
+                        errorCode?: 10;
+                    };
+                };
+            };
+        };
+    };
+    "registers.pairings.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pairing. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegisterPairing"];
+                };
+            };
+            /** @description No, unknown, expired or revoked token. (errorCode 1 Unauthenticated) */
+            401: {
+                headers: {
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 401;
+                        /** @enum {integer} */
+                        errorCode?: 1;
+                    };
+                };
+            };
+            /** @description Without DeviceUpdate. (errorCode 2 Unauthorized) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 403;
+                        /** @enum {integer} */
+                        errorCode?: 2;
+                    };
+                };
+            };
+            /** @description No outstanding pairing has this id (used, expired or withdrawn). (errorCode 7 NotFound) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 404;
+                        /** @enum {integer} */
+                        errorCode?: 7;
+                    };
+                };
+            };
+            /** @description More requests from this address than the rate limit (`POS_HUB_RATE_LIMIT` per second) allows. (errorCode 10 TooManyRequests) */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 429;
+                        /** @enum {integer} */
+                        errorCode?: 10;
+                    };
+                };
+            };
+        };
+    };
+    "registers.pairings.delete": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The withdrawn pairing. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegisterPairing"];
+                };
+            };
+            /** @description No, unknown, expired or revoked token. (errorCode 1 Unauthenticated) */
+            401: {
+                headers: {
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 401;
+                        /** @enum {integer} */
+                        errorCode?: 1;
+                    };
+                };
+            };
+            /** @description Without DeviceUpdate. (errorCode 2 Unauthorized) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 403;
+                        /** @enum {integer} */
+                        errorCode?: 2;
+                    };
+                };
+            };
+            /** @description No outstanding pairing has this id. (errorCode 7 NotFound) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 404;
+                        /** @enum {integer} */
+                        errorCode?: 7;
+                    };
+                };
+            };
+            /** @description This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 409;
+                        /** @enum {integer} */
+                        errorCode?: 11;
                     };
                 };
             };
@@ -15053,6 +16936,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -15118,7 +17006,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -15128,7 +17019,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -15187,6 +17078,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 id: string;
@@ -15273,7 +17169,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -15283,7 +17182,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -15377,7 +17276,13 @@ export interface operations {
     "orderendpoints.test": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The order endpoint. */
                 name: string;
@@ -15447,6 +17352,20 @@ export interface operations {
                     };
                 };
             };
+            /** @description This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 409;
+                        /** @enum {integer} */
+                        errorCode?: 11;
+                    };
+                };
+            };
             /** @description More requests from this address than the rate limit (`POS_HUB_RATE_LIMIT` per second) allows. (errorCode 10 TooManyRequests) */
             429: {
                 headers: {
@@ -15468,7 +17387,13 @@ export interface operations {
     "orders.reprint": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -15535,6 +17460,20 @@ export interface operations {
                         status?: 404;
                         /** @enum {integer} */
                         errorCode?: 7;
+                    };
+                };
+            };
+            /** @description This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 409;
+                        /** @enum {integer} */
+                        errorCode?: 11;
                     };
                 };
             };
@@ -15633,7 +17572,13 @@ export interface operations {
     "backups.create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -15677,6 +17622,20 @@ export interface operations {
                         status?: 403;
                         /** @enum {integer} */
                         errorCode?: 2;
+                    };
+                };
+            };
+            /** @description This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 409;
+                        /** @enum {integer} */
+                        errorCode?: 11;
                     };
                 };
             };

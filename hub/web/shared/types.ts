@@ -30,6 +30,8 @@ export type Customer = Schemas['Customer'];
 export type Card = Customer['cards'][number];
 export type HubUser = Schemas['User'];
 export type Numbering = Schemas['StockTransferNumbering'];
+/** A zone of the floor plan with its tables (issue 29). */
+export type Zone = Schemas['Zone'];
 export type Health = Schemas['Health'];
 /** A change-log entry, as GET /api/changes lists it and GET /api/events streams it. */
 export type Change = Schemas['Change'];

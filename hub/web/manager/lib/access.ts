@@ -30,7 +30,7 @@ export interface Gated {
 }
 
 /** Names of components/Icon's icons (this module stays free of JSX, so the hub's own tests can read it). */
-type ViewIcon = 'today' | 'tickets' | 'devices' | 'catalog' | 'customers' | 'reports' | 'settings';
+type ViewIcon = 'today' | 'tickets' | 'devices' | 'table' | 'catalog' | 'customers' | 'reports' | 'settings';
 
 export interface View extends Gated {
   href: string;
@@ -43,6 +43,8 @@ export const VIEWS: readonly View[] = [
   { href: '/today', label: { en: 'Today', sk: 'Dnes', cs: 'Dnes' }, icon: 'today' },
   { href: '/tickets', label: { en: 'Tickets', sk: 'Účty', cs: 'Účty' }, icon: 'tickets' },
   { href: '/devices', label: { en: 'Devices', sk: 'Zariadenia', cs: 'Zařízení' }, icon: 'devices', needs: ['SettingsRead'] },
+  // The floor plan (issue 29): everyone reads it (a waiter sees the tables); changing it needs ZoneUpdate.
+  { href: '/floorplan', label: { en: 'Floor plan', sk: 'Plán stolov', cs: 'Plán stolů' }, icon: 'table' },
   { href: '/catalog', label: { en: 'Catalog & stock', sk: 'Katalóg a sklad', cs: 'Katalog a sklad' }, icon: 'catalog' },
   { href: '/customers', label: { en: 'Customers', sk: 'Zákazníci', cs: 'Zákazníci' }, icon: 'customers', needs: ['CustomerRead'] },
   { href: '/reports', label: { en: 'Reports', sk: 'Prehľady', cs: 'Přehledy' }, icon: 'reports', needs: ['ReportRead'] },

@@ -7,9 +7,11 @@
  * (no address, no printer options; its amber and red minutes), then asks the hub for a pairing
  * code (POST /api/kds/pairings) and shows it big with its expiry and the link to open on the
  * tablet. Any Tablet endpoint can be paired again, or its minutes changed, from its row.
+ *
+ * Registers (issue 29): "Add a register" and each register's pairing live in RegisterPairing.tsx.
  */
 import { useEffect, useState } from 'preact/hooks';
-import type { ComponentChildren } from 'preact';
+import { Fragment, type ComponentChildren } from 'preact';
 import { Badge, Button, Card, confirm, Empty, LinkButton, Notice, PageHeader, Spinner } from '../components/ui';
 import { Field } from '../components/Field';
 import { Icon } from '../components/Icon';
@@ -19,6 +21,7 @@ import { collator, money, quantity, time } from '../lib/format';
 import { useCan } from '../lib/session';
 import { messages, plural } from '../../shared/i18n';
 import type { Device, FiscalDevice, Health, OrderEndpoint, PrinterStatus } from '../../shared/types';
+import { AddRegister, isRegister, PairButton, PairedBadge, RegisterPairing } from './RegisterPairing';
 
 const t = messages({
   switchedOff: { en: 'Switched off', sk: 'Vypnuté', cs: 'DIČ' },
@@ -534,6 +537,9 @@ const STYLE = `
 .kds-add { margin-top: 12px; }
 .kds-extra { list-style: none; padding: 0 0 14px; }
 .kds-extra .kds-form { margin-top: 0; }
+.reg-pairing-body { display: flex; flex-wrap: wrap; gap: 16px; align-items: center; justify-content: space-between; }
+.reg-pairing-text { display: flex; flex-direction: column; gap: 8px; flex: 1 1 220px; min-width: 0; }
+.reg-pairing .qr { flex: none; max-width: 100%; height: auto; background: #fff; border-radius: 6px; }
 `;
 
 export function Devices() {
@@ -543,6 +549,7 @@ export function Devices() {
   const fiscal = useAll<FiscalDevice>('fiscaldevices');
   const health = useLoad<Health>('health', (signal) => api.get<Health>('/api/health', signal), ['orderendpoints', 'fiscaldevices', 'orders']);
   const [pairing, setPairing] = useState<string | null>(null);
+  const [pairingRegister, setPairingRegister] = useState<string | null>(null);
   usePoll(health.reload);
   usePoll(fiscal.reload);
   const healthOf = (name: string) => health.data?.printers?.find((p) => p.name === name);
@@ -550,6 +557,9 @@ export function Devices() {
   const registers = sorted(devices.data).filter((d) => d.envName !== 'BackOffice');
   const other = sorted(devices.data).filter((d) => d.envName === 'BackOffice');
   const mayAdd = can('OrderEndpointCreate') && can('OrderEndpointUpdate');
+  const mayAddRegister = can('DeviceCreate') && can('DeviceUpdate');
+  const mayPairRegister = can('DeviceUpdate');
+  const pairingDevice = registers.find((d) => d.name === pairingRegister);
 
   return (
     <div class="page">
@@ -573,26 +583,44 @@ export function Devices() {
           ) : (
             <ul class="devices">
               {[...registers, ...other].map((d) => (
-                <DeviceRow
-                  key={d.name}
-                  icon="register"
-                  title={d.name}
-                  badges={
-                    <>
-                      <Badge tone={d.envName === 'CashRegister' || d.envName === 'PDA' ? 'info' : 'neutral'}>{d.envName === 'CashRegister' ? t('register') : d.envName}</Badge>
-                      {!d.isActive && <Badge>{t('switchedOff')}</Badge>}
-                    </>
-                  }
-                  facts={
-                    <>
-                      {d.description && <span>{d.description}</span>}
-                      {d.settings.DefaultFiscalName && <span>{t('receiptsOn', { name: d.settings.DefaultFiscalName })}</span>}
-                      {d.settings.DefaultOrderEndpointName && <span>{t('billsOn', { name: d.settings.DefaultOrderEndpointName })}</span>}
-                    </>
-                  }
-                />
+                <Fragment key={d.name}>
+                  <DeviceRow
+                    icon="register"
+                    title={d.name}
+                    badges={
+                      <>
+                        <Badge tone={isRegister(d) ? 'info' : 'neutral'}>{d.envName === 'CashRegister' ? t('register') : d.envName}</Badge>
+                        {!d.isActive && <Badge>{t('switchedOff')}</Badge>}
+                        {isRegister(d) && <PairedBadge d={d} />}
+                      </>
+                    }
+                    facts={
+                      <>
+                        {d.description && <span>{d.description}</span>}
+                        {d.settings.DefaultFiscalName && <span>{t('receiptsOn', { name: d.settings.DefaultFiscalName })}</span>}
+                        {d.settings.DefaultOrderEndpointName && <span>{t('billsOn', { name: d.settings.DefaultOrderEndpointName })}</span>}
+                      </>
+                    }
+                    actions={isRegister(d) && mayPairRegister && <PairButton d={d} onPair={setPairingRegister} />}
+                  />
+                  {pairingDevice && pairingDevice.name === d.name && (
+                    <li class="kds-extra">
+                      <RegisterPairing device={pairingDevice} onClose={() => setPairingRegister(null)} />
+                    </li>
+                  )}
+                </Fragment>
               ))}
             </ul>
+          )}
+          {mayAddRegister && (
+            <div class="kds-add">
+              <AddRegister
+                onCreated={(name) => {
+                  devices.reload();
+                  setPairingRegister(name);
+                }}
+              />
+            </div>
           )}
         </Card>
         <div class="stack">

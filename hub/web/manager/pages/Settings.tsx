@@ -90,6 +90,13 @@ const t = messages({
   password: { en: 'Password', sk: 'Heslo', cs: 'Heslo' },
   newPassword: { en: 'New password', sk: 'Nové heslo', cs: 'Nové heslo' },
   keepPassword: { en: 'Leave empty to keep the current one.', sk: 'Nechajte prázdne, ak má zostať súčasné.', cs: 'Nechte prázdné, pokud má zůstat současné.' },
+  pin: { en: 'PIN for the registers', sk: 'PIN pre pokladne', cs: 'PIN pro pokladny' },
+  newPin: { en: 'New PIN', sk: 'Nový PIN', cs: 'Nový PIN' },
+  pinHint: { en: '4 to 8 digits: a quick login on a paired register. The password still works.', sk: '4 až 8 číslic: rýchle prihlásenie na spárovanej pokladni. Heslo funguje aj naďalej.', cs: '4 až 8 číslic: rychlé přihlášení na spárované pokladně. Heslo funguje i nadále.' },
+  hasPinHint: { en: 'This user has a PIN. Leave empty to keep it.', sk: 'Tento používateľ má PIN. Nechajte prázdne, ak má zostať.', cs: 'Tento uživatel má PIN. Nechte prázdné, pokud má zůstat.' },
+  pinDigits: { en: 'A PIN is 4 to 8 digits.', sk: 'PIN má 4 až 8 číslic.', cs: 'PIN má 4 až 8 číslic.' },
+  removePin: { en: 'Remove the PIN', sk: 'Odstrániť PIN', cs: 'Odstranit PIN' },
+  pinColumn: { en: 'PIN', sk: 'PIN', cs: 'PIN' },
   canLogIn: { en: 'Can log in', sk: 'Môže sa prihlásiť', cs: 'Může se přihlásit' },
   language: { en: 'Language', sk: 'Jazyk', cs: 'Jazyk' },
   shopsLanguage: { en: "The shop's", sk: 'Podľa prevádzky', cs: 'Podle provozovny' },
@@ -126,6 +133,9 @@ const t = messages({
   stockSells: { en: 'Stock it sells from', sk: 'Sklad, z ktorého predáva', cs: 'Sklad, ze kterého prodává' },
   maxQuantity: { en: 'Largest quantity per item', sk: 'Najväčšie množstvo na položku', cs: 'Největší množství na položku' },
   openedPrices: { en: 'Staff may type prices', sk: 'Personál smie zadať cenu', cs: 'Personál smí zadat cenu' },
+  lockAfter: { en: 'Lock after idle (seconds)', sk: 'Zamknúť po nečinnosti (sekundy)', cs: 'Zamknout po nečinnosti (sekundy)' },
+  lockAfterHint: { en: 'The register asks for a PIN again. Empty: 60; 0: never.', sk: 'Pokladňa si znova vypýta PIN. Prázdne: 60; 0: nikdy.', cs: 'Pokladna si znovu vyžádá PIN. Prázdné: 60; 0: nikdy.' },
+  enterSeconds: { en: 'Enter whole seconds, 0 to 86400.', sk: 'Zadajte celé sekundy, 0 až 86400.', cs: 'Zadejte celé sekundy, 0 až 86400.' },
   printersTitle: { en: 'Kitchen printers and displays', sk: 'Kuchynské tlačiarne a displeje', cs: 'Kuchyňské tiskárny a displeje' },
   printer: { en: 'Printer', sk: 'Tlačiareň', cs: 'Tiskárna' },
   newPrinter: { en: 'New printer', sk: 'Nová tlačiareň', cs: 'Nová tiskárna' },
@@ -251,7 +261,8 @@ export function Settings({ tab: asked }: { tab: string }) {
 }
 
 /** The users form: a user as the hub answers it, plus the password, which the hub takes but never answers. */
-type UserForm = HubUser & { password?: string };
+/** The user as the form holds it: a new password and PIN typed (empty: kept), or the PIN to be removed. */
+type UserForm = HubUser & { password?: string; pin?: string; removePin?: boolean };
 
 /** A list with a "New" button and an editor for the row opened: what every settings section is. */
 function Section<T extends object>(props: {
@@ -544,6 +555,7 @@ function Users() {
         { id: 'userName', title: t('userName'), sort: 'userName', render: (u) => <b>{u.userName}</b> },
         { id: 'name', title: t('personName'), render: (u) => u.name || '—' },
         { id: 'rights', title: t('rights'), render: (u) => (u.rights.length === RIGHTS.length ? t('allRightsShort') : `${u.rights.length}`) },
+        { id: 'pin', title: t('pinColumn'), render: (u) => (u.hasPin ? t('yes') : '—'), secondary: true },
         { id: 'active', title: t('state'), render: (u) => active(u.isActive) },
       ]}
       empty={{ title: t('noUsers') }}
@@ -554,13 +566,14 @@ function Users() {
           noun={t('user')}
           wide
           title={(v, isNew) => (isNew ? t('newUser') : v.name || v.userName)}
-          defaults={{ id: '', userName: '', name: '', isActive: true, rights: [], password: '', language: null }}
+          defaults={{ id: '', userName: '', name: '', isActive: true, rights: [], password: '', pin: '', removePin: false, language: null }}
           rights={{ create: 'UserCreate', update: 'UserUpdate', delete: 'UserDelete' }}
           toBody={(v, isNew) => {
-            const { id, password, ...rest } = v;
-            // An empty password keeps the stored one (the hub never sends it back).
+            const { id, password, pin, removePin, hasPin: _hasPin, ...rest } = v;
+            // An empty password or PIN keeps the stored one (the hub never sends them back); null removes a PIN.
             // The select's empty choice is the shop's language: null to the hub.
-            return { ...(isNew ? {} : { id }), ...rest, language: rest.language || null, ...(password ? { password } : {}) };
+            const pinChange = pin ? { pin } : removePin ? { pin: null } : {};
+            return { ...(isNew ? {} : { id }), ...rest, language: rest.language || null, ...(password ? { password } : {}), ...pinChange };
           }}
           onClose={close}
         >
@@ -570,6 +583,18 @@ function Users() {
                 <Field form={form} name="userName" label={t('userName')} required validate={(v, all) => checks.pattern(/^\S(.*\S)?$/, t('noSpaces'))(v, all)} autoComplete="off" />
                 <Field form={form} name="name" label={t('fullName')} hint={t('fullNameHint')} />
                 <Field form={form} name="password" label={isNew ? t('password') : t('newPassword')} kind="password" required={isNew} autoComplete="new-password" hint={isNew ? undefined : t('keepPassword')} />
+                <Field
+                  form={form}
+                  name="pin"
+                  label={form.values.hasPin ? t('newPin') : t('pin')}
+                  kind="password"
+                  autoComplete="off"
+                  maxLength={8}
+                  disabled={!!form.values.removePin}
+                  hint={form.values.hasPin ? t('hasPinHint') : t('pinHint')}
+                  validate={(v) => (typeof v === 'string' && v && !/^\d{4,8}$/.test(v) ? t('pinDigits') : null)}
+                />
+                {form.values.hasPin && <Field form={form} name="removePin" label={t('removePin')} kind="switch" />}
                 <Field form={form} name="isActive" label={t('canLogIn')} kind="switch" />
                 <Field
                   form={form}
@@ -636,7 +661,7 @@ function DeviceSettings() {
   );
 }
 
-const REGISTER_SETTINGS = ['DefaultFiscalName', 'DefaultOrderEndpointName', 'DefaultStockName', 'MaxQuantity', 'OpenedPrices'];
+const REGISTER_SETTINGS = ['DefaultFiscalName', 'DefaultOrderEndpointName', 'DefaultStockName', 'MaxQuantity', 'OpenedPrices', 'LockAfterSeconds'];
 
 const envLabel = (e: string) => ({ CashRegister: t('envCashRegister'), PDA: t('envPDA'), BackOffice: t('envBackOffice'), Tool: t('envTool') })[e] ?? e;
 
@@ -686,6 +711,13 @@ function Registers() {
                 <Field form={form} name="settings.DefaultStockName" label={t('stockSells')} kind="select" emptyOption={t('none')} options={stocks} />
                 <Field form={form} name="settings.MaxQuantity" label={t('maxQuantity')} validate={(v, all) => checks.pattern(/^\d+([.,]\d+)?$/, t('enterNumber'))(v, all)} />
                 <Field form={form} name="settings.OpenedPrices" label={t('openedPrices')} kind="select" options={yesNo()} />
+                <Field
+                  form={form}
+                  name="settings.LockAfterSeconds"
+                  label={t('lockAfter')}
+                  hint={t('lockAfterHint')}
+                  validate={(v) => (typeof v === 'string' && v && !(/^\d{1,5}$/.test(v) && Number(v) <= 86_400) ? t('enterSeconds') : null)}
+                />
                 <OtherSettings form={form} known={REGISTER_SETTINGS} />
               </div>
             </>

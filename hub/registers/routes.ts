@@ -1,0 +1,200 @@
+/**
+ * Register pairing routes. `POST /api/registers/pair` and `GET /api/registers/users` take no user
+ * token (a code, then the register's key, is the credential), so they are mounted before the session
+ * middleware; the manager's routes under /api/registers/pairings sit behind it.
+ */
+import type { Request } from 'express';
+import { z } from 'zod';
+import { bodyErrors, ERR, idempotencyHeader, LOCATION, registerKeyHeader } from '../http/api-docs.js';
+import { requireObjectBody } from '../http/body.js';
+import { callerOf } from '../http/handler.js';
+import { named, routes } from '../http/route.js';
+import { PAIRING_TTL_MS } from '../resources/auth/pairing-codes.js';
+import { registerKeyOf } from '../resources/devices/register-key.js';
+import { registerPairingRequestSchema, registerPairSchema, SELLING_RIGHT, type RegistersService } from './service.js';
+
+const tags = ['Registers'];
+const pairing = z.object({
+  id: z.string(),
+  deviceName: z.string(),
+  createdAt: z.string().meta({ format: 'date-time' }),
+  createdBy: z.string().meta({ description: 'The user name of the manager who asked for the code.' }),
+  expiresAt: z.string().meta({ format: 'date-time', description: `${PAIRING_TTL_MS / 60_000} minutes after createdAt.` }),
+});
+const RegisterPairing = named('RegisterPairing', pairing);
+const id = z.object({ id: z.string() });
+const managerOnly = ERR.missingRight('Without DeviceUpdate.');
+const guessing =
+  '10 wrong codes within 15 minutes from one address make that address wait (429) for the rest of the window; a code that 50 wrong ' +
+  'codes (from anyone) were tried against while it was valid no longer works (429: make a new one).';
+
+/** The hub's own address on the manager's connection, for a link when the request named no usable Host. */
+function localHost(req: Request): string {
+  const address = (req.socket.localAddress ?? '127.0.0.1').replace(/^::ffff:/, '');
+  return `${address.includes(':') ? `[${address}]` : address}:${req.socket.localPort ?? 8080}`;
+}
+
+export const registerPairRoutes = routes<{ registers: RegistersService }>([
+  {
+    method: 'post',
+    path: '/api/registers/pair',
+    operationId: 'registers.pair',
+    tags,
+    noToken: true,
+    summary: 'Trade a pairing code for the register’s device key (the tablet)',
+    description:
+      'No token: the code is the credential. Answers the device and a new random `deviceKey`, which the register keeps and sends ' +
+      'as `X-Register-Key` (GET /api/registers/users, and POST /api/auth with a PIN). The device is paired from now on (`pairedAt`); ' +
+      'pairing it again gives a new key, so the earlier tablet\'s key stops working and the device\'s session ends. The code is spent. ' +
+      guessing,
+    body: { required: true, schema: named('RegisterPairRequest', z.object(registerPairSchema.shape)) },
+    responses: {
+      200: {
+        description: 'The register this tablet now is.',
+        schema: named(
+          'PairedRegister',
+          z.object({
+            deviceName: z.string(),
+            envName: z.enum(['CashRegister', 'PDA']),
+            deviceKey: z.string().meta({ description: 'The register\'s secret (256 random bits): shown once; the hub keeps only its hash.' }),
+          }),
+        ),
+      },
+    },
+    errors: [
+      ...bodyErrors('A code that is not 6 digits.'),
+      ERR.unauthenticated('The code is wrong, expired, withdrawn or already used.'),
+      ERR.stateForbids('The device was deleted (the code is spent), or is inactive or no longer a CashRegister or PDA (the code is kept).'),
+      { ...ERR.tooMany(), why: 'Too many wrong pairing codes from this address, or against this code.' },
+    ],
+    handler:
+      ({ registers }) =>
+      (req, res) => {
+        res.json(registers.pair(requireObjectBody(req.body), req.socket.remoteAddress ?? 'unknown'));
+      },
+  },
+  {
+    method: 'get',
+    path: '/api/registers/users',
+    operationId: 'registers.users',
+    tags,
+    noToken: true,
+    summary: 'The users a register shows to tap (by its device key)',
+    description:
+      `No user token: the register's key in \`X-Register-Key\`. Active users holding ${SELLING_RIGHT} (who may sell), by name in the ` +
+      "shop's language, with whether each has a PIN. Nothing else about them.",
+    headers: registerKeyHeader('The key POST /api/registers/pair gave this register (required).'),
+    responses: {
+      200: {
+        description: 'The users who may sell.',
+        schema: named(
+          'RegisterUsers',
+          z.object({
+            items: z.array(z.object({ userName: z.string(), name: z.string(), hasPin: z.boolean() })),
+            count: z.number().int(),
+            totalCount: z.number().int(),
+          }),
+        ),
+      },
+    },
+    errors: [ERR.unauthenticated('No key, or not the key of an active paired CashRegister or PDA (paired again since, deleted, switched off).')],
+    handler:
+      ({ registers }) =>
+      (req, res) => {
+        const items = registers.sellers(registerKeyOf(req.headers['x-register-key']));
+        res.json({ items, count: items.length, totalCount: items.length });
+      },
+  },
+]);
+
+export const registerRoutes = routes<{ registers: RegistersService }>([
+  {
+    method: 'get',
+    path: '/api/registers/pairings',
+    operationId: 'registers.pairings.list',
+    tags,
+    summary: 'Register codes not yet used nor expired (without the codes)',
+    description: 'Requires DeviceUpdate. Soonest to expire first.',
+    rights: ['DeviceUpdate'],
+    responses: { 200: { description: 'The outstanding pairings.', schema: z.object({ items: z.array(pairing), count: z.number().int(), totalCount: z.number().int() }) } },
+    errors: [ERR.unauthenticated(), managerOnly],
+    handler:
+      ({ registers }) =>
+      (_req, res) => {
+        const items = registers.list(callerOf(res));
+        res.json({ items, count: items.length, totalCount: items.length });
+      },
+  },
+  {
+    method: 'post',
+    path: '/api/registers/pairings',
+    operationId: 'registers.pairings.create',
+    tags,
+    summary: 'A pairing code for a register',
+    description:
+      `Requires DeviceUpdate. For an active device of envName CashRegister or PDA. The code is 6 digits, shown once (the hub keeps ` +
+      `only a keyed hash in memory), valid for ${PAIRING_TTL_MS / 60_000} minutes and for one POST /api/registers/pair; a restart of ` +
+      'the hub forgets it. `link` opens the register on the tablet with the code filled in (for a QR code): ' +
+      '`http://<the host this request was sent to>/pos/#pair=<code>`.',
+    rights: ['DeviceUpdate'],
+    headers: idempotencyHeader(),
+    body: { required: true, schema: named('RegisterPairingRequest', z.object(registerPairingRequestSchema.shape)) },
+    responses: {
+      201: {
+        description: 'The code and the link, with `Location` naming the pairing.',
+        headers: LOCATION,
+        schema: pairing.extend({
+          code: z.string().meta({ description: 'Six digits, for the tablet.', example: '042917' }),
+          link: z.string().meta({ description: 'The register page with the code, for the tablet to open.', example: 'http://192.168.1.5:8080/pos/#pair=042917' }),
+        }),
+      },
+    },
+    errors: [
+      ...bodyErrors('A body without deviceName, or a device that does not exist.'),
+      ERR.unauthenticated(),
+      managerOnly,
+      ERR.stateForbids('The device is not a CashRegister or PDA, or is inactive.'),
+      ERR.keyReused(),
+    ],
+    handler:
+      ({ registers }) =>
+      (req, res) => {
+        const created = registers.create(callerOf(res), requireObjectBody(req.body), req.headers.host, localHost(req));
+        res.status(201).location(`/api/registers/pairings/${created.id}`).json(created);
+      },
+  },
+  {
+    method: 'get',
+    path: '/api/registers/pairings/{id}',
+    operationId: 'registers.pairings.get',
+    tags,
+    summary: 'One outstanding register pairing',
+    description: 'Requires DeviceUpdate.',
+    rights: ['DeviceUpdate'],
+    params: id,
+    responses: { 200: { description: 'The pairing.', schema: RegisterPairing } },
+    errors: [ERR.unauthenticated(), managerOnly, ERR.notFound('No outstanding pairing has this id (used, expired or withdrawn).')],
+    handler:
+      ({ registers }) =>
+      (req, res) => {
+        res.json(registers.get(callerOf(res), String(req.params.id)));
+      },
+  },
+  {
+    method: 'delete',
+    path: '/api/registers/pairings/{id}',
+    operationId: 'registers.pairings.delete',
+    tags,
+    summary: 'Withdraw a register code before it is used',
+    description: 'Requires DeviceUpdate.',
+    rights: ['DeviceUpdate'],
+    params: id,
+    responses: { 200: { description: 'The withdrawn pairing.', schema: RegisterPairing } },
+    errors: [ERR.unauthenticated(), managerOnly, ERR.notFound('No outstanding pairing has this id.')],
+    handler:
+      ({ registers }) =>
+      (req, res) => {
+        res.json(registers.revoke(callerOf(res), String(req.params.id)));
+      },
+  },
+]);

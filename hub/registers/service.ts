@@ -1,0 +1,146 @@
+/**
+ * Pairing a register (issue 29), modelled on a kitchen display's: the manager (right DeviceUpdate)
+ * asks for a 6-digit code for a CashRegister or PDA device, shown with a link to open on the tablet;
+ * the tablet trades the code, without a token, for the device's name and a random device key. The
+ * device is then paired (`pairedAt`), and the key is what the tablet shows to be that register: it
+ * lists the users who may sell there (GET /api/registers/users) and lets them log in with a PIN
+ * (POST /api/auth). Pairing again gives a new key: the earlier tablet's stops working, and the
+ * device's session ends with it.
+ *
+ * The codes are PairingCodes (hub/resources/auth/pairing-codes.ts), shared with kitchen displays:
+ * in memory, ten minutes, single use, wrong guesses throttled per address and per code.
+ */
+import { z } from 'zod';
+import { inTransaction } from '../../db/client.js';
+import { requireRight, type Caller } from '../http/caller.js';
+import { errors } from '../http/errors.js';
+import { SALE_ENVS } from '../http/rights.js';
+import * as authRepo from '../resources/auth/repo.js';
+import { PairingCodes, pairingCode, type PairingView } from '../resources/auth/pairing-codes.js';
+import type { EngineContext } from '../resources/engine/define.js';
+import { nameKey } from '../resources/engine/fields.js';
+import { getStored, type StoredDoc } from '../resources/engine/repo.js';
+import type { ResourceService } from '../resources/engine/service.js';
+import { parseOr400 } from '../resources/engine/validate.js';
+import { devices } from '../resources/devices/resource.js';
+import { hashRegisterKey, isPairedRegister, newRegisterKey } from '../resources/devices/register-key.js';
+import { deviceByRegisterKeyHash } from '../resources/devices/store.js';
+import { activeUsersHolding } from '../resources/users/store.js';
+
+export const registerPairingRequestSchema = z.object({ deviceName: nameKey() });
+export const registerPairSchema = z.object({ code: pairingCode() });
+
+/** Who may sell on a register: the right that opens a ticket. */
+export const SELLING_RIGHT = 'TicketCreate';
+
+export type RegisterPairing = PairingView & { deviceName: string };
+
+export interface PairedRegister {
+  deviceName: string;
+  envName: string;
+  /** The register's secret: sent back as X-Register-Key. Shown once; the hub keeps its hash. */
+  deviceKey: string;
+}
+
+export interface Seller {
+  userName: string;
+  name: string;
+  hasPin: boolean;
+}
+
+/** `host` as a browser sent it (`hub.local:8080`, `192.168.1.5:8080`, `[fe80::1]:8080`), or undefined for anything else. */
+function plainHost(host: string | undefined): string | undefined {
+  if (!host) return undefined;
+  return /^([A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.?|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?$/.test(host) ? host : undefined;
+}
+
+/** The link a tablet opens: the register's page with the code, on the address the manager reached the hub at. */
+export function pairingLink(host: string, code: string): string {
+  return `http://${host}/pos/#pair=${code}`;
+}
+
+export class RegistersService {
+  private readonly codes: PairingCodes<{ deviceName: string }>;
+
+  constructor(
+    private readonly ctx: EngineContext,
+    private readonly devicesService: ResourceService,
+  ) {
+    this.codes = new PairingCodes(ctx.clock);
+  }
+
+  /** A sale device that is active, or the error the contract names (400 unknown, 403 state). */
+  private saleDevice(name: string, member = 'deviceName'): StoredDoc {
+    const stored = getStored(this.ctx.db, devices, name);
+    if (!stored) throw errors.member(member, 'registers.deviceNotFound', { name });
+    const envName = String(stored.doc.envName);
+    if (!SALE_ENVS.has(envName)) throw errors.forbidden('registers.notSale', { name, envName });
+    if (stored.doc.isActive !== true) throw errors.forbidden('registers.deviceInactive', { name });
+    return stored;
+  }
+
+  /**
+   * A code for a register. `host`: the Host the manager's request came to (the link must work from
+   * the shop's LAN, as the manager's page does); `fallbackHost`: the hub's own address and port on
+   * that connection, when the Host header is missing or not a plain host.
+   */
+  create(caller: Caller, raw: Record<string, unknown>, host: string | undefined, fallbackHost: string): RegisterPairing & { code: string; link: string } {
+    requireRight(caller, 'DeviceUpdate');
+    const { deviceName } = parseOr400(registerPairingRequestSchema, raw);
+    const device = this.saleDevice(deviceName);
+    const issued = this.codes.issue({ deviceName: String(device.doc.name) }, caller.userName);
+    return { ...issued, link: pairingLink(plainHost(host) ?? fallbackHost, issued.code) };
+  }
+
+  list(caller: Caller): RegisterPairing[] {
+    requireRight(caller, 'DeviceUpdate');
+    return this.codes.list();
+  }
+
+  get(caller: Caller, id: string): RegisterPairing {
+    requireRight(caller, 'DeviceUpdate');
+    const found = this.codes.get(id);
+    if (!found) throw errors.notFound('Pairing', id);
+    return found;
+  }
+
+  revoke(caller: Caller, id: string): RegisterPairing {
+    requireRight(caller, 'DeviceUpdate');
+    const gone = this.codes.revoke(id);
+    if (!gone) throw errors.notFound('Pairing', id);
+    return gone;
+  }
+
+  /** The tablet's side: the code for the device and a new key; the device is paired from now on. */
+  pair(raw: Record<string, unknown>, address: string): PairedRegister {
+    const { code } = parseOr400(registerPairSchema, raw);
+    const match = this.codes.check(code, address);
+    const { deviceName } = match.pairing;
+    if (!getStored(this.ctx.db, devices, deviceName)) {
+      // Deleted since the code was made: the code can never work again, so it is spent.
+      match.spend();
+      throw errors.forbidden('registers.deviceGone', { name: deviceName });
+    }
+    const deviceKey = newRegisterKey();
+    const now = this.ctx.clock.now();
+    const envName = inTransaction(this.ctx.db, () => {
+      // Checked before the code is spent: a refusal leaves it usable once the manager fixed the device.
+      const stored = this.saleDevice(deviceName, 'code');
+      this.devicesService.store(undefined, deviceName, { ...stored.doc, pairedAt: now.toISOString(), registerKeyHash: hashRegisterKey(deviceKey) }, stored);
+      // The tablet paired before (lost, replaced) loses its key above and its session here.
+      authRepo.revokeDeviceSessions(this.ctx.db, deviceName, now.getTime());
+      return String(stored.doc.envName);
+    });
+    match.succeeded();
+    // Other codes for this register would pair it again behind the new tablet's back.
+    this.codes.revokeWhere((p) => p.deviceName === deviceName);
+    return { deviceName, envName, deviceKey };
+  }
+
+  /** The users who may sell on the register holding `key` (401 for a key of no paired, active register). */
+  sellers(key: string | undefined): Seller[] {
+    const device = key ? deviceByRegisterKeyHash(this.ctx.db, hashRegisterKey(key)) : undefined;
+    if (!device || !isPairedRegister(device.doc, key)) throw errors.unauthenticated('registers.keyUnknown');
+    return activeUsersHolding(this.ctx.db, SELLING_RIGHT);
+  }
+}
