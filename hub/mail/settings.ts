@@ -138,6 +138,17 @@ interface StoredSettings {
 
 const EMPTY: StoredSettings = { shopName: null, addressLines: [], footerLines: [], smtp: null };
 
+/** Whether `next` sends to where `stored` did, as the same login: host, port (a left-out one is the TLS mode's default), TLS mode, user. */
+function sameServerAndLogin(stored: StoredSettings['smtp'], next: NonNullable<SettingsInput['smtp']>): boolean {
+  if (!stored) return false;
+  return (
+    stored.host === next.host &&
+    (stored.port ?? defaultPort(stored.tls)) === (next.port ?? defaultPort(next.tls)) &&
+    stored.tls === next.tls &&
+    stored.user === next.user
+  );
+}
+
 export class MailSettings {
   private readonly listeners: Array<() => void> = [];
 
@@ -198,7 +209,7 @@ export class MailSettings {
     };
   }
 
-  /** PUT: replaces the settings (a left-out smtp.password keeps the stored one for the same host and user); `_v` or If-Match must match. */
+  /** PUT: replaces the settings (a left-out smtp.password keeps the stored one for the same host, port, TLS mode and user); `_v` or If-Match must match. */
   put(raw: Record<string, unknown>, ifMatch?: number): Doc {
     const sentV = raw._v;
     if (sentV !== undefined && sentV !== null && !(typeof sentV === 'number' && Number.isInteger(sentV) && sentV >= 0)) {
@@ -212,9 +223,10 @@ export class MailSettings {
         throw errors.versionMismatch({ name: 'ReceiptSettings', id: ROW, version: current.v }, expected);
       }
       const smtp = body.smtp && { host: body.smtp.host, port: body.smtp.port, tls: body.smtp.tls, user: body.smtp.user, from: body.smtp.from };
-      // A left-out password is kept only for the same login on the same server: it must never go to another one.
-      const sameLogin = !!current.doc.smtp && current.doc.smtp.host === body.smtp?.host && current.doc.smtp.user === body.smtp?.user;
-      const password = !body.smtp ? null : body.smtp.password !== undefined ? body.smtp.password : sameLogin ? current.password : null;
+      // A left-out password stays only while everything it is presented to stays (CONTRACT §12): the
+      // same login on the same server, port and TLS mode. Move any of them without sending it again and
+      // it is dropped — never presented to a port or in a clear channel the caller picked.
+      const password = !body.smtp ? null : body.smtp.password !== undefined ? body.smtp.password : sameServerAndLogin(current.doc.smtp, body.smtp) ? current.password : null;
       const doc: StoredSettings = { shopName: body.shopName, addressLines: body.addressLines, footerLines: body.footerLines, smtp };
       const v = current.v + 1;
       const at = this.clock.now().getTime();
