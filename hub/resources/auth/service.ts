@@ -14,6 +14,7 @@ import { getStored } from '../engine/repo.js';
 import { parseOr400 } from '../engine/validate.js';
 import { MAX_STRING } from '../engine/fields.js';
 import { devices } from '../devices/resource.js';
+import { withoutSecretSettings } from '../engine/secrets.js';
 import { verifyPassword } from './passwords.js';
 import * as repo from './repo.js';
 import { LoginThrottle } from './throttle.js';
@@ -173,7 +174,8 @@ export class AuthService {
         name: caller.name,
         rights: [...caller.rights],
         language: caller.language ?? null,
-        device: { ...(device?.doc ?? caller.device), _v: device?.v },
+        // The device as GET /api/devices answers it: never its secret settings (CONTRACT §12).
+        device: { ...withoutSecretSettings(device?.doc ?? caller.device), _v: device?.v },
       },
     };
   }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ENV_NAMES } from '../../http/rights.js';
-import { withoutSecretSettings } from '../engine/visibility.js';
+import { keepSecretSettings, secretSettingsField, withoutSecretSettings } from '../engine/secrets.js';
 import { defineResource } from '../engine/define.js';
 import { nameKeyed } from '../engine/keys.js';
 import { enumOf, freeObject, nameKey, stringMap, text } from '../engine/fields.js';
@@ -22,7 +22,7 @@ export const devices = defineResource({
     preferences: freeObject().default({}),
     settings: stringMap().default({}),
   }),
-  readOnly: {},
+  readOnly: { ...secretSettingsField },
   columns: (d) => ({ is_active: bool(d.isActive), env_name: d.envName as string }),
   filters: {
     name: { type: 'string', column: 'name' },
@@ -31,5 +31,9 @@ export const devices = defineResource({
   },
   collate: ['name', 'description'],
   rights: { create: 'DeviceCreate', update: 'DeviceUpdate', delete: 'DeviceDelete' },
-  hooks: { present: (doc, _ctx, caller) => withoutSecretSettings(doc, caller) },
+  hooks: {
+    // A device has no address of its own: its secrets are tied to the settings naming a place (secrets.ts).
+    prepare: ({ body, existing }) => keepSecretSettings(body, existing, []),
+    present: (doc) => withoutSecretSettings(doc),
+  },
 });

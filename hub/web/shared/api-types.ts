@@ -1749,10 +1749,12 @@ export interface components {
             settings: {
                 [key: string]: string;
             };
+            /** @description The names of the secret settings stored (names holding password, secret, token, API key, private key, credential or PIN); their values are never answered. A PUT that leaves one out keeps it while the address, the driver or type and every setting naming a place (address, host, URL, port, server, IP) stay the same, and drops it otherwise; "" removes it. */
+            readonly secretSettings: string[];
             /** @description Version: 1 on create, +1 on every stored change. */
             readonly _v: number;
         };
-        /** @description A Device as written by a client. Unknown top-level fields are dropped. */
+        /** @description A Device as written by a client. Unknown top-level fields are dropped; server-owned fields (`secretSettings`) are ignored. */
         DeviceInput: {
             name?: string;
             /** @default true */
@@ -1885,10 +1887,12 @@ export interface components {
             };
             /** @default [] */
             categoryNames: string[];
+            /** @description The names of the secret settings stored (names holding password, secret, token, API key, private key, credential or PIN); their values are never answered. A PUT that leaves one out keeps it while the address, the driver or type and every setting naming a place (address, host, URL, port, server, IP) stay the same, and drops it otherwise; "" removes it. */
+            readonly secretSettings: string[];
             /** @description Version: 1 on create, +1 on every stored change. */
             readonly _v: number;
         };
-        /** @description A OrderEndpoint as written by a client. Unknown top-level fields are dropped. */
+        /** @description A OrderEndpoint as written by a client. Unknown top-level fields are dropped; server-owned fields (`secretSettings`) are ignored. */
         OrderEndpointInput: {
             name?: string;
             /** @default true */
@@ -2134,10 +2138,12 @@ export interface components {
                 fiscalMemorySerialNumber: string | null;
                 dailySalesReportNumber: number | null;
             };
+            /** @description The names of the secret settings stored (names holding password, secret, token, API key, private key, credential or PIN); their values are never answered. A PUT that leaves one out keeps it while the address, the driver or type and every setting naming a place (address, host, URL, port, server, IP) stay the same, and drops it otherwise; "" removes it. */
+            readonly secretSettings: string[];
             /** @description Version: 1 on create, +1 on every stored change. */
             readonly _v: number;
         };
-        /** @description A FiscalDevice as written by a client. Unknown top-level fields are dropped; server-owned fields (`status`) are ignored. */
+        /** @description A FiscalDevice as written by a client. Unknown top-level fields are dropped; server-owned fields (`status`, `secretSettings`) are ignored. */
         FiscalDeviceInput: {
             name?: string;
             /** @default true */
@@ -4385,7 +4391,7 @@ export interface operations {
                 /** @description Page size, 0..1000; outside that range: 400. */
                 $take?: number;
                 /**
-                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `name` ascending, so paging is stable; without `$sort` the order is `name` ascending. Unknown key: 400. Keys: `name`, `isActive`, `envName`, `description`, `roles`, `preferences`, `settings`.
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `name` ascending, so paging is stable; without `$sort` the order is `name` ascending. Unknown key: 400. Keys: `name`, `isActive`, `envName`, `description`, `roles`, `preferences`, `settings`, `secretSettings`.
                  * @example -name
                  */
                 $sort?: string;
@@ -5622,7 +5628,7 @@ export interface operations {
                 /** @description Page size, 0..1000; outside that range: 400. */
                 $take?: number;
                 /**
-                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `name` ascending, so paging is stable; without `$sort` the order is `name` ascending. Unknown key: 400. Keys: `name`, `isActive`, `type`, `address`, `settings`, `categoryNames`.
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `name` ascending, so paging is stable; without `$sort` the order is `name` ascending. Unknown key: 400. Keys: `name`, `isActive`, `type`, `address`, `settings`, `categoryNames`, `secretSettings`.
                  * @example -name
                  */
                 $sort?: string;
@@ -8736,7 +8742,7 @@ export interface operations {
                 /** @description Page size, 0..1000; outside that range: 400. */
                 $take?: number;
                 /**
-                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `name` ascending, so paging is stable; without `$sort` the order is `name` ascending. Unknown key: 400. Keys: `name`, `isActive`, `driver`, `address`, `settings`, `status`.
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `name` ascending, so paging is stable; without `$sort` the order is `name` ascending. Unknown key: 400. Keys: `name`, `isActive`, `driver`, `address`, `settings`, `status`, `secretSettings`.
                  * @example -name
                  */
                 $sort?: string;
