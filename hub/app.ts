@@ -17,7 +17,7 @@ import { answersWhenDurable } from './http/durable.js';
 import type { Logger } from './core/log.js';
 import { documentJson } from './openapi.js';
 import { docsAssets, docsRoutes } from './http/docs.js';
-import { kdsPage, webPage } from './http/pages.js';
+import { kdsPage, securityHeaders, webPage } from './http/pages.js';
 import { authRoutes, requireSession } from './resources/auth/routes.js';
 import { AuthService, tokenFromHeader } from './resources/auth/service.js';
 import { hasRight, requireRight, type Caller } from './http/caller.js';
@@ -150,6 +150,8 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
   app.locals.services = services;
 
   app.use(requestId);
+  // CSP and nosniff on every answer, pages and API alike (CONTRACT §12 "Pages").
+  app.use(securityHeaders);
   // Outermost after the request id: no answer leaves before the changes it may show are on disk.
   app.use(answersWhenDurable(deps.db));
   app.use(requestLog(deps.log));
