@@ -68,12 +68,18 @@ export const backupRoutes = routes<{ backups: BackupService }>([
     errors: [ERR.unauthenticated(), ERR.missingRight('Without Backup.'), ERR.notFound('No kept backup has that name.')],
     handler:
       ({ backups }) =>
-      (req, res) => {
+      (req, res, next) => {
         requireRight(callerOf(res), 'Backup');
         const file = String(req.params.file);
         const path = backups.path(file);
         if (!path) throw errors.notFound('backups', file);
-        res.attachment(file).type('application/vnd.sqlite3').sendFile(path);
+        // Pruned between the look-up and the read (a backup made meanwhile): the same 404 as a name never kept.
+        res
+          .attachment(file)
+          .type('application/vnd.sqlite3')
+          .sendFile(path, (err) => {
+            if (err && !res.headersSent) next((err as NodeJS.ErrnoException).code === 'ENOENT' ? errors.notFound('backups', file) : err);
+          });
       },
   },
 ]);
