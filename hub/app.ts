@@ -103,7 +103,7 @@ export function buildServices(deps: AppDeps): Services {
       // Change-log entries of a resource the caller reads nothing of, without its right, are not theirs to see.
       (caller) => RESOURCES.filter((def) => def.read && !def.read.scope && !hasRight(caller, def.read.right)).map((def) => def.name),
     ),
-    backups: new BackupService(deps, join(deps.config.dataDir, 'backups'), deps.config.backupKeep ?? 14),
+    backups: new BackupService(deps, join(deps.config.dataDir, 'backups'), deps.config.backupKeep ?? 14, deps.config.dataDir),
     metrics: new Metrics(),
     printing: new PrintService({ db: deps.db, clock: deps.clock, log: deps.log, timeZone: deps.config.timeZone, language: deps.config.locale }, deps.drivers.printing),
     mail,

@@ -3,13 +3,19 @@
  * schedule, keeping the newest `keep` files. A backup is written under a temporary name and
  * renamed when complete (then fsynced with its directory), so a half-written file is never mistaken
  * for a backup; leftovers of a cut are removed at start.
+ *
+ * A backup holds no secret in clear (CONTRACT §12, issue 30): the copy's SMTP password and devices'
+ * secret settings are sealed with the data directory's backup key (seal.ts, db/sealed-backup.ts),
+ * and the copy is compacted into the backup so no freed page keeps an older value.
  */
 import { readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { backupDb, type Db } from '../../db/client.js';
 import { syncPath } from '../../db/files.js';
+import { compactInto, sealSecrets } from '../../db/sealed-backup.js';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/log.js';
+import { backupKey, sealerFor } from './seal.js';
 
 export interface BackupInfo {
   file: string;
@@ -36,10 +42,12 @@ export class BackupService {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<BackupInfo> | undefined;
 
+  /** `dir`: where backups go (`<data>/backups`); `keyDir`: where the backup key lives (`<data>`, never inside `dir`). */
   constructor(
     private readonly deps: { db: Db; clock: Clock; log: Logger },
     readonly dir: string,
     private readonly keep: number,
+    private readonly keyDir: string,
   ) {}
 
   /** The backups kept, newest first (by the order they were made: several may share a second). */
@@ -80,8 +88,19 @@ export class BackupService {
 
   private async run(): Promise<BackupInfo> {
     const file = this.nextName();
+    const copy = join(this.dir, `${file}.copy.partial`);
     const partial = join(this.dir, `${file}.partial`);
-    await backupDb(this.deps.db, partial);
+    try {
+      await backupDb(this.deps.db, copy);
+      const sealed = sealSecrets(copy, sealerFor(backupKey(this.keyDir)));
+      await compactInto(copy, partial);
+      if (sealed.length) this.deps.log.info({ file, secrets: sealed.length }, 'secrets sealed in the backup');
+    } catch (e) {
+      rmSync(partial, { force: true });
+      throw e;
+    } finally {
+      rmSync(copy, { force: true });
+    }
     // The copy's bytes, then its name: a backup that survives a power cut is whole.
     syncPath(partial);
     renameSync(partial, join(this.dir, file));

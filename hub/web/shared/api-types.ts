@@ -1267,7 +1267,7 @@ export interface paths {
         put?: never;
         /**
          * Write an online backup now
-         * @description Requires Backup. SQLite's backup API, consistent while the hub keeps working; the file and its folder are synced before the answer; the oldest beyond POS_HUB_BACKUP_KEEP are removed. Restore with `npm run restore -- <file>` into a stopped hub.
+         * @description Requires Backup. SQLite's backup API, consistent while the hub keeps working, compacted (no freed page keeps an older value); the SMTP password and devices' secret settings are in it only sealed (AES-256-GCM) with the key in the data directory's `backup.key`, which no backup holds. The file and its folder are synced before the answer; the oldest beyond POS_HUB_BACKUP_KEEP are removed, never the one answered. Restore with `npm run restore -- <file> [--key <backup.key>]` into a stopped hub.
          */
         post: operations["backups.create"];
         delete?: never;
@@ -1285,7 +1285,7 @@ export interface paths {
         };
         /**
          * Download one backup
-         * @description Requires Backup (a backup holds every record, password hashes and secrets included). The SQLite file as an attachment; copy it off the hub PC, restore it with `npm run restore -- <file>`.
+         * @description Requires Backup (a backup holds every record and the password hashes; the SMTP password and devices' secret settings only sealed). The SQLite file as an attachment; copy it off the hub PC, restore it with `npm run restore -- <file>` (on another PC with `--key <the hub's backup.key>`, or enter those secrets again).
          */
         get: operations["backups.download"];
         put?: never;
