@@ -8,7 +8,7 @@ import type { Clock } from './core/clock.js';
 import type { Config } from './core/config.js';
 import { healthRoutes } from './health.js';
 import { readJsonBody } from './http/body.js';
-import { rejectBrokenQueryText } from './http/text.js';
+import { rejectBrokenPathText, rejectBrokenQueryText } from './http/text.js';
 import { errors } from './http/errors.js';
 import { idempotency } from './http/idempotency.js';
 import { eventRoutes, eventStreams, type EventStreams } from './events/routes.js';
@@ -167,6 +167,8 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
 
   const api = express.Router();
   api.use(rejectBrokenQueryText);
+  let templates: string[] | undefined;
+  api.use(rejectBrokenPathText(() => (templates ??= Object.keys((JSON.parse(documentJson()) as { paths: object }).paths))));
   api.use(readJsonBody);
   api.use(
     under(

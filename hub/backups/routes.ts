@@ -3,6 +3,7 @@
  * /api/backups/{file} downloads one (right Backup: a backup holds every record and password hashes,
  * so reading the list's settings is not enough; its secrets are sealed, seal.ts).
  */
+import { createReadStream, fstatSync } from 'node:fs';
 import { z } from 'zod';
 import { errors } from '../http/errors.js';
 import { ERR, LOCATION } from '../http/api-docs.js';
@@ -76,13 +77,18 @@ export const backupRoutes = routes<{ backups: BackupService }>([
         const file = String(req.params.file);
         const path = backups.path(file);
         if (!path) throw errors.notFound('backups', file);
-        // Pruned between the look-up and the read (a backup made meanwhile): the same 404 as a name never kept.
-        res
-          .attachment(file)
-          .type('application/vnd.sqlite3')
-          .sendFile(path, (err) => {
-            if (err && !res.headersSent) next((err as NodeJS.ErrnoException).code === 'ENOENT' ? errors.notFound('backups', file) : err);
-          });
+        // The whole file, always (no ranges or conditional answers: a backup is read once, whole). Opened
+        // first: pruned between the look-up and the read (a backup made meanwhile), it is the same 404 as
+        // a name never kept.
+        const stream = createReadStream(path);
+        stream.once('error', (err) => {
+          if (!res.headersSent) next((err as NodeJS.ErrnoException).code === 'ENOENT' ? errors.notFound('backups', file) : err);
+          else res.destroy(err);
+        });
+        stream.once('open', (fd) => {
+          res.attachment(file).type('application/vnd.sqlite3').setHeader('Content-Length', fstatSync(fd).size);
+          stream.pipe(res);
+        });
       },
   },
 ]);

@@ -3126,7 +3126,10 @@ export interface operations {
                     "application/json": components["schemas"]["CustomerQueryResult"];
                 };
             };
-            /** @description A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3232,7 +3235,12 @@ export interface operations {
                     "application/json": components["schemas"]["Customer"];
                 };
             };
-            /** @description An invalid body, a key (`id`) that already exists (code Unique), a reference to something that does not exist, or a malformed `Idempotency-Key`; `errors` lists every member at fault. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An invalid body, a key (`id`) that already exists (code Unique), a reference to something that does not exist, or a malformed `Idempotency-Key`; `errors` lists every member at fault. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             *     - A malformed `Idempotency-Key`. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3359,7 +3367,10 @@ export interface operations {
                     "application/json": components["schemas"]["Customer"];
                 };
             };
-            /** @description `id` in the path is not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed) */
+            /**
+             * @description - `id` in the path is not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3481,7 +3492,11 @@ export interface operations {
                     "application/json": components["schemas"]["Customer"];
                 };
             };
-            /** @description An invalid body or `If-Match`, a key (`id`) in the body that differs from the path, or a reference to something that does not exist. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An invalid body or `If-Match`, a key (`id`) in the body that differs from the path, or a reference to something that does not exist. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3612,7 +3627,11 @@ export interface operations {
                     "application/json": components["schemas"]["Customer"];
                 };
             };
-            /** @description A malformed `If-Match`, or an unreadable body. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A malformed `If-Match`, or an unreadable body. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3775,7 +3794,10 @@ export interface operations {
                     "application/json": components["schemas"]["StockTransferNumberingQueryResult"];
                 };
             };
-            /** @description A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3885,7 +3907,12 @@ export interface operations {
                     "application/json": components["schemas"]["StockTransferNumbering"];
                 };
             };
-            /** @description An invalid body, a key (`id`) that already exists (code Unique), a reference to something that does not exist, or a malformed `Idempotency-Key`; `errors` lists every member at fault. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An invalid body, a key (`id`) that already exists (code Unique), a reference to something that does not exist, or a malformed `Idempotency-Key`; `errors` lists every member at fault. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             *     - A malformed `Idempotency-Key`. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4012,7 +4039,10 @@ export interface operations {
                     "application/json": components["schemas"]["StockTransferNumbering"];
                 };
             };
-            /** @description `id` in the path is not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed) */
+            /**
+             * @description - `id` in the path is not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4134,7 +4164,11 @@ export interface operations {
                     "application/json": components["schemas"]["StockTransferNumbering"];
                 };
             };
-            /** @description An invalid body or `If-Match`, a key (`id`) in the body that differs from the path, or a reference to something that does not exist. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An invalid body or `If-Match`, a key (`id`) in the body that differs from the path, or a reference to something that does not exist. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4265,7 +4299,11 @@ export interface operations {
                     "application/json": components["schemas"]["StockTransferNumbering"];
                 };
             };
-            /** @description A malformed `If-Match`, or an unreadable body. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A malformed `If-Match`, or an unreadable body. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4428,7 +4466,10 @@ export interface operations {
                     "application/json": components["schemas"]["DeviceQueryResult"];
                 };
             };
-            /** @description A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4513,7 +4554,12 @@ export interface operations {
                     "application/json": components["schemas"]["Device"];
                 };
             };
-            /** @description An invalid body, a key (`name`) that already exists (code Unique), a reference to something that does not exist, or a malformed `Idempotency-Key`; `errors` lists every member at fault. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An invalid body, a key (`name`) that already exists (code Unique), a reference to something that does not exist, or a malformed `Idempotency-Key`; `errors` lists every member at fault. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             *     - A malformed `Idempotency-Key`. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4640,7 +4686,10 @@ export interface operations {
                     "application/json": components["schemas"]["Device"];
                 };
             };
-            /** @description `name` in the path is not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed) */
+            /**
+             * @description - `name` in the path is not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4748,7 +4797,11 @@ export interface operations {
                     "application/json": components["schemas"]["Device"];
                 };
             };
-            /** @description An invalid body or `If-Match`, a key (`name`) in the body that differs from the path, or a reference to something that does not exist. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An invalid body or `If-Match`, a key (`name`) in the body that differs from the path, or a reference to something that does not exist. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4879,7 +4932,11 @@ export interface operations {
                     "application/json": components["schemas"]["Device"];
                 };
             };
-            /** @description A malformed `If-Match`, or an unreadable body. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A malformed `If-Match`, or an unreadable body. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5037,7 +5094,10 @@ export interface operations {
                     "application/json": components["schemas"]["ModifierQueryResult"];
                 };
             };
-            /** @description A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5136,7 +5196,12 @@ export interface operations {
                     "application/json": components["schemas"]["Modifier"];
                 };
             };
-            /** @description An invalid body, a key (`id`) that already exists (code Unique), a reference to something that does not exist, or a malformed `Idempotency-Key`; `errors` lists every member at fault. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An invalid body, a key (`id`) that already exists (code Unique), a reference to something that does not exist, or a malformed `Idempotency-Key`; `errors` lists every member at fault. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             *     - A malformed `Idempotency-Key`. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5263,7 +5328,10 @@ export interface operations {
                     "application/json": components["schemas"]["Modifier"];
                 };
             };
-            /** @description `id` in the path is not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed) */
+            /**
+             * @description - `id` in the path is not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5371,7 +5439,11 @@ export interface operations {
                     "application/json": components["schemas"]["Modifier"];
                 };
             };
-            /** @description An invalid body or `If-Match`, a key (`id`) in the body that differs from the path, or a reference to something that does not exist. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An invalid body or `If-Match`, a key (`id`) in the body that differs from the path, or a reference to something that does not exist. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5502,7 +5574,11 @@ export interface operations {
                     "application/json": components["schemas"]["Modifier"];
                 };
             };
-            /** @description A malformed `If-Match`, or an unreadable body. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A malformed `If-Match`, or an unreadable body. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5670,7 +5746,10 @@ export interface operations {
                     "application/json": components["schemas"]["OrderEndpointQueryResult"];
                 };
             };
-            /** @description A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5755,7 +5834,12 @@ export interface operations {
                     "application/json": components["schemas"]["OrderEndpoint"];
                 };
             };
-            /** @description An invalid body, a key (`name`) that already exists (code Unique), a reference to something that does not exist, or a malformed `Idempotency-Key`; `errors` lists every member at fault. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An invalid body, a key (`name`) that already exists (code Unique), a reference to something that does not exist, or a malformed `Idempotency-Key`; `errors` lists every member at fault. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             *     - A malformed `Idempotency-Key`. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5882,7 +5966,10 @@ export interface operations {
                     "application/json": components["schemas"]["OrderEndpoint"];
                 };
             };
-            /** @description `name` in the path is not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed) */
+            /**
+             * @description - `name` in the path is not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5990,7 +6077,11 @@ export interface operations {
                     "application/json": components["schemas"]["OrderEndpoint"];
                 };
             };
-            /** @description An invalid body or `If-Match`, a key (`name`) in the body that differs from the path, or a reference to something that does not exist. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An invalid body or `If-Match`, a key (`name`) in the body that differs from the path, or a reference to something that does not exist. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6121,7 +6212,11 @@ export interface operations {
                     "application/json": components["schemas"]["OrderEndpoint"];
                 };
             };
-            /** @description A malformed `If-Match`, or an unreadable body. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A malformed `If-Match`, or an unreadable body. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6274,7 +6369,10 @@ export interface operations {
                     "application/json": components["schemas"]["StockQueryResult"];
                 };
             };
-            /** @description A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6358,7 +6456,12 @@ export interface operations {
                     "application/json": components["schemas"]["Stock"];
                 };
             };
-            /** @description An invalid body, a key (`name`) that already exists (code Unique), a reference to something that does not exist, or a malformed `Idempotency-Key`; `errors` lists every member at fault. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An invalid body, a key (`name`) that already exists (code Unique), a reference to something that does not exist, or a malformed `Idempotency-Key`; `errors` lists every member at fault. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             *     - A malformed `Idempotency-Key`. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6485,7 +6588,10 @@ export interface operations {
                     "application/json": components["schemas"]["Stock"];
                 };
             };
-            /** @description `name` in the path is not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed) */
+            /**
+             * @description - `name` in the path is not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6593,7 +6699,11 @@ export interface operations {
                     "application/json": components["schemas"]["Stock"];
                 };
             };
-            /** @description An invalid body or `If-Match`, a key (`name`) in the body that differs from the path, or a reference to something that does not exist. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An invalid body or `If-Match`, a key (`name`) in the body that differs from the path, or a reference to something that does not exist. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6724,7 +6834,11 @@ export interface operations {
                     "application/json": components["schemas"]["Stock"];
                 };
             };
-            /** @description A malformed `If-Match`, or an unreadable body. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A malformed `If-Match`, or an unreadable body. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6895,7 +7009,10 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentTypeQueryResult"];
                 };
             };
-            /** @description A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6981,7 +7098,12 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentType"];
                 };
             };
-            /** @description An invalid body, a key (`number`) that already exists (code Unique), a reference to something that does not exist, or a malformed `Idempotency-Key`; `errors` lists every member at fault. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An invalid body, a key (`number`) that already exists (code Unique), a reference to something that does not exist, or a malformed `Idempotency-Key`; `errors` lists every member at fault. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             *     - A malformed `Idempotency-Key`. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7108,7 +7230,10 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentType"];
                 };
             };
-            /** @description `number` in the path is not a positive integer, or not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed) */
+            /**
+             * @description - `number` in the path is not a positive integer, or not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7216,7 +7341,11 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentType"];
                 };
             };
-            /** @description An invalid body or `If-Match`, a key (`number`) in the body that differs from the path, or a reference to something that does not exist. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An invalid body or `If-Match`, a key (`number`) in the body that differs from the path, or a reference to something that does not exist. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7347,7 +7476,11 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentType"];
                 };
             };
-            /** @description A malformed `If-Match` or `number`, or an unreadable body. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A malformed `If-Match` or `number`, or an unreadable body. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7505,7 +7638,10 @@ export interface operations {
                     "application/json": components["schemas"]["CategoryQueryResult"];
                 };
             };
-            /** @description A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7589,7 +7725,12 @@ export interface operations {
                     "application/json": components["schemas"]["Category"];
                 };
             };
-            /** @description An invalid body, a key (`name`) that already exists (code Unique), a reference to something that does not exist, or a malformed `Idempotency-Key`; `errors` lists every member at fault. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An invalid body, a key (`name`) that already exists (code Unique), a reference to something that does not exist, or a malformed `Idempotency-Key`; `errors` lists every member at fault. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             *     - A malformed `Idempotency-Key`. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7716,7 +7857,10 @@ export interface operations {
                     "application/json": components["schemas"]["Category"];
                 };
             };
-            /** @description `name` in the path is not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed) */
+            /**
+             * @description - `name` in the path is not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7824,7 +7968,11 @@ export interface operations {
                     "application/json": components["schemas"]["Category"];
                 };
             };
-            /** @description An invalid body or `If-Match`, a key (`name`) in the body that differs from the path, or a reference to something that does not exist. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An invalid body or `If-Match`, a key (`name`) in the body that differs from the path, or a reference to something that does not exist. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7955,7 +8103,11 @@ export interface operations {
                     "application/json": components["schemas"]["Category"];
                 };
             };
-            /** @description A malformed `If-Match`, or an unreadable body. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A malformed `If-Match`, or an unreadable body. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8156,7 +8308,10 @@ export interface operations {
                     "application/json": components["schemas"]["PluQueryResult"];
                 };
             };
-            /** @description A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8250,7 +8405,12 @@ export interface operations {
                     "application/json": components["schemas"]["Plu"];
                 };
             };
-            /** @description An invalid body, a key (`id`) that already exists (code Unique), a reference to something that does not exist, or a malformed `Idempotency-Key`; `errors` lists every member at fault. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An invalid body, a key (`id`) that already exists (code Unique), a reference to something that does not exist, or a malformed `Idempotency-Key`; `errors` lists every member at fault. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             *     - A malformed `Idempotency-Key`. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8377,7 +8537,10 @@ export interface operations {
                     "application/json": components["schemas"]["Plu"];
                 };
             };
-            /** @description `id` in the path is not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed) */
+            /**
+             * @description - `id` in the path is not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8485,7 +8648,11 @@ export interface operations {
                     "application/json": components["schemas"]["Plu"];
                 };
             };
-            /** @description An invalid body or `If-Match`, a key (`id`) in the body that differs from the path, or a reference to something that does not exist. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An invalid body or `If-Match`, a key (`id`) in the body that differs from the path, or a reference to something that does not exist. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8616,7 +8783,11 @@ export interface operations {
                     "application/json": components["schemas"]["Plu"];
                 };
             };
-            /** @description A malformed `If-Match`, or an unreadable body. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A malformed `If-Match`, or an unreadable body. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8779,7 +8950,10 @@ export interface operations {
                     "application/json": components["schemas"]["FiscalDeviceQueryResult"];
                 };
             };
-            /** @description A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8878,7 +9052,12 @@ export interface operations {
                     "application/json": components["schemas"]["FiscalDevice"];
                 };
             };
-            /** @description An invalid body, a key (`name`) that already exists (code Unique), a reference to something that does not exist, or a malformed `Idempotency-Key`; `errors` lists every member at fault. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An invalid body, a key (`name`) that already exists (code Unique), a reference to something that does not exist, or a malformed `Idempotency-Key`; `errors` lists every member at fault. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             *     - A malformed `Idempotency-Key`. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9005,7 +9184,10 @@ export interface operations {
                     "application/json": components["schemas"]["FiscalDevice"];
                 };
             };
-            /** @description `name` in the path is not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed) */
+            /**
+             * @description - `name` in the path is not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9127,7 +9309,11 @@ export interface operations {
                     "application/json": components["schemas"]["FiscalDevice"];
                 };
             };
-            /** @description An invalid body or `If-Match`, a key (`name`) in the body that differs from the path, or a reference to something that does not exist. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An invalid body or `If-Match`, a key (`name`) in the body that differs from the path, or a reference to something that does not exist. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9258,7 +9444,11 @@ export interface operations {
                     "application/json": components["schemas"]["FiscalDevice"];
                 };
             };
-            /** @description A malformed `If-Match`, or an unreadable body. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A malformed `If-Match`, or an unreadable body. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9424,7 +9614,10 @@ export interface operations {
                     "application/json": components["schemas"]["UserQueryResult"];
                 };
             };
-            /** @description A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9527,7 +9720,12 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
-            /** @description An invalid body, a key (`id`) that already exists (code Unique), a reference to something that does not exist, or a malformed `Idempotency-Key`; `errors` lists every member at fault. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An invalid body, a key (`id`) that already exists (code Unique), a reference to something that does not exist, or a malformed `Idempotency-Key`; `errors` lists every member at fault. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             *     - A malformed `Idempotency-Key`. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9657,7 +9855,10 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
-            /** @description `id` in the path is not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed) */
+            /**
+             * @description - `id` in the path is not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9779,7 +9980,11 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
-            /** @description An invalid body or `If-Match`, a key (`id`) in the body that differs from the path, or a reference to something that does not exist. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An invalid body or `If-Match`, a key (`id`) in the body that differs from the path, or a reference to something that does not exist. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9913,7 +10118,11 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
-            /** @description A malformed `If-Match`, or an unreadable body. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A malformed `If-Match`, or an unreadable body. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10210,7 +10419,10 @@ export interface operations {
                     "application/json": components["schemas"]["TicketQueryResult"];
                 };
             };
-            /** @description A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10320,7 +10532,12 @@ export interface operations {
                     "application/json": components["schemas"]["Ticket"];
                 };
             };
-            /** @description An invalid body, a key (`id`) that already exists (code Unique), a reference to something that does not exist, or a malformed `Idempotency-Key`; `errors` lists every member at fault. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An invalid body, a key (`id`) that already exists (code Unique), a reference to something that does not exist, or a malformed `Idempotency-Key`; `errors` lists every member at fault. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             *     - A malformed `Idempotency-Key`. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10458,7 +10675,12 @@ export interface operations {
                     "application/json": components["schemas"]["Ticket"][];
                 };
             };
-            /** @description An unknown action, an invalid body, an id twice, an unknown ticket id or user name. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An unknown action, an invalid body, an id twice, an unknown ticket id or user name. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             *     - A malformed `Idempotency-Key`. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10602,7 +10824,10 @@ export interface operations {
                     "application/json": components["schemas"]["Ticket"];
                 };
             };
-            /** @description `id` in the path is not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed) */
+            /**
+             * @description - `id` in the path is not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10724,7 +10949,11 @@ export interface operations {
                     "application/json": components["schemas"]["Ticket"];
                 };
             };
-            /** @description An invalid body or `If-Match`, a key (`id`) in the body that differs from the path, or a reference to something that does not exist. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An invalid body or `If-Match`, a key (`id`) in the body that differs from the path, or a reference to something that does not exist. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10873,7 +11102,11 @@ export interface operations {
                     "application/json": components["schemas"]["Ticket"];
                 };
             };
-            /** @description A malformed `If-Match`, or an unreadable body. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A malformed `If-Match`, or an unreadable body. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11069,7 +11302,10 @@ export interface operations {
                     "application/json": components["schemas"]["OrderQueryResult"];
                 };
             };
-            /** @description A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11154,7 +11390,10 @@ export interface operations {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            /** @description `id` in the path is not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed) */
+            /**
+             * @description - `id` in the path is not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11305,7 +11544,10 @@ export interface operations {
                     "application/json": components["schemas"]["StockTransferQueryResult"];
                 };
             };
-            /** @description A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11413,7 +11655,12 @@ export interface operations {
                     "application/json": components["schemas"]["StockTransfer"];
                 };
             };
-            /** @description An invalid body, a key (`id`) that already exists (code Unique), a reference to something that does not exist, or a malformed `Idempotency-Key`; `errors` lists every member at fault. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An invalid body, a key (`id`) that already exists (code Unique), a reference to something that does not exist, or a malformed `Idempotency-Key`; `errors` lists every member at fault. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             *     - A malformed `Idempotency-Key`. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11540,7 +11787,10 @@ export interface operations {
                     "application/json": components["schemas"]["StockTransfer"];
                 };
             };
-            /** @description `id` in the path is not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed) */
+            /**
+             * @description - `id` in the path is not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11691,7 +11941,10 @@ export interface operations {
                     "application/json": components["schemas"]["StockTakingQueryResult"];
                 };
             };
-            /** @description A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11797,7 +12050,12 @@ export interface operations {
                     "application/json": components["schemas"]["StockTaking"];
                 };
             };
-            /** @description An invalid body, a key (`id`) that already exists (code Unique), a reference to something that does not exist, or a malformed `Idempotency-Key`; `errors` lists every member at fault. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An invalid body, a key (`id`) that already exists (code Unique), a reference to something that does not exist, or a malformed `Idempotency-Key`; `errors` lists every member at fault. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             *     - A malformed `Idempotency-Key`. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11924,7 +12182,10 @@ export interface operations {
                     "application/json": components["schemas"]["StockTaking"];
                 };
             };
-            /** @description `id` in the path is not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed) */
+            /**
+             * @description - `id` in the path is not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12046,7 +12307,11 @@ export interface operations {
                     "application/json": components["schemas"]["StockTaking"];
                 };
             };
-            /** @description An invalid body or `If-Match`, a key (`id`) in the body that differs from the path, or a reference to something that does not exist. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An invalid body or `If-Match`, a key (`id`) in the body that differs from the path, or a reference to something that does not exist. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12180,7 +12445,11 @@ export interface operations {
                     "application/json": components["schemas"]["StockTaking"];
                 };
             };
-            /** @description A malformed `If-Match`, or an unreadable body. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A malformed `If-Match`, or an unreadable body. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12361,7 +12630,10 @@ export interface operations {
                     "application/json": components["schemas"]["ReceiptEmailQueryResult"];
                 };
             };
-            /** @description A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12446,7 +12718,10 @@ export interface operations {
                     "application/json": components["schemas"]["ReceiptEmail"];
                 };
             };
-            /** @description `id` in the path is not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed) */
+            /**
+             * @description - `id` in the path is not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12572,7 +12847,10 @@ export interface operations {
                     "application/json": components["schemas"]["CashCountQueryResult"];
                 };
             };
-            /** @description A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12673,7 +12951,12 @@ export interface operations {
                     "application/json": components["schemas"]["CashCount"];
                 };
             };
-            /** @description An invalid body, a key (`id`) that already exists (code Unique), a reference to something that does not exist, or a malformed `Idempotency-Key`; `errors` lists every member at fault. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An invalid body, a key (`id`) that already exists (code Unique), a reference to something that does not exist, or a malformed `Idempotency-Key`; `errors` lists every member at fault. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             *     - A malformed `Idempotency-Key`. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12800,7 +13083,10 @@ export interface operations {
                     "application/json": components["schemas"]["CashCount"];
                 };
             };
-            /** @description `id` in the path is not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed) */
+            /**
+             * @description - `id` in the path is not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12894,6 +13180,20 @@ export interface operations {
                     "application/json": components["schemas"]["Session"];
                 };
             };
+            /** @description A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
             /** @description No, unknown, expired or revoked token. (errorCode 1 Unauthenticated) */
             401: {
                 headers: {
@@ -12950,7 +13250,11 @@ export interface operations {
                     "application/json": components["schemas"]["SessionTokens"];
                 };
             };
-            /** @description A body without userName, password or deviceName. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A body without userName, password or deviceName. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13045,7 +13349,11 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description An unreadable body. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An unreadable body. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13143,7 +13451,11 @@ export interface operations {
                     "application/json": components["schemas"]["SessionTokens"];
                 };
             };
-            /** @description A body without tokenId or refreshToken. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A body without tokenId or refreshToken. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13241,7 +13553,11 @@ export interface operations {
                     "application/json": components["schemas"]["KdsSession"];
                 };
             };
-            /** @description A code that is not 6 digits. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A code that is not 6 digits. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13368,6 +13684,20 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
             /** @description No, unknown, expired or revoked token. (errorCode 1 Unauthenticated) */
             401: {
                 headers: {
@@ -13463,7 +13793,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description A body without orderEndpointName, or an order endpoint that does not exist. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A body without orderEndpointName, or an order endpoint that does not exist. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             *     - A malformed `Idempotency-Key`. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13590,6 +13925,20 @@ export interface operations {
                     "application/json": components["schemas"]["KdsPairing"];
                 };
             };
+            /** @description A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
             /** @description No, unknown, expired or revoked token. (errorCode 1 Unauthenticated) */
             401: {
                 headers: {
@@ -13672,6 +14021,23 @@ export interface operations {
                     "application/json": components["schemas"]["KdsPairing"];
                 };
             };
+            /**
+             * @description - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
             /** @description No, unknown, expired or revoked token. (errorCode 1 Unauthenticated) */
             401: {
                 headers: {
@@ -13713,6 +14079,34 @@ export interface operations {
                         status?: 404;
                         /** @enum {integer} */
                         errorCode?: 7;
+                    };
+                };
+            };
+            /** @description The body is larger than 1 MiB. (errorCode 3 ValidationFailed) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 413;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description A non-empty body that is not `application/json`. (errorCode 3 ValidationFailed) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 415;
+                        /** @enum {integer} */
+                        errorCode?: 3;
                     };
                 };
             };
@@ -13769,7 +14163,12 @@ export interface operations {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            /** @description A `_v` that is not a non-negative integer. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A `_v` that is not a non-negative integer. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             *     - A malformed `Idempotency-Key`. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13830,7 +14229,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13840,7 +14242,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -13917,7 +14319,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description A position that is not a whole number; `$take` out of range. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A position that is not a whole number; `$take` out of range. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14002,7 +14407,10 @@ export interface operations {
                     "text/event-stream": string;
                 };
             };
-            /** @description A `Last-Event-ID` that is not a whole number. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A `Last-Event-ID` that is not a whole number. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14095,7 +14503,12 @@ export interface operations {
                     "application/json": components["schemas"]["Ticket"];
                 };
             };
-            /** @description An invalid body; payments short of the total, a payment ≤ 0 on a sale (> 0 on a return), change on a non-changeable type, an unknown or inactive payment type; no or an unknown fiscal device; a ticket without items. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An invalid body; payments short of the total, a payment ≤ 0 on a sale (> 0 on a return), change on a non-changeable type, an unknown or inactive payment type; no or an unknown fiscal device; a ticket without items. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             *     - A malformed `Idempotency-Key`. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14275,7 +14688,12 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description An invalid body; no or an unknown order endpoint. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An invalid body; no or an unknown order endpoint. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             *     - A malformed `Idempotency-Key`. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14427,7 +14845,12 @@ export interface operations {
                     "application/json": components["schemas"]["ReceiptCopyJob"];
                 };
             };
-            /** @description An invalid body; no or an unknown order endpoint; the ticket is still open (`memberName` `id`). (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An invalid body; no or an unknown order endpoint; the ticket is still open (`memberName` `id`). (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             *     - A malformed `Idempotency-Key`. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14581,7 +15004,12 @@ export interface operations {
                     "application/json": components["schemas"]["Ticket"];
                 };
             };
-            /** @description An invalid body; the ticket is still open or is itself a return (`memberName` `id`); an unknown or repeated item id; a quantity beyond what is left to return (`items[i].quantity`); nothing left to return; a plu or modifier deleted since. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An invalid body; the ticket is still open or is itself a return (`memberName` `id`); an unknown or repeated item id; a quantity beyond what is left to return (`items[i].quantity`); nothing left to return; a plu or modifier deleted since. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             *     - A malformed `Idempotency-Key`. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14727,6 +15155,24 @@ export interface operations {
                     "application/json": components["schemas"]["FiscalReport"];
                 };
             };
+            /**
+             * @description - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             *     - A malformed `Idempotency-Key`. (errorCode 3 ValidationFailed)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
             /** @description No, unknown, expired or revoked token. (errorCode 1 Unauthenticated) */
             401: {
                 headers: {
@@ -14785,6 +15231,34 @@ export interface operations {
                         status?: 409;
                         /** @enum {integer} */
                         errorCode?: 11;
+                    };
+                };
+            };
+            /** @description The body is larger than 1 MiB. (errorCode 3 ValidationFailed) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 413;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description A non-empty body that is not `application/json`. (errorCode 3 ValidationFailed) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 415;
+                        /** @enum {integer} */
+                        errorCode?: 3;
                     };
                 };
             };
@@ -14849,7 +15323,12 @@ export interface operations {
                     "application/json": components["schemas"]["ReceiptEmail"];
                 };
             };
-            /** @description A malformed `Idempotency-Key`, or an unreadable body. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A malformed `Idempotency-Key`, or an unreadable body. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             *     - A malformed `Idempotency-Key`. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14987,6 +15466,20 @@ export interface operations {
                     "application/json": components["schemas"]["ReceiptSettings"];
                 };
             };
+            /** @description A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
             /** @description No, unknown, expired or revoked token. (errorCode 1 Unauthenticated) */
             401: {
                 headers: {
@@ -15065,7 +15558,11 @@ export interface operations {
                     "application/json": components["schemas"]["ReceiptSettings"];
                 };
             };
-            /** @description An invalid body or `If-Match`; `errors` lists every member at fault. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An invalid body or `If-Match`; `errors` lists every member at fault. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15203,7 +15700,12 @@ export interface operations {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            /** @description An unknown state. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An unknown state. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             *     - A malformed `Idempotency-Key`. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15264,7 +15766,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -15274,7 +15779,35 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
+                    };
+                };
+            };
+            /** @description The body is larger than 1 MiB. (errorCode 3 ValidationFailed) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 413;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description A non-empty body that is not `application/json`. (errorCode 3 ValidationFailed) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 415;
+                        /** @enum {integer} */
+                        errorCode?: 3;
                     };
                 };
             };
@@ -15315,6 +15848,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PrinterStatus"];
+                };
+            };
+            /** @description A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
                 };
             };
             /** @description No, unknown, expired or revoked token. (errorCode 1 Unauthenticated) */
@@ -15391,6 +15938,24 @@ export interface operations {
                     };
                 };
             };
+            /**
+             * @description - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             *     - A malformed `Idempotency-Key`. (errorCode 3 ValidationFailed)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
             /** @description No, unknown, expired or revoked token. (errorCode 1 Unauthenticated) */
             401: {
                 headers: {
@@ -15438,6 +16003,48 @@ export interface operations {
                     };
                 };
             };
+            /** @description This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 409;
+                        /** @enum {integer} */
+                        errorCode?: 11;
+                    };
+                };
+            };
+            /** @description The body is larger than 1 MiB. (errorCode 3 ValidationFailed) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 413;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description A non-empty body that is not `application/json`. (errorCode 3 ValidationFailed) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 415;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
             /** @description More requests from this address than the rate limit (`POS_HUB_RATE_LIMIT` per second) allows. (errorCode 10 TooManyRequests) */
             429: {
                 headers: {
@@ -15479,6 +16086,24 @@ export interface operations {
                         kind: string;
                         state: string;
                         orderId: string;
+                    };
+                };
+            };
+            /**
+             * @description - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             *     - A malformed `Idempotency-Key`. (errorCode 3 ValidationFailed)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
                     };
                 };
             };
@@ -15529,6 +16154,48 @@ export interface operations {
                     };
                 };
             };
+            /** @description This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 409;
+                        /** @enum {integer} */
+                        errorCode?: 11;
+                    };
+                };
+            };
+            /** @description The body is larger than 1 MiB. (errorCode 3 ValidationFailed) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 413;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description A non-empty body that is not `application/json`. (errorCode 3 ValidationFailed) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 415;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
             /** @description More requests from this address than the rate limit (`POS_HUB_RATE_LIMIT` per second) allows. (errorCode 10 TooManyRequests) */
             429: {
                 headers: {
@@ -15570,6 +16237,20 @@ export interface operations {
                         }[];
                         count: number;
                         totalCount: number;
+                    };
+                };
+            };
+            /** @description A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
                     };
                 };
             };
@@ -15641,6 +16322,24 @@ export interface operations {
                     "application/json": components["schemas"]["Backup"];
                 };
             };
+            /**
+             * @description - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             *     - A malformed `Idempotency-Key`. (errorCode 3 ValidationFailed)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
             /** @description No, unknown, expired or revoked token. (errorCode 1 Unauthenticated) */
             401: {
                 headers: {
@@ -15668,6 +16367,48 @@ export interface operations {
                         status?: 403;
                         /** @enum {integer} */
                         errorCode?: 2;
+                    };
+                };
+            };
+            /** @description This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 409;
+                        /** @enum {integer} */
+                        errorCode?: 11;
+                    };
+                };
+            };
+            /** @description The body is larger than 1 MiB. (errorCode 3 ValidationFailed) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 413;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description A non-empty body that is not `application/json`. (errorCode 3 ValidationFailed) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 415;
+                        /** @enum {integer} */
+                        errorCode?: 3;
                     };
                 };
             };
@@ -15708,6 +16449,20 @@ export interface operations {
                 };
                 content: {
                     "application/vnd.sqlite3": string;
+                };
+            };
+            /** @description A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
                 };
             };
             /** @description No, unknown, expired or revoked token. (errorCode 1 Unauthenticated) */
@@ -15806,7 +16561,10 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            /** @description A missing or malformed `from`/`to`, `to` before `from`, an unknown `groupBy` or `format`; `errors[0].memberName` names it. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A missing or malformed `from`/`to`, `to` before `from`, an unknown `groupBy` or `format`; `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15894,7 +16652,10 @@ export interface operations {
                     "application/json": components["schemas"]["FiscalDay"];
                 };
             };
-            /** @description No or an unknown `fiscalName`, a malformed `number`, or no day known yet. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - No or an unknown `fiscalName`, a malformed `number`, or no day known yet. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15974,6 +16735,20 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+            /** @description A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
             /** @description More requests from this address than the rate limit (`POS_HUB_RATE_LIMIT` per second) allows. (errorCode 10 TooManyRequests) */
             429: {
                 headers: {
@@ -16021,6 +16796,20 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
             /** @description More requests from this address than the rate limit (`POS_HUB_RATE_LIMIT` per second) allows. (errorCode 10 TooManyRequests) */
             429: {
                 headers: {
@@ -16055,6 +16844,20 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                };
+            };
+            /** @description A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
                 };
             };
             /** @description More requests from this address than the rate limit (`POS_HUB_RATE_LIMIT` per second) allows. (errorCode 10 TooManyRequests) */
