@@ -63,6 +63,18 @@ describe('what every operation may answer before it sees the request, documented
   });
 });
 
+describe('a refusal replayed for its Idempotency-Key', () => {
+  it("carries this request's traceId, the X-Request-Id of its answer (it carried the first request's)", async () => {
+    const headers = { 'Idempotency-Key': 'null-body-1' };
+    const first = await hub.call('POST', '/api/stocks', null, { headers });
+    const again = await hub.call('POST', '/api/stocks', null, { headers });
+    expect([first.status, again.status, again.headers.get('idempotent-replayed')]).toEqual([400, 400, 'true']);
+    expect(again.body.traceId).toBe(again.headers.get('x-request-id'));
+    expect(again.body.traceId).not.toBe(first.body.traceId);
+    expect({ ...again.body, traceId: first.body.traceId }).toEqual(first.body);
+  });
+});
+
 describe('a backup download', () => {
   it('answers the whole file whatever conditional or range headers come with it (send answered 412 to an If-Match)', async () => {
     const made = (await hub.call('POST', '/api/backups')).body;
