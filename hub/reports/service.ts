@@ -46,10 +46,17 @@ export interface SalesReport {
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const MAX_DAYS = 366 * 20;
 
+/** Date.UTC, but years 0-99 are those years (Date.UTC reads them as 1900-1999). */
+function utc(year: number, month: number, day: number): number {
+  const d = new Date(Date.UTC(2000, 0, 1));
+  d.setUTCFullYear(year, month, day);
+  return d.getTime();
+}
+
 function parseDay(name: string, value: unknown): number {
   const text = typeof value === 'string' ? value.trim() : '';
   const m = DATE.exec(text);
-  const ms = m ? Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) : NaN;
+  const ms = m ? utc(Number(m[1]), Number(m[2]) - 1, Number(m[3])) : NaN;
   if (!m || Number.isNaN(ms) || new Date(ms).getUTCDate() !== Number(m[3])) {
     throw errors.member(name, text ? 'reports.notDate' : 'reports.dateRequired', { value: text ?? '' }, text ? 'Invalid' : 'Required');
   }
@@ -66,8 +73,8 @@ export function spanOf(fromMs: number, toMs: number): { months: string[]; days: 
   let cur = fromMs;
   while (cur <= toMs) {
     const d = new Date(cur);
-    const monthStart = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
-    const nextMonth = Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
+    const monthStart = utc(d.getUTCFullYear(), d.getUTCMonth(), 1);
+    const nextMonth = utc(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
     if (cur === monthStart && nextMonth - DAY <= toMs) {
       months.push(`m:${iso(cur).slice(0, 7)}`);
       cur = nextMonth;

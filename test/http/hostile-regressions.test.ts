@@ -75,6 +75,15 @@ describe('a refusal replayed for its Idempotency-Key', () => {
   });
 });
 
+describe('a sales report of a year before 100', () => {
+  it('covers that year, not 1900 years later (Date.UTC reads years 0-99 as 1900-1999)', async () => {
+    const r = await hub.call('GET', '/api/reports/sales?from=0001-01-01&to=0001-12-31&groupBy=month');
+    expect([r.status, r.body.from, r.body.to]).toEqual([200, '0001-01-01', '0001-12-31']);
+    expect((await hub.call('GET', '/api/reports/sales?from=0099-02-28&to=0099-03-01&groupBy=day')).body.from).toBe('0099-02-28');
+    expect((await hub.call('GET', '/api/reports/sales?from=0096-02-30&to=0096-03-01')).status).toBe(400);
+  });
+});
+
 describe('a backup download', () => {
   it('answers the whole file whatever conditional or range headers come with it (send answered 412 to an If-Match)', async () => {
     const made = (await hub.call('POST', '/api/backups')).body;
