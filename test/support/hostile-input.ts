@@ -31,6 +31,8 @@ export interface Known {
   keys: Record<string, Record<string, string[]>>;
   /** Plausible values of body members and query parameters by name (existing stock names, plu codes…). */
   values: Record<string, Json[]>;
+  /** Stored documents by collection path and key: a PUT to an existing key starts from one (as a client's edit does). */
+  docs: Record<string, Record<string, Json>>;
 }
 
 /** mulberry32: small, fast, and the same sequence on every machine. */
@@ -53,6 +55,8 @@ export interface Operation {
   template: string;
   parameters: Schema[];
   body?: Schema;
+  /** The document's example body (a request that works on a shop set up from the examples). */
+  bodyExample?: Json;
 }
 
 export function operationsOf(doc: Schema): Operation[] {
@@ -67,6 +71,7 @@ export function operationsOf(doc: Schema): Operation[] {
         template,
         parameters: [...(item.parameters ?? []), ...(op.parameters ?? [])],
         body: op.requestBody?.content?.['application/json']?.schema,
+        bodyExample: op.requestBody?.content?.['application/json']?.example,
       });
     }
   }
@@ -209,7 +214,7 @@ export class HostileGenerator {
   plausible(schemaIn: Schema | undefined, name = '', depth = 0): Json {
     const schema = this.resolve(schemaIn);
     if (depth > 6) return null;
-    const byName = this.known.values[name];
+    const byName = own(this.known.values, name);
     if (byName?.length && this.chance(0.6)) return this.pick(byName);
     if (/address|^host$|url/i.test(name) && this.chance(0.8)) return this.pick(SAFE_ADDRESSES);
     if (/email|^to$/i.test(name) && this.chance(0.7)) return this.pick(['guest@example.sk', '', 'not-an-address']);
@@ -339,6 +344,31 @@ export class HostileGenerator {
     return { body, what: `${dotted(target.path)}: ${what}` };
   }
 
+  /**
+   * What a body starts from: for a PUT of a stored key, often the stored document (a client's edit);
+   * else often the document's example; else one made from the schema.
+   */
+  private bodyBase(op: Operation, path: string): Json {
+    const slash = path.lastIndexOf('/');
+    const stored = op.method === 'PUT' ? own(this.known.docs[path.slice(0, slash)], decodeURIComponentSafe(path.slice(slash + 1))) : undefined;
+    if (stored !== undefined && this.chance(0.7)) {
+      const doc = structuredClone(stored) as Record<string, Json>;
+      // The version read at the start is stale after the first change: mostly sent without it (not checked).
+      if (this.chance(0.7)) delete doc._v;
+      return doc;
+    }
+    if (op.bodyExample !== undefined && this.chance(0.4)) {
+      const example = safe(structuredClone(op.bodyExample));
+      // The example's key exists once the first one went in: mostly a new one.
+      if (example && typeof example === 'object' && !Array.isArray(example) && this.chance(0.7)) {
+        for (const k of ['id', 'name']) if (typeof example[k] === 'string') example[k] = `${example[k]}-${this.int(0, 99999)}`;
+        if (typeof example.number === 'number') example.number = this.int(3, 2_000_000);
+      }
+      return example;
+    }
+    return this.plausible(op.body, 'body');
+  }
+
   /** One request for `op`. */
   request(op: Operation): HostileRequest {
     const whats: string[] = [];
@@ -346,7 +376,7 @@ export class HostileGenerator {
     // Path parameters: mostly keys that exist, else made up or hostile.
     let path = op.template;
     for (const p of op.parameters.filter((x) => x.in === 'path')) {
-      const existing = this.known.keys[op.template]?.[p.name] ?? this.known.keys[collectionOf(op.template, p.name)]?.[p.name] ?? [];
+      const existing = own(this.known.keys[collectionOf(op.template, p.name)], p.name) ?? [];
       let raw: string;
       const roll = this.random();
       if (roll < 0.55 && existing.length) raw = encodeURIComponent(this.pick(existing));
@@ -364,11 +394,13 @@ export class HostileGenerator {
     // Query: the declared parameters, some plausible, some hostile, some repeated; now and then unknown ones.
     const query: string[] = [];
     const declared = op.parameters.filter((x) => x.in === 'query');
+    // Mostly one or two of them (a list has dozens of filters: all at once, one would always be off).
+    const often = Math.min(1, 1.5 / Math.max(1, declared.length));
     for (const p of declared) {
-      if (!p.required && !this.chance(0.25)) continue;
+      if (!p.required && !this.chance(often)) continue;
       const roll = this.random();
       if (roll < 0.5) {
-        const v = this.plausible(p.schema, p.name);
+        const v = p.example !== undefined && this.chance(0.6) ? p.example : this.plausible(p.schema, p.name);
         query.push(`${encodeURIComponent(p.name)}=${encodeURIComponent(typeof v === 'string' ? v : JSON.stringify(v))}`);
       } else if (roll < 0.85) {
         const v = this.pick(HOSTILE_QUERY);
@@ -431,7 +463,7 @@ export class HostileGenerator {
       } else if (roll < 0.18) {
         whats.push('no body');
       } else {
-        let value = this.plausible(op.body, 'body');
+        let value = this.bodyBase(op, path);
         const spoils = op.body ? this.pick([0, 1, 1, 1, 2, 3]) : 1;
         for (let i = 0; i < spoils; i++) {
           const s = this.spoilBody(value, op.body);
@@ -468,6 +500,19 @@ export class HostileGenerator {
 }
 
 // ------------------------------------------------------------------------------------ helpers
+
+/** `record[key]` when it is the record's own (a key such as `constructor` is not). */
+function own<T>(record: Record<string, T> | undefined, key: string): T | undefined {
+  return record && Object.hasOwn(record, key) ? record[key] : undefined;
+}
+
+function decodeURIComponentSafe(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
 
 /** The collection path of a key: `/api/tickets/{id}/close` → `/api/tickets`. */
 export function collectionOf(template: string, param: string): string {

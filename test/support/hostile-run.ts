@@ -43,6 +43,8 @@ export interface HostileReport {
   ms: number;
   /** Time spent answering, by operation (ms), for finding what makes a run slow. */
   msByOperation: Record<string, number>;
+  /** Operations that never answered 2xx: the run reached no further than their checks. */
+  neverAccepted: string[];
   /** The slowest requests (ms, what). */
   slowest: Array<{ ms: number; request: HostileRequest; status: number }>;
 }
@@ -55,6 +57,8 @@ async function shop(hub: TestHub): Promise<{ known: Known; protectedKeys: string
   await restaurant(hub);
   await expect2xx(hub.call('POST', '/api/devices', { name: SALE_DEVICE, envName: 'CashRegister', settings: { DefaultFiscalName: 'FP1', DefaultOrderEndpointName: 'Bar' } }));
   await expect2xx(hub.call('POST', '/api/orderendpoints', { name: 'Pass', type: 'Tablet' }));
+  await expect2xx(hub.call('POST', '/api/devices', { name: 'FuzzPDA', envName: 'PDA' }));
+  await expect2xx(hub.call('POST', '/api/plus', { code: 6, stockName: 'Menu', name: 'Syr', type: 'StockItem', unitPrice: { amount: 2 }, vatInfo: { category: 1, rate: 20 } }));
   await expect2xx(hub.call('POST', '/api/customers', { id: 'cust-1', firstName: 'Ján', lastName: 'Novák', cards: [{ serialNumber: 'CARD-1' }] }));
   await expect2xx(hub.call('POST', '/api/categories', { name: 'Jedlá' }));
   await expect2xx(hub.call('POST', '/api/modifiers', { id: 'sauce', name: 'Sauce', options: [{ id: 'ketchup', name: 'Ketchup', unitPrice: { amount: 0.3 } }] }));
@@ -70,18 +74,24 @@ async function shop(hub: TestHub): Promise<{ known: Known; protectedKeys: string
     protectedKeys: users.filter((u) => u.userName === 'admin' || u.userName === SPARE_USER).map((u) => u.id),
     known: {
       keys: {},
+      docs: {},
       values: {
         stockName: ['Menu'],
-        code: [1, 2, 3, 4, 5],
-        plu: [{ code: 1, stockName: 'Menu' }, { code: 3, stockName: 'Menu' }],
+        code: [1, 2, 3, 4, 5, 6],
+        plu: [{ code: 1, stockName: 'Menu' }, { code: 3, stockName: 'Menu' }, { code: 6, stockName: 'Menu' }],
+        dailySalesReportNumber: [1, 2],
+        sourceStockName: ['Menu'],
+        targetStockName: ['Menu'],
         paymentTypeNumber: [1, 2],
         fiscalName: ['FP1'],
         orderEndpointName: ['Kitchen', 'Bar', 'Pass'],
         orderEndpointNames: [['Kitchen'], []],
         categoryNames: [['Jedlá'], []],
         category: ['Jedlá', null],
-        userName: [cashier.userName, SPARE_USER],
-        deviceName: [SALE_DEVICE, 'BackOffice'],
+        userName: [cashier.userName, SPARE_USER, 'admin'],
+        // Never the run's own register: a login there would end the admin's session on it.
+        deviceName: ['BackOffice', 'FuzzPDA'],
+        password: ['pw'],
         modifierId: ['sauce'],
         optionId: ['ketchup'],
         customer: [{ id: 'cust-1' }, { cardSerialNumber: 'CARD-1' }],
@@ -96,9 +106,13 @@ async function shop(hub: TestHub): Promise<{ known: Known; protectedKeys: string
   };
 }
 
-/** Existing keys of every path parameter, read from the collections (the run's own users and the sale device left out: the run keeps its sessions). */
-async function existingKeys(hub: TestHub, ops: Operation[], protectedKeys: string[]): Promise<Known['keys']> {
+/**
+ * Existing keys of every path parameter, read from the collections (the run's own users and the
+ * sale device left out: the run keeps its sessions), and the documents stored under them.
+ */
+async function existingKeys(hub: TestHub, ops: Operation[], protectedKeys: string[]): Promise<Pick<Known, 'keys' | 'docs'>> {
   const keys: Known['keys'] = {};
+  const docs: Known['docs'] = {};
   const lists = new Map<string, unknown[]>();
   for (const op of ops) {
     for (const p of op.parameters.filter((x) => x.in === 'path')) {
@@ -113,9 +127,13 @@ async function existingKeys(hub: TestHub, ops: Operation[], protectedKeys: strin
         .filter((v) => v !== undefined && v !== null && !protectedKeys.includes(String(v)) && v !== SALE_DEVICE && v !== 'BackOffice')
         .map(String);
       (keys[collection] ??= {})[p.name] = values;
+      for (const doc of lists.get(collection)!) {
+        const key = (doc as Record<string, unknown>)[p.name];
+        if (values.includes(String(key))) (docs[collection] ??= {})[String(key)] = doc as Known['docs'][string][string];
+      }
     }
   }
-  return keys;
+  return { keys, docs };
 }
 
 interface Answer {
@@ -203,7 +221,7 @@ export async function runHostile(opts: RunOptions): Promise<HostileReport> {
     const doc = (await hub.call('GET', '/api/openapi.json', undefined, { token: null })).body;
     // The document and docs pages are read-only and large; everything else is fair game.
     const ops = operationsOf(doc);
-    known.keys = await existingKeys(hub, ops, protectedKeys);
+    Object.assign(known, await existingKeys(hub, ops, protectedKeys));
     let token = await hub.login('admin', ADMIN_PASSWORD, SALE_DEVICE);
     const relogin = async () => {
       // Hostile logins may have spent this address's failures: the window passes on the shop's clock.
@@ -212,7 +230,8 @@ export async function runHostile(opts: RunOptions): Promise<HostileReport> {
     };
 
     const generator = new HostileGenerator(doc, opts.seed, known);
-    const report: HostileReport = { seed: opts.seed, operations: ops.length, requests: 0, byStatus: {}, deviceUnavailable: 0, failures: [], undocumented: [], afterwards: [], ms: 0, msByOperation: {}, slowest: [] };
+    const report: HostileReport = { seed: opts.seed, operations: ops.length, requests: 0, byStatus: {}, deviceUnavailable: 0, failures: [], undocumented: [], afterwards: [], ms: 0, msByOperation: {}, slowest: [], neverAccepted: [] };
+    const accepted = new Set<string>();
     const queue = generator.requests(opts.total, ops);
     let sessionLost = false;
 
@@ -240,6 +259,7 @@ export async function runHostile(opts: RunOptions): Promise<HostileReport> {
       }
       report.byStatus[res.status] = (report.byStatus[res.status] ?? 0) + 1;
       if (res.status === 503) report.deviceUnavailable++;
+      if (res.status < 300) accepted.add(req.operationId);
       if (res.status === 401 && req.operationId !== 'auth.logout') sessionLost = true;
       const fault = faultOf(res.status, res.headers, text);
       if (fault) report.failures.push({ request: req, status: res.status, problem: fault, body: text.slice(0, 600) });
@@ -290,6 +310,7 @@ export async function runHostile(opts: RunOptions): Promise<HostileReport> {
         if (one.status !== 200) report.afterwards.push(`${op.template}/${String(x[param])}: ${one.status}`);
       }
     }
+    report.neverAccepted = ops.map((o) => o.operationId).filter((id) => !accepted.has(id));
     report.ms = Date.now() - started;
     return report;
   } finally {
@@ -308,6 +329,7 @@ export function describeReport(report: HostileReport, max = 30): string {
       .sort(([a], [b]) => Number(a) - Number(b))
       .map(([s, n]) => `${s}×${n}`)
       .join(' ')}`,
+    `never answered 2xx: ${report.neverAccepted.join(', ') || 'none'}`,
     `503 DeviceUnavailable: ${report.deviceUnavailable}; failures: ${report.failures.length}; answers off the document: ${report.undocumented.length}; reads failing afterwards: ${report.afterwards.length}`,
   ];
   const distinct = (list: Failure[]) => {
