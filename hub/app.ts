@@ -8,7 +8,7 @@ import type { Clock } from './core/clock.js';
 import type { Config } from './core/config.js';
 import { healthRoutes } from './health.js';
 import { readJsonBody } from './http/body.js';
-import { rejectBrokenQueryText } from './http/text.js';
+import { rejectBrokenPathText, rejectBrokenQueryText } from './http/text.js';
 import { errors } from './http/errors.js';
 import { idempotency } from './http/idempotency.js';
 import { eventRoutes, eventStreams, type EventStreams } from './events/routes.js';
@@ -17,7 +17,7 @@ import { answersWhenDurable } from './http/durable.js';
 import type { Logger } from './core/log.js';
 import { documentJson } from './openapi.js';
 import { docsAssets, docsRoutes } from './http/docs.js';
-import { kdsPage, webPage } from './http/pages.js';
+import { kdsPage, securityHeaders, webPage } from './http/pages.js';
 import { authRoutes, requireSession } from './resources/auth/routes.js';
 import { AuthService, tokenFromHeader } from './resources/auth/service.js';
 import { hasRight, requireRight, type Caller } from './http/caller.js';
@@ -106,7 +106,7 @@ export function buildServices(deps: AppDeps): Services {
       // Change-log entries of a resource the caller reads nothing of, without its right, are not theirs to see.
       (caller) => RESOURCES.filter((def) => def.read && !def.read.scope && !hasRight(caller, def.read.right)).map((def) => def.name),
     ),
-    backups: new BackupService(deps, join(deps.config.dataDir, 'backups'), deps.config.backupKeep ?? 14),
+    backups: new BackupService(deps, join(deps.config.dataDir, 'backups'), deps.config.backupKeep ?? 14, deps.config.dataDir),
     metrics: new Metrics(),
     printing: new PrintService({ db: deps.db, clock: deps.clock, log: deps.log, timeZone: deps.config.timeZone, language: deps.config.locale }, deps.drivers.printing),
     mail,
@@ -153,6 +153,8 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
   app.locals.services = services;
 
   app.use(requestId);
+  // CSP and nosniff on every answer, pages and API alike (CONTRACT §12 "Pages").
+  app.use(securityHeaders);
   // Outermost after the request id: no answer leaves before the changes it may show are on disk.
   app.use(answersWhenDurable(deps.db));
   app.use(requestLog(deps.log));
@@ -168,6 +170,8 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
 
   const api = express.Router();
   api.use(rejectBrokenQueryText);
+  let templates: string[] | undefined;
+  api.use(rejectBrokenPathText(() => (templates ??= Object.keys((JSON.parse(documentJson()) as { paths: object }).paths))));
   api.use(readJsonBody);
   api.use(
     under(

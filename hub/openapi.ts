@@ -314,6 +314,7 @@ function registerResource(registry: OpenAPIRegistry, def: ResourceDef, problem: 
           ...(def.read ? [ERR.missingRight(`Without ${def.read.right}${def.read.lookup ? ' (and not an exact lookup)' : ''}.`)] : []),
         ],
         problem,
+        { method: 'get', path: base },
       ),
     },
   });
@@ -340,6 +341,7 @@ function registerResource(registry: OpenAPIRegistry, def: ResourceDef, problem: 
             ...hookErrors('post'),
           ],
           problem,
+          { method: 'post', path: base },
         ),
       },
     });
@@ -358,6 +360,7 @@ function registerResource(registry: OpenAPIRegistry, def: ResourceDef, problem: 
       ...problemResponses(
         [...badKey, ERR.unauthenticated(), ...(def.read ? [ERR.missingRight(`Without ${def.read.right}.`)] : []), ERR.notFound(`No ${def.title} has this ${def.key.field}.`)],
         problem,
+        { method: 'get', path: one },
       ),
     },
   });
@@ -388,6 +391,7 @@ function registerResource(registry: OpenAPIRegistry, def: ResourceDef, problem: 
             ...hookErrors('put'),
           ],
           problem,
+          { method: 'put', path: one },
         ),
       },
     });
@@ -417,6 +421,7 @@ function registerResource(registry: OpenAPIRegistry, def: ResourceDef, problem: 
             ...hookErrors('delete'),
           ],
           problem,
+          { method: 'delete', path: one },
         ),
       },
     });
@@ -501,7 +506,7 @@ function registerRoute(registry: OpenAPIRegistry, spec: RouteSpec<never>, proble
           { description: r.description, ...(r.headers ? { headers: r.headers as Record<string, { description: string }> } : {}), ...(r.schema ? { content: { ...content(r.schema, r.contentType), ...Object.fromEntries(Object.entries(r.also ?? {}).map(([type, schema]) => [type, { schema }])) } } : {}) },
         ]),
       ),
-      ...problemResponses(errors, problem),
+      ...problemResponses(errors, problem, { method: spec.method, path: spec.path, noToken: spec.noToken }),
     },
   });
 }

@@ -8,10 +8,11 @@ import tseslint from 'typescript-eslint';
 /** The rooms of the browser code under hub/web, and the rooms each may import from. */
 const BROWSER_ROOMS = { manager: ['manager', 'shared'], kds: ['kds', 'shared'], hq: ['hq', 'shared'], shared: ['shared'] };
 /**
- * Server modules the manager's page bundles: pure data (the rights and their presets, importing
- * nothing but each other), so the page offers exactly the rights the hub checks.
+ * Server modules the pages may bundle: pure modules importing nothing but each other — the rights
+ * and their presets (so the page offers exactly the rights the hub checks), and the CSV writer (so a
+ * CSV made in a browser is neutralised as the hub's are, CONTRACT §12).
  */
-const BUNDLED_FOR_BROWSER = ['hub/http/rights', 'hub/http/presets'];
+const BUNDLED_FOR_BROWSER = ['hub/http/rights', 'hub/http/presets', 'hub/core/csv'];
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', 'data/**', 'hub/web/dist/**', 'hub/web/shared/api-types.ts', 'hub/dist/**', 'db/migrations/**'] },

@@ -1,13 +1,20 @@
 /**
- * `npm run restore -- <backup file>`: puts a backup in place of the hub's database. Refuses while
- * a hub runs on the data directory, and refuses a file that is not a sound hub database. The
- * database it replaces is kept beside it as hub.sqlite.before-restore-<time>.
+ * `npm run restore -- <backup file> [--key <file>]`: puts a backup in place of the hub's database.
+ * Refuses while a hub runs on the data directory, and refuses a file that is not a sound hub
+ * database. The database it replaces is kept beside it as hub.sqlite.before-restore-<time>.
+ *
+ * The backup's secrets (the SMTP password, devices' secret settings) are sealed with the backup key
+ * of the hub that made it (hub/backups/seal.ts): they are put back when that key is the data
+ * directory's `backup.key` or the file given with `--key`; without it the rest restores and the
+ * restore names the secrets to enter again.
  */
 import { copyFileSync, existsSync, renameSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { checkDbFile, continueChangesAfter, lastChangeSeq } from '../db/client.js';
+import { unsealSecrets } from '../db/sealed-backup.js';
 import { ConfigError, loadConfig } from '../hub/core/config.js';
 import { claim } from '../hub/core/pidfile.js';
+import { backupKeyPath, openWith, readBackupKey } from '../hub/backups/seal.js';
 import { syncPath } from '../db/files.js';
 
 function fail(message: string): never {
@@ -15,8 +22,12 @@ function fail(message: string): never {
   process.exit(1);
 }
 
-const arg = process.argv.slice(2).find((a) => !a.startsWith('-'));
-if (!arg) fail('usage: npm run restore -- <backup file>   (backups are in <data dir>/backups)');
+const args = process.argv.slice(2);
+const keyAt = args.indexOf('--key');
+const keyArg = keyAt >= 0 ? args[keyAt + 1] : undefined;
+if (keyAt >= 0 && !keyArg) fail('--key needs the file of the backup key (backup.key in the data directory of the hub that made the backup)');
+const arg = args.find((a, i) => !a.startsWith('-') && (keyAt < 0 || i !== keyAt + 1));
+if (!arg) fail('usage: npm run restore -- <backup file> [--key <backup.key>]   (backups are in <data dir>/backups)');
 let config;
 try {
   config = loadConfig();
@@ -34,6 +45,13 @@ try {
 }
 const problem = checkDbFile(source);
 if (problem) fail(`${source} is not a usable backup: ${problem}`);
+let key: Buffer | undefined;
+try {
+  key = readBackupKey(resolve(keyArg ?? backupKeyPath(config.dataDir)));
+} catch (e) {
+  fail((e as Error).message);
+}
+if (keyArg && !key) fail(`no such key file: ${keyArg}`);
 
 const target = join(config.dataDir, 'hub.sqlite');
 let lastSeq = 0;
@@ -47,6 +65,16 @@ if (existsSync(target)) {
 // A WAL left by the replaced database belongs to it (lastChangeSeq folded it in), not to the backup.
 for (const side of ['-wal', '-shm']) rmSync(target + side, { force: true });
 copyFileSync(source, target);
+// The sealed secrets back where the key opens them; the others named, to be entered again.
+const { restored, lost } = unsealSecrets(target, (sealed, where) => (key ? openWith(key, sealed, where) : null));
+if (restored.length) process.stdout.write(`Put back ${restored.length} secret(s) sealed in the backup.\n`);
+if (lost.length) {
+  process.stdout.write(
+    `${lost.length} secret(s) of the backup could not be opened ${key ? 'with this key (the backup was made by another hub)' : '(no backup key)'}; ` +
+      `restore again with --key <that hub's backup.key>, or enter them again (Settings):\n` +
+      lost.map((w) => `  ${w.place}: ${w.name}\n`).join(''),
+  );
+}
 // The restored log goes on after the replaced one's last position, never over it.
 continueChangesAfter(target, lastSeq);
 syncPath(target);

@@ -1,8 +1,9 @@
 /**
  * POST /api/backups makes one now (right Backup); GET lists them (SettingsRead, CONTRACT §12); GET
- * /api/backups/{file} downloads one (right Backup: a backup holds everything, password hashes and
- * secrets included, so reading the list's settings is not enough).
+ * /api/backups/{file} downloads one (right Backup: a backup holds every record and password hashes,
+ * so reading the list's settings is not enough; its secrets are sealed, seal.ts).
  */
+import { createReadStream, fstatSync } from 'node:fs';
 import { z } from 'zod';
 import { errors } from '../http/errors.js';
 import { ERR, LOCATION } from '../http/api-docs.js';
@@ -40,8 +41,10 @@ export const backupRoutes = routes<{ backups: BackupService }>([
     tags: ['System'],
     summary: 'Write an online backup now',
     description:
-      "Requires Backup. SQLite's backup API, consistent while the hub keeps working; the file and its folder are synced before the answer; " +
-      'the oldest beyond POS_HUB_BACKUP_KEEP are removed. Restore with `npm run restore -- <file>` into a stopped hub.',
+      "Requires Backup. SQLite's backup API, consistent while the hub keeps working, compacted (no freed page keeps an older value); " +
+      "the SMTP password and devices' secret settings are in it only sealed (AES-256-GCM) with the key in the data directory's " +
+      '`backup.key`, which no backup holds. The file and its folder are synced before the answer; the oldest beyond ' +
+      'POS_HUB_BACKUP_KEEP are removed, never the one answered. Restore with `npm run restore -- <file> [--key <backup.key>]` into a stopped hub.',
     rights: ['Backup'],
     responses: { 201: { description: 'The backup written.', schema: Backup, headers: LOCATION } },
     errors: [ERR.unauthenticated(), ERR.missingRight('Without Backup.')],
@@ -60,20 +63,32 @@ export const backupRoutes = routes<{ backups: BackupService }>([
     tags: ['System'],
     summary: 'Download one backup',
     description:
-      'Requires Backup (a backup holds every record, password hashes and secrets included). The SQLite file as an attachment; ' +
-      'copy it off the hub PC, restore it with `npm run restore -- <file>`.',
+      "Requires Backup (a backup holds every record and the password hashes; the SMTP password and devices' secret settings only " +
+      'sealed). The SQLite file as an attachment; copy it off the hub PC, restore it with `npm run restore -- <file>` (on another PC ' +
+      "with `--key <the hub's backup.key>`, or enter those secrets again).",
     rights: ['Backup'],
     params: z.object({ file: z.string().meta({ description: 'A name from GET /api/backups.' }) }),
     responses: { 200: { description: 'The database file.', schema: z.string().meta({ format: 'binary' }), contentType: 'application/vnd.sqlite3' } },
     errors: [ERR.unauthenticated(), ERR.missingRight('Without Backup.'), ERR.notFound('No kept backup has that name.')],
     handler:
       ({ backups }) =>
-      (req, res) => {
+      (req, res, next) => {
         requireRight(callerOf(res), 'Backup');
         const file = String(req.params.file);
         const path = backups.path(file);
         if (!path) throw errors.notFound('backups', file);
-        res.attachment(file).type('application/vnd.sqlite3').sendFile(path);
+        // The whole file, always (no ranges or conditional answers: a backup is read once, whole). Opened
+        // first: pruned between the look-up and the read (a backup made meanwhile), it is the same 404 as
+        // a name never kept.
+        const stream = createReadStream(path);
+        stream.once('error', (err) => {
+          if (!res.headersSent) next((err as NodeJS.ErrnoException).code === 'ENOENT' ? errors.notFound('backups', file) : err);
+          else res.destroy(err);
+        });
+        stream.once('open', (fd) => {
+          res.attachment(file).type('application/vnd.sqlite3').setHeader('Content-Length', fstatSync(fd).size);
+          stream.pipe(res);
+        });
       },
   },
 ]);

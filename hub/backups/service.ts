@@ -3,13 +3,19 @@
  * schedule, keeping the newest `keep` files. A backup is written under a temporary name and
  * renamed when complete (then fsynced with its directory), so a half-written file is never mistaken
  * for a backup; leftovers of a cut are removed at start.
+ *
+ * A backup holds no secret in clear (CONTRACT §12, issue 30): the copy's SMTP password and devices'
+ * secret settings are sealed with the data directory's backup key (seal.ts, db/sealed-backup.ts),
+ * and the copy is compacted into the backup so no freed page keeps an older value.
  */
 import { readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { backupDb, type Db } from '../../db/client.js';
 import { syncPath } from '../../db/files.js';
+import { compactInto, sealSecrets } from '../../db/sealed-backup.js';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/log.js';
+import { backupKey, sealerFor } from './seal.js';
 
 export interface BackupInfo {
   file: string;
@@ -17,18 +23,34 @@ export interface BackupInfo {
   createdAt: string;
 }
 
-const NAME = /^hub-(\d{8})-(\d{6})(?:-\d+)?\.sqlite$/;
+/** `hub-<yyyyMMdd>-<HHmmss>[-<n>].sqlite`: the second it was made, and a counter for more in the same second. */
+const NAME = /^hub-(\d{8})-(\d{6})(?:-(\d+))?\.sqlite$/;
+
+/** The order a backup was made in, from its name: the second, then the counter (a name without one is the first of its second). */
+function orderOf(file: string): [string, number] {
+  const m = NAME.exec(file)!;
+  return [`${m[1]}${m[2]}`, m[3] ? Number(m[3]) : 1];
+}
+
+function newestFirst(a: string, b: string): number {
+  const [sa, na] = orderOf(a);
+  const [sb, nb] = orderOf(b);
+  return sa !== sb ? (sa < sb ? 1 : -1) : nb - na;
+}
 
 export class BackupService {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<BackupInfo> | undefined;
 
+  /** `dir`: where backups go (`<data>/backups`); `keyDir`: where the backup key lives (`<data>`, never inside `dir`). */
   constructor(
     private readonly deps: { db: Db; clock: Clock; log: Logger },
     readonly dir: string,
     private readonly keep: number,
+    private readonly keyDir: string,
   ) {}
 
+  /** The backups kept, newest first (by the order they were made: several may share a second). */
   list(): BackupInfo[] {
     let names: string[];
     try {
@@ -36,13 +58,21 @@ export class BackupService {
     } catch {
       return [];
     }
-    return names
-      .sort()
-      .reverse()
-      .map((file) => {
-        const st = statSync(join(this.dir, file));
-        return { file, size: st.size, createdAt: st.mtime.toISOString() };
-      });
+    return names.sort(newestFirst).flatMap((file) => {
+      const info = this.info(file);
+      return info ? [info] : [];
+    });
+  }
+
+  /** A backup's size and time, or undefined when it is gone (pruned, or removed by hand, since the directory was read). */
+  private info(file: string): BackupInfo | undefined {
+    try {
+      const st = statSync(join(this.dir, file));
+      return { file, size: st.size, createdAt: st.mtime.toISOString() };
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw e;
+    }
   }
 
   /** The path of the kept backup named exactly `file` (a name from list(): no other path is reachable). */
@@ -57,20 +87,43 @@ export class BackupService {
   }
 
   private async run(): Promise<BackupInfo> {
-    const now = this.deps.clock.now();
-    const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
-    let file = `hub-${stamp}.sqlite`;
-    for (let i = 2; this.list().some((b) => b.file === file); i++) file = `hub-${stamp}-${i}.sqlite`;
+    const file = this.nextName();
+    const copy = join(this.dir, `${file}.copy.partial`);
     const partial = join(this.dir, `${file}.partial`);
-    await backupDb(this.deps.db, partial);
+    try {
+      await backupDb(this.deps.db, copy);
+      const sealed = sealSecrets(copy, sealerFor(backupKey(this.keyDir)));
+      await compactInto(copy, partial);
+      if (sealed.length) this.deps.log.info({ file, secrets: sealed.length }, 'secrets sealed in the backup');
+    } catch (e) {
+      rmSync(partial, { force: true });
+      throw e;
+    } finally {
+      rmSync(copy, { force: true });
+    }
     // The copy's bytes, then its name: a backup that survives a power cut is whole.
     syncPath(partial);
     renameSync(partial, join(this.dir, file));
     syncPath(this.dir);
-    for (const old of this.list().slice(this.keep)) rmSync(join(this.dir, old.file), { force: true });
-    const info = this.list().find((b) => b.file === file)!;
+    // The one just made is never the one pruned (CONTRACT §12): it is kept with the newest keep − 1 others.
+    for (const old of this.list().filter((b) => b.file !== file).slice(this.keep - 1)) rmSync(join(this.dir, old.file), { force: true });
+    const info = this.info(file)!;
     this.deps.log.info({ file, size: info.size }, 'backup written');
     return info;
+  }
+
+  /**
+   * A name that sorts after every kept backup: this second's, with the next counter when the second
+   * already has one — or the newest kept backup's second when the clock is behind it (set back), so
+   * the order of names stays the order the backups were made in.
+   */
+  private nextName(): string {
+    const stamp = this.deps.clock.now().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+    const newest = this.list()[0]?.file;
+    const [newestStamp, newestN] = newest ? orderOf(newest) : ['', 0];
+    const now = stamp.replace('-', '');
+    if (now > newestStamp) return `hub-${stamp}.sqlite`;
+    return `hub-${newestStamp.slice(0, 8)}-${newestStamp.slice(8)}-${newestN + 1}.sqlite`;
   }
 
   /** Removes backups a power cut or a crash left half-written (`*.partial`); run at start. */

@@ -10,7 +10,7 @@ import { whenDurable, type Db } from '../../db/client.js';
 import type { Logger } from '../core/log.js';
 import type { ResourceService } from '../resources/engine/service.js';
 import { getRaw } from '../resources/engine/repo.js';
-import { withoutSecretSettings } from '../resources/engine/visibility.js';
+import { publicSettings } from '../resources/engine/secrets.js';
 import type { Caller } from '../http/caller.js';
 import { eventMsgId, eventSubject } from '../hq/protocol.js';
 import { chainStart, entriesAfter, newestSeq, saveAcked, type PendingEntry } from './repo.js';
@@ -207,7 +207,13 @@ export class Publisher {
       }
       // A resource without a read-time hook and without settings is sent as stored, `_v` spliced in: no parse and re-serialize.
       if (json !== null && !service.def.hooks?.present && !json.includes('"settings"')) raw = json === '{}' ? `{"_v":${e.v}}` : `${json.slice(0, -1)},"_v":${e.v}}`;
-      else if (json !== null) doc = withoutSecretSettings(service.present({ doc: JSON.parse(json) as Record<string, unknown>, v: e.v }, PUBLISHED_AS), PUBLISHED_AS);
+      else if (json !== null) {
+        // As a caller without rights reads it, and whatever `settings` it holds without their secrets
+        // (the resources with secret settings already leave them out when they present a document).
+        const shown = service.present({ doc: JSON.parse(json) as Record<string, unknown>, v: e.v }, PUBLISHED_AS);
+        const settings = shown.settings;
+        doc = settings && typeof settings === 'object' && !Array.isArray(settings) ? { ...shown, settings: publicSettings(settings as Record<string, string>) } : shown;
+      }
     }
     const head = JSON.stringify({
       storeId: this.storeId,

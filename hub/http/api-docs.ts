@@ -121,8 +121,10 @@ export const idempotencyHeader = () =>
   });
 
 /** `X-Register-Key`: the secret a paired register was given (POST /api/registers/pair). */
-export const registerKeyHeader = (what: string) =>
-  z.object({ 'X-Register-Key': z.string().optional().openapi({ param: { description: what, example: 'kQ3v…' } }) });
+export const registerKeyHeader = (what: string, required = false) => {
+  const key = z.string().openapi({ param: { description: what, example: 'kQ3v…' } });
+  return z.object({ 'X-Register-Key': required ? key : key.optional() });
+};
 
 /** What reading a request body can answer (hub/http/body.ts runs before every non-GET route). */
 export const bodyErrors = (why: string): ErrorSpec[] => [ERR.validation(why), ERR.tooLarge(), ERR.mediaType()];
@@ -141,9 +143,35 @@ const RATE_LIMITED: ErrorSpec = {
   headers: retryAfter('a request is accepted again'),
 };
 
-export function problemResponses(specs: ErrorSpec[], problem: z.ZodObject): Responses {
+/**
+ * What the API's router answers before an operation sees its request (hub/app.ts), so every
+ * operation can answer it too: broken text in the path or query (http/text.ts); for a method that
+ * may carry a body, one that is unreadable, too large or not JSON (http/body.ts: a body is read even
+ * where the operation takes none); for POST and PATCH behind a token, a malformed or reused
+ * Idempotency-Key (http/idempotency.ts).
+ */
+export function beforeTheOperation(request: { method: string; path: string; noToken?: boolean }): ErrorSpec[] {
+  if (!request.path.startsWith('/api/')) return [];
+  const method = request.method.toUpperCase();
+  const out: ErrorSpec[] = [
+    ERR.validation('A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it.'),
+  ];
+  if (method !== 'GET' && method !== 'HEAD') {
+    out.push(ERR.validation('A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate.'), ERR.tooLarge(), ERR.mediaType());
+  }
+  if ((method === 'POST' || method === 'PATCH') && !request.noToken) out.push(ERR.validation('A malformed `Idempotency-Key`.'), ERR.keyReused());
+  return out;
+}
+
+export function problemResponses(specs: ErrorSpec[], problem: z.ZodObject, request?: { method: string; path: string; noToken?: boolean }): Responses {
   const byStatus = new Map<number, ErrorSpec[]>();
-  for (const spec of [...specs, RATE_LIMITED]) byStatus.set(spec.status, [...(byStatus.get(spec.status) ?? []), spec]);
+  const seen = new Set<string>();
+  for (const spec of [...specs, ...(request ? beforeTheOperation(request) : []), RATE_LIMITED]) {
+    const id = `${spec.status} ${spec.codes.join(',')} ${spec.why}`;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    byStatus.set(spec.status, [...(byStatus.get(spec.status) ?? []), spec]);
+  }
   const out: Responses = {};
   for (const [status, group] of [...byStatus].sort(([a], [b]) => a - b)) {
     const codes = [...new Set(group.flatMap((g) => g.codes))].sort((a, b) => a - b);

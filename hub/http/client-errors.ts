@@ -33,7 +33,7 @@ export function answerClientErrors(server: Server): void {
           : `The request is not valid HTTP (${err.code ?? 'parse error'}).`;
     const body = JSON.stringify({ type: `https://poshub.local/problems/${status}-3`, title, status, detail, instance: null, traceId, errorCode: 3 });
     socket.end(
-      `HTTP/1.1 ${status} ${title}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${traceId}\r\nConnection: close\r\n\r\n${body}`,
+      `HTTP/1.1 ${status} ${title}\r\nContent-Type: application/problem+json\r\nX-Content-Type-Options: nosniff\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${traceId}\r\nConnection: close\r\n\r\n${body}`,
     );
   });
 }

@@ -29,6 +29,18 @@ function fingerprint(req: Request): string {
     .digest('hex');
 }
 
+/**
+ * A stored problem as this answer's: its `traceId` is this request's X-Request-Id (CONTRACT §11:
+ * an error's traceId equals the response's X-Request-Id), not the first request's.
+ */
+function withTraceId(body: string, requestId: unknown): string {
+  try {
+    return JSON.stringify({ ...(JSON.parse(body) as object), traceId: String(requestId) });
+  } catch {
+    return body;
+  }
+}
+
 export function idempotency(deps: { db: Db; clock: Clock }): RequestHandler {
   const inFlight = new Map<string, Promise<void>>();
   let lastPrune = 0;
@@ -42,7 +54,7 @@ export function idempotency(deps: { db: Db; clock: Clock }): RequestHandler {
     res.setHeader('Idempotent-Replayed', 'true');
     res.status(stored.status);
     if (stored.body === null) res.end();
-    else res.send(stored.body);
+    else res.send(headers['content-type']?.startsWith('application/problem+json') ? withTraceId(stored.body, res.getHeader('X-Request-Id')) : stored.body);
   };
 
   return async (req: Request, res: Response, next: NextFunction) => {

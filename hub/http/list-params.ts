@@ -64,7 +64,8 @@ export function parseListParams(query: Record<string, unknown>, filters: Record<
         continue;
     }
     const filter = byLower.get(lower);
-    if (!filter) throw errors.member(name, 'query.notAFilter', { name, what }, 'Unknown');
+    // A parameter without a name (`?=x`) is named as the query as a whole.
+    if (!filter) throw errors.member(name || '$query', 'query.notAFilter', { name, what }, 'Unknown');
     for (const text of raw) {
       for (const condition of parseFilter(filter.name, text, filter.spec, timeZone)) out.filters.push({ name: filter.name, condition });
     }

@@ -1,6 +1,8 @@
 /**
  * The pages the hub serves outside /api, built by Vite from hub/web (browser code only) into
  * hub/web/dist. Both are mounted by app.ts after the API, so neither ever shadows an /api path.
+ * Every answer, these pages' and the API's, carries securityHeaders() (below): a page never
+ * sets its own policy.
  *
  * - The manager's page at `/`: hashed assets cached for good, index.html never cached (so an
  *   update shows at the next load), and every other browser path answered with index.html so
@@ -13,8 +15,44 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import express, { Router, type Response } from 'express';
+import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import { errors } from './errors.js';
+
+/**
+ * The Content-Security-Policy of every page the hub (or HQ) serves (CONTRACT §12 "Pages"): scripts
+ * only from the hub's own files — no inline script, no inline handler, no eval — so a value from the
+ * database that slipped into the markup still cannot run; and no framing by another site
+ * (clickjacking). Styles may be inline (the docs viewer's <style>, the pages' style attributes):
+ * a style runs nothing. Data and blob images are the pages' own icons and downloads.
+ */
+export const PAGE_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/**
+ * The rule for every answer, mounted first in app.ts (and HQ's app): so every page — the manager's,
+ * the kitchen display, the API docs, the register at /pos/, any page added later — gets the policy
+ * without its route having to remember it, and every API answer gets `nosniff` (a JSON body a
+ * browser is told not to read as anything else). The policy on a JSON answer is harmless and stops
+ * one opened as a document from being framed.
+ */
+export function securityHeaders(_req: Request, res: Response, next: NextFunction): void {
+  res.setHeader('Content-Security-Policy', PAGE_CSP);
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  // For browsers older than frame-ancestors.
+  res.setHeader('X-Frame-Options', 'DENY');
+  res.setHeader('Referrer-Policy', 'no-referrer');
+  next();
+}
 
 export const WEB_DIST = fileURLToPath(new URL('../web/dist/', import.meta.url));
 

@@ -64,10 +64,48 @@ export function rejectBrokenQueryText(req: Request, _res: Response, next: NextFu
       name = decodeURIComponent(rawName.replace(/\+/g, ' '));
       value = decodeURIComponent(rest.join('=').replace(/\+/g, ' '));
     } catch {
-      throw errors.member(rawName, 'query.notUtf8', { pair });
+      throw errors.member(rawName || '$query', 'query.notUtf8', { pair });
     }
     const why = brokenText(name) ?? brokenText(value);
-    if (why) throw errors.member(brokenText(name) ? '$query' : name, BROKEN[why].query);
+    if (why) throw errors.member(brokenText(name) || !name ? '$query' : name, BROKEN[why].query);
   }
   next();
+}
+
+/**
+ * The path's segments: decodable, and no NUL. Express decodes a route's parameters itself and, on a
+ * segment that is not percent-encoded UTF-8 (`%`, `%zz`, `%ED%A0%80`), answered 400 naming nothing;
+ * here the 400 names the parameter, found among the documented path templates (`templates`, asked
+ * only when a segment is broken), else `$path`.
+ */
+export function rejectBrokenPathText(templates: () => readonly string[]) {
+  return (req: Request, _res: Response, next: NextFunction): void => {
+    const segments = req.path.split('/');
+    for (let i = 0; i < segments.length; i++) {
+      let text: string;
+      try {
+        text = decodeURIComponent(segments[i]);
+      } catch {
+        throw errors.member(pathParamAt(templates(), `${req.baseUrl}${req.path}`, i, req.baseUrl), 'path.notUtf8', { segment: segments[i] });
+      }
+      if (brokenText(text)) throw errors.member(pathParamAt(templates(), `${req.baseUrl}${req.path}`, i, req.baseUrl), BROKEN.nul.key);
+    }
+    next();
+  };
+}
+
+/** The name of the parameter at segment `index` (of the path below `base`) in the template `path` matches, else `$path`. */
+function pathParamAt(templates: readonly string[], path: string, index: number, base: string): string {
+  const segments = path.split('/');
+  const offset = base.split('/').length - 1;
+  for (const template of templates) {
+    const t = template.split('/');
+    if (t.length !== segments.length) continue;
+    if (t.every((part, i) => /^\{[^}]+\}$/.test(part) || part.toLowerCase() === segments[i].toLowerCase())) {
+      const part = t[index + offset];
+      const m = part && /^\{([^}]+)\}$/.exec(part);
+      if (m) return m[1];
+    }
+  }
+  return '$path';
 }

@@ -150,6 +150,7 @@ export const MESSAGES = {
   'query.nul': { en: 'The query must not contain the NUL character.', sk: 'Dotaz nesmie obsahovať znak NUL.', cs: 'Dotaz nesmí obsahovat znak NUL.' },
   'query.surrogate': { en: 'The query must not contain a lone UTF-16 surrogate (not a character).', sk: 'Dotaz nesmie obsahovať osamotenú náhradu UTF-16 (nie je to znak).', cs: 'Dotaz nesmí obsahovat osamocenou náhradu UTF-16 (není to znak).' },
   'query.notUtf8': { en: "'{pair}' is not percent-encoded UTF-8.", sk: "'{pair}' nie je UTF-8 zakódované percentami.", cs: "'{pair}' není UTF-8 zakódované procenty." },
+  'path.notUtf8': { en: "'{segment}' is not percent-encoded UTF-8.", sk: "'{segment}' nie je UTF-8 zakódované percentami.", cs: "'{segment}' není UTF-8 zakódované procenty." },
   'query.notWholeNumber': { en: "'{value}' is not a whole number.", sk: "'{value}' nie je celé číslo.", cs: "'{value}' není celé číslo." },
   'query.notBoolean': { en: "'{value}' is not true or false.", sk: "'{value}' nie je true ani false.", cs: "'{value}' není true ani false." },
   'query.notInteger': { en: "'{value}' is not an integer.", sk: "'{value}' nie je celé číslo.", cs: "'{value}' není celé číslo." },

@@ -83,7 +83,7 @@ export const registerPairRoutes = routes<{ registers: RegistersService }>([
     description:
       `No user token: the register's key in \`X-Register-Key\`. Active users holding ${SELLING_RIGHT} (who may sell), by name in the ` +
       "shop's language, with whether each has a PIN. Nothing else about them.",
-    headers: registerKeyHeader('The key POST /api/registers/pair gave this register (required).'),
+    headers: registerKeyHeader('The key POST /api/registers/pair gave this register.', true),
     responses: {
       200: {
         description: 'The users who may sell.',

@@ -40,7 +40,9 @@ export const reportRoutes = routes<{ reports: Reports; shopLanguage: Language }>
       'cancelled by a storno and the items of deleted tickets, counted when and by whom they were voided) and totals. Amounts are exact ' +
       'decimals (2 places; quantities up to 4). `Accept: text/csv` or `format=csv` answers CSV: UTF-8 with a byte-order mark, in the ' +
       "language of the request (the user's `language`, else Accept-Language, else POS_HUB_LOCALE): Slovak and Czech with `;` between " +
-      'fields and a decimal comma (as Excel there opens it), English with `,` and a decimal point; the last line holds the totals.',
+      'fields and a decimal comma (as Excel there opens it), English with `,` and a decimal point; the last line holds the totals. ' +
+      "A text cell (a name) beginning with `=`, `+`, `-`, `@`, a tab or a carriage return is written with a leading `'`, so a " +
+      'spreadsheet shows it and never runs it as a formula; the figures are plain numbers.',
     rights: ['ReportRead'],
     query: z.object({
       from: z.string().openapi({ param: { description: 'First day, `YYYY-MM-DD` (local).', example: '2026-01-01' } }),

@@ -4,6 +4,7 @@
  * (POS_HUB_TIMEZONE), `from` and `to` both included.
  */
 import { errors } from '../http/errors.js';
+import { csvDocument, csvNumber, type CsvCell } from '../core/csv.js';
 import { fromScaled, toJsonNumber } from '../core/money.js';
 import { csvConvention, formatDecimal, t, type Language, type MessageKey } from '../i18n/index.js';
 import { inTransaction, type Db } from '../../db/client.js';
@@ -46,10 +47,17 @@ export interface SalesReport {
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const MAX_DAYS = 366 * 20;
 
+/** Date.UTC, but years 0-99 are those years (Date.UTC reads them as 1900-1999). */
+function utc(year: number, month: number, day: number): number {
+  const d = new Date(Date.UTC(2000, 0, 1));
+  d.setUTCFullYear(year, month, day);
+  return d.getTime();
+}
+
 function parseDay(name: string, value: unknown): number {
   const text = typeof value === 'string' ? value.trim() : '';
   const m = DATE.exec(text);
-  const ms = m ? Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) : NaN;
+  const ms = m ? utc(Number(m[1]), Number(m[2]) - 1, Number(m[3])) : NaN;
   if (!m || Number.isNaN(ms) || new Date(ms).getUTCDate() !== Number(m[3])) {
     throw errors.member(name, text ? 'reports.notDate' : 'reports.dateRequired', { value: text ?? '' }, text ? 'Invalid' : 'Required');
   }
@@ -66,8 +74,8 @@ export function spanOf(fromMs: number, toMs: number): { months: string[]; days: 
   let cur = fromMs;
   while (cur <= toMs) {
     const d = new Date(cur);
-    const monthStart = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
-    const nextMonth = Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
+    const monthStart = utc(d.getUTCFullYear(), d.getUTCMonth(), 1);
+    const nextMonth = utc(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
     if (cur === monthStart && nextMonth - DAY <= toMs) {
       months.push(`m:${iso(cur).slice(0, 7)}`);
       cur = nextMonth;
@@ -152,21 +160,22 @@ export class Reports {
       ...MEASURES.map((m) => ({ field: m as keyof ReportRow, header: `report.${m}` as MessageKey })),
       ...extra,
     ];
-    const cell = (field: keyof ReportRow, value: unknown): string => {
+    // Figures are numbers the hub wrote; keys and labels are text (a plu's or a waiter's name), which
+    // the CSV helper neutralises where a spreadsheet would run it as a formula (CONTRACT §12).
+    const cell = (field: keyof ReportRow, value: unknown): CsvCell => {
       if (typeof value === 'number') {
-        if (field === 'tickets') return String(value);
+        if (field === 'tickets') return value;
         const places = QUANTITIES.has(field as keyof Measures) ? 4 : 2;
         const text = formatDecimal(lang, value, places, false);
-        return decimalComma ? text : text.replace(',', '.');
+        return csvNumber(decimalComma ? text : text.replace(',', '.'));
       }
-      const s = value === null || value === undefined ? '' : String(value);
-      return /["\r\n]/.test(s) || s.includes(separator) ? `"${s.replace(/"/g, '""')}"` : s;
+      return value === null || value === undefined ? '' : String(value);
     };
-    const lines = [columns.map((c) => cell('label', t(lang, c.header))).join(separator)];
-    for (const row of report.rows) lines.push(columns.map((c) => cell(c.field, c.field === 'label' && row.label === null && report.groupBy === 'category' ? t(lang, 'report.uncategorized') : row[c.field])).join(separator));
+    const rows: CsvCell[][] = [columns.map((c) => t(lang, c.header))];
+    for (const row of report.rows) rows.push(columns.map((c) => cell(c.field, c.field === 'label' && row.label === null && report.groupBy === 'category' ? t(lang, 'report.uncategorized') : row[c.field])));
     const totals: Record<string, unknown> = { ...report.totals, key: t(lang, 'report.total'), label: '' };
-    lines.push(columns.map((c) => cell(c.field, totals[c.field])).join(separator));
-    return `\uFEFF${lines.join('\r\n')}\r\n`;
+    rows.push(columns.map((c) => cell(c.field, totals[c.field])));
+    return csvDocument(rows, { separator, bom: true });
   }
 
   fiscalDay(fiscalName: string, number?: number): FiscalDay {

@@ -6,6 +6,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expect2xx, item, mailHub, SHOP, type MailHub } from './fixture.js';
+import { TestSmtpServer } from './smtp-server.js';
 
 let m: MailHub;
 
@@ -240,6 +241,46 @@ describe('receipt settings', () => {
       expect(m.receivedFor(t.id)).toHaveLength(1);
     } finally {
       m.smtp.auth = null;
+      await m.useSmtp(m.smtp.port);
+    }
+  });
+
+  it('drop the stored password when host, port, TLS mode or user moves without it: never presented to a server the caller chose', async () => {
+    // The shop's own server asks for the password; a settings editor (ReceiptSettingsUpdate, no more)
+    // keeps host and user, moves the port to a server of their own, or switches TLS off.
+    const rogue = new TestSmtpServer();
+    await rogue.start();
+    rogue.auth = { user: 'pokladna', pass: 'anything' };
+    m.smtp.auth = { user: 'pokladna', pass: 's3cret heslo' };
+    const editor = await m.hub.userWith(['ReceiptSettingsUpdate', 'SettingsRead']);
+    const put = (smtp: Record<string, unknown>, token?: string) =>
+      expect2xx(m.hub.call('PUT', '/api/receipts/settings', { ...SHOP, smtp: { host: '127.0.0.1', user: 'pokladna', from: 'Bistro <pokladna@bistro.example>', ...smtp } }, { token }));
+    try {
+      for (const moved of [{ port: rogue.port, tls: 'Off' }, { port: rogue.port, tls: 'Opportunistic' }]) {
+        await put({ port: m.smtp.port, tls: 'Off', password: 's3cret heslo' });
+        const t1 = await m.close([item(1, 1)], { receipt: { email: 'first@example.sk' } });
+        await m.hub.services.mail.worker.runDue();
+        expect(m.receivedFor(t1.id)).toHaveLength(1);
+
+        const after = await put(moved, editor);
+        expect(after.smtp.passwordSet).toBe(false);
+        await m.close([item(1, 1)], { receipt: { email: 'second@example.sk' } });
+        await m.hub.services.mail.worker.runDue();
+        expect(rogue.presented.map((p) => p.pass)).not.toContain('s3cret heslo');
+      }
+      // The same server, port and user with TLS switched off: dropped as well.
+      await put({ port: m.smtp.port, tls: 'Opportunistic', password: 's3cret heslo' });
+      expect((await put({ port: m.smtp.port, tls: 'Off' }, editor)).smtp.passwordSet).toBe(false);
+      const seen = m.smtp.presented.length;
+      const t3 = await m.close([item(1, 1)], { receipt: { email: 'third@example.sk' } });
+      await m.hub.services.mail.worker.runDue();
+      expect(m.smtp.presented.slice(seen).map((p) => p.pass)).not.toContain('s3cret heslo');
+      expect(m.receivedFor(t3.id)).toHaveLength(0);
+      // Sending it again with the new values is how a manager moves the server.
+      expect((await put({ port: rogue.port, tls: 'Off', password: 'new one' }, editor)).smtp.passwordSet).toBe(true);
+    } finally {
+      m.smtp.auth = null;
+      await rogue.stop();
       await m.useSmtp(m.smtp.port);
     }
   });

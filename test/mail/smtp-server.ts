@@ -30,6 +30,8 @@ export class TestSmtpServer {
   attempts = 0;
   /** Credentials it asks for; null: no AUTH. */
   auth: { user: string; pass: string } | null = null;
+  /** Every password a client presented (AUTH PLAIN or LOGIN), right or wrong: what a rogue server would learn. */
+  readonly presented: Array<{ user: string; pass: string }> = [];
   /** Awaited before the reply to a message's data: lets a test hold a send in flight. */
   beforeReply: (() => Promise<void>) | null = null;
   private server: SMTPServer | null = null;
@@ -43,6 +45,7 @@ export class TestSmtpServer {
       logger: false,
       closeTimeout: 200,
       onAuth: (auth, _session, cb) => {
+        this.presented.push({ user: auth.username ?? '', pass: auth.password ?? '' });
         if (this.auth && auth.username === this.auth.user && auth.password === this.auth.pass) cb(null, { user: auth.username });
         else cb(Object.assign(new Error('Invalid username or password'), { responseCode: 535 }));
       },

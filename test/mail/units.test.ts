@@ -168,6 +168,21 @@ describe('SMTP settings', () => {
       settings.put({ smtp: { host: 'other.example.sk', user: 'alice', password: 'y' } });
       settings.put({ smtp: { host: 'other.example.sk', user: 'bob' } });
       expect(settings.smtp()?.password).toBeNull();
+      // …and for another port or TLS mode (CONTRACT §12): a port left out is the TLS mode's default.
+      const server = { host: 'other.example.sk', user: 'alice', tls: 'Required', port: 587 };
+      for (const [moved, kept] of [
+        [{ port: null }, true],
+        [{ port: 2525 }, false],
+        [{ tls: 'Off' }, false],
+        [{ tls: 'Opportunistic' }, false],
+        [{ tls: 'Implicit', port: 587 }, false],
+        [{ host: 'OTHER.example.sk' }, false],
+        [{ user: null }, false],
+      ] as const) {
+        settings.put({ smtp: { ...server, password: 'z' } });
+        settings.put({ smtp: { ...server, ...moved } });
+        expect([moved, settings.smtp()?.password ?? null]).toEqual([moved, kept ? 'z' : null]);
+      }
       settings.put({ smtp: null });
       expect(settings.smtp()?.host).toBe('mail.example.sk');
       expect(new MailSettings(db, new FakeClock(), {}).put({ smtp: null })).toMatchObject({ effective: { smtpSource: 'None', smtp: null, shopName: 'POS Hub' } });

@@ -50,15 +50,16 @@ let userSeq = 0;
  * `dataDir`: a directory of an earlier hub (a restart); it is kept on close.
  * `printing`: start the print workers with these timings (short backoffs and timeouts keep printer tests fast).
  * `syncFd`: how the WAL is flushed (durability tests hold, count or fail the fsync). `log`: a logger to read back.
+ * `backupKeep`: POS_HUB_BACKUP_KEEP (14 when left out).
  */
 export async function startHub(
-  opts: { clock?: FakeClock; timeZone?: string; locale?: 'en' | 'sk' | 'cs'; rateLimit?: number; dataDir?: string; printing?: PrintingOptions; syncFd?: SyncFd; metricsToken?: string; log?: Logger } = {},
+  opts: { clock?: FakeClock; timeZone?: string; locale?: 'en' | 'sk' | 'cs'; rateLimit?: number; dataDir?: string; printing?: PrintingOptions; syncFd?: SyncFd; metricsToken?: string; log?: Logger; backupKeep?: number } = {},
 ): Promise<TestHub> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'poshub-test-'));
   const db = openDb(join(dataDir, 'hub.sqlite'), { syncFd: opts.syncFd });
   const clock = opts.clock ?? new FakeClock('2026-11-21T10:00:00Z');
   const log = opts.log ?? createLogger('silent');
-  const config = { locale: opts.locale ?? ('en' as const), timeZone: opts.timeZone ?? 'Europe/Bratislava', tokenTtlMs: 12 * 3600_000, dataDir, rateLimit: opts.rateLimit ?? 0, metricsToken: opts.metricsToken };
+  const config = { locale: opts.locale ?? ('en' as const), timeZone: opts.timeZone ?? 'Europe/Bratislava', tokenTtlMs: 12 * 3600_000, dataDir, rateLimit: opts.rateLimit ?? 0, metricsToken: opts.metricsToken, backupKeep: opts.backupKeep };
   const fiscal = new FiscalRegistry({ store: dbDeviceStateStore(db), clock: () => clock.now(), hubId: hubId(db) });
   const deps = { db, clock, log, config, drivers: { fiscal, printing: opts.printing } };
   const services = buildServices(deps);

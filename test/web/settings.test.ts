@@ -2,10 +2,12 @@
  * The Settings tabs of issue 21 in Debian's Chromium, in a Slovak shop: receipt and e-mail settings
  * saved on the page reach the hub (the password write-only: left empty, the stored one stays), the
  * outbox's Resend reaches the hub, a backup made on the page is listed and downloads, the registers
- * tab shows each device's last contact and flags a silent one; a user without SettingsRead sees
- * none of it and the hub is not asked. In Slovak on a laptop and English on a portrait tablet.
+ * tab shows each device's last contact and flags a silent one; a fiscal printer's secret setting is
+ * a password field that shows nothing (issue 30); a user without SettingsRead sees none of it and
+ * the hub is not asked. In Slovak on a laptop and English on a portrait tablet.
  */
 import { mkdirSync, readFileSync } from 'node:fs';
+import { sql } from 'drizzle-orm';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -142,6 +144,29 @@ describe.skipIf(!haveChromium)('the Settings tabs for receipts, e-mails, backups
       await page.context().close();
     });
   }
+
+  it("a fiscal printer's secret setting: a password field that shows nothing; left empty it stays, typed it is replaced", async () => {
+    await expect2xx(hub.call('POST', '/api/fiscaldevices', { name: 'DT9', driver: 'datecs', address: 'tcp://127.0.0.1:9', settings: { OperatorPassword: '4711', TillNumber: '1' } }));
+    const settingsOf = async () => JSON.parse(hub.db.get<{ s: string }>(sql`SELECT json_extract(doc, '$.settings') AS s FROM fiscal_devices WHERE name = 'DT9'`)!.s);
+    const page = await open('en', { width: 1366, height: 768 });
+    await page.goto(`${hub.url}/settings/devices?kind=fiscal&edit=DT9`);
+    const secret = page.getByLabel('OperatorPassword');
+    await secret.waitFor();
+    expect(await secret.getAttribute('type')).toBe('password');
+    expect(await secret.inputValue()).toBe('');
+    expect(await page.content()).not.toContain('4711');
+    // Another setting changed, the password left empty: it stays.
+    await page.getByLabel('TillNumber').fill('2');
+    await page.getByTestId('save').click();
+    await expect.poll(async () => (await settingsOf()).TillNumber).toBe('2');
+    expect(await settingsOf()).toEqual({ OperatorPassword: '4711', TillNumber: '2' });
+    // Typed, it replaces the stored one.
+    await page.goto(`${hub.url}/settings/devices?kind=fiscal&edit=DT9`);
+    await page.getByLabel('OperatorPassword').fill('1234');
+    await page.getByTestId('save').click();
+    await expect.poll(async () => (await settingsOf()).OperatorPassword).toBe('1234');
+    await page.context().close();
+  });
 
   it('shows none of it to a user without SettingsRead, and asks the hub nothing; without the write rights, reading only', async () => {
     await expect2xx(hub.call('POST', '/api/users', { userName: 'jozo', password: 'pw-jozo', rights: ['TicketCreate', 'ReportRead'] }));

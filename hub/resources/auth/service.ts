@@ -16,6 +16,7 @@ import { MAX_STRING, pin } from '../engine/fields.js';
 import { customIssue } from '../../i18n/say.js';
 import { devices } from '../devices/resource.js';
 import { isPairedRegister, withoutKeyHash } from '../devices/register-key.js';
+import { withoutSecretSettings } from '../engine/secrets.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import type { ResourceService } from '../engine/service.js';
 import * as repo from './repo.js';
@@ -238,7 +239,8 @@ export class AuthService {
         name: caller.name,
         rights: [...caller.rights],
         language: caller.language ?? null,
-        device: { ...withoutKeyHash(device?.doc ?? caller.device), _v: device?.v },
+        // The device as GET /api/devices answers it: never its secret settings nor its register key (CONTRACT §12).
+        device: { ...withoutSecretSettings(withoutKeyHash(device?.doc ?? caller.device)), _v: device?.v },
       },
     };
   }

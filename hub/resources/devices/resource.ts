@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ENV_NAMES } from '../../http/rights.js';
-import { withoutSecretSettings } from '../engine/visibility.js';
+import { keepSecretSettings, secretSettingsField, withoutSecretSettings } from '../engine/secrets.js';
 import { defineResource } from '../engine/define.js';
 import { nameKeyed } from '../engine/keys.js';
 import { enumOf, freeObject, nameKey, stringMap, text } from '../engine/fields.js';
@@ -48,6 +48,7 @@ export const devices = defineResource({
       }),
   }),
   readOnly: {
+    ...secretSettingsField,
     pairedAt: z
       .string()
       .nullable()
@@ -63,12 +64,13 @@ export const devices = defineResource({
   collate: ['name', 'description'],
   rights: { create: 'DeviceCreate', update: 'DeviceUpdate', delete: 'DeviceDelete' },
   hooks: {
-    // The pairing is the server's: a PUT (the manager editing settings) keeps it.
+    // The pairing is the server's: a PUT (the manager editing settings) keeps it. A device has no
+    // address of its own: its secrets are tied to the settings naming a place (secrets.ts).
     prepare: ({ body, existing }) => ({
-      ...body,
+      ...keepSecretSettings(body, existing, []),
       pairedAt: existing?.pairedAt ?? null,
       ...(typeof existing?.registerKeyHash === 'string' ? { registerKeyHash: existing.registerKeyHash } : {}),
     }),
-    present: (doc, _ctx, caller) => withoutSecretSettings({ ...withoutKeyHash(doc), pairedAt: doc.pairedAt ?? null }, caller),
+    present: (doc) => withoutSecretSettings({ ...withoutKeyHash(doc), pairedAt: doc.pairedAt ?? null }),
   },
 });

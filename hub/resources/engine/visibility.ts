@@ -2,11 +2,10 @@
  * What a caller reads of what everyone may read in part (CONTRACT §12). Of the sales, without
  * TicketReadAll: every open ticket (a table plan needs them) and the closed ones of their own device
  * or user, and those tickets' kitchen orders; a kitchen display's session only its own endpoint's
- * orders. Of devices and order endpoints: everything but their settings' secrets, without SettingsRead.
+ * orders. (Secret settings of devices are answered to nobody: secrets.ts.)
  */
 import { sql, type SQL } from 'drizzle-orm';
-import { hasRight, type Caller } from '../../http/caller.js';
-import type { Doc } from './define.js';
+import type { Caller } from '../../http/caller.js';
 
 /**
  * The rows of tickets table `t` the caller reads. `device_name` is the device of the sale: the one
@@ -26,17 +25,6 @@ export function displayEndpointOf(caller: Caller): string | undefined {
   if (!caller.rights.has('OrderProcess') || caller.rights.size !== 1) return undefined;
   const endpoint = caller.device.settings?.OrderEndpointName;
   return typeof endpoint === 'string' && endpoint ? endpoint : undefined;
-}
-
-/** Setting names that hold a secret (an integrator's API key, a terminal PIN): password, secret, token, key, PIN, credential. */
-const SECRET_SETTING = /pass(word)?|secret|token|api[-_ ]?key|private[-_ ]?key|credential|pin$|pin[-_ ]?code/;
-
-/** A device's or order endpoint's document without its secret settings, for a reader without SettingsRead. */
-export function withoutSecretSettings(doc: Doc, caller: Caller | undefined): Doc {
-  const settings = doc.settings as Record<string, string> | undefined;
-  if (!caller || hasRight(caller, 'SettingsRead') || !settings) return doc;
-  const kept = Object.fromEntries(Object.entries(settings).filter(([k]) => !SECRET_SETTING.test(k.toLowerCase())));
-  return Object.keys(kept).length === Object.keys(settings).length ? doc : { ...doc, settings: kept };
 }
 
 /** The orders (rows of `orders`) a caller without TicketReadAll reads: a display its endpoint's, anyone else those of the tickets they read. */

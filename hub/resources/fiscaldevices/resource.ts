@@ -3,6 +3,7 @@ import { AddressError, parseAddress } from '../../../drivers/transport/address.j
 import { errors } from '../../http/errors.js';
 import { defineResource } from '../engine/define.js';
 import { nameKeyed } from '../engine/keys.js';
+import { keepSecretSettings, secretSettingsField, withoutSecretSettings } from '../engine/secrets.js';
 import { nameKey, stringMap, text } from '../engine/fields.js';
 import { bool } from '../engine/refs.js';
 import { checkSettings } from '../../../drivers/fiscal/datecs/driver.js';
@@ -40,7 +41,7 @@ export const fiscalDevices = defineResource({
     address: text().min(1),
     settings: stringMap().default({}),
   }),
-  readOnly: { status: statusSchema },
+  readOnly: { status: statusSchema, ...secretSettingsField },
   columns: (d) => ({ is_active: bool(d.isActive), driver: d.driver as string }),
   filters: {
     name: { type: 'string', column: 'name' },
@@ -51,7 +52,9 @@ export const fiscalDevices = defineResource({
   collate: ['name'],
   rights: { create: 'FiscalDeviceCreate', update: 'FiscalDeviceUpdate', delete: 'FiscalDeviceDelete' },
   hooks: {
-    prepare({ body }) {
+    prepare({ body: sent, existing }) {
+      // The operator password (and any key a driver takes) goes to the device at this address, by this driver.
+      const body = keepSecretSettings(sent, existing, ['driver', 'address']);
       const address = String(body.address);
       if (body.driver === 'simulator') {
         if (!/^sim:.+/.test(address)) throw errors.member('address', 'fiscal.simAddress', { address });
@@ -80,7 +83,7 @@ export const fiscalDevices = defineResource({
       // Status is not configuration: it lives beside the device (status.ts) and is merged in on read.
       return body;
     },
-    present: (doc, ctx) => ({ ...doc, status: readFiscalStatus(ctx.db, String(doc.name)) }),
+    present: (doc, ctx) => ({ ...withoutSecretSettings(doc), status: readFiscalStatus(ctx.db, String(doc.name)) }),
     beforeDelete: ({ existing, ctx }) => forgetFiscalStatus(ctx.db, String(existing.name)),
   },
 });

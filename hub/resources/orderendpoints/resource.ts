@@ -3,7 +3,7 @@ import { QrTemplateError, qrTemplate, type QrFields } from '../../../drivers/esc
 import { PRINTER_MODELS } from '../../../drivers/escpos/profiles.js';
 import { AddressError, parseAddress } from '../../../drivers/transport/address.js';
 import { errors } from '../../http/errors.js';
-import { withoutSecretSettings } from '../engine/visibility.js';
+import { keepSecretSettings, secretSettingsField, withoutSecretSettings } from '../engine/secrets.js';
 import { defineResource } from '../engine/define.js';
 import { nameKeyed } from '../engine/keys.js';
 import { enumOf, nameKey, stringMap, text } from '../engine/fields.js';
@@ -44,7 +44,7 @@ export const orderEndpoints = defineResource({
     /** Every plu of these categories is ordered here too, beside its own orderEndpointNames. */
     categoryNames: z.array(nameKey()).max(200).default([]),
   }),
-  readOnly: {},
+  readOnly: { ...secretSettingsField },
   columns: (d) => ({ is_active: bool(d.isActive), type: d.type as string, address: d.address as string }),
   filters: {
     name: { type: 'string', column: 'name' },
@@ -55,7 +55,8 @@ export const orderEndpoints = defineResource({
   collate: ['name'],
   rights: { create: 'OrderEndpointCreate', update: 'OrderEndpointUpdate', delete: 'OrderEndpointDelete' },
   hooks: {
-    prepare({ body, ctx }) {
+    prepare({ body: sent, existing, ctx }) {
+      const body = keepSecretSettings(sent, existing, ['type', 'address']);
       (body.categoryNames as string[]).forEach((n, i) => requireExisting(ctx, categories, n, `categoryNames[${i}]`));
       // A tablet's address is a free label; a printer's must be a device address.
       if (body.type !== 'Tablet') {
@@ -74,6 +75,6 @@ export const orderEndpoints = defineResource({
       }
       return body;
     },
-    present: (doc, _ctx, caller) => withoutSecretSettings(doc, caller),
+    present: (doc) => withoutSecretSettings(doc),
   },
 });

@@ -74,7 +74,7 @@ export const receiptRoutes = routes<{ emails: ReceiptEmails; settings: MailSetti
         z.object({ ...settingsSchema.shape, _v: z.number().int().min(0).optional() }).meta({
           description:
             'PUT replaces the whole. `shopName` null: POS_HUB_SHOP_NAME. `smtp` null: the server of POS_HUB_SMTP_URL; else this server ' +
-            'as a whole (port null: 465 for Implicit TLS, else 587). `smtp.password` is write-only: left out, the stored one is kept (for the same host and user only); null clears it.',
+            'as a whole (port null: 465 for Implicit TLS, else 587). `smtp.password` is write-only: left out, the stored one is kept only while host, port, TLS mode and user all stay as they were (change any of them and it is dropped, never presented to the new server); null clears it.',
         }),
       ),
     },

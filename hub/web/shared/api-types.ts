@@ -1427,7 +1427,7 @@ export interface paths {
         put?: never;
         /**
          * Write an online backup now
-         * @description Requires Backup. SQLite's backup API, consistent while the hub keeps working; the file and its folder are synced before the answer; the oldest beyond POS_HUB_BACKUP_KEEP are removed. Restore with `npm run restore -- <file>` into a stopped hub.
+         * @description Requires Backup. SQLite's backup API, consistent while the hub keeps working, compacted (no freed page keeps an older value); the SMTP password and devices' secret settings are in it only sealed (AES-256-GCM) with the key in the data directory's `backup.key`, which no backup holds. The file and its folder are synced before the answer; the oldest beyond POS_HUB_BACKUP_KEEP are removed, never the one answered. Restore with `npm run restore -- <file> [--key <backup.key>]` into a stopped hub.
          */
         post: operations["backups.create"];
         delete?: never;
@@ -1445,7 +1445,7 @@ export interface paths {
         };
         /**
          * Download one backup
-         * @description Requires Backup (a backup holds every record, password hashes and secrets included). The SQLite file as an attachment; copy it off the hub PC, restore it with `npm run restore -- <file>`.
+         * @description Requires Backup (a backup holds every record and the password hashes; the SMTP password and devices' secret settings only sealed). The SQLite file as an attachment; copy it off the hub PC, restore it with `npm run restore -- <file>` (on another PC with `--key <the hub's backup.key>`, or enter those secrets again).
          */
         get: operations["backups.download"];
         put?: never;
@@ -1465,7 +1465,7 @@ export interface paths {
         };
         /**
          * Sales by product, category, waiter, register, VAT rate, payment type, hour, day or month
-         * @description Requires ReportRead. Local days in the shop's time zone (POS_HUB_TIMEZONE), `from` and `to` included; a ticket counts on the day it closed. Answered from running totals kept as tickets close (a year takes milliseconds), so the figures are those of closed tickets: returns (Negative items), discounts (item and ticket discounts, shared out over the items to the cent), voids (items cancelled by a storno and the items of deleted tickets, counted when and by whom they were voided) and totals. Amounts are exact decimals (2 places; quantities up to 4). `Accept: text/csv` or `format=csv` answers CSV: UTF-8 with a byte-order mark, in the language of the request (the user's `language`, else Accept-Language, else POS_HUB_LOCALE): Slovak and Czech with `;` between fields and a decimal comma (as Excel there opens it), English with `,` and a decimal point; the last line holds the totals.
+         * @description Requires ReportRead. Local days in the shop's time zone (POS_HUB_TIMEZONE), `from` and `to` included; a ticket counts on the day it closed. Answered from running totals kept as tickets close (a year takes milliseconds), so the figures are those of closed tickets: returns (Negative items), discounts (item and ticket discounts, shared out over the items to the cent), voids (items cancelled by a storno and the items of deleted tickets, counted when and by whom they were voided) and totals. Amounts are exact decimals (2 places; quantities up to 4). `Accept: text/csv` or `format=csv` answers CSV: UTF-8 with a byte-order mark, in the language of the request (the user's `language`, else Accept-Language, else POS_HUB_LOCALE): Slovak and Czech with `;` between fields and a decimal comma (as Excel there opens it), English with `,` and a decimal point; the last line holds the totals. A text cell (a name) beginning with `=`, `+`, `-`, `@`, a tab or a carriage return is written with a leading `'`, so a spreadsheet shows it and never runs it as a formula; the figures are plain numbers.
          */
         get: operations["reports.sales"];
         put?: never;
@@ -1912,12 +1912,14 @@ export interface components {
             settings: {
                 [key: string]: string;
             };
+            /** @description The names of the secret settings stored (names holding password, secret, token, API key, private key, credential or PIN); their values are never answered. A PUT that leaves one out keeps it while the address, the driver or type and every setting naming a place (address, host, URL, port, server, IP) stay the same, and drops it otherwise; "" removes it. */
+            readonly secretSettings: string[];
             /** @description When a tablet was last paired as this register (POST /api/registers/pair); null: never. Pairing again replaces the earlier tablet. */
             readonly pairedAt: string | null;
             /** @description Version: 1 on create, +1 on every stored change. */
             readonly _v: number;
         };
-        /** @description A Device as written by a client. Unknown top-level fields are dropped; server-owned fields (`pairedAt`, `registerKeyHash`) are ignored. */
+        /** @description A Device as written by a client. Unknown top-level fields are dropped; server-owned fields (`secretSettings`, `pairedAt`, `registerKeyHash`) are ignored. */
         DeviceInput: {
             name?: string;
             /** @default true */
@@ -2053,10 +2055,12 @@ export interface components {
             };
             /** @default [] */
             categoryNames: string[];
+            /** @description The names of the secret settings stored (names holding password, secret, token, API key, private key, credential or PIN); their values are never answered. A PUT that leaves one out keeps it while the address, the driver or type and every setting naming a place (address, host, URL, port, server, IP) stay the same, and drops it otherwise; "" removes it. */
+            readonly secretSettings: string[];
             /** @description Version: 1 on create, +1 on every stored change. */
             readonly _v: number;
         };
-        /** @description A OrderEndpoint as written by a client. Unknown top-level fields are dropped. */
+        /** @description A OrderEndpoint as written by a client. Unknown top-level fields are dropped; server-owned fields (`secretSettings`) are ignored. */
         OrderEndpointInput: {
             name?: string;
             /** @default true */
@@ -2302,10 +2306,12 @@ export interface components {
                 fiscalMemorySerialNumber: string | null;
                 dailySalesReportNumber: number | null;
             };
+            /** @description The names of the secret settings stored (names holding password, secret, token, API key, private key, credential or PIN); their values are never answered. A PUT that leaves one out keeps it while the address, the driver or type and every setting naming a place (address, host, URL, port, server, IP) stay the same, and drops it otherwise; "" removes it. */
+            readonly secretSettings: string[];
             /** @description Version: 1 on create, +1 on every stored change. */
             readonly _v: number;
         };
-        /** @description A FiscalDevice as written by a client. Unknown top-level fields are dropped; server-owned fields (`status`) are ignored. */
+        /** @description A FiscalDevice as written by a client. Unknown top-level fields are dropped; server-owned fields (`status`, `secretSettings`) are ignored. */
         FiscalDeviceInput: {
             name?: string;
             /** @default true */
@@ -3144,7 +3150,7 @@ export interface components {
             };
             _v: number;
         };
-        /** @description PUT replaces the whole. `shopName` null: POS_HUB_SHOP_NAME. `smtp` null: the server of POS_HUB_SMTP_URL; else this server as a whole (port null: 465 for Implicit TLS, else 587). `smtp.password` is write-only: left out, the stored one is kept (for the same host and user only); null clears it. */
+        /** @description PUT replaces the whole. `shopName` null: POS_HUB_SHOP_NAME. `smtp` null: the server of POS_HUB_SMTP_URL; else this server as a whole (port null: 465 for Implicit TLS, else 587). `smtp.password` is write-only: left out, the stored one is kept only while host, port, TLS mode and user all stay as they were (change any of them and it is dropped, never presented to the new server); null clears it. */
         ReceiptSettingsInput: {
             /** @default null */
             shopName: string | null;
@@ -3434,7 +3440,10 @@ export interface operations {
                     "application/json": components["schemas"]["CustomerQueryResult"];
                 };
             };
-            /** @description A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3540,7 +3549,12 @@ export interface operations {
                     "application/json": components["schemas"]["Customer"];
                 };
             };
-            /** @description An invalid body, a key (`id`) that already exists (code Unique), a reference to something that does not exist, or a malformed `Idempotency-Key`; `errors` lists every member at fault. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An invalid body, a key (`id`) that already exists (code Unique), a reference to something that does not exist, or a malformed `Idempotency-Key`; `errors` lists every member at fault. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             *     - A malformed `Idempotency-Key`. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3667,7 +3681,10 @@ export interface operations {
                     "application/json": components["schemas"]["Customer"];
                 };
             };
-            /** @description `id` in the path is not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed) */
+            /**
+             * @description - `id` in the path is not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3794,7 +3811,11 @@ export interface operations {
                     "application/json": components["schemas"]["Customer"];
                 };
             };
-            /** @description An invalid body or `If-Match`, a key (`id`) in the body that differs from the path, or a reference to something that does not exist. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An invalid body or `If-Match`, a key (`id`) in the body that differs from the path, or a reference to something that does not exist. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3933,7 +3954,11 @@ export interface operations {
                     "application/json": components["schemas"]["Customer"];
                 };
             };
-            /** @description A malformed `If-Match`, or an unreadable body. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A malformed `If-Match`, or an unreadable body. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4099,7 +4124,10 @@ export interface operations {
                     "application/json": components["schemas"]["StockTransferNumberingQueryResult"];
                 };
             };
-            /** @description A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4209,7 +4237,12 @@ export interface operations {
                     "application/json": components["schemas"]["StockTransferNumbering"];
                 };
             };
-            /** @description An invalid body, a key (`id`) that already exists (code Unique), a reference to something that does not exist, or a malformed `Idempotency-Key`; `errors` lists every member at fault. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An invalid body, a key (`id`) that already exists (code Unique), a reference to something that does not exist, or a malformed `Idempotency-Key`; `errors` lists every member at fault. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             *     - A malformed `Idempotency-Key`. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4336,7 +4369,10 @@ export interface operations {
                     "application/json": components["schemas"]["StockTransferNumbering"];
                 };
             };
-            /** @description `id` in the path is not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed) */
+            /**
+             * @description - `id` in the path is not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4463,7 +4499,11 @@ export interface operations {
                     "application/json": components["schemas"]["StockTransferNumbering"];
                 };
             };
-            /** @description An invalid body or `If-Match`, a key (`id`) in the body that differs from the path, or a reference to something that does not exist. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An invalid body or `If-Match`, a key (`id`) in the body that differs from the path, or a reference to something that does not exist. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4602,7 +4642,11 @@ export interface operations {
                     "application/json": components["schemas"]["StockTransferNumbering"];
                 };
             };
-            /** @description A malformed `If-Match`, or an unreadable body. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A malformed `If-Match`, or an unreadable body. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4731,7 +4775,7 @@ export interface operations {
                 /** @description Page size, 0..1000; outside that range: 400. */
                 $take?: number;
                 /**
-                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `name` ascending, so paging is stable; without `$sort` the order is `name` ascending. Unknown key: 400. Keys: `name`, `isActive`, `envName`, `description`, `roles`, `preferences`, `settings`, `pairedAt`.
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `name` ascending, so paging is stable; without `$sort` the order is `name` ascending. Unknown key: 400. Keys: `name`, `isActive`, `envName`, `description`, `roles`, `preferences`, `settings`, `secretSettings`, `pairedAt`.
                  * @example -name
                  */
                 $sort?: string;
@@ -4768,7 +4812,10 @@ export interface operations {
                     "application/json": components["schemas"]["DeviceQueryResult"];
                 };
             };
-            /** @description A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4853,7 +4900,12 @@ export interface operations {
                     "application/json": components["schemas"]["Device"];
                 };
             };
-            /** @description An invalid body, a key (`name`) that already exists (code Unique), a reference to something that does not exist, or a malformed `Idempotency-Key`; `errors` lists every member at fault. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An invalid body, a key (`name`) that already exists (code Unique), a reference to something that does not exist, or a malformed `Idempotency-Key`; `errors` lists every member at fault. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             *     - A malformed `Idempotency-Key`. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4980,7 +5032,10 @@ export interface operations {
                     "application/json": components["schemas"]["Device"];
                 };
             };
-            /** @description `name` in the path is not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed) */
+            /**
+             * @description - `name` in the path is not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5093,7 +5148,11 @@ export interface operations {
                     "application/json": components["schemas"]["Device"];
                 };
             };
-            /** @description An invalid body or `If-Match`, a key (`name`) in the body that differs from the path, or a reference to something that does not exist. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An invalid body or `If-Match`, a key (`name`) in the body that differs from the path, or a reference to something that does not exist. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5232,7 +5291,11 @@ export interface operations {
                     "application/json": components["schemas"]["Device"];
                 };
             };
-            /** @description A malformed `If-Match`, or an unreadable body. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A malformed `If-Match`, or an unreadable body. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5393,7 +5456,10 @@ export interface operations {
                     "application/json": components["schemas"]["ModifierQueryResult"];
                 };
             };
-            /** @description A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5492,7 +5558,12 @@ export interface operations {
                     "application/json": components["schemas"]["Modifier"];
                 };
             };
-            /** @description An invalid body, a key (`id`) that already exists (code Unique), a reference to something that does not exist, or a malformed `Idempotency-Key`; `errors` lists every member at fault. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An invalid body, a key (`id`) that already exists (code Unique), a reference to something that does not exist, or a malformed `Idempotency-Key`; `errors` lists every member at fault. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             *     - A malformed `Idempotency-Key`. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5619,7 +5690,10 @@ export interface operations {
                     "application/json": components["schemas"]["Modifier"];
                 };
             };
-            /** @description `id` in the path is not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed) */
+            /**
+             * @description - `id` in the path is not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5732,7 +5806,11 @@ export interface operations {
                     "application/json": components["schemas"]["Modifier"];
                 };
             };
-            /** @description An invalid body or `If-Match`, a key (`id`) in the body that differs from the path, or a reference to something that does not exist. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An invalid body or `If-Match`, a key (`id`) in the body that differs from the path, or a reference to something that does not exist. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5871,7 +5949,11 @@ export interface operations {
                     "application/json": components["schemas"]["Modifier"];
                 };
             };
-            /** @description A malformed `If-Match`, or an unreadable body. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A malformed `If-Match`, or an unreadable body. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6000,7 +6082,7 @@ export interface operations {
                 /** @description Page size, 0..1000; outside that range: 400. */
                 $take?: number;
                 /**
-                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `name` ascending, so paging is stable; without `$sort` the order is `name` ascending. Unknown key: 400. Keys: `name`, `isActive`, `type`, `address`, `settings`, `categoryNames`.
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `name` ascending, so paging is stable; without `$sort` the order is `name` ascending. Unknown key: 400. Keys: `name`, `isActive`, `type`, `address`, `settings`, `categoryNames`, `secretSettings`.
                  * @example -name
                  */
                 $sort?: string;
@@ -6042,7 +6124,10 @@ export interface operations {
                     "application/json": components["schemas"]["OrderEndpointQueryResult"];
                 };
             };
-            /** @description A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6127,7 +6212,12 @@ export interface operations {
                     "application/json": components["schemas"]["OrderEndpoint"];
                 };
             };
-            /** @description An invalid body, a key (`name`) that already exists (code Unique), a reference to something that does not exist, or a malformed `Idempotency-Key`; `errors` lists every member at fault. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An invalid body, a key (`name`) that already exists (code Unique), a reference to something that does not exist, or a malformed `Idempotency-Key`; `errors` lists every member at fault. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             *     - A malformed `Idempotency-Key`. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6254,7 +6344,10 @@ export interface operations {
                     "application/json": components["schemas"]["OrderEndpoint"];
                 };
             };
-            /** @description `name` in the path is not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed) */
+            /**
+             * @description - `name` in the path is not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6367,7 +6460,11 @@ export interface operations {
                     "application/json": components["schemas"]["OrderEndpoint"];
                 };
             };
-            /** @description An invalid body or `If-Match`, a key (`name`) in the body that differs from the path, or a reference to something that does not exist. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An invalid body or `If-Match`, a key (`name`) in the body that differs from the path, or a reference to something that does not exist. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6506,7 +6603,11 @@ export interface operations {
                     "application/json": components["schemas"]["OrderEndpoint"];
                 };
             };
-            /** @description A malformed `If-Match`, or an unreadable body. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A malformed `If-Match`, or an unreadable body. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6662,7 +6763,10 @@ export interface operations {
                     "application/json": components["schemas"]["StockQueryResult"];
                 };
             };
-            /** @description A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6746,7 +6850,12 @@ export interface operations {
                     "application/json": components["schemas"]["Stock"];
                 };
             };
-            /** @description An invalid body, a key (`name`) that already exists (code Unique), a reference to something that does not exist, or a malformed `Idempotency-Key`; `errors` lists every member at fault. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An invalid body, a key (`name`) that already exists (code Unique), a reference to something that does not exist, or a malformed `Idempotency-Key`; `errors` lists every member at fault. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             *     - A malformed `Idempotency-Key`. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6873,7 +6982,10 @@ export interface operations {
                     "application/json": components["schemas"]["Stock"];
                 };
             };
-            /** @description `name` in the path is not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed) */
+            /**
+             * @description - `name` in the path is not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6986,7 +7098,11 @@ export interface operations {
                     "application/json": components["schemas"]["Stock"];
                 };
             };
-            /** @description An invalid body or `If-Match`, a key (`name`) in the body that differs from the path, or a reference to something that does not exist. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An invalid body or `If-Match`, a key (`name`) in the body that differs from the path, or a reference to something that does not exist. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7125,7 +7241,11 @@ export interface operations {
                     "application/json": components["schemas"]["Stock"];
                 };
             };
-            /** @description A malformed `If-Match`, or an unreadable body. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A malformed `If-Match`, or an unreadable body. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7299,7 +7419,10 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentTypeQueryResult"];
                 };
             };
-            /** @description A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7385,7 +7508,12 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentType"];
                 };
             };
-            /** @description An invalid body, a key (`number`) that already exists (code Unique), a reference to something that does not exist, or a malformed `Idempotency-Key`; `errors` lists every member at fault. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An invalid body, a key (`number`) that already exists (code Unique), a reference to something that does not exist, or a malformed `Idempotency-Key`; `errors` lists every member at fault. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             *     - A malformed `Idempotency-Key`. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7512,7 +7640,10 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentType"];
                 };
             };
-            /** @description `number` in the path is not a positive integer, or not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed) */
+            /**
+             * @description - `number` in the path is not a positive integer, or not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7625,7 +7756,11 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentType"];
                 };
             };
-            /** @description An invalid body or `If-Match`, a key (`number`) in the body that differs from the path, or a reference to something that does not exist. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An invalid body or `If-Match`, a key (`number`) in the body that differs from the path, or a reference to something that does not exist. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7764,7 +7899,11 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentType"];
                 };
             };
-            /** @description A malformed `If-Match` or `number`, or an unreadable body. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A malformed `If-Match` or `number`, or an unreadable body. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7925,7 +8064,10 @@ export interface operations {
                     "application/json": components["schemas"]["CategoryQueryResult"];
                 };
             };
-            /** @description A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8009,7 +8151,12 @@ export interface operations {
                     "application/json": components["schemas"]["Category"];
                 };
             };
-            /** @description An invalid body, a key (`name`) that already exists (code Unique), a reference to something that does not exist, or a malformed `Idempotency-Key`; `errors` lists every member at fault. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An invalid body, a key (`name`) that already exists (code Unique), a reference to something that does not exist, or a malformed `Idempotency-Key`; `errors` lists every member at fault. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             *     - A malformed `Idempotency-Key`. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8136,7 +8283,10 @@ export interface operations {
                     "application/json": components["schemas"]["Category"];
                 };
             };
-            /** @description `name` in the path is not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed) */
+            /**
+             * @description - `name` in the path is not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8249,7 +8399,11 @@ export interface operations {
                     "application/json": components["schemas"]["Category"];
                 };
             };
-            /** @description An invalid body or `If-Match`, a key (`name`) in the body that differs from the path, or a reference to something that does not exist. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An invalid body or `If-Match`, a key (`name`) in the body that differs from the path, or a reference to something that does not exist. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8388,7 +8542,11 @@ export interface operations {
                     "application/json": components["schemas"]["Category"];
                 };
             };
-            /** @description A malformed `If-Match`, or an unreadable body. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A malformed `If-Match`, or an unreadable body. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8592,7 +8750,10 @@ export interface operations {
                     "application/json": components["schemas"]["PluQueryResult"];
                 };
             };
-            /** @description A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8686,7 +8847,12 @@ export interface operations {
                     "application/json": components["schemas"]["Plu"];
                 };
             };
-            /** @description An invalid body, a key (`id`) that already exists (code Unique), a reference to something that does not exist, or a malformed `Idempotency-Key`; `errors` lists every member at fault. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An invalid body, a key (`id`) that already exists (code Unique), a reference to something that does not exist, or a malformed `Idempotency-Key`; `errors` lists every member at fault. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             *     - A malformed `Idempotency-Key`. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8813,7 +8979,10 @@ export interface operations {
                     "application/json": components["schemas"]["Plu"];
                 };
             };
-            /** @description `id` in the path is not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed) */
+            /**
+             * @description - `id` in the path is not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8926,7 +9095,11 @@ export interface operations {
                     "application/json": components["schemas"]["Plu"];
                 };
             };
-            /** @description An invalid body or `If-Match`, a key (`id`) in the body that differs from the path, or a reference to something that does not exist. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An invalid body or `If-Match`, a key (`id`) in the body that differs from the path, or a reference to something that does not exist. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9065,7 +9238,11 @@ export interface operations {
                     "application/json": components["schemas"]["Plu"];
                 };
             };
-            /** @description A malformed `If-Match`, or an unreadable body. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A malformed `If-Match`, or an unreadable body. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9194,7 +9371,7 @@ export interface operations {
                 /** @description Page size, 0..1000; outside that range: 400. */
                 $take?: number;
                 /**
-                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `name` ascending, so paging is stable; without `$sort` the order is `name` ascending. Unknown key: 400. Keys: `name`, `isActive`, `driver`, `address`, `settings`, `status`.
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `name` ascending, so paging is stable; without `$sort` the order is `name` ascending. Unknown key: 400. Keys: `name`, `isActive`, `driver`, `address`, `settings`, `status`, `secretSettings`.
                  * @example -name
                  */
                 $sort?: string;
@@ -9231,7 +9408,10 @@ export interface operations {
                     "application/json": components["schemas"]["FiscalDeviceQueryResult"];
                 };
             };
-            /** @description A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9330,7 +9510,12 @@ export interface operations {
                     "application/json": components["schemas"]["FiscalDevice"];
                 };
             };
-            /** @description An invalid body, a key (`name`) that already exists (code Unique), a reference to something that does not exist, or a malformed `Idempotency-Key`; `errors` lists every member at fault. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An invalid body, a key (`name`) that already exists (code Unique), a reference to something that does not exist, or a malformed `Idempotency-Key`; `errors` lists every member at fault. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             *     - A malformed `Idempotency-Key`. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9457,7 +9642,10 @@ export interface operations {
                     "application/json": components["schemas"]["FiscalDevice"];
                 };
             };
-            /** @description `name` in the path is not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed) */
+            /**
+             * @description - `name` in the path is not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9584,7 +9772,11 @@ export interface operations {
                     "application/json": components["schemas"]["FiscalDevice"];
                 };
             };
-            /** @description An invalid body or `If-Match`, a key (`name`) in the body that differs from the path, or a reference to something that does not exist. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An invalid body or `If-Match`, a key (`name`) in the body that differs from the path, or a reference to something that does not exist. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9723,7 +9915,11 @@ export interface operations {
                     "application/json": components["schemas"]["FiscalDevice"];
                 };
             };
-            /** @description A malformed `If-Match`, or an unreadable body. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A malformed `If-Match`, or an unreadable body. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9892,7 +10088,10 @@ export interface operations {
                     "application/json": components["schemas"]["UserQueryResult"];
                 };
             };
-            /** @description A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9995,7 +10194,12 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
-            /** @description An invalid body, a key (`id`) that already exists (code Unique), a reference to something that does not exist, or a malformed `Idempotency-Key`; `errors` lists every member at fault. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An invalid body, a key (`id`) that already exists (code Unique), a reference to something that does not exist, or a malformed `Idempotency-Key`; `errors` lists every member at fault. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             *     - A malformed `Idempotency-Key`. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10125,7 +10329,10 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
-            /** @description `id` in the path is not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed) */
+            /**
+             * @description - `id` in the path is not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10252,7 +10459,11 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
-            /** @description An invalid body or `If-Match`, a key (`id`) in the body that differs from the path, or a reference to something that does not exist. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An invalid body or `If-Match`, a key (`id`) in the body that differs from the path, or a reference to something that does not exist. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10394,7 +10605,11 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
-            /** @description A malformed `If-Match`, or an unreadable body. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A malformed `If-Match`, or an unreadable body. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10694,7 +10909,10 @@ export interface operations {
                     "application/json": components["schemas"]["TicketQueryResult"];
                 };
             };
-            /** @description A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10804,7 +11022,12 @@ export interface operations {
                     "application/json": components["schemas"]["Ticket"];
                 };
             };
-            /** @description An invalid body, a key (`id`) that already exists (code Unique), a reference to something that does not exist, or a malformed `Idempotency-Key`; `errors` lists every member at fault. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An invalid body, a key (`id`) that already exists (code Unique), a reference to something that does not exist, or a malformed `Idempotency-Key`; `errors` lists every member at fault. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             *     - A malformed `Idempotency-Key`. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10942,7 +11165,12 @@ export interface operations {
                     "application/json": components["schemas"]["Ticket"][];
                 };
             };
-            /** @description An unknown action, an invalid body, an id twice, an unknown ticket id or user name. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An unknown action, an invalid body, an id twice, an unknown ticket id or user name. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             *     - A malformed `Idempotency-Key`. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11086,7 +11314,10 @@ export interface operations {
                     "application/json": components["schemas"]["Ticket"];
                 };
             };
-            /** @description `id` in the path is not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed) */
+            /**
+             * @description - `id` in the path is not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11213,7 +11444,11 @@ export interface operations {
                     "application/json": components["schemas"]["Ticket"];
                 };
             };
-            /** @description An invalid body or `If-Match`, a key (`id`) in the body that differs from the path, or a reference to something that does not exist. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An invalid body or `If-Match`, a key (`id`) in the body that differs from the path, or a reference to something that does not exist. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11370,7 +11605,11 @@ export interface operations {
                     "application/json": components["schemas"]["Ticket"];
                 };
             };
-            /** @description A malformed `If-Match`, or an unreadable body. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A malformed `If-Match`, or an unreadable body. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11569,7 +11808,10 @@ export interface operations {
                     "application/json": components["schemas"]["OrderQueryResult"];
                 };
             };
-            /** @description A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11654,7 +11896,10 @@ export interface operations {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            /** @description `id` in the path is not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed) */
+            /**
+             * @description - `id` in the path is not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11805,7 +12050,10 @@ export interface operations {
                     "application/json": components["schemas"]["StockTransferQueryResult"];
                 };
             };
-            /** @description A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11913,7 +12161,12 @@ export interface operations {
                     "application/json": components["schemas"]["StockTransfer"];
                 };
             };
-            /** @description An invalid body, a key (`id`) that already exists (code Unique), a reference to something that does not exist, or a malformed `Idempotency-Key`; `errors` lists every member at fault. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An invalid body, a key (`id`) that already exists (code Unique), a reference to something that does not exist, or a malformed `Idempotency-Key`; `errors` lists every member at fault. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             *     - A malformed `Idempotency-Key`. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12040,7 +12293,10 @@ export interface operations {
                     "application/json": components["schemas"]["StockTransfer"];
                 };
             };
-            /** @description `id` in the path is not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed) */
+            /**
+             * @description - `id` in the path is not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12191,7 +12447,10 @@ export interface operations {
                     "application/json": components["schemas"]["StockTakingQueryResult"];
                 };
             };
-            /** @description A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12297,7 +12556,12 @@ export interface operations {
                     "application/json": components["schemas"]["StockTaking"];
                 };
             };
-            /** @description An invalid body, a key (`id`) that already exists (code Unique), a reference to something that does not exist, or a malformed `Idempotency-Key`; `errors` lists every member at fault. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An invalid body, a key (`id`) that already exists (code Unique), a reference to something that does not exist, or a malformed `Idempotency-Key`; `errors` lists every member at fault. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             *     - A malformed `Idempotency-Key`. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12424,7 +12688,10 @@ export interface operations {
                     "application/json": components["schemas"]["StockTaking"];
                 };
             };
-            /** @description `id` in the path is not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed) */
+            /**
+             * @description - `id` in the path is not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12551,7 +12818,11 @@ export interface operations {
                     "application/json": components["schemas"]["StockTaking"];
                 };
             };
-            /** @description An invalid body or `If-Match`, a key (`id`) in the body that differs from the path, or a reference to something that does not exist. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An invalid body or `If-Match`, a key (`id`) in the body that differs from the path, or a reference to something that does not exist. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12693,7 +12964,11 @@ export interface operations {
                     "application/json": components["schemas"]["StockTaking"];
                 };
             };
-            /** @description A malformed `If-Match`, or an unreadable body. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A malformed `If-Match`, or an unreadable body. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12877,7 +13152,10 @@ export interface operations {
                     "application/json": components["schemas"]["ReceiptEmailQueryResult"];
                 };
             };
-            /** @description A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12962,7 +13240,10 @@ export interface operations {
                     "application/json": components["schemas"]["ReceiptEmail"];
                 };
             };
-            /** @description `id` in the path is not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed) */
+            /**
+             * @description - `id` in the path is not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13088,7 +13369,10 @@ export interface operations {
                     "application/json": components["schemas"]["CashCountQueryResult"];
                 };
             };
-            /** @description A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13189,7 +13473,12 @@ export interface operations {
                     "application/json": components["schemas"]["CashCount"];
                 };
             };
-            /** @description An invalid body, a key (`id`) that already exists (code Unique), a reference to something that does not exist, or a malformed `Idempotency-Key`; `errors` lists every member at fault. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An invalid body, a key (`id`) that already exists (code Unique), a reference to something that does not exist, or a malformed `Idempotency-Key`; `errors` lists every member at fault. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             *     - A malformed `Idempotency-Key`. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13316,7 +13605,10 @@ export interface operations {
                     "application/json": components["schemas"]["CashCount"];
                 };
             };
-            /** @description `id` in the path is not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed) */
+            /**
+             * @description - `id` in the path is not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13437,7 +13729,10 @@ export interface operations {
                     "application/json": components["schemas"]["ZoneQueryResult"];
                 };
             };
-            /** @description A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13542,7 +13837,12 @@ export interface operations {
                     "application/json": components["schemas"]["Zone"];
                 };
             };
-            /** @description An invalid body, a key (`name`) that already exists (code Unique), a reference to something that does not exist, or a malformed `Idempotency-Key`; `errors` lists every member at fault. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An invalid body, a key (`name`) that already exists (code Unique), a reference to something that does not exist, or a malformed `Idempotency-Key`; `errors` lists every member at fault. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             *     - A malformed `Idempotency-Key`. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13669,7 +13969,10 @@ export interface operations {
                     "application/json": components["schemas"]["Zone"];
                 };
             };
-            /** @description `name` in the path is not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed) */
+            /**
+             * @description - `name` in the path is not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13782,7 +14085,11 @@ export interface operations {
                     "application/json": components["schemas"]["Zone"];
                 };
             };
-            /** @description An invalid body or `If-Match`, a key (`name`) in the body that differs from the path, or a reference to something that does not exist. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An invalid body or `If-Match`, a key (`name`) in the body that differs from the path, or a reference to something that does not exist. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13921,7 +14228,11 @@ export interface operations {
                     "application/json": components["schemas"]["Zone"];
                 };
             };
-            /** @description A malformed `If-Match`, or an unreadable body. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A malformed `If-Match`, or an unreadable body. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14060,6 +14371,20 @@ export interface operations {
                     "application/json": components["schemas"]["Session"];
                 };
             };
+            /** @description A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
             /** @description No, unknown, expired or revoked token. (errorCode 1 Unauthenticated) */
             401: {
                 headers: {
@@ -14122,7 +14447,11 @@ export interface operations {
                     "application/json": components["schemas"]["SessionTokens"];
                 };
             };
-            /** @description A body without userName or deviceName, with neither or both of password and pin, or a pin that is not 4-8 digits. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A body without userName or deviceName, with neither or both of password and pin, or a pin that is not 4-8 digits. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14217,7 +14546,11 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description An unreadable body. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An unreadable body. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14313,7 +14646,12 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description A pin that is not 4-8 digits nor null, or a password that is not the caller's (memberName `password`). (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A pin that is not 4-8 digits nor null, or a password that is not the caller's (memberName `password`). (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             *     - A malformed `Idempotency-Key`. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14340,6 +14678,20 @@ export interface operations {
                         status?: 401;
                         /** @enum {integer} */
                         errorCode?: 1;
+                    };
+                };
+            };
+            /** @description This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 409;
+                        /** @enum {integer} */
+                        errorCode?: 11;
                     };
                 };
             };
@@ -14414,7 +14766,11 @@ export interface operations {
                     "application/json": components["schemas"]["SessionTokens"];
                 };
             };
-            /** @description A body without tokenId or refreshToken. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A body without tokenId or refreshToken. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14512,7 +14868,11 @@ export interface operations {
                     "application/json": components["schemas"]["KdsSession"];
                 };
             };
-            /** @description A code that is not 6 digits. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A code that is not 6 digits. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14639,6 +14999,20 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
             /** @description No, unknown, expired or revoked token. (errorCode 1 Unauthenticated) */
             401: {
                 headers: {
@@ -14734,7 +15108,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description A body without orderEndpointName, or an order endpoint that does not exist. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A body without orderEndpointName, or an order endpoint that does not exist. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             *     - A malformed `Idempotency-Key`. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14861,6 +15240,20 @@ export interface operations {
                     "application/json": components["schemas"]["KdsPairing"];
                 };
             };
+            /** @description A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
             /** @description No, unknown, expired or revoked token. (errorCode 1 Unauthenticated) */
             401: {
                 headers: {
@@ -14949,6 +15342,23 @@ export interface operations {
                     "application/json": components["schemas"]["KdsPairing"];
                 };
             };
+            /**
+             * @description - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
             /** @description No, unknown, expired or revoked token. (errorCode 1 Unauthenticated) */
             401: {
                 headers: {
@@ -15007,6 +15417,34 @@ export interface operations {
                     };
                 };
             };
+            /** @description The body is larger than 1 MiB. (errorCode 3 ValidationFailed) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 413;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description A non-empty body that is not `application/json`. (errorCode 3 ValidationFailed) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 415;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
             /** @description More requests from this address than the rate limit (`POS_HUB_RATE_LIMIT` per second) allows. (errorCode 10 TooManyRequests) */
             429: {
                 headers: {
@@ -15060,7 +15498,12 @@ export interface operations {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            /** @description A `_v` that is not a non-negative integer. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A `_v` that is not a non-negative integer. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             *     - A malformed `Idempotency-Key`. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15206,7 +15649,11 @@ export interface operations {
                     "application/json": components["schemas"]["PairedRegister"];
                 };
             };
-            /** @description A code that is not 6 digits. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A code that is not 6 digits. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15302,12 +15749,12 @@ export interface operations {
     "registers.users": {
         parameters: {
             query?: never;
-            header?: {
+            header: {
                 /**
-                 * @description The key POST /api/registers/pair gave this register (required).
+                 * @description The key POST /api/registers/pair gave this register.
                  * @example kQ3v…
                  */
-                "X-Register-Key"?: string;
+                "X-Register-Key": string;
             };
             path?: never;
             cookie?: never;
@@ -15321,6 +15768,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RegisterUsers"];
+                };
+            };
+            /** @description A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
                 };
             };
             /** @description No key, or not the key of an active paired CashRegister or PDA (paired again since, deleted, switched off). (errorCode 1 Unauthenticated) */
@@ -15388,6 +15849,20 @@ export interface operations {
                         }[];
                         count: number;
                         totalCount: number;
+                    };
+                };
+            };
+            /** @description A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
                     };
                 };
             };
@@ -15491,7 +15966,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description A body without deviceName, or a device that does not exist. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A body without deviceName, or a device that does not exist. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             *     - A malformed `Idempotency-Key`. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15618,6 +16098,20 @@ export interface operations {
                     "application/json": components["schemas"]["RegisterPairing"];
                 };
             };
+            /** @description A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
             /** @description No, unknown, expired or revoked token. (errorCode 1 Unauthenticated) */
             401: {
                 headers: {
@@ -15706,6 +16200,23 @@ export interface operations {
                     "application/json": components["schemas"]["RegisterPairing"];
                 };
             };
+            /**
+             * @description - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
             /** @description No, unknown, expired or revoked token. (errorCode 1 Unauthenticated) */
             401: {
                 headers: {
@@ -15764,6 +16275,34 @@ export interface operations {
                     };
                 };
             };
+            /** @description The body is larger than 1 MiB. (errorCode 3 ValidationFailed) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 413;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description A non-empty body that is not `application/json`. (errorCode 3 ValidationFailed) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 415;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
             /** @description More requests from this address than the rate limit (`POS_HUB_RATE_LIMIT` per second) allows. (errorCode 10 TooManyRequests) */
             429: {
                 headers: {
@@ -15809,7 +16348,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description A position that is not a whole number; `$take` out of range. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A position that is not a whole number; `$take` out of range. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15894,7 +16436,10 @@ export interface operations {
                     "text/event-stream": string;
                 };
             };
-            /** @description A `Last-Event-ID` that is not a whole number. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A `Last-Event-ID` that is not a whole number. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15987,7 +16532,12 @@ export interface operations {
                     "application/json": components["schemas"]["Ticket"];
                 };
             };
-            /** @description An invalid body; payments short of the total, a payment ≤ 0 on a sale (> 0 on a return), change on a non-changeable type, an unknown or inactive payment type; no or an unknown fiscal device; a ticket without items. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An invalid body; payments short of the total, a payment ≤ 0 on a sale (> 0 on a return), change on a non-changeable type, an unknown or inactive payment type; no or an unknown fiscal device; a ticket without items. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             *     - A malformed `Idempotency-Key`. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16167,7 +16717,12 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description An invalid body; no or an unknown order endpoint. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An invalid body; no or an unknown order endpoint. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             *     - A malformed `Idempotency-Key`. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16319,7 +16874,12 @@ export interface operations {
                     "application/json": components["schemas"]["ReceiptCopyJob"];
                 };
             };
-            /** @description An invalid body; no or an unknown order endpoint; the ticket is still open (`memberName` `id`). (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An invalid body; no or an unknown order endpoint; the ticket is still open (`memberName` `id`). (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             *     - A malformed `Idempotency-Key`. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16473,7 +17033,12 @@ export interface operations {
                     "application/json": components["schemas"]["Ticket"];
                 };
             };
-            /** @description An invalid body; the ticket is still open or is itself a return (`memberName` `id`); an unknown or repeated item id; a quantity beyond what is left to return (`items[i].quantity`); nothing left to return; a plu or modifier deleted since. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An invalid body; the ticket is still open or is itself a return (`memberName` `id`); an unknown or repeated item id; a quantity beyond what is left to return (`items[i].quantity`); nothing left to return; a plu or modifier deleted since. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             *     - A malformed `Idempotency-Key`. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16619,6 +17184,24 @@ export interface operations {
                     "application/json": components["schemas"]["FiscalReport"];
                 };
             };
+            /**
+             * @description - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             *     - A malformed `Idempotency-Key`. (errorCode 3 ValidationFailed)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
             /** @description No, unknown, expired or revoked token. (errorCode 1 Unauthenticated) */
             401: {
                 headers: {
@@ -16677,6 +17260,34 @@ export interface operations {
                         status?: 409;
                         /** @enum {integer} */
                         errorCode?: 11;
+                    };
+                };
+            };
+            /** @description The body is larger than 1 MiB. (errorCode 3 ValidationFailed) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 413;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description A non-empty body that is not `application/json`. (errorCode 3 ValidationFailed) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 415;
+                        /** @enum {integer} */
+                        errorCode?: 3;
                     };
                 };
             };
@@ -16741,7 +17352,12 @@ export interface operations {
                     "application/json": components["schemas"]["ReceiptEmail"];
                 };
             };
-            /** @description A malformed `Idempotency-Key`, or an unreadable body. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A malformed `Idempotency-Key`, or an unreadable body. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             *     - A malformed `Idempotency-Key`. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16879,6 +17495,20 @@ export interface operations {
                     "application/json": components["schemas"]["ReceiptSettings"];
                 };
             };
+            /** @description A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
             /** @description No, unknown, expired or revoked token. (errorCode 1 Unauthenticated) */
             401: {
                 headers: {
@@ -16962,7 +17592,11 @@ export interface operations {
                     "application/json": components["schemas"]["ReceiptSettings"];
                 };
             };
-            /** @description An invalid body or `If-Match`; `errors` lists every member at fault. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An invalid body or `If-Match`; `errors` lists every member at fault. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17108,7 +17742,12 @@ export interface operations {
                     "application/json": components["schemas"]["Order"];
                 };
             };
-            /** @description An unknown state. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - An unknown state. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             *     - A malformed `Idempotency-Key`. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17186,6 +17825,34 @@ export interface operations {
                     };
                 };
             };
+            /** @description The body is larger than 1 MiB. (errorCode 3 ValidationFailed) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 413;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description A non-empty body that is not `application/json`. (errorCode 3 ValidationFailed) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 415;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
             /** @description More requests from this address than the rate limit (`POS_HUB_RATE_LIMIT` per second) allows. (errorCode 10 TooManyRequests) */
             429: {
                 headers: {
@@ -17223,6 +17890,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PrinterStatus"];
+                };
+            };
+            /** @description A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
                 };
             };
             /** @description No, unknown, expired or revoked token. (errorCode 1 Unauthenticated) */
@@ -17305,6 +17986,24 @@ export interface operations {
                     };
                 };
             };
+            /**
+             * @description - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             *     - A malformed `Idempotency-Key`. (errorCode 3 ValidationFailed)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
             /** @description No, unknown, expired or revoked token. (errorCode 1 Unauthenticated) */
             401: {
                 headers: {
@@ -17366,6 +18065,34 @@ export interface operations {
                     };
                 };
             };
+            /** @description The body is larger than 1 MiB. (errorCode 3 ValidationFailed) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 413;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description A non-empty body that is not `application/json`. (errorCode 3 ValidationFailed) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 415;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
             /** @description More requests from this address than the rate limit (`POS_HUB_RATE_LIMIT` per second) allows. (errorCode 10 TooManyRequests) */
             429: {
                 headers: {
@@ -17413,6 +18140,24 @@ export interface operations {
                         kind: string;
                         state: string;
                         orderId: string;
+                    };
+                };
+            };
+            /**
+             * @description - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             *     - A malformed `Idempotency-Key`. (errorCode 3 ValidationFailed)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
                     };
                 };
             };
@@ -17477,6 +18222,34 @@ export interface operations {
                     };
                 };
             };
+            /** @description The body is larger than 1 MiB. (errorCode 3 ValidationFailed) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 413;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description A non-empty body that is not `application/json`. (errorCode 3 ValidationFailed) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 415;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
             /** @description More requests from this address than the rate limit (`POS_HUB_RATE_LIMIT` per second) allows. (errorCode 10 TooManyRequests) */
             429: {
                 headers: {
@@ -17518,6 +18291,20 @@ export interface operations {
                         }[];
                         count: number;
                         totalCount: number;
+                    };
+                };
+            };
+            /** @description A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
                     };
                 };
             };
@@ -17595,6 +18382,24 @@ export interface operations {
                     "application/json": components["schemas"]["Backup"];
                 };
             };
+            /**
+             * @description - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             *     - A malformed `Idempotency-Key`. (errorCode 3 ValidationFailed)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
             /** @description No, unknown, expired or revoked token. (errorCode 1 Unauthenticated) */
             401: {
                 headers: {
@@ -17639,6 +18444,34 @@ export interface operations {
                     };
                 };
             };
+            /** @description The body is larger than 1 MiB. (errorCode 3 ValidationFailed) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 413;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description A non-empty body that is not `application/json`. (errorCode 3 ValidationFailed) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 415;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
             /** @description More requests from this address than the rate limit (`POS_HUB_RATE_LIMIT` per second) allows. (errorCode 10 TooManyRequests) */
             429: {
                 headers: {
@@ -17676,6 +18509,20 @@ export interface operations {
                 };
                 content: {
                     "application/vnd.sqlite3": string;
+                };
+            };
+            /** @description A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
                 };
             };
             /** @description No, unknown, expired or revoked token. (errorCode 1 Unauthenticated) */
@@ -17774,7 +18621,10 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            /** @description A missing or malformed `from`/`to`, `to` before `from`, an unknown `groupBy` or `format`; `errors[0].memberName` names it. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A missing or malformed `from`/`to`, `to` before `from`, an unknown `groupBy` or `format`; `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17862,7 +18712,10 @@ export interface operations {
                     "application/json": components["schemas"]["FiscalDay"];
                 };
             };
-            /** @description No or an unknown `fiscalName`, a malformed `number`, or no day known yet. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - No or an unknown `fiscalName`, a malformed `number`, or no day known yet. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17942,6 +18795,20 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+            /** @description A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
             /** @description More requests from this address than the rate limit (`POS_HUB_RATE_LIMIT` per second) allows. (errorCode 10 TooManyRequests) */
             429: {
                 headers: {
@@ -17989,6 +18856,20 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
             /** @description More requests from this address than the rate limit (`POS_HUB_RATE_LIMIT` per second) allows. (errorCode 10 TooManyRequests) */
             429: {
                 headers: {
@@ -18023,6 +18904,20 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                };
+            };
+            /** @description A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
                 };
             };
             /** @description More requests from this address than the rate limit (`POS_HUB_RATE_LIMIT` per second) allows. (errorCode 10 TooManyRequests) */

@@ -35,6 +35,7 @@ const t = messages({
   yes: { en: 'Yes', sk: 'Áno', cs: 'Ano' },
   no: { en: 'No', sk: 'Nie', cs: 'Ne' },
   none: { en: 'None', sk: 'Žiadna', cs: 'Žádná' },
+  secretKept: { en: 'Stored, never shown; type to replace', sk: 'Uložené, nikdy sa nezobrazí; napíšte nové', cs: 'Uloženo, nikdy se nezobrazí; napište nové' },
   byDefault: { en: 'Default', sk: 'Predvolené', cs: 'Výchozí' },
   number: { en: 'Number', sk: 'Číslo', cs: 'Číslo' },
   numberShort: { en: 'No.', sk: 'Č.', cs: 'Č.' },
@@ -626,14 +627,23 @@ function withSettings<T extends { settings: Record<string, string> }>(v: T): T {
   return { ...v, settings: Object.fromEntries(Object.entries(v.settings ?? {}).filter(([, s]) => s !== '' && s !== null && s !== undefined)) };
 }
 
-/** Settings of a device that this page does not know by name, editable as text. */
+/**
+ * Settings of a device that this page does not know by name, editable as text; and its secret
+ * settings, which the hub names but never answers (CONTRACT §12): a password field each, empty keeps
+ * the stored value, a value typed replaces it.
+ */
 function OtherSettings({ form, known }: { form: AnyForm; known: string[] }) {
   const settings = (form.get('settings') as Record<string, string> | undefined) ?? {};
-  const other = Object.keys(settings).filter((k) => !known.includes(k) && /^[^.[\]]+$/.test(k));
+  const plain = (k: string) => !known.includes(k) && /^[^.[\]]+$/.test(k);
+  const secret = ((form.get('secretSettings') as string[] | undefined) ?? []).filter(plain);
+  const other = Object.keys(settings).filter((k) => plain(k) && !secret.includes(k));
   return (
     <>
       {other.map((k) => (
         <Field key={k} form={form} name={`settings.${k}`} label={k} />
+      ))}
+      {secret.map((k) => (
+        <Field key={k} form={form} name={`settings.${k}`} label={k} kind="password" placeholder={t('secretKept')} autoComplete="new-password" />
       ))}
     </>
   );
