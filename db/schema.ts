@@ -267,6 +267,11 @@ export const tickets = sqliteTable(
     tableNameSk: text('table_name_sk'),
     /** The closed ticket a return was started from (POST /api/tickets/{id}/return): its earlier returns cap the next one. */
     returnOf: text('return_of'),
+    /**
+     * 1 once the closed ticket is in the running sales totals (hub/reports/store.ts), set in the
+     * transaction that adds it: what was counted, not when, decides what the backfill counts (issue 28).
+     */
+    salesCounted: integer('sales_counted').notNull().default(0),
   },
   (t) => [
     index('tickets_closed_table').on(t.isClosed, t.tableName),
@@ -286,6 +291,8 @@ export const tickets = sqliteTable(
     index('tickets_close_number').on(t.closeFiscalName, t.closeNumber).where(notNull('close_fiscal_name')),
     index('tickets_zone').on(t.zoneName, t.isClosed),
     index('tickets_return_of').on(t.returnOf).where(notNull('return_of')),
+    // Closed tickets not yet in the sales totals: empty once a store is counted, so it costs nothing.
+    index('tickets_uncounted').on(t.id).where(sql`is_closed = 1 AND sales_counted = 0`),
   ],
 );
 

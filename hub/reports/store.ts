@@ -1,11 +1,13 @@
 /**
  * The running sales totals' SQL (issue 21). `recordTicketClose` and `recordTicketVoids` run inside the
  * transaction of the close or the ticket write, so a total exists if and only if its sale (or void)
- * does; reports read sums of a few hundred rows per month. Old stores are brought up to date once by
- * `backfillBatch` (tickets closed before this version).
+ * does; reports read sums of a few hundred rows per month. Each closed ticket carries a mark
+ * (`sales_counted`) set in the transaction that adds it: the backfill (`backfillBatch`) counts exactly
+ * the closed tickets without it — those of a store upgraded from a version without totals, or of one
+ * whose totals migration 0016 rebuilt (issue 28: an earlier backfill chose by closeDate and counted
+ * back-dated tickets twice).
  */
 import { rawSql, type Db } from '../../db/client.js';
-import { getMeta, setMeta } from '../core/meta-store.js';
 import { addClosedTicket, addVoids, MEASURES, TotalsDelta, voidedLines, type ClosedTicket, type Dimension, type Lookups, type Measures } from './totals.js';
 
 const COLUMNS: Record<keyof Measures, string> = {
@@ -62,11 +64,22 @@ export function lookupsOf(db: Db): Lookups {
   };
 }
 
-/** The close of a ticket, added to the running totals in the close's transaction. */
-export function recordTicketClose(db: Db, ticket: object, timeZone: string): void {
+/**
+ * The close of a ticket, added to the running totals in the close's transaction, and the ticket
+ * marked as counted in the same transaction: a ticket counts once because it is marked, whatever its
+ * dates say. Answers false (and adds nothing) for a ticket counted already.
+ */
+export function recordTicketClose(db: Db, ticket: object, timeZone: string): boolean {
+  if (!markCounted(db, (ticket as { id: string }).id)) return false;
   const delta = new TotalsDelta();
   addClosedTicket(delta, ticket as ClosedTicket, timeZone, lookupsOf(db));
   applyDelta(db, delta);
+  return true;
+}
+
+/** Marks a closed ticket as counted; false when it was already (or is not closed). */
+function markCounted(db: Db, id: string): boolean {
+  return rawSql.run(db, 'UPDATE tickets SET sales_counted = 1 WHERE id = ? AND is_closed = 1 AND sales_counted = 0', [id]).changes === 1;
 }
 
 /** Items a ticket write (a storno) or a delete takes off a ticket, added to the voids in that write's transaction. */
@@ -131,55 +144,40 @@ export function paymentTypeNames(db: Db): Map<number, { name: string; category: 
   return new Map(rows.map((r) => [r.number, { name: r.name ?? String(r.number), category: r.category }]));
 }
 
-// --- The one-time backfill of a store that had tickets before the running totals existed. ---
+// --- The backfill: closed tickets not yet in the totals (an upgraded store, a repaired one). ---
 
-const SINCE = 'reports.since';
-const CURSOR = 'reports.backfill';
-
-/** From when closes are counted as they happen (set once, at the first start of this version). */
-export function countingSince(db: Db, now: number): number {
-  const known = getMeta(db, SINCE);
-  if (known !== undefined) return Number(known);
-  setMeta(db, SINCE, String(now));
-  return now;
+/**
+ * Marks every closed ticket as counted, for a generator that wrote their totals itself
+ * (scripts/generate-store.ts); tickets it leaves open are counted when they close.
+ */
+export function markAllCounted(db: Db): void {
+  rawSql.run(db, 'UPDATE tickets SET sales_counted = 1 WHERE is_closed = 1 AND sales_counted = 0', []);
 }
 
-/** Marks every ticket in the store as counted (a generator that wrote the totals itself). */
-export function markCounted(db: Db): void {
-  setMeta(db, SINCE, '0');
-  setMeta(db, CURSOR, 'done');
-}
+// The partial index tickets_uncounted serves these: SQLite uses it only when the query's condition
+// is the index's own, written the same way.
+const UNCOUNTED = 'is_closed = 1 AND sales_counted = 0';
 
-/** True when no ticket closed before counting began is left to count. */
+/** True when every closed ticket is in the totals. */
 export function backfillDone(db: Db): boolean {
-  const cursor = getMeta(db, CURSOR);
-  const since = Number(getMeta(db, SINCE) ?? 0);
-  if (cursor === 'done' || since === 0) return true;
-  return !rawSql.get(db, 'SELECT 1 AS hit FROM tickets WHERE close_date < ? AND rowid > ? AND is_closed = 1 LIMIT 1', [since, Number(cursor ?? 0)]);
+  return !rawSql.get(db, `SELECT 1 AS hit FROM tickets WHERE ${UNCOUNTED} LIMIT 1`, []);
 }
 
 /**
- * Adds the next `take` tickets closed before counting began to the totals (one transaction, the
- * caller's). Answers how many it added; 0 when the backfill is complete.
+ * Adds up to `take` closed tickets not yet counted to the totals and marks them, in one transaction
+ * (the caller's): a stop between two batches leaves each ticket either counted and marked, or
+ * neither. Answers how many it added; 0 when none is left.
  */
 export function backfillBatch(db: Db, timeZone: string, take: number): number {
-  const since = Number(getMeta(db, SINCE) ?? 0);
-  const cursor = getMeta(db, CURSOR);
-  if (cursor === 'done' || since === 0) return 0;
-  const after = Number(cursor ?? 0);
-  const rows = rawSql.all<{ r: number; doc: string }>(
-    db,
-    'SELECT rowid AS r, doc FROM tickets WHERE rowid > ? AND is_closed = 1 AND close_date < ? ORDER BY rowid LIMIT ?',
-    [after, since, take],
-  );
-  if (!rows.length) {
-    setMeta(db, CURSOR, 'done');
-    return 0;
-  }
+  const rows = rawSql.all<{ id: string; doc: string }>(db, `SELECT id, doc FROM tickets WHERE ${UNCOUNTED} LIMIT ?`, [take]);
   const delta = new TotalsDelta();
   const lookups = lookupsOf(db);
-  for (const row of rows) addClosedTicket(delta, JSON.parse(row.doc) as ClosedTicket, timeZone, lookups);
+  let counted = 0;
+  for (const row of rows) {
+    if (!markCounted(db, row.id)) continue;
+    addClosedTicket(delta, JSON.parse(row.doc) as ClosedTicket, timeZone, lookups);
+    counted++;
+  }
   applyDelta(db, delta);
-  setMeta(db, CURSOR, String(rows[rows.length - 1].r));
-  return rows.length;
+  return counted;
 }
