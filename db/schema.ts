@@ -520,7 +520,11 @@ export const salesTotals = sqliteTable(
   (t) => [primaryKey({ columns: [t.dimension, t.bucket, t.key] })],
 );
 
-/** Cash counts (issue 21): a drawer counted against what a fiscal day's cash payments say it should hold. */
+/**
+ * Cash counts (issue 21, 28): a drawer counted against what it should hold — a shift's drawer (`shift_id`:
+ * its float, the cash its register took, its cash movements) or, without shifts, a fiscal day's cash.
+ * `fiscal_name` is '' and `day_number` 0 for a shift of a register without a fiscal device.
+ */
 export const cashCounts = sqliteTable(
   'cash_counts',
   {
@@ -530,6 +534,65 @@ export const cashCounts = sqliteTable(
     fiscalName: text('fiscal_name').notNull(),
     dayNumber: integer('day_number').notNull(),
     countedAt: integer('counted_at').notNull(),
+    shiftId: text('shift_id'),
   },
-  (t) => [index('cash_counts_day').on(t.fiscalName, t.dayNumber), index('cash_counts_counted').on(t.countedAt)],
+  (t) => [
+    index('cash_counts_day').on(t.fiscalName, t.dayNumber),
+    index('cash_counts_counted').on(t.countedAt),
+    index('cash_counts_shift').on(t.shiftId).where(notNull('shift_id')),
+  ],
+);
+
+/**
+ * Shifts (issue 28): a register's cash drawer session — opened with a float, cash put in and taken
+ * out with a reason, closed with a count. At most one open shift per register.
+ */
+export const shifts = sqliteTable(
+  'shifts',
+  {
+    id: text('id').primaryKey(),
+    v: v(),
+    doc: doc(),
+    deviceName: text('device_name').notNull(),
+    isOpen: integer('is_open').notNull(),
+    openedAt: integer('opened_at').notNull(),
+    closedAt: integer('closed_at'),
+  },
+  (t) => [
+    uniqueIndex('shifts_one_open').on(t.deviceName).where(sql`is_open = 1`),
+    index('shifts_device_opened').on(t.deviceName, t.openedAt),
+    index('shifts_opened').on(t.openedAt),
+    index('shifts_closed').on(t.closedAt).where(notNull('closed_at')),
+  ],
+);
+
+/**
+ * What each shift's register took, per payment type (net of change; `payment_type_number` 0: the
+ * whole, its tickets and total), added in the transaction of each close on a register with an open
+ * shift (hub/reports/drawer-store.ts). Amounts × 10^4.
+ */
+export const shiftSales = sqliteTable(
+  'shift_sales',
+  {
+    shiftId: text('shift_id').notNull(),
+    paymentTypeNumber: integer('payment_type_number').notNull(),
+    tickets: integer('tickets').notNull().default(0),
+    amount: integer('amount').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.shiftId, t.paymentTypeNumber] })],
+);
+
+/** X and Z reports as the fiscal devices printed them (issue 28): a fiscal day's history. */
+export const fiscalReports = sqliteTable(
+  'fiscal_reports',
+  {
+    id: text('id').primaryKey(),
+    v: v(),
+    doc: doc(),
+    fiscalName: text('fiscal_name').notNull(),
+    kind: text('kind').notNull(),
+    number: integer('number').notNull(),
+    takenAt: integer('taken_at').notNull(),
+  },
+  (t) => [index('fiscal_reports_day').on(t.fiscalName, t.number), index('fiscal_reports_taken').on(t.takenAt)],
 );

@@ -53,6 +53,9 @@ import { KdsService } from './kds/service.js';
 import { kdsPairRoutes, kdsRoutes } from './kds/routes.js';
 import { Reports } from './reports/service.js';
 import { reportRoutes } from './reports/routes.js';
+import { recordFiscalReport } from './reports/fiscal-reports.js';
+import { ShiftActions } from './resources/shifts/service.js';
+import { shiftRoutes } from './resources/shifts/routes.js';
 
 export interface AppDeps {
   db: Db;
@@ -79,6 +82,7 @@ export interface Services {
   fiscalMonitor: FiscalMonitor;
   kds: KdsService;
   reports: Reports;
+  shifts: ShiftActions;
 }
 
 export function buildServices(deps: AppDeps): Services {
@@ -91,6 +95,7 @@ export function buildServices(deps: AppDeps): Services {
   const fiscal = new FiscalDevices(deps.db, deps.drivers.fiscal);
   const services: Omit<Services, 'fiscalMonitor' | 'kds'> = {
     reports: new Reports(deps.db, deps.config.timeZone),
+    shifts: new ShiftActions(ctx, resources.shifts, resources.cashcounts),
     resources,
     auth,
     ticketActions: new TicketActions(ctx, resources.tickets),
@@ -194,10 +199,20 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
   api.use(under(['orderendpoints', 'orders'], mount(printingRoutes, { printing: services.printing, orders: services.resources.orders })));
   api.use(under(['backups'], mount(backupRoutes, { backups: services.backups })));
   api.use(under(['tickets'], mount(ticketRoutes, { actions: services.ticketActions, closer: services.ticketCloser, returns: services.ticketReturns })));
-  api.use(under(['fiscaldevices'], mount(fiscalDeviceRoutes, { fiscal: services.fiscal, settlePending: (name, device) => services.ticketCloser.settlePending(name, device) })));
+  api.use(
+    under(
+      ['fiscaldevices'],
+      mount(fiscalDeviceRoutes, {
+        fiscal: services.fiscal,
+        settlePending: (name, device) => services.ticketCloser.settlePending(name, device),
+        recordReport: (caller, name, report) => recordFiscalReport(deps.db, deps.clock.now(), caller, name, report),
+      }),
+    ),
+  );
   api.use(under(['receipts'], mount(receiptRoutes, { emails: services.mail.receipts, settings: services.mail.settings })));
   api.use(under(['orders'], mount(orderStateRoutes, { orders: services.resources.orders })));
   api.use(under(['kds'], mount(kdsRoutes, { kds: services.kds })));
+  api.use(under(['shifts'], mount(shiftRoutes, { shifts: services.shifts })));
   api.use(under(['reports'], mount(reportRoutes, { reports: services.reports, shopLanguage: deps.config.locale ?? 'en' })));
   for (const service of Object.values(services.resources)) api.use(under([service.def.name], resourceRouter(service, (path) => sharedMethods(ROUTES, path))));
   api.use((req) => {

@@ -9,7 +9,7 @@ import { csvConvention, formatDecimal, t, type Language, type MessageKey } from 
 import { inTransaction, type Db } from '../../db/client.js';
 import type { Logger } from '../core/log.js';
 import { fiscalDeviceConfig, readFiscalStatus } from '../resources/fiscaldevices/store.js';
-import { backfillBatch, backfillDone, fiscalDayTotals, latestFiscalBucket, paymentTypeNames, sumTotals, type SummedRow } from './store.js';
+import { backfillBatch, backfillDone, fiscalDayTotals, lastReportNumbers, latestFiscalBucket, paymentTypeNames, sumTotals, type SummedRow } from './store.js';
 import { fiscalBucket, MEASURES, type Dimension, type Measures } from './totals.js';
 
 export const GROUP_BY = ['product', 'category', 'waiter', 'register', 'vat', 'payment', 'hour', 'day', 'month'] as const;
@@ -178,7 +178,7 @@ export class Reports {
  * that day; default the open day as the hub last saw the device, else its latest day with sales.
  */
 export function fiscalDayFigures(db: Db, fiscalName: string, number?: number): FiscalDay {
-  const open = readFiscalStatus(db, fiscalName).dailySalesReportNumber;
+  const open = openFiscalDay(db, fiscalName);
   const latest = latestFiscalBucket(db, fiscalBucket(fiscalName, 0).slice(0, -10));
   const latestNumber = latest ? Number(latest.slice(-10)) : undefined;
   const day = number ?? Math.max(open ?? 0, latestNumber ?? 0);
@@ -205,7 +205,7 @@ export function fiscalDayFigures(db: Db, fiscalName: string, number?: number): F
   return {
     fiscalName,
     dailySalesReportNumber: day,
-    isOpen: open === null ? null : open === day,
+    isOpen: open === null ? null : day >= open,
     tickets: total?.tickets ?? 0,
     total: scaled('net', total?.net ?? 0),
     returns: scaled('returns', total?.returns ?? 0),
@@ -215,6 +215,18 @@ export function fiscalDayFigures(db: Db, fiscalName: string, number?: number): F
     vat: vat.sort((a, b) => a.rate - b.rate),
     cashSales: scaled('net', cash),
   };
+}
+
+/**
+ * The device's open fiscal day as far as the hub knows: from its status as last seen, and from the
+ * reports it printed (after a Z numbered n the open day is n + 1; an X names the open day). Null:
+ * nothing known yet.
+ */
+export function openFiscalDay(db: Db, fiscalName: string): number | null {
+  const seen = readFiscalStatus(db, fiscalName).dailySalesReportNumber;
+  const { x, z } = lastReportNumbers(db, fiscalName);
+  const known = [seen, x, z === null ? null : z + 1].filter((n): n is number => n !== null);
+  return known.length ? Math.max(...known) : null;
 }
 
 export interface FiscalDay {

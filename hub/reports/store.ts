@@ -8,6 +8,7 @@
  * back-dated tickets twice).
  */
 import { rawSql, type Db } from '../../db/client.js';
+import { recordShiftSale } from './drawer-store.js';
 import { addClosedTicket, addVoids, MEASURES, TotalsDelta, voidedLines, type ClosedTicket, type Dimension, type Lookups, type Measures } from './totals.js';
 
 const COLUMNS: Record<keyof Measures, string> = {
@@ -72,8 +73,11 @@ export function lookupsOf(db: Db): Lookups {
 export function recordTicketClose(db: Db, ticket: object, timeZone: string): boolean {
   if (!markCounted(db, (ticket as { id: string }).id)) return false;
   const delta = new TotalsDelta();
-  addClosedTicket(delta, ticket as ClosedTicket, timeZone, lookupsOf(db));
+  const lookups = lookupsOf(db);
+  addClosedTicket(delta, ticket as ClosedTicket, timeZone, lookups);
   applyDelta(db, delta);
+  // The drawer of the register it closed on takes its cash now, in the shift open now (issue 28).
+  recordShiftSale(db, ticket as ClosedTicket, lookups);
   return true;
 }
 
@@ -136,6 +140,16 @@ export function fiscalDayTotals(db: Db, dimension: 'total' | 'payment' | 'vat', 
 /** The newest fiscal-day bucket of a fiscal device (from its sales), or undefined. */
 export function latestFiscalBucket(db: Db, prefix: string): string | undefined {
   return rawSql.get<{ b: string | null }>(db, "SELECT max(bucket) AS b FROM sales_totals WHERE dimension = 'total' AND bucket > ? AND bucket < ?", [prefix, `${prefix}\uffff`])?.b ?? undefined;
+}
+
+/** The highest fiscal days of a device's recorded X and Z reports. */
+export function lastReportNumbers(db: Db, fiscalName: string): { x: number | null; z: number | null } {
+  const row = rawSql.get<{ x: number | null; z: number | null }>(
+    db,
+    "SELECT max(CASE WHEN kind = 'X' THEN number END) AS x, max(CASE WHEN kind = 'Z' THEN number END) AS z FROM fiscal_reports WHERE fiscal_name = ?",
+    [fiscalName],
+  );
+  return { x: row?.x ?? null, z: row?.z ?? null };
 }
 
 /** Payment types as reports show them. */

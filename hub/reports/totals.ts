@@ -186,7 +186,7 @@ function vatOf(t: ClosedTicket, lookups: Lookups): Array<{ rate: string; vat: st
 }
 
 /** What each payment type brought in: the change comes back out of the changeable (cash) payments, in order. */
-function paidNetOfChange(t: ClosedTicket, lookups: Lookups): Map<number, Dec> {
+export function paidNetOfChange(t: ClosedTicket, lookups: Lookups): Map<number, Dec> {
   let change = dec(t.change ?? 0);
   const out = new Map<number, Dec>();
   for (const p of t.payments ?? []) {

@@ -17,6 +17,8 @@ import { stockTransfers } from './stocktransfers/resource.js';
 import { stockTakings } from './stocktakings/resource.js';
 import { receiptEmails } from './receipts/resource.js';
 import { cashCounts } from './cashcounts/resource.js';
+import { fiscalReports } from '../reports/fiscal-reports.js';
+import { shifts } from './shifts/resource.js';
 
 export const RESOURCES: readonly ResourceDef[] = [
   customers,
@@ -36,6 +38,8 @@ export const RESOURCES: readonly ResourceDef[] = [
   stockTakings,
   receiptEmails,
   cashCounts,
+  shifts,
+  fiscalReports,
 ];
 
-export { cashCounts, categories, receiptEmails, stockTakings, stockTransfers, orders, tickets, customers, devices, fiscalDevices, modifiers, numberings, orderEndpoints, paymentTypes, plus, stocks, users };
+export { cashCounts, shifts, fiscalReports, categories, receiptEmails, stockTakings, stockTransfers, orders, tickets, customers, devices, fiscalDevices, modifiers, numberings, orderEndpoints, paymentTypes, plus, stocks, users };

@@ -218,7 +218,7 @@ class History {
     const r = await expect2xx(this.hub.call('POST', `/api/fiscaldevices/${fiscalName}/reports/${kind.toLowerCase()}`));
     this.log.push(`${kind} ${fiscalName} ${r.number}: ${r.total} in ${r.receipts}`);
     if (kind === 'Z') this.zReports.push({ fiscalName, number: r.number, total: r.total, receipts: r.receipts });
-    else if (r.receipts > 0) await this.holdsTheFiscalDay(fiscalName, r);
+    else await this.holdsTheFiscalDay(fiscalName, r);
   }
 
   /**
@@ -336,7 +336,7 @@ class History {
   private async checkFiscalDays(tickets: any[]): Promise<void> {
     for (const fiscalName of ['FP1', 'FP2']) {
       const x = await expect2xx(this.hub.call('POST', `/api/fiscaldevices/${fiscalName}/reports/x`));
-      if (x.receipts > 0) await this.holdsTheFiscalDay(fiscalName, x);
+      await this.holdsTheFiscalDay(fiscalName, x);
       const numbers = new Set<number>(tickets.filter((t) => t.closeInfo.fiscalName === fiscalName).map((t) => t.closeInfo.dailySalesReportNumber));
       for (const number of numbers) {
         const ofDay = tickets.filter((t) => t.closeInfo.fiscalName === fiscalName && t.closeInfo.dailySalesReportNumber === number);

@@ -14,6 +14,7 @@
 export const READ_RIGHTS: Readonly<Record<string, string>> = {
   customers: 'CustomerRead',
   cashcounts: 'ReportRead',
+  fiscalreports: 'ReportRead',
   users: 'UserRead',
   fiscaldevices: 'SettingsRead',
   'receipts/emails': 'SettingsRead',
