@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { ERR } from '../http/api-docs.js';
-import { requireRight } from '../http/caller.js';
+import { requireRight, type Caller } from '../http/caller.js';
 import { errors } from '../http/errors.js';
 import { callerOf } from '../http/handler.js';
 import { requestLanguage } from '../http/language.js';
@@ -12,6 +12,7 @@ import { named, routes } from '../http/route.js';
 import type { Language } from '../i18n/index.js';
 import { fiscalDaySchema, salesReportSchema } from './schema.js';
 import { GROUP_BY, type Reports } from './service.js';
+import type { StoredRow } from './store.js';
 
 function wantsCsv(format: unknown, accepts: string | false): boolean {
   const f = Array.isArray(format) ? format[format.length - 1] : format;
@@ -26,7 +27,10 @@ function wantsCsv(format: unknown, accepts: string | false): boolean {
 const tags = ['Report'];
 const WITHOUT_RIGHT = ERR.missingRight('Without ReportRead.');
 
-export const reportRoutes = routes<{ reports: Reports; shopLanguage: Language }>([
+/** How the engine answers a stored row of one of its resources (present hooks, hidden fields) to this caller. */
+export type Presenter = (resource: 'cashcounts' | 'shifts' | 'fiscalreports', row: StoredRow, caller: Caller) => unknown;
+
+export const reportRoutes = routes<{ reports: Reports; shopLanguage: Language; present: Presenter }>([
   {
     method: 'get',
     path: '/api/reports/sales',
@@ -93,6 +97,49 @@ export const reportRoutes = routes<{ reports: Reports; shopLanguage: Language }>
         if (raw !== undefined && !/^\d{1,9}$/.test(raw)) throw errors.member('number', 'reports.notDayNumber', { value: raw });
         if (!reports.fiscalDeviceExists(name)) throw errors.member('fiscalName', 'fiscal.notFound', { name });
         res.json(reports.fiscalDay(name, raw === undefined ? undefined : Number(raw)));
+      },
+  },
+  {
+    method: 'get',
+    path: '/api/reports/fiscaldays',
+    operationId: 'reports.fiscalDays',
+    tags,
+    summary: "A date's fiscal days: their X/Z figures, every X and Z report, the cash counts, and the shifts",
+    description:
+      "Requires ReportRead. `date` is a local day in the shop's time zone. Every fiscal day that had a receipt, an X or Z report or a " +
+      'cash count on that date, with its figures (as GET /api/reports/fiscalday), each report the device printed of it (who asked, ' +
+      'when, what it printed) and each count of it; and every shift open at any time that date. After a Z the closed day is what ' +
+      'the date shows (`isOpen: false`), not the empty day after it.',
+    rights: ['ReportRead'],
+    query: z.object({ date: z.string().openapi({ param: { description: 'The local day, `YYYY-MM-DD`.', example: '2026-11-21' } }) }),
+    responses: {
+      200: {
+        description: "The date's fiscal days and shifts.",
+        schema: {
+          name: 'FiscalDays',
+          uses: ['cashcounts', 'shifts', 'fiscalreports'],
+          compose: (model) =>
+            z.object({
+              date: z.string(),
+              timeZone: z.string(),
+              days: z.array(z.object({ figures: z.object(fiscalDaySchema.shape), reports: z.array(model('fiscalreports')), cashCounts: z.array(model('cashcounts')) })),
+              shifts: z.array(model('shifts')),
+            }),
+        },
+      },
+    },
+    errors: [ERR.validation('A missing or malformed `date`.'), ERR.unauthenticated(), WITHOUT_RIGHT],
+    handler:
+      ({ reports, present }) =>
+      (req, res) => {
+        const caller = callerOf(res);
+        requireRight(caller, 'ReportRead');
+        const on = reports.fiscalDays(req.query as Record<string, unknown>);
+        res.json({
+          ...on,
+          days: on.days.map((d) => ({ figures: d.figures, reports: d.reports.map((r) => present('fiscalreports', r, caller)), cashCounts: d.cashCounts.map((r) => present('cashcounts', r, caller)) })),
+          shifts: on.shifts.map((r) => present('shifts', r, caller)),
+        });
       },
   },
 ]);

@@ -9,7 +9,22 @@ import { csvConvention, formatDecimal, t, type Language, type MessageKey } from 
 import { inTransaction, type Db } from '../../db/client.js';
 import type { Logger } from '../core/log.js';
 import { fiscalDeviceConfig, readFiscalStatus } from '../resources/fiscaldevices/store.js';
-import { backfillBatch, backfillDone, fiscalDayTotals, lastReportNumbers, latestFiscalBucket, paymentTypeNames, sumTotals, type SummedRow } from './store.js';
+import {
+  backfillBatch,
+  backfillDone,
+  countsOfDay,
+  fiscalDaysBetween,
+  fiscalDayTotals,
+  lastReportNumbers,
+  latestFiscalBucket,
+  paymentTypeNames,
+  reportsOfDay,
+  shiftsBetween,
+  sumTotals,
+  type StoredRow,
+  type SummedRow,
+} from './store.js';
+import { fromZoned } from '../core/time.js';
 import { fiscalBucket, MEASURES, type Dimension, type Measures } from './totals.js';
 
 export const GROUP_BY = ['product', 'category', 'waiter', 'register', 'vat', 'payment', 'hour', 'day', 'month'] as const;
@@ -49,7 +64,8 @@ function parseDay(name: string, value: unknown): number {
   const text = typeof value === 'string' ? value.trim() : '';
   const m = DATE.exec(text);
   const ms = m ? Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) : NaN;
-  if (!m || Number.isNaN(ms) || new Date(ms).getUTCDate() !== Number(m[3])) {
+  // Date.UTC rolls over (month 13 is next January, 30 February is March): a real date reads back the same.
+  if (!m || Number.isNaN(ms) || iso(ms) !== text) {
     throw errors.member(name, text ? 'reports.notDate' : 'reports.dateRequired', { value: text ?? '' }, text ? 'Invalid' : 'Required');
   }
   return ms;
@@ -170,6 +186,33 @@ export class Reports {
   fiscalDay(fiscalName: string, number?: number): FiscalDay {
     return fiscalDayFigures(this.db, fiscalName, number);
   }
+
+  /**
+   * A local date's fiscal days (issue 28): every fiscal day that had a receipt, a report or a count
+   * that day, with its figures, every X and Z report and cash count of it; and the shifts open at
+   * any time that day. A day closed by a Z stays the day shown, never the empty day after it.
+   */
+  fiscalDays(query: Record<string, unknown>): FiscalDaysOn {
+    const q = lowerKeys(query);
+    const ms = parseDay('date', q.date);
+    const d = new Date(ms);
+    const from = fromZoned({ year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() }, this.timeZone).getTime();
+    const next = new Date(ms + DAY);
+    const to = fromZoned({ year: next.getUTCFullYear(), month: next.getUTCMonth() + 1, day: next.getUTCDate() }, this.timeZone).getTime();
+    const days = fiscalDaysBetween(this.db, from, to).map(({ fiscalName, number }) => ({
+      figures: fiscalDayFigures(this.db, fiscalName, number),
+      reports: reportsOfDay(this.db, fiscalName, number),
+      cashCounts: countsOfDay(this.db, fiscalName, number),
+    }));
+    return { date: iso(ms), timeZone: this.timeZone, days, shifts: shiftsBetween(this.db, from, to) };
+  }
+}
+
+export interface FiscalDaysOn {
+  date: string;
+  timeZone: string;
+  days: Array<{ figures: FiscalDay; reports: StoredRow[]; cashCounts: StoredRow[] }>;
+  shifts: StoredRow[];
 }
 
 /**

@@ -152,6 +152,56 @@ export function lastReportNumbers(db: Db, fiscalName: string): { x: number | nul
   return { x: row?.x ?? null, z: row?.z ?? null };
 }
 
+// --- A fiscal day's history (issue 28): the days with something on a date, and what each holds. ---
+
+/** A stored resource row as the engine presents it. */
+export interface StoredRow {
+  doc: Record<string, unknown>;
+  v: number;
+}
+const rows = (list: Array<{ doc: string; v: number }>): StoredRow[] => list.map((r) => ({ doc: JSON.parse(r.doc) as Record<string, unknown>, v: r.v }));
+
+/**
+ * The fiscal days that had anything in [from, to) (epoch ms): a receipt, an X or Z report, a cash
+ * count. From the indexes on close_date, taken_at and counted_at: a day's rows, not the tables.
+ */
+export function fiscalDaysBetween(db: Db, from: number, to: number): Array<{ fiscalName: string; number: number }> {
+  return rawSql.all<{ fiscalName: string; number: number }>(
+    db,
+    `SELECT close_fiscal_name AS fiscalName, close_daily_sales_report_number AS number FROM tickets
+       WHERE close_date >= ? AND close_date < ? AND close_fiscal_name IS NOT NULL AND close_daily_sales_report_number IS NOT NULL
+     UNION SELECT fiscal_name, number FROM fiscal_reports WHERE taken_at >= ? AND taken_at < ?
+     UNION SELECT fiscal_name, day_number FROM cash_counts WHERE counted_at >= ? AND counted_at < ? AND fiscal_name <> '' AND day_number > 0
+     ORDER BY 1, 2`,
+    [from, to, from, to, from, to],
+  );
+}
+
+/** Every X and Z report of one fiscal day, in the order they were taken. */
+export function reportsOfDay(db: Db, fiscalName: string, number: number): StoredRow[] {
+  return rows(rawSql.all(db, 'SELECT doc, v FROM fiscal_reports WHERE fiscal_name = ? AND number = ? ORDER BY taken_at, rowid', [fiscalName, number]));
+}
+
+/** Every cash count of one fiscal day (of a fiscal day, or of a shift of a register printing on it). */
+export function countsOfDay(db: Db, fiscalName: string, number: number): StoredRow[] {
+  return rows(rawSql.all(db, 'SELECT doc, v FROM cash_counts WHERE fiscal_name = ? AND day_number = ? ORDER BY counted_at, rowid', [fiscalName, number]));
+}
+
+/** How long a shift may stay open and still be found by the days it spans (a register left open over a long weekend). */
+const LONGEST_SHIFT_MS = 14 * 86_400_000;
+
+/** The shifts open at any time in [from, to): opened before `to` and not closed before `from`. */
+export function shiftsBetween(db: Db, from: number, to: number): StoredRow[] {
+  return rows(
+    rawSql.all(
+      db,
+      `SELECT doc, v FROM shifts WHERE opened_at >= ? AND opened_at < ? AND (closed_at IS NULL OR closed_at >= ?)
+       UNION ALL SELECT doc, v FROM shifts WHERE is_open = 1 AND opened_at < ?`,
+      [from - LONGEST_SHIFT_MS, to, from, from - LONGEST_SHIFT_MS],
+    ),
+  ).sort((a, b) => String(a.doc.openedAt).localeCompare(String(b.doc.openedAt)));
+}
+
 /** Payment types as reports show them. */
 export function paymentTypeNames(db: Db): Map<number, { name: string; category: string }> {
   const rows = rawSql.all<{ number: number; name: string | null; category: string }>(db, "SELECT number, json_extract(doc, '$.name') AS name, category FROM payment_types", []);

@@ -225,6 +225,7 @@ describe('bad requests and rights', () => {
       ['to=2026-11-21', 'from'],
       ['from=2026-11-21', 'to'],
       ['from=2026-02-30&to=2026-03-01', 'from'],
+      ['from=2026-13-01&to=2027-01-01', 'from'],
       ['from=2026-11-21&to=2026-11-20', 'to'],
       ['from=2026-11-21&to=2026-11-21&groupBy=table', 'groupBy'],
       ['from=2026-11-21&to=2026-11-21&format=xml', 'format'],

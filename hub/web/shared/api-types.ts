@@ -1420,6 +1420,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/reports/fiscaldays": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A date's fiscal days: their X/Z figures, every X and Z report, the cash counts, and the shifts
+         * @description Requires ReportRead. `date` is a local day in the shop's time zone. Every fiscal day that had a receipt, an X or Z report or a cash count on that date, with its figures (as GET /api/reports/fiscalday), each report the device printed of it (who asked, when, what it printed) and each count of it; and every shift open at any time that date. After a Z the closed day is what the date shows (`isOpen: false`), not the empty day after it.
+         */
+        get: operations["reports.fiscalDays"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/shifts/{id}/movements": {
         parameters: {
             query?: never;
@@ -3332,6 +3352,41 @@ export interface components {
             }[];
             /** @description What the Cash-category payment types took in, change deducted: what the drawer gained (POST /api/cashcounts compares a count with it). */
             cashSales: number;
+        };
+        FiscalDays: {
+            date: string;
+            timeZone: string;
+            days: {
+                figures: {
+                    fiscalName: string;
+                    dailySalesReportNumber: number;
+                    /** @description True: the device’s open day (what an X report prints); false: closed by a Z; null: the hub has not seen the device’s state. */
+                    isOpen: boolean | null;
+                    tickets: number;
+                    total: number;
+                    returns: number;
+                    discounts: number;
+                    vatTotal: number;
+                    payments: {
+                        paymentTypeNumber: number;
+                        name: string;
+                        category: string | null;
+                        tickets: number;
+                        amount: number;
+                    }[];
+                    vat: {
+                        rate: number;
+                        base: number;
+                        vat: number;
+                        gross: number;
+                    }[];
+                    /** @description What the Cash-category payment types took in, change deducted: what the drawer gained (POST /api/cashcounts compares a count with it). */
+                    cashSales: number;
+                };
+                reports: components["schemas"]["FiscalReportRecord"][];
+                cashCounts: components["schemas"]["CashCount"][];
+            }[];
+            shifts: components["schemas"]["Shift"][];
         };
         CashMovement: {
             /**
@@ -16857,6 +16912,92 @@ export interface operations {
                 };
             };
             /** @description No or an unknown `fiscalName`, a malformed `number`, or no day known yet. (errorCode 3 ValidationFailed) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description No, unknown, expired or revoked token. (errorCode 1 Unauthenticated) */
+            401: {
+                headers: {
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 401;
+                        /** @enum {integer} */
+                        errorCode?: 1;
+                    };
+                };
+            };
+            /** @description Without ReportRead. (errorCode 2 Unauthorized) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 403;
+                        /** @enum {integer} */
+                        errorCode?: 2;
+                    };
+                };
+            };
+            /** @description More requests from this address than the rate limit (`POS_HUB_RATE_LIMIT` per second) allows. (errorCode 10 TooManyRequests) */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 429;
+                        /** @enum {integer} */
+                        errorCode?: 10;
+                    };
+                };
+            };
+        };
+    };
+    "reports.fiscalDays": {
+        parameters: {
+            query: {
+                /**
+                 * @description The local day, `YYYY-MM-DD`.
+                 * @example 2026-11-21
+                 */
+                date: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The date's fiscal days and shifts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FiscalDays"];
+                };
+            };
+            /** @description A missing or malformed `date`. (errorCode 3 ValidationFailed) */
             400: {
                 headers: {
                     [name: string]: unknown;
