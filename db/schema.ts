@@ -582,6 +582,29 @@ export const shiftSales = sqliteTable(
   (t) => [primaryKey({ columns: [t.shiftId, t.paymentTypeNumber] })],
 );
 
+/**
+ * The audit (issue 28): where money walks out of a restaurant — voids, deleted tickets' items, returns,
+ * discounts and prices other than the list price — one row per event, with who, when, which ticket and
+ * how much; `day` is the local day (POS_HUB_TIMEZONE). Written in the transaction of the write or the
+ * close that makes it (hub/reports/audit-store.ts); derived data like the sales totals, so not in the
+ * change log.
+ */
+export const auditEvents = sqliteTable(
+  'audit_events',
+  {
+    id: text('id').primaryKey(),
+    v: v(),
+    doc: doc(),
+    at: integer('at').notNull(),
+    day: text('day').notNull(),
+    kind: text('kind').notNull(),
+    userName: text('user_name').notNull(),
+    ticketId: text('ticket_id').notNull(),
+    amount: integer('amount').notNull(),
+  },
+  (t) => [index('audit_events_day').on(t.day, t.userName), index('audit_events_ticket').on(t.ticketId), index('audit_events_at').on(t.at)],
+);
+
 /** X and Z reports as the fiscal devices printed them (issue 28): a fiscal day's history. */
 export const fiscalReports = sqliteTable(
   'fiscal_reports',

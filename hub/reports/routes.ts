@@ -10,7 +10,7 @@ import { callerOf } from '../http/handler.js';
 import { requestLanguage } from '../http/language.js';
 import { named, routes } from '../http/route.js';
 import type { Language } from '../i18n/index.js';
-import { fiscalDaySchema, salesReportSchema } from './schema.js';
+import { auditReportSchema, fiscalDaySchema, salesReportSchema } from './schema.js';
 import { GROUP_BY, type Reports } from './service.js';
 import type { StoredRow } from './store.js';
 
@@ -97,6 +97,31 @@ export const reportRoutes = routes<{ reports: Reports; shopLanguage: Language; p
         if (raw !== undefined && !/^\d{1,9}$/.test(raw)) throw errors.member('number', 'reports.notDayNumber', { value: raw });
         if (!reports.fiscalDeviceExists(name)) throw errors.member('fiscalName', 'fiscal.notFound', { name });
         res.json(reports.fiscalDay(name, raw === undefined ? undefined : Number(raw)));
+      },
+  },
+  {
+    method: 'get',
+    path: '/api/reports/audit',
+    operationId: 'reports.audit',
+    tags,
+    summary: 'Voids, deleted items, returns, discounts and price overrides per day and user',
+    description:
+      "Requires ReportRead. Local days in the shop's time zone, `from` and `to` included. Where money walks out: each kind as events, " +
+      'quantity and amount, per day and user — for voids and deleted items the user who made them, for returns, discounts and price ' +
+      'overrides the waiter whose ticket it is. Each event, with when, which ticket and how much: GET /api/auditevents ' +
+      '(filters Day, UserName, Kind, TicketId).',
+    rights: ['ReportRead'],
+    query: z.object({
+      from: z.string().openapi({ param: { description: 'First day, `YYYY-MM-DD` (local).', example: '2026-11-01' } }),
+      to: z.string().openapi({ param: { description: 'Last day, `YYYY-MM-DD` (local).', example: '2026-11-30' } }),
+    }),
+    responses: { 200: { description: 'The audit.', schema: named('AuditReport', z.object(auditReportSchema.shape)) } },
+    errors: [ERR.validation('A missing or malformed `from`/`to`, or `to` before `from`.'), ERR.unauthenticated(), WITHOUT_RIGHT],
+    handler:
+      ({ reports }) =>
+      (req, res) => {
+        requireRight(callerOf(res), 'ReportRead');
+        res.json(reports.audit(req.query as Record<string, unknown>));
       },
   },
   {

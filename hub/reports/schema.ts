@@ -54,3 +54,21 @@ export const fiscalDaySchema = z.object({
   vat: z.array(z.object({ rate: z.number(), base: z.number(), vat: z.number(), gross: z.number() })),
   cashSales: z.number().describe('What the Cash-category payment types took in, change deducted: what the drawer gained (POST /api/cashcounts compares a count with it).'),
 });
+
+const auditFigure = z.object({ events: z.number().int(), quantity: z.number().describe('Items (0 for discounts, which are whole tickets’).'), amount: z.number() });
+const auditFigures = {
+  voids: auditFigure.describe('Items taken off by a storno, at their value.'),
+  deletes: auditFigure.describe('Items of tickets deleted while open, at their value.'),
+  returns: auditFigure.describe('Items given back on closed returns: the refunds.'),
+  discounts: auditFigure.describe('What item and ticket discounts took off closed tickets (events: tickets).'),
+  priceOverrides: auditFigure.describe('Items sold at a price other than the list price: (list − sold) × quantity.'),
+  total: z.number().describe('Every amount above together.'),
+};
+
+export const auditReportSchema = z.object({
+  from: z.string(),
+  to: z.string(),
+  timeZone: z.string(),
+  rows: z.array(z.object({ day: z.string().describe('Local day, YYYY-MM-DD.'), userName: z.string(), name: z.string(), ...auditFigures })).describe('One per day and user, by day then user name.'),
+  totals: z.object(auditFigures),
+});

@@ -25,6 +25,8 @@ import {
   type SummedRow,
 } from './store.js';
 import { fromZoned } from '../core/time.js';
+import { auditSums } from './audit-store.js';
+import type { AuditKind } from './audit.js';
 import { fiscalBucket, MEASURES, type Dimension, type Measures } from './totals.js';
 
 export const GROUP_BY = ['product', 'category', 'waiter', 'register', 'vat', 'payment', 'hour', 'day', 'month'] as const;
@@ -188,6 +190,53 @@ export class Reports {
   }
 
   /**
+   * The audit per local day and user (issue 28): voids, deleted items, returns, discounts and price
+   * overrides, each as events, quantity and amount; `from` and `to` included.
+   */
+  audit(query: Record<string, unknown>): AuditReport {
+    const q = lowerKeys(query);
+    const fromMs = parseDay('from', q.from);
+    const toMs = parseDay('to', q.to);
+    if (toMs < fromMs) throw errors.member('to', 'reports.toBeforeFrom', { from: iso(fromMs) }, 'OutOfRange');
+    if ((toMs - fromMs) / DAY > MAX_DAYS) throw errors.member('to', 'reports.tooLong', {}, 'OutOfRange');
+    const empty = (): AuditFigures => ({
+      voids: { events: 0, quantity: 0, amount: 0 },
+      deletes: { events: 0, quantity: 0, amount: 0 },
+      returns: { events: 0, quantity: 0, amount: 0 },
+      discounts: { events: 0, quantity: 0, amount: 0 },
+      priceOverrides: { events: 0, quantity: 0, amount: 0 },
+      total: 0,
+    });
+    // Summed as scaled integers; turned into decimals once.
+    const rows = new Map<string, { day: string; userName: string; name: string } & AuditFigures>();
+    const totals = empty();
+    for (const r of auditSums(this.db, iso(fromMs), iso(toMs))) {
+      const field = AUDIT_FIELDS[r.kind as AuditKind];
+      if (!field || field === 'total') continue;
+      const id = `${r.day}\u0000${r.userName}`;
+      let row = rows.get(id);
+      if (!row) rows.set(id, (row = { day: r.day, userName: r.userName, name: r.name || r.userName, ...empty() }));
+      for (const target of [row, totals]) {
+        const f = target[field] as AuditFigure;
+        f.events += r.events;
+        f.quantity += r.quantity;
+        f.amount += r.amount;
+        target.total += r.amount;
+      }
+    }
+    const done = <T extends AuditFigures>(f: T): T => {
+      const out = { ...f };
+      for (const k of Object.values(AUDIT_FIELDS)) {
+        const v = f[k] as AuditFigure;
+        (out[k] as AuditFigure) = { events: v.events, quantity: scaled('quantity', v.quantity), amount: scaled('net', v.amount) };
+      }
+      out.total = scaled('net', f.total);
+      return out;
+    };
+    return { from: iso(fromMs), to: iso(toMs), timeZone: this.timeZone, rows: [...rows.values()].map(done), totals: done(totals) };
+  }
+
+  /**
    * A local date's fiscal days (issue 28): every fiscal day that had a receipt, a report or a count
    * that day, with its figures, every X and Z report and cash count of it; and the shifts open at
    * any time that day. A day closed by a Z stays the day shown, never the empty day after it.
@@ -206,6 +255,30 @@ export class Reports {
     }));
     return { date: iso(ms), timeZone: this.timeZone, days, shifts: shiftsBetween(this.db, from, to) };
   }
+}
+
+const AUDIT_FIELDS: Record<AuditKind, keyof AuditFigures> = { Void: 'voids', Delete: 'deletes', Return: 'returns', Discount: 'discounts', PriceOverride: 'priceOverrides' };
+
+export interface AuditFigure {
+  events: number;
+  quantity: number;
+  amount: number;
+}
+export interface AuditFigures {
+  voids: AuditFigure;
+  deletes: AuditFigure;
+  returns: AuditFigure;
+  discounts: AuditFigure;
+  priceOverrides: AuditFigure;
+  /** Every kind's amount together. */
+  total: number;
+}
+export interface AuditReport {
+  from: string;
+  to: string;
+  timeZone: string;
+  rows: Array<{ day: string; userName: string; name: string } & AuditFigures>;
+  totals: AuditFigures;
 }
 
 export interface FiscalDaysOn {

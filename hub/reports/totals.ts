@@ -91,7 +91,8 @@ export const productKey = (plu: { code: number; stockName: string }) => `${plu.s
 
 /** What the totals need to know of a plu, and of a payment type. */
 export interface Lookups {
-  plu(code: number, stockName: string): { category: string | null; vatRate: number | null } | undefined;
+  /** `unitPrice`: the plu's list price now (the audit's price overrides). */
+  plu(code: number, stockName: string): { category: string | null; vatRate: number | null; unitPrice?: number | null } | undefined;
   paymentType(number: number): { name: string; isChangeable: boolean } | undefined;
 }
 

@@ -18,6 +18,7 @@ import { stockTakings } from './stocktakings/resource.js';
 import { receiptEmails } from './receipts/resource.js';
 import { cashCounts } from './cashcounts/resource.js';
 import { fiscalReports } from '../reports/fiscal-reports.js';
+import { auditEvents } from '../reports/audit.js';
 import { shifts } from './shifts/resource.js';
 
 export const RESOURCES: readonly ResourceDef[] = [
@@ -40,6 +41,7 @@ export const RESOURCES: readonly ResourceDef[] = [
   cashCounts,
   shifts,
   fiscalReports,
+  auditEvents,
 ];
 
-export { cashCounts, shifts, fiscalReports, categories, receiptEmails, stockTakings, stockTransfers, orders, tickets, customers, devices, fiscalDevices, modifiers, numberings, orderEndpoints, paymentTypes, plus, stocks, users };
+export { cashCounts, shifts, fiscalReports, auditEvents, categories, receiptEmails, stockTakings, stockTransfers, orders, tickets, customers, devices, fiscalDevices, modifiers, numberings, orderEndpoints, paymentTypes, plus, stocks, users };

@@ -27,7 +27,7 @@ import { backfillBatch } from '../../hub/reports/store.js';
 import { ADMIN_PASSWORD, startHub, type TestHub } from '../support/hub.js';
 import { Random } from '../support/random.js';
 import { ALL_TICKET_RIGHTS, expect2xx, item, register, restaurant } from '../tickets/fixture.js';
-import { asRows, D, localDay, localHour, paidByType, r2, sumBy, total, vatByRate } from './sums.js';
+import { asRows, D, localDay, localHour, paidByType, r2, shares, sumBy, total, vatByRate } from './sums.js';
 
 const TZ = 'Europe/Bratislava';
 const START = '2026-11-21T08:00:00Z';
@@ -54,6 +54,7 @@ const MENU: Record<number, { price: number; rate: number; category: string | nul
 const CODES = Object.keys(MENU).map(Number);
 
 interface Void {
+  kind: 'Void' | 'Delete';
   at: string;
   userName: string;
   device: string;
@@ -139,9 +140,10 @@ class History {
     return c;
   }
 
-  private voided(reg: Register, item: any, gone: Decimal): void {
+  private voided(reg: Register, item: any, gone: Decimal, kind: Void['kind'] = 'Void'): void {
     const was = new D(item.quantity);
     this.voids.push({
+      kind,
       at: this.clock.now().toISOString(),
       userName: reg.userName,
       device: reg.device,
@@ -177,7 +179,7 @@ class History {
     const reg = this.random.pick(this.regs);
     const t = await expect2xx(this.hub.call('POST', '/api/tickets', { items: this.lines() }, { token: reg.token }));
     await expect2xx(this.hub.call('DELETE', `/api/tickets/${t.id}`, undefined, { token: reg.token }));
-    for (const i of t.items) this.voided(reg, i, new D(i.quantity));
+    for (const i of t.items) this.voided(reg, i, new D(i.quantity), 'Delete');
     this.log.push(`delete ${t.id}`);
   }
 
@@ -278,6 +280,43 @@ class History {
     ];
     for (const [from, to] of ranges) await this.checkRange(tickets.filter((t) => localDay(t.closeDate, TZ) >= from && localDay(t.closeDate, TZ) <= to), from, to);
     await this.checkFiscalDays(tickets);
+    await this.checkAudit(tickets, first, last);
+  }
+
+  /** The audit per day and user: the voids and deletes made, and the returns, discounts and own prices of the closed tickets. */
+  private async checkAudit(tickets: any[], from: string, to: string): Promise<void> {
+    const FIELDS = { Void: 'voids', Delete: 'deletes', Return: 'returns', Discount: 'discounts', PriceOverride: 'priceOverrides' } as const;
+    const want = new Map<string, Record<string, { events: number; quantity: Decimal; amount: Decimal }>>();
+    const add = (day: string, user: string, kind: keyof typeof FIELDS, quantity: Decimal.Value, amount: Decimal.Value) => {
+      const row = want.get(`${day} ${user}`) ?? {};
+      const f = (row[FIELDS[kind]] ??= { events: 0, quantity: new D(0), amount: new D(0) });
+      f.events += 1;
+      f.quantity = f.quantity.plus(quantity);
+      f.amount = f.amount.plus(amount);
+      want.set(`${day} ${user}`, row);
+    };
+    for (const v of this.voids) add(localDay(v.at, TZ), v.userName, v.kind, v.quantity, v.amount);
+    for (const t of tickets) {
+      const day = localDay(t.closeDate, TZ);
+      const s = shares(t);
+      let discounts = new D(0);
+      t.items.forEach((i: any, k: number) => {
+        if (i.type === 'Negative') return add(day, t.employee.userName, 'Return', i.quantity, s[k].negated());
+        const options = (i.modifiers ?? []).reduce((x: Decimal, m: any) => x.plus(new D(m.unitPrice).times(m.quantity)), new D(0));
+        discounts = discounts.plus(r2(new D(i.quantity).times(new D(i.unitPrice.amount).plus(options))).minus(s[k]));
+        const list = MENU[i.plu.code].price;
+        if (list !== i.unitPrice.amount) add(day, t.employee.userName, 'PriceOverride', i.quantity, r2(new D(list).minus(i.unitPrice.amount).times(i.quantity)));
+      });
+      if (!discounts.isZero()) add(day, t.employee.userName, 'Discount', 0, discounts);
+    }
+    const r = await expect2xx(this.hub.call('GET', `/api/reports/audit?from=${from}&to=${to}`));
+    const got = Object.fromEntries(
+      r.rows.map((row: any) => [`${row.day} ${row.userName}`, Object.fromEntries(Object.values(FIELDS).filter((f) => row[f].events > 0).map((f) => [f, row[f]]))]),
+    );
+    const expected = Object.fromEntries(
+      [...want].map(([k, row]) => [k, Object.fromEntries(Object.entries(row).map(([f, v]) => [f, { events: v.events, quantity: v.quantity.toNumber(), amount: v.amount.toNumber() }]))]),
+    );
+    expect(got, 'audit').toEqual(expected);
   }
 
   private async checkRange(tickets: any[], from: string, to: string): Promise<void> {

@@ -936,6 +936,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auditevents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List AuditEvent records
+         * @description Requires ReportRead. Paging, sorting and NData filters as the parameters describe.
+         */
+        get: operations["auditevents.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auditevents/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read one AuditEvent
+         * @description Requires ReportRead.
+         */
+        get: operations["auditevents.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth": {
         parameters: {
             query?: never;
@@ -1412,6 +1452,26 @@ export interface paths {
          * @description Requires ReportRead. What the hub recorded of the receipts a fiscal device issued in one fiscal day (dailySalesReportNumber): the figures an X report prints, or a Z once the day is closed, without printing anything. `number` defaults to the device's open day as the hub last saw it (else its latest day with sales). Count the drawer against `cashSales` with POST /api/cashcounts.
          */
         get: operations["reports.fiscalDay"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Voids, deleted items, returns, discounts and price overrides per day and user
+         * @description Requires ReportRead. Local days in the shop's time zone, `from` and `to` included. Where money walks out: each kind as events, quantity and amount, per day and user — for voids and deleted items the user who made them, for returns, discounts and price overrides the waiter whose ticket it is. Each event, with when, which ticket and how much: GET /api/auditevents (filters Day, UserName, Kind, TicketId).
+         */
+        get: operations["reports.audit"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3008,6 +3068,57 @@ export interface components {
             /** @description All matches. */
             totalCount: number;
         };
+        AuditEvent: {
+            id: string;
+            /**
+             * @description Void (a storno), Delete (an item of a deleted ticket), Return, Discount, PriceOverride.
+             * @enum {string}
+             */
+            readonly kind: "Void" | "Delete" | "Return" | "Discount" | "PriceOverride";
+            readonly at: string;
+            /** @description The local day (POS_HUB_TIMEZONE), YYYY-MM-DD. */
+            readonly day: string;
+            /** @description Void, Delete: who made the write; Return, Discount, PriceOverride: the waiter whose ticket it is. */
+            readonly user: {
+                userName: string;
+                name: string;
+            };
+            readonly deviceName: string | null;
+            readonly ticketId: string;
+            readonly ticketName: string | null;
+            readonly tableName: string | null;
+            /** @description The item (null for a Discount, which is the whole ticket’s). */
+            readonly plu: {
+                code: number;
+                stockName: string;
+                name: string | null;
+            } | null;
+            readonly quantity: number | null;
+            /** @description Void, Delete: the value of the items; Return: the refund; Discount: what the discounts took off; PriceOverride: (list − sold) × quantity. */
+            readonly amount: number;
+            readonly detail: {
+                discountRate?: number;
+                listPrice?: number;
+                unitPrice?: number;
+                returnOf?: string | null;
+            };
+            /** @description Version: 1 on create, +1 on every stored change. */
+            readonly _v: number;
+        };
+        /** @description A AuditEvent as written by a client. Unknown top-level fields are dropped; server-owned fields (`kind`, `at`, `day`, `user`, `deviceName`, `ticketId`, `ticketName`, `tableName`, `plu`, `quantity`, `amount`, `detail`) are ignored. */
+        AuditEventInput: {
+            id?: string;
+            /** @description If given, the stored version must equal it (else 409); a body without `_v` is not checked. */
+            _v?: number;
+        };
+        AuditEventQueryResult: {
+            /** @description Left out when `$count=true`. */
+            items?: components["schemas"]["AuditEvent"][];
+            /** @description Items in this page (with `$count=true`: what the page would hold). */
+            count: number;
+            /** @description All matches. */
+            totalCount: number;
+        };
         LoginRequest: {
             userName: string;
             password: string;
@@ -3352,6 +3463,94 @@ export interface components {
             }[];
             /** @description What the Cash-category payment types took in, change deducted: what the drawer gained (POST /api/cashcounts compares a count with it). */
             cashSales: number;
+        };
+        AuditReport: {
+            from: string;
+            to: string;
+            timeZone: string;
+            /** @description One per day and user, by day then user name. */
+            rows: {
+                /** @description Local day, YYYY-MM-DD. */
+                day: string;
+                userName: string;
+                name: string;
+                /** @description Items taken off by a storno, at their value. */
+                voids: {
+                    events: number;
+                    /** @description Items (0 for discounts, which are whole tickets’). */
+                    quantity: number;
+                    amount: number;
+                };
+                /** @description Items of tickets deleted while open, at their value. */
+                deletes: {
+                    events: number;
+                    /** @description Items (0 for discounts, which are whole tickets’). */
+                    quantity: number;
+                    amount: number;
+                };
+                /** @description Items given back on closed returns: the refunds. */
+                returns: {
+                    events: number;
+                    /** @description Items (0 for discounts, which are whole tickets’). */
+                    quantity: number;
+                    amount: number;
+                };
+                /** @description What item and ticket discounts took off closed tickets (events: tickets). */
+                discounts: {
+                    events: number;
+                    /** @description Items (0 for discounts, which are whole tickets’). */
+                    quantity: number;
+                    amount: number;
+                };
+                /** @description Items sold at a price other than the list price: (list − sold) × quantity. */
+                priceOverrides: {
+                    events: number;
+                    /** @description Items (0 for discounts, which are whole tickets’). */
+                    quantity: number;
+                    amount: number;
+                };
+                /** @description Every amount above together. */
+                total: number;
+            }[];
+            totals: {
+                /** @description Items taken off by a storno, at their value. */
+                voids: {
+                    events: number;
+                    /** @description Items (0 for discounts, which are whole tickets’). */
+                    quantity: number;
+                    amount: number;
+                };
+                /** @description Items of tickets deleted while open, at their value. */
+                deletes: {
+                    events: number;
+                    /** @description Items (0 for discounts, which are whole tickets’). */
+                    quantity: number;
+                    amount: number;
+                };
+                /** @description Items given back on closed returns: the refunds. */
+                returns: {
+                    events: number;
+                    /** @description Items (0 for discounts, which are whole tickets’). */
+                    quantity: number;
+                    amount: number;
+                };
+                /** @description What item and ticket discounts took off closed tickets (events: tickets). */
+                discounts: {
+                    events: number;
+                    /** @description Items (0 for discounts, which are whole tickets’). */
+                    quantity: number;
+                    amount: number;
+                };
+                /** @description Items sold at a price other than the list price: (list − sold) × quantity. */
+                priceOverrides: {
+                    events: number;
+                    /** @description Items (0 for discounts, which are whole tickets’). */
+                    quantity: number;
+                    amount: number;
+                };
+                /** @description Every amount above together. */
+                total: number;
+            };
         };
         FiscalDays: {
             date: string;
@@ -13893,6 +14092,227 @@ export interface operations {
             };
         };
     };
+    "auditevents.list": {
+        parameters: {
+            query?: {
+                /** @description Matching records to skip. */
+                $skip?: number;
+                /** @description Page size, 0..1000; outside that range: 400. */
+                $take?: number;
+                /**
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `kind`, `at`, `day`, `user`, `deviceName`, `ticketId`, `ticketName`, `tableName`, `plu`, `quantity`, `amount`, `detail`, `userName`.
+                 * @example -id
+                 */
+                $sort?: string;
+                /** @description `true`: the answer has no `items`; `count` is what the page would hold and `totalCount` every match. */
+                $count?: boolean;
+                /**
+                 * @description NData filter on `id`, of type text. Syntax `OP:ARG;OP:ARG` (operations joined by `;` are ANDed; so are repeated parameters); a plain value means `eq`. Operators: `eq` (the default), `ne`, `gt`, `ge`, `lt`, `le`, `in`, `nin`, `contains`, `startswith`. `contains` and `startswith` ignore letter case. `in`/`nin` take comma-separated values (a value holding a comma is written in double quotes, CSV style); `null` with `eq`/`ne` matches a missing value. A bad value or operator: 400 naming this filter.
+                 * @example startswith:Ab
+                 */
+                id?: string;
+                /**
+                 * @description NData filter on `kind`, of type enumeration (Void, Delete, Return, Discount, PriceOverride; any letter case). Syntax `OP:ARG;OP:ARG` (operations joined by `;` are ANDed; so are repeated parameters); a plain value means `eq`. Operators: `eq` (the default), `ne`, `in`, `nin` (and `gt`, `ge`, `lt`, `le`, which compare the text). `in`/`nin` take comma-separated values (a value holding a comma is written in double quotes, CSV style); `null` with `eq`/`ne` matches a missing value. A bad value or operator: 400 naming this filter.
+                 * @example in:Void,Delete
+                 */
+                kind?: string;
+                /**
+                 * @description NData filter on `day`, of type text. Syntax `OP:ARG;OP:ARG` (operations joined by `;` are ANDed; so are repeated parameters); a plain value means `eq`. Operators: `eq` (the default), `ne`, `gt`, `ge`, `lt`, `le`, `in`, `nin`, `contains`, `startswith`. `contains` and `startswith` ignore letter case. `in`/`nin` take comma-separated values (a value holding a comma is written in double quotes, CSV style); `null` with `eq`/`ne` matches a missing value. A bad value or operator: 400 naming this filter.
+                 * @example startswith:Ab
+                 */
+                day?: string;
+                /**
+                 * @description NData filter on `userName`, of type text. Syntax `OP:ARG;OP:ARG` (operations joined by `;` are ANDed; so are repeated parameters); a plain value means `eq`. Operators: `eq` (the default), `ne`, `gt`, `ge`, `lt`, `le`, `in`, `nin`, `contains`, `startswith`. `contains` and `startswith` ignore letter case. `in`/`nin` take comma-separated values (a value holding a comma is written in double quotes, CSV style); `null` with `eq`/`ne` matches a missing value. A bad value or operator: 400 naming this filter.
+                 * @example startswith:Ab
+                 */
+                userName?: string;
+                /**
+                 * @description NData filter on `ticketId`, of type text. Syntax `OP:ARG;OP:ARG` (operations joined by `;` are ANDed; so are repeated parameters); a plain value means `eq`. Operators: `eq` (the default), `ne`, `gt`, `ge`, `lt`, `le`, `in`, `nin`, `contains`, `startswith`. `contains` and `startswith` ignore letter case. `in`/`nin` take comma-separated values (a value holding a comma is written in double quotes, CSV style); `null` with `eq`/`ne` matches a missing value. A bad value or operator: 400 naming this filter.
+                 * @example startswith:Ab
+                 */
+                ticketId?: string;
+                /**
+                 * @description NData filter on `at`, of type ISO 8601 date-time. Syntax `OP:ARG;OP:ARG` (operations joined by `;` are ANDed; so are repeated parameters); a plain value means `eq`. Operators: `eq` (the default), `ne`, `gt`, `ge`, `lt`, `le`, `in`, `nin`. `in`/`nin` take comma-separated values (a value holding a comma is written in double quotes, CSV style); `null` with `eq`/`ne` matches a missing value. A bad value or operator: 400 naming this filter.
+                 * @example ge:2026-11-21T10:00:00Z
+                 */
+                at?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of matches. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEventQueryResult"];
+                };
+            };
+            /** @description A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description No, unknown, expired or revoked token. (errorCode 1 Unauthenticated) */
+            401: {
+                headers: {
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 401;
+                        /** @enum {integer} */
+                        errorCode?: 1;
+                    };
+                };
+            };
+            /** @description Without ReportRead. (errorCode 2 Unauthorized) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 403;
+                        /** @enum {integer} */
+                        errorCode?: 2;
+                    };
+                };
+            };
+            /** @description More requests from this address than the rate limit (`POS_HUB_RATE_LIMIT` per second) allows. (errorCode 10 TooManyRequests) */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 429;
+                        /** @enum {integer} */
+                        errorCode?: 10;
+                    };
+                };
+            };
+        };
+    };
+    "auditevents.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The AuditEvent's key `id`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The AuditEvent. */
+            200: {
+                headers: {
+                    /** @description The version `_v`, quoted (`"3"`); send it back in `If-Match`. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEvent"];
+                };
+            };
+            /** @description `id` in the path is not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description No, unknown, expired or revoked token. (errorCode 1 Unauthenticated) */
+            401: {
+                headers: {
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 401;
+                        /** @enum {integer} */
+                        errorCode?: 1;
+                    };
+                };
+            };
+            /** @description Without ReportRead. (errorCode 2 Unauthorized) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 403;
+                        /** @enum {integer} */
+                        errorCode?: 2;
+                    };
+                };
+            };
+            /** @description No AuditEvent has this id. (errorCode 7 NotFound) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 404;
+                        /** @enum {integer} */
+                        errorCode?: 7;
+                    };
+                };
+            };
+            /** @description More requests from this address than the rate limit (`POS_HUB_RATE_LIMIT` per second) allows. (errorCode 10 TooManyRequests) */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 429;
+                        /** @enum {integer} */
+                        errorCode?: 10;
+                    };
+                };
+            };
+        };
+    };
     "auth.session": {
         parameters: {
             query?: never;
@@ -16912,6 +17332,97 @@ export interface operations {
                 };
             };
             /** @description No or an unknown `fiscalName`, a malformed `number`, or no day known yet. (errorCode 3 ValidationFailed) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description No, unknown, expired or revoked token. (errorCode 1 Unauthenticated) */
+            401: {
+                headers: {
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 401;
+                        /** @enum {integer} */
+                        errorCode?: 1;
+                    };
+                };
+            };
+            /** @description Without ReportRead. (errorCode 2 Unauthorized) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 403;
+                        /** @enum {integer} */
+                        errorCode?: 2;
+                    };
+                };
+            };
+            /** @description More requests from this address than the rate limit (`POS_HUB_RATE_LIMIT` per second) allows. (errorCode 10 TooManyRequests) */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 429;
+                        /** @enum {integer} */
+                        errorCode?: 10;
+                    };
+                };
+            };
+        };
+    };
+    "reports.audit": {
+        parameters: {
+            query: {
+                /**
+                 * @description First day, `YYYY-MM-DD` (local).
+                 * @example 2026-11-01
+                 */
+                from: string;
+                /**
+                 * @description Last day, `YYYY-MM-DD` (local).
+                 * @example 2026-11-30
+                 */
+                to: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The audit. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditReport"];
+                };
+            };
+            /** @description A missing or malformed `from`/`to`, or `to` before `from`. (errorCode 3 ValidationFailed) */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -15,6 +15,7 @@ export const READ_RIGHTS: Readonly<Record<string, string>> = {
   customers: 'CustomerRead',
   cashcounts: 'ReportRead',
   fiscalreports: 'ReportRead',
+  auditevents: 'ReportRead',
   users: 'UserRead',
   fiscaldevices: 'SettingsRead',
   'receipts/emails': 'SettingsRead',
