@@ -32,6 +32,23 @@ export const MESSAGES = {
   'report.groupBy.hour': { en: 'Hour', sk: 'Hodina', cs: 'Hodina' },
   'report.groupBy.day': { en: 'Day', sk: 'Deň', cs: 'Den' },
   'report.groupBy.month': { en: 'Month', sk: 'Mesiac', cs: 'Měsíc' },
+  // --- Accounting exports (issue 28): POHODA's internal documents and the CSV journal ---
+  'export.pohodaPack': { en: 'Register sales {from} – {to}', sk: 'Tržby z pokladne {from} – {to}', cs: 'Tržby z pokladny {from} – {to}' },
+  'export.pohodaText': { en: 'Register sales {date}', sk: 'Tržba z pokladne {date}', cs: 'Tržba z pokladny {date}' },
+  'export.pohodaItem': { en: 'Sales, VAT {rate} %', sk: 'Tržba, DPH {rate} %', cs: 'Tržba, DPH {rate} %' },
+  'export.pohodaNote': { en: 'POS Hub: {tickets} tickets; {payments}', sk: 'POS Hub: účty {tickets}; {payments}', cs: 'POS Hub: účty {tickets}; {payments}' },
+  'export.csv.date': { en: 'Date', sk: 'Dátum', cs: 'Datum' },
+  'export.csv.time': { en: 'Time', sk: 'Čas', cs: 'Čas' },
+  'export.csv.document': { en: 'Fiscal receipt', sk: 'Pokladničný doklad', cs: 'Účtenka' },
+  'export.csv.ticket': { en: 'Ticket', sk: 'Účet', cs: 'Účet' },
+  'export.csv.register': { en: 'Register', sk: 'Pokladňa', cs: 'Pokladna' },
+  'export.csv.waiter': { en: 'Waiter', sk: 'Čašník', cs: 'Číšník' },
+  'export.csv.rate': { en: 'VAT rate', sk: 'Sadzba DPH', cs: 'Sazba DPH' },
+  'export.csv.base': { en: 'Base', sk: 'Základ', cs: 'Základ' },
+  'export.csv.vat': { en: 'VAT', sk: 'DPH', cs: 'DPH' },
+  'export.csv.gross': { en: 'Total', sk: 'Spolu s DPH', cs: 'Celkem s DPH' },
+  'export.csv.payments': { en: 'Payments', sk: 'Platby', cs: 'Platby' },
+  'export.csv.total': { en: 'Total', sk: 'Spolu', cs: 'Celkem' },
 
   // --- Printed kitchen orders and bills (the shop's language) ---
   'print.ticket': { en: 'Ticket', sk: 'Účet', cs: 'Účet' },
@@ -310,6 +327,8 @@ export const MESSAGES = {
   'cashcounts.denominationsDisagree': { en: 'The notes and coins add up to {sum}, not {counted}.', sk: 'Bankovky a mince dávajú spolu {sum}, nie {counted}.', cs: 'Bankovky a mince dávají dohromady {sum}, ne {counted}.' },
   'cashcounts.shiftOrDay': { en: 'Count either a shift (shiftId) or a fiscal day (fiscalName).', sk: 'Počíta sa buď zmena (shiftId), alebo fiškálny deň (fiscalName).', cs: 'Počítá se buď směna (shiftId), nebo fiskální den (fiscalName).' },
   'cashcounts.shiftHasOwn': { en: 'A shift has its own; leave it out.', sk: 'Zmena má vlastný; vynechajte ho.', cs: 'Směna má vlastní; vynechte jej.' },
+  'export.notFormat': { en: "'{value}' is not pohoda or csv.", sk: "'{value}' nie je pohoda ani csv.", cs: "'{value}' není pohoda ani csv." },
+  'export.icoRequired': { en: "is the accounting unit's company ID (IČO) in POHODA: 1 to 15 digits.", sk: 'je IČO účtovnej jednotky v programe POHODA: 1 až 15 číslic.', cs: 'je IČO účetní jednotky v programu POHODA: 1 až 15 číslic.' },
   'reports.notDayNumber': { en: "'{value}' is not a fiscal day number.", sk: "'{value}' nie je číslo fiškálneho dňa.", cs: "'{value}' není číslo fiskálního dne." },
   // A device address (drivers/transport/address.ts says which part is at fault)
   'address.scheme': { en: "'{value}' is neither tcp://host[:port] nor serial:/dev/...", sk: "'{value}' nie je tcp://host[:port] ani serial:/dev/...", cs: "'{value}' není tcp://host[:port] ani serial:/dev/..." },

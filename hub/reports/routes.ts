@@ -12,6 +12,7 @@ import { named, routes } from '../http/route.js';
 import type { Language } from '../i18n/index.js';
 import { auditReportSchema, fiscalDaySchema, salesReportSchema } from './schema.js';
 import { GROUP_BY, type Reports } from './service.js';
+import { EXPORT_FORMATS } from './export.js';
 import type { StoredRow } from './store.js';
 
 function wantsCsv(format: unknown, accepts: string | false): boolean {
@@ -97,6 +98,39 @@ export const reportRoutes = routes<{ reports: Reports; shopLanguage: Language; p
         if (raw !== undefined && !/^\d{1,9}$/.test(raw)) throw errors.member('number', 'reports.notDayNumber', { value: raw });
         if (!reports.fiscalDeviceExists(name)) throw errors.member('fiscalName', 'fiscal.notFound', { name });
         res.json(reports.fiscalDay(name, raw === undefined ? undefined : Number(raw)));
+      },
+  },
+  {
+    method: 'get',
+    path: '/api/reports/export',
+    operationId: 'reports.export',
+    tags,
+    summary: "Days' sales for the accountant: POHODA XML or a CSV journal",
+    description:
+      "Requires ReportRead. Local days `from`..`to` (at most a year). `format=pohoda`: STORMWARE POHODA's XML import — a `dat:dataPack` " +
+      '(version 2.0, `ico` the accounting unit’s IČO) of one internal document (`int:intDoc`) a day with one item a VAT rate: its base, VAT ' +
+      'and total (`typ:price`, `typ:priceVAT`, `typ:priceSum`; `rateVAT` none/high/low/third by the rates, highest first, and `percentVAT` ' +
+      'the exact rate), the day’s tickets and payments in `intNote`. `format=csv`: a journal of the closed tickets, a line per ticket and ' +
+      'VAT rate (date, time, fiscal receipt, ticket, register, waiter, rate, base, VAT, total, payments), then a total line per rate; UTF-8 ' +
+      'with a byte-order mark, in the language of the request (Slovak and Czech: `;` and a decimal comma). Both come from the tickets’ own ' +
+      'VAT split, exact to the cent, and agree with each other and with GET /api/reports/sales?groupBy=vat.',
+    rights: ['ReportRead'],
+    query: z.object({
+      from: z.string().openapi({ param: { description: 'First day, `YYYY-MM-DD` (local).', example: '2026-11-01' } }),
+      to: z.string().openapi({ param: { description: 'Last day, `YYYY-MM-DD` (local), at most a year after `from`.', example: '2026-11-30' } }),
+      format: z.enum(EXPORT_FORMATS).openapi({ param: { description: '`pohoda` (XML) or `csv` (journal).' } }),
+      ico: z.string().optional().openapi({ param: { description: 'format=pohoda: the IČO of the accounting unit in POHODA (its dataPack `ico`), digits.', example: '12345678' } }),
+    }),
+    responses: { 200: { description: 'The file, as an attachment.', schema: z.string(), contentType: 'application/xml', also: { 'text/csv': z.string() } } },
+    errors: [ERR.validation('A missing or malformed `from`/`to`, `to` before `from` or more than a year after it, no or an unknown `format`, no or a malformed `ico` for POHODA.'), ERR.unauthenticated(), WITHOUT_RIGHT],
+    handler:
+      ({ reports, shopLanguage }) =>
+      (req, res) => {
+        requireRight(callerOf(res), 'ReportRead');
+        const file = reports.accountingExport(req.query as Record<string, unknown>, requestLanguage(req, res, shopLanguage));
+        const name = file.format === 'pohoda' ? `pohoda-${file.from}_${file.to}.xml` : `journal-${file.from}_${file.to}.csv`;
+        res.setHeader('Content-Disposition', `attachment; filename="${name}"`);
+        res.type(file.format === 'pohoda' ? 'application/xml; charset=utf-8' : 'text/csv; charset=utf-8').send(file.body);
       },
   },
   {

@@ -12,7 +12,10 @@ import { fiscalDeviceConfig, readFiscalStatus } from '../resources/fiscaldevices
 import {
   backfillBatch,
   backfillDone,
+  catalogVatRates,
+  closedTicketsBetween,
   countsOfDay,
+  dailyTotals,
   fiscalDaysBetween,
   fiscalDayTotals,
   lastReportNumbers,
@@ -27,6 +30,7 @@ import {
 import { fromZoned } from '../core/time.js';
 import { auditSums } from './audit-store.js';
 import type { AuditKind } from './audit.js';
+import { EXPORT_FORMATS, journalCsv, pohodaRateClasses, pohodaXml, type DaySales, type ExportFormat, type JournalTicket } from './export.js';
 import { fiscalBucket, MEASURES, type Dimension, type Measures } from './totals.js';
 
 export const GROUP_BY = ['product', 'category', 'waiter', 'register', 'vat', 'payment', 'hour', 'day', 'month'] as const;
@@ -190,6 +194,59 @@ export class Reports {
   }
 
   /**
+   * The sales of local days `from`..`to` for the accountant (issue 28): POHODA's XML import (one
+   * internal document a day, a VAT rate an item) from the running totals, or a CSV journal of the
+   * closed tickets (a line per ticket and VAT rate). Both exact to the cent, and equal to each other
+   * and to the sales report per day and rate.
+   */
+  accountingExport(query: Record<string, unknown>, lang: Language): { format: ExportFormat; from: string; to: string; body: string } {
+    const q = lowerKeys(query);
+    const fromMs = parseDay('from', q.from);
+    const toMs = parseDay('to', q.to);
+    if (toMs < fromMs) throw errors.member('to', 'reports.toBeforeFrom', { from: iso(fromMs) }, 'OutOfRange');
+    if ((toMs - fromMs) / DAY > 366) throw errors.member('to', 'reports.tooLong', {}, 'OutOfRange');
+    const raw = typeof q.format === 'string' ? q.format : '';
+    const format = EXPORT_FORMATS.find((f) => f === raw.toLowerCase());
+    if (!format) throw errors.member('format', 'export.notFormat', { value: raw }, raw ? 'Invalid' : 'Required');
+    const [from, to] = [iso(fromMs), iso(toMs)];
+    const types = paymentTypeNames(this.db);
+    if (format === 'csv') {
+      const start = this.localMidnight(fromMs);
+      const end = this.localMidnight(toMs + DAY);
+      const paymentName = (n: number) => types.get(n)?.name ?? String(n);
+      return { format, from, to, body: journalCsv(closedTicketsBetween(this.db, start, end) as unknown as JournalTicket[], { language: lang, timeZone: this.timeZone, paymentName }) };
+    }
+    const ico = typeof q.ico === 'string' ? q.ico.trim() : '';
+    if (!/^\d{1,15}$/.test(ico)) throw errors.member('ico', 'export.icoRequired', {}, ico ? 'Invalid' : 'Required');
+    const days = new Map<string, DaySales>();
+    const dayOf = (day: string) => {
+      let d = days.get(day);
+      if (!d) days.set(day, (d = { day, tickets: 0, vat: [], payments: [] }));
+      return d;
+    };
+    for (const r of dailyTotals(this.db, 'total', from, to)) if (r.tickets) dayOf(r.day).tickets = r.tickets;
+    for (const r of dailyTotals(this.db, 'vat', from, to)) {
+      if (!r.tickets) continue;
+      const gross = fromScaled(r.net);
+      const vat = fromScaled(r.vat);
+      dayOf(r.day).vat.push({ rate: Number(r.key), base: gross.minus(vat), vat, gross });
+    }
+    for (const r of dailyTotals(this.db, 'payment', from, to)) {
+      if (r.tickets) dayOf(r.day).payments.push({ name: types.get(Number(r.key))?.name ?? r.label ?? r.key, amount: fromScaled(r.net) });
+    }
+    const list = [...days.values()].filter((d) => d.vat.length).sort((a, b) => a.day.localeCompare(b.day));
+    for (const d of list) d.vat.sort((a, b) => a.rate - b.rate);
+    const rateClasses = pohodaRateClasses([...catalogVatRates(this.db), ...list.flatMap((d) => d.vat.map((v) => v.rate))]);
+    return { format, from, to, body: pohodaXml(list, { ico, from, to, language: lang, rateClasses }) };
+  }
+
+  /** The instant a local day (UTC midnight `ms` names it) begins in the shop's time zone. */
+  private localMidnight(ms: number): number {
+    const d = new Date(ms);
+    return fromZoned({ year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() }, this.timeZone).getTime();
+  }
+
+  /**
    * The audit per local day and user (issue 28): voids, deleted items, returns, discounts and price
    * overrides, each as events, quantity and amount; `from` and `to` included.
    */
@@ -244,10 +301,8 @@ export class Reports {
   fiscalDays(query: Record<string, unknown>): FiscalDaysOn {
     const q = lowerKeys(query);
     const ms = parseDay('date', q.date);
-    const d = new Date(ms);
-    const from = fromZoned({ year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() }, this.timeZone).getTime();
-    const next = new Date(ms + DAY);
-    const to = fromZoned({ year: next.getUTCFullYear(), month: next.getUTCMonth() + 1, day: next.getUTCDate() }, this.timeZone).getTime();
+    const from = this.localMidnight(ms);
+    const to = this.localMidnight(ms + DAY);
     const days = fiscalDaysBetween(this.db, from, to).map(({ fiscalName, number }) => ({
       figures: fiscalDayFigures(this.db, fiscalName, number),
       reports: reportsOfDay(this.db, fiscalName, number),

@@ -164,6 +164,29 @@ export function lastReportNumbers(db: Db, fiscalName: string): { x: number | nul
   return { x: row?.x ?? null, z: row?.z ?? null };
 }
 
+// --- Accounting exports (issue 28): a range's figures per local day, and its closed tickets. ---
+
+/** One dimension's rows per local day and key over [from, to] (YYYY-MM-DD, both included). */
+export function dailyTotals(db: Db, dimension: 'total' | 'vat' | 'payment', from: string, to: string): Array<{ day: string } & SummedRow> {
+  return rawSql.all<{ day: string } & SummedRow>(
+    db,
+    `SELECT substr(bucket, 3) AS day, key, label, ${SUMS} FROM sales_totals WHERE dimension = ? AND bucket BETWEEN ? AND ? GROUP BY bucket, key ORDER BY bucket, key`,
+    [dimension, `d:${from}`, `d:${to}`],
+  );
+}
+
+/** The closed tickets of [from, to) (epoch ms), in the order they closed; from the close_date index. */
+export function closedTicketsBetween(db: Db, from: number, to: number): Array<Record<string, unknown>> {
+  return rawSql
+    .all<{ doc: string }>(db, 'SELECT doc FROM tickets WHERE close_date >= ? AND close_date < ? ORDER BY close_date, id', [from, to])
+    .map((r) => JSON.parse(r.doc) as Record<string, unknown>);
+}
+
+/** Every VAT rate of the catalog's plus. */
+export function catalogVatRates(db: Db): number[] {
+  return rawSql.all<{ rate: number }>(db, "SELECT DISTINCT json_extract(doc, '$.vatInfo.rate') AS rate FROM plus WHERE json_extract(doc, '$.vatInfo.rate') IS NOT NULL", []).map((r) => r.rate);
+}
+
 // --- A fiscal day's history (issue 28): the days with something on a date, and what each holds. ---
 
 /** A stored resource row as the engine presents it. */

@@ -1460,6 +1460,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/reports/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Days' sales for the accountant: POHODA XML or a CSV journal
+         * @description Requires ReportRead. Local days `from`..`to` (at most a year). `format=pohoda`: STORMWARE POHODA's XML import — a `dat:dataPack` (version 2.0, `ico` the accounting unit’s IČO) of one internal document (`int:intDoc`) a day with one item a VAT rate: its base, VAT and total (`typ:price`, `typ:priceVAT`, `typ:priceSum`; `rateVAT` none/high/low/third by the rates, highest first, and `percentVAT` the exact rate), the day’s tickets and payments in `intNote`. `format=csv`: a journal of the closed tickets, a line per ticket and VAT rate (date, time, fiscal receipt, ticket, register, waiter, rate, base, VAT, total, payments), then a total line per rate; UTF-8 with a byte-order mark, in the language of the request (Slovak and Czech: `;` and a decimal comma). Both come from the tickets’ own VAT split, exact to the cent, and agree with each other and with GET /api/reports/sales?groupBy=vat.
+         */
+        get: operations["reports.export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/reports/audit": {
         parameters: {
             query?: never;
@@ -17332,6 +17352,105 @@ export interface operations {
                 };
             };
             /** @description No or an unknown `fiscalName`, a malformed `number`, or no day known yet. (errorCode 3 ValidationFailed) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description No, unknown, expired or revoked token. (errorCode 1 Unauthenticated) */
+            401: {
+                headers: {
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 401;
+                        /** @enum {integer} */
+                        errorCode?: 1;
+                    };
+                };
+            };
+            /** @description Without ReportRead. (errorCode 2 Unauthorized) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 403;
+                        /** @enum {integer} */
+                        errorCode?: 2;
+                    };
+                };
+            };
+            /** @description More requests from this address than the rate limit (`POS_HUB_RATE_LIMIT` per second) allows. (errorCode 10 TooManyRequests) */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 429;
+                        /** @enum {integer} */
+                        errorCode?: 10;
+                    };
+                };
+            };
+        };
+    };
+    "reports.export": {
+        parameters: {
+            query: {
+                /**
+                 * @description First day, `YYYY-MM-DD` (local).
+                 * @example 2026-11-01
+                 */
+                from: string;
+                /**
+                 * @description Last day, `YYYY-MM-DD` (local), at most a year after `from`.
+                 * @example 2026-11-30
+                 */
+                to: string;
+                /** @description `pohoda` (XML) or `csv` (journal). */
+                format: "pohoda" | "csv";
+                /**
+                 * @description format=pohoda: the IČO of the accounting unit in POHODA (its dataPack `ico`), digits.
+                 * @example 12345678
+                 */
+                ico?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, as an attachment. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml": string;
+                    "text/csv": string;
+                };
+            };
+            /** @description A missing or malformed `from`/`to`, `to` before `from` or more than a year after it, no or an unknown `format`, no or a malformed `ico` for POHODA. (errorCode 3 ValidationFailed) */
             400: {
                 headers: {
                     [name: string]: unknown;
