@@ -13,6 +13,7 @@ import { useStore } from './lib/store';
 import { Catalog } from './pages/Catalog';
 import { Customers } from './pages/Customers';
 import { Devices } from './pages/Devices';
+import { EndOfDay } from './pages/EndOfDay';
 import { Login } from './pages/Login';
 import { Reports } from './pages/Reports';
 import { Settings } from './pages/Settings';
@@ -55,6 +56,7 @@ function Page({ path }: { path: string }) {
   if (path === '/catalog' || cat) return <Catalog tab={cat?.tab ?? 'products'} takingId={null} />;
   if (path === '/customers') return <Customers />;
   if (path === '/reports') return <Reports />;
+  if (path === '/endofday') return <EndOfDay />;
   const set = match('/settings/:tab', path);
   if (path === '/settings' || set) return <Settings tab={set?.tab ?? 'payments'} />;
   return (
