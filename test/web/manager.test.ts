@@ -308,7 +308,7 @@ describe.skipIf(!haveChromium)("the manager's page in Chromium", () => {
     const expected: Record<string, string[]> = {
       Waiter: ['Today', 'Tickets', 'Catalog & stock'],
       Cashier: ['Today', 'Tickets', 'Catalog & stock'],
-      Manager: ['Today', 'Tickets', 'Devices', 'Catalog & stock', 'Customers', 'Reports', 'Settings'],
+      Manager: ['Today', 'Tickets', 'Devices', 'Catalog & stock', 'Customers', 'Reports', 'End of day', 'Settings'],
     };
     for (const [preset, entries] of Object.entries(expected)) {
       const userName = `preset-${preset.toLowerCase()}`;
