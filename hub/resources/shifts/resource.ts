@@ -82,7 +82,7 @@ export const shifts = defineResource({
   filters: {
     id: { type: 'string', column: 'id' },
     deviceName: { type: 'string', column: 'device_name' },
-    state: { type: 'enum', expr: stateSql, enumValues: SHIFT_STATES },
+    state: { type: 'enum', build: (c) => stateSql(c), enumValues: SHIFT_STATES },
     openedAt: { type: 'datetime', column: 'opened_at' },
     closedAt: { type: 'datetime', column: 'closed_at' },
   },

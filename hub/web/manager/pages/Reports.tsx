@@ -324,7 +324,15 @@ function Audit() {
                 {a.rows.map((r) => {
                   const id = `${r.day}/${r.userName}`;
                   return [
-                    <tr key={id} data-key={id} class="clickable" onClick={() => setOpen(open === id ? null : id)} aria-expanded={open === id}>
+                    <tr
+                      key={id}
+                      data-key={id}
+                      class={`clickable${open === id ? ' selected' : ''}`}
+                      tabIndex={0}
+                      onClick={() => setOpen(open === id ? null : id)}
+                      onKeyDown={(e) => e.key === 'Enter' && setOpen(open === id ? null : id)}
+                      aria-expanded={open === id}
+                    >
                       <td>{date(`${r.day}T12:00:00`)}</td>
                       <td>{r.name}</td>
                       {AUDIT_COLUMNS.map(([field]) => (
