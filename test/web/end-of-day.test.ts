@@ -125,6 +125,11 @@ describe.skipIf(!haveChromium)('the end of the day, from the page alone', () => 
     const shiftRow = page.locator('[data-testid=shifts-table] tbody tr').first();
     await expect.poll(() => shiftRow.locator('[data-col=difference]').textContent().then(plain)).toBe(money(-0.15));
     expect(plain(await shiftRow.locator('[data-col=counted]').textContent())).toBe(money(expected.minus(0.15)));
+    // The report on the page: each movement with its reason, and what each payment type took.
+    await shiftRow.click();
+    const report = page.getByTestId('shift-report');
+    await report.getByText('Dodávateľ – pečivo').waitFor();
+    expect(plain(await report.locator('tfoot th').last().textContent())).toBe(money(totalOf(today)));
     await printer.waitFor(() => printer.cutTickets().length === printed + 1);
     const lines = printer.cutTickets()[printed];
     expect(lines[0]).toBe('PREHĽAD ZMENY');

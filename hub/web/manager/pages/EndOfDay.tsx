@@ -423,6 +423,7 @@ function CloseForm({ shift, printer, onDone }: { shift: Shift; printer: string |
 /** The date's shifts: from float to count, each with its report to print again. */
 function ShiftsOfDay({ shifts }: { shifts: Shift[] | null }) {
   const [busy, setBusy] = useState<string | null>(null);
+  const [open, setOpen] = useState<string | null>(null);
   if (!shifts) return null;
   const reprint = async (s: Shift) => {
     setBusy(s.id);
@@ -458,8 +459,16 @@ function ShiftsOfDay({ shifts }: { shifts: Shift[] | null }) {
               </tr>
             </thead>
             <tbody>
-              {shifts.map((s) => (
-                <tr key={s.id} data-key={s.id}>
+              {shifts.map((s) => [
+                <tr
+                  key={s.id}
+                  data-key={s.id}
+                  class={`clickable${open === s.id ? ' selected' : ''}`}
+                  tabIndex={0}
+                  aria-expanded={open === s.id}
+                  onClick={() => setOpen(open === s.id ? null : s.id)}
+                  onKeyDown={(e) => e.key === 'Enter' && setOpen(open === s.id ? null : s.id)}
+                >
                   <td>{s.deviceName}</td>
                   <td>
                     {time(s.openedAt)} <span class="muted">{who(s.openedBy)}</span>
@@ -476,16 +485,102 @@ function ShiftsOfDay({ shifts }: { shifts: Shift[] | null }) {
                     {s.difference === null ? '—' : <span class={s.difference < 0 ? 'negative' : ''}>{money(s.difference)}</span>}
                   </td>
                   <td>
-                    <Button small icon="printer" busy={busy === s.id} onClick={() => void reprint(s)}>
+                    <Button
+                      small
+                      icon="printer"
+                      busy={busy === s.id}
+                      onClick={(e: Event) => {
+                        e.stopPropagation();
+                        void reprint(s);
+                      }}
+                    >
                       {t('reprint')}
                     </Button>
                   </td>
-                </tr>
-              ))}
+                </tr>,
+                open === s.id && (
+                  <tr key={`${s.id}-report`}>
+                    <td colSpan={10}>
+                      <ShiftReport shift={s} />
+                    </td>
+                  </tr>
+                ),
+              ])}
             </tbody>
           </table>
         </div>
       )}
+    </div>
+  );
+}
+
+/** A shift's report as printed: its sales by payment type, each movement with its reason, the count by note and coin. */
+function ShiftReport({ shift: s }: { shift: Shift }) {
+  return (
+    <div class="grid-2" data-testid="shift-report">
+      <table class="compact" aria-label={t('sales')}>
+        <thead>
+          <tr>
+            <th>{t('sales')}</th>
+            <th class="al-right">{t('tickets')}</th>
+            <th class="al-right">{t('amount')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {s.sales.payments.map((p) => (
+            <tr key={p.paymentTypeNumber}>
+              <td>{p.name}</td>
+              <td class="al-right num">{p.tickets}</td>
+              <td class="al-right num">{money(p.amount)}</td>
+            </tr>
+          ))}
+        </tbody>
+        <tfoot>
+          <tr>
+            <th>{t('total')}</th>
+            <th class="al-right num">{s.sales.tickets}</th>
+            <th class="al-right num">{money(s.sales.total)}</th>
+          </tr>
+        </tfoot>
+      </table>
+      <div class="stack">
+        {s.movements.length > 0 && (
+          <table class="compact" aria-label={t('movements')} data-testid="shift-movements">
+            <thead>
+              <tr>
+                <th>{t('movements')}</th>
+                <th>{t('reason')}</th>
+                <th class="al-right">{t('amount')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {s.movements.map((m) => (
+                <tr key={m.id}>
+                  <td>
+                    {time(m.at)} {who(m.by)}
+                  </td>
+                  <td>{m.reason}</td>
+                  <td class={`al-right num${m.kind === 'Out' ? ' negative' : ''}`}>{money(m.kind === 'Out' ? -m.amount : m.amount)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        {s.denominations && s.denominations.length > 0 && (
+          <table class="compact" aria-label={t('counted')}>
+            <tbody>
+              {s.denominations.map((d) => (
+                <tr key={d.value}>
+                  <td>
+                    {d.count} × {money(d.value)}
+                  </td>
+                  <td class="al-right num">{money((cents(d.value) * d.count) / 100)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </div>
     </div>
   );
 }
