@@ -79,6 +79,7 @@ const t = messages({
   noShifts: { en: 'No shift that day', sk: 'V ten deň žiadna zmena', cs: 'V ten den žádná směna' },
   register: { en: 'Register', sk: 'Pokladňa', cs: 'Pokladna' },
   by: { en: 'By', sk: 'Kto', cs: 'Kdo' },
+  when: { en: 'When', sk: 'Kedy', cs: 'Kdy' },
   movements: { en: 'Cash in and out', sk: 'Vklady a výbery', cs: 'Vklady a výběry' },
   noCountRight: { en: 'Opening and closing a shift needs the right “CashCount”.', sk: 'Otvoriť a uzavrieť zmenu môžete len s právom „CashCount“.', cs: 'Otevřít a uzavřít směnu lze jen s právem „CashCount“.' },
   fiscalDevice: { en: 'Fiscal printer', sk: 'Fiškálna tlačiareň', cs: 'Fiskální tiskárna' },
@@ -182,7 +183,7 @@ export function EndOfDay() {
       </Card>
       <Card title={t('step2')}>
         <div class="stack">
-          {isToday && <ZStep />}
+          {isToday && <ZStep shiftsToday={history.data?.shifts ?? []} />}
           {history.data ? <DaysOf data={history.data} /> : <Spinner />}
         </div>
       </Card>
@@ -447,11 +448,9 @@ function ShiftsOfDay({ shifts }: { shifts: Shift[] | null }) {
             <thead>
               <tr>
                 <th>{t('register')}</th>
-                <th>{t('openedAt')}</th>
-                <th>{t('closedAt')}</th>
+                <th>{t('when')}</th>
                 <th class="al-right">{t('openingFloat')}</th>
                 <th class="al-right">{t('cashTaken')}</th>
-                <th class="al-right">{t('movements')}</th>
                 <th class="al-right">{t('expected')}</th>
                 <th class="al-right">{t('counted')}</th>
                 <th class="al-right">{t('difference')}</th>
@@ -459,7 +458,7 @@ function ShiftsOfDay({ shifts }: { shifts: Shift[] | null }) {
               </tr>
             </thead>
             <tbody>
-              {shifts.map((s) => [
+              {shifts.map((s) => (
                 <tr
                   key={s.id}
                   data-key={s.id}
@@ -471,14 +470,10 @@ function ShiftsOfDay({ shifts }: { shifts: Shift[] | null }) {
                 >
                   <td>{s.deviceName}</td>
                   <td>
-                    {time(s.openedAt)} <span class="muted">{who(s.openedBy)}</span>
+                    {time(s.openedAt)}–{s.closedAt ? time(s.closedAt) : <Badge tone="info">{t('shiftOpen')}</Badge>}
                   </td>
-                  <td>{s.closedAt ? <>{time(s.closedAt)} <span class="muted">{who(s.closedBy)}</span></> : <Badge tone="info">{t('shiftOpen')}</Badge>}</td>
                   <td class="al-right num">{money(s.openingFloat)}</td>
                   <td class="al-right num">{money(s.sales.cash)}</td>
-                  <td class="al-right num" title={s.movements.map((m) => `${m.kind === 'In' ? '+' : '−'}${money(m.amount)} ${m.reason}`).join('\n')}>
-                    {money(s.cashIn - s.cashOut)}
-                  </td>
                   <td class="al-right num" data-col="expected">{money(s.expected)}</td>
                   <td class="al-right num" data-col="counted">{s.counted === null ? '—' : money(s.counted)}</td>
                   <td class="al-right num" data-col="difference">
@@ -497,19 +492,15 @@ function ShiftsOfDay({ shifts }: { shifts: Shift[] | null }) {
                       {t('reprint')}
                     </Button>
                   </td>
-                </tr>,
-                open === s.id && (
-                  <tr key={`${s.id}-report`}>
-                    <td colSpan={10}>
-                      <ShiftReport shift={s} />
-                    </td>
-                  </tr>
-                ),
-              ])}
+                </tr>
+              ))}
             </tbody>
           </table>
         </div>
       )}
+      {shifts.filter((s) => s.id === open).map((s) => (
+        <ShiftReport key={s.id} shift={s} />
+      ))}
     </div>
   );
 }
@@ -517,7 +508,11 @@ function ShiftsOfDay({ shifts }: { shifts: Shift[] | null }) {
 /** A shift's report as printed: its sales by payment type, each movement with its reason, the count by note and coin. */
 function ShiftReport({ shift: s }: { shift: Shift }) {
   return (
-    <div class="grid-2" data-testid="shift-report">
+    <div class="grid-2 eod-report" data-testid="shift-report">
+      <h3 class="span-2">
+        {s.deviceName} · {dateTime(s.openedAt)} {who(s.openedBy)}
+        {s.closedAt && ` – ${dateTime(s.closedAt)} ${who(s.closedBy)}`}
+      </h3>
       <table class="compact" aria-label={t('sales')}>
         <thead>
           <tr>
@@ -586,7 +581,7 @@ function ShiftReport({ shift: s }: { shift: Shift }) {
 }
 
 /** Each fiscal printer's open day, with the X and Z buttons; the drawers are counted first. */
-function ZStep() {
+function ZStep({ shiftsToday }: { shiftsToday: Shift[] }) {
   const can = useCan();
   const devices = useAll<FiscalDevice>('fiscaldevices');
   const open = useAll<Shift>('shifts', { filters: { State: op.eq('Open') } }, ['shifts']);
@@ -596,13 +591,14 @@ function ZStep() {
     <div class="stack">
       <Notice tone="info">{t('countFirst')}</Notice>
       {active.map((f) => (
-        <FiscalToday key={f.name} device={f} openShifts={(open.data ?? []).filter((s) => s.fiscalName === f.name)} />
+        <FiscalToday key={f.name} device={f} openShifts={(open.data ?? []).filter((s) => s.fiscalName === f.name)} usesShifts={shiftsToday.some((s) => s.fiscalName === f.name)} />
       ))}
     </div>
   );
 }
 
-function FiscalToday({ device, openShifts }: { device: FiscalDevice; openShifts: Shift[] }) {
+/** `usesShifts`: the registers printing on it ran shifts today, whose closes counted the drawers. */
+function FiscalToday({ device, openShifts, usesShifts }: { device: FiscalDevice; openShifts: Shift[]; usesShifts: boolean }) {
   const can = useCan();
   const url = `/api/reports/fiscalday?${new URLSearchParams({ fiscalName: device.name })}`;
   // No day known yet (a new printer): nothing sold since it came, which the page says as such.
@@ -662,7 +658,7 @@ function FiscalToday({ device, openShifts }: { device: FiscalDevice; openShifts:
           <span data-testid="fiscal-message">{result.text}</span>
         </Notice>
       )}
-      {!empty && d && can('CashCount') && openShifts.length === 0 && <DayCount fiscalName={device.name} cashSales={d.cashSales} />}
+      {!empty && d && can('CashCount') && !usesShifts && <DayCount fiscalName={device.name} cashSales={d.cashSales} />}
     </section>
   );
 }
@@ -904,5 +900,5 @@ const STYLE = `
 .eod-notes { display: grid; grid-template-columns: repeat(auto-fill, minmax(110px, 1fr)); gap: 8px; }
 .eod-note { display: flex; flex-direction: column; gap: 4px; font-weight: 600; font-size: 14px; }
 .eod-sum { font-size: 16px; }
-.eod-form h3 { margin: 0; }
+.eod-form h3, .eod-report h3 { margin: 0; }
 `;
