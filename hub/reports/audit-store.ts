@@ -23,11 +23,12 @@ export function insertAuditEvents(db: Db, events: AuditEvent[]): void {
 }
 
 /**
- * Drops what a ticket's close recorded in the audit (its returns, discounts and price overrides): the
- * backfill, counting a ticket again after the totals were rebuilt, records them anew.
+ * Drops what the audit holds of a ticket's own figures (its returns and discounts): the backfill,
+ * counting a ticket again after the totals were rebuilt, records them anew. Its price overrides stay:
+ * recorded at the close against the list price of that moment, they cannot be made again.
  */
 export function forgetCloseEvents(db: Db, ticketId: string): void {
-  rawSql.run(db, "DELETE FROM audit_events WHERE ticket_id = ? AND kind IN ('Return', 'Discount', 'PriceOverride')", [ticketId]);
+  rawSql.run(db, "DELETE FROM audit_events WHERE ticket_id = ? AND kind IN ('Return', 'Discount')", [ticketId]);
 }
 
 export interface AuditSumRow {

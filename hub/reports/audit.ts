@@ -8,7 +8,8 @@
  *   (list − sold, × quantity: positive when sold for less).
  * with who, when, which ticket and how much. Voids and deletes are recorded by the write that makes
  * them; the others by the close, or by the backfill for a ticket closed before (each closed ticket is
- * counted once: hub/reports/store.ts). Built here (pure); stored by audit-store.ts.
+ * counted once: hub/reports/store.ts) — price overrides only by the close, which knows the list price
+ * of the moment. Built here (pure); stored by audit-store.ts.
  */
 import { z } from 'zod';
 import { dec, D, roundMoney, toJsonNumber, toScaled } from '../core/money.js';
@@ -116,8 +117,19 @@ export function voidEvents(
   }));
 }
 
-/** What a closed ticket gave away: its returned items, its discounts, its prices other than the list's. */
-export function closeEvents(t: ClosedTicket & TicketRef & { returnOf?: string | null }, timeZone: string, lookups: Lookups, newId: () => string): AuditEvent[] {
+/**
+ * What a closed ticket gave away: its returned items, its discounts and — `priceOverrides`, at the
+ * close itself, while the plu's list price is the one the waiter overrode — its prices other than the
+ * list's. A ticket counted later (the backfill) is compared with no list price: today's may not be the
+ * one of its day.
+ */
+export function closeEvents(
+  t: ClosedTicket & TicketRef & { returnOf?: string | null },
+  timeZone: string,
+  lookups: Lookups,
+  newId: () => string,
+  opts: { priceOverrides: boolean },
+): AuditEvent[] {
   const at = new Date(t.closeDate);
   const base = {
     at: at.toISOString(),
@@ -144,7 +156,7 @@ export function closeEvents(t: ClosedTicket & TicketRef & { returnOf?: string | 
     }
     const options = (item.modifiers ?? []).reduce((s, o) => s.plus(dec(o.unitPrice ?? 0).times(o.quantity ?? 1)), new D(0));
     discounts = discounts.plus(roundMoney(dec(item.quantity).times(dec(item.unitPrice.amount).plus(options))).minus(nets[i]));
-    const list = lookups.plu(item.plu.code, item.plu.stockName)?.unitPrice;
+    const list = opts.priceOverrides ? lookups.plu(item.plu.code, item.plu.stockName)?.unitPrice : undefined;
     if (list !== undefined && list !== null && !dec(list).eq(dec(item.unitPrice.amount))) {
       out.push({
         ...base,

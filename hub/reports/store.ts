@@ -79,7 +79,7 @@ export function recordTicketClose(db: Db, ticket: object, timeZone: string): boo
   const lookups = lookupsOf(db);
   addClosedTicket(delta, ticket as ClosedTicket, timeZone, lookups);
   applyDelta(db, delta);
-  insertAuditEvents(db, closeEvents(ticket as AuditedTicket, timeZone, lookups, newId));
+  insertAuditEvents(db, closeEvents(ticket as AuditedTicket, timeZone, lookups, newId, { priceOverrides: true }));
   // The drawer of the register it closed on takes its cash now, in the shift open now (issue 28).
   recordShiftSale(db, ticket as ClosedTicket, lookups);
   return true;
@@ -279,7 +279,7 @@ export function backfillBatch(db: Db, timeZone: string, take: number): number {
     addClosedTicket(delta, ticket, timeZone, lookups);
     // A ticket counted again after a rebuild of the totals (migration 0016) keeps one audit of its close.
     forgetCloseEvents(db, row.id);
-    insertAuditEvents(db, closeEvents(ticket, timeZone, lookups, newId));
+    insertAuditEvents(db, closeEvents(ticket, timeZone, lookups, newId, { priceOverrides: false }));
     counted++;
   }
   applyDelta(db, delta);
