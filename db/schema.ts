@@ -283,6 +283,11 @@ export const tickets = sqliteTable(
     tableNameSk: text('table_name_sk'),
     /** The closed ticket a return was started from (POST /api/tickets/{id}/return): its earlier returns cap the next one. */
     returnOf: text('return_of'),
+    /**
+     * 1 once the closed ticket is in the running sales totals (hub/reports/store.ts), set in the
+     * transaction that adds it: what was counted, not when, decides what the backfill counts (issue 28).
+     */
+    salesCounted: integer('sales_counted').notNull().default(0),
   },
   (t) => [
     index('tickets_closed_table').on(t.isClosed, t.tableName),
@@ -302,6 +307,8 @@ export const tickets = sqliteTable(
     index('tickets_close_number').on(t.closeFiscalName, t.closeNumber).where(notNull('close_fiscal_name')),
     index('tickets_zone').on(t.zoneName, t.isClosed),
     index('tickets_return_of').on(t.returnOf).where(notNull('return_of')),
+    // Closed tickets not yet in the sales totals: empty once a store is counted, so it costs nothing.
+    index('tickets_uncounted').on(t.id).where(sql`is_closed = 1 AND sales_counted = 0`),
   ],
 );
 
@@ -529,7 +536,11 @@ export const salesTotals = sqliteTable(
   (t) => [primaryKey({ columns: [t.dimension, t.bucket, t.key] })],
 );
 
-/** Cash counts (issue 21): a drawer counted against what a fiscal day's cash payments say it should hold. */
+/**
+ * Cash counts (issue 21, 28): a drawer counted against what it should hold — a shift's drawer (`shift_id`:
+ * its float, the cash its register took, its cash movements) or, without shifts, a fiscal day's cash.
+ * `fiscal_name` is '' and `day_number` 0 for a shift of a register without a fiscal device.
+ */
 export const cashCounts = sqliteTable(
   'cash_counts',
   {
@@ -539,6 +550,88 @@ export const cashCounts = sqliteTable(
     fiscalName: text('fiscal_name').notNull(),
     dayNumber: integer('day_number').notNull(),
     countedAt: integer('counted_at').notNull(),
+    shiftId: text('shift_id'),
   },
-  (t) => [index('cash_counts_day').on(t.fiscalName, t.dayNumber), index('cash_counts_counted').on(t.countedAt)],
+  (t) => [
+    index('cash_counts_day').on(t.fiscalName, t.dayNumber),
+    index('cash_counts_counted').on(t.countedAt),
+    index('cash_counts_shift').on(t.shiftId).where(notNull('shift_id')),
+  ],
+);
+
+/**
+ * Shifts (issue 28): a register's cash drawer session — opened with a float, cash put in and taken
+ * out with a reason, closed with a count. At most one open shift per register.
+ */
+export const shifts = sqliteTable(
+  'shifts',
+  {
+    id: text('id').primaryKey(),
+    v: v(),
+    doc: doc(),
+    deviceName: text('device_name').notNull(),
+    isOpen: integer('is_open').notNull(),
+    openedAt: integer('opened_at').notNull(),
+    closedAt: integer('closed_at'),
+  },
+  (t) => [
+    uniqueIndex('shifts_one_open').on(t.deviceName).where(sql`is_open = 1`),
+    index('shifts_device_opened').on(t.deviceName, t.openedAt),
+    index('shifts_opened').on(t.openedAt),
+    index('shifts_closed').on(t.closedAt).where(notNull('closed_at')),
+  ],
+);
+
+/**
+ * What each shift's register took, per payment type (net of change; `payment_type_number` 0: the
+ * whole, its tickets and total), added in the transaction of each close on a register with an open
+ * shift (hub/reports/drawer-store.ts). Amounts × 10^4.
+ */
+export const shiftSales = sqliteTable(
+  'shift_sales',
+  {
+    shiftId: text('shift_id').notNull(),
+    paymentTypeNumber: integer('payment_type_number').notNull(),
+    tickets: integer('tickets').notNull().default(0),
+    amount: integer('amount').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.shiftId, t.paymentTypeNumber] })],
+);
+
+/**
+ * The audit (issue 28): where money walks out of a restaurant — voids, deleted tickets' items, returns,
+ * discounts and prices other than the list price — one row per event, with who, when, which ticket and
+ * how much; `day` is the local day (POS_HUB_TIMEZONE). Written in the transaction of the write or the
+ * close that makes it (hub/reports/audit-store.ts); derived data like the sales totals, so not in the
+ * change log.
+ */
+export const auditEvents = sqliteTable(
+  'audit_events',
+  {
+    id: text('id').primaryKey(),
+    v: v(),
+    doc: doc(),
+    at: integer('at').notNull(),
+    day: text('day').notNull(),
+    kind: text('kind').notNull(),
+    userName: text('user_name').notNull(),
+    ticketId: text('ticket_id').notNull(),
+    amount: integer('amount').notNull(),
+  },
+  (t) => [index('audit_events_day').on(t.day, t.userName), index('audit_events_ticket').on(t.ticketId), index('audit_events_at').on(t.at)],
+);
+
+/** X and Z reports as the fiscal devices printed them (issue 28): a fiscal day's history. */
+export const fiscalReports = sqliteTable(
+  'fiscal_reports',
+  {
+    id: text('id').primaryKey(),
+    v: v(),
+    doc: doc(),
+    fiscalName: text('fiscal_name').notNull(),
+    kind: text('kind').notNull(),
+    number: integer('number').notNull(),
+    takenAt: integer('taken_at').notNull(),
+  },
+  (t) => [index('fiscal_reports_day').on(t.fiscalName, t.number), index('fiscal_reports_taken').on(t.takenAt)],
 );

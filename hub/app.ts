@@ -55,6 +55,9 @@ import { Reports } from './reports/service.js';
 import { RegistersService } from './registers/service.js';
 import { registerPairRoutes, registerRoutes } from './registers/routes.js';
 import { reportRoutes } from './reports/routes.js';
+import { recordFiscalReport } from './reports/fiscal-reports.js';
+import { ShiftActions } from './resources/shifts/service.js';
+import { shiftRoutes } from './resources/shifts/routes.js';
 
 export interface AppDeps {
   db: Db;
@@ -82,6 +85,7 @@ export interface Services {
   kds: KdsService;
   reports: Reports;
   registers: RegistersService;
+  shifts: ShiftActions;
 }
 
 export function buildServices(deps: AppDeps): Services {
@@ -94,6 +98,7 @@ export function buildServices(deps: AppDeps): Services {
   const fiscal = new FiscalDevices(deps.db, deps.drivers.fiscal);
   const services: Omit<Services, 'fiscalMonitor' | 'kds' | 'registers'> = {
     reports: new Reports(deps.db, deps.config.timeZone),
+    shifts: new ShiftActions(ctx, resources.shifts, resources.cashcounts),
     resources,
     auth,
     ticketActions: new TicketActions(ctx, resources.tickets),
@@ -202,12 +207,22 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
   api.use(under(['orderendpoints', 'orders'], mount(printingRoutes, { printing: services.printing, orders: services.resources.orders })));
   api.use(under(['backups'], mount(backupRoutes, { backups: services.backups })));
   api.use(under(['tickets'], mount(ticketRoutes, { actions: services.ticketActions, closer: services.ticketCloser, returns: services.ticketReturns })));
-  api.use(under(['fiscaldevices'], mount(fiscalDeviceRoutes, { fiscal: services.fiscal, settlePending: (name, device) => services.ticketCloser.settlePending(name, device) })));
+  api.use(
+    under(
+      ['fiscaldevices'],
+      mount(fiscalDeviceRoutes, {
+        fiscal: services.fiscal,
+        settlePending: (name, device) => services.ticketCloser.settlePending(name, device),
+        recordReport: (caller, name, report) => recordFiscalReport(deps.db, deps.clock.now(), caller, name, report),
+      }),
+    ),
+  );
   api.use(under(['receipts'], mount(receiptRoutes, { emails: services.mail.receipts, settings: services.mail.settings })));
   api.use(under(['orders'], mount(orderStateRoutes, { orders: services.resources.orders })));
   api.use(under(['kds'], mount(kdsRoutes, { kds: services.kds })));
   api.use(under(['registers'], mount(registerRoutes, { registers: services.registers })));
-  api.use(under(['reports'], mount(reportRoutes, { reports: services.reports, shopLanguage: deps.config.locale ?? 'en' })));
+  api.use(under(['shifts'], mount(shiftRoutes, { shifts: services.shifts })));
+  api.use(under(['reports'], mount(reportRoutes, { reports: services.reports, shopLanguage: deps.config.locale ?? 'en', present: (resource, row, caller) => services.resources[resource].present(row, caller) })));
   for (const service of Object.values(services.resources)) api.use(under([service.def.name], resourceRouter(service, (path) => sharedMethods(ROUTES, path))));
   api.use((req) => {
     throw errors.routeNotFound(req.originalUrl.split('?')[0]);

@@ -16,7 +16,6 @@ import { fromZoned, zonedParts } from './core/time.js';
 import { DEFAULT_NUMBERINGS } from './resources/numberings/resource.js';
 import { recordKnownRights } from './rights-upgrade.js';
 import { userCount } from './resources/users/store.js';
-import { countingSince } from './reports/store.js';
 
 
 export interface BootstrapResult {
@@ -35,8 +34,6 @@ export async function bootstrap(opts: {
   log: Logger;
 }): Promise<BootstrapResult> {
   const { db, services } = opts;
-  // Closes from now on are counted as they happen; those before (an upgraded store) by a backfill.
-  countingSince(db, opts.now.getTime());
   // Sort keys of names are filled after the upgrade that added them, and rebuilt when POS_HUB_LOCALE changes.
   const rebuilt = inTransaction(db, () => refreshSortKeys(db, Object.values(services).map((s) => s.def)));
   if (rebuilt.length) opts.log.info({ tables: rebuilt }, 'sort keys rebuilt for the shop\u2019s language');

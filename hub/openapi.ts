@@ -42,6 +42,17 @@ const HOOK_DOCS: Record<string, { notes?: Partial<Record<WriteVerb, string>>; er
       put: "A change of credit also needs CustomerSetCredit; a change of an existing customer's discountRate, CustomerSetDiscount.",
     },
   },
+  cashcounts: {
+    notes: {
+      post: "Counts either an open shift's drawer (`shiftId`: the shift's float, its register's cash and its movements) or a fiscal day's (`fiscalName`, for a shop without shifts).",
+    },
+    errors: { post: [ERR.stateForbids('The shift is closed.')] },
+  },
+  shifts: {
+    notes: {
+      post: "A register opens its own shift (`deviceName` left out or its own); the back office names the register. One open shift per register: a second is a 400 (`code` Unique on `deviceName`).",
+    },
+  },
   stocktakings: {
     notes: {
       post: 'Giving closedBy and closedAt (both, or neither) closes it: that also needs StockTakingClose and an actualQuantity on every item.',

@@ -17,6 +17,7 @@ import { metricsRoutes } from './metrics.js';
 import { docsRoutes } from './http/docs.js';
 import { reportRoutes } from './reports/routes.js';
 import { registerPairRoutes, registerRoutes } from './registers/routes.js';
+import { shiftRoutes } from './resources/shifts/routes.js';
 
 /** For the document: each list as declared (their handlers' dependencies do not matter there). */
 export const ROUTES: ReadonlyArray<RouteSpec<never>> = [
@@ -33,6 +34,7 @@ export const ROUTES: ReadonlyArray<RouteSpec<never>> = [
   ...printingRoutes,
   ...backupRoutes,
   ...reportRoutes,
+  ...shiftRoutes,
   ...healthRoutes,
   ...docsRoutes,
   ...metricsRoutes,

@@ -23,7 +23,7 @@ import { rowColumns } from '../hub/resources/engine/repo.js';
 import { itemTotal, ticketTotal } from '../hub/resources/tickets/math.js';
 import { vatBreakdown } from '../hub/core/vat.js';
 import { addClosedTicket, TotalsDelta, type ClosedTicket, type Lookups } from '../hub/reports/totals.js';
-import { applyDelta, markCounted } from '../hub/reports/store.js';
+import { applyDelta, markAllCounted } from '../hub/reports/store.js';
 
 export const BENCH_ADMIN_PASSWORD = 'bench-admin-password';
 export const BENCH_CASHIER = { userName: 'bench-cashier', password: 'bench-cashier-password' };
@@ -239,7 +239,7 @@ export async function generateStore(opts: GenerateOptions): Promise<{ tickets: n
     written += n;
     if (written % 100_000 === 0 || written === opts.tickets) say(`  ${written.toLocaleString('en')} (${Math.round((Date.now() - started) / 1000)} s)`);
   }
-  markCounted(db);
+  markAllCounted(db);
   // The services' last writes may still sit in an open group-commit batch: commit it before the pragmas.
   commitNow(db);
   db.$client.pragma('optimize');

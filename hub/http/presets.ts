@@ -20,8 +20,8 @@ export const PRESETS: readonly Preset[] = [
   },
   {
     name: 'Cashier',
-    purpose: "A waiter who also takes payment: closes any ticket, gives discounts, takes items back (Storno), prints X reports.",
-    rights: [...WAITER, 'TicketUpdateAny', 'TicketSetDiscount', 'TicketClose', 'TicketDelete', 'Storno', 'FiscalReport'],
+    purpose: "A waiter who also takes payment: closes any ticket, gives discounts, takes items back (Storno), prints X reports, runs the register's shift (float, cash in and out, count).",
+    rights: [...WAITER, 'TicketUpdateAny', 'TicketSetDiscount', 'TicketClose', 'TicketDelete', 'Storno', 'FiscalReport', 'CashCount', 'CashMovement'],
   },
   {
     name: 'Manager',

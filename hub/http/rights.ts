@@ -20,10 +20,12 @@ export const RIGHTS = [
   'CustomerRead', 'TicketReadAll', 'UserRead', 'SettingsRead', 'StockRead', 'ReportRead', 'Metrics',
   // Money (CONTRACT §12): a unit price other than the plu's.
   'TicketSetPrice',
-  // Issue 21: recording a cash count of a drawer (reading them is ReportRead).
+  // Issue 21: recording a cash count of a drawer (reading them is ReportRead); issue 28: opening and closing a shift.
   'CashCount',
   // Issue 29: the floor plan (zones and their tables; everyone logged in reads it).
   'ZoneCreate', 'ZoneUpdate', 'ZoneDelete',
+  // Issue 28: cash put into or taken out of a shift's drawer.
+  'CashMovement',
 ] as const;
 export type Right = (typeof RIGHTS)[number];
 

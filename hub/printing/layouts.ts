@@ -147,3 +147,70 @@ export function receiptCopy(c: ReceiptCopyData): PrintDocument {
   );
   return { blocks };
 }
+
+export interface ShiftReportData {
+  language: Language;
+  register: string;
+  /** Local times, formatted by the caller in the store's zone. */
+  openedAt: string;
+  openedBy: string;
+  closedAt: string | null;
+  closedBy: string | null;
+  /** Amounts as decimal strings. */
+  openingFloat: string;
+  tickets: number;
+  total: string;
+  payments: Array<{ name: string; amount: string }>;
+  cashSales: string;
+  movements: Array<{ time: string; by: string; kind: 'In' | 'Out'; amount: string; reason: string }>;
+  cashIn: string;
+  cashOut: string;
+  expected: string;
+  counted: string | null;
+  difference: string | null;
+  denominations: Array<{ value: string; count: number; total: string }> | null;
+  requestedBy: string;
+}
+
+/**
+ * A shift's report on the receipt printer (issue 28): the drawer from its float to its count — what
+ * the register took by payment type, each cash movement with its reason, what the drawer should hold,
+ * what was counted (by note and coin) and the difference. An open shift's says so at the top.
+ */
+export function shiftReport(r: ShiftReportData): PrintDocument {
+  const lang = r.language;
+  const amount = (v: string) => formatDecimal(lang, v);
+  const signed = (v: string, kind: 'In' | 'Out') => `${kind === 'Out' ? '-' : '+'}${amount(v)}`;
+  const blocks: Block[] = [
+    { kind: 'text', text: t(lang, 'print.shiftReport'), style: { align: 'center', bold: true, width: 2, height: 2 } },
+    ...(r.closedAt ? [] : [banner(t(lang, 'print.shiftOpen'))]),
+    { kind: 'text', text: t(lang, 'print.notFiscal'), style: { align: 'center' } },
+    ...field(t(lang, 'print.register'), r.register),
+    ...field(t(lang, 'print.openedAt'), `${r.openedAt} ${r.openedBy}`),
+    ...field(t(lang, 'print.closedAt'), r.closedAt ? `${r.closedAt} ${r.closedBy ?? ''}`.trim() : null),
+    { kind: 'rule' },
+    { kind: 'row', left: t(lang, 'print.openingFloat'), right: amount(r.openingFloat) },
+    { kind: 'row', left: t(lang, 'print.sales', { n: r.tickets }), right: amount(r.total) },
+  ];
+  for (const p of r.payments) blocks.push({ kind: 'row', left: `  ${p.name}`, right: amount(p.amount) });
+  blocks.push({ kind: 'row', left: t(lang, 'print.cashSales'), right: amount(r.cashSales) });
+  if (r.movements.length) {
+    blocks.push({ kind: 'rule' });
+    for (const m of r.movements) {
+      blocks.push({ kind: 'row', left: `${m.time} ${m.by}`, right: signed(m.amount, m.kind) }, { kind: 'text', text: `  ${m.reason}` });
+    }
+  }
+  blocks.push(
+    { kind: 'row', left: t(lang, 'print.cashIn'), right: signed(r.cashIn, 'In') },
+    { kind: 'row', left: t(lang, 'print.cashOut'), right: signed(r.cashOut, 'Out') },
+    { kind: 'rule' },
+    { kind: 'row', left: t(lang, 'print.expected'), right: amount(r.expected), style: { bold: true } },
+  );
+  if (r.counted !== null) {
+    for (const d of r.denominations ?? []) blocks.push({ kind: 'row', left: `  ${d.count} x ${amount(d.value)}`, right: amount(d.total) });
+    blocks.push({ kind: 'row', left: t(lang, 'print.counted'), right: amount(r.counted), style: { bold: true } });
+    blocks.push({ kind: 'row', left: t(lang, 'print.difference'), right: amount(r.difference ?? '0'), style: { bold: true, height: 2 } });
+  }
+  blocks.push({ kind: 'rule' }, { kind: 'text', text: t(lang, 'print.printedFor', { name: r.requestedBy }), style: { align: 'center' } });
+  return { blocks };
+}

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { Db } from '../../db/client.js';
 import { fillQr, qrTemplate } from '../../drivers/escpos/blocks.js';
 import type { PrintDocument } from '../../drivers/escpos/document.js';
-import { kitchenOrder, kitchenSettings, preliminaryBill, receiptCopy, type BillData, type PrintMark } from './layouts.js';
+import { kitchenOrder, kitchenSettings, preliminaryBill, receiptCopy, shiftReport, type BillData, type PrintMark } from './layouts.js';
 import { dec } from '../core/money.js';
 import { getStored } from '../resources/engine/repo.js';
 import { BILL_QR } from '../resources/orderendpoints/resource.js';
@@ -82,6 +82,28 @@ const receiptCopyPayload = billPayload.extend({
     closeInfo: z.object({ deviceName: z.string(), fiscalName: z.string(), number: z.number(), dailySalesReportNumber: z.number() }),
   }),
   payments: z.array(z.object({ name: z.string(), amount: z.number() })),
+});
+
+/** A shift report's payload: the shift as answered when it was queued (hub/resources/shifts). */
+const someone = z.object({ userName: z.string(), name: z.string() });
+const shiftPayload = z.object({
+  requestedBy: z.string(),
+  shift: z.object({
+    deviceName: z.string(),
+    openedAt: z.string(),
+    openedBy: someone,
+    closedAt: z.string().nullable(),
+    closedBy: someone.nullable(),
+    openingFloat: z.number(),
+    sales: z.object({ tickets: z.number(), total: z.number(), cash: z.number(), payments: z.array(z.object({ name: z.string(), amount: z.number() })) }),
+    movements: z.array(z.object({ at: z.string(), by: someone, kind: z.enum(['In', 'Out']), amount: z.number(), reason: z.string() })),
+    cashIn: z.number(),
+    cashOut: z.number(),
+    expected: z.number(),
+    counted: z.number().nullable(),
+    difference: z.number().nullable(),
+    denominations: z.array(z.object({ value: z.number(), count: z.number() })).nullable(),
+  }),
 });
 
 function parse<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
@@ -163,6 +185,32 @@ export function documentFor(db: Db, job: PrintJob, endpoint: EndpointConfig, tim
         payments: payments.map((p) => ({ name: p.name, amount: money(p.amount) })),
         change: t.change ? money(t.change) : null,
         fiscal: t.closeInfo,
+      });
+    }
+    case 'shiftReport': {
+      const { shift: s, requestedBy } = parse(shiftPayload, job.payload, 'the shift report');
+      const when = (iso: string) => localTime(new Date(iso), timeZone);
+      const who = (p: { userName: string; name: string } | null) => (p ? p.name || p.userName : null);
+      return shiftReport({
+        language,
+        register: s.deviceName,
+        openedAt: when(s.openedAt),
+        openedBy: who(s.openedBy) ?? '',
+        closedAt: s.closedAt ? when(s.closedAt) : null,
+        closedBy: who(s.closedBy),
+        openingFloat: money(s.openingFloat),
+        tickets: s.sales.tickets,
+        total: money(s.sales.total),
+        payments: s.sales.payments.map((p) => ({ name: p.name, amount: money(p.amount) })),
+        cashSales: money(s.sales.cash),
+        movements: s.movements.map((m) => ({ time: when(m.at).slice(-5), by: who(m.by) ?? '', kind: m.kind, amount: money(m.amount), reason: m.reason })),
+        cashIn: money(s.cashIn),
+        cashOut: money(s.cashOut),
+        expected: money(s.expected),
+        counted: s.counted === null ? null : money(s.counted),
+        difference: s.difference === null ? null : money(s.difference),
+        denominations: s.denominations?.map((d) => ({ value: money(d.value), count: d.count, total: dec(d.value).times(d.count).toFixed(2) })) ?? null,
+        requestedBy,
       });
     }
     case 'test':

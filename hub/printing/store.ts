@@ -133,7 +133,7 @@ export function markInterrupted(db: Db, at: number): number {
   return rows.length;
 }
 
-export type PrintJobKind = 'order' | 'preliminary' | 'reprint' | 'test' | 'receiptCopy';
+export type PrintJobKind = 'order' | 'preliminary' | 'reprint' | 'test' | 'receiptCopy' | 'shiftReport';
 
 export function enqueuePrintJob(db: Db, job: { endpointName: string; kind: PrintJobKind; refId: string | null; payload: unknown; at: number }): string {
   const id = newId();

@@ -4,14 +4,16 @@
  */
 import { z } from 'zod';
 import { ERR } from '../http/api-docs.js';
-import { requireRight } from '../http/caller.js';
+import { requireRight, type Caller } from '../http/caller.js';
 import { errors } from '../http/errors.js';
 import { callerOf } from '../http/handler.js';
 import { requestLanguage } from '../http/language.js';
 import { named, routes } from '../http/route.js';
 import type { Language } from '../i18n/index.js';
-import { fiscalDaySchema, salesReportSchema } from './schema.js';
+import { auditReportSchema, fiscalDaySchema, salesReportSchema } from './schema.js';
 import { GROUP_BY, type Reports } from './service.js';
+import { EXPORT_FORMATS } from './export.js';
+import type { StoredRow } from './store.js';
 
 function wantsCsv(format: unknown, accepts: string | false): boolean {
   const f = Array.isArray(format) ? format[format.length - 1] : format;
@@ -26,7 +28,10 @@ function wantsCsv(format: unknown, accepts: string | false): boolean {
 const tags = ['Report'];
 const WITHOUT_RIGHT = ERR.missingRight('Without ReportRead.');
 
-export const reportRoutes = routes<{ reports: Reports; shopLanguage: Language }>([
+/** How the engine answers a stored row of one of its resources (present hooks, hidden fields) to this caller. */
+export type Presenter = (resource: 'cashcounts' | 'shifts' | 'fiscalreports', row: StoredRow, caller: Caller) => unknown;
+
+export const reportRoutes = routes<{ reports: Reports; shopLanguage: Language; present: Presenter }>([
   {
     method: 'get',
     path: '/api/reports/sales',
@@ -95,6 +100,107 @@ export const reportRoutes = routes<{ reports: Reports; shopLanguage: Language }>
         if (raw !== undefined && !/^\d{1,9}$/.test(raw)) throw errors.member('number', 'reports.notDayNumber', { value: raw });
         if (!reports.fiscalDeviceExists(name)) throw errors.member('fiscalName', 'fiscal.notFound', { name });
         res.json(reports.fiscalDay(name, raw === undefined ? undefined : Number(raw)));
+      },
+  },
+  {
+    method: 'get',
+    path: '/api/reports/export',
+    operationId: 'reports.export',
+    tags,
+    summary: "Days' sales for the accountant: POHODA XML or a CSV journal",
+    description:
+      "Requires ReportRead. Local days `from`..`to` (at most a year). `format=pohoda`: STORMWARE POHODA's XML import — a `dat:dataPack` " +
+      '(version 2.0, `ico` the accounting unit’s IČO) of one internal document (`int:intDoc`) a day with one item a VAT rate: its base, VAT ' +
+      'and total (`typ:price`, `typ:priceVAT`, `typ:priceSum`; `rateVAT` none/high/low/third by the rates, highest first, and `percentVAT` ' +
+      'the exact rate), the day’s tickets and payments in `intNote`. `format=csv`: a journal of the closed tickets, a line per ticket and ' +
+      'VAT rate (date, time, fiscal receipt, ticket, register, waiter, rate, base, VAT, total, payments), then a total line per rate; UTF-8 ' +
+      'with a byte-order mark, in the language of the request (Slovak and Czech: `;` and a decimal comma). Both come from the tickets’ own ' +
+      'VAT split, exact to the cent, and agree with each other and with GET /api/reports/sales?groupBy=vat.',
+    rights: ['ReportRead'],
+    query: z.object({
+      from: z.string().openapi({ param: { description: 'First day, `YYYY-MM-DD` (local).', example: '2026-11-01' } }),
+      to: z.string().openapi({ param: { description: 'Last day, `YYYY-MM-DD` (local), at most a year after `from`.', example: '2026-11-30' } }),
+      format: z.enum(EXPORT_FORMATS).openapi({ param: { description: '`pohoda` (XML) or `csv` (journal).' } }),
+      ico: z.string().optional().openapi({ param: { description: 'format=pohoda: the IČO of the accounting unit in POHODA (its dataPack `ico`), digits.', example: '12345678' } }),
+    }),
+    responses: { 200: { description: 'The file, as an attachment.', schema: z.string(), contentType: 'application/xml', also: { 'text/csv': z.string() } } },
+    errors: [ERR.validation('A missing or malformed `from`/`to`, `to` before `from` or more than a year after it, no or an unknown `format`, no or a malformed `ico` for POHODA.'), ERR.unauthenticated(), WITHOUT_RIGHT],
+    handler:
+      ({ reports, shopLanguage }) =>
+      (req, res) => {
+        requireRight(callerOf(res), 'ReportRead');
+        const file = reports.accountingExport(req.query as Record<string, unknown>, requestLanguage(req, res, shopLanguage));
+        const name = file.format === 'pohoda' ? `pohoda-${file.from}_${file.to}.xml` : `journal-${file.from}_${file.to}.csv`;
+        res.setHeader('Content-Disposition', `attachment; filename="${name}"`);
+        res.type(file.format === 'pohoda' ? 'application/xml; charset=utf-8' : 'text/csv; charset=utf-8').send(file.body);
+      },
+  },
+  {
+    method: 'get',
+    path: '/api/reports/audit',
+    operationId: 'reports.audit',
+    tags,
+    summary: 'Voids, deleted items, returns, discounts and price overrides per day and user',
+    description:
+      "Requires ReportRead. Local days in the shop's time zone, `from` and `to` included. Where money walks out: each kind as events, " +
+      'quantity and amount, per day and user — for voids and deleted items the user who made them, for returns, discounts and price ' +
+      'overrides the waiter whose ticket it is. Each event, with when, which ticket and how much: GET /api/auditevents ' +
+      '(filters Day, UserName, Kind, TicketId).',
+    rights: ['ReportRead'],
+    query: z.object({
+      from: z.string().openapi({ param: { description: 'First day, `YYYY-MM-DD` (local).', example: '2026-11-01' } }),
+      to: z.string().openapi({ param: { description: 'Last day, `YYYY-MM-DD` (local).', example: '2026-11-30' } }),
+    }),
+    responses: { 200: { description: 'The audit.', schema: named('AuditReport', z.object(auditReportSchema.shape)) } },
+    errors: [ERR.validation('A missing or malformed `from`/`to`, or `to` before `from`.'), ERR.unauthenticated(), WITHOUT_RIGHT],
+    handler:
+      ({ reports }) =>
+      (req, res) => {
+        requireRight(callerOf(res), 'ReportRead');
+        res.json(reports.audit(req.query as Record<string, unknown>));
+      },
+  },
+  {
+    method: 'get',
+    path: '/api/reports/fiscaldays',
+    operationId: 'reports.fiscalDays',
+    tags,
+    summary: "A date's fiscal days: their X/Z figures, every X and Z report, the cash counts, and the shifts",
+    description:
+      "Requires ReportRead. `date` is a local day in the shop's time zone. Every fiscal day that had a receipt, an X or Z report or a " +
+      'cash count on that date, with its figures (as GET /api/reports/fiscalday), each report the device printed of it (who asked, ' +
+      'when, what it printed) and each count of it; and every shift open at any time that date. After a Z the closed day is what ' +
+      'the date shows (`isOpen: false`), not the empty day after it.',
+    rights: ['ReportRead'],
+    query: z.object({ date: z.string().openapi({ param: { description: 'The local day, `YYYY-MM-DD`.', example: '2026-11-21' } }) }),
+    responses: {
+      200: {
+        description: "The date's fiscal days and shifts.",
+        schema: {
+          name: 'FiscalDays',
+          uses: ['cashcounts', 'shifts', 'fiscalreports'],
+          compose: (model) =>
+            z.object({
+              date: z.string(),
+              timeZone: z.string(),
+              days: z.array(z.object({ figures: z.object(fiscalDaySchema.shape), reports: z.array(model('fiscalreports')), cashCounts: z.array(model('cashcounts')) })),
+              shifts: z.array(model('shifts')),
+            }),
+        },
+      },
+    },
+    errors: [ERR.validation('A missing or malformed `date`.'), ERR.unauthenticated(), WITHOUT_RIGHT],
+    handler:
+      ({ reports, present }) =>
+      (req, res) => {
+        const caller = callerOf(res);
+        requireRight(caller, 'ReportRead');
+        const on = reports.fiscalDays(req.query as Record<string, unknown>);
+        res.json({
+          ...on,
+          days: on.days.map((d) => ({ figures: d.figures, reports: d.reports.map((r) => present('fiscalreports', r, caller)), cashCounts: d.cashCounts.map((r) => present('cashcounts', r, caller)) })),
+          shifts: on.shifts.map((r) => present('shifts', r, caller)),
+        });
       },
   },
 ]);

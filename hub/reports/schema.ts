@@ -65,3 +65,21 @@ export const fiscalDaySchema = z.object({
     .number()
     .describe('Slovak cash rounding (eKasa devices): what rounding the cash part to 5 cents added to the payments (negative: took off), apart from the sales: the payments add up to total + rounding.'),
 });
+
+const auditFigure = z.object({ events: z.number().int(), quantity: z.number().describe('Items (0 for discounts, which are whole tickets’).'), amount: z.number() });
+const auditFigures = {
+  voids: auditFigure.describe('Items taken off by a storno, at their value.'),
+  deletes: auditFigure.describe('Items of tickets deleted while open, at their value.'),
+  returns: auditFigure.describe('Items given back on closed returns: the refunds.'),
+  discounts: auditFigure.describe('What item and ticket discounts took off closed tickets (events: tickets).'),
+  priceOverrides: auditFigure.describe('Items sold at a price other than the list price: (list − sold) × quantity.'),
+  total: z.number().describe('Every amount above together.'),
+};
+
+export const auditReportSchema = z.object({
+  from: z.string(),
+  to: z.string(),
+  timeZone: z.string(),
+  rows: z.array(z.object({ day: z.string().describe('Local day, YYYY-MM-DD.'), userName: z.string(), name: z.string(), ...auditFigures })).describe('One per day and user, by day then user name.'),
+  totals: z.object(auditFigures),
+});

@@ -10,7 +10,28 @@ import { csvConvention, formatDecimal, t, type Language, type MessageKey } from 
 import { inTransaction, type Db } from '../../db/client.js';
 import type { Logger } from '../core/log.js';
 import { fiscalDeviceConfig, readFiscalStatus } from '../resources/fiscaldevices/store.js';
-import { backfillBatch, backfillDone, fiscalDayTotals, latestFiscalBucket, paymentTypeNames, sumTotals, type SummedRow } from './store.js';
+import {
+  backfillBatch,
+  backfillDone,
+  catalogVatRates,
+  closedTicketsBetween,
+  countsOfDay,
+  dailyTotals,
+  fiscalDaysBetween,
+  fiscalDayTotals,
+  lastReportNumbers,
+  latestFiscalBucket,
+  paymentTypeNames,
+  reportsOfDay,
+  shiftsBetween,
+  sumTotals,
+  type StoredRow,
+  type SummedRow,
+} from './store.js';
+import { fromZoned } from '../core/time.js';
+import { auditSums } from './audit-store.js';
+import type { AuditKind } from './audit.js';
+import { EXPORT_FORMATS, journalCsv, pohodaRateClasses, pohodaXml, type DaySales, type ExportFormat, type JournalTicket } from './export.js';
 import { fiscalBucket, MEASURES, type Dimension, type Measures } from './totals.js';
 
 export const GROUP_BY = ['product', 'category', 'waiter', 'register', 'vat', 'payment', 'hour', 'day', 'month'] as const;
@@ -58,7 +79,8 @@ function parseDay(name: string, value: unknown): number {
   const text = typeof value === 'string' ? value.trim() : '';
   const m = DATE.exec(text);
   const ms = m ? utc(Number(m[1]), Number(m[2]) - 1, Number(m[3])) : NaN;
-  if (!m || Number.isNaN(ms) || new Date(ms).getUTCDate() !== Number(m[3])) {
+  // A real date reads back the same (month 13 would roll over to next January, 30 February to March).
+  if (!m || Number.isNaN(ms) || iso(ms) !== text) {
     throw errors.member(name, text ? 'reports.notDate' : 'reports.dateRequired', { value: text ?? '' }, text ? 'Invalid' : 'Required');
   }
   return ms;
@@ -181,6 +203,155 @@ export class Reports {
   fiscalDay(fiscalName: string, number?: number): FiscalDay {
     return fiscalDayFigures(this.db, fiscalName, number);
   }
+
+  /**
+   * The sales of local days `from`..`to` for the accountant (issue 28): POHODA's XML import (one
+   * internal document a day, a VAT rate an item) from the running totals, or a CSV journal of the
+   * closed tickets (a line per ticket and VAT rate). Both exact to the cent, and equal to each other
+   * and to the sales report per day and rate.
+   */
+  accountingExport(query: Record<string, unknown>, lang: Language): { format: ExportFormat; from: string; to: string; body: string } {
+    const q = lowerKeys(query);
+    const fromMs = parseDay('from', q.from);
+    const toMs = parseDay('to', q.to);
+    if (toMs < fromMs) throw errors.member('to', 'reports.toBeforeFrom', { from: iso(fromMs) }, 'OutOfRange');
+    if ((toMs - fromMs) / DAY > 366) throw errors.member('to', 'reports.tooLong', {}, 'OutOfRange');
+    const raw = typeof q.format === 'string' ? q.format : '';
+    const format = EXPORT_FORMATS.find((f) => f === raw.toLowerCase());
+    if (!format) throw errors.member('format', 'export.notFormat', { value: raw }, raw ? 'Invalid' : 'Required');
+    const [from, to] = [iso(fromMs), iso(toMs)];
+    const types = paymentTypeNames(this.db);
+    if (format === 'csv') {
+      const start = this.localMidnight(fromMs);
+      const end = this.localMidnight(toMs + DAY);
+      const paymentName = (n: number) => types.get(n)?.name ?? String(n);
+      return { format, from, to, body: journalCsv(closedTicketsBetween(this.db, start, end) as unknown as JournalTicket[], { language: lang, timeZone: this.timeZone, paymentName }) };
+    }
+    const ico = typeof q.ico === 'string' ? q.ico.trim() : '';
+    if (!/^\d{1,15}$/.test(ico)) throw errors.member('ico', 'export.icoRequired', {}, ico ? 'Invalid' : 'Required');
+    const days = new Map<string, DaySales>();
+    const dayOf = (day: string) => {
+      let d = days.get(day);
+      if (!d) days.set(day, (d = { day, tickets: 0, vat: [], payments: [] }));
+      return d;
+    };
+    for (const r of dailyTotals(this.db, 'total', from, to)) if (r.tickets) dayOf(r.day).tickets = r.tickets;
+    for (const r of dailyTotals(this.db, 'vat', from, to)) {
+      if (!r.tickets) continue;
+      const gross = fromScaled(r.net);
+      const vat = fromScaled(r.vat);
+      dayOf(r.day).vat.push({ rate: Number(r.key), base: gross.minus(vat), vat, gross });
+    }
+    for (const r of dailyTotals(this.db, 'payment', from, to)) {
+      if (r.tickets) dayOf(r.day).payments.push({ name: types.get(Number(r.key))?.name ?? r.label ?? r.key, amount: fromScaled(r.net) });
+    }
+    const list = [...days.values()].filter((d) => d.vat.length).sort((a, b) => a.day.localeCompare(b.day));
+    for (const d of list) d.vat.sort((a, b) => a.rate - b.rate);
+    const rateClasses = pohodaRateClasses([...catalogVatRates(this.db), ...list.flatMap((d) => d.vat.map((v) => v.rate))]);
+    return { format, from, to, body: pohodaXml(list, { ico, from, to, language: lang, rateClasses }) };
+  }
+
+  /** The instant a local day (UTC midnight `ms` names it) begins in the shop's time zone. */
+  private localMidnight(ms: number): number {
+    const d = new Date(ms);
+    return fromZoned({ year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() }, this.timeZone).getTime();
+  }
+
+  /**
+   * The audit per local day and user (issue 28): voids, deleted items, returns, discounts and price
+   * overrides, each as events, quantity and amount; `from` and `to` included.
+   */
+  audit(query: Record<string, unknown>): AuditReport {
+    const q = lowerKeys(query);
+    const fromMs = parseDay('from', q.from);
+    const toMs = parseDay('to', q.to);
+    if (toMs < fromMs) throw errors.member('to', 'reports.toBeforeFrom', { from: iso(fromMs) }, 'OutOfRange');
+    if ((toMs - fromMs) / DAY > MAX_DAYS) throw errors.member('to', 'reports.tooLong', {}, 'OutOfRange');
+    const empty = (): AuditFigures => ({
+      voids: { events: 0, quantity: 0, amount: 0 },
+      deletes: { events: 0, quantity: 0, amount: 0 },
+      returns: { events: 0, quantity: 0, amount: 0 },
+      discounts: { events: 0, quantity: 0, amount: 0 },
+      priceOverrides: { events: 0, quantity: 0, amount: 0 },
+      total: 0,
+    });
+    // Summed as scaled integers; turned into decimals once.
+    const rows = new Map<string, { day: string; userName: string; name: string } & AuditFigures>();
+    const totals = empty();
+    for (const r of auditSums(this.db, iso(fromMs), iso(toMs))) {
+      const field = AUDIT_FIELDS[r.kind as AuditKind];
+      if (!field || field === 'total') continue;
+      const id = `${r.day}\u0000${r.userName}`;
+      let row = rows.get(id);
+      if (!row) rows.set(id, (row = { day: r.day, userName: r.userName, name: r.name || r.userName, ...empty() }));
+      for (const target of [row, totals]) {
+        const f = target[field] as AuditFigure;
+        f.events += r.events;
+        f.quantity += r.quantity;
+        f.amount += r.amount;
+        target.total += r.amount;
+      }
+    }
+    const done = <T extends AuditFigures>(f: T): T => {
+      const out = { ...f };
+      for (const k of Object.values(AUDIT_FIELDS)) {
+        const v = f[k] as AuditFigure;
+        (out[k] as AuditFigure) = { events: v.events, quantity: scaled('quantity', v.quantity), amount: scaled('net', v.amount) };
+      }
+      out.total = scaled('net', f.total);
+      return out;
+    };
+    return { from: iso(fromMs), to: iso(toMs), timeZone: this.timeZone, rows: [...rows.values()].map(done), totals: done(totals) };
+  }
+
+  /**
+   * A local date's fiscal days (issue 28): every fiscal day that had a receipt, a report or a count
+   * that day, with its figures, every X and Z report and cash count of it; and the shifts open at
+   * any time that day. A day closed by a Z stays the day shown, never the empty day after it.
+   */
+  fiscalDays(query: Record<string, unknown>): FiscalDaysOn {
+    const q = lowerKeys(query);
+    const ms = parseDay('date', q.date);
+    const from = this.localMidnight(ms);
+    const to = this.localMidnight(ms + DAY);
+    const days = fiscalDaysBetween(this.db, from, to).map(({ fiscalName, number }) => ({
+      figures: fiscalDayFigures(this.db, fiscalName, number),
+      reports: reportsOfDay(this.db, fiscalName, number),
+      cashCounts: countsOfDay(this.db, fiscalName, number),
+    }));
+    return { date: iso(ms), timeZone: this.timeZone, days, shifts: shiftsBetween(this.db, from, to) };
+  }
+}
+
+const AUDIT_FIELDS: Record<AuditKind, keyof AuditFigures> = { Void: 'voids', Delete: 'deletes', Return: 'returns', Discount: 'discounts', PriceOverride: 'priceOverrides' };
+
+export interface AuditFigure {
+  events: number;
+  quantity: number;
+  amount: number;
+}
+export interface AuditFigures {
+  voids: AuditFigure;
+  deletes: AuditFigure;
+  returns: AuditFigure;
+  discounts: AuditFigure;
+  priceOverrides: AuditFigure;
+  /** Every kind's amount together. */
+  total: number;
+}
+export interface AuditReport {
+  from: string;
+  to: string;
+  timeZone: string;
+  rows: Array<{ day: string; userName: string; name: string } & AuditFigures>;
+  totals: AuditFigures;
+}
+
+export interface FiscalDaysOn {
+  date: string;
+  timeZone: string;
+  days: Array<{ figures: FiscalDay; reports: StoredRow[]; cashCounts: StoredRow[] }>;
+  shifts: StoredRow[];
 }
 
 /**
@@ -189,7 +360,7 @@ export class Reports {
  * that day; default the open day as the hub last saw the device, else its latest day with sales.
  */
 export function fiscalDayFigures(db: Db, fiscalName: string, number?: number): FiscalDay {
-  const open = readFiscalStatus(db, fiscalName).dailySalesReportNumber;
+  const open = openFiscalDay(db, fiscalName);
   const latest = latestFiscalBucket(db, fiscalBucket(fiscalName, 0).slice(0, -10));
   const latestNumber = latest ? Number(latest.slice(-10)) : undefined;
   const day = number ?? Math.max(open ?? 0, latestNumber ?? 0);
@@ -217,7 +388,7 @@ export function fiscalDayFigures(db: Db, fiscalName: string, number?: number): F
   return {
     fiscalName,
     dailySalesReportNumber: day,
-    isOpen: open === null ? null : open === day,
+    isOpen: open === null ? null : day >= open,
     tickets: total?.tickets ?? 0,
     total: scaled('net', total?.net ?? 0),
     returns: scaled('returns', total?.returns ?? 0),
@@ -228,6 +399,18 @@ export function fiscalDayFigures(db: Db, fiscalName: string, number?: number): F
     cashSales: scaled('net', cash),
     rounding: scaled('net', rounded?.net ?? 0),
   };
+}
+
+/**
+ * The device's open fiscal day as far as the hub knows: from its status as last seen, and from the
+ * reports it printed (after a Z numbered n the open day is n + 1; an X names the open day). Null:
+ * nothing known yet.
+ */
+export function openFiscalDay(db: Db, fiscalName: string): number | null {
+  const seen = readFiscalStatus(db, fiscalName).dailySalesReportNumber;
+  const { x, z } = lastReportNumbers(db, fiscalName);
+  const known = [seen, x, z === null ? null : z + 1].filter((n): n is number => n !== null);
+  return known.length ? Math.max(...known) : null;
 }
 
 export interface FiscalDay {

@@ -1,11 +1,17 @@
 /**
  * The running sales totals' SQL (issue 21). `recordTicketClose` and `recordTicketVoids` run inside the
  * transaction of the close or the ticket write, so a total exists if and only if its sale (or void)
- * does; reports read sums of a few hundred rows per month. Old stores are brought up to date once by
- * `backfillBatch` (tickets closed before this version).
+ * does; reports read sums of a few hundred rows per month. Each closed ticket carries a mark
+ * (`sales_counted`) set in the transaction that adds it: the backfill (`backfillBatch`) counts exactly
+ * the closed tickets without it — those of a store upgraded from a version without totals, or of one
+ * whose totals migration 0016 rebuilt (issue 28: an earlier backfill chose by closeDate and counted
+ * back-dated tickets twice).
  */
 import { rawSql, type Db } from '../../db/client.js';
-import { getMeta, setMeta } from '../core/meta-store.js';
+import { newId } from '../resources/engine/keys.js';
+import { closeEvents, voidEvents } from './audit.js';
+import { forgetCloseEvents, insertAuditEvents } from './audit-store.js';
+import { recordShiftSale } from './drawer-store.js';
 import { addClosedTicket, addVoids, MEASURES, TotalsDelta, voidedLines, type ClosedTicket, type Dimension, type Lookups, type Measures } from './totals.js';
 
 const COLUMNS: Record<keyof Measures, string> = {
@@ -35,7 +41,7 @@ export function applyDelta(db: Db, delta: TotalsDelta): void {
 
 /** The plus' categories and VAT rates and the payment types, read once per lookup and kept for the batch. */
 export function lookupsOf(db: Db): Lookups {
-  const plus = new Map<string, { category: string | null; vatRate: number | null } | undefined>();
+  const plus = new Map<string, { category: string | null; vatRate: number | null; unitPrice: number | null } | undefined>();
   const types = new Map<number, { name: string; isChangeable: boolean } | undefined>();
   return {
     plu(code, stockName) {
@@ -43,9 +49,9 @@ export function lookupsOf(db: Db): Lookups {
       if (!plus.has(key)) {
         plus.set(
           key,
-          rawSql.get<{ category: string | null; vatRate: number | null }>(
+          rawSql.get<{ category: string | null; vatRate: number | null; unitPrice: number | null }>(
             db,
-            "SELECT category, json_extract(doc, '$.vatInfo.rate') AS vatRate FROM plus WHERE stock_name = ? AND code = ?",
+            "SELECT category, json_extract(doc, '$.vatInfo.rate') AS vatRate, json_extract(doc, '$.unitPrice.amount') AS unitPrice FROM plus WHERE stock_name = ? AND code = ?",
             [stockName, code],
           ),
         );
@@ -62,25 +68,48 @@ export function lookupsOf(db: Db): Lookups {
   };
 }
 
-/** The close of a ticket, added to the running totals in the close's transaction. */
-export function recordTicketClose(db: Db, ticket: object, timeZone: string): void {
+/**
+ * The close of a ticket, added to the running totals in the close's transaction, and the ticket
+ * marked as counted in the same transaction: a ticket counts once because it is marked, whatever its
+ * dates say. Answers false (and adds nothing) for a ticket counted already.
+ */
+export function recordTicketClose(db: Db, ticket: object, timeZone: string): boolean {
+  if (!markCounted(db, (ticket as { id: string }).id)) return false;
   const delta = new TotalsDelta();
-  addClosedTicket(delta, ticket as ClosedTicket, timeZone, lookupsOf(db));
+  const lookups = lookupsOf(db);
+  addClosedTicket(delta, ticket as ClosedTicket, timeZone, lookups);
   applyDelta(db, delta);
+  insertAuditEvents(db, closeEvents(ticket as AuditedTicket, timeZone, lookups, newId, { priceOverrides: true }));
+  // The drawer of the register it closed on takes its cash now, in the shift open now (issue 28).
+  recordShiftSale(db, ticket as ClosedTicket, lookups);
+  return true;
 }
 
-/** Items a ticket write (a storno) or a delete takes off a ticket, added to the voids in that write's transaction. */
+type AuditedTicket = Parameters<typeof closeEvents>[0];
+
+/** Marks a closed ticket as counted; false when it was already (or is not closed). */
+function markCounted(db: Db, id: string): boolean {
+  return rawSql.run(db, 'UPDATE tickets SET sales_counted = 1 WHERE id = ? AND is_closed = 1 AND sales_counted = 0', [id]).changes === 1;
+}
+
+/**
+ * Items a ticket write (a storno) or a delete (`deleted`) takes off a ticket, added to the voids and
+ * to the audit in that write's transaction.
+ */
 export function recordTicketVoids(
   db: Db,
+  ticket: { id: string; name?: string | null; location?: { tableName?: string | null } | null },
   items: { before: unknown[]; after: unknown[] },
   by: { at: Date; userName: string; name: string; deviceName: string },
   timeZone: string,
+  deleted = false,
 ): void {
   const lines = voidedLines(items.before as ClosedTicket['items'], items.after as ClosedTicket['items']);
   if (!lines.length) return;
   const delta = new TotalsDelta();
   addVoids(delta, lines, by, timeZone, lookupsOf(db));
   applyDelta(db, delta);
+  insertAuditEvents(db, voidEvents(lines, ticket, by, deleted, timeZone, newId));
 }
 
 export type SummedRow = { key: string; label: string | null } & Measures;
@@ -125,61 +154,134 @@ export function latestFiscalBucket(db: Db, prefix: string): string | undefined {
   return rawSql.get<{ b: string | null }>(db, "SELECT max(bucket) AS b FROM sales_totals WHERE dimension = 'total' AND bucket > ? AND bucket < ?", [prefix, `${prefix}\uffff`])?.b ?? undefined;
 }
 
+/** The highest fiscal days of a device's recorded X and Z reports. */
+export function lastReportNumbers(db: Db, fiscalName: string): { x: number | null; z: number | null } {
+  const row = rawSql.get<{ x: number | null; z: number | null }>(
+    db,
+    "SELECT max(CASE WHEN kind = 'X' THEN number END) AS x, max(CASE WHEN kind = 'Z' THEN number END) AS z FROM fiscal_reports WHERE fiscal_name = ?",
+    [fiscalName],
+  );
+  return { x: row?.x ?? null, z: row?.z ?? null };
+}
+
+// --- Accounting exports (issue 28): a range's figures per local day, and its closed tickets. ---
+
+/** One dimension's rows per local day and key over [from, to] (YYYY-MM-DD, both included). */
+export function dailyTotals(db: Db, dimension: 'total' | 'vat' | 'payment', from: string, to: string): Array<{ day: string } & SummedRow> {
+  return rawSql.all<{ day: string } & SummedRow>(
+    db,
+    `SELECT substr(bucket, 3) AS day, key, label, ${SUMS} FROM sales_totals WHERE dimension = ? AND bucket BETWEEN ? AND ? GROUP BY bucket, key ORDER BY bucket, key`,
+    [dimension, `d:${from}`, `d:${to}`],
+  );
+}
+
+/** The closed tickets of [from, to) (epoch ms), in the order they closed; from the close_date index. */
+export function closedTicketsBetween(db: Db, from: number, to: number): Array<Record<string, unknown>> {
+  return rawSql
+    .all<{ doc: string }>(db, 'SELECT doc FROM tickets WHERE close_date >= ? AND close_date < ? ORDER BY close_date, id', [from, to])
+    .map((r) => JSON.parse(r.doc) as Record<string, unknown>);
+}
+
+/** Every VAT rate of the catalog's plus. */
+export function catalogVatRates(db: Db): number[] {
+  return rawSql.all<{ rate: number }>(db, "SELECT DISTINCT json_extract(doc, '$.vatInfo.rate') AS rate FROM plus WHERE json_extract(doc, '$.vatInfo.rate') IS NOT NULL", []).map((r) => r.rate);
+}
+
+// --- A fiscal day's history (issue 28): the days with something on a date, and what each holds. ---
+
+/** A stored resource row as the engine presents it. */
+export interface StoredRow {
+  doc: Record<string, unknown>;
+  v: number;
+}
+const rows = (list: Array<{ doc: string; v: number }>): StoredRow[] => list.map((r) => ({ doc: JSON.parse(r.doc) as Record<string, unknown>, v: r.v }));
+
+/**
+ * The fiscal days that had anything in [from, to) (epoch ms): a receipt, an X or Z report, a cash
+ * count. From the indexes on close_date, taken_at and counted_at: a day's rows, not the tables.
+ */
+export function fiscalDaysBetween(db: Db, from: number, to: number): Array<{ fiscalName: string; number: number }> {
+  return rawSql.all<{ fiscalName: string; number: number }>(
+    db,
+    `SELECT close_fiscal_name AS fiscalName, close_daily_sales_report_number AS number FROM tickets
+       WHERE close_date >= ? AND close_date < ? AND close_fiscal_name IS NOT NULL AND close_daily_sales_report_number IS NOT NULL
+     UNION SELECT fiscal_name, number FROM fiscal_reports WHERE taken_at >= ? AND taken_at < ?
+     UNION SELECT fiscal_name, day_number FROM cash_counts WHERE counted_at >= ? AND counted_at < ? AND fiscal_name <> '' AND day_number > 0
+     ORDER BY 1, 2`,
+    [from, to, from, to, from, to],
+  );
+}
+
+/** Every X and Z report of one fiscal day, in the order they were taken. */
+export function reportsOfDay(db: Db, fiscalName: string, number: number): StoredRow[] {
+  return rows(rawSql.all(db, 'SELECT doc, v FROM fiscal_reports WHERE fiscal_name = ? AND number = ? ORDER BY taken_at, rowid', [fiscalName, number]));
+}
+
+/** Every cash count of one fiscal day (of a fiscal day, or of a shift of a register printing on it). */
+export function countsOfDay(db: Db, fiscalName: string, number: number): StoredRow[] {
+  return rows(rawSql.all(db, 'SELECT doc, v FROM cash_counts WHERE fiscal_name = ? AND day_number = ? ORDER BY counted_at, rowid', [fiscalName, number]));
+}
+
+/** How long a shift may stay open and still be found by the days it spans (a register left open over a long weekend). */
+const LONGEST_SHIFT_MS = 14 * 86_400_000;
+
+/** The shifts open at any time in [from, to): opened before `to` and not closed before `from`. */
+export function shiftsBetween(db: Db, from: number, to: number): StoredRow[] {
+  return rows(
+    rawSql.all(
+      db,
+      `SELECT doc, v FROM shifts WHERE opened_at >= ? AND opened_at < ? AND (closed_at IS NULL OR closed_at >= ?)
+       UNION ALL SELECT doc, v FROM shifts INDEXED BY shifts_one_open WHERE is_open = 1 AND opened_at < ?`,
+      [from - LONGEST_SHIFT_MS, to, from, from - LONGEST_SHIFT_MS],
+    ),
+  ).sort((a, b) => String(a.doc.openedAt).localeCompare(String(b.doc.openedAt)));
+}
+
 /** Payment types as reports show them. */
 export function paymentTypeNames(db: Db): Map<number, { name: string; category: string }> {
   const rows = rawSql.all<{ number: number; name: string | null; category: string }>(db, "SELECT number, json_extract(doc, '$.name') AS name, category FROM payment_types", []);
   return new Map(rows.map((r) => [r.number, { name: r.name ?? String(r.number), category: r.category }]));
 }
 
-// --- The one-time backfill of a store that had tickets before the running totals existed. ---
+// --- The backfill: closed tickets not yet in the totals (an upgraded store, a repaired one). ---
 
-const SINCE = 'reports.since';
-const CURSOR = 'reports.backfill';
-
-/** From when closes are counted as they happen (set once, at the first start of this version). */
-export function countingSince(db: Db, now: number): number {
-  const known = getMeta(db, SINCE);
-  if (known !== undefined) return Number(known);
-  setMeta(db, SINCE, String(now));
-  return now;
+/**
+ * Marks every closed ticket as counted, for a generator that wrote their totals itself
+ * (scripts/generate-store.ts); tickets it leaves open are counted when they close.
+ */
+export function markAllCounted(db: Db): void {
+  rawSql.run(db, 'UPDATE tickets SET sales_counted = 1 WHERE is_closed = 1 AND sales_counted = 0', []);
 }
 
-/** Marks every ticket in the store as counted (a generator that wrote the totals itself). */
-export function markCounted(db: Db): void {
-  setMeta(db, SINCE, '0');
-  setMeta(db, CURSOR, 'done');
-}
+// Served by the partial index tickets_uncounted, which holds only the closed tickets not yet counted
+// (none, once a store is counted). Named: without statistics SQLite's planner prefers an index on
+// is_closed alone and would read every closed ticket; the condition is the index's own, as it must be.
+const UNCOUNTED = 'tickets INDEXED BY tickets_uncounted WHERE is_closed = 1 AND sales_counted = 0';
 
-/** True when no ticket closed before counting began is left to count. */
+/** True when every closed ticket is in the totals. */
 export function backfillDone(db: Db): boolean {
-  const cursor = getMeta(db, CURSOR);
-  const since = Number(getMeta(db, SINCE) ?? 0);
-  if (cursor === 'done' || since === 0) return true;
-  return !rawSql.get(db, 'SELECT 1 AS hit FROM tickets WHERE close_date < ? AND rowid > ? AND is_closed = 1 LIMIT 1', [since, Number(cursor ?? 0)]);
+  return !rawSql.get(db, `SELECT 1 AS hit FROM ${UNCOUNTED} LIMIT 1`, []);
 }
 
 /**
- * Adds the next `take` tickets closed before counting began to the totals (one transaction, the
- * caller's). Answers how many it added; 0 when the backfill is complete.
+ * Adds up to `take` closed tickets not yet counted to the totals and marks them, in one transaction
+ * (the caller's): a stop between two batches leaves each ticket either counted and marked, or
+ * neither. Answers how many it added; 0 when none is left.
  */
 export function backfillBatch(db: Db, timeZone: string, take: number): number {
-  const since = Number(getMeta(db, SINCE) ?? 0);
-  const cursor = getMeta(db, CURSOR);
-  if (cursor === 'done' || since === 0) return 0;
-  const after = Number(cursor ?? 0);
-  const rows = rawSql.all<{ r: number; doc: string }>(
-    db,
-    'SELECT rowid AS r, doc FROM tickets WHERE rowid > ? AND is_closed = 1 AND close_date < ? ORDER BY rowid LIMIT ?',
-    [after, since, take],
-  );
-  if (!rows.length) {
-    setMeta(db, CURSOR, 'done');
-    return 0;
-  }
+  const rows = rawSql.all<{ id: string; doc: string }>(db, `SELECT id, doc FROM ${UNCOUNTED} LIMIT ?`, [take]);
   const delta = new TotalsDelta();
   const lookups = lookupsOf(db);
-  for (const row of rows) addClosedTicket(delta, JSON.parse(row.doc) as ClosedTicket, timeZone, lookups);
+  let counted = 0;
+  for (const row of rows) {
+    if (!markCounted(db, row.id)) continue;
+    const ticket = JSON.parse(row.doc) as AuditedTicket;
+    addClosedTicket(delta, ticket, timeZone, lookups);
+    // A ticket counted again after a rebuild of the totals (migration 0016) keeps one audit of its close.
+    forgetCloseEvents(db, row.id);
+    insertAuditEvents(db, closeEvents(ticket, timeZone, lookups, newId, { priceOverrides: false }));
+    counted++;
+  }
   applyDelta(db, delta);
-  setMeta(db, CURSOR, String(rows[rows.length - 1].r));
-  return rows.length;
+  return counted;
 }

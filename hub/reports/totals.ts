@@ -97,7 +97,8 @@ export const productKey = (plu: { code: number; stockName: string }) => `${plu.s
 
 /** What the totals need to know of a plu, and of a payment type. */
 export interface Lookups {
-  plu(code: number, stockName: string): { category: string | null; vatRate: number | null } | undefined;
+  /** `unitPrice`: the plu's list price now (the audit's price overrides). */
+  plu(code: number, stockName: string): { category: string | null; vatRate: number | null; unitPrice?: number | null } | undefined;
   paymentType(number: number): { name: string; isChangeable: boolean } | undefined;
 }
 
@@ -194,7 +195,7 @@ function vatOf(t: ClosedTicket, lookups: Lookups): Array<{ rate: string; vat: st
 }
 
 /** What each payment type brought in: the change comes back out of the changeable (cash) payments, in order. */
-function paidNetOfChange(t: ClosedTicket, lookups: Lookups): Map<number, Dec> {
+export function paidNetOfChange(t: ClosedTicket, lookups: Lookups): Map<number, Dec> {
   let change = dec(t.change ?? 0);
   const out = new Map<number, Dec>();
   for (const p of t.payments ?? []) {

@@ -18,6 +18,9 @@ import { stockTakings } from './stocktakings/resource.js';
 import { receiptEmails } from './receipts/resource.js';
 import { cashCounts } from './cashcounts/resource.js';
 import { zones } from './zones/resource.js';
+import { fiscalReports } from '../reports/fiscal-reports.js';
+import { auditEvents } from '../reports/audit.js';
+import { shifts } from './shifts/resource.js';
 
 export const RESOURCES: readonly ResourceDef[] = [
   customers,
@@ -38,6 +41,9 @@ export const RESOURCES: readonly ResourceDef[] = [
   receiptEmails,
   cashCounts,
   zones,
+  shifts,
+  fiscalReports,
+  auditEvents,
 ];
 
-export { zones, cashCounts, categories, receiptEmails, stockTakings, stockTransfers, orders, tickets, customers, devices, fiscalDevices, modifiers, numberings, orderEndpoints, paymentTypes, plus, stocks, users };
+export { zones, cashCounts, shifts, fiscalReports, auditEvents, categories, receiptEmails, stockTakings, stockTransfers, orders, tickets, customers, devices, fiscalDevices, modifiers, numberings, orderEndpoints, paymentTypes, plus, stocks, users };

@@ -10,7 +10,7 @@ import { startHub, type TestHub } from '../support/hub.js';
 import { expect2xx, item, register, restaurant } from '../tickets/fixture.js';
 
 // Not sessions: a login prunes those dead for a day, so the table holds a day of logins.
-const GROWING = ['tickets', 'ticket_items', 'orders', 'print_jobs', 'fiscal_jobs', 'changes', 'idempotency_keys', 'stock_transfers', 'stock_transfer_items', 'receipt_emails'];
+const GROWING = ['tickets', 'ticket_items', 'orders', 'print_jobs', 'fiscal_jobs', 'changes', 'idempotency_keys', 'stock_transfers', 'stock_transfer_items', 'receipt_emails', 'audit_events', 'cash_counts', 'fiscal_reports', 'shifts'];
 
 let hub: TestHub;
 const seen = new Map<string, unknown[]>();
@@ -60,6 +60,12 @@ describe('query plans of a day', () => {
       '/api/orders?TicketId=' + ids[2],
       '/api/stocktransfers?$take=10',
       '/api/receipts/emails?state=Queued',
+      // The end of the day's (issue 28): the counted-once check, the day's history, the audit, the journal.
+      '/api/reports/sales?from=2026-11-21&to=2026-11-21',
+      '/api/reports/fiscaldays?date=2026-11-21',
+      '/api/reports/audit?from=2026-11-21&to=2026-11-21',
+      '/api/reports/export?from=2026-11-21&to=2026-11-21&format=csv',
+      '/api/shifts?State=Open',
       '/api/health',
       '/metrics',
     ]) {
@@ -90,6 +96,11 @@ describe('query plans of a day', () => {
       for (const step of plan) {
         const table = /^SCAN "?(\w+)"?$/.exec(step)?.[1];
         if (table && GROWING.includes(table)) fullScans.push(`${step}: ${source.replace(/\s+/g, ' ')}`);
+      }
+      // The closed tickets not yet counted (issue 28) come from their own, empty, index — not from
+      // an index on is_closed, which would be every closed ticket the store ever had.
+      if (/^\s*SELECT\b/i.test(source) && source.includes('sales_counted = 0') && !plan.some((step) => step.includes('tickets_uncounted'))) {
+        fullScans.push(`${plan.join(' | ')}: ${source.replace(/\s+/g, ' ')}`);
       }
     }
     expect(seen.size).toBeGreaterThan(50);

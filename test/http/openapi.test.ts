@@ -466,7 +466,7 @@ describe('request examples', () => {
       expect(withoutExample).toEqual([]);
       expect(posts.length).toBeGreaterThan(10);
       // What the others refer to first; tickets from the register the devices example makes.
-      const order = ['stocks', 'categories', 'paymenttypes', 'devices', 'fiscaldevices', 'cashcounts', 'orderendpoints', 'modifiers', 'plus', 'customers', 'users', 'stocktransfernumberings', 'stocktransfers', 'stocktakings', 'zones'];
+      const order = ['stocks', 'categories', 'paymenttypes', 'devices', 'fiscaldevices', 'cashcounts', 'shifts', 'orderendpoints', 'modifiers', 'plus', 'customers', 'users', 'stocktransfernumberings', 'stocktransfers', 'stocktakings', 'zones'];
       expect(RESOURCES.filter((d) => example(d.name) !== undefined).map((d) => d.name).sort()).toEqual([...order, 'tickets'].sort());
       for (const name of order) {
         const r = await fresh.call('POST', `/api/${name}`, example(name));

@@ -23,6 +23,7 @@ import { SerialPortMock } from 'serialport';
 import { Decimal } from 'decimal.js';
 import { CMD, VARIANTS, amount as fmt, bytes, statusBytes, str, type StatusFlag, type Variant, type VariantName } from '../../drivers/fiscal/datecs/commands.js';
 import { CLASSIC, NAK, SYN, X_FORMAT, decodeRequest, encodeReply, scan, type FrameFormat, type Request } from '../../drivers/fiscal/datecs/frame.js';
+import { rng } from './random.js';
 
 export interface FakeReceipt {
   /** The document number (71h; X: 4Ch's Number). */
@@ -123,17 +124,6 @@ interface Peer {
   send(bytes: Buffer): void;
   drop(): void;
   input: Buffer;
-}
-
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 // serialport re-exports @serialport/binding-mock, whose own package exports carry no types.

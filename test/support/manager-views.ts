@@ -17,6 +17,7 @@ export function managerViews(ids: { ticketId: string; stocktakingId: string }): 
     ['settings-user-edit', '/settings/users?edit=admin', 'save'],
     ['settings-printers', '/settings/devices?kind=printers&edit=Kitchen', 'save'],
     ['reports', '/reports', 'total-vat'],
+    ['end-of-day', '/endofday', 'eod-date'],
     ['settings-receipts', '/settings/receipts', 'receipt-settings'],
     ['settings-backups', '/settings/backups', 'backup-now'],
     ['settings-registers', '/settings/registers', 'registers'],

@@ -309,7 +309,7 @@ describe.skipIf(!haveChromium)("the manager's page in Chromium", () => {
       // The floor plan is read by everyone logged in (issue 29); only ZoneCreate/Update/Delete change it.
       Waiter: ['Today', 'Tickets', 'Floor plan', 'Catalog & stock'],
       Cashier: ['Today', 'Tickets', 'Floor plan', 'Catalog & stock'],
-      Manager: ['Today', 'Tickets', 'Devices', 'Floor plan', 'Catalog & stock', 'Customers', 'Reports', 'Settings'],
+      Manager: ['Today', 'Tickets', 'Devices', 'Floor plan', 'Catalog & stock', 'Customers', 'Reports', 'End of day', 'Settings'],
     };
     for (const [preset, entries] of Object.entries(expected)) {
       const userName = `preset-${preset.toLowerCase()}`;

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import type { ReportResult } from '../../../drivers/fiscal/types.js';
 import { ERR, idempotencyHeader } from '../../http/api-docs.js';
-import { requireRight } from '../../http/caller.js';
+import { requireRight, type Caller } from '../../http/caller.js';
 import { errors } from '../../http/errors.js';
 import { callerOf } from '../../http/handler.js';
 import { named, routes } from '../../http/route.js';
@@ -23,8 +23,15 @@ const report = z.object({
   receipts: z.number().int().meta({ description: 'Fiscal receipts of the day.' }),
 });
 
-/** `settlePending` settles receipts left pending on the device, on its queue (the closer's): no report comes between a receipt and its settling. */
-export const fiscalDeviceRoutes = routes<{ fiscal: FiscalDevices; settlePending: (name: string, device: TimedDevice) => Promise<void> }>([
+/**
+ * `settlePending` settles receipts left pending on the device, on its queue (the closer's): no report comes between a receipt and its settling.
+ * `recordReport` keeps the report the device printed (a fiscal day's history, issue 28).
+ */
+export const fiscalDeviceRoutes = routes<{
+  fiscal: FiscalDevices;
+  settlePending: (name: string, device: TimedDevice) => Promise<void>;
+  recordReport: (caller: Caller, name: string, report: ReportResult) => void;
+}>([
   {
     method: 'post',
     path: '/api/fiscaldevices/{name}/reports/{kind}',
@@ -33,7 +40,8 @@ export const fiscalDeviceRoutes = routes<{ fiscal: FiscalDevices; settlePending:
     summary: 'Print an X or a Z report',
     description:
       'Requires FiscalReport. `kind` is `x` (the day so far; the day stays open) or `z` (closes the fiscal day: the receipts after it ' +
-      'carry the next dailySalesReportNumber). Receipts left unsettled on the device are settled first. No body.',
+      'carry the next dailySalesReportNumber). Receipts left unsettled on the device are settled first. No body. Every report printed is ' +
+      'kept with who asked and the hub’s figures of the day (GET /api/fiscalreports).',
     rights: ['FiscalReport'],
     params: z.object({ name: z.string().meta({ param: { description: 'The fiscal device.' } }), kind: z.enum(['x', 'z', 'X', 'Z']) }),
     headers: idempotencyHeader(),
@@ -47,7 +55,7 @@ export const fiscalDeviceRoutes = routes<{ fiscal: FiscalDevices; settlePending:
       ERR.deviceUnavailable(),
     ],
     handler:
-      ({ fiscal, settlePending }) =>
+      ({ fiscal, settlePending, recordReport }) =>
       async (req, res) => {
         const caller = callerOf(res);
         const name = String(req.params.name);
@@ -66,6 +74,7 @@ export const fiscalDeviceRoutes = routes<{ fiscal: FiscalDevices; settlePending:
           await settlePending(name, device);
           return kind === 'Z' ? device.zReport() : device.xReport();
         });
+        recordReport(caller, name, result);
         res.json({ fiscalName: name, ...result });
       },
   },

@@ -208,9 +208,10 @@ function vatRows(lines: Array<{ vatRate: number; total: number }>, discountRate:
   }));
 }
 
-/** Items a write takes off (a storno) or a delete discards count as voids in the sales totals, in this write's transaction. */
-function recordVoids(ctx: EngineContext, caller: Caller, before: Doc[], after: Doc[]): void {
-  recordTicketVoids(ctx.db, { before, after }, { at: ctx.clock.now(), userName: caller.userName, name: caller.name, deviceName: caller.device.name }, ctx.timeZone);
+/** Items a write takes off (a storno) or a delete discards count as voids in the sales totals and the audit, in this write's transaction. */
+function recordVoids(ctx: EngineContext, caller: Caller, ticket: Doc, before: Doc[], after: Doc[], deleted = false): void {
+  const by = { at: ctx.clock.now(), userName: caller.userName, name: caller.name, deviceName: caller.device.name };
+  recordTicketVoids(ctx.db, ticket as { id: string }, { before, after }, by, ctx.timeZone, deleted);
 }
 
 function isOwn(caller: Caller, ticket: Doc): boolean {
@@ -457,7 +458,7 @@ export const tickets = defineResource({
       };
     },
     afterWrite({ caller, before, after, ctx }) {
-      if (before) recordVoids(ctx, caller, before.items as Doc[], after.items as Doc[]);
+      if (before) recordVoids(ctx, caller, after, before.items as Doc[], after.items as Doc[]);
       const { added, cancelled } = orderDeltas((before?.items as TicketItem[]) ?? [], after.items as TicketItem[]);
       if (added.length) createOrders(ctx, after, added, 'New');
       if (cancelled.length) createOrders(ctx, after, cancelled, 'Cancel');
@@ -467,7 +468,7 @@ export const tickets = defineResource({
       requireOpen(existing);
       // Deleting is the last change of a ticket: another waiter's needs TicketUpdateAny, as updating it does.
       requireUpdateOf(caller, existing);
-      recordVoids(ctx, caller, existing.items as Doc[], []);
+      recordVoids(ctx, caller, existing, existing.items as Doc[], [], true);
       const { cancelled } = orderDeltas(existing.items as TicketItem[], []);
       if (cancelled.length) createOrders(ctx, existing, cancelled, 'Cancel');
     },

@@ -14,6 +14,7 @@ import { Catalog } from './pages/Catalog';
 import { Customers } from './pages/Customers';
 import { Devices } from './pages/Devices';
 import { FloorPlan } from './pages/FloorPlan';
+import { EndOfDay } from './pages/EndOfDay';
 import { Login } from './pages/Login';
 import { Reports } from './pages/Reports';
 import { Settings } from './pages/Settings';
@@ -57,6 +58,7 @@ function Page({ path }: { path: string }) {
   if (path === '/catalog' || cat) return <Catalog tab={cat?.tab ?? 'products'} takingId={null} />;
   if (path === '/customers') return <Customers />;
   if (path === '/reports') return <Reports />;
+  if (path === '/endofday') return <EndOfDay />;
   const set = match('/settings/:tab', path);
   if (path === '/settings' || set) return <Settings tab={set?.tab ?? 'payments'} />;
   return (

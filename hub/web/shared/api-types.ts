@@ -823,7 +823,7 @@ export interface paths {
         put?: never;
         /**
          * Create a CashCount
-         * @description Requires CashCount. The server makes `id` when the body leaves it out.
+         * @description Requires CashCount. Counts either an open shift's drawer (`shiftId`: the shift's float, its register's cash and its movements) or a fiscal day's (`fiscalName`, for a shop without shifts). The server makes `id` when the body leaves it out.
          */
         post: operations["cashcounts.create"];
         delete?: never;
@@ -899,6 +899,130 @@ export interface paths {
          * @description Requires ZoneDelete. Answers the deleted Zone.
          */
         delete: operations["zones.delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/shifts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Shift records
+         * @description Requires ReportRead to read every record; without it, the caller reads every open ticket and the closed ones of their own device or user (the list holds only those). Paging, sorting and NData filters as the parameters describe.
+         */
+        get: operations["shifts.list"];
+        put?: never;
+        /**
+         * Create a Shift
+         * @description Requires CashCount. A register opens its own shift (`deviceName` left out or its own); the back office names the register. One open shift per register: a second is a 400 (`code` Unique on `deviceName`). The server makes `id` when the body leaves it out.
+         */
+        post: operations["shifts.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/shifts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read one Shift
+         * @description Requires ReportRead to read every record; without it, the caller reads every open ticket and the closed ones of their own device or user (another: 403).
+         */
+        get: operations["shifts.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/fiscalreports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List FiscalReportRecord records
+         * @description Requires ReportRead. Paging, sorting and NData filters as the parameters describe.
+         */
+        get: operations["fiscalreports.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/fiscalreports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read one FiscalReportRecord
+         * @description Requires ReportRead.
+         */
+        get: operations["fiscalreports.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auditevents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List AuditEvent records
+         * @description Requires ReportRead. Paging, sorting and NData filters as the parameters describe.
+         */
+        get: operations["auditevents.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auditevents/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read one AuditEvent
+         * @description Requires ReportRead.
+         */
+        get: operations["auditevents.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1279,7 +1403,7 @@ export interface paths {
         put?: never;
         /**
          * Print an X or a Z report
-         * @description Requires FiscalReport. `kind` is `x` (the day so far; the day stays open) or `z` (closes the fiscal day: the receipts after it carry the next dailySalesReportNumber). Receipts left unsettled on the device are settled first. No body.
+         * @description Requires FiscalReport. `kind` is `x` (the day so far; the day stays open) or `z` (closes the fiscal day: the receipts after it carry the next dailySalesReportNumber). Receipts left unsettled on the device are settled first. No body. Every report printed is kept with who asked and the hub’s figures of the day (GET /api/fiscalreports).
          */
         post: operations["fiscaldevices.report"];
         delete?: never;
@@ -1490,6 +1614,126 @@ export interface paths {
         get: operations["reports.fiscalDay"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Days' sales for the accountant: POHODA XML or a CSV journal
+         * @description Requires ReportRead. Local days `from`..`to` (at most a year). `format=pohoda`: STORMWARE POHODA's XML import — a `dat:dataPack` (version 2.0, `ico` the accounting unit’s IČO) of one internal document (`int:intDoc`) a day with one item a VAT rate: its base, VAT and total (`typ:price`, `typ:priceVAT`, `typ:priceSum`; `rateVAT` none/high/low/third by the rates, highest first, and `percentVAT` the exact rate), the day’s tickets and payments in `intNote`. `format=csv`: a journal of the closed tickets, a line per ticket and VAT rate (date, time, fiscal receipt, ticket, register, waiter, rate, base, VAT, total, payments), then a total line per rate; UTF-8 with a byte-order mark, in the language of the request (Slovak and Czech: `;` and a decimal comma). Both come from the tickets’ own VAT split, exact to the cent, and agree with each other and with GET /api/reports/sales?groupBy=vat.
+         */
+        get: operations["reports.export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Voids, deleted items, returns, discounts and price overrides per day and user
+         * @description Requires ReportRead. Local days in the shop's time zone, `from` and `to` included. Where money walks out: each kind as events, quantity and amount, per day and user — for voids and deleted items the user who made them, for returns, discounts and price overrides the waiter whose ticket it is. Each event, with when, which ticket and how much: GET /api/auditevents (filters Day, UserName, Kind, TicketId).
+         */
+        get: operations["reports.audit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/fiscaldays": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A date's fiscal days: their X/Z figures, every X and Z report, the cash counts, and the shifts
+         * @description Requires ReportRead. `date` is a local day in the shop's time zone. Every fiscal day that had a receipt, an X or Z report or a cash count on that date, with its figures (as GET /api/reports/fiscalday), each report the device printed of it (who asked, when, what it printed) and each count of it; and every shift open at any time that date. After a Z the closed day is what the date shows (`isOpen: false`), not the empty day after it.
+         */
+        get: operations["reports.fiscalDays"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/shifts/{id}/movements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Put cash into, or take cash out of, an open shift’s drawer
+         * @description Requires CashMovement. `In`: cash put into the drawer (change from the bank); `Out`: taken out (a supplier paid in cash, a deposit). The reason is kept with who and when, printed on the shift report and counted in what the drawer should hold. A register records movements of its own shift only; the back office of any.
+         */
+        post: operations["shifts.movement"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/shifts/{id}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close a shift with a count of its drawer
+         * @description Requires CashCount. The drawer is counted (`counted`, or by note and coin in `denominations`, or both, which must agree) against what it should hold: the opening float, the cash the register took while the shift was open (Cash-category payment types, change deducted) and the cash put in, less the cash taken out. The count is stored as a cash count (`countId`, GET /api/cashcounts) and its figures on the shift; from then on the register’s closes count in no shift until the next one opens. `print` queues the shift report on the receipt printer in the same transaction (`{}`: the register’s DefaultOrderEndpointName). A register closes its own shift only; the back office any.
+         */
+        post: operations["shifts.close"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/shifts/{id}/print": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Print the shift report on the receipt printer
+         * @description Queues the shift report (so far, marked as still open, while the shift is open): opening float, sales by payment type, each cash movement, what the drawer should hold, the count by note and coin and the difference. Whoever reads the shift may print it: ReportRead, or the register whose shift it is. The printer is `orderEndpointName`, else the register's DefaultOrderEndpointName, else the calling device's. The body is optional.
+         */
+        post: operations["shifts.print"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2789,16 +3033,31 @@ export interface components {
         };
         CashCount: {
             id: string;
-            fiscalName: string;
-            dailySalesReportNumber?: number;
-            /** @default 0 */
-            openingFloat: number;
-            counted: number;
+            shiftId?: string | null;
+            /** @description The fiscal device of the day counted, or of the shift’s register (null: none). */
+            fiscalName?: string | null;
+            dailySalesReportNumber?: number | null;
+            openingFloat?: number;
+            counted?: number;
+            denominations?: {
+                /** @description A note or coin, e.g. 50 or 0.2. */
+                value: number;
+                /** @description How many of it. */
+                count: number;
+            }[] | null;
             /** @default null */
             note: string | null;
-            /** @description What the fiscal day's Cash-category payments took in, change deducted, when it was counted. */
+            /** @description The register of the shift counted; null for a fiscal day. */
+            readonly deviceName: string | null;
+            /** @description The count that closed its shift. */
+            readonly closesShift: boolean;
+            /** @description What the Cash-category payment types took in, change deducted, when it was counted: the shift's register's while it was open, or the fiscal day's. */
             readonly cashSales: number;
-            /** @description openingFloat + cashSales. */
+            /** @description Cash put into the shift’s drawer (0 for a fiscal day). */
+            readonly cashIn: number;
+            /** @description Cash taken out of the shift’s drawer (0 for a fiscal day). */
+            readonly cashOut: number;
+            /** @description openingFloat + cashSales + cashIn − cashOut. */
             readonly expected: number;
             /** @description counted − expected: negative when cash is missing. */
             readonly difference: number;
@@ -2810,14 +3069,26 @@ export interface components {
             /** @description Version: 1 on create, +1 on every stored change. */
             readonly _v: number;
         };
-        /** @description A CashCount as written by a client. Unknown top-level fields are dropped; server-owned fields (`cashSales`, `expected`, `difference`, `countedAt`, `countedBy`) are ignored. */
+        /** @description A CashCount as written by a client. Unknown top-level fields are dropped; server-owned fields (`deviceName`, `closesShift`, `cashSales`, `cashIn`, `cashOut`, `expected`, `difference`, `countedAt`, `countedBy`) are ignored. */
         CashCountInput: {
             id?: string;
-            fiscalName: string;
+            /** @description The open shift whose drawer is counted (its float, its register's cash and its movements). Leave out `fiscalName` then. */
+            shiftId?: string;
+            /** @description Without shifts: the fiscal device whose day is counted. Leave out `shiftId` then. */
+            fiscalName?: string;
+            /** @description With `fiscalName`: the fiscal day; default the open one. */
             dailySalesReportNumber?: number;
-            /** @default 0 */
-            openingFloat: number;
-            counted: number;
+            /** @description With `fiscalName`: the cash the drawer started the day with (default 0). A shift has its own. */
+            openingFloat?: number;
+            /** @description The cash in the drawer. May be left out when `denominations` are given: their sum. */
+            counted?: number;
+            /** @description The cash by note and coin; when `counted` is given too, they must add up to it. */
+            denominations?: {
+                /** @description A note or coin, e.g. 50 or 0.2. */
+                value: number;
+                /** @description How many of it. */
+                count: number;
+            }[];
             /** @default null */
             note: string | null;
             /** @description If given, the stored version must equal it (else 409); a body without `_v` is not checked. */
@@ -2912,6 +3183,236 @@ export interface components {
             /** @description All matches. */
             totalCount: number;
         };
+        Shift: {
+            id: string;
+            /** @description The register (a CashRegister or PDA device). Default: the caller's device; a register opens only its own. */
+            deviceName?: string;
+            /**
+             * @description The cash in the drawer at the start.
+             * @default 0
+             */
+            openingFloat: number;
+            /** @default null */
+            note: string | null;
+            /** @description The register's DefaultFiscalName when the shift opened (the fiscal day it belongs to). */
+            readonly fiscalName: string | null;
+            /** @enum {string} */
+            readonly state: "Open" | "Closed";
+            readonly openedAt: string;
+            readonly openedBy: {
+                userName: string;
+                name: string;
+            };
+            /** @description Cash put in and taken out, with the reason. */
+            readonly movements: {
+                /** @description 1, 2, … in the order they were made. */
+                id: number;
+                at: string;
+                by: {
+                    userName: string;
+                    name: string;
+                };
+                /**
+                 * @description In: cash put into the drawer; Out: taken out.
+                 * @enum {string}
+                 */
+                kind: "In" | "Out";
+                amount: number;
+                reason: string;
+            }[];
+            /** @description What the register took while the shift was open (so far, while it is open). */
+            readonly sales: {
+                /** @description Tickets the register closed while the shift was open (returns included). */
+                tickets: number;
+                /** @description Their total. */
+                total: number;
+                payments: {
+                    paymentTypeNumber: number;
+                    name: string;
+                    category: string | null;
+                    tickets: number;
+                    /** @description Paid in this type, change deducted. */
+                    amount: number;
+                }[];
+                /** @description What the Cash-category payment types took in, change deducted. */
+                cash: number;
+            };
+            readonly cashIn: number;
+            readonly cashOut: number;
+            /** @description What the drawer should hold: openingFloat + sales.cash + cashIn − cashOut (now, while open; at the close, once closed). */
+            readonly expected: number;
+            readonly closedAt: string | null;
+            readonly closedBy: {
+                userName: string;
+                name: string;
+            } | null;
+            /** @description The closing count. */
+            readonly counted: number | null;
+            /** @description The closing count by note and coin, when given. */
+            readonly denominations: {
+                /** @description A note or coin, e.g. 50 or 0.2. */
+                value: number;
+                /** @description How many of it. */
+                count: number;
+            }[] | null;
+            /** @description counted − expected: negative when cash is missing. */
+            readonly difference: number | null;
+            /** @description The closing count (GET /api/cashcounts/{id}). */
+            readonly countId: string | null;
+            /** @description Each print of the shift report. */
+            readonly reportPrints: {
+                jobId: string;
+                orderEndpointName: string;
+                at: string;
+                by: {
+                    userName: string;
+                    name: string;
+                };
+            }[];
+            /** @description Version: 1 on create, +1 on every stored change. */
+            readonly _v: number;
+        };
+        /** @description A Shift as written by a client. Unknown top-level fields are dropped; server-owned fields (`fiscalName`, `state`, `openedAt`, `openedBy`, `movements`, `sales`, `cashIn`, `cashOut`, `expected`, `closedAt`, `closedBy`, `counted`, `denominations`, `difference`, `countId`, `reportPrints`) are ignored. */
+        ShiftInput: {
+            id?: string;
+            /** @description The register (a CashRegister or PDA device). Default: the caller's device; a register opens only its own. */
+            deviceName?: string;
+            /**
+             * @description The cash in the drawer at the start.
+             * @default 0
+             */
+            openingFloat: number;
+            /** @default null */
+            note: string | null;
+            /** @description If given, the stored version must equal it (else 409); a body without `_v` is not checked. */
+            _v?: number;
+        };
+        ShiftQueryResult: {
+            /** @description Left out when `$count=true`. */
+            items?: components["schemas"]["Shift"][];
+            /** @description Items in this page (with `$count=true`: what the page would hold). */
+            count: number;
+            /** @description All matches. */
+            totalCount: number;
+        };
+        FiscalReportRecord: {
+            id: string;
+            readonly fiscalName: string;
+            /**
+             * @description X: the day so far; Z: the day closed.
+             * @enum {string}
+             */
+            readonly kind: "X" | "Z";
+            /** @description The fiscal day (dailySalesReportNumber) the report is of. */
+            readonly number: number;
+            /** @description The device's own date of the report. */
+            readonly date: string;
+            /** @description The day’s sales total as the device printed it. */
+            readonly total: number;
+            /** @description Fiscal receipts of the day, as the device printed it. */
+            readonly receipts: number;
+            readonly takenAt: string;
+            readonly takenBy: {
+                userName: string;
+                name: string;
+            };
+            /** @description The hub's figures of that fiscal day when the report was taken (GET /api/reports/fiscalday); null when it had none. */
+            readonly figures: {
+                fiscalName: string;
+                dailySalesReportNumber: number;
+                /** @description True: the device’s open day (what an X report prints); false: closed by a Z; null: the hub has not seen the device’s state. */
+                isOpen: boolean | null;
+                tickets: number;
+                total: number;
+                returns: number;
+                discounts: number;
+                vatTotal: number;
+                payments: {
+                    paymentTypeNumber: number;
+                    name: string;
+                    category: string | null;
+                    tickets: number;
+                    amount: number;
+                }[];
+                vat: {
+                    rate: number;
+                    base: number;
+                    vat: number;
+                    gross: number;
+                }[];
+                /** @description What the Cash-category payment types took in, change deducted: what the drawer gained (POST /api/cashcounts compares a count with it). */
+                cashSales: number;
+                /** @description Slovak cash rounding (eKasa devices): what rounding the cash part to 5 cents added to the payments (negative: took off), apart from the sales: the payments add up to total + rounding. */
+                rounding: number;
+            } | null;
+            /** @description Version: 1 on create, +1 on every stored change. */
+            readonly _v: number;
+        };
+        /** @description A FiscalReportRecord as written by a client. Unknown top-level fields are dropped; server-owned fields (`fiscalName`, `kind`, `number`, `date`, `total`, `receipts`, `takenAt`, `takenBy`, `figures`) are ignored. */
+        FiscalReportRecordInput: {
+            id?: string;
+            /** @description If given, the stored version must equal it (else 409); a body without `_v` is not checked. */
+            _v?: number;
+        };
+        FiscalReportRecordQueryResult: {
+            /** @description Left out when `$count=true`. */
+            items?: components["schemas"]["FiscalReportRecord"][];
+            /** @description Items in this page (with `$count=true`: what the page would hold). */
+            count: number;
+            /** @description All matches. */
+            totalCount: number;
+        };
+        AuditEvent: {
+            id: string;
+            /**
+             * @description Void (a storno), Delete (an item of a deleted ticket), Return, Discount, PriceOverride.
+             * @enum {string}
+             */
+            readonly kind: "Void" | "Delete" | "Return" | "Discount" | "PriceOverride";
+            readonly at: string;
+            /** @description The local day (POS_HUB_TIMEZONE), YYYY-MM-DD. */
+            readonly day: string;
+            /** @description Void, Delete: who made the write; Return, Discount, PriceOverride: the waiter whose ticket it is. */
+            readonly user: {
+                userName: string;
+                name: string;
+            };
+            readonly deviceName: string | null;
+            readonly ticketId: string;
+            readonly ticketName: string | null;
+            readonly tableName: string | null;
+            /** @description The item (null for a Discount, which is the whole ticket’s). */
+            readonly plu: {
+                code: number;
+                stockName: string;
+                name: string | null;
+            } | null;
+            readonly quantity: number | null;
+            /** @description Void, Delete: the value of the items; Return: the refund; Discount: what the discounts took off; PriceOverride: (list − sold) × quantity. */
+            readonly amount: number;
+            readonly detail: {
+                discountRate?: number;
+                listPrice?: number;
+                unitPrice?: number;
+                returnOf?: string | null;
+            };
+            /** @description Version: 1 on create, +1 on every stored change. */
+            readonly _v: number;
+        };
+        /** @description A AuditEvent as written by a client. Unknown top-level fields are dropped; server-owned fields (`kind`, `at`, `day`, `user`, `deviceName`, `ticketId`, `ticketName`, `tableName`, `plu`, `quantity`, `amount`, `detail`) are ignored. */
+        AuditEventInput: {
+            id?: string;
+            /** @description If given, the stored version must equal it (else 409); a body without `_v` is not checked. */
+            _v?: number;
+        };
+        AuditEventQueryResult: {
+            /** @description Left out when `$count=true`. */
+            items?: components["schemas"]["AuditEvent"][];
+            /** @description Items in this page (with `$count=true`: what the page would hold). */
+            count: number;
+            /** @description All matches. */
+            totalCount: number;
+        };
         LoginRequest: {
             userName: string;
             /** @description The password; or `pin` instead, on a paired register. */
@@ -2934,7 +3435,7 @@ export interface components {
                 id: string;
                 userName: string;
                 name: string;
-                rights: ("CustomerCreate" | "CustomerUpdate" | "CustomerDelete" | "CustomerSetDiscount" | "CustomerSetCredit" | "StockTransferNumberingCreate" | "StockTransferNumberingUpdate" | "StockTransferNumberingDelete" | "DeviceCreate" | "DeviceUpdate" | "DeviceDelete" | "ModifierCreate" | "ModifierUpdate" | "ModifierDelete" | "OrderEndpointCreate" | "OrderEndpointUpdate" | "OrderEndpointDelete" | "StockCreate" | "StockUpdate" | "StockDelete" | "StockTakingCreate" | "StockTakingUpdate" | "StockTakingDelete" | "StockTakingClose" | "PaymentTypeCreate" | "PaymentTypeUpdate" | "PaymentTypeDelete" | "TicketCreate" | "TicketUpdate" | "TicketUpdateAny" | "TicketRename" | "TicketSetDiscount" | "TicketSetCustomer" | "TicketHandover" | "TicketTakeover" | "TicketDelete" | "TicketClose" | "TicketPrintPreliminary" | "Storno" | "PluCreate" | "PluUpdate" | "PluDelete" | "StockTransferCreate" | "FiscalDeviceCreate" | "FiscalDeviceUpdate" | "FiscalDeviceDelete" | "FiscalReport" | "UserCreate" | "UserUpdate" | "UserDelete" | "OrderProcess" | "Backup" | "ReceiptSettingsUpdate" | "CustomerRead" | "TicketReadAll" | "UserRead" | "SettingsRead" | "StockRead" | "ReportRead" | "Metrics" | "TicketSetPrice" | "CashCount" | "ZoneCreate" | "ZoneUpdate" | "ZoneDelete")[];
+                rights: ("CustomerCreate" | "CustomerUpdate" | "CustomerDelete" | "CustomerSetDiscount" | "CustomerSetCredit" | "StockTransferNumberingCreate" | "StockTransferNumberingUpdate" | "StockTransferNumberingDelete" | "DeviceCreate" | "DeviceUpdate" | "DeviceDelete" | "ModifierCreate" | "ModifierUpdate" | "ModifierDelete" | "OrderEndpointCreate" | "OrderEndpointUpdate" | "OrderEndpointDelete" | "StockCreate" | "StockUpdate" | "StockDelete" | "StockTakingCreate" | "StockTakingUpdate" | "StockTakingDelete" | "StockTakingClose" | "PaymentTypeCreate" | "PaymentTypeUpdate" | "PaymentTypeDelete" | "TicketCreate" | "TicketUpdate" | "TicketUpdateAny" | "TicketRename" | "TicketSetDiscount" | "TicketSetCustomer" | "TicketHandover" | "TicketTakeover" | "TicketDelete" | "TicketClose" | "TicketPrintPreliminary" | "Storno" | "PluCreate" | "PluUpdate" | "PluDelete" | "StockTransferCreate" | "FiscalDeviceCreate" | "FiscalDeviceUpdate" | "FiscalDeviceDelete" | "FiscalReport" | "UserCreate" | "UserUpdate" | "UserDelete" | "OrderProcess" | "Backup" | "ReceiptSettingsUpdate" | "CustomerRead" | "TicketReadAll" | "UserRead" | "SettingsRead" | "StockRead" | "ReportRead" | "Metrics" | "TicketSetPrice" | "CashCount" | "ZoneCreate" | "ZoneUpdate" | "ZoneDelete" | "CashMovement")[];
                 /**
                  * @description The user's own language; null: the shop's (the page's `<html lang>`).
                  * @enum {string|null}
@@ -2953,7 +3454,7 @@ export interface components {
                 id: string;
                 userName: string;
                 name: string;
-                rights: ("CustomerCreate" | "CustomerUpdate" | "CustomerDelete" | "CustomerSetDiscount" | "CustomerSetCredit" | "StockTransferNumberingCreate" | "StockTransferNumberingUpdate" | "StockTransferNumberingDelete" | "DeviceCreate" | "DeviceUpdate" | "DeviceDelete" | "ModifierCreate" | "ModifierUpdate" | "ModifierDelete" | "OrderEndpointCreate" | "OrderEndpointUpdate" | "OrderEndpointDelete" | "StockCreate" | "StockUpdate" | "StockDelete" | "StockTakingCreate" | "StockTakingUpdate" | "StockTakingDelete" | "StockTakingClose" | "PaymentTypeCreate" | "PaymentTypeUpdate" | "PaymentTypeDelete" | "TicketCreate" | "TicketUpdate" | "TicketUpdateAny" | "TicketRename" | "TicketSetDiscount" | "TicketSetCustomer" | "TicketHandover" | "TicketTakeover" | "TicketDelete" | "TicketClose" | "TicketPrintPreliminary" | "Storno" | "PluCreate" | "PluUpdate" | "PluDelete" | "StockTransferCreate" | "FiscalDeviceCreate" | "FiscalDeviceUpdate" | "FiscalDeviceDelete" | "FiscalReport" | "UserCreate" | "UserUpdate" | "UserDelete" | "OrderProcess" | "Backup" | "ReceiptSettingsUpdate" | "CustomerRead" | "TicketReadAll" | "UserRead" | "SettingsRead" | "StockRead" | "ReportRead" | "Metrics" | "TicketSetPrice" | "CashCount" | "ZoneCreate" | "ZoneUpdate" | "ZoneDelete")[];
+                rights: ("CustomerCreate" | "CustomerUpdate" | "CustomerDelete" | "CustomerSetDiscount" | "CustomerSetCredit" | "StockTransferNumberingCreate" | "StockTransferNumberingUpdate" | "StockTransferNumberingDelete" | "DeviceCreate" | "DeviceUpdate" | "DeviceDelete" | "ModifierCreate" | "ModifierUpdate" | "ModifierDelete" | "OrderEndpointCreate" | "OrderEndpointUpdate" | "OrderEndpointDelete" | "StockCreate" | "StockUpdate" | "StockDelete" | "StockTakingCreate" | "StockTakingUpdate" | "StockTakingDelete" | "StockTakingClose" | "PaymentTypeCreate" | "PaymentTypeUpdate" | "PaymentTypeDelete" | "TicketCreate" | "TicketUpdate" | "TicketUpdateAny" | "TicketRename" | "TicketSetDiscount" | "TicketSetCustomer" | "TicketHandover" | "TicketTakeover" | "TicketDelete" | "TicketClose" | "TicketPrintPreliminary" | "Storno" | "PluCreate" | "PluUpdate" | "PluDelete" | "StockTransferCreate" | "FiscalDeviceCreate" | "FiscalDeviceUpdate" | "FiscalDeviceDelete" | "FiscalReport" | "UserCreate" | "UserUpdate" | "UserDelete" | "OrderProcess" | "Backup" | "ReceiptSettingsUpdate" | "CustomerRead" | "TicketReadAll" | "UserRead" | "SettingsRead" | "StockRead" | "ReportRead" | "Metrics" | "TicketSetPrice" | "CashCount" | "ZoneCreate" | "ZoneUpdate" | "ZoneDelete" | "CashMovement")[];
                 /**
                  * @description The user's own language; null: the shop's (the page's `<html lang>`).
                  * @enum {string|null}
@@ -2989,7 +3490,7 @@ export interface components {
                 id: string;
                 userName: string;
                 name: string;
-                rights: ("CustomerCreate" | "CustomerUpdate" | "CustomerDelete" | "CustomerSetDiscount" | "CustomerSetCredit" | "StockTransferNumberingCreate" | "StockTransferNumberingUpdate" | "StockTransferNumberingDelete" | "DeviceCreate" | "DeviceUpdate" | "DeviceDelete" | "ModifierCreate" | "ModifierUpdate" | "ModifierDelete" | "OrderEndpointCreate" | "OrderEndpointUpdate" | "OrderEndpointDelete" | "StockCreate" | "StockUpdate" | "StockDelete" | "StockTakingCreate" | "StockTakingUpdate" | "StockTakingDelete" | "StockTakingClose" | "PaymentTypeCreate" | "PaymentTypeUpdate" | "PaymentTypeDelete" | "TicketCreate" | "TicketUpdate" | "TicketUpdateAny" | "TicketRename" | "TicketSetDiscount" | "TicketSetCustomer" | "TicketHandover" | "TicketTakeover" | "TicketDelete" | "TicketClose" | "TicketPrintPreliminary" | "Storno" | "PluCreate" | "PluUpdate" | "PluDelete" | "StockTransferCreate" | "FiscalDeviceCreate" | "FiscalDeviceUpdate" | "FiscalDeviceDelete" | "FiscalReport" | "UserCreate" | "UserUpdate" | "UserDelete" | "OrderProcess" | "Backup" | "ReceiptSettingsUpdate" | "CustomerRead" | "TicketReadAll" | "UserRead" | "SettingsRead" | "StockRead" | "ReportRead" | "Metrics" | "TicketSetPrice" | "CashCount" | "ZoneCreate" | "ZoneUpdate" | "ZoneDelete")[];
+                rights: ("CustomerCreate" | "CustomerUpdate" | "CustomerDelete" | "CustomerSetDiscount" | "CustomerSetCredit" | "StockTransferNumberingCreate" | "StockTransferNumberingUpdate" | "StockTransferNumberingDelete" | "DeviceCreate" | "DeviceUpdate" | "DeviceDelete" | "ModifierCreate" | "ModifierUpdate" | "ModifierDelete" | "OrderEndpointCreate" | "OrderEndpointUpdate" | "OrderEndpointDelete" | "StockCreate" | "StockUpdate" | "StockDelete" | "StockTakingCreate" | "StockTakingUpdate" | "StockTakingDelete" | "StockTakingClose" | "PaymentTypeCreate" | "PaymentTypeUpdate" | "PaymentTypeDelete" | "TicketCreate" | "TicketUpdate" | "TicketUpdateAny" | "TicketRename" | "TicketSetDiscount" | "TicketSetCustomer" | "TicketHandover" | "TicketTakeover" | "TicketDelete" | "TicketClose" | "TicketPrintPreliminary" | "Storno" | "PluCreate" | "PluUpdate" | "PluDelete" | "StockTransferCreate" | "FiscalDeviceCreate" | "FiscalDeviceUpdate" | "FiscalDeviceDelete" | "FiscalReport" | "UserCreate" | "UserUpdate" | "UserDelete" | "OrderProcess" | "Backup" | "ReceiptSettingsUpdate" | "CustomerRead" | "TicketReadAll" | "UserRead" | "SettingsRead" | "StockRead" | "ReportRead" | "Metrics" | "TicketSetPrice" | "CashCount" | "ZoneCreate" | "ZoneUpdate" | "ZoneDelete" | "CashMovement")[];
                 /**
                  * @description The user's own language; null: the shop's (the page's `<html lang>`).
                  * @enum {string|null}
@@ -3304,6 +3805,170 @@ export interface components {
             cashSales: number;
             /** @description Slovak cash rounding (eKasa devices): what rounding the cash part to 5 cents added to the payments (negative: took off), apart from the sales: the payments add up to total + rounding. */
             rounding: number;
+        };
+        AuditReport: {
+            from: string;
+            to: string;
+            timeZone: string;
+            /** @description One per day and user, by day then user name. */
+            rows: {
+                /** @description Local day, YYYY-MM-DD. */
+                day: string;
+                userName: string;
+                name: string;
+                /** @description Items taken off by a storno, at their value. */
+                voids: {
+                    events: number;
+                    /** @description Items (0 for discounts, which are whole tickets’). */
+                    quantity: number;
+                    amount: number;
+                };
+                /** @description Items of tickets deleted while open, at their value. */
+                deletes: {
+                    events: number;
+                    /** @description Items (0 for discounts, which are whole tickets’). */
+                    quantity: number;
+                    amount: number;
+                };
+                /** @description Items given back on closed returns: the refunds. */
+                returns: {
+                    events: number;
+                    /** @description Items (0 for discounts, which are whole tickets’). */
+                    quantity: number;
+                    amount: number;
+                };
+                /** @description What item and ticket discounts took off closed tickets (events: tickets). */
+                discounts: {
+                    events: number;
+                    /** @description Items (0 for discounts, which are whole tickets’). */
+                    quantity: number;
+                    amount: number;
+                };
+                /** @description Items sold at a price other than the list price: (list − sold) × quantity. */
+                priceOverrides: {
+                    events: number;
+                    /** @description Items (0 for discounts, which are whole tickets’). */
+                    quantity: number;
+                    amount: number;
+                };
+                /** @description Every amount above together. */
+                total: number;
+            }[];
+            totals: {
+                /** @description Items taken off by a storno, at their value. */
+                voids: {
+                    events: number;
+                    /** @description Items (0 for discounts, which are whole tickets’). */
+                    quantity: number;
+                    amount: number;
+                };
+                /** @description Items of tickets deleted while open, at their value. */
+                deletes: {
+                    events: number;
+                    /** @description Items (0 for discounts, which are whole tickets’). */
+                    quantity: number;
+                    amount: number;
+                };
+                /** @description Items given back on closed returns: the refunds. */
+                returns: {
+                    events: number;
+                    /** @description Items (0 for discounts, which are whole tickets’). */
+                    quantity: number;
+                    amount: number;
+                };
+                /** @description What item and ticket discounts took off closed tickets (events: tickets). */
+                discounts: {
+                    events: number;
+                    /** @description Items (0 for discounts, which are whole tickets’). */
+                    quantity: number;
+                    amount: number;
+                };
+                /** @description Items sold at a price other than the list price: (list − sold) × quantity. */
+                priceOverrides: {
+                    events: number;
+                    /** @description Items (0 for discounts, which are whole tickets’). */
+                    quantity: number;
+                    amount: number;
+                };
+                /** @description Every amount above together. */
+                total: number;
+            };
+        };
+        FiscalDays: {
+            date: string;
+            timeZone: string;
+            days: {
+                figures: {
+                    fiscalName: string;
+                    dailySalesReportNumber: number;
+                    /** @description True: the device’s open day (what an X report prints); false: closed by a Z; null: the hub has not seen the device’s state. */
+                    isOpen: boolean | null;
+                    tickets: number;
+                    total: number;
+                    returns: number;
+                    discounts: number;
+                    vatTotal: number;
+                    payments: {
+                        paymentTypeNumber: number;
+                        name: string;
+                        category: string | null;
+                        tickets: number;
+                        amount: number;
+                    }[];
+                    vat: {
+                        rate: number;
+                        base: number;
+                        vat: number;
+                        gross: number;
+                    }[];
+                    /** @description What the Cash-category payment types took in, change deducted: what the drawer gained (POST /api/cashcounts compares a count with it). */
+                    cashSales: number;
+                    /** @description Slovak cash rounding (eKasa devices): what rounding the cash part to 5 cents added to the payments (negative: took off), apart from the sales: the payments add up to total + rounding. */
+                    rounding: number;
+                };
+                reports: components["schemas"]["FiscalReportRecord"][];
+                cashCounts: components["schemas"]["CashCount"][];
+            }[];
+            shifts: components["schemas"]["Shift"][];
+        };
+        CashMovement: {
+            /**
+             * @description In: cash put into the drawer (change from the bank); Out: taken out (a supplier paid, a bank deposit).
+             * @enum {string}
+             */
+            kind: "In" | "Out";
+            amount: number;
+            /** @description Why, as the manager will read it. */
+            reason: string;
+        };
+        ShiftCloseContext: {
+            /** @description The cash in the drawer. May be left out when `denominations` are given: their sum. */
+            counted?: number;
+            /** @description The cash by note and coin; when `counted` is given too, they must add up to it. */
+            denominations?: {
+                /** @description A note or coin, e.g. 50 or 0.2. */
+                value: number;
+                /** @description How many of it. */
+                count: number;
+            }[];
+            /** @default null */
+            note: string | null;
+            /** @description Print the shift report (`{}`: on the default printer). Left out: no print. */
+            print?: {
+                /** @description The printer; default the register's DefaultOrderEndpointName, else the calling device's. */
+                orderEndpointName?: string;
+            };
+        };
+        ShiftPrintContext: {
+            /** @description The printer; default the register's DefaultOrderEndpointName, else the calling device's. */
+            orderEndpointName?: string;
+        };
+        ShiftReportJob: {
+            jobId: string;
+            orderEndpointName: string;
+            kind: string;
+            state: string;
+            shiftId: string;
         };
         Health: {
             /** @enum {string} */
@@ -13327,7 +13992,7 @@ export interface operations {
                 /** @description Page size, 0..1000; outside that range: 400. */
                 $take?: number;
                 /**
-                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `fiscalName`, `dailySalesReportNumber`, `openingFloat`, `counted`, `note`, `cashSales`, `expected`, `difference`, `countedAt`, `countedBy`.
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `shiftId`, `fiscalName`, `dailySalesReportNumber`, `openingFloat`, `counted`, `denominations`, `note`, `deviceName`, `closesShift`, `cashSales`, `cashIn`, `cashOut`, `expected`, `difference`, `countedAt`, `countedBy`.
                  * @example -id
                  */
                 $sort?: string;
@@ -13353,6 +14018,11 @@ export interface operations {
                  * @example ge:2026-11-21T10:00:00Z
                  */
                 countedAt?: string;
+                /**
+                 * @description NData filter on `shiftId`, of type text. Syntax `OP:ARG;OP:ARG` (operations joined by `;` are ANDed; so are repeated parameters); a plain value means `eq`. Operators: `eq` (the default), `ne`, `gt`, `ge`, `lt`, `le`, `in`, `nin`, `contains`, `startswith`. `contains` and `startswith` ignore letter case. `in`/`nin` take comma-separated values (a value holding a comma is written in double quotes, CSV style); `null` with `eq`/`ne` matches a missing value. A bad value or operator: 400 naming this filter.
+                 * @example startswith:Ab
+                 */
+                shiftId?: string;
             };
             header?: never;
             path?: never;
@@ -13508,7 +14178,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description A missing right; `detail` names it. (errorCode 2 Unauthorized) */
+            /**
+             * @description - A missing right; `detail` names it. (errorCode 2 Unauthorized)
+             *     - The shift is closed. (errorCode 8 OperationForbidden)
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13518,7 +14191,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 403;
                         /** @enum {integer} */
-                        errorCode?: 2;
+                        errorCode?: 2 | 8;
                     };
                 };
             };
@@ -14332,6 +15005,823 @@ export interface operations {
                         status?: 415;
                         /** @enum {integer} */
                         errorCode?: 3;
+                    };
+                };
+            };
+            /** @description More requests from this address than the rate limit (`POS_HUB_RATE_LIMIT` per second) allows. (errorCode 10 TooManyRequests) */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 429;
+                        /** @enum {integer} */
+                        errorCode?: 10;
+                    };
+                };
+            };
+        };
+    };
+    "shifts.list": {
+        parameters: {
+            query?: {
+                /** @description Matching records to skip. */
+                $skip?: number;
+                /** @description Page size, 0..1000; outside that range: 400. */
+                $take?: number;
+                /**
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `deviceName`, `openingFloat`, `note`, `fiscalName`, `state`, `openedAt`, `openedBy`, `movements`, `sales`, `cashIn`, `cashOut`, `expected`, `closedAt`, `closedBy`, `counted`, `denominations`, `difference`, `countId`, `reportPrints`.
+                 * @example -id
+                 */
+                $sort?: string;
+                /** @description `true`: the answer has no `items`; `count` is what the page would hold and `totalCount` every match. */
+                $count?: boolean;
+                /**
+                 * @description NData filter on `id`, of type text. Syntax `OP:ARG;OP:ARG` (operations joined by `;` are ANDed; so are repeated parameters); a plain value means `eq`. Operators: `eq` (the default), `ne`, `gt`, `ge`, `lt`, `le`, `in`, `nin`, `contains`, `startswith`. `contains` and `startswith` ignore letter case. `in`/`nin` take comma-separated values (a value holding a comma is written in double quotes, CSV style); `null` with `eq`/`ne` matches a missing value. A bad value or operator: 400 naming this filter.
+                 * @example startswith:Ab
+                 */
+                id?: string;
+                /**
+                 * @description NData filter on `deviceName`, of type text. Syntax `OP:ARG;OP:ARG` (operations joined by `;` are ANDed; so are repeated parameters); a plain value means `eq`. Operators: `eq` (the default), `ne`, `gt`, `ge`, `lt`, `le`, `in`, `nin`, `contains`, `startswith`. `contains` and `startswith` ignore letter case. `in`/`nin` take comma-separated values (a value holding a comma is written in double quotes, CSV style); `null` with `eq`/`ne` matches a missing value. A bad value or operator: 400 naming this filter.
+                 * @example startswith:Ab
+                 */
+                deviceName?: string;
+                /**
+                 * @description NData filter on `state`, of type enumeration (Open, Closed; any letter case). Syntax `OP:ARG;OP:ARG` (operations joined by `;` are ANDed; so are repeated parameters); a plain value means `eq`. Operators: `eq` (the default), `ne`, `in`, `nin` (and `gt`, `ge`, `lt`, `le`, which compare the text). `in`/`nin` take comma-separated values (a value holding a comma is written in double quotes, CSV style); `null` with `eq`/`ne` matches a missing value. A bad value or operator: 400 naming this filter.
+                 * @example in:Open,Closed
+                 */
+                state?: string;
+                /**
+                 * @description NData filter on `openedAt`, of type ISO 8601 date-time. Syntax `OP:ARG;OP:ARG` (operations joined by `;` are ANDed; so are repeated parameters); a plain value means `eq`. Operators: `eq` (the default), `ne`, `gt`, `ge`, `lt`, `le`, `in`, `nin`. `in`/`nin` take comma-separated values (a value holding a comma is written in double quotes, CSV style); `null` with `eq`/`ne` matches a missing value. A bad value or operator: 400 naming this filter.
+                 * @example ge:2026-11-21T10:00:00Z
+                 */
+                openedAt?: string;
+                /**
+                 * @description NData filter on `closedAt`, of type ISO 8601 date-time. Syntax `OP:ARG;OP:ARG` (operations joined by `;` are ANDed; so are repeated parameters); a plain value means `eq`. Operators: `eq` (the default), `ne`, `gt`, `ge`, `lt`, `le`, `in`, `nin`. `in`/`nin` take comma-separated values (a value holding a comma is written in double quotes, CSV style); `null` with `eq`/`ne` matches a missing value. A bad value or operator: 400 naming this filter.
+                 * @example ge:2026-11-21T10:00:00Z
+                 */
+                closedAt?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of matches. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShiftQueryResult"];
+                };
+            };
+            /**
+             * @description - A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description No, unknown, expired or revoked token. (errorCode 1 Unauthenticated) */
+            401: {
+                headers: {
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 401;
+                        /** @enum {integer} */
+                        errorCode?: 1;
+                    };
+                };
+            };
+            /** @description Without ReportRead. (errorCode 2 Unauthorized) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 403;
+                        /** @enum {integer} */
+                        errorCode?: 2;
+                    };
+                };
+            };
+            /** @description More requests from this address than the rate limit (`POS_HUB_RATE_LIMIT` per second) allows. (errorCode 10 TooManyRequests) */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 429;
+                        /** @enum {integer} */
+                        errorCode?: 10;
+                    };
+                };
+            };
+        };
+    };
+    "shifts.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "deviceName": "Pokladna2",
+                 *       "openingFloat": 100,
+                 *       "note": "Ranná zmena"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ShiftInput"];
+            };
+        };
+        responses: {
+            /** @description The created Shift. */
+            201: {
+                headers: {
+                    /** @description The path of the new resource. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Shift"];
+                };
+            };
+            /**
+             * @description - An invalid body, a key (`id`) that already exists (code Unique), a reference to something that does not exist, or a malformed `Idempotency-Key`; `errors` lists every member at fault. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             *     - A malformed `Idempotency-Key`. (errorCode 3 ValidationFailed)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description No, unknown, expired or revoked token. (errorCode 1 Unauthenticated) */
+            401: {
+                headers: {
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 401;
+                        /** @enum {integer} */
+                        errorCode?: 1;
+                    };
+                };
+            };
+            /** @description A missing right; `detail` names it. (errorCode 2 Unauthorized) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 403;
+                        /** @enum {integer} */
+                        errorCode?: 2;
+                    };
+                };
+            };
+            /** @description This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 409;
+                        /** @enum {integer} */
+                        errorCode?: 11;
+                    };
+                };
+            };
+            /** @description The body is larger than 1 MiB. (errorCode 3 ValidationFailed) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 413;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description A non-empty body that is not `application/json`. (errorCode 3 ValidationFailed) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 415;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description More requests from this address than the rate limit (`POS_HUB_RATE_LIMIT` per second) allows. (errorCode 10 TooManyRequests) */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 429;
+                        /** @enum {integer} */
+                        errorCode?: 10;
+                    };
+                };
+            };
+        };
+    };
+    "shifts.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Shift's key `id`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The Shift. */
+            200: {
+                headers: {
+                    /** @description The version `_v`, quoted (`"3"`); send it back in `If-Match`. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Shift"];
+                };
+            };
+            /**
+             * @description - `id` in the path is not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description No, unknown, expired or revoked token. (errorCode 1 Unauthenticated) */
+            401: {
+                headers: {
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 401;
+                        /** @enum {integer} */
+                        errorCode?: 1;
+                    };
+                };
+            };
+            /** @description Without ReportRead. (errorCode 2 Unauthorized) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 403;
+                        /** @enum {integer} */
+                        errorCode?: 2;
+                    };
+                };
+            };
+            /** @description No Shift has this id. (errorCode 7 NotFound) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 404;
+                        /** @enum {integer} */
+                        errorCode?: 7;
+                    };
+                };
+            };
+            /** @description More requests from this address than the rate limit (`POS_HUB_RATE_LIMIT` per second) allows. (errorCode 10 TooManyRequests) */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 429;
+                        /** @enum {integer} */
+                        errorCode?: 10;
+                    };
+                };
+            };
+        };
+    };
+    "fiscalreports.list": {
+        parameters: {
+            query?: {
+                /** @description Matching records to skip. */
+                $skip?: number;
+                /** @description Page size, 0..1000; outside that range: 400. */
+                $take?: number;
+                /**
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `fiscalName`, `kind`, `number`, `date`, `total`, `receipts`, `takenAt`, `takenBy`, `figures`.
+                 * @example -id
+                 */
+                $sort?: string;
+                /** @description `true`: the answer has no `items`; `count` is what the page would hold and `totalCount` every match. */
+                $count?: boolean;
+                /**
+                 * @description NData filter on `id`, of type text. Syntax `OP:ARG;OP:ARG` (operations joined by `;` are ANDed; so are repeated parameters); a plain value means `eq`. Operators: `eq` (the default), `ne`, `gt`, `ge`, `lt`, `le`, `in`, `nin`, `contains`, `startswith`. `contains` and `startswith` ignore letter case. `in`/`nin` take comma-separated values (a value holding a comma is written in double quotes, CSV style); `null` with `eq`/`ne` matches a missing value. A bad value or operator: 400 naming this filter.
+                 * @example startswith:Ab
+                 */
+                id?: string;
+                /**
+                 * @description NData filter on `fiscalName`, of type text. Syntax `OP:ARG;OP:ARG` (operations joined by `;` are ANDed; so are repeated parameters); a plain value means `eq`. Operators: `eq` (the default), `ne`, `gt`, `ge`, `lt`, `le`, `in`, `nin`, `contains`, `startswith`. `contains` and `startswith` ignore letter case. `in`/`nin` take comma-separated values (a value holding a comma is written in double quotes, CSV style); `null` with `eq`/`ne` matches a missing value. A bad value or operator: 400 naming this filter.
+                 * @example startswith:Ab
+                 */
+                fiscalName?: string;
+                /**
+                 * @description NData filter on `kind`, of type enumeration (X, Z; any letter case). Syntax `OP:ARG;OP:ARG` (operations joined by `;` are ANDed; so are repeated parameters); a plain value means `eq`. Operators: `eq` (the default), `ne`, `in`, `nin` (and `gt`, `ge`, `lt`, `le`, which compare the text). `in`/`nin` take comma-separated values (a value holding a comma is written in double quotes, CSV style); `null` with `eq`/`ne` matches a missing value. A bad value or operator: 400 naming this filter.
+                 * @example in:X,Z
+                 */
+                kind?: string;
+                /**
+                 * @description NData filter on `number`, of type integer. Syntax `OP:ARG;OP:ARG` (operations joined by `;` are ANDed; so are repeated parameters); a plain value means `eq`. Operators: `eq` (the default), `ne`, `gt`, `ge`, `lt`, `le`, `in`, `nin`. `in`/`nin` take comma-separated values (a value holding a comma is written in double quotes, CSV style); `null` with `eq`/`ne` matches a missing value. A bad value or operator: 400 naming this filter.
+                 * @example ge:10;lt:20
+                 */
+                number?: string;
+                /**
+                 * @description NData filter on `takenAt`, of type ISO 8601 date-time. Syntax `OP:ARG;OP:ARG` (operations joined by `;` are ANDed; so are repeated parameters); a plain value means `eq`. Operators: `eq` (the default), `ne`, `gt`, `ge`, `lt`, `le`, `in`, `nin`. `in`/`nin` take comma-separated values (a value holding a comma is written in double quotes, CSV style); `null` with `eq`/`ne` matches a missing value. A bad value or operator: 400 naming this filter.
+                 * @example ge:2026-11-21T10:00:00Z
+                 */
+                takenAt?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of matches. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FiscalReportRecordQueryResult"];
+                };
+            };
+            /**
+             * @description - A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description No, unknown, expired or revoked token. (errorCode 1 Unauthenticated) */
+            401: {
+                headers: {
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 401;
+                        /** @enum {integer} */
+                        errorCode?: 1;
+                    };
+                };
+            };
+            /** @description Without ReportRead. (errorCode 2 Unauthorized) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 403;
+                        /** @enum {integer} */
+                        errorCode?: 2;
+                    };
+                };
+            };
+            /** @description More requests from this address than the rate limit (`POS_HUB_RATE_LIMIT` per second) allows. (errorCode 10 TooManyRequests) */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 429;
+                        /** @enum {integer} */
+                        errorCode?: 10;
+                    };
+                };
+            };
+        };
+    };
+    "fiscalreports.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The FiscalReportRecord's key `id`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The FiscalReportRecord. */
+            200: {
+                headers: {
+                    /** @description The version `_v`, quoted (`"3"`); send it back in `If-Match`. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FiscalReportRecord"];
+                };
+            };
+            /**
+             * @description - `id` in the path is not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description No, unknown, expired or revoked token. (errorCode 1 Unauthenticated) */
+            401: {
+                headers: {
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 401;
+                        /** @enum {integer} */
+                        errorCode?: 1;
+                    };
+                };
+            };
+            /** @description Without ReportRead. (errorCode 2 Unauthorized) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 403;
+                        /** @enum {integer} */
+                        errorCode?: 2;
+                    };
+                };
+            };
+            /** @description No FiscalReportRecord has this id. (errorCode 7 NotFound) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 404;
+                        /** @enum {integer} */
+                        errorCode?: 7;
+                    };
+                };
+            };
+            /** @description More requests from this address than the rate limit (`POS_HUB_RATE_LIMIT` per second) allows. (errorCode 10 TooManyRequests) */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 429;
+                        /** @enum {integer} */
+                        errorCode?: 10;
+                    };
+                };
+            };
+        };
+    };
+    "auditevents.list": {
+        parameters: {
+            query?: {
+                /** @description Matching records to skip. */
+                $skip?: number;
+                /** @description Page size, 0..1000; outside that range: 400. */
+                $take?: number;
+                /**
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `kind`, `at`, `day`, `user`, `deviceName`, `ticketId`, `ticketName`, `tableName`, `plu`, `quantity`, `amount`, `detail`, `userName`.
+                 * @example -id
+                 */
+                $sort?: string;
+                /** @description `true`: the answer has no `items`; `count` is what the page would hold and `totalCount` every match. */
+                $count?: boolean;
+                /**
+                 * @description NData filter on `id`, of type text. Syntax `OP:ARG;OP:ARG` (operations joined by `;` are ANDed; so are repeated parameters); a plain value means `eq`. Operators: `eq` (the default), `ne`, `gt`, `ge`, `lt`, `le`, `in`, `nin`, `contains`, `startswith`. `contains` and `startswith` ignore letter case. `in`/`nin` take comma-separated values (a value holding a comma is written in double quotes, CSV style); `null` with `eq`/`ne` matches a missing value. A bad value or operator: 400 naming this filter.
+                 * @example startswith:Ab
+                 */
+                id?: string;
+                /**
+                 * @description NData filter on `kind`, of type enumeration (Void, Delete, Return, Discount, PriceOverride; any letter case). Syntax `OP:ARG;OP:ARG` (operations joined by `;` are ANDed; so are repeated parameters); a plain value means `eq`. Operators: `eq` (the default), `ne`, `in`, `nin` (and `gt`, `ge`, `lt`, `le`, which compare the text). `in`/`nin` take comma-separated values (a value holding a comma is written in double quotes, CSV style); `null` with `eq`/`ne` matches a missing value. A bad value or operator: 400 naming this filter.
+                 * @example in:Void,Delete
+                 */
+                kind?: string;
+                /**
+                 * @description NData filter on `day`, of type text. Syntax `OP:ARG;OP:ARG` (operations joined by `;` are ANDed; so are repeated parameters); a plain value means `eq`. Operators: `eq` (the default), `ne`, `gt`, `ge`, `lt`, `le`, `in`, `nin`, `contains`, `startswith`. `contains` and `startswith` ignore letter case. `in`/`nin` take comma-separated values (a value holding a comma is written in double quotes, CSV style); `null` with `eq`/`ne` matches a missing value. A bad value or operator: 400 naming this filter.
+                 * @example startswith:Ab
+                 */
+                day?: string;
+                /**
+                 * @description NData filter on `userName`, of type text. Syntax `OP:ARG;OP:ARG` (operations joined by `;` are ANDed; so are repeated parameters); a plain value means `eq`. Operators: `eq` (the default), `ne`, `gt`, `ge`, `lt`, `le`, `in`, `nin`, `contains`, `startswith`. `contains` and `startswith` ignore letter case. `in`/`nin` take comma-separated values (a value holding a comma is written in double quotes, CSV style); `null` with `eq`/`ne` matches a missing value. A bad value or operator: 400 naming this filter.
+                 * @example startswith:Ab
+                 */
+                userName?: string;
+                /**
+                 * @description NData filter on `ticketId`, of type text. Syntax `OP:ARG;OP:ARG` (operations joined by `;` are ANDed; so are repeated parameters); a plain value means `eq`. Operators: `eq` (the default), `ne`, `gt`, `ge`, `lt`, `le`, `in`, `nin`, `contains`, `startswith`. `contains` and `startswith` ignore letter case. `in`/`nin` take comma-separated values (a value holding a comma is written in double quotes, CSV style); `null` with `eq`/`ne` matches a missing value. A bad value or operator: 400 naming this filter.
+                 * @example startswith:Ab
+                 */
+                ticketId?: string;
+                /**
+                 * @description NData filter on `at`, of type ISO 8601 date-time. Syntax `OP:ARG;OP:ARG` (operations joined by `;` are ANDed; so are repeated parameters); a plain value means `eq`. Operators: `eq` (the default), `ne`, `gt`, `ge`, `lt`, `le`, `in`, `nin`. `in`/`nin` take comma-separated values (a value holding a comma is written in double quotes, CSV style); `null` with `eq`/`ne` matches a missing value. A bad value or operator: 400 naming this filter.
+                 * @example ge:2026-11-21T10:00:00Z
+                 */
+                at?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of matches. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEventQueryResult"];
+                };
+            };
+            /**
+             * @description - A bad `$skip`, `$take`, `$sort` or `$count`, an unknown sort key, an unknown or malformed filter, more than 32 sort keys, 64 operations in one filter value or 100 values in `in`/`nin`; `errors[0].memberName` names the parameter. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description No, unknown, expired or revoked token. (errorCode 1 Unauthenticated) */
+            401: {
+                headers: {
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 401;
+                        /** @enum {integer} */
+                        errorCode?: 1;
+                    };
+                };
+            };
+            /** @description Without ReportRead. (errorCode 2 Unauthorized) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 403;
+                        /** @enum {integer} */
+                        errorCode?: 2;
+                    };
+                };
+            };
+            /** @description More requests from this address than the rate limit (`POS_HUB_RATE_LIMIT` per second) allows. (errorCode 10 TooManyRequests) */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 429;
+                        /** @enum {integer} */
+                        errorCode?: 10;
+                    };
+                };
+            };
+        };
+    };
+    "auditevents.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The AuditEvent's key `id`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The AuditEvent. */
+            200: {
+                headers: {
+                    /** @description The version `_v`, quoted (`"3"`); send it back in `If-Match`. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEvent"];
+                };
+            };
+            /**
+             * @description - `id` in the path is not valid text (malformed percent-encoding, a lone surrogate or NUL). (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description No, unknown, expired or revoked token. (errorCode 1 Unauthenticated) */
+            401: {
+                headers: {
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 401;
+                        /** @enum {integer} */
+                        errorCode?: 1;
+                    };
+                };
+            };
+            /** @description Without ReportRead. (errorCode 2 Unauthorized) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 403;
+                        /** @enum {integer} */
+                        errorCode?: 2;
+                    };
+                };
+            };
+            /** @description No AuditEvent has this id. (errorCode 7 NotFound) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 404;
+                        /** @enum {integer} */
+                        errorCode?: 7;
                     };
                 };
             };
@@ -18756,6 +20246,762 @@ export interface operations {
                         status?: 403;
                         /** @enum {integer} */
                         errorCode?: 2;
+                    };
+                };
+            };
+            /** @description More requests from this address than the rate limit (`POS_HUB_RATE_LIMIT` per second) allows. (errorCode 10 TooManyRequests) */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 429;
+                        /** @enum {integer} */
+                        errorCode?: 10;
+                    };
+                };
+            };
+        };
+    };
+    "reports.export": {
+        parameters: {
+            query: {
+                /**
+                 * @description First day, `YYYY-MM-DD` (local).
+                 * @example 2026-11-01
+                 */
+                from: string;
+                /**
+                 * @description Last day, `YYYY-MM-DD` (local), at most a year after `from`.
+                 * @example 2026-11-30
+                 */
+                to: string;
+                /** @description `pohoda` (XML) or `csv` (journal). */
+                format: "pohoda" | "csv";
+                /**
+                 * @description format=pohoda: the IČO of the accounting unit in POHODA (its dataPack `ico`), digits.
+                 * @example 12345678
+                 */
+                ico?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, as an attachment. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml": string;
+                    "text/csv": string;
+                };
+            };
+            /**
+             * @description - A missing or malformed `from`/`to`, `to` before `from` or more than a year after it, no or an unknown `format`, no or a malformed `ico` for POHODA. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description No, unknown, expired or revoked token. (errorCode 1 Unauthenticated) */
+            401: {
+                headers: {
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 401;
+                        /** @enum {integer} */
+                        errorCode?: 1;
+                    };
+                };
+            };
+            /** @description Without ReportRead. (errorCode 2 Unauthorized) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 403;
+                        /** @enum {integer} */
+                        errorCode?: 2;
+                    };
+                };
+            };
+            /** @description More requests from this address than the rate limit (`POS_HUB_RATE_LIMIT` per second) allows. (errorCode 10 TooManyRequests) */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 429;
+                        /** @enum {integer} */
+                        errorCode?: 10;
+                    };
+                };
+            };
+        };
+    };
+    "reports.audit": {
+        parameters: {
+            query: {
+                /**
+                 * @description First day, `YYYY-MM-DD` (local).
+                 * @example 2026-11-01
+                 */
+                from: string;
+                /**
+                 * @description Last day, `YYYY-MM-DD` (local).
+                 * @example 2026-11-30
+                 */
+                to: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The audit. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditReport"];
+                };
+            };
+            /**
+             * @description - A missing or malformed `from`/`to`, or `to` before `from`. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description No, unknown, expired or revoked token. (errorCode 1 Unauthenticated) */
+            401: {
+                headers: {
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 401;
+                        /** @enum {integer} */
+                        errorCode?: 1;
+                    };
+                };
+            };
+            /** @description Without ReportRead. (errorCode 2 Unauthorized) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 403;
+                        /** @enum {integer} */
+                        errorCode?: 2;
+                    };
+                };
+            };
+            /** @description More requests from this address than the rate limit (`POS_HUB_RATE_LIMIT` per second) allows. (errorCode 10 TooManyRequests) */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 429;
+                        /** @enum {integer} */
+                        errorCode?: 10;
+                    };
+                };
+            };
+        };
+    };
+    "reports.fiscalDays": {
+        parameters: {
+            query: {
+                /**
+                 * @description The local day, `YYYY-MM-DD`.
+                 * @example 2026-11-21
+                 */
+                date: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The date's fiscal days and shifts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FiscalDays"];
+                };
+            };
+            /**
+             * @description - A missing or malformed `date`. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description No, unknown, expired or revoked token. (errorCode 1 Unauthenticated) */
+            401: {
+                headers: {
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 401;
+                        /** @enum {integer} */
+                        errorCode?: 1;
+                    };
+                };
+            };
+            /** @description Without ReportRead. (errorCode 2 Unauthorized) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 403;
+                        /** @enum {integer} */
+                        errorCode?: 2;
+                    };
+                };
+            };
+            /** @description More requests from this address than the rate limit (`POS_HUB_RATE_LIMIT` per second) allows. (errorCode 10 TooManyRequests) */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 429;
+                        /** @enum {integer} */
+                        errorCode?: 10;
+                    };
+                };
+            };
+        };
+    };
+    "shifts.movement": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The Shift's key `id`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CashMovement"];
+            };
+        };
+        responses: {
+            /** @description The shift with the movement. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Shift"];
+                };
+            };
+            /**
+             * @description - An invalid body (kind, amount > 0, a reason); A register acting on another register’s shift (`memberName` `id`). (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             *     - A malformed `Idempotency-Key`. (errorCode 3 ValidationFailed)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description No, unknown, expired or revoked token. (errorCode 1 Unauthenticated) */
+            401: {
+                headers: {
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 401;
+                        /** @enum {integer} */
+                        errorCode?: 1;
+                    };
+                };
+            };
+            /**
+             * @description - A missing right; `detail` names it. (errorCode 2 Unauthorized)
+             *     - The shift is closed; or the printer is inactive or a kitchen display. (errorCode 8 OperationForbidden)
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 403;
+                        /** @enum {integer} */
+                        errorCode?: 2 | 8;
+                    };
+                };
+            };
+            /** @description No shift has this id. (errorCode 7 NotFound) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 404;
+                        /** @enum {integer} */
+                        errorCode?: 7;
+                    };
+                };
+            };
+            /** @description This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 409;
+                        /** @enum {integer} */
+                        errorCode?: 11;
+                    };
+                };
+            };
+            /** @description The body is larger than 1 MiB. (errorCode 3 ValidationFailed) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 413;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description A non-empty body that is not `application/json`. (errorCode 3 ValidationFailed) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 415;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description More requests from this address than the rate limit (`POS_HUB_RATE_LIMIT` per second) allows. (errorCode 10 TooManyRequests) */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 429;
+                        /** @enum {integer} */
+                        errorCode?: 10;
+                    };
+                };
+            };
+        };
+    };
+    "shifts.close": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The Shift's key `id`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ShiftCloseContext"];
+            };
+        };
+        responses: {
+            /** @description The closed shift. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Shift"];
+                };
+            };
+            /**
+             * @description - No counted and no denominations, denominations that do not add up to counted, no or an unknown printer; A register acting on another register’s shift (`memberName` `id`). (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             *     - A malformed `Idempotency-Key`. (errorCode 3 ValidationFailed)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description No, unknown, expired or revoked token. (errorCode 1 Unauthenticated) */
+            401: {
+                headers: {
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 401;
+                        /** @enum {integer} */
+                        errorCode?: 1;
+                    };
+                };
+            };
+            /**
+             * @description - A missing right; `detail` names it. (errorCode 2 Unauthorized)
+             *     - The shift is closed; or the printer is inactive or a kitchen display. (errorCode 8 OperationForbidden)
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 403;
+                        /** @enum {integer} */
+                        errorCode?: 2 | 8;
+                    };
+                };
+            };
+            /** @description No shift has this id. (errorCode 7 NotFound) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 404;
+                        /** @enum {integer} */
+                        errorCode?: 7;
+                    };
+                };
+            };
+            /** @description This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 409;
+                        /** @enum {integer} */
+                        errorCode?: 11;
+                    };
+                };
+            };
+            /** @description The body is larger than 1 MiB. (errorCode 3 ValidationFailed) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 413;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description A non-empty body that is not `application/json`. (errorCode 3 ValidationFailed) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 415;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description More requests from this address than the rate limit (`POS_HUB_RATE_LIMIT` per second) allows. (errorCode 10 TooManyRequests) */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 429;
+                        /** @enum {integer} */
+                        errorCode?: 10;
+                    };
+                };
+            };
+        };
+    };
+    "shifts.print": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The Shift's key `id`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ShiftPrintContext"];
+            };
+        };
+        responses: {
+            /** @description The report is durably queued; the job as stored. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShiftReportJob"];
+                };
+            };
+            /**
+             * @description - An invalid body; no or an unknown printer. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             *     - A malformed `Idempotency-Key`. (errorCode 3 ValidationFailed)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description No, unknown, expired or revoked token. (errorCode 1 Unauthenticated) */
+            401: {
+                headers: {
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 401;
+                        /** @enum {integer} */
+                        errorCode?: 1;
+                    };
+                };
+            };
+            /**
+             * @description - Another register’s shift without ReportRead. (errorCode 2 Unauthorized)
+             *     - The shift is closed; or the printer is inactive or a kitchen display. (errorCode 8 OperationForbidden)
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 403;
+                        /** @enum {integer} */
+                        errorCode?: 2 | 8;
+                    };
+                };
+            };
+            /** @description No shift has this id. (errorCode 7 NotFound) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 404;
+                        /** @enum {integer} */
+                        errorCode?: 7;
+                    };
+                };
+            };
+            /** @description This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 409;
+                        /** @enum {integer} */
+                        errorCode?: 11;
+                    };
+                };
+            };
+            /** @description The body is larger than 1 MiB. (errorCode 3 ValidationFailed) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 413;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description A non-empty body that is not `application/json`. (errorCode 3 ValidationFailed) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 415;
+                        /** @enum {integer} */
+                        errorCode?: 3;
                     };
                 };
             };

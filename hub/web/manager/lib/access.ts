@@ -14,6 +14,8 @@
 export const READ_RIGHTS: Readonly<Record<string, string>> = {
   customers: 'CustomerRead',
   cashcounts: 'ReportRead',
+  fiscalreports: 'ReportRead',
+  auditevents: 'ReportRead',
   users: 'UserRead',
   fiscaldevices: 'SettingsRead',
   'receipts/emails': 'SettingsRead',
@@ -30,7 +32,7 @@ export interface Gated {
 }
 
 /** Names of components/Icon's icons (this module stays free of JSX, so the hub's own tests can read it). */
-type ViewIcon = 'today' | 'tickets' | 'devices' | 'table' | 'catalog' | 'customers' | 'reports' | 'settings';
+type ViewIcon = 'today' | 'tickets' | 'devices' | 'table' | 'catalog' | 'customers' | 'reports' | 'register' | 'settings';
 
 export interface View extends Gated {
   href: string;
@@ -48,6 +50,7 @@ export const VIEWS: readonly View[] = [
   { href: '/catalog', label: { en: 'Catalog & stock', sk: 'Katalóg a sklad', cs: 'Katalog a sklad' }, icon: 'catalog' },
   { href: '/customers', label: { en: 'Customers', sk: 'Zákazníci', cs: 'Zákazníci' }, icon: 'customers', needs: ['CustomerRead'] },
   { href: '/reports', label: { en: 'Reports', sk: 'Prehľady', cs: 'Přehledy' }, icon: 'reports', needs: ['ReportRead'] },
+  { href: '/endofday', label: { en: 'End of day', sk: 'Uzávierka dňa', cs: 'Uzávěrka dne' }, icon: 'register', needs: ['ReportRead'] },
   { href: '/settings', label: { en: 'Settings', sk: 'Nastavenia', cs: 'Nastavení' }, icon: 'settings', needs: ['SettingsRead'] },
 ];
 

@@ -1,17 +1,20 @@
 /**
- * Reports (issue 21): sales over any range of days grouped as the manager asks (GET /api/reports/sales,
- * also as CSV), and a fiscal day's X/Z figures with the drawer counted against them (POST /api/cashcounts).
+ * Reports (issues 21 and 28): sales over any range of days grouped as the manager asks (GET
+ * /api/reports/sales, also as CSV), and the audit of those days — voids, deleted items, returns,
+ * discounts and prices other than the list's, per day and waiter, each event with its ticket
+ * (GET /api/reports/audit, /api/auditevents). The fiscal day, the shifts and the count are the End of
+ * day page's (EndOfDay.tsx).
  */
 import { useState } from 'preact/hooks';
-import { messages, parseDecimal, pick, type Entry } from '../../shared/i18n';
-import type { FiscalDevice } from '../../shared/types';
-import type { CashCount, FiscalDay, SalesReport } from '../lib/wire';
-import { DataTable } from '../components/DataTable';
+import { messages, pick, type Entry } from '../../shared/i18n';
+import type { AuditEvent, AuditReport, SalesReport } from '../lib/wire';
 import { Field } from '../components/Field';
-import { Badge, Button, Card, Empty, Facts, Notice, PageHeader, Spinner, Stat, toast } from '../components/ui';
+import { Button, Card, Empty, Notice, PageHeader, Spinner, Stat, toast } from '../components/ui';
 import { api, describeError, download, op } from '../lib/api';
-import { useLoad, useOptions } from '../lib/data';
-import { dateTime, isoDay, money, quantity } from '../lib/format';
+import { useAll } from '../lib/data';
+import { useLoad } from '../lib/data';
+import { date, dateTime, isoDay, money, quantity } from '../lib/format';
+import { linkHandler } from '../lib/router';
 import { useQuery } from '../lib/router';
 import { useCan } from '../lib/session';
 
@@ -48,40 +51,44 @@ const t = messages({
   netNote: { en: 'gross − discounts − returns', sk: 'brutto − zľavy − vrátené', cs: 'brutto − slevy − vrácené' },
   ticketsNote: { en: '{n} tickets', sk: 'Účty: {n}', cs: 'Účty: {n}' },
   voidsNote: { en: 'quantity {n}', sk: 'množstvo {n}', cs: 'množství {n}' },
-  fiscalDay: { en: 'Fiscal day and cash count', sk: 'Fiškálny deň a počítanie hotovosti', cs: 'Fiskální den a počítání hotovosti' },
-  fiscalDevice: { en: 'Fiscal printer', sk: 'Fiškálna tlačiareň', cs: 'Fiskální tiskárna' },
-  pick: { en: 'Choose…', sk: 'Vyberte…', cs: 'Vyberte…' },
-  pickDevice: { en: 'Choose a fiscal printer to see its day', sk: 'Vyberte fiškálnu tlačiareň a zobrazí sa jej deň', cs: 'Vyberte fiskální tiskárnu a zobrazí se její den' },
-  dayNumber: { en: 'Fiscal day', sk: 'Fiškálny deň', cs: 'Fiskální den' },
-  state: { en: 'State', sk: 'Stav', cs: 'Stav' },
-  open: { en: 'Open (X report)', sk: 'Otvorený (X správa)', cs: 'Otevřený (X zpráva)' },
-  closed: { en: 'Closed (Z report)', sk: 'Uzavretý (uzávierka)', cs: 'Uzavřený (uzávěrka)' },
-  unknown: { en: 'Not known', sk: 'Neznámy', cs: 'Neznámý' },
-  dayTotal: { en: 'Total', sk: 'Spolu', cs: 'Celkem' },
-  cashSales: { en: 'Cash taken', sk: 'Prijatá hotovosť', cs: 'Přijatá hotovost' },
-  payments: { en: 'Payments', sk: 'Platby', cs: 'Platby' },
-  payment: { en: 'Payment type', sk: 'Typ platby', cs: 'Typ platby' },
-  amount: { en: 'Amount', sk: 'Suma', cs: 'Částka' },
-  rate: { en: 'VAT rate', sk: 'Sadzba DPH', cs: 'Sazba DPH' },
-  withVat: { en: 'With VAT', sk: 'S DPH', cs: 'S DPH' },
-  countTitle: { en: 'Count the drawer', sk: 'Spočítať hotovosť v pokladni', cs: 'Spočítat hotovost v pokladně' },
-  openingFloat: { en: 'Opening float', sk: 'Počiatočný stav', cs: 'Počáteční stav' },
-  counted: { en: 'Counted in the drawer', sk: 'Napočítané v pokladni', cs: 'Napočítáno v pokladně' },
-  note: { en: 'Note', sk: 'Poznámka', cs: 'Poznámka' },
-  record: { en: 'Record the count', sk: 'Zaznamenať počítanie', cs: 'Zaznamenat počítání' },
-  enterAmount: { en: 'Enter an amount, e.g. 150,50.', sk: 'Zadajte sumu, napr. 150,50.', cs: 'Zadejte částku, např. 150,50.' },
-  recorded: { en: 'Cash count recorded.', sk: 'Počítanie hotovosti zaznamenané.', cs: 'Počítání hotovosti zaznamenáno.' },
-  expected: { en: 'Expected', sk: 'Očakávané', cs: 'Očekáváno' },
-  difference: { en: 'Difference', sk: 'Rozdiel', cs: 'Rozdíl' },
-  missing: { en: 'cash is missing', sk: 'chýba hotovosť', cs: 'chybí hotovost' },
-  surplus: { en: 'more than expected', sk: 'viac, ako sa čakalo', cs: 'více, než se čekalo' },
-  exact: { en: 'the drawer is right', sk: 'pokladňa sedí', cs: 'pokladna sedí' },
-  earlier: { en: 'Earlier cash counts', sk: 'Predchádzajúce počítania hotovosti', cs: 'Předchozí počítání hotovosti' },
-  noCounts: { en: 'No cash counts yet', sk: 'Zatiaľ žiadne počítanie hotovosti', cs: 'Zatím žádné počítání hotovosti' },
-  countedAt: { en: 'Counted', sk: 'Spočítané', cs: 'Spočítáno' },
-  by: { en: 'By', sk: 'Kto', cs: 'Kdo' },
-  noCountRight: { en: 'Recording a cash count needs the right “CashCount”.', sk: 'Zaznamenať počítanie hotovosti môžete len s právom „CashCount“.', cs: 'Zaznamenat počítání hotovosti lze jen s právem „CashCount“.' },
+  endOfDayMoved: { en: 'The fiscal day, the shifts, the cash count, the Z report and the export for the accountant:', sk: 'Fiškálny deň, zmeny, počítanie hotovosti, uzávierka Z a export pre účtovníctvo:', cs: 'Fiskální den, směny, počítání hotovosti, uzávěrka Z a export pro účetnictví:' },
+  endOfDay: { en: 'End of day', sk: 'Uzávierka dňa', cs: 'Uzávěrka dne' },
+  audit: { en: 'Where money walked out', sk: 'Kde odchádzajú peniaze', cs: 'Kde odcházejí peníze' },
+  auditText: {
+    en: 'Voids and deleted items by who made them; returns, discounts and prices other than the list price on the waiter’s tickets. Choose a row for its events.',
+    sk: 'Storná a zmazané položky podľa toho, kto ich urobil; vrátenia, zľavy a ceny iné ako cenníkové na účtoch čašníka. Vyberte riadok a zobrazia sa jednotlivé udalosti.',
+    cs: 'Storna a smazané položky podle toho, kdo je udělal; vrácení, slevy a ceny jiné než ceníkové na účtech číšníka. Vyberte řádek a zobrazí se jednotlivé události.',
+  },
+  day: { en: 'Day', sk: 'Deň', cs: 'Den' },
+  waiter: { en: 'Waiter', sk: 'Čašník', cs: 'Číšník' },
+  voidsK: { en: 'Voids', sk: 'Storná', cs: 'Storna' },
+  deletesK: { en: 'Deleted', sk: 'Zmazané', cs: 'Smazané' },
+  returnsK: { en: 'Returns', sk: 'Vrátenia', cs: 'Vrácení' },
+  discountsK: { en: 'Discounts', sk: 'Zľavy', cs: 'Slevy' },
+  overridesK: { en: 'Own prices', sk: 'Zmenené ceny', cs: 'Změněné ceny' },
+  noAudit: { en: 'Nothing walked out in these days', sk: 'V týchto dňoch nič také', cs: 'V těchto dnech nic takového' },
+  when: { en: 'When', sk: 'Kedy', cs: 'Kdy' },
+  what: { en: 'What', sk: 'Čo', cs: 'Co' },
+  ticket: { en: 'Ticket', sk: 'Účet', cs: 'Účet' },
+  item: { en: 'Item', sk: 'Položka', cs: 'Položka' },
+  howMuch: { en: 'How much', sk: 'Koľko', cs: 'Kolik' },
+  count: { en: '{n}×', sk: '{n}×', cs: '{n}×' },
 });
+
+const AUDIT_COLUMNS = [
+  ['voids', 'voidsK'],
+  ['deletes', 'deletesK'],
+  ['returns', 'returnsK'],
+  ['discounts', 'discountsK'],
+  ['priceOverrides', 'overridesK'],
+] as const;
+const KIND_WORDS: Record<string, Entry> = {
+  Void: { en: 'Void', sk: 'Storno', cs: 'Storno' },
+  Delete: { en: 'Deleted', sk: 'Zmazané', cs: 'Smazané' },
+  Return: { en: 'Return', sk: 'Vrátenie', cs: 'Vrácení' },
+  Discount: { en: 'Discount', sk: 'Zľava', cs: 'Sleva' },
+  PriceOverride: { en: 'Own price', sk: 'Zmenená cena', cs: 'Změněná cena' },
+};
 
 const GROUPS: Array<{ value: SalesReport['groupBy']; label: Entry }> = [
   { value: 'product', label: { en: 'Product', sk: 'Produkt', cs: 'Produkt' } },
@@ -133,7 +140,13 @@ export function Reports() {
     <div class="page">
       <PageHeader title={t('title')} subtitle={t('subtitle')} />
       <Sales />
-      {can('ReportRead') && <FiscalDaySection />}
+      {can('ReportRead') && <Audit />}
+      <Notice tone="info">
+        {t('endOfDayMoved')}{' '}
+        <a href="/endofday" onClick={linkHandler('/endofday')}>
+          {t('endOfDay')}
+        </a>
+      </Notice>
     </div>
   );
 }
@@ -276,178 +289,125 @@ function Sales() {
   );
 }
 
-function FiscalDaySection() {
-  const can = useCan();
-  const [q, setQuery] = useQuery();
-  // The fiscal printers are listed to those who may read the settings; the others type the name.
-  const devices = useOptions<FiscalDevice>('fiscaldevices', (f) => f.name);
-  const fiscalName = q.get('fiscal') ?? (devices.length === 1 ? devices[0].value : '');
-  const url = fiscalName ? `/api/reports/fiscalday?${new URLSearchParams({ fiscalName })}` : null;
-  const day = useLoad<FiscalDay>(url, (signal) => api.get<FiscalDay>(url!, signal), ['tickets', 'fiscaldevices']);
-  const d = day.data;
+/** The range's audit per day and waiter; a row opens its events (who, when, which ticket, how much). */
+function Audit() {
+  const [q] = useQuery();
+  const month = presetRange('month');
+  const from = q.get('from') || month.from;
+  const to = q.get('to') || month.to;
+  const url = from <= to ? `/api/reports/audit?${new URLSearchParams({ from, to })}` : null;
+  const audit = useLoad<AuditReport>(url, (signal) => api.get<AuditReport>(url!, signal), ['tickets']);
+  const [open, setOpen] = useState<string | null>(null);
+  const a = audit.data;
+  const figure = (f: { events: number; amount: number }) => (f.events ? <>{money(f.amount)} <span class="muted">{t('count', { n: f.events })}</span></> : '—');
   return (
-    <Card title={t('fiscalDay')}>
+    <Card title={t('audit')}>
       <div class="stack">
-        <div class="filter-grid">
-          {can('SettingsRead') ? (
-            <Field label={t('fiscalDevice')} kind="select" value={fiscalName} emptyOption={t('pick')} options={devices} onChange={(v) => setQuery({ fiscal: (v as string) || null }, { replace: true })} testId="fiscal-device" />
-          ) : (
-            <Field label={t('fiscalDevice')} value={fiscalName} onChange={(v) => setQuery({ fiscal: (v as string) || null }, { replace: true })} testId="fiscal-device" />
-          )}
-        </div>
-        {!fiscalName && <Empty icon="fiscal" title={t('pickDevice')} />}
-        {fiscalName && day.error && <Notice tone="bad">{day.error}</Notice>}
-        {fiscalName && !d && day.loading && <Spinner />}
-        {d && (
-          <div class="stack" data-testid="fiscal-day">
-            <Facts
-              items={[
-                [t('dayNumber'), <span data-testid="day-number">{d.dailySalesReportNumber}</span>],
-                [t('state'), d.isOpen === null ? t('unknown') : d.isOpen ? <Badge tone="info">{t('open')}</Badge> : <Badge>{t('closed')}</Badge>],
-                [t('tickets'), quantity(d.tickets)],
-                [t('dayTotal'), <b data-testid="day-total">{money(d.total)}</b>],
-                [t('returns'), money(d.returns)],
-                [t('discounts'), money(d.discounts)],
-                [t('vat'), money(d.vatTotal)],
-                [t('cashSales'), <b data-testid="day-cash">{money(d.cashSales)}</b>],
-              ]}
-            />
-            <div class="grid-2">
-              <table class="compact" aria-label={t('payments')}>
-                <thead>
-                  <tr>
-                    <th>{t('payment')}</th>
-                    <th class="al-right">{t('tickets')}</th>
-                    <th class="al-right">{t('amount')}</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {d.payments.map((p) => (
-                    <tr key={p.paymentTypeNumber}>
-                      <td>{p.name}</td>
-                      <td class="al-right num">{p.tickets}</td>
-                      <td class="al-right num">{money(p.amount)}</td>
-                    </tr>
+        <p class="muted">{t('auditText')}</p>
+        {audit.error && <Notice tone="bad">{audit.error}</Notice>}
+        {!a && audit.loading && <Spinner />}
+        {a && a.rows.length === 0 && <Empty title={t('noAudit')} />}
+        {a && a.rows.length > 0 && (
+          <div class="table-scroll">
+            <table class="compact report-table" aria-label={t('audit')} data-testid="audit-table">
+              <thead>
+                <tr>
+                  <th>{t('day')}</th>
+                  <th>{t('waiter')}</th>
+                  {AUDIT_COLUMNS.map(([, label]) => (
+                    <th key={label} class="al-right">
+                      {t(label)}
+                    </th>
                   ))}
-                </tbody>
-              </table>
-              <table class="compact" aria-label={t('vat')}>
-                <thead>
-                  <tr>
-                    <th>{t('rate')}</th>
-                    <th class="al-right">{t('base')}</th>
-                    <th class="al-right">{t('vat')}</th>
-                    <th class="al-right">{t('withVat')}</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {d.vat.map((v) => (
-                    <tr key={v.rate}>
-                      <td>{quantity(v.rate)} %</td>
-                      <td class="al-right num">{money(v.base)}</td>
-                      <td class="al-right num">{money(v.vat)}</td>
-                      <td class="al-right num">{money(v.gross)}</td>
-                    </tr>
+                  <th class="al-right">{t('total')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {a.rows.map((r) => {
+                  const id = `${r.day}/${r.userName}`;
+                  return [
+                    <tr
+                      key={id}
+                      data-key={id}
+                      class={`clickable${open === id ? ' selected' : ''}`}
+                      tabIndex={0}
+                      onClick={() => setOpen(open === id ? null : id)}
+                      onKeyDown={(e) => e.key === 'Enter' && setOpen(open === id ? null : id)}
+                      aria-expanded={open === id}
+                    >
+                      <td>{date(`${r.day}T12:00:00`)}</td>
+                      <td>{r.name}</td>
+                      {AUDIT_COLUMNS.map(([field]) => (
+                        <td key={field} data-col={field} class="al-right num">
+                          {figure(r[field])}
+                        </td>
+                      ))}
+                      <td data-col="total" class="al-right num">
+                        <b>{money(r.total)}</b>
+                      </td>
+                    </tr>,
+                    open === id && (
+                      <tr key={`${id}-events`}>
+                        <td colSpan={AUDIT_COLUMNS.length + 3}>
+                          <AuditEvents day={r.day} userName={r.userName} />
+                        </td>
+                      </tr>
+                    ),
+                  ];
+                })}
+              </tbody>
+              <tfoot>
+                <tr data-key="totals">
+                  <th colSpan={2}>{t('total')}</th>
+                  {AUDIT_COLUMNS.map(([field]) => (
+                    <th key={field} data-col={field} class="al-right num">
+                      {figure(a.totals[field])}
+                    </th>
                   ))}
-                </tbody>
-              </table>
-            </div>
-            {can('CashCount') ? <CountForm fiscalName={fiscalName} cashSales={d.cashSales} /> : <Notice tone="info">{t('noCountRight')}</Notice>}
+                  <th data-col="total" class="al-right num">
+                    {money(a.totals.total)}
+                  </th>
+                </tr>
+              </tfoot>
+            </table>
           </div>
-        )}
-        {fiscalName && (
-          <>
-            <h3>{t('earlier')}</h3>
-            <DataTable<CashCount>
-              resource="cashcounts"
-              label={t('earlier')}
-              stateKey="cc"
-              filters={{ fiscalName: op.eq(fiscalName) }}
-              defaultSort="-countedAt"
-              rowKey={(c) => c.id}
-              pageSize={10}
-              columns={[
-                { id: 'at', title: t('countedAt'), sort: 'countedAt', render: (c) => dateTime(c.countedAt) },
-                { id: 'day', title: t('dayNumber'), align: 'right', render: (c) => c.dailySalesReportNumber ?? '—', secondary: true },
-                { id: 'float', title: t('openingFloat'), align: 'right', render: (c) => money(c.openingFloat), secondary: true },
-                { id: 'expected', title: t('expected'), align: 'right', render: (c) => money(c.expected) },
-                { id: 'counted', title: t('counted'), align: 'right', render: (c) => money(c.counted) },
-                { id: 'difference', title: t('difference'), align: 'right', render: (c) => <span class={c.difference < 0 ? 'negative' : ''}>{money(c.difference)}</span> },
-                { id: 'by', title: t('by'), render: (c) => c.countedBy.name || c.countedBy.userName, secondary: true },
-              ]}
-              empty={{ title: t('noCounts') }}
-            />
-          </>
         )}
       </div>
     </Card>
   );
 }
 
-function CountForm({ fiscalName, cashSales }: { fiscalName: string; cashSales: number }) {
-  const [opening, setOpening] = useState('0');
-  const [counted, setCounted] = useState('');
-  const [note, setNote] = useState('');
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<CashCount | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
-  const float = parseDecimal(opening || '0');
-  const count = parseDecimal(counted);
-  const expected = Number.isNaN(float) ? null : Math.round((float + cashSales) * 100) / 100;
-
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    const found: Record<string, string> = {};
-    if (Number.isNaN(float) || float < 0) found.openingFloat = t('enterAmount');
-    if (Number.isNaN(count) || count < 0) found.counted = t('enterAmount');
-    setErrors(found);
-    if (Object.keys(found).length) return;
-    setBusy(true);
-    setFailure(null);
-    try {
-      const c = await api.post<CashCount>('/api/cashcounts', { fiscalName, openingFloat: float, counted: count, note: note.trim() || null });
-      setResult(c);
-      toast(t('recorded'));
-    } catch (err) {
-      setFailure(describeError(err));
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  const diffWords = (n: number) => (n < 0 ? t('missing') : n > 0 ? t('surplus') : t('exact'));
+function AuditEvents({ day, userName }: { day: string; userName: string }) {
+  const events = useAll<AuditEvent>('auditevents', { filters: { Day: op.eq(day), UserName: op.eq(userName) }, sort: 'at' }, ['tickets']);
+  if (!events.data) return <Spinner />;
   return (
-    <form class="form stack" noValidate onSubmit={(e) => void submit(e)}>
-      <h3>{t('countTitle')}</h3>
-      <div class="form-grid">
-        <Field label={t('openingFloat')} kind="text" value={opening} onChange={(v) => setOpening(v as string)} error={errors.openingFloat} suffix="€" testId="count-float" />
-        <Field label={t('counted')} kind="text" value={counted} onChange={(v) => setCounted(v as string)} error={errors.counted} suffix="€" required testId="count-counted" />
-        <Field label={t('note')} value={note} onChange={(v) => setNote(v as string)} wide />
-      </div>
-      <p class="muted">
-        {t('expected')}: <b data-testid="count-expected">{money(expected)}</b>
-        {!Number.isNaN(count) && expected !== null && counted.trim() !== '' && (
-          <>
-            {' · '}
-            {t('difference')}: <b class={count - expected < 0 ? 'negative' : ''}>{money(Math.round((count - expected) * 100) / 100)}</b>
-          </>
-        )}
-      </p>
-      {failure && <Notice tone="bad">{failure}</Notice>}
-      {result && (
-        <Notice tone={result.difference < 0 ? 'bad' : result.difference > 0 ? 'warn' : 'good'}>
-          <span data-testid="count-result">
-            {t('expected')} <b>{money(result.expected)}</b> · {t('counted')} <b>{money(result.counted)}</b> · {t('difference')}{' '}
-            <b data-testid="count-difference">{money(result.difference)}</b> ({diffWords(result.difference)})
-          </span>
-        </Notice>
-      )}
-      <div>
-        <Button type="submit" variant="primary" icon="check" busy={busy} data-testid="count-save">
-          {t('record')}
-        </Button>
-      </div>
-    </form>
+    <table class="compact" aria-label={t('audit')} data-testid="audit-events">
+      <thead>
+        <tr>
+          <th>{t('when')}</th>
+          <th>{t('what')}</th>
+          <th>{t('ticket')}</th>
+          <th>{t('item')}</th>
+          <th class="al-right">{t('quantity')}</th>
+          <th class="al-right">{t('howMuch')}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {events.data.map((e) => (
+          <tr key={e.id} data-kind={e.kind}>
+            <td>{dateTime(e.at)}</td>
+            <td>{pick(KIND_WORDS[e.kind])}</td>
+            <td>
+              <a href={`/tickets/${e.ticketId}`} onClick={linkHandler(`/tickets/${e.ticketId}`)}>
+                {e.ticketName || e.tableName || e.ticketId.slice(-6)}
+              </a>
+            </td>
+            <td>{e.plu?.name ?? '—'}</td>
+            <td class="al-right num">{e.quantity === null ? '—' : quantity(e.quantity)}</td>
+            <td class="al-right num">{money(e.amount)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
