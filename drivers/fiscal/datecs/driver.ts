@@ -492,7 +492,7 @@ export class DatecsFiscalDevice implements FiscalDevice {
     if (!o) return 'a return is refunded on a storno receipt, which must quote the original receipt: this return names none (returnOf)';
     if (!Number.isInteger(o.number) || o.number < 1 || o.number > 9_999_999) return `the original receipt's number ${o.number} is not a document number of a Datecs printer (1-9999999)`;
     const fm = o.fiscalMemorySerialNumber.trim();
-    if (!/^\d{8}$/.test(fm)) return `the original receipt's fiscal memory number '${o.fiscalMemorySerialNumber}' is not 8 digits`;
+    if (!/^\d{8}$/.test(fm)) return `the original receipt's fiscal memory number '${o.fiscalMemorySerialNumber}' is not 8 digits: fiscal device ${o.fiscalName} issued it, which no storno receipt of a Datecs printer can quote`;
     const at = new Date(o.date);
     if (Number.isNaN(at.getTime())) return `the original receipt's date '${o.date}' is not a date`;
     const own = this.diag!.fiscalMemorySerialNumber.trim();
@@ -500,7 +500,7 @@ export class DatecsFiscalDevice implements FiscalDevice {
     if (this.settings.uniqueSaleNumber) {
       // The driver gives each receipt the УНП <serial>-<operator>-<its own number> (printReceipt): a
       // storno receipt quotes it, which can be rebuilt for this printer's own receipts only.
-      if (fm !== own) return `the original receipt was issued by fiscal memory ${fm}, not by this printer's (${own}): its unique sale number, which the storno receipt must quote, is known only for this printer's own receipts`;
+      if (fm !== own) return `the original receipt was issued by fiscal memory ${fm}, not by this printer's (${own}), on fiscal device ${o.fiscalName}: its unique sale number, which the storno receipt must quote, is known only for this printer's own receipts (close the return on ${o.fiscalName})`;
       unp = uniqueSaleNumber(this.diag!.serialNumber, this.settings.operator, o.number);
     }
     if (v.name === 'P' && !unp) return 'P firmware opens a storno receipt of returned items only with the original receipt\'s unique sale number, and this printer issues none (UniqueSaleNumber=false or no 8-character serial)';
