@@ -17,6 +17,8 @@ export interface FiscalDriverDeps {
   channel?: ReconnectingOptions;
   /** The hub's id: what the `escpos` driver reports as its fiscal memory serial number. */
   hubId?: string;
+  /** The store's time zone (POS_HUB_TIMEZONE): a `datecs` printer's clock runs in it unless its TimeZone setting says otherwise. */
+  timeZone?: string;
 }
 
 export type FiscalDriverFactory = (config: FiscalDeviceConfig, deps: FiscalDriverDeps) => FiscalDevice;
@@ -41,7 +43,7 @@ export const DEFAULT_FACTORIES: Record<string, FiscalDriverFactory> = {
   simulator: (config, deps) => new SimulatorFiscalDevice(config.name, deps.store, deps.clock),
   escpos: (config, deps) =>
     new EscPosFiscalDevice({ name: config.name, address: config.address, settings: config.settings, store: deps.store, clock: deps.clock, hubId: deps.hubId }),
-  datecs: (config, deps) => new DatecsFiscalDevice({ name: config.name, address: config.address, settings: config.settings, clock: deps.clock, channel: deps.channel }),
+  datecs: (config, deps) => new DatecsFiscalDevice({ name: config.name, address: config.address, settings: config.settings, clock: deps.clock, channel: deps.channel, timeZone: deps.timeZone }),
   ekasa: (config, deps) => new EkasaFiscalDevice({ name: config.name, address: config.address, settings: config.settings, clock: deps.clock, store: deps.store }),
 };
 

@@ -18,10 +18,10 @@ import { datecsDevice, datecsHub, FAST_SETTINGS, type DatecsRestaurant } from '.
 /** The printer's clock runs in Sofia (EET, UTC+2 in November): the storno quotes the original's local time. */
 const SETTINGS = { ...FAST_SETTINGS, TimeZone: 'Europe/Sofia' };
 
-/** `iso` as the storno receipt of `variant` quotes it in Sofia: P and C `DDMMYYhhmmss`, X `DD-MM-YY hh:mm:ss`. */
-function quoted(variant: VariantName, iso: string): string {
+/** `iso` as the storno receipt of `variant` quotes it in `timeZone`: P and C `DDMMYYhhmmss`, X `DD-MM-YY hh:mm:ss`. */
+function quoted(variant: VariantName, iso: string, timeZone = 'Europe/Sofia'): string {
   const p = Object.fromEntries(
-    new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Sofia', year: '2-digit', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' })
+    new Intl.DateTimeFormat('en-GB', { timeZone, year: '2-digit', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' })
       .formatToParts(new Date(iso))
       .map((x) => [x.type, x.value]),
   );
@@ -133,6 +133,24 @@ describe.concurrent('returns on a Datecs printer', () => {
         const res = await closeReturn(ret.id);
         expect(res.status).toBe(200);
         expectOneStorno(original, ret, res.body);
+      });
+
+      it("without a TimeZone setting the storno quotes the original's time in the hub's time zone (POS_HUB_TIMEZONE), not the machine's", async () => {
+        /** DT1 saved again with these settings (a PUT of its configuration). */
+        const saveDT1 = async (settings: Record<string, string>) => {
+          const { status: _status, ...config } = (await hub.call('GET', '/api/fiscaldevices/DT1')).body;
+          await expect2xx(hub.call('PUT', '/api/fiscaldevices/DT1', { ...config, settings }));
+        };
+        await saveDT1(FAST_SETTINGS);
+        try {
+          const { original, ret } = await saleAndReturn();
+          expect((await closeReturn(ret.id)).status).toBe(200);
+          const [sold] = r.receiptsOf(original.id);
+          // The test hub runs in Europe/Bratislava (CET in November), whatever the machine's zone is.
+          expect(r.receiptsOf(ret.id)[0].storno!.date).toBe(quoted(variant, sold.date, 'Europe/Bratislava'));
+        } finally {
+          await saveDT1(SETTINGS);
+        }
       });
 
       it('a return the printer cannot quote — its original from another fiscal memory, or from a device without one — is a 403 naming the reason; nothing is sent', async () => {

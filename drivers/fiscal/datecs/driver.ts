@@ -210,6 +210,8 @@ export interface DatecsOptions {
   address: string;
   settings: Record<string, string>;
   clock: () => Date;
+  /** The hub's time zone: the printer clock's, unless the TimeZone setting names another; absent: the machine's. */
+  timeZone?: string;
   /** Transport options (a serial binding in tests, short backoff). */
   channel?: ReconnectingOptions;
   timings?: Partial<LinkTimings>;
@@ -269,7 +271,7 @@ export class DatecsFiscalDevice implements FiscalDevice {
 
   constructor(opts: DatecsOptions) {
     this.settings = parseSettings(opts.settings);
-    this.timeZone = this.settings.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone ?? 'UTC';
+    this.timeZone = this.settings.timeZone ?? opts.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone ?? 'UTC';
     this.clock = opts.clock;
     const { reconnectMaxMs = DEFAULT_RECONNECT_MAX_MS, ...timings } = timingsFromSettings(opts.settings);
     const address = parseAddress(opts.address);
