@@ -24,7 +24,10 @@ describe('offline registration (HTTP 202) is a receipt', () => {
   it('closes with offline: true and the OKP; a retry answers the closed ticket and registers nothing', async () => {
     r.svc.service.online = false;
     const t = await r.open();
+    const answered = r.svc.registrationStatuses.length;
     const first = await r.close(t.id);
+    // The service answered as PORTOS does for a receipt registered offline: HTTP 202, not 200.
+    expect(r.svc.registrationStatuses.slice(answered)).toEqual([202]);
     // The waiter taps "close" again (after a 503 on the old reading, every offline receipt came twice).
     const again = await r.close(t.id);
     expect(r.registrationsOf(t.id)).toHaveLength(1);
@@ -50,6 +53,19 @@ describe('outcomes: only a refusal before storage is "not issued"; anything else
     expect(jobsOf(t.id)).toEqual(['Failed']);
     expect((await r.ticket(t.id)).state).toBe('Opened');
     // Whatever was wrong is put right (here: the service takes it now): the next close registers it once.
+    expect((await r.close(t.id)).status).toBe(200);
+    expect(r.registrationsOf(t.id)).toHaveLength(1);
+  });
+
+  it('a refusal of authentication (401) is a refusal before storage too: 403 naming it, nothing registered; once accepted, registered once', async () => {
+    const t = await r.open();
+    r.svc.service.refuseNext = { status: 401, title: 'Unauthenticated', errorCode: -1000 };
+    const res = await r.close(t.id);
+    expect(res.status).toBe(403);
+    expect(res.body).toMatchObject({ errorCode: 8, detail: expect.stringMatching(/REJECTED: eKasa: Unauthenticated/) });
+    expect(r.svc.requests.at(-1)).toBe('POST /api/v1/requests/receipts/cash_register');
+    expect(r.registrationsOf(t.id)).toHaveLength(0);
+    expect(jobsOf(t.id)).toEqual(['Failed']);
     expect((await r.close(t.id)).status).toBe(200);
     expect(r.registrationsOf(t.id)).toHaveLength(1);
   });

@@ -26,6 +26,8 @@ export class FakeEkasaService {
   delayMs = 0;
   /** The path and query of every request, in order. */
   readonly requests: string[] = [];
+  /** The HTTP status of every answer to a registration that went out (not lost, not malformed), in order. */
+  readonly registrationStatuses: number[] = [];
   private held: Array<() => void> = [];
   private server: Server | null = null;
   private port = 0;
@@ -92,6 +94,7 @@ export class FakeEkasaService {
         res.writeHead(m.status, { 'content-type': m.type ?? 'application/json; charset=utf-8' }).end(m.text);
         return;
       }
+      if (registration) this.registrationStatuses.push(answer.status);
       if (answer.body === null) res.writeHead(answer.status).end();
       else res.writeHead(answer.status, { 'content-type': answer.status < 300 ? 'application/json; charset=utf-8' : 'application/problem+json' }).end(JSON.stringify(answer.body));
     };
