@@ -8,7 +8,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { TestHub } from '../support/hub.js';
 import { expect2xx, item } from '../tickets/fixture.js';
-import { ekasaHub, type EkasaRestaurant } from './ekasa-fixture.js';
+import { EKASA_SETTINGS, ekasaHub, type EkasaRestaurant } from './ekasa-fixture.js';
 
 let hub: TestHub;
 let r: EkasaRestaurant;
@@ -122,6 +122,30 @@ describe('outcomes: only a refusal before storage is "not issued"; anything else
     // The cashier's retry answers the closed ticket.
     expect((await r.close(t.id)).status).toBe(200);
     expect(r.registrationsOf(t.id)).toHaveLength(1);
+  });
+
+  it('a service slower than TimeoutMs before it even stores the receipt: "none" is believed only once it has had TimeoutMs more since the driver stopped waiting; one registration', async () => {
+    /** EK1 saved again with these settings (a PUT of its configuration). */
+    const saveEK1 = async (settings: Record<string, string>) => {
+      const { status: _status, ...config } = (await hub.call('GET', '/api/fiscaldevices/EK1')).body;
+      await expect2xx(hub.call('PUT', '/api/fiscaldevices/EK1', { ...config, settings }));
+    };
+    await saveEK1({ ...EKASA_SETTINGS, TimeoutMs: '400' });
+    try {
+      const t = await r.open();
+      // The driver stops waiting at 400 ms; the service stores the receipt at 600 ms.
+      r.svc.storeAfterMs = 600;
+      const res = await r.close(t.id);
+      // The waiter retries whatever the first answer was.
+      const retry = await r.close(t.id);
+      await r.svc.late;
+      expect(r.registrationsOf(t.id)).toHaveLength(1);
+      expect(res.status).toBe(200);
+      expect(retry.body).toEqual(res.body);
+      expect(res.body.closeInfo.number).toBe(r.registrationsOf(t.id)[0].request.data.receiptNumber);
+    } finally {
+      await saveEK1(EKASA_SETTINGS);
+    }
   });
 
   it('a malformed 2xx: no 500, nothing of it stored; the lookup settles it', async () => {
