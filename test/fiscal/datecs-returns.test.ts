@@ -28,8 +28,6 @@ function quoted(variant: VariantName, iso: string, timeZone = 'Europe/Sofia'): s
   return variant === 'X' ? `${p.day}-${p.month}-${p.year} ${p.hour}:${p.minute}:${p.second}` : `${p.day}${p.month}${p.year}${p.hour}${p.minute}${p.second}`;
 }
 
-const unpOf = (number: number) => `DT000001-0001-${String(number).padStart(7, '0')}`;
-
 // The variants side by side (each has its own hub and printer), the cases of one in order.
 describe.concurrent('returns on a Datecs printer', () => {
   for (const variant of ['P', 'C', 'X'] as const) {
@@ -62,9 +60,9 @@ describe.concurrent('returns on a Datecs printer', () => {
           number: original.closeInfo.number,
           date: quoted(variant, sold.date),
           fiscalMemorySerialNumber: original.closeInfo.fiscalMemorySerialNumber,
-          unp: unpOf(original.closeInfo.number),
+          unp: sold.unp,
         });
-        expect(sold).toMatchObject({ number: original.closeInfo.number, unp: unpOf(original.closeInfo.number) });
+        expect(sold).toMatchObject({ number: original.closeInfo.number, unp: expect.stringMatching(/^DT000001-0001-\d{7}$/) });
         expect(storno.lines.map((l) => [l.text, l.quantity, l.total])).toEqual([['Gulyas', '1', '6.90']]);
         expect(storno.payments).toEqual([{ mode: cash, amount: '6.90' }]);
         expect(closed).toMatchObject({
@@ -133,6 +131,24 @@ describe.concurrent('returns on a Datecs printer', () => {
         const res = await closeReturn(ret.id);
         expect(res.status).toBe(200);
         expectOneStorno(original, ret, res.body);
+      });
+
+      it('a report printed before the original (X: 4Ch numbers receipts only): the storno quotes the УНП the original carries; also for an original settled after a lost answer', async () => {
+        for (const lost of [false, true]) {
+          expect((await hub.call('POST', '/api/fiscaldevices/DT1/reports/x')).status).toBe(200);
+          const t = await r.open();
+          if (lost) r.sim.failAfter(CMD.closeFiscalReceipt, 'silence');
+          let closed = await r.close(t.id);
+          r.sim.resume();
+          if (lost) closed = await r.close(t.id);
+          const original = closed.body;
+          expect(closed.status).toBe(200);
+          const ret = await expect2xx(hub.call('POST', `/api/tickets/${original.id}/return`, { items: [{ id: 1, quantity: 1 }] }, { token: r.cashier.token }));
+          const res = await closeReturn(ret.id);
+          expect(res.status, res.body.detail).toBe(200);
+          const [sold] = r.receiptsOf(original.id);
+          expect(r.receiptsOf(ret.id)[0].storno).toMatchObject({ number: original.closeInfo.number, unp: sold.unp });
+        }
       });
 
       it("without a TimeZone setting the storno quotes the original's time in the hub's time zone (POS_HUB_TIMEZONE), not the machine's", async () => {

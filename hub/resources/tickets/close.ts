@@ -68,11 +68,14 @@ interface FiscalOutcome {
    * which after a lost answer may be long after (issue 27, point 5).
    */
   date?: string;
+  /** The receipt's unique sale number (Bulgarian УНП), when the device gave one: a storno receipt quotes it. */
+  unp?: string;
 }
 
 const outcomeOf = (r: FiscalResult): FiscalOutcome => ({
   number: r.number,
   date: r.date,
+  ...(r.unp ? { unp: r.unp } : {}),
   dailySalesReportNumber: r.dailySalesReportNumber,
   fiscalMemorySerialNumber: r.fiscalMemorySerialNumber,
   ...(r.ekasa ? { ekasa: r.ekasa } : {}),
@@ -256,14 +259,16 @@ export class TicketCloser {
     const original = getStored(this.ctx.db, this.tickets.def, ticketId);
     const info = original?.doc.closeInfo as (Omit<ReceiptOrigin, 'ticketId' | 'date'> & { ekasa?: EkasaInfo }) | null | undefined;
     if (!original || !info) return undefined;
-    // When the receipt was issued, as its job recorded it; a close recorded before jobs kept it: the close's time.
-    const issued = issuedJobResult(this.ctx.db, ticketId);
-    const date = (issued ? (JSON.parse(issued) as Partial<FiscalOutcome>).date : undefined) ?? String(original.doc.closeDate);
+    // When the receipt was issued and the УНП it carries, as its job recorded them; a close recorded
+    // before jobs kept them: the close's time, and no УНП (the driver rebuilds it).
+    const stored = issuedJobResult(this.ctx.db, ticketId);
+    const issued = stored ? (JSON.parse(stored) as Partial<FiscalOutcome>) : {};
     return {
       ticketId,
       fiscalName: info.fiscalName,
       number: info.number,
-      date,
+      date: issued.date ?? String(original.doc.closeDate),
+      ...(issued.unp ? { unp: issued.unp } : {}),
       dailySalesReportNumber: info.dailySalesReportNumber,
       fiscalMemorySerialNumber: info.fiscalMemorySerialNumber,
       ...(info.ekasa ? { ekasa: { ...(info.ekasa.uuid ? { uuid: info.ekasa.uuid } : {}), ...(info.ekasa.okp ? { okp: info.ekasa.okp } : {}), receiptNumber: info.ekasa.receiptNumber } } : {}),
@@ -320,6 +325,7 @@ export class TicketCloser {
       // The device printed it after the job was written and before its answer was lost: the job's time
       // is the closest the hub knows (the device's lastDocument date is the time it was asked, now).
       date: new Date(job.created_at).toISOString(),
+      ...(last.unp ? { unp: last.unp } : {}),
       dailySalesReportNumber: status.dailySalesReportNumber ?? 0,
       fiscalMemorySerialNumber: status.fiscalMemorySerialNumber ?? '',
     });
