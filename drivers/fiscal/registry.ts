@@ -19,6 +19,8 @@ export interface FiscalDriverDeps {
   hubId?: string;
   /** The store's time zone (POS_HUB_TIMEZONE): a `datecs` printer's clock runs in it unless its TimeZone setting says otherwise. */
   timeZone?: string;
+  /** `ekasa` registrations sent without an answer (EkasaOptions.unanswered); the registry makes one when absent. */
+  unanswered?: Map<string, number>;
 }
 
 export type FiscalDriverFactory = (config: FiscalDeviceConfig, deps: FiscalDriverDeps) => FiscalDevice;
@@ -44,7 +46,8 @@ export const DEFAULT_FACTORIES: Record<string, FiscalDriverFactory> = {
   escpos: (config, deps) =>
     new EscPosFiscalDevice({ name: config.name, address: config.address, settings: config.settings, store: deps.store, clock: deps.clock, hubId: deps.hubId }),
   datecs: (config, deps) => new DatecsFiscalDevice({ name: config.name, address: config.address, settings: config.settings, clock: deps.clock, channel: deps.channel, timeZone: deps.timeZone }),
-  ekasa: (config, deps) => new EkasaFiscalDevice({ name: config.name, address: config.address, settings: config.settings, clock: deps.clock, store: deps.store }),
+  ekasa: (config, deps) =>
+    new EkasaFiscalDevice({ name: config.name, address: config.address, settings: config.settings, clock: deps.clock, store: deps.store, unanswered: deps.unanswered }),
 };
 
 /** What every device call showed: its result, or the error it failed with. */
@@ -84,11 +87,15 @@ function observed(name: string, device: FiscalDevice, observer: FiscalObserver):
 
 export class FiscalRegistry {
   private readonly devices = new Map<string, { signature: string; device: FiscalDevice }>();
+  private readonly deps: FiscalDriverDeps;
 
   constructor(
-    private readonly deps: FiscalDriverDeps,
+    deps: FiscalDriverDeps,
     private readonly factories: Record<string, FiscalDriverFactory> = DEFAULT_FACTORIES,
-  ) {}
+  ) {
+    // What a device's instances share across a new configuration (an eKasa registration still unanswered).
+    this.deps = { ...deps, unanswered: deps.unanswered ?? new Map() };
+  }
 
   get(config: FiscalDeviceConfig): FiscalDevice {
     const signature = JSON.stringify([config.driver, config.address, config.settings]);

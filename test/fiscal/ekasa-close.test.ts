@@ -148,6 +148,30 @@ describe('outcomes: only a refusal before storage is "not issued"; anything else
     }
   });
 
+  it('the same, with the device saved again between the lost answer and the retry: the new driver instance still gives the service its time; one registration', async () => {
+    const saveEK1 = async (settings: Record<string, string>) => {
+      const { status: _status, ...config } = (await hub.call('GET', '/api/fiscaldevices/EK1')).body;
+      await expect2xx(hub.call('PUT', '/api/fiscaldevices/EK1', { ...config, settings }));
+    };
+    await saveEK1({ ...EKASA_SETTINGS, TimeoutMs: '400' });
+    try {
+      const t = await r.open();
+      r.svc.storeAfterMs = 600;
+      // The lookup after the timeout cannot answer: the job stays pending (503).
+      r.svc.failLookups = 1;
+      expect((await r.close(t.id)).status).toBe(503);
+      // Someone saves the device (its header text) before the waiter retries: a new driver instance.
+      await saveEK1({ ...EKASA_SETTINGS, TimeoutMs: '400', HeaderText: 'Bistro' });
+      const retry = await r.close(t.id);
+      await r.svc.late;
+      expect(r.registrationsOf(t.id)).toHaveLength(1);
+      expect(retry.status).toBe(200);
+      expect(retry.body.closeInfo.number).toBe(r.registrationsOf(t.id)[0].request.data.receiptNumber);
+    } finally {
+      await saveEK1(EKASA_SETTINGS);
+    }
+  });
+
   it('a malformed 2xx: no 500, nothing of it stored; the lookup settles it', async () => {
     const t = await r.open();
     r.svc.malformNext = (a: any) => ({ status: 200, text: JSON.stringify({ ...a.body, request: { ...a.body.request, data: { ...a.body.request.data, okp: '<img src=x onerror=alert(1)>', receiptNumber: { n: 1 } } } }) });

@@ -117,6 +117,13 @@ export interface EkasaOptions {
   store?: DeviceStateStore;
   /** Tests pass their own transport. */
   transport?: EkasaTransport;
+  /**
+   * Registrations sent without an answer, by externalId (the hub's job id), and when the driver stopped
+   * waiting for the answer (performance.now()): see findReceipt. The registry keeps one map for all the
+   * instances of its devices: a device saved again between a lost answer and its lookup is a new
+   * instance, which must still give the service its time. Absent: the instance's own.
+   */
+  unanswered?: Map<string, number>;
 }
 
 export class EkasaFiscalDevice implements FiscalDevice {
@@ -125,10 +132,10 @@ export class EkasaFiscalDevice implements FiscalDevice {
   private readonly clock: () => Date;
   private state: DayState;
   private readonly documents = new OneAtATime();
-  /** Registrations sent without an answer, and when the driver stopped waiting for it (performance.now()): see findReceipt. */
-  private readonly unanswered = new Map<string, number>();
+  private readonly unanswered: Map<string, number>;
 
   constructor(private readonly opts: EkasaOptions) {
+    this.unanswered = opts.unanswered ?? new Map();
     this.settings = parseEkasaSettings(opts.settings);
     this.clock = opts.clock;
     const sim = /^sim:(.+)$/.exec(opts.address);
