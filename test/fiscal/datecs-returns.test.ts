@@ -3,9 +3,12 @@
  * ticket (POST /api/tickets/{id}/return) and closed with payments ≤ 0 is one storno receipt on the
  * byte-level fake printer, quoting the original's number, date (the printer's time zone), fiscal
  * memory and УНП, on each protocol variant. A lost answer at any step of the storno receipt is settled
- * to exactly one storno receipt, retried with the same Idempotency-Key or without one. A return the
- * printer cannot quote (its original was printed by another fiscal memory, or by a device without a
- * fiscal memory a Datecs can quote) is a 403 naming the reason, sent to no printer.
+ * to exactly one storno receipt, retried with the same Idempotency-Key or without one. The storno
+ * quotes what the original really carries: the time it was printed (not when a lost answer was
+ * settled), in the hub's time zone unless the device says its own, and its УНП (X numbers receipts
+ * only, so after a report the УНП is not the receipt's number). A return the printer cannot quote (its
+ * original was printed by another fiscal memory, or by a device without a fiscal memory a Datecs can
+ * quote) is a 403 naming the reason and the device, sent to no printer.
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
