@@ -41,7 +41,7 @@ async function main(): Promise<void> {
   const db = openDb(dbFile, { backgroundCheckpoints: true });
   // In a chain every change-log entry keeps its document until HQ has it (from the first write on).
   if (config.chain) keepDocsInLog(db);
-  const fiscal = new FiscalRegistry({ store: dbDeviceStateStore(db), clock: () => clock.now(), hubId: hubId(db) });
+  const fiscal = new FiscalRegistry({ store: dbDeviceStateStore(db), clock: () => clock.now(), hubId: hubId(db), timeZone: config.timeZone });
   const deps = { db, clock, log, config, drivers: { fiscal } };
   const services = buildServices(deps);
   const boot = await bootstrap({

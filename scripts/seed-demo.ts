@@ -148,7 +148,7 @@ async function main(): Promise<void> {
   const now = new Date();
   const clock = new FakeClock(now);
   const log = createLogger('warn');
-  const fiscal = new FiscalRegistry({ store: dbDeviceStateStore(db), clock: () => clock.now() });
+  const fiscal = new FiscalRegistry({ store: dbDeviceStateStore(db), clock: () => clock.now(), timeZone: config.timeZone });
   const services = buildServices({ db, clock, log, config, drivers: { fiscal } });
   const r = services.resources;
   const out = (line = '') => process.stdout.write(`${line}\n`);

@@ -17,6 +17,10 @@ export interface FiscalDriverDeps {
   channel?: ReconnectingOptions;
   /** The hub's id: what the `escpos` driver reports as its fiscal memory serial number. */
   hubId?: string;
+  /** The store's time zone (POS_HUB_TIMEZONE): a `datecs` printer's clock runs in it unless its TimeZone setting says otherwise. */
+  timeZone?: string;
+  /** `ekasa` registrations sent without an answer (EkasaOptions.unanswered); the registry makes one when absent. */
+  unanswered?: Map<string, number>;
 }
 
 export type FiscalDriverFactory = (config: FiscalDeviceConfig, deps: FiscalDriverDeps) => FiscalDevice;
@@ -41,8 +45,9 @@ export const DEFAULT_FACTORIES: Record<string, FiscalDriverFactory> = {
   simulator: (config, deps) => new SimulatorFiscalDevice(config.name, deps.store, deps.clock),
   escpos: (config, deps) =>
     new EscPosFiscalDevice({ name: config.name, address: config.address, settings: config.settings, store: deps.store, clock: deps.clock, hubId: deps.hubId }),
-  datecs: (config, deps) => new DatecsFiscalDevice({ name: config.name, address: config.address, settings: config.settings, clock: deps.clock, channel: deps.channel }),
-  ekasa: (config, deps) => new EkasaFiscalDevice({ name: config.name, address: config.address, settings: config.settings, clock: deps.clock, store: deps.store }),
+  datecs: (config, deps) => new DatecsFiscalDevice({ name: config.name, address: config.address, settings: config.settings, clock: deps.clock, channel: deps.channel, timeZone: deps.timeZone }),
+  ekasa: (config, deps) =>
+    new EkasaFiscalDevice({ name: config.name, address: config.address, settings: config.settings, clock: deps.clock, store: deps.store, unanswered: deps.unanswered }),
 };
 
 /** What every device call showed: its result, or the error it failed with. */
@@ -82,11 +87,15 @@ function observed(name: string, device: FiscalDevice, observer: FiscalObserver):
 
 export class FiscalRegistry {
   private readonly devices = new Map<string, { signature: string; device: FiscalDevice }>();
+  private readonly deps: FiscalDriverDeps;
 
   constructor(
-    private readonly deps: FiscalDriverDeps,
+    deps: FiscalDriverDeps,
     private readonly factories: Record<string, FiscalDriverFactory> = DEFAULT_FACTORIES,
-  ) {}
+  ) {
+    // What a device's instances share across a new configuration (an eKasa registration still unanswered).
+    this.deps = { ...deps, unanswered: deps.unanswered ?? new Map() };
+  }
 
   get(config: FiscalDeviceConfig): FiscalDevice {
     const signature = JSON.stringify([config.driver, config.address, config.settings]);

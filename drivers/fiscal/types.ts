@@ -33,6 +33,8 @@ export interface ReceiptOrigin {
   date: string;
   dailySalesReportNumber: number;
   fiscalMemorySerialNumber: string;
+  /** The unique sale number (Bulgarian УНП) the original carries, when its device gave one and it is known. */
+  unp?: string;
   /** The original's eKasa identifiers, when an eKasa service registered it. */
   ekasa?: { uuid?: string; okp?: string; receiptNumber: number };
 }
@@ -83,12 +85,16 @@ export interface FiscalResult {
   dailySalesReportNumber: number;
   fiscalMemorySerialNumber: string;
   ekasa?: EkasaInfo;
+  /** The unique sale number (Bulgarian УНП) the receipt carries: what a storno receipt refunding it quotes. */
+  unp?: string;
 }
 
 export interface LastDocument {
   number: number;
   date: string;
   amount: string;
+  /** The receipt's unique sale number (УНП), when the driver knows it (it opened that receipt itself). */
+  unp?: string;
 }
 
 export interface DeviceInfo {

@@ -8,7 +8,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { TestHub } from '../support/hub.js';
 import { expect2xx, item } from '../tickets/fixture.js';
-import { ekasaHub, type EkasaRestaurant } from './ekasa-fixture.js';
+import { EKASA_SETTINGS, ekasaHub, type EkasaRestaurant } from './ekasa-fixture.js';
 
 let hub: TestHub;
 let r: EkasaRestaurant;
@@ -24,7 +24,10 @@ describe('offline registration (HTTP 202) is a receipt', () => {
   it('closes with offline: true and the OKP; a retry answers the closed ticket and registers nothing', async () => {
     r.svc.service.online = false;
     const t = await r.open();
+    const answered = r.svc.registrationStatuses.length;
     const first = await r.close(t.id);
+    // The service answered as PORTOS does for a receipt registered offline: HTTP 202, not 200.
+    expect(r.svc.registrationStatuses.slice(answered)).toEqual([202]);
     // The waiter taps "close" again (after a 503 on the old reading, every offline receipt came twice).
     const again = await r.close(t.id);
     expect(r.registrationsOf(t.id)).toHaveLength(1);
@@ -50,6 +53,19 @@ describe('outcomes: only a refusal before storage is "not issued"; anything else
     expect(jobsOf(t.id)).toEqual(['Failed']);
     expect((await r.ticket(t.id)).state).toBe('Opened');
     // Whatever was wrong is put right (here: the service takes it now): the next close registers it once.
+    expect((await r.close(t.id)).status).toBe(200);
+    expect(r.registrationsOf(t.id)).toHaveLength(1);
+  });
+
+  it('a refusal of authentication (401) is a refusal before storage too: 403 naming it, nothing registered; once accepted, registered once', async () => {
+    const t = await r.open();
+    r.svc.service.refuseNext = { status: 401, title: 'Unauthenticated', errorCode: -1000 };
+    const res = await r.close(t.id);
+    expect(res.status).toBe(403);
+    expect(res.body).toMatchObject({ errorCode: 8, detail: expect.stringMatching(/REJECTED: eKasa: Unauthenticated/) });
+    expect(r.svc.requests.at(-1)).toBe('POST /api/v1/requests/receipts/cash_register');
+    expect(r.registrationsOf(t.id)).toHaveLength(0);
+    expect(jobsOf(t.id)).toEqual(['Failed']);
     expect((await r.close(t.id)).status).toBe(200);
     expect(r.registrationsOf(t.id)).toHaveLength(1);
   });
@@ -106,6 +122,54 @@ describe('outcomes: only a refusal before storage is "not issued"; anything else
     // The cashier's retry answers the closed ticket.
     expect((await r.close(t.id)).status).toBe(200);
     expect(r.registrationsOf(t.id)).toHaveLength(1);
+  });
+
+  it('a service slower than TimeoutMs before it even stores the receipt: "none" is believed only once it has had TimeoutMs more since the driver stopped waiting; one registration', async () => {
+    /** EK1 saved again with these settings (a PUT of its configuration). */
+    const saveEK1 = async (settings: Record<string, string>) => {
+      const { status: _status, ...config } = (await hub.call('GET', '/api/fiscaldevices/EK1')).body;
+      await expect2xx(hub.call('PUT', '/api/fiscaldevices/EK1', { ...config, settings }));
+    };
+    await saveEK1({ ...EKASA_SETTINGS, TimeoutMs: '400' });
+    try {
+      const t = await r.open();
+      // The driver stops waiting at 400 ms; the service stores the receipt at 600 ms.
+      r.svc.storeAfterMs = 600;
+      const res = await r.close(t.id);
+      // The waiter retries whatever the first answer was.
+      const retry = await r.close(t.id);
+      await r.svc.late;
+      expect(r.registrationsOf(t.id)).toHaveLength(1);
+      expect(res.status).toBe(200);
+      expect(retry.body).toEqual(res.body);
+      expect(res.body.closeInfo.number).toBe(r.registrationsOf(t.id)[0].request.data.receiptNumber);
+    } finally {
+      await saveEK1(EKASA_SETTINGS);
+    }
+  });
+
+  it('the same, with the device saved again between the lost answer and the retry: the new driver instance still gives the service its time; one registration', async () => {
+    const saveEK1 = async (settings: Record<string, string>) => {
+      const { status: _status, ...config } = (await hub.call('GET', '/api/fiscaldevices/EK1')).body;
+      await expect2xx(hub.call('PUT', '/api/fiscaldevices/EK1', { ...config, settings }));
+    };
+    await saveEK1({ ...EKASA_SETTINGS, TimeoutMs: '400' });
+    try {
+      const t = await r.open();
+      r.svc.storeAfterMs = 600;
+      // The lookup after the timeout cannot answer: the job stays pending (503).
+      r.svc.failLookups = 1;
+      expect((await r.close(t.id)).status).toBe(503);
+      // Someone saves the device (its header text) before the waiter retries: a new driver instance.
+      await saveEK1({ ...EKASA_SETTINGS, TimeoutMs: '400', HeaderText: 'Bistro' });
+      const retry = await r.close(t.id);
+      await r.svc.late;
+      expect(r.registrationsOf(t.id)).toHaveLength(1);
+      expect(retry.status).toBe(200);
+      expect(retry.body.closeInfo.number).toBe(r.registrationsOf(t.id)[0].request.data.receiptNumber);
+    } finally {
+      await saveEK1(EKASA_SETTINGS);
+    }
   });
 
   it('a malformed 2xx: no 500, nothing of it stored; the lookup settles it', async () => {

@@ -44,6 +44,20 @@ describe('a return closed on eKasa', () => {
     expect(r.registrationsOf(ret.id)).toHaveLength(1);
   });
 
+  it('a lost answer to the return: settled by the lookup in the same request; one Returned registration, also on a retry', async () => {
+    const original = await sale();
+    const ret = await startReturn(original.id, { items: [{ id: 2, quantity: 1 }] });
+    r.svc.loseAnswers = 1;
+    const res = await r.close(ret.id, payOut(-2.2));
+    expect(res.status).toBe(200);
+    const [reg] = r.registrationsOf(ret.id);
+    expect(res.body.closeInfo).toMatchObject({ number: reg.request.data.receiptNumber, ekasa: { okp: reg.request.data.okp } });
+    expect(reg.request.data.items.map((i) => [i.type, i.referenceReceiptId])).toEqual([['Returned', original.closeInfo.ekasa.uuid]]);
+    expect((await r.close(ret.id, payOut(-2.2))).status).toBe(200);
+    expect(r.registrationsOf(ret.id)).toHaveLength(1);
+    expect(jobsOf(ret.id)).toEqual(['Done']);
+  });
+
   it('an original registered offline is referred to by its OKP', async () => {
     r.svc.service.online = false;
     const original = await sale();

@@ -92,6 +92,41 @@ describe('closes on an eKasa device', () => {
     expect((await r.close(cent.id, pay([2, 10.02], [1, 0.05]))).body.closeInfo.rounding).toEqual({ amount: 0.04 });
   });
 
+  it('1 or 2 cents left to pay in cash are rounded up to 5 (zákon 18/1996 § 3(4), the deviation from CONTRACT §8\'s letter): the whole ticket, or the cash part of a mixed payment; 3 cents and more by the rule', async () => {
+    // A ticket of 0.02 paid in cash: 0.05 (the rule alone would make it 0.00: nothing paid).
+    const two = await ticketOf(0.02);
+    const short = await r.close(two.id, pay([1, 0.02]));
+    expect(short.status).toBe(400);
+    expect(short.body.detail).toContain('0.05');
+    const res = await r.close(two.id, pay([1, 0.05]));
+    expect(res.status).toBe(200);
+    expect(res.body.closeInfo.rounding).toEqual({ amount: 0.03 });
+    expect(r.registrationsOf(two.id)[0].request.data).toMatchObject({ roundingAmount: '0.03', payments: [{ name: 'Hotovosť', amount: '0.05' }] });
+    // The same ticket by card: nothing is paid in cash, nothing is rounded.
+    const card = await ticketOf(0.01);
+    expect((await r.close(card.id, pay([2, 0.01]))).body.closeInfo.rounding).toBeUndefined();
+    // 2 cents left for cash after the card: 0.05 in cash. 0.07 left: 0.05 by the rule (down), not the exception.
+    const mixed = await ticketOf(5.02);
+    expect((await r.close(mixed.id, pay([2, 5], [1, 0.05]))).body.closeInfo.rounding).toEqual({ amount: 0.03 });
+    const seven = await ticketOf(5.07);
+    expect((await r.close(seven.id, pay([2, 5], [1, 0.05]))).body.closeInfo.rounding).toEqual({ amount: -0.02 });
+  });
+
+  it('what is rounded is what payment types of category Cash pay, whether or not they give change; a changeable voucher is not cash', async () => {
+    await hub.call('POST', '/api/paymenttypes', { number: 7, name: 'Hotovosť bez výdavku', category: 'Cash', isChangeable: false });
+    await hub.call('POST', '/api/paymenttypes', { number: 8, name: 'Poukaz s výdavkom', category: 'Voucher', isChangeable: true });
+    const exactCash = await ticketOf(3.48);
+    const res = await r.close(exactCash.id, pay([7, 3.5]));
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ change: 0, closeInfo: { rounding: { amount: 0.02 } } });
+    const voucher = await ticketOf(3.48);
+    const byVoucher = await r.close(voucher.id, pay([8, 3.5]));
+    expect(byVoucher.status).toBe(200);
+    expect(byVoucher.body.change).toBe(0.02);
+    expect(byVoucher.body.closeInfo.rounding).toBeUndefined();
+    expect(r.registrationsOf(voucher.id)[0].request.data.roundingAmount).toBeUndefined();
+  });
+
   it('another kind of fiscal device rounds nothing: 3.48 in cash is 3.48', async () => {
     const t = await ticketOf(3.48);
     const res = await r.close(t.id, { fiscalName: 'FP1', ...pay([1, 3.48]) });

@@ -24,8 +24,16 @@ export class FakeEkasaService {
   arriveLateMs = 0;
   /** Every answer to a registration waits this long (a slow printer; past the driver's TimeoutMs it is a lost answer). */
   delayMs = 0;
+  /**
+   * The next registration reaches the service this many ms late over a connection kept open (a service
+   * busy before it stores anything), and is answered then; `late` settles once it has been handled.
+   */
+  storeAfterMs = 0;
+  late: Promise<void> = Promise.resolve();
   /** The path and query of every request, in order. */
   readonly requests: string[] = [];
+  /** The HTTP status of every answer to a registration that went out (not lost, not malformed), in order. */
+  readonly registrationStatuses: number[] = [];
   private held: Array<() => void> = [];
   private server: Server | null = null;
   private port = 0;
@@ -68,6 +76,17 @@ export class FakeEkasaService {
         setTimeout(() => this.service.handle('POST', req.url ?? '/', body), ms);
         return;
       }
+      if (registration && this.storeAfterMs > 0) {
+        const ms = this.storeAfterMs;
+        this.storeAfterMs = 0;
+        this.late = new Promise((resolve) =>
+          setTimeout(() => {
+            this.answer(req, res, body);
+            resolve();
+          }, ms),
+        );
+        return;
+      }
       if (registration && this.holdRequests) {
         this.held.push(() => this.answer(req, res, body));
         return;
@@ -92,6 +111,7 @@ export class FakeEkasaService {
         res.writeHead(m.status, { 'content-type': m.type ?? 'application/json; charset=utf-8' }).end(m.text);
         return;
       }
+      if (registration) this.registrationStatuses.push(answer.status);
       if (answer.body === null) res.writeHead(answer.status).end();
       else res.writeHead(answer.status, { 'content-type': answer.status < 300 ? 'application/json; charset=utf-8' : 'application/problem+json' }).end(JSON.stringify(answer.body));
     };
@@ -119,6 +139,7 @@ export class FakeEkasaService {
     this.arriveLateMs = 0;
     this.held = [];
     this.delayMs = 0;
+    this.storeAfterMs = 0;
   }
 
   get address(): string {

@@ -60,7 +60,7 @@ export async function startHub(
   const clock = opts.clock ?? new FakeClock('2026-11-21T10:00:00Z');
   const log = opts.log ?? createLogger('silent');
   const config = { locale: opts.locale ?? ('en' as const), timeZone: opts.timeZone ?? 'Europe/Bratislava', tokenTtlMs: 12 * 3600_000, dataDir, rateLimit: opts.rateLimit ?? 0, metricsToken: opts.metricsToken, backupKeep: opts.backupKeep };
-  const fiscal = new FiscalRegistry({ store: dbDeviceStateStore(db), clock: () => clock.now(), hubId: hubId(db) });
+  const fiscal = new FiscalRegistry({ store: dbDeviceStateStore(db), clock: () => clock.now(), hubId: hubId(db), timeZone: config.timeZone });
   const deps = { db, clock, log, config, drivers: { fiscal, printing: opts.printing } };
   const services = buildServices(deps);
   await bootstrap({ db, services: services.resources, dataDir, adminPassword: ADMIN_PASSWORD, timeZone: config.timeZone, now: clock.now(), log });

@@ -257,6 +257,11 @@ export interface Variant {
   parseReport(data: string): { closure: number; total: string };
   parseLastFiscalEntry(data: string): number;
   parseSubtotal(data: string): string;
+  /**
+   * The number of the receipt 30h just opened, from its answer: X `{ErrorCode}\t{SlipNumber}\t` (p.9);
+   * classic answers counts, not the number (P p.16, C p.10): null, the number is the last document's + 1.
+   */
+  openedNumber(data: string): number | null;
 }
 
 export type PaidCode = 'D' | 'R' | 'F' | 'E' | 'I';
@@ -372,6 +377,7 @@ const classic = {
   parseReport: classicReport,
   parseLastFiscalEntry: classicLastEntry,
   parseSubtotal: classicSubtotal,
+  openedNumber: () => null,
 };
 
 export const VARIANTS: Record<VariantName, Variant> = {
@@ -501,6 +507,10 @@ export const VARIANTS: Record<VariantName, Variant> = {
     parseLastFiscalEntry: (data) => int(tabs(data)[1], 'nRep'),
     /** `{ErrorCode}\t{SlipNumber}\t{Subtotal}\t...` (p.11). */
     parseSubtotal: (data) => money(tabs(data)[2], 'subtotal'),
+    openedNumber: (data) => {
+      const n = tabs(data)[1];
+      return n !== undefined && /^\s*\d{1,7}\s*$/.test(n) ? Number(n) : null;
+    },
   },
 };
 

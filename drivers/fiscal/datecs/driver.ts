@@ -210,6 +210,8 @@ export interface DatecsOptions {
   address: string;
   settings: Record<string, string>;
   clock: () => Date;
+  /** The hub's time zone: the printer clock's, unless the TimeZone setting names another; absent: the machine's. */
+  timeZone?: string;
   /** Transport options (a serial binding in tests, short backoff). */
   channel?: ReconnectingOptions;
   timings?: Partial<LinkTimings>;
@@ -262,6 +264,13 @@ export class DatecsFiscalDevice implements FiscalDevice {
    * a receipt's (X's 4Ch tells number, amount and payment of one and the same receipt).
    */
   private readonly notReceipts: number[] = [];
+  /**
+   * The receipt this driver last opened with an УНП, and the number the printer gave it: lastDocument
+   * tells that receipt's УНП after a lost answer. The УНП is chosen before the receipt has a number
+   * (the last number + 1), and on X 4Ch counts receipts only, so after a report the two differ: a storno
+   * receipt must quote the УНП the original carries, not one rebuilt from its number.
+   */
+  private opened: { number: number; unp: string } | null = null;
   /** The 35h modes and amounts of the receipt being printed: what pays the rest if it has to be finished after a failure. */
   private paying: { modes: string[]; amounts: Decimal[] } | null = null;
   private readonly timeZone: string;
@@ -269,7 +278,7 @@ export class DatecsFiscalDevice implements FiscalDevice {
 
   constructor(opts: DatecsOptions) {
     this.settings = parseSettings(opts.settings);
-    this.timeZone = this.settings.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone ?? 'UTC';
+    this.timeZone = this.settings.timeZone ?? opts.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone ?? 'UTC';
     this.clock = opts.clock;
     const { reconnectMaxMs = DEFAULT_RECONNECT_MAX_MS, ...timings } = timingsFromSettings(opts.settings);
     const address = parseAddress(opts.address);
@@ -492,16 +501,20 @@ export class DatecsFiscalDevice implements FiscalDevice {
     if (!o) return 'a return is refunded on a storno receipt, which must quote the original receipt: this return names none (returnOf)';
     if (!Number.isInteger(o.number) || o.number < 1 || o.number > 9_999_999) return `the original receipt's number ${o.number} is not a document number of a Datecs printer (1-9999999)`;
     const fm = o.fiscalMemorySerialNumber.trim();
-    if (!/^\d{8}$/.test(fm)) return `the original receipt's fiscal memory number '${o.fiscalMemorySerialNumber}' is not 8 digits`;
+    if (!/^\d{8}$/.test(fm)) return `the original receipt's fiscal memory number '${o.fiscalMemorySerialNumber}' is not 8 digits: fiscal device ${o.fiscalName} issued it, which no storno receipt of a Datecs printer can quote`;
     const at = new Date(o.date);
     if (Number.isNaN(at.getTime())) return `the original receipt's date '${o.date}' is not a date`;
     const own = this.diag!.fiscalMemorySerialNumber.trim();
     let unp: string | null = null;
-    if (this.settings.uniqueSaleNumber) {
-      // The driver gives each receipt the УНП <serial>-<operator>-<its own number> (printReceipt): a
-      // storno receipt quotes it, which can be rebuilt for this printer's own receipts only.
-      if (fm !== own) return `the original receipt was issued by fiscal memory ${fm}, not by this printer's (${own}): its unique sale number, which the storno receipt must quote, is known only for this printer's own receipts`;
-      unp = uniqueSaleNumber(this.diag!.serialNumber, this.settings.operator, o.number);
+    if (this.settings.uniqueSaleNumber && fm !== own) {
+      return `the original receipt was issued by fiscal memory ${fm}, not by this printer's (${own}), on fiscal device ${o.fiscalName}: its unique sale number, which the storno receipt must quote, is known only for this printer's own receipts (close the return on ${o.fiscalName})`;
+    }
+    if (fm === own) {
+      // The УНП the original carries, as its close recorded it; else (a close recorded before the hub kept
+      // it, or settled after a restart) rebuilt as printReceipt chose it: <serial>-<operator>-<last number + 1>,
+      // which is the original's own number unless a report came between (X numbers receipts only).
+      const recorded = o.unp !== undefined && /^[0-9A-Za-z]{8}-[0-9A-Za-z]{4}-\d{7}$/.test(o.unp) ? o.unp : null;
+      unp = recorded ?? (this.settings.uniqueSaleNumber ? uniqueSaleNumber(this.diag!.serialNumber, this.settings.operator, o.number) : null);
     }
     if (v.name === 'P' && !unp) return 'P firmware opens a storno receipt of returned items only with the original receipt\'s unique sale number, and this printer issues none (UniqueSaleNumber=false or no 8-character serial)';
     return { number: o.number, date: localParts(at, this.timeZone), fiscalMemorySerialNumber: fm, unp };
@@ -563,8 +576,12 @@ export class DatecsFiscalDevice implements FiscalDevice {
       const unp = this.settings.uniqueSaleNumber ? uniqueSaleNumber(this.diag!.serialNumber, this.settings.operator, before + 1) : null;
       const password = this.settings.password ?? v.defaultPassword(this.diag!.model, this.settings.operator);
       try {
+        this.opened = null;
         if (origin) await this.cmd(v, v.storno.cmd, v.storno.open(this.settings.operator, password, this.settings.till, origin), true);
-        else await this.cmd(v, CMD.openFiscalReceipt, v.open(this.settings.operator, password, this.settings.till, unp), true);
+        else {
+          const answer = await this.cmd(v, CMD.openFiscalReceipt, v.open(this.settings.operator, password, this.settings.till, unp), true);
+          if (unp) this.opened = { number: v.openedNumber(answer) ?? before + 1, unp };
+        }
         this.openRefusals = 0;
         this.lastRefusal = null;
       } catch (e) {
@@ -592,7 +609,7 @@ export class DatecsFiscalDevice implements FiscalDevice {
         // Where the receipt stands decides the outcome: voided or never open is no receipt; finished
         // (it had been paid) is this job's receipt; unknown only when the printer cannot say.
         const settled = await this.recover(v).catch(() => null);
-        if (settled === 'finished') return this.issued(v, plan, closure);
+        if (settled === 'finished') return this.issued(v, plan, closure, origin ? null : unp);
         if (settled !== null || !paying) {
           // Without a payment nothing can fiscalize it: any later settling voids an unpaid receipt.
           throw e instanceof DeviceError ? new DeviceError(e.code, e.message, false, e.vendorCode) : e;
@@ -610,12 +627,12 @@ export class DatecsFiscalDevice implements FiscalDevice {
       const counts = v.name === 'X' ? null : closeReply.split(',')[1];
       if (counts && /^\d+$/.test(counts.trim())) this.dayReceipts = Number(counts);
       else this.dayReceipts = (this.dayReceipts ?? 0) + 1;
-      return this.issued(v, plan, closure);
+      return this.issued(v, plan, closure, origin ? null : unp);
     });
   }
 
-  /** The result of a receipt the printer just closed: its number as the printer tells it. */
-  private async issued(v: Variant, plan: ReceiptPlan, closure: number): Promise<FiscalResult> {
+  /** The result of a receipt the printer just closed: its number as the printer tells it, and the УНП it was opened with. */
+  private async issued(v: Variant, plan: ReceiptPlan, closure: number, unp: string | null): Promise<FiscalResult> {
     let number: number;
     try {
       number = await this.lastNumber(v);
@@ -628,6 +645,7 @@ export class DatecsFiscalDevice implements FiscalDevice {
       amount: plan.storno ? new Decimal(plan.total).neg().toFixed(2) : plan.total,
       dailySalesReportNumber: closure + 1,
       fiscalMemorySerialNumber: this.diag!.fiscalMemorySerialNumber,
+      ...(unp ? { unp } : {}),
     };
   }
 
@@ -648,7 +666,8 @@ export class DatecsFiscalDevice implements FiscalDevice {
       if (number === 0) return null;
       const paid = !tx.open && tx.tender !== null && new Decimal(tx.tender).gt(0);
       const receipt = paid && !this.notReceipts.includes(number);
-      return { number, date: this.clock().toISOString(), amount: receipt ? (tx.amount ?? '0') : '0' };
+      const unp = receipt && this.opened?.number === number ? this.opened.unp : null;
+      return { number, date: this.clock().toISOString(), amount: receipt ? (tx.amount ?? '0') : '0', ...(unp ? { unp } : {}) };
     });
   }
 

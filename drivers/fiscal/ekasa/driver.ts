@@ -117,6 +117,13 @@ export interface EkasaOptions {
   store?: DeviceStateStore;
   /** Tests pass their own transport. */
   transport?: EkasaTransport;
+  /**
+   * Registrations sent without an answer, by externalId (the hub's job id), and when the driver stopped
+   * waiting for the answer (performance.now()): see findReceipt. The registry keeps one map for all the
+   * instances of its devices: a device saved again between a lost answer and its lookup is a new
+   * instance, which must still give the service its time. Absent: the instance's own.
+   */
+  unanswered?: Map<string, number>;
 }
 
 export class EkasaFiscalDevice implements FiscalDevice {
@@ -125,10 +132,10 @@ export class EkasaFiscalDevice implements FiscalDevice {
   private readonly clock: () => Date;
   private state: DayState;
   private readonly documents = new OneAtATime();
-  /** Registrations sent without an answer, and when they went out (performance.now()): see findReceipt. */
-  private readonly unanswered = new Map<string, number>();
+  private readonly unanswered: Map<string, number>;
 
   constructor(private readonly opts: EkasaOptions) {
+    this.unanswered = opts.unanswered ?? new Map();
     this.settings = parseEkasaSettings(opts.settings);
     this.clock = opts.clock;
     const sim = /^sim:(.+)$/.exec(opts.address);
@@ -230,13 +237,12 @@ export class EkasaFiscalDevice implements FiscalDevice {
   printReceipt(receipt: Receipt, jobId: string): Promise<FiscalResult> {
     return this.documents.run(async () => {
       const request = buildRequest(receipt, this.settings, jobId);
-      const sentAt = performance.now();
       let res: ServiceAnswer;
       try {
         res = await this.call('POST', REGISTER_PATH, request);
       } catch (e) {
         // No answer (a timeout, a cut connection): the service may still be working on it.
-        if (e instanceof DeviceError && e.outcomeUnknown) this.unanswered.set(jobId, sentAt);
+        if (e instanceof DeviceError && e.outcomeUnknown) this.unanswered.set(jobId, performance.now());
         throw e;
       }
       // 200: registered online; 202: registered offline (stored in the CHDÚ and printed, sent later).
@@ -256,14 +262,17 @@ export class EkasaFiscalDevice implements FiscalDevice {
    * isSuccessful: it is stored in the CHDÚ, so it is a receipt), null when the service answers a
    * problem 404 (it holds none), else a fault: a 404 that is no problem answer is a service without
    * this endpoint, which cannot say "none". A registration this driver sent without getting an answer
-   * may still be under way at the service (a connection cut as it went out): "none" is believed only
-   * once the service has had its TimeoutMs since the request went out, asking once more then.
+   * may still be under way at the service (a connection cut as it went out, a service busy before it
+   * stores anything): "none" is believed only once the service has had its TimeoutMs since the driver
+   * stopped waiting for the answer, asking once more then. Not since the request went out: a request
+   * that timed out had had its TimeoutMs already, so that would give a slow service no time at all,
+   * and the retry would register the sale twice.
    */
   findReceipt(jobId: string): Promise<FiscalResult | null> {
     return this.documents.run(async () => {
       let found = await this.lookup(jobId);
-      const sentAt = this.unanswered.get(jobId);
-      const wait = sentAt === undefined ? 0 : sentAt + this.settings.timeoutMs - performance.now();
+      const gaveUpAt = this.unanswered.get(jobId);
+      const wait = gaveUpAt === undefined ? 0 : gaveUpAt + this.settings.timeoutMs - performance.now();
       if (found === null && wait > 0) {
         await new Promise((resolve) => setTimeout(resolve, wait));
         found = await this.lookup(jobId);

@@ -28,7 +28,7 @@ import { paymentTypeName, paymentTypes } from '../paymenttypes/resource.js';
 import { requireOpen } from './resource.js';
 import { saleItems } from '../stocktransfers/stock.js';
 import { recordServerTransfer } from '../stocktransfers/resource.js';
-import { finishJob, insertPendingJob, jobRow, pendingJobs, pluVat, type FiscalJobRow } from './store.js';
+import { finishJob, insertPendingJob, issuedJobResult, jobRow, pendingJobs, pluVat, type FiscalJobRow } from './store.js';
 import { recordTicketClose } from '../../reports/store.js';
 
 export const closeContextSchema = z.object({
@@ -56,15 +56,26 @@ interface JobRequest {
   email?: string;
 }
 
+/** What the fiscal job keeps of the receipt (its `result`): closeInfo's fiscal part, and when it was issued. */
 interface FiscalOutcome {
   number: number;
   dailySalesReportNumber: number;
   fiscalMemorySerialNumber: string;
   ekasa?: EkasaInfo;
+  /**
+   * When the device issued the receipt (ISO 8601), as well as the hub can tell: what a storno receipt
+   * refunding it quotes (ReceiptOrigin.date). The ticket's closeDate is when the hub recorded the close,
+   * which after a lost answer may be long after (issue 27, point 5).
+   */
+  date?: string;
+  /** The receipt's unique sale number (Bulgarian УНП), when the device gave one: a storno receipt quotes it. */
+  unp?: string;
 }
 
 const outcomeOf = (r: FiscalResult): FiscalOutcome => ({
   number: r.number,
+  date: r.date,
+  ...(r.unp ? { unp: r.unp } : {}),
   dailySalesReportNumber: r.dailySalesReportNumber,
   fiscalMemorySerialNumber: r.fiscalMemorySerialNumber,
   ...(r.ekasa ? { ekasa: r.ekasa } : {}),
@@ -248,11 +259,16 @@ export class TicketCloser {
     const original = getStored(this.ctx.db, this.tickets.def, ticketId);
     const info = original?.doc.closeInfo as (Omit<ReceiptOrigin, 'ticketId' | 'date'> & { ekasa?: EkasaInfo }) | null | undefined;
     if (!original || !info) return undefined;
+    // When the receipt was issued and the УНП it carries, as its job recorded them; a close recorded
+    // before jobs kept them: the close's time, and no УНП (the driver rebuilds it).
+    const stored = issuedJobResult(this.ctx.db, ticketId);
+    const issued = stored ? (JSON.parse(stored) as Partial<FiscalOutcome>) : {};
     return {
       ticketId,
       fiscalName: info.fiscalName,
       number: info.number,
-      date: String(original.doc.closeDate),
+      date: issued.date ?? String(original.doc.closeDate),
+      ...(issued.unp ? { unp: issued.unp } : {}),
       dailySalesReportNumber: info.dailySalesReportNumber,
       fiscalMemorySerialNumber: info.fiscalMemorySerialNumber,
       ...(info.ekasa ? { ekasa: { ...(info.ekasa.uuid ? { uuid: info.ekasa.uuid } : {}), ...(info.ekasa.okp ? { okp: info.ekasa.okp } : {}), receiptNumber: info.ekasa.receiptNumber } } : {}),
@@ -306,6 +322,10 @@ export class TicketCloser {
     return this.store(job, {
       // The device's own number for the receipt (a void or report in between does not shift it, issue 19).
       number: last.number,
+      // The device printed it after the job was written and before its answer was lost: the job's time
+      // is the closest the hub knows (the device's lastDocument date is the time it was asked, now).
+      date: new Date(job.created_at).toISOString(),
+      ...(last.unp ? { unp: last.unp } : {}),
       dailySalesReportNumber: status.dailySalesReportNumber ?? 0,
       fiscalMemorySerialNumber: status.fiscalMemorySerialNumber ?? '',
     });

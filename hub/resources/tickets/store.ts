@@ -14,9 +14,11 @@ export interface FiscalJobRow {
   state: string;
   request: string;
   last_number_before: number | null;
+  /** When the job was written, just before the device was asked (the hub's clock, ms). */
+  created_at: number;
 }
 
-const JOB_COLUMNS = 'id, ticket_id, fiscal_name, state, request, last_number_before';
+const JOB_COLUMNS = 'id, ticket_id, fiscal_name, state, request, last_number_before, created_at';
 
 /** Receipts whose outcome is not known yet, oldest first: of one ticket, or on one device. */
 export function pendingJobs(db: Db, of: { ticketId: string } | { fiscalName: string }): FiscalJobRow[] {
@@ -32,6 +34,11 @@ export function hasPendingJob(db: Db, ticketId: string): boolean {
 
 export function jobRow(db: Db, jobId: string): FiscalJobRow | undefined {
   return rawSql.get<FiscalJobRow>(db, `SELECT ${JOB_COLUMNS} FROM fiscal_jobs WHERE id = ?`, [jobId]);
+}
+
+/** What the job that issued ticket `ticketId`'s receipt recorded of it (its JSON result), if any. */
+export function issuedJobResult(db: Db, ticketId: string): string | undefined {
+  return rawSql.get<{ result: string | null }>(db, "SELECT result FROM fiscal_jobs WHERE ticket_id = ? AND state = 'Done' ORDER BY finished_at DESC LIMIT 1", [ticketId])?.result ?? undefined;
 }
 
 export function insertPendingJob(db: Db, job: { id: string; ticketId: string; fiscalName: string; request: unknown; lastNumberBefore: number; at: number }): void {
