@@ -53,6 +53,7 @@ import { KdsService } from './kds/service.js';
 import { kdsPairRoutes, kdsRoutes } from './kds/routes.js';
 import { Reports } from './reports/service.js';
 import { reportRoutes } from './reports/routes.js';
+import { categoryRoutes } from './resources/categories/rename.js';
 
 export interface AppDeps {
   db: Db;
@@ -199,6 +200,7 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
   api.use(under(['orders'], mount(orderStateRoutes, { orders: services.resources.orders })));
   api.use(under(['kds'], mount(kdsRoutes, { kds: services.kds })));
   api.use(under(['reports'], mount(reportRoutes, { reports: services.reports, shopLanguage: deps.config.locale ?? 'en' })));
+  api.use(under(['categories'], mount(categoryRoutes, { categories: services.resources.categories, plus: services.resources.plus, orderEndpoints: services.resources.orderendpoints })));
   for (const service of Object.values(services.resources)) api.use(under([service.def.name], resourceRouter(service, (path) => sharedMethods(ROUTES, path))));
   api.use((req) => {
     throw errors.routeNotFound(req.originalUrl.split('?')[0]);

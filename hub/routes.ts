@@ -16,6 +16,7 @@ import { healthRoutes } from './health.js';
 import { metricsRoutes } from './metrics.js';
 import { docsRoutes } from './http/docs.js';
 import { reportRoutes } from './reports/routes.js';
+import { categoryRoutes } from './resources/categories/rename.js';
 
 /** For the document: each list as declared (their handlers' dependencies do not matter there). */
 export const ROUTES: ReadonlyArray<RouteSpec<never>> = [
@@ -30,6 +31,7 @@ export const ROUTES: ReadonlyArray<RouteSpec<never>> = [
   ...printingRoutes,
   ...backupRoutes,
   ...reportRoutes,
+  ...categoryRoutes,
   ...healthRoutes,
   ...docsRoutes,
   ...metricsRoutes,

@@ -342,6 +342,7 @@ export const MESSAGES = {
   'field.noControl': { en: 'must not hold control characters', sk: 'nesmie obsahovať riadiace znaky', cs: 'nesmí obsahovat řídicí znaky' },
   'field.emailAddress': { en: 'is not an e-mail address (a@b.c or Name <a@b.c>)', sk: 'nie je e-mailová adresa (a@b.c alebo Meno <a@b.c>)', cs: 'není e-mailová adresa (a@b.c nebo Jméno <a@b.c>)' },
   'field.hostName': { en: 'is not a host name or address', sk: 'nie je názov ani adresa servera', cs: 'není název ani adresa serveru' },
+  'field.color': { en: 'must be a colour written #rrggbb (six hexadecimal digits)', sk: 'musí byť farba v tvare #rrggbb (šesť šestnástkových číslic)', cs: 'musí být barva ve tvaru #rrggbb (šest šestnáctkových číslic)' },
   'field.pairingCode': { en: 'must be the 6 digits shown to the manager', sk: 'musí byť 6 číslic, ktoré vidí vedúci', cs: 'musí být 6 číslic, které vidí vedoucí' },
 } as const satisfies Record<string, Entry>;
 

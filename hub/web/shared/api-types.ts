@@ -1336,6 +1336,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/categories/{name}/rename": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rename a category, with its products and routings
+         * @description Requires PluUpdate, and OrderEndpointUpdate when an order endpoint routes the category. In one transaction the category is stored under the new name (its `_v` follows on from the old one's; the change log has an upsert of the new name and a delete of the old one), every plu whose `category` named it is stored naming the new one, and so is every order endpoint whose `categoryNames` held it (each with its own `_v` + 1 and change-log entry). The same name: nothing changes. Past sales keep the name they were sold under.
+         */
+        post: operations["categories.rename"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/health": {
         parameters: {
             query?: never;
@@ -1984,6 +2004,16 @@ export interface components {
             description: string;
             /** @default true */
             isActive: boolean;
+            /**
+             * @description The colour of its tile on a register’s menu grid, `#rrggbb` (answered in lower case); null: the register’s own.
+             * @default null
+             */
+            color: string | null;
+            /**
+             * @description Its place among the categories on a register’s menu grid and in the manager’s page: ascending, ties by name (`$sort=order,name`).
+             * @default 0
+             */
+            order: number;
             /** @description Version: 1 on create, +1 on every stored change. */
             readonly _v: number;
         };
@@ -1994,6 +2024,16 @@ export interface components {
             description: string;
             /** @default true */
             isActive: boolean;
+            /**
+             * @description The colour of its tile on a register’s menu grid, `#rrggbb` (answered in lower case); null: the register’s own.
+             * @default null
+             */
+            color: string | null;
+            /**
+             * @description Its place among the categories on a register’s menu grid and in the manager’s page: ascending, ties by name (`$sort=order,name`).
+             * @default 0
+             */
+            order: number;
             /** @description If given, the stored version must equal it (else 409); a body without `_v` is not checked. */
             _v?: number;
         };
@@ -7467,7 +7507,7 @@ export interface operations {
                 /** @description Page size, 0..1000; outside that range: 400. */
                 $take?: number;
                 /**
-                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `name` ascending, so paging is stable; without `$sort` the order is `name` ascending. Unknown key: 400. Keys: `name`, `description`, `isActive`.
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `name` ascending, so paging is stable; without `$sort` the order is `name` ascending. Unknown key: 400. Keys: `name`, `description`, `isActive`, `color`, `order`.
                  * @example -name
                  */
                 $sort?: string;
@@ -7565,7 +7605,9 @@ export interface operations {
                 /**
                  * @example {
                  *       "name": "Nápoje",
-                 *       "description": "Nealko, pivo, víno"
+                 *       "description": "Nealko, pivo, víno",
+                 *       "color": "#2f80ed",
+                 *       "order": 2
                  *     }
                  */
                 "application/json": components["schemas"]["CategoryInput"];
@@ -15929,6 +15971,168 @@ export interface operations {
                         status?: 403;
                         /** @enum {integer} */
                         errorCode?: 2;
+                    };
+                };
+            };
+            /** @description More requests from this address than the rate limit (`POS_HUB_RATE_LIMIT` per second) allows. (errorCode 10 TooManyRequests) */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 429;
+                        /** @enum {integer} */
+                        errorCode?: 10;
+                    };
+                };
+            };
+        };
+    };
+    "categories.rename": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
+                /**
+                 * @description The expected `_v` (`"3"`), as `_v` in the body: another answers 409.
+                 * @example "3"
+                 */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description The category’s current name. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The new name. */
+                    name: string;
+                    /** @description The expected `_v` of the category: another answers 409. */
+                    _v?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The category under its new name. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Category"];
+                };
+            };
+            /** @description An invalid new name, or one another category has (`code: Unique`). (errorCode 3 ValidationFailed) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description No, unknown, expired or revoked token. (errorCode 1 Unauthenticated) */
+            401: {
+                headers: {
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 401;
+                        /** @enum {integer} */
+                        errorCode?: 1;
+                    };
+                };
+            };
+            /** @description Without PluUpdate, or without OrderEndpointUpdate when an order endpoint routes the category. (errorCode 2 Unauthorized) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 403;
+                        /** @enum {integer} */
+                        errorCode?: 2;
+                    };
+                };
+            };
+            /** @description No category has this name. (errorCode 7 NotFound) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 404;
+                        /** @enum {integer} */
+                        errorCode?: 7;
+                    };
+                };
+            };
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 409;
+                        /** @enum {integer} */
+                        errorCode?: 6 | 11;
+                    };
+                };
+            };
+            /** @description The body is larger than 1 MiB. (errorCode 3 ValidationFailed) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 413;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description A non-empty body that is not `application/json`. (errorCode 3 ValidationFailed) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 415;
+                        /** @enum {integer} */
+                        errorCode?: 3;
                     };
                 };
             };
