@@ -232,6 +232,7 @@ export const MESSAGES = {
   'fiscal.noDayGiveReportNumber': { en: "No fiscal day of '{name}' is known yet: give its dailySalesReportNumber.", sk: "Zatiaľ nie je známy žiadny fiškálny deň zariadenia '{name}': zadajte jeho dailySalesReportNumber.", cs: "Zatím není znám žádný fiskální den zařízení '{name}': zadejte jeho dailySalesReportNumber." },
   'endpoint.notFound': { en: "Order endpoint '{name}' does not exist.", sk: "Výdajné miesto '{name}' neexistuje.", cs: "Výdejní místo '{name}' neexistuje." },
   'endpoint.notFoundKds': { en: "OrderEndpoint '{name}' does not exist.", sk: "Výdajné miesto '{name}' neexistuje.", cs: "Výdejní místo '{name}' neexistuje." },
+  'endpoint.mirrorsItself': { en: 'An order endpoint cannot mirror itself.', sk: 'Výdajné miesto nemôže zrkadliť samo seba.', cs: 'Výdejní místo nemůže zrcadlit samo sebe.' },
   'endpoint.gone': { en: "Order endpoint '{name}' no longer exists.", sk: "Výdajné miesto '{name}' už neexistuje.", cs: "Výdejní místo '{name}' už neexistuje." },
   'endpoint.inactive': { en: "Order endpoint '{name}' is inactive.", sk: "Výdajné miesto '{name}' je neaktívne.", cs: "Výdejní místo '{name}' je neaktivní." },
   'endpoint.displayDoesNotPrint': { en: "Order endpoint '{name}' is a kitchen display; it shows orders, it does not print them.", sk: "Výdajné miesto '{name}' je kuchynský displej; objednávky zobrazuje, netlačí ich.", cs: "Výdejní místo '{name}' je kuchyňský displej; objednávky zobrazuje, netiskne je." },

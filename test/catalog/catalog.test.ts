@@ -151,6 +151,29 @@ describe('categories for a register\'s menu grid (issue 28)', () => {
   });
 });
 
+describe('a display that mirrors a printer (issue 28)', () => {
+  it('gets every order the printer gets, by plu and by category, as the menu changes; not itself, not an unknown one', async () => {
+    await expect2xx(hub.call('POST', '/api/categories', { name: 'Pizza' }));
+    await expect2xx(hub.call('PUT', '/api/orderendpoints/Pec', { name: 'Pec', type: 'Generic', address: 'tcp://127.0.0.1:9', categoryNames: ['Pizza'] }));
+    await expect2xx(hub.call('PUT', '/api/orderendpoints/Obrazovka', { name: 'Obrazovka', type: 'Tablet', mirrorOf: 'Pec' }));
+    await expect2xx(plu({ code: 170, name: 'Margherita', category: 'Pizza' }));
+    await expect2xx(plu({ code: 171, name: 'Cesnakový chlieb', orderEndpointNames: ['Pec'] }));
+    await expect2xx(plu({ code: 172, name: 'Tiramisu', orderEndpointNames: ['Kitchen'] }));
+    const cashier = await register(hub);
+    const t = await expect2xx(hub.call('POST', '/api/tickets', { items: [item(170, 1), item(171, 2), item(172, 1)] }, { token: cashier.token }));
+    const orders = (await expect2xx(hub.call('GET', `/api/orders?ticketId=${t.id}&$sort=orderEndpointName`))).items;
+    expect(orders.map((o: any) => [o.orderEndpointName, o.items.map((i: any) => i.name), o.print.state])).toEqual([
+      ['Kitchen', ['Tiramisu'], 'Queued'],
+      ['Obrazovka', ['Margherita', 'Cesnakový chlieb'], 'NotPrinted'],
+      ['Pec', ['Margherita', 'Cesnakový chlieb'], 'Queued'],
+    ]);
+    const self = await hub.call('PUT', '/api/orderendpoints/Obrazovka', { name: 'Obrazovka', type: 'Tablet', mirrorOf: 'Obrazovka' });
+    expect([self.status, self.body.errors[0].memberName]).toEqual([400, 'mirrorOf']);
+    const unknown = await hub.call('PUT', '/api/orderendpoints/Obrazovka', { name: 'Obrazovka', type: 'Tablet', mirrorOf: 'Nikde' });
+    expect([unknown.status, unknown.body.errors[0].memberName]).toEqual([400, 'mirrorOf']);
+  });
+});
+
 describe('cost price and margin', () => {
   it('margin = price without VAT − cost, and its rate; read-only, null without a cost', async () => {
     const p = await expect2xx(plu({ code: 110, name: 'Steak', unitPrice: { amount: 24 }, vatInfo: { category: 1, rate: 20 }, costPrice: { amount: 8.5 } }));

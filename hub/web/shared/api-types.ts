@@ -1905,6 +1905,11 @@ export interface components {
             };
             /** @default [] */
             categoryNames: string[];
+            /**
+             * @description Another order endpoint: every order that one gets (for its plus and its categories), this one gets too — a kitchen display that shows what the kitchen printer prints, and goes on doing so as the menu changes. One level: what the other mirrors is not followed.
+             * @default null
+             */
+            mirrorOf: string | null;
             /** @description Version: 1 on create, +1 on every stored change. */
             readonly _v: number;
         };
@@ -1929,6 +1934,11 @@ export interface components {
             };
             /** @default [] */
             categoryNames: string[];
+            /**
+             * @description Another order endpoint: every order that one gets (for its plus and its categories), this one gets too — a kitchen display that shows what the kitchen printer prints, and goes on doing so as the menu changes. One level: what the other mirrors is not followed.
+             * @default null
+             */
+            mirrorOf: string | null;
             /** @description If given, the stored version must equal it (else 409); a body without `_v` is not checked. */
             _v?: number;
         };
@@ -5662,7 +5672,7 @@ export interface operations {
                 /** @description Page size, 0..1000; outside that range: 400. */
                 $take?: number;
                 /**
-                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `name` ascending, so paging is stable; without `$sort` the order is `name` ascending. Unknown key: 400. Keys: `name`, `isActive`, `type`, `address`, `settings`, `categoryNames`.
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `name` ascending, so paging is stable; without `$sort` the order is `name` ascending. Unknown key: 400. Keys: `name`, `isActive`, `type`, `address`, `settings`, `categoryNames`, `mirrorOf`.
                  * @example -name
                  */
                 $sort?: string;
