@@ -20,6 +20,8 @@ export type PrinterStatus = Schemas['PrinterStatus'];
 export type FiscalDevice = Schemas['FiscalDevice'];
 export type Stock = Schemas['Stock'];
 export type Plu = Schemas['Plu'];
+/** A product category: its name, colour and place on a register's menu grid. */
+export type Category = Schemas['Category'];
 export type Money = Plu['unitPrice'];
 export type PluRef = Plu['receipt'][number]['pluId'];
 export type Modifier = Schemas['Modifier'];

@@ -11,7 +11,11 @@ import { messages } from '../../shared/i18n';
 
 const t = messages({
   required: { en: '{label} is required.', sk: 'Pole {label} je povinné.', cs: 'Pole {label} je povinné.' },
+  noColor: { en: 'No colour', sk: 'Bez farby', cs: 'Bez barvy' },
 });
+
+/** Colours offered first by a colour field (the browser's picker lists them): distinct on a register's grid. */
+const SUGGESTED_COLORS = ['#e53935', '#fb8c00', '#fdd835', '#43a047', '#00897b', '#1e88e5', '#5e35b1', '#d81b60', '#6d4c41', '#546e7a'];
 
 export interface Option {
   value: string;
@@ -21,7 +25,7 @@ export interface Option {
 /** Any form: a field reads and writes its member by path, whatever the document's type. */
 export type AnyForm = FormApi<unknown>;
 
-type Kind = 'text' | 'password' | 'email' | 'search' | 'number' | 'select' | 'switch' | 'textarea' | 'date' | 'day' | 'checklist';
+type Kind = 'text' | 'password' | 'email' | 'search' | 'number' | 'select' | 'switch' | 'textarea' | 'date' | 'day' | 'checklist' | 'color';
 
 interface Props {
   label: string;
@@ -187,6 +191,27 @@ export function Field(props: Props) {
         />
       );
       break;
+    case 'color': {
+      // `#rrggbb`, or null (nullable): the hub's colour form. The browser's own picker, with suggestions.
+      const hex = typeof value === 'string' && /^#[0-9a-f]{6}$/i.test(value) ? value.toLowerCase() : null;
+      control = (
+        <span class="color-field">
+          <input {...common} class="color-input" type="color" list={`${id}-colors`} value={hex ?? '#9e9e9e'} onInput={(e) => change(e.currentTarget.value.toLowerCase())} />
+          <datalist id={`${id}-colors`}>
+            {SUGGESTED_COLORS.map((c) => (
+              <option key={c} value={c} />
+            ))}
+          </datalist>
+          <span class="mono color-code">{hex ?? t('noColor')}</span>
+          {props.nullable && hex && (
+            <button type="button" class="btn btn-ghost btn-small" disabled={props.disabled} onClick={() => change(null)}>
+              {t('noColor')}
+            </button>
+          )}
+        </span>
+      );
+      break;
+    }
     case 'date':
     case 'day': {
       // `date` holds an ISO instant (local midnight); `day` a plain yyyy-mm-dd (filters).

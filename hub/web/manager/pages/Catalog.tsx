@@ -18,11 +18,10 @@ import { messages, pick } from '../../shared/i18n';
 import { allowed, CATALOG_TABS } from '../lib/access';
 import { useCan } from '../lib/session';
 import { ENUMS, options } from '../lib/enums';
-import type { components } from '../../shared/api-types';
-import type { Modifier, OrderEndpoint, Plu, Stock } from '../../shared/types';
+import type { Category, Modifier, OrderEndpoint, Plu, Stock } from '../../shared/types';
 import { StockTakings, Transfers } from './Stock';
+import { Categories, Swatch } from './Categories';
 
-type Category = components['schemas']['Category'];
 
 const t = messages({
   title: { en: 'Catalog & stock', sk: 'Katalóg a sklad', cs: 'Katalog a sklad' },
@@ -137,6 +136,7 @@ export function Catalog({ tab: asked, takingId }: { tab: string; takingId: strin
       <Tabs tabs={tabs} current={tab ?? ''} />
       {tab === null && <Empty icon="alert" title={t('notYours')} />}
       {tab === 'products' && <Products />}
+      {tab === 'categories' && <Categories />}
       {tab === 'stocks' && <Stocks />}
       {tab === 'modifiers' && <Modifiers />}
       {tab === 'transfers' && <Transfers />}
@@ -170,11 +170,24 @@ const stockQty = (p: Plu) =>
     <span class="muted">—</span>
   );
 
-const pluColumns = (): Column<Plu>[] => [
+const pluColumns = (colorOf: (category: string) => string | null): Column<Plu>[] => [
   { id: 'code', title: t('code'), sort: 'code', align: 'right', render: (p) => <span class="num">{p.code}</span> },
   { id: 'name', title: t('name'), sort: 'name', render: (p) => <b>{p.name}</b> },
   { id: 'stock', title: t('stock'), sort: 'stockName', render: (p) => p.stockName },
-  { id: 'category', title: t('category'), render: (p) => p.category || '—', secondary: true },
+  {
+    id: 'category',
+    title: t('category'),
+    render: (p) =>
+      p.category ? (
+        <span class="nowrap">
+          <Swatch color={colorOf(p.category)} />
+          {p.category}
+        </span>
+      ) : (
+        '—'
+      ),
+    secondary: true,
+  },
   { id: 'type', title: t('type'), sort: 'type', render: (p) => pluTypeWord(p.type), secondary: true },
   { id: 'price', title: t('price'), align: 'right', render: (p) => <span class="num">{money(p.unitPrice.amount, p.unitPrice.currencyLabel)}</span> },
   { id: 'vat', title: t('vat'), align: 'right', render: (p) => percent(p.vatInfo?.rate), secondary: true },
@@ -189,7 +202,9 @@ function Products() {
   const [edit, setEdit] = useEditParam();
   const can = useCan();
   const stocks = useOptions<Stock>('stocks', (s) => s.name);
-  const categories = useOptions<Category>('categories', (c) => c.name);
+  const categoryList = useAll<Category>('categories', { sort: 'order,name' });
+  const categories = (categoryList.data ?? []).map((c) => ({ value: c.name, label: c.name }));
+  const colorOf = (name: string) => categoryList.data?.find((c) => c.name === name)?.color ?? null;
   const low = useAll<Plu>('plus', { filters: { isBelowMinimum: op.eq(true) }, sort: 'name' }, ['plus', 'stocktransfers']);
   const set = (k: string, v: unknown) => setQuery({ [k]: v ? String(v) : null, page: null });
   const barcode = (q.get('barcode') ?? '').trim();
@@ -247,7 +262,7 @@ function Products() {
         <DataTable<Plu>
           resource="plus"
           label={t('products')}
-          columns={pluColumns()}
+          columns={pluColumns(colorOf)}
           rowKey={(p) => p.id}
           defaultSort="name"
           filters={{

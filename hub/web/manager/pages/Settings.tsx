@@ -11,7 +11,7 @@ import { Editor } from '../components/Editor';
 import { Field, type AnyForm, type Option } from '../components/Field';
 import { Rows } from '../components/Rows';
 import { Badge, Button, Card, PageHeader, Segmented, Tabs, Empty, Notice, Spinner, toast } from '../components/ui';
-import { useLoad, useOptions } from '../lib/data';
+import { useAll, useLoad, useOptions } from '../lib/data';
 import { checks, useForm } from '../lib/form';
 import { useQuery } from '../lib/router';
 import { LANGUAGE_NAMES, LANGUAGES, messages, pick, type Entry } from '../../shared/i18n';
@@ -20,7 +20,7 @@ import { refreshSession, useCan } from '../lib/session';
 import { api, ApiError, describeError, download, path } from '../lib/api';
 import { dateTime, quantity, time } from '../lib/format';
 import { ENUMS, options } from '../lib/enums';
-import type { Device, FiscalDevice, Health, HubUser, Numbering, OrderEndpoint, PaymentType, Stock } from '../../shared/types';
+import type { Category, Device, FiscalDevice, Health, HubUser, Numbering, OrderEndpoint, PaymentType, Stock } from '../../shared/types';
 import type { Backup, ReceiptEmail, ReceiptSettings, ReceiptSettingsInput } from '../lib/wire';
 import { useEditParam } from './Catalog';
 
@@ -136,6 +136,12 @@ const t = messages({
   printerAddressCheck: { en: 'Like tcp://192.168.1.50:9100 or serial:/dev/ttyUSB0?baudRate=19200', sk: 'Napríklad tcp://192.168.1.50:9100 alebo serial:/dev/ttyUSB0?baudRate=19200', cs: 'Například tcp://192.168.1.50:9100 nebo serial:/dev/ttyUSB0?baudRate=19200' },
   printerAddressHint: { en: 'tcp://192.168.1.50:9100 for a network printer, serial:/dev/ttyUSB0?baudRate=19200 for a cable.', sk: 'tcp://192.168.1.50:9100 pre sieťovú tlačiareň, serial:/dev/ttyUSB0?baudRate=19200 pre kábel.', cs: 'tcp://192.168.1.50:9100 pro síťovou tiskárnu, serial:/dev/ttyUSB0?baudRate=19200 pro kabel.' },
   inactivePrinterHint: { en: 'An inactive printer gets no orders.', sk: 'Neaktívna tlačiareň nedostáva objednávky.', cs: 'Neaktivní tiskárna nedostává objednávky.' },
+  routing: { en: 'What it gets', sk: 'Čo dostáva', cs: 'Co dostává' },
+  routedCategories: { en: 'Every product of these categories', sk: 'Každý produkt týchto kategórií', cs: 'Každý produkt těchto kategorií' },
+  routedCategoriesHint: { en: 'Besides the products that name this printer themselves.', sk: 'Okrem produktov, ktoré túto tlačiareň uvádzajú samy.', cs: 'Kromě produktů, které tuto tiskárnu uvádějí samy.' },
+  noCategories: { en: 'No categories yet (Catalog › Categories).', sk: 'Zatiaľ žiadne kategórie (Katalóg › Kategórie).', cs: 'Zatím žádné kategorie (Katalog › Kategorie).' },
+  mirrorOf: { en: 'Also everything that this one gets', sk: 'Aj všetko, čo dostáva', cs: 'Také vše, co dostává' },
+  mirrorOfHint: { en: 'A display beside a printer shows what the printer prints, and goes on doing so as the menu changes.', sk: 'Displej pri tlačiarni ukazuje, čo tlačiareň tlačí, aj keď sa menu zmení.', cs: 'Displej u tiskárny ukazuje, co tiskárna tiskne, i když se menu změní.' },
   kitchenTicket: { en: 'Kitchen ticket', sk: 'Kuchynský lístok', cs: 'Kuchyňský lístek' },
   beep: { en: 'Beep on a new order', sk: 'Pípnuť pri novej objednávke', cs: 'Pípnout při nové objednávce' },
   highlight: { en: 'Highlight the order number', sk: 'Zvýrazniť číslo objednávky', cs: 'Zvýraznit číslo objednávky' },
@@ -720,7 +726,7 @@ function Printers() {
           noun={t('printer')}
           wide
           title={(v, isNew) => (isNew ? t('newKitchenPrinter') : v.name)}
-          defaults={{ name: '', isActive: true, type: 'TM88', address: 'tcp://', settings: {} }}
+          defaults={{ name: '', isActive: true, type: 'TM88', address: 'tcp://', settings: {}, categoryNames: [], mirrorOf: null }}
           rights={{ create: 'OrderEndpointCreate', update: 'OrderEndpointUpdate', delete: 'OrderEndpointDelete' }}
           toBody={withSettings}
           onClose={close}
@@ -741,6 +747,8 @@ function Printers() {
                 />
                 <Field form={form} name="isActive" label={t('active')} kind="switch" hint={t('inactivePrinterHint')} />
               </div>
+              <h3>{t('routing')}</h3>
+              <PrinterRouting form={form as unknown as AnyForm} self={isNew ? null : (form.values.name ?? null)} />
               <h3>{t('kitchenTicket')}</h3>
               <div class="form-grid">
                 <Field form={form} name="settings.IsBeepEnabled" label={t('beep')} kind="select" options={yesNo()} />
@@ -754,6 +762,19 @@ function Printers() {
         </Editor>
       )}
     />
+  );
+}
+
+/** What an order endpoint gets beyond the plus that name it: whole categories, and what another endpoint gets. */
+export function PrinterRouting({ form, self }: { form: AnyForm; self: string | null }) {
+  const categories = useAll<Category>('categories', { sort: 'order,name' });
+  const endpoints = useOptions<OrderEndpoint>('orderendpoints', (p) => p.name);
+  const cats = (categories.data ?? []).map((c) => ({ value: c.name, label: c.name }));
+  return (
+    <div class="form-grid">
+      <Field form={form} name="categoryNames" label={t('routedCategories')} kind="checklist" options={cats} hint={cats.length ? t('routedCategoriesHint') : t('noCategories')} wide />
+      <Field form={form} name="mirrorOf" label={t('mirrorOf')} kind="select" emptyOption={t('none')} nullable options={endpoints.filter((o) => o.value !== self)} hint={t('mirrorOfHint')} testId="printer-mirror" />
+    </div>
   );
 }
 
