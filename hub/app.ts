@@ -54,6 +54,7 @@ import { kdsPairRoutes, kdsRoutes } from './kds/routes.js';
 import { Reports } from './reports/service.js';
 import { reportRoutes } from './reports/routes.js';
 import { categoryRoutes } from './resources/categories/rename.js';
+import { stockValueRoutes } from './resources/stocks/value.js';
 
 export interface AppDeps {
   db: Db;
@@ -201,6 +202,7 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
   api.use(under(['kds'], mount(kdsRoutes, { kds: services.kds })));
   api.use(under(['reports'], mount(reportRoutes, { reports: services.reports, shopLanguage: deps.config.locale ?? 'en' })));
   api.use(under(['categories'], mount(categoryRoutes, { categories: services.resources.categories, plus: services.resources.plus, orderEndpoints: services.resources.orderendpoints })));
+  api.use(under(['stockvalue'], mount(stockValueRoutes, { ctx: services.resources.stocks.ctx })));
   for (const service of Object.values(services.resources)) api.use(under([service.def.name], resourceRouter(service, (path) => sharedMethods(ROUTES, path))));
   api.use((req) => {
     throw errors.routeNotFound(req.originalUrl.split('?')[0]);

@@ -17,6 +17,7 @@ import { metricsRoutes } from './metrics.js';
 import { docsRoutes } from './http/docs.js';
 import { reportRoutes } from './reports/routes.js';
 import { categoryRoutes } from './resources/categories/rename.js';
+import { stockValueRoutes } from './resources/stocks/value.js';
 
 /** For the document: each list as declared (their handlers' dependencies do not matter there). */
 export const ROUTES: ReadonlyArray<RouteSpec<never>> = [
@@ -32,6 +33,7 @@ export const ROUTES: ReadonlyArray<RouteSpec<never>> = [
   ...backupRoutes,
   ...reportRoutes,
   ...categoryRoutes,
+  ...stockValueRoutes,
   ...healthRoutes,
   ...docsRoutes,
   ...metricsRoutes,

@@ -217,6 +217,7 @@ export const MESSAGES = {
   'stocktaking.actualRequired': { en: 'is required to close the stock taking.', sk: 'je povinné na uzavretie inventúry.', cs: 'je povinné pro uzavření inventury.' },
   'transfer.hubOnly': { en: '{type} documents are made only by the hub (closing tickets and stock takings).', sk: 'Doklady {type} vytvára len hub (pri uzavretí účtov a inventúr).', cs: 'Doklady {type} vytváří jen hub (při uzavření účtů a inventur).' },
   'transfer.requiredFor': { en: 'is required for {type}.', sk: 'je povinné pre {type}.', cs: 'je povinné pro {type}.' },
+  'transfer.supplierOnlyIncome': { en: 'Only an Income has a supplier, not a {type}.', sk: 'Dodávateľa má len príjemka (Income), nie {type}.', cs: 'Dodavatele má jen příjemka (Income), ne {type}.' },
   'transfer.sameStock': { en: 'must differ from sourceStockName.', sk: 'sa musí líšiť od sourceStockName.', cs: 'se musí lišit od sourceStockName.' },
   'transfer.wrongStockEnters': { en: "must be '{stock}', the stock this {type} enters.", sk: "musí byť '{stock}', sklad, do ktorého tento {type} vstupuje.", cs: "musí být '{stock}', sklad, do kterého tento {type} vstupuje." },
   'transfer.wrongStockLeaves': { en: "must be '{stock}', the stock this {type} leaves.", sk: "musí byť '{stock}', sklad, z ktorého tento {type} odchádza.", cs: "musí být '{stock}', sklad, ze kterého tento {type} odchází." },

@@ -151,7 +151,7 @@ describe.skipIf(!haveChromium)('categories made, ordered, coloured, routed and r
     await page.getByRole('button', { name: 'Dnes', exact: true }).click();
     await page.getByTestId('report-group').selectOption('category');
     const net = (key: string) => page.locator(`[data-testid=sales-table] tr[data-key="${key}"] [data-col="net"]`);
-    for (const name of ['Polievky dňa', 'Nápoje']) await expect.poll(() => net(name).textContent().then(plain), name).toBe(money(want.get(name)!));
+    for (const name of ['Polievky dňa', 'Nápoje']) await expect.poll(() => net(name).textContent().then(plain)).toBe(money(want.get(name)!));
     expect(plain(await page.locator('[data-testid=sales-table] tr[data-key="Polievky dňa"] [data-col="label"]').textContent())).toBe('Polievky dňa');
     await page.screenshot({ path: `${SHOTS}reports-category-sk-laptop.png`, fullPage: true });
     await page.context().close();

@@ -1356,6 +1356,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/stockvalue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What each stock is worth now, and what moved through it at cost between two days
+         * @description Requires StockRead. `value` is Σ stockQuantity × costPrice of each stock’s StockItems now; a StockItem’s costPrice is the weighted average of the purchase prices its Income documents carried. Between `from` and `to` (local days in the shop’s time zone, both included): goods received, transferred in and out, the cost of goods sold (Sale and Invoice), written off (Outcome) and the stock takings’ corrections, each at the cost the documents recorded when they moved. Items that moved without a known cost are counted, not valued.
+         */
+        get: operations["stockvalue.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/health": {
         parameters: {
             query?: never;
@@ -2098,6 +2118,11 @@ export interface components {
             barcode: string | null;
             /** @default null */
             minimumQuantity: number | null;
+            /**
+             * @description The unit its stock is counted in (`ks`, `kg`, `l`, `fľ.`…; at most 16 characters): every stock figure of it is in this unit. Null: pieces.
+             * @default null
+             */
+            unit: string | null;
             readonly stockQuantity: number;
             /** @description Computed from unitPrice, vatInfo and costPrice at each write; null without a costPrice. */
             readonly margin: {
@@ -2153,6 +2178,11 @@ export interface components {
             barcode: string | null;
             /** @default null */
             minimumQuantity: number | null;
+            /**
+             * @description The unit its stock is counted in (`ks`, `kg`, `l`, `fľ.`…; at most 16 characters): every stock figure of it is in this unit. Null: pieces.
+             * @default null
+             */
+            unit: string | null;
             /** @description If given, the stored version must equal it (else 409); a body without `_v` is not checked. */
             _v?: number;
         };
@@ -2512,11 +2542,37 @@ export interface components {
                     stockName?: string;
                 };
                 quantity: number;
+                /** @description What one unit cost, without VAT. On an Income, the purchase price: it averages into the plu’s costPrice (weighted by quantity). On every other document the hub writes it: the plu’s costPrice when it moved (a Transfer: the source’s), null when it had none. */
+                costPrice?: {
+                    amount: number;
+                } | null;
                 expectedQuantity?: number;
                 actualQuantity?: number;
             }[];
             /** @default null */
             note: string | null;
+            /**
+             * @description Who delivered the goods: Income only (another type with a supplier: 400).
+             * @default null
+             */
+            supplier: {
+                name: string;
+                /**
+                 * @description The supplier’s company number (IČO).
+                 * @default null
+                 */
+                companyId: string | null;
+                /**
+                 * @description The supplier’s VAT number (IČ DPH / DIČ).
+                 * @default null
+                 */
+                vatId: string | null;
+                /**
+                 * @description The number of the supplier’s delivery note or invoice.
+                 * @default null
+                 */
+                documentNumber: string | null;
+            } | null;
             readonly documentNumber: string;
             readonly createdAt: string;
             readonly createdBy: {
@@ -2524,10 +2580,14 @@ export interface components {
             };
             readonly ticketId: string | null;
             readonly stockTakingId: string | null;
+            /** @description Σ quantity × costPrice of the items with a cost, to the cent (a Sale: the cost of the goods sold); null when none has one. */
+            readonly totalCost: {
+                amount: number;
+            } | null;
             /** @description Version: 1 on create, +1 on every stored change. */
             readonly _v: number;
         };
-        /** @description A StockTransfer as written by a client. Unknown top-level fields are dropped; server-owned fields (`documentNumber`, `createdAt`, `createdBy`, `ticketId`, `stockTakingId`) are ignored. */
+        /** @description A StockTransfer as written by a client. Unknown top-level fields are dropped; server-owned fields (`documentNumber`, `createdAt`, `createdBy`, `ticketId`, `stockTakingId`, `totalCost`) are ignored. */
         StockTransferInput: {
             id?: string;
             /** @enum {string} */
@@ -2542,9 +2602,35 @@ export interface components {
                     stockName?: string;
                 };
                 quantity: number;
+                /** @description What one unit cost, without VAT. On an Income, the purchase price: it averages into the plu’s costPrice (weighted by quantity). On every other document the hub writes it: the plu’s costPrice when it moved (a Transfer: the source’s), null when it had none. */
+                costPrice?: {
+                    amount: number;
+                } | null;
             }[];
             /** @default null */
             note: string | null;
+            /**
+             * @description Who delivered the goods: Income only (another type with a supplier: 400).
+             * @default null
+             */
+            supplier: {
+                name: string;
+                /**
+                 * @description The supplier’s company number (IČO).
+                 * @default null
+                 */
+                companyId: string | null;
+                /**
+                 * @description The supplier’s VAT number (IČ DPH / DIČ).
+                 * @default null
+                 */
+                vatId: string | null;
+                /**
+                 * @description The number of the supplier’s delivery note or invoice.
+                 * @default null
+                 */
+                documentNumber: string | null;
+            } | null;
             /** @description If given, the stored version must equal it (else 409); a body without `_v` is not checked. */
             _v?: number;
         };
@@ -3034,6 +3120,53 @@ export interface components {
             }[];
             /** @description What the Cash-category payment types took in, change deducted: what the drawer gained (POST /api/cashcounts compares a count with it). */
             cashSales: number;
+        };
+        StockValue: {
+            /** @description First day of the period, `YYYY-MM-DD` (local). */
+            from: string;
+            /** @description Last day of the period, `YYYY-MM-DD` (local), included. */
+            to: string;
+            stocks: {
+                stockName: string;
+                /** @description What its StockItems are worth now: Σ stockQuantity × costPrice (negative stock counts negative). Exact to the cent. */
+                value: number;
+                /** @description Income in the period, at purchase prices. Exact to the cent. */
+                received: number;
+                /** @description Transfers into it in the period, at the cost they left their stock with. Exact to the cent. */
+                transferredIn: number;
+                /** @description Transfers out of it in the period, at its cost then. Exact to the cent. */
+                transferredOut: number;
+                /** @description Sale and Invoice documents in the period, at the cost each item left at; returns deducted. Exact to the cent. */
+                costOfGoodsSold: number;
+                /** @description Outcome documents (write-offs) in the period, at cost. Exact to the cent. */
+                writtenOff: number;
+                /** @description Stock takings’ corrections in the period, at cost: a surplus adds, a shortage subtracts. Exact to the cent. */
+                corrections: number;
+                /** @description Its StockItems. */
+                products: number;
+                /** @description StockItems with stock but no costPrice: not in `value`. */
+                productsWithoutCost: number;
+                /** @description Document items of the period that moved without a cost: not in the period’s figures. */
+                movesWithoutCost: number;
+            }[];
+            totals: {
+                /** @description What its StockItems are worth now: Σ stockQuantity × costPrice (negative stock counts negative). Exact to the cent. */
+                value: number;
+                /** @description Income in the period, at purchase prices. Exact to the cent. */
+                received: number;
+                /** @description Transfers into it in the period, at the cost they left their stock with. Exact to the cent. */
+                transferredIn: number;
+                /** @description Transfers out of it in the period, at its cost then. Exact to the cent. */
+                transferredOut: number;
+                /** @description Sale and Invoice documents in the period, at the cost each item left at; returns deducted. Exact to the cent. */
+                costOfGoodsSold: number;
+                /** @description Outcome documents (write-offs) in the period, at cost. Exact to the cent. */
+                writtenOff: number;
+                /** @description Stock takings’ corrections in the period, at cost: a surplus adds, a shortage subtracts. Exact to the cent. */
+                corrections: number;
+                productsWithoutCost: number;
+                movesWithoutCost: number;
+            };
         };
         Health: {
             /** @enum {string} */
@@ -8130,7 +8263,7 @@ export interface operations {
                 /** @description Page size, 0..1000; outside that range: 400. */
                 $take?: number;
                 /**
-                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `code`, `stockName`, `name`, `type`, `unitPrice`, `vatInfo`, `orderEndpointNames`, `receipt`, `isActive`, `category`, `costPrice`, `barcode`, `minimumQuantity`, `stockQuantity`, `margin`, `isBelowMinimum`.
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `code`, `stockName`, `name`, `type`, `unitPrice`, `vatInfo`, `orderEndpointNames`, `receipt`, `isActive`, `category`, `costPrice`, `barcode`, `minimumQuantity`, `unit`, `stockQuantity`, `margin`, `isBelowMinimum`.
                  * @example -id
                  */
                 $sort?: string;
@@ -11284,7 +11417,7 @@ export interface operations {
                 /** @description Page size, 0..1000; outside that range: 400. */
                 $take?: number;
                 /**
-                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `type`, `sourceStockName`, `targetStockName`, `items`, `note`, `documentNumber`, `createdAt`, `createdBy`, `ticketId`, `stockTakingId`, `stockName`, `itemPluCode`, `itemPluStockName`.
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `type`, `sourceStockName`, `targetStockName`, `items`, `note`, `supplier`, `documentNumber`, `createdAt`, `createdBy`, `ticketId`, `stockTakingId`, `totalCost`, `stockName`, `supplierName`, `itemPluCode`, `itemPluStockName`.
                  * @example -id
                  */
                 $sort?: string;
@@ -11325,6 +11458,11 @@ export interface operations {
                  * @example startswith:Ab
                  */
                 stockTakingId?: string;
+                /**
+                 * @description NData filter on `supplierName`, of type text. Syntax `OP:ARG;OP:ARG` (operations joined by `;` are ANDed; so are repeated parameters); a plain value means `eq`. Operators: `eq` (the default), `ne`, `gt`, `ge`, `lt`, `le`, `in`, `nin`, `contains`, `startswith`. `contains` and `startswith` ignore letter case. `in`/`nin` take comma-separated values (a value holding a comma is written in double quotes, CSV style); `null` with `eq`/`ne` matches a missing value. A bad value or operator: 400 naming this filter.
+                 * @example startswith:Ab
+                 */
+                supplierName?: string;
                 /**
                  * @description NData filter on `itemPluCode`, of type integer. Syntax `OP:ARG;OP:ARG` (operations joined by `;` are ANDed; so are repeated parameters); a plain value means `eq`. Operators: `eq` (the default), `ne`, `gt`, `ge`, `lt`, `le`, `in`, `nin`. `in`/`nin` take comma-separated values (a value holding a comma is written in double quotes, CSV style); `null` with `eq`/`ne` matches a missing value. A bad value or operator: 400 naming this filter.
                  * @example ge:10;lt:20
@@ -16143,6 +16281,97 @@ export interface operations {
                         status?: 415;
                         /** @enum {integer} */
                         errorCode?: 3;
+                    };
+                };
+            };
+            /** @description More requests from this address than the rate limit (`POS_HUB_RATE_LIMIT` per second) allows. (errorCode 10 TooManyRequests) */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 429;
+                        /** @enum {integer} */
+                        errorCode?: 10;
+                    };
+                };
+            };
+        };
+    };
+    "stockvalue.get": {
+        parameters: {
+            query: {
+                /**
+                 * @description First day, `YYYY-MM-DD` (local).
+                 * @example 2026-11-01
+                 */
+                from: string;
+                /**
+                 * @description Last day, `YYYY-MM-DD` (local), included.
+                 * @example 2026-11-30
+                 */
+                to: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Each stock’s value and movements, and their totals. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StockValue"];
+                };
+            };
+            /** @description A missing or malformed `from` or `to`, or `to` before `from`; `errors[0].memberName` names it. (errorCode 3 ValidationFailed) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description No, unknown, expired or revoked token. (errorCode 1 Unauthenticated) */
+            401: {
+                headers: {
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 401;
+                        /** @enum {integer} */
+                        errorCode?: 1;
+                    };
+                };
+            };
+            /** @description Without StockRead. (errorCode 2 Unauthorized) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 403;
+                        /** @enum {integer} */
+                        errorCode?: 2;
                     };
                 };
             };
