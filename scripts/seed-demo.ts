@@ -117,6 +117,29 @@ const MENU: MenuPlu[] = [
   { code: 108, stock: 'Bar', name: 'Frankovka modrá 0,1 l', category: 'Víno a destiláty', type: 'StockItem', price: 1.9, vat: 23, income: 50 },
 ];
 
+/** Stock items' units and purchase prices (per unit, without VAT): what the incomes below were bought at. */
+const STOCKED: Record<number, { unit: string; cost: number }> = {
+  501: { unit: 'kg', cost: 9.8 },
+  502: { unit: 'kg', cost: 0.62 },
+  503: { unit: 'kg', cost: 7.5 },
+  504: { unit: 'kg', cost: 1.4 },
+  505: { unit: 'kg', cost: 6.9 },
+  506: { unit: 'kg', cost: 7.2 },
+  507: { unit: 'kg', cost: 6.4 },
+  508: { unit: 'kg', cost: 0.55 },
+  101: { unit: 'fľ.', cost: 0.95 },
+  102: { unit: 'fľ.', cost: 0.45 },
+  103: { unit: 'fľ.', cost: 1.05 },
+  104: { unit: 'fľ.', cost: 0.38 },
+  107: { unit: 'porc.', cost: 0.62 },
+  108: { unit: 'porc.', cost: 0.55 },
+};
+
+const SUPPLIERS = {
+  food: { name: 'Veľkoobchod Tatra s.r.o.', companyId: '12345678', vatId: 'SK2020000001', documentNumber: 'DL-2026/4411' },
+  drinks: { name: 'Nápoje Považie s.r.o.', companyId: '87654321', vatId: 'SK2020000002', documentNumber: 'FA-2026/0918' },
+};
+
 const MODIFIERS = [
   {
     id: 'priloha',
@@ -264,24 +287,27 @@ async function main(): Promise<void> {
         unitPrice: { amount: p.price },
         vatInfo: { category: p.vat === 23 ? 1 : 2, rate: p.vat },
         category: p.category ?? null,
+        unit: STOCKED[p.code]?.unit ?? null,
         receipt: (p.parts ?? []).map(([code, quantity]) => ({ pluId: { code, stockName: 'Sklad' }, quantity })),
       });
       pluIds.set(p.code, String(doc.id));
     }
     // The bar's bottles are kept in Sklad under the same codes, so a transfer moves them to the bar.
     const barBottles = MENU.filter((p) => p.stock === 'Bar' && p.type === 'StockItem');
-    for (const p of barBottles) await r.plus.create(system, { code: p.code, stockName: 'Sklad', name: p.name, type: 'StockItem', unitPrice: { amount: 0 }, vatInfo: { category: 1, rate: p.vat } });
+    for (const p of barBottles) await r.plus.create(system, { code: p.code, stockName: 'Sklad', name: p.name, type: 'StockItem', unit: STOCKED[p.code].unit, unitPrice: { amount: 0 }, vatInfo: { category: 1, rate: p.vat } });
+    // Goods received at purchase prices: the stock value and the cost of what is sold follow from them.
     await r.stocktransfers.create(system, {
       type: 'Income',
       targetStockName: 'Sklad',
-      note: 'Dodávka Makro, dodací list 2026/4411',
-      items: MENU.filter((p) => p.stock === 'Sklad' && p.income).map((p) => ({ plu: { code: p.code }, quantity: p.income })),
+      supplier: SUPPLIERS.food,
+      items: MENU.filter((p) => p.stock === 'Sklad' && p.income).map((p) => ({ plu: { code: p.code }, quantity: p.income, costPrice: { amount: STOCKED[p.code].cost } })),
     });
     await r.stocktransfers.create(system, {
       type: 'Income',
       targetStockName: 'Sklad',
-      note: 'Dodávka nápojov, Heineken Slovensko',
-      items: barBottles.map((p) => ({ plu: { code: p.code }, quantity: 2 * p.income! })),
+      supplier: SUPPLIERS.drinks,
+      note: 'Dve prepravky Kofoly vymenené za nepoškodené',
+      items: barBottles.map((p) => ({ plu: { code: p.code }, quantity: 2 * p.income!, costPrice: { amount: STOCKED[p.code].cost } })),
     });
     await r.stocktransfers.create(system, {
       type: 'Transfer',

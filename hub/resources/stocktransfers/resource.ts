@@ -5,7 +5,7 @@ import { idKeyed } from '../engine/keys.js';
 import { decimal, enumOf, idKey, nameKey, nullableText, text } from '../engine/fields.js';
 import { putStored } from '../engine/repo.js';
 import { newId } from '../engine/service.js';
-import { transferSql } from './store.js';
+import { transferSql, userDisplayName } from './store.js';
 import { requireExisting } from '../engine/refs.js';
 import { STOCK_TRANSFER_TYPES } from '../numberings/resource.js';
 import { stocks } from '../stocks/resource.js';
@@ -62,7 +62,7 @@ export const stockTransfers = defineResource({
   readOnly: {
     documentNumber: z.string(),
     createdAt: z.string(),
-    createdBy: z.object({ userName: z.string() }),
+    createdBy: z.object({ userName: z.string(), name: z.string().optional().describe('The person’s name when the document was made (documents made before issue 28: absent).') }),
     ticketId: z.string().nullable(),
     stockTakingId: z.string().nullable(),
     totalCost: z
@@ -151,7 +151,7 @@ export const stockTransfers = defineResource({
         totalCost: totalCost(costed),
         documentNumber: issueDocumentNumber(ctx, type, now, { fallback: false }),
         createdAt: now.toISOString(),
-        createdBy: { userName: caller.userName },
+        createdBy: { userName: caller.userName, name: caller.name },
         ticketId: null,
         stockTakingId: null,
       };
@@ -174,7 +174,7 @@ export function recordServerTransfer(
     documentNumber: issueDocumentNumber(ctx, draft.type, now, { fallback: true }),
     type: draft.type,
     createdAt: now.toISOString(),
-    createdBy: { userName: draft.userName },
+    createdBy: { userName: draft.userName, name: userDisplayName(ctx.db, draft.userName) ?? draft.userName },
     sourceStockName: null,
     targetStockName: null,
     items,

@@ -1593,6 +1593,8 @@ export interface components {
                 amount: number;
                 balance: number;
                 userName: string;
+                /** @description The name of who changed the credit (changes before issue 28: absent). */
+                name?: string;
             }[];
             /** @description Version: 1 on create, +1 on every stored change. */
             readonly _v: number;
@@ -2577,6 +2579,8 @@ export interface components {
             readonly createdAt: string;
             readonly createdBy: {
                 userName: string;
+                /** @description The person’s name when the document was made (documents made before issue 28: absent). */
+                name?: string;
             };
             readonly ticketId: string | null;
             readonly stockTakingId: string | null;
@@ -2646,9 +2650,10 @@ export interface components {
             id: string;
             /** @default null */
             closedAt: string | null;
-            /** @default null */
             closedBy: {
                 userName: string;
+                /** @description Their name, as the hub completed it. */
+                name?: string;
             } | null;
             /** @default null */
             currencyLabel: string | null;
@@ -2667,6 +2672,8 @@ export interface components {
             readonly createdAt: string;
             readonly createdBy: {
                 userName: string;
+                /** @description The person’s name (stock takings started before issue 28: absent). */
+                name?: string;
             };
             readonly stockTransferId: string | null;
             /** @description Version: 1 on create, +1 on every stored change. */
@@ -2677,7 +2684,10 @@ export interface components {
             id?: string;
             /** @default null */
             closedAt: string | null;
-            /** @default null */
+            /**
+             * @description Who closed it (with closedAt); the hub adds their `name`.
+             * @default null
+             */
             closedBy: {
                 userName: string;
             } | null;
