@@ -118,7 +118,7 @@ export function buildServices(deps: AppDeps): Services {
     // The poll also settles receipts left pending on a device that answers again.
     settle: (name) => fiscal.run(name, (device) => services.ticketCloser.settlePending(name, device)),
   });
-  return { ...services, fiscalMonitor: monitor, kds: new KdsService(ctx, services.auth, resources) };
+  return { ...services, fiscalMonitor: monitor, kds: new KdsService(ctx, services.auth, resources, deps.config.locale ?? 'en') };
 }
 
 /** The caller of a request that may come without a token (health): undefined when it has none or a dead one. */

@@ -204,7 +204,7 @@ async function main(): Promise<void> {
   const r = services.resources;
   const out = (line = '') => process.stdout.write(`${line}\n`);
 
-  const boot = await bootstrap({ db, services: r, dataDir: config.dataDir, adminPassword: config.adminPassword, timeZone: config.timeZone, now, log });
+  const boot = await bootstrap({ db, services: r, dataDir: config.dataDir, adminPassword: config.adminPassword, timeZone: config.timeZone, now, log, language: config.locale });
   if (boot.created) out(`New data directory ${config.dataDir}: user 'admin' ${boot.adminPassword ? `with password '${boot.adminPassword}'` : '(password from POS_HUB_ADMIN_PASSWORD)'}.`);
 
   let already = false;

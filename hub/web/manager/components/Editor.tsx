@@ -12,6 +12,7 @@ import { useLive } from '../lib/live';
 import { refreshSession, useCan } from '../lib/session';
 import { Button, confirm, Drawer, Notice, Spinner, toast } from './ui';
 import { messages } from '../../shared/i18n';
+import { rightWord } from '../lib/rights-words';
 
 const t = messages({
   gone: { en: 'This {noun} no longer exists.', sk: 'Tento záznam ({noun}) už neexistuje.', cs: 'Tento záznam ({noun}) už neexistuje.' },
@@ -178,7 +179,7 @@ export function Editor<T extends object>(props: Props<T>) {
             if (canEdit) void save();
           }}
         >
-          {!canEdit && <Notice tone="info">{t('readOnly', { noun: props.noun.toLowerCase(), right: isNew ? rights.create : rights.update })}</Notice>}
+          {!canEdit && <Notice tone="info">{t('readOnly', { noun: props.noun.toLowerCase(), right: rightWord(isNew ? rights.create : rights.update) })}</Notice>}
           {changedMeanwhile && (
             <Notice tone="warn">
               {t('meanwhile', { noun: props.noun.toLowerCase() })}{' '}

@@ -6,6 +6,7 @@
 
 import { language, messages } from '../../shared/i18n';
 import type { MemberError, Problem as WireProblem } from '../../shared/types';
+import { rightsNamedIn, rightWord } from './rights-words';
 
 const t = messages({
   noAnswer: { en: 'The hub does not answer. Check that it is running and that this device is on the shop network.', sk: 'Hub neodpovedá. Skontrolujte, či beží a či je toto zariadenie v sieti prevádzky.', cs: 'Hub neodpovídá. Zkontrolujte, zda běží a zda je toto zařízení v síti provozovny.' },
@@ -216,8 +217,9 @@ export function describeError(e: unknown, notFound?: string): string {
       return t('sessionEnded');
     case 403: {
       if (e.isMissingRight) {
-        const right = /right (.+?)\.?$/.exec(detail)?.[1];
-        return right ? t('needsRight', { right }) : t('notAllowed', { detail });
+        // The right in words, whatever language the hub said its detail in.
+        const rights = rightsNamedIn(detail);
+        return rights.length ? t('needsRight', { right: rights.map(rightWord).join(', ') }) : t('notAllowed', { detail });
       }
       return detail || t('refused');
     }

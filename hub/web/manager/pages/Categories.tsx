@@ -15,6 +15,7 @@ import { checks } from '../lib/form';
 import { useCan } from '../lib/session';
 import { messages, plural } from '../../shared/i18n';
 import type { Category, OrderEndpoint, Plu } from '../../shared/types';
+import { rightWord } from '../lib/rights-words';
 import { useEditParam } from './Catalog';
 
 const t = messages({
@@ -30,7 +31,7 @@ const t = messages({
   products: { en: 'Products', sk: 'Produkty', cs: 'Produkty' },
   ordersGoTo: { en: 'Orders go to', sk: 'Objednávky idú na', cs: 'Objednávky jdou na' },
   ordersGoToHint: { en: 'Kitchen printers and displays that get every product of this category.', sk: 'Kuchynské tlačiarne a displeje, ktoré dostanú každý produkt tejto kategórie.', cs: 'Kuchyňské tiskárny a displeje, které dostanou každý produkt této kategorie.' },
-  routingNeedsRight: { en: 'Changing where orders go needs the right “OrderEndpointUpdate”.', sk: 'Na zmenu, kam idú objednávky, treba právo „OrderEndpointUpdate“.', cs: 'Ke změně, kam jdou objednávky, je třeba právo „OrderEndpointUpdate“.' },
+  routingNeedsRight: { en: 'Changing where orders go needs the right “{right}”.', sk: 'Na zmenu, kam idú objednávky, treba právo „{right}“.', cs: 'Ke změně, kam jdou objednávky, je třeba právo „{right}“.' },
   noEndpoints: { en: 'No kitchen printers or displays yet.', sk: 'Zatiaľ žiadne kuchynské tlačiarne ani displeje.', cs: 'Zatím žádné kuchyňské tiskárny ani displeje.' },
   onSale: { en: 'Active', sk: 'Aktívna', cs: 'Aktivní' },
   inactive: { en: 'Inactive', sk: 'Neaktívna', cs: 'Neaktivní' },
@@ -235,7 +236,7 @@ function CategoryEditor({ editKey, endpoints, nextOrder, onClose }: { editKey: s
               setRoutes(v as string[]);
             }}
             disabled={!canEdit || !mayRoute}
-            hint={!endpoints.length ? t('noEndpoints') : mayRoute ? t('ordersGoToHint') : t('routingNeedsRight')}
+            hint={!endpoints.length ? t('noEndpoints') : mayRoute ? t('ordersGoToHint') : t('routingNeedsRight', { right: rightWord('OrderEndpointUpdate') })}
             testId="category-routes"
           />
         </>

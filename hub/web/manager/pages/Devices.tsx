@@ -20,6 +20,7 @@ import { useCan } from '../lib/session';
 import { messages, plural } from '../../shared/i18n';
 import type { Category, Device, FiscalDevice, Health, OrderEndpoint, Plu, PrinterStatus } from '../../shared/types';
 import { QrCode } from '../../shared/QrCode';
+import { deviceError, envWord } from '../lib/device-words';
 
 const t = messages({
   switchedOff: { en: 'Switched off', sk: 'Vypnuté', cs: 'Vypnuto' },
@@ -99,7 +100,6 @@ const t = messages({
   follows: { en: 'shows what {name} gets', sk: 'zobrazuje, čo dostáva {name}', cs: 'zobrazuje, co dostává {name}' },
   qrLabel: { en: 'QR code of the address {link}', sk: 'QR kód adresy {link}', cs: 'QR kód adresy {link}' },
   scanOrOpen: { en: 'Scan the code with the tablet, or open this address on it, then type the code:', sk: 'Naskenujte kód tabletom alebo na ňom otvorte túto adresu a zadajte kód:', cs: 'Naskenujte kód tabletem nebo na něm otevřete tuto adresu a zadejte kód:' },
-  noPairRight: { en: 'Pairing a display needs the right OrderEndpointUpdate.', sk: 'Na spárovanie displeja treba právo OrderEndpointUpdate.', cs: 'Ke spárování displeje je potřeba právo OrderEndpointUpdate.' },
 });
 const waitingOne = { en: '{n} waiting', sk: '{n} čaká', cs: '{n} čeká' };
 const waitingFew = { en: '{n} waiting', sk: '{n} čakajú', cs: '{n} čekají' };
@@ -481,7 +481,7 @@ function Printer({ p, health, pairing, onPair, namedByPlus }: { p: OrderEndpoint
           )
         }
       >
-        {s.lastError && <div class="field-error">{t('lastError', { error: s.lastError })}</div>}
+        {s.lastError && <div class="field-error">{t('lastError', { error: deviceError(s.lastError) })}</div>}
         {tablet && p.isActive && !p.mirrorOf && !(p.categoryNames ?? []).length && !namedByPlus && (
           <div class="field-hint warn-text" data-testid={`gets-nothing-${p.name}`}>
             {t('getsNothing')}
@@ -564,7 +564,7 @@ function Fiscal({ f }: { f: FiscalDevice }) {
         )
       }
     >
-      {s?.lastError && <div class="field-error">{t('lastError', { error: s.lastError })}</div>}
+      {s?.lastError && <div class="field-error">{t('lastError', { error: deviceError(s.lastError) })}</div>}
       {action.result && (
         <Notice tone={action.result.tone} onClose={action.clear}>
           <span data-testid="device-message">{action.result.text}</span>
@@ -637,7 +637,7 @@ export function Devices() {
                   title={d.name}
                   badges={
                     <>
-                      <Badge tone={d.envName === 'CashRegister' || d.envName === 'PDA' ? 'info' : 'neutral'}>{d.envName === 'CashRegister' ? t('register') : d.envName}</Badge>
+                      <Badge tone={d.envName === 'CashRegister' || d.envName === 'PDA' ? 'info' : 'neutral'}>{envWord(d.envName)}</Badge>
                       {!d.isActive && <Badge>{t('switchedOff')}</Badge>}
                     </>
                   }

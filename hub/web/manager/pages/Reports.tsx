@@ -14,6 +14,7 @@ import { useLoad, useOptions } from '../lib/data';
 import { dateTime, isoDay, money, quantity } from '../lib/format';
 import { useQuery } from '../lib/router';
 import { useCan } from '../lib/session';
+import { rightWord } from '../lib/rights-words';
 
 const t = messages({
   title: { en: 'Reports', sk: 'Prehľady', cs: 'Přehledy' },
@@ -24,6 +25,8 @@ const t = messages({
   groupBy: { en: 'Group by', sk: 'Zoskupiť podľa', cs: 'Seskupit podle' },
   period: { en: 'Period', sk: 'Obdobie', cs: 'Období' },
   today: { en: 'Today', sk: 'Dnes', cs: 'Dnes' },
+  yesterday: { en: 'Yesterday', sk: 'Včera', cs: 'Včera' },
+  last7: { en: 'Last 7 days', sk: 'Posledných 7 dní', cs: 'Posledních 7 dní' },
   week: { en: 'This week', sk: 'Tento týždeň', cs: 'Tento týden' },
   month: { en: 'This month', sk: 'Tento mesiac', cs: 'Tento měsíc' },
   lastMonth: { en: 'Last month', sk: 'Minulý mesiac', cs: 'Minulý měsíc' },
@@ -80,7 +83,7 @@ const t = messages({
   noCounts: { en: 'No cash counts yet', sk: 'Zatiaľ žiadne počítanie hotovosti', cs: 'Zatím žádné počítání hotovosti' },
   countedAt: { en: 'Counted', sk: 'Spočítané', cs: 'Spočítáno' },
   by: { en: 'By', sk: 'Kto', cs: 'Kdo' },
-  noCountRight: { en: 'Recording a cash count needs the right “CashCount”.', sk: 'Zaznamenať počítanie hotovosti môžete len s právom „CashCount“.', cs: 'Zaznamenat počítání hotovosti lze jen s právem „CashCount“.' },
+  noCountRight: { en: 'Recording a cash count needs the right “{right}”.', sk: 'Zaznamenať počítanie hotovosti môžete len s právom „{right}“.', cs: 'Zaznamenat počítání hotovosti lze jen s právem „{right}“.' },
 });
 
 const GROUPS: Array<{ value: SalesReport['groupBy']; label: Entry }> = [
@@ -95,7 +98,8 @@ const GROUPS: Array<{ value: SalesReport['groupBy']; label: Entry }> = [
   { value: 'month', label: { en: 'Month', sk: 'Mesiac', cs: 'Měsíc' } },
 ];
 
-type Preset = 'today' | 'week' | 'month' | 'lastMonth' | 'year';
+const PRESETS = ['today', 'yesterday', 'last7', 'week', 'month', 'lastMonth', 'year'] as const;
+type Preset = (typeof PRESETS)[number];
 
 /** The first and last day of a preset, as local `yyyy-mm-dd`. */
 export function presetRange(preset: Preset, now = new Date()): { from: string; to: string } {
@@ -105,6 +109,10 @@ export function presetRange(preset: Preset, now = new Date()): { from: string; t
   switch (preset) {
     case 'today':
       return { from: isoDay(now), to: isoDay(now) };
+    case 'yesterday':
+      return { from: isoDay(new Date(y, m, d - 1)), to: isoDay(new Date(y, m, d - 1)) };
+    case 'last7':
+      return { from: isoDay(new Date(y, m, d - 6)), to: isoDay(now) };
     case 'week': {
       const monday = new Date(y, m, d - ((now.getDay() + 6) % 7));
       return { from: isoDay(monday), to: isoDay(new Date(monday.getFullYear(), monday.getMonth(), monday.getDate() + 6)) };
@@ -147,7 +155,7 @@ function Sales() {
   const badRange = from > to;
   const report = useLoad<SalesReport>(badRange ? null : salesUrl(from, to, groupBy), (signal) => api.get<SalesReport>(salesUrl(from, to, groupBy), signal), ['tickets']);
   const [exporting, setExporting] = useState(false);
-  const presetOn = (['today', 'week', 'month', 'lastMonth', 'year'] as const).find((p) => {
+  const presetOn = PRESETS.find((p) => {
     const r = presetRange(p);
     return r.from === from && r.to === to;
   });
@@ -194,7 +202,7 @@ function Sales() {
       <div class="stack">
         <div class="stack">
           <div class="segmented" style={{ maxWidth: 'none', flexWrap: 'wrap' }} role="group" aria-label={t('period')}>
-            {(['today', 'week', 'month', 'lastMonth', 'year'] as const).map((p) => (
+            {PRESETS.map((p) => (
               <button key={p} type="button" aria-pressed={presetOn === p} class={presetOn === p ? 'on' : ''} onClick={() => setQuery({ ...presetRange(p) }, { replace: true })}>
                 {t(p)}
               </button>
@@ -350,7 +358,7 @@ function FiscalDaySection() {
                 </tbody>
               </table>
             </div>
-            {can('CashCount') ? <CountForm fiscalName={fiscalName} cashSales={d.cashSales} /> : <Notice tone="info">{t('noCountRight')}</Notice>}
+            {can('CashCount') ? <CountForm fiscalName={fiscalName} cashSales={d.cashSales} /> : <Notice tone="info">{t('noCountRight', { right: rightWord('CashCount') })}</Notice>}
           </div>
         )}
         {fiscalName && (

@@ -21,6 +21,8 @@ import { api, ApiError, describeError, download, path } from '../lib/api';
 import { dateTime, quantity, time } from '../lib/format';
 import { ENUMS, options } from '../lib/enums';
 import type { Category, Device, FiscalDevice, Health, HubUser, Numbering, OrderEndpoint, PaymentType, Stock } from '../../shared/types';
+import { envWord } from '../lib/device-words';
+import { rightWord } from '../lib/rights-words';
 import type { Backup, ReceiptEmail, ReceiptSettings, ReceiptSettingsInput } from '../lib/wire';
 import { useEditParam } from './Catalog';
 
@@ -115,10 +117,6 @@ const t = messages({
   billsOn: { en: 'Bills on', sk: 'Účty na', cs: 'Účty na' },
   noDevices: { en: 'No devices', sk: 'Žiadne zariadenia', cs: 'Žádná zařízení' },
   deviceNameHint: { en: 'Staff pick this name when they log in on the device.', sk: 'Personál vyberá tento názov pri prihlásení na zariadení.', cs: 'Personál vybírá tento název při přihlášení na zařízení.' },
-  envCashRegister: { en: 'Cash register', sk: 'Pokladňa', cs: 'Pokladna' },
-  envPDA: { en: 'Waiter’s handheld (PDA)', sk: 'Čašnícky terminál (PDA)', cs: 'Číšnický terminál (PDA)' },
-  envBackOffice: { en: 'Back office', sk: 'Back office', cs: 'Back office' },
-  envTool: { en: 'Tool', sk: 'Nástroj', cs: 'Nástroj' },
   description: { en: 'Description', sk: 'Popis', cs: 'Popis' },
   settings: { en: 'Settings', sk: 'Nastavenia', cs: 'Nastavení' },
   fiscalForReceipts: { en: 'Fiscal printer for receipts', sk: 'Fiškálna tlačiareň na doklady', cs: 'Fiskální tiskárna na doklady' },
@@ -220,7 +218,7 @@ const t = messages({
   downloaded: { en: 'Downloaded {file}.', sk: 'Stiahnutý súbor {file}.', cs: 'Stažen soubor {file}.' },
   noBackups: { en: 'No backups yet', sk: 'Zatiaľ žiadne zálohy', cs: 'Zatím žádné zálohy' },
   backupsHint: { en: 'Copy backups off the hub PC now and then: a backup on the same disk does not survive a broken disk.', sk: 'Zálohy občas skopírujte mimo počítača s hubom: záloha na tom istom disku poruchu disku neprežije.', cs: 'Zálohy občas zkopírujte mimo počítač s hubem: záloha na stejném disku poruchu disku nepřežije.' },
-  backupRight: { en: 'Making and downloading backups needs the right “Backup”.', sk: 'Vytvárať a sťahovať zálohy môžete len s právom „Backup“.', cs: 'Vytvářet a stahovat zálohy lze jen s právem „Backup“.' },
+  backupRight: { en: 'Making and downloading backups needs the right “{right}”.', sk: 'Vytvárať a sťahovať zálohy môžete len s právom „{right}“.', cs: 'Vytvářet a stahovat zálohy lze jen s právem „{right}“.' },
   // registers' contact
   contactTitle: { en: 'Registers and their last contact', sk: 'Pokladne a ich posledné spojenie', cs: 'Pokladny a jejich poslední spojení' },
   contactHint: { en: 'When the hub last heard from each device. One that has been silent for over {n} minutes while the shop is open may be off or off the network.', sk: 'Kedy sa hub naposledy ozval každému zariadeniu. Zariadenie, ktoré počas otváracích hodín mlčí viac ako {n} minút, môže byť vypnuté alebo mimo siete.', cs: 'Kdy se hub naposledy spojil s každým zařízením. Zařízení, které během otevírací doby mlčí déle než {n} minut, může být vypnuté nebo mimo síť.' },
@@ -462,7 +460,7 @@ function rightGroups(): Array<{ title: string; rights: Option[] }> {
   return RIGHT_GROUPS.map(([title, test]) => {
     const rights = [...left].filter(test);
     rights.forEach((r) => left.delete(r));
-    return { title: t(title), rights: rights.map((r) => ({ value: r, label: r.replace(/([a-z])([A-Z])/g, '$1 $2') })) };
+    return { title: t(title), rights: rights.map((r) => ({ value: r, label: rightWord(r) })) };
   });
 }
 
@@ -644,7 +642,7 @@ function DeviceSettings() {
 
 const REGISTER_SETTINGS = ['DefaultFiscalName', 'DefaultOrderEndpointName', 'DefaultStockName', 'MaxQuantity', 'OpenedPrices'];
 
-const envLabel = (e: string) => ({ CashRegister: t('envCashRegister'), PDA: t('envPDA'), BackOffice: t('envBackOffice'), Tool: t('envTool') })[e] ?? e;
+const envLabel = envWord;
 
 function Registers() {
   const fiscal = useOptions<FiscalDevice>('fiscaldevices', (f) => f.name);
@@ -925,7 +923,7 @@ function ReceiptSettingsTab() {
           if (canEdit) void save();
         }}
       >
-        {!canEdit && <Notice tone="info">{t('needsRight', { right: 'ReceiptSettingsUpdate' })}</Notice>}
+        {!canEdit && <Notice tone="info">{t('needsRight', { right: rightWord('ReceiptSettingsUpdate') })}</Notice>}
         {form.formError && (
           <Notice tone="bad">
             <span data-testid="form-error">{form.formError}</span>
@@ -1086,7 +1084,7 @@ function Backups() {
       }
     >
       <p class="muted small">{t('backupsHint')}</p>
-      {!can('Backup') && <Notice tone="info">{t('backupRight')}</Notice>}
+      {!can('Backup') && <Notice tone="info">{t('backupRight', { right: rightWord('Backup') })}</Notice>}
       {list.error && <Notice tone="bad">{list.error}</Notice>}
       {!list.data && list.loading && <Spinner />}
       {list.data && items.length === 0 && <Empty title={t('noBackups')} />}

@@ -15,6 +15,7 @@ import { useForm } from '../lib/form';
 import { collator, date, dateTime, isoDay, money, stockQuantity } from '../lib/format';
 import { guardLeaving, navigate, useQuery } from '../lib/router';
 import { readStored, removeStored, writeStored } from '../../shared/storage';
+import { rightWord } from '../lib/rights-words';
 import { refreshSession, session, useCan } from '../lib/session';
 import { ENUMS, options } from '../lib/enums';
 import type { Plu, Stock, StockTaking, StockTransfer } from '../../shared/types';
@@ -107,7 +108,7 @@ const t = messages({
   startedBy: { en: 'Started {when} by {who}', sk: 'Začal(a) {who} {when}', cs: 'Zahájil(a) {who} {when}' },
   closedBy: { en: ' · closed {when} by {who}', sk: ' · uzavrel(a) {who} {when}', cs: ' · uzavřel(a) {who} {when}' },
   reload: { en: 'Reload', sk: 'Načítať znova', cs: 'Načíst znovu' },
-  needsRight: { en: 'Counting needs the right “StockTakingUpdate”.', sk: 'Počítanie vyžaduje právo „StockTakingUpdate“.', cs: 'Počítání vyžaduje právo „StockTakingUpdate“.' },
+  needsRight: { en: 'Counting needs the right “{right}”.', sk: 'Počítanie vyžaduje právo „{right}“.', cs: 'Počítání vyžaduje právo „{right}“.' },
   find: { en: 'Find a product', sk: 'Nájsť produkt', cs: 'Najít produkt' },
   nameOrCode: { en: 'Name or code', sk: 'Názov alebo kód', cs: 'Název nebo kód' },
   countedOf: { en: '{n} of {all} counted', sk: 'Spočítané: {n} z {all}', cs: 'Spočítáno: {n} z {all}' },
@@ -733,7 +734,7 @@ function Count({ id }: { id: string }) {
         </Notice>
       )}
       {closed && taking.stockTransferId && <Correction id={taking.stockTransferId} />}
-      {!closed && !editable && <Notice>{t('needsRight')}</Notice>}
+      {!closed && !editable && <Notice>{t('needsRight', { right: rightWord('StockTakingUpdate') })}</Notice>}
       <Card>
         <div class="count-tools">
           <Field label={t('find')} kind="search" value={search} onChange={(v) => setSearch(String(v ?? ''))} placeholder={t('nameOrCode')} testId="count-search" />
