@@ -16,8 +16,14 @@ import { errors } from '../../http/errors.js';
 import { callerOf } from '../../http/handler.js';
 import { named, routes } from '../../http/route.js';
 import type { EngineContext } from '../engine/define.js';
-import type { TransferItem } from '../stocktransfers/stock.js';
 import { stockItemCosts, stockNames, transfersBetween } from './store.js';
+
+/** A document's item as stored: its plu, quantity and the cost it moved at (null or absent: unknown). */
+interface MovedItem {
+  plu: { code: number; stockName: string };
+  quantity: number;
+  costPrice?: { amount: number } | null;
+}
 
 const FIGURES = ['value', 'received', 'transferredIn', 'transferredOut', 'costOfGoodsSold', 'writtenOff', 'corrections'] as const;
 type Figure = (typeof FIGURES)[number];
@@ -92,7 +98,7 @@ export function stockValue(ctx: EngineContext, query: Record<string, unknown>): 
   }
 
   for (const row of transfersBetween(ctx.db, from, to)) {
-    const doc = JSON.parse(row.doc) as { type: string; sourceStockName: string | null; targetStockName: string | null; items: TransferItem[] };
+    const doc = JSON.parse(row.doc) as { type: string; sourceStockName: string | null; targetStockName: string | null; items: MovedItem[] };
     for (const item of doc.items) {
       const stock = doc.sourceStockName ?? doc.targetStockName ?? item.plu.stockName;
       if (!item.costPrice) {

@@ -5,7 +5,7 @@
  * in the database and the log; the page says the code and the queue's part in words and keeps the
  * device's own message beside them, untranslated, as the detail a technician reads.
  */
-import { messages } from '../../shared/i18n';
+import { messages } from '../../shared/i18n.js';
 
 const t = messages({
   OFFLINE: { en: 'The device does not answer (off, unplugged or not on the network)', sk: 'Zariadenie neodpovedá (vypnuté, odpojené alebo mimo siete)', cs: 'Zařízení neodpovídá (vypnuté, odpojené nebo mimo síť)' },
