@@ -4,6 +4,7 @@
  * hub did not make from a fault code shown as it is.
  */
 import { afterAll, describe, expect, it } from 'vitest';
+import { ApiError, describeError } from '../../hub/web/manager/lib/api.js';
 import { deviceError, envWord } from '../../hub/web/manager/lib/device-words.js';
 import { setLanguage } from '../../hub/web/shared/i18n.js';
 
@@ -25,5 +26,21 @@ describe('device errors in words', () => {
     setLanguage('sk');
     expect(deviceError('eKasa: certifikát expiroval')).toBe('eKasa: certifikát expiroval');
     expect(deviceError('SOMETHING: else')).toBe('SOMETHING: else');
+  });
+});
+
+describe('a device that is unavailable, as the page says it', () => {
+  it('keeps the hub’s sentence, says the fault in words and adds only the advice (no mixed languages, nothing said twice)', () => {
+    setLanguage('sk');
+    const problem = { status: 503, errorCode: 9, detail: "Fiškálne zariadenie 'FP1' nie je dostupné (REJECTED: eKasa: Returned item without the original receipt id (EKASA-12)). Nič sa nezmenilo." };
+    expect(describeError(new ApiError(503, problem))).toBe(
+      "Fiškálne zariadenie 'FP1' nie je dostupné (Zariadenie príkaz odmietlo (eKasa: Returned item without the original receipt id (EKASA-12))). Nič sa nezmenilo. Skúste to o chvíľu znova.",
+    );
+  });
+
+  it('names a missing right in words, whatever language the hub said it in', () => {
+    setLanguage('sk');
+    const problem = { status: 403, errorCode: 2, detail: 'Táto operácia vyžaduje právo StockTakingClose.' };
+    expect(describeError(new ApiError(403, problem))).toBe('Na toto nemáte oprávnenie: treba právo „Uzatvárať inventúry (opraviť sklad)“. Požiadajte majiteľa, aby vám ho pridelil.');
   });
 });

@@ -3,7 +3,7 @@
  * generated from the hub's OpenAPI document (./api-types.ts, `npm run web:types`), so a field the
  * hub renames or drops is a compile error here rather than an `undefined` on a screen.
  */
-import type { components } from './api-types';
+import type { components } from './api-types.js';
 
 type Schemas = components['schemas'];
 

@@ -3,8 +3,8 @@
  * right …" message, in the page's language, instead of the hub's keys (`TicketUpdateAny`). Keyed by
  * the hub's list (hub/http/rights.ts): a right added there without its words here does not compile.
  */
-import type { Right } from '../../../http/rights';
-import { language, pick, type Entry } from '../../shared/i18n';
+import type { Right } from '../../../http/rights.js';
+import { language, pick, type Entry } from '../../shared/i18n.js';
 
 /** Create, change and delete rights of one kind of record, from its name in each language (what is made, changed, deleted). */
 const crud = (en: string, sk: string, cs: string): Record<'Create' | 'Update' | 'Delete', Entry> => ({
