@@ -109,29 +109,34 @@ describe.skipIf(!haveChromium)('issue 28, the smaller points, in Slovak', () => 
     await page.context().close();
   });
 
-  it('a new kitchen display shows what a printer gets, from the moment it is added', async () => {
+  it('a new kitchen display shows what a printer gets and whole categories, from the moment it is added', async () => {
+    await expect2xx(hub.call('POST', '/api/categories', { name: 'Dezerty', color: '#d81b60', order: 1 }));
+    await expect2xx(hub.call('POST', '/api/plus', { code: 40, name: 'Palacinky', stockName: 'Menu', type: 'Service', category: 'Dezerty', unitPrice: { amount: 4.5 }, vatInfo: { category: 1, rate: 20 } }));
     const page = await open();
     await go(page, '/devices');
     await page.getByTestId('add-display').click();
     const form = page.getByTestId('add-display-form');
     await form.getByTestId('display-name').fill('Výdaj');
     await form.getByTestId('display-mirror').selectOption('Kitchen');
+    await form.getByLabel('Dezerty', { exact: true }).check();
+    await page.screenshot({ path: `${SHOTS}display-add-sk-laptop.png` });
     await form.locator('button[type=submit]').click();
     await page.getByTestId('pairing-code').waitFor();
-    expect(await get('/api/orderendpoints/V%C3%BDdaj')).toMatchObject({ type: 'Tablet', mirrorOf: 'Kitchen', categoryNames: [] });
+    expect(await get('/api/orderendpoints/V%C3%BDdaj')).toMatchObject({ type: 'Tablet', mirrorOf: 'Kitchen', categoryNames: ['Dezerty'] });
     await page.getByTestId('follows-Výdaj').waitFor();
     expect(await page.getByTestId('gets-nothing-Výdaj').count()).toBe(0);
     // A sale: the display gets exactly what the kitchen printer gets (the fixture's plus 1 and 2 print there).
     const cashier = await register(hub);
-    const sold = [item(1, 2), item(3, 1), item(2, 1)];
+    const sold = [item(1, 2), item(3, 1), item(2, 1), item(40, 2)];
     const t = await expect2xx(hub.call('POST', '/api/tickets', { items: sold }, { token: cashier.token }));
     const orders = (await get(`/api/orders?ticketId=${t.id}`)).items as Array<{ orderEndpointName: string; items: Array<{ plu: { code: number }; quantity: number }> }>;
     const of = (name: string) => orders.find((o) => o.orderEndpointName === name)?.items.map((i) => [i.plu.code, i.quantity]);
-    expect(of('Výdaj')).toEqual(of('Kitchen'));
-    expect(of('Výdaj')).toEqual([
+    // What the kitchen printer gets, and the desserts by their category.
+    expect(of('Kitchen')).toEqual([
       [1, 2],
       [2, 1],
     ]);
+    expect(of('Výdaj')).toEqual([...of('Kitchen')!, [40, 2]]);
     await page.context().close();
   });
 

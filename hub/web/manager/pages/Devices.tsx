@@ -257,6 +257,12 @@ function DisplayFields({ v, set, errors, withName }: { v: DisplayValues; set: (n
   const printers = (endpoints.data ?? []).filter((e) => e.type !== 'Tablet' && e.name !== v.name).map((e) => ({ value: e.name, label: e.name }));
   return (
     <div class="kds-form-fields">
+      {withName && (
+        <Field label={t('name')} value={v.name} onChange={(x) => set({ name: String(x ?? '') })} error={errors.name} required maxLength={64} placeholder={t('namePlaceholder')} testId="display-name" />
+      )}
+      <Field label={t('amber')} kind="number" value={v.amber} onChange={(x) => set({ amber: x })} error={errors.amber} min={0} testId="display-amber" />
+      <Field label={t('red')} kind="number" value={v.red} onChange={(x) => set({ red: x })} error={errors.red} min={0} hint={t('minutesHint')} testId="display-red" />
+      <Field label={t('beep')} kind="switch" value={v.beep} onChange={(x) => set({ beep: !!x })} testId="display-beep" />
       <Field
         label={t('showsWhat')}
         kind="select"
@@ -279,12 +285,6 @@ function DisplayFields({ v, set, errors, withName }: { v: DisplayValues; set: (n
           wide
         />
       )}
-      {withName && (
-        <Field label={t('name')} value={v.name} onChange={(x) => set({ name: String(x ?? '') })} error={errors.name} required maxLength={64} placeholder={t('namePlaceholder')} testId="display-name" />
-      )}
-      <Field label={t('amber')} kind="number" value={v.amber} onChange={(x) => set({ amber: x })} error={errors.amber} min={0} testId="display-amber" />
-      <Field label={t('red')} kind="number" value={v.red} onChange={(x) => set({ red: x })} error={errors.red} min={0} hint={t('minutesHint')} testId="display-red" />
-      <Field label={t('beep')} kind="switch" value={v.beep} onChange={(x) => set({ beep: !!x })} testId="display-beep" />
     </div>
   );
 }
