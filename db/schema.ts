@@ -413,9 +413,12 @@ export const stockTransfers = sqliteTable(
     targetStockName: text('target_stock_name'),
     ticketId: text('ticket_id'),
     stockTakingId: text('stock_taking_id'),
+    /** An Income's supplier (issue 28): a supplier's deliveries are listed by it. */
+    supplierName: text('supplier_name'),
   },
   (t) => [
     uniqueIndex('stock_transfers_document_number').on(t.documentNumber),
+    index('stock_transfers_supplier').on(t.supplierName).where(notNull('supplier_name')),
     index('stock_transfers_type_created').on(t.type, t.createdAt),
     index('stock_transfers_created').on(t.createdAt),
     index('stock_transfers_ticket').on(t.ticketId),

@@ -58,6 +58,8 @@ import { reportRoutes } from './reports/routes.js';
 import { recordFiscalReport } from './reports/fiscal-reports.js';
 import { ShiftActions } from './resources/shifts/service.js';
 import { shiftRoutes } from './resources/shifts/routes.js';
+import { categoryRoutes } from './resources/categories/rename.js';
+import { stockValueRoutes } from './resources/stocks/value.js';
 
 export interface AppDeps {
   db: Db;
@@ -124,7 +126,7 @@ export function buildServices(deps: AppDeps): Services {
     // The poll also settles receipts left pending on a device that answers again.
     settle: (name) => fiscal.run(name, (device) => services.ticketCloser.settlePending(name, device)),
   });
-  return { ...services, fiscalMonitor: monitor, kds: new KdsService(ctx, services.auth, resources), registers: new RegistersService(ctx, resources.devices) };
+  return { ...services, fiscalMonitor: monitor, kds: new KdsService(ctx, services.auth, resources, deps.config.locale ?? 'en'), registers: new RegistersService(ctx, resources.devices) };
 }
 
 /** The caller of a request that may come without a token (health): undefined when it has none or a dead one. */
@@ -223,6 +225,8 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
   api.use(under(['registers'], mount(registerRoutes, { registers: services.registers })));
   api.use(under(['shifts'], mount(shiftRoutes, { shifts: services.shifts })));
   api.use(under(['reports'], mount(reportRoutes, { reports: services.reports, shopLanguage: deps.config.locale ?? 'en', present: (resource, row, caller) => services.resources[resource].present(row, caller) })));
+  api.use(under(['categories'], mount(categoryRoutes, { categories: services.resources.categories, plus: services.resources.plus, orderEndpoints: services.resources.orderendpoints })));
+  api.use(under(['stockvalue'], mount(stockValueRoutes, { ctx: services.resources.stocks.ctx })));
   for (const service of Object.values(services.resources)) api.use(under([service.def.name], resourceRouter(service, (path) => sharedMethods(ROUTES, path))));
   api.use((req) => {
     throw errors.routeNotFound(req.originalUrl.split('?')[0]);

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { inTransaction, type Db } from '../db/client.js';
 import { SYSTEM_CALLER } from './http/caller.js';
 import { RIGHTS } from './http/rights.js';
+import { t, type Language } from './i18n/index.js';
 import type { Logger } from './core/log.js';
 import type { ResourceService } from './resources/engine/service.js';
 import { getStored, refreshSortKeys } from './resources/engine/repo.js';
@@ -32,6 +33,8 @@ export async function bootstrap(opts: {
   timeZone: string;
   now: Date;
   log: Logger;
+  /** The shop's language (POS_HUB_LOCALE): the words of the records the hub makes itself. */
+  language?: Language;
 }): Promise<BootstrapResult> {
   const { db, services } = opts;
   // Sort keys of names are filled after the upgrade that added them, and rebuilt when POS_HUB_LOCALE changes.
@@ -55,7 +58,7 @@ export async function bootstrap(opts: {
   const ensure = async (service: ResourceService, key: string | number, body: Record<string, unknown>) => {
     if (!getStored(db, service.def, key)) await service.create(SYSTEM_CALLER, body);
   };
-  await ensure(services.devices, 'BackOffice', { name: 'BackOffice', envName: 'BackOffice', description: 'The store manager\u2019s back office' });
+  await ensure(services.devices, 'BackOffice', { name: 'BackOffice', envName: 'BackOffice', description: t(opts.language ?? 'en', 'device.backOffice') });
   // Numbering windows count from the start of this year in the store's zone, so months and years align.
   const year = zonedParts(opts.now, opts.timeZone).year;
   const startAt = fromZoned({ year, month: 1, day: 1 }, opts.timeZone).toISOString();

@@ -52,6 +52,7 @@ async function main(): Promise<void> {
     timeZone: config.timeZone,
     now: clock.now(),
     log,
+    language: config.locale,
   });
   const newRights = grantNewRights(db, clock);
   if (newRights.length) log.info({ rights: newRights }, 'new rights granted to the users who held every right');

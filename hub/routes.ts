@@ -18,6 +18,8 @@ import { docsRoutes } from './http/docs.js';
 import { reportRoutes } from './reports/routes.js';
 import { registerPairRoutes, registerRoutes } from './registers/routes.js';
 import { shiftRoutes } from './resources/shifts/routes.js';
+import { categoryRoutes } from './resources/categories/rename.js';
+import { stockValueRoutes } from './resources/stocks/value.js';
 
 /** For the document: each list as declared (their handlers' dependencies do not matter there). */
 export const ROUTES: ReadonlyArray<RouteSpec<never>> = [
@@ -35,6 +37,8 @@ export const ROUTES: ReadonlyArray<RouteSpec<never>> = [
   ...backupRoutes,
   ...reportRoutes,
   ...shiftRoutes,
+  ...categoryRoutes,
+  ...stockValueRoutes,
   ...healthRoutes,
   ...docsRoutes,
   ...metricsRoutes,

@@ -25,7 +25,8 @@ import { runningHubUrl } from '../hub/core/pidfile.js';
 import { dec, toJsonNumber } from '../hub/core/money.js';
 import { dbDeviceStateStore } from '../hub/core/device-state.js';
 import type { Caller } from '../hub/http/caller.js';
-import { RIGHTS, type Right } from '../hub/http/rights.js';
+import type { Right } from '../hub/http/rights.js';
+import { PRESETS } from '../hub/http/presets.js';
 import { createLogger } from '../hub/core/log.js';
 import type { Doc } from '../hub/resources/engine/define.js';
 
@@ -33,7 +34,12 @@ const MARKER_DEVICE = 'Pokladňa 1';
 const PRINTER_PORTS = { Kuchyňa: 9101, Bar: 9102 } as const;
 const DEMO_PASSWORD = 'demo1234';
 
-const TICKET_RIGHTS: Right[] = ['TicketCreate', 'TicketUpdate', 'TicketRename', 'TicketSetDiscount', 'TicketSetCustomer', 'TicketClose', 'TicketPrintPreliminary', 'Storno'];
+/** The rights of a preset of the users form (hub/http/presets.ts): the demo's staff are made as a shop would make them. */
+const preset = (name: string): readonly Right[] => {
+  const found = PRESETS.find((p) => p.name === name);
+  if (!found) throw new Error(`no preset ${name}`);
+  return found.rights;
+};
 
 /** Repeatable randomness: the demo looks the same every time it is loaded. */
 function rng(seed: number): () => number {
@@ -50,6 +56,23 @@ const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)];
 const chance = (p: number) => random() < p;
 const MIN = 60_000;
 
+/**
+ * The menu's categories, in the registers' order and colours. Drinks go to the bar's printer by
+ * category (its categoryNames); the kitchen's dishes name their printer themselves.
+ */
+const CATEGORIES = [
+  { name: 'Polievky', description: 'Polievky dňa', color: '#fb8c00', order: 1 },
+  { name: 'Hlavné jedlá', description: 'Slovenská kuchyňa', color: '#e53935', order: 2 },
+  { name: 'Šaláty', description: '', color: '#43a047', order: 3 },
+  { name: 'Dezerty', description: '', color: '#d81b60', order: 4 },
+  { name: 'Pivo', description: 'Čapované a fľaškové', color: '#fdd835', order: 5 },
+  { name: 'Nealko', description: '', color: '#1e88e5', order: 6 },
+  { name: 'Káva a čaj', description: '', color: '#6d4c41', order: 7 },
+  { name: 'Víno a destiláty', description: '', color: '#5e35b1', order: 8 },
+] as const;
+type CategoryName = (typeof CATEGORIES)[number]['name'];
+const BAR_CATEGORIES: CategoryName[] = ['Pivo', 'Nealko', 'Víno a destiláty'];
+
 interface MenuPlu {
   code: number;
   stock: 'Bar' | 'Kuchyňa' | 'Sklad';
@@ -57,6 +80,7 @@ interface MenuPlu {
   type: 'StockItem' | 'Recipe' | 'Service';
   price: number;
   vat: number;
+  category?: CategoryName;
   printer?: keyof typeof PRINTER_PORTS;
   parts?: Array<[number, number]>;
   income?: number;
@@ -73,25 +97,48 @@ const MENU: MenuPlu[] = [
   { code: 507, stock: 'Sklad', name: 'Kuracie prsia', type: 'StockItem', price: 0, vat: 19, income: 12 },
   { code: 508, stock: 'Sklad', name: 'Múka hladká', type: 'StockItem', price: 0, vat: 19, income: 25 },
   // The kitchen.
-  { code: 1, stock: 'Kuchyňa', name: 'Bryndzové halušky', type: 'Recipe', price: 8.9, vat: 19, printer: 'Kuchyňa', parts: [[501, 0.15], [502, 0.3], [503, 0.05], [508, 0.1]] },
-  { code: 2, stock: 'Kuchyňa', name: 'Kapustnica s klobásou', type: 'Recipe', price: 3.9, vat: 19, printer: 'Kuchyňa', parts: [[504, 0.2], [505, 0.05]] },
-  { code: 3, stock: 'Kuchyňa', name: 'Vyprážaný syr', type: 'Recipe', price: 8.5, vat: 19, printer: 'Kuchyňa', parts: [[506, 0.15], [508, 0.03]] },
-  { code: 4, stock: 'Kuchyňa', name: 'Kurací rezeň', type: 'Recipe', price: 9.2, vat: 19, printer: 'Kuchyňa', parts: [[507, 0.18], [508, 0.03]] },
-  { code: 5, stock: 'Kuchyňa', name: 'Hovädzí guláš', type: 'Service', price: 7.4, vat: 19, printer: 'Kuchyňa' },
-  { code: 6, stock: 'Kuchyňa', name: 'Šopský šalát', type: 'Service', price: 4.9, vat: 19, printer: 'Kuchyňa' },
-  { code: 7, stock: 'Kuchyňa', name: 'Palacinky s čokoládou', type: 'Service', price: 4.5, vat: 19, printer: 'Kuchyňa' },
-  { code: 8, stock: 'Kuchyňa', name: 'Cesnaková polievka', type: 'Service', price: 3.2, vat: 19, printer: 'Kuchyňa' },
-  { code: 9, stock: 'Kuchyňa', name: 'Kuřecí řízek s bramborem', type: 'Recipe', price: 9.6, vat: 19, printer: 'Kuchyňa', parts: [[507, 0.18], [502, 0.25]] },
+  { code: 1, stock: 'Kuchyňa', name: 'Bryndzové halušky', category: 'Hlavné jedlá', type: 'Recipe', price: 8.9, vat: 19, printer: 'Kuchyňa', parts: [[501, 0.15], [502, 0.3], [503, 0.05], [508, 0.1]] },
+  { code: 2, stock: 'Kuchyňa', name: 'Kapustnica s klobásou', category: 'Polievky', type: 'Recipe', price: 3.9, vat: 19, printer: 'Kuchyňa', parts: [[504, 0.2], [505, 0.05]] },
+  { code: 3, stock: 'Kuchyňa', name: 'Vyprážaný syr', category: 'Hlavné jedlá', type: 'Recipe', price: 8.5, vat: 19, printer: 'Kuchyňa', parts: [[506, 0.15], [508, 0.03]] },
+  { code: 4, stock: 'Kuchyňa', name: 'Kurací rezeň', category: 'Hlavné jedlá', type: 'Recipe', price: 9.2, vat: 19, printer: 'Kuchyňa', parts: [[507, 0.18], [508, 0.03]] },
+  { code: 5, stock: 'Kuchyňa', name: 'Hovädzí guláš', category: 'Hlavné jedlá', type: 'Service', price: 7.4, vat: 19, printer: 'Kuchyňa' },
+  { code: 6, stock: 'Kuchyňa', name: 'Šopský šalát', category: 'Šaláty', type: 'Service', price: 4.9, vat: 19, printer: 'Kuchyňa' },
+  { code: 7, stock: 'Kuchyňa', name: 'Palacinky s čokoládou', category: 'Dezerty', type: 'Service', price: 4.5, vat: 19, printer: 'Kuchyňa' },
+  { code: 8, stock: 'Kuchyňa', name: 'Cesnaková polievka', category: 'Polievky', type: 'Service', price: 3.2, vat: 19, printer: 'Kuchyňa' },
+  { code: 9, stock: 'Kuchyňa', name: 'Kuřecí řízek s bramborem', category: 'Hlavné jedlá', type: 'Recipe', price: 9.6, vat: 19, printer: 'Kuchyňa', parts: [[507, 0.18], [502, 0.25]] },
   // The bar.
-  { code: 101, stock: 'Bar', name: 'Zlatý Bažant 12° 0,5 l', type: 'StockItem', price: 2.4, vat: 23, printer: 'Bar', income: 120 },
-  { code: 102, stock: 'Bar', name: 'Kofola 0,3 l', type: 'StockItem', price: 1.8, vat: 23, printer: 'Bar', income: 90 },
-  { code: 103, stock: 'Bar', name: 'Budějovický Budvar 0,33 l', type: 'StockItem', price: 2.6, vat: 23, printer: 'Bar', income: 60 },
-  { code: 104, stock: 'Bar', name: 'Rajec neperlivý 0,33 l', type: 'StockItem', price: 1.5, vat: 23, printer: 'Bar', income: 80 },
-  { code: 105, stock: 'Bar', name: 'Espresso', type: 'Service', price: 1.9, vat: 23 },
-  { code: 106, stock: 'Bar', name: 'Čaj s citrónom', type: 'Service', price: 1.6, vat: 23 },
-  { code: 107, stock: 'Bar', name: 'Borovička 0,04 l', type: 'StockItem', price: 2.2, vat: 23, printer: 'Bar', income: 40 },
-  { code: 108, stock: 'Bar', name: 'Frankovka modrá 0,1 l', type: 'StockItem', price: 1.9, vat: 23, printer: 'Bar', income: 50 },
+  { code: 101, stock: 'Bar', name: 'Zlatý Bažant 12° 0,5 l', category: 'Pivo', type: 'StockItem', price: 2.4, vat: 23, income: 120 },
+  { code: 102, stock: 'Bar', name: 'Kofola 0,3 l', category: 'Nealko', type: 'StockItem', price: 1.8, vat: 23, income: 90 },
+  { code: 103, stock: 'Bar', name: 'Budějovický Budvar 0,33 l', category: 'Pivo', type: 'StockItem', price: 2.6, vat: 23, income: 60 },
+  { code: 104, stock: 'Bar', name: 'Rajec neperlivý 0,33 l', category: 'Nealko', type: 'StockItem', price: 1.5, vat: 23, income: 80 },
+  { code: 105, stock: 'Bar', name: 'Espresso', category: 'Káva a čaj', type: 'Service', price: 1.9, vat: 23 },
+  { code: 106, stock: 'Bar', name: 'Čaj s citrónom', category: 'Káva a čaj', type: 'Service', price: 1.6, vat: 23 },
+  { code: 107, stock: 'Bar', name: 'Borovička 0,04 l', category: 'Víno a destiláty', type: 'StockItem', price: 2.2, vat: 23, income: 40 },
+  { code: 108, stock: 'Bar', name: 'Frankovka modrá 0,1 l', category: 'Víno a destiláty', type: 'StockItem', price: 1.9, vat: 23, income: 50 },
 ];
+
+/** Stock items' units and purchase prices (per unit, without VAT): what the incomes below were bought at. */
+const STOCKED: Record<number, { unit: string; cost: number }> = {
+  501: { unit: 'kg', cost: 9.8 },
+  502: { unit: 'kg', cost: 0.62 },
+  503: { unit: 'kg', cost: 7.5 },
+  504: { unit: 'kg', cost: 1.4 },
+  505: { unit: 'kg', cost: 6.9 },
+  506: { unit: 'kg', cost: 7.2 },
+  507: { unit: 'kg', cost: 6.4 },
+  508: { unit: 'kg', cost: 0.55 },
+  101: { unit: 'fľ.', cost: 0.95 },
+  102: { unit: 'fľ.', cost: 0.45 },
+  103: { unit: 'fľ.', cost: 1.05 },
+  104: { unit: 'fľ.', cost: 0.38 },
+  107: { unit: 'porc.', cost: 0.62 },
+  108: { unit: 'porc.', cost: 0.55 },
+};
+
+const SUPPLIERS = {
+  food: { name: 'Veľkoobchod Tatra s.r.o.', companyId: '12345678', vatId: 'SK2020000001', documentNumber: 'DL-2026/4411' },
+  drinks: { name: 'Nápoje Považie s.r.o.', companyId: '87654321', vatId: 'SK2020000002', documentNumber: 'FA-2026/0918' },
+};
 
 const MODIFIERS = [
   {
@@ -120,11 +167,15 @@ const MODIFIERS = [
   },
 ];
 
+/**
+ * The staff, each made from a preset as a manager would: cashiers close tickets, give discounts and
+ * take items back; a waiter's tickets are paid at the cashier of their register (`paysAt`).
+ */
 const WAITERS = [
-  { userName: 'jana', name: 'Jana Kováčová', device: 'Pokladňa 1' },
-  { userName: 'peter', name: 'Peter Horváth', device: 'Pokladňa 1' },
-  { userName: 'zdenka', name: 'Zdeňka Dvořáková', device: 'Pokladňa 2' },
-  { userName: 'lubos', name: 'Ľuboš Ďurčo', device: 'Terasa PDA' },
+  { userName: 'jana', name: 'Jana Kováčová', device: 'Pokladňa 1', preset: 'Cashier', paysAt: 'jana' },
+  { userName: 'peter', name: 'Peter Horváth', device: 'Pokladňa 1', preset: 'Waiter', paysAt: 'jana' },
+  { userName: 'zdenka', name: 'Zdeňka Dvořáková', device: 'Pokladňa 2', preset: 'Cashier', paysAt: 'zdenka' },
+  { userName: 'lubos', name: 'Ľuboš Ďurčo', device: 'Terasa PDA', preset: 'Waiter', paysAt: 'zdenka' },
 ] as const;
 
 const CUSTOMERS = [
@@ -153,7 +204,7 @@ async function main(): Promise<void> {
   const r = services.resources;
   const out = (line = '') => process.stdout.write(`${line}\n`);
 
-  const boot = await bootstrap({ db, services: r, dataDir: config.dataDir, adminPassword: config.adminPassword, timeZone: config.timeZone, now, log });
+  const boot = await bootstrap({ db, services: r, dataDir: config.dataDir, adminPassword: config.adminPassword, timeZone: config.timeZone, now, log, language: config.locale });
   if (boot.created) out(`New data directory ${config.dataDir}: user 'admin' ${boot.adminPassword ? `with password '${boot.adminPassword}'` : '(password from POS_HUB_ADMIN_PASSWORD)'}.`);
 
   let already = false;
@@ -220,9 +271,9 @@ async function main(): Promise<void> {
     await r.devices.create(system, { name: 'Pokladňa 1', envName: 'CashRegister', description: 'Pult pri vchode', settings: registerSettings });
     await r.devices.create(system, { name: 'Pokladňa 2', envName: 'CashRegister', description: 'Bar', settings: registerSettings });
     await r.devices.create(system, { name: 'Terasa PDA', envName: 'PDA', description: 'Čašník na terase', settings: registerSettings });
-    for (const w of WAITERS) await r.users.create(system, { userName: w.userName, name: w.name, password: DEMO_PASSWORD, rights: TICKET_RIGHTS });
-    const managerRights = RIGHTS.filter((x) => !x.startsWith('User'));
-    await r.users.create(system, { userName: 'manazer', name: 'Mária Šimková', password: DEMO_PASSWORD, rights: managerRights });
+    for (const w of WAITERS) await r.users.create(system, { userName: w.userName, name: w.name, password: DEMO_PASSWORD, rights: preset(w.preset) });
+    await r.users.create(system, { userName: 'manazer', name: 'Mária Šimková', password: DEMO_PASSWORD, rights: preset('Manager') });
+    for (const c of CATEGORIES) await r.categories.create(system, c);
 
     for (const m of MODIFIERS) await r.modifiers.create(system, { ...m, maximumSelectedOptionsTotalQuantity: 0 });
     const pluIds = new Map<number, string>();
@@ -235,18 +286,36 @@ async function main(): Promise<void> {
         type: p.type,
         unitPrice: { amount: p.price },
         vatInfo: { category: p.vat === 23 ? 1 : 2, rate: p.vat },
+        category: p.category ?? null,
+        unit: STOCKED[p.code]?.unit ?? null,
         receipt: (p.parts ?? []).map(([code, quantity]) => ({ pluId: { code, stockName: 'Sklad' }, quantity })),
       });
       pluIds.set(p.code, String(doc.id));
     }
-    for (const stock of ['Sklad', 'Bar'] as const) {
-      await r.stocktransfers.create(system, {
-        type: 'Income',
-        targetStockName: stock,
-        note: stock === 'Sklad' ? 'Dodávka Makro, dodací list 2026/4411' : 'Dodávka nápojov, Heineken Slovensko',
-        items: MENU.filter((p) => p.stock === stock && p.income).map((p) => ({ plu: { code: p.code }, quantity: p.income })),
-      });
-    }
+    // The bar's bottles are kept in Sklad under the same codes, so a transfer moves them to the bar.
+    const barBottles = MENU.filter((p) => p.stock === 'Bar' && p.type === 'StockItem');
+    for (const p of barBottles) await r.plus.create(system, { code: p.code, stockName: 'Sklad', name: p.name, type: 'StockItem', unit: STOCKED[p.code].unit, unitPrice: { amount: 0 }, vatInfo: { category: 1, rate: p.vat } });
+    // Goods received at purchase prices: the stock value and the cost of what is sold follow from them.
+    await r.stocktransfers.create(system, {
+      type: 'Income',
+      targetStockName: 'Sklad',
+      supplier: SUPPLIERS.food,
+      items: MENU.filter((p) => p.stock === 'Sklad' && p.income).map((p) => ({ plu: { code: p.code }, quantity: p.income, costPrice: { amount: STOCKED[p.code].cost } })),
+    });
+    await r.stocktransfers.create(system, {
+      type: 'Income',
+      targetStockName: 'Sklad',
+      supplier: SUPPLIERS.drinks,
+      note: 'Dve prepravky Kofoly vymenené za nepoškodené',
+      items: barBottles.map((p) => ({ plu: { code: p.code }, quantity: 2 * p.income!, costPrice: { amount: STOCKED[p.code].cost } })),
+    });
+    await r.stocktransfers.create(system, {
+      type: 'Transfer',
+      sourceStockName: 'Sklad',
+      targetStockName: 'Bar',
+      note: 'Na bar na víkend',
+      items: barBottles.map((p) => ({ plu: { code: p.code }, quantity: p.income! })),
+    });
     for (const c of CUSTOMERS) {
       const expired = 'expired' in c && c.expired;
       await r.customers.create(system, {
@@ -268,7 +337,7 @@ async function main(): Promise<void> {
     const callers = new Map(
       WAITERS.map((w) => {
         const device = w.device === 'Terasa PDA' ? { name: w.device, envName: 'PDA' } : { name: w.device, envName: 'CashRegister' };
-        return [w.userName, caller(w.userName, w.name, TICKET_RIGHTS, device)];
+        return [w.userName, caller(w.userName, w.name, preset(w.preset), device)];
       }),
     );
     const mains = MENU.filter((p) => p.stock === 'Kuchyňa' && p.code !== 2 && p.code !== 8);
@@ -306,12 +375,14 @@ async function main(): Promise<void> {
       const opened = Math.max(dayFrom, t - (20 + random() * 50) * MIN);
       const waiter = pick(WAITERS);
       const who = callers.get(waiter.userName)!;
+      const cashier = callers.get(waiter.paysAt)!;
       const table = String(1 + (tableSeq++ % 12));
       const items = order();
       // A drink sent back: one of the ticket's own drinks (the last line of an order is always one).
       if (chance(0.05)) items.push({ ...items[items.length - 1], quantity: 1, type: 'Negative', comment: 'vrátené, zlé načapované' });
       const card = chance(0.12) ? pick(['1001', '1002', '1003', '2001']) : null;
-      const discount = !card && chance(0.08) ? 10 : 0;
+      // A discount is a cashier's to give.
+      const discount = !card && waiter.preset === 'Cashier' && chance(0.08) ? 10 : 0;
       const body: Record<string, unknown> = {
         name: `Stôl ${table}`,
         location: { tableName: table, zoneName: Number(table) > 8 ? 'Terasa' : 'Sála' },
@@ -342,7 +413,7 @@ async function main(): Promise<void> {
                     // The cash part rounded up to 5 cents covers Slovak cash rounding (eKasa, CONTRACT §8).
                     { paymentTypeNumber: 1, amount: Math.max(0, toJsonNumber(dec(total).minus('5.5').div('0.05').ceil().times('0.05'))) },
                   ].filter((p) => p.amount > 0);
-          await services.ticketCloser.close(who, id, { payments });
+          await services.ticketCloser.close(cashier, id, { payments });
           closed++;
         },
       });
@@ -355,6 +426,8 @@ async function main(): Promise<void> {
           const stored = r.plus.get(pluIds.get(p.code)!);
           await r.plus.put(system, pluIds.get(p.code)!, { ...stored, orderEndpointNames: [p.printer!] });
         }
+        const bar = r.orderendpoints.get('Bar');
+        await r.orderendpoints.put(system, 'Bar', { ...bar, categoryNames: BAR_CATEGORIES });
       },
     });
     // Tables that are eating now: open tickets, with a second round ordered on some.
@@ -386,10 +459,10 @@ async function main(): Promise<void> {
     at(now);
 
     const openSum = openIds.reduce((s, id) => s.plus(dec((r.tickets.get(id).totalPrice as { amount: number }).amount)), dec(0));
-    out(`Loaded: 3 stocks, ${MENU.length} products, ${MODIFIERS.length} modifiers, 2 kitchen printers (tcp://127.0.0.1:${PRINTER_PORTS.Kuchyňa} and :${PRINTER_PORTS.Bar}),`);
+    out(`Loaded: 3 stocks, ${CATEGORIES.length} categories, ${MENU.length} products, ${MODIFIERS.length} modifiers, 2 kitchen printers (tcp://127.0.0.1:${PRINTER_PORTS.Kuchyňa} and :${PRINTER_PORTS.Bar}),`);
     out(`  registers 'Pokladňa 1', 'Pokladňa 2' and 'Terasa PDA', fiscal device FP1 (eKasa, simulated PORTOS eKasa service), ${CUSTOMERS.length} customers,`);
     out(`  ${closed} tickets closed since ${new Intl.DateTimeFormat(config.locale, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: config.timeZone }).format(dayFrom)} and ${openIds.length} open (${openSum.toFixed(2)} € at the tables).`);
-    out(`Staff: ${WAITERS.map((w) => w.userName).join(', ')} (waiters) and manazer (back office), all with password '${DEMO_PASSWORD}'.`);
+    out(`Staff: ${WAITERS.map((w) => `${w.userName} (${w.preset === 'Cashier' ? 'cashier' : 'waiter'})`).join(', ')} and manazer (manager), all with password '${DEMO_PASSWORD}'.`);
     out(whereToOpen());
     await fiscal.closeAll();
     closeDb(db);

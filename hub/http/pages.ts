@@ -4,7 +4,8 @@
  * Every answer, these pages' and the API's, carries securityHeaders() (below): a page never
  * sets its own policy.
  *
- * - The manager's page at `/`: hashed assets cached for good, index.html never cached (so an
+ * - The manager's page at `/`: hashed assets cached for good and sent compressed (brotli or gzip,
+ *   made at build time beside each file) to a browser that accepts it, index.html never cached (so an
  *   update shows at the next load), and every other browser path answered with index.html so
  *   client routes such as /tickets/42 survive a reload. /api is never touched: the API's own 404
  *   answers unknown API paths.
@@ -13,7 +14,7 @@
  *   page logs in itself. Its hashed scripts come from /assets, which the manager's router serves.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import { errors } from './errors.js';
@@ -82,10 +83,61 @@ function sendPage(res: Response, file: string, missing: string, language: string
   res.type('html').send(readFileSync(file, 'utf8').replace(/<html lang="[^"]*">/, `<html lang="${language}">`));
 }
 
+/** Compressed forms the build writes beside an asset (hub/web/vite.config.ts), the best first. */
+const ENCODINGS: Array<{ name: string; suffix: string }> = [
+  { name: 'br', suffix: '.br' },
+  { name: 'gzip', suffix: '.gz' },
+];
+const ASSET_NAME = /^\/[A-Za-z0-9_.-]+$/;
+
+/**
+ * The encoding to send of those built: the highest `q` the browser gives (a `*` counts for the
+ * unnamed), ties to the better compression (br before gzip). Browsers list gzip first and brotli later
+ * with the same weight, which a first-listed choice would take as a preference for gzip.
+ */
+export function pickEncoding(header: string | undefined, built: readonly string[]): string | undefined {
+  const q = new Map<string, number>();
+  for (const part of (header ?? '').split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    if (!name) continue;
+    const weight = params.map((p) => /^\s*q=([0-9.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
+    q.set(name, weight === undefined ? 1 : Number(weight));
+  }
+  let best: string | undefined;
+  let bestQ = 0;
+  for (const name of built) {
+    const weight = q.get(name) ?? q.get('*') ?? 0;
+    if (weight > bestQ) [best, bestQ] = [name, weight];
+  }
+  return best;
+}
+
+/** An asset in the encoding the browser prefers among those built, else nothing (express.static sends it as it is). */
+function compressedAssets(assets: string): express.RequestHandler {
+  return (req, res, next) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return next();
+    // The answer depends on Accept-Encoding, compressed or not: caches must keep them apart.
+    res.setHeader('Vary', 'Accept-Encoding');
+    if (!ASSET_NAME.test(req.path) || req.path.includes('..')) return next();
+    const file = join(assets, req.path);
+    const built = ENCODINGS.filter((e) => existsSync(file + e.suffix));
+    const chosen = pickEncoding(req.headers['accept-encoding'], built.map((e) => e.name));
+    const encoding = built.find((e) => e.name === chosen);
+    if (!encoding || !existsSync(file)) return next();
+    res.setHeader('Content-Encoding', encoding.name);
+    res.type(extname(file));
+    // The type is the asset's own (set first: sendFile keeps a type already set, not the suffix's).
+    res.sendFile(file + encoding.suffix, { immutable: true, maxAge: '365d' }, (err) => {
+      if (err) next(err);
+    });
+  };
+}
+
 export function webPage(language = 'en', dir: string = WEB_DIST): Router {
   const router = Router();
   const index = join(dir, 'index.html');
 
+  router.use('/assets', compressedAssets(join(dir, 'assets')));
   router.use('/assets', express.static(join(dir, 'assets'), { index: false, immutable: true, maxAge: '365d' }));
   // A missing asset is a 404, not the page: a stale bundle name must fail visibly.
   router.use('/assets', (req) => {

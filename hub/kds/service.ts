@@ -27,6 +27,7 @@ import { devices } from '../resources/devices/resource.js';
 import { orders } from '../resources/orders/resource.js';
 import { orderEndpoints } from '../resources/orderendpoints/resource.js';
 import { users } from '../resources/users/resource.js';
+import { t, type Language } from '../i18n/index.js';
 
 export { PAIRING_TTL_MS } from '../resources/auth/pairing-codes.js';
 /** How long after Served a display may still bring an order back to Ready (a plate served to the wrong table). */
@@ -56,6 +57,8 @@ export class KdsService {
     private readonly ctx: EngineContext,
     private readonly auth: AuthService,
     private readonly resources: Record<string, ResourceService>,
+    /** The shop's language: the words of the device and user a pairing makes. */
+    private readonly language: Language = 'en',
   ) {
     this.codes = new PairingCodes(ctx.clock);
   }
@@ -172,7 +175,7 @@ export class KdsService {
       await this.resources[devices.name].create(system, {
         name: deviceName,
         envName: 'Tool',
-        description: `Kitchen display of order endpoint ${name} (paired)`,
+        description: t(this.language, 'device.kitchenDisplay', { name }),
         settings: { OrderEndpointName: name },
       });
     }
@@ -180,7 +183,7 @@ export class KdsService {
     if (!userId) {
       const created = await this.resources[users.name].create(system, {
         userName,
-        name: `Kitchen display ${name}`,
+        name: t(this.language, 'user.kitchenDisplay', { name }),
         rights: [...DISPLAY_RIGHTS],
         password: randomBytes(24).toString('base64url'),
       });

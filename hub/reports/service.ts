@@ -187,9 +187,9 @@ export class Reports {
     const cell = (field: keyof ReportRow, value: unknown): CsvCell => {
       if (typeof value === 'number') {
         if (field === 'tickets') return value;
-        const places = QUANTITIES.has(field as keyof Measures) ? 4 : 2;
-        const text = formatDecimal(lang, value, places, false);
-        return csvNumber(decimalComma ? text : text.replace(',', '.'));
+        // Quantities as exact as they are and no more ("3", "0,35"; not "3,0000"); money to the cent.
+        const text = QUANTITIES.has(field as keyof Measures) ? String(value) : formatDecimal(lang, value, 2, false).replace(',', '.');
+        return csvNumber(decimalComma ? text.replace('.', ',') : text);
       }
       return value === null || value === undefined ? '' : String(value);
     };

@@ -63,6 +63,117 @@ describe('categories', () => {
   });
 });
 
+describe('categories for a register\'s menu grid (issue 28)', () => {
+  const cat = (name: string) => `/api/categories/${encodeURIComponent(name)}`;
+
+  it('carry a colour (#rrggbb, answered in lower case) and an order (an integer); anything else is a 400 naming the field', async () => {
+    const made = await expect2xx(hub.call('POST', '/api/categories', { name: 'Dezerty', color: '#FFAA00', order: 3 }));
+    expect(made).toMatchObject({ name: 'Dezerty', color: '#ffaa00', order: 3, _v: 1 });
+    expect(await expect2xx(hub.call('POST', '/api/categories', { name: 'Polievky' }))).toMatchObject({ color: null, order: 0 });
+    for (const [field, value] of [
+      ['color', 'red'],
+      ['color', '#ffaa0'],
+      ['color', '#ggaa00'],
+      ['color', 12],
+      ['order', 1.5],
+      ['order', -1],
+      ['order', '2'],
+    ] as const) {
+      const bad = await hub.call('POST', '/api/categories', { name: `Zlá ${field} ${String(value)}`, [field]: value });
+      expect([bad.status, bad.body.errors?.[0]?.memberName], `${field}=${String(value)}`).toEqual([400, field]);
+    }
+    // The grid's order: ascending, ties by name.
+    await expect2xx(hub.call('PUT', cat('Polievky'), { name: 'Polievky', order: 3, color: '#00aa55' }));
+    const list = (await expect2xx(hub.call('GET', '/api/categories?$sort=order,name&name=in:Dezerty,Polievky,Jedlá'))).items;
+    expect(list.map((c: any) => [c.name, c.order, c.color])).toEqual([
+      ['Jedlá', 0, null],
+      ['Dezerty', 3, '#ffaa00'],
+      ['Polievky', 3, '#00aa55'],
+    ]);
+  });
+
+  it('a rename moves its plus and routings in one transaction, through the change log with _v following on', async () => {
+    await expect2xx(hub.call('POST', '/api/categories', { name: 'Pivo', color: '#d4a017', order: 5 }));
+    const a = await expect2xx(plu({ code: 150, name: 'Šariš 10', category: 'Pivo' }));
+    const b = await expect2xx(plu({ code: 151, name: 'Smädný mních', category: 'Pivo' }));
+    const other = await expect2xx(plu({ code: 152, name: 'Vínko', category: 'Nápoje' }));
+    await expect2xx(hub.call('PUT', '/api/orderendpoints/Tap', { name: 'Tap', type: 'Generic', address: 'tcp://127.0.0.1:9', categoryNames: ['Pivo', 'Nápoje'] }));
+    const since = (await expect2xx(hub.call('GET', '/api/changes?since=0&$take=1000'))).lastSeq as number;
+    const stored = await expect2xx(hub.call('GET', cat('Pivo')));
+
+    const renamed = await expect2xx(hub.call('POST', `${cat('Pivo')}/rename`, { name: 'Pivá', _v: stored._v }));
+    expect(renamed).toMatchObject({ name: 'Pivá', color: '#d4a017', order: 5, _v: stored._v + 1 });
+    expect((await hub.call('GET', cat('Pivo'))).status).toBe(404);
+    for (const p of [a, b]) expect(await expect2xx(hub.call('GET', `/api/plus/${p.id}`))).toMatchObject({ category: 'Pivá', _v: p._v + 1 });
+    expect(await expect2xx(hub.call('GET', `/api/plus/${other.id}`))).toMatchObject({ category: 'Nápoje', _v: other._v });
+    expect((await expect2xx(hub.call('GET', '/api/orderendpoints/Tap'))).categoryNames).toEqual(['Pivá', 'Nápoje']);
+    expect((await expect2xx(hub.call('GET', `/api/plus?Category=${encodeURIComponent('Pivá')}&$sort=code`))).items.map((p: any) => p.code)).toEqual([150, 151]);
+
+    const log = (await expect2xx(hub.call('GET', `/api/changes?since=${since}`))).items.map((c: any) => [c.resource, c.key, c.op, c._v]);
+    expect(log).toEqual(
+      expect.arrayContaining([
+        ['categories', 'Pivá', 'upsert', stored._v + 1],
+        ['plus', a.id, 'upsert', a._v + 1],
+        ['plus', b.id, 'upsert', b._v + 1],
+        ['orderendpoints', 'Tap', 'upsert', expect.any(Number)],
+        ['categories', 'Pivo', 'delete', stored._v + 1],
+      ]),
+    );
+    expect(log).toHaveLength(5);
+
+    // A new ticket still routes the renamed category.
+    const cashier = await register(hub);
+    const t = await expect2xx(hub.call('POST', '/api/tickets', { items: [item(150, 1)] }, { token: cashier.token }));
+    const orders = (await expect2xx(hub.call('GET', `/api/orders?ticketId=${t.id}`))).items;
+    expect(orders.map((o: any) => o.orderEndpointName)).toEqual(['Tap']);
+  });
+
+  it('a rename refuses a taken name, a stale _v, an unknown category and a caller without the rights, changing nothing', async () => {
+    await expect2xx(hub.call('POST', '/api/categories', { name: 'Víno' }));
+    const p = await expect2xx(plu({ code: 160, name: 'Frankovka', category: 'Víno' }));
+    const taken = await hub.call('POST', `${cat('Víno')}/rename`, { name: 'Nápoje' });
+    expect([taken.status, taken.body.errors[0].memberName, taken.body.errors[0].code]).toEqual([400, 'name', 'Unique']);
+    const stale = await hub.call('POST', `${cat('Víno')}/rename`, { name: 'Vína', _v: 99 });
+    expect([stale.status, stale.body.errorCode]).toEqual([409, 6]);
+    expect((await hub.call('POST', `${cat('Nikde')}/rename`, { name: 'Tu' })).status).toBe(404);
+    const badName = await hub.call('POST', `${cat('Víno')}/rename`, { name: 'a/b' });
+    expect([badName.status, badName.body.errors[0].memberName]).toEqual([400, 'name']);
+    const plusOnly = await hub.userWith(['PluUpdate']);
+    // Routed to an order endpoint: the rename changes it too, which needs OrderEndpointUpdate.
+    const denied = await hub.call('POST', `${cat('Nápoje')}/rename`, { name: 'Nealko' }, { token: plusOnly });
+    expect([denied.status, denied.body.detail]).toEqual([403, expect.stringContaining('OrderEndpointUpdate')]);
+    const none = await hub.call('POST', `${cat('Víno')}/rename`, { name: 'Vína' }, { token: await hub.userWith([]) });
+    expect([none.status, none.body.detail]).toEqual([403, expect.stringContaining('PluUpdate')]);
+    expect(await expect2xx(hub.call('GET', `/api/plus/${p.id}`))).toMatchObject({ category: 'Víno', _v: p._v });
+    expect((await expect2xx(hub.call('GET', cat('Nápoje')))).name).toBe('Nápoje');
+    // Not routed: PluUpdate alone renames it.
+    expect((await expect2xx(hub.call('POST', `${cat('Víno')}/rename`, { name: 'Vína' }, { token: plusOnly }))).name).toBe('Vína');
+  });
+});
+
+describe('a display that mirrors a printer (issue 28)', () => {
+  it('gets every order the printer gets, by plu and by category, as the menu changes; not itself, not an unknown one', async () => {
+    await expect2xx(hub.call('POST', '/api/categories', { name: 'Pizza' }));
+    await expect2xx(hub.call('PUT', '/api/orderendpoints/Pec', { name: 'Pec', type: 'Generic', address: 'tcp://127.0.0.1:9', categoryNames: ['Pizza'] }));
+    await expect2xx(hub.call('PUT', '/api/orderendpoints/Obrazovka', { name: 'Obrazovka', type: 'Tablet', mirrorOf: 'Pec' }));
+    await expect2xx(plu({ code: 170, name: 'Margherita', category: 'Pizza' }));
+    await expect2xx(plu({ code: 171, name: 'Cesnakový chlieb', orderEndpointNames: ['Pec'] }));
+    await expect2xx(plu({ code: 172, name: 'Tiramisu', orderEndpointNames: ['Kitchen'] }));
+    const cashier = await register(hub);
+    const t = await expect2xx(hub.call('POST', '/api/tickets', { items: [item(170, 1), item(171, 2), item(172, 1)] }, { token: cashier.token }));
+    const orders = (await expect2xx(hub.call('GET', `/api/orders?ticketId=${t.id}&$sort=orderEndpointName`))).items;
+    expect(orders.map((o: any) => [o.orderEndpointName, o.items.map((i: any) => i.name), o.print.state])).toEqual([
+      ['Kitchen', ['Tiramisu'], 'Queued'],
+      ['Obrazovka', ['Margherita', 'Cesnakový chlieb'], 'NotPrinted'],
+      ['Pec', ['Margherita', 'Cesnakový chlieb'], 'Queued'],
+    ]);
+    const self = await hub.call('PUT', '/api/orderendpoints/Obrazovka', { name: 'Obrazovka', type: 'Tablet', mirrorOf: 'Obrazovka' });
+    expect([self.status, self.body.errors[0].memberName]).toEqual([400, 'mirrorOf']);
+    const unknown = await hub.call('PUT', '/api/orderendpoints/Obrazovka', { name: 'Obrazovka', type: 'Tablet', mirrorOf: 'Nikde' });
+    expect([unknown.status, unknown.body.errors[0].memberName]).toEqual([400, 'mirrorOf']);
+  });
+});
+
 describe('cost price and margin', () => {
   it('margin = price without VAT − cost, and its rate; read-only, null without a cost', async () => {
     const p = await expect2xx(plu({ code: 110, name: 'Steak', unitPrice: { amount: 24 }, vatInfo: { category: 1, rate: 20 }, costPrice: { amount: 8.5 } }));

@@ -260,7 +260,9 @@ describe('CSV', () => {
     const json = (await report('from=2026-10-01&to=2026-11-30&groupBy=product')).rows.find((row: any) => row.key === 'Menu/10');
     expect(halusky.slice(0, 3)).toEqual(['Menu/10', 'Halušky', String(json.tickets)]);
     expect(halusky[8]).toBe(json.net.toFixed(2).replace('.', ','));
-    expect(halusky[3]).toBe(json.quantity.toFixed(4).replace('.', ','));
+    // A quantity as exact as it is, no trailing zeros (issue 28: "3,0000" read as three thousand).
+    expect(halusky[3]).toBe(String(json.quantity).replace('.', ','));
+    expect(halusky[3]).not.toMatch(/,\d*0$/);
     expect(lines[lines.length - 1].startsWith('Spolu;')).toBe(true);
   });
 
@@ -271,7 +273,7 @@ describe('CSV', () => {
     const text = (await r.text()).replace(/^\uFEFF/, '');
     const [head, cash] = text.trimEnd().split('\r\n');
     expect(head).toBe('Payment type,Name,Tickets,Quantity sold,Gross sales,Discounts,Quantity returned,Returns,Net sales,VAT,Quantity voided,Voids');
-    expect(cash).toMatch(/^1,Cash,4,0\.0000,0\.00,0\.00,0\.0000,0\.00,\d+\.\d{2},0\.00,0\.0000,0\.00$/);
+    expect(cash).toMatch(/^1,Cash,4,0,0\.00,0\.00,0,0\.00,\d+\.\d{2},0\.00,0,0\.00$/);
   });
 });
 

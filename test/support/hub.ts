@@ -63,7 +63,7 @@ export async function startHub(
   const fiscal = new FiscalRegistry({ store: dbDeviceStateStore(db), clock: () => clock.now(), hubId: hubId(db), timeZone: config.timeZone });
   const deps = { db, clock, log, config, drivers: { fiscal, printing: opts.printing } };
   const services = buildServices(deps);
-  await bootstrap({ db, services: services.resources, dataDir, adminPassword: ADMIN_PASSWORD, timeZone: config.timeZone, now: clock.now(), log });
+  await bootstrap({ db, services: services.resources, dataDir, adminPassword: ADMIN_PASSWORD, timeZone: config.timeZone, now: clock.now(), log, language: config.locale });
   const app = createApp(deps, services);
   // Print workers run only for tests that ask (with their timings): elsewhere jobs stay queued, as written.
   if (opts.printing) services.printing.start();

@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../hub/core/clock.js';
+import { qrPath } from '../../hub/web/shared/qr.js';
 import { ADMIN_PASSWORD, startHub, type TestHub } from '../support/hub.js';
 import { expect2xx, item, register, restaurant } from '../tickets/fixture.js';
 import { ensureWebBuild } from './build.js';
@@ -161,8 +162,8 @@ describe.skipIf(!haveChromium)('a kitchen display set up from the manager\'s pag
       await mgr.getByTestId('add-display').click();
       const form = mgr.getByTestId('add-display-form');
       await form.getByRole('heading', { name: w.addDisplay }).waitFor();
-      // A display has no address and no printer options: a name, its two timers and its sound.
-      expect(await form.locator('input, select, textarea').count()).toBe(4);
+      // A display has no address and no printer options: a name, its two timers, its sound, and a printer whose orders it shows too.
+      expect(await form.locator('input, select, textarea').count()).toBe(5);
       await form.getByTestId('display-name').fill(endpoint);
       await form.getByTestId('display-amber').fill(amber);
       await form.getByTestId('display-red').fill('8');
@@ -175,9 +176,11 @@ describe.skipIf(!haveChromium)('a kitchen display set up from the manager\'s pag
       const code = (await pairing.getByTestId('pairing-code').textContent())!.replace(/\s/g, '');
       expect(code).toMatch(/^\d{6}$/);
       expect(await pairing.getByTestId('pairing-expiry').textContent()).toMatch(w.validUntil);
-      const link = (await pairing.getByTestId('pairing-link').textContent())!;
+      // The link as a person reads it (the name as written), its target and the QR code the same address percent-encoded.
+      const link = (await pairing.getByTestId('pairing-link').getAttribute('href'))!;
       expect(link).toBe(`${hub.url}/kds/${encodeURIComponent(endpoint)}`);
-      expect(await pairing.getByTestId('pairing-link').getAttribute('href')).toBe(link);
+      expect(await pairing.getByTestId('pairing-link').textContent()).toBe(`${hub.url}/kds/${endpoint}`);
+      expect(await pairing.getByTestId('pairing-qr').locator('path').getAttribute('d')).toBe(qrPath(link).d);
       await mgr.screenshot({ path: `${SHOTS}devices-code-${lang}-${managerSize}.png`, fullPage: true });
 
       // What reached the hub: a Tablet endpoint with its minutes ("3,5" read as 3.5), no address; one outstanding code.

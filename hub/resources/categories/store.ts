@@ -9,3 +9,8 @@ export function categoryUse(db: Db, name: string): { plus: number; endpoints: st
     .map((r) => r.name);
   return { plus, endpoints };
 }
+
+/** The ids of the plus in a category (a rename moves each of them). */
+export function pluIdsInCategory(db: Db, name: string): string[] {
+  return rawSql.all<{ id: string }>(db, 'SELECT id FROM plus WHERE category = ? ORDER BY id', [name]).map((r) => r.id);
+}

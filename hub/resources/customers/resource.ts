@@ -33,6 +33,7 @@ const creditTransaction = z.object({
   amount: z.number(),
   balance: z.number(),
   userName: z.string(),
+  name: z.string().optional().describe('The name of who changed the credit (changes before issue 28: absent).'),
 });
 
 const ms = (iso: unknown) => (typeof iso === 'string' ? Date.parse(iso) : null);
@@ -183,6 +184,7 @@ export const customers = defineResource({
           amount: toJsonNumber(dec(credit.amount).minus(dec(before))),
           balance: credit.amount,
           userName: caller.userName,
+          name: caller.name,
         });
       }
       if (existing && !dec(body.discountRate as number).eq(dec(existing.discountRate as number)) && !hasRight(caller, 'CustomerSetDiscount')) {

@@ -43,6 +43,13 @@ export const orderEndpoints = defineResource({
       ),
     /** Every plu of these categories is ordered here too, beside its own orderEndpointNames. */
     categoryNames: z.array(nameKey()).max(200).default([]),
+    mirrorOf: nameKey()
+      .nullable()
+      .default(null)
+      .describe(
+        'Another order endpoint: every order that one gets (for its plus and its categories), this one gets too — a kitchen display ' +
+          'that shows what the kitchen printer prints, and goes on doing so as the menu changes. One level: what the other mirrors is not followed.',
+      ),
   }),
   readOnly: { ...secretSettingsField },
   columns: (d) => ({ is_active: bool(d.isActive), type: d.type as string, address: d.address as string }),
@@ -58,6 +65,10 @@ export const orderEndpoints = defineResource({
     prepare({ body: sent, existing, ctx }) {
       const body = keepSecretSettings(sent, existing, ['type', 'address']);
       (body.categoryNames as string[]).forEach((n, i) => requireExisting(ctx, categories, n, `categoryNames[${i}]`));
+      if (body.mirrorOf !== null) {
+        if (body.mirrorOf === body.name) throw errors.member('mirrorOf', 'endpoint.mirrorsItself');
+        requireExisting(ctx, orderEndpoints, body.mirrorOf as string, 'mirrorOf');
+      }
       // A tablet's address is a free label; a printer's must be a device address.
       if (body.type !== 'Tablet') {
         try {

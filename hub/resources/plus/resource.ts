@@ -14,6 +14,15 @@ import { fieldMessage } from '../../i18n/say.js';
 
 export const PLU_TYPES = ['StockItem', 'Recipe', 'Service', 'Container'] as const;
 
+/** A short unit name: no spaces at either end, no control characters. */
+const unitText = () =>
+  z
+    .string()
+    .min(1)
+    .max(16)
+    .refine((s) => s.trim() === s, fieldMessage('field.noOuterSpaces'))
+    .refine((s) => !/[\u0000-\u001f]/.test(s), fieldMessage('field.noControl'));
+
 export const pluRef = () => z.object({ code: z.number().int().min(0).max(MAX_INT32), stockName: nameKey() });
 
 export function requirePlu(ctx: EngineContext, ref: { code: number; stockName: string }, member: string): void {
@@ -52,12 +61,20 @@ export const plus = defineResource({
     isActive: z.boolean().default(true),
     /** A name of /api/categories, or null. */
     category: nameKey().nullable().default(null),
-    /** What one unit costs the shop, without VAT. */
+    /**
+     * What one unit costs the shop, without VAT: set by hand, and for a StockItem averaged with each
+     * Income's purchase price (weighted by quantity), so stock value and the cost of goods sold follow.
+     */
     costPrice: z.object({ amount: decimal().min(0, fieldMessage('field.zeroOrMore')) }).nullable().default(null),
     /** EAN-8 or EAN-13, check digit verified; unique within the stock. */
     barcode: ean().nullable().default(null),
     /** A StockItem below this stockQuantity is low on stock (filter IsBelowMinimum=true). */
     minimumQuantity: decimal().min(0, fieldMessage('field.zeroOrMore')).nullable().default(null),
+    /** Issue 28: every stock figure of the plu is in this unit. */
+    unit: unitText()
+      .nullable()
+      .default(null)
+      .describe('The unit its stock is counted in (`ks`, `kg`, `l`, `fľ.`…; at most 16 characters): every stock figure of it is in this unit. Null: pieces.'),
   }),
   // A recipe's parts answer with their plu's name.
   answered: { receipt: z.array(z.object({ pluId: pluRef().extend({ name: z.string() }), quantity: z.number() })) },

@@ -13,6 +13,7 @@ import { dateTime, decimal, idKey, nameKey, nullableText, text } from '../engine
 import { bool } from '../engine/refs.js';
 import { findPlu, stockQuantityOf, type PluRef } from '../stocktransfers/stock.js';
 import { recordServerTransfer } from '../stocktransfers/resource.js';
+import { userDisplayName } from '../stocktransfers/store.js';
 
 const item = z.object({
   plu: z.object({ code: z.number().int().min(0), stockName: nameKey() }),
@@ -34,17 +35,22 @@ export const stockTakings = defineResource({
   schema: z.object({
     id: idKey().optional(),
     closedAt: dateTime().nullable().default(null),
-    closedBy: z.object({ userName: text().min(1) }).nullable().default(null),
+    closedBy: z
+      .object({ userName: text().min(1) })
+      .nullable()
+      .default(null)
+      .describe('Who closed it (with closedAt); the hub adds their `name`.'),
     currencyLabel: nullableText().default(null),
     note: nullableText().default(null),
     items: z.array(item).max(5000).default([]),
   }),
   answered: {
+    closedBy: z.object({ userName: z.string(), name: z.string().optional().describe('Their name, as the hub completed it.') }).nullable(),
     items: z.array(item.extend({ expectedQuantity: z.number().meta({ description: 'The stock quantity when the item was first counted.' }) })),
   },
   readOnly: {
     createdAt: z.string(),
-    createdBy: z.object({ userName: z.string() }),
+    createdBy: z.object({ userName: z.string(), name: z.string().optional().describe('The person’s name (stock takings started before issue 28: absent).') }),
     stockTransferId: z.string().nullable(),
   },
   columns: (d) => ({
@@ -117,7 +123,8 @@ export const stockTakings = defineResource({
         ...body,
         items,
         createdAt: existing?.createdAt ?? ctx.clock.now().toISOString(),
-        createdBy: existing?.createdBy ?? { userName: caller.userName },
+        createdBy: existing?.createdBy ?? { userName: caller.userName, name: caller.name },
+        closedBy: body.closedBy ? { ...(body.closedBy as { userName: string }), name: userDisplayName(ctx.db, (body.closedBy as { userName: string }).userName) ?? (body.closedBy as { userName: string }).userName } : null,
         stockTransferId,
       };
       return doc;

@@ -2,15 +2,15 @@ import { z } from 'zod';
 import { errors } from '../../http/errors.js';
 import { defineResource, type Doc, type EngineContext } from '../engine/define.js';
 import { idKeyed } from '../engine/keys.js';
-import { decimal, enumOf, idKey, nameKey, nullableText } from '../engine/fields.js';
+import { decimal, enumOf, idKey, nameKey, nullableText, text } from '../engine/fields.js';
 import { putStored } from '../engine/repo.js';
 import { newId } from '../engine/service.js';
-import { transferSql } from './store.js';
+import { transferSql, userDisplayName } from './store.js';
 import { requireExisting } from '../engine/refs.js';
 import { STOCK_TRANSFER_TYPES } from '../numberings/resource.js';
 import { stocks } from '../stocks/resource.js';
 import { issueDocumentNumber } from './numbering.js';
-import { applyStock, findPlu, type TransferItem } from './stock.js';
+import { applyStock, findPlu, totalCost, withCosts, type TransferItem } from './stock.js';
 import { fieldMessage } from '../../i18n/say.js';
 
 /** What a client may POST; Sale and Correction are the server's own (CONTRACT §7). */
@@ -19,6 +19,22 @@ export const POSTABLE_TYPES = ['Income', 'Outcome', 'Transfer', 'Invoice'] as co
 const item = z.object({
   plu: z.object({ code: z.number().int().min(0), stockName: nameKey().optional() }),
   quantity: decimal().refine((n) => n > 0, fieldMessage('field.positive')),
+  costPrice: z
+    .object({ amount: decimal().min(0, fieldMessage('field.zeroOrMore')) })
+    .nullable()
+    .optional()
+    .describe(
+      'What one unit cost, without VAT. On an Income, the purchase price: it averages into the plu’s costPrice (weighted by quantity). ' +
+        'On every other document the hub writes it: the plu’s costPrice when it moved (a Transfer: the source’s), null when it had none.',
+    ),
+});
+
+/** Who delivered an Income, as on their delivery note or invoice. */
+const supplier = z.object({
+  name: text().min(1).max(200),
+  companyId: nullableText().default(null).describe('The supplier’s company number (IČO).'),
+  vatId: nullableText().default(null).describe('The supplier’s VAT number (IČ DPH / DIČ).'),
+  documentNumber: nullableText().default(null).describe('The number of the supplier’s delivery note or invoice.'),
 });
 
 /** The stock each item's plu must be in, by type. */
@@ -39,15 +55,20 @@ export const stockTransfers = defineResource({
     targetStockName: nameKey().nullable().default(null),
     items: z.array(item).min(1).max(1000),
     note: nullableText().default(null),
+    supplier: supplier.nullable().default(null).describe('Who delivered the goods: Income only (another type with a supplier: 400).'),
   }),
   // A Correction a stock taking made says, per item, what was expected and what was counted.
   answered: { items: z.array(item.extend({ expectedQuantity: z.number().optional(), actualQuantity: z.number().optional() })) },
   readOnly: {
     documentNumber: z.string(),
     createdAt: z.string(),
-    createdBy: z.object({ userName: z.string() }),
+    createdBy: z.object({ userName: z.string(), name: z.string().optional().describe('The person’s name when the document was made (documents made before issue 28: absent).') }),
     ticketId: z.string().nullable(),
     stockTakingId: z.string().nullable(),
+    totalCost: z
+      .object({ amount: z.number() })
+      .nullable()
+      .describe('Σ quantity × costPrice of the items with a cost, to the cent (a Sale: the cost of the goods sold); null when none has one.'),
   },
   columns: (d) => ({
     document_number: d.documentNumber as string,
@@ -57,6 +78,7 @@ export const stockTransfers = defineResource({
     target_stock_name: (d.targetStockName as string | null) ?? null,
     ticket_id: (d.ticketId as string | null) ?? null,
     stock_taking_id: (d.stockTakingId as string | null) ?? null,
+    supplier_name: (d.supplier as { name: string } | null | undefined)?.name ?? null,
   }),
   children: [
     {
@@ -77,6 +99,7 @@ export const stockTransfers = defineResource({
     },
     ticketId: { type: 'string', column: 'ticket_id' },
     stockTakingId: { type: 'string', column: 'stock_taking_id' },
+    supplierName: { type: 'string', column: 'supplier_name' },
     itemPluCode: { type: 'int', child: { table: 'stock_transfer_items', fk: 'transfer_id', column: 'plu_code' } },
     itemPluStockName: { type: 'string', child: { table: 'stock_transfer_items', fk: 'transfer_id', column: 'plu_stock_name' } },
   },
@@ -101,10 +124,11 @@ export const stockTransfers = defineResource({
       if (needsTarget && !body.targetStockName) throw errors.member('targetStockName', 'transfer.requiredFor', { type }, 'Required');
       const doc: Doc = { ...body, sourceStockName: needsSource ? body.sourceStockName : null, targetStockName: needsTarget ? body.targetStockName : null };
       if (type === 'Transfer' && doc.sourceStockName === doc.targetStockName) throw errors.member('targetStockName', 'transfer.sameStock');
+      if (type !== 'Income' && body.supplier !== null) throw errors.member('supplier', 'transfer.supplierOnlyIncome', { type });
       if (doc.sourceStockName) requireExisting(ctx, stocks, String(doc.sourceStockName), 'sourceStockName');
       if (doc.targetStockName) requireExisting(ctx, stocks, String(doc.targetStockName), 'targetStockName');
       const stock = itemStock(doc);
-      const items = (body.items as Array<{ plu: { code: number; stockName?: string }; quantity: number }>).map((it, i) => {
+      const items = (body.items as Array<{ plu: { code: number; stockName?: string }; quantity: number; costPrice?: { amount: number } | null }>).map((it, i) => {
         if (it.plu.stockName && it.plu.stockName !== stock) throw errors.member(`items[${i}].plu.stockName`, type === 'Income' ? 'transfer.wrongStockEnters' : 'transfer.wrongStockLeaves', { stock, type });
         const ref = { code: it.plu.code, stockName: stock };
         const plu = findPlu(ctx, ref);
@@ -117,15 +141,17 @@ export const stockTransfers = defineResource({
             throw errors.member(`items[${i}].plu`, 'transfer.targetNotStockItem', { code: ref.code, stock: String(doc.targetStockName), type: target.type });
           }
         }
-        return { plu: ref, quantity: it.quantity };
+        return { plu: ref, quantity: it.quantity, costPrice: it.costPrice ?? null };
       });
+      const costed = withCosts(ctx, type, stock, items);
       const now = ctx.clock.now();
       return {
         ...doc,
-        items,
+        items: costed,
+        totalCost: totalCost(costed),
         documentNumber: issueDocumentNumber(ctx, type, now, { fallback: false }),
         createdAt: now.toISOString(),
-        createdBy: { userName: caller.userName },
+        createdBy: { userName: caller.userName, name: caller.name },
         ticketId: null,
         stockTakingId: null,
       };
@@ -141,18 +167,22 @@ export function recordServerTransfer(
 ): Doc {
   const now = ctx.clock.now();
   const id = newId();
+  // A Sale's and a Correction's items name their own plus (stock included): each costs what its plu does now.
+  const items = withCosts(ctx, draft.type, null, draft.items);
   const doc: Doc = {
     id,
     documentNumber: issueDocumentNumber(ctx, draft.type, now, { fallback: true }),
     type: draft.type,
     createdAt: now.toISOString(),
-    createdBy: { userName: draft.userName },
+    createdBy: { userName: draft.userName, name: userDisplayName(ctx.db, draft.userName) ?? draft.userName },
     sourceStockName: null,
     targetStockName: null,
-    items: draft.items,
+    items,
     ticketId: draft.ticketId ?? null,
     stockTakingId: draft.stockTakingId ?? null,
     note: draft.note ?? null,
+    supplier: null,
+    totalCost: totalCost(items),
   };
   putStored(ctx.db, stockTransfers, id, doc, 1, now.getTime());
   applyStock(ctx, doc);

@@ -2,12 +2,19 @@
  * Moving stock: every transfer changes plus' stockQuantity in its own transaction (CONTRACT §7).
  * Server-made documents (Sale per closed ticket, Correction per closed stock taking) come through
  * here too, numbered like any other.
+ *
+ * Stock value (issue 28): a StockItem's `costPrice` is the weighted average of what its units cost.
+ * An Income item with a purchase price (`costPrice`, per unit without VAT) averages it in:
+ * (q₀·c₀ + q·p) / (q₀ + q); a Transfer brings the source's cost into the target the same way. When
+ * nothing was in stock (q₀ ≤ 0) or no cost was known, the new price is the cost. Every document
+ * records on each item the cost it moved at (the average before it moved), so a Sale holds the cost
+ * of the goods it sold and stock value over time adds up from the documents.
  */
 import { errors } from '../../http/errors.js';
-import { D, dec, toJsonNumber, type Dec } from '../../core/money.js';
+import { D, dec, roundMoney, toJsonNumber, type Dec } from '../../core/money.js';
 import type { Doc, EngineContext } from '../engine/define.js';
 import { putStored } from '../engine/repo.js';
-import { plus } from '../plus/resource.js';
+import { marginOf, plus } from '../plus/resource.js';
 import { pluRow, type PluRow } from './store.js';
 
 export interface PluRef {
@@ -17,6 +24,8 @@ export interface PluRef {
 export interface TransferItem {
   plu: PluRef;
   quantity: number;
+  /** What one unit moved at, without VAT: an Income's purchase price, else the plu's cost then; null when unknown. */
+  costPrice?: { amount: number } | null;
   [extra: string]: unknown;
 }
 
@@ -29,24 +38,68 @@ export function stockQuantityOf(ctx: EngineContext, ref: PluRef): Dec {
   return row ? dec((JSON.parse(row.doc) as { stockQuantity?: number }).stockQuantity ?? 0) : new D(0);
 }
 
-function adjust(ctx: EngineContext, ref: PluRef, delta: Dec, at: number): void {
+/** A plu's cost of one unit (its costPrice), or null. */
+export function costOf(row: PluRow | undefined): Dec | null {
+  if (!row) return null;
+  const amount = (JSON.parse(row.doc) as { costPrice?: { amount?: number } | null }).costPrice?.amount;
+  return typeof amount === 'number' ? dec(amount) : null;
+}
+
+/** The weighted average cost after `q` units costing `p` each join `q0` units costing `c0` each. */
+export function averageCost(q0: Dec, c0: Dec | null, q: Dec, p: Dec): Dec {
+  if (q0.lte(0) || c0 === null) return p;
+  return q0.times(c0).plus(q.times(p)).div(q0.plus(q));
+}
+
+/**
+ * Changes a plu's stock quantity by `delta`; units coming in at `incomingCost` average into its
+ * costPrice (and so its margin).
+ */
+function adjust(ctx: EngineContext, ref: PluRef, delta: Dec, at: number, incomingCost: Dec | null = null): void {
   if (delta.isZero()) return;
   const row = findPlu(ctx, ref);
   if (!row) throw errors.member('items', 'plu.notInStock', { code: ref.code, stock: ref.stockName });
   const doc = JSON.parse(row.doc) as Doc;
-  const next = toJsonNumber(dec((doc.stockQuantity as number) ?? 0).plus(delta));
-  putStored(ctx.db, plus, row.id, { ...doc, stockQuantity: next }, row.v + 1, at);
+  const before = dec((doc.stockQuantity as number) ?? 0);
+  const next: Doc = { ...doc, stockQuantity: toJsonNumber(before.plus(delta)) };
+  if (incomingCost !== null && delta.gt(0)) {
+    next.costPrice = { amount: toJsonNumber(averageCost(before, costOf(row), delta, incomingCost)) };
+    next.margin = marginOf(next);
+  }
+  putStored(ctx.db, plus, row.id, next, row.v + 1, at);
 }
 
-/** The signed stock movements a transfer makes, per plu. */
-export function movements(doc: Doc): Array<{ plu: PluRef; delta: Dec }> {
+/**
+ * The items as a document records them, each with the cost it moves at: an Income's purchase price
+ * where given, else the cost of the plu it takes from or adds to (a Transfer: the source's), before
+ * the move. `stock`: the stock the items' plus are in (the source, or an Income's target).
+ */
+export function withCosts(ctx: EngineContext, type: string, stock: string | null, items: TransferItem[]): TransferItem[] {
+  return items.map((item) => {
+    const given = type === 'Income' ? item.costPrice : undefined;
+    if (given !== undefined && given !== null) return { ...item, costPrice: { amount: given.amount } };
+    const cost = costOf(findPlu(ctx, stock === null ? item.plu : { code: item.plu.code, stockName: stock }));
+    return { ...item, costPrice: cost === null ? null : { amount: toJsonNumber(cost) } };
+  });
+}
+
+/** Σ quantity × cost of the items that have a cost, to the cent; null when none has one. */
+export function totalCost(items: TransferItem[]): { amount: number } | null {
+  const costed = items.filter((i) => i.costPrice);
+  if (!costed.length) return null;
+  return { amount: toJsonNumber(roundMoney(costed.reduce((sum, i) => sum.plus(dec(i.quantity).times(dec(i.costPrice!.amount))), new D(0)))) };
+}
+
+/** The signed stock movements a transfer makes, per plu; units coming in carry the cost they come at. */
+export function movements(doc: Doc): Array<{ plu: PluRef; delta: Dec; cost?: Dec | null }> {
   const items = doc.items as TransferItem[];
-  const out: Array<{ plu: PluRef; delta: Dec }> = [];
+  const out: Array<{ plu: PluRef; delta: Dec; cost?: Dec | null }> = [];
   for (const item of items) {
     const q = dec(item.quantity);
+    const cost = item.costPrice ? dec(item.costPrice.amount) : null;
     switch (doc.type) {
       case 'Income':
-        out.push({ plu: { code: item.plu.code, stockName: String(doc.targetStockName) }, delta: q });
+        out.push({ plu: { code: item.plu.code, stockName: String(doc.targetStockName) }, delta: q, cost });
         break;
       case 'Outcome':
       case 'Invoice':
@@ -54,7 +107,7 @@ export function movements(doc: Doc): Array<{ plu: PluRef; delta: Dec }> {
         break;
       case 'Transfer':
         out.push({ plu: { code: item.plu.code, stockName: String(doc.sourceStockName) }, delta: q.negated() });
-        out.push({ plu: { code: item.plu.code, stockName: String(doc.targetStockName) }, delta: q });
+        out.push({ plu: { code: item.plu.code, stockName: String(doc.targetStockName) }, delta: q, cost });
         break;
       case 'Sale':
         out.push({ plu: item.plu, delta: q.negated() });
@@ -69,7 +122,7 @@ export function movements(doc: Doc): Array<{ plu: PluRef; delta: Dec }> {
 
 export function applyStock(ctx: EngineContext, doc: Doc): void {
   const at = ctx.clock.now().getTime();
-  for (const m of movements(doc)) adjust(ctx, m.plu, m.delta, at);
+  for (const m of movements(doc)) adjust(ctx, m.plu, m.delta, at, m.cost ?? null);
 }
 
 const MAX_RECIPE_DEPTH = 5;

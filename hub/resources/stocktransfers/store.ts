@@ -14,6 +14,11 @@ export function activeNumberingId(db: Db, type: string): string | undefined {
   return rawSql.get<{ id: string }>(db, 'SELECT id FROM stock_transfer_numberings WHERE type = ? AND is_active = 1 LIMIT 1', [type])?.id;
 }
 
+/** The name of a user (as it is now), for documents the hub makes in their name; undefined for an unknown user. */
+export function userDisplayName(db: Db, userName: string): string | undefined {
+  return rawSql.get<{ name: string | null }>(db, "SELECT json_extract(doc, '$.name') AS name FROM users WHERE user_name = ? COLLATE NOCASE", [userName])?.name ?? undefined;
+}
+
 export interface PluRow {
   id: string;
   v: number;

@@ -44,7 +44,7 @@ export function orderDeltas(before: TicketItem[], after: TicketItem[]): { added:
 }
 
 /**
- * The order endpoints of each line's plu, active ones only (an inactive printer is switched off on
+ * The order endpoints of each line's plu (its own, its category's, and those mirroring either), active ones only (an inactive printer is switched off on
  * purpose). Cached statements (store.ts): this runs inside every ticket write's transaction.
  */
 function endpointsOfLines(ctx: EngineContext, lines: Line[]): Array<Array<{ name: string; type: string }>> {
@@ -58,7 +58,10 @@ function endpointsOfLines(ctx: EngineContext, lines: Line[]): Array<Array<{ name
       // The plu's own endpoints, and those its category is routed to (issue 21), each once.
       const route = pluOrderEndpoints(ctx.db, item.plu.code, item.plu.stockName);
       const byCategory = route.category === null ? [] : [...active].filter(([, e]) => e.categories.includes(route.category!)).map(([name]) => name);
-      names = [...new Set([...route.names, ...byCategory])];
+      const direct = new Set([...route.names, ...byCategory]);
+      // Endpoints that mirror one of these (a kitchen display showing what a printer prints), one level deep.
+      const mirrors = [...active].filter(([, e]) => e.mirrorOf !== null && direct.has(e.mirrorOf)).map(([name]) => name);
+      names = [...new Set([...direct, ...mirrors])];
       namesOf.set(key, names);
     }
     return names.filter((n) => active.has(n)).map((name) => ({ name, type: active.get(name)!.type }));

@@ -96,14 +96,14 @@ export function pluOrderEndpoints(db: Db, code: number, stockName: string): { na
   return { names: row?.names ? (JSON.parse(row.names) as string[]) : [], category: row?.category ?? null };
 }
 
-/** Active order endpoints by name → type and the categories routed to them, read once per write. */
-export function activeEndpointTypes(db: Db): Map<string, { type: string; categories: string[] }> {
-  const rows = rawSql.all<{ name: string; type: string; categories: string | null }>(
+/** Active order endpoints by name → type, the categories routed to them and the endpoint they mirror, read once per write. */
+export function activeEndpointTypes(db: Db): Map<string, { type: string; categories: string[]; mirrorOf: string | null }> {
+  const rows = rawSql.all<{ name: string; type: string; categories: string | null; mirrorOf: string | null }>(
     db,
-    "SELECT name, type, json_extract(doc, '$.categoryNames') AS categories FROM order_endpoints WHERE is_active = 1",
+    "SELECT name, type, json_extract(doc, '$.categoryNames') AS categories, json_extract(doc, '$.mirrorOf') AS mirrorOf FROM order_endpoints WHERE is_active = 1",
     [],
   );
-  return new Map(rows.map((e) => [e.name, { type: e.type, categories: e.categories ? (JSON.parse(e.categories) as string[]) : [] }]));
+  return new Map(rows.map((e) => [e.name, { type: e.type, categories: e.categories ? (JSON.parse(e.categories) as string[]) : [], mirrorOf: e.mirrorOf ?? null }]));
 }
 
 /** The customer holding a card. */

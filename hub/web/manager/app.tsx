@@ -10,6 +10,7 @@ import { liveStatus, startLive, stopLive } from './lib/live';
 import { linkHandler, loc, match, navigate, useLocation } from './lib/router';
 import { logout, refreshSession, useCan, useSession } from './lib/session';
 import { useStore } from './lib/store';
+import { rightsWords } from './lib/rights-words';
 import { Catalog } from './pages/Catalog';
 import { Customers } from './pages/Customers';
 import { Devices } from './pages/Devices';
@@ -43,7 +44,7 @@ function Page({ path }: { path: string }) {
   if (view && !allowed(view, can)) {
     return (
       <Empty icon="alert" title={t('notYours')}>
-        {t('askRights', { rights: (view.needs ?? []).join(', ') })}
+        {t('askRights', { rights: rightsWords(view.needs ?? []) })}
       </Empty>
     );
   }

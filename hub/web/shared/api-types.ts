@@ -1740,6 +1740,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/categories/{name}/rename": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rename a category, with its products and routings
+         * @description Requires PluUpdate, and OrderEndpointUpdate when an order endpoint routes the category. In one transaction the category is stored under the new name (its `_v` follows on from the old one's; the change log has an upsert of the new name and a delete of the old one), every plu whose `category` named it is stored naming the new one, and so is every order endpoint whose `categoryNames` held it (each with its own `_v` + 1 and change-log entry). The same name: nothing changes. Past sales keep the name they were sold under.
+         */
+        post: operations["categories.rename"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/stockvalue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What each stock is worth now, and what moved through it at cost between two days
+         * @description Requires StockRead. `value` is Σ stockQuantity × costPrice of each stock’s StockItems now; a StockItem’s costPrice is the weighted average of the purchase prices its Income documents carried. Between `from` and `to` (local days in the shop’s time zone, both included): goods received, transferred in and out, the cost of goods sold (Sale and Invoice), written off (Outcome) and the stock takings’ corrections, each at the cost the documents recorded when they moved. Items that moved without a known cost are counted, not valued.
+         */
+        get: operations["stockvalue.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/health": {
         parameters: {
             query?: never;
@@ -1957,6 +1997,8 @@ export interface components {
                 amount: number;
                 balance: number;
                 userName: string;
+                /** @description The name of who changed the credit (changes before issue 28: absent). */
+                name?: string;
             }[];
             /** @description Version: 1 on create, +1 on every stored change. */
             readonly _v: number;
@@ -2299,6 +2341,11 @@ export interface components {
             };
             /** @default [] */
             categoryNames: string[];
+            /**
+             * @description Another order endpoint: every order that one gets (for its plus and its categories), this one gets too — a kitchen display that shows what the kitchen printer prints, and goes on doing so as the menu changes. One level: what the other mirrors is not followed.
+             * @default null
+             */
+            mirrorOf: string | null;
             /** @description The names of the secret settings stored (names holding password, secret, token, API key, private key, credential or PIN); their values are never answered. A PUT that leaves one out keeps it while the address, the driver or type and every setting naming a place (address, host, URL, port, server, IP) stay the same, and drops it otherwise; "" removes it. */
             readonly secretSettings: string[];
             /** @description Version: 1 on create, +1 on every stored change. */
@@ -2325,6 +2372,11 @@ export interface components {
             };
             /** @default [] */
             categoryNames: string[];
+            /**
+             * @description Another order endpoint: every order that one gets (for its plus and its categories), this one gets too — a kitchen display that shows what the kitchen printer prints, and goes on doing so as the menu changes. One level: what the other mirrors is not followed.
+             * @default null
+             */
+            mirrorOf: string | null;
             /** @description If given, the stored version must equal it (else 409); a body without `_v` is not checked. */
             _v?: number;
         };
@@ -2400,6 +2452,16 @@ export interface components {
             description: string;
             /** @default true */
             isActive: boolean;
+            /**
+             * @description The colour of its tile on a register’s menu grid, `#rrggbb` (answered in lower case); null: the register’s own.
+             * @default null
+             */
+            color: string | null;
+            /**
+             * @description Its place among the categories on a register’s menu grid and in the manager’s page: ascending, ties by name (`$sort=order,name`).
+             * @default 0
+             */
+            order: number;
             /** @description Version: 1 on create, +1 on every stored change. */
             readonly _v: number;
         };
@@ -2410,6 +2472,16 @@ export interface components {
             description: string;
             /** @default true */
             isActive: boolean;
+            /**
+             * @description The colour of its tile on a register’s menu grid, `#rrggbb` (answered in lower case); null: the register’s own.
+             * @default null
+             */
+            color: string | null;
+            /**
+             * @description Its place among the categories on a register’s menu grid and in the manager’s page: ascending, ties by name (`$sort=order,name`).
+             * @default 0
+             */
+            order: number;
             /** @description If given, the stored version must equal it (else 409); a body without `_v` is not checked. */
             _v?: number;
         };
@@ -2464,6 +2536,11 @@ export interface components {
             barcode: string | null;
             /** @default null */
             minimumQuantity: number | null;
+            /**
+             * @description The unit its stock is counted in (`ks`, `kg`, `l`, `fľ.`…; at most 16 characters): every stock figure of it is in this unit. Null: pieces.
+             * @default null
+             */
+            unit: string | null;
             readonly stockQuantity: number;
             /** @description Computed from unitPrice, vatInfo and costPrice at each write; null without a costPrice. */
             readonly margin: {
@@ -2519,6 +2596,11 @@ export interface components {
             barcode: string | null;
             /** @default null */
             minimumQuantity: number | null;
+            /**
+             * @description The unit its stock is counted in (`ks`, `kg`, `l`, `fľ.`…; at most 16 characters): every stock figure of it is in this unit. Null: pieces.
+             * @default null
+             */
+            unit: string | null;
             /** @description If given, the stored version must equal it (else 409); a body without `_v` is not checked. */
             _v?: number;
         };
@@ -2897,22 +2979,54 @@ export interface components {
                     stockName?: string;
                 };
                 quantity: number;
+                /** @description What one unit cost, without VAT. On an Income, the purchase price: it averages into the plu’s costPrice (weighted by quantity). On every other document the hub writes it: the plu’s costPrice when it moved (a Transfer: the source’s), null when it had none. */
+                costPrice?: {
+                    amount: number;
+                } | null;
                 expectedQuantity?: number;
                 actualQuantity?: number;
             }[];
             /** @default null */
             note: string | null;
+            /**
+             * @description Who delivered the goods: Income only (another type with a supplier: 400).
+             * @default null
+             */
+            supplier: {
+                name: string;
+                /**
+                 * @description The supplier’s company number (IČO).
+                 * @default null
+                 */
+                companyId: string | null;
+                /**
+                 * @description The supplier’s VAT number (IČ DPH / DIČ).
+                 * @default null
+                 */
+                vatId: string | null;
+                /**
+                 * @description The number of the supplier’s delivery note or invoice.
+                 * @default null
+                 */
+                documentNumber: string | null;
+            } | null;
             readonly documentNumber: string;
             readonly createdAt: string;
             readonly createdBy: {
                 userName: string;
+                /** @description The person’s name when the document was made (documents made before issue 28: absent). */
+                name?: string;
             };
             readonly ticketId: string | null;
             readonly stockTakingId: string | null;
+            /** @description Σ quantity × costPrice of the items with a cost, to the cent (a Sale: the cost of the goods sold); null when none has one. */
+            readonly totalCost: {
+                amount: number;
+            } | null;
             /** @description Version: 1 on create, +1 on every stored change. */
             readonly _v: number;
         };
-        /** @description A StockTransfer as written by a client. Unknown top-level fields are dropped; server-owned fields (`documentNumber`, `createdAt`, `createdBy`, `ticketId`, `stockTakingId`) are ignored. */
+        /** @description A StockTransfer as written by a client. Unknown top-level fields are dropped; server-owned fields (`documentNumber`, `createdAt`, `createdBy`, `ticketId`, `stockTakingId`, `totalCost`) are ignored. */
         StockTransferInput: {
             id?: string;
             /** @enum {string} */
@@ -2927,9 +3041,35 @@ export interface components {
                     stockName?: string;
                 };
                 quantity: number;
+                /** @description What one unit cost, without VAT. On an Income, the purchase price: it averages into the plu’s costPrice (weighted by quantity). On every other document the hub writes it: the plu’s costPrice when it moved (a Transfer: the source’s), null when it had none. */
+                costPrice?: {
+                    amount: number;
+                } | null;
             }[];
             /** @default null */
             note: string | null;
+            /**
+             * @description Who delivered the goods: Income only (another type with a supplier: 400).
+             * @default null
+             */
+            supplier: {
+                name: string;
+                /**
+                 * @description The supplier’s company number (IČO).
+                 * @default null
+                 */
+                companyId: string | null;
+                /**
+                 * @description The supplier’s VAT number (IČ DPH / DIČ).
+                 * @default null
+                 */
+                vatId: string | null;
+                /**
+                 * @description The number of the supplier’s delivery note or invoice.
+                 * @default null
+                 */
+                documentNumber: string | null;
+            } | null;
             /** @description If given, the stored version must equal it (else 409); a body without `_v` is not checked. */
             _v?: number;
         };
@@ -2945,9 +3085,10 @@ export interface components {
             id: string;
             /** @default null */
             closedAt: string | null;
-            /** @default null */
             closedBy: {
                 userName: string;
+                /** @description Their name, as the hub completed it. */
+                name?: string;
             } | null;
             /** @default null */
             currencyLabel: string | null;
@@ -2966,6 +3107,8 @@ export interface components {
             readonly createdAt: string;
             readonly createdBy: {
                 userName: string;
+                /** @description The person’s name (stock takings started before issue 28: absent). */
+                name?: string;
             };
             readonly stockTransferId: string | null;
             /** @description Version: 1 on create, +1 on every stored change. */
@@ -2976,7 +3119,10 @@ export interface components {
             id?: string;
             /** @default null */
             closedAt: string | null;
-            /** @default null */
+            /**
+             * @description Who closed it (with closedAt); the hub adds their `name`.
+             * @default null
+             */
             closedBy: {
                 userName: string;
             } | null;
@@ -3969,6 +4115,53 @@ export interface components {
             kind: string;
             state: string;
             shiftId: string;
+        };
+        StockValue: {
+            /** @description First day of the period, `YYYY-MM-DD` (local). */
+            from: string;
+            /** @description Last day of the period, `YYYY-MM-DD` (local), included. */
+            to: string;
+            stocks: {
+                stockName: string;
+                /** @description What its StockItems are worth now: Σ stockQuantity × costPrice (negative stock counts negative). Exact to the cent. */
+                value: number;
+                /** @description Income in the period, at purchase prices. Exact to the cent. */
+                received: number;
+                /** @description Transfers into it in the period, at the cost they left their stock with. Exact to the cent. */
+                transferredIn: number;
+                /** @description Transfers out of it in the period, at its cost then. Exact to the cent. */
+                transferredOut: number;
+                /** @description Sale and Invoice documents in the period, at the cost each item left at; returns deducted. Exact to the cent. */
+                costOfGoodsSold: number;
+                /** @description Outcome documents (write-offs) in the period, at cost. Exact to the cent. */
+                writtenOff: number;
+                /** @description Stock takings’ corrections in the period, at cost: a surplus adds, a shortage subtracts. Exact to the cent. */
+                corrections: number;
+                /** @description Its StockItems. */
+                products: number;
+                /** @description StockItems with stock but no costPrice: not in `value`. */
+                productsWithoutCost: number;
+                /** @description Document items of the period that moved without a cost: not in the period’s figures. */
+                movesWithoutCost: number;
+            }[];
+            totals: {
+                /** @description What its StockItems are worth now: Σ stockQuantity × costPrice (negative stock counts negative). Exact to the cent. */
+                value: number;
+                /** @description Income in the period, at purchase prices. Exact to the cent. */
+                received: number;
+                /** @description Transfers into it in the period, at the cost they left their stock with. Exact to the cent. */
+                transferredIn: number;
+                /** @description Transfers out of it in the period, at its cost then. Exact to the cent. */
+                transferredOut: number;
+                /** @description Sale and Invoice documents in the period, at the cost each item left at; returns deducted. Exact to the cent. */
+                costOfGoodsSold: number;
+                /** @description Outcome documents (write-offs) in the period, at cost. Exact to the cent. */
+                writtenOff: number;
+                /** @description Stock takings’ corrections in the period, at cost: a surplus adds, a shortage subtracts. Exact to the cent. */
+                corrections: number;
+                productsWithoutCost: number;
+                movesWithoutCost: number;
+            };
         };
         Health: {
             /** @enum {string} */
@@ -6747,7 +6940,7 @@ export interface operations {
                 /** @description Page size, 0..1000; outside that range: 400. */
                 $take?: number;
                 /**
-                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `name` ascending, so paging is stable; without `$sort` the order is `name` ascending. Unknown key: 400. Keys: `name`, `isActive`, `type`, `address`, `settings`, `categoryNames`, `secretSettings`.
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `name` ascending, so paging is stable; without `$sort` the order is `name` ascending. Unknown key: 400. Keys: `name`, `isActive`, `type`, `address`, `settings`, `categoryNames`, `mirrorOf`, `secretSettings`.
                  * @example -name
                  */
                 $sort?: string;
@@ -8697,7 +8890,7 @@ export interface operations {
                 /** @description Page size, 0..1000; outside that range: 400. */
                 $take?: number;
                 /**
-                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `name` ascending, so paging is stable; without `$sort` the order is `name` ascending. Unknown key: 400. Keys: `name`, `description`, `isActive`.
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `name` ascending, so paging is stable; without `$sort` the order is `name` ascending. Unknown key: 400. Keys: `name`, `description`, `isActive`, `color`, `order`.
                  * @example -name
                  */
                 $sort?: string;
@@ -8798,7 +8991,9 @@ export interface operations {
                 /**
                  * @example {
                  *       "name": "Nápoje",
-                 *       "description": "Nealko, pivo, víno"
+                 *       "description": "Nealko, pivo, víno",
+                 *       "color": "#2f80ed",
+                 *       "order": 2
                  *     }
                  */
                 "application/json": components["schemas"]["CategoryInput"];
@@ -9343,7 +9538,7 @@ export interface operations {
                 /** @description Page size, 0..1000; outside that range: 400. */
                 $take?: number;
                 /**
-                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `code`, `stockName`, `name`, `type`, `unitPrice`, `vatInfo`, `orderEndpointNames`, `receipt`, `isActive`, `category`, `costPrice`, `barcode`, `minimumQuantity`, `stockQuantity`, `margin`, `isBelowMinimum`.
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `code`, `stockName`, `name`, `type`, `unitPrice`, `vatInfo`, `orderEndpointNames`, `receipt`, `isActive`, `category`, `costPrice`, `barcode`, `minimumQuantity`, `unit`, `stockQuantity`, `margin`, `isBelowMinimum`.
                  * @example -id
                  */
                 $sort?: string;
@@ -12648,7 +12843,7 @@ export interface operations {
                 /** @description Page size, 0..1000; outside that range: 400. */
                 $take?: number;
                 /**
-                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `type`, `sourceStockName`, `targetStockName`, `items`, `note`, `documentNumber`, `createdAt`, `createdBy`, `ticketId`, `stockTakingId`, `stockName`, `itemPluCode`, `itemPluStockName`.
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `type`, `sourceStockName`, `targetStockName`, `items`, `note`, `supplier`, `documentNumber`, `createdAt`, `createdBy`, `ticketId`, `stockTakingId`, `totalCost`, `stockName`, `supplierName`, `itemPluCode`, `itemPluStockName`.
                  * @example -id
                  */
                 $sort?: string;
@@ -12689,6 +12884,11 @@ export interface operations {
                  * @example startswith:Ab
                  */
                 stockTakingId?: string;
+                /**
+                 * @description NData filter on `supplierName`, of type text. Syntax `OP:ARG;OP:ARG` (operations joined by `;` are ANDed; so are repeated parameters); a plain value means `eq`. Operators: `eq` (the default), `ne`, `gt`, `ge`, `lt`, `le`, `in`, `nin`, `contains`, `startswith`. `contains` and `startswith` ignore letter case. `in`/`nin` take comma-separated values (a value holding a comma is written in double quotes, CSV style); `null` with `eq`/`ne` matches a missing value. A bad value or operator: 400 naming this filter.
+                 * @example startswith:Ab
+                 */
+                supplierName?: string;
                 /**
                  * @description NData filter on `itemPluCode`, of type integer. Syntax `OP:ARG;OP:ARG` (operations joined by `;` are ANDed; so are repeated parameters); a plain value means `eq`. Operators: `eq` (the default), `ne`, `gt`, `ge`, `lt`, `le`, `in`, `nin`. `in`/`nin` take comma-separated values (a value holding a comma is written in double quotes, CSV style); `null` with `eq`/`ne` matches a missing value. A bad value or operator: 400 naming this filter.
                  * @example ge:10;lt:20
@@ -21002,6 +21202,267 @@ export interface operations {
                         status?: 415;
                         /** @enum {integer} */
                         errorCode?: 3;
+                    };
+                };
+            };
+            /** @description More requests from this address than the rate limit (`POS_HUB_RATE_LIMIT` per second) allows. (errorCode 10 TooManyRequests) */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 429;
+                        /** @enum {integer} */
+                        errorCode?: 10;
+                    };
+                };
+            };
+        };
+    };
+    "categories.rename": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
+                /**
+                 * @description The expected `_v` (`"3"`), as `_v` in the body: another answers 409.
+                 * @example "3"
+                 */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description The category’s current name. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The new name. */
+                    name: string;
+                    /** @description The expected `_v` of the category: another answers 409. */
+                    _v?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The category under its new name. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Category"];
+                };
+            };
+            /**
+             * @description - An invalid new name, or one another category has (`code: Unique`). (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
+             *     - A malformed `Idempotency-Key`. (errorCode 3 ValidationFailed)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description No, unknown, expired or revoked token. (errorCode 1 Unauthenticated) */
+            401: {
+                headers: {
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 401;
+                        /** @enum {integer} */
+                        errorCode?: 1;
+                    };
+                };
+            };
+            /** @description Without PluUpdate, or without OrderEndpointUpdate when an order endpoint routes the category. (errorCode 2 Unauthorized) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 403;
+                        /** @enum {integer} */
+                        errorCode?: 2;
+                    };
+                };
+            };
+            /** @description No category has this name. (errorCode 7 NotFound) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 404;
+                        /** @enum {integer} */
+                        errorCode?: 7;
+                    };
+                };
+            };
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 409;
+                        /** @enum {integer} */
+                        errorCode?: 6 | 11;
+                    };
+                };
+            };
+            /** @description The body is larger than 1 MiB. (errorCode 3 ValidationFailed) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 413;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description A non-empty body that is not `application/json`. (errorCode 3 ValidationFailed) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 415;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description More requests from this address than the rate limit (`POS_HUB_RATE_LIMIT` per second) allows. (errorCode 10 TooManyRequests) */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 429;
+                        /** @enum {integer} */
+                        errorCode?: 10;
+                    };
+                };
+            };
+        };
+    };
+    "stockvalue.get": {
+        parameters: {
+            query: {
+                /**
+                 * @description First day, `YYYY-MM-DD` (local).
+                 * @example 2026-11-01
+                 */
+                from: string;
+                /**
+                 * @description Last day, `YYYY-MM-DD` (local), included.
+                 * @example 2026-11-30
+                 */
+                to: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Each stock’s value and movements, and their totals. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StockValue"];
+                };
+            };
+            /**
+             * @description - A missing or malformed `from` or `to`, or `to` before `from`; `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description No, unknown, expired or revoked token. (errorCode 1 Unauthenticated) */
+            401: {
+                headers: {
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 401;
+                        /** @enum {integer} */
+                        errorCode?: 1;
+                    };
+                };
+            };
+            /** @description Without StockRead. (errorCode 2 Unauthorized) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 403;
+                        /** @enum {integer} */
+                        errorCode?: 2;
                     };
                 };
             };

@@ -7,3 +7,21 @@ export function readStored<T>(key: string): T | null {
     return null;
   }
 }
+
+/** Keeps a JSON value in localStorage; false when it cannot (private mode, storage full). */
+export function writeStored(key: string, value: unknown): boolean {
+  try {
+    localStorage.setItem(key, JSON.stringify(value));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function removeStored(key: string): void {
+  try {
+    localStorage.removeItem(key);
+  } catch {
+    /* nothing kept, nothing to remove */
+  }
+}

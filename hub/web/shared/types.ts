@@ -3,7 +3,7 @@
  * generated from the hub's OpenAPI document (./api-types.ts, `npm run web:types`), so a field the
  * hub renames or drops is a compile error here rather than an `undefined` on a screen.
  */
-import type { components } from './api-types';
+import type { components } from './api-types.js';
 
 type Schemas = components['schemas'];
 
@@ -20,6 +20,8 @@ export type PrinterStatus = Schemas['PrinterStatus'];
 export type FiscalDevice = Schemas['FiscalDevice'];
 export type Stock = Schemas['Stock'];
 export type Plu = Schemas['Plu'];
+/** A product category: its name, colour and place on a register's menu grid. */
+export type Category = Schemas['Category'];
 export type Money = Plu['unitPrice'];
 export type PluRef = Plu['receipt'][number]['pluId'];
 export type Modifier = Schemas['Modifier'];

@@ -12,6 +12,7 @@ import { useLive } from '../lib/live';
 import { refreshSession, useCan } from '../lib/session';
 import { Button, confirm, Drawer, Notice, Spinner, toast } from './ui';
 import { messages } from '../../shared/i18n';
+import { rightWord } from '../lib/rights-words';
 
 const t = messages({
   gone: { en: 'This {noun} no longer exists.', sk: 'Tento záznam ({noun}) už neexistuje.', cs: 'Tento záznam ({noun}) už neexistuje.' },
@@ -51,6 +52,11 @@ interface Props<T extends object> {
   rights: { create: string; update: string; delete?: string };
   onClose: () => void;
   onSaved?: (doc: T) => void;
+  /**
+   * Stores the body instead of the one POST or PUT (a category renamed on the way, say); answers the
+   * stored document. `key` is the stored key (null for a new one).
+   */
+  save?: (body: object, ctx: { isNew: boolean; key: string | null }) => Promise<T>;
   /** The body the hub takes, from the form's values (default: the values as they are). */
   toBody?: (values: T, isNew: boolean) => object;
   wide?: boolean;
@@ -101,7 +107,11 @@ export function Editor<T extends object>(props: Props<T>) {
     form.submit(async (values) => {
       const body = props.toBody ? props.toBody(values, isNew) : values;
       try {
-        const doc = isNew ? await api.post<T>(path(resource), body as Record<string, unknown>) : await api.put<T>(path(resource, editKey!), body as Record<string, unknown>);
+        const doc = props.save
+          ? await props.save(body, { isNew, key: editKey })
+          : isNew
+            ? await api.post<T>(path(resource), body as Record<string, unknown>)
+            : await api.put<T>(path(resource, editKey!), body as Record<string, unknown>);
         toast(t('saved', { Noun: props.noun, noun: props.noun.toLowerCase() }));
         props.onSaved?.(doc);
         props.onClose();
@@ -169,7 +179,7 @@ export function Editor<T extends object>(props: Props<T>) {
             if (canEdit) void save();
           }}
         >
-          {!canEdit && <Notice tone="info">{t('readOnly', { noun: props.noun.toLowerCase(), right: isNew ? rights.create : rights.update })}</Notice>}
+          {!canEdit && <Notice tone="info">{t('readOnly', { noun: props.noun.toLowerCase(), right: rightWord(isNew ? rights.create : rights.update) })}</Notice>}
           {changedMeanwhile && (
             <Notice tone="warn">
               {t('meanwhile', { noun: props.noun.toLowerCase() })}{' '}

@@ -6,12 +6,39 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { checks, type Check, type FormApi } from '../lib/form';
-import { isoDay } from '../lib/format';
-import { messages } from '../../shared/i18n';
+import { dayStart, isoDay, numberText } from '../lib/format';
+import { Icon } from './Icon';
+import { intlLocale, messages } from '../../shared/i18n';
 
 const t = messages({
   required: { en: '{label} is required.', sk: 'Pole {label} je povinné.', cs: 'Pole {label} je povinné.' },
+  noColor: { en: 'No colour', sk: 'Bez farby', cs: 'Bez barvy' },
+  notADate: { en: 'Enter a date like {example}.', sk: 'Zadajte dátum, napr. {example}.', cs: 'Zadejte datum, např. {example}.' },
+  calendar: { en: 'Choose in a calendar', sk: 'Vybrať v kalendári', cs: 'Vybrat v kalendáři' },
 });
+
+/** A day as the page's language writes it ("21. 11. 2026", "21/11/2026"), from `yyyy-mm-dd`. */
+function dayText(iso: string): string {
+  const [y, m, d] = iso.split('-').map(Number);
+  return new Intl.DateTimeFormat(intlLocale(), { day: 'numeric', month: 'numeric', year: 'numeric' }).format(new Date(y, m - 1, d)).replace(/[\u00a0\u202f]/g, ' ');
+}
+
+/**
+ * `yyyy-mm-dd` of a typed day: the page's way (day, month, year with dots or slashes) or ISO; null
+ * when it is none, or no such day.
+ */
+export function parseDay(text: string): string | null {
+  const t = text.replace(/[\s\u00a0\u202f]/g, '');
+  const iso = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(t);
+  const local = /^(\d{1,2})[./](\d{1,2})[./](\d{4})$/.exec(t);
+  const [y, m, d] = iso ? [iso[1], iso[2], iso[3]].map(Number) : local ? [local[3], local[2], local[1]].map(Number) : [NaN, NaN, NaN];
+  const date = new Date(y, m - 1, d);
+  if (Number.isNaN(date.getTime()) || date.getFullYear() !== y || date.getMonth() !== m - 1 || date.getDate() !== d) return null;
+  return isoDay(date);
+}
+
+/** Colours offered first by a colour field (the browser's picker lists them): distinct on a register's grid. */
+const SUGGESTED_COLORS = ['#e53935', '#fb8c00', '#fdd835', '#43a047', '#00897b', '#1e88e5', '#5e35b1', '#d81b60', '#6d4c41', '#546e7a'];
 
 export interface Option {
   value: string;
@@ -21,7 +48,7 @@ export interface Option {
 /** Any form: a field reads and writes its member by path, whatever the document's type. */
 export type AnyForm = FormApi<unknown>;
 
-type Kind = 'text' | 'password' | 'email' | 'search' | 'number' | 'select' | 'switch' | 'textarea' | 'date' | 'day' | 'checklist';
+type Kind = 'text' | 'password' | 'email' | 'search' | 'number' | 'select' | 'switch' | 'textarea' | 'date' | 'day' | 'checklist' | 'color';
 
 interface Props {
   label: string;
@@ -40,6 +67,8 @@ interface Props {
   places?: number;
   maxLength?: number;
   options?: Option[];
+  /** Suggestions a text field offers as one types (a datalist); any other text is still taken. */
+  list?: string[];
   /** A first option for "no choice" in a select. */
   emptyOption?: string;
   placeholder?: string;
@@ -98,14 +127,21 @@ export function Field(props: Props) {
     return form!.register(name!, check);
   }, [bound, form?.register, name]);
 
-  // Numbers keep the typed text (e.g. "1," on the way to "1,5") apart from the parsed value.
-  const [text, setText] = useState(() => (value === null || value === undefined ? '' : String(value)));
+  // Numbers and days keep the typed text (e.g. "1," on the way to "1,5") apart from the parsed value;
+  // a value shown anew is written the page's way ("6,5" in Slovak, not "6.5").
+  const isDay = kind === 'date' || kind === 'day';
+  const dayOf = (v: unknown) => (typeof v === 'string' && v ? (kind === 'day' ? v : isoDay(new Date(v))) : '');
+  const shownAs = (v: unknown) => (v === null || v === undefined || v === '' ? '' : isDay ? (dayOf(v) ? dayText(dayOf(v)) : '') : numberText(v));
+  const [text, setText] = useState(() => shownAs(value));
+  const [badDay, setBadDay] = useState(false);
   const lastNumber = useRef<unknown>(value);
-  if (kind === 'number' && value !== lastNumber.current) {
+  if ((kind === 'number' || isDay) && value !== lastNumber.current) {
     lastNumber.current = value;
-    const shown = parseNumber(text);
-    if (shown !== value) setText(value === null || value === undefined ? '' : String(value));
+    const typed = kind === 'number' ? parseNumber(text) : parseDay(text);
+    const same = kind === 'number' ? typed === value : typed === (dayOf(value) || null);
+    if (!same) setText(shownAs(value));
   }
+  const picker = useRef<HTMLInputElement>(null);
 
   const describedBy = error ? `${id}-err` : props.hint ? `${id}-hint` : undefined;
   const common = {
@@ -187,24 +223,94 @@ export function Field(props: Props) {
         />
       );
       break;
+    case 'color': {
+      // `#rrggbb`, or null (nullable): the hub's colour form. The browser's own picker, with suggestions.
+      const hex = typeof value === 'string' && /^#[0-9a-f]{6}$/i.test(value) ? value.toLowerCase() : null;
+      control = (
+        <span class="color-field">
+          <input {...common} class="color-input" type="color" list={`${id}-colors`} value={hex ?? '#9e9e9e'} onInput={(e) => change(e.currentTarget.value.toLowerCase())} />
+          <datalist id={`${id}-colors`}>
+            {SUGGESTED_COLORS.map((c) => (
+              <option key={c} value={c} />
+            ))}
+          </datalist>
+          <span class="mono color-code">{hex ?? t('noColor')}</span>
+          {props.nullable && hex && (
+            <button type="button" class="btn btn-ghost btn-small" disabled={props.disabled} onClick={() => change(null)}>
+              {t('noColor')}
+            </button>
+          )}
+        </span>
+      );
+      break;
+    }
     case 'date':
     case 'day': {
-      // `date` holds an ISO instant (local midnight); `day` a plain yyyy-mm-dd (filters).
-      const shown = typeof value === 'string' && value ? (kind === 'day' ? value : isoDay(new Date(value))) : '';
+      // `date` holds an ISO instant (local midnight); `day` a plain yyyy-mm-dd (filters). Written and
+      // typed the page's way, whatever the browser's language (a native date input follows the
+      // browser's); the calendar button opens the browser's own picker.
+      const commit = (d: string | null) => {
+        lastNumber.current = d === null ? null : kind === 'day' ? d : dayStart(d);
+        change(lastNumber.current);
+      };
+      const example = dayText(isoDay(new Date()));
       control = (
-        <input
-          {...common}
-          class={inputClass}
-          type="date"
-          value={shown}
-          onChange={(e) => {
-            const d = e.currentTarget.value;
-            if (!d) return change(null);
-            if (kind === 'day') return change(d);
-            const [y, m, day] = d.split('-').map(Number);
-            change(new Date(y, m - 1, day).toISOString());
-          }}
-        />
+        <>
+          <input
+            {...common}
+            class={inputClass}
+            type="text"
+            inputMode="numeric"
+            autoComplete="off"
+            value={text}
+            placeholder={props.placeholder ?? example}
+            aria-invalid={error || badDay ? true : undefined}
+            onInput={(e) => {
+              const typed = e.currentTarget.value;
+              setText(typed);
+              const d = parseDay(typed);
+              setBadDay(typed.trim() !== '' && d === null);
+              if (d !== null) commit(d);
+              else if (typed.trim() === '') commit(null);
+            }}
+            onBlur={() => {
+              const d = parseDay(text);
+              if (d !== null) setText(dayText(d));
+            }}
+          />
+          <button
+            type="button"
+            class="icon-btn date-btn"
+            title={t('calendar')}
+            aria-label={t('calendar')}
+            disabled={props.disabled}
+            onClick={() => {
+              const p = picker.current;
+              if (!p) return;
+              p.value = dayOf(value);
+              try {
+                p.showPicker();
+              } catch {
+                p.focus();
+              }
+            }}
+          >
+            <Icon name="calendar" size={18} />
+          </button>
+          <input
+            ref={picker}
+            class="date-picker"
+            type="date"
+            tabIndex={-1}
+            aria-hidden="true"
+            onChange={(e) => {
+              const d = e.currentTarget.value;
+              setBadDay(false);
+              setText(d ? dayText(d) : '');
+              commit(d || null);
+            }}
+          />
+        </>
       );
       break;
     }
@@ -218,9 +324,22 @@ export function Field(props: Props) {
           placeholder={props.placeholder}
           maxLength={props.maxLength}
           autoComplete={props.autoComplete ?? (kind === 'password' ? 'current-password' : 'off')}
+          list={props.list ? `${id}-list` : undefined}
           onInput={(e) => change(e.currentTarget.value === '' && props.nullable ? null : e.currentTarget.value)}
         />
       );
+      if (props.list) {
+        control = (
+          <>
+            {control}
+            <datalist id={`${id}-list`}>
+              {props.list.map((o) => (
+                <option key={o} value={o} />
+              ))}
+            </datalist>
+          </>
+        );
+      }
   }
 
   return (
@@ -233,9 +352,9 @@ export function Field(props: Props) {
         {control}
         {props.suffix && <span class="suffix">{props.suffix}</span>}
       </div>
-      {error ? (
+      {error || (badDay && isDay) ? (
         <div id={`${id}-err`} class="field-error" role="alert">
-          {error}
+          {error || t('notADate', { example: dayText(isoDay(new Date())) })}
         </div>
       ) : props.hint ? (
         <div id={`${id}-hint`} class="field-hint">

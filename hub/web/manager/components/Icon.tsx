@@ -25,6 +25,7 @@ const PATHS = {
   trash: 'M3 6h18M19 6l-1 14a2 2 0 0 1-2 2H8a2 2 0 0 1-2-2L5 6M10 11v6M14 11v6M9 6V4a1 1 0 0 1 1-1h4a1 1 0 0 1 1 1v2',
   up: 'M12 19V5M5 12l7-7 7 7',
   down: 'M12 5v14M19 12l-7 7-7-7',
+  calendar: 'M4 5h16v16H4zM4 10h16M8 3v4M16 3v4',
   clock: 'M12 22a10 10 0 1 0 0-20 10 10 0 0 0 0 20zM12 6v6l4 2',
   table: 'M3 3h18v18H3zM3 9h18M3 15h18M9 3v18',
   fiscal: 'M4 2h16v20H4zM8 6h8M8 10h8M8 14h5M8 18h3',

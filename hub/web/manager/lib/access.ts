@@ -62,6 +62,7 @@ export interface Tab extends Gated {
 
 export const CATALOG_TABS: readonly Tab[] = [
   { id: 'products', label: { en: 'Products', sk: 'Produkty', cs: 'Produkty' }, href: '/catalog/products' },
+  { id: 'categories', label: { en: 'Categories', sk: 'Kategórie', cs: 'Kategorie' }, href: '/catalog/categories' },
   { id: 'stocks', label: { en: 'Stocks', sk: 'Sklady', cs: 'Sklady' }, href: '/catalog/stocks' },
   { id: 'modifiers', label: { en: 'Modifiers', sk: 'Prílohy a úpravy', cs: 'Přílohy a úpravy' }, href: '/catalog/modifiers' },
   { id: 'transfers', label: { en: 'Stock transfers', sk: 'Skladové pohyby', cs: 'Skladové pohyby' }, href: '/catalog/transfers', needs: ['StockRead'] },

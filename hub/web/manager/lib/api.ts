@@ -4,8 +4,10 @@
  * giving up. Lists use the hub's QueryResult paging; filters are written in NData (`Member=op:arg`).
  */
 
-import { language, messages } from '../../shared/i18n';
-import type { MemberError, Problem as WireProblem } from '../../shared/types';
+import { language, messages } from '../../shared/i18n.js';
+import type { MemberError, Problem as WireProblem } from '../../shared/types.js';
+import { rightsNamedIn, rightWord } from './rights-words.js';
+import { deviceError } from './device-words.js';
 
 const t = messages({
   noAnswer: { en: 'The hub does not answer. Check that it is running and that this device is on the shop network.', sk: 'Hub neodpovedá. Skontrolujte, či beží a či je toto zariadenie v sieti prevádzky.', cs: 'Hub neodpovídá. Zkontrolujte, zda běží a zda je toto zařízení v síti provozovny.' },
@@ -17,6 +19,7 @@ const t = messages({
   notFound: { en: 'Not found: it may have been deleted meanwhile.', sk: 'Nenašlo sa: medzitým to mohol niekto odstrániť.', cs: 'Nenalezeno: mezitím to mohl někdo odstranit.' },
   conflict: { en: 'Someone changed this meanwhile. Reload to see their version, then make your change again.', sk: 'Niekto to medzitým zmenil. Načítajte jeho verziu a urobte svoju zmenu znova.', cs: 'Někdo to mezitím změnil. Načtěte jeho verzi a udělejte svou změnu znovu.' },
   unavailable: { en: 'The device is unavailable.', sk: 'Zariadenie nie je dostupné.', cs: 'Zařízení není dostupné.' },
+  tryLater: { en: 'Try again in a moment.', sk: 'Skúste to o chvíľu znova.', cs: 'Zkuste to za chvíli znovu.' },
   nothingChanged: { en: '{detail} Nothing was changed; try again in a moment.', sk: '{detail} Nič sa nezmenilo; skúste to o chvíľu znova.', cs: '{detail} Nic se nezměnilo; zkuste to za chvíli znovu.' },
   correct: { en: 'Please correct the highlighted fields.', sk: 'Opravte, prosím, zvýraznené polia.', cs: 'Opravte prosím zvýrazněná pole.' },
 });
@@ -216,8 +219,9 @@ export function describeError(e: unknown, notFound?: string): string {
       return t('sessionEnded');
     case 403: {
       if (e.isMissingRight) {
-        const right = /right (.+?)\.?$/.exec(detail)?.[1];
-        return right ? t('needsRight', { right }) : t('notAllowed', { detail });
+        // The right in words, whatever language the hub said its detail in.
+        const rights = rightsNamedIn(detail);
+        return rights.length ? t('needsRight', { right: rights.map(rightWord).join(', ') }) : t('notAllowed', { detail });
       }
       return detail || t('refused');
     }
@@ -226,7 +230,9 @@ export function describeError(e: unknown, notFound?: string): string {
     case 409:
       return e.problem.errorCode === 6 ? t('conflict') : detail;
     case 503:
-      return t('nothingChanged', { detail: detail || t('unavailable') });
+      // The hub says what failed and that nothing changed; the device's fault is said in words here
+      // (its own message stays beside them), and only the advice is added.
+      return detail ? `${detail.replace(/\(([A-Z_]+: .*)\)(?=\.|\s|$)/, (_: string, fault: string) => `(${deviceError(fault)})`)} ${t('tryLater')}` : t('nothingChanged', { detail: t('unavailable') });
     default:
       if (e.status === 400 && e.errors.length) return t('correct');
       return detail || e.problem.title || e.message;

@@ -45,8 +45,23 @@ export function money(amount: number | null | undefined, currency?: string | nul
   return `${formats().amount.format(amount)} ${currency || DEFAULT_CURRENCY}`;
 }
 
+/**
+ * A number as a person types it in the page's language, every decimal kept and no grouping ("6,5" in
+ * Slovak and Czech): what a number field shows of a stored value.
+ */
+export function numberText(n: unknown): string {
+  if (typeof n !== 'number' || !Number.isFinite(n)) return n === null || n === undefined ? '' : String(n);
+  return language() === 'en' ? String(n) : String(n).replace('.', ',');
+}
+
 export function quantity(n: number | null | undefined): string {
   return n === null || n === undefined ? '—' : formats().qty.format(n);
+}
+
+/** A stock figure with its unit ("12,5 kg"); without a unit, the number alone. */
+export function stockQuantity(n: number | null | undefined, unit: string | null | undefined): string {
+  const q = quantity(n);
+  return unit && q !== '—' ? `${q} ${unit}` : q;
 }
 
 export function percent(n: number | null | undefined): string {

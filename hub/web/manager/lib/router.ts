@@ -15,10 +15,28 @@ const read = (): Loc => ({ path: window.location.pathname, search: window.locati
 export const loc = new Store<Loc>(read());
 window.addEventListener('popstate', () => loc.set(read()));
 
+/**
+ * A view with work not yet saved (a stock count) asks before the page leaves it for another path:
+ * `ask` answers whether to go. One at a time; `null` lifts it. Query changes within the view pass.
+ */
+let leaveGuard: (() => Promise<boolean>) | null = null;
+export function guardLeaving(ask: (() => Promise<boolean>) | null): void {
+  leaveGuard = ask;
+}
+
 export function navigate(to: string, opts: { replace?: boolean } = {}): void {
   const url = new URL(to, window.location.origin);
   const next = url.pathname + url.search;
   if (next === window.location.pathname + window.location.search) return;
+  const guard = leaveGuard;
+  if (guard && url.pathname !== window.location.pathname) {
+    void guard().then((go) => {
+      if (!go) return;
+      if (leaveGuard === guard) leaveGuard = null;
+      navigate(to, opts);
+    });
+    return;
+  }
   if (opts.replace) history.replaceState(null, '', next);
   else history.pushState(null, '', next);
   loc.set(read());

@@ -12,17 +12,16 @@ import { Badge, Button, Card, PageHeader, Tabs, Toolbar, Empty, Notice } from '.
 import { op } from '../lib/api';
 import { useAll, useOptions } from '../lib/data';
 import { checks, type FormApi } from '../lib/form';
-import { money, percent, quantity } from '../lib/format';
+import { money, percent, stockQuantity } from '../lib/format';
 import { useQuery } from '../lib/router';
-import { messages, pick } from '../../shared/i18n';
+import { language, messages, pick, type Language } from '../../shared/i18n';
 import { allowed, CATALOG_TABS } from '../lib/access';
 import { useCan } from '../lib/session';
 import { ENUMS, options } from '../lib/enums';
-import type { components } from '../../shared/api-types';
-import type { Modifier, OrderEndpoint, Plu, Stock } from '../../shared/types';
-import { StockTakings, Transfers } from './Stock';
+import type { Category, Modifier, OrderEndpoint, Plu, Stock } from '../../shared/types';
+import { StockTakings, StockValue, Transfers } from './Stock';
+import { Categories, Swatch } from './Categories';
 
-type Category = components['schemas']['Category'];
 
 const t = messages({
   title: { en: 'Catalog & stock', sk: 'Katalóg a sklad', cs: 'Katalog a sklad' },
@@ -74,7 +73,9 @@ const t = messages({
   vatGroupHint: { en: 'The tax group on the fiscal printer.', sk: 'Daňová skupina na fiškálnej tlačiarni.', cs: 'Daňová skupina na fiskální tiskárně.' },
   onSale: { en: 'On sale', sk: 'V predaji', cs: 'V prodeji' },
   costPrice: { en: 'Cost price', sk: 'Nákupná cena', cs: 'Nákupní cena' },
-  costHint: { en: 'What one unit costs you, without VAT.', sk: 'Koľko vás stojí jedna jednotka, bez DPH.', cs: 'Kolik vás stojí jedna jednotka, bez DPH.' },
+  costHint: { en: 'What one unit costs you, without VAT. Each income with a purchase price averages into it.', sk: 'Koľko vás stojí jedna jednotka, bez DPH. Každá príjemka s nákupnou cenou sa do nej spriemeruje.', cs: 'Kolik vás stojí jedna jednotka, bez DPH. Každá příjemka s nákupní cenou se do ní zprůměruje.' },
+  unit: { en: 'Unit', sk: 'Merná jednotka', cs: 'Měrná jednotka' },
+  unitHint: { en: 'What its stock is counted in: pcs, kg, l… Every stock figure shows it.', sk: 'V čom sa počíta jeho zásoba: ks, kg, l… Zobrazí sa pri každom množstve na sklade.', cs: 'V čem se počítá jeho zásoba: ks, kg, l… Zobrazí se u každého množství na skladě.' },
   marginNone: { en: 'Give a cost price to see the margin.', sk: 'Zadajte nákupnú cenu a uvidíte maržu.', cs: 'Zadejte nákupní cenu a uvidíte marži.' },
   marginSaved: { en: 'as the hub computed it when saved', sk: 'ako ju hub vypočítal pri uložení', cs: 'jak ji hub vypočítal při uložení' },
   marginPreview: { en: 'after saving (price without VAT minus cost price)', sk: 'po uložení (cena bez DPH mínus nákupná cena)', cs: 'po uložení (cena bez DPH minus nákupní cena)' },
@@ -123,6 +124,13 @@ const t = messages({
   maxQty: { en: 'At most', sk: 'Najviac', cs: 'Nejvýše' },
 });
 
+/** Units offered as one types (any other short text will do), as a shop in each language writes them. */
+const UNITS: Record<Language, string[]> = {
+  sk: ['ks', 'kg', 'g', 'l', 'ml', 'fľ.', 'bal.', 'porc.'],
+  cs: ['ks', 'kg', 'g', 'l', 'ml', 'lahev', 'bal.', 'porce'],
+  en: ['pcs', 'kg', 'g', 'l', 'ml', 'bottle', 'pack', 'portion'],
+};
+
 const PLU_TYPES = ['StockItem', 'Recipe', 'Service', 'Container'] as const;
 export const pluTypeWord = (type: string) => ((PLU_TYPES as readonly string[]).includes(type) ? t(type as (typeof PLU_TYPES)[number]) : type);
 const typeOptions = () => options(ENUMS.pluType, pluTypeWord);
@@ -137,6 +145,7 @@ export function Catalog({ tab: asked, takingId }: { tab: string; takingId: strin
       <Tabs tabs={tabs} current={tab ?? ''} />
       {tab === null && <Empty icon="alert" title={t('notYours')} />}
       {tab === 'products' && <Products />}
+      {tab === 'categories' && <Categories />}
       {tab === 'stocks' && <Stocks />}
       {tab === 'modifiers' && <Modifiers />}
       {tab === 'transfers' && <Transfers />}
@@ -157,7 +166,7 @@ const stockQty = (p: Plu) =>
   p.type === 'StockItem' ? (
     <>
       <b class={`num${p.stockQuantity < 0 ? ' negative' : ''}`} data-testid={`qty-${p.code}`}>
-        {quantity(p.stockQuantity)}
+        {stockQuantity(p.stockQuantity, p.unit)}
       </b>
       {isLow(p) && (
         <>
@@ -170,11 +179,24 @@ const stockQty = (p: Plu) =>
     <span class="muted">—</span>
   );
 
-const pluColumns = (): Column<Plu>[] => [
+const pluColumns = (colorOf: (category: string) => string | null): Column<Plu>[] => [
   { id: 'code', title: t('code'), sort: 'code', align: 'right', render: (p) => <span class="num">{p.code}</span> },
   { id: 'name', title: t('name'), sort: 'name', render: (p) => <b>{p.name}</b> },
   { id: 'stock', title: t('stock'), sort: 'stockName', render: (p) => p.stockName },
-  { id: 'category', title: t('category'), render: (p) => p.category || '—', secondary: true },
+  {
+    id: 'category',
+    title: t('category'),
+    render: (p) =>
+      p.category ? (
+        <span class="nowrap">
+          <Swatch color={colorOf(p.category)} />
+          {p.category}
+        </span>
+      ) : (
+        '—'
+      ),
+    secondary: true,
+  },
   { id: 'type', title: t('type'), sort: 'type', render: (p) => pluTypeWord(p.type), secondary: true },
   { id: 'price', title: t('price'), align: 'right', render: (p) => <span class="num">{money(p.unitPrice.amount, p.unitPrice.currencyLabel)}</span> },
   { id: 'vat', title: t('vat'), align: 'right', render: (p) => percent(p.vatInfo?.rate), secondary: true },
@@ -189,7 +211,9 @@ function Products() {
   const [edit, setEdit] = useEditParam();
   const can = useCan();
   const stocks = useOptions<Stock>('stocks', (s) => s.name);
-  const categories = useOptions<Category>('categories', (c) => c.name);
+  const categoryList = useAll<Category>('categories', { sort: 'order,name' });
+  const categories = (categoryList.data ?? []).map((c) => ({ value: c.name, label: c.name }));
+  const colorOf = (name: string) => categoryList.data?.find((c) => c.name === name)?.color ?? null;
   const low = useAll<Plu>('plus', { filters: { isBelowMinimum: op.eq(true) }, sort: 'name' }, ['plus', 'stocktransfers']);
   const set = (k: string, v: unknown) => setQuery({ [k]: v ? String(v) : null, page: null });
   const barcode = (q.get('barcode') ?? '').trim();
@@ -212,7 +236,7 @@ function Products() {
                     {p.name}
                   </a>{' '}
                   <span class="muted">
-                    ({p.stockName}) {t('lowItem', { qty: quantity(p.stockQuantity), min: quantity(p.minimumQuantity) })}
+                    ({p.stockName}) {t('lowItem', { qty: stockQuantity(p.stockQuantity, p.unit), min: stockQuantity(p.minimumQuantity, p.unit) })}
                   </span>
                 </li>
               ))}
@@ -247,7 +271,7 @@ function Products() {
         <DataTable<Plu>
           resource="plus"
           label={t('products')}
-          columns={pluColumns()}
+          columns={pluColumns(colorOf)}
           rowKey={(p) => p.id}
           defaultSort="name"
           filters={{
@@ -312,8 +336,8 @@ function PluEditor({ editKey, onClose }: { editKey: string | null; onClose: () =
       editKey={editKey}
       noun={t('noun')}
       title={(v, isNew) => (isNew ? t('newProduct') : v.name || t('noun'))}
-      subtitle={(v) => (v.type === 'StockItem' ? t('inStockNow', { qty: quantity(v.stockQuantity) }) : pluTypeWord(v.type))}
-      defaults={{ id: '', code: null as unknown as number, stockName: '', name: '', type: 'Service', unitPrice: { amount: 0 }, vatInfo: { category: 1, rate: 23 }, orderEndpointNames: [], receipt: [], stockQuantity: 0, isActive: true, category: null, costPrice: null, barcode: null, minimumQuantity: null }}
+      subtitle={(v) => (v.type === 'StockItem' ? t('inStockNow', { qty: stockQuantity(v.stockQuantity, v.unit) }) : pluTypeWord(v.type))}
+      defaults={{ id: '', code: null as unknown as number, stockName: '', name: '', type: 'Service', unitPrice: { amount: 0 }, vatInfo: { category: 1, rate: 23 }, orderEndpointNames: [], receipt: [], stockQuantity: 0, isActive: true, category: null, costPrice: null, barcode: null, minimumQuantity: null, unit: null }}
       rights={{ create: 'PluCreate', update: 'PluUpdate', delete: 'PluDelete' }}
       toBody={(v, isNew) => {
         const { id, margin: _margin, stockQuantity: _qty, ...rest } = v;
@@ -324,6 +348,7 @@ function PluEditor({ editKey, onClose }: { editKey: string | null; onClose: () =
           barcode: emptyToNull(typeof rest.barcode === 'string' ? rest.barcode.trim() : rest.barcode),
           costPrice: typeof cost === 'number' ? { amount: cost } : null,
           minimumQuantity: rest.type === 'StockItem' && typeof rest.minimumQuantity === 'number' ? rest.minimumQuantity : null,
+          unit: rest.type === 'StockItem' && typeof rest.unit === 'string' && rest.unit.trim() ? rest.unit.trim() : null,
           receipt: rest.type === 'Recipe' ? rest.receipt.map((r) => ({ pluId: { code: r.pluId.code, stockName: r.pluId.stockName }, quantity: r.quantity })) : [],
         };
         return isNew ? body : { id, ...body };
@@ -352,7 +377,8 @@ function PluEditor({ editKey, onClose }: { editKey: string | null; onClose: () =
               testId="plu-edit-barcode"
               validate={(v) => (typeof v === 'string' && v.trim() && !/^(\d{8}|\d{13})$/.test(v.trim()) ? t('barcodeBad') : null)}
             />
-            {form.values.type === 'StockItem' && <Field form={form} name="minimumQuantity" label={t('minimum')} kind="number" min={0} nullable hint={t('minimumHint')} testId="plu-minimum" />}
+            {form.values.type === 'StockItem' && <Field form={form} name="unit" label={t('unit')} nullable maxLength={16} hint={t('unitHint')} list={UNITS[language()]} testId="plu-unit" />}
+            {form.values.type === 'StockItem' && <Field form={form} name="minimumQuantity" label={t('minimum')} kind="number" min={0} nullable hint={t('minimumHint')} suffix={form.values.unit ?? undefined} testId="plu-minimum" />}
             <Field form={form} name="isActive" label={t('onSale')} kind="switch" />
           </div>
           <Field form={form} name="orderEndpointNames" label={t('printsOn')} kind="checklist" options={printers} hint={printers.length ? t('printsOnHint') : t('noPrinters')} />
@@ -444,7 +470,7 @@ function PartPicker({ form, prefix, self }: { form: AnyForm; prefix: string; sel
           {error}
         </div>
       ) : current ? (
-        <div class="field-hint">{t('partChosen', { code: current.code, qty: quantity(current.stockQuantity) })}</div>
+        <div class="field-hint">{t('partChosen', { code: current.code, qty: stockQuantity(current.stockQuantity, current.unit) })}</div>
       ) : null}
     </div>
   );
@@ -455,6 +481,7 @@ function Stocks() {
   const can = useCan();
   return (
     <>
+      {can('StockRead') && <StockValue />}
       <Card
         title={t('stocks')}
         actions={

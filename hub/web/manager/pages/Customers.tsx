@@ -247,7 +247,7 @@ function CustomerEditor({ editKey, onClose }: { editKey: string | null; onClose:
                   {[...stored.creditTransactions].reverse().map((tr, i) => (
                     <li key={i}>
                       <span class="muted">{dateTime(tr.at)}</span>
-                      <span class="grow">{tr.userName}</span>
+                      <span class="grow">{tr.name || tr.userName}</span>
                       <b class={`num${tr.amount < 0 ? ' negative' : ''}`}>
                         {tr.amount > 0 ? '+' : ''}
                         {money(tr.amount)}

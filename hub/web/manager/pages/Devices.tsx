@@ -20,11 +20,13 @@ import { useAll, useLoad } from '../lib/data';
 import { collator, money, quantity, time } from '../lib/format';
 import { useCan } from '../lib/session';
 import { messages, plural } from '../../shared/i18n';
-import type { Device, FiscalDevice, Health, OrderEndpoint, PrinterStatus } from '../../shared/types';
+import type { Category, Device, FiscalDevice, Health, OrderEndpoint, Plu, PrinterStatus } from '../../shared/types';
+import { QrCode } from '../../shared/QrCode';
+import { deviceError, envWord } from '../lib/device-words';
 import { AddRegister, isRegister, PairButton, PairedBadge, RegisterPairing } from './RegisterPairing';
 
 const t = messages({
-  switchedOff: { en: 'Switched off', sk: 'Vypnuté', cs: 'DIČ' },
+  switchedOff: { en: 'Switched off', sk: 'Vypnuté', cs: 'Vypnuto' },
   online: { en: 'Online', sk: 'Online', cs: 'Online' },
   offline: { en: 'Offline', sk: 'Offline', cs: 'Offline' },
   unknown: { en: 'Status unknown', sk: 'Stav neznámy', cs: 'Stav neznámý' },
@@ -93,7 +95,14 @@ const t = messages({
   validUntil: { en: 'Valid until {time}, once. Then ask for a new one.', sk: 'Platí do {time}, jedenkrát. Potom si vyžiadajte nový.', cs: 'Platí do {time}, jednou. Pak si vyžádejte nový.' },
   openOnTablet: { en: 'Open this address on the tablet, then type the code:', sk: 'Na tablete otvorte túto adresu a zadajte kód:', cs: 'Na tabletu otevřete tuto adresu a zadejte kód:' },
   amberRed: { en: 'amber {amber} min, red {red} min', sk: 'oranžová {amber} min, červená {red} min', cs: 'oranžová {amber} min, červená {red} min' },
-  noPairRight: { en: 'Pairing a display needs the right OrderEndpointUpdate.', sk: 'Na spárovanie displeja treba právo OrderEndpointUpdate.', cs: 'Ke spárování displeje je potřeba právo OrderEndpointUpdate.' },
+  showsWhat: { en: 'Show what this gets', sk: 'Zobrazovať, čo dostáva', cs: 'Zobrazovat, co dostává' },
+  showsWhatHint: { en: 'Every order that printer gets appears on the display too, also for products added later.', sk: 'Každá objednávka, ktorú dostane tá tlačiareň, sa zobrazí aj na displeji, aj pri neskôr pridaných produktoch.', cs: 'Každá objednávka, kterou dostane ta tiskárna, se zobrazí i na displeji, i u později přidaných produktů.' },
+  nothing: { en: 'Only what I choose below', sk: 'Len to, čo vyberiem nižšie', cs: 'Jen to, co vyberu níže' },
+  displayCategories: { en: 'And every product of these categories', sk: 'A každý produkt týchto kategórií', cs: 'A každý produkt těchto kategorií' },
+  getsNothing: { en: 'This display gets no orders yet: choose a printer to follow or categories, or tick it on products.', sk: 'Tento displej zatiaľ nedostáva žiadne objednávky: vyberte tlačiareň, ktorú má nasledovať, alebo kategórie, prípadne ho zaškrtnite pri produktoch.', cs: 'Tento displej zatím nedostává žádné objednávky: vyberte tiskárnu, kterou má následovat, nebo kategorie, případně ho zaškrtněte u produktů.' },
+  follows: { en: 'shows what {name} gets', sk: 'zobrazuje, čo dostáva {name}', cs: 'zobrazuje, co dostává {name}' },
+  qrLabel: { en: 'QR code of the address {link}', sk: 'QR kód adresy {link}', cs: 'QR kód adresy {link}' },
+  scanOrOpen: { en: 'Scan the code with the tablet, or open this address on it, then type the code:', sk: 'Naskenujte kód tabletom alebo na ňom otvorte túto adresu a zadajte kód:', cs: 'Naskenujte kód tabletem nebo na něm otevřete tuto adresu a zadejte kód:' },
 });
 const waitingOne = { en: '{n} waiting', sk: '{n} čaká', cs: '{n} čeká' };
 const waitingFew = { en: '{n} waiting', sk: '{n} čakajú', cs: '{n} čekají' };
@@ -169,8 +178,10 @@ interface PairingCode {
   expiresAt: string;
 }
 
-/** The link a tablet opens: this page's own origin (the hub as the manager reaches it), /kds/<name>. */
+/** The link a tablet opens: this page's own origin (the hub as the manager reaches it), /kds/<name>; percent-encoded (the QR code's, the link's target). */
 const displayLink = (name: string) => `${location.origin}/kds/${encodeURIComponent(name)}`;
+/** The same link as a person reads and types it: the display's name as written ("Kuchyňa", not "Kuchy%C5%88a"). */
+const readableLink = (name: string) => `${location.origin}/kds/${name}`;
 
 /** Asks the hub for a pairing code for `name` (a Tablet endpoint) and shows it big, with its expiry and the tablet's link. */
 function Pairing({ name, onClose }: { name: string; onClose: () => void }) {
@@ -203,11 +214,14 @@ function Pairing({ name, onClose }: { name: string; onClose: () => void }) {
           <div class="kds-pairing-expiry" data-testid="pairing-expiry">
             {t('validUntil', { time: time(pairing.expiresAt) })}
           </div>
-          <div class="kds-pairing-link">
-            {t('openOnTablet')}{' '}
-            <a class="mono" href={link} target="_blank" rel="noopener" data-testid="pairing-link">
-              {link}
-            </a>
+          <div class="kds-pairing-where">
+            <QrCode text={link} label={t('qrLabel', { link: readableLink(name) })} testId="pairing-qr" />
+            <div class="kds-pairing-link">
+              {t('scanOrOpen')}{' '}
+              <a class="mono" href={link} target="_blank" rel="noopener" data-testid="pairing-link">
+                {readableLink(name)}
+              </a>
+            </div>
           </div>
         </>
       )}
@@ -234,10 +248,16 @@ interface DisplayValues {
   amber: unknown;
   red: unknown;
   beep: boolean;
+  /** The printer whose orders it shows too (the endpoint's mirrorOf). */
+  mirrorOf: string | null;
+  categoryNames: string[];
 }
 
 /** The fields of a kitchen display: no address and no printer options, its amber and red minutes and its sound. */
 function DisplayFields({ v, set, errors, withName }: { v: DisplayValues; set: (next: Partial<DisplayValues>) => void; errors: Record<string, string | null>; withName: boolean }) {
+  const endpoints = useAll<OrderEndpoint>('orderendpoints');
+  const categories = useAll<Category>('categories', { sort: 'order,name' });
+  const printers = (endpoints.data ?? []).filter((e) => e.type !== 'Tablet' && e.name !== v.name).map((e) => ({ value: e.name, label: e.name }));
   return (
     <div class="kds-form-fields">
       {withName && (
@@ -246,6 +266,28 @@ function DisplayFields({ v, set, errors, withName }: { v: DisplayValues; set: (n
       <Field label={t('amber')} kind="number" value={v.amber} onChange={(x) => set({ amber: x })} error={errors.amber} min={0} testId="display-amber" />
       <Field label={t('red')} kind="number" value={v.red} onChange={(x) => set({ red: x })} error={errors.red} min={0} hint={t('minutesHint')} testId="display-red" />
       <Field label={t('beep')} kind="switch" value={v.beep} onChange={(x) => set({ beep: !!x })} testId="display-beep" />
+      <Field
+        label={t('showsWhat')}
+        kind="select"
+        emptyOption={t('nothing')}
+        nullable
+        value={v.mirrorOf ?? ''}
+        onChange={(x) => set({ mirrorOf: (x as string | null) || null })}
+        options={printers}
+        hint={t('showsWhatHint')}
+        testId="display-mirror"
+        wide
+      />
+      {(categories.data ?? []).length > 0 && (
+        <Field
+          label={t('displayCategories')}
+          kind="checklist"
+          value={v.categoryNames}
+          onChange={(x) => set({ categoryNames: x as string[] })}
+          options={(categories.data ?? []).map((c) => ({ value: c.name, label: c.name }))}
+          wide
+        />
+      )}
     </div>
   );
 }
@@ -262,10 +304,12 @@ function displaySettings(v: DisplayValues, withName: boolean): { settings?: Reco
   return { settings: { AmberAfterMinutes: String(v.amber), RedAfterMinutes: String(v.red), IsBeepEnabled: v.beep ? 'true' : 'false' }, errors };
 }
 
-/** "Add a kitchen display": a Tablet endpoint, then its pairing code. */
+const NEW_DISPLAY: DisplayValues = { name: '', amber: 5, red: 10, beep: true, mirrorOf: null, categoryNames: [] };
+
+/** "Add a kitchen display": a Tablet endpoint (what it shows: a printer's orders, categories), then its pairing code. */
 function AddDisplay({ onCreated }: { onCreated: (name: string) => void }) {
   const [open, setOpen] = useState(false);
-  const [v, setV] = useState<DisplayValues>({ name: '', amber: 5, red: 10, beep: true });
+  const [v, setV] = useState<DisplayValues>(NEW_DISPLAY);
   const [errors, setErrors] = useState<Record<string, string | null>>({});
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -285,9 +329,9 @@ function AddDisplay({ onCreated }: { onCreated: (name: string) => void }) {
     setError(null);
     try {
       const name = v.name.trim();
-      await api.post('/api/orderendpoints', { name, type: 'Tablet', settings: made.settings });
+      await api.post('/api/orderendpoints', { name, type: 'Tablet', settings: made.settings, mirrorOf: v.mirrorOf, categoryNames: v.categoryNames });
       setOpen(false);
-      setV({ name: '', amber: 5, red: 10, beep: true });
+      setV(NEW_DISPLAY);
       onCreated(name);
     } catch (err) {
       const member = err instanceof ApiError ? err.problem.errors?.[0] : undefined;
@@ -322,6 +366,8 @@ function EditDisplay({ p, onClose }: { p: OrderEndpoint; onClose: () => void }) 
     amber: minutesOf(p.settings.AmberAfterMinutes, 5),
     red: minutesOf(p.settings.RedAfterMinutes, 10),
     beep: (p.settings.IsBeepEnabled ?? '').toLowerCase() === 'true',
+    mirrorOf: p.mirrorOf ?? null,
+    categoryNames: p.categoryNames ?? [],
   });
   const [errors, setErrors] = useState<Record<string, string | null>>({});
   const [error, setError] = useState<string | null>(null);
@@ -334,7 +380,7 @@ function EditDisplay({ p, onClose }: { p: OrderEndpoint; onClose: () => void }) 
     setBusy(true);
     setError(null);
     try {
-      await api.put(path('orderendpoints', p.name), { ...p, settings: { ...p.settings, ...made.settings } });
+      await api.put(path('orderendpoints', p.name), { ...p, settings: { ...p.settings, ...made.settings }, mirrorOf: v.mirrorOf, categoryNames: v.categoryNames });
       onClose();
     } catch (err) {
       setError(describeError(err));
@@ -358,7 +404,7 @@ function EditDisplay({ p, onClose }: { p: OrderEndpoint; onClose: () => void }) 
   );
 }
 
-function Printer({ p, health, pairing, onPair }: { p: OrderEndpoint; health: NonNullable<Health['printers']>[number] | undefined; pairing: boolean; onPair: (name: string | null) => void }) {
+function Printer({ p, health, pairing, onPair, namedByPlus }: { p: OrderEndpoint; health: NonNullable<Health['printers']>[number] | undefined; pairing: boolean; onPair: (name: string | null) => void; namedByPlus: boolean }) {
   const can = useCan();
   const action = useAction();
   const [editing, setEditing] = useState(false);
@@ -395,6 +441,8 @@ function Printer({ p, health, pairing, onPair }: { p: OrderEndpoint; health: Non
           tablet ? (
             <>
               <span>{t('amberRed', { amber: quantity(minutesOf(p.settings.AmberAfterMinutes, 5)), red: quantity(minutesOf(p.settings.RedAfterMinutes, 10)) })}</span>
+              {p.mirrorOf && <span data-testid={`follows-${p.name}`}>{t('follows', { name: p.mirrorOf })}</span>}
+              {(p.categoryNames ?? []).length > 0 && <span>{(p.categoryNames ?? []).join(', ')}</span>}
               <span class="mono">/kds/{p.name}</span>
             </>
           ) : (
@@ -436,7 +484,12 @@ function Printer({ p, health, pairing, onPair }: { p: OrderEndpoint; health: Non
           )
         }
       >
-        {s.lastError && <div class="field-error">{t('lastError', { error: s.lastError })}</div>}
+        {s.lastError && <div class="field-error">{t('lastError', { error: deviceError(s.lastError) })}</div>}
+        {tablet && p.isActive && !p.mirrorOf && !(p.categoryNames ?? []).length && !namedByPlus && (
+          <div class="field-hint warn-text" data-testid={`gets-nothing-${p.name}`}>
+            {t('getsNothing')}
+          </div>
+        )}
         {action.result && (
           <Notice tone={action.result.tone} onClose={action.clear}>
             <span data-testid="device-message">{action.result.text}</span>
@@ -514,7 +567,7 @@ function Fiscal({ f }: { f: FiscalDevice }) {
         )
       }
     >
-      {s?.lastError && <div class="field-error">{t('lastError', { error: s.lastError })}</div>}
+      {s?.lastError && <div class="field-error">{t('lastError', { error: deviceError(s.lastError) })}</div>}
       {action.result && (
         <Notice tone={action.result.tone} onClose={action.clear}>
           <span data-testid="device-message">{action.result.text}</span>
@@ -534,6 +587,9 @@ const STYLE = `
 .kds-pairing-label { font-weight: 600; }
 .kds-pairing-code { font-size: 3rem; font-weight: 800; letter-spacing: 0.12em; line-height: 1.1; }
 .kds-pairing-link a { word-break: break-all; }
+.kds-pairing-where { display: flex; gap: 16px; align-items: center; flex-wrap: wrap; }
+.kds-pairing-where .qr-code { flex: none; border: 1px solid var(--line, #d0d7de); border-radius: 8px; }
+.kds-pairing-where .kds-pairing-link { flex: 1 1 220px; min-width: 0; }
 .kds-add { margin-top: 12px; }
 .kds-extra { list-style: none; padding: 0 0 14px; }
 .kds-extra .kds-form { margin-top: 0; }
@@ -546,6 +602,8 @@ export function Devices() {
   const can = useCan();
   const devices = useAll<Device>('devices');
   const printers = useAll<OrderEndpoint>('orderendpoints');
+  const plus = useAll<Plu>('plus');
+  const named = new Set((plus.data ?? []).flatMap((p) => p.orderEndpointNames));
   const fiscal = useAll<FiscalDevice>('fiscaldevices');
   const health = useLoad<Health>('health', (signal) => api.get<Health>('/api/health', signal), ['orderendpoints', 'fiscaldevices', 'orders']);
   const [pairing, setPairing] = useState<string | null>(null);
@@ -589,7 +647,7 @@ export function Devices() {
                     title={d.name}
                     badges={
                       <>
-                        <Badge tone={isRegister(d) ? 'info' : 'neutral'}>{d.envName === 'CashRegister' ? t('register') : d.envName}</Badge>
+                        <Badge tone={isRegister(d) ? 'info' : 'neutral'}>{envWord(d.envName)}</Badge>
                         {!d.isActive && <Badge>{t('switchedOff')}</Badge>}
                         {isRegister(d) && <PairedBadge d={d} />}
                       </>
@@ -634,7 +692,7 @@ export function Devices() {
             ) : (
               <ul class="devices">
                 {sorted(printers.data).map((p) => (
-                  <Printer key={p.name} p={p} health={healthOf(p.name)} pairing={pairing === p.name} onPair={setPairing} />
+                  <Printer key={p.name} p={p} health={healthOf(p.name)} pairing={pairing === p.name} onPair={setPairing} namedByPlus={named.has(p.name)} />
                 ))}
               </ul>
             )}

@@ -16,6 +16,7 @@ import { useAll, useLoad } from '../lib/data';
 import { date, dateTime, isoDay, money, quantity, time } from '../lib/format';
 import { useQuery } from '../lib/router';
 import { useCan } from '../lib/session';
+import { rightWord } from '../lib/rights-words';
 
 const t = messages({
   title: { en: 'End of day', sk: 'Uzávierka dňa', cs: 'Uzávěrka dne' },
@@ -81,7 +82,7 @@ const t = messages({
   by: { en: 'By', sk: 'Kto', cs: 'Kdo' },
   when: { en: 'When', sk: 'Kedy', cs: 'Kdy' },
   movements: { en: 'Cash in and out', sk: 'Vklady a výbery', cs: 'Vklady a výběry' },
-  noCountRight: { en: 'Opening and closing a shift needs the right “CashCount”.', sk: 'Otvoriť a uzavrieť zmenu môžete len s právom „CashCount“.', cs: 'Otevřít a uzavřít směnu lze jen s právem „CashCount“.' },
+  noCountRight: { en: 'Opening and closing a shift needs the right “{right}”.', sk: 'Otvoriť a uzavrieť zmenu môžete len s právom „{right}“.', cs: 'Otevřít a uzavřít směnu lze jen s právem „{right}“.' },
   fiscalDevice: { en: 'Fiscal printer', sk: 'Fiškálna tlačiareň', cs: 'Fiskální tiskárna' },
   dayNumber: { en: 'Fiscal day {n}', sk: 'Fiškálny deň č. {n}', cs: 'Fiskální den č. {n}' },
   openDay: { en: 'Open (X report)', sk: 'Otvorený (X správa)', cs: 'Otevřený (X zpráva)' },
@@ -205,7 +206,7 @@ function Registers() {
   if (!registers.length) return <Empty icon="register" title={t('noRegisters')}>{t('noRegistersText')}</Empty>;
   return (
     <div class="stack">
-      {!can('CashCount') && <Notice tone="info">{t('noCountRight')}</Notice>}
+      {!can('CashCount') && <Notice tone="info">{t('noCountRight', { right: rightWord('CashCount') })}</Notice>}
       <ul class="eod-registers">
         {registers.map((d) => (
           <RegisterRow key={d.name} device={d} shift={(open.data ?? []).find((s) => s.deviceName === d.name) ?? null} reload={open.reload} />

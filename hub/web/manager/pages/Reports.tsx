@@ -27,6 +27,8 @@ const t = messages({
   groupBy: { en: 'Group by', sk: 'Zoskupiť podľa', cs: 'Seskupit podle' },
   period: { en: 'Period', sk: 'Obdobie', cs: 'Období' },
   today: { en: 'Today', sk: 'Dnes', cs: 'Dnes' },
+  yesterday: { en: 'Yesterday', sk: 'Včera', cs: 'Včera' },
+  last7: { en: 'Last 7 days', sk: 'Posledných 7 dní', cs: 'Posledních 7 dní' },
   week: { en: 'This week', sk: 'Tento týždeň', cs: 'Tento týden' },
   month: { en: 'This month', sk: 'Tento mesiac', cs: 'Tento měsíc' },
   lastMonth: { en: 'Last month', sk: 'Minulý mesiac', cs: 'Minulý měsíc' },
@@ -102,7 +104,8 @@ const GROUPS: Array<{ value: SalesReport['groupBy']; label: Entry }> = [
   { value: 'month', label: { en: 'Month', sk: 'Mesiac', cs: 'Měsíc' } },
 ];
 
-type Preset = 'today' | 'week' | 'month' | 'lastMonth' | 'year';
+const PRESETS = ['today', 'yesterday', 'last7', 'week', 'month', 'lastMonth', 'year'] as const;
+type Preset = (typeof PRESETS)[number];
 
 /** The first and last day of a preset, as local `yyyy-mm-dd`. */
 export function presetRange(preset: Preset, now = new Date()): { from: string; to: string } {
@@ -112,6 +115,10 @@ export function presetRange(preset: Preset, now = new Date()): { from: string; t
   switch (preset) {
     case 'today':
       return { from: isoDay(now), to: isoDay(now) };
+    case 'yesterday':
+      return { from: isoDay(new Date(y, m, d - 1)), to: isoDay(new Date(y, m, d - 1)) };
+    case 'last7':
+      return { from: isoDay(new Date(y, m, d - 6)), to: isoDay(now) };
     case 'week': {
       const monday = new Date(y, m, d - ((now.getDay() + 6) % 7));
       return { from: isoDay(monday), to: isoDay(new Date(monday.getFullYear(), monday.getMonth(), monday.getDate() + 6)) };
@@ -160,7 +167,7 @@ function Sales() {
   const badRange = from > to;
   const report = useLoad<SalesReport>(badRange ? null : salesUrl(from, to, groupBy), (signal) => api.get<SalesReport>(salesUrl(from, to, groupBy), signal), ['tickets']);
   const [exporting, setExporting] = useState(false);
-  const presetOn = (['today', 'week', 'month', 'lastMonth', 'year'] as const).find((p) => {
+  const presetOn = PRESETS.find((p) => {
     const r = presetRange(p);
     return r.from === from && r.to === to;
   });
@@ -209,7 +216,7 @@ function Sales() {
       <div class="stack">
         <div class="stack">
           <div class="segmented" style={{ maxWidth: 'none', flexWrap: 'wrap' }} role="group" aria-label={t('period')}>
-            {(['today', 'week', 'month', 'lastMonth', 'year'] as const).map((p) => (
+            {PRESETS.map((p) => (
               <button key={p} type="button" aria-pressed={presetOn === p} class={presetOn === p ? 'on' : ''} onClick={() => setQuery({ ...presetRange(p) }, { replace: true })}>
                 {t(p)}
               </button>

@@ -11,7 +11,7 @@ import { Editor } from '../components/Editor';
 import { Field, type AnyForm, type Option } from '../components/Field';
 import { Rows } from '../components/Rows';
 import { Badge, Button, Card, PageHeader, Segmented, Tabs, Empty, Notice, Spinner, toast } from '../components/ui';
-import { useLoad, useOptions } from '../lib/data';
+import { useAll, useLoad, useOptions } from '../lib/data';
 import { checks, useForm } from '../lib/form';
 import { useQuery } from '../lib/router';
 import { LANGUAGE_NAMES, LANGUAGES, messages, pick, type Entry } from '../../shared/i18n';
@@ -20,7 +20,9 @@ import { refreshSession, useCan } from '../lib/session';
 import { api, ApiError, describeError, download, path } from '../lib/api';
 import { dateTime, quantity, time } from '../lib/format';
 import { ENUMS, options } from '../lib/enums';
-import type { Device, FiscalDevice, Health, HubUser, Numbering, OrderEndpoint, PaymentType, Stock } from '../../shared/types';
+import type { Category, Device, FiscalDevice, Health, HubUser, Numbering, OrderEndpoint, PaymentType, Stock } from '../../shared/types';
+import { envWord } from '../lib/device-words';
+import { rightWord } from '../lib/rights-words';
 import type { Backup, ReceiptEmail, ReceiptSettings, ReceiptSettingsInput } from '../lib/wire';
 import { useEditParam } from './Catalog';
 
@@ -123,10 +125,6 @@ const t = messages({
   billsOn: { en: 'Bills on', sk: 'Účty na', cs: 'Účty na' },
   noDevices: { en: 'No devices', sk: 'Žiadne zariadenia', cs: 'Žádná zařízení' },
   deviceNameHint: { en: 'Staff pick this name when they log in on the device.', sk: 'Personál vyberá tento názov pri prihlásení na zariadení.', cs: 'Personál vybírá tento název při přihlášení na zařízení.' },
-  envCashRegister: { en: 'Cash register', sk: 'Pokladňa', cs: 'Pokladna' },
-  envPDA: { en: 'Waiter’s handheld (PDA)', sk: 'Čašnícky terminál (PDA)', cs: 'Číšnický terminál (PDA)' },
-  envBackOffice: { en: 'Back office', sk: 'Back office', cs: 'Back office' },
-  envTool: { en: 'Tool', sk: 'Nástroj', cs: 'Nástroj' },
   description: { en: 'Description', sk: 'Popis', cs: 'Popis' },
   settings: { en: 'Settings', sk: 'Nastavenia', cs: 'Nastavení' },
   fiscalForReceipts: { en: 'Fiscal printer for receipts', sk: 'Fiškálna tlačiareň na doklady', cs: 'Fiskální tiskárna na doklady' },
@@ -147,6 +145,12 @@ const t = messages({
   printerAddressCheck: { en: 'Like tcp://192.168.1.50:9100 or serial:/dev/ttyUSB0?baudRate=19200', sk: 'Napríklad tcp://192.168.1.50:9100 alebo serial:/dev/ttyUSB0?baudRate=19200', cs: 'Například tcp://192.168.1.50:9100 nebo serial:/dev/ttyUSB0?baudRate=19200' },
   printerAddressHint: { en: 'tcp://192.168.1.50:9100 for a network printer, serial:/dev/ttyUSB0?baudRate=19200 for a cable.', sk: 'tcp://192.168.1.50:9100 pre sieťovú tlačiareň, serial:/dev/ttyUSB0?baudRate=19200 pre kábel.', cs: 'tcp://192.168.1.50:9100 pro síťovou tiskárnu, serial:/dev/ttyUSB0?baudRate=19200 pro kabel.' },
   inactivePrinterHint: { en: 'An inactive printer gets no orders.', sk: 'Neaktívna tlačiareň nedostáva objednávky.', cs: 'Neaktivní tiskárna nedostává objednávky.' },
+  routing: { en: 'What it gets', sk: 'Čo dostáva', cs: 'Co dostává' },
+  routedCategories: { en: 'Every product of these categories', sk: 'Každý produkt týchto kategórií', cs: 'Každý produkt těchto kategorií' },
+  routedCategoriesHint: { en: 'Besides the products that name this printer themselves.', sk: 'Okrem produktov, ktoré túto tlačiareň uvádzajú samy.', cs: 'Kromě produktů, které tuto tiskárnu uvádějí samy.' },
+  noCategories: { en: 'No categories yet (Catalog › Categories).', sk: 'Zatiaľ žiadne kategórie (Katalóg › Kategórie).', cs: 'Zatím žádné kategorie (Katalog › Kategorie).' },
+  mirrorOf: { en: 'Also everything that this one gets', sk: 'Aj všetko, čo dostáva', cs: 'Také vše, co dostává' },
+  mirrorOfHint: { en: 'A display beside a printer shows what the printer prints, and goes on doing so as the menu changes.', sk: 'Displej pri tlačiarni ukazuje, čo tlačiareň tlačí, aj keď sa menu zmení.', cs: 'Displej u tiskárny ukazuje, co tiskárna tiskne, i když se menu změní.' },
   kitchenTicket: { en: 'Kitchen ticket', sk: 'Kuchynský lístok', cs: 'Kuchyňský lístek' },
   beep: { en: 'Beep on a new order', sk: 'Pípnuť pri novej objednávke', cs: 'Pípnout při nové objednávce' },
   highlight: { en: 'Highlight the order number', sk: 'Zvýrazniť číslo objednávky', cs: 'Zvýraznit číslo objednávky' },
@@ -225,7 +229,7 @@ const t = messages({
   downloaded: { en: 'Downloaded {file}.', sk: 'Stiahnutý súbor {file}.', cs: 'Stažen soubor {file}.' },
   noBackups: { en: 'No backups yet', sk: 'Zatiaľ žiadne zálohy', cs: 'Zatím žádné zálohy' },
   backupsHint: { en: 'Copy backups off the hub PC now and then: a backup on the same disk does not survive a broken disk.', sk: 'Zálohy občas skopírujte mimo počítača s hubom: záloha na tom istom disku poruchu disku neprežije.', cs: 'Zálohy občas zkopírujte mimo počítač s hubem: záloha na stejném disku poruchu disku nepřežije.' },
-  backupRight: { en: 'Making and downloading backups needs the right “Backup”.', sk: 'Vytvárať a sťahovať zálohy môžete len s právom „Backup“.', cs: 'Vytvářet a stahovat zálohy lze jen s právem „Backup“.' },
+  backupRight: { en: 'Making and downloading backups needs the right “{right}”.', sk: 'Vytvárať a sťahovať zálohy môžete len s právom „{right}“.', cs: 'Vytvářet a stahovat zálohy lze jen s právem „{right}“.' },
   // registers' contact
   contactTitle: { en: 'Registers and their last contact', sk: 'Pokladne a ich posledné spojenie', cs: 'Pokladny a jejich poslední spojení' },
   contactHint: { en: 'When the hub last heard from each device. One that has been silent for over {n} minutes while the shop is open may be off or off the network.', sk: 'Kedy sa hub naposledy ozval každému zariadeniu. Zariadenie, ktoré počas otváracích hodín mlčí viac ako {n} minút, môže byť vypnuté alebo mimo siete.', cs: 'Kdy se hub naposledy spojil s každým zařízením. Zařízení, které během otevírací doby mlčí déle než {n} minut, může být vypnuté nebo mimo síť.' },
@@ -468,7 +472,7 @@ function rightGroups(): Array<{ title: string; rights: Option[] }> {
   return RIGHT_GROUPS.map(([title, test]) => {
     const rights = [...left].filter(test);
     rights.forEach((r) => left.delete(r));
-    return { title: t(title), rights: rights.map((r) => ({ value: r, label: r.replace(/([a-z])([A-Z])/g, '$1 $2') })) };
+    return { title: t(title), rights: rights.map((r) => ({ value: r, label: rightWord(r) })) };
   });
 }
 
@@ -673,7 +677,7 @@ function DeviceSettings() {
 
 const REGISTER_SETTINGS = ['DefaultFiscalName', 'DefaultOrderEndpointName', 'DefaultStockName', 'MaxQuantity', 'OpenedPrices', 'LockAfterSeconds'];
 
-const envLabel = (e: string) => ({ CashRegister: t('envCashRegister'), PDA: t('envPDA'), BackOffice: t('envBackOffice'), Tool: t('envTool') })[e] ?? e;
+const envLabel = envWord;
 
 function Registers() {
   const fiscal = useOptions<FiscalDevice>('fiscaldevices', (f) => f.name);
@@ -762,7 +766,7 @@ function Printers() {
           noun={t('printer')}
           wide
           title={(v, isNew) => (isNew ? t('newKitchenPrinter') : v.name)}
-          defaults={{ name: '', isActive: true, type: 'TM88', address: 'tcp://', settings: {} }}
+          defaults={{ name: '', isActive: true, type: 'TM88', address: 'tcp://', settings: {}, categoryNames: [], mirrorOf: null }}
           rights={{ create: 'OrderEndpointCreate', update: 'OrderEndpointUpdate', delete: 'OrderEndpointDelete' }}
           toBody={withSettings}
           onClose={close}
@@ -783,6 +787,8 @@ function Printers() {
                 />
                 <Field form={form} name="isActive" label={t('active')} kind="switch" hint={t('inactivePrinterHint')} />
               </div>
+              <h3>{t('routing')}</h3>
+              <PrinterRouting form={form as unknown as AnyForm} self={isNew ? null : (form.values.name ?? null)} />
               <h3>{t('kitchenTicket')}</h3>
               <div class="form-grid">
                 <Field form={form} name="settings.IsBeepEnabled" label={t('beep')} kind="select" options={yesNo()} />
@@ -796,6 +802,19 @@ function Printers() {
         </Editor>
       )}
     />
+  );
+}
+
+/** What an order endpoint gets beyond the plus that name it: whole categories, and what another endpoint gets. */
+export function PrinterRouting({ form, self }: { form: AnyForm; self: string | null }) {
+  const categories = useAll<Category>('categories', { sort: 'order,name' });
+  const endpoints = useOptions<OrderEndpoint>('orderendpoints', (p) => p.name);
+  const cats = (categories.data ?? []).map((c) => ({ value: c.name, label: c.name }));
+  return (
+    <div class="form-grid">
+      <Field form={form} name="categoryNames" label={t('routedCategories')} kind="checklist" options={cats} hint={cats.length ? t('routedCategoriesHint') : t('noCategories')} wide />
+      <Field form={form} name="mirrorOf" label={t('mirrorOf')} kind="select" emptyOption={t('none')} nullable options={endpoints.filter((o) => o.value !== self)} hint={t('mirrorOfHint')} testId="printer-mirror" />
+    </div>
   );
 }
 
@@ -946,7 +965,7 @@ function ReceiptSettingsTab() {
           if (canEdit) void save();
         }}
       >
-        {!canEdit && <Notice tone="info">{t('needsRight', { right: 'ReceiptSettingsUpdate' })}</Notice>}
+        {!canEdit && <Notice tone="info">{t('needsRight', { right: rightWord('ReceiptSettingsUpdate') })}</Notice>}
         {form.formError && (
           <Notice tone="bad">
             <span data-testid="form-error">{form.formError}</span>
@@ -1107,7 +1126,7 @@ function Backups() {
       }
     >
       <p class="muted small">{t('backupsHint')}</p>
-      {!can('Backup') && <Notice tone="info">{t('backupRight')}</Notice>}
+      {!can('Backup') && <Notice tone="info">{t('backupRight', { right: rightWord('Backup') })}</Notice>}
       {list.error && <Notice tone="bad">{list.error}</Notice>}
       {!list.data && list.loading && <Spinner />}
       {list.data && items.length === 0 && <Empty title={t('noBackups')} />}

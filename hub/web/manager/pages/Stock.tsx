@@ -10,13 +10,16 @@ import { Field, type AnyForm } from '../components/Field';
 import { Rows } from '../components/Rows';
 import { Badge, Button, Card, confirm, Drawer, Empty, Facts, LinkButton, Notice, Spinner, toast, Toolbar, useAction } from '../components/ui';
 import { api, ApiError, CONFLICT, op, path } from '../lib/api';
-import { useAll, useOne, useOptions } from '../lib/data';
+import { useLoad, useOne, useOptions } from '../lib/data';
 import { useForm } from '../lib/form';
-import { collator, date, dateTime, money, quantity } from '../lib/format';
-import { navigate, useQuery } from '../lib/router';
+import { collator, date, dateTime, isoDay, money, stockQuantity } from '../lib/format';
+import { guardLeaving, navigate, useQuery } from '../lib/router';
+import { readStored, removeStored, writeStored } from '../../shared/storage';
+import { rightWord } from '../lib/rights-words';
 import { refreshSession, session, useCan } from '../lib/session';
 import { ENUMS, options } from '../lib/enums';
 import type { Plu, Stock, StockTaking, StockTransfer } from '../../shared/types';
+import type { components } from '../../shared/api-types';
 import { messages, plural } from '../../shared/i18n';
 import { useEditParam } from './Catalog';
 
@@ -63,7 +66,7 @@ const t = messages({
   addItemsText: { en: 'Add the products that move.', sk: 'Pridajte produkty, ktoré sa presúvajú.', cs: 'Přidejte produkty, které se přesouvají.' },
   needItems: { en: 'Add at least one item.', sk: 'Pridajte aspoň jednu položku.', cs: 'Přidejte alespoň jednu položku.' },
   moreThanZero: { en: 'Must be more than 0.', sk: 'Musí byť viac ako 0.', cs: 'Musí být více než 0.' },
-  notePlaceholder: { en: 'Supplier, delivery note number…', sk: 'Dodávateľ, číslo dodacieho listu…', cs: 'Dodavatel, číslo dodacího listu…' },
+  notePlaceholder: { en: 'e.g. Delivered late, two crates damaged', sk: 'napr. Dodané neskoro, dve prepravky poškodené', cs: 'např. Dodáno pozdě, dvě přepravky poškozené' },
   chooseStockFirst: { en: 'Choose the stock first', sk: 'Najprv vyberte sklad', cs: 'Nejprve vyberte sklad' },
   // stock takings
   started: { en: 'Started', sk: 'Začatá', cs: 'Zahájena' },
@@ -92,7 +95,7 @@ const t = messages({
     sk: 'Spočítané produkty: {n} z {all}; nespočítané ({rest}) si ponechajú svoje množstvo na sklade.',
     cs: 'Spočítané produkty: {n} z {all}; nespočítané ({rest}) si ponechají své množství na skladě.',
   },
-  closeLoss: { en: 'Shortage: {amount} ({below}).', sk: 'Manko: {amount} ({below}).', cs: 'Manko: {amount} ({below}).' },
+  closeLoss: { en: 'Shortage worth {amount} ({below}).', sk: 'Manko v hodnote {amount} ({below}).', cs: 'Manko v hodnotě {amount} ({below}).' },
   closeNoLoss: { en: 'No shortage: nothing counted is below the expected quantity.', sk: 'Bez manka: nič spočítané nie je pod očakávaným množstvom.', cs: 'Bez manka: nic spočítaného není pod očekávaným množstvím.' },
   lossNoPrice: { en: '{n} of them have neither a cost price nor a price, so they are not in the sum.', sk: 'Z nich bez nákupnej aj predajnej ceny: {n}; v súčte nie sú.', cs: 'Z nich bez nákupní i prodejní ceny: {n}; v součtu nejsou.' },
   closeConfirm: { en: 'Close and correct stock', sk: 'Uzavrieť a opraviť sklad', cs: 'Uzavřít a opravit sklad' },
@@ -105,7 +108,7 @@ const t = messages({
   startedBy: { en: 'Started {when} by {who}', sk: 'Začal(a) {who} {when}', cs: 'Zahájil(a) {who} {when}' },
   closedBy: { en: ' · closed {when} by {who}', sk: ' · uzavrel(a) {who} {when}', cs: ' · uzavřel(a) {who} {when}' },
   reload: { en: 'Reload', sk: 'Načítať znova', cs: 'Načíst znovu' },
-  needsRight: { en: 'Counting needs the right “StockTakingUpdate”.', sk: 'Počítanie vyžaduje právo „StockTakingUpdate“.', cs: 'Počítání vyžaduje právo „StockTakingUpdate“.' },
+  needsRight: { en: 'Counting needs the right “{right}”.', sk: 'Počítanie vyžaduje právo „{right}“.', cs: 'Počítání vyžaduje právo „{right}“.' },
   find: { en: 'Find a product', sk: 'Nájsť produkt', cs: 'Najít produkt' },
   nameOrCode: { en: 'Name or code', sk: 'Názov alebo kód', cs: 'Název nebo kód' },
   countedOf: { en: '{n} of {all} counted', sk: 'Spočítané: {n} z {all}', cs: 'Spočítáno: {n} z {all}' },
@@ -121,6 +124,38 @@ const t = messages({
   delete: { en: 'Delete', sk: 'Zmazať', cs: 'Smazat' },
   deleted: { en: 'Stock taking deleted.', sk: 'Inventúra zmazaná.', cs: 'Inventura smazána.' },
   deleteTaking: { en: 'Delete this stock taking', sk: 'Zmazať túto inventúru', cs: 'Smazat tuto inventuru' },
+  // stock value, purchase prices, suppliers (issue 28)
+  value: { en: 'Value', sk: 'Hodnota', cs: 'Hodnota' },
+  costPrice: { en: 'Purchase price', sk: 'Nákupná cena', cs: 'Nákupní cena' },
+  costPriceHint: { en: 'Per unit, without VAT.', sk: 'Za jednotku, bez DPH.', cs: 'Za jednotku, bez DPH.' },
+  costAt: { en: 'Cost', sk: 'Cena', cs: 'Cena' },
+  supplier: { en: 'Supplier', sk: 'Dodávateľ', cs: 'Dodavatel' },
+  supplierName: { en: 'Supplier', sk: 'Dodávateľ', cs: 'Dodavatel' },
+  supplierHint: { en: 'Who delivered the goods, as on their delivery note.', sk: 'Kto tovar dodal, ako na dodacom liste.', cs: 'Kdo zboží dodal, jako na dodacím listu.' },
+  companyId: { en: 'Company ID', sk: 'IČO', cs: 'IČO' },
+  vatId: { en: 'VAT ID', sk: 'IČ DPH', cs: 'DIČ' },
+  supplierDocument: { en: 'Their delivery note or invoice no.', sk: 'Číslo ich dodacieho listu alebo faktúry', cs: 'Číslo jejich dodacího listu nebo faktury' },
+  noteHint: { en: 'Anything else worth knowing.', sk: 'Čokoľvek ďalšie, čo treba vedieť.', cs: 'Cokoli dalšího, co je třeba vědět.' },
+  totalCost: { en: 'Value at cost', sk: 'Hodnota v nákupných cenách', cs: 'Hodnota v nákupních cenách' },
+  stockValue: { en: 'Stock value', sk: 'Hodnota skladu', cs: 'Hodnota skladu' },
+  stockValueText: { en: 'What each stock is worth now at its average purchase prices, and what went through it in the period, at cost.', sk: 'Koľko má každý sklad teraz hodnotu v priemerných nákupných cenách a čo ním v období prešlo, v nákupných cenách.', cs: 'Jakou hodnotu má každý sklad teď v průměrných nákupních cenách a co jím v období prošlo, v nákupních cenách.' },
+  from: { en: 'From', sk: 'Od', cs: 'Od' },
+  to: { en: 'To', sk: 'Do', cs: 'Do' },
+  valueNow: { en: 'Value now', sk: 'Hodnota teraz', cs: 'Hodnota teď' },
+  received: { en: 'Received', sk: 'Príjem', cs: 'Příjem' },
+  transfersNet: { en: 'Transfers in − out', sk: 'Prevody sem − preč', cs: 'Převody sem − pryč' },
+  costOfGoodsSold: { en: 'Cost of goods sold', sk: 'Náklady na predaný tovar', cs: 'Náklady na prodané zboží' },
+  writtenOff: { en: 'Written off', sk: 'Odpísané', cs: 'Odepsané' },
+  corrections: { en: 'Stock-taking differences', sk: 'Inventúrne rozdiely', cs: 'Inventurní rozdíly' },
+  allStocksTotal: { en: 'All stocks', sk: 'Všetky sklady', cs: 'Všechny sklady' },
+  withoutCost: { en: '{n} products with stock but no purchase price are not in the value.', sk: 'Produkty so zásobou, ale bez nákupnej ceny ({n}), nie sú v hodnote.', cs: 'Produkty se zásobou, ale bez nákupní ceny ({n}), nejsou v hodnotě.' },
+  movesWithoutCost: { en: '{n} items of the period moved without a known price and are not in its figures.', sk: 'Položky obdobia bez známej ceny ({n}) nie sú v jeho číslach.', cs: 'Položky období bez známé ceny ({n}) nejsou v jeho číslech.' },
+  // the count's draft (issue 28)
+  draftRestored: { en: 'Counts typed on this device and not saved yet are back ({n}). Save them, or reload to drop them.', sk: 'Počty zadané na tomto zariadení, ktoré ešte neboli uložené, sú späť ({n}). Uložte ich, alebo ich zahoďte načítaním znova.', cs: 'Počty zadané na tomto zařízení, které ještě nebyly uloženy, jsou zpět ({n}). Uložte je, nebo je zahoďte načtením znovu.' },
+  dropDraft: { en: 'Drop them', sk: 'Zahodiť ich', cs: 'Zahodit je' },
+  leaveTitle: { en: 'Leave with unsaved counts?', sk: 'Odísť s neuloženými počtami?', cs: 'Odejít s neuloženými počty?' },
+  leaveText: { en: 'They stay on this device and come back when you open this stock taking again, but nobody else sees them until you save.', sk: 'Zostanú na tomto zariadení a vrátia sa, keď túto inventúru znova otvoríte, no kým ich neuložíte, nikto iný ich nevidí.', cs: 'Zůstanou na tomto zařízení a vrátí se, až tuto inventuru znovu otevřete, ale dokud je neuložíte, nikdo jiný je nevidí.' },
+  leave: { en: 'Leave', sk: 'Odísť', cs: 'Odejít' },
   correctionDoc: { en: 'Correction document', sk: 'Doklad o inventúrnom rozdiele', cs: 'Doklad o inventurním rozdílu' },
 });
 
@@ -137,12 +172,15 @@ const typeLong = (type: string) => (type === 'Income' ? t('IncomeLong') : type =
 
 const pluKey = (p: { code: number; stockName?: string }) => `${p.stockName ?? ''}\u0000${p.code}`;
 
-/** Names of the plus in these stocks, to show next to codes. */
+/** The plus of these stocks (nothing is asked before a stock is known), by stock and code. */
 function usePluNames(stocks: string[]): Map<string, Plu> {
   const unique = [...new Set(stocks)].sort();
-  const { data } = useAll<Plu>('plus', { filters: { stockName: unique.length ? op.in(unique) : op.eq('\u0000') } }, ['plus', 'stocktransfers']);
+  const { data } = useLoad(unique.length ? `plus-of:${JSON.stringify(unique)}` : null, (signal) => api.all<Plu>('plus', { filters: { stockName: op.in(unique) } }, signal), ['plus', 'stocktransfers']);
   return useMemo(() => new Map((data ?? []).map((p) => [pluKey(p), p])), [data]);
 }
+
+/** Who made a document, by name (the hub records it; older documents knew only the user name). */
+const who = (by: { userName: string; name?: string } | null | undefined) => (by ? by.name || by.userName : '—');
 
 const TYPE_TONE: Record<string, 'good' | 'warn' | 'info' | 'neutral' | 'bad'> = { Income: 'good', Outcome: 'warn', Transfer: 'info', Sale: 'neutral', Invoice: 'warn', Correction: 'bad' };
 /** Where the goods went; a Sale or Correction names no stock of its own, its items do. */
@@ -155,7 +193,9 @@ const transferColumns = (): Column<StockTransfer>[] => [
   { id: 'created', title: t('date'), sort: 'createdAt', render: (d) => dateTime(d.createdAt) },
   { id: 'route', title: t('stock'), render: route },
   { id: 'items', title: t('items'), align: 'right', render: (d) => d.items.length },
-  { id: 'by', title: t('by'), render: (d) => d.createdBy.userName, secondary: true },
+  { id: 'value', title: t('value'), align: 'right', render: (d) => <span class={`num${(d.totalCost?.amount ?? 0) < 0 ? ' negative' : ''}`}>{d.totalCost ? money(d.totalCost.amount) : '—'}</span> },
+  { id: 'supplier', title: t('supplier'), render: (d) => d.supplier?.name ?? '', secondary: true },
+  { id: 'by', title: t('by'), render: (d) => who(d.createdBy), secondary: true },
   { id: 'note', title: t('note'), render: (d) => d.note || '', secondary: true },
 ];
 
@@ -204,6 +244,8 @@ export function Transfers() {
 export function TransferItems({ transfer }: { transfer: StockTransfer }) {
   const names = usePluNames(transfer.items.flatMap((i) => i.plu.stockName ?? []));
   const correction = transfer.type === 'Correction';
+  const costed = transfer.items.some((i) => i.costPrice);
+  const unitOf = (i: StockTransfer['items'][number]) => names.get(pluKey(i.plu))?.unit;
   return (
     <div class="table-scroll">
       <table class="compact" aria-label={t('items')}>
@@ -214,6 +256,8 @@ export function TransferItems({ transfer }: { transfer: StockTransfer }) {
             {correction && <th class="al-right">{t('expected')}</th>}
             {correction && <th class="al-right">{t('counted')}</th>}
             <th class="al-right">{correction ? t('correction') : t('quantity')}</th>
+            {costed && <th class="al-right">{t('costAt')}</th>}
+            {costed && <th class="al-right">{t('value')}</th>}
           </tr>
         </thead>
         <tbody>
@@ -221,12 +265,14 @@ export function TransferItems({ transfer }: { transfer: StockTransfer }) {
             <tr key={pluKey(i.plu)}>
               <td class="al-right num">{i.plu.code}</td>
               <td>{names.get(pluKey(i.plu))?.name ?? `${i.plu.stockName} ${i.plu.code}`}</td>
-              {correction && <td class="al-right num">{quantity(i.expectedQuantity)}</td>}
-              {correction && <td class="al-right num">{quantity(i.actualQuantity)}</td>}
+              {correction && <td class="al-right num">{stockQuantity(i.expectedQuantity, unitOf(i))}</td>}
+              {correction && <td class="al-right num">{stockQuantity(i.actualQuantity, unitOf(i))}</td>}
               <td class={`al-right num${i.quantity < 0 ? ' negative' : ''}`}>
                 {correction && i.quantity > 0 ? '+' : ''}
-                {quantity(i.quantity)}
+                {stockQuantity(i.quantity, unitOf(i))}
               </td>
+              {costed && <td class="al-right num">{i.costPrice ? money(i.costPrice.amount) : '—'}</td>}
+              {costed && <td class={`al-right num${i.quantity < 0 ? ' negative' : ''}`}>{i.costPrice ? money(Math.round(i.quantity * i.costPrice.amount * 100) / 100) : '—'}</td>}
             </tr>
           ))}
         </tbody>
@@ -250,8 +296,12 @@ function TransferDetail({ id, onClose }: { id: string; onClose: () => void }) {
               [t('document'), <b class="mono">{d.documentNumber}</b>],
               [t('type'), <Badge tone={TYPE_TONE[d.type]}>{typeWord(d.type)}</Badge>],
               [t('date'), dateTime(d.createdAt)],
-              [t('by'), d.createdBy.userName],
+              [t('by'), who(d.createdBy)],
               [t('stock'), route(d)],
+              ...(d.supplier
+                ? ([[t('supplier'), [d.supplier.name, d.supplier.companyId && `${t('companyId')} ${d.supplier.companyId}`, d.supplier.vatId && `${t('vatId')} ${d.supplier.vatId}`].filter(Boolean).join(' · ')], [t('supplierDocument'), d.supplier.documentNumber || '—']] as Array<[string, string]>)
+                : []),
+              [t('totalCost'), d.totalCost ? <b class="num" data-testid="transfer-total-cost">{money(d.totalCost.amount)}</b> : '—'],
               [t('ticket'), d.ticketId ? <a href={`/tickets/${encodeURIComponent(d.ticketId)}`}>{d.ticketId}</a> : '—'],
               [t('note'), d.note || '—'],
             ]}
@@ -269,11 +319,14 @@ interface TransferDraft {
   sourceStockName: string | null;
   targetStockName: string | null;
   note: string | null;
-  items: Array<{ plu: { code: string | number | null }; quantity: number | null }>;
+  supplier: { name: string; companyId: string | null; vatId: string | null; documentNumber: string | null };
+  items: Array<{ plu: { code: string | number | null }; quantity: number | null; costPrice: { amount: number | null } }>;
 }
 
 function NewTransfer({ onClose }: { onClose: () => void }) {
   const stocks = useOptions<Stock>('stocks', (s) => s.name);
+  const stockItems = usePluNames(stocks.map((o) => o.value));
+  const suppliers = useSuppliers();
   return (
     <Editor<TransferDraft>
       resource="stocktransfers"
@@ -282,20 +335,27 @@ function NewTransfer({ onClose }: { onClose: () => void }) {
       wide
       title={() => t('newTransferTitle')}
       // No blank row to start with: an empty row's required fields would block saving.
-      defaults={{ type: 'Income', sourceStockName: null, targetStockName: null, note: null, items: [] }}
+      defaults={{ type: 'Income', sourceStockName: null, targetStockName: null, note: null, supplier: { name: '', companyId: null, vatId: null, documentNumber: null }, items: [] }}
       rights={{ create: 'StockTransferCreate', update: 'StockTransferCreate' }}
       toBody={(v) => ({
         type: v.type,
         sourceStockName: v.type === 'Income' ? null : v.sourceStockName,
         targetStockName: v.type === 'Income' || v.type === 'Transfer' ? v.targetStockName : null,
         note: v.note,
-        items: v.items.map((i) => ({ plu: { code: Number(i.plu.code) }, quantity: i.quantity })),
+        // A supplier is an Income's, and only when named.
+        supplier: v.type === 'Income' && v.supplier.name.trim() ? { ...v.supplier, name: v.supplier.name.trim() } : null,
+        items: v.items.map((i) => ({
+          plu: { code: Number(i.plu.code) },
+          quantity: i.quantity,
+          ...(v.type === 'Income' && typeof i.costPrice?.amount === 'number' ? { costPrice: { amount: i.costPrice.amount } } : {}),
+        })),
       })}
       onClose={onClose}
     >
       {(form) => {
         const type = form.values.type;
         const itemStock = type === 'Income' ? form.values.targetStockName : form.values.sourceStockName;
+        const units = new Map([...stockItems.values()].filter((p) => p.stockName === itemStock).map((p) => [String(p.code), p.unit]));
         return (
           <>
             <div class="form-grid">
@@ -314,12 +374,30 @@ function NewTransfer({ onClose }: { onClose: () => void }) {
                 />
               )}
             </div>
+            {type === 'Income' && (
+              <div class="form-grid" data-testid="supplier">
+                <Field form={form} name="supplier.name" label={t('supplierName')} hint={t('supplierHint')} list={suppliers.map((x) => x.name)} maxLength={200} testId="supplier-name" />
+                <Field form={form} name="supplier.documentNumber" label={t('supplierDocument')} nullable testId="supplier-document" />
+                <Field form={form} name="supplier.companyId" label={t('companyId')} nullable testId="supplier-company-id" />
+                <Field form={form} name="supplier.vatId" label={t('vatId')} nullable />
+                <SupplierFill form={form as unknown as AnyForm} suppliers={suppliers} />
+              </div>
+            )}
             <NeedItems form={form as unknown as AnyForm} />
-            <Rows form={form} name="items" label={t('items')} addLabel={t('addItem')} empty={t('addItemsText')} newRow={() => ({ plu: { code: null }, quantity: null })}>
+            <Rows form={form} name="items" label={t('items')} addLabel={t('addItem')} empty={t('addItemsText')} newRow={() => ({ plu: { code: null }, quantity: null, costPrice: { amount: null } })}>
               {(p) => (
                 <>
                   <PluSelect form={form} name={`${p}.plu.code`} stockName={itemStock} />
-                  <Field form={form} name={`${p}.quantity`} label={t('quantity')} kind="number" required validate={(v) => (typeof v === 'number' && v <= 0 ? t('moreThanZero') : null)} />
+                  <Field
+                    form={form}
+                    name={`${p}.quantity`}
+                    label={t('quantity')}
+                    kind="number"
+                    required
+                    suffix={units.get(String(form.get(`${p}.plu.code`))) ?? undefined}
+                    validate={(v) => (typeof v === 'number' && v <= 0 ? t('moreThanZero') : null)}
+                  />
+                  {type === 'Income' && <Field form={form} name={`${p}.costPrice.amount`} label={t('costPrice')} kind="number" min={0} nullable suffix="€" hint={t('costPriceHint')} testId="item-cost" />}
                 </>
               )}
             </Rows>
@@ -333,9 +411,31 @@ function NewTransfer({ onClose }: { onClose: () => void }) {
 
 /** A product of one stock (StockItem only: the only kind kept in stock). */
 function PluSelect({ form, name, stockName }: { form: AnyForm; name: string; stockName: string | null }) {
-  const { data } = useAll<Plu>('plus', { filters: { stockName: op.eq(stockName ?? '\u0000'), type: op.eq('StockItem') }, sort: 'name' }, ['plus']);
+  const { data } = useLoad(stockName ? `stock-items:${stockName}` : null, (signal) => api.all<Plu>('plus', { filters: { stockName: op.eq(stockName!), type: op.eq('StockItem') }, sort: 'name' }, signal), ['plus']);
   const opts = (data ?? []).map((p) => ({ value: String(p.code), label: `${p.name} (${p.code})` }));
   return <Field form={form} name={name} label={t('product')} kind="select" emptyOption={stockName ? t('choose') : t('chooseStockFirst')} options={opts} required disabled={!stockName} />;
+}
+
+/** The suppliers of the latest incomes, each once (newest first): offered as one types a supplier's name. */
+function useSuppliers(): Array<NonNullable<StockTransfer['supplier']>> {
+  const { data } = useLoad('suppliers', (signal) => api.list<StockTransfer>('stocktransfers', { filters: { type: op.eq('Income'), supplierName: op.ne('null') }, sort: '-createdAt', take: 200 }, signal), ['stocktransfers']);
+  return useMemo(() => {
+    const seen = new Map<string, NonNullable<StockTransfer['supplier']>>();
+    for (const d of data?.items ?? []) if (d.supplier && !seen.has(d.supplier.name)) seen.set(d.supplier.name, d.supplier);
+    return [...seen.values()];
+  }, [data]);
+}
+
+/** A supplier chosen by name brings its company and VAT ids along, as given on its last income. */
+function SupplierFill({ form, suppliers }: { form: AnyForm; suppliers: Array<NonNullable<StockTransfer['supplier']>> }) {
+  const name = form.get('supplier.name');
+  useEffect(() => {
+    const known = suppliers.find((x) => x.name === name);
+    if (!known) return;
+    if (!form.get('supplier.companyId')) form.set('supplier.companyId', known.companyId ?? null);
+    if (!form.get('supplier.vatId')) form.set('supplier.vatId', known.vatId ?? null);
+  }, [name]);
+  return null;
 }
 
 /** A new transfer needs at least one item: a check of the form's own on its `items`. */
@@ -353,7 +453,7 @@ const takingColumns = (): Column<StockTaking>[] => [
   { id: 'created', title: t('started'), sort: 'createdAt', render: (d) => dateTime(d.createdAt) },
   { id: 'stock', title: t('stock'), render: stocksOf },
   { id: 'counted', title: t('counted'), align: 'right', render: (d) => `${countedOf(d)} / ${d.items.length}` },
-  { id: 'by', title: t('by'), render: (d) => d.closedBy?.userName ?? d.createdBy.userName, secondary: true },
+  { id: 'by', title: t('by'), render: (d) => who(d.closedBy ?? d.createdBy), secondary: true },
   { id: 'state', title: t('state'), sort: 'closedAt', render: (d) => (d.closedAt ? <Badge tone="good">{t('closedOn', { date: date(d.closedAt) })}</Badge> : <Badge tone="info">{t('counting')}</Badge>) },
   { id: 'note', title: t('note'), render: (d) => d.note || '', secondary: true },
 ];
@@ -459,6 +559,13 @@ function lossOf(items: StockTaking['items'], stored: StockTaking['items'], names
   return { value: cents / 100, count, unpriced };
 }
 
+/** Counts typed on this device and not yet saved, for the stored version `v` of the stock taking they were typed on. */
+interface CountDraft {
+  v: number;
+  counts: Array<{ code: number; stockName: string; actualQuantity: number | null }>;
+}
+const draftKey = (id: string) => `poshub.count.${id}`;
+
 /** The count sheet: one big input per product, a search to jump to one, and the close. */
 function Count({ id }: { id: string }) {
   const can = useCan();
@@ -475,6 +582,49 @@ function Count({ id }: { id: string }) {
     form.reset(taking);
   }
   const values = form.values;
+  const closedNow = !!taking?.closedAt;
+
+  // Counts typed and not saved are kept on this device as they are typed (a tablet that sleeps, a
+  // tap on the menu), and come back when this stock taking is opened again at the same version.
+  const [restored, setRestored] = useState(0);
+  const triedDraft = useRef<number | undefined>(undefined);
+  useEffect(() => {
+    if (!taking || closedNow || triedDraft.current === taking._v || form.dirty) return;
+    triedDraft.current = taking._v;
+    const draft = readStored<CountDraft>(draftKey(id));
+    if (!draft) return;
+    if (draft.v !== taking._v) return removeStored(draftKey(id));
+    let n = 0;
+    for (const c of draft.counts) {
+      const index = taking.items.findIndex((i) => i.plu.code === c.code && i.plu.stockName === c.stockName);
+      if (index < 0 || taking.items[index].actualQuantity === c.actualQuantity) continue;
+      form.set(`items[${index}].actualQuantity`, c.actualQuantity);
+      n++;
+    }
+    setRestored(n);
+  }, [taking?._v]);
+  useEffect(() => {
+    if (!values || closedNow || loadedV.current === undefined) return;
+    if (form.dirty) writeStored(draftKey(id), { v: loadedV.current, counts: values.items.map((i) => ({ code: i.plu.code, stockName: i.plu.stockName, actualQuantity: typeof i.actualQuantity === 'number' ? i.actualQuantity : null })) } satisfies CountDraft);
+    else removeStored(draftKey(id));
+  }, [values, form.dirty]);
+
+  // Leaving with unsaved counts asks first (in the page), and the browser warns before a reload or close.
+  const unsaved = useRef(false);
+  unsaved.current = form.dirty && !closedNow;
+  useEffect(() => {
+    guardLeaving(() => (unsaved.current ? confirm({ title: t('leaveTitle'), text: t('leaveText'), confirm: t('leave') }) : Promise.resolve(true)));
+    const onUnload = (e: BeforeUnloadEvent) => {
+      if (!unsaved.current) return;
+      e.preventDefault();
+      e.returnValue = '';
+    };
+    addEventListener('beforeunload', onUnload);
+    return () => {
+      guardLeaving(null);
+      removeEventListener('beforeunload', onUnload);
+    };
+  }, []);
 
   const save = async (close: boolean) => {
     closing.current = close;
@@ -493,7 +643,7 @@ function Count({ id }: { id: string }) {
               {rest > 0 && <p data-testid="close-partial">{t('closePartial', { n: countedItems.length, all: v.items.length, rest })}</p>}
               {loss.count > 0 ? (
                 <p data-testid="close-loss">
-                  <b>{t('closeLoss', { amount: money(-loss.value), below: belowCount(loss.count) })}</b>
+                  <b>{t('closeLoss', { amount: money(loss.value), below: belowCount(loss.count) })}</b>
                   {loss.unpriced > 0 && ` ${t('lossNoPrice', { n: loss.unpriced })}`}
                 </p>
               ) : (
@@ -546,8 +696,8 @@ function Count({ id }: { id: string }) {
             {t('takingTitle', { stocks: stocksOf(taking) })} {closed ? <Badge tone="good">{t('closed')}</Badge> : <Badge tone="info">{t('counting')}</Badge>}
           </h2>
           <p class="muted">
-            {t('startedBy', { when: dateTime(taking.createdAt), who: taking.createdBy.userName })}
-            {taking.closedAt && t('closedBy', { when: dateTime(taking.closedAt), who: taking.closedBy?.userName ?? '—' })}
+            {t('startedBy', { when: dateTime(taking.createdAt), who: who(taking.createdBy) })}
+            {taking.closedAt && t('closedBy', { when: dateTime(taking.closedAt), who: who(taking.closedBy) })}
             {taking.note && ` · ${taking.note}`}
           </p>
         </div>
@@ -568,8 +718,23 @@ function Count({ id }: { id: string }) {
           )}
         </Notice>
       )}
+      {restored > 0 && form.dirty && (
+        <Notice tone="info">
+          <span data-testid="draft-restored">{t('draftRestored', { n: restored })}</span>{' '}
+          <Button
+            small
+            onClick={() => {
+              removeStored(draftKey(id));
+              setRestored(0);
+              form.reset(taking);
+            }}
+          >
+            {t('dropDraft')}
+          </Button>
+        </Notice>
+      )}
       {closed && taking.stockTransferId && <Correction id={taking.stockTransferId} />}
-      {!closed && !editable && <Notice>{t('needsRight')}</Notice>}
+      {!closed && !editable && <Notice>{t('needsRight', { right: rightWord('StockTakingUpdate') })}</Notice>}
       <Card>
         <div class="count-tools">
           <Field label={t('find')} kind="search" value={search} onChange={(v) => setSearch(String(v ?? ''))} placeholder={t('nameOrCode')} testId="count-search" />
@@ -597,7 +762,7 @@ function Count({ id }: { id: string }) {
                   <div class="count-name">
                     <b>{name}</b>
                     <span class="muted">
-                      {item.plu.code} · {t('expectedQty', { qty: quantity(expected) })}
+                      {item.plu.code} · {t('expectedQty', { qty: stockQuantity(expected, plu?.unit) })}
                     </span>
                   </div>
                   <div class="count-input">
@@ -607,12 +772,13 @@ function Count({ id }: { id: string }) {
                       label={t('countedName', { name })}
                       kind="number"
                       big
+                      suffix={plu?.unit ?? undefined}
                       nullable
                       disabled={!editable}
                       validate={(v) => (typeof v === 'number' && v < 0 ? t('notNegative') : null)}
                     />
                   </div>
-                  <div class={`count-diff${diff === null ? '' : diff < 0 ? ' negative' : diff > 0 ? ' positive' : ' zero'}`}>{diff === null ? '' : diff === 0 ? '✓' : `${diff > 0 ? '+' : ''}${quantity(diff)}`}</div>
+                  <div class={`count-diff${diff === null ? '' : diff < 0 ? ' negative' : diff > 0 ? ' positive' : ' zero'}`}>{diff === null ? '' : diff === 0 ? '✓' : `${diff > 0 ? '+' : ''}${stockQuantity(diff, plu?.unit)}`}</div>
                 </li>
               );
             })}
@@ -653,6 +819,9 @@ function DeleteTaking({ id }: { id: string }) {
           await run(async () => {
             await api.del(path('stocktakings', id));
             toast(t('deleted'));
+            // Nothing left to keep: the draft goes with the stock taking, and leaving needs no question.
+            removeStored(draftKey(id));
+            guardLeaving(null);
             navigate('/catalog/stocktakings');
           });
         }}
@@ -668,6 +837,90 @@ function Correction({ id }: { id: string }) {
   return (
     <Card title={d ? <>{t('correctionDoc')} <span class="mono" data-testid="correction-number">{d.documentNumber}</span></> : t('correctionDoc')} class="correction">
       {error && !d ? <Notice tone="bad">{error}</Notice> : !d ? <Spinner /> : <TransferItems transfer={d} />}
+    </Card>
+  );
+}
+
+// ---- stock value (issue 28) ----
+
+type StockValueReport = components['schemas']['StockValue'];
+type ValueRow = StockValueReport['totals'];
+type ValueColumn = 'value' | 'received' | 'costOfGoodsSold' | 'writtenOff' | 'corrections' | 'transfers';
+
+/** The figures of a stock's value, as columns: what a manager checks first comes first; transfers in and out as one balance. */
+const VALUE_COLUMNS: Array<{ key: ValueColumn; title: () => string; of: (r: ValueRow) => number; secondary?: boolean }> = [
+  { key: 'value', title: () => t('valueNow'), of: (r) => r.value },
+  { key: 'received', title: () => t('received'), of: (r) => r.received },
+  { key: 'costOfGoodsSold', title: () => t('costOfGoodsSold'), of: (r) => r.costOfGoodsSold },
+  { key: 'writtenOff', title: () => t('writtenOff'), of: (r) => r.writtenOff, secondary: true },
+  { key: 'corrections', title: () => t('corrections'), of: (r) => r.corrections, secondary: true },
+  { key: 'transfers', title: () => t('transfersNet'), of: (r) => Math.round((r.transferredIn - r.transferredOut) * 100) / 100, secondary: true },
+];
+
+/** What each stock is worth now, and what went through it between two days, at cost (GET /api/stockvalue). */
+export function StockValue() {
+  const [q, setQuery] = useQuery();
+  const today = isoDay(new Date());
+  const from = q.get('valueFrom') ?? `${today.slice(0, 8)}01`;
+  const to = q.get('valueTo') ?? today;
+  const report = useLoad(`stockvalue:${from}:${to}`, (signal) => api.get<StockValueReport>(`/api/stockvalue?from=${from}&to=${to}`, signal), ['stocktransfers', 'plus']);
+  const r = report.data;
+  const cell = (n: number) => <span class={`num${n < 0 ? ' negative' : ''}`}>{money(n)}</span>;
+  return (
+    <Card title={t('stockValue')}>
+      <p class="muted">{t('stockValueText')}</p>
+      <div class="filter-grid">
+        <Field label={t('from')} kind="day" value={from} onChange={(v) => v && setQuery({ valueFrom: String(v) })} testId="value-from" />
+        <Field label={t('to')} kind="day" value={to} onChange={(v) => v && setQuery({ valueTo: String(v) })} testId="value-to" />
+      </div>
+      {report.error && !r ? (
+        <Notice tone="bad">{report.error}</Notice>
+      ) : !r ? (
+        <Spinner />
+      ) : (
+        <>
+          <div class="table-scroll">
+            <table class="compact wrap-heads" aria-label={t('stockValue')} data-testid="stock-value">
+              <thead>
+                <tr>
+                  <th>{t('stock')}</th>
+                  {VALUE_COLUMNS.map((c) => (
+                    <th key={c.key} class={`al-right${c.secondary ? ' secondary' : ''}`}>
+                      {c.title()}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {r.stocks.map((row) => (
+                  <tr key={row.stockName} data-key={row.stockName}>
+                    <td>
+                      <b>{row.stockName}</b>
+                    </td>
+                    {VALUE_COLUMNS.map((c) => (
+                      <td key={c.key} class={`al-right${c.secondary ? ' secondary' : ''}`} data-col={c.key}>
+                        {cell(c.of(row))}
+                      </td>
+                    ))}
+                  </tr>
+                ))}
+              </tbody>
+              <tfoot>
+                <tr data-key="totals">
+                  <th>{t('allStocksTotal')}</th>
+                  {VALUE_COLUMNS.map((c) => (
+                    <td key={c.key} class={`al-right${c.secondary ? ' secondary' : ''}`} data-col={c.key}>
+                      <b>{cell(c.of(r.totals))}</b>
+                    </td>
+                  ))}
+                </tr>
+              </tfoot>
+            </table>
+          </div>
+          {r.totals.productsWithoutCost > 0 && <p class="field-hint">{t('withoutCost', { n: r.totals.productsWithoutCost })}</p>}
+          {r.totals.movesWithoutCost > 0 && <p class="field-hint">{t('movesWithoutCost', { n: r.totals.movesWithoutCost })}</p>}
+        </>
+      )}
     </Card>
   );
 }

@@ -17,6 +17,7 @@ import { useCan } from '../lib/session';
 import { messages } from '../../shared/i18n';
 import { linkHandler } from '../lib/router';
 import { ClosedTicketActions } from './ClosedTicketActions';
+import { deviceError } from '../lib/device-words';
 import type { components } from '../../shared/api-types';
 import type { Device, HubUser, Order, PaymentType, Ticket } from '../../shared/types';
 
@@ -87,6 +88,10 @@ const t = messages({
   change: { en: 'Change given', sk: 'Vydané', cs: 'Vráceno' },
   fiscal: { en: 'Fiscal receipt', sk: 'Fiškálny doklad', cs: 'Fiskální doklad' },
   receiptNumber: { en: 'Receipt number', sk: 'Číslo dokladu', cs: 'Číslo dokladu' },
+  ekasaNumber: { en: 'eKasa receipt number', sk: 'Číslo dokladu v eKase', cs: 'Číslo dokladu v eKase' },
+  ekasaUuid: { en: 'eKasa receipt ID (UUID)', sk: 'ID dokladu eKasa (UUID)', cs: 'ID dokladu eKasa (UUID)' },
+  ekasaOkp: { en: 'Cash register check code (OKP)', sk: 'Overovací kód pokladnice (OKP)', cs: 'Ověřovací kód pokladny (OKP)' },
+  ekasaOffline: { en: 'Registered offline: sent to eKasa later', sk: 'Zaevidovaný offline: do eKasy sa odošle neskôr', cs: 'Zaevidován offline: do eKasy se odešle později' },
   fiscalDevice: { en: 'Fiscal device', sk: 'Fiškálne zariadenie', cs: 'Fiskální zařízení' },
   zReport: { en: 'Daily report (Z) no.', sk: 'Číslo uzávierky (Z)', cs: 'Číslo uzávěrky (Z)' },
   fiscalMemory: { en: 'Fiscal memory', sk: 'Fiškálna pamäť', cs: 'Fiskální paměť' },
@@ -433,6 +438,14 @@ function TicketDetail({ id, onClose }: { id: string; onClose: () => void }) {
                   [t('zReport'), tk.closeInfo.dailySalesReportNumber],
                   [t('fiscalMemory'), tk.closeInfo.fiscalMemorySerialNumber],
                   [t('closedOn'), tk.closeInfo.deviceName],
+                  // eKasa: the receipt as the financial administration registered it (or, offline, its OKP to be sent later).
+                  ...(tk.closeInfo.ekasa
+                    ? ([
+                        [t('ekasaNumber'), <b data-testid="ekasa-number">{tk.closeInfo.ekasa.receiptNumber}</b>],
+                        [t('ekasaUuid'), tk.closeInfo.ekasa.uuid ? <span class="mono break" data-testid="ekasa-uuid">{tk.closeInfo.ekasa.uuid}</span> : <span data-testid="ekasa-uuid">{t('ekasaOffline')}</span>],
+                        [t('ekasaOkp'), tk.closeInfo.ekasa.okp ? <span class="mono break" data-testid="ekasa-okp">{tk.closeInfo.ekasa.okp}</span> : '—'],
+                      ] as Array<[string, preact.ComponentChildren]>)
+                    : []),
                 ]}
               />
               <ClosedTicketActions ticket={tk} />
@@ -530,7 +543,7 @@ function OrderRow({ order: o }: { order: Order }) {
         <Badge>{word(o.state)}</Badge>
       </div>
       <div class="order-items">{o.items.map((i) => `${quantity(i.quantity)}× ${i.name}`).join(', ')}</div>
-      {o.print.lastError && <div class="field-error">{o.print.lastError}</div>}
+      {o.print.lastError && <div class="field-error">{deviceError(o.print.lastError)}</div>}
       <div class="order-foot">
         <span class="muted small">{o.print.printedAt ? t('printedAt', { time: time(o.print.printedAt) }) : o.print.attempts ? t('attempts', { n: o.print.attempts }) : t('notPrinted')}</span>
         {/* A copy of what was printed (or given up on); an order still on its way needs none. */}

@@ -13,6 +13,8 @@ import { useAll } from '../lib/data';
 import { byText, collator, dayStart, dayTitle, isoDay, minutesSince, money, time } from '../lib/format';
 import { useLive } from '../lib/live';
 import { linkHandler, useQuery } from '../lib/router';
+import { useCan } from '../lib/session';
+import { rightWord } from '../lib/rights-words';
 import { messages, plural } from '../../shared/i18n';
 import type { PaymentType, Ticket } from '../../shared/types';
 
@@ -23,6 +25,13 @@ const t = messages({
   salesSoFar: { en: 'Sales so far', sk: 'Doterajšia tržba', cs: 'Dosavadní tržba' },
   sales: { en: 'Sales', sk: 'Tržba', cs: 'Tržba' },
   ticketsClosed: { en: 'Tickets closed', sk: 'Uzavreté účty', cs: 'Uzavřené účty' },
+  // A user who reads only their own closed tickets (no TicketReadAll) sees their own takings, said as such.
+  mySalesSoFar: { en: 'Your takings so far', sk: 'Vaša doterajšia tržba', cs: 'Vaše dosavadní tržba' },
+  mySales: { en: 'Your takings', sk: 'Vaša tržba', cs: 'Vaše tržba' },
+  myTicketsClosed: { en: 'Your tickets closed', sk: 'Vaše uzavreté účty', cs: 'Vaše uzavřené účty' },
+  myByHour: { en: 'Your takings by hour', sk: 'Vaša tržba po hodinách', cs: 'Vaše tržba po hodinách' },
+  myByPayment: { en: 'Your payments by type', sk: 'Vaše platby podľa typu', cs: 'Vaše platby podle typu' },
+  onlyYours: { en: 'These are the tickets you closed; the whole shop’s takings need the right “{right}”.', sk: 'Toto sú účty, ktoré ste uzavreli vy; tržba celej prevádzky vyžaduje právo „{right}“.', cs: 'Toto jsou účty, které jste uzavřeli vy; tržba celé provozovny vyžaduje právo „{right}“.' },
   average: { en: 'average {amount}', sk: 'priemer {amount}', cs: 'průměr {amount}' },
   noneYet: { en: 'none yet', sk: 'zatiaľ žiadne', cs: 'zatím žádné' },
   openTickets: { en: 'Open tickets', sk: 'Otvorené účty', cs: 'Otevřené účty' },
@@ -86,6 +95,8 @@ export function Today() {
   const [error, setError] = useState<string | null>(null);
   const [generation, setGeneration] = useState(0);
   const types = useAll<PaymentType>('paymenttypes');
+  // Without TicketReadAll the hub answers only the caller's own closed tickets (CONTRACT §12).
+  const everyone = useCan()('TicketReadAll');
   const typeMap = useMemo(() => new Map((types.data ?? []).map((tk) => [tk.number, tk])), [types.data]);
 
   // The clock on the page: open-ticket ages and the current hour move on by themselves.
@@ -183,13 +194,18 @@ export function Today() {
         <Spinner />
       ) : state ? (
         <>
+          {!everyone && (
+            <Notice tone="info">
+              <span data-testid="only-yours">{t('onlyYours', { right: rightWord('TicketReadAll') })}</span>
+            </Notice>
+          )}
           <div class="stats">
-            <Stat label={isToday ? t('salesSoFar') : t('sales')} value={<span data-testid="sales-total">{fmt(fromCents(totalCents))}</span>} note={closedCount(closed.length)} tone="good" />
-            <Stat label={t('ticketsClosed')} value={<span data-testid="sales-count">{closed.length}</span>} note={closed.length ? t('average', { amount: fmt(fromCents(Math.round(totalCents / closed.length))) }) : t('noneYet')} />
+            <Stat label={everyone ? (isToday ? t('salesSoFar') : t('sales')) : isToday ? t('mySalesSoFar') : t('mySales')} value={<span data-testid="sales-total">{fmt(fromCents(totalCents))}</span>} note={closedCount(closed.length)} tone="good" />
+            <Stat label={everyone ? t('ticketsClosed') : t('myTicketsClosed')} value={<span data-testid="sales-count">{closed.length}</span>} note={closed.length ? t('average', { amount: fmt(fromCents(Math.round(totalCents / closed.length))) }) : t('noneYet')} />
             {isToday && <Stat label={t('openTickets')} value={<span data-testid="open-count">{open.length}</span>} note={open.length ? t('notPaid', { amount: fmt(fromCents(openCents)) }) : t('settled')} />}
           </div>
           <div class="grid-2">
-            <Card title={t('byHour')} class="span-2">
+            <Card title={everyone ? t('byHour') : t('myByHour')} class="span-2">
               {closed.length ? (
                 <BarChart bars={bars} format={fmt} current={isToday ? now.getHours() - firstHour : undefined} label={t('salesByHourLabel', { list: bars.filter((b) => b.count).map((b) => `${b.title} ${fmt(b.value)}`).join(', ') })} />
               ) : (
@@ -198,7 +214,7 @@ export function Today() {
                 </Empty>
               )}
             </Card>
-            <Card title={t('byPayment')}>
+            <Card title={everyone ? t('byPayment') : t('myByPayment')}>
               {payments.length ? (
                 <ul class="bars-list">
                   {payments.map((p) => (
