@@ -299,8 +299,8 @@ export async function runHostile(opts: RunOptions): Promise<HostileReport> {
     const health = await hub.call('GET', '/api/health', undefined, { token: null });
     if (health.status !== 200 || health.body.status !== 'ok') report.afterwards.push(`health: ${health.status} ${JSON.stringify(health.body)}`);
     if ((await hub.call('GET', '/api/auth', undefined, { token })).status !== 200) await relogin();
-    // Lists a session reads: not those that need a credential of their own in a header (a register's X-Register-Key).
-    const sessionLists = ops.filter((o) => o.method === 'GET' && !o.template.includes('{') && !/events|docs|openapi|metrics|reports/.test(o.template) && !o.parameters.some((p) => p.in === 'header' && p.required === true));
+    // Lists a session reads as they are: not those that need a parameter (a register's X-Register-Key, stock value's dates).
+    const sessionLists = ops.filter((o) => o.method === 'GET' && !o.template.includes('{') && !/events|docs|openapi|metrics|reports/.test(o.template) && !o.parameters.some((p) => p.in !== 'path' && p.required === true));
     for (const op of sessionLists) {
       const list = await hub.call('GET', `${op.template}?$take=1000`, undefined, { token });
       if (list.status !== 200) report.afterwards.push(`${op.template}: ${list.status} ${JSON.stringify(list.body).slice(0, 300)}`);
