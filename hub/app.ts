@@ -6,22 +6,23 @@ import express, { type Express } from 'express';
 import type { Db } from '../db/client.js';
 import type { Clock } from './core/clock.js';
 import type { Config } from './core/config.js';
-import { healthRoutes } from './health.js';
+import { eventStreams, type EventStreams } from './events/routes.js';
+import { docsAssets } from './http/docs.js';
+import { requireSession } from './resources/auth/routes.js';
+import { AuthService } from './resources/auth/service.js';
+import { hasRight } from './http/caller.js';
+import { mount, sharedMethods } from './http/route.js';
+import { MOUNTS, ROUTES, type MountContext } from './routes.js';
+import { Metrics } from './metrics.js';
 import { readJsonBody } from './http/body.js';
 import { rejectBrokenPathText, rejectBrokenQueryText } from './http/text.js';
 import { errors } from './http/errors.js';
 import { idempotency } from './http/idempotency.js';
-import { eventRoutes, eventStreams, type EventStreams } from './events/routes.js';
 import { problemHandler, requestId, requestLog } from './http/problem.js';
 import { answersWhenDurable } from './http/durable.js';
 import type { Logger } from './core/log.js';
 import { documentJson } from './openapi.js';
-import { docsAssets, docsRoutes } from './http/docs.js';
 import { kdsPage, securityHeaders, webPage } from './http/pages.js';
-import { authRoutes, requireSession } from './resources/auth/routes.js';
-import { AuthService, tokenFromHeader } from './resources/auth/service.js';
-import { hasRight, requireRight, type Caller } from './http/caller.js';
-import { timingSafeEqual } from 'node:crypto';
 import type { EngineContext } from './resources/engine/define.js';
 import { resourceRouter } from './resources/engine/routes.js';
 import { ResourceService } from './resources/engine/service.js';
@@ -31,35 +32,19 @@ import { TicketActions } from './resources/tickets/actions.js';
 import { TicketReturns } from './resources/tickets/returns.js';
 import { TicketCloser } from './resources/tickets/close.js';
 import { FiscalDevices } from './resources/fiscaldevices/devices.js';
-import { ticketRoutes } from './resources/tickets/routes.js';
-import { mount, sharedMethods } from './http/route.js';
-import { ROUTES } from './routes.js';
 import { FiscalMonitor } from './resources/fiscaldevices/monitor.js';
-import { fiscalDeviceRoutes } from './resources/fiscaldevices/routes.js';
-import { orderStateRoutes } from './resources/orders/kitchen-state.js';
 import type { FiscalRegistry } from '../drivers/fiscal/registry.js';
 import { join } from 'node:path';
 import { BackupService } from './backups/service.js';
-import { backupRoutes } from './backups/routes.js';
 import { rateLimit } from './http/rate-limit.js';
-import { Metrics, metricsRoutes } from './metrics.js';
-import { printingRoutes } from './printing/routes.js';
 import { PrintService, type PrintingOptions } from './printing/service.js';
 import { buildMail, type MailConfig, type MailServices } from './mail/index.js';
 import { under } from './http/segments.js';
-import { receiptRoutes } from './resources/receipts/routes.js';
 import { receiptEmails } from './resources/receipts/resource.js';
 import { KdsService } from './kds/service.js';
-import { kdsPairRoutes, kdsRoutes } from './kds/routes.js';
 import { Reports } from './reports/service.js';
 import { RegistersService } from './registers/service.js';
-import { registerPairRoutes, registerRoutes } from './registers/routes.js';
-import { reportRoutes } from './reports/routes.js';
-import { recordFiscalReport } from './reports/fiscal-reports.js';
 import { ShiftActions } from './resources/shifts/service.js';
-import { shiftRoutes } from './resources/shifts/routes.js';
-import { categoryRoutes } from './resources/categories/rename.js';
-import { stockValueRoutes } from './resources/stocks/value.js';
 
 export interface AppDeps {
   db: Db;
@@ -129,27 +114,6 @@ export function buildServices(deps: AppDeps): Services {
   return { ...services, fiscalMonitor: monitor, kds: new KdsService(ctx, services.auth, resources, deps.config.locale ?? 'en'), registers: new RegistersService(ctx, resources.devices) };
 }
 
-/** The caller of a request that may come without a token (health): undefined when it has none or a dead one. */
-function optionalCaller(auth: AuthService, header: string | undefined): Caller | undefined {
-  const token = tokenFromHeader(header);
-  if (!token) return undefined;
-  try {
-    return auth.authenticate(token);
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * /metrics (CONTRACT §9): the bearer POS_HUB_METRICS_TOKEN (a monitoring system), or a user's token
- * holding Metrics. Numbers about the shop are not for anyone on the LAN.
- */
-function metricsReader(auth: AuthService, metricsToken: string | undefined, header: string | undefined): void {
-  const token = tokenFromHeader(header);
-  if (metricsToken && token && token.length === metricsToken.length && timingSafeEqual(Buffer.from(token), Buffer.from(metricsToken))) return;
-  requireRight(auth.authenticate(token), 'Metrics');
-}
-
 export function createApp(deps: AppDeps, services: Services = buildServices(deps)): Express {
   const app = express();
   // Error details are said in the caller's language, else the shop's (http/problem.ts).
@@ -168,65 +132,29 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
   app.use(services.metrics.middleware());
   const limit = deps.config.rateLimit ?? 0;
   app.use(rateLimit({ perSecond: limit, burst: limit * 5, clock: deps.clock }));
-  app.use(
-    under(
-      ['metrics'],
-      mount(metricsRoutes, { metrics: services.metrics, db: deps.db, authorize: (req) => metricsReader(services.auth, deps.config.metricsToken, req.headers.authorization) }, ''),
-    ),
-  );
+  // The declared routes (hub/routes.ts): outside /api first; then those that take no token, before the
+  // session middleware; the rest behind it.
+  const ctx: MountContext = { deps, services, document: () => documentJson() };
+  const mountOf = (m: (typeof MOUNTS)[number], opts: Parameters<typeof mount>[2] = {}) => mount(m.routes, m.deps(ctx), { base: m.base, ...opts });
+  const open = (m: (typeof MOUNTS)[number]) => m.routes.some((r) => r.noToken);
+  for (const m of MOUNTS.filter((m) => m.base === '')) app.use(mountOf(m));
 
   const api = express.Router();
   api.use(rejectBrokenQueryText);
   let templates: string[] | undefined;
   api.use(rejectBrokenPathText(() => (templates ??= Object.keys((JSON.parse(documentJson()) as { paths: object }).paths))));
   api.use(readJsonBody);
-  api.use(
-    under(
-      ['health'],
-      mount(healthRoutes, {
-        db: deps.db,
-        clock: deps.clock,
-        startedAt: deps.clock.now().getTime(),
-        printerStatus: (name) => services.printing.summary(name),
-        deviceContacts: () => services.auth.deviceContacts(),
-        callerOf: (req) => optionalCaller(services.auth, req.headers.authorization),
-      }),
-    ),
-  );
-  api.use(under(['openapi.json', 'docs'], mount(docsRoutes, { document: () => documentJson() })));
+  const session = requireSession(services.auth);
+  for (const m of MOUNTS.filter((m) => m.base === undefined && open(m))) api.use(mountOf(m, { authenticate: (req, res) => session(req, res, () => undefined) }));
   api.use(under(['docs'], docsAssets()));
-  api.use(under(['auth'], mount(authRoutes, { auth: services.auth })));
-  api.use(under(['kds'], mount(kdsPairRoutes, { kds: services.kds })));
-  api.use(under(['registers'], mount(registerPairRoutes, { registers: services.registers })));
-  api.use(requireSession(services.auth));
+  api.use(session);
   api.use(idempotency({ db: deps.db, clock: deps.clock }));
-  api.use(under(['events', 'changes'], mount(eventRoutes, { events: services.events })));
   // A write may have queued print jobs (outbox): wake the printers once it has committed.
   api.use((req, res, next) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') res.on('finish', () => services.printing.kick(/^\/api\/orderendpoints\b/i.test(req.originalUrl)));
     next();
   });
-  api.use(under(['orderendpoints', 'orders'], mount(printingRoutes, { printing: services.printing, orders: services.resources.orders })));
-  api.use(under(['backups'], mount(backupRoutes, { backups: services.backups })));
-  api.use(under(['tickets'], mount(ticketRoutes, { actions: services.ticketActions, closer: services.ticketCloser, returns: services.ticketReturns })));
-  api.use(
-    under(
-      ['fiscaldevices'],
-      mount(fiscalDeviceRoutes, {
-        fiscal: services.fiscal,
-        settlePending: (name, device) => services.ticketCloser.settlePending(name, device),
-        recordReport: (caller, name, report) => recordFiscalReport(deps.db, deps.clock.now(), caller, name, report),
-      }),
-    ),
-  );
-  api.use(under(['receipts'], mount(receiptRoutes, { emails: services.mail.receipts, settings: services.mail.settings })));
-  api.use(under(['orders'], mount(orderStateRoutes, { orders: services.resources.orders })));
-  api.use(under(['kds'], mount(kdsRoutes, { kds: services.kds })));
-  api.use(under(['registers'], mount(registerRoutes, { registers: services.registers })));
-  api.use(under(['shifts'], mount(shiftRoutes, { shifts: services.shifts })));
-  api.use(under(['reports'], mount(reportRoutes, { reports: services.reports, shopLanguage: deps.config.locale ?? 'en', present: (resource, row, caller) => services.resources[resource].present(row, caller) })));
-  api.use(under(['categories'], mount(categoryRoutes, { categories: services.resources.categories, plus: services.resources.plus, orderEndpoints: services.resources.orderendpoints })));
-  api.use(under(['stockvalue'], mount(stockValueRoutes, { ctx: services.resources.stocks.ctx })));
+  for (const m of MOUNTS.filter((m) => m.base === undefined && !open(m))) api.use(mountOf(m));
   for (const service of Object.values(services.resources)) api.use(under([service.def.name], resourceRouter(service, (path) => sharedMethods(ROUTES, path))));
   api.use((req) => {
     throw errors.routeNotFound(req.originalUrl.split('?')[0]);

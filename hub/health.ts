@@ -86,8 +86,8 @@ export interface HealthDeps {
  * logged in reads the order endpoints); with SettingsRead too, the fiscal devices (their memory
  * serials and report numbers), the change-log position, the e-mail outbox and each device's last contact.
  */
-export const healthRoutes = routes<HealthDeps>([
-  {
+export const healthRoutes = routes<HealthDeps>((route) => [
+  route({
     method: 'get',
     path: '/api/health',
     operationId: 'system.health',
@@ -102,7 +102,7 @@ export const healthRoutes = routes<HealthDeps>([
       503: { description: 'The database does not answer (`status: degraded`).', schema: Health },
     },
     errors: [],
-    handler: (deps) => (req, res) => {
+    handler: (deps) => (_input, req, res) => {
       const caller = deps.callerOf(req);
       let db = dbAnswers(deps.db) ? 'ok' : 'error';
       const body: Record<string, unknown> = {};
@@ -128,5 +128,5 @@ export const healthRoutes = routes<HealthDeps>([
         ...body,
       });
     },
-  },
+  }),
 ]);

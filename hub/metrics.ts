@@ -97,8 +97,8 @@ function escape(label: string): string {
 }
 
 /** `authorize` throws (401/403) unless the request may read the metrics. */
-export const metricsRoutes = routes<{ metrics: Metrics; db: Db; authorize: (req: Request) => void }>([
-  {
+export const metricsRoutes = routes<{ metrics: Metrics; db: Db; authorize: (req: Request) => void }>((route) => [
+  route({
     method: 'get',
     path: '/metrics',
     operationId: 'system.metrics',
@@ -112,9 +112,9 @@ export const metricsRoutes = routes<{ metrics: Metrics; db: Db; authorize: (req:
     errors: [ERR.unauthenticated(), ERR.missingRight('A user without Metrics.')],
     handler:
       ({ metrics, db, authorize }) =>
-      (req, res) => {
+      (_input, req, res) => {
         authorize(req);
         res.type('text/plain; version=0.0.4').send(metrics.render(db));
       },
-  },
+  }),
 ]);

@@ -15,6 +15,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { closeDb, openDb } from '../db/client.js';
+import { closeContextSchema } from '../hub/resources/tickets/close.js';
 import { FiscalRegistry } from '../drivers/fiscal/registry.js';
 import { buildServices } from '../hub/app.js';
 import { bootstrap } from '../hub/bootstrap.js';
@@ -413,7 +414,8 @@ async function main(): Promise<void> {
                     // The cash part rounded up to 5 cents covers Slovak cash rounding (eKasa, CONTRACT §8).
                     { paymentTypeNumber: 1, amount: Math.max(0, toJsonNumber(dec(total).minus('5.5').div('0.05').ceil().times('0.05'))) },
                   ].filter((p) => p.amount > 0);
-          await services.ticketCloser.close(cashier, id, { payments });
+          // The body as the route reads it (its defaults applied).
+          await services.ticketCloser.close(cashier, id, closeContextSchema.parse({ payments }));
           closed++;
         },
       });

@@ -8,15 +8,14 @@ import { z } from 'zod';
 import { errors } from '../http/errors.js';
 import { ERR, LOCATION } from '../http/api-docs.js';
 import { requireRight } from '../http/caller.js';
-import { callerOf } from '../http/handler.js';
 import { named, routes } from '../http/route.js';
 import type { BackupService } from './service.js';
 
 const backup = z.object({ file: z.string(), size: z.number().int(), createdAt: z.string() });
 const Backup = named('Backup', backup);
 
-export const backupRoutes = routes<{ backups: BackupService }>([
-  {
+export const backupRoutes = routes<{ backups: BackupService }>((route) => [
+  route({
     method: 'get',
     path: '/api/backups',
     operationId: 'backups.list',
@@ -24,17 +23,17 @@ export const backupRoutes = routes<{ backups: BackupService }>([
     summary: 'The backups kept in <data>/backups, newest first',
     description: 'Requires SettingsRead.',
     rights: ['SettingsRead'],
+    authorize: (caller) => requireRight(caller, 'SettingsRead'),
     responses: { 200: { description: 'The backups.', schema: z.object({ items: z.array(backup), count: z.number().int(), totalCount: z.number().int() }) } },
     errors: [ERR.unauthenticated(), ERR.missingRight('Without SettingsRead.')],
     handler:
       ({ backups }) =>
-      (_req, res) => {
-        requireRight(callerOf(res), 'SettingsRead');
+      (_input, _req, res) => {
         const items = backups.list();
         res.json({ items, count: items.length, totalCount: items.length });
       },
-  },
-  {
+  }),
+  route({
     method: 'post',
     path: '/api/backups',
     operationId: 'backups.create',
@@ -46,17 +45,17 @@ export const backupRoutes = routes<{ backups: BackupService }>([
       '`backup.key`, which no backup holds. The file and its folder are synced before the answer; the oldest beyond ' +
       'POS_HUB_BACKUP_KEEP are removed, never the one answered. Restore with `npm run restore -- <file> [--key <backup.key>]` into a stopped hub.',
     rights: ['Backup'],
+    authorize: (caller) => requireRight(caller, 'Backup'),
     responses: { 201: { description: 'The backup written.', schema: Backup, headers: LOCATION } },
     errors: [ERR.unauthenticated(), ERR.missingRight('Without Backup.')],
     handler:
       ({ backups }) =>
-      async (_req, res) => {
-        requireRight(callerOf(res), 'Backup');
+      async (_input, _req, res) => {
         const info = await backups.create();
         res.status(201).location(`/api/backups/${encodeURIComponent(info.file)}`).json(info);
       },
-  },
-  {
+  }),
+  route({
     method: 'get',
     path: '/api/backups/{file}',
     operationId: 'backups.download',
@@ -67,14 +66,13 @@ export const backupRoutes = routes<{ backups: BackupService }>([
       'sealed). The SQLite file as an attachment; copy it off the hub PC, restore it with `npm run restore -- <file>` (on another PC ' +
       "with `--key <the hub's backup.key>`, or enter those secrets again).",
     rights: ['Backup'],
+    authorize: (caller) => requireRight(caller, 'Backup'),
     params: z.object({ file: z.string().meta({ description: 'A name from GET /api/backups.' }) }),
     responses: { 200: { description: 'The database file.', schema: z.string().meta({ format: 'binary' }), contentType: 'application/vnd.sqlite3' } },
     errors: [ERR.unauthenticated(), ERR.missingRight('Without Backup.'), ERR.notFound('No kept backup has that name.')],
     handler:
       ({ backups }) =>
-      (req, res, next) => {
-        requireRight(callerOf(res), 'Backup');
-        const file = String(req.params.file);
+      ({ params: { file } }, _req, res, next) => {
         const path = backups.path(file);
         if (!path) throw errors.notFound('backups', file);
         // The whole file, always (no ranges or conditional answers: a backup is read once, whole). Opened
@@ -90,5 +88,5 @@ export const backupRoutes = routes<{ backups: BackupService }>([
           stream.pipe(res);
         });
       },
-  },
+  }),
 ]);

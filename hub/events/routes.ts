@@ -4,13 +4,13 @@
  * socket can take more, so a slow client costs a cursor, not memory. A stream sends only entries
  * known to be on stable storage (CONTRACT §12): a display never shows a sale a power cut then takes back.
  */
-import type { Request, RequestHandler, Response } from 'express';
+import type { Request, Response } from 'express';
 import { z } from 'zod';
 import { whenDurable, type Db } from '../../db/client.js';
 import type { Caller } from '../http/caller.js';
-import { errors, HubError, ErrorCode, saidError } from '../http/errors.js';
+import { HubError, ErrorCode, saidError } from '../http/errors.js';
 import { ERR, type ErrorSpec } from '../http/api-docs.js';
-import { routes } from '../http/route.js';
+import { catalogIssue, routes } from '../http/route.js';
 import { changesSince, compactedThrough, lastSeq } from './store.js';
 
 const PAGE = 500;
@@ -22,16 +22,13 @@ function gone(since: number, through: number): HubError {
   return saidError(410, ErrorCode.Gone, 'error.gone', { since, through });
 }
 
-function sinceParam(raw: unknown, name: string): number {
-  if (raw === undefined || raw === '') return 0;
-  const text = String(Array.isArray(raw) ? raw[raw.length - 1] : raw).trim();
-  if (!/^\d{1,15}$/.test(text)) throw errors.member(name, 'query.notPosition', { value: text });
-  return Number(text);
-}
-
-function queryParam(req: Request, name: string): unknown {
-  return Object.entries(req.query).find(([k]) => k.toLowerCase() === name.toLowerCase())?.[1];
-}
+/** A change-log position: a whole number (`Last-Event-ID`, which an EventSource sends back as it got it). */
+const position = z.string().transform((raw, ctx) => {
+  const text = raw.trim();
+  if (/^\d{1,15}$/.test(text)) return Number(text);
+  catalogIssue(ctx, 'query.notPosition', { value: text });
+  return z.NEVER;
+});
 
 class Stream {
   cursor: number;
@@ -109,8 +106,10 @@ function releaseWhenDurable(db: Db, seq: number, streams: Iterable<Stream>): voi
 
 /** The two readers of the change log, and `close()`, which ends every open stream (shutdown must not wait for them). */
 export interface EventStreams {
-  changes: RequestHandler;
-  events: RequestHandler;
+  /** A page of the log after `since` (0: from the start), at most `take` entries. */
+  changes(query: { since?: number; take?: number }, res: Response): void;
+  /** The stream from `since` (undefined: from now). */
+  events(since: number | undefined, req: Request, res: Response): void;
   close(): void;
 }
 
@@ -147,22 +146,16 @@ export function eventStreams(db: Db, sessionIsLive: (tokenHash: string) => boole
     poller = heartbeat = sessionCheck = undefined;
   };
 
-  const changes: RequestHandler = (req, res) => {
-    const since = sinceParam(queryParam(req, 'since'), 'since');
-    const takeRaw = queryParam(req, '$take');
-    const take = takeRaw === undefined ? 100 : sinceParam(takeRaw, '$take');
-    if (take > 1000) throw errors.member('$take', 'member.between', { min: 0, max: 1000 }, 'OutOfRange');
+  const changes: EventStreams['changes'] = ({ since = 0, take = 100 }, res) => {
     const through = compactedThrough(db);
     if (since < through) throw gone(since, through);
     const items = changesSince(db, since, take, undefined, hiddenFrom(res.locals.caller as Caller));
     res.json({ items, count: items.length, lastSeq: items.length ? items[items.length - 1].seq : since });
   };
 
-  const events: RequestHandler = (req, res) => {
-    const header = req.headers['last-event-id'];
-    const since = header !== undefined ? sinceParam(header, 'Last-Event-ID') : sinceParam(queryParam(req, 'since') ?? queryParam(req, 'lastEventId'), 'since');
+  const events: EventStreams['events'] = (since, req, res) => {
     // A new subscriber without a position starts at "now": it has just loaded what it needs.
-    const start = header === undefined && queryParam(req, 'since') === undefined && queryParam(req, 'lastEventId') === undefined ? lastSeq(db) : since;
+    const start = since ?? lastSeq(db);
     const through = compactedThrough(db);
     if (start < through) throw gone(start, through);
     res.status(200);
@@ -205,8 +198,8 @@ const change = z.object({
 const GONE: ErrorSpec = { status: 410, codes: [ErrorCode.Gone], why: 'The position is older than the change log keeps (at least 30 days): reload, then follow from `lastSeq`.' };
 const HIDDEN = 'Entries of resources the caller may not read (CONTRACT §12) are left out.';
 
-export const eventRoutes = routes<{ events: EventStreams }>([
-  {
+export const eventRoutes = routes<{ events: EventStreams }>((route) => [
+  route({
     method: 'get',
     path: '/api/changes',
     operationId: 'events.changes',
@@ -224,9 +217,12 @@ export const eventRoutes = routes<{ events: EventStreams }>([
       },
     },
     errors: [ERR.validation('A position that is not a whole number; `$take` out of range.'), ERR.unauthenticated(), GONE],
-    handler: ({ events }) => events.changes,
-  },
-  {
+    handler:
+      ({ events }) =>
+      ({ query }, _req, res) =>
+        events.changes({ since: query.since, take: query.$take }, res),
+  }),
+  route({
     method: 'get',
     path: '/api/events',
     operationId: 'events.stream',
@@ -237,10 +233,17 @@ export const eventRoutes = routes<{ events: EventStreams }>([
       'Resumes after `Last-Event-ID` (or `?since=`) with nothing missed or repeated; without a position it starts now. ' +
       `Only changes on stable storage are sent. A comment line every 15 s keeps idle connections open. Browsers may pass the token as \`?access_token=\`. ${HIDDEN} ` +
       'The stream ends when its session does (logout, expiry, a deactivated user or device).',
-    headers: z.object({ 'Last-Event-ID': z.string().optional() }),
-    query: z.object({ since: z.number().int().min(0).optional().meta({ description: 'A position, when no `Last-Event-ID` is sent.' }) }),
+    headers: z.object({ 'Last-Event-ID': position.optional() }),
+    query: z.object({
+      since: z.number().int().min(0).optional().meta({ description: 'A position, when no `Last-Event-ID` is sent.' }),
+      lastEventId: z.number().int().min(0).optional().meta({ description: 'The same as `since` (the name some EventSource polyfills send).' }),
+      access_token: z.string().optional().meta({ description: "The token, from a browser's EventSource, which cannot send `Authorization`." }),
+    }),
     responses: { 200: { description: 'An endless `text/event-stream`.', schema: z.string(), contentType: 'text/event-stream' } },
     errors: [ERR.validation('A `Last-Event-ID` that is not a whole number.'), ERR.unauthenticated(), GONE],
-    handler: ({ events }) => events.events,
-  },
+    handler:
+      ({ events }) =>
+      ({ headers, query }, req, res) =>
+        events.events(headers['Last-Event-ID'] ?? query.since ?? query.lastEventId, req, res),
+  }),
 ]);

@@ -137,8 +137,8 @@ const swagger = (req: Request, res: Response) => {
 let viewerScript: Buffer | undefined;
 const VIEWER = fileURLToPath(new URL('../web/docs/viewer.js', import.meta.url));
 
-export const docsRoutes = routes<{ document: () => string }>([
-  {
+export const docsRoutes = routes<{ document: () => string }>((route) => [
+  route({
     method: 'get',
     path: '/api/openapi.json',
     operationId: 'system.openapi',
@@ -150,11 +150,11 @@ export const docsRoutes = routes<{ document: () => string }>([
     errors: [],
     handler:
       ({ document }) =>
-      (req, res) => {
+      (_input, req, res) => {
         sendCompressible(req, res, 'openapi.json', JSON_TYPE, document());
       },
-  },
-  {
+  }),
+  route({
     method: 'get',
     path: '/api/docs/',
     operationId: 'system.docs',
@@ -166,7 +166,7 @@ export const docsRoutes = routes<{ document: () => string }>([
       'Every operation is listed at once (a light viewer); `/api/docs/swagger/` is Swagger UI for trying requests out.',
     responses: { 200: { description: 'An HTML page.', schema: z.string(), contentType: 'text/html' } },
     errors: [],
-    handler: () => (req, res) => {
+    handler: () => (_input, req, res) => {
       // Non-strict routing lets /docs and /docs/ both land here; only the slash form resolves the assets.
       if (!req.path.endsWith('/')) {
         const query = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?')) : '';
@@ -175,7 +175,7 @@ export const docsRoutes = routes<{ document: () => string }>([
       }
       page(req, res);
     },
-  },
+  }),
 ]);
 
 /** The page's files (not operations of the API): Swagger UI's bundle and our initializer. */

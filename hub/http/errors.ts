@@ -4,7 +4,8 @@
  * is answered as a bare 500.
  */
 import { t, type MessageKey, type Params } from '../i18n/index.js';
-import type { Said } from '../i18n/say.js';
+import { customIssue, type Said } from '../i18n/say.js';
+import type { z } from 'zod';
 
 export const ErrorCode = {
   Unauthenticated: 1,
@@ -98,6 +99,16 @@ export function saidError(status: number, code: number, key: MessageKey, params:
 /** A member at fault, its message from the catalog. */
 export function memberError(memberName: string, key: MessageKey, params: Params = {}, code: MemberErrorCode = 'Invalid'): MemberError {
   return { memberName, message: english(key, params), code, said: { key, params } };
+}
+
+/**
+ * A schema's own check failing with a catalog message (a local day, a change-log position): the
+ * member at fault (`path` from an object's own check) with `code`, said in the caller's language
+ * like any member (engine/validate.ts).
+ */
+export function catalogIssue(ctx: z.core.$RefinementCtx, key: MessageKey, params: Params = {}, code: MemberErrorCode = 'Invalid', path?: PropertyKey[]): void {
+  const issue = customIssue(key, params);
+  ctx.addIssue({ code: 'custom', message: issue.message, params: { ...issue.params, memberCode: code }, ...(path ? { path } : {}) });
 }
 
 /** Members as the detail lists them: "name: message name: message". */

@@ -1,6 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { Caller } from './caller.js';
-import { errors } from './errors.js';
+import { z } from 'zod';
+import { catalogIssue, errors } from './errors.js';
 
 /** The caller the auth middleware attached; routes behind it always have one. */
 export function callerOf(res: Response): Caller {
@@ -9,14 +10,25 @@ export function callerOf(res: Response): Caller {
   return caller;
 }
 
+const VERSION_TAG = /^\s*(?:W\/)?"?(\d+)"?\s*$/;
+
 /** `If-Match: "3"` → 3 (weak or strong, quoted or not); absent → undefined. */
 export function ifMatch(req: Request): number | undefined {
   const raw = req.headers['if-match'];
   if (raw === undefined || raw === '*') return undefined;
-  const m = /^\s*(?:W\/)?"?(\d+)"?\s*$/.exec(String(raw));
+  const m = VERSION_TAG.exec(String(raw));
   if (!m) throw errors.member('If-Match', 'header.notVersion', { value: raw });
   return Number(m[1]);
 }
+
+/** The same as a declared header reads it (api-docs.ts ifMatchHeader). */
+export const ifMatchVersion = z.string().transform((raw, ctx): number | undefined => {
+  if (raw === '*') return undefined;
+  const m = VERSION_TAG.exec(raw);
+  if (m) return Number(m[1]);
+  catalogIssue(ctx, 'header.notVersion', { value: raw });
+  return z.NEVER;
+});
 
 /** Answers 405 with a problem body for the methods a path does not offer. */
 export function methodNotAllowed(allow: string[]): RequestHandler {

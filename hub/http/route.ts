@@ -1,17 +1,25 @@
 /**
  * A route is declared once (ARCHITECTURE "A route is declared once"; Fastify's route schemas are
  * the model): method, path, parameters, body, answers, errors, rights and handler side by side, next
- * to what it serves. `mount()` registers the handlers (and a 405 with `Allow` for the methods a path
- * does not offer); hub/openapi.ts writes the document from the same declarations, listed once in
- * hub/routes.ts beside RESOURCES. Nothing is described a second time by hand.
+ * to what it serves. The declaration is executable: `mount()` registers the handlers (and a 405
+ * with `Allow` for the methods a path does not offer), reads the path parameters, query, headers
+ * and body with the declared schemas, answers 400 itself, and hands the handler typed input (as
+ * Fastify's compiled schemas and Outline's `validate()` do); hub/openapi.ts writes the document
+ * from the same declarations, listed once in hub/routes.ts beside RESOURCES. Nothing is described
+ * or parsed a second time by hand.
  */
-import { Router, type RequestHandler } from 'express';
+import { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { z } from 'zod';
 import type { ErrorSpec } from './api-docs.js';
 // For its side effect before any declaration's schema exists: zod 4 gives `.openapi()` only to
 // schemas made after extendZodWithOpenApi, and a route's named schema is registered through it.
 import './api-docs.js';
-import { methodNotAllowed } from './handler.js';
+import type { Caller } from './caller.js';
+import { errors, memberError, type MemberError } from './errors.js';
+export { catalogIssue } from './errors.js';
+import { callerOf, methodNotAllowed } from './handler.js';
+import { under } from './segments.js';
+import { memberOfIssue, parseOr400 } from '../resources/engine/validate.js';
 
 /** A resource's model as the engine registers it (`Ticket`, `Order`…), answered by a route. */
 export interface ModelRef {
@@ -19,14 +27,21 @@ export interface ModelRef {
   array?: boolean;
 }
 /** A schema registered under its own name in the document's components. */
-export interface Named {
+export interface Named<S extends z.ZodType = z.ZodType> {
   name: string;
-  schema: z.ZodType;
+  schema: S;
 }
-/** One of several named bodies (a batch action's). */
-export interface OneOf {
-  oneOf: Named[];
+/**
+ * One of several named bodies (a batch action's). `by` picks the one a request's body is read
+ * with, by name, from its other input (the batch's `action`).
+ */
+export interface OneOf<N extends Named = Named> {
+  oneOf: N[];
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the route's own parsed input, typed where the route is declared.
+  by?: (input: { params: any; query: any }) => string;
 }
+/** Several named bodies, the one a request is read with picked by `by` from its parsed params and query. */
+export const oneOf = <N extends Named>(schemas: N[], by: OneOf<N>['by']): OneOf<N> => ({ oneOf: schemas, by });
 /** A schema built around resources' models (a session holds its device): `uses` names them. */
 export interface Composed {
   name?: string;
@@ -36,17 +51,43 @@ export interface Composed {
 export type BodySchema = z.ZodType | ModelRef | Named | OneOf | Composed;
 
 export const model = (name: string, opts: { array?: boolean } = {}): ModelRef => ({ model: name, array: opts.array ?? false });
-export const named = (name: string, schema: z.ZodType): Named => ({ name, schema });
+export const named = <S extends z.ZodType>(name: string, schema: S): Named<S> => ({ name, schema });
 
 export interface HeaderDoc {
   description: string;
   schema: { type: 'string' | 'integer' };
 }
 
-export interface RouteSpec<D> {
+/** What a body schema reads into. */
+type Read<S> = S extends z.ZodType ? z.output<S> : S extends Named<infer T> ? z.output<T> : S extends OneOf<infer N> ? z.output<N['schema']> : unknown;
+type Members<S> = S extends z.ZodObject ? z.output<S> : Record<string, never>;
+
+/**
+ * What a handler is handed, read with the route's declared schemas: path parameters, query
+ * (names matched in any letter case, CONTRACT §1), headers (each optional here: a missing
+ * credential is the handler's 401 to answer, not a 400) and body (an optional body left out is
+ * read as `{}`, so its defaults apply).
+ */
+export interface RouteInput<P = unknown, Q = unknown, H = unknown, B = unknown> {
+  params: Members<P>;
+  query: Members<Q>;
+  headers: Partial<Members<H>>;
+  body: B extends { schema: infer S } ? Read<S> : undefined;
+}
+
+export type RouteHandler<I> = (input: I, req: Request, res: Response, next: NextFunction) => unknown;
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- a list holds declarations of different inputs: each was checked where it was written (route()). */
+export interface RouteSpec<D, P = any, Q = any, H = any, B = any> {
+  /* eslint-enable @typescript-eslint/no-explicit-any */
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
-  /** The path as the document names it: `/api/tickets/{id}/close` (`{x}` is `req.params.x`). */
+  /** The path as the document names it: `/api/tickets/{id}/close` (`{x}` is the parameter `x`). */
   path: string;
+  /**
+   * The path as express matches it, when the document's form cannot say it: `/catalog/:resource/*key`
+   * for a key that holds a slash (a wildcard parameter is read as its segments joined by `/`).
+   */
+  match?: string;
   operationId: string;
   tags: string[];
   summary: string;
@@ -54,23 +95,42 @@ export interface RouteSpec<D> {
   /** The rights the route checks (x-rights); none: it needs a token and nothing else, or no token (`noToken`). */
   rights?: string[];
   noToken?: boolean;
-  params?: z.ZodObject;
-  query?: z.ZodObject;
-  headers?: z.ZodObject;
-  body?: { schema: BodySchema; required: boolean };
+  /**
+   * Checks run on the caller before anything of the request is read (a missing right is a 403
+   * whatever the query says, as it was before the input was read for the handler).
+   */
+  authorize?: (caller: Caller) => void;
+  params?: P;
+  /**
+   * What a path whose parameters fail their schema answers: by default 404 (the path names nothing,
+   * as a path no route matches); `400` where a parameter is a choice the caller made (HQ's catalog resource).
+   */
+  invalidParams?: 400 | 404;
+  query?: Q;
+  headers?: H;
+  body?: B;
   /** `also`: the same answer in other media types the client may ask for with Accept (a report as CSV). */
   responses: Record<number, { description: string; schema?: BodySchema; contentType?: string; also?: Record<string, z.ZodType>; headers?: Record<string, HeaderDoc> }>;
   /** Every error the route can answer (CONTRACT §2), for the document and for the tests that hold real errors to it. */
   errors: ErrorSpec[];
   /** Another router serves the path's other methods (the engine's list and create of /api/tickets): no 405 here. */
   sharedPath?: boolean;
-  /** Made once at mount time from what the route needs; it answers the request. */
-  handler: (deps: D) => RequestHandler;
+  /** Made once at mount time from what the route needs; it answers the request from its input. */
+  handler: (deps: D) => RouteHandler<RouteInput<P, Q, H, B>>;
 }
 
-/** The declarations of one module: typed by what their handlers need. */
-export function routes<D>(specs: Array<RouteSpec<D>>): Array<RouteSpec<D>> {
-  return specs;
+/**
+ * The declarations of one module, typed by what their handlers need: `routes<Deps>((route) => [route({...}), ...])`.
+ * Each `route()` infers its input's types from its own schemas.
+ */
+export function routes<D>(
+  build: (
+    route: <P extends z.ZodObject | undefined = undefined, Q extends z.ZodObject | undefined = undefined, H extends z.ZodObject | undefined = undefined, B extends { schema: BodySchema; required: boolean } | undefined = undefined>(
+      spec: RouteSpec<D, P, Q, H, B>,
+    ) => RouteSpec<D>,
+  ) => Array<RouteSpec<D>>,
+): Array<RouteSpec<D>> {
+  return build((spec) => spec as RouteSpec<D>);
 }
 
 /** `/api/tickets/{id}/close` → `/tickets/:id/close` (under the router mounted at `/api`; `base` strips more). */
@@ -87,8 +147,8 @@ export function inMethodOrder(methods: string[]): string[] {
 }
 
 /**
- * Every `METHOD /api/path` (in the document's form) a router of this process serves, as mounted: the
- * test that no mounted route goes undocumented reads it.
+ * Every `METHOD /path` (in the document's form) a router of this process serves, as mounted: the
+ * tests that no mounted route goes undocumented read it (the hub's and HQ's, told apart by path).
  */
 const mounted = new Set<string>();
 
@@ -105,16 +165,168 @@ export function sharedMethods(specs: ReadonlyArray<RouteSpec<never>>, path: stri
   return specs.filter((s) => s.sharedPath && s.path === path).map((s) => s.method.toUpperCase());
 }
 
-/** Registers each declaration's handler on a new router, then a 405 for the other methods of each path. */
-export function mount<D>(specs: Array<RouteSpec<D>>, deps: D, base = '/api'): Router {
+/* eslint-disable @typescript-eslint/no-explicit-any -- zod's internals (_zod.def) are not typed for reading back. */
+/** The schema under optional, default, nullable and transforms: what a text from the URL is turned into. */
+function baseOf(schema: z.ZodType): any {
+  let s: any = schema;
+  for (;;) {
+    const def = s._zod.def;
+    if (['optional', 'default', 'prefault', 'nullable', 'readonly', 'catch'].includes(def.type)) s = def.innerType;
+    else if (def.type === 'pipe') s = def.in;
+    else return s;
+  }
+}
+/* eslint-enable @typescript-eslint/no-explicit-any */
+
+/**
+ * A text from the URL (a query value, a path parameter) as the type its schema declares, the way
+ * Fastify coerces querystrings: numbers, booleans, and enum values in any letter case (CONTRACT §1).
+ * `undefined`: no value (an empty one counts as none, for anything but text); a MemberError: not of the type.
+ */
+function coerce(name: string, text: string, schema: z.ZodType): unknown {
+  const base = baseOf(schema);
+  const value = text.trim();
+  switch (base._zod.def.type) {
+    case 'number':
+      if (value === '') return undefined;
+      if (base.isInt) return /^-?\d{1,16}$/.test(value) ? Number(value) : memberError(name, 'query.notInteger', { value });
+      return /^-?\d{1,15}(\.\d+)?$/.test(value) ? Number(value) : memberError(name, 'query.notDecimal', { value });
+    case 'boolean':
+      if (value === '') return undefined;
+      if (/^(true|false)$/i.test(value)) return value.toLowerCase() === 'true';
+      return memberError(name, 'query.notBoolean', { value });
+    case 'enum': {
+      if (value === '') return undefined;
+      const options = base.options as string[];
+      return options.find((o) => o === value) ?? options.find((o) => o.toLowerCase() === value.toLowerCase()) ?? memberError(name, 'query.notEnum', { value, values: options.join(', ') });
+    }
+    default:
+      return text;
+  }
+}
+
+const isMemberError = (v: unknown): v is MemberError => typeof v === 'object' && v !== null && 'memberName' in v && 'code' in v;
+
+/**
+ * Reads `raw` (name → text or texts) with an object schema: names matched in any letter case
+ * (`match` gives the name the request used for a declared one), each value coerced to its declared
+ * type (the last of repeated ones), then the schema. Every member at fault is listed.
+ */
+function readMembers(schema: z.ZodObject, raw: Record<string, unknown>, ignoreMissing = false): { value?: unknown; problems: MemberError[] } {
+  const shape = schema.shape as Record<string, z.ZodType>;
+  const declared = new Map(Object.keys(shape).map((k) => [k.toLowerCase(), k]));
+  const input: Record<string, unknown> = {};
+  const problems: MemberError[] = [];
+  for (const [key, v] of Object.entries(raw)) {
+    const name = declared.get(key.toLowerCase());
+    if (!name || v === undefined) continue;
+    const text = Array.isArray(v) ? v.join('/') : String(v);
+    const value = coerce(name, text, shape[name]);
+    if (isMemberError(value)) problems.push(value);
+    else if (value !== undefined) input[name] = value;
+  }
+  const failed = new Set(problems.map((p) => p.memberName));
+  const result = (ignoreMissing ? schema.partial() : schema).safeParse(input, { reportInput: true });
+  if (result.success) return { value: result.data, problems };
+  for (const issue of result.error.issues) if (!failed.has(String(issue.path[0]))) problems.push(memberOfIssue(issue));
+  return { problems };
+}
+
+const invalid = (problems: MemberError[]) => errors.validation('error.invalidRequest', {}, problems);
+
+/** Query values as their names came (a repeated name: every value, the last one read). */
+function lastValues(query: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(query).map(([k, v]) => [k, Array.isArray(v) ? v[v.length - 1] : v]));
+}
+
+/**
+ * A query parameter by name in any letter case (CONTRACT §1), for what reads it before any route
+ * does (the session middleware's `access_token`); the last value of a repeated one.
+ */
+export function queryValue(req: Request, name: string): string | undefined {
+  const lower = name.toLowerCase();
+  const hit = Object.entries(req.query).filter(([k]) => k.toLowerCase() === lower).pop()?.[1];
+  const value = Array.isArray(hit) ? hit[hit.length - 1] : hit;
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** The zod schema a declared body is read with. */
+function bodySchema(schema: BodySchema, input: { params: unknown; query: unknown }): z.ZodType {
+  if ('oneOf' in schema && Array.isArray(schema.oneOf)) {
+    const { oneOf, by } = schema as OneOf;
+    if (!by) throw new Error('A body of several schemas needs `by` to pick the one a request is read with.');
+    const name = by(input as never);
+    const hit = oneOf.find((n) => n.name === name);
+    if (!hit) throw new Error(`No body schema is named '${name}'.`);
+    return hit.schema;
+  }
+  if ('name' in schema && 'schema' in schema && typeof schema.name === 'string') return schema.schema as z.ZodType;
+  if ('model' in schema || 'compose' in schema) throw new Error('A body the hub reads is declared as a zod schema (or a named one).');
+  return schema as z.ZodType;
+}
+
+/** A request's input, read as `spec` declares it; a 404 or 400 naming the members at fault. */
+export function readInput(spec: RouteSpec<never>, req: Request): RouteInput {
+  let params: unknown = {};
+  if (spec.params) {
+    const read = readMembers(spec.params as z.ZodObject, req.params as Record<string, unknown>);
+    if (read.problems.length) {
+      if (spec.invalidParams === 400) throw invalid(read.problems);
+      throw errors.routeNotFound(req.originalUrl.split('?')[0]);
+    }
+    params = read.value;
+  }
+  let query: unknown = {};
+  if (spec.query) {
+    const read = readMembers(spec.query as z.ZodObject, lastValues(req.query as Record<string, unknown>));
+    if (read.problems.length) throw invalid(read.problems);
+    query = read.value;
+  }
+  let headers: unknown = {};
+  if (spec.headers) {
+    const raw = Object.fromEntries(Object.keys((spec.headers as z.ZodObject).shape).map((name) => [name, req.headers[name.toLowerCase()]]));
+    const read = readMembers(spec.headers as z.ZodObject, raw, true);
+    if (read.problems.length) throw invalid(read.problems);
+    headers = read.value;
+  }
+  let body: unknown;
+  const declared = spec.body as { schema: BodySchema; required: boolean } | undefined;
+  if (declared) {
+    let raw: unknown = req.body;
+    if (raw === undefined) {
+      if (declared.required) throw errors.member('$body', 'body.required', {}, 'Required');
+      raw = {};
+    }
+    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw errors.member('$body', 'body.notObject');
+    body = parseOr400(bodySchema(declared.schema, { params, query }), raw);
+  }
+  return { params, query, headers, body } as RouteInput;
+}
+
+/**
+ * Registers each declaration's handler on a new router, then a 405 for the other methods of each
+ * path; the router answers only under its declarations' first path segments (http/segments.ts).
+ * `authenticate`: for routes mounted before the session middleware (a login beside the session it
+ * opens), what attaches the caller to those of them that need a token.
+ */
+export function mount<D>(specs: Array<RouteSpec<D>>, deps: D, opts: { base?: string; authenticate?: (req: Request, res: Response) => void } = {}): RequestHandler {
+  const { base = '/api', authenticate } = opts;
   const router = Router();
   const methods = new Map<string, string[]>();
+  const segments = new Set<string>();
   for (const spec of specs) {
-    const path = expressPath(spec.path, base);
-    router[spec.method](path, spec.handler(deps));
+    const path = spec.match ?? expressPath(spec.path, base);
+    const handle = spec.handler(deps);
+    const run: RequestHandler = (req, res, next) => {
+      if (authenticate && !spec.noToken) authenticate(req, res);
+      if (spec.authorize) spec.authorize(callerOf(res));
+      return handle(readInput(spec as RouteSpec<never>, req), req, res, next) as void;
+    };
+    router[spec.method](path, run);
     recordMounted(spec.method, spec.path);
+    segments.add(path.split('/')[1] ?? '');
     if (!spec.sharedPath) methods.set(path, [...(methods.get(path) ?? []), spec.method.toUpperCase()]);
   }
   for (const [path, allowed] of methods) router.all(path, methodNotAllowed(inMethodOrder(allowed)));
-  return router;
+  return under([...segments], router);
 }

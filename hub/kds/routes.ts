@@ -5,8 +5,7 @@
  */
 import { z } from 'zod';
 import { bodyErrors, ERR, idempotencyHeader, ifMatchHeader, LOCATION } from '../http/api-docs.js';
-import { requireObjectBody } from '../http/body.js';
-import { callerOf, ifMatch } from '../http/handler.js';
+import { callerOf } from '../http/handler.js';
 import { model, named, routes } from '../http/route.js';
 import { sessionTokens } from '../resources/auth/routes.js';
 import { PAIRING_TTL_MS, pairingRequestSchema, pairSchema, RECALL_WINDOW_MS, recallSchema, type KdsService } from './service.js';
@@ -23,8 +22,8 @@ const KdsPairing = named('KdsPairing', pairing);
 const id = z.object({ id: z.string() });
 const managerOnly = ERR.missingRight('Without OrderEndpointUpdate.');
 
-export const kdsPairRoutes = routes<{ kds: KdsService }>([
-  {
+export const kdsPairRoutes = routes<{ kds: KdsService }>((route) => [
+  route({
     method: 'post',
     path: '/api/kds/pair',
     operationId: 'kds.pair',
@@ -37,7 +36,7 @@ export const kdsPairRoutes = routes<{ kds: KdsService }>([
       'both are made when missing and reused when present. The code is spent. 10 wrong codes within 15 minutes from one address ' +
       'make that address wait (429) for the rest of the window, whatever code it sends next; a code that 50 wrong codes (from ' +
       'anyone) were tried against while it was valid no longer works (429: make a new one).',
-    body: { required: true, schema: named('KdsPairRequest', z.object(pairSchema.shape)) },
+    body: { required: true, schema: named('KdsPairRequest', pairSchema) },
     responses: {
       200: { description: 'A new session, and the order endpoint the code was made for.', schema: sessionTokens({ orderEndpointName: z.string() }, 'KdsSession') },
     },
@@ -52,14 +51,14 @@ export const kdsPairRoutes = routes<{ kds: KdsService }>([
     ],
     handler:
       ({ kds }) =>
-      async (req, res) => {
-        res.json(await kds.exchange(requireObjectBody(req.body), req.socket.remoteAddress ?? 'unknown'));
+      async ({ body }, req, res) => {
+        res.json(await kds.exchange(body, req.socket.remoteAddress ?? 'unknown'));
       },
-  },
+  }),
 ]);
 
-export const kdsRoutes = routes<{ kds: KdsService }>([
-  {
+export const kdsRoutes = routes<{ kds: KdsService }>((route) => [
+  route({
     method: 'get',
     path: '/api/kds/pairings',
     operationId: 'kds.pairings.list',
@@ -71,12 +70,12 @@ export const kdsRoutes = routes<{ kds: KdsService }>([
     errors: [ERR.unauthenticated(), managerOnly],
     handler:
       ({ kds }) =>
-      (_req, res) => {
+      (_input, _req, res) => {
         const items = kds.list(callerOf(res));
         res.json({ items, count: items.length, totalCount: items.length });
       },
-  },
-  {
+  }),
+  route({
     method: 'post',
     path: '/api/kds/pairings',
     operationId: 'kds.pairings.create',
@@ -87,7 +86,7 @@ export const kdsRoutes = routes<{ kds: KdsService }>([
       `${PAIRING_TTL_MS / 60_000} minutes and for one POST /api/kds/pair; a restart of the hub forgets it. Only an active Tablet endpoint is paired.`,
     rights: ['OrderEndpointUpdate'],
     headers: idempotencyHeader(),
-    body: { required: true, schema: named('KdsPairingRequest', z.object(pairingRequestSchema.shape)) },
+    body: { required: true, schema: named('KdsPairingRequest', pairingRequestSchema) },
     responses: {
       201: {
         description: 'The code, with `Location` naming the pairing.',
@@ -104,12 +103,12 @@ export const kdsRoutes = routes<{ kds: KdsService }>([
     ],
     handler:
       ({ kds }) =>
-      (req, res) => {
-        const created = kds.create(callerOf(res), requireObjectBody(req.body));
+      ({ body }, _req, res) => {
+        const created = kds.create(callerOf(res), body);
         res.status(201).location(`/api/kds/pairings/${created.id}`).json(created);
       },
-  },
-  {
+  }),
+  route({
     method: 'get',
     path: '/api/kds/pairings/{id}',
     operationId: 'kds.pairings.get',
@@ -122,11 +121,11 @@ export const kdsRoutes = routes<{ kds: KdsService }>([
     errors: [ERR.unauthenticated(), managerOnly, ERR.notFound('No outstanding pairing has this id (used, expired or withdrawn).')],
     handler:
       ({ kds }) =>
-      (req, res) => {
-        res.json(kds.get(callerOf(res), String(req.params.id)));
+      ({ params }, _req, res) => {
+        res.json(kds.get(callerOf(res), params.id));
       },
-  },
-  {
+  }),
+  route({
     method: 'delete',
     path: '/api/kds/pairings/{id}',
     operationId: 'kds.pairings.delete',
@@ -139,11 +138,11 @@ export const kdsRoutes = routes<{ kds: KdsService }>([
     errors: [ERR.unauthenticated(), managerOnly, ERR.notFound('No outstanding pairing has this id.')],
     handler:
       ({ kds }) =>
-      (req, res) => {
-        res.json(kds.revoke(callerOf(res), String(req.params.id)));
+      ({ params }, _req, res) => {
+        res.json(kds.revoke(callerOf(res), params.id));
       },
-  },
-  {
+  }),
+  route({
     method: 'post',
     path: '/api/kds/orders/{id}/recall',
     operationId: 'kds.orders.recall',
@@ -156,7 +155,7 @@ export const kdsRoutes = routes<{ kds: KdsService }>([
     rights: ['OrderProcess'],
     params: id,
     headers: idempotencyHeader().extend(ifMatchHeader('The expected `_v` (`"3"`), as `_v` in the body: another answers 409.').shape),
-    body: { schema: named('KdsRecallRequest', z.object(recallSchema.shape)), required: false },
+    body: { schema: named('KdsRecallRequest', recallSchema), required: false },
     responses: { 200: { description: 'The order, Ready again.', schema: model('orders') } },
     errors: [
       ...bodyErrors('A `_v` that is not a non-negative integer.'),
@@ -168,8 +167,8 @@ export const kdsRoutes = routes<{ kds: KdsService }>([
     ],
     handler:
       ({ kds }) =>
-      (req, res) => {
-        res.json(kds.recall(callerOf(res), String(req.params.id), req.body === undefined ? {} : requireObjectBody(req.body), ifMatch(req)));
+      ({ params, headers, body }, _req, res) => {
+        res.json(kds.recall(callerOf(res), params.id, body, headers['If-Match']));
       },
-  },
+  }),
 ]);

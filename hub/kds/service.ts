@@ -22,7 +22,6 @@ import type { Doc, EngineContext } from '../resources/engine/define.js';
 import { nameKey } from '../resources/engine/fields.js';
 import { getStored } from '../resources/engine/repo.js';
 import type { ResourceService } from '../resources/engine/service.js';
-import { parseOr400 } from '../resources/engine/validate.js';
 import { devices } from '../resources/devices/resource.js';
 import { orders } from '../resources/orders/resource.js';
 import { orderEndpoints } from '../resources/orderendpoints/resource.js';
@@ -76,9 +75,8 @@ export class KdsService {
     return stored.doc;
   }
 
-  create(caller: Caller, raw: Record<string, unknown>): Pairing & { code: string } {
+  create(caller: Caller, { orderEndpointName }: z.output<typeof pairingRequestSchema>): Pairing & { code: string } {
     requireRight(caller, 'OrderEndpointUpdate');
-    const { orderEndpointName } = parseOr400(pairingRequestSchema, raw);
     const endpoint = this.tabletEndpoint(orderEndpointName);
     return this.codes.issue({ orderEndpointName: String(endpoint.name) }, caller.userName);
   }
@@ -109,12 +107,11 @@ export class KdsService {
    * that POST /api/orders/{id}/state refuses, allowed to a display (OrderProcess, an order it may
    * read) for RECALL_WINDOW_MS after it was served, stamped in stateHistory like any move.
    */
-  recall(caller: Caller, id: string, raw: Record<string, unknown>, ifMatch?: number): Doc {
+  recall(caller: Caller, id: string, { _v }: z.output<typeof recallSchema>, ifMatch?: number): Doc {
     requireRight(caller, 'OrderProcess');
     const service = this.resources[orders.name];
     // Only an order the caller may read: a display recalls its own endpoint's orders, nobody else's.
     service.get(id, caller);
-    const { _v } = parseOr400(recallSchema, raw);
     return inTransaction(this.ctx.db, () => {
       const stored = service.getStored(id);
       service.checkVersion(id, stored.v, _v ?? ifMatch);
@@ -131,14 +128,13 @@ export class KdsService {
     });
   }
 
-  exchange(raw: Record<string, unknown>, address: string): Promise<PairedSession> {
-    const run = this.queue.then(() => this.exchangeNow(raw, address));
+  exchange(body: z.output<typeof pairSchema>, address: string): Promise<PairedSession> {
+    const run = this.queue.then(() => this.exchangeNow(body, address));
     this.queue = run.catch(() => undefined);
     return run;
   }
 
-  private async exchangeNow(raw: Record<string, unknown>, address: string): Promise<PairedSession> {
-    const { code } = parseOr400(pairSchema, raw);
+  private async exchangeNow({ code }: z.output<typeof pairSchema>, address: string): Promise<PairedSession> {
     const match = this.codes.check(code, address);
     const { pairing } = match;
     if (!getStored(this.ctx.db, orderEndpoints, pairing.orderEndpointName)) {

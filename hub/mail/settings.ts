@@ -17,7 +17,6 @@ import { errors } from '../http/errors.js';
 import type { Doc } from '../resources/engine/define.js';
 import { enumOf } from '../resources/engine/fields.js';
 import { appendChange } from '../resources/engine/repo.js';
-import { parseOr400 } from '../resources/engine/validate.js';
 import { fieldMessage } from '../i18n/say.js';
 
 /** Implicit: TLS from the first byte (smtps, port 465). Required: STARTTLS or refuse. Opportunistic: STARTTLS when offered. Off: plain text. */
@@ -210,13 +209,8 @@ export class MailSettings {
   }
 
   /** PUT: replaces the settings (a left-out smtp.password keeps the stored one for the same host, port, TLS mode and user); `_v` or If-Match must match. */
-  put(raw: Record<string, unknown>, ifMatch?: number): Doc {
-    const sentV = raw._v;
-    if (sentV !== undefined && sentV !== null && !(typeof sentV === 'number' && Number.isInteger(sentV) && sentV >= 0)) {
-      throw errors.member('_v', 'member.nonNegativeInteger');
-    }
-    const body: SettingsInput = parseOr400(settingsSchema, raw);
-    const expected = typeof sentV === 'number' ? sentV : ifMatch;
+  put(body: SettingsInput & { _v?: number }, ifMatch?: number): Doc {
+    const expected = body._v ?? ifMatch;
     inTransaction(this.db, () => {
       const current = this.row();
       if (expected !== undefined && expected !== current.v) {

@@ -31,8 +31,8 @@ export function queuedJob(j: PrintJob): { jobId: string; orderEndpointName: stri
 const name = z.object({ name: z.string().meta({ param: { description: 'The order endpoint.' } }) });
 
 /** `orders.get(id, caller)` throws unless the caller may read that order (the orders resource). */
-export const printingRoutes = routes<{ printing: PrintService; orders: { get(id: string, caller: Caller): unknown } }>([
-  {
+export const printingRoutes = routes<{ printing: PrintService; orders: { get(id: string, caller: Caller): unknown } }>((route) => [
+  route({
     method: 'get',
     path: '/api/orderendpoints/{name}/status',
     operationId: 'orderendpoints.status',
@@ -44,12 +44,12 @@ export const printingRoutes = routes<{ printing: PrintService; orders: { get(id:
     errors: [ERR.unauthenticated(), ERR.notFound('No such order endpoint.')],
     handler:
       ({ printing }) =>
-      (req, res) => {
+      ({ params }, _req, res) => {
         callerOf(res);
-        res.json(printing.status(String(req.params.name)));
+        res.json(printing.status(params.name));
       },
-  },
-  {
+  }),
+  route({
     method: 'post',
     path: '/api/orderendpoints/{name}/test',
     operationId: 'orderendpoints.test',
@@ -58,19 +58,18 @@ export const printingRoutes = routes<{ printing: PrintService; orders: { get(id:
     // A test page is the manager's tool (the Devices page), so it needs the right to change printers.
     description: 'Requires OrderEndpointUpdate. Queued like any print job; its progress shows in the printer status.',
     rights: ['OrderEndpointUpdate'],
+    authorize: (caller) => requireRight(caller, 'OrderEndpointUpdate'),
     params: name,
     responses: { 202: { description: 'The test page is queued.', schema: z.object(job) } },
     errors: [ERR.unauthenticated(), ERR.missingRight('Without OrderEndpointUpdate.'), ERR.stateForbids('A kitchen display or an inactive endpoint.'), ERR.notFound('No such order endpoint.')],
     handler:
       ({ printing }) =>
-      (req, res) => {
-        const caller = callerOf(res);
-        requireRight(caller, 'OrderEndpointUpdate');
-        const queued = printing.testPrint(String(req.params.name), caller.userName);
+      ({ params }, _req, res) => {
+        const queued = printing.testPrint(params.name, callerOf(res).userName);
         res.status(202).json(queuedJob(queued));
       },
-  },
-  {
+  }),
+  route({
     method: 'post',
     path: '/api/orders/{id}/reprint',
     operationId: 'orders.reprint',
@@ -87,11 +86,11 @@ export const printingRoutes = routes<{ printing: PrintService; orders: { get(id:
     ],
     handler:
       ({ printing, orders }) =>
-      (req, res) => {
+      ({ params: { id } }, _req, res) => {
         const caller = callerOf(res);
-        orders.get(String(req.params.id), caller);
-        const queued = printing.reprint(String(req.params.id), caller.userName);
+        orders.get(id, caller);
+        const queued = printing.reprint(id, caller.userName);
         res.status(202).json({ ...queuedJob(queued), orderId: queued.refId });
       },
-  },
+  }),
 ]);

@@ -6,7 +6,6 @@
 import type { Request } from 'express';
 import { z } from 'zod';
 import { bodyErrors, ERR, idempotencyHeader, LOCATION, registerKeyHeader } from '../http/api-docs.js';
-import { requireObjectBody } from '../http/body.js';
 import { callerOf } from '../http/handler.js';
 import { named, routes } from '../http/route.js';
 import { PAIRING_TTL_MS } from '../resources/auth/pairing-codes.js';
@@ -34,8 +33,8 @@ function localHost(req: Request): string {
   return `${address.includes(':') ? `[${address}]` : address}:${req.socket.localPort ?? 8080}`;
 }
 
-export const registerPairRoutes = routes<{ registers: RegistersService }>([
-  {
+export const registerPairRoutes = routes<{ registers: RegistersService }>((route) => [
+  route({
     method: 'post',
     path: '/api/registers/pair',
     operationId: 'registers.pair',
@@ -47,7 +46,7 @@ export const registerPairRoutes = routes<{ registers: RegistersService }>([
       'as `X-Register-Key` (GET /api/registers/users, and POST /api/auth with a PIN). The device is paired from now on (`pairedAt`); ' +
       'pairing it again gives a new key, so the earlier tablet\'s key stops working and the device\'s session ends. The code is spent. ' +
       guessing,
-    body: { required: true, schema: named('RegisterPairRequest', z.object(registerPairSchema.shape)) },
+    body: { required: true, schema: named('RegisterPairRequest', registerPairSchema) },
     responses: {
       200: {
         description: 'The register this tablet now is.',
@@ -69,11 +68,11 @@ export const registerPairRoutes = routes<{ registers: RegistersService }>([
     ],
     handler:
       ({ registers }) =>
-      (req, res) => {
-        res.json(registers.pair(requireObjectBody(req.body), req.socket.remoteAddress ?? 'unknown'));
+      ({ body }, req, res) => {
+        res.json(registers.pair(body, req.socket.remoteAddress ?? 'unknown'));
       },
-  },
-  {
+  }),
+  route({
     method: 'get',
     path: '/api/registers/users',
     operationId: 'registers.users',
@@ -100,15 +99,15 @@ export const registerPairRoutes = routes<{ registers: RegistersService }>([
     errors: [ERR.unauthenticated('No key, or not the key of an active paired CashRegister or PDA (paired again since, deleted, switched off).')],
     handler:
       ({ registers }) =>
-      (req, res) => {
-        const items = registers.sellers(registerKeyOf(req.headers['x-register-key']));
+      ({ headers }, _req, res) => {
+        const items = registers.sellers(registerKeyOf(headers['X-Register-Key']));
         res.json({ items, count: items.length, totalCount: items.length });
       },
-  },
+  }),
 ]);
 
-export const registerRoutes = routes<{ registers: RegistersService }>([
-  {
+export const registerRoutes = routes<{ registers: RegistersService }>((route) => [
+  route({
     method: 'get',
     path: '/api/registers/pairings',
     operationId: 'registers.pairings.list',
@@ -120,12 +119,12 @@ export const registerRoutes = routes<{ registers: RegistersService }>([
     errors: [ERR.unauthenticated(), managerOnly],
     handler:
       ({ registers }) =>
-      (_req, res) => {
+      (_input, _req, res) => {
         const items = registers.list(callerOf(res));
         res.json({ items, count: items.length, totalCount: items.length });
       },
-  },
-  {
+  }),
+  route({
     method: 'post',
     path: '/api/registers/pairings',
     operationId: 'registers.pairings.create',
@@ -138,7 +137,7 @@ export const registerRoutes = routes<{ registers: RegistersService }>([
       '`http://<the host this request was sent to>/pos/#pair=<code>`.',
     rights: ['DeviceUpdate'],
     headers: idempotencyHeader(),
-    body: { required: true, schema: named('RegisterPairingRequest', z.object(registerPairingRequestSchema.shape)) },
+    body: { required: true, schema: named('RegisterPairingRequest', registerPairingRequestSchema) },
     responses: {
       201: {
         description: 'The code and the link, with `Location` naming the pairing.',
@@ -158,12 +157,12 @@ export const registerRoutes = routes<{ registers: RegistersService }>([
     ],
     handler:
       ({ registers }) =>
-      (req, res) => {
-        const created = registers.create(callerOf(res), requireObjectBody(req.body), req.headers.host, localHost(req));
+      ({ body }, req, res) => {
+        const created = registers.create(callerOf(res), body, req.headers.host, localHost(req));
         res.status(201).location(`/api/registers/pairings/${created.id}`).json(created);
       },
-  },
-  {
+  }),
+  route({
     method: 'get',
     path: '/api/registers/pairings/{id}',
     operationId: 'registers.pairings.get',
@@ -176,11 +175,11 @@ export const registerRoutes = routes<{ registers: RegistersService }>([
     errors: [ERR.unauthenticated(), managerOnly, ERR.notFound('No outstanding pairing has this id (used, expired or withdrawn).')],
     handler:
       ({ registers }) =>
-      (req, res) => {
-        res.json(registers.get(callerOf(res), String(req.params.id)));
+      ({ params }, _req, res) => {
+        res.json(registers.get(callerOf(res), params.id));
       },
-  },
-  {
+  }),
+  route({
     method: 'delete',
     path: '/api/registers/pairings/{id}',
     operationId: 'registers.pairings.delete',
@@ -193,8 +192,8 @@ export const registerRoutes = routes<{ registers: RegistersService }>([
     errors: [ERR.unauthenticated(), managerOnly, ERR.notFound('No outstanding pairing has this id.')],
     handler:
       ({ registers }) =>
-      (req, res) => {
-        res.json(registers.revoke(callerOf(res), String(req.params.id)));
+      ({ params }, _req, res) => {
+        res.json(registers.revoke(callerOf(res), params.id));
       },
-  },
+  }),
 ]);

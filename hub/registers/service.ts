@@ -21,7 +21,6 @@ import type { EngineContext } from '../resources/engine/define.js';
 import { nameKey } from '../resources/engine/fields.js';
 import { getStored, type StoredDoc } from '../resources/engine/repo.js';
 import type { ResourceService } from '../resources/engine/service.js';
-import { parseOr400 } from '../resources/engine/validate.js';
 import { devices } from '../resources/devices/resource.js';
 import { hashRegisterKey, isPairedRegister, newRegisterKey } from '../resources/devices/register-key.js';
 import { deviceByRegisterKeyHash } from '../resources/devices/store.js';
@@ -84,9 +83,8 @@ export class RegistersService {
    * the shop's LAN, as the manager's page does); `fallbackHost`: the hub's own address and port on
    * that connection, when the Host header is missing or not a plain host.
    */
-  create(caller: Caller, raw: Record<string, unknown>, host: string | undefined, fallbackHost: string): RegisterPairing & { code: string; link: string } {
+  create(caller: Caller, { deviceName }: z.output<typeof registerPairingRequestSchema>, host: string | undefined, fallbackHost: string): RegisterPairing & { code: string; link: string } {
     requireRight(caller, 'DeviceUpdate');
-    const { deviceName } = parseOr400(registerPairingRequestSchema, raw);
     const device = this.saleDevice(deviceName);
     const issued = this.codes.issue({ deviceName: String(device.doc.name) }, caller.userName);
     return { ...issued, link: pairingLink(plainHost(host) ?? fallbackHost, issued.code) };
@@ -112,8 +110,7 @@ export class RegistersService {
   }
 
   /** The tablet's side: the code for the device and a new key; the device is paired from now on. */
-  pair(raw: Record<string, unknown>, address: string): PairedRegister {
-    const { code } = parseOr400(registerPairSchema, raw);
+  pair({ code }: z.output<typeof registerPairSchema>, address: string): PairedRegister {
     const match = this.codes.check(code, address);
     const { deviceName } = match.pairing;
     if (!getStored(this.ctx.db, devices, deviceName)) {

@@ -5,34 +5,33 @@
 import { z } from 'zod';
 import { ERR } from '../http/api-docs.js';
 import { requireRight, type Caller } from '../http/caller.js';
-import { errors } from '../http/errors.js';
+import { catalogIssue, errors } from '../http/errors.js';
 import { callerOf } from '../http/handler.js';
 import { requestLanguage } from '../http/language.js';
 import { named, routes } from '../http/route.js';
 import type { Language } from '../i18n/index.js';
 import { auditReportSchema, fiscalDaySchema, salesReportSchema } from './schema.js';
-import { GROUP_BY, type Reports } from './service.js';
+import { GROUP_BY, MAX_DAYS, MAX_EXPORT_DAYS, type Reports } from './service.js';
+import { daySpan, localDay } from '../http/members.js';
 import { EXPORT_FORMATS } from './export.js';
 import type { StoredRow } from './store.js';
 
-function wantsCsv(format: unknown, accepts: string | false): boolean {
-  const f = Array.isArray(format) ? format[format.length - 1] : format;
-  if (typeof f === 'string' && f) {
-    if (f.toLowerCase() === 'csv') return true;
-    if (f.toLowerCase() === 'json') return false;
-    throw errors.member('format', 'reports.notFormat', { value: f });
-  }
-  return accepts === 'text/csv';
-}
-
 const tags = ['Report'];
 const WITHOUT_RIGHT = ERR.missingRight('Without ReportRead.');
+/** Every report needs ReportRead, checked before the query is read (a missing right is a 403 whatever the query says). */
+const reportReader = (caller: Caller) => requireRight(caller, 'ReportRead');
+
+/** `from` and `to`, local days (http/members.ts), `to` within `maxDays` of `from`; the one place a report's days are read. */
+const days = (examples: [string, string], toSays: string) => ({
+  from: localDay().openapi({ param: { description: 'First day, `YYYY-MM-DD` (local).', example: examples[0] } }),
+  to: localDay().openapi({ param: { description: toSays, example: examples[1] } }),
+});
 
 /** How the engine answers a stored row of one of its resources (present hooks, hidden fields) to this caller. */
 export type Presenter = (resource: 'cashcounts' | 'shifts' | 'fiscalreports', row: StoredRow, caller: Caller) => unknown;
 
-export const reportRoutes = routes<{ reports: Reports; shopLanguage: Language; present: Presenter }>([
-  {
+export const reportRoutes = routes<{ reports: Reports; shopLanguage: Language; present: Presenter }>((route) => [
+  route({
     method: 'get',
     path: '/api/reports/sales',
     operationId: 'reports.sales',
@@ -49,30 +48,29 @@ export const reportRoutes = routes<{ reports: Reports; shopLanguage: Language; p
       "A text cell (a name) beginning with `=`, `+`, `-`, `@`, a tab or a carriage return is written with a leading `'`, so a " +
       'spreadsheet shows it and never runs it as a formula; the figures are plain numbers.',
     rights: ['ReportRead'],
-    query: z.object({
-      from: z.string().openapi({ param: { description: 'First day, `YYYY-MM-DD` (local).', example: '2026-01-01' } }),
-      to: z.string().openapi({ param: { description: 'Last day, `YYYY-MM-DD` (local), at most 20 years after `from`.', example: '2026-12-31' } }),
-      groupBy: z.enum(GROUP_BY).optional().openapi({ param: { description: 'What a row is (any letter case); `product` when left out.' } }),
-      format: z.enum(['json', 'csv']).optional().openapi({ param: { description: 'Overrides the Accept header.' } }),
-    }),
+    authorize: reportReader,
+    query: z
+      .object({
+        ...days(['2026-01-01', '2026-12-31'], 'Last day, `YYYY-MM-DD` (local), at most 20 years after `from`.'),
+        groupBy: z.enum(GROUP_BY).optional().openapi({ param: { description: 'What a row is (any letter case); `product` when left out.' } }),
+        format: z.enum(['json', 'csv']).optional().openapi({ param: { description: 'Overrides the Accept header.' } }),
+      })
+      .superRefine(daySpan(MAX_DAYS)),
     responses: { 200: { description: 'The report.', schema: named('SalesReport', z.object(salesReportSchema.shape)), also: { 'text/csv': z.string() } } },
     errors: [ERR.validation('A missing or malformed `from`/`to`, `to` before `from`, an unknown `groupBy` or `format`; `errors[0].memberName` names it.'), ERR.unauthenticated(), WITHOUT_RIGHT],
     handler:
       ({ reports, shopLanguage }) =>
-      (req, res) => {
-        requireRight(callerOf(res), 'ReportRead');
-        const query = req.query as Record<string, unknown>;
-        const format = Object.entries(query).find(([k]) => k.toLowerCase() === 'format')?.[1];
-        const report = reports.sales(Object.fromEntries(Object.entries(query).filter(([k]) => k.toLowerCase() !== 'format')));
-        if (wantsCsv(format, req.accepts(['application/json', 'text/csv']))) {
+      ({ query }, req, res) => {
+        const report = reports.sales({ from: query.from, to: query.to, groupBy: query.groupBy ?? 'product' });
+        if ((query.format ?? (req.accepts(['application/json', 'text/csv']) === 'text/csv' ? 'csv' : 'json')) === 'csv') {
           res.setHeader('Content-Disposition', `attachment; filename="sales-${report.groupBy}-${report.from}_${report.to}.csv"`);
           res.type('text/csv; charset=utf-8').send(reports.salesCsv(report, requestLanguage(req, res, shopLanguage)));
           return;
         }
         res.json(report);
       },
-  },
-  {
+  }),
+  route({
     method: 'get',
     path: '/api/reports/fiscalday',
     operationId: 'reports.fiscalDay',
@@ -83,26 +81,26 @@ export const reportRoutes = routes<{ reports: Reports; shopLanguage: Language; p
       "the figures an X report prints, or a Z once the day is closed, without printing anything. `number` defaults to the device's " +
       'open day as the hub last saw it (else its latest day with sales). Count the drawer against `cashSales` with POST /api/cashcounts.',
     rights: ['ReportRead'],
+    authorize: reportReader,
     query: z.object({
-      fiscalName: z.string().openapi({ param: { description: 'The fiscal device.', example: 'FP1' } }),
+      fiscalName: z
+        .string()
+        .superRefine((name, ctx) => {
+          if (!name) catalogIssue(ctx, 'member.required', {}, 'Required');
+        })
+        .openapi({ param: { description: 'The fiscal device.', example: 'FP1' } }),
       number: z.number().int().min(1).optional().openapi({ param: { description: 'The fiscal day (dailySalesReportNumber).' } }),
     }),
     responses: { 200: { description: "The day's figures.", schema: named('FiscalDay', z.object(fiscalDaySchema.shape)) } },
     errors: [ERR.validation('No or an unknown `fiscalName`, a malformed `number`, or no day known yet.'), ERR.unauthenticated(), WITHOUT_RIGHT],
     handler:
       ({ reports }) =>
-      (req, res) => {
-        requireRight(callerOf(res), 'ReportRead');
-        const q = Object.fromEntries(Object.entries(req.query).map(([k, v]) => [k.toLowerCase(), Array.isArray(v) ? v[v.length - 1] : v]));
-        const name = typeof q.fiscalname === 'string' ? q.fiscalname : '';
-        if (!name) throw errors.member('fiscalName', 'member.required', {}, 'Required');
-        const raw = typeof q.number === 'string' ? q.number.trim() : undefined;
-        if (raw !== undefined && !/^\d{1,9}$/.test(raw)) throw errors.member('number', 'reports.notDayNumber', { value: raw });
-        if (!reports.fiscalDeviceExists(name)) throw errors.member('fiscalName', 'fiscal.notFound', { name });
-        res.json(reports.fiscalDay(name, raw === undefined ? undefined : Number(raw)));
+      ({ query: { fiscalName, number } }, _req, res) => {
+        if (!reports.fiscalDeviceExists(fiscalName)) throw errors.member('fiscalName', 'fiscal.notFound', { name: fiscalName });
+        res.json(reports.fiscalDay(fiscalName, number));
       },
-  },
-  {
+  }),
+  route({
     method: 'get',
     path: '/api/reports/export',
     operationId: 'reports.export',
@@ -117,25 +115,33 @@ export const reportRoutes = routes<{ reports: Reports; shopLanguage: Language; p
       'with a byte-order mark, in the language of the request (Slovak and Czech: `;` and a decimal comma). Both come from the tickets’ own ' +
       'VAT split, exact to the cent, and agree with each other and with GET /api/reports/sales?groupBy=vat.',
     rights: ['ReportRead'],
-    query: z.object({
-      from: z.string().openapi({ param: { description: 'First day, `YYYY-MM-DD` (local).', example: '2026-11-01' } }),
-      to: z.string().openapi({ param: { description: 'Last day, `YYYY-MM-DD` (local), at most a year after `from`.', example: '2026-11-30' } }),
-      format: z.enum(EXPORT_FORMATS).openapi({ param: { description: '`pohoda` (XML) or `csv` (journal).' } }),
-      ico: z.string().optional().openapi({ param: { description: 'format=pohoda: the IČO of the accounting unit in POHODA (its dataPack `ico`), digits.', example: '12345678' } }),
-    }),
+    authorize: reportReader,
+    query: z
+      .object({
+        ...days(['2026-11-01', '2026-11-30'], 'Last day, `YYYY-MM-DD` (local), at most a year after `from`.'),
+        format: z.enum(EXPORT_FORMATS).openapi({ param: { description: '`pohoda` (XML) or `csv` (journal).' } }),
+        ico: z
+          .string()
+          .transform((s) => s.trim())
+          .optional()
+          .openapi({ param: { description: 'format=pohoda: the IČO of the accounting unit in POHODA (its dataPack `ico`), digits.', example: '12345678' } }),
+      })
+      .superRefine(daySpan(MAX_EXPORT_DAYS))
+      .superRefine((q, ctx) => {
+        if (q.format === 'pohoda' && !/^\d{1,15}$/.test(q.ico ?? '')) catalogIssue(ctx, 'export.icoRequired', {}, q.ico ? 'Invalid' : 'Required', ['ico']);
+      }),
     responses: { 200: { description: 'The file, as an attachment.', schema: z.string(), contentType: 'application/xml', also: { 'text/csv': z.string() } } },
     errors: [ERR.validation('A missing or malformed `from`/`to`, `to` before `from` or more than a year after it, no or an unknown `format`, no or a malformed `ico` for POHODA.'), ERR.unauthenticated(), WITHOUT_RIGHT],
     handler:
       ({ reports, shopLanguage }) =>
-      (req, res) => {
-        requireRight(callerOf(res), 'ReportRead');
-        const file = reports.accountingExport(req.query as Record<string, unknown>, requestLanguage(req, res, shopLanguage));
+      ({ query }, req, res) => {
+        const file = reports.accountingExport(query, requestLanguage(req, res, shopLanguage));
         const name = file.format === 'pohoda' ? `pohoda-${file.from}_${file.to}.xml` : `journal-${file.from}_${file.to}.csv`;
         res.setHeader('Content-Disposition', `attachment; filename="${name}"`);
         res.type(file.format === 'pohoda' ? 'application/xml; charset=utf-8' : 'text/csv; charset=utf-8').send(file.body);
       },
-  },
-  {
+  }),
+  route({
     method: 'get',
     path: '/api/reports/audit',
     operationId: 'reports.audit',
@@ -147,20 +153,17 @@ export const reportRoutes = routes<{ reports: Reports; shopLanguage: Language; p
       'overrides the waiter whose ticket it is. Each event, with when, which ticket and how much: GET /api/auditevents ' +
       '(filters Day, UserName, Kind, TicketId).',
     rights: ['ReportRead'],
-    query: z.object({
-      from: z.string().openapi({ param: { description: 'First day, `YYYY-MM-DD` (local).', example: '2026-11-01' } }),
-      to: z.string().openapi({ param: { description: 'Last day, `YYYY-MM-DD` (local).', example: '2026-11-30' } }),
-    }),
+    authorize: reportReader,
+    query: z.object(days(['2026-11-01', '2026-11-30'], 'Last day, `YYYY-MM-DD` (local).')).superRefine(daySpan(MAX_DAYS)),
     responses: { 200: { description: 'The audit.', schema: named('AuditReport', z.object(auditReportSchema.shape)) } },
     errors: [ERR.validation('A missing or malformed `from`/`to`, or `to` before `from`.'), ERR.unauthenticated(), WITHOUT_RIGHT],
     handler:
       ({ reports }) =>
-      (req, res) => {
-        requireRight(callerOf(res), 'ReportRead');
-        res.json(reports.audit(req.query as Record<string, unknown>));
+      ({ query }, _req, res) => {
+        res.json(reports.audit(query));
       },
-  },
-  {
+  }),
+  route({
     method: 'get',
     path: '/api/reports/fiscaldays',
     operationId: 'reports.fiscalDays',
@@ -172,7 +175,8 @@ export const reportRoutes = routes<{ reports: Reports; shopLanguage: Language; p
       'when, what it printed) and each count of it; and every shift open at any time that date. After a Z the closed day is what ' +
       'the date shows (`isOpen: false`), not the empty day after it.',
     rights: ['ReportRead'],
-    query: z.object({ date: z.string().openapi({ param: { description: 'The local day, `YYYY-MM-DD`.', example: '2026-11-21' } }) }),
+    authorize: reportReader,
+    query: z.object({ date: localDay().openapi({ param: { description: 'The local day, `YYYY-MM-DD`.', example: '2026-11-21' } }) }),
     responses: {
       200: {
         description: "The date's fiscal days and shifts.",
@@ -192,15 +196,14 @@ export const reportRoutes = routes<{ reports: Reports; shopLanguage: Language; p
     errors: [ERR.validation('A missing or malformed `date`.'), ERR.unauthenticated(), WITHOUT_RIGHT],
     handler:
       ({ reports, present }) =>
-      (req, res) => {
+      ({ query }, _req, res) => {
         const caller = callerOf(res);
-        requireRight(caller, 'ReportRead');
-        const on = reports.fiscalDays(req.query as Record<string, unknown>);
+        const on = reports.fiscalDays(query.date);
         res.json({
           ...on,
           days: on.days.map((d) => ({ figures: d.figures, reports: d.reports.map((r) => present('fiscalreports', r, caller)), cashCounts: d.cashCounts.map((r) => present('cashcounts', r, caller)) })),
           shifts: on.shifts.map((r) => present('shifts', r, caller)),
         });
       },
-  },
+  }),
 ]);

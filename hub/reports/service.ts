@@ -29,9 +29,10 @@ import {
   type SummedRow,
 } from './store.js';
 import { fromZoned } from '../core/time.js';
+import { DAY_MS, isoDay, utcDay } from '../http/members.js';
 import { auditSums } from './audit-store.js';
 import type { AuditKind } from './audit.js';
-import { EXPORT_FORMATS, journalCsv, pohodaRateClasses, pohodaXml, type DaySales, type ExportFormat, type JournalTicket } from './export.js';
+import { journalCsv, pohodaRateClasses, pohodaXml, type DaySales, type ExportFormat, type JournalTicket } from './export.js';
 import { fiscalBucket, MEASURES, type Dimension, type Measures } from './totals.js';
 
 export const GROUP_BY = ['product', 'category', 'waiter', 'register', 'vat', 'payment', 'hour', 'day', 'month'] as const;
@@ -65,29 +66,22 @@ export interface SalesReport {
   totals: ReportMeasures & { vat: number; base: number; rounding: number };
 }
 
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const MAX_DAYS = 366 * 20;
+/** The longest span a report covers; the accounting export, a year. */
+export const MAX_DAYS = 366 * 20;
+export const MAX_EXPORT_DAYS = 366;
 
-/** Date.UTC, but years 0-99 are those years (Date.UTC reads them as 1900-1999). */
-function utc(year: number, month: number, day: number): number {
-  const d = new Date(Date.UTC(2000, 0, 1));
-  d.setUTCFullYear(year, month, day);
-  return d.getTime();
+const utc = utcDay;
+const iso = isoDay;
+const DAY = DAY_MS;
+
+/**
+ * Local days as the routes read them (http/members.ts `localDay`: each the date's UTC midnight), `to`
+ * not before `from` and within the route's span (`daySpan`).
+ */
+export interface DayRange {
+  from: number;
+  to: number;
 }
-
-function parseDay(name: string, value: unknown): number {
-  const text = typeof value === 'string' ? value.trim() : '';
-  const m = DATE.exec(text);
-  const ms = m ? utc(Number(m[1]), Number(m[2]) - 1, Number(m[3])) : NaN;
-  // A real date reads back the same (month 13 would roll over to next January, 30 February to March).
-  if (!m || Number.isNaN(ms) || iso(ms) !== text) {
-    throw errors.member(name, text ? 'reports.notDate' : 'reports.dateRequired', { value: text ?? '' }, text ? 'Invalid' : 'Required');
-  }
-  return ms;
-}
-
-const iso = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-const DAY = 86_400_000;
 
 /** [from, to] as whole months and the day ranges around them. */
 export function spanOf(fromMs: number, toMs: number): { months: string[]; days: Array<[string, string]> } {
@@ -141,15 +135,7 @@ export class Reports {
     return fiscalDeviceConfig(this.db, name) !== undefined;
   }
 
-  sales(query: Record<string, unknown>): SalesReport {
-    const q = lowerKeys(query);
-    const fromMs = parseDay('from', q.from);
-    const toMs = parseDay('to', q.to);
-    if (toMs < fromMs) throw errors.member('to', 'reports.toBeforeFrom', { from: iso(fromMs) }, 'OutOfRange');
-    if ((toMs - fromMs) / DAY > MAX_DAYS) throw errors.member('to', 'reports.tooLong', {}, 'OutOfRange');
-    const raw = typeof q.groupby === 'string' ? q.groupby : 'product';
-    const groupBy = GROUP_BY.find((g) => g === raw.toLowerCase());
-    if (!groupBy) throw errors.member('groupBy', 'member.notOneOf', { value: raw, values: GROUP_BY.join(', ') });
+  sales({ from: fromMs, to: toMs, groupBy }: DayRange & { groupBy: GroupBy }): SalesReport {
     const span = spanOf(fromMs, toMs);
     const daysOnly = { months: [], days: [[`d:${iso(fromMs)}`, `d:${iso(toMs)}`]] as Array<[string, string]> };
     const rows =
@@ -210,15 +196,8 @@ export class Reports {
    * closed tickets (a line per ticket and VAT rate). Both exact to the cent, and equal to each other
    * and to the sales report per day and rate.
    */
-  accountingExport(query: Record<string, unknown>, lang: Language): { format: ExportFormat; from: string; to: string; body: string } {
-    const q = lowerKeys(query);
-    const fromMs = parseDay('from', q.from);
-    const toMs = parseDay('to', q.to);
-    if (toMs < fromMs) throw errors.member('to', 'reports.toBeforeFrom', { from: iso(fromMs) }, 'OutOfRange');
-    if ((toMs - fromMs) / DAY > 366) throw errors.member('to', 'reports.tooLong', {}, 'OutOfRange');
-    const raw = typeof q.format === 'string' ? q.format : '';
-    const format = EXPORT_FORMATS.find((f) => f === raw.toLowerCase());
-    if (!format) throw errors.member('format', 'export.notFormat', { value: raw }, raw ? 'Invalid' : 'Required');
+  /** `ico`: POHODA's accounting unit, digits (the route requires it with `pohoda`). */
+  accountingExport({ from: fromMs, to: toMs, format, ico = '' }: DayRange & { format: ExportFormat; ico?: string }, lang: Language): { format: ExportFormat; from: string; to: string; body: string } {
     const [from, to] = [iso(fromMs), iso(toMs)];
     const types = paymentTypeNames(this.db);
     if (format === 'csv') {
@@ -227,8 +206,6 @@ export class Reports {
       const paymentName = (n: number) => types.get(n)?.name ?? String(n);
       return { format, from, to, body: journalCsv(closedTicketsBetween(this.db, start, end) as unknown as JournalTicket[], { language: lang, timeZone: this.timeZone, paymentName }) };
     }
-    const ico = typeof q.ico === 'string' ? q.ico.trim() : '';
-    if (!/^\d{1,15}$/.test(ico)) throw errors.member('ico', 'export.icoRequired', {}, ico ? 'Invalid' : 'Required');
     const days = new Map<string, DaySales>();
     const dayOf = (day: string) => {
       let d = days.get(day);
@@ -261,12 +238,7 @@ export class Reports {
    * The audit per local day and user (issue 28): voids, deleted items, returns, discounts and price
    * overrides, each as events, quantity and amount; `from` and `to` included.
    */
-  audit(query: Record<string, unknown>): AuditReport {
-    const q = lowerKeys(query);
-    const fromMs = parseDay('from', q.from);
-    const toMs = parseDay('to', q.to);
-    if (toMs < fromMs) throw errors.member('to', 'reports.toBeforeFrom', { from: iso(fromMs) }, 'OutOfRange');
-    if ((toMs - fromMs) / DAY > MAX_DAYS) throw errors.member('to', 'reports.tooLong', {}, 'OutOfRange');
+  audit({ from: fromMs, to: toMs }: DayRange): AuditReport {
     const empty = (): AuditFigures => ({
       voids: { events: 0, quantity: 0, amount: 0 },
       deletes: { events: 0, quantity: 0, amount: 0 },
@@ -309,9 +281,8 @@ export class Reports {
    * that day, with its figures, every X and Z report and cash count of it; and the shifts open at
    * any time that day. A day closed by a Z stays the day shown, never the empty day after it.
    */
-  fiscalDays(query: Record<string, unknown>): FiscalDaysOn {
-    const q = lowerKeys(query);
-    const ms = parseDay('date', q.date);
+  /** `ms`: the local day (its UTC midnight, http/members.ts `localDay`). */
+  fiscalDays(ms: number): FiscalDaysOn {
     const from = this.localMidnight(ms);
     const to = this.localMidnight(ms + DAY);
     const days = fiscalDaysBetween(this.db, from, to).map(({ fiscalName, number }) => ({
@@ -429,12 +400,6 @@ export interface FiscalDay {
   cashSales: number;
   /** Slovak cash rounding: what it added to the payments (negative: took off); the payments add up to total + rounding. */
   rounding: number;
-}
-
-function lowerKeys(query: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(query)) out[k.toLowerCase()] = Array.isArray(v) ? v[v.length - 1] : v;
-  return out;
 }
 
 function present(groupBy: GroupBy, r: SummedRow, types?: Map<number, { name: string; category: string }>): ReportRow {

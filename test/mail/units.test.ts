@@ -7,7 +7,7 @@ import { closeDb, openDb } from '../../db/client.js';
 import { FakeClock } from '../../hub/core/clock.js';
 import { loadConfig } from '../../hub/core/config.js';
 import { receiptMailData, renderReceipt, vatBreakdown } from '../../hub/mail/render.js';
-import { MailSettings, smtpFromUrl } from '../../hub/mail/settings.js';
+import { MailSettings, settingsSchema, smtpFromUrl } from '../../hub/mail/settings.js';
 import { classifySendError } from '../../hub/mail/smtp.js';
 import { messageIdOf } from '../../hub/mail/worker.js';
 import type { Receipt } from '../../drivers/fiscal/types.js';
@@ -149,24 +149,26 @@ describe('SMTP settings', () => {
     const db = openDb(join(dir, 'hub.sqlite'));
     try {
       const settings = new MailSettings(db, new FakeClock(), { smtpUrl: 'smtp://bob:pw@mail.example.sk:2525', smtpFrom: 'Bistro <b@example.sk>', shopName: 'Bistro' });
+      // A body as PUT /api/receipts/settings reads it (its defaults applied) before the service gets it.
+      const put = (body: unknown) => settings.put(settingsSchema.parse(body));
       expect(settings.smtp()).toEqual({ host: 'mail.example.sk', port: 2525, tls: 'Opportunistic', user: 'bob', password: 'pw', from: 'Bistro <b@example.sk>' });
       expect(settings.shop()).toEqual({ name: 'Bistro', addressLines: [], footerLines: [] });
       const shown = settings.present();
       expect(shown).toMatchObject({ smtp: null, effective: { smtpSource: 'Environment', shopName: 'Bistro', smtp: { user: 'bob', passwordSet: true } }, _v: 0 });
       expect(JSON.stringify(shown)).not.toContain('pw"');
-      settings.put({ shopName: 'Bistro 2', smtp: { host: 'relay.example.sk', user: 'alice@example.sk', password: 'x' } });
+      put({ shopName: 'Bistro 2', smtp: { host: 'relay.example.sk', user: 'alice@example.sk', password: 'x' } });
       // The environment's credentials never mix into the stored server; its From still serves as the default From.
       expect(settings.smtp()).toEqual({ host: 'relay.example.sk', port: 587, tls: 'Opportunistic', user: 'alice@example.sk', password: 'x', from: 'Bistro <b@example.sk>' });
-      settings.put({ smtp: { host: 'relay.example.sk', user: 'alice', password: 'x' } });
+      put({ smtp: { host: 'relay.example.sk', user: 'alice', password: 'x' } });
       expect(settings.shop().name).toBe('Bistro');
       // A left-out password is kept for the same host and user, and dropped for another server or login.
-      settings.put({ smtp: { host: 'relay.example.sk', user: 'alice' } });
+      put({ smtp: { host: 'relay.example.sk', user: 'alice' } });
       expect(settings.smtp()?.password).toBe('x');
-      settings.put({ smtp: { host: 'other.example.sk', user: 'alice' } });
+      put({ smtp: { host: 'other.example.sk', user: 'alice' } });
       expect(settings.smtp()?.password).toBeNull();
       expect(settings.present()).toMatchObject({ smtp: { passwordSet: false } });
-      settings.put({ smtp: { host: 'other.example.sk', user: 'alice', password: 'y' } });
-      settings.put({ smtp: { host: 'other.example.sk', user: 'bob' } });
+      put({ smtp: { host: 'other.example.sk', user: 'alice', password: 'y' } });
+      put({ smtp: { host: 'other.example.sk', user: 'bob' } });
       expect(settings.smtp()?.password).toBeNull();
       // …and for another port or TLS mode (CONTRACT §12): a port left out is the TLS mode's default.
       const server = { host: 'other.example.sk', user: 'alice', tls: 'Required', port: 587 };
@@ -179,13 +181,13 @@ describe('SMTP settings', () => {
         [{ host: 'OTHER.example.sk' }, false],
         [{ user: null }, false],
       ] as const) {
-        settings.put({ smtp: { ...server, password: 'z' } });
-        settings.put({ smtp: { ...server, ...moved } });
+        put({ smtp: { ...server, password: 'z' } });
+        put({ smtp: { ...server, ...moved } });
         expect([moved, settings.smtp()?.password ?? null]).toEqual([moved, kept ? 'z' : null]);
       }
-      settings.put({ smtp: null });
+      put({ smtp: null });
       expect(settings.smtp()?.host).toBe('mail.example.sk');
-      expect(new MailSettings(db, new FakeClock(), {}).put({ smtp: null })).toMatchObject({ effective: { smtpSource: 'None', smtp: null, shopName: 'POS Hub' } });
+      expect(new MailSettings(db, new FakeClock(), {}).put(settingsSchema.parse({ smtp: null }))).toMatchObject({ effective: { smtpSource: 'None', smtp: null, shopName: 'POS Hub' } });
     } finally {
       closeDb(db);
       rmSync(dir, { recursive: true, force: true });

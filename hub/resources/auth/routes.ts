@@ -4,18 +4,17 @@ import type { RequestHandler } from 'express';
 import { z } from 'zod';
 import { bodyErrors, ERR, registerKeyHeader } from '../../http/api-docs.js';
 import { registerKeyOf } from '../devices/register-key.js';
-import { requireObjectBody } from '../../http/body.js';
 import { callerOf } from '../../http/handler.js';
 import { ENV_NAMES, RIGHTS } from '../../http/rights.js';
-import { named, routes, type Composed } from '../../http/route.js';
+import { named, queryValue, routes, type Composed } from '../../http/route.js';
 import { loginSchema, ownPinSchema, refreshSchema, tokenFromHeader, type AuthService } from './service.js';
 
 /** Attaches the caller to res.locals or answers 401. */
 export function requireSession(auth: AuthService): RequestHandler {
   return (req, res, next) => {
     // A browser's EventSource cannot send headers, so the event stream also takes ?access_token=.
-    const fromQuery = req.method === 'GET' && req.path === '/events' ? req.query.access_token : undefined;
-    res.locals.caller = auth.authenticate(tokenFromHeader(req.headers.authorization) ?? (typeof fromQuery === 'string' ? fromQuery : undefined));
+    const fromQuery = req.method === 'GET' && req.path === '/events' ? queryValue(req, 'access_token') : undefined;
+    res.locals.caller = auth.authenticate(tokenFromHeader(req.headers.authorization) ?? fromQuery);
     next();
   };
 }
@@ -45,8 +44,8 @@ export const sessionTokens = (extra: z.ZodRawShape = {}, name?: string): Compose
 
 const tags = ['Auth'];
 
-export const authRoutes = routes<{ auth: AuthService }>([
-  {
+export const authRoutes = routes<{ auth: AuthService }>((route) => [
+  route({
     method: 'post',
     path: '/api/auth',
     operationId: 'auth.login',
@@ -61,7 +60,7 @@ export const authRoutes = routes<{ auth: AuthService }>([
       "With `pin` instead of `password` (a register's quick login): only on an active CashRegister or PDA paired from the manager's page, " +
       'with the key that pairing gave in `X-Register-Key`; a PIN anywhere else is refused as a bad login (401) and counts as a failure.',
     headers: registerKeyHeader('Only with `pin`: the key POST /api/registers/pair gave this register.'),
-    body: { required: true, schema: named('LoginRequest', z.object(loginSchema.shape)) },
+    body: { required: true, schema: named('LoginRequest', loginSchema) },
     responses: { 200: { description: 'A new session.', schema: sessionTokens({}, 'SessionTokens') } },
     errors: [
       ...bodyErrors('A body without userName or deviceName, with neither or both of password and pin, or a pin that is not 4-8 digits.'),
@@ -72,11 +71,11 @@ export const authRoutes = routes<{ auth: AuthService }>([
     ],
     handler:
       ({ auth }) =>
-      async (req, res) => {
-        res.json(await auth.login(requireObjectBody(req.body), req.socket.remoteAddress ?? 'unknown', registerKeyOf(req.headers['x-register-key'])));
+      async ({ headers, body }, req, res) => {
+        res.json(await auth.login(body, req.socket.remoteAddress ?? 'unknown', registerKeyOf(headers['X-Register-Key'])));
       },
-  },
-  {
+  }),
+  route({
     method: 'get',
     path: '/api/auth',
     operationId: 'auth.session',
@@ -87,12 +86,11 @@ export const authRoutes = routes<{ auth: AuthService }>([
     errors: [ERR.unauthenticated()],
     handler:
       ({ auth }) =>
-      (req, res) => {
-        requireSession(auth)(req, res, () => undefined);
+      (_input, req, res) => {
         res.json(auth.view(callerOf(res)));
       },
-  },
-  {
+  }),
+  route({
     method: 'delete',
     path: '/api/auth',
     operationId: 'auth.logout',
@@ -103,13 +101,12 @@ export const authRoutes = routes<{ auth: AuthService }>([
     errors: [...bodyErrors('An unreadable body.'), ERR.unauthenticated()],
     handler:
       ({ auth }) =>
-      (req, res) => {
-        requireSession(auth)(req, res, () => undefined);
+      (_input, req, res) => {
         auth.logout(callerOf(res));
         res.status(204).end();
       },
-  },
-  {
+  }),
+  route({
     method: 'post',
     path: '/api/auth/pin',
     operationId: 'auth.pin',
@@ -119,7 +116,7 @@ export const authRoutes = routes<{ auth: AuthService }>([
       "Needs a valid token and the caller's current password; no right (a manager sets another user's PIN with PUT /api/users/{id}, " +
       'right UserUpdate). The password check is throttled like a login: it counts against the caller\'s user name. ' +
       "The user's other sessions end, as after a password change; this one stays.",
-    body: { required: true, schema: named('OwnPinRequest', z.object(ownPinSchema.shape)) },
+    body: { required: true, schema: named('OwnPinRequest', ownPinSchema) },
     responses: { 204: { description: 'The PIN is set (or removed).' } },
     errors: [
       ...bodyErrors('A pin that is not 4-8 digits nor null, or a password that is not the caller\'s (memberName `password`).'),
@@ -128,13 +125,12 @@ export const authRoutes = routes<{ auth: AuthService }>([
     ],
     handler:
       ({ auth }) =>
-      async (req, res) => {
-        requireSession(auth)(req, res, () => undefined);
-        await auth.setOwnPin(callerOf(res), requireObjectBody(req.body), req.socket.remoteAddress ?? 'unknown');
+      async ({ body }, req, res) => {
+        await auth.setOwnPin(callerOf(res), body, req.socket.remoteAddress ?? 'unknown');
         res.status(204).end();
       },
-  },
-  {
+  }),
+  route({
     method: 'post',
     path: '/api/auth/refresh',
     operationId: 'auth.refresh',
@@ -142,13 +138,13 @@ export const authRoutes = routes<{ auth: AuthService }>([
     noToken: true,
     summary: 'Exchange a refresh token for a new token pair',
     description: 'No token and no right. The old pair stops working.',
-    body: { required: true, schema: named('RefreshRequest', z.object(refreshSchema.shape)) },
+    body: { required: true, schema: named('RefreshRequest', refreshSchema) },
     responses: { 200: { description: 'A new token pair for the same session.', schema: sessionTokens({}, 'SessionTokens') } },
     errors: [...bodyErrors('A body without tokenId or refreshToken.'), ERR.unauthenticated('The refresh token is unknown, expired, already used, or not the pair of tokenId.')],
     handler:
       ({ auth }) =>
-      (req, res) => {
-        res.json(auth.refresh(requireObjectBody(req.body)));
+      ({ body }, _req, res) => {
+        res.json(auth.refresh(body));
       },
-  },
+  }),
 ]);

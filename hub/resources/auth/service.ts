@@ -11,7 +11,6 @@ import { errors } from '../../http/errors.js';
 import { canonicalRight, SALE_ENVS, type Right } from '../../http/rights.js';
 import type { Doc, EngineContext } from '../engine/define.js';
 import { getStored } from '../engine/repo.js';
-import { parseOr400 } from '../engine/validate.js';
 import { MAX_STRING, pin } from '../engine/fields.js';
 import { customIssue } from '../../i18n/say.js';
 import { devices } from '../devices/resource.js';
@@ -87,8 +86,7 @@ export class AuthService {
    * A login with the password, or with the PIN on a paired register (CONTRACT §5). `registerKey`: the
    * X-Register-Key header, which is what proves a PIN login comes from the tablet the manager paired.
    */
-  async login(raw: unknown, address: string, registerKey?: string): Promise<SessionView & { tokenId: string; refreshToken: string }> {
-    const body = parseOr400(loginSchema, raw ?? {});
+  async login(body: z.output<typeof loginSchema>, address: string, registerKey?: string): Promise<SessionView & { tokenId: string; refreshToken: string }> {
     // Counted before the hash (CONTRACT §12), so parallel guesses cannot slip past the limits; a PIN
     // counts with the password's failures, under the same user name.
     const attempt = this.throttle.attempt(body.userName, address);
@@ -119,9 +117,8 @@ export class AuthService {
    * unlocked is no way to give a waiter a PIN someone else knows. Stored through the users resource,
    * like a manager's change: `_v` grows, the change log has it, the user's other sessions end.
    */
-  async setOwnPin(caller: Caller, raw: unknown, address: string): Promise<void> {
+  async setOwnPin(caller: Caller, body: z.output<typeof ownPinSchema>, address: string): Promise<void> {
     const users = this.users;
-    const body = parseOr400(ownPinSchema, raw ?? {});
     const attempt = this.throttle.attempt(caller.userName, address);
     const user = repo.findUserByName(this.ctx.db, caller.userName);
     let ok: boolean;
@@ -245,8 +242,7 @@ export class AuthService {
     };
   }
 
-  refresh(raw: unknown): SessionView & { tokenId: string; refreshToken: string } {
-    const body = parseOr400(refreshSchema, raw ?? {});
+  refresh(body: z.output<typeof refreshSchema>): SessionView & { tokenId: string; refreshToken: string } {
     const session = repo.findSessionByRefresh(this.ctx.db, hashToken(body.refreshToken));
     const now = this.now();
     if (!session || session.tokenHash !== hashToken(body.tokenId) || session.revokedAt !== null || session.refreshExpiresAt <= now) {

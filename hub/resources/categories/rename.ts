@@ -12,17 +12,15 @@
  */
 import { z } from 'zod';
 import { inTransaction } from '../../../db/client.js';
-import { requireObjectBody } from '../../http/body.js';
 import { requireRight, type Caller } from '../../http/caller.js';
 import { errors } from '../../http/errors.js';
 import { ERR, bodyErrors, idempotencyHeader, ifMatchHeader } from '../../http/api-docs.js';
-import { callerOf, ifMatch } from '../../http/handler.js';
+import { callerOf } from '../../http/handler.js';
 import { model, routes } from '../../http/route.js';
 import type { Doc } from '../engine/define.js';
 import { nameKey } from '../engine/fields.js';
 import { deleteStored, getStored } from '../engine/repo.js';
 import type { ResourceService } from '../engine/service.js';
-import { parseOr400 } from '../engine/validate.js';
 import { categoryUse, pluIdsInCategory } from './store.js';
 
 export const renameSchema = z.object({
@@ -36,9 +34,8 @@ export interface RenameDeps {
   orderEndpoints: ResourceService;
 }
 
-export function renameCategory(deps: RenameDeps, caller: Caller, from: string, raw: Record<string, unknown>, expectedV?: number): Doc {
+export function renameCategory(deps: RenameDeps, caller: Caller, from: string, { name: to, _v }: z.output<typeof renameSchema>, expectedV?: number): Doc {
   requireRight(caller, 'PluUpdate');
-  const { name: to, _v } = parseOr400(renameSchema, raw);
   const { categories, plus, orderEndpoints } = deps;
   const ctx = categories.ctx;
   return inTransaction(ctx.db, () => {
@@ -66,8 +63,8 @@ export function renameCategory(deps: RenameDeps, caller: Caller, from: string, r
   });
 }
 
-export const categoryRoutes = routes<RenameDeps>([
-  {
+export const categoryRoutes = routes<RenameDeps>((route) => [
+  route({
     method: 'post',
     path: '/api/categories/{name}/rename',
     operationId: 'categories.rename',
@@ -80,6 +77,7 @@ export const categoryRoutes = routes<RenameDeps>([
       '`categoryNames` held it (each with its own `_v` + 1 and change-log entry). The same name: nothing changes. Past sales keep the ' +
       'name they were sold under.',
     rights: ['PluUpdate', 'OrderEndpointUpdate'],
+    authorize: (caller) => requireRight(caller, 'PluUpdate'),
     params: z.object({ name: z.string().meta({ param: { description: 'The category’s current name.' } }) }),
     headers: idempotencyHeader().extend(ifMatchHeader('The expected `_v` (`"3"`), as `_v` in the body: another answers 409.').shape),
     body: { schema: renameSchema, required: true },
@@ -92,8 +90,8 @@ export const categoryRoutes = routes<RenameDeps>([
       ERR.versionMismatch(),
       ERR.keyReused(),
     ],
-    handler: (deps) => (req, res) => {
-      res.json(renameCategory(deps, callerOf(res), String(req.params.name), requireObjectBody(req.body), ifMatch(req)));
+    handler: (deps) => ({ params, headers, body }, _req, res) => {
+      res.json(renameCategory(deps, callerOf(res), params.name, body, headers['If-Match']));
     },
-  },
+  }),
 ]);

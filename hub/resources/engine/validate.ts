@@ -12,6 +12,9 @@ export function memberName(path: ReadonlyArray<PropertyKey>): string {
 }
 
 function codeOf(issue: z.core.$ZodIssue): MemberErrorCode {
+  // A schema's own check names its code (http/route.ts catalogIssue: a date that is required, out of range).
+  const own = (issue as { params?: { memberCode?: MemberErrorCode } }).params?.memberCode;
+  if (issue.code === 'custom' && own) return own;
   // A missing member fails as invalid_type, or as invalid_value for enums (which preprocess their input).
   if ((issue.code === 'invalid_type' || issue.code === 'invalid_value') && (issue as { input?: unknown }).input === undefined) return 'Required';
   if (issue.code === 'too_big' || issue.code === 'too_small') return 'OutOfRange';
@@ -30,6 +33,6 @@ export function parseOr400<S extends z.ZodType>(schema: S, value: unknown, prefi
 export function memberOfIssue(issue: z.core.$ZodIssue, prefix: ReadonlyArray<PropertyKey> = []): MemberError {
   const name = memberName([...prefix, ...issue.path]);
   const code = codeOf(issue);
-  if (code === 'Required') return memberError(name, 'member.required', {}, code);
+  if (code === 'Required' && issue.code !== 'custom') return memberError(name, 'member.required', {}, code);
   return { memberName: name, message: issue.message, code, said: { issue } };
 }

@@ -31,8 +31,8 @@ export const fiscalDeviceRoutes = routes<{
   fiscal: FiscalDevices;
   settlePending: (name: string, device: TimedDevice) => Promise<void>;
   recordReport: (caller: Caller, name: string, report: ReportResult) => void;
-}>([
-  {
+}>((route) => [
+  route({
     method: 'post',
     path: '/api/fiscaldevices/{name}/reports/{kind}',
     operationId: 'fiscaldevices.report',
@@ -56,11 +56,9 @@ export const fiscalDeviceRoutes = routes<{
     ],
     handler:
       ({ fiscal, settlePending, recordReport }) =>
-      async (req, res) => {
+      async ({ params: { name, kind: asked } }, _req, res) => {
         const caller = callerOf(res);
-        const name = String(req.params.name);
-        const kind = String(req.params.kind).toUpperCase();
-        if (kind !== 'X' && kind !== 'Z') throw errors.routeNotFound(req.originalUrl.split('?')[0]);
+        const kind = asked.toUpperCase();
         requireRight(caller, 'FiscalReport');
         const config = fiscal.config(name);
         if (!config) throw errors.notFound(fiscalDevices.title, name);
@@ -77,5 +75,5 @@ export const fiscalDeviceRoutes = routes<{
         recordReport(caller, name, result);
         res.json({ fiscalName: name, ...result });
       },
-  },
+  }),
 ]);

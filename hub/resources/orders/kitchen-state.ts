@@ -6,16 +6,14 @@
  */
 import { z } from 'zod';
 import { inTransaction } from '../../../db/client.js';
-import { requireObjectBody } from '../../http/body.js';
 import { requireRight, type Caller } from '../../http/caller.js';
 import { errors } from '../../http/errors.js';
 import { ERR, ifMatchHeader } from '../../http/api-docs.js';
-import { callerOf, ifMatch } from '../../http/handler.js';
+import { callerOf } from '../../http/handler.js';
 import { model, routes } from '../../http/route.js';
 import type { Doc } from '../engine/define.js';
 import { enumOf } from '../engine/fields.js';
 import type { ResourceService } from '../engine/service.js';
-import { parseOr400 } from '../engine/validate.js';
 import { ORDER_STATES } from './resource.js';
 
 export const FLOW = ['New', 'InProgress', 'Ready', 'Served'] as const;
@@ -24,11 +22,10 @@ const FINAL = new Set(['Served', 'Cancelled']);
 /** `_v` (or If-Match) is optional: a display that sends it is told (409) when its view was stale. */
 export const stateChangeSchema = z.object({ state: enumOf(ORDER_STATES), _v: z.number().int().min(0).optional() });
 
-export function changeOrderState(orders: ResourceService, caller: Caller, id: string, raw: Record<string, unknown>, ifMatch?: number): Doc {
+export function changeOrderState(orders: ResourceService, caller: Caller, id: string, { state, _v }: z.output<typeof stateChangeSchema>, ifMatch?: number): Doc {
   requireRight(caller, 'OrderProcess');
   // Only an order the caller may read: a kitchen display moves its own endpoint's orders, nobody else's.
   orders.get(id, caller);
-  const { state, _v } = parseOr400(stateChangeSchema, raw);
   return inTransaction(orders.ctx.db, () => {
     const stored = orders.getStored(id);
     orders.checkVersion(id, stored.v, _v ?? ifMatch);
@@ -45,8 +42,8 @@ export function changeOrderState(orders: ResourceService, caller: Caller, id: st
   });
 }
 
-export const orderStateRoutes = routes<{ orders: ResourceService }>([
-  {
+export const orderStateRoutes = routes<{ orders: ResourceService }>((route) => [
+  route({
     method: 'post',
     path: '/api/orders/{id}/state',
     operationId: 'orders.state',
@@ -56,6 +53,7 @@ export const orderStateRoutes = routes<{ orders: ResourceService }>([
       'Requires OrderProcess; no Sale environment needed (a kitchen display or the pass), and only an order the caller may read ' +
       '(a kitchen display: its own endpoint\'s). Each change is stamped in `stateHistory` and reaches registers through the change log.',
     rights: ['OrderProcess'],
+    authorize: (caller) => requireRight(caller, 'OrderProcess'),
     params: z.object({ id: z.string() }),
     headers: ifMatchHeader('The expected `_v` (`"3"`), as `_v` in the body: another answers 409.'),
     body: { schema: stateChangeSchema, required: true },
@@ -70,8 +68,8 @@ export const orderStateRoutes = routes<{ orders: ResourceService }>([
     ],
     handler:
       ({ orders }) =>
-      (req, res) => {
-        res.json(changeOrderState(orders, callerOf(res), String(req.params.id), requireObjectBody(req.body), ifMatch(req)));
+      ({ params, headers, body }, _req, res) => {
+        res.json(changeOrderState(orders, callerOf(res), params.id, body, headers['If-Match']));
       },
-  },
+  }),
 ]);

@@ -1,9 +1,8 @@
 /** Routes of e-mail receipts beyond the engine's list: resend, and the receipt settings. */
 import { z } from 'zod';
 import { bodyErrors, ERR, ETAG, idempotencyHeader, ifMatchHeader } from '../../http/api-docs.js';
-import { requireObjectBody } from '../../http/body.js';
 import { requireRight } from '../../http/caller.js';
-import { callerOf, ifMatch } from '../../http/handler.js';
+import { callerOf } from '../../http/handler.js';
 import { model, named, routes } from '../../http/route.js';
 import type { ReceiptEmails } from '../../mail/receipts.js';
 import { settingsAnswerSchema, settingsSchema, type MailSettings } from '../../mail/settings.js';
@@ -12,8 +11,8 @@ import { receiptEmails } from './resource.js';
 const tags = [receiptEmails.title];
 const settingsAnswer = named('ReceiptSettings', z.object(settingsAnswerSchema.shape));
 
-export const receiptRoutes = routes<{ emails: ReceiptEmails; settings: MailSettings }>([
-  {
+export const receiptRoutes = routes<{ emails: ReceiptEmails; settings: MailSettings }>((route) => [
+  route({
     method: 'post',
     path: '/api/receipts/emails/{id}/resend',
     operationId: 'receiptEmails.resend',
@@ -30,11 +29,11 @@ export const receiptRoutes = routes<{ emails: ReceiptEmails; settings: MailSetti
     errors: [...bodyErrors('A malformed `Idempotency-Key`, or an unreadable body.'), ERR.unauthenticated(), ERR.missingRight(), ERR.notFound('No e-mail receipt has this id.'), ERR.keyReused()],
     handler:
       ({ emails }) =>
-      (req, res) => {
-        res.json(emails.resend(callerOf(res), String(req.params.id)));
+      ({ params }, _req, res) => {
+        res.json(emails.resend(callerOf(res), String(params.id)));
       },
-  },
-  {
+  }),
+  route({
     method: 'get',
     path: '/api/receipts/settings',
     operationId: 'receiptSettings.get',
@@ -45,18 +44,18 @@ export const receiptRoutes = routes<{ emails: ReceiptEmails; settings: MailSetti
       'the hub uses: the stored settings, else the environment (POS_HUB_SMTP_URL, POS_HUB_SMTP_FROM, POS_HUB_SHOP_NAME). ' +
       '`_v` is 0 until the settings are first stored.',
     rights: ['SettingsRead'],
+    authorize: (caller) => requireRight(caller, 'SettingsRead'),
     responses: { 200: { description: 'The settings.', headers: ETAG, schema: settingsAnswer } },
     errors: [ERR.unauthenticated(), ERR.missingRight('Without SettingsRead.')],
     handler:
       ({ settings }) =>
-      (_req, res) => {
-        requireRight(callerOf(res), 'SettingsRead');
+      (_input, _req, res) => {
         const doc = settings.present();
         res.setHeader('ETag', `"${doc._v}"`);
         res.json(doc);
       },
-  },
-  {
+  }),
+  route({
     method: 'put',
     path: '/api/receipts/settings',
     operationId: 'receiptSettings.put',
@@ -66,6 +65,7 @@ export const receiptRoutes = routes<{ emails: ReceiptEmails; settings: MailSetti
       'Requires ReceiptSettingsUpdate. Always 200 (the settings always exist, with defaults). Changes apply to e-mails of later closes ' +
       '(an e-mail is rendered when its ticket closes); a new server is used at once, also for e-mails already waiting.',
     rights: ['ReceiptSettingsUpdate'],
+    authorize: (caller) => requireRight(caller, 'ReceiptSettingsUpdate'),
     headers: ifMatchHeader(),
     body: {
       required: true,
@@ -82,11 +82,10 @@ export const receiptRoutes = routes<{ emails: ReceiptEmails; settings: MailSetti
     errors: [...bodyErrors('An invalid body or `If-Match`; `errors` lists every member at fault.'), ERR.unauthenticated(), ERR.missingRight(), ERR.versionMismatch()],
     handler:
       ({ settings }) =>
-      (req, res) => {
-        requireRight(callerOf(res), 'ReceiptSettingsUpdate');
-        const doc = settings.put(requireObjectBody(req.body), ifMatch(req));
+      ({ headers, body }, _req, res) => {
+        const doc = settings.put(body, headers['If-Match']);
         res.setHeader('ETag', `"${doc._v}"`);
         res.json(doc);
       },
-  },
+  }),
 ]);

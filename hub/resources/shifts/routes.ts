@@ -1,7 +1,8 @@
 /** A shift's routes beyond the engine's open (POST /api/shifts), list and read: cash movements, the close with its count, the shift report. */
 import { z } from 'zod';
 import { bodyErrors, ERR, idempotencyHeader } from '../../http/api-docs.js';
-import { requireObjectBody } from '../../http/body.js';
+import { requireRight } from '../../http/caller.js';
+import { idKey } from '../engine/fields.js';
 import { callerOf } from '../../http/handler.js';
 import { model, named, routes } from '../../http/route.js';
 import { job, queuedJob } from '../../printing/routes.js';
@@ -9,13 +10,14 @@ import { shifts } from './resource.js';
 import { closeSchema, movementSchema, printSchema, type ShiftActions } from './service.js';
 
 const tags = [shifts.title];
-const params = z.object({ id: shifts.key.schema.meta({ param: { description: "The Shift's key `id`." } }) });
+// The shift's key (shifts.key.schema), typed.
+const params = z.object({ id: idKey().meta({ param: { description: "The Shift's key `id`." } }) });
 const noShift = ERR.notFound('No shift has this id.');
 const closed = ERR.stateForbids('The shift is closed; or the printer is inactive or a kitchen display.');
 const ownOnly = 'A register acting on another register’s shift (`memberName` `id`)';
 
-export const shiftRoutes = routes<{ shifts: ShiftActions }>([
-  {
+export const shiftRoutes = routes<{ shifts: ShiftActions }>((route) => [
+  route({
     method: 'post',
     path: '/api/shifts/{id}/movements',
     operationId: 'shifts.movement',
@@ -26,18 +28,19 @@ export const shiftRoutes = routes<{ shifts: ShiftActions }>([
       'deposit). The reason is kept with who and when, printed on the shift report and counted in what the drawer should hold. ' +
       'A register records movements of its own shift only; the back office of any.',
     rights: ['CashMovement'],
+    authorize: (caller) => requireRight(caller, 'CashMovement'),
     params,
     headers: idempotencyHeader(),
-    body: { required: true, schema: named('CashMovement', z.object(movementSchema.shape)) },
+    body: { required: true, schema: named('CashMovement', movementSchema) },
     responses: { 200: { description: 'The shift with the movement.', schema: model('shifts') } },
     errors: [...bodyErrors(`An invalid body (kind, amount > 0, a reason); ${ownOnly}.`), ERR.unauthenticated(), ERR.missingRight(), closed, noShift, ERR.keyReused()],
     handler:
       ({ shifts: actions }) =>
-      (req, res) => {
-        res.json(actions.movement(callerOf(res), String(req.params.id), requireObjectBody(req.body)));
+      ({ params, body }, _req, res) => {
+        res.json(actions.movement(callerOf(res), params.id, body));
       },
-  },
-  {
+  }),
+  route({
     method: 'post',
     path: '/api/shifts/{id}/close',
     operationId: 'shifts.close',
@@ -51,9 +54,10 @@ export const shiftRoutes = routes<{ shifts: ShiftActions }>([
       'opens. `print` queues the shift report on the receipt printer in the same transaction (`{}`: the register’s ' +
       'DefaultOrderEndpointName). A register closes its own shift only; the back office any.',
     rights: ['CashCount'],
+    authorize: (caller) => requireRight(caller, 'CashCount'),
     params,
     headers: idempotencyHeader(),
-    body: { required: true, schema: named('ShiftCloseContext', z.object(closeSchema.shape)) },
+    body: { required: true, schema: named('ShiftCloseContext', closeSchema) },
     responses: { 200: { description: 'The closed shift.', schema: model('shifts') } },
     errors: [
       ...bodyErrors(`No counted and no denominations, denominations that do not add up to counted, no or an unknown printer; ${ownOnly}.`),
@@ -65,11 +69,11 @@ export const shiftRoutes = routes<{ shifts: ShiftActions }>([
     ],
     handler:
       ({ shifts: actions }) =>
-      (req, res) => {
-        res.json(actions.close(callerOf(res), String(req.params.id), requireObjectBody(req.body)));
+      ({ params, body }, _req, res) => {
+        res.json(actions.close(callerOf(res), params.id, body));
       },
-  },
-  {
+  }),
+  route({
     method: 'post',
     path: '/api/shifts/{id}/print',
     operationId: 'shifts.print',
@@ -83,14 +87,14 @@ export const shiftRoutes = routes<{ shifts: ShiftActions }>([
     rights: ['ReportRead'],
     params,
     headers: idempotencyHeader(),
-    body: { required: false, schema: named('ShiftPrintContext', z.object(printSchema.shape)) },
+    body: { required: false, schema: named('ShiftPrintContext', printSchema) },
     responses: { 202: { description: 'The report is durably queued; the job as stored.', schema: named('ShiftReportJob', z.object({ ...job, shiftId: z.string() })) } },
     errors: [...bodyErrors('An invalid body; no or an unknown printer.'), ERR.unauthenticated(), ERR.missingRight('Another register’s shift without ReportRead.'), closed, noShift, ERR.keyReused()],
     handler:
       ({ shifts: actions }) =>
-      (req, res) => {
-        const queued = actions.print(callerOf(res), String(req.params.id), req.body === undefined ? undefined : requireObjectBody(req.body));
+      ({ params, body }, _req, res) => {
+        const queued = actions.print(callerOf(res), params.id, body);
         res.status(202).json({ ...queuedJob(queued), shiftId: queued.refId });
       },
-  },
+  }),
 ]);

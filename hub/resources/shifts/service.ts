@@ -16,7 +16,6 @@ import { decimal, nameKey, text } from '../engine/fields.js';
 import { newId } from '../engine/keys.js';
 import { getStored, type StoredDoc } from '../engine/repo.js';
 import type { ResourceService } from '../engine/service.js';
-import { parseOr400 } from '../engine/validate.js';
 import { devices } from '../devices/resource.js';
 import { orderEndpoints } from '../orderendpoints/resource.js';
 import { fieldMessage } from '../../i18n/say.js';
@@ -45,9 +44,8 @@ export class ShiftActions {
   ) {}
 
   /** Cash put into or taken out of an open shift's drawer, with its reason (CashMovement). */
-  movement(caller: Caller, id: string, raw: unknown): Doc {
+  movement(caller: Caller, id: string, body: z.output<typeof movementSchema>): Doc {
     requireRight(caller, 'CashMovement');
-    const body = parseOr400(movementSchema, raw);
     return inTransaction(this.ctx.db, () => {
       const stored = this.openShift(caller, id);
       const movements = (stored.doc.movements as Movement[]) ?? [];
@@ -67,9 +65,8 @@ export class ShiftActions {
    * Closes an open shift with a count of its drawer (CashCount): the count is stored as a cash count
    * and its figures on the shift, in one transaction; `print` queues the shift report in it too.
    */
-  close(caller: Caller, id: string, raw: unknown): Doc {
+  close(caller: Caller, id: string, body: z.output<typeof closeSchema>): Doc {
     requireRight(caller, 'CashCount');
-    const body = parseOr400(closeSchema, raw);
     return inTransaction(this.ctx.db, () => {
       const stored = this.openShift(caller, id);
       const count = shiftCount(this.ctx, caller, stored.doc, body, true);
@@ -93,8 +90,7 @@ export class ShiftActions {
   }
 
   /** Queues the shift report (so far, while open) on the receipt printer; whoever may read the shift may print it. */
-  print(caller: Caller, id: string, raw: unknown): PrintJob {
-    const body = parseOr400(printSchema, raw ?? {});
+  print(caller: Caller, id: string, body: z.output<typeof printSchema>): PrintJob {
     return inTransaction(this.ctx.db, () => {
       const stored = this.stored(id);
       if (!hasRight(caller, 'ReportRead') && stored.doc.deviceName !== caller.device.name) throw errors.missingRight('ReportRead');

@@ -12,8 +12,7 @@ import { D, dec, roundMoney, toJsonNumber, type Dec } from '../../core/money.js'
 import { fromZoned } from '../../core/time.js';
 import { ERR } from '../../http/api-docs.js';
 import { requireRight } from '../../http/caller.js';
-import { errors } from '../../http/errors.js';
-import { callerOf } from '../../http/handler.js';
+import { DAY_MS, daySpan, isoDay, localDay } from '../../http/members.js';
 import { named, routes } from '../../http/route.js';
 import type { EngineContext } from '../engine/define.js';
 import { stockItemCosts, stockNames, transfersBetween } from './store.js';
@@ -55,15 +54,9 @@ export const stockValueSchema = z.object({
 });
 export type StockValue = z.infer<typeof stockValueSchema>;
 
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-/** A local day `YYYY-MM-DD` as its first instant in the shop's time zone; a bad one is a 400 naming `name`. */
-function dayStart(name: string, value: unknown, timeZone: string, plusDays = 0): number {
-  const text = typeof value === 'string' ? value.trim() : '';
-  const m = DATE.exec(text);
-  const utc = m ? new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))) : null;
-  if (!m || !utc || utc.getUTCDate() !== Number(m[3])) throw errors.member(name, text ? 'reports.notDate' : 'reports.dateRequired', { value: text }, text ? 'Invalid' : 'Required');
-  const day = new Date(utc.getTime() + plusDays * 86_400_000);
+/** A local day (its UTC midnight, http/members.ts `localDay`) as its first instant in the shop's time zone. */
+function dayStart(utcMidnight: number, timeZone: string, plusDays = 0): number {
+  const day = new Date(utcMidnight + plusDays * DAY_MS);
   return fromZoned({ year: day.getUTCFullYear(), month: day.getUTCMonth() + 1, day: day.getUTCDate() }, timeZone).getTime();
 }
 
@@ -76,11 +69,10 @@ interface Sums {
 
 const zero = (): Sums => ({ figures: Object.fromEntries(FIGURES.map((f) => [f, new D(0)])) as Record<Figure, Dec>, products: 0, productsWithoutCost: 0, movesWithoutCost: 0 });
 
-export function stockValue(ctx: EngineContext, query: Record<string, unknown>): StockValue {
-  const q = Object.fromEntries(Object.entries(query).map(([k, v]) => [k.toLowerCase(), v]));
-  const from = dayStart('from', q.from, ctx.timeZone);
-  const to = dayStart('to', q.to, ctx.timeZone, 1);
-  if (to <= from) throw errors.member('to', 'reports.toBeforeFrom', { from: String(q.from) }, 'OutOfRange');
+/** `days`: local days as the route reads them, `to` not before `from`. */
+export function stockValue(ctx: EngineContext, days: { from: number; to: number }): StockValue {
+  const from = dayStart(days.from, ctx.timeZone);
+  const to = dayStart(days.to, ctx.timeZone, 1);
   const byStock = new Map<string, Sums>(stockNames(ctx.db).map((n) => [n, zero()]));
   const of = (stock: string) => {
     let s = byStock.get(stock);
@@ -138,13 +130,13 @@ export function stockValue(ctx: EngineContext, query: Record<string, unknown>): 
     total.movesWithoutCost += s.movesWithoutCost;
     return { stockName, ...present(s.figures), products: s.products, productsWithoutCost: s.productsWithoutCost, movesWithoutCost: s.movesWithoutCost };
   });
-  return { from: String(q.from).trim(), to: String(q.to).trim(), stocks, totals: { ...present(total.figures), productsWithoutCost: total.productsWithoutCost, movesWithoutCost: total.movesWithoutCost } };
+  return { from: isoDay(days.from), to: isoDay(days.to), stocks, totals: { ...present(total.figures), productsWithoutCost: total.productsWithoutCost, movesWithoutCost: total.movesWithoutCost } };
 }
 
 const present = (f: Record<Figure, Dec>) => Object.fromEntries(FIGURES.map((k) => [k, toJsonNumber(roundMoney(f[k]))])) as Record<Figure, number>;
 
-export const stockValueRoutes = routes<{ ctx: EngineContext }>([
-  {
+export const stockValueRoutes = routes<{ ctx: EngineContext }>((route) => [
+  route({
     method: 'get',
     path: '/api/stockvalue',
     operationId: 'stockvalue.get',
@@ -157,17 +149,19 @@ export const stockValueRoutes = routes<{ ctx: EngineContext }>([
       'takings’ corrections, each at the cost the documents recorded when they moved. Items that moved without a known cost are counted, ' +
       'not valued.',
     rights: ['StockRead'],
-    query: z.object({
-      from: z.string().openapi({ param: { description: 'First day, `YYYY-MM-DD` (local).', example: '2026-11-01' } }),
-      to: z.string().openapi({ param: { description: 'Last day, `YYYY-MM-DD` (local), included.', example: '2026-11-30' } }),
-    }),
+    authorize: (caller) => requireRight(caller, 'StockRead'),
+    query: z
+      .object({
+        from: localDay().openapi({ param: { description: 'First day, `YYYY-MM-DD` (local).', example: '2026-11-01' } }),
+        to: localDay().openapi({ param: { description: 'Last day, `YYYY-MM-DD` (local), included.', example: '2026-11-30' } }),
+      })
+      .superRefine(daySpan(Infinity)),
     responses: { 200: { description: 'Each stock’s value and movements, and their totals.', schema: named('StockValue', stockValueSchema) } },
     errors: [ERR.validation('A missing or malformed `from` or `to`, or `to` before `from`; `errors[0].memberName` names it.'), ERR.unauthenticated(), ERR.missingRight('Without StockRead.')],
     handler:
       ({ ctx }) =>
-      (req, res) => {
-        requireRight(callerOf(res), 'StockRead');
-        res.json(stockValue(ctx, req.query as Record<string, unknown>));
+      ({ query }, _req, res) => {
+        res.json(stockValue(ctx, query));
       },
-  },
+  }),
 ]);

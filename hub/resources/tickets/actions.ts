@@ -13,14 +13,13 @@ import type { Doc, EngineContext } from '../engine/define.js';
 import { idKey, nameKey, nullableText } from '../engine/fields.js';
 import { getStored } from '../engine/repo.js';
 import type { ResourceService } from '../engine/service.js';
-import { parseOr400 } from '../engine/validate.js';
 import { orderEndpoints } from '../orderendpoints/resource.js';
 import { paymentTypeName, paymentTypes } from '../paymenttypes/resource.js';
 import { issuedReceiptOf } from './store.js';
 import { requireNotBusy, requireOpen, requireUpdateOf } from './resource.js';
 
 export const TICKET_ACTIONS = ['Handover', 'Takeover', 'Relocate'] as const;
-type Action = (typeof TICKET_ACTIONS)[number];
+export type Action = (typeof TICKET_ACTIONS)[number];
 
 const ids = z.array(idKey()).min(1).max(500);
 export const actionSchemas = {
@@ -43,11 +42,9 @@ export class TicketActions {
     private readonly tickets: ResourceService,
   ) {}
 
-  batch(caller: Caller, actionName: unknown, raw: Record<string, unknown>): Doc[] {
+  /** `body` as its action's schema reads it (PATCH /api/tickets). */
+  batch(caller: Caller, action: Action, body: { ids: string[]; userName?: string; location?: Doc }): Doc[] {
     requireSale(caller);
-    const action = TICKET_ACTIONS.find((a) => a.toLowerCase() === String(actionName ?? '').toLowerCase()) as Action | undefined;
-    if (!action) throw errors.member('action', 'member.notOneOf', { value: String(actionName ?? ''), values: TICKET_ACTIONS.join(', ') }, actionName ? 'Invalid' : 'Required');
-    const body = parseOr400(actionSchemas[action], raw) as { ids: string[]; userName?: string; location?: Doc };
     if (new Set(body.ids).size !== body.ids.length) throw errors.member('ids', 'tickets.idTwice', {}, 'Unique');
     let employee: { userName: string; name: string } | undefined;
     if (action === 'Handover') {
@@ -82,10 +79,9 @@ export class TicketActions {
   }
 
   /** Queues the bill before payment; 204 once the job is durably stored (CONTRACT §2). */
-  preliminary(caller: Caller, id: string, raw: Record<string, unknown> | undefined): void {
+  preliminary(caller: Caller, id: string, body: z.output<typeof preliminarySchema>): void {
     requireSale(caller);
     requireRight(caller, 'TicketPrintPreliminary');
-    const body = parseOr400(preliminarySchema, raw ?? {});
     const ticket = this.tickets.getStored(id);
     const name = this.printerFor(caller, body.orderEndpointName);
     inTransaction(this.ctx.db, () => {
@@ -104,8 +100,7 @@ export class TicketActions {
    * it changes nothing on the ticket and asks no fiscal device, so it needs no Sale environment; the
    * caller must be able to read the ticket (TicketReadAll, or a sale of their own device or user).
    */
-  receiptCopy(caller: Caller, id: string, raw: Record<string, unknown> | undefined): PrintJob {
-    const body = parseOr400(receiptCopySchema, raw ?? {});
+  receiptCopy(caller: Caller, id: string, body: z.output<typeof receiptCopySchema>): PrintJob {
     const ticket = this.tickets.get(id, caller);
     requireClosed(ticket, 'tickets.openNoCopy');
     const name = this.printerFor(caller, body.orderEndpointName);

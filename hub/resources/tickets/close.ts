@@ -22,7 +22,6 @@ import type { Doc, EngineContext } from '../engine/define.js';
 import { decimal, MAX_INT32, MAX_MAGNITUDE, nameKey } from '../engine/fields.js';
 import { getStored } from '../engine/repo.js';
 import { newId, type ResourceService } from '../engine/service.js';
-import { parseOr400 } from '../engine/validate.js';
 import type { FiscalDevices, TimedDevice } from '../fiscaldevices/devices.js';
 import { paymentTypeName, paymentTypes } from '../paymenttypes/resource.js';
 import { requireOpen } from './resource.js';
@@ -90,13 +89,12 @@ export class TicketCloser {
     private readonly mail: ReceiptMailer | null = null,
   ) {}
 
-  async close(caller: Caller, id: string, raw: Record<string, unknown>): Promise<Doc> {
+  async close(caller: Caller, id: string, body: z.output<typeof closeContextSchema>): Promise<Doc> {
     requireSale(caller);
     requireRight(caller, 'TicketClose');
     const stored = this.tickets.getStored(id);
     // A retry of a close that went through answers the closed ticket and issues nothing.
     if (stored.doc.state === 'Closed') return this.tickets.present(stored);
-    const body = parseOr400(closeContextSchema, raw);
     const lockKey = `tickets:${id}`;
     if (this.ctx.busy.has(lockKey)) throw errors.locked('tickets.closingElsewhere', { id });
     this.ctx.busy.add(lockKey);

@@ -16,7 +16,6 @@ import type { Doc, EngineContext } from '../engine/define.js';
 import { decimal, MAX_INT32 } from '../engine/fields.js';
 import { fieldMessage } from '../../i18n/say.js';
 import { newId, type ResourceService } from '../engine/service.js';
-import { parseOr400 } from '../engine/validate.js';
 import { requireClosed } from './actions.js';
 import type { ReturnStart } from './resource.js';
 import { returnDocsOf } from './store.js';
@@ -45,8 +44,7 @@ export class TicketReturns {
     private readonly language: Language,
   ) {}
 
-  start(caller: Caller, id: string, raw: Record<string, unknown> | undefined): Doc {
-    const body = parseOr400(returnSchema, raw ?? {});
+  start(caller: Caller, id: string, body: z.output<typeof returnSchema>): Doc {
     // Both: a return takes sold items back (Storno) on a new ticket (TicketCreate).
     requireRight(caller, 'Storno');
     requireRight(caller, 'TicketCreate');

@@ -1,9 +1,11 @@
 /** The ticket routes beyond the engine's CRUD: batch actions, close, preliminary bill, receipt copy, return. */
 import { z } from 'zod';
 import { bodyErrors, ERR, idempotencyHeader } from '../../http/api-docs.js';
-import { requireObjectBody } from '../../http/body.js';
 import { callerOf } from '../../http/handler.js';
-import { model, named, routes } from '../../http/route.js';
+import { model, named, oneOf, routes } from '../../http/route.js';
+import { idKey } from '../engine/fields.js';
+import { requireRight, requireSale, type Caller } from '../../http/caller.js';
+import type { Right } from '../../http/rights.js';
 import { actionSchemas, preliminarySchema, receiptCopySchema, TICKET_ACTIONS, type TicketActions } from './actions.js';
 import { closeContextSchema, type TicketCloser } from './close.js';
 import { tickets } from './resource.js';
@@ -11,17 +13,21 @@ import { returnSchema, type TicketReturns } from './returns.js';
 import { job, queuedJob } from '../../printing/routes.js';
 
 const tags = [tickets.title];
-const params = z.object({ id: tickets.key.schema.meta({ param: { description: "The Ticket's key `id`." } }) });
+// The ticket's key (tickets.key.schema), typed.
+const params = z.object({ id: idKey().meta({ param: { description: "The Ticket's key `id`." } }) });
 const saleOnly = ERR.missingRight('A missing right (`detail` names it), or a caller outside the Sale environment.');
 
+/** A sale device holding `right`: checked before the request is read, as the services check it first. */
+const saleWith = (right: Right) => (caller: Caller) => {
+  requireSale(caller);
+  requireRight(caller, right);
+};
 const noTicket = ERR.notFound('No ticket has this id.');
 const cannotPrint = ERR.stateForbids('The order endpoint is inactive or cannot print (a kitchen display).');
-/** The routes whose body may be left out (the printer then is the device's default; a return then takes everything). */
-const optionalBody = (body: unknown) => (body === undefined ? undefined : requireObjectBody(body));
 const printJob = z.object({ ...job, ticketId: z.string() });
 
-export const ticketRoutes = routes<{ actions: TicketActions; closer: TicketCloser; returns: TicketReturns }>([
-  {
+export const ticketRoutes = routes<{ actions: TicketActions; closer: TicketCloser; returns: TicketReturns }>((route) => [
+  route({
     method: 'patch',
     path: '/api/tickets',
     operationId: 'tickets.batch',
@@ -38,7 +44,9 @@ export const ticketRoutes = routes<{ actions: TicketActions; closer: TicketClose
       action: z.enum(TICKET_ACTIONS).meta({ param: { description: 'The batch action (any letter case); unknown or missing: 400.' } }),
     }),
     headers: idempotencyHeader(),
-    body: { required: true, schema: { oneOf: TICKET_ACTIONS.map((action) => named(`Ticket${action}`, z.object(actionSchemas[action].shape))) } },
+    authorize: requireSale,
+    // The body is read as the action it names.
+    body: { required: true, schema: oneOf(TICKET_ACTIONS.map((action) => named(`Ticket${action}`, actionSchemas[action])), ({ query }) => `Ticket${query.action}`) },
     responses: { 200: { description: 'The affected tickets as stored.', schema: model('tickets', { array: true }) } },
     errors: [
       ...bodyErrors('An unknown action, an invalid body, an id twice, an unknown ticket id or user name.'),
@@ -50,12 +58,11 @@ export const ticketRoutes = routes<{ actions: TicketActions; closer: TicketClose
     ],
     handler:
       ({ actions }) =>
-      (req, res) => {
-        const action = Object.entries(req.query).find(([k]) => k.toLowerCase() === 'action')?.[1];
-        res.json(actions.batch(callerOf(res), Array.isArray(action) ? action[0] : action, requireObjectBody(req.body)));
+      ({ query, body }, _req, res) => {
+        res.json(actions.batch(callerOf(res), query.action, body));
       },
-  },
-  {
+  }),
+  route({
     method: 'post',
     path: '/api/tickets/{id}/close',
     operationId: 'tickets.close',
@@ -73,9 +80,10 @@ export const ticketRoutes = routes<{ actions: TicketActions; closer: TicketClose
       'it can (GET /api/receipts/emails). A malformed address is a 400 before anything is fiscalized. `receipt.print: false` asks ' +
       'the fiscal device to skip the paper copy; only a device that may issue a fiscal receipt without printing it does.',
     rights: ['TicketClose', 'Storno'],
+    authorize: saleWith('TicketClose'),
     params,
     headers: idempotencyHeader(),
-    body: { required: true, schema: named('TicketCloseContext', z.object(closeContextSchema.shape)) },
+    body: { required: true, schema: named('TicketCloseContext', closeContextSchema) },
     responses: { 200: { description: 'The closed ticket, with closeDate and closeInfo.', schema: model('tickets') } },
     errors: [
       ...bodyErrors(
@@ -95,11 +103,11 @@ export const ticketRoutes = routes<{ actions: TicketActions; closer: TicketClose
     ],
     handler:
       ({ closer }) =>
-      async (req, res) => {
-        res.json(await closer.close(callerOf(res), String(req.params.id), requireObjectBody(req.body)));
+      async ({ params, body }, _req, res) => {
+        res.json(await closer.close(callerOf(res), params.id, body));
       },
-  },
-  {
+  }),
+  route({
     method: 'post',
     path: '/api/tickets/{id}/print_preliminary_ticket',
     operationId: 'tickets.printPreliminary',
@@ -109,9 +117,10 @@ export const ticketRoutes = routes<{ actions: TicketActions; closer: TicketClose
       'Requires TicketPrintPreliminary, from the Sale environment; an open or a closed ticket. The order endpoint is ' +
       "`orderEndpointName`, else the calling device's setting `DefaultOrderEndpointName`. The body is optional.",
     rights: ['TicketPrintPreliminary'],
+    authorize: saleWith('TicketPrintPreliminary'),
     params,
     headers: idempotencyHeader(),
-    body: { required: false, schema: named('PrintPreliminaryTicketContext', z.object(preliminarySchema.shape)) },
+    body: { required: false, schema: named('PrintPreliminaryTicketContext', preliminarySchema) },
     responses: { 204: { description: 'The print job is durably queued.' } },
     errors: [
       ...bodyErrors('An invalid body; no or an unknown order endpoint.'),
@@ -123,12 +132,12 @@ export const ticketRoutes = routes<{ actions: TicketActions; closer: TicketClose
     ],
     handler:
       ({ actions }) =>
-      (req, res) => {
-        actions.preliminary(callerOf(res), String(req.params.id), optionalBody(req.body));
+      ({ params, body }, _req, res) => {
+        actions.preliminary(callerOf(res), params.id, body);
         res.status(204).end();
       },
-  },
-  {
+  }),
+  route({
     method: 'post',
     path: '/api/tickets/{id}/print_receipt_copy',
     operationId: 'tickets.printReceiptCopy',
@@ -144,7 +153,7 @@ export const ticketRoutes = routes<{ actions: TicketActions; closer: TicketClose
     rights: ['TicketReadAll'],
     params,
     headers: idempotencyHeader(),
-    body: { required: false, schema: named('PrintReceiptCopyContext', z.object(receiptCopySchema.shape)) },
+    body: { required: false, schema: named('PrintReceiptCopyContext', receiptCopySchema) },
     responses: { 202: { description: 'The copy is durably queued; the job as stored.', schema: named('ReceiptCopyJob', printJob) } },
     errors: [
       ...bodyErrors('An invalid body; no or an unknown order endpoint; the ticket is still open (`memberName` `id`).'),
@@ -156,12 +165,12 @@ export const ticketRoutes = routes<{ actions: TicketActions; closer: TicketClose
     ],
     handler:
       ({ actions }) =>
-      (req, res) => {
-        const queued = actions.receiptCopy(callerOf(res), String(req.params.id), optionalBody(req.body));
+      ({ params, body }, _req, res) => {
+        const queued = actions.receiptCopy(callerOf(res), params.id, body);
         res.status(202).json({ ...queuedJob(queued), ticketId: queued.refId });
       },
-  },
-  {
+  }),
+  route({
     method: 'post',
     path: '/api/tickets/{id}/return',
     operationId: 'tickets.startReturn',
@@ -181,7 +190,7 @@ export const ticketRoutes = routes<{ actions: TicketActions; closer: TicketClose
     rights: ['Storno', 'TicketCreate', 'TicketReadAll'],
     params,
     headers: idempotencyHeader(),
-    body: { required: false, schema: named('TicketReturnContext', z.object(returnSchema.shape)) },
+    body: { required: false, schema: named('TicketReturnContext', returnSchema) },
     responses: { 201: { description: 'The new return ticket, open.', schema: model('tickets'), headers: { Location: { description: 'The new ticket.', schema: { type: 'string' } } } } },
     errors: [
       ...bodyErrors(
@@ -195,9 +204,9 @@ export const ticketRoutes = routes<{ actions: TicketActions; closer: TicketClose
     ],
     handler:
       ({ returns }) =>
-      (req, res) => {
-        const created = returns.start(callerOf(res), String(req.params.id), optionalBody(req.body));
+      ({ params, body }, _req, res) => {
+        const created = returns.start(callerOf(res), params.id, body);
         res.status(201).location(`/api/tickets/${encodeURIComponent(String(created.id))}`).json(created);
       },
-  },
+  }),
 ]);
