@@ -7,11 +7,11 @@
  */
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { bodyErrors, ERR, ETAG, idempotencyHeader, JSON_TYPE, LOCATION, problemDetailsSchema, problemResponses, type ErrorSpec } from './http/api-docs.js';
+import { bodyErrors, ERR, ETAG, idempotencyHeader, JSON_TYPE, LOCATION, problemDetailsSchema, problemResponses } from './http/api-docs.js';
 import { ErrorCode } from './http/errors.js';
 import type { FilterSpec } from './http/ndata.js';
 import { devices } from './resources/devices/resource.js';
-import type { ResourceDef } from './resources/engine/define.js';
+import type { ResourceDef, WriteVerb } from './resources/engine/define.js';
 import { DEFAULT_TAKE, MAX_TAKE } from './resources/engine/list-query.js';
 import { RESOURCES } from './resources/index.js';
 import { ROUTES } from './routes.js';
@@ -25,73 +25,6 @@ export type OpenApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']
  * strips: a user's `password` and `pin` (CONTRACT §5: write-only) are the ones the contract names.
  */
 const WRITE_ONLY_FIELDS = new Set(['password', 'pin']);
-
-/** One error response: a status and the errorCodes it comes with (CONTRACT §2), and when. */
-type WriteVerb = 'post' | 'put' | 'delete';
-
-const SALE_ONLY = ERR.missingRight('A caller outside the Sale environment (a device other than CashRegister or PDA).');
-
-/**
- * What resource hooks add to the engine's behaviour: rules no declaration exposes (extra rights,
- * state checks). Keyed by resource name; a resource without an entry adds nothing.
- */
-const HOOK_DOCS: Record<string, { notes?: Partial<Record<WriteVerb, string>>; errors?: Partial<Record<WriteVerb, ErrorSpec[]>> }> = {
-  customers: {
-    notes: {
-      post: 'A non-zero credit also needs CustomerSetCredit.',
-      put: "A change of credit also needs CustomerSetCredit; a change of an existing customer's discountRate, CustomerSetDiscount.",
-    },
-  },
-  cashcounts: {
-    notes: {
-      post: "Counts either an open shift's drawer (`shiftId`: the shift's float, its register's cash and its movements) or a fiscal day's (`fiscalName`, for a shop without shifts).",
-    },
-    errors: { post: [ERR.stateForbids('The shift is closed.')] },
-  },
-  shifts: {
-    notes: {
-      post: "A register opens its own shift (`deviceName` left out or its own); the back office names the register. One open shift per register: a second is a 400 (`code` Unique on `deviceName`).",
-    },
-  },
-  stocktakings: {
-    notes: {
-      post: 'Giving closedBy and closedAt (both, or neither) closes it: that also needs StockTakingClose and an actualQuantity on every item.',
-      put: 'Giving closedBy and closedAt (both, or neither) closes it: that also needs StockTakingClose and an actualQuantity on every item.',
-    },
-    errors: { put: [ERR.stateForbids('The stock taking is closed and read-only.')] },
-  },
-  users: {
-    notes: {
-      post: 'Nobody grants a right they do not hold.',
-      put: 'Nobody grants a right they do not hold, nor changes, deactivates or resets the password of a user holding a right they lack; the last active user holding UserUpdate keeps it and stays active.',
-      delete: 'Nobody deletes a user holding a right they lack, nor the last active user holding UserUpdate.',
-    },
-    errors: {
-      post: [ERR.stateForbids('The body grants a right the caller does not hold.')],
-      put: [ERR.stateForbids('A right granted that the caller lacks; a change to a user holding a right the caller lacks; the last active holder of UserUpdate losing it.')],
-      delete: [ERR.stateForbids('A user holding a right the caller lacks; the last active holder of UserUpdate.')],
-    },
-  },
-  tickets: {
-    notes: {
-      post:
-        'Only from the Sale environment (a CashRegister or PDA device), with TicketCreate. A customer also needs TicketSetCustomer; ' +
-        "a non-zero discountRate, TicketSetDiscount (unless it is the customer's own).",
-      put:
-        'Only from the Sale environment. A new id needs what POST needs. ' +
-        "Changing a stored ticket needs TicketUpdate for one's own ticket or TicketUpdateAny for " +
-        "another's, TicketRename for a new name, TicketSetDiscount for a discount change, TicketSetCustomer for another customer, " +
-        'and Storno to lower or remove an item already stored. A closed ticket answers 403 (errorCode 8); a stale `_v` answers 409 ' +
-        'first, and the register that re-reads the ticket finds it closed.',
-      delete: 'Only from the Sale environment, and only an open ticket; items already ordered get a cancel order.',
-    },
-    errors: {
-      post: [SALE_ONLY],
-      put: [SALE_ONLY, ERR.stateForbids('The ticket is closed.'), ERR.locked()],
-      delete: [SALE_ONLY, ERR.locked()],
-    },
-  },
-};
 
 const OPERATORS_BY_TYPE: Record<FilterSpec['type'], string> = {
   string: '`eq` (the default), `ne`, `gt`, `ge`, `lt`, `le`, `in`, `nin`, `contains`, `startswith`',
@@ -279,9 +212,10 @@ function registerResource(registry: OpenAPIRegistry, def: ResourceDef, problem: 
   const schemas = resourceSchemas(registry, def);
   const { model, input, list } = schemas;
   const offers = (verb: WriteVerb) => !def.without?.includes(verb);
-  const hookDocs = HOOK_DOCS[def.name] ?? {};
-  const note = (verb: WriteVerb) => (hookDocs.notes?.[verb] ? ` ${hookDocs.notes[verb]}` : '');
-  const hookErrors = (verb: WriteVerb) => hookDocs.errors?.[verb] ?? [];
+  // What the hooks add, in words and errors, as each resource declares it beside them.
+  const rules = def.rules ?? {};
+  const note = (verb: WriteVerb) => (rules.notes?.[verb] ? ` ${rules.notes[verb]}` : '');
+  const hookErrors = (verb: WriteVerb) => rules.errors?.[verb] ?? [];
   const base = `/api/${def.name}`;
   const one = `${base}/{${def.key.field}}`;
   const params = z.object({

@@ -10,6 +10,7 @@
  * One rule (hub/reports/drawer.ts) says what a drawer should hold. Stored as counted, never changed:
  * POST and read only. Recording one needs CashCount; reading them ReportRead.
  */
+import { ERR } from '../../http/api-docs.js';
 import { z } from 'zod';
 import { errors } from '../../http/errors.js';
 import type { Caller } from '../../http/caller.js';
@@ -135,6 +136,12 @@ export const cashCounts = defineResource({
   read: { right: 'ReportRead' },
   rights: { create: 'CashCount', update: null, delete: null },
   without: ['put', 'delete'],
+  rules: {
+    notes: {
+      post: "Counts either an open shift's drawer (`shiftId`: the shift's float, its register's cash and its movements) or a fiscal day's (`fiscalName`, for a shop without shifts).",
+    },
+    errors: { post: [ERR.stateForbids('The shift is closed.')] },
+  },
   hooks: {
     prepare({ caller, body, ctx }) {
       const shiftId = body.shiftId as string | undefined;

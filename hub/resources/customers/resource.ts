@@ -168,6 +168,12 @@ export const customers = defineResource({
     },
   },
   rights: { create: 'CustomerCreate', update: 'CustomerUpdate', delete: 'CustomerDelete' },
+  rules: {
+    notes: {
+      post: 'A non-zero credit also needs CustomerSetCredit.',
+      put: "A change of credit also needs CustomerSetCredit; a change of an existing customer's discountRate, CustomerSetDiscount.",
+    },
+  },
   hooks: {
     prepare({ caller, body, existing, ctx }) {
       const companyName = ((body.company ?? {}) as { name?: string | null }).name ?? '';

@@ -10,6 +10,7 @@ import type { Condition, FilterType } from '../../http/ndata.js';
 import type { Right } from '../../http/rights.js';
 import type { Clock } from '../../core/clock.js';
 import type { MessageKey } from '../../i18n/index.js';
+import type { ErrorSpec } from '../../http/api-docs.js';
 
 export type SqlValue = string | number | null;
 export type Doc = Record<string, unknown>;
@@ -128,7 +129,18 @@ export interface ResourceDef {
     /** At read time: derived fields (the clock), hidden fields removed (some only from some readers: `caller`). */
     present?(doc: Doc, ctx: EngineContext, caller?: Caller): Doc;
   };
+  /**
+   * What the hooks add to a write, for the document (hub/openapi.ts): the rules no declaration above
+   * shows (extra rights, state checks) in words per verb, and the errors they answer. Kept beside the
+   * hooks that enforce them.
+   */
+  rules?: {
+    notes?: Partial<Record<WriteVerb, string>>;
+    errors?: Partial<Record<WriteVerb, ErrorSpec[]>>;
+  };
 }
+
+export type WriteVerb = 'post' | 'put' | 'delete';
 
 export function defineResource(def: ResourceDef): ResourceDef {
   return def;

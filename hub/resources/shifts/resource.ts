@@ -94,6 +94,11 @@ export const shifts = defineResource({
   },
   rights: { create: 'CashCount', update: null, delete: null },
   without: ['put', 'delete'],
+  rules: {
+    notes: {
+      post: "A register opens its own shift (`deviceName` left out or its own); the back office names the register. One open shift per register: a second is a 400 (`code` Unique on `deviceName`).",
+    },
+  },
   hooks: {
     prepare({ caller, body, ctx }) {
       const deviceName = (body.deviceName as string | undefined) ?? caller.device.name;

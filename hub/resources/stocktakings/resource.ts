@@ -3,6 +3,7 @@
  * closedAt together; closing makes a numbered Correction transfer that brings every counted plu
  * to its actual quantity. A closed stock taking is read-only.
  */
+import { ERR } from '../../http/api-docs.js';
 import { z } from 'zod';
 import { requireRight } from '../../http/caller.js';
 import { errors } from '../../http/errors.js';
@@ -82,6 +83,13 @@ export const stockTakings = defineResource({
   sorts: { createdAt: 'created_at', closedAt: 'closed_at' },
   read: { right: 'StockRead' },
   rights: { create: 'StockTakingCreate', update: 'StockTakingUpdate', delete: 'StockTakingDelete' },
+  rules: {
+    notes: {
+      post: 'Giving closedBy and closedAt (both, or neither) closes it: that also needs StockTakingClose and an actualQuantity on every item.',
+      put: 'Giving closedBy and closedAt (both, or neither) closes it: that also needs StockTakingClose and an actualQuantity on every item.',
+    },
+    errors: { put: [ERR.stateForbids('The stock taking is closed and read-only.')] },
+  },
   hooks: {
     prepare({ caller, body, existing, ctx }) {
       if (existing?.closedAt) throw errors.forbidden('stocktaking.closed', { id: String(existing.id) });

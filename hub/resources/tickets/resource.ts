@@ -2,6 +2,7 @@
  * Tickets (CONTRACT §6): declared for the engine like every resource; the rules that make a POS a
  * POS (Sale environment, PORTOS rights, storno, exact totals, kitchen orders) live in the hooks.
  */
+import { ERR } from '../../http/api-docs.js';
 import { z } from 'zod';
 import { hasRight, requireRight, requireSale, type Caller } from '../../http/caller.js';
 import { errors } from '../../http/errors.js';
@@ -254,6 +255,9 @@ function itemDiscountChanged(before: Doc[], after: Doc[]): boolean {
   return after.some((i) => (old.get(i.id as number) ?? 0) !== i.discountRate);
 }
 
+/** A ticket write from outside the Sale environment (hooks.authorize). */
+const SALE_ONLY = ERR.missingRight('A caller outside the Sale environment (a device other than CashRegister or PDA).');
+
 export const tickets = defineResource({
   name: 'tickets',
   title: 'Ticket',
@@ -396,6 +400,25 @@ export const tickets = defineResource({
   read: { right: 'TicketReadAll', scope: (caller) => ownOrOpenTicket(caller, ticketSql.table) },
   // TicketCreate only for a new id (checked in prepare): a PUT that updates needs TicketUpdate(Any), not TicketCreate.
   rights: { create: null, update: null, delete: 'TicketDelete' },
+  rules: {
+    notes: {
+      post:
+        'Only from the Sale environment (a CashRegister or PDA device), with TicketCreate. A customer also needs TicketSetCustomer; ' +
+        "a non-zero discountRate, TicketSetDiscount (unless it is the customer's own).",
+      put:
+        'Only from the Sale environment. A new id needs what POST needs. ' +
+        "Changing a stored ticket needs TicketUpdate for one's own ticket or TicketUpdateAny for " +
+        "another's, TicketRename for a new name, TicketSetDiscount for a discount change, TicketSetCustomer for another customer, " +
+        'and Storno to lower or remove an item already stored. A closed ticket answers 403 (errorCode 8); a stale `_v` answers 409 ' +
+        'first, and the register that re-reads the ticket finds it closed.',
+      delete: 'Only from the Sale environment, and only an open ticket; items already ordered get a cancel order.',
+    },
+    errors: {
+      post: [SALE_ONLY],
+      put: [SALE_ONLY, ERR.stateForbids('The ticket is closed.'), ERR.locked()],
+      delete: [SALE_ONLY, ERR.locked()],
+    },
+  },
   hooks: {
     authorize: (caller) => requireSale(caller),
     prepare({ caller, body, existing, ctx, extra }) {

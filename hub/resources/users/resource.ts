@@ -1,3 +1,4 @@
+import { ERR } from '../../http/api-docs.js';
 import { z } from 'zod';
 import { LANGUAGES } from '../../i18n/index.js';
 import { canonicalRight, RIGHTS, type Right } from '../../http/rights.js';
@@ -65,6 +66,18 @@ export const users = defineResource({
   read: { right: 'UserRead' },
   collate: ['userName', 'name'],
   rights: { create: 'UserCreate', update: 'UserUpdate', delete: 'UserDelete' },
+  rules: {
+    notes: {
+      post: 'Nobody grants a right they do not hold.',
+      put: 'Nobody grants a right they do not hold, nor changes, deactivates or resets the password of a user holding a right they lack; the last active user holding UserUpdate keeps it and stays active.',
+      delete: 'Nobody deletes a user holding a right they lack, nor the last active user holding UserUpdate.',
+    },
+    errors: {
+      post: [ERR.stateForbids('The body grants a right the caller does not hold.')],
+      put: [ERR.stateForbids('A right granted that the caller lacks; a change to a user holding a right the caller lacks; the last active holder of UserUpdate losing it.')],
+      delete: [ERR.stateForbids('A user holding a right the caller lacks; the last active holder of UserUpdate.')],
+    },
+  },
   hooks: {
     // The PIN is hashed like the password (scrypt, salted): four digits are few, the hash must be slow.
     prepareAsync: async (body): Promise<Hashes> => ({
