@@ -15,7 +15,8 @@ import type { ResourceDef, WriteVerb } from './resources/engine/define.js';
 import { DEFAULT_TAKE, MAX_TAKE } from './resources/engine/list-query.js';
 import { RESOURCES } from './resources/index.js';
 import { ROUTES } from './routes.js';
-import type { BodySchema, RouteSpec } from './http/route.js';
+import type { RouteSpec } from './http/route.js';
+import { modelsOf, registerRoute, xRights } from './http/route-docs.js';
 import { VERSION } from './core/version.js';
 
 export type OpenApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']>;
@@ -205,8 +206,6 @@ function readText(def: ResourceDef, what: 'list' | 'get'): string {
   return `Requires ${right}.`;
 }
 
-/** `x-rights`: the rights an operation checks, machine-readable beside its description. */
-const xRights = (...rights: Array<string | null | undefined>) => ({ 'x-rights': rights.filter((r): r is string => !!r) });
 
 function registerResource(registry: OpenAPIRegistry, def: ResourceDef, problem: z.ZodObject): ResourceSchemas {
   const schemas = resourceSchemas(registry, def);
@@ -374,87 +373,11 @@ function registerResource(registry: OpenAPIRegistry, def: ResourceDef, problem: 
   return schemas;
 }
 
-/** The ticket routes beyond the engine's CRUD (hub/resources/tickets/routes.ts). */
-/** A schema of a route declaration, resolved: a resource's model, a named component, or as written. */
-const namedOnce = new WeakMap<OpenAPIRegistry, Map<string, z.ZodType>>();
-
-/** Registers a named schema once per document: routes sharing a name (a login and a refresh answer SessionTokens) share it. */
-function registerOnce(registry: OpenAPIRegistry, name: string, make: () => z.ZodType): z.ZodType {
-  let seen = namedOnce.get(registry);
-  if (!seen) namedOnce.set(registry, (seen = new Map()));
-  let schema = seen.get(name);
-  if (!schema) seen.set(name, (schema = registry.register(name, make())));
-  return schema;
-}
-
-function resolveSchema(registry: OpenAPIRegistry, schema: BodySchema, models: Map<string, z.ZodObject>): z.ZodType {
-  if ('model' in schema && typeof schema.model === 'string') {
-    const found = models.get(schema.model);
-    if (!found) throw new Error(`A route answers the model of '${schema.model}', which is not among the documented resources.`);
-    return schema.array ? z.array(found) : found;
-  }
-  if ('compose' in schema && typeof schema.compose === 'function') {
-    const { compose, name } = schema;
-    const build = () =>
-      compose((model) => {
-        const found = models.get(model);
-        if (!found) throw new Error(`A route's schema is built on the model of '${model}', which is not among the documented resources.`);
-        return found;
-      });
-    return name ? registerOnce(registry, name, build) : build();
-  }
-  if ('oneOf' in schema && Array.isArray(schema.oneOf)) return z.union(schema.oneOf.map((n) => registerOnce(registry, n.name, () => n.schema)) as [z.ZodType, z.ZodType, ...z.ZodType[]]);
-  if ('name' in schema && typeof schema.name === 'string' && 'schema' in schema) {
-    const named = schema.schema as z.ZodType;
-    return registerOnce(registry, schema.name, () => named);
-  }
-  return schema as z.ZodType;
-}
-
-/** The resource models a route's body and answers name. */
-function modelsOf(spec: RouteSpec<never>): string[] {
-  const schemas = [spec.body?.schema, ...Object.values(spec.responses).map((r) => r.schema)];
-  return schemas.flatMap((s) => (s && 'model' in s && typeof s.model === 'string' ? [s.model] : s && 'uses' in s && Array.isArray(s.uses) ? s.uses : []));
-}
-
 /**
  * Whether hub/http/idempotency.ts serves a route: every write behind the session middleware. The
  * routes without a token, and those under /api/auth (mounted before it: they read the token themselves), are not.
  */
 const takesIdempotencyKey = (spec: RouteSpec<never>) => spec.method !== 'get' && !spec.noToken && !spec.path.startsWith('/api/auth');
-
-/** One declared route (hub/http/route.ts) as an operation of the document. */
-function registerRoute(registry: OpenAPIRegistry, spec: RouteSpec<never>, problem: z.ZodObject, models: Map<string, z.ZodObject>): void {
-  const content = (schema: BodySchema, type = JSON_TYPE) => ({ [type]: { schema: resolveSchema(registry, schema, models) } });
-  const idempotent = takesIdempotencyKey(spec);
-  const headers = idempotent ? (spec.headers ?? z.object({})).extend(idempotencyHeader().shape) : spec.headers;
-  const errors = idempotent && !spec.errors.some((e) => e.codes.includes(ErrorCode.IdempotencyKeyReused)) ? [...spec.errors, ERR.keyReused()] : spec.errors;
-  registry.registerPath({
-    method: spec.method,
-    path: spec.path,
-    operationId: spec.operationId,
-    tags: spec.tags,
-    summary: spec.summary,
-    description: spec.description,
-    ...(spec.noToken ? { security: [] } : {}),
-    ...xRights(...(spec.rights ?? [])),
-    request: {
-      ...(spec.params ? { params: spec.params } : {}),
-      ...(spec.query ? { query: spec.query } : {}),
-      ...(headers ? { headers } : {}),
-      ...(spec.body ? { body: { required: spec.body.required, content: content(spec.body.schema) } } : {}),
-    },
-    responses: {
-      ...Object.fromEntries(
-        Object.entries(spec.responses).map(([status, r]) => [
-          status,
-          { description: r.description, ...(r.headers ? { headers: r.headers as Record<string, { description: string }> } : {}), ...(r.schema ? { content: { ...content(r.schema, r.contentType), ...Object.fromEntries(Object.entries(r.also ?? {}).map(([type, schema]) => [type, { schema }])) } } : {}) },
-        ]),
-      ),
-      ...problemResponses(errors, problem, { method: spec.method, path: spec.path, noToken: spec.noToken }),
-    },
-  });
-}
 
 const OVERVIEW = `The back-office API of the POS Hub: an offline-first point-of-sale hub on the shop's own network.
 
@@ -506,7 +429,7 @@ export function buildOpenApi(resources: readonly ResourceDef[] = RESOURCES, rout
   for (const spec of routeSpecs) {
     // A route answering a resource's model is documented with that resource (a document of a few resources leaves it out).
     if (!modelsOf(spec).every((m) => models.has(m))) continue;
-    registerRoute(registry, spec, problem, models);
+    registerRoute(registry, spec, problem, models, { idempotent: takesIdempotencyKey(spec) });
     if (!spec.sharedPath) answers405.push(spec.path);
   }
   // A session answers its device: the device model is documented even in a document of other resources.

@@ -164,10 +164,21 @@ export function beforeTheOperation(request: { method: string; path: string; noTo
   return out;
 }
 
-export function problemResponses(specs: ErrorSpec[], problem: z.ZodObject, request?: { method: string; path: string; noToken?: boolean }): Responses {
+/**
+ * What a service answers around its operations, for every operation of its document: `before`, the
+ * errors its routers answer before an operation sees a request (the hub's: beforeTheOperation);
+ * `rateLimited`, whether a per-address rate limit stands in front (the hub's; HQ has none).
+ */
+export interface ProblemContext {
+  before?: (request: { method: string; path: string; noToken?: boolean }) => ErrorSpec[];
+  rateLimited?: boolean;
+}
+
+export function problemResponses(specs: ErrorSpec[], problem: z.ZodObject, request?: { method: string; path: string; noToken?: boolean }, context: ProblemContext = {}): Responses {
+  const { before = beforeTheOperation, rateLimited = true } = context;
   const byStatus = new Map<number, ErrorSpec[]>();
   const seen = new Set<string>();
-  for (const spec of [...specs, ...(request ? beforeTheOperation(request) : []), RATE_LIMITED]) {
+  for (const spec of [...specs, ...(request ? before(request) : []), ...(rateLimited ? [RATE_LIMITED] : [])]) {
     const id = `${spec.status} ${spec.codes.join(',')} ${spec.why}`;
     if (seen.has(id)) continue;
     seen.add(id);
