@@ -145,7 +145,7 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
   api.use(rejectBrokenPathText(() => (templates ??= Object.keys((JSON.parse(documentJson()) as { paths: object }).paths))));
   api.use(readJsonBody);
   const session = requireSession(services.auth);
-  for (const m of MOUNTS.filter((m) => m.base === undefined && open(m))) api.use(mountOf(m, { authenticate: (req, res) => session(req, res, () => undefined) }));
+  for (const m of MOUNTS.filter((m) => m.base === undefined && open(m))) api.use(mountOf(m, { authenticate: (req, res) => void session(req, res, () => undefined) }));
   api.use(under(['docs'], docsAssets()));
   api.use(session);
   api.use(idempotency({ db: deps.db, clock: deps.clock }));

@@ -16,7 +16,7 @@ import { DEFAULT_TAKE, MAX_TAKE } from './resources/engine/list-query.js';
 import { RESOURCES } from './resources/index.js';
 import { ROUTES } from './routes.js';
 import type { RouteSpec } from './http/route.js';
-import { modelsOf, registerRoute, xRights } from './http/route-docs.js';
+import { listQuerySchema, modelsOf, registerRoute, xRights } from './http/route-docs.js';
 import { VERSION } from './core/version.js';
 
 export type OpenApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']>;
@@ -27,57 +27,6 @@ export type OpenApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']
  */
 const WRITE_ONLY_FIELDS = new Set(['password', 'pin']);
 
-const OPERATORS_BY_TYPE: Record<FilterSpec['type'], string> = {
-  string: '`eq` (the default), `ne`, `gt`, `ge`, `lt`, `le`, `in`, `nin`, `contains`, `startswith`',
-  stringList: '`in` (the default: comma-separated values), `nin`, `eq`, `ne`, `gt`, `ge`, `lt`, `le`, `contains`, `startswith`',
-  int: '`eq` (the default), `ne`, `gt`, `ge`, `lt`, `le`, `in`, `nin`',
-  decimal: '`eq` (the default), `ne`, `gt`, `ge`, `lt`, `le`, `in`, `nin`',
-  datetime: '`eq` (the default), `ne`, `gt`, `ge`, `lt`, `le`, `in`, `nin`',
-  enum: '`eq` (the default), `ne`, `in`, `nin` (and `gt`, `ge`, `lt`, `le`, which compare the text)',
-  bool: '`eq` (the default), `ne`, `in`, `nin`',
-};
-
-const TYPE_WORDS: Record<FilterSpec['type'], string> = {
-  string: 'text',
-  stringList: 'text, several values',
-  int: 'integer',
-  decimal: 'decimal (at most 4 places)',
-  datetime: 'ISO 8601 date-time',
-  enum: 'enumeration',
-  bool: '`true` or `false`',
-};
-
-function filterExample(spec: FilterSpec): string {
-  switch (spec.type) {
-    case 'string':
-      return 'startswith:Ab';
-    case 'stringList':
-      return 'A,B';
-    case 'int':
-      return 'ge:10;lt:20';
-    case 'decimal':
-      return 'gt:9.5';
-    case 'datetime':
-      return 'ge:2026-11-21T10:00:00Z';
-    case 'enum':
-      return spec.enumValues && spec.enumValues.length > 1 ? `in:${spec.enumValues.slice(0, 2).join(',')}` : (spec.enumValues?.[0] ?? '');
-    case 'bool':
-      return 'true';
-  }
-}
-
-function filterDescription(name: string, spec: FilterSpec): string {
-  const values = spec.type === 'enum' && spec.enumValues ? ` (${spec.enumValues.join(', ')}; any letter case)` : '';
-  const textOps = spec.type === 'string' || spec.type === 'stringList' ? ' `contains` and `startswith` ignore letter case.' : '';
-  return (
-    `NData filter on \`${name}\`, of type ${TYPE_WORDS[spec.type]}${values}. ` +
-    'Syntax `OP:ARG;OP:ARG` (operations joined by `;` are ANDed; so are repeated parameters); a plain value means ' +
-    `${spec.type === 'stringList' ? '`in`' : '`eq`'}. Operators: ${OPERATORS_BY_TYPE[spec.type]}.${textOps} ` +
-    '`in`/`nin` take comma-separated values (a value holding a comma is written in double quotes, CSV style); ' +
-    '`null` with `eq`/`ne` matches a missing value. A bad value or operator: 400 naming this filter.'
-  );
-}
-
 /** The keys `$sort` accepts by name (list-query.ts `sortables`); it matches them in any letter case, hence one per spelling. */
 function sortKeys(def: ResourceDef): string[] {
   const keys = [def.key.field, ...Object.keys(def.schema.shape), ...Object.keys(def.readOnly), ...Object.keys(def.filters), ...Object.keys(def.sorts ?? {})];
@@ -87,43 +36,10 @@ function sortKeys(def: ResourceDef): string[] {
 }
 
 function listQuery(def: ResourceDef): z.ZodObject {
-  const shape: Record<string, z.ZodType> = {
-    $skip: z
-      .number()
-      .int()
-      .min(0)
-      .default(0)
-      .openapi({ param: { description: 'Matching records to skip.' } }),
-    $take: z
-      .number()
-      .int()
-      .min(0)
-      .max(MAX_TAKE)
-      .default(DEFAULT_TAKE)
-      .openapi({ param: { description: `Page size, 0..${MAX_TAKE}; outside that range: 400.` } }),
-    $sort: z.string().optional().openapi({
-      param: {
-        description:
-          'Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields ' +
-          `(\`a.b\`); repeatable. Ties break on \`${def.key.field}\` ascending, so paging is stable; without \`$sort\` the order is ` +
-          `\`${def.key.field}\` ascending. Unknown key: 400. Keys: ${sortKeys(def)
-            .map((k) => `\`${k}\``)
-            .join(', ')}.`,
-        example: `-${def.key.field}`,
-      },
-    }),
-    $count: z.boolean().default(false).openapi({
-      param: { description: '`true`: the answer has no `items`; `count` is what the page would hold and `totalCount` every match.' },
-    }),
-  };
-  for (const [name, filter] of Object.entries(def.filters)) {
-    const spec: FilterSpec = { type: filter.type, enumValues: 'enumValues' in filter ? filter.enumValues : undefined };
-    shape[name] = z
-      .string()
-      .optional()
-      .openapi({ param: { description: filterDescription(name, spec), example: filterExample(spec) } });
-  }
-  return z.object(shape);
+  const filters = Object.fromEntries(
+    Object.entries(def.filters).map(([name, filter]) => [name, { type: filter.type, enumValues: 'enumValues' in filter ? filter.enumValues : undefined } satisfies FilterSpec]),
+  );
+  return listQuerySchema({ tieBreak: `\`${def.key.field}\` ascending`, example: `-${def.key.field}`, sortKeys: sortKeys(def), filters });
 }
 
 /** Whether a field is in every stored document: required, defaulted, or the key the server fills in. */

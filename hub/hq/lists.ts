@@ -1,10 +1,12 @@
 /**
  * HQ's lists (CONTRACT §4 on PostgreSQL) and the sales report. A list is declared once: its
- * filters and sort keys as SQL expressions over one table; the query string is read by the same
- * parser the hub uses (hub/http/list-params.ts), so names, operators and errors behave alike.
+ * filters and sort keys as SQL expressions over one table; its route (api.ts) declares it to
+ * mount(), which reads the query string with the parser the hub uses (hub/http/list-params.ts), so
+ * names, operators and errors behave alike, and the document lists its filters (`listSpec`).
  */
 import type { Condition, FilterSpec, FilterValue } from '../http/ndata.js';
-import { parseListParams } from '../http/list-params.js';
+import type { ListParams } from '../http/list-params.js';
+import type { ListSpec } from '../http/route.js';
 import { errors } from '../http/errors.js';
 import type { Pool } from './db.js';
 import type { StoreRow } from './repo.js';
@@ -85,9 +87,17 @@ function condition(p: Params, f: Field, c: Condition): string {
   return exists(compare(p, f.sql, f.spec, c));
 }
 
-async function runList<T>(pool: Pool, def: ListDef, query: Record<string, unknown>, timeZone: string, present: (row: Record<string, unknown>) => T) {
-  const specs = Object.fromEntries(Object.entries(def.fields).map(([n, f]) => [n, f.spec]));
-  const q = parseListParams(query, specs, def.what, timeZone);
+/** The list as its route declares it: the filters mount() reads, the keys `$sort` takes; `order` words its default order. */
+export function listSpec(def: ListDef, order: { tieBreak: string; defaultOrder?: string; example: string }): ListSpec {
+  return {
+    what: def.what,
+    ...order,
+    filters: Object.fromEntries(Object.entries(def.fields).map(([n, f]) => [n, f.spec])),
+    sortKeys: [...Object.entries(def.fields).filter(([, f]) => !f.each).map(([n]) => n), ...Object.keys(def.sorts)],
+  };
+}
+
+async function runList<T>(pool: Pool, def: ListDef, q: ListParams, present: (row: Record<string, unknown>) => T) {
   const p = new Params();
   const where = [def.base, ...q.filters.map((f) => condition(p, def.fields[f.name], f.condition))].join(' AND ');
   const sortable = new Map<string, string>();
@@ -161,8 +171,8 @@ export const TICKETS: ListDef = {
   },
 };
 
-export function listTickets(pool: Pool, query: Record<string, unknown>, timeZone: string) {
-  return runList(pool, TICKETS, query, timeZone, (r) => ({ ...(r.doc as Record<string, unknown>), storeId: r.store_id }));
+export function listTickets(pool: Pool, params: ListParams) {
+  return runList(pool, TICKETS, params, (r) => ({ ...(r.doc as Record<string, unknown>), storeId: r.store_id }));
 }
 
 /** A store as the API shows it; `online` from the time of its last sign of life. */
@@ -204,8 +214,8 @@ export function storesList(offlineAfterMs: number): ListDef {
   };
 }
 
-export function listStores(pool: Pool, query: Record<string, unknown>, timeZone: string, offlineAfterMs: number) {
-  return runList(pool, storesList(offlineAfterMs), query, timeZone, (r) => presentStore(r as unknown as StoreRow & { online: boolean }));
+export function listStores(pool: Pool, params: ListParams, offlineAfterMs: number) {
+  return runList(pool, storesList(offlineAfterMs), params, (r) => presentStore(r as unknown as StoreRow & { online: boolean }));
 }
 
 /** Events HQ put aside (CONTRACT §13), newest first by default. */
@@ -223,8 +233,8 @@ export const DEAD_LETTERS: ListDef = {
   sorts: { id: 'd.id' },
 };
 
-export function listDeadLetters(pool: Pool, query: Record<string, unknown>, timeZone: string) {
-  return runList(pool, DEAD_LETTERS, query, timeZone, (r) => ({
+export function listDeadLetters(pool: Pool, params: ListParams) {
+  return runList(pool, DEAD_LETTERS, params, (r) => ({
     id: Number(r.id),
     storeId: r.store_id as string,
     seq: r.seq === null ? null : Number(r.seq),

@@ -7,6 +7,8 @@ import { z } from 'zod';
 import { ERR, idempotencyHeader, JSON_TYPE, problemResponses, type ProblemContext } from './api-docs.js';
 import { ErrorCode } from './errors.js';
 import type { BodySchema, RouteSpec } from './route.js';
+import type { FilterSpec } from './ndata.js';
+import { DEFAULT_TAKE, MAX_TAKE } from './list-params.js';
 
 /** How a document's service treats every operation: `idempotent`, whether this one takes an Idempotency-Key. */
 export interface DocumentOptions extends ProblemContext {
@@ -75,7 +77,7 @@ export function registerRoute(registry: OpenAPIRegistry, spec: RouteSpec<never>,
     ...xRights(...(spec.rights ?? [])),
     request: {
       ...(spec.params ? { params: spec.params } : {}),
-      ...(spec.query ? { query: spec.query } : {}),
+      ...(spec.query ? { query: spec.query } : spec.list ? { query: listQuerySchema(spec.list) } : {}),
       ...(headers ? { headers } : {}),
       ...(spec.body ? { body: { required: spec.body.required, content: content(spec.body.schema) } } : {}),
     },
@@ -89,4 +91,107 @@ export function registerRoute(registry: OpenAPIRegistry, spec: RouteSpec<never>,
       ...problemResponses(errors, problem, { method: spec.method, path: spec.path, noToken: spec.noToken }, opts),
     },
   });
+}
+
+const OPERATORS_BY_TYPE: Record<FilterSpec['type'], string> = {
+  string: '`eq` (the default), `ne`, `gt`, `ge`, `lt`, `le`, `in`, `nin`, `contains`, `startswith`',
+  stringList: '`in` (the default: comma-separated values), `nin`, `eq`, `ne`, `gt`, `ge`, `lt`, `le`, `contains`, `startswith`',
+  int: '`eq` (the default), `ne`, `gt`, `ge`, `lt`, `le`, `in`, `nin`',
+  decimal: '`eq` (the default), `ne`, `gt`, `ge`, `lt`, `le`, `in`, `nin`',
+  datetime: '`eq` (the default), `ne`, `gt`, `ge`, `lt`, `le`, `in`, `nin`',
+  enum: '`eq` (the default), `ne`, `in`, `nin` (and `gt`, `ge`, `lt`, `le`, which compare the text)',
+  bool: '`eq` (the default), `ne`, `in`, `nin`',
+};
+
+const TYPE_WORDS: Record<FilterSpec['type'], string> = {
+  string: 'text',
+  stringList: 'text, several values',
+  int: 'integer',
+  decimal: 'decimal (at most 4 places)',
+  datetime: 'ISO 8601 date-time',
+  enum: 'enumeration',
+  bool: '`true` or `false`',
+};
+
+function filterExample(spec: FilterSpec): string {
+  switch (spec.type) {
+    case 'string':
+      return 'startswith:Ab';
+    case 'stringList':
+      return 'A,B';
+    case 'int':
+      return 'ge:10;lt:20';
+    case 'decimal':
+      return 'gt:9.5';
+    case 'datetime':
+      return 'ge:2026-11-21T10:00:00Z';
+    case 'enum':
+      return spec.enumValues && spec.enumValues.length > 1 ? `in:${spec.enumValues.slice(0, 2).join(',')}` : (spec.enumValues?.[0] ?? '');
+    case 'bool':
+      return 'true';
+  }
+}
+
+function filterDescription(name: string, spec: FilterSpec): string {
+  const values = spec.type === 'enum' && spec.enumValues ? ` (${spec.enumValues.join(', ')}; any letter case)` : '';
+  const textOps = spec.type === 'string' || spec.type === 'stringList' ? ' `contains` and `startswith` ignore letter case.' : '';
+  return (
+    `NData filter on \`${name}\`, of type ${TYPE_WORDS[spec.type]}${values}. ` +
+    'Syntax `OP:ARG;OP:ARG` (operations joined by `;` are ANDed; so are repeated parameters); a plain value means ' +
+    `${spec.type === 'stringList' ? '`in`' : '`eq`'}. Operators: ${OPERATORS_BY_TYPE[spec.type]}.${textOps} ` +
+    '`in`/`nin` take comma-separated values (a value holding a comma is written in double quotes, CSV style); ' +
+    '`null` with `eq`/`ne` matches a missing value. A bad value or operator: 400 naming this filter.'
+  );
+}
+
+/**
+ * A list's query as the document shows it (CONTRACT §4): paging, `$sort` with the keys it takes,
+ * `$count`, and each NData filter with its type, operators and an example.
+ */
+export interface ListDoc {
+  /** How ties break and what order a list without `$sort` has: `` `id` ascending ``. */
+  tieBreak: string;
+  /** Without `$sort`, when that is not `tieBreak`. */
+  defaultOrder?: string;
+  /** A `$sort` example. */
+  example: string;
+  sortKeys: string[];
+  filters: Record<string, FilterSpec>;
+}
+
+export function listQuerySchema(list: ListDoc): z.ZodObject {
+  const shape: Record<string, z.ZodType> = {
+    $skip: z
+      .number()
+      .int()
+      .min(0)
+      .default(0)
+      .openapi({ param: { description: 'Matching records to skip.' } }),
+    $take: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_TAKE)
+      .default(DEFAULT_TAKE)
+      .openapi({ param: { description: `Page size, 0..${MAX_TAKE}; outside that range: 400.` } }),
+    $sort: z.string().optional().openapi({
+      param: {
+        description:
+          'Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields ' +
+          `(\`a.b\`); repeatable. Ties break on ${list.tieBreak}, so paging is stable; without \`$sort\` the order is ` +
+          `${list.defaultOrder ?? list.tieBreak}. Unknown key: 400. Keys: ${list.sortKeys.map((k) => `\`${k}\``).join(', ')}.`,
+        example: list.example,
+      },
+    }),
+    $count: z.boolean().default(false).openapi({
+      param: { description: '`true`: the answer has no `items`; `count` is what the page would hold and `totalCount` every match.' },
+    }),
+  };
+  for (const [name, spec] of Object.entries(list.filters)) {
+    shape[name] = z
+      .string()
+      .optional()
+      .openapi({ param: { description: filterDescription(name, spec), example: filterExample(spec) } });
+  }
+  return z.object(shape);
 }

@@ -19,6 +19,8 @@ import { errors, memberError, type MemberError } from './errors.js';
 export { catalogIssue } from './errors.js';
 import { callerOf, methodNotAllowed } from './handler.js';
 import { under } from './segments.js';
+import { parseListParams, type ListParams } from './list-params.js';
+import type { ListDoc } from './route-docs.js';
 import { memberOfIssue, parseOr400 } from '../resources/engine/validate.js';
 
 /** A resource's model as the engine registers it (`Ticket`, `Order`…), answered by a route. */
@@ -68,17 +70,24 @@ type Members<S> = S extends z.ZodObject ? z.output<S> : Record<string, never>;
  * credential is the handler's 401 to answer, not a 400) and body (an optional body left out is
  * read as `{}`, so its defaults apply).
  */
-export interface RouteInput<P = unknown, Q = unknown, H = unknown, B = unknown> {
+export interface RouteInput<P = unknown, Q = unknown, H = unknown, B = unknown, L = unknown> {
   params: Members<P>;
   query: Members<Q>;
   headers: Partial<Members<H>>;
   body: B extends { schema: infer S } ? Read<S> : undefined;
+  /** A list's query (`list`), read by the NData parser every list shares (http/list-params.ts). */
+  list: L extends ListSpec ? ListParams : undefined;
+}
+
+/** A list route's query (CONTRACT §4): its NData filters and sort keys, `what` naming it in messages. */
+export interface ListSpec extends ListDoc {
+  what: string;
 }
 
 export type RouteHandler<I> = (input: I, req: Request, res: Response, next: NextFunction) => unknown;
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- a list holds declarations of different inputs: each was checked where it was written (route()). */
-export interface RouteSpec<D, P = any, Q = any, H = any, B = any> {
+export interface RouteSpec<D, P = any, Q = any, H = any, B = any, L = any> {
   /* eslint-enable @typescript-eslint/no-explicit-any */
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   /** The path as the document names it: `/api/tickets/{id}/close` (`{x}` is the parameter `x`). */
@@ -107,6 +116,8 @@ export interface RouteSpec<D, P = any, Q = any, H = any, B = any> {
    */
   invalidParams?: 400 | 404;
   query?: Q;
+  /** A list's query instead of `query`: paging, `$sort`, `$count` and NData filters, handed over as `input.list`. */
+  list?: L;
   headers?: H;
   body?: B;
   /** `also`: the same answer in other media types the client may ask for with Accept (a report as CSV). */
@@ -116,7 +127,7 @@ export interface RouteSpec<D, P = any, Q = any, H = any, B = any> {
   /** Another router serves the path's other methods (the engine's list and create of /api/tickets): no 405 here. */
   sharedPath?: boolean;
   /** Made once at mount time from what the route needs; it answers the request from its input. */
-  handler: (deps: D) => RouteHandler<RouteInput<P, Q, H, B>>;
+  handler: (deps: D) => RouteHandler<RouteInput<P, Q, H, B, L>>;
 }
 
 /**
@@ -125,8 +136,14 @@ export interface RouteSpec<D, P = any, Q = any, H = any, B = any> {
  */
 export function routes<D>(
   build: (
-    route: <P extends z.ZodObject | undefined = undefined, Q extends z.ZodObject | undefined = undefined, H extends z.ZodObject | undefined = undefined, B extends { schema: BodySchema; required: boolean } | undefined = undefined>(
-      spec: RouteSpec<D, P, Q, H, B>,
+    route: <
+      P extends z.ZodObject | undefined = undefined,
+      Q extends z.ZodObject | undefined = undefined,
+      H extends z.ZodObject | undefined = undefined,
+      B extends { schema: BodySchema; required: boolean } | undefined = undefined,
+      L extends ListSpec | undefined = undefined,
+    >(
+      spec: RouteSpec<D, P, Q, H, B, L>,
     ) => RouteSpec<D>,
   ) => Array<RouteSpec<D>>,
 ): Array<RouteSpec<D>> {
@@ -265,8 +282,8 @@ function bodySchema(schema: BodySchema, input: { params: unknown; query: unknown
   return schema as z.ZodType;
 }
 
-/** A request's input, read as `spec` declares it; a 404 or 400 naming the members at fault. */
-export function readInput(spec: RouteSpec<never>, req: Request): RouteInput {
+/** A request's input, read as `spec` declares it; a 404 or 400 naming the members at fault. `timeZone`: a list's date-times without an offset. */
+export function readInput(spec: RouteSpec<never>, req: Request, timeZone = 'UTC'): RouteInput {
   let params: unknown = {};
   if (spec.params) {
     const read = readMembers(spec.params as z.ZodObject, req.params as Record<string, unknown>);
@@ -282,6 +299,8 @@ export function readInput(spec: RouteSpec<never>, req: Request): RouteInput {
     if (read.problems.length) throw invalid(read.problems);
     query = read.value;
   }
+  const declaredList = spec.list as ListSpec | undefined;
+  const list = declaredList ? parseListParams(req.query as Record<string, unknown>, declaredList.filters, declaredList.what, timeZone) : undefined;
   let headers: unknown = {};
   if (spec.headers) {
     const raw = Object.fromEntries(Object.keys((spec.headers as z.ZodObject).shape).map((name) => [name, req.headers[name.toLowerCase()]]));
@@ -300,27 +319,36 @@ export function readInput(spec: RouteSpec<never>, req: Request): RouteInput {
     if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw errors.member('$body', 'body.notObject');
     body = parseOr400(bodySchema(declared.schema, { params, query }), raw);
   }
-  return { params, query, headers, body } as RouteInput;
+  return { params, query, headers, body, list } as RouteInput;
 }
 
 /**
  * Registers each declaration's handler on a new router, then a 405 for the other methods of each
  * path; the router answers only under its declarations' first path segments (http/segments.ts).
  * `authenticate`: for routes mounted before the session middleware (a login beside the session it
- * opens), what attaches the caller to those of them that need a token.
+ * opens), what attaches the caller to those of them that need a token (and, for HQ, checks the
+ * rights each declares).
  */
-export function mount<D>(specs: Array<RouteSpec<D>>, deps: D, opts: { base?: string; authenticate?: (req: Request, res: Response) => void } = {}): RequestHandler {
-  const { base = '/api', authenticate } = opts;
+export function mount<D>(
+  specs: Array<RouteSpec<D>>,
+  deps: D,
+  opts: { base?: string; authenticate?: (req: Request, res: Response, spec: RouteSpec<never>) => void | Promise<void>; timeZone?: string } = {},
+): RequestHandler {
+  const { base = '/api', authenticate, timeZone } = opts;
   const router = Router();
   const methods = new Map<string, string[]>();
   const segments = new Set<string>();
   for (const spec of specs) {
     const path = spec.match ?? expressPath(spec.path, base);
     const handle = spec.handler(deps);
-    const run: RequestHandler = (req, res, next) => {
-      if (authenticate && !spec.noToken) authenticate(req, res);
+    const answer = (req: Request, res: Response, next: NextFunction) => {
       if (spec.authorize) spec.authorize(callerOf(res));
-      return handle(readInput(spec as RouteSpec<never>, req), req, res, next) as void;
+      return handle(readInput(spec as RouteSpec<never>, req, timeZone), req, res, next);
+    };
+    // An authentication that waits (HQ looks its sessions up in PostgreSQL) is waited for; express 5 answers a rejection.
+    const run: RequestHandler = (req, res, next) => {
+      const pending = authenticate && !spec.noToken ? authenticate(req, res, spec as RouteSpec<never>) : undefined;
+      return (pending instanceof Promise ? pending.then(() => answer(req, res, next)) : answer(req, res, next)) as void;
     };
     router[spec.method](path, run);
     recordMounted(spec.method, spec.path);

@@ -442,7 +442,8 @@ describe('no route goes undocumented', () => {
     for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, unknown>>)) {
       for (const method of ['get', 'post', 'put', 'patch', 'delete']) if (item[method]) documented.add(`${method.toUpperCase()} ${path}`);
     }
-    const served = mountedRoutes();
+    // HQ's routes are held to HQ's own document (test/hq/api.test.ts); files may share a process.
+    const served = new Set([...mountedRoutes()].filter((r) => !r.split(' ')[1].startsWith('/hq/')));
     expect(served.size).toBeGreaterThan(60);
     expect([...served].filter((r) => !documented.has(r)), 'served but undocumented').toEqual([]);
     expect([...documented].filter((r) => !served.has(r)), 'documented but not served').toEqual([]);

@@ -1,0 +1,191 @@
+/**
+ * HQ's API as declared (hub/hq/routes.ts, issue 32): its own OpenAPI document at
+ * /hq/api/openapi.json covers every route HQ mounts and nothing else, and every answer below is
+ * held against it (status and body, test/support/answers.ts), as the hub's answers are against
+ * the hub's. Runs HQ's app in-process on an embedded PostgreSQL (the one HQ itself starts).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHqApp, ensureAdmin } from '../../hub/hq/api.js';
+import { migrate, openPool, startEmbedded, type Pool } from '../../hub/hq/db.js';
+import { hqDocumentJson } from '../../hub/hq/document.js';
+import { mountedRoutes } from '../../hub/http/route.js';
+import { problemDetailsSchema } from '../../hub/http/api-docs.js';
+import { answerChecker } from '../support/answers.js';
+
+const ADMIN_PASSWORD = 'hq-admin-password';
+const checkAnswer = answerChecker(hqDocumentJson);
+
+let dir: string;
+let pg: { url: string; stop(): Promise<void> };
+let pool: Pool;
+let server: Server;
+let base: string;
+let admin: string;
+
+interface Reply {
+  status: number;
+  body: any;
+  headers: Headers;
+}
+
+/** A request to HQ; every answer is checked against HQ's document before the test sees it. */
+async function call(method: string, path: string, body?: unknown, token: string | null = admin): Promise<Reply> {
+  const headers: Record<string, string> = {};
+  if (token) headers.authorization = `Bearer ${token}`;
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await res.text();
+  const type = res.headers.get('content-type');
+  const parsed = text && /json/.test(type ?? '') ? JSON.parse(text) : text;
+  checkAnswer(method, path, res.status, type, parsed);
+  return { status: res.status, body: parsed, headers: res.headers };
+}
+
+async function login(userName: string, password: string): Promise<string> {
+  const r = await call('POST', '/hq/api/auth', { userName, password }, null);
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+  return r.body.tokenId;
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'poshub-hq-api-'));
+  const log = pino({ level: 'silent' });
+  pg = await startEmbedded(dir, log);
+  pool = openPool(pg.url, 4);
+  await migrate(pool);
+  await ensureAdmin(pool, ADMIN_PASSWORD);
+  const app = createHqApp({
+    pool,
+    log,
+    timeZone: 'Europe/Bratislava',
+    offlineAfterMs: 60_000,
+    state: {
+      health: () => ({ nats: 'connected', ingest: { batches: 0, events: 0, duplicates: 0, rejected: 0 }, uptimeS: 1 }),
+      databaseOk: async () => true,
+      catalogPushed: () => undefined,
+    },
+  });
+  server = await new Promise<Server>((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const address = server.address();
+  base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  admin = await login('admin', ADMIN_PASSWORD);
+}, 120_000);
+
+afterAll(async () => {
+  await new Promise((resolve) => server?.close(resolve));
+  await pool?.end().catch(() => {});
+  await pg?.stop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+}, 60_000);
+
+describe("HQ's document", () => {
+  it('is served without a token, as OpenAPI 3.1 with bearer security', async () => {
+    const r = await call('GET', '/hq/api/openapi.json', undefined, null);
+    expect(r.status).toBe(200);
+    expect(r.body.openapi).toMatch(/^3\.1\./);
+    expect(r.body.info.title).toBe('POS Hub HQ API');
+    expect(r.body.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+    for (const [path, method] of [
+      ['/hq/api/health', 'get'],
+      ['/hq/api/auth', 'post'],
+      ['/hq/api/openapi.json', 'get'],
+    ]) {
+      expect(r.body.paths[path][method].security, `${method} ${path} needs no token`).toEqual([]);
+    }
+    expect(r.body.paths['/hq/api/stores'].get['x-rights']).toEqual(['ReportRead']);
+    expect(r.body.paths['/hq/api/catalog/{resource}/{key}'].put['x-rights']).toEqual(['CatalogPush']);
+  });
+
+  it('documents every route HQ mounts, and serves every route it documents', async () => {
+    const doc = (await call('GET', '/hq/api/openapi.json', undefined, null)).body;
+    const documented = new Set<string>();
+    for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, unknown>>)) {
+      for (const method of ['get', 'post', 'put', 'patch', 'delete']) if (item[method]) documented.add(`${method.toUpperCase()} ${path}`);
+    }
+    const served = [...mountedRoutes()].filter((r) => r.split(' ')[1].startsWith('/hq/'));
+    expect(served.length).toBeGreaterThanOrEqual(14);
+    expect(served.filter((r) => !documented.has(r)), 'served but undocumented').toEqual([]);
+    expect([...documented].filter((r) => !served.includes(r)), 'documented but not served').toEqual([]);
+  });
+
+  it('lists the hub\'s ticket filters for HQ\'s tickets, with StoreId', async () => {
+    const doc = (await call('GET', '/hq/api/openapi.json', undefined, null)).body;
+    const names = (doc.paths['/hq/api/tickets'].get.parameters as Array<{ name: string }>).map((p) => p.name);
+    for (const name of ['$skip', '$take', '$sort', '$count', 'StoreId', 'IsClosed', 'State', 'PurchaseType', 'CloseDate', 'ItemPluCode']) expect(names).toContain(name);
+  });
+});
+
+describe('HQ answers as its document says', () => {
+  it('health, sessions and the rights each route declares', async () => {
+    expect((await call('GET', '/hq/api/health', undefined, null)).body).toMatchObject({ status: 'ok', db: 'ok' });
+    expect((await call('POST', '/hq/api/auth', { userName: 'admin', password: 'wrong-password' }, null)).status).toBe(401);
+    expect((await call('POST', '/hq/api/auth', { userName: 'admin' }, null)).body.errors[0].memberName).toBe('password');
+    expect((await call('GET', '/hq/api/auth')).body).toEqual({ userName: 'admin', rights: ['ReportRead', 'CatalogPush', 'UserManage'] });
+    expect((await call('GET', '/hq/api/stores', undefined, null)).status).toBe(401);
+
+    expect((await call('PUT', '/hq/api/users/reader', { password: 'reader-password', rights: ['ReportRead'] })).status).toBe(201);
+    expect((await call('PUT', '/hq/api/users/reader', { rights: ['ReportRead'] })).status).toBe(200);
+    expect((await call('PUT', '/hq/api/users/bad%20name', { rights: [] })).body.errors[0].memberName).toBe('userName');
+    expect((await call('PUT', '/hq/api/users/short', { password: 'short', rights: [] })).body.errors[0].memberName).toBe('password');
+    expect((await call('GET', '/hq/api/users')).body.items.map((u: any) => u.userName)).toEqual(['admin', 'reader']);
+    const reader = await login('reader', 'reader-password');
+    expect((await call('GET', '/hq/api/stores', undefined, reader)).status).toBe(200);
+    expect((await call('GET', '/hq/api/users', undefined, reader)).status).toBe(403);
+    expect((await call('PUT', '/hq/api/catalog/stocks/Bar', { doc: { name: 'Bar' }, stores: ['*'] }, reader)).status).toBe(403);
+    // A missing right is a 403 whatever the body says: rights are checked before the input is read.
+    expect((await call('PUT', '/hq/api/catalog/nothing/x', 'not an object', reader)).status).toBe(403);
+    expect((await call('POST', '/hq/api/auth/password', { currentPassword: 'wrong', newPassword: 'reader-new-password' }, reader)).body.errors[0].memberName).toBe('currentPassword');
+    expect((await call('DELETE', '/hq/api/auth', undefined, reader)).status).toBe(204);
+    expect((await call('GET', '/hq/api/stores', undefined, reader)).status).toBe(401);
+    expect((await call('DELETE', '/hq/api/users/nobody')).status).toBe(404);
+    expect((await call('DELETE', '/hq/api/users/reader')).status).toBe(204);
+  });
+
+  it('lists read their query with the hub\'s NData parser: names in any letter case, bad ones a 400 naming them', async () => {
+    for (const path of ['/hq/api/stores', '/hq/api/tickets', '/hq/api/deadletters']) {
+      const r = await call('GET', `${path}?$take=5`);
+      expect(r.body, path).toEqual({ items: [], count: 0, totalCount: 0 });
+      expect((await call('GET', `${path}?$COUNT=true`)).body, path).toEqual({ count: 0, totalCount: 0 });
+      expect((await call('GET', `${path}?Bogus=1`)).body.errors[0], path).toMatchObject({ memberName: 'Bogus', code: 'Unknown' });
+      expect((await call('GET', `${path}?$take=5000`)).status, path).toBe(400);
+    }
+    expect((await call('GET', '/hq/api/tickets?isclosed=true&state=closed&ItemPluCode=ge:1&$sort=-totalPrice.amount')).status).toBe(200);
+    expect((await call('GET', '/hq/api/tickets?IsClosed=maybe')).body.errors[0]).toMatchObject({ memberName: 'IsClosed' });
+    expect((await call('GET', '/hq/api/tickets?$sort=nope')).body.errors[0]).toMatchObject({ memberName: '$sort' });
+  });
+
+  it('the sales report reads its from, to and groupBy as declared', async () => {
+    const ok = await call('GET', '/hq/api/reports/sales?FROM=2026-01-01T00:00:00&To=2026-02-01T00:00:00Z&GROUPBY=Day');
+    expect(ok.body).toEqual({ rows: [], total: 0 });
+    expect((await call('GET', '/hq/api/reports/sales?to=2026-02-01T00:00:00Z')).body.errors[0]).toMatchObject({ memberName: 'from', code: 'Required' });
+    expect((await call('GET', '/hq/api/reports/sales?from=yesterday&to=2026-02-01T00:00:00Z')).body.errors[0]).toMatchObject({ memberName: 'from' });
+    expect((await call('GET', '/hq/api/reports/sales?from=2026-01-01T00:00:00Z&to=2026-02-01T00:00:00Z&groupBy=week')).body.errors[0]).toMatchObject({ memberName: 'groupBy' });
+  });
+
+  it('catalog pushes: the resource and key from the path (a plu key holds a slash), the stores from the body', async () => {
+    const unknown = await call('PUT', '/hq/api/catalog/plus/Bar/1', { doc: { name: 'Pivo' }, stores: ['s9'] });
+    expect([unknown.status, unknown.body.errors[0].memberName]).toEqual([400, 'stores']);
+    expect((await call('PUT', '/hq/api/catalog/PLUS/Bar/1', { doc: { name: 'Pivo' }, stores: ['*'] })).status).toBe(202);
+    expect((await call('PUT', '/hq/api/catalog/plus/Bar', { doc: {}, stores: ['*'] })).body.errors[0].memberName).toBe('key');
+    expect((await call('PUT', '/hq/api/catalog/nothing/x', { doc: {}, stores: ['*'] })).body.errors[0].memberName).toBe('resource');
+    expect((await call('PUT', '/hq/api/catalog/stocks/Bar', { stores: ['*'] })).body.errors[0].memberName).toBe('doc');
+    expect((await call('DELETE', '/hq/api/catalog/stocks/Bar', { stores: ['*'] })).status).toBe(202);
+    const both = await call('PUT', '/hq/api/catalog/plus/Bar/2', { doc: 'x', stores: [] });
+    expect(both.body.errors.map((e: any) => e.memberName).sort()).toEqual(['doc', 'stores']);
+  });
+
+  it('a method a path does not offer is a 405 with Allow; a path HQ does not have, 401 without a session and 404 with one', async () => {
+    const r = await call('POST', '/hq/api/stores');
+    expect([r.status, r.body.errorCode, r.headers.get('allow')]).toEqual([405, 8, 'GET']);
+    expect(problemDetailsSchema.safeParse(r.body).success).toBe(true);
+    expect((await call('GET', '/hq/api/nothing', undefined, null)).status).toBe(401);
+    expect((await call('GET', '/hq/api/nothing')).status).toBe(404);
+  });
+});
