@@ -7,6 +7,7 @@
 import type { Condition, FilterSpec, FilterValue } from '../http/ndata.js';
 import type { ListParams } from '../http/list-params.js';
 import type { ListSpec } from '../http/route.js';
+import { TICKET_FILTERS, type TicketFilter } from '../resources/tickets/filters.js';
 import { errors } from '../http/errors.js';
 import type { Pool } from './db.js';
 import type { StoreRow } from './repo.js';
@@ -121,6 +122,8 @@ async function runList<T>(pool: Pool, def: ListDef, q: ListParams, present: (row
 const text = (sql: string): Field => ({ spec: { type: 'string' }, sql });
 const bool = (sql: string): Field => ({ spec: { type: 'bool' }, sql });
 const itemsOf = "t.doc->'items'";
+/** A filter of the hub's tickets list (its name, type and values: resources/tickets/filters.ts) over HQ's SQL for it. */
+const hub = (name: TicketFilter, sql: string, each?: string): Field => ({ spec: TICKET_FILTERS[name], sql, ...(each ? { each } : {}) });
 
 export const TICKETS: ListDef = {
   what: 'tickets',
@@ -130,35 +133,36 @@ export const TICKETS: ListDef = {
   select: 't.store_id, t.doc',
   fields: {
     StoreId: text('t.store_id'),
-    Id: text('t.key'),
-    IsClosed: bool('t.is_closed'),
-    State: { spec: { type: 'enum', enumValues: ['Opened', 'Closed'] }, sql: "(t.doc->>'state')" },
-    ExternalId: text("(t.doc->>'externalId')"),
-    Name: text("(t.doc->>'name')"),
-    DeviceName: { spec: { type: 'stringList' }, sql: "(CASE WHEN t.is_closed THEN t.doc->'closeInfo'->>'deviceName' ELSE t.doc->>'originDeviceName' END)" },
-    PurchaseType: { spec: { type: 'enum', enumValues: ['WalkIn', 'TakeAway', 'Delivery'] }, sql: "(t.doc->>'purchaseType')" },
-    OriginDeviceName: text("(t.doc->>'originDeviceName')"),
-    CurrencyLabel: text("(t.doc->>'currencyLabel')"),
-    DiscountRate: { spec: { type: 'decimal' }, sql: "((t.doc->>'discountRate')::numeric)" },
-    OpenDate: { spec: { type: 'datetime' }, sql: 't.open_date' },
-    CloseDate: { spec: { type: 'datetime' }, sql: 't.close_date' },
-    CloseInfoDeviceName: text("(t.doc->'closeInfo'->>'deviceName')"),
-    CloseInfoFiscalName: text("(t.doc->'closeInfo'->>'fiscalName')"),
-    CloseInfoNumber: { spec: { type: 'int' }, sql: "((t.doc->'closeInfo'->>'number')::bigint)" },
-    CloseInfoDailySalesReportNumber: { spec: { type: 'int' }, sql: "((t.doc->'closeInfo'->>'dailySalesReportNumber')::bigint)" },
-    CloseInfoFiscalMemorySerialNumber: text("(t.doc->'closeInfo'->>'fiscalMemorySerialNumber')"),
-    LocationTableName: text("(t.doc->'location'->>'tableName')"),
-    LocationZoneName: text("(t.doc->'location'->>'zoneName')"),
-    CustomerCardSerialNumber: text("(t.doc->'customer'->>'cardSerialNumber')"),
-    EmployeeUserName: text("(t.doc->'employee'->>'userName')"),
-    HasCustomer: bool("(jsonb_typeof(t.doc->'customer') = 'object')"),
-    HasDiscount: bool(
+    Id: hub('Id', 't.key'),
+    IsClosed: hub('IsClosed', 't.is_closed'),
+    State: hub('State', "(t.doc->>'state')"),
+    ExternalId: hub('ExternalId', "(t.doc->>'externalId')"),
+    Name: hub('Name', "(t.doc->>'name')"),
+    DeviceName: hub('DeviceName', "(CASE WHEN t.is_closed THEN t.doc->'closeInfo'->>'deviceName' ELSE t.doc->>'originDeviceName' END)"),
+    PurchaseType: hub('PurchaseType', "(t.doc->>'purchaseType')"),
+    OriginDeviceName: hub('OriginDeviceName', "(t.doc->>'originDeviceName')"),
+    CurrencyLabel: hub('CurrencyLabel', "(t.doc->>'currencyLabel')"),
+    DiscountRate: hub('DiscountRate', "((t.doc->>'discountRate')::numeric)"),
+    OpenDate: hub('OpenDate', 't.open_date'),
+    CloseDate: hub('CloseDate', 't.close_date'),
+    CloseInfoDeviceName: hub('CloseInfoDeviceName', "(t.doc->'closeInfo'->>'deviceName')"),
+    CloseInfoFiscalName: hub('CloseInfoFiscalName', "(t.doc->'closeInfo'->>'fiscalName')"),
+    CloseInfoNumber: hub('CloseInfoNumber', "((t.doc->'closeInfo'->>'number')::bigint)"),
+    CloseInfoDailySalesReportNumber: hub('CloseInfoDailySalesReportNumber', "((t.doc->'closeInfo'->>'dailySalesReportNumber')::bigint)"),
+    CloseInfoFiscalMemorySerialNumber: hub('CloseInfoFiscalMemorySerialNumber', "(t.doc->'closeInfo'->>'fiscalMemorySerialNumber')"),
+    LocationTableName: hub('LocationTableName', "(t.doc->'location'->>'tableName')"),
+    LocationZoneName: hub('LocationZoneName', "(t.doc->'location'->>'zoneName')"),
+    CustomerCardSerialNumber: hub('CustomerCardSerialNumber', "(t.doc->'customer'->>'cardSerialNumber')"),
+    EmployeeUserName: hub('EmployeeUserName', "(t.doc->'employee'->>'userName')"),
+    HasCustomer: hub('HasCustomer', "(jsonb_typeof(t.doc->'customer') = 'object')"),
+    HasDiscount: hub(
+      'HasDiscount',
       `(COALESCE((t.doc->>'discountRate')::numeric, 0) <> 0 OR EXISTS (SELECT 1 FROM jsonb_array_elements(${itemsOf}) i WHERE COALESCE((i->>'discountRate')::numeric, 0) <> 0))`,
     ),
-    HasNegativeItem: bool(`EXISTS (SELECT 1 FROM jsonb_array_elements(${itemsOf}) i WHERE (i->'totalPrice'->>'amount')::numeric < 0)`),
-    HasReturnedItem: bool(`EXISTS (SELECT 1 FROM jsonb_array_elements(${itemsOf}) i WHERE i->>'type' = 'Negative')`),
-    ItemPluCode: { spec: { type: 'int' }, sql: "((i->'plu'->>'code')::bigint)", each: itemsOf },
-    ItemPluStockName: { spec: { type: 'string' }, sql: "(i->'plu'->>'stockName')", each: itemsOf },
+    HasNegativeItem: hub('HasNegativeItem', `EXISTS (SELECT 1 FROM jsonb_array_elements(${itemsOf}) i WHERE (i->'totalPrice'->>'amount')::numeric < 0)`),
+    HasReturnedItem: hub('HasReturnedItem', `EXISTS (SELECT 1 FROM jsonb_array_elements(${itemsOf}) i WHERE i->>'type' = 'Negative')`),
+    ItemPluCode: hub('ItemPluCode', "((i->'plu'->>'code')::bigint)", itemsOf),
+    ItemPluStockName: hub('ItemPluStockName', "(i->'plu'->>'stockName')", itemsOf),
   },
   sorts: {
     openDate: 't.open_date',

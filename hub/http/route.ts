@@ -21,7 +21,7 @@ import { callerOf, methodNotAllowed } from './handler.js';
 import { under } from './segments.js';
 import { parseListParams, type ListParams } from './list-params.js';
 import type { ListDoc } from './route-docs.js';
-import { memberOfIssue, parseOr400 } from '../resources/engine/validate.js';
+import { memberOfIssue, parseOr400 } from './validate.js';
 
 /** A resource's model as the engine registers it (`Ticket`, `Order`…), answered by a route. */
 export interface ModelRef {

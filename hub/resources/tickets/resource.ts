@@ -22,9 +22,9 @@ import { createOrders, orderDeltas, type TicketItem } from './orders.js';
 import { customerIdOfCard, hasPendingJob, pluForItem, ticketSql } from './store.js';
 import { ownOrOpenTicket } from '../engine/visibility.js';
 import { fieldMessage } from '../../i18n/say.js';
+import { PURCHASE_TYPES, TICKET_FILTERS as F, TICKET_STATES } from './filters.js';
 
-export const PURCHASE_TYPES = ['WalkIn', 'TakeAway', 'Delivery'] as const;
-export const TICKET_STATES = ['Opened', 'Closed'] as const;
+export { PURCHASE_TYPES, TICKET_STATES } from './filters.js';
 export const ITEM_TYPES = ['Positive', 'Negative'] as const;
 
 const itemSchema = z.object({
@@ -351,38 +351,37 @@ export const tickets = defineResource({
       rows: (d) => (d.items as Array<{ id: number; plu: { code: number; stockName: string } }>).map((i) => ({ item_id: i.id, plu_code: i.plu.code, plu_stock_name: i.plu.stockName })),
     },
   ],
+  // The filters as clients write them (filters.ts, shared with HQ), each on its column here.
   filters: {
-    IsClosed: { type: 'bool', column: 'is_closed' },
-    HasCustomer: { type: 'bool', predicate: ticketSql.hasCustomer },
-    HasDiscount: { type: 'bool', column: 'has_discount' },
-    HasNegativeItem: { type: 'bool', column: 'has_negative_item' },
-    HasReturnedItem: { type: 'bool', column: 'has_returned_item' },
-    Id: { type: 'string', column: 'id' },
-    ExternalId: { type: 'string', column: 'external_id' },
-    Name: { type: 'string', column: 'name' },
-    DeviceName: { type: 'stringList', column: 'device_name' },
-    PurchaseType: { type: 'enum', column: 'purchase_type', enumValues: PURCHASE_TYPES },
-    OriginDeviceName: { type: 'string', column: 'origin_device_name' },
-    CurrencyLabel: { type: 'string', column: 'currency_label' },
-    DiscountRate: { type: 'decimal', column: 'discount_rate' },
-    OpenDate: { type: 'datetime', column: 'open_date' },
-    CloseDate: { type: 'datetime', column: 'close_date' },
-    CloseInfoDeviceName: { type: 'string', column: 'close_device_name' },
-    CloseInfoFiscalName: { type: 'string', column: 'close_fiscal_name' },
-    CloseInfoNumber: { type: 'int', column: 'close_number' },
-    CloseInfoDailySalesReportNumber: { type: 'int', column: 'close_daily_sales_report_number' },
-    CloseInfoFiscalMemorySerialNumber: { type: 'string', column: 'close_fiscal_memory_serial_number' },
-    LocationTableName: { type: 'string', column: 'table_name' },
-    LocationZoneName: { type: 'string', column: 'zone_name' },
-    CustomerCardSerialNumber: { type: 'string', column: 'customer_card_serial_number' },
-    // Beyond the seed: a customer's purchase history (the manager's page), whichever card they paid with.
-    CustomerId: { type: 'string', column: 'customer_id' },
-    EmployeeUserName: { type: 'string', column: 'employee_user_name' },
-    // Beyond the seed: the returns started from a closed ticket (POST /api/tickets/{id}/return).
-    ReturnOf: { type: 'string', column: 'return_of' },
-    ItemPluCode: { type: 'int', child: { table: 'ticket_items', fk: 'ticket_id', column: 'plu_code' } },
-    ItemPluStockName: { type: 'string', child: { table: 'ticket_items', fk: 'ticket_id', column: 'plu_stock_name' } },
-    State: { type: 'enum', expr: ticketSql.state, enumValues: TICKET_STATES },
+    IsClosed: { ...F.IsClosed, column: 'is_closed' },
+    HasCustomer: { ...F.HasCustomer, predicate: ticketSql.hasCustomer },
+    HasDiscount: { ...F.HasDiscount, column: 'has_discount' },
+    HasNegativeItem: { ...F.HasNegativeItem, column: 'has_negative_item' },
+    HasReturnedItem: { ...F.HasReturnedItem, column: 'has_returned_item' },
+    Id: { ...F.Id, column: 'id' },
+    ExternalId: { ...F.ExternalId, column: 'external_id' },
+    Name: { ...F.Name, column: 'name' },
+    DeviceName: { ...F.DeviceName, column: 'device_name' },
+    PurchaseType: { ...F.PurchaseType, column: 'purchase_type' },
+    OriginDeviceName: { ...F.OriginDeviceName, column: 'origin_device_name' },
+    CurrencyLabel: { ...F.CurrencyLabel, column: 'currency_label' },
+    DiscountRate: { ...F.DiscountRate, column: 'discount_rate' },
+    OpenDate: { ...F.OpenDate, column: 'open_date' },
+    CloseDate: { ...F.CloseDate, column: 'close_date' },
+    CloseInfoDeviceName: { ...F.CloseInfoDeviceName, column: 'close_device_name' },
+    CloseInfoFiscalName: { ...F.CloseInfoFiscalName, column: 'close_fiscal_name' },
+    CloseInfoNumber: { ...F.CloseInfoNumber, column: 'close_number' },
+    CloseInfoDailySalesReportNumber: { ...F.CloseInfoDailySalesReportNumber, column: 'close_daily_sales_report_number' },
+    CloseInfoFiscalMemorySerialNumber: { ...F.CloseInfoFiscalMemorySerialNumber, column: 'close_fiscal_memory_serial_number' },
+    LocationTableName: { ...F.LocationTableName, column: 'table_name' },
+    LocationZoneName: { ...F.LocationZoneName, column: 'zone_name' },
+    CustomerCardSerialNumber: { ...F.CustomerCardSerialNumber, column: 'customer_card_serial_number' },
+    CustomerId: { ...F.CustomerId, column: 'customer_id' },
+    EmployeeUserName: { ...F.EmployeeUserName, column: 'employee_user_name' },
+    ReturnOf: { ...F.ReturnOf, column: 'return_of' },
+    ItemPluCode: { ...F.ItemPluCode, child: { table: 'ticket_items', fk: 'ticket_id', column: 'plu_code' } },
+    ItemPluStockName: { ...F.ItemPluStockName, child: { table: 'ticket_items', fk: 'ticket_id', column: 'plu_stock_name' } },
+    State: { ...F.State, expr: ticketSql.state },
   },
   sorts: {
     'closeInfo.number': 'close_number',
