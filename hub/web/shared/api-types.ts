@@ -18108,6 +18108,10 @@ export interface operations {
             query?: {
                 /** @description A position, when no `Last-Event-ID` is sent. */
                 since?: number;
+                /** @description The same as `since` (the name some EventSource polyfills send). */
+                lastEventId?: number;
+                /** @description The token, from a browser's EventSource, which cannot send `Authorization`. */
+                access_token?: string;
             };
             header?: {
                 "Last-Event-ID"?: string;
