@@ -19,6 +19,7 @@ import { errors, memberError, type MemberError } from './errors.js';
 export { catalogIssue } from './errors.js';
 import { callerOf, methodNotAllowed } from './handler.js';
 import { under } from './segments.js';
+import { requireObjectBody } from './body.js';
 import { parseListParams, type ListParams } from './list-params.js';
 import type { ListDoc } from './route-docs.js';
 import { memberOfIssue, parseOr400 } from './validate.js';
@@ -225,9 +226,9 @@ function coerce(name: string, text: string, schema: z.ZodType): unknown {
 const isMemberError = (v: unknown): v is MemberError => typeof v === 'object' && v !== null && 'memberName' in v && 'code' in v;
 
 /**
- * Reads `raw` (name → text or texts) with an object schema: names matched in any letter case
- * (`match` gives the name the request used for a declared one), each value coerced to its declared
- * type (the last of repeated ones), then the schema. Every member at fault is listed.
+ * Reads `raw` (name → text, or a wildcard parameter's segments) with an object schema: names
+ * matched in any letter case, names not declared left out, each value coerced to its declared
+ * type, then the schema; `ignoreMissing`: every member optional (headers). Every member at fault is listed.
  */
 function readMembers(schema: z.ZodObject, raw: Record<string, unknown>, ignoreMissing = false): { value?: unknown; problems: MemberError[] } {
   const shape = schema.shape as Record<string, z.ZodType>;
@@ -311,13 +312,8 @@ export function readInput(spec: RouteSpec<never>, req: Request, timeZone = 'UTC'
   let body: unknown;
   const declared = spec.body as { schema: BodySchema; required: boolean } | undefined;
   if (declared) {
-    let raw: unknown = req.body;
-    if (raw === undefined) {
-      if (declared.required) throw errors.member('$body', 'body.required', {}, 'Required');
-      raw = {};
-    }
-    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw errors.member('$body', 'body.notObject');
-    body = parseOr400(bodySchema(declared.schema, { params, query }), raw);
+    const raw = req.body === undefined && !declared.required ? {} : req.body;
+    body = parseOr400(bodySchema(declared.schema, { params, query }), requireObjectBody(raw));
   }
   return { params, query, headers, body, list } as RouteInput;
 }
