@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { bodyErrors, ERR, idempotencyHeader, ifMatchHeader, LOCATION } from '../http/api-docs.js';
 import { callerOf } from '../http/handler.js';
+import { requireRight } from '../http/caller.js';
 import { model, named, routes } from '../http/route.js';
 import { sessionTokens } from '../resources/auth/routes.js';
 import { PAIRING_TTL_MS, pairingRequestSchema, pairSchema, RECALL_WINDOW_MS, recallSchema, type KdsService } from './service.js';
@@ -85,6 +86,7 @@ export const kdsRoutes = routes<{ kds: KdsService }>((route) => [
       `Requires OrderEndpointUpdate. The code is 6 digits, shown once (the hub keeps only a keyed hash in memory), valid for ` +
       `${PAIRING_TTL_MS / 60_000} minutes and for one POST /api/kds/pair; a restart of the hub forgets it. Only an active Tablet endpoint is paired.`,
     rights: ['OrderEndpointUpdate'],
+    authorize: (caller) => requireRight(caller, 'OrderEndpointUpdate'),
     headers: idempotencyHeader(),
     body: { required: true, schema: named('KdsPairingRequest', pairingRequestSchema) },
     responses: {
@@ -153,6 +155,7 @@ export const kdsRoutes = routes<{ kds: KdsService }>((route) => [
       `Served: POST /api/orders/{id}/state still refuses it. Allowed for ${RECALL_WINDOW_MS / 60_000} minutes after the order was served; ` +
       'stamped in `stateHistory` and sent through the change log like any move.',
     rights: ['OrderProcess'],
+    authorize: (caller) => requireRight(caller, 'OrderProcess'),
     params: id,
     headers: idempotencyHeader().extend(ifMatchHeader('The expected `_v` (`"3"`), as `_v` in the body: another answers 409.').shape),
     body: { schema: named('KdsRecallRequest', recallSchema), required: false },

@@ -7,6 +7,7 @@ import type { Request } from 'express';
 import { z } from 'zod';
 import { bodyErrors, ERR, idempotencyHeader, LOCATION, registerKeyHeader } from '../http/api-docs.js';
 import { callerOf } from '../http/handler.js';
+import { requireRight } from '../http/caller.js';
 import { named, routes } from '../http/route.js';
 import { PAIRING_TTL_MS } from '../resources/auth/pairing-codes.js';
 import { registerKeyOf } from '../resources/devices/register-key.js';
@@ -136,6 +137,7 @@ export const registerRoutes = routes<{ registers: RegistersService }>((route) =>
       'the hub forgets it. `link` opens the register on the tablet with the code filled in (for a QR code): ' +
       '`http://<the host this request was sent to>/pos/#pair=<code>`.',
     rights: ['DeviceUpdate'],
+    authorize: (caller) => requireRight(caller, 'DeviceUpdate'),
     headers: idempotencyHeader(),
     body: { required: true, schema: named('RegisterPairingRequest', registerPairingRequestSchema) },
     responses: {
