@@ -372,7 +372,7 @@ function registerResource(registry: OpenAPIRegistry, def: ResourceDef, problem: 
       description:
         `${def.rights.create || def.rights.update ? `Requires ${def.rights.create} when it creates, ${def.rights.update} when it replaces.` : rightsText([])}${note('put')} Replaces the whole resource (fields left out take their ` +
         `defaults) or creates it with this key. The body's \`${def.key.field}\`, if given, must equal the path's.`,
-      request: { params, headers: ifMatch, body },
+      request: { params, headers: ifMatch.extend(idempotencyHeader().shape), body },
       responses: {
         200: { description: `Replaced: the stored ${def.title}.`, headers: ETAG, content: json(model) },
         201: { description: `Created: the stored ${def.title}.`, headers: { ...ETAG, ...LOCATION }, content: json(model) },
@@ -384,6 +384,7 @@ function registerResource(registry: OpenAPIRegistry, def: ResourceDef, problem: 
             ERR.unauthenticated(),
             ERR.missingRight(),
             ERR.versionMismatch(),
+            ERR.keyReused(),
             ...hookErrors('put'),
           ],
           problem,
@@ -400,7 +401,7 @@ function registerResource(registry: OpenAPIRegistry, def: ResourceDef, problem: 
       summary: `Delete a ${def.title}`,
       description: `${rightsText([def.rights.delete])}${note('delete')} Answers the deleted ${def.title}.`,
       ...xRights(def.rights.delete),
-      request: { params, headers: ifMatch },
+      request: { params, headers: ifMatch.extend(idempotencyHeader().shape) },
       responses: {
         200: { description: `The deleted ${def.title}.`, content: json(model) },
         ...problemResponses(
@@ -412,6 +413,7 @@ function registerResource(registry: OpenAPIRegistry, def: ResourceDef, problem: 
             ...(def.hooks?.beforeDelete ? [ERR.stateForbids(`The ${def.title}'s state forbids deleting it.`)] : []),
             ERR.notFound(`No ${def.title} has this ${def.key.field}.`),
             ERR.versionMismatch(),
+            ERR.keyReused(),
             ...hookErrors('delete'),
           ],
           problem,
@@ -506,7 +508,7 @@ and StockRead. Each operation names the rights it needs in its description and i
 
 **Bodies.** JSON in UTF-8; over 1 MiB: 413; not \`application/json\`: 415; malformed: 400. PUT replaces the
 whole resource. \`_v\` is the version: 1 on create, +1 on every stored change; a body's \`_v\` (or \`If-Match\`)
-that is not the stored one: 409. Every POST and PATCH behind a token takes an \`Idempotency-Key\` header that
+that is not the stored one: 409. Every POST, PATCH, PUT and DELETE behind a token takes an \`Idempotency-Key\` header that
 makes a retry safe. Names of query parameters, filters, sort keys, enum values and rights match in any letter case.
 
 **Lists** answer \`{items, count, totalCount}\` and take \`$skip\`, \`$take\` (0..${MAX_TAKE}, default ${DEFAULT_TAKE}),

@@ -103,7 +103,7 @@ export const ERR = {
   }),
 };
 
-/** hub/http/idempotency.ts serves every POST and PATCH behind the session. */
+/** hub/http/idempotency.ts serves every POST, PATCH, PUT and DELETE behind the session. */
 export const idempotencyHeader = () =>
   z.object({
     'Idempotency-Key': z

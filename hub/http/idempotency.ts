@@ -1,7 +1,9 @@
 /**
- * Idempotency-Key (CONTRACT §9, §11): a retried POST, PATCH or RPC action with the same key and
- * the same request gets the stored response and does nothing again; the same key with another
- * request is 409 (errorCode 11). Keys are scoped to the user. 2xx and 4xx answers are stored, 5xx
+ * Idempotency-Key (CONTRACT §9, §11): a retried POST, PATCH, PUT, DELETE or RPC action with the same
+ * key and the same request gets the stored response and does nothing again; the same key with another
+ * request is 409 (errorCode 11). PUT and DELETE too (issue 29): a register working offline creates
+ * and changes tickets with PUT under ids it makes itself, and a PUT retried after a lost reply would
+ * otherwise meet its own write as a stale `_v` (409) instead of its answer. Keys are scoped to the user. 2xx and 4xx answers are stored, 5xx
  * are not (a retry tries again), nor are 423 and 429, which only ask to come back later. The answer is stored before it is sent, so a register that got it
  * and retries anyway (its Wi-Fi dropped the reply) finds it.
  */
@@ -16,6 +18,7 @@ import { findReply, pruneReplies, saveReply, type StoredReply } from './idempote
 const KEY = /^[\x21-\x7e]{1,200}$/;
 const RETENTION_MS = 48 * 3600_000;
 const REPLAYED_HEADERS = ['content-type', 'location', 'etag'];
+const WRITES = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
 
 
 function fingerprint(req: Request): string {
@@ -42,7 +45,7 @@ export function idempotency(deps: { db: Db; clock: Clock }): RequestHandler {
 
   return async (req: Request, res: Response, next: NextFunction) => {
     const key = req.headers['idempotency-key'];
-    if ((req.method !== 'POST' && req.method !== 'PATCH') || key === undefined) return next();
+    if (!WRITES.has(req.method) || key === undefined) return next();
     if (typeof key !== 'string' || !KEY.test(key)) throw errors.member('Idempotency-Key', 'header.idempotencyKey');
     const caller = res.locals.caller as Caller;
     const scope = `${caller.userId}\u0000${key}`;
