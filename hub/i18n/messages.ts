@@ -195,6 +195,7 @@ export const MESSAGES = {
   'plu.recipeSelf': { en: 'A recipe cannot contain itself.', sk: 'Receptúra nemôže obsahovať samu seba.', cs: 'Receptura nemůže obsahovat sama sebe.' },
   'plu.codeTaken': { en: 'This code is already used in this stock.', sk: 'Tento kód sa v tomto sklade už používa.', cs: 'Tento kód se v tomto skladu už používá.' },
   'plu.barcodeTaken': { en: 'This barcode is already used in this stock.', sk: 'Tento čiarový kód sa v tomto sklade už používa.', cs: 'Tento čárový kód se v tomto skladu už používá.' },
+  'plu.modifierTwice': { en: "Modifier '{id}' is listed twice.", sk: "Modifikátor '{id}' je uvedený dvakrát.", cs: "Modifikátor '{id}' je uveden dvakrát." },
   'category.holdsProducts': { en: "Category '{name}' still holds {count} products; move them to another category first.", sk: "Kategória '{name}' ešte obsahuje produkty ({count}); najprv ich presuňte do inej kategórie.", cs: "Kategorie '{name}' ještě obsahuje produkty ({count}); nejprve je přesuňte do jiné kategorie." },
   'category.routed': { en: "Category '{name}' is routed to order endpoints {endpoints}; remove it from them first.", sk: "Kategória '{name}' sa posiela na výdajné miesta {endpoints}; najprv ju z nich odoberte.", cs: "Kategorie '{name}' se posílá na výdejní místa {endpoints}; nejprve ji z nich odeberte." },
   'stock.holdsProducts': { en: "Stock '{name}' still holds {count} products; move or delete them first.", sk: "Sklad '{name}' ešte obsahuje produkty ({count}); najprv ich presuňte alebo zmažte.", cs: "Sklad '{name}' ještě obsahuje produkty ({count}); nejprve je přesuňte nebo smažte." },
@@ -251,6 +252,11 @@ export const MESSAGES = {
   'tickets.idTwice': { en: 'A ticket id appears twice.', sk: 'Id účtu je uvedené dvakrát.', cs: 'Id účtu je uvedeno dvakrát.' },
   'tickets.noActiveUser': { en: "No active user '{user}'.", sk: "Aktívny používateľ '{user}' neexistuje.", cs: "Aktivní uživatel '{user}' neexistuje." },
   'tickets.notFound': { en: "Ticket '{id}' does not exist.", sk: "Účet '{id}' neexistuje.", cs: "Účet '{id}' neexistuje." },
+  'tickets.splitSameTicket': { en: "Items of ticket '{id}' cannot move to the same ticket.", sk: "Položky účtu '{id}' sa nedajú presunúť na ten istý účet.", cs: "Položky účtu '{id}' nelze přesunout na tentýž účet." },
+  'tickets.splitReturn': { en: "Ticket '{id}' is a return: its items do not move.", sk: "Účet '{id}' je vrátenie: jeho položky sa nepresúvajú.", cs: "Účet '{id}' je vrácení: jeho položky se nepřesouvají." },
+  'tickets.splitNoItem': { en: "Ticket '{id}' has no item {item}.", sk: "Účet '{id}' nemá položku {item}.", cs: "Účet '{id}' nemá položku {item}." },
+  'tickets.splitItemTwice': { en: 'Item {item} appears twice.', sk: 'Položka {item} je uvedená dvakrát.', cs: 'Položka {item} je uvedena dvakrát.' },
+  'tickets.splitAtMost': { en: 'Item {item} holds {max}; no more of it can move.', sk: 'Položka {item} má množstvo {max}; viac sa z nej presunúť nedá.', cs: 'Položka {item} má množství {max}; víc z ní přesunout nelze.' },
   'tickets.noOrderEndpoint': { en: 'No orderEndpointName given and the device has no DefaultOrderEndpointName setting.', sk: 'Chýba orderEndpointName a zariadenie nemá nastavenie DefaultOrderEndpointName.', cs: 'Chybí orderEndpointName a zařízení nemá nastavení DefaultOrderEndpointName.' },
   'tickets.noCardHolder': { en: "No customer holds card '{card}'.", sk: "Kartu '{card}' nemá žiadny zákazník.", cs: "Kartu '{card}' nemá žádný zákazník." },
   'tickets.cardOtherCustomer': { en: "Card '{card}' belongs to another customer than '{id}'.", sk: "Karta '{card}' patrí inému zákazníkovi ako '{id}'.", cs: "Karta '{card}' patří jinému zákazníkovi než '{id}'." },
@@ -342,6 +348,9 @@ export const MESSAGES = {
   'field.noControl': { en: 'must not hold control characters', sk: 'nesmie obsahovať riadiace znaky', cs: 'nesmí obsahovat řídicí znaky' },
   'field.emailAddress': { en: 'is not an e-mail address (a@b.c or Name <a@b.c>)', sk: 'nie je e-mailová adresa (a@b.c alebo Meno <a@b.c>)', cs: 'není e-mailová adresa (a@b.c nebo Jméno <a@b.c>)' },
   'field.hostName': { en: 'is not a host name or address', sk: 'nie je názov ani adresa servera', cs: 'není název ani adresa serveru' },
+  // --- The register's web app manifest (hub/http/pages.ts) ---
+  'pos.appName': { en: 'POS Hub register', sk: 'POS Hub pokladňa', cs: 'POS Hub pokladna' },
+  'pos.appShortName': { en: 'Register', sk: 'Pokladňa', cs: 'Pokladna' },
   'field.pairingCode': { en: 'must be the 6 digits shown to the manager', sk: 'musí byť 6 číslic, ktoré vidí vedúci', cs: 'musí být 6 číslic, které vidí vedoucí' },
 } as const satisfies Record<string, Entry>;
 
