@@ -5,6 +5,7 @@ import { defineResource } from '../engine/define.js';
 import { nameKeyed } from '../engine/keys.js';
 import { nameKey, stringMap, text } from '../engine/fields.js';
 import { bool } from '../engine/refs.js';
+import { withoutSecretSettings } from '../engine/visibility.js';
 import { checkSettings } from '../../../drivers/fiscal/datecs/driver.js';
 import { checkEscPosSettings } from '../../../drivers/fiscal/escpos/driver.js';
 import { checkEkasaSettings } from '../../../drivers/fiscal/ekasa/driver.js';
@@ -47,7 +48,9 @@ export const fiscalDevices = defineResource({
     isActive: { type: 'bool', column: 'is_active' },
     driver: { type: 'enum', column: 'driver', enumValues: FISCAL_DRIVERS },
   },
-  read: { right: 'SettingsRead' },
+  // Read by everyone logged in, like the devices and order endpoints (issue 29): a register must know
+  // which driver closes its tickets (eKasa rounds cash to 5 cents) and whether the device has paper
+  // before it tells the cashier what to do. Settings that hold a secret stay with SettingsRead.
   collate: ['name'],
   rights: { create: 'FiscalDeviceCreate', update: 'FiscalDeviceUpdate', delete: 'FiscalDeviceDelete' },
   hooks: {
@@ -80,7 +83,7 @@ export const fiscalDevices = defineResource({
       // Status is not configuration: it lives beside the device (status.ts) and is merged in on read.
       return body;
     },
-    present: (doc, ctx) => ({ ...doc, status: readFiscalStatus(ctx.db, String(doc.name)) }),
+    present: (doc, ctx, caller) => withoutSecretSettings({ ...doc, status: readFiscalStatus(ctx.db, String(doc.name)) }, caller),
     beforeDelete: ({ existing, ctx }) => forgetFiscalStatus(ctx.db, String(existing.name)),
   },
 });
