@@ -481,7 +481,7 @@ export interface paths {
         };
         /**
          * List FiscalDevice records
-         * @description Requires SettingsRead. Paging, sorting and NData filters as the parameters describe.
+         * @description Needs a valid token; no right (everyone logged in reads the catalog). Paging, sorting and NData filters as the parameters describe.
          */
         get: operations["fiscaldevices.list"];
         put?: never;
@@ -505,7 +505,7 @@ export interface paths {
         };
         /**
          * Read one FiscalDevice
-         * @description Requires SettingsRead.
+         * @description Needs a valid token; no right (everyone logged in reads the catalog).
          */
         get: operations["fiscaldevices.get"];
         /**
@@ -598,8 +598,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Hand over, take over or relocate tickets, all or nothing
-         * @description Only from the Sale environment. `Handover {ids, userName}` needs TicketHandover (and TicketUpdateAny for tickets of others); `Takeover {ids}` needs TicketTakeover and TicketUpdateAny; `Relocate {ids, location}` needs TicketUpdate for one's own tickets and TicketUpdateAny for others'.
+         * Hand over, take over, relocate or split tickets, all or nothing
+         * @description Only from the Sale environment. `Handover {ids, userName}` needs TicketHandover (and TicketUpdateAny for tickets of others); `Takeover {ids}` needs TicketTakeover and TicketUpdateAny; `Relocate {ids, location}` needs TicketUpdate for one's own tickets and TicketUpdateAny for others'. `Split {ids: [source], items: [{id, quantity}], target: {id, name?, location?}}` moves quantities of items from one open ticket to another open ticket, or to a new one with the id given (TicketCreate): a bill split by items, items moved to another table, tables joined. The moved items keep their plu, price, discount, modifiers and comment and take the next free ids on the target; a source left without items is deleted. The bill as a whole does not change, so a split makes no kitchen order and no void and needs no Storno; the rights are those of Relocate on both tickets. Answers the source (unless deleted) and the target.
          */
         patch: operations["tickets.batch"];
         trace?: never;
@@ -2048,6 +2048,11 @@ export interface components {
             barcode: string | null;
             /** @default null */
             minimumQuantity: number | null;
+            /**
+             * @description The modifiers (ids of /api/modifiers) a register offers when this plu is sold, in the order it shows them, each with its min/max rules (issue 29: without it a register cannot tell which options go with which product).
+             * @default []
+             */
+            modifierIds: string[];
             readonly stockQuantity: number;
             /** @description Computed from unitPrice, vatInfo and costPrice at each write; null without a costPrice. */
             readonly margin: {
@@ -2103,6 +2108,11 @@ export interface components {
             barcode: string | null;
             /** @default null */
             minimumQuantity: number | null;
+            /**
+             * @description The modifiers (ids of /api/modifiers) a register offers when this plu is sold, in the order it shows them, each with its min/max rules (issue 29: without it a register cannot tell which options go with which product).
+             * @default []
+             */
+            modifierIds: string[];
             /** @description If given, the stored version must equal it (else 409); a body without `_v` is not checked. */
             _v?: number;
         };
@@ -2751,6 +2761,30 @@ export interface components {
                 tableName: string | null;
                 /** @default null */
                 zoneName: string | null;
+            };
+        };
+        TicketSplit: {
+            /** @description The one open ticket the items come from. */
+            ids: string[];
+            items: {
+                /** @description The item's `id` on the source ticket. */
+                id: number;
+                /** @description How much of it moves (at most its quantity). */
+                quantity: number;
+            }[];
+            /** @description Where the items go. */
+            target: {
+                /** @description An open ticket to add the items to, or the id of a new one (a register makes its own ids). */
+                id: string;
+                /** @description A new ticket only: its name. */
+                name?: string;
+                /** @description A new ticket only: its table. */
+                location?: {
+                    /** @default null */
+                    tableName: string | null;
+                    /** @default null */
+                    zoneName: string | null;
+                } | null;
             };
         };
         TicketCloseContext: {
@@ -3438,6 +3472,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The Customer's key `id`. */
@@ -3519,7 +3558,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3529,7 +3571,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -3588,6 +3630,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The Customer's key `id`. */
@@ -3664,7 +3711,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3674,7 +3724,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -4091,6 +4141,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The StockTransferNumbering's key `id`. */
@@ -4172,7 +4227,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4182,7 +4240,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -4241,6 +4299,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The StockTransferNumbering's key `id`. */
@@ -4317,7 +4380,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4327,7 +4393,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -4705,6 +4771,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The Device's key `name`. */
@@ -4786,7 +4857,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4796,7 +4870,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -4855,6 +4929,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The Device's key `name`. */
@@ -4931,7 +5010,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4941,7 +5023,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -5328,6 +5410,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The Modifier's key `id`. */
@@ -5409,7 +5496,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5419,7 +5509,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -5478,6 +5568,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The Modifier's key `id`. */
@@ -5554,7 +5649,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5564,7 +5662,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -5947,6 +6045,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The OrderEndpoint's key `name`. */
@@ -6028,7 +6131,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6038,7 +6144,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -6097,6 +6203,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The OrderEndpoint's key `name`. */
@@ -6173,7 +6284,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6183,7 +6297,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -6550,6 +6664,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The Stock's key `name`. */
@@ -6631,7 +6750,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6641,7 +6763,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -6700,6 +6822,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The Stock's key `name`. */
@@ -6779,7 +6906,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6789,7 +6919,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -7173,6 +7303,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The PaymentType's key `number`. */
@@ -7254,7 +7389,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7264,7 +7402,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -7323,6 +7461,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The PaymentType's key `number`. */
@@ -7399,7 +7542,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7409,7 +7555,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -7781,6 +7927,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The Category's key `name`. */
@@ -7862,7 +8013,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7872,7 +8026,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -7931,6 +8085,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The Category's key `name`. */
@@ -8010,7 +8169,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8020,7 +8182,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -8078,7 +8240,7 @@ export interface operations {
                 /** @description Page size, 0..1000; outside that range: 400. */
                 $take?: number;
                 /**
-                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `code`, `stockName`, `name`, `type`, `unitPrice`, `vatInfo`, `orderEndpointNames`, `receipt`, `isActive`, `category`, `costPrice`, `barcode`, `minimumQuantity`, `stockQuantity`, `margin`, `isBelowMinimum`.
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `code`, `stockName`, `name`, `type`, `unitPrice`, `vatInfo`, `orderEndpointNames`, `receipt`, `isActive`, `category`, `costPrice`, `barcode`, `minimumQuantity`, `modifierIds`, `stockQuantity`, `margin`, `isBelowMinimum`.
                  * @example -id
                  */
                 $sort?: string;
@@ -8442,6 +8604,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The Plu's key `id`. */
@@ -8523,7 +8690,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8533,7 +8703,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -8592,6 +8762,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The Plu's key `id`. */
@@ -8668,7 +8843,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8678,7 +8856,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -8800,20 +8978,6 @@ export interface operations {
                         status?: 401;
                         /** @enum {integer} */
                         errorCode?: 1;
-                    };
-                };
-            };
-            /** @description Without SettingsRead. (errorCode 2 Unauthorized) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
-                        /** @enum {number} */
-                        status?: 403;
-                        /** @enum {integer} */
-                        errorCode?: 2;
                     };
                 };
             };
@@ -9029,20 +9193,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description Without SettingsRead. (errorCode 2 Unauthorized) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
-                        /** @enum {number} */
-                        status?: 403;
-                        /** @enum {integer} */
-                        errorCode?: 2;
-                    };
-                };
-            };
             /** @description No FiscalDevice has this name. (errorCode 7 NotFound) */
             404: {
                 headers: {
@@ -9084,6 +9234,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The FiscalDevice's key `name`. */
@@ -9165,7 +9320,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9175,7 +9333,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -9234,6 +9392,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The FiscalDevice's key `name`. */
@@ -9313,7 +9476,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9323,7 +9489,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -9736,6 +9902,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The User's key `id`. */
@@ -9820,7 +9991,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9830,7 +10004,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -9889,6 +10063,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The User's key `id`. */
@@ -9969,7 +10148,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9979,7 +10161,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -10425,7 +10607,7 @@ export interface operations {
         parameters: {
             query: {
                 /** @description The batch action (any letter case); unknown or missing: 400. */
-                action: "Handover" | "Takeover" | "Relocate";
+                action: "Handover" | "Takeover" | "Relocate" | "Split";
             };
             header?: {
                 /**
@@ -10439,7 +10621,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["TicketHandover"] | components["schemas"]["TicketTakeover"] | components["schemas"]["TicketRelocate"];
+                "application/json": components["schemas"]["TicketHandover"] | components["schemas"]["TicketTakeover"] | components["schemas"]["TicketRelocate"] | components["schemas"]["TicketSplit"];
             };
         };
         responses: {
@@ -10452,7 +10634,7 @@ export interface operations {
                     "application/json": components["schemas"]["Ticket"][];
                 };
             };
-            /** @description An unknown action, an invalid body, an id twice, an unknown ticket id or user name. (errorCode 3 ValidationFailed) */
+            /** @description An unknown action, an invalid body, an id twice, an unknown ticket id or user name; a split of an unknown item, of more than an item holds, of a return, or onto the source itself. (errorCode 3 ValidationFailed) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10681,6 +10863,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The Ticket's key `id`. */
@@ -10766,7 +10953,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10776,7 +10966,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -10849,6 +11039,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The Ticket's key `id`. */
@@ -10929,7 +11124,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10939,7 +11137,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -12003,6 +12201,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The StockTaking's key `id`. */
@@ -12087,7 +12290,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12097,7 +12303,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
@@ -12156,6 +12362,11 @@ export interface operations {
                  * @example "3"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description Makes a retry safe: the same key with the same request (per user) answers the stored response again, with `Idempotent-Replayed: true`, and changes nothing; with a different request: 409 (errorCode 11).
+                 * @example 6f1c2a9e-reg1-0042
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The StockTaking's key `id`. */
@@ -12235,7 +12446,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch) */
+            /**
+             * @description - The body's `_v` or the `If-Match` header is not the stored version; `resource.version` holds the stored one. (errorCode 6 ResourceVersionMismatch)
+             *     - This `Idempotency-Key` came before with a different request. (errorCode 11 IdempotencyKeyReused)
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12245,7 +12459,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 409;
                         /** @enum {integer} */
-                        errorCode?: 6;
+                        errorCode?: 6 | 11;
                     };
                 };
             };
