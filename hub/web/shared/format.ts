@@ -1,8 +1,9 @@
 /**
- * Numbers, money, dates and names in the page's language (shared/i18n.ts: the user's, else the
- * shop's); the hub sends ISO dates and JSON numbers. Formatters are made once per language.
+ * Numbers, money, dates and names in the pages' language (i18n.ts: the user's, else the
+ * shop's); the hub sends ISO dates and JSON numbers. Formatters are made once per language. The
+ * manager's page and the register use them.
  */
-import { intlLocale, language } from '../../shared/i18n';
+import { intlLocale, language } from './i18n';
 
 interface Formats {
   amount: Intl.NumberFormat;
