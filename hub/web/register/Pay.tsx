@@ -62,6 +62,7 @@ const t = messages({
   copy: { en: 'Print a copy', sk: 'Vytlačiť kópiu', cs: 'Vytisknout kopii' },
   copyQueued: { en: 'The copy is printing.', sk: 'Kópia sa tlačí.', cs: 'Kopie se tiskne.' },
   next: { en: 'Done', sk: 'Hotovo', cs: 'Hotovo' },
+  closedElsewhere: { en: 'This ticket was paid or deleted on another register.', sk: 'Tento účet zaplatili alebo zmazali na inej pokladni.', cs: 'Tento účet zaplatili nebo smazali na jiné pokladně.' },
   needsHub: { en: 'Paying needs the hub: the fiscal printer is there. Pay when the connection is back.', sk: 'Platba potrebuje hub: je pri ňom fiškálna tlačiareň. Zaplaťte, keď bude spojenie späť.', cs: 'Platba potřebuje hub: je u něj fiskální tiskárna. Zaplaťte, až bude spojení zpět.' },
 });
 
@@ -75,7 +76,10 @@ type Failure = { kind: 'device'; detail: string; paper: string | null; online: b
 const typeName = (p: PaymentType) => p.name || p.category;
 
 export function Pay({ id }: { id: string }): JSX.Element {
-  const ticket = till.ticket(id);
+  // The ticket as it was when paying began: the till drops it the moment the close succeeds.
+  const [atStart] = useState(() => till.ticket(id) ?? null);
+  const live = till.ticket(id);
+  const ticket = live ?? atStart;
   const server: Ticket | null = ticket?.base ?? null;
   const [payments, setPayments] = useState<Payment[]>([]);
   const [typed, setTyped] = useState('');
@@ -98,11 +102,16 @@ export function Pay({ id }: { id: string }): JSX.Element {
     void till.fiscalNow().catch(() => undefined);
   }, [id]);
 
+  // Closed (or deleted) on another register meanwhile: nothing left to pay here.
+  useEffect(() => {
+    if (!live && !busy && !closed && !failed) {
+      if (atStart) say(t('closedElsewhere'));
+      go({ kind: 'tables' });
+    }
+  }, [!!live, busy, !!closed, !!failed]);
+
   if (closed) return <Done ticket={closed.ticket} email={closed.email} />;
-  if (!ticket || !server) {
-    go({ kind: 'tables' });
-    return <section />;
-  }
+  if (!ticket || !server) return <section />;
 
   const types = [...till.catalog.paymentTypes].filter((p) => p.isActive).sort((a, b) => a.number - b.number);
   const total = dec(server.totalPrice.amount);

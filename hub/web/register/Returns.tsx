@@ -23,7 +23,7 @@ const t = messages({
   search: { en: 'Find', sk: 'Hľadať', cs: 'Hledat' },
   today: { en: 'Closed today', sk: 'Uzavreté dnes', cs: 'Uzavřené dnes' },
   none: { en: 'No closed ticket found today.', sk: 'Dnes sa nenašiel žiadny uzavretý účet.', cs: 'Dnes nenalezen žádný uzavřený účet.' },
-  receipt: { en: 'Receipt {number}', sk: 'Doklad {number}', cs: 'Doklad {number}' },
+  receipt: { en: 'Receipt {number} · {fiscal}', sk: 'Doklad {number} · {fiscal}', cs: 'Doklad {number} · {fiscal}' },
   choose: { en: 'Tap what comes back (each tap one more).', sk: 'Ťuknite na to, čo sa vracia (každé ťuknutie o jedno viac).', cs: 'Klepněte na to, co se vrací (každé klepnutí o jedno víc).' },
   returned: { en: '{n} returned before', sk: 'už vrátené: {n}', cs: 'už vráceno: {n}' },
   start: { en: 'Return {amount}', sk: 'Vrátiť {amount}', cs: 'Vrátit {amount}' },
@@ -129,8 +129,8 @@ export function Returns(): JSX.Element {
           {list && list.length === 0 && <p class="muted">{t('none')}</p>}
           <div class="stack">
             {(list ?? []).map((x) => (
-              <button type="button" key={x.id} class="list-button big" onClick={() => void open(x)} data-testid={`closed-${x.closeInfo?.number ?? x.id}`}>
-                <span>{x.closeInfo ? t('receipt', { number: x.closeInfo.number }) : x.id}</span>
+              <button type="button" key={x.id} class="list-button big" onClick={() => void open(x)} data-testid={`closed-${x.id}`}>
+                <span>{x.closeInfo ? t('receipt', { number: x.closeInfo.number, fiscal: x.closeInfo.fiscalName }) : x.id}</span>
                 <span>{x.name || x.location?.tableName || ''}</span>
                 <span class="muted">{time(x.closeDate)}</span>
                 <span class="num">{money(x.totalPrice.amount)}</span>
@@ -142,7 +142,7 @@ export function Returns(): JSX.Element {
       {chosen && (
         <>
           <p class="lead">
-            {chosen.closeInfo ? t('receipt', { number: chosen.closeInfo.number }) : chosen.id} · {chosen.name}
+            {chosen.closeInfo ? t('receipt', { number: chosen.closeInfo.number, fiscal: chosen.closeInfo.fiscalName }) : chosen.id} · {chosen.name}
           </p>
           <p class="muted">{t('choose')}</p>
           <ul class="lines">
