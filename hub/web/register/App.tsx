@@ -5,7 +5,7 @@
  * itself after the device's LockAfterSeconds without a touch.
  */
 import type { JSX } from 'preact';
-import { useEffect } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { messages, useLanguage } from '../shared/i18n';
 import { deviceSetting } from './api';
 import { Day } from './Day';
@@ -102,6 +102,13 @@ export function App(): JSX.Element {
   const s = useSession();
   const locked = useLocked();
   const till = useTill();
+  // A pairing link opened in a tab that shows the register already: only its #hash changes.
+  const [, setHash] = useState(location.hash);
+  useEffect(() => {
+    const fn = () => setHash(location.hash);
+    addEventListener('hashchange', fn);
+    return () => removeEventListener('hashchange', fn);
+  }, []);
   const code = pairingCodeInLink();
   useIdleLock(!!dev && !!s && !locked);
   useEffect(() => {

@@ -15,6 +15,7 @@ import { failure, NumPad } from './ui';
 const t = messages({
   who: { en: 'Who is working?', sk: 'Kto pracuje?', cs: 'Kdo pracuje?' },
   locked: { en: 'Locked — tap your name', sk: 'Zamknuté — ťuknite na svoje meno', cs: 'Zamčeno — klepněte na své jméno' },
+  lockedPassword: { en: 'Locked — log in to go on', sk: 'Zamknuté — prihláste sa a pokračujte', cs: 'Zamčeno — přihlaste se a pokračujte' },
   pinFor: { en: 'PIN for {name}', sk: 'PIN pre {name}', cs: 'PIN pro {name}' },
   ok: { en: 'OK', sk: 'OK', cs: 'OK' },
   usePassword: { en: 'Use the password instead', sk: 'Radšej heslom', cs: 'Raději heslem' },
@@ -112,7 +113,7 @@ export function Login(props: { locked: boolean }): JSX.Element {
   return (
     <main class="center-page login" data-testid="login">
       <p class="muted">{t('register', { name: dev.deviceName })}</p>
-      <h1>{props.locked ? t('locked') : mode === 'pin' && chosen ? t('pinFor', { name: chosen.name || chosen.userName }) : t('who')}</h1>
+      <h1>{props.locked ? (dev.deviceKey ? t('locked') : t('lockedPassword')) : mode === 'pin' && chosen ? t('pinFor', { name: chosen.name || chosen.userName }) : t('who')}</h1>
       {till.conn === 'offline' && <p class="warning">{t('offline')}</p>}
       {mode === 'pick' && (
         <>

@@ -7,7 +7,7 @@
  */
 import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { messages, parseDecimal } from '../shared/i18n';
+import { language, messages, parseDecimal } from '../shared/i18n';
 import { money } from '../shared/format';
 import type { PaymentType, Ticket } from '../shared/types';
 import { ApiError, call, deviceSetting, newKey, NetworkError } from './api';
@@ -293,7 +293,7 @@ export function Pay({ id }: { id: string }): JSX.Element {
                   <p class="muted">{t('partsHint')}</p>
                   <div class="row wrap" data-testid="part-amounts">
                     {partAmounts.map((a, i) => (
-                      <button type="button" key={i} class="chip part" onClick={() => setTyped(a.toFixed(2).replace('.', ','))}>
+                      <button type="button" key={i} class="chip part" onClick={() => setTyped(language() === 'en' ? a.toFixed(2) : a.toFixed(2).replace('.', ','))}>
                         {t('part', { n: i + 1, amount: money(num(a)) })}
                       </button>
                     ))}

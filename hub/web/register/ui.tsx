@@ -1,7 +1,7 @@
 /** The register's building blocks: a dialog, a number pad, the messages at the foot, error words. */
 import type { ComponentChildren, JSX } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
-import { messages } from '../shared/i18n';
+import { language, messages } from '../shared/i18n';
 import { NetworkError } from './api';
 import { useNotes } from './hooks';
 
@@ -40,14 +40,16 @@ export function Dialog(props: { title: string; onClose: () => void; children: Co
 
 /** Digits for a PIN, a quantity or an amount: big keys, no keyboard needed. */
 export function NumPad(props: { value: string; onChange: (v: string) => void; decimal?: boolean; maxLength?: number; testId?: string }): JSX.Element {
+  // The decimal sign people write: 1,50 in Slovak and Czech, 1.50 in English (parseDecimal reads both).
+  const sign = language() === 'en' ? '.' : ',';
   const press = (k: string) => {
     if (k === '⌫') return props.onChange(props.value.slice(0, -1));
     if (k === 'C') return props.onChange('');
-    if (k === ',' && (props.value.includes(',') || !props.decimal)) return;
+    if (k === sign && (/[.,]/.test(props.value) || !props.decimal)) return;
     if (props.maxLength && props.value.length >= props.maxLength) return;
     props.onChange(props.value + k);
   };
-  const keys = ['1', '2', '3', '4', '5', '6', '7', '8', '9', props.decimal ? ',' : 'C', '0', '⌫'];
+  const keys = ['1', '2', '3', '4', '5', '6', '7', '8', '9', props.decimal ? sign : 'C', '0', '⌫'];
   return (
     <div class="numpad" data-testid={props.testId}>
       {keys.map((k) => (
