@@ -28,7 +28,6 @@ const t = messages({
   wrongPassword: { en: 'Wrong user name or password.', sk: 'Nesprávne meno alebo heslo.', cs: 'Špatné jméno nebo heslo.' },
   tooMany: { en: 'Too many wrong tries. Wait a few minutes, or ask the manager.', sk: 'Priveľa nesprávnych pokusov. Počkajte pár minút alebo sa obráťte na vedúceho.', cs: 'Příliš mnoho špatných pokusů. Počkejte pár minut nebo se obraťte na vedoucího.' },
   noUsers: { en: 'No waiters to show yet. The manager adds them (with a PIN) under Settings → Users.', sk: 'Zatiaľ nie je koho zobraziť. Vedúci pridá čašníkov (s PIN) v Nastavenia → Používatelia.', cs: 'Zatím není koho zobrazit. Vedoucí přidá číšníky (s PIN) v Nastavení → Uživatelé.' },
-  register: { en: 'Register {name}', sk: 'Pokladňa {name}', cs: 'Pokladna {name}' },
   forget: { en: 'Set this browser up as another register', sk: 'Nastaviť tento prehliadač ako inú pokladňu', cs: 'Nastavit tento prohlížeč jako jinou pokladnu' },
   forgetSure: { en: 'This browser stops being register “{name}”. Unsent changes stay in it. Go on?', sk: 'Tento prehliadač prestane byť pokladňou „{name}“. Neodoslané zmeny v ňom zostanú. Pokračovať?', cs: 'Tento prohlížeč přestane být pokladnou „{name}“. Neodeslané změny v něm zůstanou. Pokračovat?' },
   offline: { en: 'The hub cannot be reached: logging in waits until it is back (PINs and passwords are checked there).', sk: 'Hub je nedostupný: prihlásenie počká, kým bude späť (PIN a heslá overuje hub).', cs: 'Hub je nedostupný: přihlášení počká, až bude zpět (PIN a hesla ověřuje hub).' },
@@ -112,7 +111,7 @@ export function Login(props: { locked: boolean }): JSX.Element {
   const current = session()?.user.userName;
   return (
     <main class="center-page login" data-testid="login">
-      <p class="muted">{t('register', { name: dev.deviceName })}</p>
+      <p class="muted">{dev.deviceName}</p>
       <h1>{props.locked ? (dev.deviceKey ? t('locked') : t('lockedPassword')) : mode === 'pin' && chosen ? t('pinFor', { name: chosen.name || chosen.userName }) : t('who')}</h1>
       {till.conn === 'offline' && <p class="warning">{t('offline')}</p>}
       {mode === 'pick' && (
