@@ -6,12 +6,13 @@
  * Storno; the kitchen gets a cancel order), shown struck through until it is sent.
  */
 import type { JSX } from 'preact';
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { memo } from 'preact/compat';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { messages, parseDecimal, plural } from '../shared/i18n';
 import { money, quantity } from '../shared/format';
 import type { Modifier, Plu } from '../shared/types';
 import { newTicketId, NetworkError } from './api';
-import { byCode, modifiersOf, orderedCategories, searchPlus, sellable, type Category } from './catalog';
+import { byCode, modifiersOf, orderedCategories, searchPlus, sellable, type Catalog, type Category } from './catalog';
 import { go, say } from './hooks';
 import { dec, num } from './money';
 import { MoreDialog } from './More';
@@ -320,8 +321,11 @@ function LineDialog({ ticket, shown, onClose }: { ticket: LocalTicket; shown: Sh
   );
 }
 
-function Menu({ onPick }: { onPick: (plu: Plu) => void }): JSX.Element {
-  const catalog = till.catalog;
+/**
+ * The menu renders again only when the catalog changes or the waiter searches or picks a category,
+ * not on every line added: a tap must be answered at once, also with hundreds of products.
+ */
+const Menu = memo(function Menu({ catalog, onPick }: { catalog: Catalog; onPick: (plu: Plu) => void }): JSX.Element {
   const plus = useMemo(() => sellable(catalog.plus), [catalog]);
   const categories = useMemo(() => orderedCategories(catalog.categories), [catalog]);
   const used = categories.filter((c) => plus.some((p) => p.category === c.name));
@@ -405,7 +409,7 @@ function Menu({ onPick }: { onPick: (plu: Plu) => void }): JSX.Element {
       </div>
     </div>
   );
-}
+});
 
 export function Order({ id }: { id: string }): JSX.Element {
   const ticket = till.ticket(id);
@@ -416,14 +420,6 @@ export function Order({ id }: { id: string }): JSX.Element {
   const [leaving, setLeaving] = useState(false);
   const [more, setMore] = useState(false);
   const [showLines, setShowLines] = useState(false);
-
-  useEffect(() => {
-    if (!ticket) {
-      say(t('gone'));
-      go({ kind: 'tables' });
-    }
-  }, [!!ticket]);
-  if (!ticket) return <section />;
 
   const add = (plu: Plu, modifiers: LineModifier[] = [], comment: string | null = null) => {
     till.addLine(id, {
@@ -443,6 +439,19 @@ export function Order({ id }: { id: string }): JSX.Element {
     if (mods.length) setPicking(plu);
     else add(plu);
   };
+  // One function for the menu's whole life (it calls the latest `pick`), so the memoized menu stays put.
+  const latestPick = useRef(pick);
+  latestPick.current = pick;
+  const onPick = useCallback((plu: Plu) => latestPick.current(plu), []);
+
+  useEffect(() => {
+    if (!ticket) {
+      say(t('gone'));
+      go({ kind: 'tables' });
+    }
+  }, [!!ticket]);
+  if (!ticket) return <section />;
+
   const send = () => {
     till.send(id);
     say(till.conn === 'online' ? t('sentOk', { name: ticket.draft.name }) : t('queued', { name: ticket.draft.name }));
@@ -506,7 +515,7 @@ export function Order({ id }: { id: string }): JSX.Element {
             {t('qtyChip', { n: quantity(factor) })}
           </button>
         </div>
-        <Menu onPick={pick} />
+        <Menu catalog={till.catalog} onPick={onPick} />
       </div>
       <button type="button" class="lines-toggle" onClick={() => setShowLines(!showLines)} data-testid="lines-toggle">
         <span>
