@@ -102,21 +102,21 @@ export function App(): JSX.Element {
   const s = useSession();
   const locked = useLocked();
   const till = useTill();
-  // A pairing link opened in a tab that shows the register already: only its #hash changes.
-  const [, setHash] = useState(location.hash);
+  // The code of a pairing link (http://<hub>/pos/#pair=<code>), once: also one opened in a tab that
+  // shows the register already (only its #hash changes). Set up is shown until it is used.
+  const [code, setCode] = useState(pairingCodeInLink);
   useEffect(() => {
-    const fn = () => setHash(location.hash);
+    const fn = () => setCode(pairingCodeInLink());
     addEventListener('hashchange', fn);
     return () => removeEventListener('hashchange', fn);
   }, []);
-  const code = pairingCodeInLink();
   useIdleLock(!!dev && !!s && !locked);
   useEffect(() => {
     if (s && !isLocked()) till.start();
   }, [!!s]);
 
   let body: JSX.Element;
-  if (!dev || code) body = <Setup code={code} />;
+  if (!dev || code) body = <Setup code={code} onDone={() => setCode(null)} />;
   else if (!s || locked) body = <Login locked={!!s && locked} />;
   else
     body = (

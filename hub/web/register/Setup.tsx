@@ -34,7 +34,7 @@ export function pairingCodeInLink(): string | null {
   return m ? decodeURIComponent(m[1]) : null;
 }
 
-export function Setup(props: { code: string | null }): JSX.Element {
+export function Setup(props: { code: string | null; onDone: () => void }): JSX.Element {
   const [code, setCode] = useState(props.code ?? '');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -50,6 +50,7 @@ export function Setup(props: { code: string | null }): JSX.Element {
       await fn();
       // The code is used: a reload must not try it again.
       history.replaceState(null, '', location.pathname + location.search);
+      props.onDone();
     } catch (e) {
       setError(refused && e instanceof ApiError && (e.status === 400 || e.status === 401 || e.status === 404) ? refused : failure(e));
     } finally {
