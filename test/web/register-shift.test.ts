@@ -6,7 +6,8 @@
  * register sees the table live (waiter, total, minutes since the order, on the page's clock). A sent
  * line taken off is a storno with a cancel order; the ticket is split by items (no kitchen order, totals
  * exact), paid by card on the byte-level Datecs fake and in cash with change on the simulator, with a
- * bill printed before; three equal parts; a return of an item; X and Z reports and the cash count.
+ * bill printed before; three equal parts; a customer by card with a discount and the receipt e-mailed;
+ * a return of an item; X and Z reports and the cash count.
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -306,6 +307,40 @@ describe.skipIf(!haveChromium)('a shift on two registers and a kitchen display',
     await page.getByTestId('done').click();
   });
 
+  it('a customer by card (its discount), a discount of the ticket, a search by name refused without CustomerRead, the receipt e-mailed (in Slovak)', async () => {
+    await expect2xx(hub.call('POST', '/api/customers', { id: 'stastny', firstName: 'Ľubomír', lastName: 'Šťastný', discountRate: 10, cards: [{ serialNumber: '1001' }] }));
+    const sk = await open('sk');
+    const { page } = sk;
+    await page.getByRole('button', { name: sk.words.quickSale }).click();
+    await page.getByRole('button', { name: 'Jedlo' }).click();
+    await page.getByTestId('plu-2').click();
+    await page.getByTestId('plu-2').click();
+    expect(await page.getByTestId('total').textContent()).toBe('9,00 €');
+    // By card: the register may look one customer up without CustomerRead (CONTRACT §12).
+    await page.getByRole('button', { name: 'Viac', exact: true }).click();
+    await page.getByRole('button', { name: 'Zákazník' }).click();
+    await page.getByTestId('customer').getByLabel('Alebo hľadať podľa mena').fill('Šťast');
+    await page.getByTestId('customer').getByLabel('Alebo hľadať podľa mena').press('Enter');
+    await page.getByTestId('customer').getByText('Hľadanie podľa mena potrebuje právo CustomerRead').waitFor();
+    await page.getByTestId('customer').getByLabel('Číslo karty').fill('1001');
+    await page.getByTestId('customer').getByLabel('Číslo karty').press('Enter');
+    await page.getByText('Zákazník: Ľubomír Šťastný').waitFor();
+    expect(await page.getByTestId('total').textContent()).toBe('8,10 €');
+    await page.getByRole('button', { name: 'Viac', exact: true }).click();
+    await page.getByRole('button', { name: 'Zľava' }).click();
+    await page.getByTestId('discount').getByRole('button', { name: '15 %' }).click();
+    expect(await page.getByTestId('total').textContent()).toBe('7,65 €');
+    await page.getByTestId('pay').click();
+    await page.getByTestId('pay').waitFor();
+    await page.getByLabel('Poslať doklad e-mailom na').fill('lubo@example.sk');
+    await page.getByTestId('pay-2').click();
+    await page.getByTestId('close').click();
+    await page.getByTestId('paid').waitFor();
+    const [sale] = (await hub.call('GET', '/api/tickets?IsClosed=true&CustomerId=stastny')).body.items;
+    expect(sale).toMatchObject({ discountRate: 15, customer: { id: 'stastny', cardSerialNumber: '1001' }, totalPrice: { amount: 7.65 }, payments: [{ paymentTypeNumber: 2, amount: 7.65 }] });
+    expect((await hub.call('GET', `/api/receipts/emails?ticketId=${sale.id}`)).body.items.map((e: any) => e.to)).toEqual(['lubo@example.sk']);
+  });
+
   it('returns an item of a ticket closed today, found by its receipt number, and pays it out (in English)', async () => {
     // Peter on the door's register (its simulator issues refund receipts; the Datecs driver does not yet, issue 27).
     const en = await openRegister(browser, hub.url, 'en', SIZES.tablet, { errors });
@@ -336,7 +371,7 @@ describe.skipIf(!haveChromium)('a shift on two registers and a kitchen display',
     await page.getByRole('button', { name: words.day }).click();
     await page.getByTestId('x-report').click();
     await page.getByTestId('report-result').waitFor();
-    expect(await page.getByTestId('report-result').textContent()).toMatch(/^X správa č\. 1: dokladov 3, /);
+    expect(await page.getByTestId('report-result').textContent()).toMatch(/^X správa č\. 1: dokladov 4, /);
     await page.getByTestId('z-report').click();
     await page.getByTestId('z-confirm').click();
     await untilTrue(async () => /^Z správa/.test((await page.getByTestId('report-result').textContent()) ?? ''));

@@ -184,7 +184,8 @@ export function toWire(t: LocalTicket): Record<string, unknown> {
     purchaseType: d.purchaseType,
     location: d.location,
     discountRate: d.discountRate,
-    customer: d.customer ? { id: d.customer.id } : null,
+    // The card the customer showed stays on the ticket (the hub checks it is theirs).
+    customer: d.customer ? { id: d.customer.id, ...(d.customer.cardSerialNumber ? { cardSerialNumber: d.customer.cardSerialNumber } : {}) } : null,
     note: d.note,
     items: d.lines.map((l) => {
       const sent = sentPrice.get(l.id);
