@@ -4,14 +4,15 @@
  *   name and typing a PIN, a wrong PIN refused, another waiter in two taps and the PIN;
  * - the lock after the device's LockAfterSeconds without a touch (on the page's clock);
  * - the floor plan: zones as tabs, tables on their grid, free or showing the open ticket;
+ * - on an eKasa register, cash rounded to 5 cents;
  * - installable: the manifest and the service worker pass Chromium's installability check, and the
  *   register starts with the network gone, showing what it kept;
  * - the screens fit a phone (360×640), a tablet upright (800×1280) and a laptop (1366×768).
  * In Slovak and in English.
  *
- * Pairing, PINs, the waiters' list and zones are the server side of issue 29 built beside this page
- * (POST /api/registers/pair, GET /api/registers/users, PIN logins, /api/zones); the tests marked so
- * below need it.
+ * Pairing, PINs, the waiters' list, zones and the close taking rounded cash are the server side of
+ * issue 29 built beside this page (POST /api/registers/pairings and /pair, GET /api/registers/users, PIN
+ * logins, /api/zones, CONTRACT §8's rounding); the tests marked so below need it.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -209,6 +210,36 @@ describe.skipIf(!haveChromium)('starting the register', () => {
       expect((await hub.call('GET', '/api/auth', undefined, { token: JSON.parse(await page.evaluate(() => localStorage.getItem('poshub.pos.session') ?? '{}')).tokenId })).body.user.device.name).toBe(name);
     });
   }
+
+  it('on an eKasa register cash is rounded to 5 cents: the screen shows the amount, and paying it closes the ticket (sk and en; needs the close to take the rounded cash, CONTRACT §8)', async () => {
+    await expect2xx(hub.call('POST', '/api/fiscaldevices', { name: 'EK1', driver: 'ekasa', address: 'sim:register-start', settings: { CashRegisterCode: '88812345678900001' } }));
+    await expect2xx(hub.call('POST', '/api/plus', { code: 7, stockName: 'Menu', name: 'Koláč', type: 'Service', unitPrice: { amount: 2.37 }, vatInfo: { category: 1, rate: 20 } }));
+    // In Slovak 5 € handed over (2,65 € back); in English the rounded amount exactly (the rest, tapped as cash).
+    for (const [lang, size, rounded, tendered, change, paid] of [
+      ['sk', SIZES.laptop, '2,35 €', '5', '2,65 €', 5],
+      ['en', SIZES.phone, '2.35 €', '', null, 2.35],
+    ] as const) {
+      const tab = await openRegister(browser, hub.url, lang, size, { errors });
+      const { page } = tab;
+      await setUpWithPassword(tab, await device({ DefaultFiscalName: 'EK1' }), 'jana', 'pw-jana');
+      await page.getByRole('button', { name: tab.words.quickSale }).click();
+      await page.getByTestId('plu-7').click();
+      if (size === SIZES.phone) await page.getByTestId('lines-toggle').click();
+      await page.getByTestId('pay').click();
+      await page.getByTestId('cash-rounded').waitFor();
+      expect(await page.getByTestId('cash-rounded').textContent()).toContain(rounded);
+      if (tendered) await page.getByTestId('tendered').fill(tendered);
+      await page.getByTestId('pay-1').click();
+      if (change) expect(await page.getByTestId('change').textContent()).toBe(change);
+      else expect(await page.getByTestId('payments').textContent()).toContain(rounded);
+      await page.getByTestId('close').scrollIntoViewIfNeeded();
+      await page.getByTestId('close').click();
+      await page.getByTestId('paid').waitFor();
+      const [sale] = (await hub.call('GET', '/api/tickets?IsClosed=true&CloseInfoFiscalName=EK1&$sort=-closeInfo.number&$take=1')).body.items;
+      expect(sale.payments).toEqual([expect.objectContaining({ paymentTypeNumber: 1, amount: paid })]);
+      expect(Math.abs(sale.closeInfo.rounding.amount)).toBe(0.02);
+    }
+  });
 
   it('shows the floor plan: zones as tabs, tables on their grid, free or with the open ticket (sk and en; needs /api/zones)', async () => {
     await expect2xx(
