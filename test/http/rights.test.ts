@@ -88,7 +88,6 @@ const CASES: Case[] = [
   },
   {
     path: 'fiscaldevices',
-    read: 'SettingsRead',
     rights: { create: 'FiscalDeviceCreate', update: 'FiscalDeviceUpdate', delete: 'FiscalDeviceDelete' },
     key: 'name',
     body: (n) => ({ name: `Fiscal ${n}`, driver: 'simulator', address: `sim:${n}` }),

@@ -6,8 +6,8 @@
  */
 
 /**
- * Resources only some users read. The others (the catalog, devices, printers, payment types) every
- * logged-in user reads; tickets and orders too, narrowed by the hub to what the user may see.
+ * Resources only some users read. The others (the catalog, devices, printers, fiscal devices, payment
+ * types) every logged-in user reads; tickets and orders too, narrowed by the hub to what the user may see.
  * Customers without CustomerRead are found only one at a time by card, which the page never does.
  * A test holds this against the hub's resource definitions.
  */
@@ -15,7 +15,6 @@ export const READ_RIGHTS: Readonly<Record<string, string>> = {
   customers: 'CustomerRead',
   cashcounts: 'ReportRead',
   users: 'UserRead',
-  fiscaldevices: 'SettingsRead',
   'receipts/emails': 'SettingsRead',
   stocktransfers: 'StockRead',
   stocktakings: 'StockRead',
