@@ -341,6 +341,40 @@ describe.skipIf(!haveChromium)('a shift on two registers and a kitchen display',
     expect((await hub.call('GET', `/api/receipts/emails?ticketId=${sale.id}`)).body.items.map((e: any) => e.to)).toEqual(['lubo@example.sk']);
   });
 
+  it('moves a whole ticket to another table (Relocate) and one item to a third table (Split), in English', async () => {
+    const en = await open('en');
+    const { page } = en;
+    await openTable(en, '20');
+    await page.getByTestId('plu-2').click();
+    await page.getByRole('button', { name: 'Nápoje' }).click();
+    await page.getByTestId('plu-3').click();
+    await page.getByTestId('send').click();
+    await untilTrue(async () => (await openAt('20')).length === 1);
+    const [twenty] = await openAt('20');
+    await tile(en, 'Stôl 20').click();
+    await page.getByRole('button', { name: 'More', exact: true }).click();
+    await page.getByRole('button', { name: 'Move to another table' }).click();
+    await page.getByTestId('move').getByLabel('Or type a table').fill('21');
+    await page.getByTestId('move').getByRole('button', { name: 'Move here' }).click();
+    await page.getByTestId('tables').waitFor();
+    await untilTrue(async () => (await openAt('21')).length === 1);
+    expect((await ticket(twenty.id)).location).toEqual({ tableName: '21', zoneName: null });
+    // One beer goes on to table 22, on a new ticket there.
+    await tile(en, 'Stôl 21').click();
+    await page.getByRole('button', { name: 'More', exact: true }).click();
+    await page.getByRole('button', { name: en.words.split }).click();
+    await page.getByTestId('split-line-2').click();
+    await page.getByTestId('split-elsewhere').click();
+    await page.getByLabel('Or type a table').fill('22');
+    await page.getByRole('button', { name: 'Move here' }).click();
+    await page.getByTestId('order').waitFor();
+    await untilTrue(async () => (await openAt('22')).length === 1);
+    const [there] = await openAt('22');
+    expect(there.items.map((i: any) => [i.plu.name, i.quantity])).toEqual([['Pivo', 1]]);
+    expect((await ticket(twenty.id)).items.map((i: any) => i.plu.name)).toEqual(['Šopský šalát']);
+    expect(await page.getByTestId('ticket-name').textContent()).toBe('Table 22');
+  });
+
   it('returns an item of a ticket closed today, found by its receipt number, and pays it out (in English)', async () => {
     // Peter on the door's register (its simulator issues refund receipts; the Datecs driver does not yet, issue 27).
     const en = await openRegister(browser, hub.url, 'en', SIZES.tablet, { errors });

@@ -102,6 +102,7 @@ function CustomerDialog({ ticket, onClose }: { ticket: LocalTicket; onClose: () 
     onClose();
   };
   const byCard = async () => {
+    if (!card.trim()) return;
     setError(null);
     try {
       const r = await call<{ items: Found[] }>('GET', `/api/customers?CardSerialNumber=${encodeURIComponent(card.trim())}`);
@@ -112,6 +113,7 @@ function CustomerDialog({ ticket, onClose }: { ticket: LocalTicket; onClose: () 
     }
   };
   const byName = async () => {
+    if (query.trim().length < 2) return;
     setError(null);
     try {
       const r = await call<{ items: Found[] }>('GET', `/api/customers?Search=${encodeURIComponent(query.trim())}&$take=20`);
@@ -133,7 +135,7 @@ function CustomerDialog({ ticket, onClose }: { ticket: LocalTicket; onClose: () 
           <span>{t('card')}</span>
           <input value={card} onInput={(e) => setCard(e.currentTarget.value)} inputMode="numeric" autoFocus />
         </label>
-        <button type="submit" class="big" disabled={!card.trim()}>
+        <button type="submit" class="big">
           {t('find')}
         </button>
       </form>
@@ -148,7 +150,7 @@ function CustomerDialog({ ticket, onClose }: { ticket: LocalTicket; onClose: () 
           <span>{t('byName')}</span>
           <input value={query} onInput={(e) => setQuery(e.currentTarget.value)} />
         </label>
-        <button type="submit" class="big" disabled={query.trim().length < 2}>
+        <button type="submit" class="big">
           {t('find')}
         </button>
       </form>

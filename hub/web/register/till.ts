@@ -606,7 +606,15 @@ export class Till {
   async relocate(ids: string[], location: Location): Promise<void> {
     for (const id of ids) await this.flush(id);
     const stored = await call<Ticket[]>('PATCH', '/api/tickets?action=Relocate', { ids, location }, { idempotencyKey: newKey() });
-    for (const t of stored) this.sent(t.id, t);
+    for (const t of stored) this.adopt(t);
+  }
+
+  /** The hub's answer to an action on a ticket whose changes were all sent first: it is what the register shows now. */
+  private adopt(stored: Ticket): void {
+    const t = this.tickets.get(stored.id);
+    if (!t) return this.put(fromServer(stored));
+    const latest = t.latest && t.latest._v > stored._v ? t.latest : stored;
+    this.put({ ...t, base: latest, latest, draft: draftFrom(latest), conflict: null, refusal: null });
   }
 
   /** Moves quantities of items to another ticket (PATCH Split); answers the target. */
@@ -614,10 +622,7 @@ export class Till {
     await this.flush(sourceId);
     if (this.tickets.has(target.id)) await this.flush(target.id);
     const stored = await call<Ticket[]>('PATCH', '/api/tickets?action=Split', { ids: [sourceId], items, target }, { idempotencyKey: newKey() });
-    for (const t of stored) {
-      if (this.tickets.has(t.id)) this.sent(t.id, t);
-      else this.put(fromServer(t));
-    }
+    for (const t of stored) this.adopt(t);
     if (!stored.some((t) => t.id === sourceId)) this.forget(sourceId, true);
     return this.tickets.get(target.id)!;
   }
