@@ -45,7 +45,6 @@ const t = messages({
   save: { en: 'Save', sk: 'Uložiť', cs: 'Uložit' },
   tableName: { en: 'Or type a table', sk: 'Alebo napíšte stôl', cs: 'Nebo napište stůl' },
   here: { en: 'Move here', sk: 'Presunúť sem', cs: 'Přesunout sem' },
-  unsentFirst: { en: 'Send or drop the unsent lines first.', sk: 'Najprv odošlite alebo zahoďte neodoslané položky.', cs: 'Nejprve odešlete nebo zahoďte neodeslané položky.' },
 });
 
 /** A table of the floor plan, or one typed in: where a ticket or its items go. */
@@ -373,5 +372,3 @@ export function MoreDialog({ ticket, onClose }: { ticket: LocalTicket; onClose: 
     </Dialog>
   );
 }
-
-export const unsentFirst = () => t('unsentFirst');

@@ -76,7 +76,7 @@ const lineCount = (n: number) => plural(n, { one: { en: '1 line', sk: '1 položk
 
 /** A colour for a category without one of its own: the same category always gets the same. */
 const PALETTE = ['#3b6fb6', '#2f8f6b', '#b5542f', '#7d4fb0', '#a8872a', '#2c8a9c', '#b23f6a', '#5b7a2e'];
-export function colorOf(category: Category | undefined, index: number): string {
+function colorOf(category: Category | undefined, index: number): string {
   return category?.color || PALETTE[index % PALETTE.length];
 }
 

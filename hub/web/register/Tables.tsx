@@ -46,7 +46,7 @@ export function tableLabel(name: string): string {
 }
 
 /** Opens a new ticket here (it reaches the hub with the first "Send") and shows it. */
-export function startTicket(draft: { name: string; location?: { tableName: string | null; zoneName: string | null } | null; purchaseType?: 'WalkIn' | 'TakeAway' | 'Delivery' }): void {
+function startTicket(draft: { name: string; location?: { tableName: string | null; zoneName: string | null } | null; purchaseType?: 'WalkIn' | 'TakeAway' | 'Delivery' }): void {
   const ticket = till.create(newTicketId(), { name: draft.name, location: draft.location ?? null, purchaseType: draft.purchaseType ?? 'WalkIn' });
   go({ kind: 'ticket', id: ticket.id });
 }

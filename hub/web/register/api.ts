@@ -16,10 +16,9 @@
  */
 import { chosenLanguage, language, messages, setLanguage } from '../shared/i18n';
 import { readStored } from '../shared/storage';
-import type { Session as HubSession, Problem as WireProblem, User } from '../shared/types';
+import type { Session as HubSession, Problem as WireProblem } from '../shared/types';
 
 export type Session = HubSession;
-export type SessionUser = User;
 
 /** This browser as a register: the sale device it logs in on. */
 export interface Pairing {
@@ -37,7 +36,7 @@ export interface RegisterUser {
 }
 
 /** A refusal: the problem+json body, or only the status when the answer was not one (a proxy's page). */
-export type Problem = Partial<WireProblem> & Pick<WireProblem, 'status'>;
+type Problem = Partial<WireProblem> & Pick<WireProblem, 'status'>;
 
 const t = messages({
   answered: { en: 'The hub answered {status}.', sk: 'Hub odpovedal {status}.', cs: 'Hub odpověděl {status}.' },
@@ -69,7 +68,7 @@ const DEVICE_KEY = 'poshub.pos.device';
 const SESSION_KEY = 'poshub.pos.session';
 const USERS_KEY = 'poshub.pos.users';
 /** Default time a call may take: a register waiting longer is better told it is offline. */
-export const CALL_TIMEOUT_MS = 10_000;
+const CALL_TIMEOUT_MS = 10_000;
 
 type Listener = () => void;
 const listeners = new Set<Listener>();
@@ -114,7 +113,7 @@ export function saveDevice(p: Pairing | null): void {
   notify();
 }
 
-export function saveSession(s: Session | null, why: string | null = null): void {
+function saveSession(s: Session | null, why: string | null = null): void {
   current = s;
   endedBecause = s ? null : why;
   applyLanguage();
@@ -152,7 +151,7 @@ function noteSkew(res: Response): void {
   if (Math.abs(skew - skewMs) > 1500) skewMs = skew;
 }
 
-export interface CallOptions {
+interface CallOptions {
   /** null: no token (pairing, login). Default: the session's. */
   token?: string | null;
   idempotencyKey?: string;

@@ -8,7 +8,7 @@
  */
 const DB_NAME = 'poshub-pos';
 const VERSION = 1;
-export type StoreName = 'tickets' | 'outbox' | 'kv';
+type StoreName = 'tickets' | 'outbox' | 'kv';
 
 let opening: Promise<IDBDatabase | null> | null = null;
 const memory: Record<StoreName, Map<IDBValidKey, unknown>> = { tickets: new Map(), outbox: new Map(), kv: new Map() };

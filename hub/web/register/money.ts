@@ -15,10 +15,10 @@ export function dec(value: number | string | Dec): Dec {
   return value instanceof D ? value : new D(typeof value === 'number' ? String(value) : value);
 }
 
-export const roundMoney = (value: Dec): Dec => value.toDecimalPlaces(2, D.ROUND_HALF_UP);
+const roundMoney = (value: Dec): Dec => value.toDecimalPlaces(2, D.ROUND_HALF_UP);
 export const num = (value: Dec): number => value.toDecimalPlaces(4, D.ROUND_HALF_UP).toNumber();
 
-export interface PricedLine {
+interface PricedLine {
   type: 'Positive' | 'Negative';
   quantity: number;
   unitPrice: number;

@@ -91,7 +91,7 @@ export function fromServer(t: Ticket): LocalTicket {
 const sameModifiers = (a: LineModifier[], b: LineModifier[]) =>
   a.length === b.length && a.every((m, i) => m.modifierId === b[i].modifierId && m.optionId === b[i].optionId && m.quantity === b[i].quantity);
 
-export function sameLine(a: Line, b: Line): boolean {
+function sameLine(a: Line, b: Line): boolean {
   return (
     a.plu.code === b.plu.code &&
     a.plu.stockName === b.plu.stockName &&
@@ -104,7 +104,7 @@ export function sameLine(a: Line, b: Line): boolean {
 }
 
 /** Where a line stands: sent as it is, changed since it was sent, new, or taken off (sent, now gone). */
-export type LineState = 'sent' | 'changed' | 'new' | 'removed';
+type LineState = 'sent' | 'changed' | 'new' | 'removed';
 
 export interface ShownLine {
   line: Line;
@@ -155,7 +155,7 @@ export function hasStorno(t: LocalTicket): boolean {
   return shownLines(t).some((s) => s.state === 'removed' || (s.state === 'changed' && s.sentQuantity !== null && dec(s.line.quantity).lt(dec(s.sentQuantity))));
 }
 
-export function draftTotal(d: Draft): Dec {
+function draftTotal(d: Draft): Dec {
   return ticketTotal(d.lines, d.discountRate);
 }
 

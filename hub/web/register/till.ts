@@ -20,7 +20,7 @@ import { idbAll, idbDelete, idbGet, idbPut } from './idb';
 import { draftFrom, fromServer, hasChanges, nextLineId, rebase, carryOver, toWire, type Draft, type Line, type LocalTicket, type Location } from './tickets';
 import { dec, num } from './money';
 
-export type Conn = 'connecting' | 'online' | 'offline';
+type Conn = 'connecting' | 'online' | 'offline';
 
 interface Job {
   seq: number;
