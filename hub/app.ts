@@ -22,7 +22,7 @@ import { problemHandler, requestId, requestLog } from './http/problem.js';
 import { answersWhenDurable } from './http/durable.js';
 import type { Logger } from './core/log.js';
 import { documentJson } from './openapi.js';
-import { kdsPage, securityHeaders, webPage } from './http/pages.js';
+import { kdsPage, posPage, securityHeaders, webPage } from './http/pages.js';
 import type { EngineContext } from './resources/engine/define.js';
 import { resourceRouter } from './resources/engine/routes.js';
 import { ResourceService } from './resources/engine/service.js';
@@ -161,8 +161,9 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
   });
   app.use('/api', api);
 
-  // The pages (hub/http/pages.ts: the kitchen display, the manager's page at /), after the API so they never shadow an /api path.
+  // The pages (hub/http/pages.ts: the kitchen display, the register at /pos/, the manager's page at /), after the API so they never shadow an /api path.
   app.use(kdsPage(deps.config.locale));
+  app.use(posPage(deps.config.locale));
   app.use(webPage(deps.config.locale));
   app.use((req) => {
     throw errors.routeNotFound(req.originalUrl.split('?')[0]);
