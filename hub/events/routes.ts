@@ -119,11 +119,15 @@ export function eventStreams(db: Db, sessionIsLive: (tokenHash: string) => boole
   let poller: NodeJS.Timeout | undefined;
   let heartbeat: NodeJS.Timeout | undefined;
   let sessionCheck: NodeJS.Timeout | undefined;
+  // After close() (the hub stopping) the database may be closed at any moment: no timer may start
+  // again, and a register reconnecting meanwhile gets a stream that ends at once.
+  let closed = false;
 
   const startTimers = () => {
-    if (poller) return;
+    if (poller || closed) return;
     seen = lastSeq(db);
     poller = setInterval(() => {
+      if (closed) return;
       const now = lastSeq(db);
       if (now === seen) return;
       seen = now;
@@ -166,6 +170,10 @@ export function eventStreams(db: Db, sessionIsLive: (tokenHash: string) => boole
     res.flushHeaders();
     req.socket.setNoDelay(true);
     res.write(`retry: 2000\n: position ${start}\n\n`);
+    if (closed) {
+      res.end();
+      return;
+    }
     const caller = res.locals.caller as Caller;
     const stream = new Stream(db, res, start, caller.tokenHash, hiddenFrom(caller));
     streams.add(stream);
@@ -180,6 +188,7 @@ export function eventStreams(db: Db, sessionIsLive: (tokenHash: string) => boole
     changes,
     events,
     close() {
+      closed = true;
       for (const s of streams) s.end();
       streams.clear();
       stopTimersIfIdle();

@@ -121,6 +121,9 @@ export async function startHub(
       return login(userName, 'pw-' + userName, deviceName);
     },
     async close() {
+      // As main.ts stops: the event streams end and their timers stop before the database closes
+      // (a page's EventSource reconnecting meanwhile otherwise restarts a poller on a closed database).
+      services.events.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
