@@ -2326,7 +2326,7 @@ export interface components {
             /** @default true */
             isActive: boolean;
             /**
-             * @description The printer model: `TM88` (Epson TM-T88), `SRP350` (Bixolon SRP-350), `Generic` (an ESC/POS clone, ASCII text), `TSP650` or `TSP100` (Star TSP650, TSP100 futurePRNT, in Star Line mode); or `Tablet`, a kitchen display.
+             * @description The printer model: `TM88` (Epson TM-T88), `SRP350` (Bixolon SRP-350), `Generic` (Another ESC/POS printer (text without accents)), `TSP650` (Star TSP650 (Star Line)), `TSP100` (Star TSP100 futurePRNT (Star Line)); or `Tablet`, a kitchen display.
              * @enum {string}
              */
             type: "TM88" | "SRP350" | "Generic" | "TSP650" | "TSP100" | "Tablet";
@@ -2357,7 +2357,7 @@ export interface components {
             /** @default true */
             isActive: boolean;
             /**
-             * @description The printer model: `TM88` (Epson TM-T88), `SRP350` (Bixolon SRP-350), `Generic` (an ESC/POS clone, ASCII text), `TSP650` or `TSP100` (Star TSP650, TSP100 futurePRNT, in Star Line mode); or `Tablet`, a kitchen display.
+             * @description The printer model: `TM88` (Epson TM-T88), `SRP350` (Bixolon SRP-350), `Generic` (Another ESC/POS printer (text without accents)), `TSP650` (Star TSP650 (Star Line)), `TSP100` (Star TSP100 futurePRNT (Star Line)); or `Tablet`, a kitchen display.
              * @enum {string}
              */
             type: "TM88" | "SRP350" | "Generic" | "TSP650" | "TSP100" | "Tablet";
@@ -2616,7 +2616,10 @@ export interface components {
             name: string;
             /** @default true */
             isActive: boolean;
-            /** @enum {string} */
+            /**
+             * @description `datecs`: Datecs fiscal printer; `escpos`: Receipt printer (ESC/POS); `simulator`: Simulator (demo); `ekasa`: eKasa (PORTOS local API).
+             * @enum {string}
+             */
             driver: "datecs" | "escpos" | "simulator" | "ekasa";
             address: string;
             /** @default {} */
@@ -2642,7 +2645,10 @@ export interface components {
             name?: string;
             /** @default true */
             isActive: boolean;
-            /** @enum {string} */
+            /**
+             * @description `datecs`: Datecs fiscal printer; `escpos`: Receipt printer (ESC/POS); `simulator`: Simulator (demo); `ekasa`: eKasa (PORTOS local API).
+             * @enum {string}
+             */
             driver: "datecs" | "escpos" | "simulator" | "ekasa";
             address: string;
             /** @default {} */

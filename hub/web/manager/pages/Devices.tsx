@@ -22,7 +22,7 @@ import { useCan } from '../lib/session';
 import { messages, plural } from '../../shared/i18n';
 import type { Category, Device, FiscalDevice, Health, OrderEndpoint, Plu, PrinterStatus } from '../../shared/types';
 import { QrCode } from '../../shared/QrCode';
-import { deviceError, envWord } from '../lib/device-words';
+import { deviceError, driverWord, endpointTypeWord, envWord } from '../lib/device-words';
 import { AddRegister, isRegister, PairButton, PairedBadge, RegisterPairing } from './RegisterPairing';
 
 const t = messages({
@@ -447,7 +447,7 @@ function Printer({ p, health, pairing, onPair, namedByPlus }: { p: OrderEndpoint
             </>
           ) : (
             <>
-              <span>{p.type}</span>
+              <span>{endpointTypeWord(p.type)}</span>
               <span class="mono">{p.address || '—'}</span>
             </>
           )
@@ -534,7 +534,7 @@ function Fiscal({ f }: { f: FiscalDevice }) {
       }
       facts={
         <>
-          <span>{f.driver}</span>
+          <span>{driverWord(f.driver)}</span>
           <span class="mono">{f.address}</span>
           {s?.fiscalMemorySerialNumber && <span>{t('fiscalMemory', { n: s.fiscalMemorySerialNumber })}</span>}
           {s?.dailySalesReportNumber != null && <span>{t('fiscalDay', { n: s.dailySalesReportNumber })}</span>}

@@ -21,7 +21,7 @@ import { api, ApiError, describeError, download, path } from '../lib/api';
 import { dateTime, quantity, time } from '../lib/format';
 import { ENUMS, options } from '../lib/enums';
 import type { Category, Device, FiscalDevice, Health, HubUser, Numbering, OrderEndpoint, PaymentType, Stock } from '../../shared/types';
-import { envWord } from '../lib/device-words';
+import { driverWord, endpointTypeWord, envWord, fiscalDriver } from '../lib/device-words';
 import { rightWord } from '../lib/rights-words';
 import type { Backup, ReceiptEmail, ReceiptSettings, ReceiptSettingsInput } from '../lib/wire';
 import { useEditParam } from './Catalog';
@@ -140,7 +140,6 @@ const t = messages({
   newPrinter: { en: 'New printer', sk: 'Nová tlačiareň', cs: 'Nová tiskárna' },
   newKitchenPrinter: { en: 'New kitchen printer', sk: 'Nová kuchynská tlačiareň', cs: 'Nová kuchyňská tiskárna' },
   model: { en: 'Model', sk: 'Model', cs: 'Model' },
-  tabletModel: { en: 'Tablet (kitchen display)', sk: 'Tablet (kuchynský displej)', cs: 'Tablet (kuchyňský displej)' },
   noKitchenPrinters: { en: 'No kitchen printers', sk: 'Žiadne kuchynské tlačiarne', cs: 'Žádné kuchyňské tiskárny' },
   printerAddressCheck: { en: 'Like tcp://192.168.1.50:9100 or serial:/dev/ttyUSB0?baudRate=19200', sk: 'Napríklad tcp://192.168.1.50:9100 alebo serial:/dev/ttyUSB0?baudRate=19200', cs: 'Například tcp://192.168.1.50:9100 nebo serial:/dev/ttyUSB0?baudRate=19200' },
   printerAddressHint: { en: 'tcp://192.168.1.50:9100 for a network printer, serial:/dev/ttyUSB0?baudRate=19200 for a cable.', sk: 'tcp://192.168.1.50:9100 pre sieťovú tlačiareň, serial:/dev/ttyUSB0?baudRate=19200 pre kábel.', cs: 'tcp://192.168.1.50:9100 pro síťovou tiskárnu, serial:/dev/ttyUSB0?baudRate=19200 pro kabel.' },
@@ -162,12 +161,6 @@ const t = messages({
   fiscalDay: { en: 'Fiscal day', sk: 'Fiškálny deň', cs: 'Fiskální den' },
   noFiscalPrinters: { en: 'No fiscal printers', sk: 'Žiadne fiškálne tlačiarne', cs: 'Žádné fiskální tiskárny' },
   fiscalMemory: { en: 'Fiscal memory {n}', sk: 'Fiškálna pamäť {n}', cs: 'Fiskální paměť {n}' },
-  drvDatecs: { en: 'Datecs fiscal printer', sk: 'Fiškálna tlačiareň Datecs', cs: 'Fiskální tiskárna Datecs' },
-  drvEscpos: { en: 'Receipt printer (ESC/POS)', sk: 'Tlačiareň dokladov (ESC/POS)', cs: 'Tiskárna dokladů (ESC/POS)' },
-  drvEkasa: { en: 'eKasa (PORTOS local API)', sk: 'eKasa (lokálne API PORTOS)', cs: 'eKasa (lokální API PORTOS)' },
-  drvSimulator: { en: 'Simulator (demo)', sk: 'Simulátor (ukážka)', cs: 'Simulátor (ukázka)' },
-  simCheck: { en: 'The simulator takes sim:<any name>.', sk: 'Simulátor má adresu sim:<ľubovoľný názov>.', cs: 'Simulátor má adresu sim:<libovolný název>.' },
-  fiscalAddressCheck: { en: 'Like tcp://192.168.1.60:4999 or serial:/dev/ttyUSB0?baudRate=115200', sk: 'Napríklad tcp://192.168.1.60:4999 alebo serial:/dev/ttyUSB0?baudRate=115200', cs: 'Například tcp://192.168.1.60:4999 nebo serial:/dev/ttyUSB0?baudRate=115200' },
   // receipts & e-mail
   receiptsTitle: { en: 'Receipts sent by e-mail', sk: 'Doklady posielané e-mailom', cs: 'Doklady posílané e-mailem' },
   shopHeader: { en: 'Shop header', sk: 'Hlavička prevádzky', cs: 'Hlavička provozovny' },
@@ -754,7 +747,7 @@ function Printers() {
       rowKey={(p) => p.name}
       columns={[
         { id: 'name', title: t('name'), sort: 'name', render: (p) => <b>{p.name}</b> },
-        { id: 'type', title: t('model'), sort: 'type', render: (p) => p.type },
+        { id: 'type', title: t('model'), sort: 'type', render: (p) => endpointTypeWord(p.type) },
         { id: 'address', title: t('address'), render: (p) => <span class="mono">{p.address || '—'}</span> },
         { id: 'active', title: t('state'), render: (p) => active(p.isActive) },
       ]}
@@ -766,7 +759,7 @@ function Printers() {
           noun={t('printer')}
           wide
           title={(v, isNew) => (isNew ? t('newKitchenPrinter') : v.name)}
-          defaults={{ name: '', isActive: true, type: 'TM88', address: 'tcp://', settings: {}, categoryNames: [], mirrorOf: null }}
+          defaults={{ name: '', isActive: true, type: ENUMS.orderEndpointType[0], address: 'tcp://', settings: {}, categoryNames: [], mirrorOf: null }}
           rights={{ create: 'OrderEndpointCreate', update: 'OrderEndpointUpdate', delete: 'OrderEndpointDelete' }}
           toBody={withSettings}
           onClose={close}
@@ -775,7 +768,7 @@ function Printers() {
             <>
               <div class="form-grid">
                 <Field form={form} name="name" label={t('name')} required disabled={!isNew} />
-                <Field form={form} name="type" label={t('model')} kind="select" options={options(ENUMS.orderEndpointType, (x) => (x === 'Tablet' ? t('tabletModel') : x))} required />
+                <Field form={form} name="type" label={t('model')} kind="select" options={options(ENUMS.orderEndpointType, endpointTypeWord)} required />
                 <Field
                   form={form}
                   name="address"
@@ -818,7 +811,10 @@ export function PrinterRouting({ form, self }: { form: AnyForm; self: string | n
   );
 }
 
-const driverLabel = (d: string) => ({ datecs: t('drvDatecs'), escpos: t('drvEscpos'), ekasa: t('drvEkasa'), simulator: t('drvSimulator') })[d] ?? d;
+const addressHint = (driver: string) => {
+  const d = fiscalDriver(driver);
+  return d ? pick(d.address.hint) : undefined;
+};
 
 function FiscalPrinters() {
   return (
@@ -830,7 +826,7 @@ function FiscalPrinters() {
       rowKey={(f) => f.name}
       columns={[
         { id: 'name', title: t('name'), sort: 'name', render: (f) => <b>{f.name}</b> },
-        { id: 'driver', title: t('driver'), sort: 'driver', render: (f) => f.driver },
+        { id: 'driver', title: t('driver'), sort: 'driver', render: (f) => driverWord(f.driver) },
         { id: 'address', title: t('address'), render: (f) => <span class="mono">{f.address}</span> },
         { id: 'day', title: t('fiscalDay'), render: (f) => f.status?.dailySalesReportNumber ?? '—', secondary: true },
         { id: 'active', title: t('state'), render: (f) => active(f.isActive) },
@@ -844,7 +840,7 @@ function FiscalPrinters() {
           wide
           title={(v, isNew) => (isNew ? t('newFiscalPrinter') : v.name)}
           subtitle={(v) => (v.status?.fiscalMemorySerialNumber ? t('fiscalMemory', { n: v.status.fiscalMemorySerialNumber }) : undefined)}
-          defaults={{ name: '', isActive: true, driver: 'datecs', address: 'tcp://', settings: {} }}
+          defaults={{ name: '', isActive: true, driver: ENUMS.fiscalDriver[0], address: '', settings: {} }}
           rights={{ create: 'FiscalDeviceCreate', update: 'FiscalDeviceUpdate', delete: 'FiscalDeviceDelete' }}
           toBody={withSettings}
           onClose={close}
@@ -852,14 +848,16 @@ function FiscalPrinters() {
           {(form, { isNew }) => (
             <div class="form-grid">
               <Field form={form} name="name" label={t('name')} required disabled={!isNew} />
-              <Field form={form} name="driver" label={t('driver')} kind="select" options={options(ENUMS.fiscalDriver, driverLabel)} required />
+              <Field form={form} name="driver" label={t('driver')} kind="select" options={options(ENUMS.fiscalDriver, driverWord)} required />
               <Field
                 form={form}
                 name="address"
                 label={t('address')}
                 required
                 wide
-                validate={(v, all) => (all.driver === 'simulator' ? (typeof v === 'string' && !/^sim:.+/.test(v) ? t('simCheck') : null) : typeof v === 'string' && !/^(tcp:\/\/[^\s/:]+(:\d{1,5})?|serial:\S+)$/.test(v) ? t('fiscalAddressCheck') : null)}
+                // The form the driver takes, as it says it itself; the hub checks the address (its refusal lands here).
+                placeholder={fiscalDriver(form.values.driver)?.address.example}
+                hint={addressHint(form.values.driver)}
               />
               <Field form={form} name="isActive" label={t('active')} kind="switch" />
               <OtherSettings form={form} known={[]} />
