@@ -17,8 +17,8 @@ function newest(path: string): number {
 
 export async function ensureWebBuild(): Promise<void> {
   const built = join(WEB, 'dist', 'index.html');
-  // rights.ts and presets.ts are bundled into the page too (the rights on the users form and its presets).
-  const sources = Math.max(...['manager', 'kds', 'hq', 'shared', 'index.html', 'kds.html', 'hq.html', 'vite.config.ts', '../http/rights.ts', '../http/presets.ts'].map((p) => newest(join(WEB, p))));
+  // The server's pure modules the page bundles too (the rights on the users form and its presets, the rules both sides apply).
+  const sources = Math.max(...['manager', 'kds', 'hq', 'shared', 'index.html', 'kds.html', 'hq.html', 'vite.config.ts', '../http/rights.ts', '../http/presets.ts', '../core/rules.ts'].map((p) => newest(join(WEB, p))));
   // The kitchen display (kds.html) is the build's second page.
   if (existsSync(built) && existsSync(join(WEB, 'dist', 'kds.html')) && existsSync(join(WEB, 'dist', 'hq.html')) && statSync(built).mtimeMs >= sources) return;
   const { build } = await import('vite');

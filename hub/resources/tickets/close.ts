@@ -17,6 +17,7 @@ import { requireRight, requireSale, type Caller } from '../../http/caller.js';
 import { errors } from '../../http/errors.js';
 import type { Logger } from '../../core/log.js';
 import { D, dec, toJsonNumber } from '../../core/money.js';
+import { isEmailAddress } from '../../core/rules.js';
 import { devices } from '../devices/resource.js';
 import type { Doc, EngineContext } from '../engine/define.js';
 import { decimal, MAX_INT32, MAX_MAGNITUDE, nameKey } from '../engine/fields.js';
@@ -43,7 +44,6 @@ export const closeContextSchema = z.object({
     .default({ print: true, email: '' }),
 });
 
-const EMAIL = /^[^@\s"<>(),;:]+@[^@\s"<>(),;:]+\.[^@\s"<>(),;:]+$/;
 type Payment = { paymentTypeNumber: number; amount: number };
 
 /** What a fiscal job remembers of its close, so a receipt settled later closes the ticket as it was printed. */
@@ -120,7 +120,7 @@ export class TicketCloser {
     }
 
     const email = body.receipt.email ?? '';
-    if (email && !EMAIL.test(email)) throw errors.member('receipt.email', 'tickets.notEmail', { value: email });
+    if (email && !isEmailAddress(email)) throw errors.member('receipt.email', 'tickets.notEmail', { value: email });
     const fiscalName = body.fiscalName ?? this.defaultFiscalName(caller);
     if (!fiscalName) throw errors.member('fiscalName', 'tickets.noFiscalName', {}, 'Required');
     const config = this.fiscal.config(fiscalName);

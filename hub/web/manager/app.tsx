@@ -11,14 +11,14 @@ import { linkHandler, loc, match, navigate, useLocation } from './lib/router';
 import { logout, refreshSession, useCan, useSession } from './lib/session';
 import { useStore } from './lib/store';
 import { rightsWords } from './lib/rights-words';
-import { Catalog } from './pages/Catalog';
+import { Catalog } from './pages/catalog/index';
 import { Customers } from './pages/Customers';
 import { Devices } from './pages/Devices';
 import { FloorPlan } from './pages/FloorPlan';
 import { EndOfDay } from './pages/EndOfDay';
 import { Login } from './pages/Login';
 import { Reports } from './pages/Reports';
-import { Settings } from './pages/Settings';
+import { Settings } from './pages/settings/index';
 import { Tickets } from './pages/Tickets';
 import { Today } from './pages/Today';
 

@@ -12,11 +12,10 @@ import { Badge, Button, Card, Empty, PageHeader, Spinner, Toolbar } from '../com
 import { op } from '../lib/api';
 import { useAll } from '../lib/data';
 import { dateTime, money, percent } from '../lib/format';
-import { linkHandler, useQuery } from '../lib/router';
+import { linkHandler, useEditParam, useQuery } from '../lib/router';
 import { useCan } from '../lib/session';
 import { messages } from '../../shared/i18n';
 import type { Customer, Ticket } from '../../shared/types';
-import { useEditParam } from './Catalog';
 
 const t = messages({
   name: { en: 'Name', sk: 'Meno', cs: 'Jméno' },
