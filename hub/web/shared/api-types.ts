@@ -1124,7 +1124,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Codes not yet used nor expired (without the codes)
+         * Kitchen display codes not yet used nor expired (without the codes)
          * @description Requires OrderEndpointUpdate. Soonest to expire first.
          */
         get: operations["kds.pairings.list"];
@@ -1148,14 +1148,14 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * One outstanding pairing
+         * One outstanding kitchen display pairing
          * @description Requires OrderEndpointUpdate.
          */
         get: operations["kds.pairings.get"];
         put?: never;
         post?: never;
         /**
-         * Withdraw a code before it is used
+         * Withdraw a kitchen display code before it is used
          * @description Requires OrderEndpointUpdate.
          */
         delete: operations["kds.pairings.delete"];
@@ -3652,9 +3652,6 @@ export interface components {
             };
             orderEndpointName: string;
         };
-        KdsPairingRequest: {
-            orderEndpointName: string;
-        };
         KdsPairing: {
             id: string;
             orderEndpointName: string;
@@ -3667,6 +3664,9 @@ export interface components {
              * @description 10 minutes after createdAt.
              */
             expiresAt: string;
+        };
+        KdsPairingRequest: {
+            orderEndpointName: string;
         };
         KdsRecallRequest: {
             _v?: number;
@@ -3690,9 +3690,6 @@ export interface components {
             count: number;
             totalCount: number;
         };
-        RegisterPairingRequest: {
-            deviceName: string;
-        };
         RegisterPairing: {
             id: string;
             deviceName: string;
@@ -3705,6 +3702,9 @@ export interface components {
              * @description 10 minutes after createdAt.
              */
             expiresAt: string;
+        };
+        RegisterPairingRequest: {
+            deviceName: string;
         };
         TicketHandover: {
             ids: string[];
