@@ -14,6 +14,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { Fragment, type ComponentChildren } from 'preact';
 import { Badge, Button, Card, confirm, Empty, LinkButton, Notice, PageHeader, Spinner } from '../components/ui';
 import { Field } from '../components/Field';
+import { AddAndPair } from '../components/AddAndPair';
 import { Icon } from '../components/Icon';
 import { Pairing, type PairingCode } from '../components/Pairing';
 import { api, ApiError, describeError, path } from '../lib/api';
@@ -83,7 +84,6 @@ const t = messages({
   redBeforeAmber: { en: 'Red must not come before amber.', sk: 'Červená nemôže prísť skôr ako oranžová.', cs: 'Červená nemůže přijít dřív než oranžová.' },
   notANumber: { en: 'A number of minutes, 0 or more.', sk: 'Počet minút, 0 alebo viac.', cs: 'Počet minut, 0 nebo více.' },
   nameRequired: { en: 'A name is required.', sk: 'Názov je povinný.', cs: 'Název je povinný.' },
-  create: { en: 'Add and pair', sk: 'Pridať a spárovať', cs: 'Přidat a spárovat' },
   cancel: { en: 'Cancel', sk: 'Zrušiť', cs: 'Zrušit' },
   save: { en: 'Save', sk: 'Uložiť', cs: 'Uložit' },
   edit: { en: 'Edit', sk: 'Upraviť', cs: 'Upravit' },
@@ -253,54 +253,21 @@ const NEW_DISPLAY: DisplayValues = { name: '', amber: 5, red: 10, beep: true, mi
 
 /** "Add a kitchen display": a Tablet endpoint (what it shows: a printer's orders, categories), then its pairing code. */
 function AddDisplay({ onCreated }: { onCreated: (name: string) => void }) {
-  const [open, setOpen] = useState(false);
   const [v, setV] = useState<DisplayValues>(NEW_DISPLAY);
   const [errors, setErrors] = useState<Record<string, string | null>>({});
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  if (!open) {
-    return (
-      <Button icon="plus" onClick={() => setOpen(true)} data-testid="add-display">
-        {t('addDisplay')}
-      </Button>
-    );
-  }
-  const submit = async (e: Event) => {
-    e.preventDefault();
+  const create = async () => {
     const made = displaySettings(v, true);
     setErrors(made.errors);
-    if (!made.settings) return;
-    setBusy(true);
-    setError(null);
-    try {
-      const name = v.name.trim();
-      await api.post('/api/orderendpoints', { name, type: 'Tablet', settings: made.settings, mirrorOf: v.mirrorOf, categoryNames: v.categoryNames });
-      setOpen(false);
-      setV(NEW_DISPLAY);
-      onCreated(name);
-    } catch (err) {
-      const member = err instanceof ApiError ? err.problem.errors?.[0] : undefined;
-      if (member && 'member' in member && member.member === 'name') setErrors({ name: member.message ?? describeError(err) });
-      else setError(describeError(err));
-    } finally {
-      setBusy(false);
-    }
+    if (!made.settings) return null;
+    const name = v.name.trim();
+    await api.post('/api/orderendpoints', { name, type: 'Tablet', settings: made.settings, mirrorOf: v.mirrorOf, categoryNames: v.categoryNames });
+    setV(NEW_DISPLAY);
+    return name;
   };
   return (
-    <form class="kds-form" onSubmit={(e) => void submit(e)} data-testid="add-display-form">
-      <h3>{t('addDisplay')}</h3>
-      <p class="muted">{t('addDisplayHint')}</p>
+    <AddAndPair label={t('addDisplay')} hint={t('addDisplayHint')} testId="add-display" create={create} nameRefused={(message) => setErrors({ name: message })} onCreated={onCreated}>
       <DisplayFields v={v} set={(next) => setV({ ...v, ...next })} errors={errors} withName />
-      {error && <Notice tone="bad">{error}</Notice>}
-      <div class="kds-form-actions">
-        <Button type="submit" variant="primary" busy={busy}>
-          {t('create')}
-        </Button>
-        <Button variant="ghost" onClick={() => setOpen(false)}>
-          {t('cancel')}
-        </Button>
-      </div>
-    </form>
+    </AddAndPair>
   );
 }
 

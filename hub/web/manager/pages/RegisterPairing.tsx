@@ -5,10 +5,11 @@
  * tablet is paired to it and can pair one again (which retires the earlier tablet).
  */
 import { useState } from 'preact/hooks';
-import { Badge, Button, Notice } from '../components/ui';
+import { Badge, Button } from '../components/ui';
+import { AddAndPair } from '../components/AddAndPair';
 import { Field } from '../components/Field';
 import { Pairing, type PairingCode } from '../components/Pairing';
-import { api, ApiError, describeError } from '../lib/api';
+import { api } from '../lib/api';
 import { dateTime } from '../lib/format';
 import { messages } from '../../shared/i18n';
 import type { Device } from '../../shared/types';
@@ -26,8 +27,6 @@ const t = messages({
   kind: { en: 'Kind', sk: 'Druh', cs: 'Druh' },
   cashRegister: { en: 'Register at a counter', sk: 'Pokladňa pri pulte', cs: 'Pokladna u pultu' },
   pda: { en: "Waiter's handheld (PDA)", sk: 'Čašnícky terminál (PDA)', cs: 'Číšnický terminál (PDA)' },
-  create: { en: 'Add and pair', sk: 'Pridať a spárovať', cs: 'Přidat a spárovat' },
-  cancel: { en: 'Cancel', sk: 'Zrušiť', cs: 'Zrušit' },
   pairedNow: { en: '{name} is paired. The tablet can be used now.', sk: '{name} je spárovaná. Tablet sa dá hneď používať.', cs: '{name} je spárovaná. Tablet lze hned používat.' },
   paired: { en: 'Paired {when}', sk: 'Spárovaná {when}', cs: 'Spárovaná {when}' },
   notPaired: { en: 'Not paired', sk: 'Nespárovaná', cs: 'Nespárovaná' },
@@ -84,43 +83,19 @@ export function RegisterPairing({ device, onClose }: { device: Device; onClose: 
 
 /** "Add a register": a CashRegister or PDA device, then its pairing. */
 export function AddRegister({ onCreated }: { onCreated: (name: string) => void }) {
-  const [open, setOpen] = useState(false);
   const [name, setName] = useState('');
   const [envName, setEnvName] = useState<'CashRegister' | 'PDA'>('CashRegister');
   const [nameError, setNameError] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  if (!open) {
-    return (
-      <Button icon="plus" onClick={() => setOpen(true)} data-testid="add-register">
-        {t('addRegister')}
-      </Button>
-    );
-  }
-  const submit = async (e: Event) => {
-    e.preventDefault();
+  const create = async () => {
     const trimmed = name.trim();
     setNameError(trimmed ? null : t('nameRequired'));
-    if (!trimmed) return;
-    setBusy(true);
-    setError(null);
-    try {
-      await api.post('/api/devices', { name: trimmed, envName });
-      setOpen(false);
-      setName('');
-      onCreated(trimmed);
-    } catch (err) {
-      const member = err instanceof ApiError ? err.errors.find((m) => m.memberName === 'name') : undefined;
-      if (member) setNameError(member.message);
-      else setError(describeError(err));
-    } finally {
-      setBusy(false);
-    }
+    if (!trimmed) return null;
+    await api.post('/api/devices', { name: trimmed, envName });
+    setName('');
+    return trimmed;
   };
   return (
-    <form class="kds-form" onSubmit={(e) => void submit(e)} data-testid="add-register-form">
-      <h3>{t('addRegister')}</h3>
-      <p class="muted">{t('addRegisterHint')}</p>
+    <AddAndPair label={t('addRegister')} hint={t('addRegisterHint')} testId="add-register" create={create} nameRefused={setNameError} onCreated={onCreated}>
       <div class="kds-form-fields">
         <Field label={t('name')} value={name} onChange={(x) => setName(String(x ?? ''))} error={nameError} required maxLength={64} placeholder={t('namePlaceholder')} testId="register-name" />
         <Field
@@ -135,15 +110,6 @@ export function AddRegister({ onCreated }: { onCreated: (name: string) => void }
           testId="register-kind"
         />
       </div>
-      {error && <Notice tone="bad">{error}</Notice>}
-      <div class="kds-form-actions">
-        <Button type="submit" variant="primary" busy={busy}>
-          {t('create')}
-        </Button>
-        <Button variant="ghost" onClick={() => setOpen(false)}>
-          {t('cancel')}
-        </Button>
-      </div>
-    </form>
+    </AddAndPair>
   );
 }
