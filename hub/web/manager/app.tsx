@@ -2,8 +2,8 @@
 import { Fragment } from 'preact';
 import { useEffect } from 'preact/hooks';
 import { messages, pick, useLanguage } from '../shared/i18n';
-import { LanguagePicker } from './components/LanguagePicker';
-import { Icon } from './components/Icon';
+import { LanguagePicker } from '../shared/LanguagePicker';
+import { Icon } from '../shared/Icon';
 import { allowed, viewOf, VIEWS } from './lib/access';
 import { Dialogs, Empty, LinkButton, Toasts } from './components/ui';
 import { liveStatus, startLive, stopLive } from './lib/live';
@@ -106,7 +106,7 @@ function Shell() {
             <span class="dot" aria-hidden="true" />
             {t(live)}
           </span>
-          <LanguagePicker />
+          <LanguagePicker userLanguage={s.user.language ?? null} />
           <div class="user">
             <span class="avatar" aria-hidden="true">
               {(s.user.name || s.user.userName).trim().charAt(0).toUpperCase()}

@@ -8,7 +8,7 @@ import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { messages } from '../../shared/i18n';
 import { ApiError, describeError } from '../lib/api';
-import { Button, Notice } from './ui';
+import { Button, Notice } from '../../shared/ui';
 
 const t = messages({
   create: { en: 'Add and pair', sk: 'Pridať a spárovať', cs: 'Přidat a spárovat' },

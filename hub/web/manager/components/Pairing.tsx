@@ -9,7 +9,7 @@ import { QrCode } from '../../shared/QrCode';
 import { messages } from '../../shared/i18n';
 import { describeError } from '../lib/api';
 import { time } from '../lib/format';
-import { Button, Notice, Spinner } from './ui';
+import { Button, Notice, Spinner } from '../../shared/ui';
 
 const t = messages({
   codeFor: { en: 'Pairing code for {name}', sk: 'Párovací kód pre {name}', cs: 'Párovací kód pro {name}' },

@@ -12,10 +12,11 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import { Fragment, type ComponentChildren } from 'preact';
-import { Badge, Button, Card, confirm, Empty, LinkButton, Notice, PageHeader, Spinner } from '../components/ui';
+import { confirm, Empty, LinkButton, PageHeader } from '../components/ui';
+import { Badge, Button, Card, Notice, Spinner } from '../../shared/ui';
 import { Field } from '../components/Field';
 import { AddAndPair } from '../components/AddAndPair';
-import { Icon } from '../components/Icon';
+import { Icon } from '../../shared/Icon';
 import { Pairing, type PairingCode } from '../components/Pairing';
 import { api, ApiError, describeError, path } from '../lib/api';
 import { useAll, useLoad } from '../lib/data';

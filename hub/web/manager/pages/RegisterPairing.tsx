@@ -5,7 +5,7 @@
  * tablet is paired to it and can pair one again (which retires the earlier tablet).
  */
 import { useState } from 'preact/hooks';
-import { Badge, Button } from '../components/ui';
+import { Badge, Button } from '../../shared/ui';
 import { AddAndPair } from '../components/AddAndPair';
 import { Field } from '../components/Field';
 import { Pairing, type PairingCode } from '../components/Pairing';

@@ -8,7 +8,8 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { Editor } from '../../components/Editor';
 import { Field } from '../../components/Field';
-import { Badge, Button, Card, Empty, Notice, Spinner, toast } from '../../components/ui';
+import { Empty, toast } from '../../components/ui';
+import { Badge, Button, Card, Notice, Spinner } from '../../../shared/ui';
 import { api, ApiError, describeError, path } from '../../lib/api';
 import { useAll } from '../../lib/data';
 import { checks } from '../../lib/form';

@@ -3,7 +3,7 @@ import { DataTable } from '../../components/DataTable';
 import { Editor } from '../../components/Editor';
 import { Field } from '../../components/Field';
 import { Rows } from '../../components/Rows';
-import { Button, Card } from '../../components/ui';
+import { Button, Card } from '../../../shared/ui';
 import { checks } from '../../lib/form';
 import { money } from '../../lib/format';
 import { useEditParam } from '../../lib/router';

@@ -1,6 +1,6 @@
 /** What each stock is worth (issue 28), shown on Catalog › Stocks. */
 import { Field } from '../../components/Field';
-import { Card, Notice, Spinner } from '../../components/ui';
+import { Card, Notice, Spinner } from '../../../shared/ui';
 import { api } from '../../lib/api';
 import { useLoad } from '../../lib/data';
 import { isoDay, money } from '../../lib/format';

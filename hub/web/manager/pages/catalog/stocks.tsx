@@ -2,7 +2,7 @@
 import { DataTable } from '../../components/DataTable';
 import { Editor } from '../../components/Editor';
 import { Field } from '../../components/Field';
-import { Button, Card } from '../../components/ui';
+import { Button, Card } from '../../../shared/ui';
 import { checks } from '../../lib/form';
 import { useEditParam } from '../../lib/router';
 import { useCan } from '../../lib/session';

@@ -5,7 +5,8 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { DataTable, type Column } from '../../components/DataTable';
 import { Field } from '../../components/Field';
-import { Badge, Button, Card, confirm, Drawer, Empty, LinkButton, Notice, Spinner, toast, useAction } from '../../components/ui';
+import { confirm, Drawer, Empty, LinkButton, toast, useAction } from '../../components/ui';
+import { Badge, Button, Card, Notice, Spinner } from '../../../shared/ui';
 import { api, ApiError, CONFLICT, op, path } from '../../lib/api';
 import { useOne, useOptions } from '../../lib/data';
 import { useForm } from '../../lib/form';

@@ -1,6 +1,7 @@
 /** Settings › Backups: making one now and downloading the ones kept. */
 import { useState } from 'preact/hooks';
-import { Button, Card, Empty, Notice, Spinner, toast } from '../../components/ui';
+import { Empty, toast } from '../../components/ui';
+import { Button, Card, Notice, Spinner } from '../../../shared/ui';
 import { useLoad } from '../../lib/data';
 import { messages } from '../../../shared/i18n';
 import { useCan } from '../../lib/session';

@@ -1,7 +1,8 @@
 /** Settings › E-mail outbox: the e-mail receipts sent, waiting or failed, and sending one again. */
 import { useState } from 'preact/hooks';
 import { DataTable } from '../../components/DataTable';
-import { Badge, Button, Card, Segmented, toast } from '../../components/ui';
+import { Segmented, toast } from '../../components/ui';
+import { Badge, Button, Card } from '../../../shared/ui';
 import { useQuery } from '../../lib/router';
 import { messages } from '../../../shared/i18n';
 import { refreshSession, useCan } from '../../lib/session';

@@ -1,7 +1,8 @@
 /** Settings › Receipts & e-mail (issue 21): the shop's header on receipts and the mail server e-mail receipts go through. */
 import { useEffect } from 'preact/hooks';
 import { Field, type AnyForm } from '../../components/Field';
-import { Button, Card, Notice, Spinner, toast } from '../../components/ui';
+import { toast } from '../../components/ui';
+import { Button, Card, Notice, Spinner } from '../../../shared/ui';
 import { useLoad } from '../../lib/data';
 import { useForm } from '../../lib/form';
 import { messages } from '../../../shared/i18n';

@@ -1,6 +1,7 @@
 /** Settings › Registers: when the hub last heard from each device. */
 import { useEffect, useState } from 'preact/hooks';
-import { Badge, Button, Card, Empty, Notice, Spinner } from '../../components/ui';
+import { Empty } from '../../components/ui';
+import { Badge, Button, Card, Notice, Spinner } from '../../../shared/ui';
 import { useLoad } from '../../lib/data';
 import { messages } from '../../../shared/i18n';
 import { api } from '../../lib/api';

@@ -2,7 +2,7 @@
 import type { ComponentChildren } from 'preact';
 import { DataTable, type Column } from '../../components/DataTable';
 import { Field, type AnyForm, type Option } from '../../components/Field';
-import { Badge, Button, Card } from '../../components/ui';
+import { Badge, Button, Card } from '../../../shared/ui';
 import { useEditParam } from '../../lib/router';
 import { messages } from '../../../shared/i18n';
 import { useCan } from '../../lib/session';

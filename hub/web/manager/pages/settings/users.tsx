@@ -3,7 +3,7 @@ import { PRESETS } from '../../../../http/presets';
 import { RIGHTS } from '../../../../http/rights';
 import { Editor } from '../../components/Editor';
 import { Field, type AnyForm, type Option } from '../../components/Field';
-import { Button } from '../../components/ui';
+import { Button } from '../../../shared/ui';
 import { checks } from '../../lib/form';
 import { LANGUAGE_NAMES, LANGUAGES, messages, pick, type Entry } from '../../../shared/i18n';
 import type { HubUser } from '../../../shared/types';
