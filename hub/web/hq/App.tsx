@@ -348,7 +348,7 @@ export function App() {
   const current = shown.some(([v]) => v === view) ? view : 'password';
   return (
     <>
-      <header>
+      <header class="hq-head">
         <h1>{t('title')}</h1>
         <LanguagePicker />
         {user && (
