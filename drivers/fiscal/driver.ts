@@ -6,6 +6,7 @@
  * factories — reads that list, so adding a driver is its folder plus one line in registry.ts.
  */
 import type { Decimal } from 'decimal.js';
+import { parseAddress } from '../transport/address.js';
 import type { ReconnectingOptions } from '../transport/index.js';
 import type { Words } from '../words.js';
 import type { DeviceStateStore, FiscalDevice, FiscalDeviceConfig } from './types.js';
@@ -52,3 +53,15 @@ export interface FiscalDriver<Name extends string = string> {
 
 /** A driver's description, its name kept as the literal type (so the list of names is a type too). */
 export const fiscalDriver = <Name extends string>(driver: FiscalDriver<Name>): FiscalDriver<Name> => driver;
+
+/**
+ * The address of a device behind a transport — `tcp://host[:port]` or `serial:/dev/…`, checked by
+ * drivers/transport/address.ts — said with a network `example` and a `serial` one.
+ */
+export function transportAddress(example: string, serial: string): FiscalDriver['address'] {
+  return {
+    example,
+    hint: { en: `Like ${example} or ${serial}`, sk: `Napríklad ${example} alebo ${serial}`, cs: `Například ${example} nebo ${serial}` },
+    check: (address) => void parseAddress(address),
+  };
+}
