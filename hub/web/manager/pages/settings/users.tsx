@@ -48,7 +48,6 @@ const t = messages({
   groupAdmin: { en: 'Administration', sk: 'Správa', cs: 'Správa' },
 });
 
-/** The users form: a user as the hub answers it, plus the password, which the hub takes but never answers. */
 /** The user as the form holds it: a new password and PIN typed (empty: kept), or the PIN to be removed. */
 type UserForm = HubUser & { password?: string; pin?: string; removePin?: boolean };
 
