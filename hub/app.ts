@@ -17,7 +17,7 @@ import { answersWhenDurable } from './http/durable.js';
 import type { Logger } from './core/log.js';
 import { documentJson } from './openapi.js';
 import { docsAssets, docsRoutes } from './http/docs.js';
-import { kdsPage, securityHeaders, webPage } from './http/pages.js';
+import { kdsPage, posPage, securityHeaders, webPage } from './http/pages.js';
 import { authRoutes, requireSession } from './resources/auth/routes.js';
 import { AuthService, tokenFromHeader } from './resources/auth/service.js';
 import { hasRight, requireRight, type Caller } from './http/caller.js';
@@ -233,8 +233,9 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
   });
   app.use('/api', api);
 
-  // The pages (hub/http/pages.ts: the kitchen display, the manager's page at /), after the API so they never shadow an /api path.
+  // The pages (hub/http/pages.ts: the kitchen display, the register at /pos/, the manager's page at /), after the API so they never shadow an /api path.
   app.use(kdsPage(deps.config.locale));
+  app.use(posPage(deps.config.locale));
   app.use(webPage(deps.config.locale));
   app.use((req) => {
     throw errors.routeNotFound(req.originalUrl.split('?')[0]);

@@ -6,7 +6,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 /** The rooms of the browser code under hub/web, and the rooms each may import from. */
-const BROWSER_ROOMS = { manager: ['manager', 'shared'], kds: ['kds', 'shared'], hq: ['hq', 'shared'], shared: ['shared'] };
+const BROWSER_ROOMS = { manager: ['manager', 'shared'], kds: ['kds', 'shared'], hq: ['hq', 'shared'], register: ['register', 'shared'], shared: ['shared'] };
 /**
  * Server modules the pages may bundle: pure modules importing nothing but each other — the rights
  * and their presets (so the page offers exactly the rights the hub checks), the CSV writer (so a
@@ -27,7 +27,7 @@ export default tseslint.config(
     },
   },
   {
-    // The manager's page, the kitchen display and what they share run in the browser.
+    // The manager's page, the kitchen display, the register and what they share run in the browser.
     files: [`hub/web/{${Object.keys(BROWSER_ROOMS).join(',')}}/**/*.{ts,tsx}`],
     languageOptions: { globals: { ...globals.browser } },
   },
@@ -37,7 +37,7 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.browser }, sourceType: 'script' },
   },
   {
-    // Browser code and server code stay apart; the two pages share only hub/web/shared.
+    // Browser code and server code stay apart; the pages share only hub/web/shared.
     files: ['hub/**/*.{ts,tsx}', 'drivers/**/*.ts', 'db/**/*.ts'],
     plugins: { poshub: { rules: { rooms: roomsRule() } } },
     rules: { 'poshub/rooms': 'error' },

@@ -1,6 +1,7 @@
 /**
  * `npm run screenshots`: the manager's page at laptop and tablet sizes, every view, into
- * test/web/screenshots/<size>/ (git-ignored), for a person to look at. Not a test: it used to be
+ * test/web/screenshots/<size>/ (git-ignored), and the register's screens on a phone, a tablet and a
+ * laptop into test/web/screenshots/register/<size>/ (scripts/screenshots-register.ts), for a person to look at. Not a test: it used to be
  * one (test/web/manager.test.ts), where it took two minutes of browser time; the suite keeps the
  * cheap part, every view rendering without a page error at one size.
  *   npm run screenshots [-- --out=/tmp/shots]
@@ -17,6 +18,7 @@ import { expect2xx, item, register, restaurant } from '../test/tickets/fixture.j
 import { ensureWebBuild } from '../test/web/build.js';
 import { chromiumAvailable, launchChromium } from '../test/support/chromium.js';
 import { managerViews } from '../test/support/manager-views.js';
+import { registerTour } from './screenshots-register.js';
 
 const out = process.argv.find((a) => a.startsWith('--out='))?.slice('--out='.length);
 const SHOTS = out ? `${resolve(out)}/` : fileURLToPath(new URL('../test/web/screenshots/', import.meta.url));
@@ -80,6 +82,7 @@ async function main(): Promise<void> {
       await context.close();
       say(`${dir}: ${managerViews({ ticketId: '', stocktakingId: '' }).length + 1} screenshots`);
     }
+    await registerTour(hub, browser, SHOTS, errors, say);
   } finally {
     await browser.close();
     await hub.close();

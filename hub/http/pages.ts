@@ -12,12 +12,16 @@
  * - The kitchen display (kds.html) at `/kds/<orderEndpointName>`, the pass at `/kds/<name>/expo`
  *   and `/expo`, and the endpoint picker at `/kds`. Served without a token (CONTRACT §11): the
  *   page logs in itself. Its hashed scripts come from /assets, which the manager's router serves.
+ * - The register (pos.html, issue 29) at `/pos/`, with its web app manifest and its service worker
+ *   (`/pos/sw.js`, scope `/pos/`: it keeps the page and its assets so a register starts without the
+ *   network). Served without a token like the display: the page pairs and logs in itself.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import { errors } from './errors.js';
+import { t, type Language } from '../i18n/index.js';
 
 /**
  * The Content-Security-Policy of every page the hub (or HQ) serves (CONTRACT §12 "Pages"): scripts
@@ -68,6 +72,7 @@ which builds it) and reload.</p>${more}</body></html>`;
 }
 const MANAGER_NOT_BUILT = notBuilt('POS Hub', "The manager's page", '<p>The API is up: <a href="/api/docs">/api/docs</a>.</p>');
 const KDS_NOT_BUILT = notBuilt('Kitchen display', 'The display page');
+const POS_NOT_BUILT = notBuilt('Register', 'The register page');
 
 /**
  * Sends a built HTML page, never cached: a tablet left on for weeks picks up a new build at its next
@@ -158,5 +163,50 @@ export function kdsPage(language = 'en', dir: string = WEB_DIST): Router {
   const router = Router();
   const file = join(dir, 'kds.html');
   for (const path of KDS_PATHS) router.get(path, (_req, res) => sendPage(res, file, KDS_NOT_BUILT, language));
+  return router;
+}
+
+/** The register's paths: the page itself (its screens are not in the path), the manifest and the service worker. */
+export const POS_PATHS = ['/pos', '/pos/'];
+
+/**
+ * The register's web app manifest, in the shop's language: what a tablet's "Add to home screen"
+ * names the app and opens (the register's own scope, full screen without the browser's bar).
+ */
+export function posManifest(language: Language): Record<string, unknown> {
+  return {
+    name: t(language, 'pos.appName'),
+    short_name: t(language, 'pos.appShortName'),
+    lang: language,
+    start_url: '/pos/',
+    scope: '/pos/',
+    id: '/pos/',
+    display: 'standalone',
+    orientation: 'any',
+    background_color: '#10151c',
+    theme_color: '#10151c',
+    icons: [
+      { src: '/pos-icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+      { src: '/pos-icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+      { src: '/pos-icon.svg', sizes: 'any', type: 'image/svg+xml', purpose: 'any' },
+    ],
+  };
+}
+
+export function posPage(language: Language = 'en', dir: string = WEB_DIST): Router {
+  const router = Router();
+  const file = join(dir, 'pos.html');
+  for (const path of POS_PATHS) router.get(path, (_req, res) => sendPage(res, file, POS_NOT_BUILT, language));
+  router.get('/pos/manifest.webmanifest', (_req, res) => {
+    res.setHeader('Cache-Control', 'no-cache');
+    res.type('application/manifest+json').send(JSON.stringify(posManifest(language)));
+  });
+  // The worker is checked for updates at every start of the page (never cached by HTTP), so a new build reaches the tablets.
+  router.get('/pos/sw.js', (_req, res, next) => {
+    const worker = join(dir, 'pos-sw.js');
+    if (!existsSync(worker)) return next();
+    res.setHeader('Cache-Control', 'no-cache');
+    res.type('text/javascript').send(readFileSync(worker, 'utf8'));
+  });
   return router;
 }

@@ -1,6 +1,8 @@
 /**
- * Builds the browser code of hub/web — the manager's page (manager/), the kitchen display (kds/)
- * and what both use (shared/) — into hub/web/dist, which hub/http/pages.ts serves at `/` and `/kds`.
+ * Builds the browser code of hub/web — the manager's page (manager/), the kitchen display (kds/),
+ * the register (register/) and what they share (shared/) — into hub/web/dist, which
+ * hub/http/pages.ts serves at `/`, `/kds` and `/pos/`. Files in public/ (the register's icons) are
+ * copied as they are.
  * `npm run web:dev` serves it with hot reload and forwards /api to a hub on :8080.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -44,14 +46,20 @@ export default defineConfig({
     target: 'es2022',
     assetsInlineLimit: 0,
     reportCompressedSize: false,
-    // Two pages: the manager's (index.html, at /) and the kitchen display (kds.html, at /kds/<name>).
+    // Four pages: the manager's (index.html, at /), the kitchen display (kds.html, at /kds/<name>), the
+    // register (pos.html, at /pos/) and head office's page (hq.html, served by HQ at /hq/, not by the
+    // hub); and the register's service worker, under a fixed name (pos-sw.js, served as /pos/sw.js): a
+    // worker's address must stay the same from build to build.
     rolldownOptions: {
       input: {
         main: fileURLToPath(new URL('./index.html', import.meta.url)),
         kds: fileURLToPath(new URL('./kds.html', import.meta.url)),
         // Head office's page (hq.html), served by HQ at /hq/, not by the hub.
         hq: fileURLToPath(new URL('./hq.html', import.meta.url)),
+        pos: fileURLToPath(new URL('./pos.html', import.meta.url)),
+        'pos-sw': fileURLToPath(new URL('./register/sw.ts', import.meta.url)),
       },
+      output: { entryFileNames: (chunk) => (chunk.name === 'pos-sw' ? 'pos-sw.js' : 'assets/[name]-[hash].js') },
     },
   },
   server: {

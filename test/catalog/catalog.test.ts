@@ -236,3 +236,17 @@ describe('recipes read as words', () => {
     expect(r.receipt).toEqual([{ pluId: { code: 1, stockName: 'Sklad', name: 'Múka' }, quantity: 0.1 }]);
   });
 });
+
+describe('modifiers of a plu (issue 29)', () => {
+  it('a plu lists the modifiers a register offers with it: existing ones, each once (else 400 naming the entry)', async () => {
+    await expect2xx(hub.call('POST', '/api/modifiers', { id: 'side', name: 'Príloha', minimumSelectedOptionsCount: 1, maximumSelectedOptionsCount: 1, options: [{ id: 'fries', name: 'Hranolky' }] }));
+    await expect2xx(hub.call('POST', '/api/modifiers', { id: 'extra', name: 'Navyše', maximumSelectedOptionsCount: 2, options: [{ id: 'bacon', name: 'Slanina' }] }));
+    const made = await expect2xx(plu({ code: 130, name: 'Rezeň', modifierIds: ['side', 'extra'] }));
+    expect(made.modifierIds).toEqual(['side', 'extra']);
+    expect((await expect2xx(plu({ code: 131, name: 'Čaj' }))).modifierIds).toEqual([]);
+    const unknown = await plu({ code: 132, name: 'X', modifierIds: ['side', 'nowhere'] });
+    expect([unknown.status, unknown.body.errors[0].memberName]).toEqual([400, 'modifierIds[1]']);
+    const twice = await plu({ code: 133, name: 'Y', modifierIds: ['side', 'side'] });
+    expect([twice.status, twice.body.errors[0].memberName]).toEqual([400, 'modifierIds[1]']);
+  });
+});

@@ -44,6 +44,8 @@ describe('login', () => {
         rights: ['TicketCreate'],
         language: null,
         device: expect.objectContaining({ name: 'BackOffice', envName: 'BackOffice' }),
+        // The back office closes no tickets: no DefaultFiscalName, no fiscal printer of its own.
+        fiscalDevice: null,
       },
     });
     // ≥128 random bits each, and two different secrets.

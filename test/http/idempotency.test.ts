@@ -83,3 +83,36 @@ describe('Idempotency-Key on ticket actions', () => {
     expect(fp1.journal).toHaveLength(1);
   });
 });
+
+describe('Idempotency-Key on PUT and DELETE (issue 29: a register working offline)', () => {
+  it('replays a ticket PUT retried after a lost reply instead of meeting its own write as a stale _v, and makes its kitchen order once', async () => {
+    const { register, item } = await import('../tickets/fixture.js');
+    const cashier = await register(hub);
+    const as = (k: string) => ({ token: cashier.token, headers: { 'Idempotency-Key': k } });
+    // Made by the register, offline: its own id, created with PUT.
+    const id = 'reg-offline-0001';
+    const create = { name: 'Stôl 9', items: [item(1, 1)] };
+    const first = await hub.call('PUT', `/api/tickets/${id}`, create, as('put-1'));
+    const again = await hub.call('PUT', `/api/tickets/${id}`, create, as('put-1'));
+    expect([first.status, again.status]).toEqual([201, 201]);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(first.body);
+
+    // An update carrying the _v it was made on: the retry gets the stored answer, not a 409.
+    const update = { ...create, items: [item(1, 1, { id: 1 }), item(2, 2)], _v: first.body._v };
+    const u1 = await hub.call('PUT', `/api/tickets/${id}`, update, as('put-2'));
+    const u2 = await hub.call('PUT', `/api/tickets/${id}`, update, as('put-2'));
+    expect([u1.status, u2.status]).toEqual([200, 200]);
+    expect(u2.body).toEqual(u1.body);
+    expect(u2.body._v).toBe(first.body._v + 1);
+    // Without the key the same retry is refused as stale: the key is what makes it safe.
+    expect((await hub.call('PUT', `/api/tickets/${id}`, update, { token: cashier.token })).status).toBe(409);
+    const orders = (await hub.call('GET', `/api/orders?ticketId=${id}&$sort=createdAt`)).body.items;
+    expect(orders.map((o: any) => o.items.map((i: any) => [i.name, i.quantity]))).toEqual([[['Gulyás', 1]], [['Šopský šalát', 2]]]);
+
+    const d1 = await hub.call('DELETE', `/api/tickets/${id}`, undefined, as('del-1'));
+    const d2 = await hub.call('DELETE', `/api/tickets/${id}`, undefined, as('del-1'));
+    expect([d1.status, d2.status]).toEqual([200, 200]);
+    expect(d2.body).toEqual(d1.body);
+  });
+});

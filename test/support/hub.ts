@@ -51,9 +51,10 @@ let userSeq = 0;
  * `printing`: start the print workers with these timings (short backoffs and timeouts keep printer tests fast).
  * `syncFd`: how the WAL is flushed (durability tests hold, count or fail the fsync). `log`: a logger to read back.
  * `backupKeep`: POS_HUB_BACKUP_KEEP (14 when left out).
+ * `port`: listen there (a hub restarted where a browser page expects it); default a free one.
  */
 export async function startHub(
-  opts: { clock?: FakeClock; timeZone?: string; locale?: 'en' | 'sk' | 'cs'; rateLimit?: number; dataDir?: string; printing?: PrintingOptions; syncFd?: SyncFd; metricsToken?: string; log?: Logger; backupKeep?: number } = {},
+  opts: { clock?: FakeClock; timeZone?: string; locale?: 'en' | 'sk' | 'cs'; rateLimit?: number; dataDir?: string; printing?: PrintingOptions; syncFd?: SyncFd; metricsToken?: string; log?: Logger; backupKeep?: number; port?: number } = {},
 ): Promise<TestHub> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'poshub-test-'));
   const db = openDb(join(dataDir, 'hub.sqlite'), { syncFd: opts.syncFd });
@@ -68,7 +69,7 @@ export async function startHub(
   // Print workers run only for tests that ask (with their timings): elsewhere jobs stay queued, as written.
   if (opts.printing) services.printing.start();
   const server: Server = await new Promise((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    const s = app.listen(opts.port ?? 0, '127.0.0.1', () => resolve(s));
   });
   answerClientErrors(server);
   // As hub/main.ts: the client (undici) closes idle sockets first, never the server under a request.

@@ -1,4 +1,4 @@
-/** PATCH /api/tickets?action=Handover|Takeover|Relocate (CONTRACT §6, §11): rights, all or nothing. */
+/** PATCH /api/tickets?action=Handover|Takeover|Relocate|Split (CONTRACT §6, §11; Split: issue 29): rights, all or nothing. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHub, type TestHub } from '../support/hub.js';
 import { expect2xx, item, register, restaurant } from './fixture.js';
@@ -109,6 +109,69 @@ describe('Relocate', () => {
     const r = await patch(ben, 'Relocate', { ids: [t.id] });
     expect(r.status).toBe(400);
     expect(r.body.errors[0].memberName).toBe('location');
+  });
+});
+
+describe('Split (issue 29)', () => {
+  const orders = async (id: string) =>
+    (await hub.call('GET', `/api/orders?ticketId=${id}&$sort=createdAt`)).body.items.map((o: any) => [o.kind, o.items.map((i: any) => `${i.quantity}× ${i.name}`).join(', ')]);
+  const voids = () => (hub.db.$client.prepare("SELECT total(void_quantity) AS n FROM sales_totals WHERE dimension = 'total'").get() as { n: number }).n;
+
+  it('moves items by quantity to a new ticket under the register\'s id: totals exact, no kitchen order, no void, no Storno', async () => {
+    // Ben holds neither Storno nor TicketSetDiscount: moving items is neither.
+    const t = await expect2xx(
+      hub.call('POST', '/api/tickets', { name: 'Stôl 4', location: { tableName: '4', zoneName: 'Hall' }, items: [item(1, 2), item(3, 3, { comment: 'cold' }), item(2, 1)] }, { token: ben.token }),
+    );
+    expect(t.totalPrice.amount).toBe(24.9);
+    const before = await orders(t.id);
+    const r = await patch(ben, 'Split', { ids: [t.id], items: [{ id: 1, quantity: 1 }, { id: 2, quantity: 3 }], target: { id: 'reg1-split-0001', name: 'Stôl 4 / 2', location: { tableName: '4', zoneName: 'Hall' } } });
+    expect(r.status).toBe(200);
+    const [source, target] = r.body;
+    expect(source.items.map((i: any) => [i.id, i.plu.code, i.quantity])).toEqual([
+      [1, 1, 1],
+      [3, 2, 1],
+    ]);
+    expect(target).toMatchObject({ id: 'reg1-split-0001', name: 'Stôl 4 / 2', location: { tableName: '4' }, employee: { userName: ben.userName }, state: 'Opened' });
+    expect(target.items.map((i: any) => [i.id, i.plu.code, i.quantity, i.comment])).toEqual([
+      [1, 1, 1, null],
+      [2, 3, 3, 'cold'],
+    ]);
+    expect([source.totalPrice.amount, target.totalPrice.amount]).toEqual([11.4, 13.5]);
+    expect(source.totalPrice.amount + target.totalPrice.amount).toBeCloseTo(t.totalPrice.amount, 10);
+    // The kitchen cooks nothing again and cancels nothing.
+    expect(await orders(t.id)).toEqual(before);
+    expect(await orders(target.id)).toEqual([]);
+    expect((await stored(t.id))._v).toBe(2);
+  });
+
+  it('joins tables: everything onto an open ticket deletes the emptied source; voids and orders untouched', async () => {
+    const a = await open(anna, '7');
+    const b = await open(anna, '8');
+    const voidsBefore = voids();
+    const r = await patch(anna, 'Split', { ids: [a.id], items: [{ id: 1, quantity: 1 }], target: { id: b.id } });
+    expect(r.status).toBe(200);
+    expect(r.body.map((x: any) => [x.id, x.items.length, x.totalPrice.amount])).toEqual([[b.id, 2, 13.8]]);
+    expect((await hub.call('GET', `/api/tickets/${a.id}`)).status).toBe(404);
+    expect(voids()).toBe(voidsBefore);
+  });
+
+  it("needs TicketUpdateAny for another's ticket and TicketCreate for a new one; refuses more than an item holds, all or nothing", async () => {
+    const evas = await open(eva);
+    const others = await patch(ben, 'Split', { ids: [evas.id], items: [{ id: 1, quantity: 1 }], target: { id: 'reg1-split-0002' } });
+    expect([others.status, others.body.errorCode]).toEqual([403, 2]);
+    expect(others.body.detail).toContain('TicketUpdateAny');
+    const cannotCreate = await register(hub, ['TicketUpdate', 'TicketUpdateAny']);
+    const noCreate = await patch(cannotCreate, 'Split', { ids: [evas.id], items: [{ id: 1, quantity: 1 }], target: { id: 'reg1-split-0003' } });
+    expect(noCreate.status).toBe(403);
+    expect(noCreate.body.detail).toContain('TicketCreate');
+    const tooMuch = await patch(anna, 'Split', { ids: [evas.id], items: [{ id: 1, quantity: 2 }], target: { id: 'reg1-split-0004' } });
+    expect([tooMuch.status, tooMuch.body.errors[0].memberName]).toEqual([400, 'items[0].quantity']);
+    const noItem = await patch(anna, 'Split', { ids: [evas.id], items: [{ id: 9, quantity: 1 }], target: { id: 'reg1-split-0004' } });
+    expect([noItem.status, noItem.body.errors[0].memberName]).toEqual([400, 'items[0].id']);
+    const itself = await patch(anna, 'Split', { ids: [evas.id], items: [{ id: 1, quantity: 1 }], target: { id: evas.id } });
+    expect([itself.status, itself.body.errors[0].memberName]).toEqual([400, 'target.id']);
+    expect(await stored(evas.id)).toMatchObject({ _v: 1, items: [{ id: 1, quantity: 1 }] });
+    expect((await hub.call('GET', '/api/tickets/reg1-split-0004')).status).toBe(404);
   });
 });
 

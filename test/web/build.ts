@@ -17,10 +17,13 @@ function newest(path: string): number {
 
 export async function ensureWebBuild(): Promise<void> {
   const built = join(WEB, 'dist', 'index.html');
-  // The server's pure modules the page bundles too (the rights on the users form and its presets, the rules both sides apply).
-  const sources = Math.max(...['manager', 'kds', 'hq', 'shared', 'index.html', 'kds.html', 'hq.html', 'vite.config.ts', '../http/rights.ts', '../http/presets.ts', '../core/rules.ts'].map((p) => newest(join(WEB, p))));
-  // The kitchen display (kds.html) is the build's second page.
-  if (existsSync(built) && existsSync(join(WEB, 'dist', 'kds.html')) && existsSync(join(WEB, 'dist', 'hq.html')) && statSync(built).mtimeMs >= sources) return;
+  // The server's pure modules the pages bundle too (the rights on the users form and its presets, the rules both sides apply).
+  const sources = Math.max(
+    ...['manager', 'kds', 'hq', 'register', 'shared', 'public', 'index.html', 'kds.html', 'hq.html', 'pos.html', 'vite.config.ts', '../http/rights.ts', '../http/presets.ts', '../core/rules.ts'].map((p) => newest(join(WEB, p))),
+  );
+  // The kitchen display (kds.html), head office's page (hq.html) and the register (pos.html, its service worker) are the build's other pages.
+  const complete = ['kds.html', 'hq.html', 'pos.html', 'pos-sw.js'].every((f) => existsSync(join(WEB, 'dist', f)));
+  if (existsSync(built) && complete && statSync(built).mtimeMs >= sources) return;
   const { build } = await import('vite');
   await build({ configFile: join(WEB, 'vite.config.ts'), logLevel: 'error' });
 }

@@ -20,7 +20,7 @@ export function requireSession(auth: AuthService): RequestHandler {
   };
 }
 
-const sessionShape = (device: z.ZodObject) => ({
+const sessionShape = (device: z.ZodObject, fiscal: z.ZodObject) => ({
   expiresAt: z.string().meta({ format: 'date-time', description: 'When the access token stops working.' }),
   user: z.object({
     id: z.string(),
@@ -29,6 +29,15 @@ const sessionShape = (device: z.ZodObject) => ({
     rights: z.array(z.enum(RIGHTS)),
     language: z.enum(LANGUAGES).nullable().meta({ description: "The user's own language; null: the shop's (the page's `<html lang>`)." }),
     device,
+    fiscalDevice: fiscal
+      .pick({ driver: true, isActive: true, status: true })
+      .extend({ name: z.string() })
+      .nullable()
+      .meta({
+        description:
+          "The fiscal printer the session's device closes its tickets on (its setting DefaultFiscalName): its driver (eKasa rounds cash, " +
+          'CONTRACT §8) and status, for a register without SettingsRead. null: none set, or no such fiscal device.',
+      }),
   }),
 });
 const tokenShape = {
@@ -39,8 +48,8 @@ const tokenShape = {
 /** `{tokenId, refreshToken, expiresAt, user}`: what a login answers (a kitchen display's pairing too, with more). */
 export const sessionTokens = (extra: z.ZodRawShape = {}, name?: string): Composed => ({
   name,
-  uses: ['devices'],
-  compose: (model) => z.object({ ...tokenShape, ...sessionShape(model('devices')), ...extra }),
+  uses: ['devices', 'fiscaldevices'],
+  compose: (model) => z.object({ ...tokenShape, ...sessionShape(model('devices'), model('fiscaldevices')), ...extra }),
 });
 
 const tags = ['Auth'];
@@ -83,7 +92,7 @@ export const authRoutes = routes<{ auth: AuthService }>([
     tags,
     summary: 'The current session',
     description: 'Needs a valid token; no right.',
-    responses: { 200: { description: 'The session behind the token.', schema: { name: 'Session', uses: ['devices'], compose: (model) => z.object(sessionShape(model('devices'))) } } },
+    responses: { 200: { description: 'The session behind the token.', schema: { name: 'Session', uses: ['devices', 'fiscaldevices'], compose: (model) => z.object(sessionShape(model('devices'), model('fiscaldevices'))) } } },
     errors: [ERR.unauthenticated()],
     handler:
       ({ auth }) =>

@@ -22,6 +22,8 @@ import type { ResourceService } from '../engine/service.js';
 import * as repo from './repo.js';
 import { LoginThrottle } from './throttle.js';
 import { HashGate } from './hash-gate.js';
+import { fiscalDevices } from '../fiscaldevices/resource.js';
+import { readFiscalStatus, type FiscalStatus } from '../fiscaldevices/store.js';
 
 /** `password`, or `pin` on a paired register (with its key in X-Register-Key): exactly one of them. */
 export const loginSchema = z.object({
@@ -64,7 +66,19 @@ const newToken = () => randomBytes(32).toString('base64url');
 
 export interface SessionView {
   expiresAt: string;
-  user: { id: string; userName: string; name: string; rights: string[]; language: Language | null; device: Doc };
+  user: { id: string; userName: string; name: string; rights: string[]; language: Language | null; device: Doc; fiscalDevice: SessionFiscalDevice | null };
+}
+
+/**
+ * The fiscal printer the session's device closes its tickets on (its DefaultFiscalName), as much of it
+ * as a register needs without SettingsRead (CONTRACT §12 keeps the fiscal devices' list behind it): the
+ * driver (eKasa rounds cash to 5 cents, §8) and the status (out of paper, offline) to tell the cashier.
+ */
+export interface SessionFiscalDevice {
+  name: string;
+  driver: string;
+  isActive: boolean;
+  status: FiscalStatus;
 }
 
 export class AuthService {
@@ -241,8 +255,16 @@ export class AuthService {
         language: caller.language ?? null,
         // The device as GET /api/devices answers it: never its secret settings nor its register key (CONTRACT §12).
         device: { ...withoutSecretSettings(withoutKeyHash(device?.doc ?? caller.device)), _v: device?.v },
+        fiscalDevice: this.fiscalDeviceOf(device?.doc),
       },
     };
+  }
+
+  private fiscalDeviceOf(device: Doc | undefined): SessionFiscalDevice | null {
+    const name = (device?.settings as Record<string, string> | undefined)?.DefaultFiscalName;
+    const fiscal = name ? getStored(this.ctx.db, fiscalDevices, name) : undefined;
+    if (!fiscal) return null;
+    return { name: String(fiscal.doc.name), driver: String(fiscal.doc.driver), isActive: fiscal.doc.isActive === true, status: readFiscalStatus(this.ctx.db, String(fiscal.doc.name)) };
   }
 
   refresh(raw: unknown): SessionView & { tokenId: string; refreshToken: string } {

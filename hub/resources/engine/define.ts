@@ -122,8 +122,8 @@ export interface ResourceDef {
     prepareAsync?(body: Doc, caller: Caller): Promise<unknown>;
     /** Inside the write transaction: complete server-owned fields, check references and extra rights. */
     prepare?(input: WriteInput): Doc;
-    /** Inside the write transaction, after the row is stored: side effects such as kitchen orders. */
-    afterWrite?(input: { caller: Caller; before?: Doc; after: Doc; ctx: EngineContext }): void;
+    /** Inside the write transaction, after the row is stored: side effects such as kitchen orders. `extra`: as prepare got it. */
+    afterWrite?(input: { caller: Caller; before?: Doc; after: Doc; ctx: EngineContext; extra?: unknown }): void;
     beforeDelete?(input: { caller: Caller; existing: Doc; ctx: EngineContext }): void;
     /** At read time: derived fields (the clock), hidden fields removed (some only from some readers: `caller`). */
     present?(doc: Doc, ctx: EngineContext, caller?: Caller): Doc;

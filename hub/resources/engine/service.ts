@@ -264,7 +264,7 @@ export class ResourceService {
     }
     const v = existing ? existing.v + 1 : 1;
     putStored(this.ctx.db, def, key, doc, v, this.ctx.clock.now().getTime());
-    if (caller) def.hooks?.afterWrite?.({ caller, before: existing?.doc, after: doc, ctx: this.ctx });
+    if (caller) def.hooks?.afterWrite?.({ caller, before: existing?.doc, after: doc, ctx: this.ctx, extra });
     return this.present({ doc, v });
   }
 }

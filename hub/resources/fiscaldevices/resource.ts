@@ -46,6 +46,8 @@ export const fiscalDevices = defineResource({
     isActive: { type: 'bool', column: 'is_active' },
     driver: { type: 'enum', column: 'driver', enumValues: FISCAL_DRIVER_NAMES },
   },
+  // SettingsRead (CONTRACT §12). A register learns its own fiscal printer's driver and status from its
+  // session (GET /api/auth: user.fiscalDevice), not from this list.
   read: { right: 'SettingsRead' },
   collate: ['name'],
   rights: { create: 'FiscalDeviceCreate', update: 'FiscalDeviceUpdate', delete: 'FiscalDeviceDelete' },

@@ -1,4 +1,4 @@
-import { belowMinimum, pluExists, pluName } from './store.js';
+import { belowMinimum, modifierExists, pluExists, pluName } from './store.js';
 import { z } from 'zod';
 import { errors } from '../../http/errors.js';
 import { toScaled } from '../../core/money.js';
@@ -75,6 +75,14 @@ export const plus = defineResource({
       .nullable()
       .default(null)
       .describe('The unit its stock is counted in (`ks`, `kg`, `l`, `fľ.`…; at most 16 characters): every stock figure of it is in this unit. Null: pieces.'),
+    modifierIds: z
+      .array(idKey())
+      .max(50)
+      .default([])
+      .describe(
+        'The modifiers (ids of /api/modifiers) a register offers when this plu is sold, in the order it shows them, each with its ' +
+          'min/max rules (issue 29: without it a register cannot tell which options go with which product).',
+      ),
   }),
   // A recipe's parts answer with their plu's name.
   answered: { receipt: z.array(z.object({ pluId: pluRef().extend({ name: z.string() }), quantity: z.number() })) },
@@ -123,6 +131,11 @@ export const plus = defineResource({
       requireExisting(ctx, stocks, body.stockName as string, 'stockName');
       (body.orderEndpointNames as string[]).forEach((n, i) => requireExisting(ctx, orderEndpoints, n, `orderEndpointNames[${i}]`));
       if (body.category !== null) requireExisting(ctx, categories, body.category as string, 'category');
+      const modifierIds = body.modifierIds as string[];
+      modifierIds.forEach((id, i) => {
+        if (!modifierExists(ctx.db, id)) throw errors.member(`modifierIds[${i}]`, 'error.notFound', { resource: 'Modifier', key: id });
+        if (modifierIds.indexOf(id) !== i) throw errors.member(`modifierIds[${i}]`, 'plu.modifierTwice', { id }, 'Unique');
+      });
       if (body.minimumQuantity !== null && body.type !== 'StockItem') throw errors.member('minimumQuantity', 'plu.minimumOnlyStockItem');
       const parts = body.receipt as Array<{ pluId: { code: number; stockName: string }; quantity: number }>;
       if (parts.length && body.type !== 'Recipe') throw errors.member('receipt', 'plu.partsOnlyRecipe');

@@ -14,3 +14,8 @@ export function pluName(db: Db, ref: { code: number; stockName: string }): strin
 
 /** A StockItem whose stock is below its minimum quantity (filter IsBelowMinimum). */
 export const belowMinimum = (): SQL => sql`(plus.minimum_quantity IS NOT NULL AND plus.stock_quantity < plus.minimum_quantity)`;
+
+/** True when a modifier with this id exists (a plu's modifierIds; read here, not through the modifiers resource, which imports the plus'). */
+export function modifierExists(db: Db, id: string): boolean {
+  return !!rawSql.get(db, 'SELECT 1 AS hit FROM modifiers WHERE id = ?', [id]);
+}

@@ -1,5 +1,5 @@
 /**
- * Batch actions (PATCH /api/tickets?action=Handover|Takeover|Relocate) and the preliminary bill.
+ * Batch actions (PATCH /api/tickets?action=Handover|Takeover|Relocate|Split) and the preliminary bill.
  * A batch is all or nothing: every ticket is checked and stored in one transaction.
  */
 import { activeUserDoc } from './store.js';
@@ -10,16 +10,18 @@ import { errors } from '../../http/errors.js';
 import { enqueuePrintJob, getJob, type PrintJob } from '../../printing/store.js';
 import { devices } from '../devices/resource.js';
 import type { Doc, EngineContext } from '../engine/define.js';
-import { idKey, nameKey, nullableText } from '../engine/fields.js';
-import { getStored } from '../engine/repo.js';
+import { decimal, idKey, MAX_INT32, nameKey, nullableText, text } from '../engine/fields.js';
+import { deleteStored, getStored } from '../engine/repo.js';
+import { dec, toJsonNumber } from '../../core/money.js';
+import { fieldMessage } from '../../i18n/say.js';
 import type { ResourceService } from '../engine/service.js';
 import { parseOr400 } from '../engine/validate.js';
 import { orderEndpoints } from '../orderendpoints/resource.js';
 import { paymentTypeName, paymentTypes } from '../paymenttypes/resource.js';
 import { issuedReceiptOf } from './store.js';
-import { requireNotBusy, requireOpen, requireUpdateOf } from './resource.js';
+import { requireNotBusy, requireOpen, requireUpdateOf, type SplitMove } from './resource.js';
 
-export const TICKET_ACTIONS = ['Handover', 'Takeover', 'Relocate'] as const;
+export const TICKET_ACTIONS = ['Handover', 'Takeover', 'Relocate', 'Split'] as const;
 type Action = (typeof TICKET_ACTIONS)[number];
 
 const ids = z.array(idKey()).min(1).max(500);
@@ -27,7 +29,55 @@ export const actionSchemas = {
   Handover: z.object({ ids, userName: z.string().min(1).max(64) }),
   Takeover: z.object({ ids }),
   Relocate: z.object({ ids, location: z.object({ tableName: nullableText().default(null), zoneName: nullableText().default(null) }) }),
+  Split: z.object({
+    ids: z.array(idKey()).length(1).describe('The one open ticket the items come from.'),
+    items: z
+      .array(
+        z.object({
+          id: z.number().int().min(1).max(MAX_INT32).describe("The item's `id` on the source ticket."),
+          quantity: decimal().refine((n) => n > 0, fieldMessage('field.positive')).describe('How much of it moves (at most its quantity).'),
+        }),
+      )
+      .min(1)
+      .max(1000),
+    target: z
+      .object({
+        id: idKey().describe('An open ticket to add the items to, or the id of a new one (a register makes its own ids).'),
+        name: text().optional().describe('A new ticket only: its name.'),
+        location: z.object({ tableName: nullableText().default(null), zoneName: nullableText().default(null) }).nullable().optional().describe('A new ticket only: its table.'),
+      })
+      .describe('Where the items go.'),
+  }),
 };
+
+type SplitBody = z.output<(typeof actionSchemas)['Split']>;
+type StoredItem = { id: number; type: string; quantity: number; plu: { code: number; stockName: string }; unitPrice: { amount: number }; discountRate: number; modifiers: Array<{ modifierId: string; optionId: string; quantity: number }>; comment: string | null };
+
+/** A stored item as a body carries it (prices and discounts as they are; names and totals are the server's). */
+const itemBody = (i: StoredItem, id = i.id, quantity = i.quantity) => ({
+  id,
+  plu: { code: i.plu.code, stockName: i.plu.stockName },
+  type: i.type,
+  quantity,
+  unitPrice: { amount: i.unitPrice.amount },
+  discountRate: i.discountRate,
+  modifiers: i.modifiers.map((m) => ({ modifierId: m.modifierId, optionId: m.optionId, quantity: m.quantity })),
+  comment: i.comment,
+});
+
+/** A stored ticket as a PUT body would carry it, with `items` in its place. */
+const ticketBody = (doc: Doc, items: unknown[]): Record<string, unknown> => ({
+  id: doc.id,
+  externalId: doc.externalId ?? null,
+  name: doc.name,
+  purchaseType: doc.purchaseType,
+  currencyLabel: doc.currencyLabel ?? null,
+  discountRate: doc.discountRate,
+  customer: doc.customer ? { id: (doc.customer as { id: string }).id } : null,
+  location: doc.location ?? null,
+  note: doc.note ?? null,
+  items,
+});
 
 export const preliminarySchema = z.object({ orderEndpointName: nameKey().optional() });
 /** The body of print_receipt_copy: where to print, like the preliminary bill's. */
@@ -49,6 +99,7 @@ export class TicketActions {
     if (!action) throw errors.member('action', 'member.notOneOf', { value: String(actionName ?? ''), values: TICKET_ACTIONS.join(', ') }, actionName ? 'Invalid' : 'Required');
     const body = parseOr400(actionSchemas[action], raw) as { ids: string[]; userName?: string; location?: Doc };
     if (new Set(body.ids).size !== body.ids.length) throw errors.member('ids', 'tickets.idTwice', {}, 'Unique');
+    if (action === 'Split') return this.split(caller, body as unknown as SplitBody);
     let employee: { userName: string; name: string } | undefined;
     if (action === 'Handover') {
       const user = activeUserDoc(this.ctx.db, body.userName!);
@@ -78,6 +129,67 @@ export class TicketActions {
         const next: Doc = action === 'Relocate' ? { ...s.doc, location: body.location } : { ...s.doc, employee };
         return this.tickets.store(undefined, id, next, s);
       });
+    });
+  }
+
+  /**
+   * Split (issue 29): moves quantities of items from one open ticket to another open one, or to a new
+   * one under the id the register made, in one transaction. The moved items keep their plu, price,
+   * discount, modifiers and comment, and get the next free ids on the target; what is left of each stays
+   * on the source, which is deleted when nothing is left (tables joined). The bill as a whole does not
+   * change, so no kitchen order, no void, and no Storno right: TicketUpdate for one's own tickets and
+   * TicketUpdateAny for others' (as Relocate), TicketCreate for a new target. Totals are the ticket
+   * arithmetic of each side (CONTRACT §6).
+   */
+  private split(caller: Caller, body: SplitBody): Doc[] {
+    const sourceId = body.ids[0];
+    const targetId = body.target.id;
+    if (targetId === sourceId) throw errors.member('target.id', 'tickets.splitSameTicket', { id: sourceId });
+    return inTransaction(this.ctx.db, () => {
+      const source = getStored(this.ctx.db, this.tickets.def, sourceId);
+      if (!source) throw errors.member('ids[0]', 'tickets.notFound', { id: sourceId });
+      requireNotBusy(this.ctx, sourceId);
+      requireOpen(source.doc);
+      requireUpdateOf(caller, source.doc);
+      if (source.doc.returnOf) throw errors.member('ids[0]', 'tickets.splitReturn', { id: sourceId });
+      const target = getStored(this.ctx.db, this.tickets.def, targetId);
+      if (target) {
+        requireNotBusy(this.ctx, targetId);
+        requireOpen(target.doc);
+        if (target.doc.returnOf) throw errors.member('target.id', 'tickets.splitReturn', { id: targetId });
+      } else {
+        requireRight(caller, 'TicketCreate');
+      }
+
+      const left = new Map((source.doc.items as StoredItem[]).map((i) => [i.id, dec(i.quantity)]));
+      const targetItems = ((target?.doc.items as StoredItem[] | undefined) ?? []).map((i) => itemBody(i));
+      let nextId = Math.max(0, ...targetItems.map((i) => i.id)) + 1;
+      const seen = new Set<number>();
+      body.items.forEach((m, k) => {
+        const item = (source.doc.items as StoredItem[]).find((i) => i.id === m.id);
+        if (!item) throw errors.member(`items[${k}].id`, 'tickets.splitNoItem', { id: sourceId, item: m.id });
+        if (seen.has(m.id)) throw errors.member(`items[${k}].id`, 'tickets.splitItemTwice', { item: m.id }, 'Unique');
+        seen.add(m.id);
+        const rest = left.get(m.id)!.minus(dec(m.quantity));
+        if (rest.lt(0)) throw errors.member(`items[${k}].quantity`, 'tickets.splitAtMost', { item: m.id, max: item.quantity }, 'OutOfRange');
+        left.set(m.id, rest);
+        targetItems.push(itemBody(item, nextId++, m.quantity));
+      });
+      const sourceItems = (source.doc.items as StoredItem[]).filter((i) => left.get(i.id)!.gt(0)).map((i) => itemBody(i, i.id, toJsonNumber(left.get(i.id)!)));
+
+      const move: SplitMove = { split: true };
+      const targetDoc = target
+        ? ticketBody(target.doc, targetItems)
+        : { ...ticketBody({ id: targetId, name: body.target.name ?? '', purchaseType: source.doc.purchaseType, location: body.target.location ?? null, discountRate: 0 }, targetItems) };
+      const out: Doc[] = [];
+      if (sourceItems.length) {
+        out.push(this.tickets.store(caller, sourceId, this.tickets.validate(ticketBody(source.doc, sourceItems), sourceId).body, source, move));
+      } else {
+        // Everything moved (tables joined): nothing is left to pay here.
+        deleteStored(this.ctx.db, this.tickets.def, sourceId, source.v + 1, this.ctx.clock.now().getTime());
+      }
+      out.push(this.tickets.store(caller, targetId, this.tickets.validate(targetDoc, targetId).body, target, move));
+      return out;
     });
   }
 

@@ -84,6 +84,16 @@ export interface ReturnStart {
   returnOf: string;
 }
 
+/**
+ * What PATCH /api/tickets?action=Split hands the engine's write (as its `extra`): items move from one
+ * open ticket to another as they are. Nothing is taken off the bill or added to it, so the move makes
+ * no kitchen order and no void, and needs none of the rights for taking items back (Storno) or for
+ * choosing prices and discounts: the moved items keep the ones they had.
+ */
+export interface SplitMove {
+  split: true;
+}
+
 type CustomerRef = { id: string; fullName: string; cardSerialNumber: string | null; discountRate: number };
 
 /** Completes a `{id}` or `{cardSerialNumber}` reference from the stored customer (unknown: 400). */
@@ -402,7 +412,8 @@ export const tickets = defineResource({
       // A return started from a closed ticket copies its prices, discounts and customer from the
       // fiscal receipt: the caller chooses none of them, so none of the rights for choosing them apply.
       const returnOf = (existing?.returnOf as string | undefined) ?? (extra as ReturnStart | undefined)?.returnOf;
-      const copied = !existing && returnOf !== undefined;
+      const moved = (extra as SplitMove | undefined)?.split === true;
+      const copied = (!existing && returnOf !== undefined) || moved;
       if (existing) {
         requireNotBusy(ctx, existing.id);
         requireOpen(existing);
@@ -421,7 +432,7 @@ export const tickets = defineResource({
       }
       const { items, ownPrices, vatRates } = completeItems(ctx, body.items as ItemInput[]);
       const itemsBefore = (existing?.items as Doc[] | undefined) ?? [];
-      if (isStorno(itemsBefore, items)) requireRight(caller, 'Storno');
+      if (!moved && isStorno(itemsBefore, items)) requireRight(caller, 'Storno');
       if (!copied && itemDiscountChanged(itemsBefore, items)) requireRight(caller, 'TicketSetDiscount');
       // A price of one's own (CONTRACT §12): TicketSetPrice, unless this register sells at opened prices.
       // Only prices this write sets: an item priced earlier, or whose plu's price changed since, needs nothing.
@@ -457,7 +468,9 @@ export const tickets = defineResource({
         ...(returnOf !== undefined ? { returnOf } : {}),
       };
     },
-    afterWrite({ caller, before, after, ctx }) {
+    afterWrite({ caller, before, after, ctx, extra }) {
+      // Items moved to another ticket (a split) stay on the bill and were ordered already.
+      if ((extra as SplitMove | undefined)?.split === true) return;
       if (before) recordVoids(ctx, caller, after, before.items as Doc[], after.items as Doc[]);
       const { added, cancelled } = orderDeltas((before?.items as TicketItem[]) ?? [], after.items as TicketItem[]);
       if (added.length) createOrders(ctx, after, added, 'New');

@@ -26,11 +26,16 @@ export const ticketRoutes = routes<{ actions: TicketActions; closer: TicketClose
     path: '/api/tickets',
     operationId: 'tickets.batch',
     tags,
-    summary: 'Hand over, take over or relocate tickets, all or nothing',
+    summary: 'Hand over, take over, relocate or split tickets, all or nothing',
     description:
       'Only from the Sale environment. `Handover {ids, userName}` needs TicketHandover (and TicketUpdateAny for tickets of others); ' +
       "`Takeover {ids}` needs TicketTakeover and TicketUpdateAny; `Relocate {ids, location}` needs TicketUpdate for one's own " +
-      "tickets and TicketUpdateAny for others'.",
+      "tickets and TicketUpdateAny for others'. `Split {ids: [source], items: [{id, quantity}], target: {id, name?, location?}}` " +
+      'moves quantities of items from one open ticket to another open ticket, or to a new one with the id given (TicketCreate): a bill ' +
+      'split by items, items moved to another table, tables joined. The moved items keep their plu, price, discount, modifiers and ' +
+      'comment and take the next free ids on the target; a source left without items is deleted. The bill as a whole does not ' +
+      'change, so a split makes no kitchen order and no void and needs no Storno; the rights are those of Relocate on both tickets. ' +
+      'Answers the source (unless deleted) and the target.',
     rights: ['TicketHandover', 'TicketTakeover', 'TicketUpdate', 'TicketUpdateAny'],
     // GET and POST of this path are the engine's.
     sharedPath: true,
@@ -41,7 +46,7 @@ export const ticketRoutes = routes<{ actions: TicketActions; closer: TicketClose
     body: { required: true, schema: { oneOf: TICKET_ACTIONS.map((action) => named(`Ticket${action}`, z.object(actionSchemas[action].shape))) } },
     responses: { 200: { description: 'The affected tickets as stored.', schema: model('tickets', { array: true }) } },
     errors: [
-      ...bodyErrors('An unknown action, an invalid body, an id twice, an unknown ticket id or user name.'),
+      ...bodyErrors('An unknown action, an invalid body, an id twice, an unknown ticket id or user name; a split of an unknown item, of more than an item holds, of a return, or onto the source itself.'),
       ERR.unauthenticated(),
       saleOnly,
       ERR.stateForbids('A ticket in the request is closed.'),

@@ -598,8 +598,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Hand over, take over or relocate tickets, all or nothing
-         * @description Only from the Sale environment. `Handover {ids, userName}` needs TicketHandover (and TicketUpdateAny for tickets of others); `Takeover {ids}` needs TicketTakeover and TicketUpdateAny; `Relocate {ids, location}` needs TicketUpdate for one's own tickets and TicketUpdateAny for others'.
+         * Hand over, take over, relocate or split tickets, all or nothing
+         * @description Only from the Sale environment. `Handover {ids, userName}` needs TicketHandover (and TicketUpdateAny for tickets of others); `Takeover {ids}` needs TicketTakeover and TicketUpdateAny; `Relocate {ids, location}` needs TicketUpdate for one's own tickets and TicketUpdateAny for others'. `Split {ids: [source], items: [{id, quantity}], target: {id, name?, location?}}` moves quantities of items from one open ticket to another open ticket, or to a new one with the id given (TicketCreate): a bill split by items, items moved to another table, tables joined. The moved items keep their plu, price, discount, modifiers and comment and take the next free ids on the target; a source left without items is deleted. The bill as a whole does not change, so a split makes no kitchen order and no void and needs no Storno; the rights are those of Relocate on both tickets. Answers the source (unless deleted) and the target.
          */
         patch: operations["tickets.batch"];
         trace?: never;
@@ -2541,6 +2541,11 @@ export interface components {
              * @default null
              */
             unit: string | null;
+            /**
+             * @description The modifiers (ids of /api/modifiers) a register offers when this plu is sold, in the order it shows them, each with its min/max rules (issue 29: without it a register cannot tell which options go with which product).
+             * @default []
+             */
+            modifierIds: string[];
             readonly stockQuantity: number;
             /** @description Computed from unitPrice, vatInfo and costPrice at each write; null without a costPrice. */
             readonly margin: {
@@ -2601,6 +2606,11 @@ export interface components {
              * @default null
              */
             unit: string | null;
+            /**
+             * @description The modifiers (ids of /api/modifiers) a register offers when this plu is sold, in the order it shows them, each with its min/max rules (issue 29: without it a register cannot tell which options go with which product).
+             * @default []
+             */
+            modifierIds: string[];
             /** @description If given, the stored version must equal it (else 409); a body without `_v` is not checked. */
             _v?: number;
         };
@@ -3594,6 +3604,26 @@ export interface components {
                  */
                 language: "en" | "sk" | "cs" | null;
                 device: components["schemas"]["Device"];
+                /** @description The fiscal printer the session's device closes its tickets on (its setting DefaultFiscalName): its driver (eKasa rounds cash, CONTRACT §8) and status, for a register without SettingsRead. null: none set, or no such fiscal device. */
+                fiscalDevice: {
+                    /**
+                     * @description `datecs`: Datecs fiscal printer; `escpos`: Receipt printer (ESC/POS); `simulator`: Simulator (demo); `ekasa`: eKasa (PORTOS local API).
+                     * @enum {string}
+                     */
+                    driver: "datecs" | "escpos" | "simulator" | "ekasa";
+                    /** @default true */
+                    isActive: boolean;
+                    /** @description What the hub last saw of the device, from every call it makes and a poll every 30 s (online null: not asked yet). An observation, not configuration: a refresh changes neither `_v` nor the change log, so a PUT with the `_v` read earlier is never refused because the status moved meanwhile. */
+                    readonly status: {
+                        online: boolean | null;
+                        /** @enum {string} */
+                        paper: "ok" | "low" | "out" | "unknown";
+                        lastError: string | null;
+                        fiscalMemorySerialNumber: string | null;
+                        dailySalesReportNumber: number | null;
+                    };
+                    name: string;
+                } | null;
             };
         };
         Session: {
@@ -3613,6 +3643,26 @@ export interface components {
                  */
                 language: "en" | "sk" | "cs" | null;
                 device: components["schemas"]["Device"];
+                /** @description The fiscal printer the session's device closes its tickets on (its setting DefaultFiscalName): its driver (eKasa rounds cash, CONTRACT §8) and status, for a register without SettingsRead. null: none set, or no such fiscal device. */
+                fiscalDevice: {
+                    /**
+                     * @description `datecs`: Datecs fiscal printer; `escpos`: Receipt printer (ESC/POS); `simulator`: Simulator (demo); `ekasa`: eKasa (PORTOS local API).
+                     * @enum {string}
+                     */
+                    driver: "datecs" | "escpos" | "simulator" | "ekasa";
+                    /** @default true */
+                    isActive: boolean;
+                    /** @description What the hub last saw of the device, from every call it makes and a poll every 30 s (online null: not asked yet). An observation, not configuration: a refresh changes neither `_v` nor the change log, so a PUT with the `_v` read earlier is never refused because the status moved meanwhile. */
+                    readonly status: {
+                        online: boolean | null;
+                        /** @enum {string} */
+                        paper: "ok" | "low" | "out" | "unknown";
+                        lastError: string | null;
+                        fiscalMemorySerialNumber: string | null;
+                        dailySalesReportNumber: number | null;
+                    };
+                    name: string;
+                } | null;
             };
         };
         OwnPinRequest: {
@@ -3649,6 +3699,26 @@ export interface components {
                  */
                 language: "en" | "sk" | "cs" | null;
                 device: components["schemas"]["Device"];
+                /** @description The fiscal printer the session's device closes its tickets on (its setting DefaultFiscalName): its driver (eKasa rounds cash, CONTRACT §8) and status, for a register without SettingsRead. null: none set, or no such fiscal device. */
+                fiscalDevice: {
+                    /**
+                     * @description `datecs`: Datecs fiscal printer; `escpos`: Receipt printer (ESC/POS); `simulator`: Simulator (demo); `ekasa`: eKasa (PORTOS local API).
+                     * @enum {string}
+                     */
+                    driver: "datecs" | "escpos" | "simulator" | "ekasa";
+                    /** @default true */
+                    isActive: boolean;
+                    /** @description What the hub last saw of the device, from every call it makes and a poll every 30 s (online null: not asked yet). An observation, not configuration: a refresh changes neither `_v` nor the change log, so a PUT with the `_v` read earlier is never refused because the status moved meanwhile. */
+                    readonly status: {
+                        online: boolean | null;
+                        /** @enum {string} */
+                        paper: "ok" | "low" | "out" | "unknown";
+                        lastError: string | null;
+                        fiscalMemorySerialNumber: string | null;
+                        dailySalesReportNumber: number | null;
+                    };
+                    name: string;
+                } | null;
             };
             orderEndpointName: string;
         };
@@ -3720,6 +3790,30 @@ export interface components {
                 tableName: string | null;
                 /** @default null */
                 zoneName: string | null;
+            };
+        };
+        TicketSplit: {
+            /** @description The one open ticket the items come from. */
+            ids: string[];
+            items: {
+                /** @description The item's `id` on the source ticket. */
+                id: number;
+                /** @description How much of it moves (at most its quantity). */
+                quantity: number;
+            }[];
+            /** @description Where the items go. */
+            target: {
+                /** @description An open ticket to add the items to, or the id of a new one (a register makes its own ids). */
+                id: string;
+                /** @description A new ticket only: its name. */
+                name?: string;
+                /** @description A new ticket only: its table. */
+                location?: {
+                    /** @default null */
+                    tableName: string | null;
+                    /** @default null */
+                    zoneName: string | null;
+                } | null;
             };
         };
         TicketCloseContext: {
@@ -9544,7 +9638,7 @@ export interface operations {
                 /** @description Page size, 0..1000; outside that range: 400. */
                 $take?: number;
                 /**
-                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `code`, `stockName`, `name`, `type`, `unitPrice`, `vatInfo`, `orderEndpointNames`, `receipt`, `isActive`, `category`, `costPrice`, `barcode`, `minimumQuantity`, `unit`, `stockQuantity`, `margin`, `isBelowMinimum`.
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `code`, `stockName`, `name`, `type`, `unitPrice`, `vatInfo`, `orderEndpointNames`, `receipt`, `isActive`, `category`, `costPrice`, `barcode`, `minimumQuantity`, `unit`, `modifierIds`, `stockQuantity`, `margin`, `isBelowMinimum`.
                  * @example -id
                  */
                 $sort?: string;
@@ -12004,7 +12098,7 @@ export interface operations {
         parameters: {
             query: {
                 /** @description The batch action (any letter case); unknown or missing: 400. */
-                action: "Handover" | "Takeover" | "Relocate";
+                action: "Handover" | "Takeover" | "Relocate" | "Split";
             };
             header?: {
                 /**
@@ -12018,7 +12112,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["TicketHandover"] | components["schemas"]["TicketTakeover"] | components["schemas"]["TicketRelocate"];
+                "application/json": components["schemas"]["TicketHandover"] | components["schemas"]["TicketTakeover"] | components["schemas"]["TicketRelocate"] | components["schemas"]["TicketSplit"];
             };
         };
         responses: {
@@ -12032,7 +12126,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - An unknown action, an invalid body, an id twice, an unknown ticket id or user name. (errorCode 3 ValidationFailed)
+             * @description - An unknown action, an invalid body, an id twice, an unknown ticket id or user name; a split of an unknown item, of more than an item holds, of a return, or onto the source itself. (errorCode 3 ValidationFailed)
              *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
              *     - A body that is not JSON, nests deeper than 32 levels, or holds `__proto__`, a NUL or a lone surrogate. (errorCode 3 ValidationFailed)
              *     - A malformed `Idempotency-Key`. (errorCode 3 ValidationFailed)

@@ -17,7 +17,7 @@ import { useEditParam, useQuery } from '../../lib/router';
 import { useCan } from '../../lib/session';
 import { Swatch } from './categories';
 import { ENUMS, options } from '../../lib/enums';
-import type { Category, OrderEndpoint, Plu, Stock } from '../../../shared/types';
+import type { Category, Modifier, OrderEndpoint, Plu, Stock } from '../../../shared/types';
 import { language, messages, type Language } from '../../../shared/i18n';
 
 const t = messages({
@@ -76,6 +76,9 @@ const t = messages({
   minimumHint: { en: 'Below this the product shows as low on stock.', sk: 'Pod týmto množstvom sa produkt ukáže ako dochádzajúci.', cs: 'Pod tímto množstvím se produkt ukáže jako docházející.' },
   printsOnHint: { en: 'Kitchen printers that get an order for this product.', sk: 'Kuchynské tlačiarne, ktoré dostanú objednávku na tento produkt.', cs: 'Kuchyňské tiskárny, které dostanou objednávku na tento produkt.' },
   noPrinters: { en: 'No kitchen printers yet.', sk: 'Zatiaľ žiadne kuchynské tlačiarne.', cs: 'Zatím žádné kuchyňské tiskárny.' },
+  offersModifiers: { en: 'Modifiers at the register', sk: 'Prílohy a úpravy na pokladni', cs: 'Přílohy a úpravy na pokladně' },
+  offersModifiersHint: { en: 'What the register asks for when this product is sold (a side dish, extras), by each modifier’s rules.', sk: 'Na čo sa pokladňa opýta pri predaji tohto produktu (príloha, niečo navyše), podľa pravidiel každej voľby.', cs: 'Na co se pokladna zeptá při prodeji tohoto produktu (příloha, něco navíc), podle pravidel každé volby.' },
+  noModifiersYet: { en: 'No modifiers yet (Catalog & stock → Modifiers).', sk: 'Zatiaľ žiadne prílohy a úpravy (Katalóg a sklad → Prílohy a úpravy).', cs: 'Zatím žádné přílohy a úpravy (Katalog a sklad → Přílohy a úpravy).' },
   parts: { en: 'Recipe parts', sk: 'Suroviny receptúry', cs: 'Suroviny receptury' },
   addPart: { en: 'Add part', sk: 'Pridať surovinu', cs: 'Přidat surovinu' },
   noParts: { en: 'No parts: selling it moves no stock.', sk: 'Žiadne suroviny: predaj nehýbe skladom.', cs: 'Žádné suroviny: prodej nehýbe skladem.' },
@@ -268,6 +271,7 @@ function PluEditor({ editKey, onClose }: { editKey: string | null; onClose: () =
   const stocks = useOptions<Stock>('stocks', (s) => s.name);
   const categories = useOptions<Category>('categories', (c) => c.name);
   const printers = useOptions<OrderEndpoint>('orderendpoints', (p) => p.name);
+  const modifierOptions = useOptions<Modifier>('modifiers', (m) => m.id, (m) => m.name || m.id);
   return (
     <Editor<Plu>
       resource="plus"
@@ -275,7 +279,7 @@ function PluEditor({ editKey, onClose }: { editKey: string | null; onClose: () =
       noun={t('noun')}
       title={(v, isNew) => (isNew ? t('newProduct') : v.name || t('noun'))}
       subtitle={(v) => (v.type === 'StockItem' ? t('inStockNow', { qty: stockQuantity(v.stockQuantity, v.unit) }) : pluTypeWord(v.type))}
-      defaults={{ id: '', code: null as unknown as number, stockName: '', name: '', type: 'Service', unitPrice: { amount: 0 }, vatInfo: { category: 1, rate: 23 }, orderEndpointNames: [], receipt: [], stockQuantity: 0, isActive: true, category: null, costPrice: null, barcode: null, minimumQuantity: null, unit: null }}
+      defaults={{ id: '', code: null as unknown as number, stockName: '', name: '', type: 'Service', unitPrice: { amount: 0 }, vatInfo: { category: 1, rate: 23 }, orderEndpointNames: [], receipt: [], stockQuantity: 0, isActive: true, category: null, costPrice: null, barcode: null, minimumQuantity: null, unit: null, modifierIds: [] }}
       rights={{ create: 'PluCreate', update: 'PluUpdate', delete: 'PluDelete' }}
       toBody={(v, isNew) => {
         const { id, margin: _margin, stockQuantity: _qty, ...rest } = v;
@@ -320,6 +324,7 @@ function PluEditor({ editKey, onClose }: { editKey: string | null; onClose: () =
             <Field form={form} name="isActive" label={t('onSale')} kind="switch" />
           </div>
           <Field form={form} name="orderEndpointNames" label={t('printsOn')} kind="checklist" options={printers} hint={printers.length ? t('printsOnHint') : t('noPrinters')} />
+          <Field form={form} name="modifierIds" label={t('offersModifiers')} kind="checklist" options={modifierOptions} hint={modifierOptions.length ? t('offersModifiersHint') : t('noModifiersYet')} testId="plu-modifiers" />
           {form.values.type === 'Recipe' && (
             <Rows form={form} name="receipt" label={t('parts')} addLabel={t('addPart')} empty={t('noParts')} newRow={() => ({ pluId: { code: null, stockName: '' }, quantity: 1 })}>
               {(p) => (

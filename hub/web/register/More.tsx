@@ -1,0 +1,374 @@
+/**
+ * What else a ticket needs: the bill before payment, a split or a move to another table, a discount,
+ * the customer (by card, or by name with CustomerRead: CONTRACT §12), a name and a note, deleting it.
+ * Each is offered only to a waiter holding its right.
+ */
+import type { JSX } from 'preact';
+import { useState } from 'preact/hooks';
+import { messages, parseDecimal } from '../shared/i18n';
+import { quantity } from '../shared/format';
+import { ApiError, call } from './api';
+import { go, say } from './hooks';
+import { tableLabel } from './Tables';
+import type { Customer, LocalTicket, Location } from './tickets';
+import { till } from './till';
+import { Dialog, failure, NumPad } from './ui';
+
+const t = messages({
+  title: { en: 'Ticket', sk: 'Účet', cs: 'Účet' },
+  bill: { en: 'Print the bill', sk: 'Vytlačiť účet', cs: 'Vytisknout účet' },
+  billQueued: { en: 'The bill is printing.', sk: 'Účet sa tlačí.', cs: 'Účet se tiskne.' },
+  split: { en: 'Split or move items', sk: 'Rozdeliť alebo presunúť položky', cs: 'Rozdělit nebo přesunout položky' },
+  move: { en: 'Move to another table', sk: 'Presunúť na iný stôl', cs: 'Přesunout na jiný stůl' },
+  moved: { en: 'Moved to {table}.', sk: 'Presunuté: {table}.', cs: 'Přesunuto: {table}.' },
+  discount: { en: 'Discount', sk: 'Zľava', cs: 'Sleva' },
+  customer: { en: 'Customer', sk: 'Zákazník', cs: 'Zákazník' },
+  rename: { en: 'Name and note', sk: 'Názov a poznámka', cs: 'Název a poznámka' },
+  remove: { en: 'Delete the ticket', sk: 'Zmazať účet', cs: 'Smazat účet' },
+  removeSure: { en: 'Delete this ticket? Sent items get a cancel order in the kitchen.', sk: 'Zmazať tento účet? Odoslané položky dostanú v kuchyni zrušenie.', cs: 'Smazat tento účet? Odeslané položky dostanou v kuchyni zrušení.' },
+  removeIt: { en: 'Delete', sk: 'Zmazať', cs: 'Smazat' },
+  needsHub: { en: 'This needs the hub; try again when the connection is back.', sk: 'Toto potrebuje hub; skúste to, keď bude spojenie späť.', cs: 'Tohle potřebuje hub; zkuste to, až bude spojení zpět.' },
+  none: { en: 'No discount', sk: 'Bez zľavy', cs: 'Bez slevy' },
+  other: { en: 'Other %', sk: 'Iná %', cs: 'Jiná %' },
+  set: { en: 'Set', sk: 'Nastaviť', cs: 'Nastavit' },
+  card: { en: 'Card number', sk: 'Číslo karty', cs: 'Číslo karty' },
+  find: { en: 'Find', sk: 'Nájsť', cs: 'Najít' },
+  byName: { en: 'Or search by name', sk: 'Alebo hľadať podľa mena', cs: 'Nebo hledat podle jména' },
+  noCard: { en: 'No customer has this card.', sk: 'Túto kartu nemá žiadny zákazník.', cs: 'Tuto kartu nemá žádný zákazník.' },
+  needsRead: { en: 'Searching by name needs the right CustomerRead; a card works without it.', sk: 'Hľadanie podľa mena potrebuje právo CustomerRead; karta funguje aj bez neho.', cs: 'Hledání podle jména potřebuje právo CustomerRead; karta funguje i bez něj.' },
+  expired: { en: 'expired', sk: 'platnosť skončila', cs: 'platnost skončila' },
+  noOne: { en: 'Nobody found.', sk: 'Nikto sa nenašiel.', cs: 'Nikdo nenalezen.' },
+  withDiscount: { en: '{name} · discount {rate} %', sk: '{name} · zľava {rate} %', cs: '{name} · sleva {rate} %' },
+  takeOff: { en: 'No customer', sk: 'Bez zákazníka', cs: 'Bez zákazníka' },
+  name: { en: 'Name', sk: 'Názov', cs: 'Název' },
+  note: { en: 'Note', sk: 'Poznámka', cs: 'Poznámka' },
+  save: { en: 'Save', sk: 'Uložiť', cs: 'Uložit' },
+  tableName: { en: 'Or type a table', sk: 'Alebo napíšte stôl', cs: 'Nebo napište stůl' },
+  here: { en: 'Move here', sk: 'Presunúť sem', cs: 'Přesunout sem' },
+});
+
+/** A table of the floor plan, or one typed in: where a ticket or its items go. */
+export function TablePicker({ onPick, exclude }: { onPick: (location: Location) => void; exclude?: string | null }): JSX.Element {
+  const [name, setName] = useState('');
+  const zones = till.catalog.zones.filter((z) => z.isActive !== false);
+  return (
+    <div class="stack">
+      {zones.map((z) => (
+        <div key={z.name}>
+          <h3>{z.name}</h3>
+          <div class="pick-grid">
+            {z.tables
+              .filter((x) => x.name !== exclude)
+              .map((x) => (
+                <button type="button" key={x.name} class={`pick ${till.at(x.name).length ? 'busy' : 'free'}`} onClick={() => onPick({ tableName: x.name, zoneName: z.name })} data-testid={`pick-${x.name}`}>
+                  {x.name}
+                </button>
+              ))}
+          </div>
+        </div>
+      ))}
+      <form
+        class="row"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const n = name.trim();
+          if (n) onPick({ tableName: n, zoneName: zones.find((z) => z.tables.some((x) => x.name === n))?.name ?? null });
+        }}
+      >
+        <label class="field grow">
+          <span>{t('tableName')}</span>
+          <input value={name} onInput={(e) => setName(e.currentTarget.value)} />
+        </label>
+        <button type="submit" class="big" disabled={!name.trim()}>
+          {t('here')}
+        </button>
+      </form>
+    </div>
+  );
+}
+
+type Found = { id: string; fullName: string; discountRate: number; status?: string; cards?: Array<{ serialNumber: string }> };
+
+function CustomerDialog({ ticket, onClose }: { ticket: LocalTicket; onClose: () => void }): JSX.Element {
+  const [card, setCard] = useState('');
+  const [query, setQuery] = useState('');
+  const [found, setFound] = useState<Found[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const choose = (c: Found, cardSerialNumber: string | null) => {
+    const customer: Customer = { id: c.id, fullName: c.fullName, cardSerialNumber, discountRate: c.discountRate };
+    // The customer's own discount needs no TicketSetDiscount (CONTRACT §6).
+    till.change(ticket.id, (d) => ({ ...d, customer, discountRate: c.discountRate || d.discountRate }));
+    onClose();
+  };
+  const byCard = async () => {
+    if (!card.trim()) return;
+    setError(null);
+    try {
+      const r = await call<{ items: Found[] }>('GET', `/api/customers?CardSerialNumber=${encodeURIComponent(card.trim())}`);
+      if (r.items.length === 1) choose(r.items[0], card.trim());
+      else setError(t('noCard'));
+    } catch (e) {
+      setError(failure(e));
+    }
+  };
+  const byName = async () => {
+    if (query.trim().length < 2) return;
+    setError(null);
+    try {
+      const r = await call<{ items: Found[] }>('GET', `/api/customers?Search=${encodeURIComponent(query.trim())}&$take=20`);
+      setFound(r.items);
+    } catch (e) {
+      setError(e instanceof ApiError && e.isMissingRight ? t('needsRead') : failure(e));
+    }
+  };
+  return (
+    <Dialog title={t('customer')} onClose={onClose} testId="customer">
+      <form
+        class="row"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void byCard();
+        }}
+      >
+        <label class="field grow">
+          <span>{t('card')}</span>
+          <input value={card} onInput={(e) => setCard(e.currentTarget.value)} inputMode="numeric" autoFocus />
+        </label>
+        <button type="submit" class="big">
+          {t('find')}
+        </button>
+      </form>
+      <form
+        class="row"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void byName();
+        }}
+      >
+        <label class="field grow">
+          <span>{t('byName')}</span>
+          <input value={query} onInput={(e) => setQuery(e.currentTarget.value)} />
+        </label>
+        <button type="submit" class="big">
+          {t('find')}
+        </button>
+      </form>
+      {found && found.length === 0 && <p class="muted">{t('noOne')}</p>}
+      {found && (
+        <div class="stack">
+          {found.map((c) => (
+            <button type="button" key={c.id} class="list-button big" onClick={() => choose(c, null)}>
+              <span>{c.discountRate ? t('withDiscount', { name: c.fullName, rate: quantity(c.discountRate) }) : c.fullName}</span>
+              {c.status === 'Expired' && <span class="badge warn">{t('expired')}</span>}
+            </button>
+          ))}
+        </div>
+      )}
+      {ticket.draft.customer && (
+        <button
+          type="button"
+          class="big ghost"
+          onClick={() => {
+            till.change(ticket.id, (d) => ({ ...d, customer: null, discountRate: d.customer && d.discountRate === d.customer.discountRate ? 0 : d.discountRate }));
+            onClose();
+          }}
+        >
+          {t('takeOff')}
+        </button>
+      )}
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+    </Dialog>
+  );
+}
+
+function DiscountDialog({ ticket, onClose }: { ticket: LocalTicket; onClose: () => void }): JSX.Element {
+  const [custom, setCustom] = useState<string | null>(null);
+  const set = (rate: number) => {
+    till.change(ticket.id, (d) => ({ ...d, discountRate: rate }));
+    onClose();
+  };
+  return (
+    <Dialog title={t('discount')} onClose={onClose} testId="discount">
+      <div class="pick-grid">
+        {[0, 5, 10, 15, 20, 50].map((r) => (
+          <button type="button" key={r} class={`pick${ticket.draft.discountRate === r ? ' on' : ''}`} onClick={() => set(r)}>
+            {r ? `${r} %` : t('none')}
+          </button>
+        ))}
+        <button type="button" class="pick" onClick={() => setCustom('')}>
+          {t('other')}
+        </button>
+      </div>
+      {custom !== null && (
+        <div class="stack">
+          <p class="big-number num">{custom || '0'} %</p>
+          <NumPad value={custom} onChange={setCustom} decimal maxLength={6} />
+          <button
+            type="button"
+            class="primary big"
+            onClick={() => {
+              const r = parseDecimal(custom || '0');
+              if (r >= 0 && r <= 100) set(r);
+            }}
+          >
+            {t('set')}
+          </button>
+        </div>
+      )}
+    </Dialog>
+  );
+}
+
+function RenameDialog({ ticket, onClose }: { ticket: LocalTicket; onClose: () => void }): JSX.Element {
+  const [name, setName] = useState(ticket.draft.name);
+  const [note, setNote] = useState(ticket.draft.note ?? '');
+  const canRename = !ticket.base || till.can('TicketRename');
+  return (
+    <Dialog title={t('rename')} onClose={onClose}>
+      <form
+        class="stack"
+        onSubmit={(e) => {
+          e.preventDefault();
+          till.change(ticket.id, (d) => ({ ...d, name: canRename ? name.trim() : d.name, note: note.trim() || null }));
+          onClose();
+        }}
+      >
+        <label class="field">
+          <span>{t('name')}</span>
+          <input value={name} onInput={(e) => setName(e.currentTarget.value)} disabled={!canRename} />
+        </label>
+        <label class="field">
+          <span>{t('note')}</span>
+          <textarea value={note} onInput={(e) => setNote(e.currentTarget.value)} rows={3} />
+        </label>
+        <button type="submit" class="primary big">
+          {t('save')}
+        </button>
+      </form>
+    </Dialog>
+  );
+}
+
+export function MoreDialog({ ticket, onClose }: { ticket: LocalTicket; onClose: () => void }): JSX.Element {
+  const [sub, setSub] = useState<'customer' | 'discount' | 'rename' | 'move' | 'remove' | null>(null);
+  const online = till.conn === 'online';
+  const run = async (fn: () => Promise<void>) => {
+    if (!online) return say(t('needsHub'), 'error');
+    try {
+      await fn();
+    } catch (e) {
+      say(failure(e), 'error');
+    }
+  };
+  if (sub === 'customer') return <CustomerDialog ticket={ticket} onClose={onClose} />;
+  if (sub === 'discount') return <DiscountDialog ticket={ticket} onClose={onClose} />;
+  if (sub === 'rename') return <RenameDialog ticket={ticket} onClose={onClose} />;
+  if (sub === 'move') {
+    return (
+      <Dialog title={t('move')} onClose={onClose} testId="move">
+        <TablePicker
+          exclude={ticket.draft.location?.tableName}
+          onPick={(location) =>
+            void run(async () => {
+              if (!ticket.base) till.change(ticket.id, (d) => ({ ...d, location }));
+              else await till.relocate([ticket.id], location);
+              say(t('moved', { table: tableLabel(location.tableName ?? '') }));
+              onClose();
+              go({ kind: 'tables' });
+            })
+          }
+        />
+      </Dialog>
+    );
+  }
+  if (sub === 'remove') {
+    return (
+      <Dialog title={t('remove')} onClose={onClose}>
+        <p>{t('removeSure')}</p>
+        <button
+          type="button"
+          class="danger big"
+          onClick={() =>
+            void run(async () => {
+              await till.remove(ticket.id);
+              onClose();
+              go({ kind: 'tables' });
+            })
+          }
+        >
+          {t('removeIt')}
+        </button>
+      </Dialog>
+    );
+  }
+  const sent = !!ticket.base;
+  return (
+    <Dialog title={t('title')} onClose={onClose} testId="more">
+      <div class="stack">
+        {till.can('TicketPrintPreliminary') && sent && (
+          <button
+            type="button"
+            class="big"
+            onClick={() =>
+              void run(async () => {
+                await till.preliminary(ticket.id);
+                say(t('billQueued'));
+                onClose();
+              })
+            }
+          >
+            {t('bill')}
+          </button>
+        )}
+        {sent && (
+          <button
+            type="button"
+            class="big"
+            onClick={() => {
+              if (!online) return say(t('needsHub'), 'error');
+              onClose();
+              go({ kind: 'split', id: ticket.id });
+            }}
+          >
+            {t('split')}
+          </button>
+        )}
+        <button type="button" class="big" onClick={() => setSub('move')}>
+          {t('move')}
+        </button>
+        {till.can('TicketSetDiscount') && (
+          <button type="button" class="big" onClick={() => setSub('discount')}>
+            {t('discount')}
+          </button>
+        )}
+        {till.can('TicketSetCustomer') && (
+          <button type="button" class="big" onClick={() => setSub('customer')}>
+            {t('customer')}
+          </button>
+        )}
+        <button type="button" class="big" onClick={() => setSub('rename')}>
+          {t('rename')}
+        </button>
+        {(!sent || till.can('TicketDelete')) && (
+          <button
+            type="button"
+            class="big danger"
+            onClick={() => {
+              if (!sent) {
+                till.discard(ticket.id);
+                onClose();
+                go({ kind: 'tables' });
+              } else setSub('remove');
+            }}
+          >
+            {t('remove')}
+          </button>
+        )}
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,65 @@
+/**
+ * The register's arithmetic, exact like the hub's (CONTRACT §3, §6; hub/resources/tickets/math.ts):
+ * decimal.js, never binary floats. An item's total is quantity × (unit price + chosen options) ×
+ * (1 − discount/100), rounded half away from zero to the cent; the ticket's total applies its own
+ * discount to the sum. The register shows these totals for what it has not sent yet; once the hub
+ * has a ticket, its total is the hub's.
+ */
+import { Decimal } from 'decimal.js';
+
+export const D = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_UP });
+export type Dec = InstanceType<typeof D>;
+const HUNDRED = new D(100);
+
+export function dec(value: number | string | Dec): Dec {
+  return value instanceof D ? value : new D(typeof value === 'number' ? String(value) : value);
+}
+
+const roundMoney = (value: Dec): Dec => value.toDecimalPlaces(2, D.ROUND_HALF_UP);
+export const num = (value: Dec): number => value.toDecimalPlaces(4, D.ROUND_HALF_UP).toNumber();
+
+interface PricedLine {
+  type: 'Positive' | 'Negative';
+  quantity: number;
+  unitPrice: number;
+  discountRate: number;
+  modifiers: Array<{ unitPrice: number; quantity: number }>;
+}
+
+export function lineTotal(line: PricedLine): Dec {
+  const options = line.modifiers.reduce((sum, o) => sum.plus(dec(o.unitPrice).times(o.quantity)), new D(0));
+  const gross = dec(line.quantity).times(dec(line.unitPrice).plus(options));
+  const net = gross.times(HUNDRED.minus(dec(line.discountRate)).div(HUNDRED));
+  return roundMoney(line.type === 'Negative' ? net.negated() : net);
+}
+
+export function ticketTotal(lines: PricedLine[], discountRate: number): Dec {
+  const sum = lines.reduce((a, l) => a.plus(lineTotal(l)), new D(0));
+  return roundMoney(sum.times(HUNDRED.minus(dec(discountRate)).div(HUNDRED)));
+}
+
+/**
+ * Slovak cash rounding (CONTRACT §8, on an eKasa device): a cash amount to the nearest 5 cents —
+ * …1, …2 down to …0; …3, …4 up and …6, …7 down to …5; …8, …9 up to the next …0. Refunds alike.
+ */
+export function cashRounded(amount: number | Dec): Dec {
+  const a = dec(amount);
+  return a.times(20).toDecimalPlaces(0, D.ROUND_HALF_UP).div(20).toDecimalPlaces(2);
+}
+
+/**
+ * `total` in `parts` amounts to the cent that add up to it exactly: the cents left over go one each to
+ * the first parts (10,00 in three: 3,34 + 3,33 + 3,33).
+ */
+export function equalParts(total: number | Dec, parts: number): Dec[] {
+  const cents = dec(total).times(100).toDecimalPlaces(0, D.ROUND_HALF_UP);
+  const sign = cents.isNegative() ? -1 : 1;
+  const abs = cents.abs();
+  const base = abs.div(parts).floor();
+  const extra = abs.minus(base.times(parts)).toNumber();
+  return Array.from({ length: parts }, (_, i) => base.plus(i < extra ? 1 : 0).times(sign).div(100));
+}
+
+export function sum(values: Array<number | Dec>): Dec {
+  return values.reduce<Dec>((a, v) => a.plus(dec(v)), new D(0));
+}

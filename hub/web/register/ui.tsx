@@ -1,0 +1,82 @@
+/** The register's building blocks: a dialog, a number pad, the messages at the foot, error words. */
+import type { ComponentChildren, JSX } from 'preact';
+import { useEffect, useRef } from 'preact/hooks';
+import { language, messages } from '../shared/i18n';
+import { NetworkError } from './api';
+import { useNotes } from './hooks';
+
+const t = messages({
+  close: { en: 'Close', sk: 'Zavrieť', cs: 'Zavřít' },
+  clear: { en: 'Clear', sk: 'Zmazať', cs: 'Smazat' },
+  back: { en: 'Delete the last digit', sk: 'Zmazať poslednú číslicu', cs: 'Smazat poslední číslici' },
+  unreachable: { en: 'The hub cannot be reached. Nothing was changed; try again when the connection is back.', sk: 'Hub je nedostupný. Nič sa nezmenilo; skúste to znova, keď bude spojenie späť.', cs: 'Hub je nedostupný. Nic se nezměnilo; zkuste to znovu, až bude spojení zpět.' },
+});
+
+export function Dialog(props: { title: string; onClose: () => void; children: ComponentChildren; wide?: boolean; testId?: string; actions?: ComponentChildren }): JSX.Element {
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const key = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') props.onClose();
+    };
+    addEventListener('keydown', key);
+    box.current?.querySelector<HTMLElement>('[autofocus], input, textarea')?.focus();
+    return () => removeEventListener('keydown', key);
+  }, []);
+  return (
+    <div class="backdrop" onPointerDown={(e) => e.target === e.currentTarget && props.onClose()}>
+      <div class={`dialog${props.wide ? ' wide' : ''}`} role="dialog" aria-modal="true" aria-label={props.title} data-testid={props.testId} ref={box}>
+        <header class="dialog-head">
+          <h2>{props.title}</h2>
+          <button type="button" class="icon-button" aria-label={t('close')} onClick={props.onClose}>
+            ✕
+          </button>
+        </header>
+        <div class="dialog-body">{props.children}</div>
+        {props.actions && <footer class="dialog-actions">{props.actions}</footer>}
+      </div>
+    </div>
+  );
+}
+
+/** Digits for a PIN, a quantity or an amount: big keys, no keyboard needed. */
+export function NumPad(props: { value: string; onChange: (v: string) => void; decimal?: boolean; maxLength?: number; testId?: string }): JSX.Element {
+  // The decimal sign people write: 1,50 in Slovak and Czech, 1.50 in English (parseDecimal reads both).
+  const sign = language() === 'en' ? '.' : ',';
+  const press = (k: string) => {
+    if (k === '⌫') return props.onChange(props.value.slice(0, -1));
+    if (k === 'C') return props.onChange('');
+    if (k === sign && (/[.,]/.test(props.value) || !props.decimal)) return;
+    if (props.maxLength && props.value.length >= props.maxLength) return;
+    props.onChange(props.value + k);
+  };
+  const keys = ['1', '2', '3', '4', '5', '6', '7', '8', '9', props.decimal ? sign : 'C', '0', '⌫'];
+  return (
+    <div class="numpad" data-testid={props.testId}>
+      {keys.map((k) => (
+        <button type="button" key={k} class="key" onClick={() => press(k)} aria-label={k === '⌫' ? t('back') : k === 'C' ? t('clear') : k}>
+          {k}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+/** The messages of the moment, at the foot of the screen. */
+export function Notes(): JSX.Element {
+  const notes = useNotes();
+  return (
+    <div class="notes" aria-live="polite">
+      {notes.map((n) => (
+        <div key={n.id} class={`note ${n.kind}`} role={n.kind === 'error' ? 'alert' : 'status'}>
+          {n.text}
+        </div>
+      ))}
+    </div>
+  );
+}
+
+/** What to tell the waiter when a call failed: the hub's own words (in the waiter's language), or that it is out of reach. */
+export function failure(e: unknown): string {
+  if (e instanceof NetworkError) return t('unreachable');
+  return e instanceof Error ? e.message : String(e);
+}
