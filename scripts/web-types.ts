@@ -3,10 +3,10 @@
  * - hub/web/shared/api-types.ts, the wire types, by openapi-typescript from the hub's own OpenAPI
  *   document (hub/openapi.ts, built here in-process from RESOURCES and ROUTES; no hub is started).
  *   The pages name what they read in hub/web/shared/types.ts from it.
- * - hub/web/shared/drivers.ts, what the drivers say of themselves to a manager — each fiscal driver's
- *   name, label and address hint (drivers/fiscal/registry.ts) and each printer model's
- *   (drivers/escpos/profiles.ts) — as plain data for the manager page's selects: the page cannot
- *   bundle the drivers themselves (they open sockets and serial ports).
+ * - hub/web/shared/drivers.ts, what the drivers say of themselves to the pages — each fiscal driver's
+ *   name, label, address hint and whether it rounds cash (drivers/fiscal/registry.ts) and each printer
+ *   model's name and label (drivers/escpos/profiles.ts) — as plain data: the pages cannot bundle the
+ *   drivers themselves (they open sockets and serial ports).
  * test/web/wire-types.test.ts regenerates both in memory and fails when a committed file differs.
  */
 import { writeFileSync } from 'node:fs';
@@ -42,7 +42,9 @@ const words = (w: Words) => `{ en: ${quoted(w.en)}, sk: ${quoted(w.sk)}, cs: ${q
 /** The text of hub/web/shared/drivers.ts for the drivers as they describe themselves now. */
 export function webDrivers(): string {
   const fiscal = FISCAL_DRIVERS.map(
-    (d) => `  {\n    name: ${quoted(d.name)},\n    label: ${words(d.label)},\n    address: {\n      example: ${quoted(d.address.example)},\n      hint: ${words(d.address.hint)},\n    },\n  },\n`,
+    (d) =>
+      `  {\n    name: ${quoted(d.name)},\n    label: ${words(d.label)},\n    address: {\n      example: ${quoted(d.address.example)},\n      hint: ${words(d.address.hint)},\n    },\n` +
+      `    cashRounding: ${d.cashRounding !== undefined},\n  },\n`,
   );
   const printers = PRINTER_MODELS.map((m) => `  { name: ${quoted(m)}, label: ${words(PROFILES[m].label)} },\n`);
   return `/**
@@ -56,6 +58,8 @@ export interface FiscalDriverWords {
   name: string;
   label: Entry;
   address: { example: string; hint: Entry };
+  /** Its receipts round the cash part (the hub's rule, CONTRACT §8): a register shows the rounding before the close. */
+  cashRounding: boolean;
 }
 
 /** The fiscal drivers, in the order the hub lists them. */

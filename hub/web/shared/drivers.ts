@@ -9,6 +9,8 @@ export interface FiscalDriverWords {
   name: string;
   label: Entry;
   address: { example: string; hint: Entry };
+  /** Its receipts round the cash part (the hub's rule, CONTRACT §8): a register shows the rounding before the close. */
+  cashRounding: boolean;
 }
 
 /** The fiscal drivers, in the order the hub lists them. */
@@ -20,6 +22,7 @@ export const FISCAL_DRIVERS = [
       example: 'tcp://192.168.1.60:4999',
       hint: { en: 'Like tcp://192.168.1.60:4999 or serial:/dev/ttyUSB0?baudRate=115200', sk: 'Napríklad tcp://192.168.1.60:4999 alebo serial:/dev/ttyUSB0?baudRate=115200', cs: 'Například tcp://192.168.1.60:4999 nebo serial:/dev/ttyUSB0?baudRate=115200' },
     },
+    cashRounding: false,
   },
   {
     name: 'escpos',
@@ -28,6 +31,7 @@ export const FISCAL_DRIVERS = [
       example: 'tcp://192.168.1.70:9100',
       hint: { en: 'Like tcp://192.168.1.70:9100 or serial:/dev/ttyUSB0?baudRate=19200', sk: 'Napríklad tcp://192.168.1.70:9100 alebo serial:/dev/ttyUSB0?baudRate=19200', cs: 'Například tcp://192.168.1.70:9100 nebo serial:/dev/ttyUSB0?baudRate=19200' },
     },
+    cashRounding: false,
   },
   {
     name: 'simulator',
@@ -36,6 +40,7 @@ export const FISCAL_DRIVERS = [
       example: 'sim:fp1',
       hint: { en: 'The simulator takes sim:<any name>.', sk: 'Simulátor má adresu sim:<ľubovoľný názov>.', cs: 'Simulátor má adresu sim:<libovolný název>.' },
     },
+    cashRounding: false,
   },
   {
     name: 'ekasa',
@@ -44,6 +49,7 @@ export const FISCAL_DRIVERS = [
       example: 'http://192.168.1.80:3010',
       hint: { en: 'The eKasa service\'s address, like http://192.168.1.80:3010; sim:<any name> for a simulated one.', sk: 'Adresa služby eKasa, napríklad http://192.168.1.80:3010; sim:<ľubovoľný názov> pre simulovanú.', cs: 'Adresa služby eKasa, například http://192.168.1.80:3010; sim:<libovolný název> pro simulovanou.' },
     },
+    cashRounding: true,
   },
 ] as const satisfies readonly FiscalDriverWords[];
 
