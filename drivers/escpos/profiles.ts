@@ -20,12 +20,12 @@
 import type { TextEncoding } from './encoding.js';
 import type { PrinterDialect } from './protocol.js';
 import { refused } from '../settings.js';
-
-export const PRINTER_MODELS = ['TM88', 'SRP350', 'Generic', 'TSP650', 'TSP100'] as const;
-export type PrinterModel = (typeof PRINTER_MODELS)[number];
+import type { Words } from '../words.js';
 
 export interface PrinterProfile {
-  model: PrinterModel;
+  model: string;
+  /** What a manager reads in the model select, in each language. */
+  label: Words;
   /** The command language: bytes (encoder.ts), status and confirmation (protocol.ts). */
   dialect: PrinterDialect;
   /** Font A characters per line at normal width. */
@@ -40,18 +40,36 @@ export interface PrinterProfile {
 
 const EPSON_LIKE = { dialect: 'escpos', columns: 42, encoding: 'cp852', cut: 'feed-to-cutter', beep: 'pin5' } as const;
 const STAR_LINE = { dialect: 'star', columns: 48, encoding: 'cp852', cut: 0, beep: 'star-buzzer' } as const;
+const named = (name: string): Words => ({ en: name, sk: name, cs: name });
 
-export const PROFILES: Record<PrinterModel, PrinterProfile> = {
-  TM88: { model: 'TM88', ...EPSON_LIKE },
-  SRP350: { model: 'SRP350', ...EPSON_LIKE },
+/**
+ * The printer models an order endpoint's `type` may name, in the order the page offers them: adding a
+ * model is a line here (the resource's enum, the API document and the page's select read this).
+ */
+export const PROFILES = {
+  TM88: { model: 'TM88', label: named('Epson TM-T88'), ...EPSON_LIKE },
+  SRP350: { model: 'SRP350', label: named('Bixolon SRP-350'), ...EPSON_LIKE },
   // GS V 66 is not universal among clones: feed the text clear of the cutter, then the plain cut.
-  Generic: { model: 'Generic', dialect: 'escpos', columns: 48, encoding: 'ascii', cut: 1, beep: 'buzzer' },
-  TSP650: { model: 'TSP650', ...STAR_LINE },
-  TSP100: { model: 'TSP100', ...STAR_LINE },
-};
+  Generic: {
+    model: 'Generic',
+    label: { en: 'Another ESC/POS printer (text without accents)', sk: 'Iná tlačiareň ESC/POS (text bez diakritiky)', cs: 'Jiná tiskárna ESC/POS (text bez diakritiky)' },
+    dialect: 'escpos',
+    columns: 48,
+    encoding: 'ascii',
+    cut: 1,
+    beep: 'buzzer',
+  },
+  TSP650: { model: 'TSP650', label: named('Star TSP650 (Star Line)'), ...STAR_LINE },
+  TSP100: { model: 'TSP100', label: named('Star TSP100 futurePRNT (Star Line)'), ...STAR_LINE },
+} as const satisfies Record<string, PrinterProfile>;
+
+export type PrinterModel = keyof typeof PROFILES;
+export const PRINTER_MODELS = Object.keys(PROFILES) as [PrinterModel, ...PrinterModel[]];
+/** The model assumed where none is named: the one that prints on any ESC/POS printer. */
+export const DEFAULT_PRINTER_MODEL: PrinterModel = 'Generic';
 
 export function profileFor(model: string): PrinterProfile {
-  const p = PROFILES[model as PrinterModel];
+  const p: PrinterProfile | undefined = PROFILES[model as PrinterModel];
   if (!p) throw refused(new Error(`'${model}' is not a printer model (${PRINTER_MODELS.join(', ')})`), 'printerModel', { setting: 'Model', value: model, values: PRINTER_MODELS.join(', ') });
   return p;
 }

@@ -1,29 +1,30 @@
 /**
- * Fiscal device instances by name. A device is (re)created when its configuration changes, so
- * an edited address takes effect at the next call without a restart.
+ * The fiscal drivers, one line each (a driver describes itself in its folder's index.ts:
+ * drivers/fiscal/driver.ts), and the device instances by name. A device is (re)created when its
+ * configuration changes, so an edited address takes effect at the next call without a restart.
  */
-import type { ReconnectingOptions } from '../transport/index.js';
-import { DatecsFiscalDevice } from './datecs/driver.js';
-import { EkasaFiscalDevice } from './ekasa/driver.js';
-import { EscPosFiscalDevice } from './escpos/driver.js';
-import { SimulatorFiscalDevice } from './simulator/driver.js';
-import { type DeviceStateStore, type FiscalDevice, type FiscalDeviceConfig } from './types.js';
+import { datecs } from './datecs/index.js';
+import { ekasa } from './ekasa/index.js';
+import { escpos } from './escpos/index.js';
+import { simulator } from './simulator/index.js';
+import type { FiscalDriver, FiscalDriverDeps } from './driver.js';
+import { type FiscalDevice, type FiscalDeviceConfig } from './types.js';
 import { DeviceError } from '../faults.js';
 
-export interface FiscalDriverDeps {
-  store?: DeviceStateStore;
-  clock: () => Date;
-  /** Transport options for drivers that open a channel (tests pass a serial MockBinding). */
-  channel?: ReconnectingOptions;
-  /** The hub's id: what the `escpos` driver reports as its fiscal memory serial number. */
-  hubId?: string;
-  /** The store's time zone (POS_HUB_TIMEZONE): a `datecs` printer's clock runs in it unless its TimeZone setting says otherwise. */
-  timeZone?: string;
-  /** `ekasa` registrations sent without an answer (EkasaOptions.unanswered); the registry makes one when absent. */
-  unanswered?: Map<string, number>;
+/** Every fiscal driver the hub has, in the order the API and the page list them. */
+export const FISCAL_DRIVERS = [datecs, escpos, simulator, ekasa] as const;
+
+export type FiscalDriverName = (typeof FISCAL_DRIVERS)[number]['name'];
+export const FISCAL_DRIVER_NAMES = FISCAL_DRIVERS.map((d) => d.name) as [FiscalDriverName, ...FiscalDriverName[]];
+/** The driver that talks to no device: the API document's example, demos. */
+export const DEMO_DRIVER: FiscalDriver = simulator;
+
+/** The driver a fiscal device names, or undefined for a name no driver has. */
+export function fiscalDriverNamed(name: string): FiscalDriver | undefined {
+  return FISCAL_DRIVERS.find((d) => d.name === name);
 }
 
-export type FiscalDriverFactory = (config: FiscalDeviceConfig, deps: FiscalDriverDeps) => FiscalDevice;
+export type { FiscalDriver, FiscalDriverDeps } from './driver.js';
 
 /** A driver that is configured but not built yet answers every call as offline, honestly. */
 class UnavailableDevice implements FiscalDevice {
@@ -40,15 +41,6 @@ class UnavailableDevice implements FiscalDevice {
   cancelOpenReceipt = async () => this.fail();
   close = async () => {};
 }
-
-export const DEFAULT_FACTORIES: Record<string, FiscalDriverFactory> = {
-  simulator: (config, deps) => new SimulatorFiscalDevice(config.name, deps.store, deps.clock),
-  escpos: (config, deps) =>
-    new EscPosFiscalDevice({ name: config.name, address: config.address, settings: config.settings, store: deps.store, clock: deps.clock, hubId: deps.hubId }),
-  datecs: (config, deps) => new DatecsFiscalDevice({ name: config.name, address: config.address, settings: config.settings, clock: deps.clock, channel: deps.channel, timeZone: deps.timeZone }),
-  ekasa: (config, deps) =>
-    new EkasaFiscalDevice({ name: config.name, address: config.address, settings: config.settings, clock: deps.clock, store: deps.store, unanswered: deps.unanswered }),
-};
 
 /** What every device call showed: its result, or the error it failed with. */
 export type FiscalObserver = (name: string, call: FiscalCall, outcome: { ok: true; value: unknown } | { ok: false; error: unknown }) => void;
@@ -91,7 +83,7 @@ export class FiscalRegistry {
 
   constructor(
     deps: FiscalDriverDeps,
-    private readonly factories: Record<string, FiscalDriverFactory> = DEFAULT_FACTORIES,
+    private readonly drivers: readonly FiscalDriver[] = FISCAL_DRIVERS,
   ) {
     // What a device's instances share across a new configuration (an eKasa registration still unanswered).
     this.deps = { ...deps, unanswered: deps.unanswered ?? new Map() };
@@ -102,10 +94,10 @@ export class FiscalRegistry {
     const known = this.devices.get(config.name);
     if (known && known.signature === signature) return known.device;
     if (known) void known.device.close();
-    const factory = this.factories[config.driver];
+    const driver = this.drivers.find((d) => d.name === config.driver);
     let device: FiscalDevice;
     try {
-      device = factory ? factory(config, this.deps) : new UnavailableDevice(`the ${config.driver} driver is not available in this build`);
+      device = driver ? driver.create(config, this.deps) : new UnavailableDevice(`the ${config.driver} driver is not available in this build`);
     } catch (e) {
       device = new UnavailableDevice(`the ${config.driver} driver refused its configuration: ${(e as Error).message}`);
     }

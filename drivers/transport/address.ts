@@ -6,8 +6,12 @@ export type DeviceAddress =
   | { kind: 'tcp'; host: string; port: number }
   | { kind: 'serial'; path: string; baudRate: number; dataBits: 5 | 6 | 7 | 8; stopBits: 1 | 2; parity: 'none' | 'even' | 'odd' };
 
-/** What is wrong with an address, for the hub to say in its caller's language (`address.<fault>` in its catalog). */
-export type AddressFault = 'scheme' | 'tcp' | 'host' | 'port' | 'serialPath' | 'baudRate' | 'dataBits' | 'stopBits' | 'parity' | 'serialOption';
+/**
+ * What is wrong with an address, for the hub to say in its caller's language (`address.<fault>` in its
+ * catalog). parseAddress finds the first ten; the last two are for drivers whose devices are not behind
+ * a transport: `simulated` (only sim:<name> will do) and `service` (an HTTP service, or sim:<name>).
+ */
+export type AddressFault = 'scheme' | 'tcp' | 'host' | 'port' | 'serialPath' | 'baudRate' | 'dataBits' | 'stopBits' | 'parity' | 'serialOption' | 'simulated' | 'service';
 
 export class AddressError extends Error {
   constructor(

@@ -265,8 +265,6 @@ export const MESSAGES = {
   'fiscal.notFound': { en: "Fiscal device '{name}' does not exist.", sk: "Fiškálne zariadenie '{name}' neexistuje.", cs: "Fiskální zařízení '{name}' neexistuje." },
   'fiscal.inactive': { en: "Fiscal device '{name}' is inactive.", sk: "Fiškálne zariadenie '{name}' je neaktívne.", cs: "Fiskální zařízení '{name}' je neaktivní." },
   'fiscal.noReports': { en: "Fiscal device '{name}' does not print reports.", sk: "Fiškálne zariadenie '{name}' netlačí uzávierky.", cs: "Fiskální zařízení '{name}' netiskne uzávěrky." },
-  'fiscal.simAddress': { en: "The simulator driver takes an address sim:<any>, not '{address}'.", sk: "Ovládač simulátora berie adresu sim:<čokoľvek>, nie '{address}'.", cs: "Ovladač simulátoru bere adresu sim:<cokoli>, ne '{address}'." },
-  'fiscal.ekasaAddress': { en: "The ekasa driver takes http://host:port (or sim:<name>), not '{address}'.", sk: "Ovládač ekasa berie http://host:port (alebo sim:<názov>), nie '{address}'.", cs: "Ovladač ekasa bere http://host:port (nebo sim:<název>), ne '{address}'." },
   'fiscal.noDayGiveNumber': { en: "No fiscal day of '{name}' is known yet: give its number.", sk: "Zatiaľ nie je známy žiadny fiškálny deň zariadenia '{name}': zadajte jeho číslo.", cs: "Zatím není znám žádný fiskální den zařízení '{name}': zadejte jeho číslo." },
   'fiscal.noDayGiveReportNumber': { en: "No fiscal day of '{name}' is known yet: give its dailySalesReportNumber.", sk: "Zatiaľ nie je známy žiadny fiškálny deň zariadenia '{name}': zadajte jeho dailySalesReportNumber.", cs: "Zatím není znám žádný fiskální den zařízení '{name}': zadejte jeho dailySalesReportNumber." },
   'endpoint.notFound': { en: "Order endpoint '{name}' does not exist.", sk: "Výdajné miesto '{name}' neexistuje.", cs: "Výdejní místo '{name}' neexistuje." },
@@ -368,6 +366,9 @@ export const MESSAGES = {
   'address.stopBits': { en: 'stopBits {value} is not 1 or 2.', sk: 'stopBits {value} nie je 1 ani 2.', cs: 'stopBits {value} není 1 ani 2.' },
   'address.parity': { en: 'parity {value} is not none, even or odd.', sk: 'parity {value} nie je none, even ani odd.', cs: 'parity {value} není none, even ani odd.' },
   'address.serialOption': { en: "'{value}' is not a serial option (baudRate, dataBits, stopBits, parity).", sk: "'{value}' nie je voľba sériového portu (baudRate, dataBits, stopBits, parity).", cs: "'{value}' není volba sériového portu (baudRate, dataBits, stopBits, parity)." },
+  // Drivers whose devices are not behind a transport (drivers/fiscal/<driver>/index.ts says which applies).
+  'address.simulated': { en: "The {driver} driver takes an address sim:<any>, not '{value}'.", sk: "Ovládač {driver} berie adresu sim:<čokoľvek>, nie '{value}'.", cs: "Ovladač {driver} bere adresu sim:<cokoli>, ne '{value}'." },
+  'address.service': { en: "The {driver} driver takes http://host:port (or sim:<name>), not '{value}'.", sk: "Ovládač {driver} berie http://host:port (alebo sim:<názov>), nie '{value}'.", cs: "Ovladač {driver} bere http://host:port (nebo sim:<název>), ne '{value}'." },
   // A QrCode setting (drivers/escpos/blocks.ts says which rule)
   'qr.notAscii': { en: "QrCode: printable ASCII only (a URL, an id), not '{value}'", sk: "QrCode: len tlačiteľné znaky ASCII (adresa URL, identifikátor), nie '{value}'", cs: "QrCode: jen tisknutelné znaky ASCII (adresa URL, identifikátor), ne '{value}'" },
   'qr.tooLong': { en: 'QrCode: at most {max} characters', sk: 'QrCode: najviac {max} znakov', cs: 'QrCode: nejvýše {max} znaků' },

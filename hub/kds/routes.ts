@@ -8,18 +8,12 @@ import { bodyErrors, ERR, idempotencyHeader, ifMatchHeader, LOCATION } from '../
 import { callerOf } from '../http/handler.js';
 import { requireRight } from '../http/caller.js';
 import { model, named, routes } from '../http/route.js';
+import { pairingRoutes, pairingSchema } from '../resources/auth/pairings.js';
 import { sessionTokens } from '../resources/auth/routes.js';
 import { PAIRING_TTL_MS, pairingRequestSchema, pairSchema, RECALL_WINDOW_MS, recallSchema, type KdsService } from './service.js';
 
 const tags = ['Kitchen display'];
-const pairing = z.object({
-  id: z.string(),
-  orderEndpointName: z.string(),
-  createdAt: z.string().meta({ format: 'date-time' }),
-  createdBy: z.string().meta({ description: 'The user name of the manager who asked for the code.' }),
-  expiresAt: z.string().meta({ format: 'date-time', description: `${PAIRING_TTL_MS / 60_000} minutes after createdAt.` }),
-});
-const KdsPairing = named('KdsPairing', pairing);
+const pairing = pairingSchema('orderEndpointName');
 const id = z.object({ id: z.string() });
 const managerOnly = ERR.missingRight('Without OrderEndpointUpdate.');
 
@@ -59,22 +53,15 @@ export const kdsPairRoutes = routes<{ kds: KdsService }>((route) => [
 ]);
 
 export const kdsRoutes = routes<{ kds: KdsService }>((route) => [
-  route({
-    method: 'get',
+  ...pairingRoutes<{ kds: KdsService }>({
     path: '/api/kds/pairings',
-    operationId: 'kds.pairings.list',
+    operationId: 'kds.pairings',
     tags,
-    summary: 'Codes not yet used nor expired (without the codes)',
-    description: 'Requires OrderEndpointUpdate. Soonest to expire first.',
-    rights: ['OrderEndpointUpdate'],
-    responses: { 200: { description: 'The outstanding pairings.', schema: z.object({ items: z.array(pairing), count: z.number().int(), totalCount: z.number().int() }) } },
-    errors: [ERR.unauthenticated(), managerOnly],
-    handler:
-      ({ kds }) =>
-      (_input, _req, res) => {
-        const items = kds.list(callerOf(res));
-        res.json({ items, count: items.length, totalCount: items.length });
-      },
+    thing: 'kitchen display',
+    title: 'KdsPairing',
+    schema: pairing,
+    right: 'OrderEndpointUpdate',
+    pairings: ({ kds }) => kds.pairings,
   }),
   route({
     method: 'post',
@@ -108,40 +95,6 @@ export const kdsRoutes = routes<{ kds: KdsService }>((route) => [
       ({ body }, _req, res) => {
         const created = kds.create(callerOf(res), body);
         res.status(201).location(`/api/kds/pairings/${created.id}`).json(created);
-      },
-  }),
-  route({
-    method: 'get',
-    path: '/api/kds/pairings/{id}',
-    operationId: 'kds.pairings.get',
-    tags,
-    summary: 'One outstanding pairing',
-    description: 'Requires OrderEndpointUpdate.',
-    rights: ['OrderEndpointUpdate'],
-    params: id,
-    responses: { 200: { description: 'The pairing.', schema: KdsPairing } },
-    errors: [ERR.unauthenticated(), managerOnly, ERR.notFound('No outstanding pairing has this id (used, expired or withdrawn).')],
-    handler:
-      ({ kds }) =>
-      ({ params }, _req, res) => {
-        res.json(kds.get(callerOf(res), params.id));
-      },
-  }),
-  route({
-    method: 'delete',
-    path: '/api/kds/pairings/{id}',
-    operationId: 'kds.pairings.delete',
-    tags,
-    summary: 'Withdraw a code before it is used',
-    description: 'Requires OrderEndpointUpdate.',
-    rights: ['OrderEndpointUpdate'],
-    params: id,
-    responses: { 200: { description: 'The withdrawn pairing.', schema: KdsPairing } },
-    errors: [ERR.unauthenticated(), managerOnly, ERR.notFound('No outstanding pairing has this id.')],
-    handler:
-      ({ kds }) =>
-      ({ params }, _req, res) => {
-        res.json(kds.revoke(callerOf(res), params.id));
       },
   }),
   route({

@@ -5,8 +5,9 @@
  * password nobody sees) on a dedicated Tool device (`KDS <endpoint>`). Nobody types a password
  * on a greasy kitchen screen, and the screen never holds more than it needs.
  *
- * The codes are PairingCodes (hub/resources/auth/pairing-codes.ts), shared with the registers'
- * pairing: in memory, ten minutes, single use, wrong guesses throttled per address and per code.
+ * The codes are Pairings (hub/resources/auth/pairings.ts), as the registers' are: in memory, ten
+ * minutes, single use, wrong guesses throttled per address and per code; listed, looked up and
+ * withdrawn the same way, under OrderEndpointUpdate here.
  */
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
@@ -17,7 +18,8 @@ import { requireRight } from '../http/caller.js';
 import { errors } from '../http/errors.js';
 import * as authRepo from '../resources/auth/repo.js';
 import type { AuthService, SessionView } from '../resources/auth/service.js';
-import { PairingCodes, pairingCode, type PairingView } from '../resources/auth/pairing-codes.js';
+import { pairingCode, type PairingView } from '../resources/auth/pairing-codes.js';
+import { Pairings } from '../resources/auth/pairings.js';
 import type { Doc, EngineContext } from '../resources/engine/define.js';
 import { nameKey } from '../resources/engine/fields.js';
 import { getStored } from '../resources/engine/repo.js';
@@ -48,7 +50,8 @@ export const displayDeviceName = (endpoint: string) => `KDS ${endpoint}`.slice(0
 export const displayUserName = (endpoint: string) => `kds-${endpoint}`.slice(0, 64).trimEnd();
 
 export class KdsService {
-  private readonly codes: PairingCodes<{ orderEndpointName: string }>;
+  /** The displays' codes, made, listed and withdrawn by whoever holds OrderEndpointUpdate. */
+  readonly pairings: Pairings<{ orderEndpointName: string }>;
   /** Exchanges run one at a time, so two tablets paired at once cannot both create the user. */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -59,7 +62,7 @@ export class KdsService {
     /** The shop's language: the words of the device and user a pairing makes. */
     private readonly language: Language = 'en',
   ) {
-    this.codes = new PairingCodes(ctx.clock);
+    this.pairings = new Pairings(ctx.clock, 'OrderEndpointUpdate');
   }
 
   private now(): number {
@@ -76,30 +79,9 @@ export class KdsService {
   }
 
   create(caller: Caller, { orderEndpointName }: z.output<typeof pairingRequestSchema>): Pairing & { code: string } {
-    requireRight(caller, 'OrderEndpointUpdate');
+    requireRight(caller, this.pairings.right);
     const endpoint = this.tabletEndpoint(orderEndpointName);
-    return this.codes.issue({ orderEndpointName: String(endpoint.name) }, caller.userName);
-  }
-
-  /** The outstanding codes, for whoever may make them (OrderEndpointUpdate). */
-  list(caller: Caller): Pairing[] {
-    requireRight(caller, 'OrderEndpointUpdate');
-    return this.codes.list();
-  }
-
-  get(caller: Caller, id: string): Pairing {
-    requireRight(caller, 'OrderEndpointUpdate');
-    const found = this.codes.get(id);
-    if (!found) throw errors.notFound('Pairing', id);
-    return found;
-  }
-
-  /** Withdraws a code before it is used (the manager showed it to the wrong screen). */
-  revoke(caller: Caller, id: string): Pairing {
-    requireRight(caller, 'OrderEndpointUpdate');
-    const gone = this.codes.revoke(id);
-    if (!gone) throw errors.notFound('Pairing', id);
-    return gone;
+    return this.pairings.issue(caller, { orderEndpointName: String(endpoint.name) });
   }
 
   /**
@@ -135,7 +117,7 @@ export class KdsService {
   }
 
   private async exchangeNow({ code }: z.output<typeof pairSchema>, address: string): Promise<PairedSession> {
-    const match = this.codes.check(code, address);
+    const match = this.pairings.check(code, address);
     const { pairing } = match;
     if (!getStored(this.ctx.db, orderEndpoints, pairing.orderEndpointName)) {
       // Deleted since the code was made: the code can never work again, so it is spent.

@@ -18,6 +18,7 @@ import type { Doc } from '../resources/engine/define.js';
 import { enumOf } from '../resources/engine/fields.js';
 import { appendChange } from '../resources/engine/repo.js';
 import { fieldMessage } from '../i18n/say.js';
+import { addressOf, isEmailAddress } from '../core/rules.js';
 
 /** Implicit: TLS from the first byte (smtps, port 465). Required: STARTTLS or refuse. Opportunistic: STARTTLS when offered. Off: plain text. */
 export const SMTP_TLS = ['Implicit', 'Required', 'Opportunistic', 'Off'] as const;
@@ -50,12 +51,6 @@ export interface MailEnv {
 export const SETTINGS_RESOURCE = 'receipts/settings';
 const ROW = 'default';
 
-/** The address inside `Name <a@b.c>`, or the text itself. */
-export function addressOf(from: string): string {
-  return /<([^<>]+)>\s*$/.exec(from)?.[1] ?? from.trim();
-}
-
-export const isEmailAddress = (s: string) => /^[^@\s"<>(),;:]+@[^@\s"<>(),;:]+\.[^@\s"<>(),;:]+$/.test(s);
 
 /**
  * smtp://user:pass@host:port or smtps://… → a server. `?requireTLS=true` asks for Required,

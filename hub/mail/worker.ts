@@ -18,7 +18,8 @@
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/log.js';
 import type { Outbox, OutboxRow } from './outbox-store.js';
-import { addressOf, type MailSettings, type SmtpServer } from './settings.js';
+import { addressOf } from '../core/rules.js';
+import { type MailSettings, type SmtpServer } from './settings.js';
 import { classifySendError, smtpSender, type MailSender } from './smtp.js';
 
 export interface Timers {

@@ -10,19 +10,12 @@ import { callerOf } from '../http/handler.js';
 import { requireRight } from '../http/caller.js';
 import { named, routes } from '../http/route.js';
 import { PAIRING_TTL_MS } from '../resources/auth/pairing-codes.js';
+import { pairingRoutes, pairingSchema } from '../resources/auth/pairings.js';
 import { registerKeyOf } from '../resources/devices/register-key.js';
 import { registerPairingRequestSchema, registerPairSchema, SELLING_RIGHT, type RegistersService } from './service.js';
 
 const tags = ['Registers'];
-const pairing = z.object({
-  id: z.string(),
-  deviceName: z.string(),
-  createdAt: z.string().meta({ format: 'date-time' }),
-  createdBy: z.string().meta({ description: 'The user name of the manager who asked for the code.' }),
-  expiresAt: z.string().meta({ format: 'date-time', description: `${PAIRING_TTL_MS / 60_000} minutes after createdAt.` }),
-});
-const RegisterPairing = named('RegisterPairing', pairing);
-const id = z.object({ id: z.string() });
+const pairing = pairingSchema('deviceName');
 const managerOnly = ERR.missingRight('Without DeviceUpdate.');
 const guessing =
   '10 wrong codes within 15 minutes from one address make that address wait (429) for the rest of the window; a code that 50 wrong ' +
@@ -108,22 +101,15 @@ export const registerPairRoutes = routes<{ registers: RegistersService }>((route
 ]);
 
 export const registerRoutes = routes<{ registers: RegistersService }>((route) => [
-  route({
-    method: 'get',
+  ...pairingRoutes<{ registers: RegistersService }>({
     path: '/api/registers/pairings',
-    operationId: 'registers.pairings.list',
+    operationId: 'registers.pairings',
     tags,
-    summary: 'Register codes not yet used nor expired (without the codes)',
-    description: 'Requires DeviceUpdate. Soonest to expire first.',
-    rights: ['DeviceUpdate'],
-    responses: { 200: { description: 'The outstanding pairings.', schema: z.object({ items: z.array(pairing), count: z.number().int(), totalCount: z.number().int() }) } },
-    errors: [ERR.unauthenticated(), managerOnly],
-    handler:
-      ({ registers }) =>
-      (_input, _req, res) => {
-        const items = registers.list(callerOf(res));
-        res.json({ items, count: items.length, totalCount: items.length });
-      },
+    thing: 'register',
+    title: 'RegisterPairing',
+    schema: pairing,
+    right: 'DeviceUpdate',
+    pairings: ({ registers }) => registers.pairings,
   }),
   route({
     method: 'post',
@@ -162,40 +148,6 @@ export const registerRoutes = routes<{ registers: RegistersService }>((route) =>
       ({ body }, req, res) => {
         const created = registers.create(callerOf(res), body, req.headers.host, localHost(req));
         res.status(201).location(`/api/registers/pairings/${created.id}`).json(created);
-      },
-  }),
-  route({
-    method: 'get',
-    path: '/api/registers/pairings/{id}',
-    operationId: 'registers.pairings.get',
-    tags,
-    summary: 'One outstanding register pairing',
-    description: 'Requires DeviceUpdate.',
-    rights: ['DeviceUpdate'],
-    params: id,
-    responses: { 200: { description: 'The pairing.', schema: RegisterPairing } },
-    errors: [ERR.unauthenticated(), managerOnly, ERR.notFound('No outstanding pairing has this id (used, expired or withdrawn).')],
-    handler:
-      ({ registers }) =>
-      ({ params }, _req, res) => {
-        res.json(registers.get(callerOf(res), params.id));
-      },
-  }),
-  route({
-    method: 'delete',
-    path: '/api/registers/pairings/{id}',
-    operationId: 'registers.pairings.delete',
-    tags,
-    summary: 'Withdraw a register code before it is used',
-    description: 'Requires DeviceUpdate.',
-    rights: ['DeviceUpdate'],
-    params: id,
-    responses: { 200: { description: 'The withdrawn pairing.', schema: RegisterPairing } },
-    errors: [ERR.unauthenticated(), managerOnly, ERR.notFound('No outstanding pairing has this id.')],
-    handler:
-      ({ registers }) =>
-      ({ params }, _req, res) => {
-        res.json(registers.revoke(callerOf(res), params.id));
       },
   }),
 ]);

@@ -7,8 +7,9 @@
  * (POST /api/auth). Pairing again gives a new key: the earlier tablet's stops working, and the
  * device's session ends with it.
  *
- * The codes are PairingCodes (hub/resources/auth/pairing-codes.ts), shared with kitchen displays:
- * in memory, ten minutes, single use, wrong guesses throttled per address and per code.
+ * The codes are Pairings (hub/resources/auth/pairings.ts), as kitchen displays' are: in memory, ten
+ * minutes, single use, wrong guesses throttled per address and per code; listed, looked up and
+ * withdrawn the same way, under DeviceUpdate here.
  */
 import { z } from 'zod';
 import { inTransaction } from '../../db/client.js';
@@ -16,7 +17,8 @@ import { requireRight, type Caller } from '../http/caller.js';
 import { errors } from '../http/errors.js';
 import { SALE_ENVS } from '../http/rights.js';
 import * as authRepo from '../resources/auth/repo.js';
-import { PairingCodes, pairingCode, type PairingView } from '../resources/auth/pairing-codes.js';
+import { pairingCode, type PairingView } from '../resources/auth/pairing-codes.js';
+import { Pairings } from '../resources/auth/pairings.js';
 import type { EngineContext } from '../resources/engine/define.js';
 import { nameKey } from '../resources/engine/fields.js';
 import { getStored, type StoredDoc } from '../resources/engine/repo.js';
@@ -59,13 +61,14 @@ export function pairingLink(host: string, code: string): string {
 }
 
 export class RegistersService {
-  private readonly codes: PairingCodes<{ deviceName: string }>;
+  /** The registers' codes, made, listed and withdrawn by whoever holds DeviceUpdate. */
+  readonly pairings: Pairings<{ deviceName: string }>;
 
   constructor(
     private readonly ctx: EngineContext,
     private readonly devicesService: ResourceService,
   ) {
-    this.codes = new PairingCodes(ctx.clock);
+    this.pairings = new Pairings(ctx.clock, 'DeviceUpdate');
   }
 
   /** A sale device that is active, or the error the contract names (400 unknown, 403 state). */
@@ -84,34 +87,15 @@ export class RegistersService {
    * that connection, when the Host header is missing or not a plain host.
    */
   create(caller: Caller, { deviceName }: z.output<typeof registerPairingRequestSchema>, host: string | undefined, fallbackHost: string): RegisterPairing & { code: string; link: string } {
-    requireRight(caller, 'DeviceUpdate');
+    requireRight(caller, this.pairings.right);
     const device = this.saleDevice(deviceName);
-    const issued = this.codes.issue({ deviceName: String(device.doc.name) }, caller.userName);
+    const issued = this.pairings.issue(caller, { deviceName: String(device.doc.name) });
     return { ...issued, link: pairingLink(plainHost(host) ?? fallbackHost, issued.code) };
-  }
-
-  list(caller: Caller): RegisterPairing[] {
-    requireRight(caller, 'DeviceUpdate');
-    return this.codes.list();
-  }
-
-  get(caller: Caller, id: string): RegisterPairing {
-    requireRight(caller, 'DeviceUpdate');
-    const found = this.codes.get(id);
-    if (!found) throw errors.notFound('Pairing', id);
-    return found;
-  }
-
-  revoke(caller: Caller, id: string): RegisterPairing {
-    requireRight(caller, 'DeviceUpdate');
-    const gone = this.codes.revoke(id);
-    if (!gone) throw errors.notFound('Pairing', id);
-    return gone;
   }
 
   /** The tablet's side: the code for the device and a new key; the device is paired from now on. */
   pair({ code }: z.output<typeof registerPairSchema>, address: string): PairedRegister {
-    const match = this.codes.check(code, address);
+    const match = this.pairings.check(code, address);
     const { deviceName } = match.pairing;
     if (!getStored(this.ctx.db, devices, deviceName)) {
       // Deleted since the code was made: the code can never work again, so it is spent.
@@ -130,7 +114,7 @@ export class RegistersService {
     });
     match.succeeded();
     // Other codes for this register would pair it again behind the new tablet's back.
-    this.codes.revokeWhere((p) => p.deviceName === deviceName);
+    this.pairings.revokeWhere((p) => p.deviceName === deviceName);
     return { deviceName, envName, deviceKey };
   }
 

@@ -11,8 +11,8 @@
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
-import { encode } from 'uqr';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { qrPath } from '../../hub/web/shared/qr.js';
 import { startHub, type TestHub } from '../support/hub.js';
 import { expect2xx } from '../tickets/fixture.js';
 import { ensureWebBuild } from './build.js';
@@ -54,14 +54,6 @@ const WORDS = {
     enterSeconds: 'Enter whole seconds, 0 to 86400.',
   },
 };
-
-/** The page's QR drawing, computed here from the link: the SVG must encode exactly this link. */
-function qrPathOf(text: string): string {
-  const { data } = encode(text, { ecc: 'M', border: 4 });
-  let d = '';
-  data.forEach((row, y) => row.forEach((dark, x) => dark && (d += `M${x} ${y}h1v1h-1z`)));
-  return d;
-}
 
 describe.skipIf(!haveChromium)("registers, the floor plan and PINs on the manager's page", () => {
   let browser: Browser;
@@ -107,18 +99,18 @@ describe.skipIf(!haveChromium)("registers, the floor plan and PINs on the manage
       await form.getByTestId('register-kind').selectOption(envName);
       await form.locator('button[type=submit]').click();
 
-      const pairing = page.getByTestId('register-pairing');
-      await pairing.getByTestId('register-code').waitFor();
+      const pairing = page.getByTestId('pairing');
+      await pairing.getByTestId('pairing-code').waitFor();
       expect(await pairing.textContent()).toContain(`${w.codeFor} ${device}`);
-      const code = (await pairing.getByTestId('register-code').textContent())!.replace(/\s/g, '');
+      const code = (await pairing.getByTestId('pairing-code').textContent())!.replace(/\s/g, '');
       expect(code).toMatch(/^\d{6}$/);
-      expect(await pairing.getByTestId('register-expiry').textContent()).toMatch(w.validUntil);
-      const link = (await pairing.getByTestId('register-link').textContent())!;
+      expect(await pairing.getByTestId('pairing-expiry').textContent()).toMatch(w.validUntil);
+      const link = (await pairing.getByTestId('pairing-link').textContent())!;
       expect(link).toBe(`${hub.url}/pos/#pair=${code}`);
       // The QR code holds exactly the link: the same modules as encoding the link here.
-      const qr = pairing.getByTestId('register-qr');
+      const qr = pairing.getByTestId('pairing-qr');
       expect(await qr.getAttribute('data-text')).toBe(link);
-      expect(await qr.locator('path').getAttribute('d')).toBe(qrPathOf(link));
+      expect(await qr.locator('path').getAttribute('d')).toBe(qrPath(link).d);
       const box = (await qr.boundingBox())!;
       expect(box.width).toBeGreaterThanOrEqual(150);
       expect(box.x + box.width).toBeLessThanOrEqual(size.width);
@@ -135,10 +127,10 @@ describe.skipIf(!haveChromium)("registers, the floor plan and PINs on the manage
       const paired = await hub.call('POST', '/api/registers/pair', { code }, { token: null });
       expect(paired.status).toBe(200);
       deviceKey = paired.body.deviceKey;
-      await pairing.getByTestId('register-paired').waitFor();
-      expect(await pairing.getByTestId('register-paired').textContent()).toContain(w.pairedNow);
+      await pairing.getByTestId('pairing-used').waitFor();
+      expect(await pairing.getByTestId('pairing-used').textContent()).toContain(w.pairedNow);
       await expect.poll(() => row.getByTestId('paired').textContent()).toMatch(w.paired);
-      await pairing.getByTestId('register-pairing-done').click();
+      await pairing.getByTestId('pairing-done').click();
       await pairing.waitFor({ state: 'detached' });
       await page.screenshot({ path: `${SHOTS}paired-${lang}-${size.name}.png`, fullPage: true });
     }, 60_000);

@@ -95,7 +95,8 @@ describe.skipIf(!haveChromium)('stock value in the page (Slovak)', () => {
     await page.locator('[data-testid=table-stocktransfers] tbody tr', { hasText: income.documentNumber }).click();
     await expect.poll(() => page.getByTestId('transfer-total-cost').textContent().then(plain)).toBe(money(6 * 950));
     expect(plain(await page.locator('.drawer').textContent())).toContain('Mliekareň Liptov s.r.o.');
-    expect(plain(await page.locator('.drawer table').textContent())).toContain(`${qty(6)} kg`);
+    // The unit comes with the products' names, read after the document itself: wait for them.
+    await expect.poll(() => page.locator('.drawer table').textContent().then(plain)).toContain(`${qty(6)} kg`);
     await page.screenshot({ path: `${SHOTS}income-detail-sk-laptop.png` });
     await page.keyboard.press('Escape');
 

@@ -15,7 +15,7 @@ import { render } from '../../escpos/document.js';
 import { EscPosPrinter, type EscPosPrinterOptions } from '../../escpos/driver.js';
 import { fillQr, qrTemplate } from '../../escpos/blocks.js';
 import { receipt as receiptDocument, receiptData, RECEIPT_QR } from './receipt.js';
-import { profileFor, type PrinterProfile } from '../../escpos/profiles.js';
+import { DEFAULT_PRINTER_MODEL, profileFor, type PrinterProfile } from '../../escpos/profiles.js';
 import type { Block } from '../../escpos/document.js';
 import { OneAtATime } from '../one-at-a-time.js';
 import { type DeviceInfo, type DeviceStateStore, type DeviceStatus, type FiscalDevice, type FiscalResult, type LastDocument, type Receipt, type ReportResult } from '../types.js';
@@ -58,7 +58,7 @@ export interface EscPosFiscalOptions {
  * above the receipt's footer: "true" or a template, receipt.ts RECEIPT_QR).
  */
 export function checkEscPosSettings(settings: Record<string, string>): void {
-  profileFor(settings.Model ?? 'Generic');
+  profileFor(settings.Model ?? DEFAULT_PRINTER_MODEL);
   reconnectMaxMs(settings);
   qrTemplate(settings.QrCode, RECEIPT_QR);
 }
@@ -90,7 +90,7 @@ export class EscPosFiscalDevice implements FiscalDevice {
   private readonly documents = new OneAtATime();
 
   constructor(private readonly o: EscPosFiscalOptions) {
-    this.profile = profileFor(o.settings.Model ?? 'Generic');
+    this.profile = profileFor(o.settings.Model ?? DEFAULT_PRINTER_MODEL);
     const max = reconnectMaxMs(o.settings);
     this.printer = new EscPosPrinter(o.address, { backoff: { initialMs: Math.min(200, max), maxMs: max, factor: 2 }, ...o.printer, dialect: this.profile.dialect });
     this.store = o.store ?? memoryStore();

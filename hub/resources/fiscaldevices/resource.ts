@@ -1,19 +1,15 @@
 import { z } from 'zod';
-import { AddressError, parseAddress } from '../../../drivers/transport/address.js';
+import { AddressError } from '../../../drivers/transport/address.js';
 import { errors } from '../../http/errors.js';
 import { defineResource } from '../engine/define.js';
 import { nameKeyed } from '../engine/keys.js';
 import { keepSecretSettings, secretSettingsField, withoutSecretSettings } from '../engine/secrets.js';
 import { nameKey, stringMap, text } from '../engine/fields.js';
 import { bool } from '../engine/refs.js';
-import { checkSettings } from '../../../drivers/fiscal/datecs/driver.js';
-import { checkEscPosSettings } from '../../../drivers/fiscal/escpos/driver.js';
-import { checkEkasaSettings } from '../../../drivers/fiscal/ekasa/driver.js';
+import { DEMO_DRIVER, FISCAL_DRIVER_NAMES, FISCAL_DRIVERS, fiscalDriverNamed } from '../../../drivers/fiscal/registry.js';
 import { QrTemplateError } from '../../../drivers/escpos/blocks.js';
 import { settingFaultOf } from '../../../drivers/settings.js';
 import { forgetFiscalStatus, readFiscalStatus, type FiscalStatus } from './store.js';
-
-export const FISCAL_DRIVERS = ['datecs', 'escpos', 'simulator', 'ekasa'] as const;
 
 const statusSchema = z.object({
   online: z.boolean().nullable(),
@@ -31,13 +27,15 @@ const statusSchema = z.object({
 export const fiscalDevices = defineResource({
   name: 'fiscaldevices',
   title: 'FiscalDevice',
-  example: { name: 'FP1', driver: 'simulator', address: 'sim:fp1' },
+  example: { name: 'FP1', driver: DEMO_DRIVER.name, address: DEMO_DRIVER.address.example },
   table: 'fiscal_devices',
   key: nameKeyed(),
   schema: z.object({
     name: nameKey().optional(),
     isActive: z.boolean().default(true),
-    driver: z.preprocess((v) => (typeof v === 'string' ? v.toLowerCase() : v), z.enum(FISCAL_DRIVERS)),
+    driver: z
+      .preprocess((v) => (typeof v === 'string' ? v.toLowerCase() : v), z.enum(FISCAL_DRIVER_NAMES))
+      .describe(FISCAL_DRIVERS.map((d) => `\`${d.name}\`: ${d.label.en}`).join('; ') + '.'),
     address: text().min(1),
     settings: stringMap().default({}),
   }),
@@ -46,7 +44,7 @@ export const fiscalDevices = defineResource({
   filters: {
     name: { type: 'string', column: 'name' },
     isActive: { type: 'bool', column: 'is_active' },
-    driver: { type: 'enum', column: 'driver', enumValues: FISCAL_DRIVERS },
+    driver: { type: 'enum', column: 'driver', enumValues: FISCAL_DRIVER_NAMES },
   },
   // SettingsRead (CONTRACT §12). A register learns its own fiscal printer's driver and status from its
   // session (GET /api/auth: user.fiscalDevice), not from this list.
@@ -57,24 +55,16 @@ export const fiscalDevices = defineResource({
     prepare({ body: sent, existing }) {
       // The operator password (and any key a driver takes) goes to the device at this address, by this driver.
       const body = keepSecretSettings(sent, existing, ['driver', 'address']);
-      const address = String(body.address);
-      if (body.driver === 'simulator') {
-        if (!/^sim:.+/.test(address)) throw errors.member('address', 'fiscal.simAddress', { address });
-      } else if (body.driver === 'ekasa') {
-        // The eKasa service's HTTP address, or sim:<name> for the simulated service (demos).
-        if (!/^(https?:\/\/[^/\s?#]+\/?|sim:.+)$/.test(address)) throw errors.member('address', 'fiscal.ekasaAddress', { address });
-      } else {
-        try {
-          parseAddress(address);
-        } catch (e) {
-          if (e instanceof AddressError) throw errors.member('address', `address.${e.fault}`, e.params);
-          throw e;
-        }
+      // Each driver checks what it takes (drivers/fiscal/<driver>/index.ts); the schema let only their names through.
+      const driver = fiscalDriverNamed(String(body.driver))!;
+      try {
+        driver.address.check(String(body.address));
+      } catch (e) {
+        if (e instanceof AddressError) throw errors.member('address', `address.${e.fault}`, { ...e.params, driver: driver.name });
+        throw e;
       }
       try {
-        if (body.driver === 'datecs') checkSettings(body.settings as Record<string, string>);
-        if (body.driver === 'escpos') checkEscPosSettings(body.settings as Record<string, string>);
-        if (body.driver === 'ekasa') checkEkasaSettings(body.settings as Record<string, string>);
+        driver.settings.check(body.settings as Record<string, string>);
       } catch (e) {
         if (e instanceof QrTemplateError) throw errors.member('settings', `qr.${e.fault}`, e.params);
         const fault = settingFaultOf(e);

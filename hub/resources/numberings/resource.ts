@@ -5,6 +5,7 @@ import { dateTime, enumOf, idKey } from '../engine/fields.js';
 import { bool } from '../engine/refs.js';
 import { windowStart, type NumberingEntry } from './periods.js';
 import { customIssue } from '../../i18n/say.js';
+import { numberingFormatFault } from '../../core/rules.js';
 import type { MessageKey, Params } from '../../i18n/index.js';
 
 export const STOCK_TRANSFER_TYPES = ['Income', 'Outcome', 'Transfer', 'Sale', 'Invoice', 'Correction'] as const;
@@ -20,16 +21,11 @@ export const DEFAULT_NUMBERINGS = [
   { id: 'correction', type: 'Correction', format: 'K-{yyyy}{MM}{i4}', unit: 'Month' },
 ] as const;
 
-/** `{yyyy} {yy} {MM} {dd} {iN}`; any other `{...}` is refused, and exactly one counter is required. */
+/** A format's problem as the catalog says it (the rule itself is hub/core/rules.ts, which the page applies too). */
 export function formatProblem(format: string): { key: MessageKey; params?: Params } | null {
-  const tokens = format.match(/\{[^{}]*\}/g) ?? [];
-  for (const t of tokens) {
-    if (!/^\{(yyyy|yy|MM|dd|i([1-9]|1[0-9]|20))\}$/.test(t)) return { key: 'numbering.notAToken', params: { token: t } };
-  }
-  if (/[{}]/.test(format.replace(/\{[^{}]*\}/g, ''))) return { key: 'numbering.unbalanced' };
-  const counters = tokens.filter((t) => t.startsWith('{i')).length;
-  if (counters !== 1) return { key: 'numbering.oneCounter' };
-  return null;
+  const found = numberingFormatFault(format);
+  if (!found) return null;
+  return found.fault === 'notAToken' ? { key: 'numbering.notAToken', params: { token: found.token } } : { key: `numbering.${found.fault}` };
 }
 
 const entry = z.object({

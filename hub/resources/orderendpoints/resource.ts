@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { QrTemplateError, qrTemplate, type QrFields } from '../../../drivers/escpos/blocks.js';
-import { PRINTER_MODELS } from '../../../drivers/escpos/profiles.js';
+import { PRINTER_MODELS, PROFILES } from '../../../drivers/escpos/profiles.js';
 import { AddressError, parseAddress } from '../../../drivers/transport/address.js';
 import { errors } from '../../http/errors.js';
 import { keepSecretSettings, secretSettingsField, withoutSecretSettings } from '../engine/secrets.js';
@@ -23,15 +23,14 @@ export const BILL_QR: QrFields = { placeholders: ['ticket', 'total', 'currency']
 export const orderEndpoints = defineResource({
   name: 'orderendpoints',
   title: 'OrderEndpoint',
-  example: { name: 'Kuchyna', type: 'TM88', address: 'tcp://192.168.1.50:9100' },
+  example: { name: 'Kuchyna', type: PRINTER_MODELS[0], address: 'tcp://192.168.1.50:9100' },
   table: 'order_endpoints',
   key: nameKeyed(),
   schema: z.object({
     name: nameKey().optional(),
     isActive: z.boolean().default(true),
     type: enumOf(ORDER_ENDPOINT_TYPES).describe(
-      'The printer model: `TM88` (Epson TM-T88), `SRP350` (Bixolon SRP-350), `Generic` (an ESC/POS clone, ASCII text), ' +
-        '`TSP650` or `TSP100` (Star TSP650, TSP100 futurePRNT, in Star Line mode); or `Tablet`, a kitchen display.',
+      `The printer model: ${PRINTER_MODELS.map((m) => `\`${m}\` (${PROFILES[m].label.en})`).join(', ')}; or \`Tablet\`, a kitchen display.`,
     ),
     address: text().default(''),
     settings: stringMap()

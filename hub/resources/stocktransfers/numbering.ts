@@ -5,22 +5,15 @@
 import { getMeta, setMeta } from '../../core/meta-store.js';
 import { activeNumberingId, documentNumberTaken } from './store.js';
 import { errors } from '../../http/errors.js';
+import { formatDocumentNumber } from '../../core/rules.js';
 import { zonedParts, type ZonedParts } from '../../core/time.js';
 import type { Doc, EngineContext } from '../engine/define.js';
 import { getStored, putStored } from '../engine/repo.js';
 import { windowStart, type NumberingEntry } from '../numberings/periods.js';
 import { DEFAULT_NUMBERINGS, numberings } from '../numberings/resource.js';
 
-export function formatNumber(format: string, counter: number, at: ZonedParts): string {
-  const pad = (n: number, w: number) => String(n).padStart(w, '0');
-  return format.replace(/\{(yyyy|yy|MM|dd|i(\d+))\}/g, (_m, token: string, digits: string | undefined) => {
-    if (digits) return pad(counter, Number(digits));
-    if (token === 'yyyy') return pad(at.year, 4);
-    if (token === 'yy') return pad(at.year % 100, 2);
-    if (token === 'MM') return pad(at.month, 2);
-    return pad(at.day, 2);
-  });
-}
+/** The document number for `counter` on the day `at` (the rule the manager's page previews too: hub/core/rules.ts). */
+export const formatNumber = (format: string, counter: number, at: ZonedParts): string => formatDocumentNumber(format, counter, at);
 
 function numberTaken(ctx: EngineContext, documentNumber: string): boolean {
   return documentNumberTaken(ctx.db, documentNumber);

@@ -10,13 +10,14 @@
 import { z } from 'zod';
 import { type EkasaInfo, type FiscalResult, type PaymentKind, type Receipt, type ReceiptOrigin } from '../../../drivers/fiscal/types.js';
 import { DeviceError } from '../../../drivers/faults.js';
-import { roundCash } from '../../../drivers/fiscal/ekasa/protocol.js';
+import { fiscalDriverNamed, type FiscalDriver } from '../../../drivers/fiscal/registry.js';
 import type { ReceiptMailer } from '../../mail/receipts.js';
 import { inTransaction, whenDurable } from '../../../db/client.js';
 import { requireRight, requireSale, type Caller } from '../../http/caller.js';
 import { errors } from '../../http/errors.js';
 import type { Logger } from '../../core/log.js';
 import { D, dec, toJsonNumber } from '../../core/money.js';
+import { isEmailAddress } from '../../core/rules.js';
 import { devices } from '../devices/resource.js';
 import type { Doc, EngineContext } from '../engine/define.js';
 import { decimal, MAX_INT32, MAX_MAGNITUDE, nameKey } from '../engine/fields.js';
@@ -42,7 +43,6 @@ export const closeContextSchema = z.object({
     .default({ print: true, email: '' }),
 });
 
-const EMAIL = /^[^@\s"<>(),;:]+@[^@\s"<>(),;:]+\.[^@\s"<>(),;:]+$/;
 type Payment = { paymentTypeNumber: number; amount: number };
 
 /** What a fiscal job remembers of its close, so a receipt settled later closes the ticket as it was printed. */
@@ -118,7 +118,7 @@ export class TicketCloser {
     }
 
     const email = body.receipt.email ?? '';
-    if (email && !EMAIL.test(email)) throw errors.member('receipt.email', 'tickets.notEmail', { value: email });
+    if (email && !isEmailAddress(email)) throw errors.member('receipt.email', 'tickets.notEmail', { value: email });
     const fiscalName = body.fiscalName ?? this.defaultFiscalName(caller);
     if (!fiscalName) throw errors.member('fiscalName', 'tickets.noFiscalName', {}, 'Required');
     const config = this.fiscal.config(fiscalName);
@@ -128,7 +128,7 @@ export class TicketCloser {
     if (items.length === 0) throw errors.member('items', 'tickets.noItems');
     // `print: false` is the customer declining paper; the driver skips it only where its device may (see Receipt.print).
     // Slovak cash rounding applies where the receipt is registered by an eKasa service (CONTRACT §8).
-    const receipt: Receipt = { ...this.receipt(caller, ticket.doc, body.payments, { cashRounding: config.driver === 'ekasa' }), print: body.receipt.print };
+    const receipt: Receipt = { ...this.receipt(caller, ticket.doc, body.payments, { cashRounding: fiscalDriverNamed(config.driver)?.cashRounding }), print: body.receipt.print };
     const request: JobRequest = { receipt, payments: body.payments, deviceName: caller.device.name, userName: caller.userName, email };
 
     return this.fiscal.run(fiscalName, async (device) => {
@@ -180,11 +180,11 @@ export class TicketCloser {
    * exactly the total, and needs Storno.
    *
    * `cashRounding` (an eKasa device, CONTRACT §8): the part of the total left to pay in the Cash-category
-   * payment types is rounded to 5 cents (roundCash), and the payments must cover — a return: pay out
+   * payment types is rounded to 5 cents (the driver's cashRounding), and the payments must cover — a return: pay out
    * exactly — the total plus that rounding; change is what was paid beyond it. `rounding` is signed:
    * what the customer pays more than the total (+0.02 for 3.48 paid as 3.50 in cash), or less (−).
    */
-  private receipt(caller: Caller, ticket: Doc, payments: Array<{ paymentTypeNumber: number; amount: number }>, opts: { cashRounding: boolean }): Receipt {
+  private receipt(caller: Caller, ticket: Doc, payments: Array<{ paymentTypeNumber: number; amount: number }>, opts: { cashRounding: FiscalDriver['cashRounding'] }): Receipt {
     const total = dec((ticket.totalPrice as { amount: number }).amount);
     const isReturn = total.lt(0);
     if (isReturn) requireRight(caller, 'Storno');
@@ -212,7 +212,7 @@ export class TicketCloser {
     if (paid.abs().gt(MAX_MAGNITUDE)) throw errors.member('payments', 'tickets.paymentsOutOfRange', { paid: paid.toFixed(2) }, 'OutOfRange');
     // What is left to pay in cash once the other payments are counted; rounded only when cash pays some of it.
     const cashDue = total.minus(paid.minus(cash));
-    const rounding = opts.cashRounding && !cash.isZero() && (isReturn ? cashDue.lt(0) : cashDue.gt(0)) ? roundCash(cashDue.toFixed(2)).minus(cashDue) : new D(0);
+    const rounding = opts.cashRounding && !cash.isZero() && (isReturn ? cashDue.lt(0) : cashDue.gt(0)) ? opts.cashRounding(cashDue.toFixed(2)).minus(cashDue) : new D(0);
     const due = total.plus(rounding);
     const dueParams = { paid: paid.toFixed(2), total: total.toFixed(2), due: due.toFixed(2) };
     if (isReturn && !paid.eq(due)) throw errors.member('payments', rounding.isZero() ? 'tickets.returnExact' : 'tickets.returnExactRounded', dueParams, 'OutOfRange');

@@ -6,7 +6,9 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import type { JSX } from 'preact';
-import { LANGUAGES, LANGUAGE_NAMES, chooseLanguage, chosenLanguage, intlLocale, messages, setLanguage, useLanguage, type Language } from '../shared/i18n';
+import { chosenLanguage, intlLocale, messages, setLanguage, useLanguage } from '../shared/i18n';
+import { LanguagePicker } from '../shared/LanguagePicker';
+import { Badge, Button, Card, Notice } from '../shared/ui';
 import { ApiError, api, logIn, logOut, loggedIn, whenLoggedOut, type DeadLetter, type HqUser, type SalesRow, type StoreRow } from './api';
 
 const t = messages({
@@ -15,7 +17,6 @@ const t = messages({
   logOut: { en: 'Log out', sk: 'Odhlásiť sa', cs: 'Odhlásit se' },
   userName: { en: 'User name', sk: 'Používateľské meno', cs: 'Uživatelské jméno' },
   password: { en: 'Password', sk: 'Heslo', cs: 'Heslo' },
-  language: { en: 'Language', sk: 'Jazyk', cs: 'Jazyk' },
   stores: { en: 'Stores', sk: 'Predajne', cs: 'Prodejny' },
   sales: { en: 'Sales', sk: 'Predaj', cs: 'Prodej' },
   deadLetters: { en: 'Dead letters', sk: 'Odložené udalosti', cs: 'Odložené události' },
@@ -95,9 +96,8 @@ function usePolled<T>(load: () => Promise<T>, deps: unknown[] = []): { data?: T;
 function Stores() {
   const { data, error } = usePolled(() => api<{ items: StoreRow[] }>('GET', '/stores?$take=1000'));
   return (
-    <section class="card">
-      <h2>{t('stores')}</h2>
-      {error && <p class="error">{t('failed', { detail: error })}</p>}
+    <Card title={t('stores')}>
+      {error && <Notice tone="bad">{t('failed', { detail: error })}</Notice>}
       <Table
         testId="stores"
         head={[t('store'), t('state'), t('lastSeen'), t('published'), t('atHq'), t('backlog'), t('catalog'), t('deadLetters')]}
@@ -106,24 +106,24 @@ function Stores() {
             <td>
               {s.name || s.storeId} <span class="muted">{s.storeId}</span>
             </td>
-            <td>{s.online ? <span class="badge good">{t('online')}</span> : <span class="badge bad">{t('offline')}</span>}</td>
+            <td>{s.online ? <Badge tone="good">{t('online')}</Badge> : <Badge tone="bad">{t('offline')}</Badge>}</td>
             <td>{when(s.lastSeenAt)}</td>
             <td class="n">{s.publishedSeq}</td>
             <td class="n">{s.ingestedSeq}</td>
-            <td class="n">{s.backlog ? <span class="badge warn">{s.backlog}</span> : 0}</td>
+            <td class="n">{s.backlog ? <Badge tone="warn">{s.backlog}</Badge> : 0}</td>
             <td>
               {s.appliedCatalogVersion === s.catalogVersion ? (
-                <span class="badge good">v{s.catalogVersion}</span>
+                <Badge tone="good">v{s.catalogVersion}</Badge>
               ) : (
-                <span class="badge warn">{t('catalogOf', { applied: s.appliedCatalogVersion, version: s.catalogVersion })}</span>
+                <Badge tone="warn">{t('catalogOf', { applied: s.appliedCatalogVersion, version: s.catalogVersion })}</Badge>
               )}
               {s.catalogError && <div class="refusal">{t('refused', { version: s.catalogError.version, detail: s.catalogError.detail })}</div>}
             </td>
-            <td class="n">{s.deadLetters ? <span class="badge bad">{s.deadLetters}</span> : 0}</td>
+            <td class="n">{s.deadLetters ? <Badge tone="bad">{s.deadLetters}</Badge> : 0}</td>
           </tr>
         ))}
       />
-    </section>
+    </Card>
   );
 }
 
@@ -143,16 +143,14 @@ function Sales() {
   );
   return (
     <>
-      <section class="card">
-        <h2>{t('byStore')}</h2>
-        {byStore.error && <p class="error">{t('failed', { detail: byStore.error })}</p>}
+      <Card title={t('byStore')}>
+        {byStore.error && <Notice tone="bad">{t('failed', { detail: byStore.error })}</Notice>}
         <Table head={[t('store'), t('tickets'), t('total')]} rows={(byStore.data?.rows ?? []).map((r) => row(r.storeId ?? '', r))} />
-      </section>
-      <section class="card">
-        <h2>{t('byDay')}</h2>
-        {byDay.error && <p class="error">{t('failed', { detail: byDay.error })}</p>}
+      </Card>
+      <Card title={t('byDay')}>
+        {byDay.error && <Notice tone="bad">{t('failed', { detail: byDay.error })}</Notice>}
         <Table head={[t('day'), t('tickets'), t('total')]} rows={(byDay.data?.rows ?? []).map((r) => row(r.day ?? '', r))} />
-      </section>
+      </Card>
     </>
   );
 }
@@ -160,9 +158,8 @@ function Sales() {
 function DeadLetters() {
   const { data, error } = usePolled(() => api<{ items: DeadLetter[] }>('GET', '/deadletters?$take=200'));
   return (
-    <section class="card">
-      <h2>{t('deadLetters')}</h2>
-      {error && <p class="error">{t('failed', { detail: error })}</p>}
+    <Card title={t('deadLetters')}>
+      {error && <Notice tone="bad">{t('failed', { detail: error })}</Notice>}
       <Table
         testId="dead-letters"
         head={[t('received'), t('store'), t('seq'), t('reason'), t('payload')]}
@@ -178,7 +175,7 @@ function DeadLetters() {
           </tr>
         ))}
       />
-    </section>
+    </Card>
   );
 }
 
@@ -208,9 +205,8 @@ function Users() {
     }
   };
   return (
-    <section class="card">
-      <h2>{t('users')}</h2>
-      {error && <p class="error">{t('failed', { detail: error })}</p>}
+    <Card title={t('users')}>
+      {error && <Notice tone="bad">{t('failed', { detail: error })}</Notice>}
       <Table
         head={[t('userName'), t('rights'), '']}
         rows={(data?.items ?? []).map((u) => (
@@ -222,9 +218,9 @@ function Users() {
             </td>
             <td>{u.rights.map((r) => (RIGHTS as readonly string[]).includes(r) ? t(r as (typeof RIGHTS)[number]) : r).join(', ')}</td>
             <td>
-              <button type="button" class="secondary" onClick={() => void remove(u.userName)}>
+              <Button small variant="danger" onClick={() => void remove(u.userName)}>
                 {t('remove')}
-              </button>
+              </Button>
             </td>
           </tr>
         ))}
@@ -252,10 +248,12 @@ function Users() {
             </label>
           ))}
         </fieldset>
-        <button>{t('save')}</button>
+        <Button type="submit" variant="primary">
+          {t('save')}
+        </Button>
         {said && <p class="said">{said}</p>}
       </form>
-    </section>
+    </Card>
   );
 }
 
@@ -275,8 +273,7 @@ function Password() {
     }
   };
   return (
-    <section class="card">
-      <h2>{t('myPassword')}</h2>
+    <Card title={t('myPassword')}>
       <form onSubmit={change}>
         <label>
           {t('currentPassword')}
@@ -286,10 +283,12 @@ function Password() {
           {t('newPassword')}
           <input type="password" value={next} onInput={(e) => setNext(e.currentTarget.value)} autocomplete="new-password" />
         </label>
-        <button>{t('changePassword')}</button>
+        <Button type="submit" variant="primary">
+          {t('changePassword')}
+        </Button>
         {said && <p class="said">{said}</p>}
       </form>
-    </section>
+    </Card>
   );
 }
 
@@ -306,8 +305,7 @@ function Login(props: { onIn: (u: HqUser) => void }) {
     }
   };
   return (
-    <section class="card login">
-      <h2>{t('logIn')}</h2>
+    <Card class="login" title={t('logIn')}>
       <form onSubmit={submit}>
         <label>
           {t('userName')}
@@ -317,10 +315,12 @@ function Login(props: { onIn: (u: HqUser) => void }) {
           {t('password')}
           <input type="password" value={password} onInput={(e) => setPassword(e.currentTarget.value)} autocomplete="current-password" />
         </label>
-        <button>{t('logIn')}</button>
-        {error && <p class="error">{error}</p>}
+        <Button type="submit" variant="primary">
+          {t('logIn')}
+        </Button>
+        {error && <Notice tone="bad">{error}</Notice>}
       </form>
-    </section>
+    </Card>
   );
 }
 
@@ -348,24 +348,15 @@ export function App() {
   const current = shown.some(([v]) => v === view) ? view : 'password';
   return (
     <>
-      <header>
+      <header class="hq-head">
         <h1>{t('title')}</h1>
-        <label class="language">
-          {t('language')}
-          <select value={lang} onChange={(e) => chooseLanguage(e.currentTarget.value as Language)}>
-            {LANGUAGES.map((l) => (
-              <option key={l} value={l}>
-                {LANGUAGE_NAMES[l]}
-              </option>
-            ))}
-          </select>
-        </label>
+        <LanguagePicker />
         {user && (
           <>
             <span class="who">{user.userName}</span>
-            <button type="button" class="secondary" onClick={logOut}>
+            <Button small onClick={logOut}>
               {t('logOut')}
-            </button>
+            </Button>
           </>
         )}
       </header>

@@ -2,8 +2,8 @@
 import { Fragment } from 'preact';
 import { useEffect } from 'preact/hooks';
 import { messages, pick, useLanguage } from '../shared/i18n';
-import { LanguagePicker } from './components/LanguagePicker';
-import { Icon } from './components/Icon';
+import { LanguagePicker } from '../shared/LanguagePicker';
+import { Icon } from '../shared/Icon';
 import { allowed, viewOf, VIEWS } from './lib/access';
 import { Dialogs, Empty, LinkButton, Toasts } from './components/ui';
 import { liveStatus, startLive, stopLive } from './lib/live';
@@ -11,14 +11,14 @@ import { linkHandler, loc, match, navigate, useLocation } from './lib/router';
 import { logout, refreshSession, useCan, useSession } from './lib/session';
 import { useStore } from './lib/store';
 import { rightsWords } from './lib/rights-words';
-import { Catalog } from './pages/Catalog';
+import { Catalog } from './pages/catalog/index';
 import { Customers } from './pages/Customers';
 import { Devices } from './pages/Devices';
 import { FloorPlan } from './pages/FloorPlan';
 import { EndOfDay } from './pages/EndOfDay';
 import { Login } from './pages/Login';
 import { Reports } from './pages/Reports';
-import { Settings } from './pages/Settings';
+import { Settings } from './pages/settings/index';
 import { Tickets } from './pages/Tickets';
 import { Today } from './pages/Today';
 
@@ -106,7 +106,7 @@ function Shell() {
             <span class="dot" aria-hidden="true" />
             {t(live)}
           </span>
-          <LanguagePicker />
+          <LanguagePicker userLanguage={s.user.language ?? null} />
           <div class="user">
             <span class="avatar" aria-hidden="true">
               {(s.user.name || s.user.userName).trim().charAt(0).toUpperCase()}

@@ -7,6 +7,7 @@
 import { call, NetworkError, ApiError, type Session } from './api';
 import { idbGet, idbPut } from './idb';
 import type { components } from '../shared/api-types';
+import { FISCAL_DRIVERS } from '../shared/drivers';
 import type { FiscalDevice, Modifier, PaymentType, Plu } from '../shared/types';
 
 /** A category as the register shows it: its tile colour (#rrggbb) and place, where the hub has them. */
@@ -145,7 +146,7 @@ export function modifiersOf(plu: Plu, modifiers: Modifier[]): Modifier[] {
   return (plu.modifierIds ?? []).map((id) => modifiers.find((m) => m.id === id)).filter((m): m is Modifier => !!m);
 }
 
-/** True when the fiscal device rounds cash to 5 cents (Slovak eKasa, CONTRACT §8). */
+/** True when the fiscal device rounds cash to 5 cents (Slovak eKasa, CONTRACT §8), as its driver says (shared/drivers.ts). */
 export function roundsCash(catalog: Catalog): boolean {
-  return catalog.fiscal?.driver === 'ekasa';
+  return FISCAL_DRIVERS.some((d) => d.name === catalog.fiscal?.driver && d.cashRounding);
 }

@@ -1,7 +1,8 @@
 /**
  * A QR code of a text (a pairing link), drawn as one SVG path in the page itself (qr.ts): no CDN, no
- * image request, nothing put in as HTML. Shared: the manager's page pairs kitchen displays with it, a
- * register's pairing can use it too.
+ * image request, nothing put in as HTML. Shared: the manager's page pairs kitchen displays and
+ * registers with it, and the register's and the kitchen display's own setup screens may show one too.
+ * The text rides along as `data-text`, so a test reads what the code holds.
  *
  * Give it ASCII (a URL percent-encoded): every scanner reads byte-mode ASCII alike, where UTF-8
  * without an ECI marker is read as Latin-1 by some.
@@ -20,6 +21,7 @@ export function QrCode({ text, label, pixels = 192, testId }: { text: string; la
       viewBox={`0 0 ${size} ${size}`}
       shape-rendering="crispEdges"
       data-testid={testId}
+      data-text={text}
     >
       <rect width={size} height={size} fill="#fff" />
       <path d={d} fill="#000" />

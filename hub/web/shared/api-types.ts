@@ -1124,7 +1124,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Codes not yet used nor expired (without the codes)
+         * Kitchen display codes not yet used nor expired (without the codes)
          * @description Requires OrderEndpointUpdate. Soonest to expire first.
          */
         get: operations["kds.pairings.list"];
@@ -1148,14 +1148,14 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * One outstanding pairing
+         * One outstanding kitchen display pairing
          * @description Requires OrderEndpointUpdate.
          */
         get: operations["kds.pairings.get"];
         put?: never;
         post?: never;
         /**
-         * Withdraw a code before it is used
+         * Withdraw a kitchen display code before it is used
          * @description Requires OrderEndpointUpdate.
          */
         delete: operations["kds.pairings.delete"];
@@ -2326,7 +2326,7 @@ export interface components {
             /** @default true */
             isActive: boolean;
             /**
-             * @description The printer model: `TM88` (Epson TM-T88), `SRP350` (Bixolon SRP-350), `Generic` (an ESC/POS clone, ASCII text), `TSP650` or `TSP100` (Star TSP650, TSP100 futurePRNT, in Star Line mode); or `Tablet`, a kitchen display.
+             * @description The printer model: `TM88` (Epson TM-T88), `SRP350` (Bixolon SRP-350), `Generic` (Another ESC/POS printer (text without accents)), `TSP650` (Star TSP650 (Star Line)), `TSP100` (Star TSP100 futurePRNT (Star Line)); or `Tablet`, a kitchen display.
              * @enum {string}
              */
             type: "TM88" | "SRP350" | "Generic" | "TSP650" | "TSP100" | "Tablet";
@@ -2357,7 +2357,7 @@ export interface components {
             /** @default true */
             isActive: boolean;
             /**
-             * @description The printer model: `TM88` (Epson TM-T88), `SRP350` (Bixolon SRP-350), `Generic` (an ESC/POS clone, ASCII text), `TSP650` or `TSP100` (Star TSP650, TSP100 futurePRNT, in Star Line mode); or `Tablet`, a kitchen display.
+             * @description The printer model: `TM88` (Epson TM-T88), `SRP350` (Bixolon SRP-350), `Generic` (Another ESC/POS printer (text without accents)), `TSP650` (Star TSP650 (Star Line)), `TSP100` (Star TSP100 futurePRNT (Star Line)); or `Tablet`, a kitchen display.
              * @enum {string}
              */
             type: "TM88" | "SRP350" | "Generic" | "TSP650" | "TSP100" | "Tablet";
@@ -2626,7 +2626,10 @@ export interface components {
             name: string;
             /** @default true */
             isActive: boolean;
-            /** @enum {string} */
+            /**
+             * @description `datecs`: Datecs fiscal printer; `escpos`: Receipt printer (ESC/POS); `simulator`: Simulator (demo); `ekasa`: eKasa (PORTOS local API).
+             * @enum {string}
+             */
             driver: "datecs" | "escpos" | "simulator" | "ekasa";
             address: string;
             /** @default {} */
@@ -2652,7 +2655,10 @@ export interface components {
             name?: string;
             /** @default true */
             isActive: boolean;
-            /** @enum {string} */
+            /**
+             * @description `datecs`: Datecs fiscal printer; `escpos`: Receipt printer (ESC/POS); `simulator`: Simulator (demo); `ekasa`: eKasa (PORTOS local API).
+             * @enum {string}
+             */
             driver: "datecs" | "escpos" | "simulator" | "ekasa";
             address: string;
             /** @default {} */
@@ -3600,7 +3606,10 @@ export interface components {
                 device: components["schemas"]["Device"];
                 /** @description The fiscal printer the session's device closes its tickets on (its setting DefaultFiscalName): its driver (eKasa rounds cash, CONTRACT §8) and status, for a register without SettingsRead. null: none set, or no such fiscal device. */
                 fiscalDevice: {
-                    /** @enum {string} */
+                    /**
+                     * @description `datecs`: Datecs fiscal printer; `escpos`: Receipt printer (ESC/POS); `simulator`: Simulator (demo); `ekasa`: eKasa (PORTOS local API).
+                     * @enum {string}
+                     */
                     driver: "datecs" | "escpos" | "simulator" | "ekasa";
                     /** @default true */
                     isActive: boolean;
@@ -3636,7 +3645,10 @@ export interface components {
                 device: components["schemas"]["Device"];
                 /** @description The fiscal printer the session's device closes its tickets on (its setting DefaultFiscalName): its driver (eKasa rounds cash, CONTRACT §8) and status, for a register without SettingsRead. null: none set, or no such fiscal device. */
                 fiscalDevice: {
-                    /** @enum {string} */
+                    /**
+                     * @description `datecs`: Datecs fiscal printer; `escpos`: Receipt printer (ESC/POS); `simulator`: Simulator (demo); `ekasa`: eKasa (PORTOS local API).
+                     * @enum {string}
+                     */
                     driver: "datecs" | "escpos" | "simulator" | "ekasa";
                     /** @default true */
                     isActive: boolean;
@@ -3689,7 +3701,10 @@ export interface components {
                 device: components["schemas"]["Device"];
                 /** @description The fiscal printer the session's device closes its tickets on (its setting DefaultFiscalName): its driver (eKasa rounds cash, CONTRACT §8) and status, for a register without SettingsRead. null: none set, or no such fiscal device. */
                 fiscalDevice: {
-                    /** @enum {string} */
+                    /**
+                     * @description `datecs`: Datecs fiscal printer; `escpos`: Receipt printer (ESC/POS); `simulator`: Simulator (demo); `ekasa`: eKasa (PORTOS local API).
+                     * @enum {string}
+                     */
                     driver: "datecs" | "escpos" | "simulator" | "ekasa";
                     /** @default true */
                     isActive: boolean;
@@ -3707,9 +3722,6 @@ export interface components {
             };
             orderEndpointName: string;
         };
-        KdsPairingRequest: {
-            orderEndpointName: string;
-        };
         KdsPairing: {
             id: string;
             orderEndpointName: string;
@@ -3722,6 +3734,9 @@ export interface components {
              * @description 10 minutes after createdAt.
              */
             expiresAt: string;
+        };
+        KdsPairingRequest: {
+            orderEndpointName: string;
         };
         KdsRecallRequest: {
             _v?: number;
@@ -3745,9 +3760,6 @@ export interface components {
             count: number;
             totalCount: number;
         };
-        RegisterPairingRequest: {
-            deviceName: string;
-        };
         RegisterPairing: {
             id: string;
             deviceName: string;
@@ -3760,6 +3772,9 @@ export interface components {
              * @description 10 minutes after createdAt.
              */
             expiresAt: string;
+        };
+        RegisterPairingRequest: {
+            deviceName: string;
         };
         TicketHandover: {
             ids: string[];

@@ -8,8 +8,9 @@ import type { Filters } from '../lib/api';
 import { useList } from '../lib/data';
 import { quantity } from '../lib/format';
 import { useQuery } from '../lib/router';
-import { Icon } from './Icon';
-import { Button, Empty, Notice } from './ui';
+import { Icon } from '../../shared/Icon';
+import { Empty } from './ui';
+import { Button, Notice } from '../../shared/ui';
 import { messages } from '../../shared/i18n';
 
 const t = messages({

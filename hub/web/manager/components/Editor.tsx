@@ -10,7 +10,8 @@ import { api, ApiError, CONFLICT, describeError, path } from '../lib/api';
 import { useForm, type FormApi } from '../lib/form';
 import { useLive } from '../lib/live';
 import { refreshSession, useCan } from '../lib/session';
-import { Button, confirm, Drawer, Notice, Spinner, toast } from './ui';
+import { confirm, Drawer, toast } from './ui';
+import { Button, Notice, Spinner } from '../../shared/ui';
 import { messages } from '../../shared/i18n';
 import { rightWord } from '../lib/rights-words';
 

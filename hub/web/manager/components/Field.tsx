@@ -7,7 +7,7 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { checks, type Check, type FormApi } from '../lib/form';
 import { dayStart, isoDay, numberText } from '../lib/format';
-import { Icon } from './Icon';
+import { Icon } from '../../shared/Icon';
 import { intlLocale, messages } from '../../shared/i18n';
 
 const t = messages({

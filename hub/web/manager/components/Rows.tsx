@@ -1,7 +1,8 @@
 /** Editable rows of a list member of a document (cards, options, numbering entries, transfer items). */
 import type { ComponentChildren } from 'preact';
 import type { FormApi } from '../lib/form';
-import { Button, Empty } from './ui';
+import { Empty } from './ui';
+import { Button } from '../../shared/ui';
 import { messages } from '../../shared/i18n';
 
 const t = messages({

@@ -1,39 +1,21 @@
-/** Small building blocks every page uses: buttons, badges, cards, tabs, drawers, notices, toasts, dialogs. */
-import type { ButtonHTMLAttributes, ComponentChildren } from 'preact';
+/**
+ * The manager page's own building blocks: links and tabs on its router, the toolbar, drawers, toasts
+ * and dialogs on its stores. Buttons, badges, cards, notices and the spinner are the house's (shared/ui.tsx).
+ */
+import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { describeError } from '../lib/api';
 import { linkHandler } from '../lib/router';
 import { Store, useStore } from '../lib/store';
-import { Icon, type IconName } from './Icon';
+import { Icon, type IconName } from '../../shared/Icon';
 import { messages } from '../../shared/i18n';
+import { Button, type Tone } from '../../shared/ui';
 
 const t = messages({
-  dismiss: { en: 'Dismiss', sk: 'Zavrieť správu', cs: 'Zavřít zprávu' },
   sections: { en: 'Sections', sk: 'Časti', cs: 'Části' },
-  loading: { en: 'Loading…', sk: 'Načítava sa…', cs: 'Načítá se…' },
   close: { en: 'Close', sk: 'Zavrieť', cs: 'Zavřít' },
   cancel: { en: 'Cancel', sk: 'Zrušiť', cs: 'Zrušit' },
 });
-
-type Tone = 'neutral' | 'good' | 'warn' | 'bad' | 'info';
-
-interface ButtonProps extends Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'icon' | 'type'> {
-  variant?: 'primary' | 'secondary' | 'ghost' | 'danger';
-  busy?: boolean;
-  icon?: IconName;
-  small?: boolean;
-  type?: 'button' | 'submit';
-  disabled?: boolean;
-}
-
-export function Button({ variant = 'secondary', busy, icon, small, children, type = 'button', disabled, ...rest }: ButtonProps) {
-  return (
-    <button {...rest} type={type} disabled={disabled || busy} aria-busy={busy || undefined} class={`btn btn-${variant}${small ? ' btn-small' : ''} ${rest.class ?? ''}`}>
-      {busy ? <span class="spinner" aria-hidden="true" /> : icon ? <Icon name={icon} /> : null}
-      {children && <span>{children}</span>}
-    </button>
-  );
-}
 
 export function LinkButton({ href, children, icon, variant = 'secondary' }: { href: string; children: ComponentChildren; icon?: IconName; variant?: 'primary' | 'secondary' | 'ghost' }) {
   return (
@@ -41,24 +23,6 @@ export function LinkButton({ href, children, icon, variant = 'secondary' }: { hr
       {icon && <Icon name={icon} />}
       <span>{children}</span>
     </a>
-  );
-}
-
-export function Badge({ tone = 'neutral', children }: { tone?: Tone; children: ComponentChildren }) {
-  return <span class={`badge badge-${tone}`}>{children}</span>;
-}
-
-export function Card({ title, actions, children, class: cls }: { title?: ComponentChildren; actions?: ComponentChildren; children: ComponentChildren; class?: string }) {
-  return (
-    <section class={`card ${cls ?? ''}`}>
-      {(title || actions) && (
-        <header class="card-head">
-          {title && <h2>{title}</h2>}
-          {actions && <div class="card-actions">{actions}</div>}
-        </header>
-      )}
-      {children}
-    </section>
   );
 }
 
@@ -90,19 +54,6 @@ export function Empty({ icon = 'inbox', title, children }: { icon?: IconName; ti
       <Icon name={icon} size={32} />
       <p class="empty-title">{title}</p>
       {children && <div class="empty-text">{children}</div>}
-    </div>
-  );
-}
-
-export function Notice({ tone = 'info', children, onClose }: { tone?: Tone; children: ComponentChildren; onClose?: () => void }) {
-  return (
-    <div class={`notice notice-${tone}`} role={tone === 'bad' ? 'alert' : 'status'}>
-      <div class="notice-body">{children}</div>
-      {onClose && (
-        <button type="button" class="icon-btn" aria-label={t('dismiss')} onClick={onClose}>
-          <Icon name="close" />
-        </button>
-      )}
     </div>
   );
 }
@@ -141,15 +92,6 @@ export function Stat({ label, value, note, tone }: { label: string; value: Compo
       <div class="stat-label">{label}</div>
       <div class="stat-value">{value}</div>
       {note && <div class="stat-note">{note}</div>}
-    </div>
-  );
-}
-
-export function Spinner({ label }: { label?: string }) {
-  return (
-    <div class="loading" role="status">
-      <span class="spinner" aria-hidden="true" />
-      <span>{label ?? t('loading')}</span>
     </div>
   );
 }

@@ -31,7 +31,7 @@ export interface Gated {
   needs?: readonly string[];
 }
 
-/** Names of components/Icon's icons (this module stays free of JSX, so the hub's own tests can read it). */
+/** Names of shared/Icon's icons (this module stays free of JSX, so the hub's own tests can read it). */
 type ViewIcon = 'today' | 'tickets' | 'devices' | 'table' | 'catalog' | 'customers' | 'reports' | 'register' | 'settings';
 
 export interface View extends Gated {

@@ -5,7 +5,8 @@
  * in the database and the log; the page says the code and the queue's part in words and keeps the
  * device's own message beside them, untranslated, as the detail a technician reads.
  */
-import { messages } from '../../shared/i18n.js';
+import { FISCAL_DRIVERS, PRINTER_MODELS, type FiscalDriverWords } from '../../shared/drivers.js';
+import { messages, pick } from '../../shared/i18n.js';
 
 const t = messages({
   OFFLINE: { en: 'The device does not answer (off, unplugged or not on the network)', sk: 'Zariadenie neodpovedá (vypnuté, odpojené alebo mimo siete)', cs: 'Zařízení neodpovídá (vypnuté, odpojené nebo mimo síť)' },
@@ -23,6 +24,7 @@ const t = messages({
   PDA: { en: 'Waiter’s handheld (PDA)', sk: 'Čašnícky terminál (PDA)', cs: 'Číšnický terminál (PDA)' },
   BackOffice: { en: 'Back office', sk: 'Kancelária (back office)', cs: 'Kancelář (back office)' },
   Tool: { en: 'Kitchen display or tool', sk: 'Kuchynský displej alebo nástroj', cs: 'Kuchyňský displej nebo nástroj' },
+  tablet: { en: 'Tablet (kitchen display)', sk: 'Tablet (kuchynský displej)', cs: 'Tablet (kuchyňský displej)' },
   hubStopped: { en: 'The hub stopped while this job was printing', sk: 'Hub sa zastavil počas tlače tejto úlohy', cs: 'Hub se zastavil během tisku této úlohy' },
 });
 
@@ -56,3 +58,19 @@ const ENVS = ['CashRegister', 'PDA', 'BackOffice', 'Tool'] as const;
 
 /** A device's kind (its envName) in words. */
 export const envWord = (env: string): string => ((ENVS as readonly string[]).includes(env) ? t(env as (typeof ENVS)[number]) : env);
+
+/** A fiscal driver as it describes itself (shared/drivers.ts), or undefined for a name none has. */
+export const fiscalDriver = (name: string): FiscalDriverWords | undefined => FISCAL_DRIVERS.find((d) => d.name === name);
+
+/** A fiscal device's driver in words: its own label; a name no driver has, as it is. */
+export const driverWord = (name: string): string => {
+  const d = fiscalDriver(name);
+  return d ? pick(d.label) : name;
+};
+
+/** An order endpoint's type in words: the model with its printer's name ("TM88 · Epson TM-T88"), or a kitchen display. */
+export const endpointTypeWord = (type: string): string => {
+  if (type === 'Tablet') return t('tablet');
+  const model = PRINTER_MODELS.find((m) => m.name === type);
+  return model ? `${model.name} · ${pick(model.label)}` : type;
+};

@@ -3,13 +3,15 @@
  * types below, so a value the hub adds (or drops) fails the typecheck until the select offers it.
  */
 import type { Device, FiscalDevice, Numbering, OrderEndpoint, PaymentType, Plu, StockTransfer } from '../../shared/types';
+import { FISCAL_DRIVERS, PRINTER_MODELS } from '../../shared/drivers';
 
 export const ENUMS = {
   envName: ['BackOffice', 'CashRegister', 'PDA', 'Tool'],
   paymentCategory: ['Cash', 'CreditCard', 'Voucher', 'Other'],
   pluType: ['StockItem', 'Recipe', 'Service', 'Container'],
-  orderEndpointType: ['TM88', 'SRP350', 'Generic', 'TSP650', 'TSP100', 'Tablet'],
-  fiscalDriver: ['simulator', 'datecs', 'escpos', 'ekasa'],
+  // What the drivers say of themselves (shared/drivers.ts, generated from drivers/); a Tablet is a kitchen display.
+  orderEndpointType: [...PRINTER_MODELS.map((m) => m.name), 'Tablet'],
+  fiscalDriver: FISCAL_DRIVERS.map((d) => d.name),
   transferType: ['Income', 'Outcome', 'Transfer', 'Sale', 'Invoice', 'Correction'],
   postableTransferType: ['Income', 'Outcome', 'Transfer', 'Invoice'],
   periodUnit: ['Day', 'Week', 'Month', 'Year'],

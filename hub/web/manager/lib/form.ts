@@ -6,6 +6,7 @@
 import { useCallback, useMemo, useRef, useState } from 'preact/hooks';
 import { messages } from '../../shared/i18n';
 import { ApiError, CORRECT_FIELDS, describeError, memberLabel } from './api';
+import { isEmailAddress } from '../../../core/rules';
 
 const t = messages({
   required: { en: '{label} is required.', sk: 'Pole {label} je povinné.', cs: 'Pole {label} je povinné.' },
@@ -159,7 +160,8 @@ export const checks = {
     if (Math.round(v * 10 ** places) / 10 ** places !== v) return t('places', { n: places });
     return null;
   },
-  email: (): Check => (v) => (typeof v === 'string' && v && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(v) ? t('email') : null),
+  /** The hub's own e-mail rule (hub/core/rules.ts): `a@b.c`. */
+  email: (): Check => (v) => (typeof v === 'string' && v && !isEmailAddress(v) ? t('email') : null),
   maxLength: (n: number): Check => (v) => (typeof v === 'string' && v.length > n ? t('maxLength', { n }) : null),
   pattern: (re: RegExp, message: string): Check => (v) => (typeof v === 'string' && v && !re.test(v) ? message : null),
 };

@@ -76,6 +76,12 @@ export function useQuery(): [URLSearchParams, (changes: Record<string, string | 
   return [params, set];
 }
 
+/** `?edit=<key>` opens a list's editor (`new` for a new one); back closes it. What every list page uses. */
+export function useEditParam(): [string | null, (key: string | null) => void] {
+  const [q, setQuery] = useQuery();
+  return [q.get('edit'), (key) => setQuery({ edit: key }, { replace: key === null })];
+}
+
 /** A click handler for in-app links that leaves modified clicks (new tab) to the browser. */
 export function linkHandler(href: string) {
   return (e: MouseEvent) => {

@@ -7,7 +7,8 @@
  */
 import { useState } from 'preact/hooks';
 import { Field } from '../components/Field';
-import { Badge, Button, LinkButton, Notice, Spinner, toast, useAction } from '../components/ui';
+import { LinkButton, toast, useAction } from '../components/ui';
+import { Badge, Button, Notice, Spinner } from '../../shared/ui';
 import { api, op, path } from '../lib/api';
 import { useAll } from '../lib/data';
 import { money, quantity } from '../lib/format';

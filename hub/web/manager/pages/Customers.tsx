@@ -8,15 +8,15 @@ import { DataTable, type Column } from '../components/DataTable';
 import { Editor } from '../components/Editor';
 import { Field } from '../components/Field';
 import { Rows } from '../components/Rows';
-import { Badge, Button, Card, Empty, PageHeader, Spinner, Toolbar } from '../components/ui';
+import { Empty, PageHeader, Toolbar } from '../components/ui';
+import { Badge, Button, Card, Spinner } from '../../shared/ui';
 import { op } from '../lib/api';
 import { useAll } from '../lib/data';
 import { dateTime, money, percent } from '../lib/format';
-import { linkHandler, useQuery } from '../lib/router';
+import { linkHandler, useEditParam, useQuery } from '../lib/router';
 import { useCan } from '../lib/session';
 import { messages } from '../../shared/i18n';
 import type { Customer, Ticket } from '../../shared/types';
-import { useEditParam } from './Catalog';
 
 const t = messages({
   name: { en: 'Name', sk: 'Meno', cs: 'Jméno' },

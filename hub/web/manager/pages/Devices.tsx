@@ -12,17 +12,19 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import { Fragment, type ComponentChildren } from 'preact';
-import { Badge, Button, Card, confirm, Empty, LinkButton, Notice, PageHeader, Spinner } from '../components/ui';
+import { confirm, Empty, LinkButton, PageHeader } from '../components/ui';
+import { Badge, Button, Card, Notice, Spinner } from '../../shared/ui';
 import { Field } from '../components/Field';
-import { Icon } from '../components/Icon';
+import { AddAndPair } from '../components/AddAndPair';
+import { Icon } from '../../shared/Icon';
+import { Pairing, type PairingCode } from '../components/Pairing';
 import { api, ApiError, describeError, path } from '../lib/api';
 import { useAll, useLoad } from '../lib/data';
-import { collator, money, quantity, time } from '../lib/format';
+import { collator, money, quantity } from '../lib/format';
 import { useCan } from '../lib/session';
 import { messages, plural } from '../../shared/i18n';
 import type { Category, Device, FiscalDevice, Health, OrderEndpoint, Plu, PrinterStatus } from '../../shared/types';
-import { QrCode } from '../../shared/QrCode';
-import { deviceError, envWord } from '../lib/device-words';
+import { deviceError, driverWord, endpointTypeWord, envWord } from '../lib/device-words';
 import { AddRegister, isRegister, PairButton, PairedBadge, RegisterPairing } from './RegisterPairing';
 
 const t = messages({
@@ -83,17 +85,11 @@ const t = messages({
   redBeforeAmber: { en: 'Red must not come before amber.', sk: 'Červená nemôže prísť skôr ako oranžová.', cs: 'Červená nemůže přijít dřív než oranžová.' },
   notANumber: { en: 'A number of minutes, 0 or more.', sk: 'Počet minút, 0 alebo viac.', cs: 'Počet minut, 0 nebo více.' },
   nameRequired: { en: 'A name is required.', sk: 'Názov je povinný.', cs: 'Název je povinný.' },
-  create: { en: 'Add and pair', sk: 'Pridať a spárovať', cs: 'Přidat a spárovat' },
   cancel: { en: 'Cancel', sk: 'Zrušiť', cs: 'Zrušit' },
   save: { en: 'Save', sk: 'Uložiť', cs: 'Uložit' },
   edit: { en: 'Edit', sk: 'Upraviť', cs: 'Upravit' },
   saved: { en: 'Saved.', sk: 'Uložené.', cs: 'Uloženo.' },
   pair: { en: 'Pair a display', sk: 'Spárovať displej', cs: 'Spárovat displej' },
-  newCode: { en: 'New code', sk: 'Nový kód', cs: 'Nový kód' },
-  done: { en: 'Done', sk: 'Hotovo', cs: 'Hotovo' },
-  codeFor: { en: 'Pairing code for {name}', sk: 'Párovací kód pre {name}', cs: 'Párovací kód pro {name}' },
-  validUntil: { en: 'Valid until {time}, once. Then ask for a new one.', sk: 'Platí do {time}, jedenkrát. Potom si vyžiadajte nový.', cs: 'Platí do {time}, jednou. Pak si vyžádejte nový.' },
-  openOnTablet: { en: 'Open this address on the tablet, then type the code:', sk: 'Na tablete otvorte túto adresu a zadajte kód:', cs: 'Na tabletu otevřete tuto adresu a zadejte kód:' },
   amberRed: { en: 'amber {amber} min, red {red} min', sk: 'oranžová {amber} min, červená {red} min', cs: 'oranžová {amber} min, červená {red} min' },
   showsWhat: { en: 'Show what this gets', sk: 'Zobrazovať, čo dostáva', cs: 'Zobrazovat, co dostává' },
   showsWhatHint: { en: 'Every order that printer gets appears on the display too, also for products added later.', sk: 'Každá objednávka, ktorú dostane tá tlačiareň, sa zobrazí aj na displeji, aj pri neskôr pridaných produktoch.', cs: 'Každá objednávka, kterou dostane ta tiskárna, se zobrazí i na displeji, i u později přidaných produktů.' },
@@ -101,8 +97,6 @@ const t = messages({
   displayCategories: { en: 'And every product of these categories', sk: 'A každý produkt týchto kategórií', cs: 'A každý produkt těchto kategorií' },
   getsNothing: { en: 'This display gets no orders yet: choose a printer to follow or categories, or tick it on products.', sk: 'Tento displej zatiaľ nedostáva žiadne objednávky: vyberte tlačiareň, ktorú má nasledovať, alebo kategórie, prípadne ho zaškrtnite pri produktoch.', cs: 'Tento displej zatím nedostává žádné objednávky: vyberte tiskárnu, kterou má následovat, nebo kategorie, případně ho zaškrtněte u produktů.' },
   follows: { en: 'shows what {name} gets', sk: 'zobrazuje, čo dostáva {name}', cs: 'zobrazuje, co dostává {name}' },
-  qrLabel: { en: 'QR code of the address {link}', sk: 'QR kód adresy {link}', cs: 'QR kód adresy {link}' },
-  scanOrOpen: { en: 'Scan the code with the tablet, or open this address on it, then type the code:', sk: 'Naskenujte kód tabletom alebo na ňom otvorte túto adresu a zadajte kód:', cs: 'Naskenujte kód tabletem nebo na něm otevřete tuto adresu a zadejte kód:' },
 });
 const waitingOne = { en: '{n} waiting', sk: '{n} čaká', cs: '{n} čeká' };
 const waitingFew = { en: '{n} waiting', sk: '{n} čakajú', cs: '{n} čekají' };
@@ -172,68 +166,20 @@ function DeviceRow({ icon, title, badges, facts, actions, children }: { icon: 'r
   );
 }
 
-interface PairingCode {
-  code: string;
-  orderEndpointName: string;
-  expiresAt: string;
-}
-
 /** The link a tablet opens: this page's own origin (the hub as the manager reaches it), /kds/<name>; percent-encoded (the QR code's, the link's target). */
 const displayLink = (name: string) => `${location.origin}/kds/${encodeURIComponent(name)}`;
 /** The same link as a person reads and types it: the display's name as written ("Kuchyňa", not "Kuchy%C5%88a"). */
 const readableLink = (name: string) => `${location.origin}/kds/${name}`;
 
-/** Asks the hub for a pairing code for `name` (a Tablet endpoint) and shows it big, with its expiry and the tablet's link. */
-function Pairing({ name, onClose }: { name: string; onClose: () => void }) {
-  const [pairing, setPairing] = useState<PairingCode | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const ask = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      setPairing(await api.post<PairingCode>('/api/kds/pairings', { orderEndpointName: name }));
-    } catch (e) {
-      setError(describeError(e));
-    } finally {
-      setBusy(false);
-    }
-  };
-  useEffect(() => void ask(), [name]);
-  const link = displayLink(name);
+/** A kitchen display's pairing: a code for `name` (a Tablet endpoint) and the display's link. */
+function DisplayPairing({ name, onClose }: { name: string; onClose: () => void }) {
   return (
-    <div class="kds-pairing" data-testid="pairing" role="region" aria-label={t('codeFor', { name })}>
-      {error && <Notice tone="bad">{error}</Notice>}
-      {!pairing && !error && <Spinner />}
-      {pairing && (
-        <>
-          <div class="kds-pairing-label">{t('codeFor', { name })}</div>
-          <div class="kds-pairing-code mono" data-testid="pairing-code" aria-label={pairing.code.split('').join(' ')}>
-            {pairing.code.slice(0, 3)} {pairing.code.slice(3)}
-          </div>
-          <div class="kds-pairing-expiry" data-testid="pairing-expiry">
-            {t('validUntil', { time: time(pairing.expiresAt) })}
-          </div>
-          <div class="kds-pairing-where">
-            <QrCode text={link} label={t('qrLabel', { link: readableLink(name) })} testId="pairing-qr" />
-            <div class="kds-pairing-link">
-              {t('scanOrOpen')}{' '}
-              <a class="mono" href={link} target="_blank" rel="noopener" data-testid="pairing-link">
-                {readableLink(name)}
-              </a>
-            </div>
-          </div>
-        </>
-      )}
-      <div class="kds-pairing-actions">
-        <Button small icon="refresh" busy={busy} onClick={() => void ask()}>
-          {t('newCode')}
-        </Button>
-        <Button small variant="ghost" onClick={onClose}>
-          {t('done')}
-        </Button>
-      </div>
-    </div>
+    <Pairing
+      name={name}
+      request={() => api.post<PairingCode>('/api/kds/pairings', { orderEndpointName: name })}
+      linkOf={() => ({ href: displayLink(name), text: readableLink(name) })}
+      onClose={onClose}
+    />
   );
 }
 
@@ -308,54 +254,21 @@ const NEW_DISPLAY: DisplayValues = { name: '', amber: 5, red: 10, beep: true, mi
 
 /** "Add a kitchen display": a Tablet endpoint (what it shows: a printer's orders, categories), then its pairing code. */
 function AddDisplay({ onCreated }: { onCreated: (name: string) => void }) {
-  const [open, setOpen] = useState(false);
   const [v, setV] = useState<DisplayValues>(NEW_DISPLAY);
   const [errors, setErrors] = useState<Record<string, string | null>>({});
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  if (!open) {
-    return (
-      <Button icon="plus" onClick={() => setOpen(true)} data-testid="add-display">
-        {t('addDisplay')}
-      </Button>
-    );
-  }
-  const submit = async (e: Event) => {
-    e.preventDefault();
+  const create = async () => {
     const made = displaySettings(v, true);
     setErrors(made.errors);
-    if (!made.settings) return;
-    setBusy(true);
-    setError(null);
-    try {
-      const name = v.name.trim();
-      await api.post('/api/orderendpoints', { name, type: 'Tablet', settings: made.settings, mirrorOf: v.mirrorOf, categoryNames: v.categoryNames });
-      setOpen(false);
-      setV(NEW_DISPLAY);
-      onCreated(name);
-    } catch (err) {
-      const member = err instanceof ApiError ? err.problem.errors?.[0] : undefined;
-      if (member && 'member' in member && member.member === 'name') setErrors({ name: member.message ?? describeError(err) });
-      else setError(describeError(err));
-    } finally {
-      setBusy(false);
-    }
+    if (!made.settings) return null;
+    const name = v.name.trim();
+    await api.post('/api/orderendpoints', { name, type: 'Tablet', settings: made.settings, mirrorOf: v.mirrorOf, categoryNames: v.categoryNames });
+    setV(NEW_DISPLAY);
+    return name;
   };
   return (
-    <form class="kds-form" onSubmit={(e) => void submit(e)} data-testid="add-display-form">
-      <h3>{t('addDisplay')}</h3>
-      <p class="muted">{t('addDisplayHint')}</p>
+    <AddAndPair label={t('addDisplay')} hint={t('addDisplayHint')} testId="add-display" create={create} nameRefused={(message) => setErrors({ name: message })} onCreated={onCreated}>
       <DisplayFields v={v} set={(next) => setV({ ...v, ...next })} errors={errors} withName />
-      {error && <Notice tone="bad">{error}</Notice>}
-      <div class="kds-form-actions">
-        <Button type="submit" variant="primary" busy={busy}>
-          {t('create')}
-        </Button>
-        <Button variant="ghost" onClick={() => setOpen(false)}>
-          {t('cancel')}
-        </Button>
-      </div>
-    </form>
+    </AddAndPair>
   );
 }
 
@@ -447,7 +360,7 @@ function Printer({ p, health, pairing, onPair, namedByPlus }: { p: OrderEndpoint
             </>
           ) : (
             <>
-              <span>{p.type}</span>
+              <span>{endpointTypeWord(p.type)}</span>
               <span class="mono">{p.address || '—'}</span>
             </>
           )
@@ -500,7 +413,7 @@ function Printer({ p, health, pairing, onPair, namedByPlus }: { p: OrderEndpoint
       {(editing || pairing) && (
         <li class="kds-extra">
           {editing && <EditDisplay p={p} onClose={() => setEditing(false)} />}
-          {pairing && <Pairing name={p.name} onClose={() => onPair(null)} />}
+          {pairing && <DisplayPairing name={p.name} onClose={() => onPair(null)} />}
         </li>
       )}
     </>
@@ -534,7 +447,7 @@ function Fiscal({ f }: { f: FiscalDevice }) {
       }
       facts={
         <>
-          <span>{f.driver}</span>
+          <span>{driverWord(f.driver)}</span>
           <span class="mono">{f.address}</span>
           {s?.fiscalMemorySerialNumber && <span>{t('fiscalMemory', { n: s.fiscalMemorySerialNumber })}</span>}
           {s?.dailySalesReportNumber != null && <span>{t('fiscalDay', { n: s.dailySalesReportNumber })}</span>}
@@ -577,25 +490,22 @@ function Fiscal({ f }: { f: FiscalDevice }) {
   );
 }
 
-/** The few styles of the kitchen-display form and code, kept with this page (the shared CSS is another's). */
+/** The few styles of the kitchen-display and register forms and of a pairing code, kept with this page (the shared CSS is another's). */
 const STYLE = `
 .kds-form { display: flex; flex-direction: column; gap: 10px; margin-top: 12px; padding: 12px; border: 1px solid var(--line, #d0d7de); border-radius: 10px; }
 .kds-form h3 { margin: 0; font-size: 1rem; }
 .kds-form-fields { display: grid; grid-template-columns: repeat(auto-fit, minmax(180px, 1fr)); gap: 10px; align-items: start; }
-.kds-form-actions, .kds-pairing-actions { display: flex; gap: 8px; flex-wrap: wrap; }
-.kds-pairing { margin-top: 10px; padding: 14px; border-radius: 10px; border: 2px solid var(--accent, #2563eb); display: flex; flex-direction: column; gap: 8px; }
-.kds-pairing-label { font-weight: 600; }
-.kds-pairing-code { font-size: 3rem; font-weight: 800; letter-spacing: 0.12em; line-height: 1.1; }
-.kds-pairing-link a { word-break: break-all; }
-.kds-pairing-where { display: flex; gap: 16px; align-items: center; flex-wrap: wrap; }
-.kds-pairing-where .qr-code { flex: none; border: 1px solid var(--line, #d0d7de); border-radius: 8px; }
-.kds-pairing-where .kds-pairing-link { flex: 1 1 220px; min-width: 0; }
+.kds-form-actions, .pairing-actions { display: flex; gap: 8px; flex-wrap: wrap; }
+.pairing { margin-top: 10px; padding: 14px; border-radius: 10px; border: 2px solid var(--accent, #2563eb); display: flex; flex-direction: column; gap: 8px; }
+.pairing-label { font-weight: 600; }
+.pairing-code { font-size: 3rem; font-weight: 800; letter-spacing: 0.12em; line-height: 1.1; }
+.pairing-link a { word-break: break-all; }
+.pairing-body { display: flex; flex-wrap: wrap; gap: 16px; align-items: center; justify-content: space-between; }
+.pairing-text { display: flex; flex-direction: column; gap: 8px; flex: 1 1 220px; min-width: 0; }
+.pairing .qr-code { flex: none; max-width: 100%; height: auto; background: #fff; border: 1px solid var(--line, #d0d7de); border-radius: 8px; }
 .kds-add { margin-top: 12px; }
 .kds-extra { list-style: none; padding: 0 0 14px; }
 .kds-extra .kds-form { margin-top: 0; }
-.reg-pairing-body { display: flex; flex-wrap: wrap; gap: 16px; align-items: center; justify-content: space-between; }
-.reg-pairing-text { display: flex; flex-direction: column; gap: 8px; flex: 1 1 220px; min-width: 0; }
-.reg-pairing .qr { flex: none; max-width: 100%; height: auto; background: #fff; border-radius: 6px; }
 `;
 
 export function Devices() {

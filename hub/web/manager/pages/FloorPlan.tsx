@@ -8,7 +8,8 @@
  * Positions and sizes are grid cells, as the hub stores them (x, y 0–999; width, height 1–100).
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { Badge, Button, Card, confirm, Empty, Notice, PageHeader, Spinner, toast } from '../components/ui';
+import { confirm, Empty, PageHeader, toast } from '../components/ui';
+import { Badge, Button, Card, Notice, Spinner } from '../../shared/ui';
 import { Field } from '../components/Field';
 import { api, ApiError, CONFLICT, describeError, path } from '../lib/api';
 import { useAll } from '../lib/data';

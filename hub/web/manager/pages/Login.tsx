@@ -1,12 +1,12 @@
 /** The manager logs in on the BackOffice device; the hub's admin password is printed at first start. */
 import { Field } from '../components/Field';
-import { Button, Notice } from '../components/ui';
+import { Button, Notice } from '../../shared/ui';
 import { ApiError, describeError } from '../lib/api';
 import { useForm } from '../lib/form';
 import { endedBecause, login } from '../lib/session';
 import { useStore } from '../lib/store';
 import { messages } from '../../shared/i18n';
-import { LanguagePicker } from '../components/LanguagePicker';
+import { LanguagePicker } from '../../shared/LanguagePicker';
 
 const t = messages({
   wrong: { en: 'The user name or password is not right.', sk: 'Meno alebo heslo nie je správne.', cs: 'Jméno nebo heslo není správné.' },

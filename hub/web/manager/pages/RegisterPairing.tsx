@@ -4,12 +4,13 @@
  * link the tablet opens (`http://<this hub>/pos/#pair=<code>`); each register's row says whether a
  * tablet is paired to it and can pair one again (which retires the earlier tablet).
  */
-import { useEffect, useState } from 'preact/hooks';
-import { Badge, Button, Notice, Spinner } from '../components/ui';
+import { useState } from 'preact/hooks';
+import { Badge, Button } from '../../shared/ui';
+import { AddAndPair } from '../components/AddAndPair';
 import { Field } from '../components/Field';
-import { QrCode } from '../components/QrCode';
-import { api, ApiError, describeError } from '../lib/api';
-import { dateTime, time } from '../lib/format';
+import { Pairing, type PairingCode } from '../components/Pairing';
+import { api } from '../lib/api';
+import { dateTime } from '../lib/format';
 import { messages } from '../../shared/i18n';
 import type { Device } from '../../shared/types';
 
@@ -26,18 +27,6 @@ const t = messages({
   kind: { en: 'Kind', sk: 'Druh', cs: 'Druh' },
   cashRegister: { en: 'Register at a counter', sk: 'Pokladňa pri pulte', cs: 'Pokladna u pultu' },
   pda: { en: "Waiter's handheld (PDA)", sk: 'Čašnícky terminál (PDA)', cs: 'Číšnický terminál (PDA)' },
-  create: { en: 'Add and pair', sk: 'Pridať a spárovať', cs: 'Přidat a spárovat' },
-  cancel: { en: 'Cancel', sk: 'Zrušiť', cs: 'Zrušit' },
-  codeFor: { en: 'Pairing code for {name}', sk: 'Párovací kód pre {name}', cs: 'Párovací kód pro {name}' },
-  validUntil: { en: 'Valid until {time}, once. Then ask for a new one.', sk: 'Platí do {time}, jedenkrát. Potom si vyžiadajte nový.', cs: 'Platí do {time}, jednou. Pak si vyžádejte nový.' },
-  scan: {
-    en: 'Scan the QR code with the tablet, or open this address on it and type the code:',
-    sk: 'Naskenujte QR kód tabletom, alebo na ňom otvorte túto adresu a zadajte kód:',
-    cs: 'Naskenujte QR kód tabletem, nebo na něm otevřete tuto adresu a zadejte kód:',
-  },
-  qrLabel: { en: 'QR code of the pairing link', sk: 'QR kód párovacieho odkazu', cs: 'QR kód párovacího odkazu' },
-  newCode: { en: 'New code', sk: 'Nový kód', cs: 'Nový kód' },
-  done: { en: 'Done', sk: 'Hotovo', cs: 'Hotovo' },
   pairedNow: { en: '{name} is paired. The tablet can be used now.', sk: '{name} je spárovaná. Tablet sa dá hneď používať.', cs: '{name} je spárovaná. Tablet lze hned používat.' },
   paired: { en: 'Paired {when}', sk: 'Spárovaná {when}', cs: 'Spárovaná {when}' },
   notPaired: { en: 'Not paired', sk: 'Nespárovaná', cs: 'Nespárovaná' },
@@ -50,12 +39,9 @@ const t = messages({
   },
 });
 
-interface RegisterCode {
-  code: string;
+interface RegisterCode extends PairingCode {
   link: string;
   deviceName: string;
-  createdAt: string;
-  expiresAt: string;
 }
 
 export const isRegister = (d: Device) => d.envName === 'CashRegister' || d.envName === 'PDA';
@@ -82,110 +68,34 @@ export function PairButton({ d, onPair }: { d: Device; onPair: (name: string) =>
   );
 }
 
-/**
- * Asks the hub for a code for register `device` and shows it with the QR code of its link. When the
- * tablet has used it (the device's pairedAt moves past the code's making, seen live), says so.
- */
+/** A register's pairing: its code and the QR code of its link (the hub makes the link); once the tablet used the code, says so. */
 export function RegisterPairing({ device, onClose }: { device: Device; onClose: () => void }) {
-  const [pairing, setPairing] = useState<RegisterCode | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const name = device.name;
-  const ask = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      setPairing(await api.post<RegisterCode>('/api/registers/pairings', { deviceName: name }));
-    } catch (e) {
-      setError(describeError(e));
-    } finally {
-      setBusy(false);
-    }
-  };
-  useEffect(() => void ask(), [name]);
-  const used = !!(pairing && device.pairedAt && Date.parse(device.pairedAt) >= Date.parse(pairing.createdAt));
   return (
-    <div class="kds-pairing reg-pairing" data-testid="register-pairing" role="region" aria-label={t('codeFor', { name })}>
-      {error && <Notice tone="bad">{error}</Notice>}
-      {!pairing && !error && <Spinner />}
-      {used && (
-        <Notice tone="good">
-          <span data-testid="register-paired">{t('pairedNow', { name })}</span>
-        </Notice>
-      )}
-      {pairing && !used && (
-        <div class="reg-pairing-body">
-          <div class="reg-pairing-text">
-            <div class="kds-pairing-label">{t('codeFor', { name })}</div>
-            <div class="kds-pairing-code mono" data-testid="register-code" aria-label={pairing.code.split('').join(' ')}>
-              {pairing.code.slice(0, 3)} {pairing.code.slice(3)}
-            </div>
-            <div class="kds-pairing-expiry" data-testid="register-expiry">
-              {t('validUntil', { time: time(pairing.expiresAt) })}
-            </div>
-            <div class="kds-pairing-link">
-              {t('scan')}{' '}
-              <a class="mono" href={pairing.link} target="_blank" rel="noopener" data-testid="register-link">
-                {pairing.link}
-              </a>
-            </div>
-          </div>
-          <QrCode text={pairing.link} label={t('qrLabel')} testId="register-qr" />
-        </div>
-      )}
-      <div class="kds-pairing-actions">
-        {!used && (
-          <Button small icon="refresh" busy={busy} onClick={() => void ask()}>
-            {t('newCode')}
-          </Button>
-        )}
-        <Button small variant={used ? 'primary' : 'ghost'} onClick={onClose} data-testid="register-pairing-done">
-          {t('done')}
-        </Button>
-      </div>
-    </div>
+    <Pairing
+      name={device.name}
+      request={() => api.post<RegisterCode>('/api/registers/pairings', { deviceName: device.name })}
+      linkOf={(code) => ({ href: code.link, text: code.link })}
+      paired={{ at: device.pairedAt, say: t('pairedNow', { name: device.name }) }}
+      onClose={onClose}
+    />
   );
 }
 
 /** "Add a register": a CashRegister or PDA device, then its pairing. */
 export function AddRegister({ onCreated }: { onCreated: (name: string) => void }) {
-  const [open, setOpen] = useState(false);
   const [name, setName] = useState('');
   const [envName, setEnvName] = useState<'CashRegister' | 'PDA'>('CashRegister');
   const [nameError, setNameError] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  if (!open) {
-    return (
-      <Button icon="plus" onClick={() => setOpen(true)} data-testid="add-register">
-        {t('addRegister')}
-      </Button>
-    );
-  }
-  const submit = async (e: Event) => {
-    e.preventDefault();
+  const create = async () => {
     const trimmed = name.trim();
     setNameError(trimmed ? null : t('nameRequired'));
-    if (!trimmed) return;
-    setBusy(true);
-    setError(null);
-    try {
-      await api.post('/api/devices', { name: trimmed, envName });
-      setOpen(false);
-      setName('');
-      onCreated(trimmed);
-    } catch (err) {
-      const member = err instanceof ApiError ? err.errors.find((m) => m.memberName === 'name') : undefined;
-      if (member) setNameError(member.message);
-      else setError(describeError(err));
-    } finally {
-      setBusy(false);
-    }
+    if (!trimmed) return null;
+    await api.post('/api/devices', { name: trimmed, envName });
+    setName('');
+    return trimmed;
   };
   return (
-    <form class="kds-form" onSubmit={(e) => void submit(e)} data-testid="add-register-form">
-      <h3>{t('addRegister')}</h3>
-      <p class="muted">{t('addRegisterHint')}</p>
+    <AddAndPair label={t('addRegister')} hint={t('addRegisterHint')} testId="add-register" create={create} nameRefused={setNameError} onCreated={onCreated}>
       <div class="kds-form-fields">
         <Field label={t('name')} value={name} onChange={(x) => setName(String(x ?? ''))} error={nameError} required maxLength={64} placeholder={t('namePlaceholder')} testId="register-name" />
         <Field
@@ -200,15 +110,6 @@ export function AddRegister({ onCreated }: { onCreated: (name: string) => void }
           testId="register-kind"
         />
       </div>
-      {error && <Notice tone="bad">{error}</Notice>}
-      <div class="kds-form-actions">
-        <Button type="submit" variant="primary" busy={busy}>
-          {t('create')}
-        </Button>
-        <Button variant="ghost" onClick={() => setOpen(false)}>
-          {t('cancel')}
-        </Button>
-      </div>
-    </form>
+    </AddAndPair>
   );
 }

@@ -8,7 +8,8 @@
 import { useState } from 'preact/hooks';
 import { DataTable, type Column } from '../components/DataTable';
 import { Field } from '../components/Field';
-import { Badge, Button, Card, Drawer, Empty, Facts, Notice, PageHeader, Segmented, Spinner, toast, useAction } from '../components/ui';
+import { Drawer, Empty, Facts, PageHeader, Segmented, toast, useAction } from '../components/ui';
+import { Badge, Button, Card, Notice, Spinner } from '../../shared/ui';
 import { api, describeError, op, path, type Filters } from '../lib/api';
 import { useAll, useOne, useOptions } from '../lib/data';
 import { dateTime, dayStart, money, percent, quantity, time } from '../lib/format';

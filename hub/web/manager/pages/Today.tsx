@@ -7,7 +7,8 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { BarChart, type Bar } from '../components/BarChart';
 import { Field } from '../components/Field';
-import { Badge, Card, Empty, Notice, PageHeader, Spinner, Stat } from '../components/ui';
+import { Empty, PageHeader, Stat } from '../components/ui';
+import { Badge, Card, Notice, Spinner } from '../../shared/ui';
 import { api, ApiError, describeError, op, path } from '../lib/api';
 import { useAll } from '../lib/data';
 import { byText, collator, dayStart, dayTitle, isoDay, minutesSince, money, time } from '../lib/format';

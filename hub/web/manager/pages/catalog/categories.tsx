@@ -6,17 +6,18 @@
  * `categoryNames`, written to each endpoint whose choice changed.
  */
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { Editor } from '../components/Editor';
-import { Field } from '../components/Field';
-import { Badge, Button, Card, Empty, Notice, Spinner, toast } from '../components/ui';
-import { api, ApiError, describeError, path } from '../lib/api';
-import { useAll } from '../lib/data';
-import { checks } from '../lib/form';
-import { useCan } from '../lib/session';
-import { messages, plural } from '../../shared/i18n';
-import type { Category, OrderEndpoint, Plu } from '../../shared/types';
-import { rightWord } from '../lib/rights-words';
-import { useEditParam } from './Catalog';
+import { Editor } from '../../components/Editor';
+import { Field } from '../../components/Field';
+import { Empty, toast } from '../../components/ui';
+import { Badge, Button, Card, Notice, Spinner } from '../../../shared/ui';
+import { api, ApiError, describeError, path } from '../../lib/api';
+import { useAll } from '../../lib/data';
+import { checks } from '../../lib/form';
+import { useCan } from '../../lib/session';
+import { messages, plural } from '../../../shared/i18n';
+import type { Category, OrderEndpoint, Plu } from '../../../shared/types';
+import { rightWord } from '../../lib/rights-words';
+import { useEditParam } from '../../lib/router';
 
 const t = messages({
   categories: { en: 'Categories', sk: 'Kategórie', cs: 'Kategorie' },
@@ -42,7 +43,6 @@ const t = messages({
   moved: { en: 'Order saved.', sk: 'Poradie uložené.', cs: 'Pořadí uloženo.' },
   noSlash: { en: 'A name cannot hold "/".', sk: 'Názov nesmie obsahovať „/“.', cs: 'Název nesmí obsahovat „/“.' },
   renameHint: { en: 'Renaming keeps its products and printers; past sales keep the old name.', sk: 'Premenovanie ponechá jej produkty aj tlačiarne; minulé tržby ostanú pod starým názvom.', cs: 'Přejmenování ponechá její produkty i tiskárny; minulé tržby zůstanou pod starým názvem.' },
-  noColor: { en: 'No colour', sk: 'Bez farby', cs: 'Bez barvy' },
 });
 
 const productCount = (n: number) =>

@@ -1,38 +1,30 @@
 /**
- * Catalog and stock: products (with category, cost price and the hub's margin, EAN barcode and a
- * minimum stock), stocks, modifiers, stock transfers and stock takings. Low stock shows above the
- * products; a recipe's parts are chosen by name from the stock items.
+ * Catalog › Products: the list with low stock above it, and the product editor (category, cost price
+ * and the hub's margin, EAN barcode, minimum stock); a recipe's parts are chosen by name from the stock items.
  */
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { DataTable, type Column } from '../components/DataTable';
-import { Editor } from '../components/Editor';
-import { Field, type AnyForm } from '../components/Field';
-import { Rows } from '../components/Rows';
-import { Badge, Button, Card, PageHeader, Tabs, Toolbar, Empty, Notice } from '../components/ui';
-import { op } from '../lib/api';
-import { useAll, useOptions } from '../lib/data';
-import { checks, type FormApi } from '../lib/form';
-import { money, percent, stockQuantity } from '../lib/format';
-import { useQuery } from '../lib/router';
-import { language, messages, pick, type Language } from '../../shared/i18n';
-import { allowed, CATALOG_TABS } from '../lib/access';
-import { useCan } from '../lib/session';
-import { ENUMS, options } from '../lib/enums';
-import type { Category, Modifier, OrderEndpoint, Plu, Stock } from '../../shared/types';
-import { StockTakings, StockValue, Transfers } from './Stock';
-import { Categories, Swatch } from './Categories';
-
+import { DataTable, type Column } from '../../components/DataTable';
+import { Editor } from '../../components/Editor';
+import { Field, type AnyForm } from '../../components/Field';
+import { Rows } from '../../components/Rows';
+import { Toolbar } from '../../components/ui';
+import { Badge, Button, Card, Notice } from '../../../shared/ui';
+import { op } from '../../lib/api';
+import { useAll, useOptions } from '../../lib/data';
+import { type FormApi } from '../../lib/form';
+import { money, percent, stockQuantity } from '../../lib/format';
+import { useEditParam, useQuery } from '../../lib/router';
+import { useCan } from '../../lib/session';
+import { Swatch } from './categories';
+import { ENUMS, options } from '../../lib/enums';
+import type { Category, Modifier, OrderEndpoint, Plu, Stock } from '../../../shared/types';
+import { language, messages, type Language } from '../../../shared/i18n';
 
 const t = messages({
-  title: { en: 'Catalog & stock', sk: 'Katalóg a sklad', cs: 'Katalog a sklad' },
-  subtitle: { en: 'What you sell, what you keep, and how much of it is on the shelf.', sk: 'Čo predávate, čo máte na sklade a koľko toho je na regáli.', cs: 'Co prodáváte, co máte na skladě a kolik toho je na regálu.' },
-  notYours: { en: 'This part is not part of your work here', sk: 'Táto časť nepatrí k vašej práci', cs: 'Tato část nepatří k vaší práci' },
-  // plu types
   StockItem: { en: 'Stock item', sk: 'Skladová položka', cs: 'Skladová položka' },
   Recipe: { en: 'Recipe', sk: 'Receptúra', cs: 'Receptura' },
   Service: { en: 'Service', sk: 'Služba', cs: 'Služba' },
   Container: { en: 'Container', sk: 'Obal', cs: 'Obal' },
-  // product list
   code: { en: 'Code', sk: 'Kód', cs: 'Kód' },
   name: { en: 'Name', sk: 'Názov', cs: 'Název' },
   stock: { en: 'Stock', sk: 'Sklad', cs: 'Sklad' },
@@ -61,7 +53,6 @@ const t = messages({
   lowTitle: { en: 'Low on stock ({n})', sk: 'Dochádza na sklade ({n})', cs: 'Dochází na skladě ({n})' },
   lowItem: { en: '{qty} of at least {min}', sk: '{qty} z minimálne {min}', cs: '{qty} z minimálně {min}' },
   showLow: { en: 'Show only these', sk: 'Zobraziť len tieto', cs: 'Zobrazit jen tyto' },
-  // product editor
   noun: { en: 'Product', sk: 'Produkt', cs: 'Produkt' },
   inStockNow: { en: 'In stock: {qty}', sk: 'Na sklade: {qty}', cs: 'Na skladě: {qty}' },
   codeHint: { en: 'Unique within its stock.', sk: 'Jedinečný v rámci skladu.', cs: 'Jedinečný v rámci skladu.' },
@@ -97,34 +88,6 @@ const t = messages({
   partRequired: { en: 'Choose a stock item from the list.', sk: 'Vyberte skladovú položku zo zoznamu.', cs: 'Vyberte skladovou položku ze seznamu.' },
   quantity: { en: 'Quantity', sk: 'Množstvo', cs: 'Množství' },
   moreThanZero: { en: 'Must be more than 0.', sk: 'Musí byť viac ako 0.', cs: 'Musí být více než 0.' },
-  // stocks
-  stocks: { en: 'Stocks', sk: 'Sklady', cs: 'Sklady' },
-  newStock: { en: 'New stock', sk: 'Nový sklad', cs: 'Nový sklad' },
-  description: { en: 'Description', sk: 'Popis', cs: 'Popis' },
-  noStocks: { en: 'No stocks yet', sk: 'Zatiaľ žiadne sklady', cs: 'Zatím žádné sklady' },
-  stocksText: { en: 'A stock groups products: one for the menu, one for the bar, one for raw materials.', sk: 'Sklad zoskupuje produkty: jeden pre menu, jeden pre bar, jeden pre suroviny.', cs: 'Sklad seskupuje produkty: jeden pro menu, jeden pro bar, jeden pro suroviny.' },
-  stockNoun: { en: 'Stock', sk: 'Sklad', cs: 'Sklad' },
-  noSlash: { en: 'A name cannot hold "/".', sk: 'Názov nesmie obsahovať „/“.', cs: 'Název nesmí obsahovat „/“.' },
-  // modifiers
-  modifiers: { en: 'Modifiers', sk: 'Prílohy a úpravy', cs: 'Přílohy a úpravy' },
-  newModifier: { en: 'New modifier', sk: 'Nová príloha/úprava', cs: 'Nová příloha/úprava' },
-  optionsCol: { en: 'Options', sk: 'Možnosti', cs: 'Možnosti' },
-  chooseCol: { en: 'Choose', sk: 'Výber', cs: 'Výběr' },
-  anyCount: { en: 'any', sk: 'ľubovoľne', cs: 'libovolně' },
-  noModifiers: { en: 'No modifiers yet', sk: 'Zatiaľ žiadne prílohy a úpravy', cs: 'Zatím žádné přílohy a úpravy' },
-  modifiersText: { en: 'Modifiers are the choices on an item: a side dish, a size, extra cheese.', sk: 'Prílohy a úpravy sú voľby k položke: príloha, veľkosť, syr navyše.', cs: 'Přílohy a úpravy jsou volby k položce: příloha, velikost, sýr navíc.' },
-  modifierNoun: { en: 'Modifier', sk: 'Príloha/úprava', cs: 'Příloha/úprava' },
-  shownAs: { en: 'Shown as', sk: 'Zobrazí sa ako', cs: 'Zobrazí se jako' },
-  shownAsHint: { en: 'What the register shows; the name if empty.', sk: 'Čo ukáže pokladňa; ak je prázdne, názov.', cs: 'Co ukáže pokladna; je-li prázdné, název.' },
-  atLeast: { en: 'Choose at least', sk: 'Vybrať aspoň', cs: 'Vybrat alespoň' },
-  atMost: { en: 'Choose at most', sk: 'Vybrať najviac', cs: 'Vybrat nejvýše' },
-  notLess: { en: 'Cannot be less than “choose at least”.', sk: 'Nemôže byť menej ako „vybrať aspoň“.', cs: 'Nemůže být méně než „vybrat alespoň“.' },
-  addOption: { en: 'Add option', sk: 'Pridať možnosť', cs: 'Přidat možnost' },
-  noOptions: { en: 'No options yet.', sk: 'Zatiaľ žiadne možnosti.', cs: 'Zatím žádné možnosti.' },
-  optionId: { en: 'Short code', sk: 'Skratka', cs: 'Zkratka' },
-  optionIdBad: { en: 'Letters, digits, . _ - only.', sk: 'Len písmená, číslice, . _ -', cs: 'Jen písmena, číslice, . _ -' },
-  extraPrice: { en: 'Extra price', sk: 'Príplatok', cs: 'Příplatek' },
-  maxQty: { en: 'At most', sk: 'Najviac', cs: 'Nejvýše' },
 });
 
 /** Units offered as one types (any other short text will do), as a shop in each language writes them. */
@@ -135,33 +98,8 @@ const UNITS: Record<Language, string[]> = {
 };
 
 const PLU_TYPES = ['StockItem', 'Recipe', 'Service', 'Container'] as const;
-export const pluTypeWord = (type: string) => ((PLU_TYPES as readonly string[]).includes(type) ? t(type as (typeof PLU_TYPES)[number]) : type);
+const pluTypeWord = (type: string) => ((PLU_TYPES as readonly string[]).includes(type) ? t(type as (typeof PLU_TYPES)[number]) : type);
 const typeOptions = () => options(ENUMS.pluType, pluTypeWord);
-
-export function Catalog({ tab: asked, takingId }: { tab: string; takingId: string | null }) {
-  const can = useCan();
-  const tabs = CATALOG_TABS.filter((tb) => allowed(tb, can)).map((tb) => ({ ...tb, label: pick(tb.label) }));
-  const tab = tabs.some((tb) => tb.id === asked) ? asked : null;
-  return (
-    <div class="page">
-      <PageHeader title={t('title')} subtitle={t('subtitle')} />
-      <Tabs tabs={tabs} current={tab ?? ''} />
-      {tab === null && <Empty icon="alert" title={t('notYours')} />}
-      {tab === 'products' && <Products />}
-      {tab === 'categories' && <Categories />}
-      {tab === 'stocks' && <Stocks />}
-      {tab === 'modifiers' && <Modifiers />}
-      {tab === 'transfers' && <Transfers />}
-      {tab === 'stocktakings' && <StockTakings takingId={takingId} />}
-    </div>
-  );
-}
-
-/** `?edit=<key>` opens the editor (`new` for a new one); back closes it. */
-export function useEditParam(): [string | null, (key: string | null) => void] {
-  const [q, setQuery] = useQuery();
-  return [q.get('edit'), (key) => setQuery({ edit: key }, { replace: key === null })];
-}
 
 const isLow = (p: Plu) => p.type === 'StockItem' && p.minimumQuantity !== null && p.minimumQuantity !== undefined && p.stockQuantity < p.minimumQuantity;
 
@@ -209,7 +147,7 @@ const pluColumns = (colorOf: (category: string) => string | null): Column<Plu>[]
   { id: 'active', title: '', render: (p) => (p.isActive ? null : <Badge>{t('inactive')}</Badge>) },
 ];
 
-function Products() {
+export function Products() {
   const [q, setQuery] = useQuery();
   const [edit, setEdit] = useEditParam();
   const can = useCan();
@@ -478,139 +416,5 @@ function PartPicker({ form, prefix, self }: { form: AnyForm; prefix: string; sel
         <div class="field-hint">{t('partChosen', { code: current.code, qty: stockQuantity(current.stockQuantity, current.unit) })}</div>
       ) : null}
     </div>
-  );
-}
-
-function Stocks() {
-  const [edit, setEdit] = useEditParam();
-  const can = useCan();
-  return (
-    <>
-      {can('StockRead') && <StockValue />}
-      <Card
-        title={t('stocks')}
-        actions={
-          can('StockCreate') && (
-            <Button variant="primary" icon="plus" onClick={() => setEdit('new')}>
-              {t('newStock')}
-            </Button>
-          )
-        }
-      >
-        <DataTable<Stock>
-          resource="stocks"
-          label={t('stocks')}
-          rowKey={(s) => s.name}
-          columns={[
-            { id: 'name', title: t('name'), sort: 'name', render: (s) => <b>{s.name}</b> },
-            { id: 'description', title: t('description'), render: (s) => s.description || '—' },
-          ]}
-          onOpen={(s) => setEdit(s.name)}
-          selected={edit}
-          empty={{ title: t('noStocks'), text: t('stocksText') }}
-        />
-      </Card>
-      {edit && (
-        <Editor<Stock>
-          resource="stocks"
-          editKey={edit === 'new' ? null : edit}
-          noun={t('stockNoun')}
-          title={(v, isNew) => (isNew ? t('newStock') : v.name)}
-          defaults={{ name: '', description: '' }}
-          rights={{ create: 'StockCreate', update: 'StockUpdate', delete: 'StockDelete' }}
-          onClose={() => setEdit(null)}
-        >
-          {(form, { isNew }) => (
-            <>
-              <Field form={form} name="name" label={t('name')} required disabled={!isNew} validate={checks.pattern(/^[^/]*$/, t('noSlash'))} />
-              <Field form={form} name="description" label={t('description')} kind="textarea" />
-            </>
-          )}
-        </Editor>
-      )}
-    </>
-  );
-}
-
-function Modifiers() {
-  const [edit, setEdit] = useEditParam();
-  const can = useCan();
-  return (
-    <>
-      <Card
-        title={t('modifiers')}
-        actions={
-          can('ModifierCreate') && (
-            <Button variant="primary" icon="plus" onClick={() => setEdit('new')}>
-              {t('newModifier')}
-            </Button>
-          )
-        }
-      >
-        <DataTable<Modifier>
-          resource="modifiers"
-          label={t('modifiers')}
-          rowKey={(m) => m.id}
-          defaultSort="name"
-          columns={[
-            { id: 'name', title: t('name'), sort: 'name', render: (m) => <b>{m.displayName || m.name}</b> },
-            { id: 'options', title: t('optionsCol'), render: (m) => m.options.map((o) => (o.unitPrice?.amount ? `${o.name} (+${money(o.unitPrice.amount)})` : o.name)).join(', ') || '—' },
-            { id: 'choose', title: t('chooseCol'), render: (m) => (m.maximumSelectedOptionsCount ? `${m.minimumSelectedOptionsCount}–${m.maximumSelectedOptionsCount}` : t('anyCount')), secondary: true },
-          ]}
-          onOpen={(m) => setEdit(m.id)}
-          selected={edit}
-          empty={{ title: t('noModifiers'), text: t('modifiersText') }}
-        />
-      </Card>
-      {edit && (
-        <Editor<Modifier>
-          resource="modifiers"
-          editKey={edit === 'new' ? null : edit}
-          noun={t('modifierNoun')}
-          wide
-          title={(v, isNew) => (isNew ? t('newModifier') : v.displayName || v.name)}
-          defaults={{ id: '', name: '', displayName: '', minimumSelectedOptionsCount: 0, maximumSelectedOptionsCount: 1, maximumSelectedOptionsTotalQuantity: 0, options: [] }}
-          rights={{ create: 'ModifierCreate', update: 'ModifierUpdate', delete: 'ModifierDelete' }}
-          toBody={(v, isNew) => {
-            const { id, ...rest } = v;
-            // An option without a price carries null, not {amount: null}.
-            const opts = rest.options.map((o) => ({ ...o, unitPrice: o.unitPrice && typeof o.unitPrice.amount === 'number' ? o.unitPrice : null }));
-            return isNew ? { ...rest, options: opts } : { id, ...rest, options: opts };
-          }}
-          onClose={() => setEdit(null)}
-        >
-          {(form) => (
-            <>
-              <div class="form-grid">
-                <Field form={form} name="name" label={t('name')} required />
-                <Field form={form} name="displayName" label={t('shownAs')} hint={t('shownAsHint')} />
-                <Field form={form} name="minimumSelectedOptionsCount" label={t('atLeast')} kind="number" integer min={0} max={10000} required />
-                <Field
-                  form={form}
-                  name="maximumSelectedOptionsCount"
-                  label={t('atMost')}
-                  kind="number"
-                  integer
-                  min={0}
-                  max={10000}
-                  required
-                  validate={(v, all) => (typeof v === 'number' && v < (all.minimumSelectedOptionsCount as number) ? t('notLess') : null)}
-                />
-              </div>
-              <Rows form={form} name="options" label={t('optionsCol')} addLabel={t('addOption')} empty={t('noOptions')} newRow={() => ({ id: '', name: '', unitPrice: null, isUnitPriceIncludingVat: true, pluId: null, defaultSelectedQuantity: 0, maximumSelectedQuantity: null })}>
-                {(p) => (
-                  <>
-                    <Field form={form} name={`${p}.id`} label={t('optionId')} required validate={checks.pattern(/^[A-Za-z0-9._-]{1,64}$/, t('optionIdBad'))} />
-                    <Field form={form} name={`${p}.name`} label={t('name')} required />
-                    <Field form={form} name={`${p}.unitPrice.amount`} label={t('extraPrice')} kind="number" min={0} nullable suffix="€" />
-                    <Field form={form} name={`${p}.maximumSelectedQuantity`} label={t('maxQty')} kind="number" integer min={0} nullable />
-                  </>
-                )}
-              </Rows>
-            </>
-          )}
-        </Editor>
-      )}
-    </>
   );
 }
