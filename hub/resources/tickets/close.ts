@@ -126,7 +126,8 @@ export class TicketCloser {
       await this.settlePending(fiscalName, device);
       const before = (await device.lastDocument())?.number ?? 0;
       const jobId = newId();
-      insertPendingJob(this.ctx.db, { id: jobId, ticketId: id, fiscalName, request, lastNumberBefore: before, at: this.ctx.clock.now().getTime() });
+      // In the group's batch (no commit of its own): the sync below, or the answer's, makes it durable.
+      inTransaction(this.ctx.db, () => insertPendingJob(this.ctx.db, { id: jobId, ticketId: id, fiscalName, request, lastNumberBefore: before, at: this.ctx.clock.now().getTime() }));
       // The journal row is on disk before the device is asked: after a power cut the hub still knows a
       // receipt may have been issued, and reconciles instead of issuing a second one (issue 16). A
       // device whose memory is this database (the simulator) is taken back with it: no wait needed.
@@ -271,7 +272,7 @@ export class TicketCloser {
 
   private finishJob(jobId: string, state: 'Done' | 'Failed', result: unknown, error: unknown): void {
     const message = error instanceof Error ? error.message : error ? String(error) : null;
-    finishJob(this.ctx.db, jobId, state, result, message, this.ctx.clock.now().getTime());
+    inTransaction(this.ctx.db, () => finishJob(this.ctx.db, jobId, state, result, message, this.ctx.clock.now().getTime()));
   }
 
   /** Closes the ticket of `job` from the receipt the device issued, in one transaction with the job's end. */
