@@ -314,7 +314,8 @@ async function main(): Promise<void> {
   // Pools of tickets for the update and close runs (each close happens once; the paced run
   // below closes its own).
   const poolSize = 1500;
-  const pacedCloses = Math.ceil((SOAK_S * PACED_RATE) / 7) + 50;
+  // The paced mix sends a close every so many requests: one in 7 scenarios, one in 3 with --write-path.
+  const pacedCloses = Math.ceil((SOAK_S * PACED_RATE) / (WRITE_PATH ? 3 : 7)) + 50;
   // The cost run has pools of its own, so what it measures does not depend on how many writes the runs before it made.
   const costCloses = COST_RATE * COST_S + WAL_WRITES + 50;
   const costUpdates = 440;
