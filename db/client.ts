@@ -227,7 +227,61 @@ export type NotAPromise<T> = T extends PromiseLike<unknown> ? never : T;
  */
 export function inTransaction<T>(db: Db, fn: () => NotAPromise<T>): T {
   const batch = durability.get(db);
-  return (batch ? batch.write(fn) : db.$client.transaction(fn).immediate()) as T;
+  const watch = writeWatchers.get(db);
+  if (!watch) return (batch ? batch.write(fn) : db.$client.transaction(fn).immediate()) as T;
+  watch.depth += 1;
+  try {
+    return (batch ? batch.write(fn) : db.$client.transaction(fn).immediate()) as T;
+  } catch (e) {
+    // SQLite has rolled this write back (its savepoint): whatever it changed is as it was.
+    for (const w of watch.set) w.rolledBack();
+    throw e;
+  } finally {
+    watch.depth -= 1;
+    if (watch.depth === 0) for (const w of watch.set) w.ended();
+  }
+}
+
+/** Told when a write (inTransaction, at any depth) rolls back, and when the outermost write ends. */
+export interface WriteWatcher {
+  rolledBack(): void;
+  ended(): void;
+}
+
+const writeWatchers = new WeakMap<Db, { depth: number; set: Set<WriteWatcher> }>();
+
+/** Watches the writes of `db` (in-memory copies of documents that must not outlive a rollback). Answers the function that stops. */
+export function watchWrites(db: Db, watcher: WriteWatcher): () => void {
+  let watch = writeWatchers.get(db);
+  if (!watch) writeWatchers.set(db, (watch = { depth: 0, set: new Set() }));
+  const set = watch.set;
+  set.add(watcher);
+  return () => set.delete(watcher);
+}
+
+/** True inside a write (inTransaction) on `db`, as far as watchWrites() can tell: only watched databases count. */
+export function inWrite(db: Db): boolean {
+  return (writeWatchers.get(db)?.depth ?? 0) > 0;
+}
+
+const dataVersions = new WeakMap<Db, { statement: Database.Statement; value: number; fresh: boolean }>();
+
+/**
+ * SQLite's `PRAGMA data_version`: changes whenever another connection (another process) commits to
+ * the file. The hub's in-memory copies start over when it moves, should anything write to the
+ * database beside the hub. Read once per turn of the event loop (a request's reads are one turn).
+ */
+export function dataVersion(db: Db): number {
+  let version = dataVersions.get(db);
+  if (!version) dataVersions.set(db, (version = { statement: db.$client.prepare('PRAGMA data_version'), value: 0, fresh: false }));
+  if (!version.fresh) {
+    // pluck() each time: the statement cache hands the same statement to anyone preparing this text.
+    version.value = version.statement.pluck().get() as number;
+    version.fresh = true;
+    const v = version;
+    setImmediate(() => (v.fresh = false));
+  }
+  return version.value;
 }
 
 /** Whether the database answers a query at all (the health check). */

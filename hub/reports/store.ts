@@ -62,10 +62,10 @@ export function lookupsOf(db: Db): Lookups {
   };
 }
 
-/** The close of a ticket, added to the running totals in the close's transaction. */
-export function recordTicketClose(db: Db, ticket: object, timeZone: string): void {
+/** The close of a ticket, added to the running totals in the close's transaction (`lookups`: the caller's catalog, if it keeps one). */
+export function recordTicketClose(db: Db, ticket: object, timeZone: string, lookups: Lookups = lookupsOf(db)): void {
   const delta = new TotalsDelta();
-  addClosedTicket(delta, ticket as ClosedTicket, timeZone, lookupsOf(db));
+  addClosedTicket(delta, ticket as ClosedTicket, timeZone, lookups);
   applyDelta(db, delta);
 }
 

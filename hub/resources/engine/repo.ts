@@ -7,7 +7,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { rawSql, type Db } from '../../../db/client.js';
 import type { Condition, FilterValue } from '../../http/ndata.js';
 import type { Doc, EngineContext, FilterDef, ResourceDef, SqlValue, UniqueRule } from './define.js';
-import { compactedThrough, keepsDocsInLog } from '../../events/store.js';
+import { announceChange, compactedThrough, keepsDocsInLog } from '../../events/store.js';
 import { foldText } from '../../../db/text.js';
 import { sortKey } from '../../i18n/collation.js';
 import type { Language } from '../../i18n/index.js';
@@ -48,6 +48,8 @@ export function appendChange(db: Db, resource: string, key: string | number, op:
   } else {
     rawSql.run(db, 'INSERT INTO changes (resource, key, op, v, at) VALUES (?, ?, ?, ?, ?)', [resource, String(key), op, v, at]);
   }
+  // In-memory copies of this document (sessions, the catalog) go now, in the change's transaction.
+  announceChange(db, resource, String(key));
 }
 
 function writeChildren(db: Db, def: ResourceDef, key: SqlValue, doc: Doc | undefined): void {

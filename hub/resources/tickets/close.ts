@@ -16,18 +16,18 @@ import { requireRight, requireSale, type Caller } from '../../http/caller.js';
 import { errors } from '../../http/errors.js';
 import type { Logger } from '../../core/log.js';
 import { D, dec, toJsonNumber } from '../../core/money.js';
-import { devices } from '../devices/resource.js';
 import type { Doc, EngineContext } from '../engine/define.js';
 import { decimal, MAX_INT32, MAX_MAGNITUDE, nameKey } from '../engine/fields.js';
 import { getStored } from '../engine/repo.js';
 import { newId, type ResourceService } from '../engine/service.js';
 import { parseOr400 } from '../engine/validate.js';
 import type { FiscalDevices, TimedDevice } from '../fiscaldevices/devices.js';
-import { paymentTypeName, paymentTypes } from '../paymenttypes/resource.js';
+import { paymentTypeName } from '../paymenttypes/resource.js';
 import { requireOpen } from './resource.js';
 import { saleItems } from '../stocktransfers/stock.js';
 import { recordServerTransfer } from '../stocktransfers/resource.js';
-import { finishJob, insertPendingJob, jobRow, pendingJobs, pluVat, type FiscalJobRow } from './store.js';
+import { finishJob, insertPendingJob, jobRow, pendingJobs, type FiscalJobRow } from './store.js';
+import { catalogOf } from './catalog.js';
 import { recordTicketClose } from '../../reports/store.js';
 
 export const closeContextSchema = z.object({
@@ -159,8 +159,8 @@ export class TicketCloser {
   }
 
   private defaultFiscalName(caller: Caller): string | undefined {
-    const device = getStored(this.ctx.db, devices, caller.device.name);
-    return (device?.doc.settings as Record<string, string> | undefined)?.DefaultFiscalName || undefined;
+    // The device's settings as the session check read them for this request (kept until the device changes).
+    return caller.device.settings?.DefaultFiscalName || undefined;
   }
 
   /**
@@ -176,7 +176,7 @@ export class TicketCloser {
     let paid = new D(0);
     let changeable = new D(0);
     const lines: Receipt['payments'] = payments.map((p, i) => {
-      const type = getStored(this.ctx.db, paymentTypes, p.paymentTypeNumber);
+      const type = catalogOf(this.ctx.db).paymentType(p.paymentTypeNumber);
       if (!type) throw errors.member(`payments[${i}].paymentTypeNumber`, 'tickets.paymentTypeNotFound', { number: p.paymentTypeNumber });
       if (type.doc.isActive !== true) throw errors.member(`payments[${i}].paymentTypeNumber`, 'tickets.paymentTypeInactive', { number: p.paymentTypeNumber });
       const amount = dec(p.amount);
@@ -200,18 +200,19 @@ export class TicketCloser {
     if (change.gt(changeable.gt(0) ? changeable : 0)) {
       throw errors.member('payments', 'tickets.overpaid', { change: change.toFixed(2), changeable: D.max(changeable, 0).toFixed(2) });
     }
+    const catalog = catalogOf(this.ctx.db);
     return {
       reference: String(ticket.id),
       operator: caller.userName,
       lines: (ticket.items as Doc[]).map((i) => {
-        const plu = pluVat(this.ctx.db, (i.plu as { code: number }).code, (i.plu as { stockName: string }).stockName);
+        const plu = catalog.plu((i.plu as { code: number }).code, (i.plu as { stockName: string }).stockName);
         const options = (i.modifiers as Array<{ unitPrice: number; quantity: number }>).reduce((s, m) => s.plus(dec(m.unitPrice).times(m.quantity)), new D(0));
         return {
           name: String((i.plu as { name: string }).name),
           quantity: dec(i.quantity as number).toString(),
           unitPrice: dec((i.unitPrice as { amount: number }).amount).plus(options).toString(),
-          vatRate: dec(plu?.rate ?? 0).toString(),
-          vatCategory: plu?.category ?? 0,
+          vatRate: dec(plu?.vatRate ?? 0).toString(),
+          vatCategory: plu?.vatCategory ?? 0,
           discountRate: dec(i.discountRate as number).toString(),
           total: dec((i.totalPrice as { amount: number }).amount).toFixed(2),
         };
@@ -307,7 +308,7 @@ export class TicketCloser {
       if (sold.length) recordServerTransfer(this.ctx, { type: 'Sale', userName, ticketId: id, items: sold });
       const closed = this.tickets.store(undefined, id, doc, ticket);
       // The running sales totals grow with the close, in its transaction (issue 21).
-      recordTicketClose(this.ctx.db, doc, this.ctx.timeZone);
+      recordTicketClose(this.ctx.db, doc, this.ctx.timeZone, catalogOf(this.ctx.db).totalsLookups());
       // The e-mail receipt is queued in the same transaction: it exists if and only if the close does.
       if (email && this.mail) this.mail.enqueue({ to: email, ticket: closed, receipt });
       return closed;

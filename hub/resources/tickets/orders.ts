@@ -9,7 +9,7 @@ import type { Doc, EngineContext } from '../engine/define.js';
 import { putStored } from '../engine/repo.js';
 import { newId } from '../engine/service.js';
 import { orders } from '../orders/resource.js';
-import { activeEndpointTypes, pluOrderEndpoints } from './store.js';
+import { catalogOf } from './catalog.js';
 
 export interface TicketItem {
   id: number;
@@ -49,16 +49,18 @@ export function orderDeltas(before: TicketItem[], after: TicketItem[]): { added:
  */
 function endpointsOfLines(ctx: EngineContext, lines: Line[]): Array<Array<{ name: string; type: string }>> {
   if (!lines.length) return [];
-  const active = activeEndpointTypes(ctx.db);
+  const catalog = catalogOf(ctx.db);
+  const active = catalog.activeEndpoints();
+  const plus = catalog.plusOf(lines.map(({ item }) => item.plu));
   const namesOf = new Map<string, string[]>();
-  return lines.map(({ item }) => {
+  return lines.map(({ item }, i) => {
     const key = `${item.plu.stockName}\u0000${item.plu.code}`;
     let names = namesOf.get(key);
     if (!names) {
       // The plu's own endpoints, and those its category is routed to (issue 21), each once.
-      const route = pluOrderEndpoints(ctx.db, item.plu.code, item.plu.stockName);
-      const byCategory = route.category === null ? [] : [...active].filter(([, e]) => e.categories.includes(route.category!)).map(([name]) => name);
-      names = [...new Set([...route.names, ...byCategory])];
+      const category = plus[i]?.category ?? null;
+      const byCategory = category === null ? [] : [...active].filter(([, e]) => e.categories.includes(category)).map(([name]) => name);
+      names = [...new Set([...(plus[i]?.orderEndpointNames ?? []), ...byCategory])];
       namesOf.set(key, names);
     }
     return names.filter((n) => active.has(n)).map((name) => ({ name, type: active.get(name)!.type }));

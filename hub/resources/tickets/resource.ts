@@ -13,12 +13,12 @@ import { idKeyed } from '../engine/keys.js';
 import { decimal, enumOf, idKey, MAX_INT32, MAX_MAGNITUDE, nameKey, nullableText, rate, text } from '../engine/fields.js';
 import { bool } from '../engine/refs.js';
 import { getStored } from '../engine/repo.js';
-import { modifiers } from '../modifiers/resource.js';
 import { itemTotal, ticketTotal } from './math.js';
 import { vatBreakdown } from '../../core/vat.js';
 import { recordTicketVoids } from '../../reports/store.js';
 import { createOrders, orderDeltas, type TicketItem } from './orders.js';
-import { customerIdOfCard, hasPendingJob, pluForItem, ticketSql } from './store.js';
+import { customerIdOfCard, hasPendingJob, ticketSql } from './store.js';
+import { catalogOf } from './catalog.js';
 import { ownOrOpenTicket } from '../engine/visibility.js';
 import { fieldMessage } from '../../i18n/say.js';
 
@@ -108,14 +108,8 @@ function resolveModifiers(ctx: EngineContext, item: ItemInput, index: number): M
   const out: ModifierChoice[] = [];
   for (const [modifierId, chosen] of byModifier) {
     const member = `items[${index}].modifiers`;
-    const stored = getStored(ctx.db, modifiers, modifierId);
-    if (!stored) throw errors.member(member, 'tickets.modifierNotFound', { id: modifierId });
-    const m = stored.doc as {
-      minimumSelectedOptionsCount: number;
-      maximumSelectedOptionsCount: number;
-      maximumSelectedOptionsTotalQuantity: number;
-      options: Array<{ id: string; name: string; unitPrice: { amount: number } | null; maximumSelectedQuantity: number | null }>;
-    };
+    const m = catalogOf(ctx.db).modifier(modifierId);
+    if (!m) throw errors.member(member, 'tickets.modifierNotFound', { id: modifierId });
     const distinct = new Set(chosen.map((c) => c.optionId));
     if (distinct.size < m.minimumSelectedOptionsCount) throw errors.member(member, 'tickets.modifierMin', { id: modifierId, count: m.minimumSelectedOptionsCount }, 'OutOfRange');
     if (m.maximumSelectedOptionsCount > 0 && distinct.size > m.maximumSelectedOptionsCount) {
@@ -156,15 +150,17 @@ function completeItems(ctx: EngineContext, items: ItemInput[]): { items: Doc[]; 
   const vatRates: number[] = [];
   const seen = new Set<number>();
   let next = Math.max(0, ...items.map((i) => i.id ?? 0)) + 1;
+  // Every plu of the ticket at once: kept ones from the catalog, the others in one statement.
+  const plus = catalogOf(ctx.db).plusOf(items.map((item) => item.plu));
   const completed = items.map((item, i) => {
     const id = item.id ?? next++;
     if (seen.has(id)) throw errors.member(`items[${i}].id`, 'tickets.itemTwice', { id }, 'Unique');
     seen.add(id);
-    const plu = pluForItem(ctx.db, item.plu.code, item.plu.stockName);
+    const plu = plus[i];
     if (!plu) throw errors.member(`items[${i}].plu`, 'plu.notInStock', { code: item.plu.code, stock: item.plu.stockName });
-    const unitPrice = item.unitPrice?.amount ?? plu.unit_price ?? 0;
-    if (!dec(unitPrice).eq(dec(plu.unit_price ?? 0))) ownPrices.push({ id, amount: unitPrice });
-    vatRates.push(plu.vat_rate ?? 0);
+    const unitPrice = item.unitPrice?.amount ?? plu.unitPrice ?? 0;
+    if (!dec(unitPrice).eq(dec(plu.unitPrice ?? 0))) ownPrices.push({ id, amount: unitPrice });
+    vatRates.push(plu.vatRate ?? 0);
     const chosen = resolveModifiers(ctx, item, i);
     const total = itemTotal({
       type: item.type,

@@ -71,6 +71,31 @@ export function pluForItem(db: Db, code: number, stockName: string): PluRow | un
   );
 }
 
+/** What the catalog keeps of a plu (catalog.ts): its pricing, VAT and kitchen routing. */
+export interface CatalogPluRow {
+  id: string;
+  stock_name: string;
+  code: number;
+  name: string;
+  type: string;
+  unit_price: number | null;
+  vat_rate: number | null;
+  vat_category: number | null;
+  endpoint_names: string | null;
+  category: string | null;
+}
+
+const CATALOG_PLU = `SELECT id, stock_name, code, name, type, category, json_extract(doc, '$.unitPrice.amount') AS unit_price,
+  json_extract(doc, '$.vatInfo.rate') AS vat_rate, json_extract(doc, '$.vatInfo.category') AS vat_category,
+  json_extract(doc, '$.orderEndpointNames') AS endpoint_names FROM plus`;
+
+/** The plus of `refs` in one statement (each found by the unique index on stock and code). */
+export function catalogPluRows(db: Db, refs: ReadonlyArray<{ code: number; stockName: string }>): CatalogPluRow[] {
+  if (refs.length === 1) return rawSql.all<CatalogPluRow>(db, `${CATALOG_PLU} WHERE stock_name = ? AND code = ?`, [refs[0].stockName, refs[0].code]);
+  const pairs = refs.map(() => '(?, ?)').join(', ');
+  return rawSql.all<CatalogPluRow>(db, `${CATALOG_PLU} WHERE (stock_name, code) IN (VALUES ${pairs})`, refs.flatMap((r) => [r.stockName, r.code]));
+}
+
 /** A plu's VAT, for the receipt's lines. */
 export function pluVat(db: Db, code: number, stockName: string): { rate: number | null; category: number | null } | undefined {
   return rawSql.get(db, "SELECT json_extract(doc, '$.vatInfo.rate') AS rate, json_extract(doc, '$.vatInfo.category') AS category FROM plus WHERE stock_name = ? AND code = ?", [
