@@ -282,7 +282,8 @@ export class TicketCloser {
     const id = job.ticket_id;
     const fiscalName = job.fiscal_name;
     return inTransaction(this.ctx.db, () => {
-      const ticket = this.tickets.getStored(id);
+      // With its columns: the close's UPDATE then sets only those that change (ticket.columns).
+      const ticket = this.tickets.getStoredRow(id);
       if (ticket.doc.state === 'Closed') {
         this.finishJob(job.id, 'Done', result, null);
         return this.tickets.present(ticket);

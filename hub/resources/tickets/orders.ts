@@ -3,7 +3,7 @@
  * or removed ones a Cancel order, one per order endpoint named by the plu. Runs inside the ticket
  * write's transaction and enqueues the print jobs there too (outbox).
  */
-import { dec, toJsonNumber } from '../../core/money.js';
+import { toUnits, UNIT } from '../../core/money.js';
 import { enqueuePrintJob } from '../../printing/store.js';
 import type { Doc, EngineContext } from '../engine/define.js';
 import { putStored } from '../engine/repo.js';
@@ -35,9 +35,10 @@ export function orderDeltas(before: TicketItem[], after: TicketItem[]): { added:
     old.delete(item.id);
     const samePlu = prev && prev.plu.code === item.plu.code && prev.plu.stockName === item.plu.stockName;
     if (prev && !samePlu) cancelled.push({ item: prev, quantity: prev.quantity });
-    const diff = dec(item.quantity).minus(samePlu ? dec(prev.quantity) : 0);
-    if (diff.gt(0)) added.push({ item, quantity: toJsonNumber(diff) });
-    if (diff.lt(0)) cancelled.push({ item, quantity: toJsonNumber(diff.negated()) });
+    // In units of 10^-4 (quantities carry at most 4 places): exact, without a decimal object.
+    const diff = toUnits(item.quantity) - (samePlu ? toUnits(prev.quantity) : 0);
+    if (diff > 0) added.push({ item, quantity: diff / UNIT });
+    if (diff < 0) cancelled.push({ item, quantity: -diff / UNIT });
   }
   for (const prev of old.values()) cancelled.push({ item: prev, quantity: prev.quantity });
   return { added, cancelled };

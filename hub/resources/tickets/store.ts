@@ -55,22 +55,6 @@ export function finishJob(db: Db, jobId: string, state: 'Done' | 'Failed', resul
   ]);
 }
 
-export interface PluRow {
-  name: string;
-  unit_price: number | null;
-  type: string;
-  vat_rate: number | null;
-}
-
-/** What a ticket item takes from its plu. */
-export function pluForItem(db: Db, code: number, stockName: string): PluRow | undefined {
-  return rawSql.get<PluRow>(
-    db,
-    "SELECT name, json_extract(doc, '$.unitPrice.amount') AS unit_price, type, json_extract(doc, '$.vatInfo.rate') AS vat_rate FROM plus WHERE stock_name = ? AND code = ?",
-    [stockName, code],
-  );
-}
-
 /** What the catalog keeps of a plu (catalog.ts): its pricing, VAT and kitchen routing. */
 export interface CatalogPluRow {
   id: string;
@@ -94,24 +78,6 @@ export function catalogPluRows(db: Db, refs: ReadonlyArray<{ code: number; stock
   if (refs.length === 1) return rawSql.all<CatalogPluRow>(db, `${CATALOG_PLU} WHERE stock_name = ? AND code = ?`, [refs[0].stockName, refs[0].code]);
   const pairs = refs.map(() => '(?, ?)').join(', ');
   return rawSql.all<CatalogPluRow>(db, `${CATALOG_PLU} WHERE (stock_name, code) IN (VALUES ${pairs})`, refs.flatMap((r) => [r.stockName, r.code]));
-}
-
-/** A plu's VAT, for the receipt's lines. */
-export function pluVat(db: Db, code: number, stockName: string): { rate: number | null; category: number | null } | undefined {
-  return rawSql.get(db, "SELECT json_extract(doc, '$.vatInfo.rate') AS rate, json_extract(doc, '$.vatInfo.category') AS category FROM plus WHERE stock_name = ? AND code = ?", [
-    stockName,
-    code,
-  ]);
-}
-
-/** A plu's kitchen routing: its own order endpoints and its category. */
-export function pluOrderEndpoints(db: Db, code: number, stockName: string): { names: string[]; category: string | null } {
-  const row = rawSql.get<{ names: string | null; category: string | null }>(
-    db,
-    "SELECT json_extract(doc, '$.orderEndpointNames') AS names, category FROM plus WHERE stock_name = ? AND code = ?",
-    [stockName, code],
-  );
-  return { names: row?.names ? (JSON.parse(row.names) as string[]) : [], category: row?.category ?? null };
 }
 
 /** Active order endpoints by name → type and the categories routed to them, read once per write. */
