@@ -13,7 +13,6 @@ import { isLanguage, type Language } from '../../i18n/index.js';
 import type { Doc } from '../engine/define.js';
 import { getStored } from '../engine/repo.js';
 import { devices } from '../devices/resource.js';
-import { users } from '../users/resource.js';
 import { findUserDoc } from './repo.js';
 
 export interface SessionUser {
@@ -38,7 +37,8 @@ export class SessionCache {
   private readonly devices: ChangeCache<SessionDevice>;
 
   constructor(private readonly db: Db) {
-    this.users = new ChangeCache(db, { resources: [users.name] });
+    // The users resource's change-log name (users/resource.ts imports this folder: named, not imported).
+    this.users = new ChangeCache(db, { resources: ['users'] });
     this.devices = new ChangeCache(db, { resources: [devices.name] });
   }
 

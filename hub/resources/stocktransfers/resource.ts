@@ -154,7 +154,8 @@ export function recordServerTransfer(
     stockTakingId: draft.stockTakingId ?? null,
     note: draft.note ?? null,
   };
-  putStored(ctx.db, stockTransfers, id, doc, 1, now.getTime());
+  // A new id: a plain INSERT, its items without a DELETE first.
+  putStored(ctx.db, stockTransfers, id, doc, 1, now.getTime(), null);
   applyStock(ctx, doc);
   return doc;
 }

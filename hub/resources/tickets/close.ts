@@ -18,7 +18,7 @@ import type { Logger } from '../../core/log.js';
 import { D, dec, toJsonNumber } from '../../core/money.js';
 import type { Doc, EngineContext } from '../engine/define.js';
 import { decimal, MAX_INT32, MAX_MAGNITUDE, nameKey } from '../engine/fields.js';
-import { getStored } from '../engine/repo.js';
+import { getStored, type StoredDoc } from '../engine/repo.js';
 import { newId, type ResourceService } from '../engine/service.js';
 import { parseOr400 } from '../engine/validate.js';
 import type { FiscalDevices, TimedDevice } from '../fiscaldevices/devices.js';
@@ -27,7 +27,7 @@ import { requireOpen } from './resource.js';
 import { saleItems } from '../stocktransfers/stock.js';
 import { recordServerTransfer } from '../stocktransfers/resource.js';
 import { finishJob, insertPendingJob, jobRow, pendingJobs, type FiscalJobRow } from './store.js';
-import { catalogOf } from './catalog.js';
+import { catalogOf } from '../catalog/catalog.js';
 import { recordTicketClose } from '../../reports/store.js';
 
 export const closeContextSchema = z.object({
@@ -89,14 +89,14 @@ export class TicketCloser {
     if (this.ctx.busy.has(lockKey)) throw errors.locked('tickets.closingElsewhere', { id });
     this.ctx.busy.add(lockKey);
     try {
-      return await this.closeLocked(caller, id, body);
+      // Read in this same synchronous turn as the lock was taken: still the ticket as stored.
+      return await this.closeLocked(caller, id, body, stored);
     } finally {
       this.ctx.busy.delete(lockKey);
     }
   }
 
-  private async closeLocked(caller: Caller, id: string, body: z.output<typeof closeContextSchema>): Promise<Doc> {
-    const ticket = this.tickets.getStored(id);
+  private async closeLocked(caller: Caller, id: string, body: z.output<typeof closeContextSchema>, ticket: StoredDoc): Promise<Doc> {
     if (ticket.doc.state === 'Closed') return this.tickets.present(ticket);
     requireOpen(ticket.doc);
     // A receipt of an earlier attempt whose reply was lost is settled first, on its own device; if it

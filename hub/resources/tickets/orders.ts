@@ -9,7 +9,7 @@ import type { Doc, EngineContext } from '../engine/define.js';
 import { putStored } from '../engine/repo.js';
 import { newId } from '../engine/service.js';
 import { orders } from '../orders/resource.js';
-import { catalogOf } from './catalog.js';
+import { catalogOf } from '../catalog/catalog.js';
 
 export interface TicketItem {
   id: number;

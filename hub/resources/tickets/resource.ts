@@ -18,7 +18,7 @@ import { vatBreakdown } from '../../core/vat.js';
 import { recordTicketVoids } from '../../reports/store.js';
 import { createOrders, orderDeltas, type TicketItem } from './orders.js';
 import { customerIdOfCard, hasPendingJob, ticketSql } from './store.js';
-import { catalogOf } from './catalog.js';
+import { catalogOf } from '../catalog/catalog.js';
 import { fastTicketBody } from './fast-body.js';
 import { ownOrOpenTicket } from '../engine/visibility.js';
 import { fieldMessage } from '../../i18n/say.js';
