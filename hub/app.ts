@@ -46,7 +46,7 @@ import { Metrics, metricsRoutes } from './metrics.js';
 import { printingRoutes } from './printing/routes.js';
 import { PrintService, type PrintingOptions } from './printing/service.js';
 import { buildMail, type MailConfig, type MailServices } from './mail/index.js';
-import { under } from './http/segments.js';
+import { SegmentRouter, under } from './http/segments.js';
 import { receiptRoutes } from './resources/receipts/routes.js';
 import { receiptEmails } from './resources/receipts/resource.js';
 import { KdsService } from './kds/service.js';
@@ -166,8 +166,10 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
   const api = express.Router();
   api.use(rejectBrokenQueryText);
   api.use(readJsonBody);
-  api.use(
-    under(
+  // The routers before the session check and those after it, each set one layer that sends a
+  // request to its own segment's routers only (http/segments.ts SegmentRouter).
+  const open = new SegmentRouter()
+    .add(
       ['health'],
       mount(healthRoutes, {
         db: deps.db,
@@ -177,29 +179,31 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
         deviceContacts: () => services.auth.deviceContacts(),
         callerOf: (req) => optionalCaller(services.auth, req.headers.authorization),
       }),
-    ),
-  );
-  api.use(under(['openapi.json', 'docs'], mount(docsRoutes, { document: () => documentJson() })));
-  api.use(under(['docs'], docsAssets()));
-  api.use(under(['auth'], mount(authRoutes, { auth: services.auth })));
-  api.use(under(['kds'], mount(kdsPairRoutes, { kds: services.kds })));
+    )
+    .add(['openapi.json', 'docs'], mount(docsRoutes, { document: () => documentJson() }))
+    .add(['docs'], docsAssets())
+    .add(['auth'], mount(authRoutes, { auth: services.auth }))
+    .add(['kds'], mount(kdsPairRoutes, { kds: services.kds }));
+  api.use(open.handler());
   api.use(requireSession(services.auth));
   api.use(idempotency({ db: deps.db, clock: deps.clock }));
-  api.use(under(['events', 'changes'], mount(eventRoutes, { events: services.events })));
   // A write may have queued print jobs (outbox): wake the printers once it has committed.
   api.use((req, res, next) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') res.on('finish', () => services.printing.kick(/^\/api\/orderendpoints\b/i.test(req.originalUrl)));
     next();
   });
-  api.use(under(['orderendpoints', 'orders'], mount(printingRoutes, { printing: services.printing, orders: services.resources.orders })));
-  api.use(under(['backups'], mount(backupRoutes, { backups: services.backups })));
-  api.use(under(['tickets'], mount(ticketRoutes, { actions: services.ticketActions, closer: services.ticketCloser, returns: services.ticketReturns })));
-  api.use(under(['fiscaldevices'], mount(fiscalDeviceRoutes, { fiscal: services.fiscal, settlePending: (name, device) => services.ticketCloser.settlePending(name, device) })));
-  api.use(under(['receipts'], mount(receiptRoutes, { emails: services.mail.receipts, settings: services.mail.settings })));
-  api.use(under(['orders'], mount(orderStateRoutes, { orders: services.resources.orders })));
-  api.use(under(['kds'], mount(kdsRoutes, { kds: services.kds })));
-  api.use(under(['reports'], mount(reportRoutes, { reports: services.reports, shopLanguage: deps.config.locale ?? 'en' })));
-  for (const service of Object.values(services.resources)) api.use(under([service.def.name], resourceRouter(service, (path) => sharedMethods(ROUTES, path))));
+  const signedIn = new SegmentRouter()
+    .add(['events', 'changes'], mount(eventRoutes, { events: services.events }))
+    .add(['orderendpoints', 'orders'], mount(printingRoutes, { printing: services.printing, orders: services.resources.orders }))
+    .add(['backups'], mount(backupRoutes, { backups: services.backups }))
+    .add(['tickets'], mount(ticketRoutes, { actions: services.ticketActions, closer: services.ticketCloser, returns: services.ticketReturns }))
+    .add(['fiscaldevices'], mount(fiscalDeviceRoutes, { fiscal: services.fiscal, settlePending: (name, device) => services.ticketCloser.settlePending(name, device) }))
+    .add(['receipts'], mount(receiptRoutes, { emails: services.mail.receipts, settings: services.mail.settings }))
+    .add(['orders'], mount(orderStateRoutes, { orders: services.resources.orders }))
+    .add(['kds'], mount(kdsRoutes, { kds: services.kds }))
+    .add(['reports'], mount(reportRoutes, { reports: services.reports, shopLanguage: deps.config.locale ?? 'en' }));
+  for (const service of Object.values(services.resources)) signedIn.add([service.def.name], resourceRouter(service, (path) => sharedMethods(ROUTES, path)));
+  api.use(signedIn.handler());
   api.use((req) => {
     throw errors.routeNotFound(req.originalUrl.split('?')[0]);
   });
