@@ -23,6 +23,7 @@ import { newId, type ResourceService } from '../engine/service.js';
 import { parseOr400 } from '../engine/validate.js';
 import type { FiscalDevices, TimedDevice } from '../fiscaldevices/devices.js';
 import { paymentTypeName } from '../paymenttypes/resource.js';
+import { devices } from '../devices/resource.js';
 import { requireOpen } from './resource.js';
 import { saleItems } from '../stocktransfers/stock.js';
 import { recordServerTransfer } from '../stocktransfers/resource.js';
@@ -159,8 +160,10 @@ export class TicketCloser {
   }
 
   private defaultFiscalName(caller: Caller): string | undefined {
-    // The device's settings as the session check read them for this request (kept until the device changes).
-    return caller.device.settings?.DefaultFiscalName || undefined;
+    // The device's settings as the session check read them for this request (kept until the device
+    // changes); a caller made without a session (a script's) carries none: then the stored device's.
+    const settings = caller.device.settings ?? (getStored(this.ctx.db, devices, caller.device.name)?.doc.settings as Record<string, string> | undefined);
+    return settings?.DefaultFiscalName || undefined;
   }
 
   /**
