@@ -21,8 +21,10 @@
  * acknowledged commit. The sync runs on libuv's thread pool, so the event loop keeps serving
  * registers meanwhile; every commit that lands while one sync runs is covered by the next one
  * (group commit: one fsync for all the writes that arrived together, as PostgreSQL's WAL flush does).
- * A commit nobody awaits (a print worker's bookkeeping) starts that sync too, so on this connection
- * every COMMIT is on disk one fdatasync later, as under FULL, only never on the event loop.
+ * A batch's COMMIT nobody awaits (a print worker's bookkeeping) starts that sync too, so a batch is on
+ * disk one fdatasync later, as under FULL, only never on the event loop. (A statement committing on
+ * its own, outside a batch, is covered by the next sync, or the checkpoint thread's: nothing outside
+ * the process has heard of it before one of them.)
  *
  * Writes that arrive together also share one COMMIT: the first write opens a transaction (BEGIN
  * IMMEDIATE) and every write runs in its own savepoint inside it, so one that fails rolls back alone;
