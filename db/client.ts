@@ -31,6 +31,14 @@ export interface OpenOptions {
   backgroundCheckpoints?: boolean;
   /** How the WAL is flushed to stable storage (tests inject a failing or counting fdatasync). */
   syncFd?: SyncFd;
+  /**
+   * The hub's own connection: COMMIT does not sync on the event loop (`synchronous = NORMAL`);
+   * every commit is made durable by the shared fdatasync of the WAL that db/durability.ts runs on
+   * the thread pool, which everything a commit causes outside the process awaits (whenDurable()).
+   * Only for a process where that holds (hub/main.ts, the tests' in-process hub). Without it a
+   * connection commits with `synchronous = FULL` (scripts, a restore): nobody awaits their syncs.
+   */
+  groupSync?: boolean;
 }
 
 const durability = new WeakMap<Db, DurableCommits>();
@@ -39,11 +47,14 @@ export function openDb(file: string, opts: OpenOptions = {}): Db {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const client = new Database(file, { readonly: opts.readonly ?? false });
   client.pragma('journal_mode = WAL');
-  // FULL: every COMMIT syncs the WAL before it returns (CONTRACT §12: a 2xx is on stable storage).
-  // NORMAL would keep only what our own shared sync (db/durability.ts) covers, and a connection that
-  // commits outside it (a script, a restore, a write that nothing awaits) could lose its last commits
-  // to a power cut. Group commit keeps this cheap: the writes of a batch share one COMMIT, so one sync.
-  client.pragma('synchronous = FULL');
+  // CONTRACT §12: a 2xx is on stable storage. FULL: every COMMIT syncs the WAL before it returns —
+  // on the event loop. The hub's own connection (groupSync) commits with NORMAL instead and gets the
+  // same guarantee from the shared off-thread fdatasync that follows every commit and that every
+  // effect of a commit awaits (db/durability.ts; the README's "Durability" says why that is FULL's
+  // guarantee). Any other connection (a script, a restore) keeps FULL: nothing awaits its syncs.
+  // (better-sqlite3 builds SQLite with SQLITE_DEFAULT_WAL_SYNCHRONOUS=1: it is always set here.)
+  const groupSync = opts.groupSync === true && file !== ':memory:' && !opts.readonly;
+  client.pragma(groupSync ? 'synchronous = NORMAL' : 'synchronous = FULL');
   client.pragma('foreign_keys = ON');
   // Savepoints (each write of a batch has one) journal the pages they touch: in memory, not a temp file.
   client.pragma('temp_store = MEMORY');
@@ -58,7 +69,7 @@ export function openDb(file: string, opts: OpenOptions = {}): Db {
   if (!opts.readonly) migrate(db, { migrationsFolder: MIGRATIONS });
   if (file !== ':memory:' && !opts.readonly) {
     syncAtOpen(file);
-    durability.set(db, new DurableCommits(client, () => totalChanges.get() as number, `${file}-wal`, opts.syncFd));
+    durability.set(db, new DurableCommits(client, () => totalChanges.get() as number, `${file}-wal`, opts.syncFd, groupSync));
   }
   if (opts.backgroundCheckpoints && file !== ':memory:' && !opts.readonly) startCheckpointer(db, file);
   return db;
@@ -96,7 +107,13 @@ export function durableCommits(db: Db): DurableCommits | undefined {
 
 const checkpointers = new WeakMap<Db, Worker>();
 
-/** What the checkpoint thread runs: its own connection, a PASSIVE checkpoint every quarter second. */
+/**
+ * What the checkpoint thread runs: its own connection, a PASSIVE checkpoint every quarter second.
+ * A checkpoint never copies a frame whose commit is not on disk yet: SQLite syncs the WAL before it
+ * writes any frame into the database file (walCheckpoint(): "Sync the WAL to disk", unless
+ * synchronous = OFF), and syncs the database file before the log may restart. Under the hub's
+ * NORMAL it is also a backstop: a commit nobody awaited is on disk within a quarter second.
+ */
 const CHECKPOINT_WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
@@ -210,7 +227,61 @@ export type NotAPromise<T> = T extends PromiseLike<unknown> ? never : T;
  */
 export function inTransaction<T>(db: Db, fn: () => NotAPromise<T>): T {
   const batch = durability.get(db);
-  return (batch ? batch.write(fn) : db.$client.transaction(fn).immediate()) as T;
+  const watch = writeWatchers.get(db);
+  if (!watch) return (batch ? batch.write(fn) : db.$client.transaction(fn).immediate()) as T;
+  watch.depth += 1;
+  try {
+    return (batch ? batch.write(fn) : db.$client.transaction(fn).immediate()) as T;
+  } catch (e) {
+    // SQLite has rolled this write back (its savepoint): whatever it changed is as it was.
+    for (const w of watch.set) w.rolledBack();
+    throw e;
+  } finally {
+    watch.depth -= 1;
+    if (watch.depth === 0) for (const w of watch.set) w.ended();
+  }
+}
+
+/** Told when a write (inTransaction, at any depth) rolls back, and when the outermost write ends. */
+export interface WriteWatcher {
+  rolledBack(): void;
+  ended(): void;
+}
+
+const writeWatchers = new WeakMap<Db, { depth: number; set: Set<WriteWatcher> }>();
+
+/** Watches the writes of `db` (in-memory copies of documents that must not outlive a rollback). Answers the function that stops. */
+export function watchWrites(db: Db, watcher: WriteWatcher): () => void {
+  let watch = writeWatchers.get(db);
+  if (!watch) writeWatchers.set(db, (watch = { depth: 0, set: new Set() }));
+  const set = watch.set;
+  set.add(watcher);
+  return () => set.delete(watcher);
+}
+
+/** True inside a write (inTransaction) on `db`, as far as watchWrites() can tell: only watched databases count. */
+export function inWrite(db: Db): boolean {
+  return (writeWatchers.get(db)?.depth ?? 0) > 0;
+}
+
+const dataVersions = new WeakMap<Db, { statement: Database.Statement; value: number; fresh: boolean }>();
+
+/**
+ * SQLite's `PRAGMA data_version`: changes whenever another connection (another process) commits to
+ * the file. The hub's in-memory copies start over when it moves, should anything write to the
+ * database beside the hub. Read once per turn of the event loop (a request's reads are one turn).
+ */
+export function dataVersion(db: Db): number {
+  let version = dataVersions.get(db);
+  if (!version) dataVersions.set(db, (version = { statement: db.$client.prepare('PRAGMA data_version'), value: 0, fresh: false }));
+  if (!version.fresh) {
+    // pluck() each time: the statement cache hands the same statement to anyone preparing this text.
+    version.value = version.statement.pluck().get() as number;
+    version.fresh = true;
+    const v = version;
+    setImmediate(() => (v.fresh = false));
+  }
+  return version.value;
 }
 
 /** Whether the database answers a query at all (the health check). */
@@ -236,6 +307,9 @@ export async function backupDb(db: Db, destination: string): Promise<void> {
   // The backup reads through this connection: it must not copy a batch that is not committed yet.
   commitNow(db);
   await db.$client.backup(destination);
+  // Nor may it hold a commit a power cut could still take back from the database (it copies what
+  // was committed, synced or not): the backup is done once everything it may hold is on disk.
+  await whenDurable(db);
 }
 
 /**
@@ -262,6 +336,7 @@ export function continueChangesAfter(file: string, seq: number): void {
   const client = new Database(file, { fileMustExist: true });
   try {
     client.pragma('journal_mode = WAL');
+    client.pragma('synchronous = FULL'); // a restore's commit, awaited by nobody: synced by COMMIT itself
     client.transaction(() => {
       const current = (client.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'changes'").get() as { seq: number } | undefined)?.seq ?? 0;
       if (seq <= current) return;

@@ -1,42 +1,49 @@
 /**
- * Durable commits with group commit (CONTRACT §12 "Durability", issue 16).
+ * Durable commits with group commit (CONTRACT §12 "Durability", issues 16 and 31).
  *
- * The connection runs in WAL mode with `synchronous = FULL` (db/client.ts), so every COMMIT is synced
- * before it returns. The shared sync below stays as the point every caller awaits (and where an fsync
- * failure is caught and stops the hub); with FULL it finds the WAL already flushed. Under NORMAL, which
- * this was first written for, a COMMIT appends its pages to the WAL
- * with write(2) and returns; nothing is fsynced per transaction. SQLite documents what NORMAL keeps
- * under power loss in WAL mode (https://sqlite.org/pragma.html#pragma_synchronous,
+ * The hub's own connection runs in WAL mode with `synchronous = NORMAL` (db/client.ts, `groupSync`):
+ * a COMMIT appends its pages to the WAL with write(2) and returns, without a sync on the event loop.
+ * SQLite documents what NORMAL keeps under power loss in WAL mode (https://sqlite.org/pragma.html#pragma_synchronous,
  * https://sqlite.org/wal.html): the database stays consistent (the WAL is synced before every
- * checkpoint, the database after it, and the WAL header when the log restarts; frames carry
+ * checkpoint copies a frame into the database file, the database file after a checkpoint that
+ * reached the end of the WAL, and the WAL header when the log restarts; frames carry cumulative
  * checksums and salts, so recovery replays only whole transactions up to the last valid commit
- * frame), but the transactions committed since the last sync of the WAL may roll back. FULL is
- * NORMAL plus "an additional sync of the WAL file after each transaction commit".
+ * frame, a prefix of the commits in order), but the transactions committed since the last sync of
+ * the WAL may roll back. FULL is NORMAL plus "an additional sync of the WAL file after each
+ * transaction commit" — made inline, on the event loop, per COMMIT.
  *
- * This class makes that additional sync, shared: before anything a commit caused leaves the process
- * (an HTTP answer, an SSE event, kitchen-printer bytes, a fiscal-device call, an e-mail, a publish to
- * head office), the caller awaits `whenDurable()`, which resolves once an fdatasync of the WAL that
- * *started after* the caller's commits has completed. fdatasync(2) flushes every byte written to the
- * file before it started, whichever descriptor wrote it, so everything committed up to that point is
- * on stable storage — what FULL guarantees for an acknowledged commit. The sync runs on libuv's
- * thread pool, so the event loop keeps serving registers meanwhile; every commit that lands while one
- * sync runs is covered by the next one (group commit: one fsync for all the writes that arrived
- * together, as PostgreSQL's WAL flush does).
+ * This class makes that additional sync, shared and off the event loop: before anything a commit
+ * caused leaves the process (an HTTP answer, an SSE event, kitchen-printer bytes, a fiscal-device
+ * call, an e-mail, a publish to head office, a backup), the caller awaits `whenDurable()`, which
+ * resolves once an fdatasync of the WAL that *started after* the caller's commits has completed.
+ * fdatasync(2) flushes every byte written to the file before it started, whichever descriptor wrote
+ * it, so everything committed up to that point is on stable storage — what FULL guarantees for an
+ * acknowledged commit. The sync runs on libuv's thread pool, so the event loop keeps serving
+ * registers meanwhile; every commit that lands while one sync runs is covered by the next one
+ * (group commit: one fsync for all the writes that arrived together, as PostgreSQL's WAL flush does).
+ * A batch's COMMIT nobody awaits (a print worker's bookkeeping) starts that sync too, so a batch is on
+ * disk one fdatasync later, as under FULL, only never on the event loop. (A statement committing on
+ * its own, outside a batch, is covered by the next sync, or the checkpoint thread's: nothing outside
+ * the process has heard of it before one of them.)
  *
  * Writes that arrive together also share one COMMIT: the first write opens a transaction (BEGIN
  * IMMEDIATE) and every write runs in its own savepoint inside it, so one that fails rolls back alone;
  * the transaction commits when the next sync is about to start (so every write that came in while
  * one sync ran shares the next COMMIT and fsync), or after COMMIT_AFTER_MS when nobody waits for a
- * sync (a print worker's bookkeeping). A COMMIT writes each page the batch touched once — the change
- * log's last page, the indexes' right edges — instead of once per write. Nothing leaves the process
- * before the sync after that COMMIT, so no one learns of a write that could still be taken back.
+ * sync. A COMMIT writes each page the batch touched once — the change log's last page, the indexes'
+ * right edges — instead of once per write. Nothing leaves the process before the sync after that
+ * COMMIT, so no one learns of a write that could still be taken back.
+ *
+ * Connections that commit outside this (scripts, a restore, the tests' plain databases) keep
+ * `synchronous = FULL`: nothing awaits a sync of theirs, so COMMIT syncs itself. On them the shared
+ * sync finds the WAL already flushed.
  *
  * A failed fdatasync means the hub can no longer know what is on disk (the kernel may have dropped
  * the dirty pages: PostgreSQL's "fsyncgate", 2018). Like PostgreSQL, the hub then fails stop: every
  * waiting and later caller gets the error, and the owner (main.ts) exits so the service manager
  * restarts it and SQLite recovers from what the disk really holds.
  */
-import { fstatSync, openSync, closeSync, statSync, fdatasync as fdatasyncCb } from 'node:fs';
+import { fstatSync, openSync, closeSync, statSync, fdatasync as fdatasyncCb, fdatasyncSync } from 'node:fs';
 import type Database from 'better-sqlite3';
 
 /** Flushes one file descriptor's data to stable storage (fdatasync; tests inject failures and counts). */
@@ -73,6 +80,7 @@ export class DurableCommits {
   private batchOpen = false;
   /** Completed COMMITs of batches (metrics, and tests that count commits per group of writes). */
   commits = 0;
+  private closed = false;
 
   constructor(
     private readonly client: Database.Database,
@@ -80,6 +88,11 @@ export class DurableCommits {
     private readonly changes: () => number,
     private readonly walFile: string,
     private readonly syncFd: SyncFd = fdatasync,
+    /**
+     * COMMIT does not sync on this connection (synchronous = NORMAL): every commit is followed by
+     * the shared sync, whether anyone awaits it or not.
+     */
+    private readonly syncsEveryCommit = false,
   ) {
     this.durableMark = changes();
   }
@@ -110,6 +123,8 @@ export class DurableCommits {
     try {
       this.client.exec('COMMIT');
       this.commits += 1;
+      // Nobody may be waiting (the batch timer): the sync starts anyway, so no commit stays unsynced.
+      if (this.syncsEveryCommit) this.startSync();
     } catch (e) {
       try {
         if (this.client.inTransaction) this.client.exec('ROLLBACK');
@@ -141,14 +156,29 @@ export class DurableCommits {
     return this.failure;
   }
 
+  /**
+   * Commits the open batch and, where COMMIT does not sync, syncs the WAL before the connection
+   * closes (the checkpoint SQLite makes when its last connection closes is not to be counted on:
+   * the checkpoint thread may still hold one).
+   */
   close(): void {
+    this.closed = true;
     this.commit();
-    if (this.fd !== null) closeSync(this.fd);
-    this.fd = null;
+    if (this.syncsEveryCommit && !this.failure && this.changes() > this.durableMark) {
+      fdatasyncSync(this.walFd());
+      this.syncs += 1;
+      this.durableMark = this.changes();
+      for (const w of this.waiters) w.resolve();
+      this.waiters = [];
+    }
+    // A sync still running on the thread pool closes the descriptor when it ends.
+    if (!this.syncing) this.closeFd();
   }
 
   private startSync(): void {
-    if (this.syncing || this.waiters.length === 0 || this.failure) return;
+    if (this.syncing || this.failure || this.closed) return;
+    // Waiters, or (where COMMIT does not sync) commits not yet synced that nobody waits for.
+    if (this.waiters.length === 0 && !(this.syncsEveryCommit && (this.batchOpen || this.changes() > this.durableMark))) return;
     this.syncing = true;
     // The batch commits now: everything counted below is then in the WAL (write(2) returned) before the sync starts.
     this.commit();
@@ -174,13 +204,20 @@ export class DurableCommits {
           else still.push(w);
         }
         this.waiters = still;
-        this.startSync();
+        if (this.closed) this.closeFd();
+        else this.startSync();
       },
       (e: unknown) => {
         this.syncing = false;
+        if (this.closed) this.closeFd();
         this.fail(e instanceof Error ? e : new Error(String(e)));
       },
     );
+  }
+
+  private closeFd(): void {
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = null;
   }
 
   /**

@@ -39,7 +39,7 @@ import { BackupService } from './backups/service.js';
 import { rateLimit } from './http/rate-limit.js';
 import { PrintService, type PrintingOptions } from './printing/service.js';
 import { buildMail, type MailConfig, type MailServices } from './mail/index.js';
-import { under } from './http/segments.js';
+import { SegmentRouter } from './http/segments.js';
 import { receiptEmails } from './resources/receipts/resource.js';
 import { KdsService } from './kds/service.js';
 import { Reports } from './reports/service.js';
@@ -137,6 +137,8 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
   const ctx: MountContext = { deps, services, document: () => documentJson() };
   const mountOf = (m: (typeof MOUNTS)[number], opts: Parameters<typeof mount>[2] = {}) => mount(m.routes, m.deps(ctx), { base: m.base, ...opts });
   const open = (m: (typeof MOUNTS)[number]) => m.routes.some((r) => r.noToken);
+  /** The first segments under /api of a module's routes (`/api/tickets/{id}/close` → `tickets`). */
+  const segmentsOf = (m: (typeof MOUNTS)[number]) => [...new Set(m.routes.map((r) => r.path.replace(/^\/api\//, '').split('/')[0]))];
   for (const m of MOUNTS.filter((m) => m.base === '')) app.use(mountOf(m));
 
   const api = express.Router();
@@ -144,9 +146,13 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
   let templates: string[] | undefined;
   api.use(rejectBrokenPathText(() => (templates ??= Object.keys((JSON.parse(documentJson()) as { paths: object }).paths))));
   api.use(readJsonBody);
+  // The routers before the session check and those after it, each set one layer that sends a
+  // request to its own segment's routers only (http/segments.ts SegmentRouter).
   const session = requireSession(services.auth);
-  for (const m of MOUNTS.filter((m) => m.base === undefined && open(m))) api.use(mountOf(m, { authenticate: (req, res) => void session(req, res, () => undefined) }));
-  api.use(under(['docs'], docsAssets()));
+  const beforeSession = new SegmentRouter();
+  for (const m of MOUNTS.filter((m) => m.base === undefined && open(m))) beforeSession.add(segmentsOf(m), mountOf(m, { authenticate: (req, res) => void session(req, res, () => undefined) }));
+  beforeSession.add(['docs'], docsAssets());
+  api.use(beforeSession.handler());
   api.use(session);
   api.use(idempotency({ db: deps.db, clock: deps.clock }));
   // A write may have queued print jobs (outbox): wake the printers once it has committed.
@@ -154,8 +160,10 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
     if (req.method !== 'GET' && req.method !== 'HEAD') res.on('finish', () => services.printing.kick(/^\/api\/orderendpoints\b/i.test(req.originalUrl)));
     next();
   });
-  for (const m of MOUNTS.filter((m) => m.base === undefined && !open(m))) api.use(mountOf(m));
-  for (const service of Object.values(services.resources)) api.use(under([service.def.name], resourceRouter(service, (path) => sharedMethods(ROUTES, path))));
+  const signedIn = new SegmentRouter();
+  for (const m of MOUNTS.filter((m) => m.base === undefined && !open(m))) signedIn.add(segmentsOf(m), mountOf(m));
+  for (const service of Object.values(services.resources)) signedIn.add([service.def.name], resourceRouter(service, (path) => sharedMethods(ROUTES, path)));
+  api.use(signedIn.handler());
   api.use((req) => {
     throw errors.routeNotFound(req.originalUrl.split('?')[0]);
   });

@@ -5,7 +5,7 @@
 import { createServer, type Server } from 'node:http';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { closeDb, durableCommits, openDb } from '../db/client.js';
+import { closeDb, durableCommits, openDb, whenDurable } from '../db/client.js';
 import { restrictToOwner } from '../db/files.js';
 import { buildServices, createApp } from './app.js';
 import { deviceStatuses } from './health.js';
@@ -38,7 +38,8 @@ async function main(): Promise<void> {
   const claimed = claim(config.dataDir);
   restrictToOwner(config.dataDir);
   const dbFile = join(config.dataDir, 'hub.sqlite');
-  const db = openDb(dbFile, { backgroundCheckpoints: true });
+  // groupSync: COMMIT does not sync on the event loop; everything a commit causes awaits the shared sync (db/durability.ts).
+  const db = openDb(dbFile, { backgroundCheckpoints: true, groupSync: true });
   // In a chain every change-log entry keeps its document until HQ has it (from the first write on).
   if (config.chain) keepDocsInLog(db);
   const fiscal = new FiscalRegistry({ store: dbDeviceStateStore(db), clock: () => clock.now(), hubId: hubId(db), timeZone: config.timeZone });
@@ -57,6 +58,8 @@ async function main(): Promise<void> {
   const newRights = grantNewRights(db, clock);
   if (newRights.length) log.info({ rights: newRights }, 'new rights granted to the users who held every right');
   services.backups.discardPartials();
+  // What starting wrote (the first admin, whose password is printed below; new rights) is on disk before anyone hears of it.
+  await whenDurable(db);
   const app = createApp(deps, services);
 
   // Not app.listen(): express 5 calls its callback on a failed listen too, so a taken port was

@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { BENCH_ADMIN_PASSWORD, BENCH_CASHIER, generateStore } from './generate-store.js';
 import { freePort, hubCommand } from '../test/support/process.js';
+import { countSyncs, cpuOf, threadsOf, traceWrites } from './bench/cost.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const arg = (name: string, fallback: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
@@ -26,6 +27,13 @@ const DURATION = arg('duration', 10);
 const CONNECTIONS = arg('connections', 10);
 const SOAK_S = arg('soak-seconds', 60);
 const PACED_RATE = arg('paced-rate', 50);
+/** The cost run: each write scenario alone at this fixed rate, CPU per request measured (issue 31). */
+const COST_RATE = arg('cost-rate', 200);
+const COST_S = arg('cost-seconds', 10);
+/** Sequential writes traced for the WAL bytes each one writes. */
+const WAL_WRITES = arg('wal-writes', 200);
+/** Only the write path (create, update, close; their costs; the floor): a quicker run while working on it. */
+const WRITE_PATH = process.argv.includes('--write-path');
 const say = (s: string) => process.stdout.write(`${s}\n`);
 
 interface Row {
@@ -173,7 +181,7 @@ const auth = (token: string) => ({ ...(token ? { authorization: `Bearer ${token}
  * whatever the answers do, so each latency is the server's alone (autocannon's overallRate
  * counts its own scheduling delay into the latency at low rates).
  */
-async function pace(base: string, scenarios: Scenario[], seconds: number) {
+async function pace(base: string, scenarios: Scenario[], seconds: number, rate = PACED_RATE) {
   const seen = scenarios.map(() => ({ latencies: [] as number[], errors: 0 }));
   const pending: Promise<void>[] = [];
   const start = performance.now();
@@ -190,7 +198,7 @@ async function pace(base: string, scenarios: Scenario[], seconds: number) {
         })
         .catch(() => void seen[k].errors++),
     );
-    const due = start + ((s + 1) * 1000) / PACED_RATE;
+    const due = start + ((s + 1) * 1000) / rate;
     await new Promise((res) => setTimeout(res, Math.max(0, due - performance.now())));
   }
   await Promise.all(pending);
@@ -199,7 +207,58 @@ async function pace(base: string, scenarios: Scenario[], seconds: number) {
   return {
     byScenario: seen.map((x) => summary(x.latencies, x.errors)),
     overall: { rps: Math.round(all.length / seconds), ...summary(all, seen.reduce((n, x) => n + x.errors, 0)) },
+    sent: seen.reduce((n, x) => n + x.latencies.length + x.errors, 0),
   };
+}
+
+interface Cost {
+  name: string;
+  rate: number;
+  n: number;
+  errors: number;
+  p50: number;
+  p99: number;
+  /** CPU of the whole process per request (every thread), and of its main thread alone. */
+  cpuMsPerReq: number;
+  mainThreadMsPerReq: number;
+  syncsPerS: number | null;
+  syncsPerReq: number | null;
+  /** From writes made one after another (one commit each): bytes appended to the WAL, and written to the database file. */
+  walKiBPerWrite: number | null;
+  dbKiBPerWrite: number | null;
+}
+
+const round = (x: number, places = 2) => Math.round(x * 10 ** places) / 10 ** places;
+
+/** One scenario alone at COST_RATE for COST_S (CPU, syncs, latency), then WAL_WRITES of it one after another under strace (bytes). */
+async function measureCost(name: string, base: string, pid: number, sc: Scenario, dir: string): Promise<Cost> {
+  const before = cpuOf(pid);
+  const { result: paced, syncs, seconds } = await countSyncs(pid, () => pace(base, [sc], COST_S, COST_RATE));
+  const after = cpuOf(pid);
+  const n = paced.sent;
+  const { trace } = await traceWrites(pid, dir, async () => {
+    for (let i = 0; i < WAL_WRITES; i++) {
+      const r = sc.next();
+      const res = await fetch(base + r.path, { method: r.method, headers: auth(r.token), body: r.body });
+      await res.arrayBuffer();
+    }
+  });
+  const cost: Cost = {
+    name,
+    rate: COST_RATE,
+    n,
+    errors: paced.overall.errors,
+    p50: paced.overall.p50,
+    p99: paced.overall.p99,
+    cpuMsPerReq: round((after.processMs - before.processMs) / n, 3),
+    mainThreadMsPerReq: round((after.mainThreadMs - before.mainThreadMs) / n, 3),
+    syncsPerS: syncs === null ? null : round(syncs / seconds, 1),
+    syncsPerReq: syncs === null ? null : round(syncs / n),
+    walKiBPerWrite: trace ? round(trace.walBytes / WAL_WRITES / 1024, 1) : null,
+    dbKiBPerWrite: trace ? round(trace.dbBytes / WAL_WRITES / 1024, 1) : null,
+  };
+  say(`  ${name.padEnd(44)} CPU ${cost.cpuMsPerReq} ms/req (main thread ${cost.mainThreadMsPerReq}), ${cost.syncsPerS ?? '–'} fsyncs/s, WAL ${cost.walKiBPerWrite ?? '–'} KiB/write, p99 ${cost.p99} ms`);
+  return cost;
 }
 
 const ticketBody = (codes: number[], tableName = 'Bench') => ({
@@ -255,13 +314,22 @@ async function main(): Promise<void> {
   // Pools of tickets for the update and close runs (each close happens once; the paced run
   // below closes its own).
   const poolSize = 1500;
-  const pacedCloses = Math.ceil((SOAK_S * PACED_RATE) / 7) + 50;
-  say(`Preparing ${poolSize * 2 + pacedCloses} open tickets…`);
+  // The paced mix sends a close every so many requests: one in 7 scenarios, one in 3 with --write-path.
+  const pacedCloses = Math.ceil((SOAK_S * PACED_RATE) / (WRITE_PATH ? 3 : 7)) + 50;
+  // The cost run has pools of its own, so what it measures does not depend on how many writes the runs before it made.
+  const costCloses = COST_RATE * COST_S + WAL_WRITES + 50;
+  const costUpdates = 440;
+  const pools = poolSize * 2 + pacedCloses;
+  say(`Preparing ${pools + costCloses + costUpdates} open tickets…`);
   const updatePool: string[] = [];
   const closePool: string[] = [];
-  for (let i = 0; i < poolSize * 2 + pacedCloses; i++) {
+  const costClosePool: string[] = [];
+  const costUpdatePool: string[] = [];
+  for (let i = 0; i < pools + costCloses + costUpdates; i++) {
     const t = await call(base, 'POST', '/api/tickets', cashier, ticketBody([11, 22, 33, 44, 55]));
-    (i % 2 || i >= poolSize * 2 ? closePool : updatePool).push(t.id);
+    if (i >= pools + costCloses) costUpdatePool.push(t.id);
+    else if (i >= pools) costClosePool.push(t.id);
+    else (i % 2 || i >= poolSize * 2 ? closePool : updatePool).push(t.id);
   }
   const itemsOf = new Map(updatePool.map((id) => [id, 5]));
   // The table a register asks about: a few open tickets among the million closed ones.
@@ -284,7 +352,7 @@ async function main(): Promise<void> {
   let u = 0;
   let c = 0;
   let g = 0;
-  const scenarios: Scenario[] = [
+  const allScenarios: Scenario[] = [
     { name: 'ticket create (5 items)', next: () => ({ method: 'POST', path: '/api/tickets', token: cashier, body: createBody }) },
     {
       name: 'ticket update (add an item)',
@@ -311,6 +379,7 @@ async function main(): Promise<void> {
     { name: "a year's sales by product (report)", occasional: true, next: () => ({ method: 'GET', path: yearReport('product'), token: admin }) },
     { name: "a year's sales by hour (report)", occasional: true, next: () => ({ method: 'GET', path: yearReport('hour'), token: admin }) },
   ];
+  const scenarios = WRITE_PATH ? allScenarios.slice(0, 3) : allScenarios;
 
   say('Measuring (autocannon, ' + `${CONNECTIONS} connections back to back, ${DURATION} s each)…`);
   const rows: Row[] = [];
@@ -367,6 +436,31 @@ async function main(): Promise<void> {
   await sampleHeap();
   samples.push(rssMb(hub.child.pid!));
   const peakRss = peakRssMb(hub.child.pid!);
+
+  // What each write costs the hub, at a fixed rate: CPU per request, syncs, WAL bytes (scripts/bench/cost.ts).
+  say(`Cost: each write alone at ${COST_RATE} req/s for ${COST_S} s (CPU per request, fsyncs), then ${WAL_WRITES} one after another under strace (WAL bytes)…`);
+  let cc = 0;
+  let cu = 0;
+  const costItems = new Map(costUpdatePool.map((id) => [id, 5]));
+  const costScenarios: Scenario[] = [
+    scenarios[0],
+    {
+      name: 'ticket update (add an item)',
+      next: () => {
+        const id = costUpdatePool[cu++ % costUpdatePool.length];
+        const n = costItems.get(id)! + 1;
+        costItems.set(id, n);
+        return { method: 'PUT', path: `/api/tickets/${id}`, token: cashier, body: JSON.stringify(ticketBody(Array.from({ length: n }, (_, i) => 11 * ((i % 9) + 1)))) };
+      },
+    },
+    {
+      name: 'ticket close (simulator fiscal device)',
+      next: () => ({ method: 'POST', path: `/api/tickets/${costClosePool[cc++]}/close`, token: cashier, body: JSON.stringify({ payments: [{ paymentTypeNumber: 1, amount: 1000 }] }) }),
+    },
+  ];
+  const costs: Cost[] = [];
+  for (const sc of costScenarios) costs.push(await measureCost(sc.name, base, hub.child.pid!, sc, storeDir));
+  const hubThreads = threadsOf(hub.child.pid!);
   hub.child.kill('SIGTERM');
 
   // The floor: same JSON, minimal handler.
@@ -385,6 +479,7 @@ async function main(): Promise<void> {
   // The floor at the store's rate too, for the ratios of the paced run.
   const floorScenario: Scenario = { name: 'floor', next: () => ({ method: 'POST', path: '/api/tickets', token: '', body: createBody }) };
   floorRow.paced = (await pace(`http://127.0.0.1:${floorPort}`, [floorScenario], Math.min(SOAK_S, 20))).overall;
+  const floorCost = await measureCost('floor', `http://127.0.0.1:${floorPort}`, floor.child.pid!, floorScenario, floorDir);
   floor.child.kill('SIGTERM');
   const ratio = (a: number, b: number) => Math.round((a / Math.max(b, 0.01)) * 10) / 10;
   for (const r of rows) {
@@ -395,8 +490,8 @@ async function main(): Promise<void> {
   }
 
   // Kitchen printing: ticket write to the last byte at a fake ESC/POS printer (scripts/bench-printing.ts).
-  say('Kitchen printing latency (300 orders, 1 register, 1 fake printer)…');
-  const printing = await new Promise<string>((resolve) => {
+  if (!WRITE_PATH) say('Kitchen printing latency (300 orders, 1 register, 1 fake printer)…');
+  const printing = WRITE_PATH ? '' : await new Promise<string>((resolve) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/bench-printing.ts', '--orders=300'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c));
@@ -405,18 +500,18 @@ async function main(): Promise<void> {
   });
   const printLine = /write → last byte at the printer \(ms\): p50 ([\d.]+)\s+p90 ([\d.]+)\s+p99 ([\d.]+)/.exec(printing);
   const kitchen = printLine ? { p50: Number(printLine[1]), p90: Number(printLine[2]), p99: Number(printLine[3]) } : { error: printing.trim().slice(-500) };
-  say(`  ${printLine ? `p50 ${kitchen.p50 ?? ''} ms  p99 ${'p99' in kitchen ? kitchen.p99 : ''} ms` : 'failed: ' + printing.trim().slice(-200)}`);
+  if (!WRITE_PATH) say(`  ${printLine ? `p50 ${kitchen.p50 ?? ''} ms  p99 ${'p99' in kitchen ? kitchen.p99 : ''} ms` : 'failed: ' + printing.trim().slice(-200)}`);
 
   // The fiscal soak: 100 closes through the fake Datecs printer losing a tenth of its replies
   // (scripts/bench-fiscal.ts; it fails unless every ticket has exactly one receipt, as numbered).
-  say('Fiscal soak (100 tickets through the fake Datecs printer, 10 % of replies lost)…');
-  const soakOut = await runScript('scripts/bench-fiscal.ts', ['--tickets=100', '--drop=0.1']);
+  if (!WRITE_PATH) say('Fiscal soak (100 tickets through the fake Datecs printer, 10 % of replies lost)…');
+  const soakOut = WRITE_PATH ? { code: null, out: 'not run (--write-path)' } : await runScript('scripts/bench-fiscal.ts', ['--tickets=100', '--drop=0.1']);
   const soakLine = /in ([\d.]+) s\n.*?p50 ([\d.]+)\s+p90 ([\d.]+)\s+p99 ([\d.]+)\s+max ([\d.]+)\n.*?503: (\d+); commands on the line: (\d+)/s.exec(soakOut.out);
   const fiscalSoak =
     soakOut.code === 0 && soakLine
       ? { tickets: 100, seconds: Number(soakLine[1]), p50: Number(soakLine[2]), p90: Number(soakLine[3]), p99: Number(soakLine[4]), max: Number(soakLine[5]), retried: Number(soakLine[6]), commands: Number(soakLine[7]) }
       : { error: soakOut.out.trim().slice(-500) };
-  say(`  ${'error' in fiscalSoak ? 'failed: ' + soakOut.out.trim().slice(-200) : `${fiscalSoak.seconds} s; close p50 ${fiscalSoak.p50} ms, p99 ${fiscalSoak.p99} ms; ${fiscalSoak.retried} closes retried after a 503`}`);
+  if (!WRITE_PATH) say(`  ${'error' in fiscalSoak ? 'failed: ' + soakOut.out.trim().slice(-200) : `${fiscalSoak.seconds} s; close p50 ${fiscalSoak.p50} ms, p99 ${fiscalSoak.p99} ms; ${fiscalSoak.retried} closes retried after a 503`}`);
 
   const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30), os: `${osType()} ${release()}`, node: process.version };
   const results = {
@@ -432,6 +527,7 @@ async function main(): Promise<void> {
     rows,
     kitchenPrintingMs: kitchen,
     fiscalSoak,
+    cost: { rate: COST_RATE, seconds: COST_S, walWrites: WAL_WRITES, floor: floorCost, rows: costs, hubThreads },
   };
   writeFileSync(join(ROOT, 'scripts', 'bench', 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
 
@@ -445,6 +541,18 @@ async function main(): Promise<void> {
     say(`| ${name} | ${r.rps} | ${ratios[0]} | ${r.p50} | ${r.p99} | ${ratios[1]} | ${ratios[2]} | ${r.paced?.p50 ?? ''} | ${r.paced?.p99 ?? ''} | ${ratios[3]} | ${ratios[4]} | ${r.errors + (r.paced?.errors ?? 0)} |`);
   for (const r of rows) line(r.name, r, [r.ratioRps, r.ratioP50, r.ratioP99, r.paced?.ratioP50 ?? '', r.paced?.ratioP99 ?? '']);
   line('floor (express + better-sqlite3 insert, FULL: one fsync per request)', floorRow, [1, 1, 1, 1, 1]);
+  say('');
+  say(`Cost at a fixed ${COST_RATE} req/s (${COST_S} s each; CPU from /proc: the whole process, and its main thread; fsyncs from perf; WAL bytes from ${WAL_WRITES} writes one after another under strace):`);
+  say('');
+  say('| scenario | CPU ms/req | × floor | main thread ms/req | × floor | fsyncs/s | fsyncs/req | WAL KiB/write | DB KiB/write | p50 ms | p99 ms | errors |');
+  say('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  for (const c of [...costs, floorCost]) {
+    say(
+      `| ${c.name} | ${c.cpuMsPerReq} | ${ratio(c.cpuMsPerReq, floorCost.cpuMsPerReq)} | ${c.mainThreadMsPerReq} | ${ratio(c.mainThreadMsPerReq, floorCost.mainThreadMsPerReq)} | ` +
+        `${c.syncsPerS ?? '–'} | ${c.syncsPerReq ?? '–'} | ${c.walKiBPerWrite ?? '–'} | ${c.dbKiBPerWrite ?? '–'} | ${c.p50} | ${c.p99} | ${c.errors} |`,
+    );
+  }
+  say(`Threads of the hub, CPU over the whole run (ms): ${hubThreads.map((t) => `${t.name} ${Math.round(t.ms)}`).join(', ')}`);
   say('');
   for (const r of rows.filter((x) => x.single)) say(`${r.name}, one request at a time: p50 ${r.single!.p50} ms, p99 ${r.single!.p99} ms (${r.single!.n})`);
   say(`Kitchen printing, ticket write → last byte at the fake printer: ${JSON.stringify(kitchen)}`);

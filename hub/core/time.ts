@@ -43,7 +43,50 @@ export function isValidTimeZone(tz: string): boolean {
   }
 }
 
+/** The zone's offset (ms) per quarter hour of UTC, where it holds the whole quarter (every closing and numbering asks). */
+const offsets = new Map<string, Map<number, number | null>>();
+const QUARTER_MS = 15 * 60_000;
+
+function offsetOf(quarter: number, tz: string): number | null {
+  let byQuarter = offsets.get(tz);
+  if (!byQuarter) offsets.set(tz, (byQuarter = new Map()));
+  let offset = byQuarter.get(quarter);
+  if (offset === undefined) {
+    const at = (ms: number) => {
+      const p = formattedParts(new Date(ms), tz);
+      return Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second) - ms;
+    };
+    const first = quarter * QUARTER_MS;
+    const start = at(first);
+    // Kept only when the offset is the same at both ends of the quarter (no change of time within it).
+    offset = start === at(first + QUARTER_MS - 1000) ? start : null;
+    if (byQuarter.size >= 2000) byQuarter.clear();
+    byQuarter.set(quarter, offset);
+  }
+  return offset;
+}
+
+/**
+ * The wall clock of `tz` at `date`: from the zone's offset for that quarter hour (Intl asked once per
+ * quarter), or from Intl itself where the offset changes within it.
+ */
 export function zonedParts(date: Date, tz: string): ZonedParts {
+  const ms = date.getTime();
+  const offset = Number.isFinite(ms) ? offsetOf(Math.floor(ms / QUARTER_MS), tz) : null;
+  if (offset === null) return formattedParts(date, tz);
+  const local = new Date(Math.floor(ms / 1000) * 1000 + offset);
+  return {
+    year: local.getUTCFullYear(),
+    month: local.getUTCMonth() + 1,
+    day: local.getUTCDate(),
+    hour: local.getUTCHours(),
+    minute: local.getUTCMinutes(),
+    second: local.getUTCSeconds(),
+    weekday: local.getUTCDay(),
+  };
+}
+
+function formattedParts(date: Date, tz: string): ZonedParts {
   const parts: Record<string, string> = {};
   for (const p of formatter(tz).formatToParts(date)) parts[p.type] = p.value;
   return {

@@ -4,10 +4,10 @@
  * rate/100), rounded to the cent, with the rounding remainder given to the largest share so the
  * shares add up to the ticket's total to the cent. Prices include VAT: a rate's VAT is gross × rate /
  * (100 + rate). Used by the ticket's `vatBreakdown`, the e-mail receipt and the sales reports alike.
+ * Computed in scaled integers (issue 31: every ticket write makes a breakdown): amounts in cents,
+ * rates in units of 10^-4 (core/money.ts), each division rounded exactly half away from zero.
  */
-import { D, dec, roundMoney, type Dec } from './money.js';
-
-const HUNDRED = new D(100);
+import { centsToFixed, D, mulDivRound, unitsOf, unitsToString, type Dec } from './money.js';
 
 export interface VatRow {
   rate: string;
@@ -16,35 +16,55 @@ export interface VatRow {
   gross: string;
 }
 
-/** `parts` discounted by `discountRate` percent, rounded to the cent, adding up to exactly `total`. */
-export function distribute(parts: Dec[], discountRate: string | number, total: string | number): Dec[] {
-  const factor = HUNDRED.minus(dec(discountRate)).div(HUNDRED);
-  const shares = parts.map((p) => roundMoney(p.times(factor)));
-  const remainder = dec(total).minus(shares.reduce((s, r) => s.plus(r), new D(0)));
-  if (!remainder.isZero() && shares.length) {
+const WHOLE_RATE = 1_000_000n; // 100 % in units
+const UNITS_PER_CENT = 100n;
+
+/** `parts` (cents) discounted by `rateUnits` (units of 10^-4 %), rounded to the cent, adding up to exactly `totalCents`. */
+export function distributeCents(parts: readonly bigint[], rateUnits: bigint, totalCents: bigint): bigint[] {
+  const factor = WHOLE_RATE - rateUnits;
+  const shares = parts.map((p) => mulDivRound(p, factor, WHOLE_RATE));
+  let sum = 0n;
+  for (const s of shares) sum += s;
+  const remainder = totalCents - sum;
+  if (remainder !== 0n && shares.length) {
     let largest = 0;
+    const abs = (x: bigint) => (x < 0n ? -x : x);
     shares.forEach((s, i) => {
-      if (s.abs().gt(shares[largest].abs())) largest = i;
+      if (abs(s) > abs(shares[largest])) largest = i;
     });
-    shares[largest] = shares[largest].plus(remainder);
+    shares[largest] += remainder;
   }
   return shares;
 }
 
+/** Cents of an amount with at most 2 places (a total; more places are rounded half away from zero). */
+const centsOf = (value: string | number | Dec) => mulDivRound(unitsOf(typeof value === 'object' ? value.toString() : value), 1n, UNITS_PER_CENT);
+
+/** `parts` discounted by `discountRate` percent, rounded to the cent, adding up to exactly `total`. */
+export function distribute(parts: Dec[], discountRate: string | number, total: string | number): Dec[] {
+  const shares = distributeCents(
+    parts.map((p) => centsOf(p)),
+    unitsOf(discountRate),
+    centsOf(total),
+  );
+  return shares.map((c) => new D(c.toString()).div(100));
+}
+
 /** VAT per rate of lines whose totals are before the ticket discount; the rows add up to `total`. */
 export function vatBreakdown(lines: Array<{ vatRate: string | number; total: string | number }>, discountRate: string | number, total: string | number): VatRow[] {
-  const byRate = new Map<string, Dec>();
+  const byRate = new Map<bigint, bigint>();
   for (const l of lines) {
-    const key = dec(l.vatRate).toString();
-    byRate.set(key, (byRate.get(key) ?? new D(0)).plus(dec(l.total)));
+    const rate = unitsOf(l.vatRate);
+    byRate.set(rate, (byRate.get(rate) ?? 0n) + centsOf(l.total));
   }
   const rates = [...byRate.keys()];
-  const grosses = distribute([...byRate.values()], discountRate, total);
+  const grosses = distributeCents([...byRate.values()], unitsOf(discountRate), centsOf(total));
   return rates
-    .map((rate, i) => ({ rate: dec(rate), gross: grosses[i] }))
-    .sort((a, b) => a.rate.comparedTo(b.rate))
+    .map((rate, i) => ({ rate, gross: grosses[i] }))
+    .sort((a, b) => (a.rate < b.rate ? -1 : a.rate > b.rate ? 1 : 0))
     .map(({ rate, gross }) => {
-      const vat = roundMoney(gross.times(rate).div(HUNDRED.plus(rate)));
-      return { rate: rate.toString(), base: gross.minus(vat).toFixed(2), vat: vat.toFixed(2), gross: gross.toFixed(2) };
+      // gross × rate / (100 + rate), with the rate in units: gross × r / (10^6 + r).
+      const vat = mulDivRound(gross, rate, WHOLE_RATE + rate);
+      return { rate: unitsToString(rate), base: centsToFixed(gross - vat), vat: centsToFixed(vat), gross: centsToFixed(gross) };
     });
 }

@@ -68,3 +68,28 @@ export function keepDocsInLog(db: Db): void {
 export function keepsDocsInLog(db: Db): boolean {
   return docKeepers.has(db);
 }
+
+/** Told of every change-log entry written on a database: its resource and key (as the log keeps it). */
+export type ChangeListener = (resource: string, key: string) => void;
+
+const listeners = new WeakMap<Db, Set<ChangeListener>>();
+
+/**
+ * Listens to the change log of `db` as it is written (issue 31): every stored change of a resource
+ * appends an entry (the engine's putStored/deleteStored, in the change's own transaction), so a copy
+ * of a document kept in memory — a session's user and device, the catalog a ticket write reads — is
+ * dropped the moment its document changes, before that write's transaction even ends. Answers the
+ * function that stops listening.
+ */
+export function onChange(db: Db, listener: ChangeListener): () => void {
+  let set = listeners.get(db);
+  if (!set) listeners.set(db, (set = new Set()));
+  set.add(listener);
+  return () => set.delete(listener);
+}
+
+/** Called by the change log's writer for each entry it appends. */
+export function announceChange(db: Db, resource: string, key: string): void {
+  const set = listeners.get(db);
+  if (set) for (const listener of set) listener(resource, key);
+}

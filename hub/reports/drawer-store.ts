@@ -25,7 +25,7 @@ export function recordShiftSale(db: Db, t: ClosedTicket, lookups: Lookups): void
   const shift = device ? openShiftOf(db, device) : undefined;
   if (!shift) return;
   rawSql.run(db, ADD, [shift, WHOLE, toScaled(t.totalPrice.amount)]);
-  for (const [number, amount] of paidNetOfChange(t, lookups)) rawSql.run(db, ADD, [shift, number, toScaled(amount)]);
+  for (const [number, amount] of paidNetOfChange(t, lookups)) rawSql.run(db, ADD, [shift, number, Number(amount)]);
 }
 
 export interface ShiftSalesRows {

@@ -28,14 +28,32 @@ const COLUMNS: Record<keyof Measures, string> = {
 };
 const MEASURE_COLUMNS = MEASURES.map((m) => COLUMNS[m]);
 
-const UPSERT = `INSERT INTO sales_totals (dimension, bucket, key, label, ${MEASURE_COLUMNS.join(', ')})
-  VALUES (?, ?, ?, ?, ${MEASURE_COLUMNS.map(() => '?').join(', ')})
+/** Rows one UPSERT statement adds at most (a close adds some 27): a statement text per count, a handful prepared. */
+const ROWS_AT_ONCE = 16;
+const upserts = new Map<number, string>();
+function upsertOf(rows: number): string {
+  let text = upserts.get(rows);
+  if (!text) {
+    const tuple = `(?, ?, ?, ?, ${MEASURE_COLUMNS.map(() => '?').join(', ')})`;
+    text = `INSERT INTO sales_totals (dimension, bucket, key, label, ${MEASURE_COLUMNS.join(', ')})
+  VALUES ${Array.from({ length: rows }, () => tuple).join(', ')}
   ON CONFLICT (dimension, bucket, key) DO UPDATE SET label = coalesce(excluded.label, label), ${MEASURE_COLUMNS.map((c) => `${c} = ${c} + excluded.${c}`).join(', ')}`;
+    upserts.set(rows, text);
+  }
+  return text;
+}
 
-/** Adds a delta to the totals (inside the caller's transaction). */
+/** Adds a delta to the totals (inside the caller's transaction), many rows per statement. */
 export function applyDelta(db: Db, delta: TotalsDelta): void {
-  for (const row of delta.values()) {
-    rawSql.run(db, UPSERT, [row.dimension, row.bucket, row.key, row.label, ...MEASURES.map((m) => row.measures[m])]);
+  const rows = [...delta.values()];
+  for (let i = 0; i < rows.length; i += ROWS_AT_ONCE) {
+    const part = rows.slice(i, i + ROWS_AT_ONCE);
+    const params: Array<string | number | null> = [];
+    for (const row of part) {
+      params.push(row.dimension, row.bucket, row.key, row.label);
+      for (const m of MEASURES) params.push(row.measures[m]);
+    }
+    rawSql.run(db, upsertOf(part.length), params);
   }
 }
 
@@ -71,12 +89,12 @@ export function lookupsOf(db: Db): Lookups {
 /**
  * The close of a ticket, added to the running totals in the close's transaction, and the ticket
  * marked as counted in the same transaction: a ticket counts once because it is marked, whatever its
- * dates say. Answers false (and adds nothing) for a ticket counted already.
+ * dates say. Answers false (and adds nothing) for a ticket counted already. `lookups`: the caller's
+ * catalog, if it keeps one.
  */
-export function recordTicketClose(db: Db, ticket: object, timeZone: string): boolean {
+export function recordTicketClose(db: Db, ticket: object, timeZone: string, lookups: Lookups = lookupsOf(db)): boolean {
   if (!markCounted(db, (ticket as { id: string }).id)) return false;
   const delta = new TotalsDelta();
-  const lookups = lookupsOf(db);
   addClosedTicket(delta, ticket as ClosedTicket, timeZone, lookups);
   applyDelta(db, delta);
   insertAuditEvents(db, closeEvents(ticket as AuditedTicket, timeZone, lookups, newId, { priceOverrides: true }));

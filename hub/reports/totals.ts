@@ -10,9 +10,9 @@
  * ticket's own discountRate takes is shared out over its items to the cent (core/vat.ts), so the net
  * sales of the items of a ticket add up to its total, and those of a report to the tickets' totals.
  */
-import { D, dec, roundMoney, toScaled, type Dec } from '../core/money.js';
+import { dec, mulDivRound, roundMoney, toScaled, unitsOf, unitsToString, type Dec } from '../core/money.js';
 import { zonedParts } from '../core/time.js';
-import { distribute, vatBreakdown } from '../core/vat.js';
+import { distributeCents, vatBreakdown } from '../core/vat.js';
 
 /**
  * `rounding`: Slovak cash rounding (an eKasa device, CONTRACT §8), apart from the sales: one row per
@@ -125,16 +125,24 @@ export interface ClosedTicket {
 }
 
 const s = (d: Dec) => toScaled(d);
+/** Cents as units of the totals (× 10^4). */
+const unitsOfCents = (c: bigint) => Number(c * 100n);
+const UNITS_PER_CENT = 100n;
+const TO_CENTS = 1_000_000n; // units × units → cents
 
-/** Adds one closed ticket to `delta`. */
+/**
+ * Adds one closed ticket to `delta`. Every close runs this, so it counts in scaled integers (issue 31):
+ * quantities and prices in units of 10^-4, amounts in cents, products in BigInt — the same figures
+ * decimal.js gave, each rounding half away from zero as before.
+ */
 export function addClosedTicket(delta: TotalsDelta, t: ClosedTicket, timeZone: string, lookups: Lookups): void {
   const cal = calendarOf(new Date(t.closeDate), timeZone);
   const time = [cal.day, cal.month];
   const items = t.items ?? [];
-  const nets = distribute(
-    items.map((i) => dec(i.totalPrice.amount)),
-    t.discountRate ?? 0,
-    t.totalPrice.amount,
+  const nets = distributeCents(
+    items.map((i) => mulDivRound(unitsOf(i.totalPrice.amount), 1n, UNITS_PER_CENT)),
+    unitsOf(t.discountRate ?? 0),
+    mulDivRound(unitsOf(t.totalPrice.amount), 1n, UNITS_PER_CENT),
   );
   const whole = zero();
   whole.tickets = 1;
@@ -142,18 +150,19 @@ export function addClosedTicket(delta: TotalsDelta, t: ClosedTicket, timeZone: s
   items.forEach((item, i) => {
     const net = nets[i];
     const m = zero();
-    const quantity = dec(item.quantity);
+    const quantity = unitsOf(item.quantity);
     if (item.type === 'Negative') {
-      m.returnsQuantity = s(quantity);
-      m.returns = s(net.negated());
+      m.returnsQuantity = Number(quantity);
+      m.returns = unitsOfCents(-net);
     } else {
-      const options = (item.modifiers ?? []).reduce((sum, o) => sum.plus(dec(o.unitPrice ?? 0).times(o.quantity ?? 1)), new D(0));
-      const gross = roundMoney(quantity.times(dec(item.unitPrice.amount).plus(options)));
-      m.quantity = s(quantity);
-      m.gross = s(gross);
-      m.discounts = s(gross.minus(net));
+      let price = unitsOf(item.unitPrice.amount);
+      for (const o of item.modifiers ?? []) price += unitsOf(o.unitPrice ?? 0) * BigInt(o.quantity ?? 1);
+      const gross = mulDivRound(quantity * price, 1n, TO_CENTS);
+      m.quantity = Number(quantity);
+      m.gross = unitsOfCents(gross);
+      m.discounts = unitsOfCents(gross - net);
     }
-    m.net = s(net);
+    m.net = unitsOfCents(net);
     for (const k of MEASURES) whole[k] += m[k];
     const key = productKey(item.plu);
     const seen = byProduct.get(key);
@@ -174,15 +183,16 @@ export function addClosedTicket(delta: TotalsDelta, t: ClosedTicket, timeZone: s
   const vat = t.vatBreakdown ?? vatOf(t, lookups);
   const fiscal = t.closeInfo?.fiscalName ? [fiscalBucket(t.closeInfo.fiscalName, t.closeInfo.dailySalesReportNumber ?? 0)] : [];
   for (const row of vat) {
-    whole.vat += s(dec(row.vat));
-    delta.add('vat', [...time, ...fiscal], dec(row.rate).toString(), null, { tickets: 1, net: s(dec(row.gross)), vat: s(dec(row.vat)) });
+    const rowVat = Number(unitsOf(row.vat));
+    whole.vat += rowVat;
+    delta.add('vat', [...time, ...fiscal], unitsToString(unitsOf(row.rate)), null, { tickets: 1, net: Number(unitsOf(row.gross)), vat: rowVat });
   }
   delta.add('total', [...time, ...fiscal], '', null, whole);
   if (t.employee?.userName) delta.add('waiter', time, t.employee.userName, t.employee.name || t.employee.userName, whole);
   if (t.closeInfo?.deviceName) delta.add('register', time, t.closeInfo.deviceName, null, whole);
   delta.add('hour', time, cal.hour, null, whole);
   for (const [number, amount] of paidNetOfChange(t, lookups)) {
-    delta.add('payment', [...time, ...fiscal], String(number), lookups.paymentType(number)?.name ?? null, { tickets: 1, net: s(amount) });
+    delta.add('payment', [...time, ...fiscal], String(number), lookups.paymentType(number)?.name ?? null, { tickets: 1, net: Number(amount) });
   }
   const rounding = t.closeInfo?.rounding?.amount ?? 0;
   if (rounding !== 0) delta.add('rounding', [...time, ...fiscal], '', null, { tickets: 1, net: s(dec(rounding)) });
@@ -194,18 +204,18 @@ function vatOf(t: ClosedTicket, lookups: Lookups): Array<{ rate: string; vat: st
   return vatBreakdown(lines, t.discountRate ?? 0, t.totalPrice.amount);
 }
 
-/** What each payment type brought in: the change comes back out of the changeable (cash) payments, in order. */
-export function paidNetOfChange(t: ClosedTicket, lookups: Lookups): Map<number, Dec> {
-  let change = dec(t.change ?? 0);
-  const out = new Map<number, Dec>();
+/** What each payment type brought in (units of 10^-4): the change comes back out of the changeable (cash) payments, in order. */
+export function paidNetOfChange(t: ClosedTicket, lookups: Lookups): Map<number, bigint> {
+  let change = unitsOf(t.change ?? 0);
+  const out = new Map<number, bigint>();
   for (const p of t.payments ?? []) {
-    let amount = dec(p.amount);
-    if (change.gt(0) && lookups.paymentType(p.paymentTypeNumber)?.isChangeable) {
-      const back = D.min(change, amount);
-      amount = amount.minus(back);
-      change = change.minus(back);
+    let amount = unitsOf(p.amount);
+    if (change > 0n && lookups.paymentType(p.paymentTypeNumber)?.isChangeable) {
+      const back = change < amount ? change : amount;
+      amount -= back;
+      change -= back;
     }
-    out.set(p.paymentTypeNumber, (out.get(p.paymentTypeNumber) ?? new D(0)).plus(amount));
+    out.set(p.paymentTypeNumber, (out.get(p.paymentTypeNumber) ?? 0n) + amount);
   }
   return out;
 }

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { closeDb, durableCommits, inTransaction, isDurable, openDb, whenDurable, type Db } from '../../db/client.js';
+import { backupDb, closeDb, durableCommits, inTransaction, isDurable, openDb, whenDurable, type Db } from '../../db/client.js';
 import { fdatasync, type SyncFd } from '../../db/durability.js';
 import type { SimulatorFiscalDevice } from '../../drivers/fiscal/simulator/driver.js';
 import { FakeEscPosPrinter } from '../support/fake-escpos-printer.js';
@@ -298,11 +298,11 @@ describe('answers, events and devices wait for the sync', () => {
 });
 
 describe('every connection that commits', () => {
-  it('syncs each COMMIT (synchronous = FULL, 2), the hub\'s and a script\'s alike', async () => {
+  it("syncs each COMMIT itself (FULL, 2) unless it is the hub's, whose commits the shared sync covers (NORMAL, 1)", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'poshub-sync-'));
     const db = openDb(join(dir, 'hub.sqlite'));
     try {
-      // 2 = FULL; NORMAL (1) would lose the last commits of a connection nothing awaits to a power cut.
+      // 2 = FULL: a script's or a restore's commits are awaited by nobody, so COMMIT syncs itself.
       expect(db.$client.pragma('synchronous', { simple: true })).toBe(2);
     } finally {
       closeDb(db);
@@ -310,9 +310,99 @@ describe('every connection that commits', () => {
     }
     const hub = await startHub();
     try {
-      expect(hub.db.$client.pragma('synchronous', { simple: true })).toBe(2);
+      // 1 = NORMAL: only on a connection whose every commit is followed by the shared sync.
+      expect(hub.db.$client.pragma('synchronous', { simple: true })).toBe(1);
+      expect(durableCommits(hub.db)).toBeDefined();
     } finally {
       await hub.close();
     }
+  });
+});
+
+describe("the hub's connection (synchronous = NORMAL): no commit left without its sync", () => {
+  let dir: string;
+  let db: Db;
+  afterEach(() => {
+    if (db.$client.open) closeDb(db);
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const open = (sync: SyncFd) => {
+    dir = mkdtempSync(join(tmpdir(), 'poshub-group-'));
+    db = openDb(join(dir, 'hub.sqlite'), { syncFd: sync, groupSync: true });
+  };
+  const write = (k: string) => inTransaction(db, () => db.run(sql`INSERT INTO meta (key, value) VALUES (${k}, 'x')`));
+
+  it('a commit nobody awaits (a worker\'s bookkeeping) is synced anyway, off the event loop', async () => {
+    const sync = new HeldSync(false);
+    open(sync.fn);
+    write('unawaited');
+    // Nobody calls whenDurable(): the batch commits on its timer and the sync follows it.
+    for (let i = 0; i < 100 && !isDurable(db); i++) await tick(5);
+    expect(isDurable(db)).toBe(true);
+    expect(sync.calls).toBe(1);
+    // A statement outside inTransaction (autocommit) is counted too: the next answer waits for its sync.
+    db.run(sql`INSERT INTO meta (key, value) VALUES ('autocommit', 'x')`);
+    expect(isDurable(db)).toBe(false);
+    await whenDurable(db);
+    expect(sync.calls).toBe(2);
+  });
+
+  it('closing syncs what is not synced yet, even while a sync is still running', async () => {
+    const sync = new HeldSync();
+    open(sync.fn);
+    write('a');
+    const waited = whenDurable(db);
+    await tick();
+    expect(sync.waiting).toBe(1);
+    write('b'); // lands while the first sync runs: the next one would cover it
+    const batch = durableCommits(db)!;
+    const before = batch.syncs;
+    closeDb(db);
+    expect(batch.syncs).toBe(before + 1);
+    await sync.release();
+    await waited;
+  });
+
+  it('a backup is done only once everything it copied is on disk', async () => {
+    const sync = new HeldSync(false);
+    open(sync.fn);
+    await whenDurable(db);
+    sync.hold = true;
+    write('in-the-backup');
+    let done = false;
+    const backup = backupDb(db, join(dir, 'backup.sqlite')).then(() => (done = true));
+    for (let i = 0; i < 100 && sync.waiting === 0; i++) await tick(5);
+    await tick(50);
+    expect(done).toBe(false);
+    sync.hold = false;
+    await sync.release();
+    await backup;
+    expect(done).toBe(true);
+  });
+});
+
+describe('fiscal device calls wait for the sync', () => {
+  let hub: TestHub;
+  afterEach(async () => hub?.close());
+
+  it('a Z report is printed only once what the hub wrote before it is synced', async () => {
+    const sync = new HeldSync(false);
+    hub = await startHub({ syncFd: sync.fn });
+    await restaurant(hub);
+    const fp1 = hub.fiscal.get({ name: 'FP1', driver: 'simulator', address: 'sim:fp1', settings: {} }) as SimulatorFiscalDevice;
+    // As a real printer: its memory is its own, not this database's.
+    Object.defineProperty(fp1, 'memoryInHubDatabase', { value: false });
+    const dayBefore = (await fp1.status()).dailySalesReportNumber ?? 0;
+    sync.hold = true;
+    const written = hub.call('PUT', '/api/customers/before-z', { firstName: 'Before' });
+    for (let i = 0; i < 100 && sync.waiting === 0; i++) await tick(10);
+    const report = hub.call('POST', '/api/fiscaldevices/FP1/reports/z');
+    await tick(200);
+    expect((await fp1.status()).dailySalesReportNumber).toBe(dayBefore);
+    sync.hold = false;
+    await sync.release();
+    expect((await written).status).toBe(201);
+    expect((await report).status).toBe(200);
+    expect((await fp1.status()).dailySalesReportNumber).toBe(dayBefore + 1);
   });
 });

@@ -57,7 +57,8 @@ export async function startHub(
   opts: { clock?: FakeClock; timeZone?: string; locale?: 'en' | 'sk' | 'cs'; rateLimit?: number; dataDir?: string; printing?: PrintingOptions; syncFd?: SyncFd; metricsToken?: string; log?: Logger; backupKeep?: number; port?: number } = {},
 ): Promise<TestHub> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'poshub-test-'));
-  const db = openDb(join(dataDir, 'hub.sqlite'), { syncFd: opts.syncFd });
+  // As hub/main.ts opens it: COMMIT without an inline sync, every effect awaiting the shared one.
+  const db = openDb(join(dataDir, 'hub.sqlite'), { syncFd: opts.syncFd, groupSync: true });
   const clock = opts.clock ?? new FakeClock('2026-11-21T10:00:00Z');
   const log = opts.log ?? createLogger('silent');
   const config = { locale: opts.locale ?? ('en' as const), timeZone: opts.timeZone ?? 'Europe/Bratislava', tokenTtlMs: 12 * 3600_000, dataDir, rateLimit: opts.rateLimit ?? 0, metricsToken: opts.metricsToken, backupKeep: opts.backupKeep };

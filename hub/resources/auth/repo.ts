@@ -1,6 +1,5 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import type { Db } from '../../../db/client.js';
-import { schema } from '../../../db/client.js';
+import { rawSql, schema, type Db } from '../../../db/client.js';
 
 const { sessions, users } = schema;
 
@@ -20,19 +19,15 @@ export function findUserDoc(db: Db, id: string): Record<string, unknown> | undef
   return row ? (JSON.parse(row.doc) as Record<string, unknown>) : undefined;
 }
 
-const sessionByToken = new WeakMap<Db, ReturnType<typeof prepareSessionByToken>>();
-const prepareSessionByToken = (db: Db) =>
-  db
-    .select()
-    .from(sessions)
-    .where(eq(sessions.tokenHash, sql.placeholder('tokenHash')))
-    .prepare();
-
-/** Runs on every request: the query is built once per database, not per call. */
+/** Runs on every request: a prepared text, the row's columns named as drizzle names them (no mapping layer per call). */
 export function findSession(db: Db, tokenHash: string): SessionRow | undefined {
-  let query = sessionByToken.get(db);
-  if (!query) sessionByToken.set(db, (query = prepareSessionByToken(db)));
-  return query.get({ tokenHash });
+  return rawSql.get<SessionRow>(
+    db,
+    `SELECT token_hash AS tokenHash, refresh_hash AS refreshHash, user_id AS userId, device_name AS deviceName, env_name AS envName,
+       created_at AS createdAt, expires_at AS expiresAt, refresh_expires_at AS refreshExpiresAt, revoked_at AS revokedAt
+     FROM sessions WHERE token_hash = ?`,
+    [tokenHash],
+  );
 }
 
 export function findSessionByRefresh(db: Db, refreshHash: string): SessionRow | undefined {

@@ -2,13 +2,13 @@
  * Sessions (CONTRACT §5): login with user, password and device; opaque random tokens stored only
  * as SHA-256 hashes; refresh; logout; one session per sale device; throttled failures.
  */
-import { isLanguage, type Language } from '../../i18n/index.js';
+import type { Language } from '../../i18n/index.js';
 import { createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { inTransaction } from '../../../db/client.js';
 import type { Caller } from '../../http/caller.js';
 import { errors } from '../../http/errors.js';
-import { canonicalRight, SALE_ENVS, type Right } from '../../http/rights.js';
+import { SALE_ENVS } from '../../http/rights.js';
 import type { Doc, EngineContext } from '../engine/define.js';
 import { getStored } from '../engine/repo.js';
 import { MAX_STRING, pin } from '../engine/fields.js';
@@ -23,6 +23,7 @@ import { LoginThrottle } from './throttle.js';
 import { HashGate } from './hash-gate.js';
 import { fiscalDevices } from '../fiscaldevices/resource.js';
 import { readFiscalStatus, type FiscalStatus } from '../fiscaldevices/store.js';
+import { SessionCache } from './session-cache.js';
 
 /** `password`, or `pin` on a paired register (with its key in X-Register-Key): exactly one of them. */
 export const loginSchema = z.object({
@@ -83,6 +84,7 @@ export interface SessionFiscalDevice {
 export class AuthService {
   readonly throttle: LoginThrottle;
   private readonly hashing = new HashGate();
+  private readonly sessions: SessionCache;
   constructor(
     private readonly ctx: EngineContext,
     private readonly tokenTtlMs: number,
@@ -90,6 +92,7 @@ export class AuthService {
     private readonly users: ResourceService,
   ) {
     this.throttle = new LoginThrottle(ctx.clock);
+    this.sessions = new SessionCache(ctx.db);
   }
 
   private now(): number {
@@ -221,22 +224,22 @@ export class AuthService {
     if (!session || session.revokedAt !== null || session.expiresAt <= this.now()) {
       throw errors.unauthenticated('auth.tokenUnknown');
     }
-    const user = repo.findUserDoc(this.ctx.db, session.userId);
-    const device = getStored(this.ctx.db, devices, session.deviceName);
-    if (!user || user.isActive !== true || !device || device.doc.isActive !== true) {
+    // Kept until the user or device changes (the change log drops them: session-cache.ts).
+    const user = this.sessions.user(session.userId);
+    const device = this.sessions.device(session.deviceName);
+    if (!user || !user.isActive || !device || !device.isActive) {
       throw errors.unauthenticated('auth.sessionInactive');
     }
     this.lastRequest.set(session.deviceName, this.now());
-    const rights = new Set((user.rights as string[]).map(canonicalRight).filter((r): r is Right => !!r));
     return {
       userId: session.userId,
-      userName: String(user.userName),
-      name: String(user.name ?? ''),
-      rights,
-      device: { name: session.deviceName, envName: String(device.doc.envName), settings: (device.doc.settings as Record<string, string> | undefined) ?? {} },
+      userName: user.userName,
+      name: user.name,
+      rights: user.rights,
+      device: { name: session.deviceName, envName: device.envName, settings: device.settings },
       tokenHash,
       expiresAt: session.expiresAt,
-      ...(isLanguage(user.language) ? { language: user.language } : {}),
+      ...(user.language ? { language: user.language } : {}),
     };
   }
 

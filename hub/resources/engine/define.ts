@@ -36,6 +36,8 @@ export interface ChildTable {
   table: string;
   fk: string;
   rows(doc: Doc): Record<string, SqlValue>[];
+  /** The columns (beside `fk`) that tell a parent's rows apart: a write then changes only the rows that differ. */
+  key?: string[];
   /** A column unique across all parents; `member(i)` names the body field of row i in a 400. */
   unique?: { column: string; member: (index: number) => string; message: MessageKey };
 }
@@ -74,6 +76,11 @@ export interface ResourceDef {
   example?: Doc;
   /** Writable fields (the key included, optional for POST). */
   schema: z.ZodObject;
+  /**
+   * The same schema checked without zod, for a resource written on every sale (tickets): answers
+   * what `schema` would parse the body to, or undefined whenever it is not sure (then zod parses).
+   */
+  fastParse?(body: Record<string, unknown>): Doc | undefined;
   /** Fields only the server writes, for the response description; stripped from bodies. */
   readOnly: z.ZodRawShape;
   /**

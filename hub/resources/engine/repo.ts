@@ -6,8 +6,8 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { rawSql, type Db } from '../../../db/client.js';
 import type { Condition, FilterValue } from '../../http/ndata.js';
-import type { Doc, EngineContext, FilterDef, ResourceDef, SqlValue, UniqueRule } from './define.js';
-import { compactedThrough, keepsDocsInLog } from '../../events/store.js';
+import type { ChildTable, Doc, EngineContext, FilterDef, ResourceDef, SqlValue, UniqueRule } from './define.js';
+import { announceChange, compactedThrough, keepsDocsInLog } from '../../events/store.js';
 import { foldText } from '../../../db/text.js';
 import { sortKey } from '../../i18n/collation.js';
 import type { Language } from '../../i18n/index.js';
@@ -16,6 +16,8 @@ import { getMeta, setMeta } from '../../core/meta-store.js';
 export interface StoredDoc {
   doc: Doc;
   v: number;
+  /** The row's typed columns as stored, when the read fetched them (getStoredRow): a write then sets only those that change. */
+  columns?: Record<string, SqlValue>;
 }
 
 const id = (name: string) => sql.identifier(name);
@@ -41,6 +43,19 @@ export function getStored(db: Db, def: ResourceDef, key: string | number): Store
   return row ? { v: row.v, doc: JSON.parse(row.doc) as Doc } : undefined;
 }
 
+/** The stored document with its typed columns: the one read a write makes of what exists (putStored then writes only what changes). */
+export function getStoredRow(db: Db, def: ResourceDef, key: string | number): StoredDoc | undefined {
+  const row = rawSql.get<Record<string, SqlValue>>(db, text(`row:${def.table}`, () => `SELECT * FROM ${q(def.table)} WHERE ${q(def.key.column)} = ?`), [keyValue(def, key)]);
+  if (!row) return undefined;
+  const { v, doc, ...columns } = row;
+  return { v: v as number, doc: JSON.parse(doc as string) as Doc, columns };
+}
+
+/** Whether a row of `key` exists (without reading its document). */
+export function rowExists(db: Db, def: ResourceDef, key: string | number): boolean {
+  return rawSql.get(db, text(`exists:${def.table}`, () => `SELECT 1 AS hit FROM ${q(def.table)} WHERE ${q(def.key.column)} = ?`), [keyValue(def, key)]) !== undefined;
+}
+
 /** `docJson`: the document as stored at `v`, kept in the entry only on a hub in a chain (events/log.ts). */
 export function appendChange(db: Db, resource: string, key: string | number, op: 'upsert' | 'delete', v: number, at: number, docJson?: string): void {
   if (docJson !== undefined && keepsDocsInLog(db)) {
@@ -48,17 +63,58 @@ export function appendChange(db: Db, resource: string, key: string | number, op:
   } else {
     rawSql.run(db, 'INSERT INTO changes (resource, key, op, v, at) VALUES (?, ?, ?, ?, ?)', [resource, String(key), op, v, at]);
   }
+  // In-memory copies of this document (sessions, the catalog) go now, in the change's transaction.
+  announceChange(db, resource, String(key));
 }
 
-function writeChildren(db: Db, def: ResourceDef, key: SqlValue, doc: Doc | undefined): void {
+/** Child rows inserted by one statement at most (a statement text per count: a few prepared texts). */
+const CHILD_ROWS_AT_ONCE = 8;
+
+function insertChildren(db: Db, child: ChildTable, key: SqlValue, rows: Record<string, SqlValue>[]): void {
+  if (!rows.length) return;
+  const cols = [child.fk, ...Object.keys(rows[0])];
+  for (let i = 0; i < rows.length; i += CHILD_ROWS_AT_ONCE) {
+    const part = rows.slice(i, i + CHILD_ROWS_AT_ONCE);
+    const tuple = `(${cols.map(() => '?').join(', ')})`;
+    const insert = text(`ins:${child.table}:${cols.join(',')}:${part.length}`, () => `INSERT INTO ${q(child.table)} (${cols.map(q).join(', ')}) VALUES ${part.map(() => tuple).join(', ')}`);
+    rawSql.run(db, insert, part.flatMap((row) => [key, ...cols.slice(1).map((c) => row[c])]));
+  }
+}
+
+const sameRow = (a: Record<string, SqlValue>, b: Record<string, SqlValue>) => {
+  for (const k in a) if (a[k] !== b[k]) return false;
+  return Object.keys(a).length === Object.keys(b).length;
+};
+
+/**
+ * The child rows of `doc` (none: `undefined`). `before`: the document as stored until now (`null`:
+ * none was), so only the rows that differ are written: a child with a `key` loses the rows whose
+ * key went or whose values changed and gains the new ones; one without a key is rewritten whole,
+ * unless nothing in it changed. Without `before`, everything is deleted and written again.
+ */
+function writeChildren(db: Db, def: ResourceDef, key: SqlValue, doc: Doc | undefined, before?: Doc | null): void {
   for (const child of def.children ?? []) {
-    rawSql.run(db, text(`del:${child.table}`, () => `DELETE FROM ${q(child.table)} WHERE ${q(child.fk)} = ?`), [key]);
-    if (!doc) continue;
-    for (const row of child.rows(doc)) {
-      const cols = [child.fk, ...Object.keys(row)];
-      const insert = text(`ins:${child.table}:${cols.join(',')}`, () => `INSERT INTO ${q(child.table)} (${cols.map(q).join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`);
-      rawSql.run(db, insert, [key, ...Object.values(row)]);
+    const rows = doc ? child.rows(doc) : [];
+    const old = before ? child.rows(before) : before === null ? [] : undefined;
+    if (old && child.key) {
+      const keyOf = (row: Record<string, SqlValue>) => JSON.stringify(child.key!.map((c) => row[c]));
+      const now = new Map(rows.map((row) => [keyOf(row), row]));
+      const gone = old.filter((row) => {
+        const cur = now.get(keyOf(row));
+        if (cur && sameRow(cur, row)) {
+          now.delete(keyOf(row));
+          return false;
+        }
+        return true;
+      });
+      const where = [child.fk, ...child.key].map((c) => `${q(c)} = ?`).join(' AND ');
+      for (const row of gone) rawSql.run(db, text(`delkey:${child.table}`, () => `DELETE FROM ${q(child.table)} WHERE ${where}`), [key, ...child.key.map((c) => row[c])]);
+      insertChildren(db, child, key, [...now.values()]);
+      continue;
     }
+    if (old && old.length === rows.length && old.every((row, i) => sameRow(row, rows[i]))) continue;
+    if (old === undefined || old.length) rawSql.run(db, text(`del:${child.table}`, () => `DELETE FROM ${q(child.table)} WHERE ${q(child.fk)} = ?`), [key]);
+    insertChildren(db, child, key, rows);
   }
 }
 
@@ -79,14 +135,15 @@ function collationOf(db: Db): Language {
   return collations.get(db) ?? 'en';
 }
 
-/** The typed columns of a document, with the sort keys of the columns that keep one. */
-export function rowColumns(db: Db, def: ResourceDef, doc: Doc): Record<string, SqlValue> {
+/** The typed columns of a document, with the sort keys of the columns that keep one (`before`: the row as stored, whose keys stay where their text did). */
+export function rowColumns(db: Db, def: ResourceDef, doc: Doc, before?: Record<string, SqlValue>): Record<string, SqlValue> {
   const columns = def.columns(doc);
   if (!def.sortKeyColumns) return columns;
   const lang = collationOf(db);
   for (const [column, keyColumn] of Object.entries(def.sortKeyColumns)) {
     const value = columns[column];
-    columns[keyColumn] = typeof value === 'string' ? sortKey(value, lang) : null;
+    if (before && before[column] === value && keyColumn in before) columns[keyColumn] = before[keyColumn];
+    else columns[keyColumn] = typeof value === 'string' ? sortKey(value, lang) : null;
   }
   return columns;
 }
@@ -115,19 +172,34 @@ export function refreshSortKeys(db: Db, defs: readonly ResourceDef[]): string[] 
   return rebuilt;
 }
 
-/** Inserts or replaces the row (typed columns recomputed), its child rows and a change-log entry. */
-export function putStored(db: Db, def: ResourceDef, key: string | number, doc: Doc, v: number, at: number): void {
+/**
+ * Inserts or replaces the row (typed columns recomputed), its child rows and a change-log entry.
+ * `before`: what the caller read of the row (getStoredRow), or `null` when it made sure there is
+ * none. Then only what changes is written: an UPDATE of the columns whose values differ (SQLite
+ * rewrites every index on a column an UPDATE sets, changed or not: an edit of an open ticket used
+ * to rewrite all of its indexes), the child rows that differ, a plain INSERT for a new row. Without
+ * it, an upsert of everything.
+ */
+export function putStored(db: Db, def: ResourceDef, key: string | number, doc: Doc, v: number, at: number, before?: StoredDoc | null): void {
   const k = keyValue(def, key);
   const json = JSON.stringify(doc);
-  const columns: Record<string, SqlValue> = { [def.key.column]: k, v, doc: json, ...rowColumns(db, def, doc) };
-  const names = Object.keys(columns);
-  const upsert = text(`put:${def.table}:${names.join(',')}`, () => {
-    const updates = names.filter((n) => n !== def.key.column).map((n) => `${q(n)} = excluded.${q(n)}`);
-    return `INSERT INTO ${q(def.table)} (${names.map(q).join(', ')}) VALUES (${names.map(() => '?').join(', ')})
-            ON CONFLICT (${q(def.key.column)}) DO UPDATE SET ${updates.join(', ')}`;
-  });
-  rawSql.run(db, upsert, Object.values(columns));
-  writeChildren(db, def, k, doc);
+  const prior = before?.columns;
+  const columns: Record<string, SqlValue> = { [def.key.column]: k, v, doc: json, ...rowColumns(db, def, doc, prior) };
+  if (prior) {
+    const changed = Object.keys(columns).filter((n) => n === 'v' || n === 'doc' || (n !== def.key.column && columns[n] !== prior[n]));
+    const update = text(`upd:${def.table}:${changed.join(',')}`, () => `UPDATE ${q(def.table)} SET ${changed.map((n) => `${q(n)} = ?`).join(', ')} WHERE ${q(def.key.column)} = ?`);
+    rawSql.run(db, update, [...changed.map((n) => columns[n]), k]);
+  } else {
+    const names = Object.keys(columns);
+    const insert = text(`${before === null ? 'ins' : 'put'}:${def.table}:${names.join(',')}`, () => {
+      const plain = `INSERT INTO ${q(def.table)} (${names.map(q).join(', ')}) VALUES (${names.map(() => '?').join(', ')})`;
+      if (before === null) return plain;
+      const updates = names.filter((n) => n !== def.key.column).map((n) => `${q(n)} = excluded.${q(n)}`);
+      return `${plain} ON CONFLICT (${q(def.key.column)}) DO UPDATE SET ${updates.join(', ')}`;
+    });
+    rawSql.run(db, insert, Object.values(columns));
+  }
+  writeChildren(db, def, k, doc, before === null ? null : prior ? before!.doc : undefined);
   appendChange(db, def.name, key, 'upsert', v, at, json);
 }
 

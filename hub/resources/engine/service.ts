@@ -9,7 +9,7 @@ import { errors } from '../../http/errors.js';
 import type { Right } from '../../http/rights.js';
 import type { Doc, EngineContext, ResourceDef } from './define.js';
 import { parseListQuery } from './list-query.js';
-import { childOwner, deleteStored, getDocBytes, type DocBytes, getStored, keyValue, listDocBytes, listStored, putStored, rowMatches, uniqueTaken, type ListPlan, type StoredDoc } from './repo.js';
+import { childOwner, deleteStored, getDocBytes, type DocBytes, getStored, getStoredRow, keyValue, listDocBytes, listStored, putStored, rowExists, rowMatches, uniqueTaken, type ListPlan, type StoredDoc } from './repo.js';
 import { parseOr400 } from './validate.js';
 
 export interface QueryResult<T> {
@@ -120,6 +120,16 @@ export class ResourceService {
     return stored;
   }
 
+  /**
+   * getStored() with the row's typed columns, for a write in the same transaction: store() then
+   * writes only what changed. Never across an await (the row may change meanwhile).
+   */
+  getStoredRow(key: Key): StoredDoc {
+    const stored = getStoredRow(this.ctx.db, this.def, key);
+    if (!stored) throw errors.notFound(this.def.title, key);
+    return stored;
+  }
+
   get(key: Key, caller?: Caller): Doc {
     const stored = this.getStored(key);
     this.requireReadable(key, caller);
@@ -152,7 +162,7 @@ export class ResourceService {
       if (!def.key.generate) throw errors.member(keyField, 'member.required', {}, 'Required');
       copy[keyField] = def.key.generate();
     }
-    const body = parseOr400(def.schema, copy) as Doc;
+    const body = def.fastParse?.(copy) ?? (parseOr400(def.schema, copy) as Doc);
     return { body, expectedV: typeof sentV === 'number' ? sentV : undefined };
   }
 
@@ -168,10 +178,10 @@ export class ResourceService {
     const extra = await this.def.hooks?.prepareAsync?.(body, caller);
     return inTransaction(this.ctx.db, () => {
       const key = body[this.def.key.field] as Key;
-      if (getStored(this.ctx.db, this.def, key)) {
+      if (rowExists(this.ctx.db, this.def, key)) {
         throw errors.member(this.def.key.field, 'resource.exists', { resource: this.def.title, key }, 'Unique');
       }
-      return this.store(caller, key, body, undefined, extra);
+      return this.store(caller, key, body, undefined, extra, true);
     });
   }
 
@@ -182,7 +192,17 @@ export class ResourceService {
    */
   async put(caller: Caller, key: Key, raw: Record<string, unknown>, ifMatch?: number): Promise<{ doc: Doc; created: boolean }> {
     this.def.hooks?.authorize?.(caller, 'put');
-    this.requirePutRight(caller, getStored(this.ctx.db, this.def, key) !== undefined);
+    // Nothing to await before the write: one transaction, one read of what exists, checks in the same order.
+    if (!this.def.hooks?.prepareAsync) {
+      return inTransaction(this.ctx.db, () => {
+        const existing = getStoredRow(this.ctx.db, this.def, key);
+        this.requirePutRight(caller, existing !== undefined);
+        const { body, expectedV } = this.validate(raw, key);
+        if (existing) this.checkVersion(key, existing.v, expectedV ?? ifMatch);
+        return { doc: this.store(caller, key, body, existing, undefined, !existing), created: !existing };
+      });
+    }
+    this.requirePutRight(caller, rowExists(this.ctx.db, this.def, key));
     const { body, expectedV } = this.validate(raw, key);
     const extra = await this.def.hooks?.prepareAsync?.(body, caller);
     return this.putValidated(caller, key, body, expectedV ?? ifMatch, extra);
@@ -202,10 +222,10 @@ export class ResourceService {
 
   private putValidated(caller: Caller, key: Key, body: Doc, expectedV: number | undefined, extra: unknown): { doc: Doc; created: boolean } {
     return inTransaction(this.ctx.db, () => {
-      const existing = getStored(this.ctx.db, this.def, key);
+      const existing = getStoredRow(this.ctx.db, this.def, key);
       this.requirePutRight(caller, existing !== undefined);
       if (existing) this.checkVersion(key, existing.v, expectedV);
-      return { doc: this.store(caller, key, body, existing, extra), created: !existing };
+      return { doc: this.store(caller, key, body, existing, extra, !existing), created: !existing };
     });
   }
 
@@ -240,8 +260,10 @@ export class ResourceService {
    * Stores a new state of the resource inside the caller's transaction: hooks, unique rules,
    * version, typed columns, children and the change log. Also used by services that change a
    * resource as a side effect (stock quantities, say), so `_v` grows on the server's own changes.
+   * `existing` read with its columns (getStoredRow, in this transaction): only what changes is
+   * written. `absent`: the caller made sure no row of `key` exists (a plain INSERT).
    */
-  store(caller: Caller | undefined, key: Key, body: Doc, existing: StoredDoc | undefined, extra?: unknown): Doc {
+  store(caller: Caller | undefined, key: Key, body: Doc, existing: StoredDoc | undefined, extra?: unknown, absent = false): Doc {
     const def = this.def;
     const doc =
       caller && def.hooks?.prepare
@@ -263,7 +285,7 @@ export class ResourceService {
       });
     }
     const v = existing ? existing.v + 1 : 1;
-    putStored(this.ctx.db, def, key, doc, v, this.ctx.clock.now().getTime());
+    putStored(this.ctx.db, def, key, doc, v, this.ctx.clock.now().getTime(), existing?.columns ? existing : absent && !existing ? null : undefined);
     if (caller) def.hooks?.afterWrite?.({ caller, before: existing?.doc, after: doc, ctx: this.ctx, extra });
     return this.present({ doc, v });
   }

@@ -8,7 +8,7 @@
 import { type FiscalDevice, type FiscalDeviceConfig } from '../../../drivers/fiscal/types.js';
 import { DeviceError } from '../../../drivers/faults.js';
 import type { FiscalRegistry } from '../../../drivers/fiscal/registry.js';
-import type { Db } from '../../../db/client.js';
+import { whenDurable, type Db } from '../../../db/client.js';
 import { ErrorCode, HubError, saidError } from '../../http/errors.js';
 import { fiscalDeviceConfig, fiscalDevicesToWatch } from './store.js';
 
@@ -106,14 +106,19 @@ export class FiscalDevices {
   private timed(config: FiscalDeviceConfig): TimedDevice {
     const device = this.registry.get(config);
     const { callMs, reportMs } = this.timeouts;
+    // A call that makes the device print or change its memory follows a durable commit (ARCHITECTURE):
+    // what the hub wrote before it (a receipt's journal row, a settled close) survives a power cut
+    // the printed paper survives. A device whose memory is this database goes back with it: no wait.
+    const inHubDb = device.memoryInHubDatabase === true;
+    const durable = <T>(call: () => Promise<T>): Promise<T> => (inHubDb ? call() : whenDurable(this.db).then(call));
     return {
-      memoryInHubDatabase: device.memoryInHubDatabase === true,
+      memoryInHubDatabase: inHubDb,
       info: () => withTimeout(device.info(), callMs, 'info', false),
       status: () => withTimeout(device.status(), callMs, 'status', false),
       lastDocument: () => withTimeout(device.lastDocument(), callMs, 'lastDocument', false),
-      printReceipt: (receipt, jobId) => withTimeout(device.printReceipt(receipt, jobId), callMs, 'printReceipt', true),
-      xReport: () => withTimeout(device.xReport(), callMs, 'X report', true),
-      zReport: () => withTimeout(device.zReport(), reportMs, 'Z report', true),
+      printReceipt: (receipt, jobId) => durable(() => withTimeout(device.printReceipt(receipt, jobId), callMs, 'printReceipt', true)),
+      xReport: () => durable(() => withTimeout(device.xReport(), callMs, 'X report', true)),
+      zReport: () => durable(() => withTimeout(device.zReport(), reportMs, 'Z report', true)),
       ...(device.findReceipt ? { findReceipt: (jobId: string) => withTimeout(device.findReceipt!(jobId), callMs, 'findReceipt', false) } : {}),
     };
   }

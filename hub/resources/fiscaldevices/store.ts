@@ -11,7 +11,7 @@
  * because a poll ran in between, and registers are not woken by a change event every poll.
  */
 import { sql } from 'drizzle-orm';
-import type { Db } from '../../../db/client.js';
+import { rawSql, type Db } from '../../../db/client.js';
 import type { FiscalDeviceConfig } from '../../../drivers/fiscal/types.js';
 
 export interface FiscalStatus {
@@ -57,8 +57,11 @@ const toConfig = (d: ConfigRow) => ({
 
 /** One fiscal device's configuration, as its driver takes it. */
 export function fiscalDeviceConfig(db: Db, name: string): (FiscalDeviceConfig & { isActive: boolean }) | undefined {
-  const row = db.get<ConfigRow>(
-    sql`SELECT name, driver, is_active, json_extract(doc, '$.address') AS address, json_extract(doc, '$.settings') AS settings FROM fiscal_devices WHERE name = ${name}`,
+  // A prepared text (a close asks twice): a drizzle template is built anew on every call.
+  const row = rawSql.get<ConfigRow>(
+    db,
+    "SELECT name, driver, is_active, json_extract(doc, '$.address') AS address, json_extract(doc, '$.settings') AS settings FROM fiscal_devices WHERE name = ?",
+    [name],
   );
   return row ? toConfig(row) : undefined;
 }

@@ -8,7 +8,7 @@ import { errors } from '../../http/errors.js';
 import { formatDocumentNumber } from '../../core/rules.js';
 import { zonedParts, type ZonedParts } from '../../core/time.js';
 import type { Doc, EngineContext } from '../engine/define.js';
-import { getStored, putStored } from '../engine/repo.js';
+import { getStoredRow, putStored } from '../engine/repo.js';
 import { windowStart, type NumberingEntry } from '../numberings/periods.js';
 import { DEFAULT_NUMBERINGS, numberings } from '../numberings/resource.js';
 
@@ -27,7 +27,8 @@ function numberTaken(ctx: EngineContext, documentNumber: string): boolean {
 export function issueDocumentNumber(ctx: EngineContext, type: string, at: Date, opts: { fallback: boolean }): string {
   const tz = ctx.timeZone;
   const numberingId = activeNumberingId(ctx.db, type);
-  const stored = numberingId ? getStored(ctx.db, numberings, numberingId) : undefined;
+  // With its columns: the counter's write then leaves the numbering's indexes alone.
+  const stored = numberingId ? getStoredRow(ctx.db, numberings, numberingId) : undefined;
   const entries = ((stored?.doc.numberings as NumberingEntry[] | undefined) ?? [])
     .map((e, index) => ({ e, index }))
     .filter(({ e }) => e.isActive && Date.parse(e.startAt) <= at.getTime())
@@ -49,7 +50,7 @@ export function issueDocumentNumber(ctx: EngineContext, type: string, at: Date, 
     documentNumber = formatNumber(String(stored.doc.format), counter, parts);
   } while (numberTaken(ctx, documentNumber));
   const updated = (stored.doc.numberings as NumberingEntry[]).map((x, i) => (i === index ? { ...x, currentNumber: counter, currentPeriodStart: window } : x));
-  putStored(ctx.db, numberings, String(stored.doc.id), { ...stored.doc, numberings: updated } as Doc, stored.v + 1, at.getTime());
+  putStored(ctx.db, numberings, String(stored.doc.id), { ...stored.doc, numberings: updated } as Doc, stored.v + 1, at.getTime(), stored);
   return documentNumber;
 }
 

@@ -184,7 +184,8 @@ export function recordServerTransfer(
     supplier: null,
     totalCost: totalCost(items),
   };
-  putStored(ctx.db, stockTransfers, id, doc, 1, now.getTime());
+  // A new id: a plain INSERT, its items without a DELETE first.
+  putStored(ctx.db, stockTransfers, id, doc, 1, now.getTime(), null);
   applyStock(ctx, doc);
   return doc;
 }

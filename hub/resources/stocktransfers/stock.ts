@@ -15,7 +15,8 @@ import { D, dec, roundMoney, toJsonNumber, type Dec } from '../../core/money.js'
 import type { Doc, EngineContext } from '../engine/define.js';
 import { putStored } from '../engine/repo.js';
 import { marginOf, plus } from '../plus/resource.js';
-import { pluRow, type PluRow } from './store.js';
+import { pluRow, pluRowWithColumns, type PluRow } from './store.js';
+import { catalogOf } from '../catalog/catalog.js';
 
 export interface PluRef {
   code: number;
@@ -57,16 +58,18 @@ export function averageCost(q0: Dec, c0: Dec | null, q: Dec, p: Dec): Dec {
  */
 function adjust(ctx: EngineContext, ref: PluRef, delta: Dec, at: number, incomingCost: Dec | null = null): void {
   if (delta.isZero()) return;
-  const row = findPlu(ctx, ref);
+  const row = pluRowWithColumns(ctx.db, ref);
   if (!row) throw errors.member('items', 'plu.notInStock', { code: ref.code, stock: ref.stockName });
-  const doc = JSON.parse(row.doc) as Doc;
+  const { v, doc: json, ...columns } = row;
+  const doc = JSON.parse(json) as Doc;
   const before = dec((doc.stockQuantity as number) ?? 0);
   const next: Doc = { ...doc, stockQuantity: toJsonNumber(before.plus(delta)) };
   if (incomingCost !== null && delta.gt(0)) {
     next.costPrice = { amount: toJsonNumber(averageCost(before, costOf(row), delta, incomingCost)) };
     next.margin = marginOf(next);
   }
-  putStored(ctx.db, plus, row.id, next, row.v + 1, at);
+  // With the row's columns: only what changed (the stock quantity's column, and the document) is written, none of the plu's indexes.
+  putStored(ctx.db, plus, row.id, next, v + 1, at, { doc, v, columns });
 }
 
 /**
@@ -133,14 +136,17 @@ const MAX_RECIPE_DEPTH = 5;
  */
 export function saleItems(ctx: EngineContext, ticketItems: Array<{ plu: PluRef; type: string; quantity: number }>): TransferItem[] {
   const totals = new Map<string, { plu: PluRef; quantity: Dec }>();
+  const catalog = catalogOf(ctx.db);
   const add = (ref: PluRef, quantity: Dec, depth: number) => {
-    const row = findPlu(ctx, ref);
-    if (!row) return;
-    if (row.type === 'StockItem') {
+    // The plu's type from the catalog (kept until it changes); only a recipe's own parts are read.
+    const type = catalog.plu(ref.code, ref.stockName)?.type;
+    if (type === 'StockItem') {
       const key = `${ref.stockName}\u0000${ref.code}`;
       const prev = totals.get(key);
       totals.set(key, { plu: { code: ref.code, stockName: ref.stockName }, quantity: (prev?.quantity ?? new D(0)).plus(quantity) });
-    } else if (row.type === 'Recipe' && depth < MAX_RECIPE_DEPTH) {
+    } else if (type === 'Recipe' && depth < MAX_RECIPE_DEPTH) {
+      const row = findPlu(ctx, ref);
+      if (!row) return;
       const parts = (JSON.parse(row.doc) as { receipt?: Array<{ pluId: PluRef; quantity: number }> }).receipt ?? [];
       for (const part of parts) add(part.pluId, quantity.times(dec(part.quantity)), depth + 1);
     }

@@ -3,6 +3,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { rawSql, type Db } from '../../../db/client.js';
 import type { Condition } from '../../http/ndata.js';
 import { compare } from '../engine/repo.js';
+import type { SqlValue } from '../engine/define.js';
 
 /** Whether a document number is in use already. */
 export function documentNumberTaken(db: Db, documentNumber: string): boolean {
@@ -29,6 +30,11 @@ export interface PluRow {
 /** A plu as stored, by code and stock (its stock quantity moves with transfers). */
 export function pluRow(db: Db, ref: { code: number; stockName: string }): PluRow | undefined {
   return rawSql.get<PluRow>(db, 'SELECT id, v, doc, type FROM plus WHERE stock_name = ? AND code = ?', [ref.stockName, ref.code]);
+}
+
+/** The same with every column of the row (a stock movement then rewrites only the quantity's: engine putStored). */
+export function pluRowWithColumns(db: Db, ref: { code: number; stockName: string }): (PluRow & Record<string, SqlValue>) | undefined {
+  return rawSql.get<PluRow & Record<string, SqlValue>>(db, 'SELECT * FROM plus WHERE stock_name = ? AND code = ?', [ref.stockName, ref.code]);
 }
 
 export const transferSql = {

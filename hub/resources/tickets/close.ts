@@ -18,17 +18,18 @@ import { errors } from '../../http/errors.js';
 import type { Logger } from '../../core/log.js';
 import { D, dec, toJsonNumber } from '../../core/money.js';
 import { isEmailAddress } from '../../core/rules.js';
-import { devices } from '../devices/resource.js';
 import type { Doc, EngineContext } from '../engine/define.js';
 import { decimal, MAX_INT32, MAX_MAGNITUDE, nameKey } from '../engine/fields.js';
-import { getStored } from '../engine/repo.js';
+import { getStored, type StoredDoc } from '../engine/repo.js';
 import { newId, type ResourceService } from '../engine/service.js';
 import type { FiscalDevices, TimedDevice } from '../fiscaldevices/devices.js';
-import { paymentTypeName, paymentTypes } from '../paymenttypes/resource.js';
+import { paymentTypeName } from '../paymenttypes/resource.js';
+import { devices } from '../devices/resource.js';
 import { requireOpen } from './resource.js';
 import { saleItems } from '../stocktransfers/stock.js';
 import { recordServerTransfer } from '../stocktransfers/resource.js';
-import { finishJob, insertPendingJob, issuedJobResult, jobRow, pendingJobs, pluVat, type FiscalJobRow } from './store.js';
+import { finishJob, insertPendingJob, issuedJobResult, jobRow, pendingJobs, type FiscalJobRow } from './store.js';
+import { catalogOf } from '../catalog/catalog.js';
 import { recordTicketClose } from '../../reports/store.js';
 
 export const closeContextSchema = z.object({
@@ -99,14 +100,14 @@ export class TicketCloser {
     if (this.ctx.busy.has(lockKey)) throw errors.locked('tickets.closingElsewhere', { id });
     this.ctx.busy.add(lockKey);
     try {
-      return await this.closeLocked(caller, id, body);
+      // Read in this same synchronous turn as the lock was taken: still the ticket as stored.
+      return await this.closeLocked(caller, id, body, stored);
     } finally {
       this.ctx.busy.delete(lockKey);
     }
   }
 
-  private async closeLocked(caller: Caller, id: string, body: z.output<typeof closeContextSchema>): Promise<Doc> {
-    const ticket = this.tickets.getStored(id);
+  private async closeLocked(caller: Caller, id: string, body: z.output<typeof closeContextSchema>, ticket: StoredDoc): Promise<Doc> {
     if (ticket.doc.state === 'Closed') return this.tickets.present(ticket);
     requireOpen(ticket.doc);
     // A receipt of an earlier attempt whose reply was lost is settled first, on its own device; if it
@@ -137,7 +138,8 @@ export class TicketCloser {
       await this.settlePending(fiscalName, device);
       const before = (await device.lastDocument())?.number ?? 0;
       const jobId = newId();
-      insertPendingJob(this.ctx.db, { id: jobId, ticketId: id, fiscalName, request, lastNumberBefore: before, at: this.ctx.clock.now().getTime() });
+      // In the group's batch (no commit of its own): the sync below, or the answer's, makes it durable.
+      inTransaction(this.ctx.db, () => insertPendingJob(this.ctx.db, { id: jobId, ticketId: id, fiscalName, request, lastNumberBefore: before, at: this.ctx.clock.now().getTime() }));
       // The journal row is on disk before the device is asked: after a power cut the hub still knows a
       // receipt may have been issued, and reconciles instead of issuing a second one (issue 16). A
       // device whose memory is this database (the simulator) is taken back with it: no wait needed.
@@ -169,8 +171,10 @@ export class TicketCloser {
   }
 
   private defaultFiscalName(caller: Caller): string | undefined {
-    const device = getStored(this.ctx.db, devices, caller.device.name);
-    return (device?.doc.settings as Record<string, string> | undefined)?.DefaultFiscalName || undefined;
+    // The device's settings as the session check read them for this request (kept until the device
+    // changes); a caller made without a session (a script's) carries none: then the stored device's.
+    const settings = caller.device.settings ?? (getStored(this.ctx.db, devices, caller.device.name)?.doc.settings as Record<string, string> | undefined);
+    return settings?.DefaultFiscalName || undefined;
   }
 
   /**
@@ -192,7 +196,7 @@ export class TicketCloser {
     let changeable = new D(0);
     let cash = new D(0);
     const lines: Receipt['payments'] = payments.map((p, i) => {
-      const type = getStored(this.ctx.db, paymentTypes, p.paymentTypeNumber);
+      const type = catalogOf(this.ctx.db).paymentType(p.paymentTypeNumber);
       if (!type) throw errors.member(`payments[${i}].paymentTypeNumber`, 'tickets.paymentTypeNotFound', { number: p.paymentTypeNumber });
       if (type.doc.isActive !== true) throw errors.member(`payments[${i}].paymentTypeNumber`, 'tickets.paymentTypeInactive', { number: p.paymentTypeNumber });
       const amount = dec(p.amount);
@@ -223,19 +227,20 @@ export class TicketCloser {
       throw errors.member('payments', 'tickets.overpaid', { change: change.toFixed(2), changeable: D.max(changeable, 0).toFixed(2) });
     }
     const returnOf = ticket.returnOf ? this.originOf(String(ticket.returnOf)) : undefined;
+    const catalog = catalogOf(this.ctx.db);
     return {
       reference: String(ticket.id),
       ...(returnOf ? { returnOf } : {}),
       operator: caller.userName,
       lines: (ticket.items as Doc[]).map((i) => {
-        const plu = pluVat(this.ctx.db, (i.plu as { code: number }).code, (i.plu as { stockName: string }).stockName);
+        const plu = catalog.plu((i.plu as { code: number }).code, (i.plu as { stockName: string }).stockName);
         const options = (i.modifiers as Array<{ unitPrice: number; quantity: number }>).reduce((s, m) => s.plus(dec(m.unitPrice).times(m.quantity)), new D(0));
         return {
           name: String((i.plu as { name: string }).name),
           quantity: dec(i.quantity as number).toString(),
           unitPrice: dec((i.unitPrice as { amount: number }).amount).plus(options).toString(),
-          vatRate: dec(plu?.rate ?? 0).toString(),
-          vatCategory: plu?.category ?? 0,
+          vatRate: dec(plu?.vatRate ?? 0).toString(),
+          vatCategory: plu?.vatCategory ?? 0,
           discountRate: dec(i.discountRate as number).toString(),
           total: dec((i.totalPrice as { amount: number }).amount).toFixed(2),
         };
@@ -331,7 +336,7 @@ export class TicketCloser {
 
   private finishJob(jobId: string, state: 'Done' | 'Failed', result: unknown, error: unknown): void {
     const message = error instanceof Error ? error.message : error ? String(error) : null;
-    finishJob(this.ctx.db, jobId, state, result, message, this.ctx.clock.now().getTime());
+    inTransaction(this.ctx.db, () => finishJob(this.ctx.db, jobId, state, result, message, this.ctx.clock.now().getTime()));
   }
 
   /** Closes the ticket of `job` from the receipt the device issued, in one transaction with the job's end. */
@@ -340,7 +345,8 @@ export class TicketCloser {
     const id = job.ticket_id;
     const fiscalName = job.fiscal_name;
     return inTransaction(this.ctx.db, () => {
-      const ticket = this.tickets.getStored(id);
+      // With its columns: the close's UPDATE then sets only those that change (ticket.columns).
+      const ticket = this.tickets.getStoredRow(id);
       if (ticket.doc.state === 'Closed') {
         this.finishJob(job.id, 'Done', result, null);
         return this.tickets.present(ticket);
@@ -368,7 +374,7 @@ export class TicketCloser {
       if (sold.length) recordServerTransfer(this.ctx, { type: 'Sale', userName, ticketId: id, items: sold });
       const closed = this.tickets.store(undefined, id, doc, ticket);
       // The running sales totals grow with the close, in its transaction (issue 21).
-      recordTicketClose(this.ctx.db, doc, this.ctx.timeZone);
+      recordTicketClose(this.ctx.db, doc, this.ctx.timeZone, catalogOf(this.ctx.db).totalsLookups());
       // The e-mail receipt is queued in the same transaction: it exists if and only if the close does.
       if (email && this.mail) this.mail.enqueue({ to: email, ticket: closed, receipt });
       return closed;

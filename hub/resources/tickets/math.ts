@@ -2,8 +2,11 @@
  * Ticket arithmetic (CONTRACT §6), exact: item total = quantity × (unitPrice + chosen option
  * prices) × (1 − discountRate/100), negative for a returned item, rounded half away from zero to
  * 2 places; the ticket's total applies its own discountRate to the sum of the item totals.
+ * In scaled integers (issue 31: every ticket write runs this): quantities, prices and rates are
+ * whole units of 10^-4 (they carry at most 4 places), totals whole cents, products in BigInt, and
+ * the one division — by 100 % — rounded exactly (core/money.ts mulDivRound).
  */
-import { D, dec, roundMoney, type Dec } from '../../core/money.js';
+import { D, toUnits, mulDivRound, type Dec } from '../../core/money.js';
 
 export interface PricedItem {
   type: 'Positive' | 'Negative';
@@ -14,17 +17,30 @@ export interface PricedItem {
   optionPrices: Array<{ unitPrice: number; quantity: number }>;
 }
 
-const HUNDRED = new D(100);
+/** 100 % in units; units × units × this = 10^14 per 1; cents are 10^-2. */
+const WHOLE_RATE = 1_000_000n;
+const TO_CENTS = 1_000_000_000_000n;
+
+/** An item's total in cents (BigInt: its product may be far out of range before the range check). */
+export function itemTotalCents(item: PricedItem): bigint {
+  let price = BigInt(toUnits(item.unitPrice));
+  for (const o of item.optionPrices) price += BigInt(toUnits(o.unitPrice)) * BigInt(o.quantity);
+  const net = mulDivRound(BigInt(toUnits(item.quantity)) * price, WHOLE_RATE - BigInt(toUnits(item.discountRate)), TO_CENTS);
+  return item.type === 'Negative' ? -net : net;
+}
+
+/** The ticket's total in cents from its items' totals in cents. */
+export function ticketTotalCents(itemCents: readonly bigint[], discountRate: number): bigint {
+  let sum = 0n;
+  for (const c of itemCents) sum += c;
+  return mulDivRound(sum, WHOLE_RATE - BigInt(toUnits(discountRate)), WHOLE_RATE);
+}
 
 export function itemTotal(item: PricedItem): Dec {
-  const options = item.optionPrices.reduce((sum, o) => sum.plus(dec(o.unitPrice).times(o.quantity)), new D(0));
-  const gross = dec(item.quantity).times(dec(item.unitPrice).plus(options));
-  const net = gross.times(HUNDRED.minus(dec(item.discountRate)).div(HUNDRED));
-  const signed = item.type === 'Negative' ? net.negated() : net;
-  return roundMoney(signed);
+  return new D(itemTotalCents(item).toString()).div(100);
 }
 
 export function ticketTotal(itemTotals: Dec[], discountRate: number): Dec {
-  const sum = itemTotals.reduce((a, b) => a.plus(b), new D(0));
-  return roundMoney(sum.times(HUNDRED.minus(dec(discountRate)).div(HUNDRED)));
+  const cents = itemTotals.map((t) => BigInt(t.times(100).toFixed(0)));
+  return new D(ticketTotalCents(cents, discountRate).toString()).div(100);
 }

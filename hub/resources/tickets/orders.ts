@@ -3,13 +3,13 @@
  * or removed ones a Cancel order, one per order endpoint named by the plu. Runs inside the ticket
  * write's transaction and enqueues the print jobs there too (outbox).
  */
-import { dec, toJsonNumber } from '../../core/money.js';
+import { toUnits, UNIT } from '../../core/money.js';
 import { enqueuePrintJob } from '../../printing/store.js';
 import type { Doc, EngineContext } from '../engine/define.js';
 import { putStored } from '../engine/repo.js';
 import { newId } from '../engine/service.js';
 import { orders } from '../orders/resource.js';
-import { activeEndpointTypes, pluOrderEndpoints } from './store.js';
+import { catalogOf } from '../catalog/catalog.js';
 
 export interface TicketItem {
   id: number;
@@ -35,9 +35,10 @@ export function orderDeltas(before: TicketItem[], after: TicketItem[]): { added:
     old.delete(item.id);
     const samePlu = prev && prev.plu.code === item.plu.code && prev.plu.stockName === item.plu.stockName;
     if (prev && !samePlu) cancelled.push({ item: prev, quantity: prev.quantity });
-    const diff = dec(item.quantity).minus(samePlu ? dec(prev.quantity) : 0);
-    if (diff.gt(0)) added.push({ item, quantity: toJsonNumber(diff) });
-    if (diff.lt(0)) cancelled.push({ item, quantity: toJsonNumber(diff.negated()) });
+    // In units of 10^-4 (quantities carry at most 4 places): exact, without a decimal object.
+    const diff = toUnits(item.quantity) - (samePlu ? toUnits(prev.quantity) : 0);
+    if (diff > 0) added.push({ item, quantity: diff / UNIT });
+    if (diff < 0) cancelled.push({ item, quantity: -diff / UNIT });
   }
   for (const prev of old.values()) cancelled.push({ item: prev, quantity: prev.quantity });
   return { added, cancelled };
@@ -49,16 +50,18 @@ export function orderDeltas(before: TicketItem[], after: TicketItem[]): { added:
  */
 function endpointsOfLines(ctx: EngineContext, lines: Line[]): Array<Array<{ name: string; type: string }>> {
   if (!lines.length) return [];
-  const active = activeEndpointTypes(ctx.db);
+  const catalog = catalogOf(ctx.db);
+  const active = catalog.activeEndpoints();
+  const plus = catalog.plusOf(lines.map(({ item }) => item.plu));
   const namesOf = new Map<string, string[]>();
-  return lines.map(({ item }) => {
+  return lines.map(({ item }, i) => {
     const key = `${item.plu.stockName}\u0000${item.plu.code}`;
     let names = namesOf.get(key);
     if (!names) {
       // The plu's own endpoints, and those its category is routed to (issue 21), each once.
-      const route = pluOrderEndpoints(ctx.db, item.plu.code, item.plu.stockName);
-      const byCategory = route.category === null ? [] : [...active].filter(([, e]) => e.categories.includes(route.category!)).map(([name]) => name);
-      const direct = new Set([...route.names, ...byCategory]);
+      const category = plus[i]?.category ?? null;
+      const byCategory = category === null ? [] : [...active].filter(([, e]) => e.categories.includes(category)).map(([name]) => name);
+      const direct = new Set([...(plus[i]?.orderEndpointNames ?? []), ...byCategory]);
       // Endpoints that mirror one of these (a kitchen display showing what a printer prints), one level deep.
       const mirrors = [...active].filter(([, e]) => e.mirrorOf !== null && direct.has(e.mirrorOf)).map(([name]) => name);
       names = [...new Set([...direct, ...mirrors])];

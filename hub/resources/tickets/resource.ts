@@ -7,19 +7,20 @@ import { z } from 'zod';
 import { hasRight, requireRight, requireSale, type Caller } from '../../http/caller.js';
 import { errors } from '../../http/errors.js';
 import type { Right } from '../../http/rights.js';
-import { dec, toJsonNumber, toScaled, type Dec } from '../../core/money.js';
+import { centsToFixed, centsToNumber, toScaled } from '../../core/money.js';
 import { customers } from '../customers/resource.js';
 import { defineResource, type Doc, type EngineContext } from '../engine/define.js';
 import { idKeyed } from '../engine/keys.js';
 import { decimal, enumOf, idKey, MAX_INT32, MAX_MAGNITUDE, nameKey, nullableText, rate, text } from '../engine/fields.js';
 import { bool } from '../engine/refs.js';
 import { getStored } from '../engine/repo.js';
-import { modifiers } from '../modifiers/resource.js';
-import { itemTotal, ticketTotal } from './math.js';
+import { itemTotalCents, ticketTotalCents } from './math.js';
 import { vatBreakdown } from '../../core/vat.js';
 import { recordTicketVoids } from '../../reports/store.js';
 import { createOrders, orderDeltas, type TicketItem } from './orders.js';
-import { customerIdOfCard, hasPendingJob, pluForItem, ticketSql } from './store.js';
+import { customerIdOfCard, hasPendingJob, ticketSql } from './store.js';
+import { catalogOf } from '../catalog/catalog.js';
+import { fastTicketBody } from './fast-body.js';
 import { ownOrOpenTicket } from '../engine/visibility.js';
 import { fieldMessage } from '../../i18n/say.js';
 import { PURCHASE_TYPES, TICKET_FILTERS as F, TICKET_STATES } from './filters.js';
@@ -128,14 +129,8 @@ function resolveModifiers(ctx: EngineContext, item: ItemInput, index: number): M
   const out: ModifierChoice[] = [];
   for (const [modifierId, chosen] of byModifier) {
     const member = `items[${index}].modifiers`;
-    const stored = getStored(ctx.db, modifiers, modifierId);
-    if (!stored) throw errors.member(member, 'tickets.modifierNotFound', { id: modifierId });
-    const m = stored.doc as {
-      minimumSelectedOptionsCount: number;
-      maximumSelectedOptionsCount: number;
-      maximumSelectedOptionsTotalQuantity: number;
-      options: Array<{ id: string; name: string; unitPrice: { amount: number } | null; maximumSelectedQuantity: number | null }>;
-    };
+    const m = catalogOf(ctx.db).modifier(modifierId);
+    if (!m) throw errors.member(member, 'tickets.modifierNotFound', { id: modifierId });
     const distinct = new Set(chosen.map((c) => c.optionId));
     if (distinct.size < m.minimumSelectedOptionsCount) throw errors.member(member, 'tickets.modifierMin', { id: modifierId, count: m.minimumSelectedOptionsCount }, 'OutOfRange');
     if (m.maximumSelectedOptionsCount > 0 && distinct.size > m.maximumSelectedOptionsCount) {
@@ -162,31 +157,37 @@ function opensPrices(caller: Caller): boolean {
   return (caller.device.settings?.OpenedPrices ?? '').toLowerCase() === 'true';
 }
 
-/** A computed total beyond ±1e9 (CONTRACT §12) is refused, naming where it arose. */
-function requireInRange(member: string, total: Dec): void {
-  if (total.abs().gt(MAX_MAGNITUDE)) throw errors.member(member, 'tickets.totalOutOfRange', { total: total.toFixed(2) }, 'OutOfRange');
+const MAX_CENTS = BigInt(MAX_MAGNITUDE) * 100n;
+
+/** A computed total (in cents) beyond ±1e9 (CONTRACT §12) is refused, naming where it arose. */
+function requireInRange(member: string, cents: bigint): void {
+  if (cents > MAX_CENTS || cents < -MAX_CENTS) throw errors.member(member, 'tickets.totalOutOfRange', { total: centsToFixed(cents) }, 'OutOfRange');
 }
 
 /**
  * Items with ids, plu names, default prices, modifiers and exact totals; and which items carry a unit
  * price of their own (other than their plu's), for the TicketSetPrice rule.
  */
-function completeItems(ctx: EngineContext, items: ItemInput[]): { items: Doc[]; ownPrices: Array<{ id: number; amount: number }>; vatRates: number[] } {
+function completeItems(ctx: EngineContext, items: ItemInput[]): { items: Doc[]; ownPrices: Array<{ id: number; amount: number }>; vatRates: number[]; cents: bigint[] } {
   const ownPrices: Array<{ id: number; amount: number }> = [];
   const vatRates: number[] = [];
+  const cents: bigint[] = [];
   const seen = new Set<number>();
   let next = Math.max(0, ...items.map((i) => i.id ?? 0)) + 1;
+  // Every plu of the ticket at once: kept ones from the catalog, the others in one statement.
+  const plus = catalogOf(ctx.db).plusOf(items.map((item) => item.plu));
   const completed = items.map((item, i) => {
     const id = item.id ?? next++;
     if (seen.has(id)) throw errors.member(`items[${i}].id`, 'tickets.itemTwice', { id }, 'Unique');
     seen.add(id);
-    const plu = pluForItem(ctx.db, item.plu.code, item.plu.stockName);
+    const plu = plus[i];
     if (!plu) throw errors.member(`items[${i}].plu`, 'plu.notInStock', { code: item.plu.code, stock: item.plu.stockName });
-    const unitPrice = item.unitPrice?.amount ?? plu.unit_price ?? 0;
-    if (!dec(unitPrice).eq(dec(plu.unit_price ?? 0))) ownPrices.push({ id, amount: unitPrice });
-    vatRates.push(plu.vat_rate ?? 0);
+    const unitPrice = item.unitPrice?.amount ?? plu.unitPrice ?? 0;
+    // Two numbers of at most 4 places are the same decimal exactly when they are the same number.
+    if (unitPrice !== (plu.unitPrice ?? 0)) ownPrices.push({ id, amount: unitPrice });
+    vatRates.push(plu.vatRate ?? 0);
     const chosen = resolveModifiers(ctx, item, i);
-    const total = itemTotal({
+    const total = itemTotalCents({
       type: item.type,
       quantity: item.quantity,
       unitPrice,
@@ -194,6 +195,7 @@ function completeItems(ctx: EngineContext, items: ItemInput[]): { items: Doc[]; 
       optionPrices: chosen.map((c) => ({ unitPrice: c.unitPrice, quantity: c.quantity })),
     });
     requireInRange(`items[${i}].totalPrice`, total);
+    cents.push(total);
     return {
       id,
       plu: { code: item.plu.code, stockName: item.plu.stockName, name: plu.name },
@@ -203,19 +205,19 @@ function completeItems(ctx: EngineContext, items: ItemInput[]): { items: Doc[]; 
       discountRate: item.discountRate,
       modifiers: chosen,
       comment: item.comment,
-      totalPrice: { amount: toJsonNumber(total) },
+      totalPrice: { amount: centsToNumber(total) },
     };
   });
-  return { items: completed, ownPrices, vatRates };
+  return { items: completed, ownPrices, vatRates, cents };
 }
 
 /** The ticket's VAT split as JSON numbers. */
-function vatRows(lines: Array<{ vatRate: number; total: number }>, discountRate: number, total: Dec): Array<{ rate: number; base: number; vat: number; gross: number }> {
-  return vatBreakdown(lines, discountRate, total.toFixed(2)).map((r) => ({
+function vatRows(lines: Array<{ vatRate: number; total: number }>, discountRate: number, totalCents: bigint): Array<{ rate: number; base: number; vat: number; gross: number }> {
+  return vatBreakdown(lines, discountRate, centsToFixed(totalCents)).map((r) => ({
     rate: Number(r.rate),
-    base: toJsonNumber(dec(r.base)),
-    vat: toJsonNumber(dec(r.vat)),
-    gross: toJsonNumber(dec(r.gross)),
+    base: Number(r.base),
+    vat: Number(r.vat),
+    gross: Number(r.gross),
   }));
 }
 
@@ -256,7 +258,7 @@ function isStorno(before: Doc[], after: Doc[]): boolean {
     const cur = now.get(old.id as number);
     if (!cur) return true;
     const samePlu = (cur.plu as TicketItem['plu']).code === (old.plu as TicketItem['plu']).code && (cur.plu as TicketItem['plu']).stockName === (old.plu as TicketItem['plu']).stockName;
-    return !samePlu || cur.type !== old.type || dec(cur.quantity as number).lt(dec(old.quantity as number));
+    return !samePlu || cur.type !== old.type || (cur.quantity as number) < (old.quantity as number);
   });
 }
 
@@ -287,6 +289,8 @@ export const tickets = defineResource({
     note: nullableText().default(null),
     items: z.array(itemSchema).max(1000).default([]),
   }),
+  // The schema above, without zod for the bodies registers send (fast-body.ts; zod still names what is wrong).
+  fastParse: (body) => fastTicketBody(body, { purchaseTypes: PURCHASE_TYPES, itemTypes: ITEM_TYPES }),
   answered: {
     customer: z.object({ id: z.string(), fullName: z.string(), cardSerialNumber: z.string().nullable(), discountRate: z.number() }).nullable(),
     items: z.array(itemAnswer),
@@ -358,6 +362,9 @@ export const tickets = defineResource({
     {
       table: 'ticket_items',
       fk: 'ticket_id',
+      // Its primary key beside ticket_id: an edit writes only the items that changed.
+      key: ['item_id'],
+
       rows: (d) => (d.items as Array<{ id: number; plu: { code: number; stockName: string } }>).map((i) => ({ item_id: i.id, plu_code: i.plu.code, plu_stock_name: i.plu.stockName })),
     },
   ],
@@ -452,7 +459,7 @@ export const tickets = defineResource({
       if (!copied && rateNow !== rateBefore && !(customer && rateNow === customer.discountRate) && !hasRight(caller, 'TicketSetDiscount')) {
         throw errors.missingRight('TicketSetDiscount');
       }
-      const { items, ownPrices, vatRates } = completeItems(ctx, body.items as ItemInput[]);
+      const { items, ownPrices, vatRates, cents } = completeItems(ctx, body.items as ItemInput[]);
       const itemsBefore = (existing?.items as Doc[] | undefined) ?? [];
       if (!moved && isStorno(itemsBefore, items)) requireRight(caller, 'Storno');
       if (!copied && itemDiscountChanged(itemsBefore, items)) requireRight(caller, 'TicketSetDiscount');
@@ -462,7 +469,7 @@ export const tickets = defineResource({
       if (!copied && ownPrices.some((p) => pricedBefore.get(p.id) !== p.amount) && !opensPrices(caller)) {
         requireRight(caller, 'TicketSetPrice');
       }
-      const total = ticketTotal(items.map((i) => dec((i.totalPrice as { amount: number }).amount)), rateNow);
+      const total = ticketTotalCents(cents, rateNow);
       requireInRange('totalPrice', total);
       // The same rule as the kitchen orders afterWrite makes: items added or a quantity raised.
       const ordered = orderDeltas(itemsBefore as unknown as TicketItem[], items as unknown as TicketItem[]).added.length > 0;
@@ -477,7 +484,7 @@ export const tickets = defineResource({
         closeDate: null,
         lastOrderDate: ordered ? now : ((existing?.lastOrderDate as string | null | undefined) ?? null),
         employee: existing?.employee ?? { userName: caller.userName, name: caller.name },
-        totalPrice: { amount: toJsonNumber(total), currencyLabel: (body.currencyLabel as string | null) ?? null },
+        totalPrice: { amount: centsToNumber(total), currencyLabel: (body.currencyLabel as string | null) ?? null },
         // VAT per rate of the plus as they are at this write (issue 21); the receipt prints the same split.
         vatBreakdown: vatRows(
           items.map((i, k) => ({ vatRate: vatRates[k], total: (i.totalPrice as { amount: number }).amount })),

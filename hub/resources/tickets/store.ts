@@ -62,50 +62,6 @@ export function finishJob(db: Db, jobId: string, state: 'Done' | 'Failed', resul
   ]);
 }
 
-export interface PluRow {
-  name: string;
-  unit_price: number | null;
-  type: string;
-  vat_rate: number | null;
-}
-
-/** What a ticket item takes from its plu. */
-export function pluForItem(db: Db, code: number, stockName: string): PluRow | undefined {
-  return rawSql.get<PluRow>(
-    db,
-    "SELECT name, json_extract(doc, '$.unitPrice.amount') AS unit_price, type, json_extract(doc, '$.vatInfo.rate') AS vat_rate FROM plus WHERE stock_name = ? AND code = ?",
-    [stockName, code],
-  );
-}
-
-/** A plu's VAT, for the receipt's lines. */
-export function pluVat(db: Db, code: number, stockName: string): { rate: number | null; category: number | null } | undefined {
-  return rawSql.get(db, "SELECT json_extract(doc, '$.vatInfo.rate') AS rate, json_extract(doc, '$.vatInfo.category') AS category FROM plus WHERE stock_name = ? AND code = ?", [
-    stockName,
-    code,
-  ]);
-}
-
-/** A plu's kitchen routing: its own order endpoints and its category. */
-export function pluOrderEndpoints(db: Db, code: number, stockName: string): { names: string[]; category: string | null } {
-  const row = rawSql.get<{ names: string | null; category: string | null }>(
-    db,
-    "SELECT json_extract(doc, '$.orderEndpointNames') AS names, category FROM plus WHERE stock_name = ? AND code = ?",
-    [stockName, code],
-  );
-  return { names: row?.names ? (JSON.parse(row.names) as string[]) : [], category: row?.category ?? null };
-}
-
-/** Active order endpoints by name → type, the categories routed to them and the endpoint they mirror, read once per write. */
-export function activeEndpointTypes(db: Db): Map<string, { type: string; categories: string[]; mirrorOf: string | null }> {
-  const rows = rawSql.all<{ name: string; type: string; categories: string | null; mirrorOf: string | null }>(
-    db,
-    "SELECT name, type, json_extract(doc, '$.categoryNames') AS categories, json_extract(doc, '$.mirrorOf') AS mirrorOf FROM order_endpoints WHERE is_active = 1",
-    [],
-  );
-  return new Map(rows.map((e) => [e.name, { type: e.type, categories: e.categories ? (JSON.parse(e.categories) as string[]) : [], mirrorOf: e.mirrorOf ?? null }]));
-}
-
 /** The customer holding a card. */
 export function customerIdOfCard(db: Db, serialNumber: string): string | undefined {
   return rawSql.get<{ id: string }>(db, 'SELECT customer_id AS id FROM customer_cards WHERE serial_number = ?', [serialNumber])?.id;
