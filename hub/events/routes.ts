@@ -104,12 +104,16 @@ function releaseWhenDurable(db: Db, seq: number, streams: Iterable<Stream>): voi
   );
 }
 
-/** The two readers of the change log, and `close()`, which ends every open stream (shutdown must not wait for them). */
+/**
+ * The two readers of the change log; `endStreams()` ends every open stream (their clients reconnect
+ * and resume), `close()` does so for good: the hub is stopping, and no stream or timer starts again.
+ */
 export interface EventStreams {
   /** A page of the log after `since` (0: from the start), at most `take` entries. */
   changes(query: { since?: number; take?: number }, res: Response): void;
   /** The stream from `since` (undefined: from now). */
   events(since: number | undefined, req: Request, res: Response): void;
+  endStreams(): void;
   close(): void;
 }
 
@@ -184,14 +188,18 @@ export function eventStreams(db: Db, sessionIsLive: (tokenHash: string) => boole
       stopTimersIfIdle();
     });
   };
+  const endStreams = () => {
+    for (const s of streams) s.end();
+    streams.clear();
+    stopTimersIfIdle();
+  };
   return {
     changes,
     events,
+    endStreams,
     close() {
       closed = true;
-      for (const s of streams) s.end();
-      streams.clear();
-      stopTimersIfIdle();
+      endStreams();
     },
   };
 }

@@ -109,7 +109,7 @@ describe.skipIf(!haveChromium)('the kitchen display in Chromium', () => {
     const [order] = await ordersOf(t.id);
     await card(page, order.id).waitFor();
     await context.setOffline(true);
-    hub.services.events.close();
+    hub.services.events.endStreams();
     await page.locator('[data-testid=conn]', { hasText: 'Offline' }).waitFor();
     await card(page, order.id).click();
     return { context, page, order };

@@ -122,7 +122,8 @@ export class Catalog {
     return {
       plu: (code, stockName) => {
         const plu = this.plu(code, stockName);
-        return plu ? { category: plu.category, vatRate: plu.vatRate } : undefined;
+        // unitPrice: the list price now, which the audit holds a sold price against (a price override).
+        return plu ? { category: plu.category, vatRate: plu.vatRate, unitPrice: plu.unitPrice } : undefined;
       },
       paymentType: (number) => {
         const type = this.paymentType(number);
