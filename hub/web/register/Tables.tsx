@@ -11,6 +11,7 @@ import { money } from '../shared/format';
 import { newTicketId, session } from './api';
 import type { Table, Zone } from './catalog';
 import { go, useNow } from './hooks';
+import { ShiftOffer } from './Shift';
 import { hasChanges, totalOf, type LocalTicket } from './tickets';
 import { till } from './till';
 import { Dialog } from './ui';
@@ -20,7 +21,7 @@ const t = messages({
   takeaway: { en: 'Takeaway', sk: 'So sebou', cs: 'S sebou' },
   tableByName: { en: 'Table…', sk: 'Stôl…', cs: 'Stůl…' },
   returns: { en: 'Returns', sk: 'Vrátenie', cs: 'Vrácení' },
-  day: { en: 'End of day', sk: 'Koniec dňa', cs: 'Konec dne' },
+  day: { en: 'Shift & end of day', sk: 'Zmena a uzávierka', cs: 'Směna a uzávěrka' },
   other: { en: 'Other tickets', sk: 'Ostatné účty', cs: 'Ostatní účty' },
   noOpen: { en: 'No open tickets. Tap a table, or start a quick sale.', sk: 'Žiadne otvorené účty. Ťuknite na stôl alebo začnite rýchly predaj.', cs: 'Žádné otevřené účty. Klepněte na stůl nebo začněte rychlý prodej.' },
   noPlan: { en: 'No floor plan yet: the manager lays out zones and tables on the manager’s page. Meanwhile type a table’s name.', sk: 'Zatiaľ bez plánu stolov: vedúci rozloží zóny a stoly na stránke vedúceho. Zatiaľ napíšte názov stola.', cs: 'Zatím bez plánku stolů: vedoucí rozmístí zóny a stoly na stránce vedoucího. Zatím napište název stolu.' },
@@ -158,6 +159,7 @@ export function Tables(): JSX.Element {
 
   return (
     <section class="floor" data-testid="tables">
+      <ShiftOffer />
       {zones.length > 0 && (
         <nav class="tabs" aria-label={t('zones')}>
           {zones.map((z) => (

@@ -13,7 +13,7 @@
  * - A probe of /api/health every few seconds finds a dead link (a Wi-Fi gone quiet) that a stream
  *   would not notice for minutes.
  */
-import type { Ticket } from '../shared/types';
+import type { Shift, Ticket } from '../shared/types';
 import { ApiError, call, hasRight, hubNow, NetworkError, newKey, onChange, session, type Session } from './api';
 import { EMPTY_CATALOG, fiscalDevice, keptCatalog, loadCatalog, type Catalog } from './catalog';
 import { idbAll, idbDelete, idbGet, idbPut } from './idb';
@@ -51,6 +51,9 @@ export class Till {
   readonly tickets = new Map<string, LocalTicket>();
   private jobs: Job[] = [];
   catalog: Catalog = EMPTY_CATALOG;
+  /** This register's open shift (its drawer since the float), or null; `shiftKnown` once the hub said. */
+  shift: Shift | null = null;
+  shiftKnown = false;
   /** When each open ticket last sent something to the kitchen (its newest order), by ticket id. */
   readonly lastOrderAt = new Map<string, number>();
   conn: Conn = 'connecting';
@@ -192,6 +195,8 @@ export class Till {
       if (k) this.queueFetch(this.pendingOrders, k);
     });
     for (const resource of CATALOG_RESOURCES) es.addEventListener(resource, () => this.queueCatalog());
+    // A shift opened, moved or closed (here, on the manager's page or by another tab of this register).
+    es.addEventListener('shifts', () => void this.refreshShift().catch(() => undefined));
     es.onerror = () => {
       if (this.es !== es) return;
       // CONNECTING: the browser tries again by itself; CLOSED (401, 410): start over.
@@ -222,7 +227,7 @@ export class Till {
   // ---- reading from the hub ----------------------------------------------------------------------
 
   private async reloadAll(): Promise<void> {
-    const [tickets, orders, catalog] = await Promise.all([this.listOpen(), this.listRecentOrders(), loadCatalog()]);
+    const [tickets, orders, catalog] = await Promise.all([this.listOpen(), this.listRecentOrders(), loadCatalog(), this.refreshShift()]);
     this.catalog = catalog;
     const open = new Set(tickets.map((t) => t.id));
     for (const t of tickets) this.applyServer(t);
@@ -364,6 +369,30 @@ export class Till {
   private put(t: LocalTicket): void {
     this.tickets.set(t.id, t);
     void idbPut('tickets', t).catch(() => undefined);
+    this.notify();
+  }
+
+  /** This register's open shift as the hub has it now, with its figures as of now. */
+  async refreshShift(): Promise<Shift | null> {
+    const deviceName = session()?.user.device.name;
+    if (!deviceName) return null;
+    try {
+      const r = await call<{ items: Shift[] }>('GET', `/api/shifts?deviceName=${q(deviceName)}&state=Open&$take=1`);
+      this.setShift(r.items[0] ?? null);
+    } catch (e) {
+      if (e instanceof NetworkError) throw e;
+      // A hub that keeps no shifts: the register counts the fiscal day's cash instead.
+      this.shift = null;
+      this.shiftKnown = false;
+      this.notify();
+    }
+    return this.shift;
+  }
+
+  /** The shift as the hub answered a write of it (opened, cash moved: open; closed: none open now). */
+  setShift(shift: Shift | null): void {
+    this.shift = shift?.state === 'Open' ? shift : null;
+    this.shiftKnown = true;
     this.notify();
   }
 
