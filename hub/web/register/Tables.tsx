@@ -52,9 +52,15 @@ function startTicket(draft: { name: string; location?: { tableName: string | nul
   go({ kind: 'ticket', id: ticket.id });
 }
 
+/**
+ * Minutes since the ticket last sent something to the kitchen (the hub's lastOrderDate), on the hub's
+ * clock; since it was opened when nothing was ordered yet, or when it was stored before the field
+ * existed. None for a ticket the hub has not seen yet.
+ */
 function minutesSince(t: LocalTicket, now: number): number | null {
-  const last = till.lastOrderAt.get(t.id) ?? (t.latest ? Date.parse(t.latest.openDate) : null);
-  return last === null ? null : Math.max(0, Math.floor((now - last) / 60_000));
+  if (!t.latest) return null;
+  const last = Date.parse(t.latest.lastOrderDate ?? t.latest.openDate);
+  return Number.isNaN(last) ? null : Math.max(0, Math.floor((now - last) / 60_000));
 }
 
 function waiterOf(t: LocalTicket): string {
