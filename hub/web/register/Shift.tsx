@@ -63,6 +63,7 @@ const t = messages({
   closeIt: { en: 'Close the shift with this count', sk: 'Uzavrieť zmenu s týmto stavom', cs: 'Uzavřít směnu s tímto stavem' },
   closedAt: { en: 'Shift closed at {time} · {name}', sk: 'Zmena uzavretá o {time} · {name}', cs: 'Směna uzavřena v {time} · {name}' },
   printing: { en: 'The shift report is printing.', sk: 'Prehľad zmeny sa tlačí.', cs: 'Přehled směny se tiskne.' },
+  nextShift: { en: 'The next shift', sk: 'Ďalšia zmena', cs: 'Další směna' },
 });
 
 const sales = (n: number) => plural(n, { one: { en: 'Sales (1 ticket)', sk: 'Tržba (1 účet)', cs: 'Tržba (1 účet)' }, few: { en: 'Sales ({n} tickets)', sk: 'Tržba ({n} účty)', cs: 'Tržba ({n} účty)' }, other: { en: 'Sales ({n} tickets)', sk: 'Tržba ({n} účtov)', cs: 'Tržba ({n} účtů)' } });
@@ -428,7 +429,7 @@ export function ShiftCard(): JSX.Element {
         </>
       ) : (
         <>
-          {!closed && <p>{t('noShift')}</p>}
+          {closed ? <h3>{t('nextShift')}</h3> : <p>{t('noShift')}</p>}
           {till.can('CashCount') ? <OpenShiftForm /> : <p class="muted">{t('needsCount')}</p>}
         </>
       )}
