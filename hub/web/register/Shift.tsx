@@ -12,7 +12,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { messages, parseDecimal, plural } from '../shared/i18n';
 import { money, time } from '../shared/format';
 import type { Shift } from '../shared/types';
-import { call, deviceSetting, hubNow, newKey } from './api';
+import { call, deviceSetting, hubNow, NetworkError, newKey } from './api';
 import { say } from './hooks';
 import { D, dec, num, sum } from './money';
 import { till } from './till';
@@ -75,7 +75,11 @@ const DENOMINATIONS = [500, 200, 100, 50, 20, 10, 5, 2, 1, 0.5, 0.2, 0.1, 0.05, 
 const typedAmount = (text: string) => parseDecimal(text);
 const validAmount = (n: number, positive: boolean) => Number.isFinite(n) && (positive ? n > 0 : n >= 0) && dec(n).decimalPlaces() <= 2;
 
-/** A write of the shift: its Idempotency-Key is kept until an answer comes, so a retry is the same write. */
+/**
+ * A write of the shift. Its Idempotency-Key is kept while the outcome is unknown (no answer came), so
+ * a retry is the same write and the hub does it once; any answer ends it (after a refusal the form
+ * may change, and a changed write under the same key would be refused as a reused key).
+ */
 function useWrite<B>(path: () => string): { busy: boolean; send: (body: B) => Promise<Shift | null> } {
   const [key, setKey] = useState(newKey);
   const [busy, setBusy] = useState(false);
@@ -90,6 +94,7 @@ function useWrite<B>(path: () => string): { busy: boolean; send: (body: B) => Pr
       setKey(newKey());
       return shift;
     } catch (e) {
+      if (!(e instanceof NetworkError)) setKey(newKey());
       say(failure(e), 'error');
       return null;
     } finally {
