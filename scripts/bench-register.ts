@@ -11,7 +11,7 @@ import { FakeClock } from '../hub/core/clock.js';
 import { startHub } from '../test/support/hub.js';
 import { expect2xx, restaurant } from '../test/tickets/fixture.js';
 import { ensureWebBuild } from '../test/web/build.js';
-import { chromiumAvailable, launchChromium } from '../test/support/chromium.js';
+import { chromiumAvailable, endChromium, launchChromium } from '../test/support/chromium.js';
 import { openTable, setUpWithPassword, WORDS, type RegisterTab } from '../test/support/register-page.js';
 import type { Browser, Page } from 'playwright-core';
 
@@ -119,6 +119,7 @@ async function main(): Promise<void> {
     for (const r of [head, ...rows]) say(r.map((c, i) => c.padEnd(widths[i])).join('  '));
   } finally {
     await browser.close();
+    await endChromium();
     await hub.close();
   }
 }

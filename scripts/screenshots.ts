@@ -16,7 +16,7 @@ import { FakeClock } from '../hub/core/clock.js';
 import { ADMIN_PASSWORD, startHub } from '../test/support/hub.js';
 import { expect2xx, item, register, restaurant } from '../test/tickets/fixture.js';
 import { ensureWebBuild } from '../test/web/build.js';
-import { chromiumAvailable, launchChromium } from '../test/support/chromium.js';
+import { chromiumAvailable, endChromium, launchChromium } from '../test/support/chromium.js';
 import { managerViews } from '../test/support/manager-views.js';
 import { registerTour } from './screenshots-register.js';
 
@@ -85,6 +85,7 @@ async function main(): Promise<void> {
     await registerTour(hub, browser, SHOTS, errors, say);
   } finally {
     await browser.close();
+    await endChromium();
     await hub.close();
   }
   if (errors.length) {

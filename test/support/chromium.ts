@@ -48,3 +48,13 @@ export async function closeOpenContexts(): Promise<void> {
   const browser = shared && (await shared.catch(() => undefined));
   if (browser?.isConnected()) await Promise.all(browser.contexts().map((c) => c.close().catch(() => undefined)));
 }
+
+/**
+ * Ends the shared browser for good: for a script (`npm run screenshots`, the register's bench), whose
+ * process would otherwise wait on the Chromium a test worker leaves to Playwright to end.
+ */
+export async function endChromium(): Promise<void> {
+  const browser = shared && (await shared.catch(() => undefined));
+  shared = undefined;
+  if (browser?.isConnected()) await browser.close();
+}

@@ -155,6 +155,28 @@ describe('Split (issue 29)', () => {
     expect(voids()).toBe(voidsBefore);
   });
 
+  it('moved items order nothing: a new ticket keeps the time they were ordered, a joined table the later of its own and theirs (lastOrderDate)', async () => {
+    const orderedAt = hub.clock.now().toISOString();
+    const a = await open(anna, '11');
+    hub.clock.advance(10 * 60_000);
+    const b = await open(anna, '12');
+    hub.clock.advance(5 * 60_000);
+    const [, part] = (await patch(anna, 'Split', { ids: [a.id], items: [{ id: 1, quantity: 0.5 }], target: { id: 'reg1-split-time-1', location: { tableName: '11' } } })).body;
+    expect(part.lastOrderDate).toBe(orderedAt);
+    expect((await stored(a.id)).lastOrderDate).toBe(orderedAt);
+    // Table 12 joins table 11: its items were ordered 10 minutes after table 11's.
+    const [joined] = (await patch(anna, 'Split', { ids: [b.id], items: [{ id: 1, quantity: 1 }], target: { id: a.id } })).body;
+    expect(joined.lastOrderDate).toBe(b.lastOrderDate);
+    expect(joined.lastOrderDate > orderedAt).toBe(true);
+    // A ticket stored before lastOrderDate existed: its items were ordered when it was opened.
+    const old = await open(anna, '13');
+    hub.db.$client.prepare(`UPDATE tickets SET doc = json_remove(doc, '$.lastOrderDate') WHERE id = ?`).run(old.id);
+    hub.clock.advance(60_000);
+    // (All of it moves: the emptied source is gone, the answer is the new ticket alone.)
+    const [fromOld] = (await patch(anna, 'Split', { ids: [old.id], items: [{ id: 1, quantity: 1 }], target: { id: 'reg1-split-time-2' } })).body;
+    expect([fromOld.id, fromOld.lastOrderDate]).toEqual(['reg1-split-time-2', old.openDate]);
+  });
+
   it("needs TicketUpdateAny for another's ticket and TicketCreate for a new one; refuses more than an item holds, all or nothing", async () => {
     const evas = await open(eva);
     const others = await patch(ben, 'Split', { ids: [evas.id], items: [{ id: 1, quantity: 1 }], target: { id: 'reg1-split-0002' } });

@@ -18,7 +18,7 @@ import type { ResourceService } from '../engine/service.js';
 import { orderEndpoints } from '../orderendpoints/resource.js';
 import { paymentTypeName, paymentTypes } from '../paymenttypes/resource.js';
 import { issuedReceiptOf } from './store.js';
-import { requireNotBusy, requireOpen, requireUpdateOf, type SplitMove } from './resource.js';
+import { lastOrderOf, requireNotBusy, requireOpen, requireUpdateOf, type SplitMove } from './resource.js';
 
 export const TICKET_ACTIONS = ['Handover', 'Takeover', 'Relocate', 'Split'] as const;
 export type Action = (typeof TICKET_ACTIONS)[number];
@@ -174,7 +174,7 @@ export class TicketActions {
       });
       const sourceItems = (source.doc.items as StoredItem[]).filter((i) => left.get(i.id)!.gt(0)).map((i) => itemBody(i, i.id, toJsonNumber(left.get(i.id)!)));
 
-      const move: SplitMove = { split: true };
+      const move: SplitMove = { split: true, lastOrderDate: lastOrderOf(source.doc) };
       const targetDoc = target
         ? ticketBody(target.doc, targetItems)
         : { ...ticketBody({ id: targetId, name: body.target.name ?? '', purchaseType: source.doc.purchaseType, location: body.target.location ?? null, discountRate: 0 }, targetItems) };

@@ -94,6 +94,23 @@ export interface ReturnStart {
  */
 export interface SplitMove {
   split: true;
+  /**
+   * When the moved items were last ordered: the source's lastOrderDate (its openDate when stored before
+   * the field existed). Moving them orders nothing, so "minutes since the last order" goes on from it.
+   */
+  lastOrderDate: string | null;
+}
+
+/** The later of two ISO 8601 instants (the hub writes them all as toISOString(): they sort as text); null when both are. */
+function latestOf(a: string | null, b: string | null): string | null {
+  if (a === null) return b;
+  if (b === null) return a;
+  return a > b ? a : b;
+}
+
+/** When a ticket last sent something to the kitchen; a ticket stored before lastOrderDate existed: its openDate. */
+export function lastOrderOf(ticket: Doc): string | null {
+  return ticket.lastOrderDate === undefined ? ((ticket.openDate as string | undefined) ?? null) : (ticket.lastOrderDate as string | null);
 }
 
 type CustomerRef = { id: string; fullName: string; cardSerialNumber: string | null; discountRate: number };
@@ -313,6 +330,7 @@ export const tickets = defineResource({
       .optional()
       .describe(
         'When a write last added items or raised a quantity (what sends orders to the kitchen): a table plan shows the minutes since. ' +
+          'Items moved by a Split order nothing: the ticket they join keeps the later of its own time and theirs. ' +
           'Null while nothing was ordered; absent on tickets stored before it existed (take openDate).',
       ),
     employee: z.object({ userName: z.string(), name: z.string() }),
@@ -482,7 +500,7 @@ export const tickets = defineResource({
         originDeviceName: existing?.originDeviceName ?? caller.device.name,
         openDate: existing?.openDate ?? now,
         closeDate: null,
-        lastOrderDate: ordered ? now : ((existing?.lastOrderDate as string | null | undefined) ?? null),
+        lastOrderDate: moved ? latestOf(existing ? lastOrderOf(existing) : null, (extra as SplitMove).lastOrderDate) : ordered ? now : ((existing?.lastOrderDate as string | null | undefined) ?? null),
         employee: existing?.employee ?? { userName: caller.userName, name: caller.name },
         totalPrice: { amount: centsToNumber(total), currencyLabel: (body.currencyLabel as string | null) ?? null },
         // VAT per rate of the plus as they are at this write (issue 21); the receipt prints the same split.

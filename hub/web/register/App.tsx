@@ -25,6 +25,7 @@ const t = messages({
   connecting: { en: 'Connecting…', sk: 'Pripájam…', cs: 'Připojuji…' },
   waiting: { en: '{n} waiting to send', sk: 'na odoslanie čaká {n}', cs: 'k odeslání čeká {n}' },
   switchUser: { en: 'Switch waiter or lock: {name}', sk: 'Zmeniť čašníka alebo zamknúť: {name}', cs: 'Změnit číšníka nebo zamknout: {name}' },
+  switch: { en: 'Switch', sk: 'Zmeniť', cs: 'Změnit' },
   offlineHint: { en: 'The hub cannot be reached. Keep taking orders: they are kept here and sent when it is back. Paying waits for the hub.', sk: 'Hub je nedostupný. Objednávky prijímajte ďalej: ostávajú tu a odošlú sa, keď bude späť. Platba počká na hub.', cs: 'Hub je nedostupný. Objednávky přijímejte dál: zůstávají tady a odešlou se, až bude zpět. Platba počká na hub.' },
 });
 
@@ -70,8 +71,14 @@ function TopBar(): JSX.Element {
           </span>
         )}
       </span>
-      <button type="button" class="user-button" onClick={() => setLocked(true)} aria-label={t('switchUser', { name: s.user.name || s.user.userName })} data-testid="user">
-        {s.user.name || s.user.userName}
+      <button type="button" class="user-button" onClick={() => setLocked(true)} aria-label={t('switchUser', { name: s.user.name || s.user.userName })}>
+        <span class="user-name" data-testid="user">
+          {s.user.name || s.user.userName}
+        </span>
+        {/* Says what the tap does: the next waiter taps their name on the lock screen. */}
+        <span class="switch-hint" aria-hidden="true">
+          {t('switch')}
+        </span>
       </button>
     </header>
   );

@@ -1,7 +1,8 @@
 /**
- * The end of the day at the register: the X report (the day so far) and the Z report (closes the
- * fiscal day), with the right FiscalReport, on this register's fiscal device; and the cash count —
- * the drawer counted against what it should hold (POST /api/cashcounts, right CashCount).
+ * The end of the day (and of a shift) at the register: the shift — its drawer, cash in and out, the
+ * close with the count (Shift.tsx, /api/shifts); the X report (the day so far) and the Z report (closes
+ * the fiscal day), with the right FiscalReport, on this register's fiscal device; and, in a shop that
+ * keeps no shift open, the cash count against the fiscal day (POST /api/cashcounts, right CashCount).
  */
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
@@ -9,11 +10,12 @@ import { messages, parseDecimal } from '../shared/i18n';
 import { money } from '../shared/format';
 import { call, deviceSetting, newKey } from './api';
 import { go, say } from './hooks';
+import { ShiftCard } from './Shift';
 import { till } from './till';
 import { Dialog, failure } from './ui';
 
 const t = messages({
-  title: { en: 'End of day', sk: 'Koniec dňa', cs: 'Konec dne' },
+  title: { en: 'Shift & end of day', sk: 'Zmena a uzávierka', cs: 'Směna a uzávěrka' },
   back: { en: 'Tables', sk: 'Stoly', cs: 'Stoly' },
   fiscal: { en: 'Fiscal printer {name}', sk: 'Fiškálna tlačiareň {name}', cs: 'Fiskální tiskárna {name}' },
   noFiscal: { en: 'This register has no fiscal printer set (device setting DefaultFiscalName).', sk: 'Táto pokladňa nemá nastavenú fiškálnu tlačiareň (nastavenie zariadenia DefaultFiscalName).', cs: 'Tato pokladna nemá nastavenou fiskální tiskárnu (nastavení zařízení DefaultFiscalName).' },
@@ -24,7 +26,7 @@ const t = messages({
   printing: { en: 'Printing…', sk: 'Tlačím…', cs: 'Tisknu…' },
   result: { en: '{kind} report {number}: {receipts} receipts, {total}', sk: '{kind} správa č. {number}: dokladov {receipts}, {total}', cs: '{kind} zpráva č. {number}: dokladů {receipts}, {total}' },
   needsReport: { en: 'Reports need the right FiscalReport.', sk: 'Správy potrebujú právo FiscalReport.', cs: 'Zprávy potřebují právo FiscalReport.' },
-  count: { en: 'Cash count', sk: 'Počítanie hotovosti', cs: 'Počítání hotovosti' },
+  count: { en: 'Cash count of the fiscal day', sk: 'Počítanie hotovosti za fiškálny deň', cs: 'Počítání hotovosti za fiskální den' },
   float: { en: 'Cash in the drawer at the start (float)', sk: 'Hotovosť v zásuvke na začiatku', cs: 'Hotovost v zásuvce na začátku' },
   counted: { en: 'Cash counted now', sk: 'Spočítaná hotovosť', cs: 'Spočítaná hotovost' },
   record: { en: 'Record the count', sk: 'Zaznamenať', cs: 'Zaznamenat' },
@@ -32,7 +34,7 @@ const t = messages({
   countedWas: { en: 'Counted {amount}', sk: 'Spočítané {amount}', cs: 'Spočítáno {amount}' },
   difference: { en: 'Difference {amount}', sk: 'Rozdiel {amount}', cs: 'Rozdíl {amount}' },
   needsCount: { en: 'Recording a cash count needs the right CashCount.', sk: 'Zaznamenanie hotovosti potrebuje právo CashCount.', cs: 'Zaznamenání hotovosti potřebuje právo CashCount.' },
-  perDay: { en: 'Counted against the fiscal day (since the last Z report).', sk: 'Počíta sa voči fiškálnemu dňu (od poslednej Z správy).', cs: 'Počítá se vůči fiskálnímu dni (od poslední Z zprávy).' },
+  perDay: { en: 'Without a shift: the drawer counted against the fiscal day (since the last Z report).', sk: 'Bez zmeny: hotovosť sa počíta voči fiškálnemu dňu (od poslednej Z správy).', cs: 'Bez směny: hotovost se počítá vůči fiskálnímu dni (od poslední Z zprávy).' },
   needsHub: { en: 'Reports and counts need the hub.', sk: 'Správy a počítanie potrebujú hub.', cs: 'Zprávy a počítání potřebují hub.' },
 });
 
@@ -94,31 +96,37 @@ export function Day(): JSX.Element {
         <h2>{t('title')}</h2>
       </header>
       {!online && <p class="warning">{t('needsHub')}</p>}
-      {!fiscalName ? (
-        <p class="warning">{t('noFiscal')}</p>
-      ) : (
-        <div class="day-grid">
-          <div class="card">
-            <h3>{t('fiscal', { name: fiscalName })}</h3>
-            {till.can('FiscalReport') ? (
-              <div class="stack">
-                <button type="button" class="big" disabled={!!busy || !online} onClick={() => void run('x')} data-testid="x-report">
-                  {busy === 'x' ? t('printing') : t('x')}
-                </button>
-                <button type="button" class="big danger" disabled={!!busy || !online} onClick={() => setAskZ(true)} data-testid="z-report">
-                  {busy === 'z' ? t('printing') : t('z')}
-                </button>
-              </div>
-            ) : (
-              <p class="muted">{t('needsReport')}</p>
-            )}
-            {report && (
-              <p class="lead" data-testid="report-result">
-                {t('result', { kind: report.kind, number: report.number, receipts: report.receipts, total: money(Number(report.total)) })}
-              </p>
-            )}
-          </div>
-          <div class="card">
+      <div class="day-grid">
+        <ShiftCard />
+        <div class="card">
+          {!fiscalName ? (
+            <p class="warning">{t('noFiscal')}</p>
+          ) : (
+            <>
+              <h3>{t('fiscal', { name: fiscalName })}</h3>
+              {till.can('FiscalReport') ? (
+                <div class="stack">
+                  <button type="button" class="big" disabled={!!busy || !online} onClick={() => void run('x')} data-testid="x-report">
+                    {busy === 'x' ? t('printing') : t('x')}
+                  </button>
+                  <button type="button" class="big danger" disabled={!!busy || !online} onClick={() => setAskZ(true)} data-testid="z-report">
+                    {busy === 'z' ? t('printing') : t('z')}
+                  </button>
+                </div>
+              ) : (
+                <p class="muted">{t('needsReport')}</p>
+              )}
+              {report && (
+                <p class="lead" data-testid="report-result">
+                  {t('result', { kind: report.kind, number: report.number, receipts: report.receipts, total: money(Number(report.total)) })}
+                </p>
+              )}
+            </>
+          )}
+        </div>
+        {/* A shift's close is its count: the fiscal day's count is for a shop that keeps no shift open. */}
+        {fiscalName && !till.shift && (
+          <div class="card" data-testid="day-count">
             <h3>{t('count')}</h3>
             <p class="muted">{t('perDay')}</p>
             {till.can('CashCount') ? (
@@ -152,8 +160,8 @@ export function Day(): JSX.Element {
               </div>
             )}
           </div>
-        </div>
-      )}
+        )}
+      </div>
       {askZ && (
         <Dialog title={t('z')} onClose={() => setAskZ(false)}>
           <p>{t('zSure')}</p>

@@ -16,7 +16,8 @@ const t = messages({
   who: { en: 'Who is working?', sk: 'Kto pracuje?', cs: 'Kdo pracuje?' },
   locked: { en: 'Locked — tap your name', sk: 'Zamknuté — ťuknite na svoje meno', cs: 'Zamčeno — klepněte na své jméno' },
   lockedPassword: { en: 'Locked — log in to go on', sk: 'Zamknuté — prihláste sa a pokračujte', cs: 'Zamčeno — přihlaste se a pokračujte' },
-  pinFor: { en: 'PIN for {name}', sk: 'PIN pre {name}', cs: 'PIN pro {name}' },
+  // The name stays as it is (Slovak and Czech would decline it after "pre"/"pro").
+  pinFor: { en: '{name}: your PIN', sk: '{name}: zadajte PIN', cs: '{name}: zadejte PIN' },
   ok: { en: 'OK', sk: 'OK', cs: 'OK' },
   usePassword: { en: 'Use the password instead', sk: 'Radšej heslom', cs: 'Raději heslem' },
   other: { en: 'Someone else', sk: 'Niekto iný', cs: 'Někdo jiný' },

@@ -329,17 +329,22 @@ export function Pay({ id }: { id: string }): JSX.Element {
         </div>
       </div>
       <div class="pay-foot">
-        <label class="check">
-          <input type="checkbox" checked={print} onChange={(e) => setPrint(e.currentTarget.checked)} />
-          <span>{t('print')}</span>
-        </label>
-        <label class="field grow">
-          <span>{t('email')}</span>
-          <input type="email" value={email} onInput={(e) => setEmail(e.currentTarget.value)} autoComplete="off" />
-        </label>
-        <button type="button" class="primary big" disabled={!covered || busy || payments.length === 0} onClick={() => void closeNow(null)} data-testid="close">
-          {busy ? t('closing') : refund ? t('closeRefund') : t('close')}
-        </button>
+        <div class="pay-receipt">
+          <label class="check">
+            <input type="checkbox" checked={print} onChange={(e) => setPrint(e.currentTarget.checked)} />
+            <span>{t('print')}</span>
+          </label>
+          <label class="field grow">
+            <span>{t('email')}</span>
+            <input type="email" value={email} onInput={(e) => setEmail(e.currentTarget.value)} autoComplete="off" />
+          </label>
+        </div>
+        {/* Its own box: on a phone it stays at the foot of the screen while the payment types scroll. */}
+        <div class="pay-go">
+          <button type="button" class="primary big" disabled={!covered || busy || payments.length === 0} onClick={() => void closeNow(null)} data-testid="close">
+            {busy ? t('closing') : refund ? t('closeRefund') : t('close')}
+          </button>
+        </div>
       </div>
       {error && (
         <p class="error" role="alert" data-testid="pay-error">

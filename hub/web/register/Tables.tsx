@@ -11,6 +11,7 @@ import { money } from '../shared/format';
 import { newTicketId, session } from './api';
 import type { Table, Zone } from './catalog';
 import { go, useNow } from './hooks';
+import { ShiftOffer } from './Shift';
 import { hasChanges, totalOf, type LocalTicket } from './tickets';
 import { till } from './till';
 import { Dialog } from './ui';
@@ -20,7 +21,7 @@ const t = messages({
   takeaway: { en: 'Takeaway', sk: 'So sebou', cs: 'S sebou' },
   tableByName: { en: 'Table…', sk: 'Stôl…', cs: 'Stůl…' },
   returns: { en: 'Returns', sk: 'Vrátenie', cs: 'Vrácení' },
-  day: { en: 'End of day', sk: 'Koniec dňa', cs: 'Konec dne' },
+  day: { en: 'Shift & end of day', sk: 'Zmena a uzávierka', cs: 'Směna a uzávěrka' },
   other: { en: 'Other tickets', sk: 'Ostatné účty', cs: 'Ostatní účty' },
   noOpen: { en: 'No open tickets. Tap a table, or start a quick sale.', sk: 'Žiadne otvorené účty. Ťuknite na stôl alebo začnite rýchly predaj.', cs: 'Žádné otevřené účty. Klepněte na stůl nebo začněte rychlý prodej.' },
   noPlan: { en: 'No floor plan yet: the manager lays out zones and tables on the manager’s page. Meanwhile type a table’s name.', sk: 'Zatiaľ bez plánu stolov: vedúci rozloží zóny a stoly na stránke vedúceho. Zatiaľ napíšte názov stola.', cs: 'Zatím bez plánku stolů: vedoucí rozmístí zóny a stoly na stránce vedoucího. Zatím napište název stolu.' },
@@ -51,9 +52,15 @@ function startTicket(draft: { name: string; location?: { tableName: string | nul
   go({ kind: 'ticket', id: ticket.id });
 }
 
+/**
+ * Minutes since the ticket last sent something to the kitchen (the hub's lastOrderDate), on the hub's
+ * clock; since it was opened when nothing was ordered yet, or when it was stored before the field
+ * existed. None for a ticket the hub has not seen yet.
+ */
 function minutesSince(t: LocalTicket, now: number): number | null {
-  const last = till.lastOrderAt.get(t.id) ?? (t.latest ? Date.parse(t.latest.openDate) : null);
-  return last === null ? null : Math.max(0, Math.floor((now - last) / 60_000));
+  if (!t.latest) return null;
+  const last = Date.parse(t.latest.lastOrderDate ?? t.latest.openDate);
+  return Number.isNaN(last) ? null : Math.max(0, Math.floor((now - last) / 60_000));
 }
 
 function waiterOf(t: LocalTicket): string {
@@ -158,6 +165,7 @@ export function Tables(): JSX.Element {
 
   return (
     <section class="floor" data-testid="tables">
+      <ShiftOffer />
       {zones.length > 0 && (
         <nav class="tabs" aria-label={t('zones')}>
           {zones.map((z) => (

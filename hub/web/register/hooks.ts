@@ -4,7 +4,7 @@
  * component when the till, the session or the clock moves.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { device, onChange, session, type Pairing, type Session } from './api';
+import { device, hubNow, onChange, session, type Pairing, type Session } from './api';
 import { till } from './till';
 
 export type View =
@@ -53,14 +53,17 @@ export function useDevice(): Pairing | null {
   return d;
 }
 
-/** Date.now() every `ms` (minutes since the last order move without anything else changing). */
+/**
+ * The hub's time now (hubNow: this device's clock may be minutes off), rendered again every `ms` so
+ * minutes since the last order move without anything else changing.
+ */
 export function useNow(ms = 15_000): number {
-  const [now, setNow] = useState(Date.now());
+  const [, tick] = useState(0);
   useEffect(() => {
-    const t = setInterval(() => setNow(Date.now()), ms);
+    const t = setInterval(() => tick((n) => n + 1), ms);
     return () => clearInterval(t);
   }, [ms]);
-  return now;
+  return hubNow();
 }
 
 // ---- passing messages ------------------------------------------------------------------------------

@@ -13,8 +13,8 @@
  * - A probe of /api/health every few seconds finds a dead link (a Wi-Fi gone quiet) that a stream
  *   would not notice for minutes.
  */
-import type { Ticket } from '../shared/types';
-import { ApiError, call, hasRight, hubNow, NetworkError, newKey, onChange, session, type Session } from './api';
+import type { Shift, Ticket } from '../shared/types';
+import { ApiError, call, hasRight, NetworkError, newKey, onChange, session, type Session } from './api';
 import { EMPTY_CATALOG, fiscalDevice, keptCatalog, loadCatalog, type Catalog } from './catalog';
 import { idbAll, idbDelete, idbGet, idbPut } from './idb';
 import { draftFrom, fromServer, hasChanges, nextLineId, rebase, carryOver, toWire, type Draft, type Line, type LocalTicket, type Location } from './tickets';
@@ -51,8 +51,9 @@ export class Till {
   readonly tickets = new Map<string, LocalTicket>();
   private jobs: Job[] = [];
   catalog: Catalog = EMPTY_CATALOG;
-  /** When each open ticket last sent something to the kitchen (its newest order), by ticket id. */
-  readonly lastOrderAt = new Map<string, number>();
+  /** This register's open shift (its drawer since the float), or null; `shiftKnown` once the hub said. */
+  shift: Shift | null = null;
+  shiftKnown = false;
   conn: Conn = 'connecting';
   /** Set once the kept state is read from IndexedDB. */
   ready = false;
@@ -65,7 +66,6 @@ export class Till {
   private fetchTimer: ReturnType<typeof setTimeout> | undefined;
   private catalogTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly pendingTickets = new Set<string>();
-  private readonly pendingOrders = new Set<string>();
   private draining = false;
   private wake: (() => void) | undefined;
   private stopped = true;
@@ -185,13 +185,11 @@ export class Till {
     };
     es.addEventListener('tickets', (ev) => {
       const k = key(ev);
-      if (k) this.queueFetch(this.pendingTickets, k);
-    });
-    es.addEventListener('orders', (ev) => {
-      const k = key(ev);
-      if (k) this.queueFetch(this.pendingOrders, k);
+      if (k) this.queueFetch(k);
     });
     for (const resource of CATALOG_RESOURCES) es.addEventListener(resource, () => this.queueCatalog());
+    // A shift opened, moved or closed (here, on the manager's page or by another tab of this register).
+    es.addEventListener('shifts', () => void this.refreshShift().catch(() => undefined));
     es.onerror = () => {
       if (this.es !== es) return;
       // CONNECTING: the browser tries again by itself; CLOSED (401, 410): start over.
@@ -222,7 +220,7 @@ export class Till {
   // ---- reading from the hub ----------------------------------------------------------------------
 
   private async reloadAll(): Promise<void> {
-    const [tickets, orders, catalog] = await Promise.all([this.listOpen(), this.listRecentOrders(), loadCatalog()]);
+    const [tickets, catalog] = await Promise.all([this.listOpen(), loadCatalog(), this.refreshShift()]);
     this.catalog = catalog;
     const open = new Set(tickets.map((t) => t.id));
     for (const t of tickets) this.applyServer(t);
@@ -236,7 +234,6 @@ export class Till {
         else this.forget(t.id, true);
       }
     }
-    for (const o of orders) this.noteOrder(o);
     this.loaded = true;
     this.notify();
   }
@@ -250,12 +247,6 @@ export class Till {
     }
   }
 
-  private async listRecentOrders(): Promise<Array<{ ticketId: string; createdAt: string }>> {
-    const since = new Date(hubNow() - 24 * 3600_000).toISOString();
-    const r = await call<{ items: Array<{ ticketId: string; createdAt: string }> }>('GET', `/api/orders?kind=New&createdAt=${q('ge:' + since)}&$sort=-createdAt&$take=1000`);
-    return r.items;
-  }
-
   private async fetchTickets(ids: string[]): Promise<Ticket[]> {
     const out: Ticket[] = [];
     for (let i = 0; i < ids.length; i += 100) {
@@ -265,34 +256,20 @@ export class Till {
     return out;
   }
 
-  private noteOrder(o: { ticketId: string; createdAt: string }): void {
-    const at = Date.parse(o.createdAt);
-    if (at > (this.lastOrderAt.get(o.ticketId) ?? 0)) this.lastOrderAt.set(o.ticketId, at);
-  }
-
-  private queueFetch(set: Set<string>, id: string): void {
-    set.add(id);
+  private queueFetch(id: string): void {
+    this.pendingTickets.add(id);
     this.fetchTimer ??= setTimeout(() => void this.fetchQueued(), 40);
   }
 
   private async fetchQueued(): Promise<void> {
     this.fetchTimer = undefined;
     const tickets = [...this.pendingTickets];
-    const orders = [...this.pendingOrders];
     this.pendingTickets.clear();
-    this.pendingOrders.clear();
     try {
-      if (tickets.length) {
-        const found = await this.fetchTickets(tickets);
-        for (const t of found) this.applyServer(t);
-        // Listed in the log, not found now: deleted (or moved out of what this user reads).
-        for (const id of tickets) if (!found.some((t) => t.id === id)) this.forget(id, true);
-      }
-      for (let i = 0; i < orders.length; i += 100) {
-        const chunk = orders.slice(i, i + 100);
-        const r = await call<{ items: Array<{ ticketId: string; createdAt: string; kind: string }> }>('GET', `/api/orders?id=${q(inList(chunk))}&$take=1000`);
-        for (const o of r.items) if (o.kind === 'New') this.noteOrder(o);
-      }
+      const found = await this.fetchTickets(tickets);
+      for (const t of found) this.applyServer(t);
+      // Listed in the log, not found now: deleted (or moved out of what this user reads).
+      for (const id of tickets) if (!found.some((t) => t.id === id)) this.forget(id, true);
       this.notify();
     } catch {
       // The next reconnect reloads everything, which holds these too.
@@ -356,7 +333,6 @@ export class Till {
     }
     if (!t.base && !deleted) return;
     this.tickets.delete(id);
-    this.lastOrderAt.delete(id);
     void idbDelete('tickets', id).catch(() => undefined);
     this.notify();
   }
@@ -364,6 +340,30 @@ export class Till {
   private put(t: LocalTicket): void {
     this.tickets.set(t.id, t);
     void idbPut('tickets', t).catch(() => undefined);
+    this.notify();
+  }
+
+  /** This register's open shift as the hub has it now, with its figures as of now. */
+  async refreshShift(): Promise<Shift | null> {
+    const deviceName = session()?.user.device.name;
+    if (!deviceName) return null;
+    try {
+      const r = await call<{ items: Shift[] }>('GET', `/api/shifts?deviceName=${q(deviceName)}&state=Open&$take=1`);
+      this.setShift(r.items[0] ?? null);
+    } catch (e) {
+      if (e instanceof NetworkError) throw e;
+      // A hub that keeps no shifts: the register counts the fiscal day's cash instead.
+      this.shift = null;
+      this.shiftKnown = false;
+      this.notify();
+    }
+    return this.shift;
+  }
+
+  /** The shift as the hub answered a write of it (opened, cash moved: open; closed: none open now). */
+  setShift(shift: Shift | null): void {
+    this.shift = shift?.state === 'Open' ? shift : null;
+    this.shiftKnown = true;
     this.notify();
   }
 
@@ -662,7 +662,6 @@ export class Till {
     await idbDelete('kv', `close:${id}`).catch(() => undefined);
     this.jobs = this.jobs.filter((j) => j.ticketId !== id);
     this.tickets.delete(id);
-    this.lastOrderAt.delete(id);
     void idbDelete('tickets', id).catch(() => undefined);
     this.notify();
     return closed;

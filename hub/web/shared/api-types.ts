@@ -2796,7 +2796,7 @@ export interface components {
             readonly originDeviceName: string;
             readonly openDate: string;
             readonly closeDate: string | null;
-            /** @description When a write last added items or raised a quantity (what sends orders to the kitchen): a table plan shows the minutes since. Null while nothing was ordered; absent on tickets stored before it existed (take openDate). */
+            /** @description When a write last added items or raised a quantity (what sends orders to the kitchen): a table plan shows the minutes since. Items moved by a Split order nothing: the ticket they join keeps the later of its own time and theirs. Null while nothing was ordered; absent on tickets stored before it existed (take openDate). */
             readonly lastOrderDate: string | null;
             readonly employee: {
                 userName: string;

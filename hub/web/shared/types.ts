@@ -34,6 +34,9 @@ export type HubUser = Schemas['User'];
 export type Numbering = Schemas['StockTransferNumbering'];
 /** A zone of the floor plan with its tables (issue 29). */
 export type Zone = Schemas['Zone'];
+/** A register's cash drawer session: its float, what it took, cash put in and taken out, its closing count. */
+export type Shift = Schemas['Shift'];
+export type CashMovement = Shift['movements'][number];
 export type Health = Schemas['Health'];
 /** A change-log entry, as GET /api/changes lists it and GET /api/events streams it. */
 export type Change = Schemas['Change'];
