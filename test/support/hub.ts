@@ -134,6 +134,21 @@ export async function startHub(
       if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
-  hub.adminToken = await login('admin', ADMIN_PASSWORD, 'BackOffice');
+  hub.adminToken = await firstLogin(() => login('admin', ADMIN_PASSWORD, 'BackOffice'));
   return hub;
+}
+
+/**
+ * The first request to a hub started again on the port of one that just closed (a restart where a
+ * page expects it) can meet the client's pooled socket to the old server, which that server closed:
+ * undici says "other side closed" before anything reached the new hub. That one login is tried again.
+ */
+async function firstLogin(login: () => Promise<string>): Promise<string> {
+  try {
+    return await login();
+  } catch (e) {
+    const cause = (e as { cause?: { code?: string } }).cause;
+    if (!(e instanceof TypeError) || cause?.code !== 'UND_ERR_SOCKET') throw e;
+    return login();
+  }
 }
