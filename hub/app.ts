@@ -23,16 +23,17 @@ import { answersWhenDurable } from './http/durable.js';
 import type { Logger } from './core/log.js';
 import { documentJson } from './openapi.js';
 import { kdsPage, posPage, securityHeaders, webPage } from './http/pages.js';
-import type { EngineContext } from './resources/engine/define.js';
-import { resourceRouter } from './resources/engine/routes.js';
-import { ResourceService } from './resources/engine/service.js';
-import { useCollation } from './resources/engine/repo.js';
-import { RESOURCES } from './resources/index.js';
+import type { EngineContext } from './engine/define.js';
+import { resourceRouter } from './engine/routes.js';
+import { ResourceService } from './engine/service.js';
+import { useCollation } from './engine/repo.js';
+import { RESOURCES } from './resources.js';
 import { TicketActions } from './resources/tickets/actions.js';
 import { TicketReturns } from './resources/tickets/returns.js';
 import { TicketCloser } from './resources/tickets/close.js';
 import { FiscalDevices } from './resources/fiscaldevices/devices.js';
 import { FiscalMonitor } from './resources/fiscaldevices/monitor.js';
+import { fiscalDeviceConfig } from './resources/fiscaldevices/store.js';
 import type { FiscalRegistry } from '../drivers/fiscal/registry.js';
 import { join } from 'node:path';
 import { BackupService } from './backups/service.js';
@@ -40,11 +41,12 @@ import { rateLimit } from './http/rate-limit.js';
 import { PrintService, type PrintingOptions } from './printing/service.js';
 import { buildMail, type MailConfig, type MailServices } from './mail/index.js';
 import { SegmentRouter } from './http/segments.js';
-import { receiptEmails } from './resources/receipts/resource.js';
+import { receiptEmails } from './mail/resource.js';
 import { KdsService } from './kds/service.js';
 import { Reports } from './reports/service.js';
 import { RegistersService } from './registers/service.js';
 import { ShiftActions } from './resources/shifts/service.js';
+import { kitchenOrders } from './resources/orders/prints.js';
 
 export interface AppDeps {
   db: Db;
@@ -84,7 +86,7 @@ export function buildServices(deps: AppDeps): Services {
   const auth = new AuthService(ctx, deps.config.tokenTtlMs, resources.users);
   const fiscal = new FiscalDevices(deps.db, deps.drivers.fiscal);
   const services: Omit<Services, 'fiscalMonitor' | 'kds' | 'registers'> = {
-    reports: new Reports(deps.db, deps.config.timeZone),
+    reports: new Reports(deps.db, deps.config.timeZone, (name) => fiscalDeviceConfig(deps.db, name) !== undefined),
     shifts: new ShiftActions(ctx, resources.shifts, resources.cashcounts),
     resources,
     auth,
@@ -100,7 +102,7 @@ export function buildServices(deps: AppDeps): Services {
     ),
     backups: new BackupService(deps, join(deps.config.dataDir, 'backups'), deps.config.backupKeep ?? 14, deps.config.dataDir),
     metrics: new Metrics(),
-    printing: new PrintService({ db: deps.db, clock: deps.clock, log: deps.log, timeZone: deps.config.timeZone, language: deps.config.locale }, deps.drivers.printing),
+    printing: new PrintService({ db: deps.db, clock: deps.clock, log: deps.log, timeZone: deps.config.timeZone, language: deps.config.locale, orders: kitchenOrders }, deps.drivers.printing),
     mail,
   };
   const monitor = new FiscalMonitor({

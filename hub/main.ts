@@ -20,7 +20,7 @@ import { hubId, mdnsHostName } from './core/identity.js';
 import { claim } from './core/pidfile.js';
 import { answerClientErrors } from './http/client-errors.js';
 import { grantNewRights } from './rights-upgrade.js';
-import { compact, keepDocsInLog, RETENTION_MS } from './events/store.js';
+import { compact, keepDocsInLog, RETENTION_MS } from './engine/change-log.js';
 import type { Chain } from './chain/index.js';
 import { Announcement, lanAddress } from '../drivers/mdns.js';
 

@@ -6,8 +6,9 @@
 import type { NextFunction, Request, Response } from 'express';
 import { z } from 'zod';
 import { durableCommits, type Db } from '../db/client.js';
-import { lastSeq } from './events/store.js';
-import { fiscalDeviceList, readFiscalStatus } from './resources/fiscaldevices/store.js';
+import { lastSeq } from './engine/change-log.js';
+import { readFiscalStatus } from './core/fiscal-status.js';
+import { fiscalDeviceList } from './resources/fiscaldevices/store.js';
 import { endpointRows, openJobCounts } from './printing/store.js';
 import { openTicketCount } from './resources/tickets/store.js';
 import { ERR } from './http/api-docs.js';

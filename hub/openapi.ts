@@ -11,9 +11,9 @@ import { bodyErrors, ERR, ETAG, idempotencyHeader, JSON_TYPE, LOCATION, problemD
 import { ErrorCode } from './http/errors.js';
 import type { FilterSpec } from './http/ndata.js';
 import { devices } from './resources/devices/resource.js';
-import type { ResourceDef, WriteVerb } from './resources/engine/define.js';
-import { DEFAULT_TAKE, MAX_TAKE } from './resources/engine/list-query.js';
-import { RESOURCES } from './resources/index.js';
+import type { ResourceDef, WriteVerb } from './engine/define.js';
+import { DEFAULT_TAKE, MAX_TAKE } from './engine/list-query.js';
+import { RESOURCES } from './resources.js';
 import { ROUTES } from './routes.js';
 import type { RouteSpec } from './http/route.js';
 import { listQuerySchema, modelsOf, registerRoute, xRights } from './http/route-docs.js';

@@ -6,7 +6,7 @@
 import { inTransaction, type Db } from '../db/client.js';
 import { RIGHTS } from './http/rights.js';
 import type { Clock } from './core/clock.js';
-import { putStored } from './resources/engine/repo.js';
+import { putStored } from './engine/repo.js';
 import { users } from './resources/users/resource.js';
 import { allStoredUsers } from './resources/users/store.js';
 import { getMeta, setMeta, setMetaOnce } from './core/meta-store.js';

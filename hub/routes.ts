@@ -11,7 +11,7 @@ import type { RouteSpec } from './http/route.js';
 import { requireRight, type Caller } from './http/caller.js';
 import { ticketRoutes } from './resources/tickets/routes.js';
 import { fiscalDeviceRoutes } from './resources/fiscaldevices/routes.js';
-import { receiptRoutes } from './resources/receipts/routes.js';
+import { receiptRoutes } from './mail/routes.js';
 import { authRoutes } from './resources/auth/routes.js';
 import { tokenFromHeader, type AuthService } from './resources/auth/service.js';
 import { kdsPairRoutes, kdsRoutes } from './kds/routes.js';

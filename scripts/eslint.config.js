@@ -103,7 +103,7 @@ function roomsRule() {
  * and in tools (scripts, tests).
  */
 function layering() {
-  const STORE = ['hub/**/store.ts', 'hub/**/repo.ts', 'hub/**/*-store.ts', 'hub/resources/engine/**', 'hub/hq/migrations.ts'];
+  const STORE = ['hub/**/store.ts', 'hub/**/repo.ts', 'hub/**/*-store.ts', 'hub/engine/**', 'hub/hq/migrations.ts'];
   const sqlBans = {
     paths: [
       { name: 'drizzle-orm', importNames: ['sql'], message: 'SQL lives in store modules (store.ts, repo.ts, *-store.ts): call one.' },

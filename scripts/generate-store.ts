@@ -19,7 +19,7 @@ import { systemClock } from '../hub/core/clock.js';
 import { createLogger } from '../hub/core/log.js';
 import { dec, toJsonNumber } from '../hub/core/money.js';
 import { tickets as ticketDef } from '../hub/resources/tickets/resource.js';
-import { rowColumns } from '../hub/resources/engine/repo.js';
+import { rowColumns } from '../hub/engine/repo.js';
 import { itemTotal, ticketTotal } from '../hub/resources/tickets/math.js';
 import { vatBreakdown } from '../hub/core/vat.js';
 import { addClosedTicket, TotalsDelta, type ClosedTicket, type Lookups } from '../hub/reports/totals.js';

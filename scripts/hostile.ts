@@ -4,7 +4,7 @@
  * figures and every distinct failure once; exits 1 when there is one.
  */
 import '../hub/http/api-docs.js';
-import { setPasswordCostForTests } from '../hub/resources/auth/passwords.js';
+import { setPasswordCostForTests } from '../hub/core/passwords.js';
 import { describeReport, runHostile } from '../test/support/hostile-run.js';
 
 const arg = (name: string, fallback: number): number => {

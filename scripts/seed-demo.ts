@@ -29,7 +29,7 @@ import type { Caller } from '../hub/http/caller.js';
 import type { Right } from '../hub/http/rights.js';
 import { PRESETS } from '../hub/http/presets.js';
 import { createLogger } from '../hub/core/log.js';
-import type { Doc } from '../hub/resources/engine/define.js';
+import type { Doc } from '../hub/engine/define.js';
 
 const MARKER_DEVICE = 'Pokladňa 1';
 const PRINTER_PORTS = { Kuchyňa: 9101, Bar: 9102 } as const;

@@ -11,7 +11,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { syncPath } from '../../db/files.js';
 import type { SealedSecret, Sealer } from '../../db/sealed-backup.js';
-import { isSecretSetting } from '../resources/engine/secrets.js';
+import { isSecretSetting } from '../engine/secrets.js';
 
 export const BACKUP_KEY_FILE = 'backup.key';
 const FORMAT = 'v1';

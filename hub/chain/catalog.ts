@@ -20,11 +20,11 @@ import { HubError } from '../http/errors.js';
 import type { Right } from '../http/rights.js';
 import { jsonDocumentProblem } from '../http/body.js';
 import type { Logger } from '../core/log.js';
-import type { ResourceService } from '../resources/engine/service.js';
+import type { ResourceService } from '../engine/service.js';
 import { CATALOG_RESOURCES, catalogVersionOfMsgId, type CatalogResource } from '../hq/protocol.js';
 import { appliedCatalogVersion, pluIdByCode, setAppliedCatalogVersion, setCatalogError } from './repo.js';
-import { newId } from '../resources/engine/keys.js';
-import { MAX_STRING } from '../resources/engine/fields.js';
+import { newId } from '../core/ids.js';
+import { MAX_STRING } from '../engine/fields.js';
 
 export type ApplyOutcome = 'applied' | 'skipped' | 'early' | 'failed' | 'retry';
 

@@ -9,7 +9,7 @@ import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager } from '@nats-io/
 import type { Db } from '../../db/client.js';
 import type { ChainConfig } from '../core/config.js';
 import type { Logger } from '../core/log.js';
-import type { ResourceService } from '../resources/engine/service.js';
+import type { ResourceService } from '../engine/service.js';
 import { CATALOG_STREAM, catalogConsumer, catalogSubject, heartbeatSubject, storeInbox, type Heartbeat } from '../hq/protocol.js';
 import { CatalogApplier } from './catalog.js';
 import { Publisher } from './publisher.js';

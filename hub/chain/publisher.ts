@@ -8,9 +8,9 @@
  */
 import { whenDurable, type Db } from '../../db/client.js';
 import type { Logger } from '../core/log.js';
-import type { ResourceService } from '../resources/engine/service.js';
-import { getRaw } from '../resources/engine/repo.js';
-import { publicSettings } from '../resources/engine/secrets.js';
+import type { ResourceService } from '../engine/service.js';
+import { getRaw } from '../engine/repo.js';
+import { publicSettings } from '../engine/secrets.js';
 import type { Caller } from '../http/caller.js';
 import { eventMsgId, eventSubject } from '../hq/protocol.js';
 import { chainStart, entriesAfter, newestSeq, saveAcked, type PendingEntry } from './repo.js';

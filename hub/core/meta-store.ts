@@ -11,6 +11,10 @@ export function setMeta(db: Db, key: string, value: string): void {
   rawSql.run(db, 'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [key, value]);
 }
 
+export function deleteMeta(db: Db, key: string): void {
+  rawSql.run(db, 'DELETE FROM meta WHERE key = ?', [key]);
+}
+
 /** Sets `key` unless it has a value; answers the value it ends up with. */
 export function setMetaOnce(db: Db, key: string, value: string): string {
   rawSql.run(db, 'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING', [key, value]);

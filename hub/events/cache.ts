@@ -3,7 +3,7 @@
  * what every request would otherwise read and parse again — a session's user and device, the
  * catalog a ticket write prices its items from. A copy that outlived its document would be a
  * security bug (a deactivated user still selling, a revoked right still granted), so a copy is
- * dropped by the change log's own entries (events/store.ts onChange), written in the transaction of
+ * dropped by the change log's own entries (engine/change-log.ts onChange), written in the transaction of
  * every stored change, before that transaction even ends; and:
  *  - a write that rolls back (a savepoint, at any depth) drops again what it had changed, in case
  *    its own work read a document after changing it and kept a copy of what never happened;
@@ -12,7 +12,7 @@
  * A load that finds nothing is not kept: a document created later is never hidden by an old miss.
  */
 import { dataVersion, inWrite, watchWrites, type Db } from '../../db/client.js';
-import { onChange } from './store.js';
+import { onChange } from '../engine/change-log.js';
 
 export interface ChangeCacheOptions {
   /** The change-log resources whose entries drop copies. */

@@ -11,7 +11,7 @@ import type { Caller } from '../http/caller.js';
 import { HubError, ErrorCode, saidError } from '../http/errors.js';
 import { ERR, type ErrorSpec } from '../http/api-docs.js';
 import { catalogIssue, routes } from '../http/route.js';
-import { changesSince, compactedThrough, lastSeq } from './store.js';
+import { changesSince, compactedThrough, lastSeq } from '../engine/change-log.js';
 
 const PAGE = 500;
 export const HEARTBEAT_MS = 15_000;

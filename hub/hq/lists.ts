@@ -7,7 +7,7 @@
 import type { Condition, FilterSpec, FilterValue } from '../http/ndata.js';
 import type { ListParams } from '../http/list-params.js';
 import type { ListSpec } from '../http/route.js';
-import { TICKET_FILTERS, type TicketFilter } from '../resources/tickets/filters.js';
+import { TICKET_FILTERS, type TicketFilter } from '../http/ticket-filters.js';
 import { errors } from '../http/errors.js';
 import type { Pool } from './db.js';
 import type { StoreRow } from './repo.js';
@@ -122,7 +122,7 @@ async function runList<T>(pool: Pool, def: ListDef, q: ListParams, present: (row
 const text = (sql: string): Field => ({ spec: { type: 'string' }, sql });
 const bool = (sql: string): Field => ({ spec: { type: 'bool' }, sql });
 const itemsOf = "t.doc->'items'";
-/** A filter of the hub's tickets list (its name, type and values: resources/tickets/filters.ts) over HQ's SQL for it. */
+/** A filter of the hub's tickets list (its name, type and values: http/ticket-filters.ts) over HQ's SQL for it. */
 const hub = (name: TicketFilter, sql: string, each?: string): Field => ({ spec: TICKET_FILTERS[name], sql, ...(each ? { each } : {}) });
 
 export const TICKETS: ListDef = {

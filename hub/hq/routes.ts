@@ -16,10 +16,10 @@ import { DEAD_LETTERS, listDeadLetters, listSpec, listStores, listTickets, sales
 import { createSession, deleteSession, deleteUser, findUser, listUsers, pushCatalog, putUser, setOwnPassword } from './repo.js';
 import { CATALOG_RESOURCES, STORE_ID, type CatalogResource } from './protocol.js';
 // Pure scrypt helpers (node:crypto only), shared rather than written twice.
-import { hashPassword, verifyPassword } from '../resources/auth/passwords.js';
-import type { LoginThrottle } from '../resources/auth/throttle.js';
-import type { HashGate } from '../resources/auth/hash-gate.js';
-import { MAX_STRING } from '../resources/engine/fields.js';
+import { hashPassword, verifyPassword } from '../core/passwords.js';
+import type { LoginThrottle } from '../http/throttle.js';
+import type { HashGate } from '../http/hash-gate.js';
+import { MAX_STRING } from '../engine/fields.js';
 
 const SESSION_MS = 12 * 3600_000;
 

@@ -104,7 +104,7 @@ export function memberError(memberName: string, key: MessageKey, params: Params 
 /**
  * A schema's own check failing with a catalog message (a local day, a change-log position): the
  * member at fault (`path` from an object's own check) with `code`, said in the caller's language
- * like any member (engine/validate.ts).
+ * like any member (http/validate.ts).
  */
 export function catalogIssue(ctx: z.core.$RefinementCtx, key: MessageKey, params: Params = {}, code: MemberErrorCode = 'Invalid', path?: PropertyKey[]): void {
   const issue = customIssue(key, params);

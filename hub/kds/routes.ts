@@ -8,7 +8,7 @@ import { bodyErrors, ERR, idempotencyHeader, ifMatchHeader, LOCATION } from '../
 import { callerOf } from '../http/handler.js';
 import { requireRight } from '../http/caller.js';
 import { model, named, routes } from '../http/route.js';
-import { pairingRoutes, pairingSchema } from '../resources/auth/pairings.js';
+import { pairingRoutes, pairingSchema } from '../http/pairings.js';
 import { sessionTokens } from '../resources/auth/routes.js';
 import { PAIRING_TTL_MS, pairingRequestSchema, pairSchema, RECALL_WINDOW_MS, recallSchema, type KdsService } from './service.js';
 

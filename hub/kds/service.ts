@@ -5,7 +5,7 @@
  * password nobody sees) on a dedicated Tool device (`KDS <endpoint>`). Nobody types a password
  * on a greasy kitchen screen, and the screen never holds more than it needs.
  *
- * The codes are Pairings (hub/resources/auth/pairings.ts), as the registers' are: in memory, ten
+ * The codes are Pairings (hub/http/pairings.ts), as the registers' are: in memory, ten
  * minutes, single use, wrong guesses throttled per address and per code; listed, looked up and
  * withdrawn the same way, under OrderEndpointUpdate here.
  */
@@ -18,19 +18,19 @@ import { requireRight } from '../http/caller.js';
 import { errors } from '../http/errors.js';
 import * as authRepo from '../resources/auth/repo.js';
 import type { AuthService, SessionView } from '../resources/auth/service.js';
-import { pairingCode, type PairingView } from '../resources/auth/pairing-codes.js';
-import { Pairings } from '../resources/auth/pairings.js';
-import type { Doc, EngineContext } from '../resources/engine/define.js';
-import { nameKey } from '../resources/engine/fields.js';
-import { getStored } from '../resources/engine/repo.js';
-import type { ResourceService } from '../resources/engine/service.js';
+import { pairingCode, type PairingView } from '../http/pairing-codes.js';
+import { Pairings } from '../http/pairings.js';
+import type { Doc, EngineContext } from '../engine/define.js';
+import { nameKey } from '../engine/fields.js';
+import { getStored } from '../engine/repo.js';
+import type { ResourceService } from '../engine/service.js';
 import { devices } from '../resources/devices/resource.js';
 import { orders } from '../resources/orders/resource.js';
 import { orderEndpoints } from '../resources/orderendpoints/resource.js';
 import { users } from '../resources/users/resource.js';
 import { t, type Language } from '../i18n/index.js';
 
-export { PAIRING_TTL_MS } from '../resources/auth/pairing-codes.js';
+export { PAIRING_TTL_MS } from '../http/pairing-codes.js';
 /** How long after Served a display may still bring an order back to Ready (a plate served to the wrong table). */
 export const RECALL_WINDOW_MS = 30 * 60_000;
 /** The one right a display's user holds: it moves orders on, nothing else. */

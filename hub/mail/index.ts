@@ -4,7 +4,7 @@ import type { Db } from '../../db/client.js';
 import type { Clock } from '../core/clock.js';
 import type { Config } from '../core/config.js';
 import type { Logger } from '../core/log.js';
-import type { ResourceService } from '../resources/engine/service.js';
+import type { ResourceService } from '../engine/service.js';
 import { Outbox } from './outbox-store.js';
 import { ReceiptEmails } from './receipts.js';
 import { MailSettings } from './settings.js';

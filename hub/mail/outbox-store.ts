@@ -13,9 +13,9 @@
  */
 import { sql } from 'drizzle-orm';
 import { inTransaction, whenDurable, type Db } from '../../db/client.js';
-import type { Doc } from '../resources/engine/define.js';
-import { appendChange } from '../resources/engine/repo.js';
-import { newId } from '../resources/engine/service.js';
+import type { Doc } from '../engine/define.js';
+import { appendChange } from '../engine/change-log.js';
+import { newId } from '../core/ids.js';
 
 export const EMAIL_STATES = ['Queued', 'Sent', 'Failed'] as const;
 export type EmailState = (typeof EMAIL_STATES)[number];

@@ -8,7 +8,7 @@
  */
 import type { EkasaInfo, Receipt } from '../../drivers/fiscal/types.js';
 import { D, dec, type Dec } from '../core/money.js';
-import type { Doc } from '../resources/engine/define.js';
+import type { Doc } from '../engine/define.js';
 import { zonedParts } from '../core/time.js';
 import { vatBreakdown, type VatRow } from '../core/vat.js';
 import type { ShopHeader } from './settings.js';

@@ -14,9 +14,9 @@ import { z } from 'zod';
 import { inTransaction, type Db } from '../../db/client.js';
 import type { Clock } from '../core/clock.js';
 import { errors } from '../http/errors.js';
-import type { Doc } from '../resources/engine/define.js';
-import { enumOf } from '../resources/engine/fields.js';
-import { appendChange } from '../resources/engine/repo.js';
+import type { Doc } from '../engine/define.js';
+import { enumOf } from '../engine/fields.js';
+import { appendChange } from '../engine/change-log.js';
 import { fieldMessage } from '../i18n/say.js';
 import { addressOf, isEmailAddress } from '../core/rules.js';
 

@@ -4,16 +4,13 @@
  */
 import { z } from 'zod';
 import type { Db } from '../../db/client.js';
-import { fillQr, qrTemplate } from '../../drivers/escpos/blocks.js';
+import { fillQr, qrTemplate, type QrFields } from '../../drivers/escpos/blocks.js';
 import type { PrintDocument } from '../../drivers/escpos/document.js';
 import { kitchenOrder, kitchenSettings, preliminaryBill, receiptCopy, shiftReport, type BillData, type PrintMark } from './layouts.js';
 import { dec } from '../core/money.js';
-import { getStored } from '../resources/engine/repo.js';
-import { BILL_QR } from '../resources/orderendpoints/resource.js';
-import { orders } from '../resources/orders/resource.js';
 import { zonedParts } from '../core/time.js';
 import { t, type Language } from '../i18n/index.js';
-import type { PrintJob } from './store.js';
+import type { KitchenOrders, PrintJob } from './store.js';
 
 export interface EndpointConfig {
   name: string;
@@ -112,6 +109,13 @@ function parse<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
   return r.data;
 }
 
+/**
+ * What a bill's QR code may hold (the `QrCode` setting of the order endpoint that prints it):
+ * {ticket} the ticket's id — what a register scans to open the ticket and take the payment —,
+ * {total}, {currency}; "true" is the ticket's id.
+ */
+export const BILL_QR: QrFields = { placeholders: ['ticket', 'total', 'currency'], whenTrue: '{ticket}' };
+
 /** The endpoint's `QrCode` setting (checked when it was saved; one saved before the check fails the bill, visibly). */
 function billQr(endpoint: EndpointConfig): string | null {
   try {
@@ -147,14 +151,14 @@ function billOf(t: z.infer<typeof billPayload>['ticket'], requestedBy: string, t
   };
 }
 
-export function documentFor(db: Db, job: PrintJob, endpoint: EndpointConfig, timeZone: string, language: Language = 'en'): PrintDocument {
+export function documentFor(db: Db, orders: KitchenOrders, job: PrintJob, endpoint: EndpointConfig, timeZone: string, language: Language = 'en'): PrintDocument {
   switch (job.kind) {
     case 'order':
     case 'reprint': {
       const id = String(job.payload.orderId ?? job.refId);
-      const stored = getStored(db, orders, id);
+      const stored = orders.get(db, id);
       if (!stored) throw new UnprintableJob(`order ${id} no longer exists`);
-      const o = parse(storedOrder, stored.doc, `order ${id}`);
+      const o = parse(storedOrder, stored, `order ${id}`);
       return kitchenOrder(
         {
           endpointName: endpoint.name,

@@ -12,10 +12,7 @@ import type { Clock } from '../core/clock.js';
 import { errors } from '../http/errors.js';
 import type { Language } from '../i18n/index.js';
 import type { Logger } from '../core/log.js';
-import { getStored } from '../resources/engine/repo.js';
-import { orderEndpoints } from '../resources/orderendpoints/resource.js';
-import { orders } from '../resources/orders/resource.js';
-import { endpointRows, enqueuePrintJob, getJob, markInterrupted, queueDepth, type EndpointRow, type PrintJob } from './store.js';
+import { endpointRows, enqueuePrintJob, getJob, markInterrupted, queueDepth, type EndpointRow, type KitchenOrders, type PrintJob } from './store.js';
 import type { EndpointConfig } from './render.js';
 import { PrintWorker, type EndpointStatus, type WorkerDeps } from './worker.js';
 
@@ -36,6 +33,8 @@ export interface PrintingDeps {
   timeZone: string;
   /** The shop's language (POS_HUB_LOCALE) for what is printed; English when unset. */
   language?: Language;
+  /** The kitchen orders jobs print and show their state on (hub/resources/orders/prints.ts). */
+  orders: KitchenOrders;
 }
 
 /**
@@ -72,7 +71,7 @@ export class PrintService {
   start(): void {
     if (this.started) return;
     this.started = true;
-    const n = markInterrupted(this.deps.db, this.deps.clock.now().getTime());
+    const n = markInterrupted(this.deps.db, this.deps.orders, this.deps.clock.now().getTime());
     if (n) this.deps.log.warn({ jobs: n }, 'print jobs interrupted by the last stop will be printed again, marked REPRINT');
     this.sync();
     // Catches endpoint edits and jobs written by other paths; writes through the API kick at once.
@@ -113,9 +112,9 @@ export class PrintService {
 
   /** Queues a COPY of a stored order on its endpoint (CONTRACT §6). */
   reprint(orderId: string, requestedBy: string): PrintJob {
-    const stored = getStored(this.deps.db, orders, orderId);
-    if (!stored) throw errors.notFound('Order', orderId);
-    const name = String(stored.doc.orderEndpointName);
+    const order = this.deps.orders.get(this.deps.db, orderId);
+    if (!order) throw errors.notFound('Order', orderId);
+    const name = String(order.orderEndpointName);
     this.requirePrinter(name, () => errors.forbidden('endpoint.gone', { name }));
     return this.enqueue(name, 'reprint', orderId, { orderId, requestedBy });
   }
@@ -127,10 +126,10 @@ export class PrintService {
   }
 
   private requirePrinter(name: string, missing: () => Error): void {
-    const endpoint = getStored(this.deps.db, orderEndpoints, name);
+    const [endpoint] = this.endpointRows(name);
     if (!endpoint) throw missing();
-    if (endpoint.doc.type === 'Tablet') throw errors.forbidden('endpoint.displayDoesNotPrint', { name });
-    if (endpoint.doc.isActive !== true) throw errors.forbidden('endpoint.inactive', { name });
+    if (endpoint.type === 'Tablet') throw errors.forbidden('endpoint.displayDoesNotPrint', { name });
+    if (endpoint.is_active !== 1) throw errors.forbidden('endpoint.inactive', { name });
   }
 
   private enqueue(endpointName: string, kind: 'reprint' | 'test', refId: string | null, payload: unknown): PrintJob {

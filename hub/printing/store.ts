@@ -1,7 +1,9 @@
 /**
  * The print queue's store: enqueueing a job (called inside the transaction of the write that causes
- * it, so a job exists if and only if its cause does), the print_jobs table as the workers use it, and the mirror of each kitchen order's job into the
- * order's `print` field (through putStored, so the change log tells the registers).
+ * it, so a job exists if and only if its cause does), and the print_jobs table as the workers use it.
+ * Each change of a kitchen order's job is shown on the order (its `print` field) in the same
+ * transaction, by the orders resource (KitchenOrders below: printing sits below the resources that
+ * queue its jobs and imports none of them; the composition hands that half in).
  *
  * States: Queued → Printing → Printed | Waiting (printer offline, out of paper, open: retried) |
  * Failed (cannot ever print here) | Unknown (the hub stopped while printing; reprinted marked).
@@ -10,9 +12,8 @@
  */
 import { sql } from 'drizzle-orm';
 import { inTransaction, rawSql, type Db } from '../../db/client.js';
-import { getStored, putStored } from '../resources/engine/repo.js';
-import { orders } from '../resources/orders/resource.js';
-import { newId } from '../resources/engine/service.js';
+import type { Doc } from '../engine/define.js';
+import { newId } from '../core/ids.js';
 
 export const JOB_STATES = ['Queued', 'Printing', 'Printed', 'Waiting', 'Failed', 'Unknown'] as const;
 export type JobState = (typeof JOB_STATES)[number];
@@ -30,6 +31,17 @@ export interface PrintJob {
   lastError: string | null;
   createdAt: number;
   printedAt: number | null;
+}
+
+/**
+ * The kitchen orders as printing reads and marks them: the orders resource's
+ * (hub/resources/orders/prints.ts), given by the composition.
+ */
+export interface KitchenOrders {
+  /** An order's stored document; undefined when it no longer exists. */
+  get(db: Db, id: string): Doc | undefined;
+  /** A kitchen order's job changed: the order shows its state, in the job's transaction. */
+  showJob(db: Db, job: PrintJob, at: number): void;
 }
 
 interface Row {
@@ -98,7 +110,7 @@ export interface JobUpdate {
 }
 
 /** One job's new state, and its kitchen order's `print` field, in one transaction. */
-export function updateJob(db: Db, job: PrintJob, u: JobUpdate, at: number): PrintJob {
+export function updateJob(db: Db, orders: KitchenOrders, job: PrintJob, u: JobUpdate, at: number): PrintJob {
   const next: PrintJob = {
     ...job,
     state: u.state,
@@ -108,28 +120,19 @@ export function updateJob(db: Db, job: PrintJob, u: JobUpdate, at: number): Prin
   };
   inTransaction(db, () => {
     db.run(sql`UPDATE print_jobs SET state = ${next.state}, attempts = ${next.attempts}, last_error = ${next.lastError}, printed_at = ${next.printedAt} WHERE id = ${job.id}`);
-    mirrorToOrder(db, next, at);
+    // A kitchen order shows its own job's state (a COPY's job is the reprint request's business).
+    if (next.kind === 'order' && next.refId) orders.showJob(db, next, at);
   });
   return next;
-}
-
-/** A kitchen order shows its own job's state (a COPY's job is the reprint request's business). */
-function mirrorToOrder(db: Db, job: PrintJob, at: number): void {
-  if (job.kind !== 'order' || !job.refId) return;
-  const stored = getStored(db, orders, job.refId);
-  if (!stored) return;
-  const print = { state: job.state, attempts: job.attempts, lastError: job.lastError, printedAt: job.printedAt === null ? null : new Date(job.printedAt).toISOString() };
-  if (JSON.stringify(stored.doc.print) === JSON.stringify(print)) return;
-  putStored(db, orders, job.refId, { ...stored.doc, print }, stored.v + 1, at);
 }
 
 /**
  * At start: a job left Printing by a stopped hub may or may not be on paper. It becomes Unknown,
  * and since its bytes went out (attempts > 0) the next send carries a REPRINT mark.
  */
-export function markInterrupted(db: Db, at: number): number {
+export function markInterrupted(db: Db, orders: KitchenOrders, at: number): number {
   const rows = db.all<Row>(sql`SELECT * FROM print_jobs WHERE state = 'Printing'`); // index print_jobs_printing
-  for (const r of rows) updateJob(db, fromRow(r), { state: 'Unknown', lastError: 'The hub stopped while this job was printing; it is printed again, marked REPRINT.' }, at);
+  for (const r of rows) updateJob(db, orders, fromRow(r), { state: 'Unknown', lastError: 'The hub stopped while this job was printing; it is printed again, marked REPRINT.' }, at);
   return rows.length;
 }
 

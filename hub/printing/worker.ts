@@ -15,7 +15,7 @@ import { backoffDelay, type Backoff, type Timers } from '../../drivers/transport
 import type { Clock } from '../core/clock.js';
 import type { Language } from '../i18n/index.js';
 import type { Logger } from '../core/log.js';
-import { nextJob, queueDepth, updateJob, type PrintJob } from './store.js';
+import { nextJob, queueDepth, updateJob, type KitchenOrders, type PrintJob } from './store.js';
 import { documentFor, UnprintableJob, type EndpointConfig } from './render.js';
 
 /** The reason a sleeping worker is woken: new work may be there (not an error). */
@@ -28,6 +28,7 @@ export interface WorkerDeps {
   timeZone: string;
   /** The shop's language (POS_HUB_LOCALE) for what is printed; English when unset. */
   language?: Language;
+  orders: KitchenOrders;
   timers: Timers;
   /** Between attempts of a job that waits. */
   backoff: Backoff;
@@ -142,12 +143,12 @@ export class PrintWorker {
 
   /** Tries the job once; true when it is done (printed or failed for good). */
   private async deliver(first: PrintJob): Promise<boolean> {
-    const { db, clock } = this.deps;
+    const { db, clock, orders } = this.deps;
     let job = first;
-    const set = (u: Parameters<typeof updateJob>[2]) => (job = updateJob(db, job, u, clock.now().getTime()));
+    const set = (u: Parameters<typeof updateJob>[3]) => (job = updateJob(db, orders, job, u, clock.now().getTime()));
     let bytes: Uint8Array;
     try {
-      bytes = render(documentFor(db, job, this.endpoint, this.deps.timeZone, this.deps.language), this.profile);
+      bytes = render(documentFor(db, orders, job, this.endpoint, this.deps.timeZone, this.deps.language), this.profile);
     } catch (e) {
       if (!(e instanceof UnprintableJob)) throw e;
       set({ state: 'Failed', lastError: e.message });

@@ -9,8 +9,8 @@ import { bodyErrors, ERR, idempotencyHeader, LOCATION, registerKeyHeader } from 
 import { callerOf } from '../http/handler.js';
 import { requireRight } from '../http/caller.js';
 import { named, routes } from '../http/route.js';
-import { PAIRING_TTL_MS } from '../resources/auth/pairing-codes.js';
-import { pairingRoutes, pairingSchema } from '../resources/auth/pairings.js';
+import { PAIRING_TTL_MS } from '../http/pairing-codes.js';
+import { pairingRoutes, pairingSchema } from '../http/pairings.js';
 import { registerKeyOf } from '../resources/devices/register-key.js';
 import { registerPairingRequestSchema, registerPairSchema, SELLING_RIGHT, type RegistersService } from './service.js';
 

@@ -7,7 +7,7 @@
  * (POST /api/auth). Pairing again gives a new key: the earlier tablet's stops working, and the
  * device's session ends with it.
  *
- * The codes are Pairings (hub/resources/auth/pairings.ts), as kitchen displays' are: in memory, ten
+ * The codes are Pairings (hub/http/pairings.ts), as kitchen displays' are: in memory, ten
  * minutes, single use, wrong guesses throttled per address and per code; listed, looked up and
  * withdrawn the same way, under DeviceUpdate here.
  */
@@ -17,12 +17,12 @@ import { requireRight, type Caller } from '../http/caller.js';
 import { errors } from '../http/errors.js';
 import { SALE_ENVS } from '../http/rights.js';
 import * as authRepo from '../resources/auth/repo.js';
-import { pairingCode, type PairingView } from '../resources/auth/pairing-codes.js';
-import { Pairings } from '../resources/auth/pairings.js';
-import type { EngineContext } from '../resources/engine/define.js';
-import { nameKey } from '../resources/engine/fields.js';
-import { getStored, type StoredDoc } from '../resources/engine/repo.js';
-import type { ResourceService } from '../resources/engine/service.js';
+import { pairingCode, type PairingView } from '../http/pairing-codes.js';
+import { Pairings } from '../http/pairings.js';
+import type { EngineContext } from '../engine/define.js';
+import { nameKey } from '../engine/fields.js';
+import { getStored, type StoredDoc } from '../engine/repo.js';
+import type { ResourceService } from '../engine/service.js';
 import { devices } from '../resources/devices/resource.js';
 import { hashRegisterKey, isPairedRegister, newRegisterKey } from '../resources/devices/register-key.js';
 import { deviceByRegisterKeyHash } from '../resources/devices/store.js';

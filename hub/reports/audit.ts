@@ -14,7 +14,7 @@
 import { z } from 'zod';
 import { dec, D, roundMoney, toJsonNumber, toScaled } from '../core/money.js';
 import { distribute } from '../core/vat.js';
-import { defineResource } from '../resources/engine/define.js';
+import { defineResource } from '../engine/define.js';
 import { calendarOf, type ClosedTicket, type Lookups, type VoidLine } from './totals.js';
 
 export const AUDIT_KINDS = ['Void', 'Delete', 'Return', 'Discount', 'PriceOverride'] as const;

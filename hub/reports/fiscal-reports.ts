@@ -9,9 +9,9 @@ import { inTransaction, type Db } from '../../db/client.js';
 import type { ReportResult } from '../../drivers/fiscal/types.js';
 import type { Caller } from '../http/caller.js';
 import { dec, toJsonNumber } from '../core/money.js';
-import { defineResource } from '../resources/engine/define.js';
-import { newId } from '../resources/engine/keys.js';
-import { putStored } from '../resources/engine/repo.js';
+import { defineResource } from '../engine/define.js';
+import { newId } from '../core/ids.js';
+import { putStored } from '../engine/repo.js';
 import { fiscalDaySchema } from './schema.js';
 import { fiscalDayFigures } from './service.js';
 

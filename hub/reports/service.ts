@@ -9,7 +9,7 @@ import { fromScaled, toJsonNumber } from '../core/money.js';
 import { csvConvention, formatDecimal, t, type Language, type MessageKey } from '../i18n/index.js';
 import { inTransaction, type Db } from '../../db/client.js';
 import type { Logger } from '../core/log.js';
-import { fiscalDeviceConfig, readFiscalStatus } from '../resources/fiscaldevices/store.js';
+import { readFiscalStatus } from '../core/fiscal-status.js';
 import {
   backfillBatch,
   backfillDone,
@@ -111,9 +111,11 @@ function measures(row: Measures): ReportMeasures {
 }
 
 export class Reports {
+  /** `fiscalDeviceNamed`: whether a fiscal device of that name is set up (the fiscal devices resource's, given by the composition). */
   constructor(
     private readonly db: Db,
     readonly timeZone: string,
+    private readonly fiscalDeviceNamed: (name: string) => boolean,
   ) {}
 
   /**
@@ -132,7 +134,7 @@ export class Reports {
   }
 
   fiscalDeviceExists(name: string): boolean {
-    return fiscalDeviceConfig(this.db, name) !== undefined;
+    return this.fiscalDeviceNamed(name);
   }
 
   sales({ from: fromMs, to: toMs, groupBy }: DayRange & { groupBy: GroupBy }): SalesReport {

@@ -8,7 +8,7 @@
  * back-dated tickets twice).
  */
 import { rawSql, type Db } from '../../db/client.js';
-import { newId } from '../resources/engine/keys.js';
+import { newId } from '../core/ids.js';
 import { closeEvents, voidEvents } from './audit.js';
 import { forgetCloseEvents, insertAuditEvents } from './audit-store.js';
 import { recordShiftSale } from './drawer-store.js';

@@ -4,7 +4,7 @@
  * recipe parts that carry their plu's name.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eanCheckDigitOk } from '../../hub/resources/engine/fields.js';
+import { eanCheckDigitOk } from '../../hub/engine/fields.js';
 import { startHub, type TestHub } from '../support/hub.js';
 import { expect2xx, item, register, restaurant } from '../tickets/fixture.js';
 

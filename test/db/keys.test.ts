@@ -1,6 +1,6 @@
 /** Server-made keys: unique, and in the order they were made (inserts append to the key indexes). */
 import { describe, expect, it } from 'vitest';
-import { newId } from '../../hub/resources/engine/keys.js';
+import { newId } from '../../hub/core/ids.js';
 
 describe('newId', () => {
   it('makes 32 lowercase hex digits, each key distinct', () => {

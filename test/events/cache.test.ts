@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { closeDb, inTransaction, openDb, type Db } from '../../db/client.js';
 import { ChangeCache } from '../../hub/events/cache.js';
-import { getStored, putStored } from '../../hub/resources/engine/repo.js';
+import { getStored, putStored } from '../../hub/engine/repo.js';
 import { stocks } from '../../hub/resources/stocks/resource.js';
 import { startHub, type TestHub } from '../support/hub.js';
 import { expect2xx, item, register, restaurant } from '../tickets/fixture.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compact } from '../../hub/events/store.js';
+import { compact } from '../../hub/engine/change-log.js';
 import { SseClient } from '../support/sse.js';
 import { ADMIN_PASSWORD, startHub, type TestHub } from '../support/hub.js';
 

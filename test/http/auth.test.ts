@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, startHub, type Reply, type TestHub } from '../support/hub.js';
-import { PASSWORD_COST, setPasswordCostForTests } from '../../hub/resources/auth/passwords.js';
+import { PASSWORD_COST, setPasswordCostForTests } from '../../hub/core/passwords.js';
 import { TEST_PASSWORD_COST } from '../support/setup.js';
 
 let hub: TestHub;

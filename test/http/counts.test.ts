@@ -3,7 +3,7 @@
  * (engine/repo.ts countAll): it must stay exact through creates, updates, deletes and compaction.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compact } from '../../hub/events/store.js';
+import { compact } from '../../hub/engine/change-log.js';
 import { ADMIN_PASSWORD, startHub, type TestHub } from '../support/hub.js';
 
 let hub: TestHub;

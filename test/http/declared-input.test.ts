@@ -26,7 +26,7 @@ const ALLOWED: Record<string, string> = {
   'hub/http/route.ts': 'mount() itself: it reads the request with the declarations',
   'hub/http/body.ts': 'reads the body into req.body, before any route',
   'hub/http/idempotency.ts': 'fingerprints the body a key came with',
-  'hub/resources/engine/routes.ts': "the engine's generic router: every resource's CRUD, documented from the resource definitions",
+  'hub/engine/routes.ts': "the engine's generic router: every resource's CRUD, documented from the resource definitions",
 };
 
 function sources(dir: string): string[] {

@@ -6,8 +6,8 @@
 import { request } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startHub, type TestHub } from '../support/hub.js';
-import { HashGate } from '../../hub/resources/auth/hash-gate.js';
-import { PASSWORD_COST, setPasswordCostForTests } from '../../hub/resources/auth/passwords.js';
+import { HashGate } from '../../hub/http/hash-gate.js';
+import { PASSWORD_COST, setPasswordCostForTests } from '../../hub/core/passwords.js';
 import { TEST_PASSWORD_COST } from '../support/setup.js';
 
 let hub: TestHub;

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { PRESETS } from '../../hub/http/presets.js';
 import { RIGHTS } from '../../hub/http/rights.js';
-import { RESOURCES } from '../../hub/resources/index.js';
+import { RESOURCES } from '../../hub/resources.js';
 import { mayRead, READ_RIGHTS } from '../../hub/web/manager/lib/access.js';
 
 const byName = (name: string) => PRESETS.find((p) => p.name === name)!.rights as readonly string[];

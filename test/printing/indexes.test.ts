@@ -4,6 +4,7 @@
  * next job.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { kitchenOrders } from '../../hub/resources/orders/prints.js';
 import { endpointsWithOpenJobs, markInterrupted, nextJob, openJobCounts, queueDepth } from '../../hub/printing/store.js';
 import { startHub, type TestHub } from '../support/hub.js';
 
@@ -36,7 +37,7 @@ function plansOf(run: () => unknown): string[] {
 
 describe('print queue indexes', () => {
   it.each([
-    ['the start-up recovery', () => markInterrupted(hub.db, 0), /print_jobs_printing/],
+    ['the start-up recovery', () => markInterrupted(hub.db, kitchenOrders, 0), /print_jobs_printing/],
     ['the next job', () => nextJob(hub.db, 'Kitchen'), /print_jobs_open/],
     ['a queue depth', () => queueDepth(hub.db, 'Kitchen'), /print_jobs_open/],
     ['the depths of /api/health and /metrics', () => openJobCounts(hub.db), /print_jobs_open/],

@@ -3,7 +3,7 @@ import { render, wrap } from '../../drivers/escpos/document.js';
 import { kitchenOrder, kitchenSettings, preliminaryBill, type KitchenOrderData } from '../../hub/printing/layouts.js';
 import { receipt, receiptData, RECEIPT_QR } from '../../drivers/fiscal/escpos/receipt.js';
 import { fillQr, qrTemplate } from '../../drivers/escpos/blocks.js';
-import { BILL_QR } from '../../hub/resources/orderendpoints/resource.js';
+import { BILL_QR } from '../../hub/printing/render.js';
 import { PROFILES } from '../../drivers/escpos/profiles.js';
 
 /** ASCII text as bytes (only for strings without diacritics). */

@@ -4,6 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../hub/core/log.js';
+import { kitchenOrders } from '../../hub/resources/orders/prints.js';
 import { PrintService } from '../../hub/printing/service.js';
 import { FakeEscPosPrinter } from '../support/fake-escpos-printer.js';
 import type { TestHub } from '../support/hub.js';
@@ -30,7 +31,7 @@ async function setup(opts: { maxSends?: number } = {}): Promise<Setup> {
   cleanup.push(() => hub.close());
   const logs: Setup['logs'] = [];
   const log = createLogger('info', { write: (line: string) => void logs.push(JSON.parse(line)) });
-  const service = new PrintService({ db: hub.db, clock: hub.clock, log, timeZone: 'Europe/Bratislava' }, { ...FAST_PRINTING, pollMs: 20, maxSends: opts.maxSends });
+  const service = new PrintService({ db: hub.db, clock: hub.clock, log, timeZone: 'Europe/Bratislava', orders: kitchenOrders }, { ...FAST_PRINTING, pollMs: 20, maxSends: opts.maxSends });
   cleanup.push(() => service.stop());
   return { k, kp, service, logs };
 }

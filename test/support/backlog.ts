@@ -8,10 +8,10 @@
 import { join } from 'node:path';
 import { closeDb, inTransaction, openDb } from '../../db/client.js';
 import { FakeClock } from '../../hub/core/clock.js';
-import { keepDocsInLog } from '../../hub/events/store.js';
-import { ResourceService } from '../../hub/resources/engine/service.js';
-import { putStored } from '../../hub/resources/engine/repo.js';
-import { customers } from '../../hub/resources/index.js';
+import { keepDocsInLog } from '../../hub/engine/change-log.js';
+import { ResourceService } from '../../hub/engine/service.js';
+import { putStored } from '../../hub/engine/repo.js';
+import { customers } from '../../hub/resources.js';
 
 /**
  * `events` upserts of `events / versions` customers, each written `versions` times, spread evenly

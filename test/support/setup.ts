@@ -13,7 +13,7 @@
  */
 import '../../hub/http/api-docs.js';
 import { afterEach } from 'vitest';
-import { setPasswordCostForTests } from '../../hub/resources/auth/passwords.js';
+import { setPasswordCostForTests } from '../../hub/core/passwords.js';
 import { closeOpenContexts } from './chromium.js';
 
 export const TEST_PASSWORD_COST = 1024;

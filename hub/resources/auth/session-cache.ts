@@ -10,8 +10,8 @@ import type { Db } from '../../../db/client.js';
 import { ChangeCache } from '../../events/cache.js';
 import { canonicalRight, type Right } from '../../http/rights.js';
 import { isLanguage, type Language } from '../../i18n/index.js';
-import type { Doc } from '../engine/define.js';
-import { getStored } from '../engine/repo.js';
+import type { Doc } from '../../engine/define.js';
+import { getStored } from '../../engine/repo.js';
 import { devices } from '../devices/resource.js';
 import { findUserDoc } from './repo.js';
 

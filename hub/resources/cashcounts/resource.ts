@@ -18,10 +18,10 @@ import { dec, roundMoney, toJsonNumber } from '../../core/money.js';
 import { fiscalDayFigures, openFiscalDay } from '../../reports/service.js';
 import { denominationsTotal, shiftDrawer, type Movement } from '../../reports/drawer.js';
 import { storedShift } from '../../reports/drawer-store.js';
-import { defineResource, type Doc, type EngineContext } from '../engine/define.js';
-import { idKeyed } from '../engine/keys.js';
-import { decimal, idKey, MAX_INT32, nameKey, nullableText } from '../engine/fields.js';
-import { requireExisting } from '../engine/refs.js';
+import { defineResource, type Doc, type EngineContext } from '../../engine/define.js';
+import { idKeyed } from '../../engine/keys.js';
+import { decimal, idKey, MAX_INT32, nameKey, nullableText } from '../../engine/fields.js';
+import { requireExisting } from '../../engine/refs.js';
 import { fiscalDevices } from '../fiscaldevices/resource.js';
 import { fieldMessage } from '../../i18n/say.js';
 

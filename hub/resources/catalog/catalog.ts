@@ -6,8 +6,8 @@
  */
 import type { Db } from '../../../db/client.js';
 import { ChangeCache } from '../../events/cache.js';
-import type { Doc } from '../engine/define.js';
-import { getStored } from '../engine/repo.js';
+import type { Doc } from '../../engine/define.js';
+import { getStored } from '../../engine/repo.js';
 import { modifiers } from '../modifiers/resource.js';
 import { orderEndpoints } from '../orderendpoints/resource.js';
 import { paymentTypes } from '../paymenttypes/resource.js';

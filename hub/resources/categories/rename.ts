@@ -17,10 +17,10 @@ import { errors } from '../../http/errors.js';
 import { ERR, bodyErrors, idempotencyHeader, ifMatchHeader } from '../../http/api-docs.js';
 import { callerOf } from '../../http/handler.js';
 import { model, routes } from '../../http/route.js';
-import type { Doc } from '../engine/define.js';
-import { nameKey } from '../engine/fields.js';
-import { deleteStored, getStored } from '../engine/repo.js';
-import type { ResourceService } from '../engine/service.js';
+import type { Doc } from '../../engine/define.js';
+import { nameKey } from '../../engine/fields.js';
+import { deleteStored, getStored } from '../../engine/repo.js';
+import type { ResourceService } from '../../engine/service.js';
 import { categoryUse, pluIdsInCategory } from './store.js';
 
 export const renameSchema = z.object({

@@ -11,10 +11,10 @@
 import { z } from 'zod';
 import { errors } from '../../http/errors.js';
 import { fieldMessage } from '../../i18n/say.js';
-import { defineResource } from '../engine/define.js';
-import { nameKeyed } from '../engine/keys.js';
-import { MAX_INT32, nameKey, text } from '../engine/fields.js';
-import { bool } from '../engine/refs.js';
+import { defineResource } from '../../engine/define.js';
+import { nameKeyed } from '../../engine/keys.js';
+import { MAX_INT32, nameKey, text } from '../../engine/fields.js';
+import { bool } from '../../engine/refs.js';
 import { categoryUse } from './store.js';
 
 /** `#rrggbb`, any case on input, stored and answered in lower case (one spelling per colour). */

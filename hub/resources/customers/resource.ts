@@ -3,10 +3,10 @@ import { z } from 'zod';
 import { hasRight, requireRight } from '../../http/caller.js';
 import { errors, memberError } from '../../http/errors.js';
 import { dec, toJsonNumber, toScaled } from '../../core/money.js';
-import { defineResource, type Doc } from '../engine/define.js';
-import { idKeyed } from '../engine/keys.js';
-import { dateTime, decimal, freeObject, idKey, nullableText, rate, text } from '../engine/fields.js';
-import { bool } from '../engine/refs.js';
+import { defineResource, type Doc } from '../../engine/define.js';
+import { idKeyed } from '../../engine/keys.js';
+import { dateTime, decimal, freeObject, idKey, nullableText, rate, text } from '../../engine/fields.js';
+import { bool } from '../../engine/refs.js';
 import { foldText } from '../../../db/text.js';
 
 export const CUSTOMER_STATUSES = ['Valid', 'Expired', 'NotYetValid'] as const;

@@ -7,7 +7,7 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { SALE_ENVS } from '../../http/rights.js';
-import type { Doc } from '../engine/define.js';
+import type { Doc } from '../../engine/define.js';
 
 /** The request header a paired register sends its key in. */
 export const REGISTER_KEY_HEADER = 'X-Register-Key';

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { ENV_NAMES } from '../../http/rights.js';
-import { keepSecretSettings, secretSettingsField, withoutSecretSettings } from '../engine/secrets.js';
-import { defineResource } from '../engine/define.js';
-import { nameKeyed } from '../engine/keys.js';
-import { enumOf, freeObject, nameKey, stringMap, text } from '../engine/fields.js';
-import { bool } from '../engine/refs.js';
+import { keepSecretSettings, secretSettingsField, withoutSecretSettings } from '../../engine/secrets.js';
+import { defineResource } from '../../engine/define.js';
+import { nameKeyed } from '../../engine/keys.js';
+import { enumOf, freeObject, nameKey, stringMap, text } from '../../engine/fields.js';
+import { bool } from '../../engine/refs.js';
 import { withoutKeyHash } from './register-key.js';
 import { customIssue } from '../../i18n/say.js';
 

@@ -1,6 +1,6 @@
 /** The devices' SQL beyond the engine's: a paired register found by its key. */
 import { rawSql, type Db } from '../../../db/client.js';
-import type { Doc } from '../engine/define.js';
+import type { Doc } from '../../engine/define.js';
 
 /** The device whose register key hashes to `keyHash` (an indexed lookup), if any. */
 export function deviceByRegisterKeyHash(db: Db, keyHash: string): { name: string; doc: Doc } | undefined {

@@ -5,7 +5,7 @@ import { type DeviceInfo, type DeviceStatus, type FiscalResult, type ReportResul
 import { DeviceError } from '../../../drivers/faults.js';
 import type { Logger } from '../../core/log.js';
 import type { FiscalDevices } from './devices.js';
-import { readFiscalStatus, writeFiscalStatus, type FiscalStatus } from './store.js';
+import { readFiscalStatus, writeFiscalStatus, type FiscalStatus } from '../../core/fiscal-status.js';
 
 /** A device error as status text: the fault code, the message and the vendor's own code. */
 export function describeFault(e: unknown): string {

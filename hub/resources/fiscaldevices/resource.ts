@@ -1,15 +1,15 @@
 import { z } from 'zod';
 import { AddressError } from '../../../drivers/transport/address.js';
 import { errors } from '../../http/errors.js';
-import { defineResource } from '../engine/define.js';
-import { nameKeyed } from '../engine/keys.js';
-import { keepSecretSettings, secretSettingsField, withoutSecretSettings } from '../engine/secrets.js';
-import { nameKey, stringMap, text } from '../engine/fields.js';
-import { bool } from '../engine/refs.js';
+import { defineResource } from '../../engine/define.js';
+import { nameKeyed } from '../../engine/keys.js';
+import { keepSecretSettings, secretSettingsField, withoutSecretSettings } from '../../engine/secrets.js';
+import { nameKey, stringMap, text } from '../../engine/fields.js';
+import { bool } from '../../engine/refs.js';
 import { DEMO_DRIVER, FISCAL_DRIVER_NAMES, FISCAL_DRIVERS, fiscalDriverNamed } from '../../../drivers/fiscal/registry.js';
 import { QrTemplateError } from '../../../drivers/escpos/blocks.js';
 import { settingFaultOf } from '../../../drivers/settings.js';
-import { forgetFiscalStatus, readFiscalStatus, type FiscalStatus } from './store.js';
+import { forgetFiscalStatus, readFiscalStatus, type FiscalStatus } from '../../core/fiscal-status.js';
 
 const statusSchema = z.object({
   online: z.boolean().nullable(),

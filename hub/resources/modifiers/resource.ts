@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { errors } from '../../http/errors.js';
-import { defineResource } from '../engine/define.js';
-import { idKeyed } from '../engine/keys.js';
-import { idKey, money, text } from '../engine/fields.js';
+import { defineResource } from '../../engine/define.js';
+import { idKeyed } from '../../engine/keys.js';
+import { idKey, money, text } from '../../engine/fields.js';
 import { pluRef, requirePlu } from '../plus/resource.js';
 import { customIssue } from '../../i18n/say.js';
 

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { defineResource } from '../engine/define.js';
-import { idKeyed } from '../engine/keys.js';
-import { dateTime, enumOf, idKey } from '../engine/fields.js';
-import { bool } from '../engine/refs.js';
+import { defineResource } from '../../engine/define.js';
+import { idKeyed } from '../../engine/keys.js';
+import { dateTime, enumOf, idKey } from '../../engine/fields.js';
+import { bool } from '../../engine/refs.js';
 import { windowStart, type NumberingEntry } from './periods.js';
 import { customIssue } from '../../i18n/say.js';
 import { numberingFormatFault } from '../../core/rules.js';

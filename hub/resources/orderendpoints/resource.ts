@@ -1,24 +1,19 @@
 import { z } from 'zod';
-import { QrTemplateError, qrTemplate, type QrFields } from '../../../drivers/escpos/blocks.js';
+import { QrTemplateError, qrTemplate } from '../../../drivers/escpos/blocks.js';
+import { BILL_QR } from '../../printing/render.js';
 import { PRINTER_MODELS, PROFILES } from '../../../drivers/escpos/profiles.js';
 import { AddressError, parseAddress } from '../../../drivers/transport/address.js';
 import { errors } from '../../http/errors.js';
-import { keepSecretSettings, secretSettingsField, withoutSecretSettings } from '../engine/secrets.js';
-import { defineResource } from '../engine/define.js';
-import { nameKeyed } from '../engine/keys.js';
-import { enumOf, nameKey, stringMap, text } from '../engine/fields.js';
-import { bool, requireExisting } from '../engine/refs.js';
+import { keepSecretSettings, secretSettingsField, withoutSecretSettings } from '../../engine/secrets.js';
+import { defineResource } from '../../engine/define.js';
+import { nameKeyed } from '../../engine/keys.js';
+import { enumOf, nameKey, stringMap, text } from '../../engine/fields.js';
+import { bool, requireExisting } from '../../engine/refs.js';
 import { categories } from '../categories/resource.js';
 
 /** Printer models the printer driver knows (drivers/escpos/profiles.ts), and `Tablet` for a kitchen display (CONTRACT §8). */
 export const ORDER_ENDPOINT_TYPES = [...PRINTER_MODELS, 'Tablet'] as const;
 
-/**
- * What a bill's QR code may hold (the `QrCode` setting of the order endpoint that prints it):
- * {ticket} the ticket's id — what a register scans to open the ticket and take the payment —,
- * {total}, {currency}; "true" is the ticket's id.
- */
-export const BILL_QR: QrFields = { placeholders: ['ticket', 'total', 'currency'], whenTrue: '{ticket}' };
 
 export const orderEndpoints = defineResource({
   name: 'orderendpoints',

@@ -11,9 +11,9 @@ import { errors } from '../../http/errors.js';
 import { ERR, ifMatchHeader } from '../../http/api-docs.js';
 import { callerOf } from '../../http/handler.js';
 import { model, routes } from '../../http/route.js';
-import type { Doc } from '../engine/define.js';
-import { enumOf } from '../engine/fields.js';
-import type { ResourceService } from '../engine/service.js';
+import type { Doc } from '../../engine/define.js';
+import { enumOf } from '../../engine/fields.js';
+import type { ResourceService } from '../../engine/service.js';
 import { ORDER_STATES } from './resource.js';
 
 export const FLOW = ['New', 'InProgress', 'Ready', 'Served'] as const;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineResource } from '../engine/define.js';
-import { readableOrders } from '../engine/visibility.js';
+import { defineResource } from '../../engine/define.js';
+import { readableOrders } from '../../engine/visibility.js';
 
 export const ORDER_KINDS = ['New', 'Cancel'] as const;
 export const ORDER_STATES = ['New', 'InProgress', 'Ready', 'Served', 'Cancelled'] as const;

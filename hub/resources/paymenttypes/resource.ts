@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { defineResource } from '../engine/define.js';
-import { enumOf, MAX_INT32, text } from '../engine/fields.js';
-import { bool } from '../engine/refs.js';
+import { defineResource } from '../../engine/define.js';
+import { enumOf, MAX_INT32, text } from '../../engine/fields.js';
+import { bool } from '../../engine/refs.js';
 
 export const PAYMENT_CATEGORIES = ['Cash', 'CreditCard', 'Voucher', 'Other'] as const;
 /** CONTRACT §3: an integer ≥ 1; a register's numbering scheme is its own, so any positive 32-bit integer. */

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { bodyErrors, ERR, idempotencyHeader } from '../../http/api-docs.js';
 import { requireRight } from '../../http/caller.js';
-import { idKey } from '../engine/fields.js';
+import { idKey } from '../../engine/fields.js';
 import { callerOf } from '../../http/handler.js';
 import { model, named, routes } from '../../http/route.js';
 import { job, queuedJob } from '../../printing/routes.js';

@@ -1,7 +1,7 @@
 /** The shifts' SQL beyond the engine's: the expressions the resource declares for its filters and read scope. */
 import { sql, type SQL } from 'drizzle-orm';
 import type { Condition } from '../../http/ndata.js';
-import { compare } from '../engine/repo.js';
+import { compare } from '../../engine/repo.js';
 
 /**
  * `State=` on the column that keeps it (is_open), so `State=Open` reads the open shifts from their

@@ -1,9 +1,9 @@
 import { plusInStock } from './store.js';
 import { z } from 'zod';
 import { errors } from '../../http/errors.js';
-import { defineResource } from '../engine/define.js';
-import { nameKeyed } from '../engine/keys.js';
-import { nameKey, text } from '../engine/fields.js';
+import { defineResource } from '../../engine/define.js';
+import { nameKeyed } from '../../engine/keys.js';
+import { nameKey, text } from '../../engine/fields.js';
 
 export const stocks = defineResource({
   name: 'stocks',

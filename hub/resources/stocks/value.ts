@@ -14,7 +14,7 @@ import { ERR } from '../../http/api-docs.js';
 import { requireRight } from '../../http/caller.js';
 import { DAY_MS, daySpan, isoDay, localDay } from '../../http/members.js';
 import { named, routes } from '../../http/route.js';
-import type { EngineContext } from '../engine/define.js';
+import type { EngineContext } from '../../engine/define.js';
 import { stockItemCosts, stockNames, transfersBetween } from './store.js';
 
 /** A document's item as stored: its plu, quantity and the cost it moved at (null or absent: unknown). */

@@ -7,8 +7,8 @@ import { activeNumberingId, documentNumberTaken } from './store.js';
 import { errors } from '../../http/errors.js';
 import { formatDocumentNumber } from '../../core/rules.js';
 import { zonedParts, type ZonedParts } from '../../core/time.js';
-import type { Doc, EngineContext } from '../engine/define.js';
-import { getStoredRow, putStored } from '../engine/repo.js';
+import type { Doc, EngineContext } from '../../engine/define.js';
+import { getStoredRow, putStored } from '../../engine/repo.js';
 import { windowStart, type NumberingEntry } from '../numberings/periods.js';
 import { DEFAULT_NUMBERINGS, numberings } from '../numberings/resource.js';
 

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { errors } from '../../http/errors.js';
-import { defineResource, type Doc, type EngineContext } from '../engine/define.js';
-import { idKeyed } from '../engine/keys.js';
-import { decimal, enumOf, idKey, nameKey, nullableText, text } from '../engine/fields.js';
-import { putStored } from '../engine/repo.js';
-import { newId } from '../engine/service.js';
+import { defineResource, type Doc, type EngineContext } from '../../engine/define.js';
+import { idKeyed } from '../../engine/keys.js';
+import { decimal, enumOf, idKey, nameKey, nullableText, text } from '../../engine/fields.js';
+import { putStored } from '../../engine/repo.js';
+import { newId } from '../../core/ids.js';
 import { transferSql, userDisplayName } from './store.js';
-import { requireExisting } from '../engine/refs.js';
+import { requireExisting } from '../../engine/refs.js';
 import { STOCK_TRANSFER_TYPES } from '../numberings/resource.js';
 import { stocks } from '../stocks/resource.js';
 import { issueDocumentNumber } from './numbering.js';

@@ -12,8 +12,8 @@
  */
 import { errors } from '../../http/errors.js';
 import { D, dec, roundMoney, toJsonNumber, type Dec } from '../../core/money.js';
-import type { Doc, EngineContext } from '../engine/define.js';
-import { putStored } from '../engine/repo.js';
+import type { Doc, EngineContext } from '../../engine/define.js';
+import { putStored } from '../../engine/repo.js';
 import { marginOf, plus } from '../plus/resource.js';
 import { pluRow, pluRowWithColumns, type PluRow } from './store.js';
 import { catalogOf } from '../catalog/catalog.js';

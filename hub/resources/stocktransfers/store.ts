@@ -2,8 +2,8 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { rawSql, type Db } from '../../../db/client.js';
 import type { Condition } from '../../http/ndata.js';
-import { compare } from '../engine/repo.js';
-import type { SqlValue } from '../engine/define.js';
+import { compare } from '../../engine/repo.js';
+import type { SqlValue } from '../../engine/define.js';
 
 /** Whether a document number is in use already. */
 export function documentNumberTaken(db: Db, documentNumber: string): boolean {

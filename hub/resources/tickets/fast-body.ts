@@ -9,8 +9,8 @@
  * generated bodies, valid and broken.
  */
 import { hasAtMostStoredPlaces } from '../../core/money.js';
-import type { Doc } from '../engine/define.js';
-import { ID_PATTERN, MAX_INT32, MAX_MAGNITUDE, MAX_STRING } from '../engine/fields.js';
+import type { Doc } from '../../engine/define.js';
+import { ID_PATTERN, MAX_INT32, MAX_MAGNITUDE, MAX_STRING } from '../../engine/fields.js';
 
 type Obj = Record<string, unknown>;
 /** Not sure: zod decides. */

@@ -5,9 +5,9 @@
  */
 import { toUnits, UNIT } from '../../core/money.js';
 import { enqueuePrintJob } from '../../printing/store.js';
-import type { Doc, EngineContext } from '../engine/define.js';
-import { putStored } from '../engine/repo.js';
-import { newId } from '../engine/service.js';
+import type { Doc, EngineContext } from '../../engine/define.js';
+import { putStored } from '../../engine/repo.js';
+import { newId } from '../../core/ids.js';
 import { orders } from '../orders/resource.js';
 import { catalogOf } from '../catalog/catalog.js';
 

@@ -9,11 +9,11 @@ import { errors } from '../../http/errors.js';
 import type { Right } from '../../http/rights.js';
 import { centsToFixed, centsToNumber, toScaled } from '../../core/money.js';
 import { customers } from '../customers/resource.js';
-import { defineResource, type Doc, type EngineContext } from '../engine/define.js';
-import { idKeyed } from '../engine/keys.js';
-import { decimal, enumOf, idKey, MAX_INT32, MAX_MAGNITUDE, nameKey, nullableText, rate, text } from '../engine/fields.js';
-import { bool } from '../engine/refs.js';
-import { getStored } from '../engine/repo.js';
+import { defineResource, type Doc, type EngineContext } from '../../engine/define.js';
+import { idKeyed } from '../../engine/keys.js';
+import { decimal, enumOf, idKey, MAX_INT32, MAX_MAGNITUDE, nameKey, nullableText, rate, text } from '../../engine/fields.js';
+import { bool } from '../../engine/refs.js';
+import { getStored } from '../../engine/repo.js';
 import { itemTotalCents, ticketTotalCents } from './math.js';
 import { vatBreakdown } from '../../core/vat.js';
 import { recordTicketVoids } from '../../reports/store.js';
@@ -21,11 +21,11 @@ import { createOrders, orderDeltas, type TicketItem } from './orders.js';
 import { customerIdOfCard, hasPendingJob, ticketSql } from './store.js';
 import { catalogOf } from '../catalog/catalog.js';
 import { fastTicketBody } from './fast-body.js';
-import { ownOrOpenTicket } from '../engine/visibility.js';
+import { ownOrOpenTicket } from '../../engine/visibility.js';
 import { fieldMessage } from '../../i18n/say.js';
-import { PURCHASE_TYPES, TICKET_FILTERS as F, TICKET_STATES } from './filters.js';
+import { PURCHASE_TYPES, TICKET_FILTERS as F, TICKET_STATES } from '../../http/ticket-filters.js';
 
-export { PURCHASE_TYPES, TICKET_STATES } from './filters.js';
+export { PURCHASE_TYPES, TICKET_STATES } from '../../http/ticket-filters.js';
 export const ITEM_TYPES = ['Positive', 'Negative'] as const;
 
 const itemSchema = z.object({

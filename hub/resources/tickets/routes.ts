@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { bodyErrors, ERR, idempotencyHeader } from '../../http/api-docs.js';
 import { callerOf } from '../../http/handler.js';
 import { model, named, oneOf, routes } from '../../http/route.js';
-import { idKey } from '../engine/fields.js';
+import { idKey } from '../../engine/fields.js';
 import { requireRight, requireSale, type Caller } from '../../http/caller.js';
 import type { Right } from '../../http/rights.js';
 import { actionSchemas, preliminarySchema, receiptCopySchema, TICKET_ACTIONS, type TicketActions } from './actions.js';

@@ -6,13 +6,13 @@ import type { Db } from '../../../db/client.js';
 import type { Caller } from '../../http/caller.js';
 import { ErrorCode, errors, saidError } from '../../http/errors.js';
 import { revokeUserSessions } from '../auth/repo.js';
-import type { Doc } from '../engine/define.js';
+import type { Doc } from '../../engine/define.js';
 import { activeHoldersOf } from './store.js';
-import { hashPassword } from '../auth/passwords.js';
-import { defineResource } from '../engine/define.js';
-import { idKeyed } from '../engine/keys.js';
-import { idKey, MAX_STRING, pin, text } from '../engine/fields.js';
-import { bool } from '../engine/refs.js';
+import { hashPassword } from '../../core/passwords.js';
+import { defineResource } from '../../engine/define.js';
+import { idKeyed } from '../../engine/keys.js';
+import { idKey, MAX_STRING, pin, text } from '../../engine/fields.js';
+import { bool } from '../../engine/refs.js';
 import { fieldMessage, customIssue } from '../../i18n/say.js';
 
 const right = z.string().transform((s, ctx) => {

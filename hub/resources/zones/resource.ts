@@ -10,10 +10,10 @@
 import { z } from 'zod';
 import { errors } from '../../http/errors.js';
 import { fieldMessage } from '../../i18n/say.js';
-import { defineResource } from '../engine/define.js';
-import { nameKeyed } from '../engine/keys.js';
-import { enumOf, MAX_INT32, nameKey } from '../engine/fields.js';
-import { bool } from '../engine/refs.js';
+import { defineResource } from '../../engine/define.js';
+import { nameKeyed } from '../../engine/keys.js';
+import { enumOf, MAX_INT32, nameKey } from '../../engine/fields.js';
+import { bool } from '../../engine/refs.js';
 
 export const TABLE_SHAPES = ['Rect', 'Round'] as const;
 /** The floor plan's grid: positions 0-999 cells across and down, sizes 1-100 cells. */

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { defineResource } from '../engine/define.js';
-import { EMAIL_STATES, EMAILS_RESOURCE } from '../../mail/outbox-store.js';
+import { EMAIL_STATES, EMAILS_RESOURCE } from './outbox-store.js';
 
 /**
- * E-mail receipts (CONTRACT §11): GET /api/receipts/emails. Made only by closes (hub/mail/outbox.ts
+ * E-mail receipts (CONTRACT §11): GET /api/receipts/emails. Made only by closes (hub/mail/outbox-store.ts
  * writes the rows); the engine serves the list, the filters and GET one.
  */
 export const receiptEmails = defineResource({

@@ -16,10 +16,10 @@
  */
 import { createHmac, randomBytes, randomInt } from 'node:crypto';
 import { z } from 'zod';
-import type { Clock } from '../../core/clock.js';
-import { errors } from '../../http/errors.js';
-import { fieldMessage } from '../../i18n/say.js';
-import { newId } from '../engine/keys.js';
+import type { Clock } from '../core/clock.js';
+import { errors } from './errors.js';
+import { fieldMessage } from '../i18n/say.js';
+import { newId } from '../core/ids.js';
 import { LoginThrottle } from './throttle.js';
 
 export const PAIRING_TTL_MS = 10 * 60_000;

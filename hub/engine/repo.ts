@@ -4,14 +4,14 @@
  * a request carries is a bound parameter.
  */
 import { sql, type SQL } from 'drizzle-orm';
-import { rawSql, type Db } from '../../../db/client.js';
-import type { Condition, FilterValue } from '../../http/ndata.js';
+import { rawSql, type Db } from '../../db/client.js';
+import type { Condition, FilterValue } from '../http/ndata.js';
 import type { ChildTable, Doc, EngineContext, FilterDef, ResourceDef, SqlValue, UniqueRule } from './define.js';
-import { announceChange, compactedThrough, keepsDocsInLog } from '../../events/store.js';
-import { foldText } from '../../../db/text.js';
-import { sortKey } from '../../i18n/collation.js';
-import type { Language } from '../../i18n/index.js';
-import { getMeta, setMeta } from '../../core/meta-store.js';
+import { appendChange, compactedThrough } from './change-log.js';
+import { foldText } from '../../db/text.js';
+import { sortKey } from '../i18n/collation.js';
+import type { Language } from '../i18n/index.js';
+import { getMeta, setMeta } from '../core/meta-store.js';
 
 export interface StoredDoc {
   doc: Doc;
@@ -54,17 +54,6 @@ export function getStoredRow(db: Db, def: ResourceDef, key: string | number): St
 /** Whether a row of `key` exists (without reading its document). */
 export function rowExists(db: Db, def: ResourceDef, key: string | number): boolean {
   return rawSql.get(db, text(`exists:${def.table}`, () => `SELECT 1 AS hit FROM ${q(def.table)} WHERE ${q(def.key.column)} = ?`), [keyValue(def, key)]) !== undefined;
-}
-
-/** `docJson`: the document as stored at `v`, kept in the entry only on a hub in a chain (events/log.ts). */
-export function appendChange(db: Db, resource: string, key: string | number, op: 'upsert' | 'delete', v: number, at: number, docJson?: string): void {
-  if (docJson !== undefined && keepsDocsInLog(db)) {
-    rawSql.run(db, 'INSERT INTO changes (resource, key, op, v, at, doc) VALUES (?, ?, ?, ?, ?, ?)', [resource, String(key), op, v, at, docJson]);
-  } else {
-    rawSql.run(db, 'INSERT INTO changes (resource, key, op, v, at) VALUES (?, ?, ?, ?, ?)', [resource, String(key), op, v, at]);
-  }
-  // In-memory copies of this document (sessions, the catalog) go now, in the change's transaction.
-  announceChange(db, resource, String(key));
 }
 
 /** Child rows inserted by one statement at most (a statement text per count: a few prepared texts). */

@@ -1,11 +1,11 @@
 /** Routes of e-mail receipts beyond the engine's list: resend, and the receipt settings. */
 import { z } from 'zod';
-import { bodyErrors, ERR, ETAG, idempotencyHeader, ifMatchHeader } from '../../http/api-docs.js';
-import { requireRight } from '../../http/caller.js';
-import { callerOf } from '../../http/handler.js';
-import { model, named, routes } from '../../http/route.js';
-import type { ReceiptEmails } from '../../mail/receipts.js';
-import { settingsAnswerSchema, settingsSchema, type MailSettings } from '../../mail/settings.js';
+import { bodyErrors, ERR, ETAG, idempotencyHeader, ifMatchHeader } from '../http/api-docs.js';
+import { requireRight } from '../http/caller.js';
+import { callerOf } from '../http/handler.js';
+import { model, named, routes } from '../http/route.js';
+import type { ReceiptEmails } from './receipts.js';
+import { settingsAnswerSchema, settingsSchema, type MailSettings } from './settings.js';
 import { receiptEmails } from './resource.js';
 
 const tags = [receiptEmails.title];

@@ -4,13 +4,13 @@
  */
 import type { z } from 'zod';
 import type { SQL } from 'drizzle-orm';
-import type { Db } from '../../../db/client.js';
-import type { Caller } from '../../http/caller.js';
-import type { Condition, FilterType } from '../../http/ndata.js';
-import type { Right } from '../../http/rights.js';
-import type { Clock } from '../../core/clock.js';
-import type { MessageKey } from '../../i18n/index.js';
-import type { ErrorSpec } from '../../http/api-docs.js';
+import type { Db } from '../../db/client.js';
+import type { Caller } from '../http/caller.js';
+import type { Condition, FilterType } from '../http/ndata.js';
+import type { Right } from '../http/rights.js';
+import type { Clock } from '../core/clock.js';
+import type { MessageKey } from '../i18n/index.js';
+import type { ErrorSpec } from '../http/api-docs.js';
 
 export type SqlValue = string | number | null;
 export type Doc = Record<string, unknown>;

@@ -4,7 +4,7 @@
  * every store (hub/hq/lists.ts maps them to PostgreSQL), so a filter means the same in both and
  * the NData parser (hub/http/ndata.ts) reads it alike. Pure: HQ, another process, imports it.
  */
-import type { FilterSpec } from '../../http/ndata.js';
+import type { FilterSpec } from './ndata.js';
 
 export const PURCHASE_TYPES = ['WalkIn', 'TakeAway', 'Delivery'] as const;
 export const TICKET_STATES = ['Opened', 'Closed'] as const;

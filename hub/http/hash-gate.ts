@@ -5,7 +5,7 @@
  * come back (429) at once; and waiting addresses take turns, so one flooding address cannot starve
  * the others: a register's login waits for at most a turn around the addresses asking.
  */
-import { errors } from '../../http/errors.js';
+import { errors } from './errors.js';
 
 interface Job {
   run: () => void;

@@ -1,9 +1,10 @@
 /**
- * The change log's store (CONTRACT §9): rows are appended by the engine's repo in the transaction of each
- * change; this module reads them, and compacts what is older than the retention.
+ * The change log's store (CONTRACT §9): every stored change appends its row here in the transaction
+ * of the change (appendChange: the engine's putStored/deleteStored, and the mail outbox's own rows);
+ * this module also reads them, and compacts what is older than the retention.
  */
 import { sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
+import { rawSql, type Db } from '../../db/client.js';
 
 export interface Change {
   seq: number;
@@ -88,8 +89,19 @@ export function onChange(db: Db, listener: ChangeListener): () => void {
   return () => set.delete(listener);
 }
 
-/** Called by the change log's writer for each entry it appends. */
-export function announceChange(db: Db, resource: string, key: string): void {
+/** Called by appendChange for each entry it appends. */
+function announceChange(db: Db, resource: string, key: string): void {
   const set = listeners.get(db);
   if (set) for (const listener of set) listener(resource, key);
+}
+
+/** `docJson`: the document as stored at `v`, kept in the entry only on a hub in a chain (keepDocsInLog). */
+export function appendChange(db: Db, resource: string, key: string | number, op: 'upsert' | 'delete', v: number, at: number, docJson?: string): void {
+  if (docJson !== undefined && keepsDocsInLog(db)) {
+    rawSql.run(db, 'INSERT INTO changes (resource, key, op, v, at, doc) VALUES (?, ?, ?, ?, ?, ?)', [resource, String(key), op, v, at, docJson]);
+  } else {
+    rawSql.run(db, 'INSERT INTO changes (resource, key, op, v, at) VALUES (?, ?, ?, ?, ?)', [resource, String(key), op, v, at]);
+  }
+  // In-memory copies of this document (sessions, the catalog) go now, in the change's transaction.
+  announceChange(db, resource, String(key));
 }

@@ -5,12 +5,12 @@
  */
 import { sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
-import { errors } from '../../http/errors.js';
-import { parseListParams } from '../../http/list-params.js';
+import { errors } from '../http/errors.js';
+import { parseListParams } from '../http/list-params.js';
 import type { EngineContext, FilterDef, ResourceDef } from './define.js';
 import { collatedSort, filterSql, jsonPath, tableColumn, type ListPlan } from './repo.js';
 
-export { DEFAULT_TAKE, MAX_TAKE } from '../../http/list-params.js';
+export { DEFAULT_TAKE, MAX_TAKE } from '../http/list-params.js';
 
 /** Every sort key the resource accepts, lower-cased name → SQL; text keys people read in the locale's collation. */
 export function sortables(def: ResourceDef, ctx: EngineContext): Map<string, SQL> {

@@ -3,8 +3,8 @@
  * 4,000 characters" or "decimals carry at most 4 places" is written once.
  */
 import { z } from 'zod';
-import { hasAtMostStoredPlaces } from '../../core/money.js';
-import { fieldMessage } from '../../i18n/say.js';
+import { hasAtMostStoredPlaces } from '../core/money.js';
+import { fieldMessage } from '../i18n/say.js';
 
 export const MAX_STRING = 4000;
 /** Numbers a register's own numbering schemes use (payment types, plu codes, item ids): any non-negative 32-bit integer. */

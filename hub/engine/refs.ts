@@ -1,5 +1,5 @@
 /** Reference checks used by hooks: a body that names something that does not exist is a 400. */
-import { errors } from '../../http/errors.js';
+import { errors } from '../http/errors.js';
 import type { EngineContext, ResourceDef } from './define.js';
 import { getStored } from './repo.js';
 

@@ -1,6 +1,6 @@
-import type { Clock } from '../../core/clock.js';
-import { errors } from '../../http/errors.js';
-import type { MessageKey } from '../../i18n/index.js';
+import type { Clock } from '../core/clock.js';
+import { errors } from './errors.js';
+import type { MessageKey } from '../i18n/index.js';
 
 /**
  * Failed-login throttling (CONTRACT §11, §12): 10 failures for one user name within 15 minutes, or 50

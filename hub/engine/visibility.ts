@@ -5,7 +5,7 @@
  * orders. (Secret settings of devices are answered to nobody: secrets.ts.)
  */
 import { sql, type SQL } from 'drizzle-orm';
-import type { Caller } from '../../http/caller.js';
+import type { Caller } from '../http/caller.js';
 
 /**
  * The rows of tickets table `t` the caller reads. `device_name` is the device of the sale: the one

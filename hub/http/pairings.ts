@@ -7,13 +7,13 @@
  * `pairingRoutes()` declares the list, get and withdraw routes of a kind the same way for both.
  */
 import { z } from 'zod';
-import type { Clock } from '../../core/clock.js';
-import { ERR } from '../../http/api-docs.js';
-import { requireRight, type Caller } from '../../http/caller.js';
-import { errors } from '../../http/errors.js';
-import { callerOf } from '../../http/handler.js';
-import type { Right } from '../../http/rights.js';
-import { named, routes, type RouteSpec } from '../../http/route.js';
+import type { Clock } from '../core/clock.js';
+import { ERR } from './api-docs.js';
+import { requireRight, type Caller } from './caller.js';
+import { errors } from './errors.js';
+import { callerOf } from './handler.js';
+import type { Right } from './rights.js';
+import { named, routes, type RouteSpec } from './route.js';
 import { PAIRING_TTL_MS, PairingCodes, type PairingMatch, type PairingView } from './pairing-codes.js';
 
 export class Pairings<T extends object> {

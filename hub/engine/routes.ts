@@ -1,8 +1,8 @@
 /** Mounts the generic CRUD routes of one resource: list, get, POST, PUT, DELETE, and 405 for the rest. */
 import { Router } from 'express';
-import { requireObjectBody } from '../../http/body.js';
-import { callerOf, ifMatch, methodNotAllowed } from '../../http/handler.js';
-import { inMethodOrder, recordMounted } from '../../http/route.js';
+import { requireObjectBody } from '../http/body.js';
+import { callerOf, ifMatch, methodNotAllowed } from '../http/handler.js';
+import { inMethodOrder, recordMounted } from '../http/route.js';
 import type { ResourceService } from './service.js';
 
 /**

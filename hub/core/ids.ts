@@ -1,6 +1,5 @@
-/** The two key shapes most resources share (CONTRACT §3), declared once. */
+/** New keys for rows the hub makes (tickets, items, orders, print jobs, pairing codes…). */
 import { randomFillSync } from 'node:crypto';
-import { idKey, nameKey } from './fields.js';
 
 // Random bytes drawn 4 KiB at a time: one call per id costs more than the rest of making it.
 const entropy = Buffer.alloc(4096);
@@ -22,9 +21,3 @@ export function newId(): string {
   const random = entropy.toString('hex', entropyUsed, (entropyUsed += 10));
   return Date.now().toString(16).padStart(12, '0') + random;
 }
-
-/** `id`: 1-64 of A-Za-z0-9._-, made by the server when a POST leaves it out. */
-export const idKeyed = () => ({ field: 'id', column: 'id', type: 'string' as const, schema: idKey(), generate: newId });
-
-/** `name`: the visible name is the key (devices, stocks, order endpoints, fiscal devices). */
-export const nameKeyed = () => ({ field: 'name', column: 'name', type: 'string' as const, schema: nameKey() });

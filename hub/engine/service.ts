@@ -2,15 +2,15 @@
  * The generic resource service: rights per verb, `_v` checks, PUT as create-or-replace, unique
  * rules, hooks, and one transaction per write that also appends the change log.
  */
-import { inTransaction } from '../../../db/client.js';
+import { inTransaction } from '../../db/client.js';
 import type { SQL } from 'drizzle-orm';
-import { hasRight, requireRight, type Caller } from '../../http/caller.js';
-import { errors } from '../../http/errors.js';
-import type { Right } from '../../http/rights.js';
+import { hasRight, requireRight, type Caller } from '../http/caller.js';
+import { errors } from '../http/errors.js';
+import type { Right } from '../http/rights.js';
 import type { Doc, EngineContext, ResourceDef } from './define.js';
 import { parseListQuery } from './list-query.js';
 import { childOwner, deleteStored, getDocBytes, type DocBytes, getStored, getStoredRow, keyValue, listDocBytes, listStored, putStored, rowExists, rowMatches, uniqueTaken, type ListPlan, type StoredDoc } from './repo.js';
-import { parseOr400 } from './validate.js';
+import { parseOr400 } from '../http/validate.js';
 
 export interface QueryResult<T> {
   items?: T[];
@@ -19,8 +19,6 @@ export interface QueryResult<T> {
 }
 
 export type Key = string | number;
-
-export { newId } from './keys.js';
 
 const ITEMS_OPEN = Buffer.from('{"items":[');
 const COMMA = Buffer.from(',');
