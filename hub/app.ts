@@ -25,9 +25,9 @@ import { documentJson } from './openapi.js';
 import { kdsPage, posPage, securityHeaders, webPage } from './http/pages.js';
 import type { EngineContext } from './engine/define.js';
 import { resourceRouter } from './engine/routes.js';
-import { ResourceService } from './engine/service.js';
+import { ResourceService, serviceOf } from './engine/service.js';
 import { useCollation } from './engine/repo.js';
-import { RESOURCES } from './resources.js';
+import { cashCounts, RESOURCES, shifts, tickets } from './resources.js';
 import { TicketActions } from './resources/tickets/actions.js';
 import { TicketReturns } from './resources/tickets/returns.js';
 import { TicketCloser } from './resources/tickets/close.js';
@@ -87,12 +87,12 @@ export function buildServices(deps: AppDeps): Services {
   const fiscal = new FiscalDevices(deps.db, deps.drivers.fiscal);
   const services: Omit<Services, 'fiscalMonitor' | 'kds' | 'registers'> = {
     reports: new Reports(deps.db, deps.config.timeZone, (name) => fiscalDeviceConfig(deps.db, name) !== undefined),
-    shifts: new ShiftActions(ctx, resources.shifts, resources.cashcounts),
+    shifts: new ShiftActions(ctx, serviceOf(resources, shifts), serviceOf(resources, cashCounts)),
     resources,
     auth,
-    ticketActions: new TicketActions(ctx, resources.tickets),
-    ticketReturns: new TicketReturns(ctx, resources.tickets, deps.config.locale ?? 'en'),
-    ticketCloser: new TicketCloser(ctx, resources.tickets, fiscal, deps.log, mail.receipts),
+    ticketActions: new TicketActions(ctx, serviceOf(resources, tickets)),
+    ticketReturns: new TicketReturns(ctx, serviceOf(resources, tickets), deps.config.locale ?? 'en'),
+    ticketCloser: new TicketCloser(ctx, serviceOf(resources, tickets), fiscal, deps.log, mail.receipts),
     fiscal,
     events: eventStreams(
       deps.db,

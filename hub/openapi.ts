@@ -70,7 +70,7 @@ function resourceSchemas(registry: OpenAPIRegistry, def: ResourceDef): ResourceS
     ...Object.keys(def.readOnly),
     '_v',
   ];
-  const serverOwned = [...Object.keys(def.readOnly), ...(def.ignored ?? [])];
+  const serverOwned = [...Object.keys(def.readOnly), ...Object.keys(def.hidden ?? {})];
   const input = registry.register(
     `${def.title}Input`,
     z

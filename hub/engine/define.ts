@@ -1,6 +1,9 @@
 /**
- * A resource is declared once — key, schema, filters, sort keys, rights, hooks — and served by the
- * shared engine (service.ts, repo.ts, routes.ts). Adding a resource means writing one of these.
+ * A resource is declared once — key, schema, filters, sort keys, rights, hooks, the rules they enforce
+ * in words — and served by the shared engine (service.ts, repo.ts, routes.ts). Adding a resource means
+ * writing one of these. defineResource() is generic over the declaration's zod schemas: its hooks and
+ * column mappings, and every service reading it (repo.ts getStored, service.ts serviceOf), see the
+ * document as the schemas make it (StoredForm), so a renamed field fails to compile, not at run time.
  */
 import type { z } from 'zod';
 import type { SQL } from 'drizzle-orm';
@@ -13,7 +16,50 @@ import type { MessageKey } from '../i18n/index.js';
 import type { ErrorSpec } from '../http/api-docs.js';
 
 export type SqlValue = string | number | null;
+/** A document as the engine moves it untyped (the generic router, the change log, the document). */
 export type Doc = Record<string, unknown>;
+
+/**
+ * Marks a read-only member `present` makes at read time (a user's hasPin, a device's secretSettings,
+ * an open shift's figures): not stored, or not on every record, so optional in the stored form hooks
+ * see. The schema itself is unchanged.
+ */
+export function atRead<T extends z.ZodType>(schema: T): T & AtRead {
+  return Object.assign(schema, { '~atRead': true as const });
+}
+interface AtRead {
+  readonly '~atRead': true;
+}
+
+type KeyKind = 'string' | 'int';
+/** The key a body has once the engine set it (from the path, or generated) and every stored document has. */
+type Keyed<K extends string, T extends KeyKind> = { [F in K]: T extends 'int' ? number : string };
+
+/** A shape's output; nothing for an empty shape (zod makes `{}` a record of nevers). */
+type ShapeOutput<T extends z.ZodRawShape> = [keyof T] extends [never] ? unknown : z.output<z.ZodObject<T>>;
+type Partly<T extends z.ZodRawShape> = [keyof T] extends [never] ? unknown : Partial<z.output<z.ZodObject<T>>>;
+type Stored<R extends z.ZodRawShape> = { [K in keyof R as R[K] extends AtRead ? never : K]: R[K] };
+type MadeAtRead<R extends z.ZodRawShape> = { [K in keyof R as R[K] extends AtRead ? K : never]: R[K] };
+/** Answered fields every record has: written ones (in the schema) not made at read time. */
+type AnsweredAlways<S extends z.ZodObject, A extends z.ZodRawShape> = { [K in keyof A as K extends keyof z.output<S> ? (A[K] extends AtRead ? never : K) : never]: A[K] };
+/** Answered fields only some records carry: those the schema lacks, and those made at read time. */
+type AnsweredSometimes<S extends z.ZodObject, A extends z.ZodRawShape> = { [K in keyof A as K extends keyof z.output<S> ? (A[K] extends AtRead ? K : never) : K]: A[K] };
+
+/**
+ * A resource's document as stored (what hooks get and `prepare` makes; `present` answers it): the
+ * written fields as `schema` parses them; those `answered` in another form, in that form — on every
+ * record where the schema has the field, on some where only `answered` names it; the server-owned
+ * `readOnly` fields (those made at read time, atRead, only where stored); and the `hidden` ones.
+ */
+export type StoredForm<S extends z.ZodObject, A extends z.ZodRawShape, R extends z.ZodRawShape, H extends z.ZodRawShape = Record<never, never>> = Omit<
+  z.output<S>,
+  keyof A | keyof R | keyof H
+> &
+  ShapeOutput<AnsweredAlways<S, A>> &
+  Partly<AnsweredSometimes<S, A>> &
+  ShapeOutput<Stored<R>> &
+  Partly<MadeAtRead<R>> &
+  ShapeOutput<H>;
 
 /** What hooks and computed filters may use. */
 export interface EngineContext {
@@ -32,17 +78,17 @@ export type FilterDef =
   | { type: 'bool'; predicate: (ctx: EngineContext) => SQL }
   | { type: FilterType; build: (c: Condition, ctx: EngineContext) => SQL; enumValues?: readonly string[] };
 
-export interface ChildTable {
+export interface ChildTable<D extends Doc = Doc> {
   table: string;
   fk: string;
-  rows(doc: Doc): Record<string, SqlValue>[];
+  rows(doc: D): Record<string, SqlValue>[];
   /** The columns (beside `fk`) that tell a parent's rows apart: a write then changes only the rows that differ. */
   key?: string[];
   /** A column unique across all parents; `member(i)` names the body field of row i in a 400. */
   unique?: { column: string; member: (index: number) => string; message: MessageKey };
 }
 
-export interface UniqueRule {
+export interface UniqueRule<D extends Doc = Doc> {
   /** SQL columns that together must be unique among rows of this resource. */
   columns: string[];
   member: string;
@@ -51,27 +97,33 @@ export interface UniqueRule {
   /** Only rows where this SQL condition holds take part (e.g. "is_active = 1"). */
   where?: string;
   /** The rule applies only to documents for which this holds (e.g. active ones). */
-  when?: (doc: Doc) => boolean;
+  when?(doc: D): boolean;
 }
 
-export interface WriteInput {
+/** What `prepare` gets: `B` the body as the schema parses it, `D` the stored form, `E` what the write brings beside the body. */
+export interface WriteInput<B extends Doc = Doc, D extends Doc = Doc, E = unknown> {
   caller: Caller;
   /** The validated body with the key set, server-owned fields removed. */
-  body: Doc;
+  body: B;
   /** The stored document before this write (undefined on create). */
-  existing?: Doc;
-  /** Result of `prepareAsync`, computed before the transaction (e.g. a password hash). */
-  extra?: unknown;
+  existing?: D;
+  /** Result of `prepareAsync`, computed before the transaction (e.g. a password hash), or what a service's own write hands store(). */
+  extra?: E;
   ctx: EngineContext;
 }
 
-export interface ResourceDef {
+/**
+ * A resource's declaration. `B`: a body as its schema parses it; `D`: its document as stored
+ * (StoredForm of its schemas); `E`: what a write brings beside the body (`extra`). The engine holds
+ * every resource as a plain ResourceDef (hooks are methods, so a typed one is one of those).
+ */
+export interface ResourceDef<B extends Doc = Doc, D extends Doc = Doc, E = unknown> {
   /** Path segment under /api and the change-log resource name, e.g. `customers`. */
   name: string;
   /** Singular for messages and OpenAPI, e.g. `Customer`. */
   title: string;
   table: string;
-  key: { field: string; column: string; type: 'string' | 'int'; schema: z.ZodType; generate?: () => string };
+  key: { field: string; column: string; type: KeyKind; schema: z.ZodType; generate?: () => string };
   /** A body that a POST accepts on a shop set up from the other resources' examples: the document's request example. */
   example?: Doc;
   /** Writable fields (the key included, optional for POST). */
@@ -89,12 +141,15 @@ export interface ResourceDef {
    * (a closed ticket's change). Absent: a field answers as written.
    */
   answered?: z.ZodRawShape;
-  /** Extra body fields that are ignored (CONTRACT §3 server-owned) beside those in readOnly. */
-  ignored?: string[];
+  /**
+   * Server-owned fields the stored document keeps but no answer shows (a password's hash): a body's
+   * are ignored (CONTRACT §3), like those in readOnly, and `present` leaves them out.
+   */
+  hidden?: z.ZodRawShape;
   /** Typed columns written beside the document. */
-  columns(doc: Doc): Record<string, SqlValue>;
-  children?: ChildTable[];
-  unique?: UniqueRule[];
+  columns(doc: D): Record<string, SqlValue>;
+  children?: ChildTable<D>[];
+  unique?: UniqueRule<D>[];
   filters: Record<string, FilterDef>;
   /** Sort keys beyond filters and top-level fields: name → SQL column, or SQL for a derived field. */
   sorts?: Record<string, string | ((ctx: EngineContext) => SQL)>;
@@ -119,7 +174,7 @@ export interface ResourceDef {
   read?: {
     right: Right;
     scope?: (caller: Caller, ctx: EngineContext) => SQL;
-    lookup?: { filters: string[]; present(doc: Doc): Doc; schema: z.ZodObject };
+    lookup?: { filters: string[]; present(doc: D): Doc; schema: z.ZodObject };
   };
   /** Verbs the resource does not offer (answered 405). */
   without?: Array<'post' | 'put' | 'delete'>;
@@ -127,14 +182,14 @@ export interface ResourceDef {
     /** Before anything else on a write (e.g. the Sale environment for tickets). */
     authorize?(caller: Caller, verb: 'post' | 'put' | 'delete'): void;
     /** Async work outside the transaction (no database writes): hashing, say. */
-    prepareAsync?(body: Doc, caller: Caller): Promise<unknown>;
+    prepareAsync?(body: B, caller: Caller): Promise<E>;
     /** Inside the write transaction: complete server-owned fields, check references and extra rights. */
-    prepare?(input: WriteInput): Doc;
+    prepare?(input: WriteInput<B, D, E>): D;
     /** Inside the write transaction, after the row is stored: side effects such as kitchen orders. `extra`: as prepare got it. */
-    afterWrite?(input: { caller: Caller; before?: Doc; after: Doc; ctx: EngineContext; extra?: unknown }): void;
-    beforeDelete?(input: { caller: Caller; existing: Doc; ctx: EngineContext }): void;
+    afterWrite?(input: { caller: Caller; before?: D; after: D; ctx: EngineContext; extra?: E }): void;
+    beforeDelete?(input: { caller: Caller; existing: D; ctx: EngineContext }): void;
     /** At read time: derived fields (the clock), hidden fields removed (some only from some readers: `caller`). */
-    present?(doc: Doc, ctx: EngineContext, caller?: Caller): Doc;
+    present?(doc: D, ctx: EngineContext, caller?: Caller): Doc;
   };
   /**
    * What the hooks add to a write, for the document (hub/openapi.ts): the rules no declaration above
@@ -149,6 +204,37 @@ export interface ResourceDef {
 
 export type WriteVerb = 'post' | 'put' | 'delete';
 
-export function defineResource(def: ResourceDef): ResourceDef {
+/**
+ * A declaration typed by its schemas: `schema` (S), `readOnly` (R), `answered` (A), `hidden` (H);
+ * `E`, what a write brings beside the body, from `prepareAsync` or named by the resource.
+ */
+export type Defined<S extends z.ZodObject, R extends z.ZodRawShape, A extends z.ZodRawShape, H extends z.ZodRawShape, E, K extends string, T extends KeyKind> = ResourceDef<
+  z.output<S> & Keyed<K, T>,
+  StoredForm<S, A, R, H> & Keyed<K, T>,
+  E
+> & {
+  key: { field: K; type: T };
+  schema: S;
+  /** As the schema parses a body (the key as the schema has it: the engine set it before). */
+  fastParse?(body: Record<string, unknown>): z.output<S> | undefined;
+  readOnly: R;
+  answered?: A;
+  hidden?: H;
+};
+
+export function defineResource<
+  S extends z.ZodObject,
+  R extends z.ZodRawShape,
+  K extends string,
+  T extends KeyKind,
+  A extends z.ZodRawShape = Record<never, never>,
+  H extends z.ZodRawShape = Record<never, never>,
+  E = unknown,
+>(def: Defined<S, R, A, H, E, K, T>): Defined<S, R, A, H, E, K, T> {
   return def;
 }
+
+/** The stored form of a declared resource's documents. */
+export type DocOf<R extends ResourceDef> = R extends ResourceDef<Doc, infer D extends Doc, unknown> ? D : Doc;
+/** A body of a declared resource as its schema parses it. */
+export type BodyOf<R extends ResourceDef> = R extends ResourceDef<infer B extends Doc, Doc, unknown> ? B : Doc;

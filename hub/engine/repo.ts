@@ -6,15 +6,16 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { rawSql, type Db } from '../../db/client.js';
 import type { Condition, FilterValue } from '../http/ndata.js';
-import type { ChildTable, Doc, EngineContext, FilterDef, ResourceDef, SqlValue, UniqueRule } from './define.js';
+import type { ChildTable, Doc, DocOf, EngineContext, FilterDef, ResourceDef, SqlValue, UniqueRule } from './define.js';
 import { appendChange, compactedThrough } from './change-log.js';
 import { foldText } from '../../db/text.js';
 import { sortKey } from '../i18n/collation.js';
 import type { Language } from '../i18n/index.js';
 import { getMeta, setMeta } from '../core/meta-store.js';
 
-export interface StoredDoc {
-  doc: Doc;
+/** A stored document (`D`: its resource's stored form, DocOf) and its version. */
+export interface StoredDoc<D extends Doc = Doc> {
+  doc: D;
   v: number;
   /** The row's typed columns as stored, when the read fetched them (getStoredRow): a write then sets only those that change. */
   columns?: Record<string, SqlValue>;
@@ -38,17 +39,30 @@ function text(key: string, build: () => string): string {
   return t;
 }
 
-export function getStored(db: Db, def: ResourceDef, key: string | number): StoredDoc | undefined {
+/** The stored document of `key`, typed as `def` declares it (what its last write stored). */
+export function getStored<R extends ResourceDef>(db: Db, def: R, key: string | number): StoredDoc<DocOf<R>> | undefined {
   const row = getRaw(db, def, key);
-  return row ? { v: row.v, doc: JSON.parse(row.doc) as Doc } : undefined;
+  return row ? { v: row.v, doc: readDoc(def, row.doc) } : undefined;
+}
+
+/**
+ * A stored document's JSON (`doc` of a row of `def`'s table, however a store module read it) as
+ * `def`'s stored form: the engine wrote it from a document of that form.
+ */
+export function readDoc<R extends ResourceDef>(_def: R, json: string): DocOf<R> {
+  return JSON.parse(json);
+}
+
+/** A whole row of `def`'s table (SELECT *, read by a store module) as getStoredRow answers it: a write then sets only what changes. */
+export function storedRow<R extends ResourceDef>(def: R, row: Record<string, SqlValue>): StoredDoc<DocOf<R>> {
+  const { v, doc, ...columns } = row;
+  return { v: Number(v), doc: readDoc(def, String(doc)), columns };
 }
 
 /** The stored document with its typed columns: the one read a write makes of what exists (putStored then writes only what changes). */
-export function getStoredRow(db: Db, def: ResourceDef, key: string | number): StoredDoc | undefined {
+export function getStoredRow<R extends ResourceDef>(db: Db, def: R, key: string | number): StoredDoc<DocOf<R>> | undefined {
   const row = rawSql.get<Record<string, SqlValue>>(db, text(`row:${def.table}`, () => `SELECT * FROM ${q(def.table)} WHERE ${q(def.key.column)} = ?`), [keyValue(def, key)]);
-  if (!row) return undefined;
-  const { v, doc, ...columns } = row;
-  return { v: v as number, doc: JSON.parse(doc as string) as Doc, columns };
+  return row ? storedRow(def, row) : undefined;
 }
 
 /** Whether a row of `key` exists (without reading its document). */
@@ -169,7 +183,7 @@ export function refreshSortKeys(db: Db, defs: readonly ResourceDef[]): string[] 
  * to rewrite all of its indexes), the child rows that differ, a plain INSERT for a new row. Without
  * it, an upsert of everything.
  */
-export function putStored(db: Db, def: ResourceDef, key: string | number, doc: Doc, v: number, at: number, before?: StoredDoc | null): void {
+export function putStored<R extends ResourceDef>(db: Db, def: R, key: string | number, doc: DocOf<R>, v: number, at: number, before?: StoredDoc<DocOf<R>> | null): void {
   const k = keyValue(def, key);
   const json = JSON.stringify(doc);
   const prior = before?.columns;

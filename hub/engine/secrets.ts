@@ -13,7 +13,7 @@
  * - a PUT that sends it as "" removes it.
  */
 import { z } from 'zod';
-import type { Doc } from './define.js';
+import { atRead } from './define.js';
 
 /** Setting names that hold a secret: password, secret, token, key, PIN, credential. */
 const SECRET_SETTING = /pass(word)?|secret|token|api[-_ ]?key|private[-_ ]?key|credential|pin$|pin[-_ ]?code/;
@@ -25,19 +25,24 @@ const isPlaceSetting = (name: string) => !isSecretSetting(name) && PLACE_SETTING
 
 /** The read-only member that names the secret settings a document holds (their values are never answered). */
 export const secretSettingsField = {
-  secretSettings: z
-    .array(z.string())
-    .describe(
-      'The names of the secret settings stored (names holding password, secret, token, API key, private key, credential or PIN); ' +
-        'their values are never answered. A PUT that leaves one out keeps it while the address, the driver or type and every ' +
-        'setting naming a place (address, host, URL, port, server, IP) stay the same, and drops it otherwise; "" removes it.',
-    ),
+  secretSettings: atRead(
+    z
+      .array(z.string())
+      .describe(
+        'The names of the secret settings stored (names holding password, secret, token, API key, private key, credential or PIN); ' +
+          'their values are never answered. A PUT that leaves one out keeps it while the address, the driver or type and every ' +
+          'setting naming a place (address, host, URL, port, server, IP) stay the same, and drops it otherwise; "" removes it.',
+      ),
+  ),
 };
 
-const settingsOf = (doc: Doc | undefined): Record<string, string> => (doc?.settings as Record<string, string> | undefined) ?? {};
+/** A document holding settings (a device, an order endpoint, a fiscal device). */
+type WithSettings = { settings?: Record<string, string> };
+
+const settingsOf = (doc: WithSettings | undefined): Record<string, string> => doc?.settings ?? {};
 
 /** A document as answered: without the values of its secret settings, with their names in `secretSettings`. */
-export function withoutSecretSettings(doc: Doc): Doc {
+export function withoutSecretSettings<T extends WithSettings>(doc: T): T & { secretSettings: string[] } {
   const settings = settingsOf(doc);
   const secret = Object.keys(settings).filter(isSecretSetting).sort();
   if (!secret.length) return { ...doc, secretSettings: [] };
@@ -54,7 +59,7 @@ export function publicSettings(settings: Record<string, string>): Record<string,
  * secret is tied to stays (`tiedTo`: the document's own fields, such as address and driver, and every
  * setting that names a place); a secret sent as "" is removed.
  */
-export function keepSecretSettings(body: Doc, existing: Doc | undefined, tiedTo: readonly string[]): Doc {
+export function keepSecretSettings<B extends WithSettings>(body: B, existing: (WithSettings & Record<string, unknown>) | undefined, tiedTo: ReadonlyArray<keyof B & string>): B & { settings: Record<string, string> } {
   const sent = settingsOf(body);
   const stored = settingsOf(existing);
   const settings: Record<string, string> = Object.fromEntries(Object.entries(sent).filter(([k, v]) => !(isSecretSetting(k) && v === '')));
@@ -63,7 +68,7 @@ export function keepSecretSettings(body: Doc, existing: Doc | undefined, tiedTo:
   return { ...body, settings };
 }
 
-function sameTies(body: Doc, existing: Doc, fields: readonly string[]): boolean {
+function sameTies<B extends WithSettings>(body: B, existing: WithSettings & Record<string, unknown>, fields: ReadonlyArray<keyof B & string>): boolean {
   if (fields.some((f) => (body[f] ?? null) !== (existing[f] ?? null))) return false;
   const sent = settingsOf(body);
   const stored = settingsOf(existing);

@@ -7,7 +7,7 @@ import type { SQL } from 'drizzle-orm';
 import { hasRight, requireRight, type Caller } from '../http/caller.js';
 import { errors } from '../http/errors.js';
 import type { Right } from '../http/rights.js';
-import type { Doc, EngineContext, ResourceDef } from './define.js';
+import type { BodyOf, Doc, DocOf, EngineContext, ResourceDef } from './define.js';
 import { parseListQuery } from './list-query.js';
 import { childOwner, deleteStored, getDocBytes, type DocBytes, getStored, getStoredRow, keyValue, listDocBytes, listStored, putStored, rowExists, rowMatches, uniqueTaken, type ListPlan, type StoredDoc } from './repo.js';
 import { parseOr400 } from '../http/validate.js';
@@ -30,9 +30,13 @@ function withVersion({ bytes, v }: DocBytes, parts: Buffer[]): void {
   else parts.push(bytes.subarray(0, bytes.length - 1), Buffer.from(`,"_v":${v}}`));
 }
 
-export class ResourceService {
+/**
+ * One resource served: `R` its declaration, so what a service reads (getStored) and writes (store)
+ * is typed as the resource's stored form and body.
+ */
+export class ResourceService<R extends ResourceDef = ResourceDef> {
   constructor(
-    readonly def: ResourceDef,
+    readonly def: R,
     readonly ctx: EngineContext,
   ) {}
 
@@ -112,7 +116,7 @@ export class ResourceService {
     return { json: Buffer.concat(parts), v: row.v };
   }
 
-  getStored(key: Key): StoredDoc {
+  getStored(key: Key): StoredDoc<DocOf<R>> {
     const stored = getStored(this.ctx.db, this.def, key);
     if (!stored) throw errors.notFound(this.def.title, key);
     return stored;
@@ -122,7 +126,7 @@ export class ResourceService {
    * getStored() with the row's typed columns, for a write in the same transaction: store() then
    * writes only what changed. Never across an await (the row may change meanwhile).
    */
-  getStoredRow(key: Key): StoredDoc {
+  getStoredRow(key: Key): StoredDoc<DocOf<R>> {
     const stored = getStoredRow(this.ctx.db, this.def, key);
     if (!stored) throw errors.notFound(this.def.title, key);
     return stored;
@@ -141,11 +145,11 @@ export class ResourceService {
   }
 
   /** Validates a body: server-owned fields dropped, the key checked against the path. */
-  validate(raw: Record<string, unknown>, pathKey?: Key): { body: Doc; expectedV?: number } {
-    const def = this.def;
+  validate(raw: Record<string, unknown>, pathKey?: Key): { body: BodyOf<R>; expectedV?: number } {
+    const def: ResourceDef = this.def;
     const copy: Record<string, unknown> = { ...raw };
     const sentV = copy._v;
-    for (const f of [...Object.keys(def.readOnly), ...(def.ignored ?? []), '_v']) delete copy[f];
+    for (const f of [...Object.keys(def.readOnly), ...Object.keys(def.hidden ?? {}), '_v']) delete copy[f];
     if (sentV !== undefined && sentV !== null && !(typeof sentV === 'number' && Number.isInteger(sentV) && sentV >= 0)) {
       throw errors.member('_v', 'member.nonNegativeInteger');
     }
@@ -160,8 +164,9 @@ export class ResourceService {
       if (!def.key.generate) throw errors.member(keyField, 'member.required', {}, 'Required');
       copy[keyField] = def.key.generate();
     }
-    const body = def.fastParse?.(copy) ?? (parseOr400(def.schema, copy) as Doc);
-    return { body, expectedV: typeof sentV === 'number' ? sentV : undefined };
+    const body = def.fastParse?.(copy) ?? parseOr400(def.schema, copy);
+    // The declaration's schema (or its written-out copy) made it: a body of R.
+    return { body: body as BodyOf<R>, expectedV: typeof sentV === 'number' ? sentV : undefined };
   }
 
   private authorize(caller: Caller, verb: 'post' | 'put' | 'delete', ...rights: Array<Right | null>): void {
@@ -218,7 +223,7 @@ export class ResourceService {
     return this.putValidated(caller, key, body, expectedV, undefined);
   }
 
-  private putValidated(caller: Caller, key: Key, body: Doc, expectedV: number | undefined, extra: unknown): { doc: Doc; created: boolean } {
+  private putValidated(caller: Caller, key: Key, body: BodyOf<R>, expectedV: number | undefined, extra: unknown): { doc: Doc; created: boolean } {
     return inTransaction(this.ctx.db, () => {
       const existing = getStoredRow(this.ctx.db, this.def, key);
       this.requirePutRight(caller, existing !== undefined);
@@ -261,8 +266,11 @@ export class ResourceService {
    * `existing` read with its columns (getStoredRow, in this transaction): only what changes is
    * written. `absent`: the caller made sure no row of `key` exists (a plain INSERT).
    */
+  store(caller: Caller, key: Key, body: BodyOf<R>, existing: StoredDoc<DocOf<R>> | undefined, extra?: unknown, absent?: boolean): Doc;
+  /** The server's own change (no caller): `doc` is stored as it is, without the hooks. */
+  store(caller: undefined, key: Key, doc: DocOf<R>, existing: StoredDoc<DocOf<R>> | undefined): Doc;
   store(caller: Caller | undefined, key: Key, body: Doc, existing: StoredDoc | undefined, extra?: unknown, absent = false): Doc {
-    const def = this.def;
+    const def: ResourceDef = this.def;
     const doc =
       caller && def.hooks?.prepare
         ? def.hooks.prepare({ caller, body, existing: existing?.doc, extra, ctx: this.ctx })
@@ -287,4 +295,16 @@ export class ResourceService {
     if (caller) def.hooks?.afterWrite?.({ caller, before: existing?.doc, after: doc, ctx: this.ctx, extra });
     return this.present({ doc, v });
   }
+}
+
+/** Whether `service` serves `def` (so its documents are of that declaration's form). */
+function serves<R extends ResourceDef>(service: ResourceService, def: R): service is ResourceService<R> {
+  return service.def === def;
+}
+
+/** The service of a declared resource among the app's (app.ts builds one per resource), typed as its declaration. */
+export function serviceOf<R extends ResourceDef>(services: Readonly<Record<string, ResourceService>>, def: R): ResourceService<R> {
+  const service = services[def.name];
+  if (!service || !serves(service, def)) throw new Error(`No service serves the resource ${def.name}`);
+  return service;
 }

@@ -8,7 +8,7 @@ import { auditEvents, type AuditEvent } from './audit.js';
 /** Stores events (inside the caller's transaction). Version 1 and no change-log entry: like the sales totals, derived data. */
 export function insertAuditEvents(db: Db, events: AuditEvent[]): void {
   for (const e of events) {
-    const c = auditEvents.columns(e as unknown as Record<string, unknown>);
+    const c = auditEvents.columns(e);
     rawSql.run(db, 'INSERT INTO audit_events (id, v, doc, at, day, kind, user_name, ticket_id, amount) VALUES (?, 1, ?, ?, ?, ?, ?, ?, ?)', [
       e.id,
       JSON.stringify(e),

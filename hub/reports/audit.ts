@@ -62,12 +62,12 @@ export const auditEvents = defineResource({
     detail: z.object({ discountRate: z.number().optional(), listPrice: z.number().optional(), unitPrice: z.number().optional(), returnOf: z.string().nullable().optional() }),
   },
   columns: (d) => ({
-    at: Date.parse(d.at as string),
-    day: d.day as string,
-    kind: d.kind as string,
-    user_name: (d.user as { userName: string }).userName,
-    ticket_id: d.ticketId as string,
-    amount: toScaled(d.amount as number),
+    at: Date.parse(d.at),
+    day: d.day,
+    kind: d.kind,
+    user_name: d.user.userName,
+    ticket_id: d.ticketId,
+    amount: toScaled(d.amount),
   }),
   filters: {
     id: { type: 'string', column: 'id' },

@@ -6,6 +6,7 @@
  */
 import { rawSql, type Db } from '../../db/client.js';
 import { toScaled } from '../core/money.js';
+import type { DrawerShift } from './drawer.js';
 import { paidNetOfChange, type ClosedTicket, type Lookups } from './totals.js';
 
 /** The whole of a shift's sales (tickets and their total) is kept under this payment type number. */
@@ -46,8 +47,15 @@ export function shiftSales(db: Db, shiftId: string): ShiftSalesRows {
   };
 }
 
+/** What a count reads of a stored shift (its document is the shifts resource's). */
+export interface StoredShift extends DrawerShift {
+  state: 'Open' | 'Closed';
+  deviceName: string;
+  fiscalName: string | null;
+}
+
 /** A shift's stored document, or undefined. */
-export function storedShift(db: Db, id: string): Record<string, unknown> | undefined {
+export function storedShift(db: Db, id: string): StoredShift | undefined {
   const row = rawSql.get<{ doc: string }>(db, 'SELECT doc FROM shifts WHERE id = ?', [id]);
-  return row ? (JSON.parse(row.doc) as Record<string, unknown>) : undefined;
+  return row ? (JSON.parse(row.doc) as StoredShift) : undefined;
 }

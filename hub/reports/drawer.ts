@@ -36,8 +36,15 @@ export interface DrawerFigures {
 
 const sum = (values: Dec[]) => values.reduce((s, v) => s.plus(v), new D(0));
 
+/** What the drawer rule reads of a shift (the shifts resource's document, hub/resources/shifts). */
+export interface DrawerShift {
+  id: string;
+  openingFloat: number;
+  movements?: Movement[];
+}
+
 /** What a shift's drawer should hold now: from the closes its register made while it was open, and its movements. */
-export function shiftDrawer(db: Db, shift: { id: string; openingFloat: number; movements?: Movement[] }): DrawerFigures {
+export function shiftDrawer(db: Db, shift: DrawerShift): DrawerFigures {
   const rows = shiftSales(db, shift.id);
   const types = paymentTypeNames(db);
   const payments = rows.payments.map((p) => {

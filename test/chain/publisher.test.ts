@@ -13,6 +13,7 @@ import { FakeClock } from '../../hub/core/clock.js';
 import { compact, keepDocsInLog } from '../../hub/engine/change-log.js';
 import { createLogger } from '../../hub/core/log.js';
 import { ResourceService } from '../../hub/engine/service.js';
+import type { ResourceDef } from '../../hub/engine/define.js';
 import { devices, fiscalDevices, orderEndpoints, stocks, users } from '../../hub/resources.js';
 import { Publisher, type PublisherOptions } from '../../hub/chain/publisher.js';
 import { chainStart } from '../../hub/chain/repo.js';
@@ -28,7 +29,7 @@ function setUp(chain: boolean) {
   if (chain) keepDocsInLog(db);
   const clock = new FakeClock('2026-10-01T10:00:00Z');
   const ctx = { db, clock, timeZone: 'UTC', busy: new Set<string>() };
-  const service = (def: typeof stocks) => new ResourceService(def, ctx);
+  const service = (def: ResourceDef) => new ResourceService(def, ctx);
   return { clock, resources: { stocks: service(stocks), users: service(users), devices: service(devices), orderendpoints: service(orderEndpoints), fiscaldevices: service(fiscalDevices) } };
 }
 

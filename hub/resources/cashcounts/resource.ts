@@ -16,9 +16,9 @@ import { errors } from '../../http/errors.js';
 import type { Caller } from '../../http/caller.js';
 import { dec, roundMoney, toJsonNumber } from '../../core/money.js';
 import { fiscalDayFigures, openFiscalDay } from '../../reports/service.js';
-import { denominationsTotal, shiftDrawer, type Movement } from '../../reports/drawer.js';
-import { storedShift } from '../../reports/drawer-store.js';
-import { defineResource, type Doc, type EngineContext } from '../../engine/define.js';
+import { denominationsTotal, shiftDrawer } from '../../reports/drawer.js';
+import { storedShift, type StoredShift } from '../../reports/drawer-store.js';
+import { atRead, defineResource, type EngineContext } from '../../engine/define.js';
 import { idKeyed } from '../../engine/keys.js';
 import { decimal, idKey, MAX_INT32, nameKey, nullableText } from '../../engine/fields.js';
 import { requireExisting } from '../../engine/refs.js';
@@ -61,10 +61,10 @@ export function countedOf(body: CountBody): number {
  * The count of an open shift's drawer now, as stored (the document of a cash count): what the drawer
  * should hold from the shift's float, sales and movements, against what was counted.
  */
-export function shiftCount(ctx: EngineContext, caller: Caller, shift: Doc, body: CountBody, closesShift: boolean): Doc {
+export function shiftCount(ctx: EngineContext, caller: Caller, shift: StoredShift, body: CountBody, closesShift: boolean) {
   const counted = countedOf(body);
-  const drawer = shiftDrawer(ctx.db, { id: shift.id as string, openingFloat: shift.openingFloat as number, movements: shift.movements as Movement[] });
-  const fiscalName = (shift.fiscalName as string | null) ?? null;
+  const drawer = shiftDrawer(ctx.db, shift);
+  const fiscalName = shift.fiscalName ?? null;
   return {
     fiscalName,
     dailySalesReportNumber: fiscalName ? openFiscalDay(ctx.db, fiscalName) : null,
@@ -100,30 +100,31 @@ export const cashCounts = defineResource({
     openingFloat: amount().optional().describe('With `fiscalName`: the cash the drawer started the day with (default 0). A shift has its own.'),
     ...countBodySchema.shape,
   }),
+  // Made at read time (atRead) for counts stored before shifts (issue 28), which lack them: present.
   readOnly: {
-    deviceName: z.string().nullable().describe('The register of the shift counted; null for a fiscal day.'),
-    closesShift: z.boolean().describe('The count that closed its shift.'),
+    deviceName: atRead(z.string().nullable().describe('The register of the shift counted; null for a fiscal day.')),
+    closesShift: atRead(z.boolean().describe('The count that closed its shift.')),
     cashSales: z.number().describe("What the Cash-category payment types took in, change deducted, when it was counted: the shift's register's while it was open, or the fiscal day's."),
-    cashIn: z.number().describe('Cash put into the shift’s drawer (0 for a fiscal day).'),
-    cashOut: z.number().describe('Cash taken out of the shift’s drawer (0 for a fiscal day).'),
+    cashIn: atRead(z.number().describe('Cash put into the shift’s drawer (0 for a fiscal day).')),
+    cashOut: atRead(z.number().describe('Cash taken out of the shift’s drawer (0 for a fiscal day).')),
     expected: z.number().describe('openingFloat + cashSales + cashIn − cashOut.'),
     difference: z.number().describe('counted − expected: negative when cash is missing.'),
     countedAt: z.string(),
     countedBy: z.object({ userName: z.string(), name: z.string() }),
   },
   answered: {
-    shiftId: z.string().nullable(),
+    shiftId: atRead(z.string().nullable()),
     fiscalName: z.string().nullable().describe('The fiscal device of the day counted, or of the shift’s register (null: none).'),
     dailySalesReportNumber: z.number().int().nullable(),
     openingFloat: z.number(),
     counted: z.number(),
-    denominations: denominationsSchema.nullable(),
+    denominations: atRead(denominationsSchema.nullable()),
   },
   columns: (d) => ({
-    fiscal_name: (d.fiscalName as string | null) ?? '',
-    day_number: (d.dailySalesReportNumber as number | null) ?? 0,
-    counted_at: Date.parse(d.countedAt as string),
-    shift_id: (d.shiftId as string | null) ?? null,
+    fiscal_name: d.fiscalName ?? '',
+    day_number: d.dailySalesReportNumber ?? 0,
+    counted_at: Date.parse(d.countedAt),
+    shift_id: d.shiftId ?? null,
   }),
   filters: {
     id: { type: 'string', column: 'id' },
@@ -144,8 +145,7 @@ export const cashCounts = defineResource({
   },
   hooks: {
     prepare({ caller, body, ctx }) {
-      const shiftId = body.shiftId as string | undefined;
-      const fiscalName = body.fiscalName as string | undefined;
+      const { shiftId, fiscalName } = body;
       if (shiftId !== undefined && fiscalName !== undefined) throw errors.member('fiscalName', 'cashcounts.shiftOrDay');
       if (shiftId !== undefined) {
         for (const member of ['dailySalesReportNumber', 'openingFloat'] as const) {
@@ -154,18 +154,18 @@ export const cashCounts = defineResource({
         const shift = storedShift(ctx.db, shiftId);
         if (!shift) throw errors.member('shiftId', 'error.notFound', { resource: 'Shift', key: shiftId });
         if (shift.state !== 'Open') throw errors.forbidden('shifts.closed', { id: shiftId });
-        return { id: body.id, ...shiftCount(ctx, caller, shift, body as CountBody, false) };
+        return { id: body.id, ...shiftCount(ctx, caller, shift, body, false) };
       }
       if (fiscalName === undefined) throw errors.member('fiscalName', 'cashcounts.shiftOrDay', {}, 'Required');
       requireExisting(ctx, fiscalDevices, fiscalName, 'fiscalName');
       let day;
       try {
-        day = fiscalDayFigures(ctx.db, fiscalName, body.dailySalesReportNumber as number | undefined);
+        day = fiscalDayFigures(ctx.db, fiscalName, body.dailySalesReportNumber);
       } catch {
         throw errors.member('dailySalesReportNumber', 'fiscal.noDayGiveNumber', { name: fiscalName }, 'Required');
       }
-      const counted = countedOf(body as CountBody);
-      const openingFloat = (body.openingFloat as number | undefined) ?? 0;
+      const counted = countedOf(body);
+      const openingFloat = body.openingFloat ?? 0;
       const expected = dec(openingFloat).plus(dec(day.cashSales));
       return {
         id: body.id,
@@ -176,7 +176,7 @@ export const cashCounts = defineResource({
         closesShift: false,
         openingFloat,
         counted,
-        denominations: (body.denominations as CountBody['denominations']) ?? null,
+        denominations: body.denominations ?? null,
         note: body.note ?? null,
         cashSales: day.cashSales,
         cashIn: 0,

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { hasRight, requireRight } from '../../http/caller.js';
 import { errors, memberError } from '../../http/errors.js';
 import { dec, toJsonNumber, toScaled } from '../../core/money.js';
-import { defineResource, type Doc } from '../../engine/define.js';
+import { atRead, defineResource } from '../../engine/define.js';
 import { idKeyed } from '../../engine/keys.js';
 import { dateTime, decimal, freeObject, idKey, nullableText, rate, text } from '../../engine/fields.js';
 import { bool } from '../../engine/refs.js';
@@ -39,7 +39,7 @@ const creditTransaction = z.object({
 const ms = (iso: unknown) => (typeof iso === 'string' ? Date.parse(iso) : null);
 
 /** Valid, Expired (expirationTime passed) or NotYetValid (activationTime ahead), by the injected clock. */
-export function customerStatus(doc: Doc, now: Date): (typeof CUSTOMER_STATUSES)[number] {
+export function customerStatus(doc: { activationTime: string | null; expirationTime: string | null }, now: Date): (typeof CUSTOMER_STATUSES)[number] {
   const t = now.getTime();
   const exp = ms(doc.expirationTime);
   const act = ms(doc.activationTime);
@@ -79,18 +79,19 @@ export const customers = defineResource({
     meta: freeObject().default({}),
   }),
   readOnly: {
-    status: z.enum(CUSTOMER_STATUSES),
+    // By the clock when read (customerStatus).
+    status: atRead(z.enum(CUSTOMER_STATUSES)),
     fullName: z.string(),
     creditTransactions: z.array(creditTransaction),
   },
   columns: (d) => {
-    const c = (d.company ?? {}) as Record<string, unknown>;
+    const c: Partial<Record<'name' | 'vatId' | 'taxId', unknown>> = d.company ?? {};
     const s = (v: unknown) => (typeof v === 'string' ? v : null);
     return {
       external_id: s(d.externalId),
       is_active: bool(d.isActive),
-      credit_rate: toScaled(d.creditRate as number),
-      discount_rate: toScaled(d.discountRate as number),
+      credit_rate: toScaled(d.creditRate),
+      discount_rate: toScaled(d.discountRate),
       activation_time: ms(d.activationTime),
       expiration_time: ms(d.expirationTime),
       first_name: s(d.firstName),
@@ -102,7 +103,7 @@ export const customers = defineResource({
       note: s(d.note),
       // Folded (no case, no accents) once at write time; card numbers too, so Search finds a customer by card.
       search_text: foldText(
-        [d.firstName, d.lastName, c.name, c.vatId, c.taxId, d.note, ...((d.cards as Array<{ serialNumber?: unknown }> | undefined) ?? []).map((card) => card.serialNumber)]
+        [d.firstName, d.lastName, c.name, c.vatId, c.taxId, d.note, ...(d.cards ?? []).map((card) => card.serialNumber)]
           .map((v) => (typeof v === 'string' ? v : ''))
           .join('\n'),
       ),
@@ -112,7 +113,7 @@ export const customers = defineResource({
     {
       table: 'customer_cards',
       fk: 'customer_id',
-      rows: (d) => (d.cards as Array<{ serialNumber: string }>).map((c) => ({ serial_number: c.serialNumber })),
+      rows: (d) => d.cards.map((c) => ({ serial_number: c.serialNumber })),
       unique: { column: 'serial_number', member: (i) => `cards[${i}].serialNumber`, message: 'customers.cardTaken' },
     },
   ],
@@ -161,7 +162,7 @@ export const customers = defineResource({
       present: (doc) => ({
         id: doc.id,
         fullName: doc.fullName,
-        cards: ((doc.cards as Array<{ serialNumber: string; isActive: boolean }> | undefined) ?? []).map((c) => ({ serialNumber: c.serialNumber, isActive: c.isActive })),
+        cards: (doc.cards ?? []).map((c) => ({ serialNumber: c.serialNumber, isActive: c.isActive })),
         discountRate: doc.discountRate,
         status: doc.status,
       }),
@@ -176,13 +177,13 @@ export const customers = defineResource({
   },
   hooks: {
     prepare({ caller, body, existing, ctx }) {
-      const companyName = ((body.company ?? {}) as { name?: string | null }).name ?? '';
+      const companyName = body.company?.name ?? '';
       if (!body.firstName && !body.lastName && !companyName) {
         throw errors.validation('customers.nameRequired', {}, [memberError('lastName', 'customers.nameRequiredMember', {}, 'Required')]);
       }
-      const credit = body.credit as { amount: number; currencyLabel: string | null };
-      const before = existing ? (existing.credit as { amount: number }).amount : 0;
-      const transactions = [...((existing?.creditTransactions as unknown[]) ?? [])];
+      const credit = body.credit;
+      const before = existing ? existing.credit.amount : 0;
+      const transactions = [...(existing?.creditTransactions ?? [])];
       if (!dec(credit.amount).eq(dec(before))) {
         requireRight(caller, 'CustomerSetCredit');
         transactions.push({
@@ -193,11 +194,11 @@ export const customers = defineResource({
           name: caller.name,
         });
       }
-      if (existing && !dec(body.discountRate as number).eq(dec(existing.discountRate as number)) && !hasRight(caller, 'CustomerSetDiscount')) {
+      if (existing && !dec(body.discountRate).eq(dec(existing.discountRate)) && !hasRight(caller, 'CustomerSetDiscount')) {
         throw errors.missingRight('CustomerSetDiscount');
       }
       const now = ctx.clock.now().toISOString();
-      const cards = (body.cards as Doc[]).map((c) => ({ ...c, activationTime: c.activationTime ?? now }));
+      const cards = body.cards.map((c) => ({ ...c, activationTime: c.activationTime ?? now }));
       const fullName = [body.firstName, body.lastName].filter(Boolean).join(' ') || companyName;
       return { ...body, cards, fullName, creditTransactions: transactions };
     },

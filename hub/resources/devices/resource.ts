@@ -54,8 +54,8 @@ export const devices = defineResource({
       .nullable()
       .describe('When a tablet was last paired as this register (POST /api/registers/pair); null: never. Pairing again replaces the earlier tablet.'),
   },
-  ignored: ['registerKeyHash'],
-  columns: (d) => ({ is_active: bool(d.isActive), env_name: d.envName as string, register_key_hash: (d.registerKeyHash as string | undefined) ?? null }),
+  hidden: { registerKeyHash: z.string().optional() },
+  columns: (d) => ({ is_active: bool(d.isActive), env_name: d.envName, register_key_hash: d.registerKeyHash ?? null }),
   filters: {
     name: { type: 'string', column: 'name' },
     isActive: { type: 'bool', column: 'is_active' },

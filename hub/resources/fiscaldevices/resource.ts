@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AddressError } from '../../../drivers/transport/address.js';
 import { errors } from '../../http/errors.js';
-import { defineResource } from '../../engine/define.js';
+import { atRead, defineResource } from '../../engine/define.js';
 import { nameKeyed } from '../../engine/keys.js';
 import { keepSecretSettings, secretSettingsField, withoutSecretSettings } from '../../engine/secrets.js';
 import { nameKey, stringMap, text } from '../../engine/fields.js';
@@ -39,8 +39,9 @@ export const fiscalDevices = defineResource({
     address: text().min(1),
     settings: stringMap().default({}),
   }),
-  readOnly: { status: statusSchema, ...secretSettingsField },
-  columns: (d) => ({ is_active: bool(d.isActive), driver: d.driver as string }),
+  // Both made when read: the status from what the hub last saw (core/fiscal-status.ts), the secrets' names.
+  readOnly: { status: atRead(statusSchema), ...secretSettingsField },
+  columns: (d) => ({ is_active: bool(d.isActive), driver: d.driver }),
   filters: {
     name: { type: 'string', column: 'name' },
     isActive: { type: 'bool', column: 'is_active' },
@@ -56,15 +57,15 @@ export const fiscalDevices = defineResource({
       // The operator password (and any key a driver takes) goes to the device at this address, by this driver.
       const body = keepSecretSettings(sent, existing, ['driver', 'address']);
       // Each driver checks what it takes (drivers/fiscal/<driver>/index.ts); the schema let only their names through.
-      const driver = fiscalDriverNamed(String(body.driver))!;
+      const driver = fiscalDriverNamed(body.driver)!;
       try {
-        driver.address.check(String(body.address));
+        driver.address.check(body.address);
       } catch (e) {
         if (e instanceof AddressError) throw errors.member('address', `address.${e.fault}`, { ...e.params, driver: driver.name });
         throw e;
       }
       try {
-        driver.settings.check(body.settings as Record<string, string>);
+        driver.settings.check(body.settings);
       } catch (e) {
         if (e instanceof QrTemplateError) throw errors.member('settings', `qr.${e.fault}`, e.params);
         const fault = settingFaultOf(e);
@@ -75,7 +76,7 @@ export const fiscalDevices = defineResource({
       // Status is not configuration: it lives beside the device (status.ts) and is merged in on read.
       return body;
     },
-    present: (doc, ctx) => ({ ...withoutSecretSettings(doc), status: readFiscalStatus(ctx.db, String(doc.name)) }),
-    beforeDelete: ({ existing, ctx }) => forgetFiscalStatus(ctx.db, String(existing.name)),
+    present: (doc, ctx) => ({ ...withoutSecretSettings(doc), status: readFiscalStatus(ctx.db, doc.name) }),
+    beforeDelete: ({ existing, ctx }) => forgetFiscalStatus(ctx.db, existing.name),
   },
 });

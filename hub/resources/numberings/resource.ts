@@ -3,7 +3,7 @@ import { defineResource } from '../../engine/define.js';
 import { idKeyed } from '../../engine/keys.js';
 import { dateTime, enumOf, idKey } from '../../engine/fields.js';
 import { bool } from '../../engine/refs.js';
-import { windowStart, type NumberingEntry } from './periods.js';
+import { windowStart } from './periods.js';
 import { customIssue } from '../../i18n/say.js';
 import { numberingFormatFault } from '../../core/rules.js';
 import type { MessageKey, Params } from '../../i18n/index.js';
@@ -66,12 +66,12 @@ export const numberings = defineResource({
     ),
   },
   readOnly: {},
-  columns: (d) => ({ is_active: bool(d.isActive), type: d.type as string }),
+  columns: (d) => ({ is_active: bool(d.isActive), type: d.type }),
   unique: [
     {
       columns: ['type'],
       where: 'is_active = 1',
-      when: (d) => d.isActive === true,
+      when: (d) => d.isActive,
       member: 'isActive',
       message: 'numbering.activeExists',
     },
@@ -90,11 +90,11 @@ export const numberings = defineResource({
   hooks: {
     prepare({ body, existing, ctx }) {
       const now = ctx.clock.now();
-      const before = (existing?.numberings as NumberingEntry[] | undefined) ?? [];
+      const before = existing?.numberings ?? [];
       // The window a repeating counter belongs to is the server's to keep. An edit that leaves an
       // entry's counter alone keeps it; a counter the manager sets (or a new entry's) is the last
       // number of the window current now (of the first window, for an entry that starts later).
-      const entries = (body.numberings as NumberingEntry[]).map((e) => {
+      const entries = body.numberings.map((e) => {
         const old = before.find((o) => o.startAt === e.startAt && o.period.unit === e.period.unit && o.period.amount === e.period.amount);
         const startAt = new Date(e.startAt);
         const currentPeriodStart =

@@ -46,7 +46,7 @@ export const orderEndpoints = defineResource({
       ),
   }),
   readOnly: { ...secretSettingsField },
-  columns: (d) => ({ is_active: bool(d.isActive), type: d.type as string, address: d.address as string }),
+  columns: (d) => ({ is_active: bool(d.isActive), type: d.type, address: d.address }),
   filters: {
     name: { type: 'string', column: 'name' },
     isActive: { type: 'bool', column: 'is_active' },
@@ -58,22 +58,22 @@ export const orderEndpoints = defineResource({
   hooks: {
     prepare({ body: sent, existing, ctx }) {
       const body = keepSecretSettings(sent, existing, ['type', 'address']);
-      (body.categoryNames as string[]).forEach((n, i) => requireExisting(ctx, categories, n, `categoryNames[${i}]`));
+      body.categoryNames.forEach((n, i) => requireExisting(ctx, categories, n, `categoryNames[${i}]`));
       if (body.mirrorOf !== null) {
         if (body.mirrorOf === body.name) throw errors.member('mirrorOf', 'endpoint.mirrorsItself');
-        requireExisting(ctx, orderEndpoints, body.mirrorOf as string, 'mirrorOf');
+        requireExisting(ctx, orderEndpoints, body.mirrorOf, 'mirrorOf');
       }
       // A tablet's address is a free label; a printer's must be a device address.
       if (body.type !== 'Tablet') {
         try {
-          parseAddress(String(body.address));
+          parseAddress(body.address);
         } catch (e) {
           if (e instanceof AddressError) throw errors.member('address', `address.${e.fault}`, e.params);
           throw e;
         }
       }
       try {
-        qrTemplate((body.settings as Record<string, string> | undefined)?.QrCode, BILL_QR);
+        qrTemplate(body.settings.QrCode, BILL_QR);
       } catch (e) {
         if (e instanceof QrTemplateError) throw errors.member('settings', `qr.${e.fault}`, e.params);
         throw e;

@@ -32,11 +32,11 @@ export function requirePlu(ctx: EngineContext, ref: { code: number; stockName: s
 const HUNDRED = new D(100);
 
 /** unitPrice without VAT minus costPrice, and that as a percentage of the price without VAT. */
-export function marginOf(plu: { unitPrice?: unknown; vatInfo?: unknown; costPrice?: unknown }): { amount: number; rate: number | null } | null {
-  const cost = (plu.costPrice as { amount: number } | null | undefined)?.amount;
+export function marginOf(plu: { unitPrice?: { amount: number }; vatInfo?: { rate: number } | null; costPrice?: { amount: number } | null }): { amount: number; rate: number | null } | null {
+  const cost = plu.costPrice?.amount;
   if (cost === undefined || cost === null) return null;
-  const price = dec((plu.unitPrice as { amount: number } | undefined)?.amount ?? 0);
-  const vat = dec((plu.vatInfo as { rate: number } | null | undefined)?.rate ?? 0);
+  const price = dec(plu.unitPrice?.amount ?? 0);
+  const vat = dec(plu.vatInfo?.rate ?? 0);
   const net = price.times(HUNDRED).div(HUNDRED.plus(vat));
   const amount = roundMoney(net.minus(dec(cost)));
   return { amount: toJsonNumber(amount), rate: net.isZero() ? null : toJsonNumber(roundMoney(net.minus(dec(cost)).div(net).times(HUNDRED))) };
@@ -97,15 +97,15 @@ export const plus = defineResource({
       .describe('Computed from unitPrice, vatInfo and costPrice at each write; null without a costPrice.'),
   },
   columns: (d) => ({
-    code: d.code as number,
-    stock_name: d.stockName as string,
-    name: d.name as string,
-    type: d.type as string,
+    code: d.code,
+    stock_name: d.stockName,
+    name: d.name,
+    type: d.type,
     is_active: bool(d.isActive),
-    stock_quantity: toScaled((d.stockQuantity as number) ?? 0),
-    category: (d.category as string | null | undefined) ?? null,
-    barcode: (d.barcode as string | null | undefined) ?? null,
-    minimum_quantity: d.minimumQuantity === null || d.minimumQuantity === undefined ? null : toScaled(d.minimumQuantity as number),
+    stock_quantity: toScaled(d.stockQuantity ?? 0),
+    category: d.category ?? null,
+    barcode: d.barcode ?? null,
+    minimum_quantity: d.minimumQuantity === null || d.minimumQuantity === undefined ? null : toScaled(d.minimumQuantity),
   }),
   unique: [
     { columns: ['stock_name', 'code'], member: 'code', message: 'plu.codeTaken' },
@@ -128,16 +128,16 @@ export const plus = defineResource({
   rights: { create: 'PluCreate', update: 'PluUpdate', delete: 'PluDelete' },
   hooks: {
     prepare({ body, existing, ctx }) {
-      requireExisting(ctx, stocks, body.stockName as string, 'stockName');
-      (body.orderEndpointNames as string[]).forEach((n, i) => requireExisting(ctx, orderEndpoints, n, `orderEndpointNames[${i}]`));
-      if (body.category !== null) requireExisting(ctx, categories, body.category as string, 'category');
-      const modifierIds = body.modifierIds as string[];
+      requireExisting(ctx, stocks, body.stockName, 'stockName');
+      body.orderEndpointNames.forEach((n, i) => requireExisting(ctx, orderEndpoints, n, `orderEndpointNames[${i}]`));
+      if (body.category !== null) requireExisting(ctx, categories, body.category, 'category');
+      const modifierIds = body.modifierIds;
       modifierIds.forEach((id, i) => {
         if (!modifierExists(ctx.db, id)) throw errors.member(`modifierIds[${i}]`, 'error.notFound', { resource: 'Modifier', key: id });
         if (modifierIds.indexOf(id) !== i) throw errors.member(`modifierIds[${i}]`, 'plu.modifierTwice', { id }, 'Unique');
       });
       if (body.minimumQuantity !== null && body.type !== 'StockItem') throw errors.member('minimumQuantity', 'plu.minimumOnlyStockItem');
-      const parts = body.receipt as Array<{ pluId: { code: number; stockName: string }; quantity: number }>;
+      const parts = body.receipt;
       if (parts.length && body.type !== 'Recipe') throw errors.member('receipt', 'plu.partsOnlyRecipe');
       // Each part carries the name of its plu (as it was at this write), so a recipe reads as words.
       const receipt = parts.map((p, i) => {

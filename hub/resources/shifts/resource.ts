@@ -13,9 +13,9 @@
 import { z } from 'zod';
 import { isSale } from '../../http/caller.js';
 import { errors } from '../../http/errors.js';
-import { shiftDrawer, type Movement } from '../../reports/drawer.js';
+import { shiftDrawer } from '../../reports/drawer.js';
 import { denominationsSchema } from '../cashcounts/resource.js';
-import { defineResource } from '../../engine/define.js';
+import { atRead, defineResource } from '../../engine/define.js';
 import { decimal, idKey, nameKey, nullableText } from '../../engine/fields.js';
 import { idKeyed } from '../../engine/keys.js';
 import { getStored } from '../../engine/repo.js';
@@ -42,6 +42,8 @@ export const shiftSalesSchema = z.object({
   cash: z.number().describe('What the Cash-category payment types took in, change deducted.'),
 });
 
+const registerName = nameKey().describe("The register (a CashRegister or PDA device). Default: the caller's device; a register opens only its own.");
+
 export const shifts = defineResource({
   name: 'shifts',
   title: 'Shift',
@@ -50,20 +52,23 @@ export const shifts = defineResource({
   key: idKeyed(),
   schema: z.object({
     id: idKey().optional(),
-    deviceName: nameKey().optional().describe("The register (a CashRegister or PDA device). Default: the caller's device; a register opens only its own."),
+    deviceName: registerName.optional(),
     openingFloat: decimal().min(0, fieldMessage('field.zeroOrMore')).default(0).describe('The cash in the drawer at the start.'),
     note: nullableText().default(null),
   }),
+  // Written or not, a shift names its register (prepare fills in the caller's).
+  answered: { deviceName: registerName },
   readOnly: {
     fiscalName: z.string().nullable().describe("The register's DefaultFiscalName when the shift opened (the fiscal day it belongs to)."),
     state: z.enum(SHIFT_STATES),
     openedAt: z.string(),
     openedBy: person,
     movements: z.array(movement).describe('Cash put in and taken out, with the reason.'),
-    sales: shiftSalesSchema.describe("What the register took while the shift was open (so far, while it is open)."),
-    cashIn: z.number(),
-    cashOut: z.number(),
-    expected: z.number().describe('What the drawer should hold: openingFloat + sales.cash + cashIn − cashOut (now, while open; at the close, once closed).'),
+    // Stored by the close; made when read while the shift is open (present).
+    sales: atRead(shiftSalesSchema.describe("What the register took while the shift was open (so far, while it is open).")),
+    cashIn: atRead(z.number()),
+    cashOut: atRead(z.number()),
+    expected: atRead(z.number().describe('What the drawer should hold: openingFloat + sales.cash + cashIn − cashOut (now, while open; at the close, once closed).')),
     closedAt: z.string().nullable(),
     closedBy: person.nullable(),
     counted: z.number().nullable().describe('The closing count.'),
@@ -73,10 +78,10 @@ export const shifts = defineResource({
     reportPrints: z.array(z.object({ jobId: z.string(), orderEndpointName: z.string(), at: z.string(), by: person })).describe('Each print of the shift report.'),
   },
   columns: (d) => ({
-    device_name: d.deviceName as string,
+    device_name: d.deviceName,
     is_open: d.state === 'Open' ? 1 : 0,
-    opened_at: Date.parse(d.openedAt as string),
-    closed_at: d.closedAt ? Date.parse(d.closedAt as string) : null,
+    opened_at: Date.parse(d.openedAt),
+    closed_at: d.closedAt ? Date.parse(d.closedAt) : null,
   }),
   unique: [{ columns: ['device_name'], where: 'is_open = 1', when: (d) => d.state === 'Open', member: 'deviceName', message: 'shifts.alreadyOpen' }],
   filters: {
@@ -101,12 +106,12 @@ export const shifts = defineResource({
   },
   hooks: {
     prepare({ caller, body, ctx }) {
-      const deviceName = (body.deviceName as string | undefined) ?? caller.device.name;
+      const deviceName = body.deviceName ?? caller.device.name;
       if (isSale(caller) && deviceName !== caller.device.name) throw errors.member('deviceName', 'shifts.ownRegisterOnly', { device: caller.device.name });
       const device = getStored(ctx.db, devices, deviceName);
       if (!device) throw errors.member('deviceName', 'error.notFound', { resource: devices.title, key: deviceName });
       if (device.doc.envName !== 'CashRegister' && device.doc.envName !== 'PDA') throw errors.member('deviceName', 'shifts.notRegister', { device: deviceName });
-      const settings = (device.doc.settings as Record<string, string> | undefined) ?? {};
+      const settings = device.doc.settings;
       return {
         id: body.id,
         deviceName,
@@ -129,7 +134,7 @@ export const shifts = defineResource({
     present(doc, ctx) {
       if (doc.state !== 'Open') return doc;
       // While open: what the drawer holds by now.
-      const drawer = shiftDrawer(ctx.db, { id: doc.id as string, openingFloat: doc.openingFloat as number, movements: doc.movements as Movement[] });
+      const drawer = shiftDrawer(ctx.db, doc);
       return { ...doc, ...drawer };
     },
   },

@@ -10,8 +10,8 @@ import { errors } from '../../http/errors.js';
 import { dec, toJsonNumber } from '../../core/money.js';
 import { enqueuePrintJob, getJob, type PrintJob } from '../../printing/store.js';
 import { shiftDrawer, type Movement } from '../../reports/drawer.js';
-import { countBodySchema, shiftCount } from '../cashcounts/resource.js';
-import type { Doc, EngineContext } from '../../engine/define.js';
+import { cashCounts, countBodySchema, shiftCount } from '../cashcounts/resource.js';
+import type { Doc, DocOf, EngineContext } from '../../engine/define.js';
 import { decimal, nameKey, text } from '../../engine/fields.js';
 import { newId } from '../../core/ids.js';
 import { getStored, type StoredDoc } from '../../engine/repo.js';
@@ -20,6 +20,9 @@ import { devices } from '../devices/resource.js';
 import { orderEndpoints } from '../orderendpoints/resource.js';
 import { fieldMessage } from '../../i18n/say.js';
 import { MOVEMENT_KINDS, shifts } from './resource.js';
+
+type Shifts = typeof shifts;
+type Shift = DocOf<Shifts>;
 
 export const movementSchema = z.object({
   kind: z.enum(MOVEMENT_KINDS).describe('In: cash put into the drawer (change from the bank); Out: taken out (a supplier paid, a bank deposit).'),
@@ -39,8 +42,8 @@ export const closeSchema = z.object({
 export class ShiftActions {
   constructor(
     private readonly ctx: EngineContext,
-    private readonly shifts: ResourceService,
-    private readonly counts: ResourceService,
+    private readonly shifts: ResourceService<Shifts>,
+    private readonly counts: ResourceService<typeof cashCounts>,
   ) {}
 
   /** Cash put into or taken out of an open shift's drawer, with its reason (CashMovement). */
@@ -48,7 +51,7 @@ export class ShiftActions {
     requireRight(caller, 'CashMovement');
     return inTransaction(this.ctx.db, () => {
       const stored = this.openShift(caller, id);
-      const movements = (stored.doc.movements as Movement[]) ?? [];
+      const movements = stored.doc.movements ?? [];
       const next: Movement = {
         id: movements.length + 1,
         at: this.ctx.clock.now().toISOString(),
@@ -72,8 +75,8 @@ export class ShiftActions {
       const count = shiftCount(this.ctx, caller, stored.doc, body, true);
       const countId = newId();
       this.counts.store(undefined, countId, { id: countId, ...count }, undefined);
-      const drawer = shiftDrawer(this.ctx.db, { id, openingFloat: stored.doc.openingFloat as number, movements: stored.doc.movements as Movement[] });
-      let closed: Doc = {
+      const drawer = shiftDrawer(this.ctx.db, stored.doc);
+      let closed: Shift = {
         ...stored.doc,
         ...drawer,
         state: 'Closed',
@@ -100,14 +103,14 @@ export class ShiftActions {
     });
   }
 
-  private stored(id: string): StoredDoc {
+  private stored(id: string): StoredDoc<Shift> {
     const stored = getStored(this.ctx.db, shifts, id);
     if (!stored) throw errors.notFound(shifts.title, id);
     return stored;
   }
 
   /** An open shift the caller may act on: their own register's, or any from the back office. */
-  private openShift(caller: Caller, id: string): StoredDoc {
+  private openShift(caller: Caller, id: string): StoredDoc<Shift> {
     const stored = this.stored(id);
     if (isSale(caller) && stored.doc.deviceName !== caller.device.name) throw errors.member('id', 'shifts.ownRegisterOnly', { device: caller.device.name });
     if (stored.doc.state !== 'Open') throw errors.forbidden('shifts.closed', { id });
@@ -115,25 +118,25 @@ export class ShiftActions {
   }
 
   /** The shift with a print of its report queued (its figures as presented now) and recorded. */
-  private withPrint(caller: Caller, shift: Doc, asked: string | undefined, member: string): { doc: Doc; job: PrintJob } {
+  private withPrint(caller: Caller, shift: Shift, asked: string | undefined, member: string): { doc: Shift; job: PrintJob } {
     const endpointName = this.printerFor(caller, shift, asked, member);
     const at = this.ctx.clock.now();
     const shown = shifts.hooks!.present!(shift, this.ctx);
     const jobId = enqueuePrintJob(this.ctx.db, {
       endpointName,
       kind: 'shiftReport',
-      refId: shift.id as string,
+      refId: shift.id,
       payload: { shift: shown, requestedBy: caller.name || caller.userName },
       at: at.getTime(),
     });
     const print = { jobId, orderEndpointName: endpointName, at: at.toISOString(), by: { userName: caller.userName, name: caller.name } };
-    return { doc: { ...shift, reportPrints: [...((shift.reportPrints as unknown[]) ?? []), print] }, job: getJob(this.ctx.db, jobId)! };
+    return { doc: { ...shift, reportPrints: [...(shift.reportPrints ?? []), print] }, job: getJob(this.ctx.db, jobId)! };
   }
 
   /** The receipt printer: the one asked for, else the register's DefaultOrderEndpointName, else the caller's device's. */
-  private printerFor(caller: Caller, shift: Doc, asked: string | undefined, member: string): string {
-    const defaultOf = (device: string) => (getStored(this.ctx.db, devices, device)?.doc.settings as Record<string, string> | undefined)?.DefaultOrderEndpointName;
-    const name = asked ?? defaultOf(shift.deviceName as string) ?? defaultOf(caller.device.name);
+  private printerFor(caller: Caller, shift: Shift, asked: string | undefined, member: string): string {
+    const defaultOf = (device: string) => getStored(this.ctx.db, devices, device)?.doc.settings.DefaultOrderEndpointName;
+    const name = asked ?? defaultOf(shift.deviceName) ?? defaultOf(caller.device.name);
     if (!name) throw errors.member(member, 'tickets.noOrderEndpoint', {}, 'Required');
     const endpoint = getStored(this.ctx.db, orderEndpoints, name);
     if (!endpoint) throw errors.member(member, 'endpoint.notFound', { name });

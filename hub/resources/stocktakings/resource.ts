@@ -8,11 +8,11 @@ import { z } from 'zod';
 import { requireRight } from '../../http/caller.js';
 import { errors } from '../../http/errors.js';
 import { dec, toJsonNumber } from '../../core/money.js';
-import { defineResource, type Doc } from '../../engine/define.js';
+import { defineResource } from '../../engine/define.js';
 import { idKeyed } from '../../engine/keys.js';
 import { dateTime, decimal, idKey, nameKey, nullableText, text } from '../../engine/fields.js';
 import { bool } from '../../engine/refs.js';
-import { findPlu, stockQuantityOf, type PluRef } from '../stocktransfers/stock.js';
+import { findPlu, stockQuantityOf } from '../stocktransfers/stock.js';
 import { recordServerTransfer } from '../stocktransfers/resource.js';
 import { userDisplayName } from '../stocktransfers/store.js';
 
@@ -20,12 +20,6 @@ const item = z.object({
   plu: z.object({ code: z.number().int().min(0), stockName: nameKey() }),
   actualQuantity: decimal().nullable().default(null),
 });
-
-interface CountedItem {
-  plu: PluRef;
-  expectedQuantity: number;
-  actualQuantity: number | null;
-}
 
 export const stockTakings = defineResource({
   name: 'stocktakings',
@@ -56,17 +50,17 @@ export const stockTakings = defineResource({
   },
   columns: (d) => ({
     is_closed: bool(d.closedAt),
-    created_at: Date.parse(d.createdAt as string),
-    created_by_user_name: (d.createdBy as { userName: string }).userName,
-    closed_at: d.closedAt ? Date.parse(d.closedAt as string) : null,
-    closed_by_user_name: (d.closedBy as { userName: string } | null)?.userName ?? null,
-    currency_label: (d.currencyLabel as string | null) ?? null,
+    created_at: Date.parse(d.createdAt),
+    created_by_user_name: d.createdBy.userName,
+    closed_at: d.closedAt ? Date.parse(d.closedAt) : null,
+    closed_by_user_name: d.closedBy?.userName ?? null,
+    currency_label: d.currencyLabel ?? null,
   }),
   children: [
     {
       table: 'stock_taking_items',
       fk: 'stock_taking_id',
-      rows: (d) => (d.items as CountedItem[]).map((i, line) => ({ line, plu_code: i.plu.code, plu_stock_name: i.plu.stockName })),
+      rows: (d) => d.items.map((i, line) => ({ line, plu_code: i.plu.code, plu_stock_name: i.plu.stockName })),
     },
   ],
   filters: {
@@ -99,7 +93,7 @@ export const stockTakings = defineResource({
         throw errors.member(missing, 'stocktaking.closeTogether', {}, 'Required');
       }
       const seen = new Set<string>();
-      const items: CountedItem[] = (body.items as Array<{ plu: PluRef; actualQuantity: number | null }>).map((it, i) => {
+      const items = body.items.map((it, i) => {
         const key = `${it.plu.stockName}\u0000${it.plu.code}`;
         if (seen.has(key)) throw errors.member(`items[${i}].plu`, 'stocktaking.countedTwice', {}, 'Unique');
         seen.add(key);
@@ -109,7 +103,7 @@ export const stockTakings = defineResource({
         if (closing && it.actualQuantity === null) throw errors.member(`items[${i}].actualQuantity`, 'stocktaking.actualRequired', {}, 'Required');
         return { plu: it.plu, expectedQuantity: toJsonNumber(stockQuantityOf(ctx, it.plu)), actualQuantity: it.actualQuantity };
       });
-      const id = String(body.id);
+      const id = body.id;
       let stockTransferId: string | null = null;
       if (closing) {
         requireRight(caller, 'StockTakingClose');
@@ -118,24 +112,23 @@ export const stockTakings = defineResource({
           type: 'Correction',
           userName: caller.userName,
           stockTakingId: id,
-          items: items.map((i) => ({
-            plu: i.plu,
-            quantity: toJsonNumber(dec(i.actualQuantity!).minus(dec(i.expectedQuantity))),
-            expectedQuantity: i.expectedQuantity,
-            actualQuantity: i.actualQuantity,
-          })),
+          items: items.map(({ plu, expectedQuantity, actualQuantity }) => {
+            // Every item has its count once closing (checked above).
+            const actual = actualQuantity ?? expectedQuantity;
+            return { plu, quantity: toJsonNumber(dec(actual).minus(dec(expectedQuantity))), expectedQuantity, actualQuantity: actual };
+          }),
         });
-        stockTransferId = String(correction.id);
+        stockTransferId = correction.id;
       }
-      const doc: Doc = {
+      const closedBy = body.closedBy;
+      return {
         ...body,
         items,
         createdAt: existing?.createdAt ?? ctx.clock.now().toISOString(),
         createdBy: existing?.createdBy ?? { userName: caller.userName, name: caller.name },
-        closedBy: body.closedBy ? { ...(body.closedBy as { userName: string }), name: userDisplayName(ctx.db, (body.closedBy as { userName: string }).userName) ?? (body.closedBy as { userName: string }).userName } : null,
+        closedBy: closedBy ? { ...closedBy, name: userDisplayName(ctx.db, closedBy.userName) ?? closedBy.userName } : null,
         stockTransferId,
       };
-      return doc;
     },
     beforeDelete({ existing }) {
       if (existing.closedAt) throw errors.forbidden('stocktaking.closedNoDelete', { id: String(existing.id) });

@@ -7,9 +7,9 @@ import { activeNumberingId, documentNumberTaken } from './store.js';
 import { errors } from '../../http/errors.js';
 import { formatDocumentNumber } from '../../core/rules.js';
 import { zonedParts, type ZonedParts } from '../../core/time.js';
-import type { Doc, EngineContext } from '../../engine/define.js';
+import type { EngineContext } from '../../engine/define.js';
 import { getStoredRow, putStored } from '../../engine/repo.js';
-import { windowStart, type NumberingEntry } from '../numberings/periods.js';
+import { windowStart } from '../numberings/periods.js';
 import { DEFAULT_NUMBERINGS, numberings } from '../numberings/resource.js';
 
 /** The document number for `counter` on the day `at` (the rule the manager's page previews too: hub/core/rules.ts). */
@@ -29,7 +29,7 @@ export function issueDocumentNumber(ctx: EngineContext, type: string, at: Date, 
   const numberingId = activeNumberingId(ctx.db, type);
   // With its columns: the counter's write then leaves the numbering's indexes alone.
   const stored = numberingId ? getStoredRow(ctx.db, numberings, numberingId) : undefined;
-  const entries = ((stored?.doc.numberings as NumberingEntry[] | undefined) ?? [])
+  const entries = (stored?.doc.numberings ?? [])
     .map((e, index) => ({ e, index }))
     .filter(({ e }) => e.isActive && Date.parse(e.startAt) <= at.getTime())
     .sort((a, b) => Date.parse(b.e.startAt) - Date.parse(a.e.startAt));
@@ -39,7 +39,7 @@ export function issueDocumentNumber(ctx: EngineContext, type: string, at: Date, 
     return fallbackNumber(ctx, type, at);
   }
   const { e, index } = chosen;
-  const repeat = stored.doc.repeat === true;
+  const repeat = stored.doc.repeat;
   const window = repeat ? windowStart(new Date(e.startAt), e.period, at, tz).toISOString() : null;
   let counter = repeat && e.currentPeriodStart !== window ? 0 : e.currentNumber;
   const parts = zonedParts(at, tz);
@@ -47,10 +47,10 @@ export function issueDocumentNumber(ctx: EngineContext, type: string, at: Date, 
   // A format without period tokens repeats across windows; skip numbers already used rather than fail.
   do {
     counter += 1;
-    documentNumber = formatNumber(String(stored.doc.format), counter, parts);
+    documentNumber = formatNumber(stored.doc.format, counter, parts);
   } while (numberTaken(ctx, documentNumber));
-  const updated = (stored.doc.numberings as NumberingEntry[]).map((x, i) => (i === index ? { ...x, currentNumber: counter, currentPeriodStart: window } : x));
-  putStored(ctx.db, numberings, String(stored.doc.id), { ...stored.doc, numberings: updated } as Doc, stored.v + 1, at.getTime(), stored);
+  const updated = stored.doc.numberings.map((x, i) => (i === index ? { ...x, currentNumber: counter, currentPeriodStart: window } : x));
+  putStored(ctx.db, numberings, stored.doc.id, { ...stored.doc, numberings: updated }, stored.v + 1, at.getTime(), stored);
   return documentNumber;
 }
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { errors } from '../../http/errors.js';
-import { defineResource, type Doc, type EngineContext } from '../../engine/define.js';
+import { defineResource, type DocOf, type EngineContext } from '../../engine/define.js';
 import { idKeyed } from '../../engine/keys.js';
 import { decimal, enumOf, idKey, nameKey, nullableText, text } from '../../engine/fields.js';
 import { putStored } from '../../engine/repo.js';
@@ -10,7 +10,7 @@ import { requireExisting } from '../../engine/refs.js';
 import { STOCK_TRANSFER_TYPES } from '../numberings/resource.js';
 import { stocks } from '../stocks/resource.js';
 import { issueDocumentNumber } from './numbering.js';
-import { applyStock, findPlu, totalCost, withCosts, type TransferItem } from './stock.js';
+import { applyStock, findPlu, totalCost, withCosts, type MovingTransfer, type TransferItem } from './stock.js';
 import { fieldMessage } from '../../i18n/say.js';
 
 /** What a client may POST; Sale and Correction are the server's own (CONTRACT §7). */
@@ -38,7 +38,7 @@ const supplier = z.object({
 });
 
 /** The stock each item's plu must be in, by type. */
-function itemStock(doc: Doc): string {
+function itemStock(doc: Omit<MovingTransfer, 'items'>): string {
   return String(doc.type === 'Income' ? doc.targetStockName : doc.sourceStockName);
 }
 
@@ -71,20 +71,20 @@ export const stockTransfers = defineResource({
       .describe('Σ quantity × costPrice of the items with a cost, to the cent (a Sale: the cost of the goods sold); null when none has one.'),
   },
   columns: (d) => ({
-    document_number: d.documentNumber as string,
-    type: d.type as string,
-    created_at: Date.parse(d.createdAt as string),
-    source_stock_name: (d.sourceStockName as string | null) ?? null,
-    target_stock_name: (d.targetStockName as string | null) ?? null,
-    ticket_id: (d.ticketId as string | null) ?? null,
-    stock_taking_id: (d.stockTakingId as string | null) ?? null,
-    supplier_name: (d.supplier as { name: string } | null | undefined)?.name ?? null,
+    document_number: d.documentNumber,
+    type: d.type,
+    created_at: Date.parse(d.createdAt),
+    source_stock_name: d.sourceStockName ?? null,
+    target_stock_name: d.targetStockName ?? null,
+    ticket_id: d.ticketId ?? null,
+    stock_taking_id: d.stockTakingId ?? null,
+    supplier_name: d.supplier?.name ?? null,
   }),
   children: [
     {
       table: 'stock_transfer_items',
       fk: 'transfer_id',
-      rows: (d) => (d.items as TransferItem[]).map((i, line) => ({ line, plu_code: i.plu.code, plu_stock_name: i.plu.stockName })),
+      rows: (d) => d.items.map((i, line) => ({ line, plu_code: i.plu.code, plu_stock_name: i.plu.stockName ?? null })),
     },
   ],
   filters: {
@@ -114,21 +114,19 @@ export const stockTransfers = defineResource({
   without: ['put', 'delete'],
   hooks: {
     prepare({ caller, body, ctx }) {
-      const type = body.type as string;
-      if (!(POSTABLE_TYPES as readonly string[]).includes(type)) {
-        throw errors.member('type', 'transfer.hubOnly', { type });
-      }
+      const type = body.type;
+      if (!isPostable(type)) throw errors.member('type', 'transfer.hubOnly', { type });
       const needsSource = type !== 'Income';
       const needsTarget = type === 'Income' || type === 'Transfer';
       if (needsSource && !body.sourceStockName) throw errors.member('sourceStockName', 'transfer.requiredFor', { type }, 'Required');
       if (needsTarget && !body.targetStockName) throw errors.member('targetStockName', 'transfer.requiredFor', { type }, 'Required');
-      const doc: Doc = { ...body, sourceStockName: needsSource ? body.sourceStockName : null, targetStockName: needsTarget ? body.targetStockName : null };
+      const doc = { ...body, sourceStockName: needsSource ? body.sourceStockName : null, targetStockName: needsTarget ? body.targetStockName : null };
       if (type === 'Transfer' && doc.sourceStockName === doc.targetStockName) throw errors.member('targetStockName', 'transfer.sameStock');
       if (type !== 'Income' && body.supplier !== null) throw errors.member('supplier', 'transfer.supplierOnlyIncome', { type });
-      if (doc.sourceStockName) requireExisting(ctx, stocks, String(doc.sourceStockName), 'sourceStockName');
-      if (doc.targetStockName) requireExisting(ctx, stocks, String(doc.targetStockName), 'targetStockName');
+      if (doc.sourceStockName) requireExisting(ctx, stocks, doc.sourceStockName, 'sourceStockName');
+      if (doc.targetStockName) requireExisting(ctx, stocks, doc.targetStockName, 'targetStockName');
       const stock = itemStock(doc);
-      const items = (body.items as Array<{ plu: { code: number; stockName?: string }; quantity: number; costPrice?: { amount: number } | null }>).map((it, i) => {
+      const items = body.items.map((it, i) => {
         if (it.plu.stockName && it.plu.stockName !== stock) throw errors.member(`items[${i}].plu.stockName`, type === 'Income' ? 'transfer.wrongStockEnters' : 'transfer.wrongStockLeaves', { stock, type });
         const ref = { code: it.plu.code, stockName: stock };
         const plu = findPlu(ctx, ref);
@@ -160,16 +158,21 @@ export const stockTransfers = defineResource({
   },
 });
 
+/** A stock transfer as stored. */
+export type StockTransfer = DocOf<typeof stockTransfers>;
+
+const isPostable = (type: string): type is (typeof POSTABLE_TYPES)[number] => POSTABLE_TYPES.some((t) => t === type);
+
 /** Numbers, stores and applies a server-made transfer inside the caller's transaction. */
 export function recordServerTransfer(
   ctx: EngineContext,
   draft: { type: 'Sale' | 'Correction'; userName: string; items: TransferItem[]; ticketId?: string; stockTakingId?: string; note?: string },
-): Doc {
+): StockTransfer {
   const now = ctx.clock.now();
   const id = newId();
   // A Sale's and a Correction's items name their own plus (stock included): each costs what its plu does now.
   const items = withCosts(ctx, draft.type, null, draft.items);
-  const doc: Doc = {
+  const doc: StockTransfer = {
     id,
     documentNumber: issueDocumentNumber(ctx, draft.type, now, { fallback: true }),
     type: draft.type,

@@ -12,8 +12,8 @@
  */
 import { errors } from '../../http/errors.js';
 import { D, dec, roundMoney, toJsonNumber, type Dec } from '../../core/money.js';
-import type { Doc, EngineContext } from '../../engine/define.js';
-import { putStored } from '../../engine/repo.js';
+import type { EngineContext } from '../../engine/define.js';
+import { putStored, readDoc, storedRow } from '../../engine/repo.js';
 import { marginOf, plus } from '../plus/resource.js';
 import { pluRow, pluRowWithColumns, type PluRow } from './store.js';
 import { catalogOf } from '../catalog/catalog.js';
@@ -22,12 +22,29 @@ export interface PluRef {
   code: number;
   stockName: string;
 }
+/** An item of a transfer: the plu it moves (in the document's stock, or its own), how many, at what cost. */
 export interface TransferItem {
-  plu: PluRef;
+  plu: { code: number; stockName?: string };
   quantity: number;
   /** What one unit moved at, without VAT: an Income's purchase price, else the plu's cost then; null when unknown. */
   costPrice?: { amount: number } | null;
-  [extra: string]: unknown;
+  /** A stock taking's Correction: what was expected and what was counted. */
+  expectedQuantity?: number;
+  actualQuantity?: number;
+}
+
+/** What moving stock reads of a transfer (a stock transfer's document). */
+export interface MovingTransfer {
+  type: string;
+  sourceStockName: string | null;
+  targetStockName: string | null;
+  items: TransferItem[];
+}
+
+/** The plu an item of a Sale or a Correction names itself (the hub always names its stock there). */
+function ownPlu(item: TransferItem): PluRef {
+  if (item.plu.stockName === undefined) throw new Error(`a server-made transfer's item names plu ${item.plu.code} without its stock`);
+  return { code: item.plu.code, stockName: item.plu.stockName };
 }
 
 export function findPlu(ctx: EngineContext, ref: PluRef): PluRow | undefined {
@@ -36,13 +53,13 @@ export function findPlu(ctx: EngineContext, ref: PluRef): PluRow | undefined {
 
 export function stockQuantityOf(ctx: EngineContext, ref: PluRef): Dec {
   const row = findPlu(ctx, ref);
-  return row ? dec((JSON.parse(row.doc) as { stockQuantity?: number }).stockQuantity ?? 0) : new D(0);
+  return row ? dec(readDoc(plus, row.doc).stockQuantity ?? 0) : new D(0);
 }
 
 /** A plu's cost of one unit (its costPrice), or null. */
 export function costOf(row: PluRow | undefined): Dec | null {
   if (!row) return null;
-  const amount = (JSON.parse(row.doc) as { costPrice?: { amount?: number } | null }).costPrice?.amount;
+  const amount = readDoc(plus, row.doc).costPrice?.amount;
   return typeof amount === 'number' ? dec(amount) : null;
 }
 
@@ -60,16 +77,15 @@ function adjust(ctx: EngineContext, ref: PluRef, delta: Dec, at: number, incomin
   if (delta.isZero()) return;
   const row = pluRowWithColumns(ctx.db, ref);
   if (!row) throw errors.member('items', 'plu.notInStock', { code: ref.code, stock: ref.stockName });
-  const { v, doc: json, ...columns } = row;
-  const doc = JSON.parse(json) as Doc;
-  const before = dec((doc.stockQuantity as number) ?? 0);
-  const next: Doc = { ...doc, stockQuantity: toJsonNumber(before.plus(delta)) };
+  const stored = storedRow(plus, row);
+  const before = dec(stored.doc.stockQuantity ?? 0);
+  const next = { ...stored.doc, stockQuantity: toJsonNumber(before.plus(delta)) };
   if (incomingCost !== null && delta.gt(0)) {
     next.costPrice = { amount: toJsonNumber(averageCost(before, costOf(row), delta, incomingCost)) };
     next.margin = marginOf(next);
   }
   // With the row's columns: only what changed (the stock quantity's column, and the document) is written, none of the plu's indexes.
-  putStored(ctx.db, plus, row.id, next, v + 1, at, { doc, v, columns });
+  putStored(ctx.db, plus, row.id, next, stored.v + 1, at, stored);
 }
 
 /**
@@ -77,11 +93,11 @@ function adjust(ctx: EngineContext, ref: PluRef, delta: Dec, at: number, incomin
  * where given, else the cost of the plu it takes from or adds to (a Transfer: the source's), before
  * the move. `stock`: the stock the items' plus are in (the source, or an Income's target).
  */
-export function withCosts(ctx: EngineContext, type: string, stock: string | null, items: TransferItem[]): TransferItem[] {
+export function withCosts<T extends TransferItem>(ctx: EngineContext, type: string, stock: string | null, items: T[]): Array<T & { costPrice: { amount: number } | null }> {
   return items.map((item) => {
     const given = type === 'Income' ? item.costPrice : undefined;
     if (given !== undefined && given !== null) return { ...item, costPrice: { amount: given.amount } };
-    const cost = costOf(findPlu(ctx, stock === null ? item.plu : { code: item.plu.code, stockName: stock }));
+    const cost = costOf(findPlu(ctx, stock === null ? ownPlu(item) : { code: item.plu.code, stockName: stock }));
     return { ...item, costPrice: cost === null ? null : { amount: toJsonNumber(cost) } };
   });
 }
@@ -94,8 +110,8 @@ export function totalCost(items: TransferItem[]): { amount: number } | null {
 }
 
 /** The signed stock movements a transfer makes, per plu; units coming in carry the cost they come at. */
-export function movements(doc: Doc): Array<{ plu: PluRef; delta: Dec; cost?: Dec | null }> {
-  const items = doc.items as TransferItem[];
+export function movements(doc: MovingTransfer): Array<{ plu: PluRef; delta: Dec; cost?: Dec | null }> {
+  const items = doc.items;
   const out: Array<{ plu: PluRef; delta: Dec; cost?: Dec | null }> = [];
   for (const item of items) {
     const q = dec(item.quantity);
@@ -113,17 +129,17 @@ export function movements(doc: Doc): Array<{ plu: PluRef; delta: Dec; cost?: Dec
         out.push({ plu: { code: item.plu.code, stockName: String(doc.targetStockName) }, delta: q, cost });
         break;
       case 'Sale':
-        out.push({ plu: item.plu, delta: q.negated() });
+        out.push({ plu: ownPlu(item), delta: q.negated() });
         break;
       case 'Correction':
-        out.push({ plu: item.plu, delta: q });
+        out.push({ plu: ownPlu(item), delta: q });
         break;
     }
   }
   return out;
 }
 
-export function applyStock(ctx: EngineContext, doc: Doc): void {
+export function applyStock(ctx: EngineContext, doc: MovingTransfer): void {
   const at = ctx.clock.now().getTime();
   for (const m of movements(doc)) adjust(ctx, m.plu, m.delta, at, m.cost ?? null);
 }
@@ -147,7 +163,7 @@ export function saleItems(ctx: EngineContext, ticketItems: Array<{ plu: PluRef; 
     } else if (type === 'Recipe' && depth < MAX_RECIPE_DEPTH) {
       const row = findPlu(ctx, ref);
       if (!row) return;
-      const parts = (JSON.parse(row.doc) as { receipt?: Array<{ pluId: PluRef; quantity: number }> }).receipt ?? [];
+      const parts = readDoc(plus, row.doc).receipt ?? [];
       for (const part of parts) add(part.pluId, quantity.times(dec(part.quantity)), depth + 1);
     }
   };

@@ -18,7 +18,7 @@ import type { ResourceService } from '../../engine/service.js';
 import { orderEndpoints } from '../orderendpoints/resource.js';
 import { paymentTypeName, paymentTypes } from '../paymenttypes/resource.js';
 import { issuedReceiptOf } from './store.js';
-import { lastOrderOf, requireNotBusy, requireOpen, requireUpdateOf, type SplitMove } from './resource.js';
+import { lastOrderOf, requireNotBusy, requireOpen, requireUpdateOf, type SplitMove, type StoredItem, type Ticket, type Tickets } from './resource.js';
 
 export const TICKET_ACTIONS = ['Handover', 'Takeover', 'Relocate', 'Split'] as const;
 export type Action = (typeof TICKET_ACTIONS)[number];
@@ -50,7 +50,14 @@ export const actionSchemas = {
 };
 
 type SplitBody = z.output<(typeof actionSchemas)['Split']>;
-type StoredItem = { id: number; type: string; quantity: number; plu: { code: number; stockName: string }; unitPrice: { amount: number }; discountRate: number; modifiers: Array<{ modifierId: string; optionId: string; quantity: number }>; comment: string | null };
+/** A batch's body as the route read it, with its action's schema. */
+export type BatchBody = z.output<(typeof actionSchemas)[Action]>;
+
+/** The route read the body with the schema of its action: a Split's names its target. */
+function splitOf(body: BatchBody): SplitBody {
+  if (!('target' in body)) throw new Error('a Split body without its target');
+  return body;
+}
 
 /** A stored item as a body carries it (prices and discounts as they are; names and totals are the server's). */
 const itemBody = (i: StoredItem, id = i.id, quantity = i.quantity) => ({
@@ -64,15 +71,18 @@ const itemBody = (i: StoredItem, id = i.id, quantity = i.quantity) => ({
   comment: i.comment,
 });
 
-/** A stored ticket as a PUT body would carry it, with `items` in its place. */
-const ticketBody = (doc: Doc, items: unknown[]): Record<string, unknown> => ({
+/** A stored ticket (or what a new one starts from) as a PUT body would carry it, with `items` in its place. */
+const ticketBody = (
+  doc: Pick<Ticket, 'id' | 'name' | 'purchaseType' | 'discountRate' | 'location'> & Partial<Pick<Ticket, 'externalId' | 'currencyLabel' | 'customer' | 'note'>>,
+  items: unknown[],
+): Record<string, unknown> => ({
   id: doc.id,
   externalId: doc.externalId ?? null,
   name: doc.name,
   purchaseType: doc.purchaseType,
   currencyLabel: doc.currencyLabel ?? null,
   discountRate: doc.discountRate,
-  customer: doc.customer ? { id: (doc.customer as { id: string }).id } : null,
+  customer: doc.customer ? { id: doc.customer.id } : null,
   location: doc.location ?? null,
   note: doc.note ?? null,
   items,
@@ -82,32 +92,38 @@ export const preliminarySchema = z.object({ orderEndpointName: nameKey().optiona
 /** The body of print_receipt_copy: where to print, like the preliminary bill's. */
 export const receiptCopySchema = preliminarySchema;
 
-function isOwn(caller: Caller, ticket: Doc): boolean {
-  return (ticket.employee as { userName?: string } | null)?.userName === caller.userName;
+function isOwn(caller: Caller, ticket: Ticket): boolean {
+  return ticket.employee?.userName === caller.userName;
 }
 
 export class TicketActions {
   constructor(
     private readonly ctx: EngineContext,
-    private readonly tickets: ResourceService,
+    private readonly tickets: ResourceService<Tickets>,
   ) {}
 
   /** `body` as its action's schema reads it (PATCH /api/tickets). */
-  batch(caller: Caller, action: Action, body: { ids: string[]; userName?: string; location?: Doc }): Doc[] {
+  batch(caller: Caller, action: Action, body: BatchBody): Doc[] {
     requireSale(caller);
     if (new Set(body.ids).size !== body.ids.length) throw errors.member('ids', 'tickets.idTwice', {}, 'Unique');
-    if (action === 'Split') return this.split(caller, body as unknown as SplitBody);
-    let employee: { userName: string; name: string } | undefined;
-    if (action === 'Handover') {
-      const user = activeUserDoc(this.ctx.db, body.userName!);
-      if (!user) throw errors.member('userName', 'tickets.noActiveUser', { user: String(body.userName) });
-      const u = JSON.parse(user) as { userName: string; name: string };
-      employee = { userName: u.userName, name: u.name ?? '' };
-    }
-    if (action === 'Takeover') {
+    if (action === 'Split') return this.split(caller, splitOf(body));
+    // What the action changes on each ticket (the body has its action's members).
+    let change: (ticket: Ticket) => Ticket;
+    if (action === 'Handover' && 'userName' in body) {
+      const user = activeUserDoc(this.ctx.db, body.userName);
+      if (!user) throw errors.member('userName', 'tickets.noActiveUser', { user: body.userName });
+      const employee = { userName: user.userName, name: user.name ?? '' };
+      change = (ticket) => ({ ...ticket, employee });
+    } else if (action === 'Relocate' && 'location' in body) {
+      const location = body.location;
+      change = (ticket) => ({ ...ticket, location });
+    } else if (action === 'Takeover') {
       requireRight(caller, 'TicketTakeover');
       requireRight(caller, 'TicketUpdateAny');
-      employee = { userName: caller.userName, name: caller.name };
+      const employee = { userName: caller.userName, name: caller.name };
+      change = (ticket) => ({ ...ticket, employee });
+    } else {
+      throw new Error(`a ${action} body without its members`);
     }
     return inTransaction(this.ctx.db, () => {
       const stored = body.ids.map((id, i) => {
@@ -123,8 +139,7 @@ export class TicketActions {
           if (!isOwn(caller, s.doc)) requireRight(caller, 'TicketUpdateAny');
         }
         if (action === 'Relocate') requireUpdateOf(caller, s.doc);
-        const next: Doc = action === 'Relocate' ? { ...s.doc, location: body.location } : { ...s.doc, employee };
-        return this.tickets.store(undefined, id, next, s);
+        return this.tickets.store(undefined, id, change(s.doc), s);
       });
     });
   }
@@ -158,12 +173,12 @@ export class TicketActions {
         requireRight(caller, 'TicketCreate');
       }
 
-      const left = new Map((source.doc.items as StoredItem[]).map((i) => [i.id, dec(i.quantity)]));
-      const targetItems = ((target?.doc.items as StoredItem[] | undefined) ?? []).map((i) => itemBody(i));
+      const left = new Map(source.doc.items.map((i) => [i.id, dec(i.quantity)]));
+      const targetItems = (target?.doc.items ?? []).map((i) => itemBody(i));
       let nextId = Math.max(0, ...targetItems.map((i) => i.id)) + 1;
       const seen = new Set<number>();
       body.items.forEach((m, k) => {
-        const item = (source.doc.items as StoredItem[]).find((i) => i.id === m.id);
+        const item = source.doc.items.find((i) => i.id === m.id);
         if (!item) throw errors.member(`items[${k}].id`, 'tickets.splitNoItem', { id: sourceId, item: m.id });
         if (seen.has(m.id)) throw errors.member(`items[${k}].id`, 'tickets.splitItemTwice', { item: m.id }, 'Unique');
         seen.add(m.id);
@@ -172,7 +187,7 @@ export class TicketActions {
         left.set(m.id, rest);
         targetItems.push(itemBody(item, nextId++, m.quantity));
       });
-      const sourceItems = (source.doc.items as StoredItem[]).filter((i) => left.get(i.id)!.gt(0)).map((i) => itemBody(i, i.id, toJsonNumber(left.get(i.id)!)));
+      const sourceItems = source.doc.items.filter((i) => left.get(i.id)!.gt(0)).map((i) => itemBody(i, i.id, toJsonNumber(left.get(i.id)!)));
 
       const move: SplitMove = { split: true, lastOrderDate: lastOrderOf(source.doc) };
       const targetDoc = target
@@ -222,7 +237,7 @@ export class TicketActions {
     const issued = issuedReceiptOf(this.ctx.db, id);
     const payments = issued
       ? issued.payments.map((p) => ({ name: p.name, amount: Number(p.amount) }))
-      : (ticket.payments as Array<{ paymentTypeNumber: number; amount: number }>).map((p) => ({
+      : this.tickets.getStored(id).doc.payments.map((p) => ({
           name: paymentTypeName(getStored(this.ctx.db, paymentTypes, p.paymentTypeNumber)?.doc, p.paymentTypeNumber),
           amount: p.amount,
         }));
@@ -241,7 +256,7 @@ export class TicketActions {
   /** The printer a bill goes to: the one asked for, else the calling device's DefaultOrderEndpointName; active and not a display. */
   private printerFor(caller: Caller, asked: string | undefined): string {
     const device = getStored(this.ctx.db, devices, caller.device.name);
-    const name = asked ?? (device?.doc.settings as Record<string, string> | undefined)?.DefaultOrderEndpointName;
+    const name = asked ?? device?.doc.settings.DefaultOrderEndpointName;
     if (!name) throw errors.member('orderEndpointName', 'tickets.noOrderEndpoint', {}, 'Required');
     const endpoint = getStored(this.ctx.db, orderEndpoints, name);
     if (!endpoint) throw errors.member('orderEndpointName', 'endpoint.notFound', { name });

@@ -26,7 +26,7 @@ import type { ResourceService } from '../../engine/service.js';
 import type { FiscalDevices, TimedDevice } from '../fiscaldevices/devices.js';
 import { paymentTypeName } from '../paymenttypes/resource.js';
 import { devices } from '../devices/resource.js';
-import { requireOpen } from './resource.js';
+import { requireOpen, type Ticket, type Tickets } from './resource.js';
 import { saleItems } from '../stocktransfers/stock.js';
 import { recordServerTransfer } from '../stocktransfers/resource.js';
 import { finishJob, insertPendingJob, issuedJobResult, jobRow, pendingJobs, type FiscalJobRow } from './store.js';
@@ -85,7 +85,7 @@ const outcomeOf = (r: FiscalResult): FiscalOutcome => ({
 export class TicketCloser {
   constructor(
     private readonly ctx: EngineContext,
-    private readonly tickets: ResourceService,
+    private readonly tickets: ResourceService<Tickets>,
     private readonly fiscal: FiscalDevices,
     private readonly log: Logger,
     private readonly mail: ReceiptMailer | null = null,
@@ -108,7 +108,7 @@ export class TicketCloser {
     }
   }
 
-  private async closeLocked(caller: Caller, id: string, body: z.output<typeof closeContextSchema>, ticket: StoredDoc): Promise<Doc> {
+  private async closeLocked(caller: Caller, id: string, body: z.output<typeof closeContextSchema>, ticket: StoredDoc<Ticket>): Promise<Doc> {
     if (ticket.doc.state === 'Closed') return this.tickets.present(ticket);
     requireOpen(ticket.doc);
     // A receipt of an earlier attempt whose reply was lost is settled first, on its own device; if it
@@ -352,7 +352,7 @@ export class TicketCloser {
         this.finishJob(job.id, 'Done', result, null);
         return this.tickets.present(ticket);
       }
-      const doc: Doc = {
+      const doc: Ticket = {
         ...ticket.doc,
         state: 'Closed',
         closeDate: this.ctx.clock.now().toISOString(),

@@ -9,7 +9,6 @@
  * generated bodies, valid and broken.
  */
 import { hasAtMostStoredPlaces } from '../../core/money.js';
-import type { Doc } from '../../engine/define.js';
 import { ID_PATTERN, MAX_INT32, MAX_MAGNITUDE, MAX_STRING } from '../../engine/fields.js';
 
 type Obj = Record<string, unknown>;
@@ -31,120 +30,106 @@ const isRate = (v: unknown): v is number => isDecimal(v) && v >= 0 && v <= 100;
 const nullableText = (v: unknown): Out<string | null> => (v === undefined || v === null ? null : isText(v) ? v : NO);
 
 /** `enumOf(values).default(fallback)`: matched case-insensitively, answered in the canonical spelling. */
-function enumValue(v: unknown, values: readonly string[], fallback: string): Out<string> {
+function enumValue<T extends string>(v: unknown, values: readonly T[], fallback: T): Out<T> {
   if (v === undefined) return fallback;
   if (typeof v !== 'string') return NO;
-  if (values.includes(v)) return v;
   const lower = v.toLowerCase();
-  return values.find((x) => x.toLowerCase() === lower) ?? NO;
+  return values.find((x) => x === v) ?? values.find((x) => x.toLowerCase() === lower) ?? NO;
 }
 
-function modifier(v: unknown): Out<Obj> {
+function modifier(v: unknown): Out<{ modifierId: string; optionId: string; quantity: number }> {
   if (!isObject(v) || !isIdKey(v.modifierId) || !isIdKey(v.optionId)) return NO;
   const quantity = v.quantity === undefined ? 1 : v.quantity;
   if (!isInt(quantity, 1, 1000)) return NO;
   return { modifierId: v.modifierId, optionId: v.optionId, quantity };
 }
 
-function item(v: unknown, itemTypes: readonly string[]): Out<Obj> {
+// Each object is made in one literal at the end, its members in the schema's order (the stored JSON is the answer).
+function item<I extends string>(v: unknown, itemTypes: readonly I[], itemTypeDefault: I) {
   if (!isObject(v)) return NO;
-  const out: Obj = {};
-  if (v.id !== undefined) {
-    if (!isInt(v.id, 1, MAX_INT32)) return NO;
-    out.id = v.id;
-  }
+  if (v.id !== undefined && !isInt(v.id, 1, MAX_INT32)) return NO;
+  const id = v.id;
   const plu = v.plu;
   if (!isObject(plu) || !isInt(plu.code, 0, Number.MAX_SAFE_INTEGER) || !isNameKey(plu.stockName)) return NO;
   if (plu.name !== undefined && !isText(plu.name)) return NO;
-  out.plu = plu.name === undefined ? { code: plu.code, stockName: plu.stockName } : { code: plu.code, stockName: plu.stockName, name: plu.name };
-  const type = enumValue(v.type, itemTypes, 'Positive');
+  const type = enumValue(v.type, itemTypes, itemTypeDefault);
   if (type === NO) return NO;
-  out.type = type;
   if (!isDecimal(v.quantity) || !(v.quantity > 0)) return NO;
-  out.quantity = v.quantity;
+  let unitPrice: { amount: number } | undefined;
   if (v.unitPrice !== undefined) {
     if (!isObject(v.unitPrice) || !isDecimal(v.unitPrice.amount)) return NO;
-    out.unitPrice = { amount: v.unitPrice.amount };
+    unitPrice = { amount: v.unitPrice.amount };
   }
   const discountRate = v.discountRate === undefined ? 0 : v.discountRate;
   if (!isRate(discountRate)) return NO;
-  out.discountRate = discountRate;
-  let modifiers: Obj[] = [];
+  const modifiers: Array<{ modifierId: string; optionId: string; quantity: number }> = [];
   if (v.modifiers !== undefined) {
     if (!Array.isArray(v.modifiers) || v.modifiers.length > 50) return NO;
-    modifiers = [];
     for (const m of v.modifiers) {
       const parsed = modifier(m);
       if (parsed === NO) return NO;
       modifiers.push(parsed);
     }
   }
-  out.modifiers = modifiers;
   const comment = nullableText(v.comment);
   if (comment === NO) return NO;
-  out.comment = comment;
-  return out;
+  return {
+    ...(typeof id === 'number' ? { id } : {}),
+    plu: plu.name === undefined ? { code: plu.code, stockName: plu.stockName } : { code: plu.code, stockName: plu.stockName, name: plu.name },
+    type,
+    quantity: v.quantity,
+    ...(unitPrice !== undefined ? { unitPrice } : {}),
+    discountRate,
+    modifiers,
+    comment,
+  };
 }
 
-/** The ticket body as `tickets.schema` parses it, or undefined (zod decides, and says what is wrong). */
-export function fastTicketBody(v: unknown, enums: { purchaseTypes: readonly string[]; itemTypes: readonly string[] }): Doc | undefined {
+/** The ticket body as `tickets.schema` parses it, or undefined (zod decides, and says what is wrong). The enums with the schema's defaults. */
+export function fastTicketBody<P extends string, I extends string>(
+  v: unknown,
+  enums: { purchaseTypes: readonly P[]; purchaseTypeDefault: NoInfer<P>; itemTypes: readonly I[]; itemTypeDefault: NoInfer<I> },
+) {
   if (!isObject(v)) return undefined;
-  const out: Obj = {};
-  if (v.id !== undefined) {
-    if (!isIdKey(v.id)) return undefined;
-    out.id = v.id;
-  }
+  if (v.id !== undefined && !isIdKey(v.id)) return undefined;
+  const id = v.id;
   const externalId = nullableText(v.externalId);
   if (externalId === NO) return undefined;
-  out.externalId = externalId;
   const name = v.name === undefined ? '' : v.name;
   if (!isText(name)) return undefined;
-  out.name = name;
-  const purchaseType = enumValue(v.purchaseType, enums.purchaseTypes, 'WalkIn');
+  const purchaseType = enumValue(v.purchaseType, enums.purchaseTypes, enums.purchaseTypeDefault);
   if (purchaseType === NO) return undefined;
-  out.purchaseType = purchaseType;
   const currencyLabel = nullableText(v.currencyLabel);
   if (currencyLabel === NO) return undefined;
-  out.currencyLabel = currencyLabel;
   const discountRate = v.discountRate === undefined ? 0 : v.discountRate;
   if (!isRate(discountRate)) return undefined;
-  out.discountRate = discountRate;
-  const customer = v.customer;
-  if (customer === undefined || customer === null) out.customer = null;
-  else {
-    if (!isObject(customer)) return undefined;
-    const c: Obj = {};
-    if (customer.id !== undefined) {
-      if (!isIdKey(customer.id)) return undefined;
-      c.id = customer.id;
-    }
-    if (customer.cardSerialNumber !== undefined) {
-      if (customer.cardSerialNumber !== null && !isText(customer.cardSerialNumber)) return undefined;
-      c.cardSerialNumber = customer.cardSerialNumber;
-    }
-    out.customer = c;
+  let customer: { id?: string; cardSerialNumber?: string | null } | null = null;
+  const sent = v.customer;
+  if (sent !== undefined && sent !== null) {
+    if (!isObject(sent)) return undefined;
+    if (sent.id !== undefined && !isIdKey(sent.id)) return undefined;
+    const card = sent.cardSerialNumber;
+    if (card !== undefined && card !== null && !isText(card)) return undefined;
+    customer = { ...(typeof sent.id === 'string' ? { id: sent.id } : {}), ...(card !== undefined ? { cardSerialNumber: card } : {}) };
   }
-  const location = v.location;
-  if (location === undefined || location === null) out.location = null;
-  else {
-    if (!isObject(location)) return undefined;
-    const tableName = nullableText(location.tableName);
-    const zoneName = nullableText(location.zoneName);
+  let location: { tableName: string | null; zoneName: string | null } | null = null;
+  if (v.location !== undefined && v.location !== null) {
+    if (!isObject(v.location)) return undefined;
+    const tableName = nullableText(v.location.tableName);
+    const zoneName = nullableText(v.location.zoneName);
     if (tableName === NO || zoneName === NO) return undefined;
-    out.location = { tableName, zoneName };
+    location = { tableName, zoneName };
   }
   const note = nullableText(v.note);
   if (note === NO) return undefined;
-  out.note = note;
-  const items: Obj[] = [];
+  const items: Array<Exclude<ReturnType<typeof item<I>>, typeof NO>> = [];
   if (v.items !== undefined) {
     if (!Array.isArray(v.items) || v.items.length > 1000) return undefined;
     for (const i of v.items) {
-      const parsed = item(i, enums.itemTypes);
+      const parsed = item(i, enums.itemTypes, enums.itemTypeDefault);
       if (parsed === NO) return undefined;
       items.push(parsed);
     }
   }
-  out.items = items;
-  return out;
+  return { ...(typeof id === 'string' ? { id } : {}), externalId, name, purchaseType, currencyLabel, discountRate, customer, location, note, items };
 }

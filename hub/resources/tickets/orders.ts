@@ -5,7 +5,7 @@
  */
 import { toUnits, UNIT } from '../../core/money.js';
 import { enqueuePrintJob } from '../../printing/store.js';
-import type { Doc, EngineContext } from '../../engine/define.js';
+import type { DocOf, EngineContext } from '../../engine/define.js';
 import { putStored } from '../../engine/repo.js';
 import { newId } from '../../core/ids.js';
 import { orders } from '../orders/resource.js';
@@ -71,7 +71,15 @@ function endpointsOfLines(ctx: EngineContext, lines: Line[]): Array<Array<{ name
   });
 }
 
-export function createOrders(ctx: EngineContext, ticket: Doc, lines: Line[], kind: 'New' | 'Cancel'): void {
+/** What an order copies of its ticket. */
+interface OrderedTicket {
+  id: string;
+  name: string;
+  location: { tableName: string | null; zoneName: string | null } | null;
+  employee: { userName: string; name: string } | null;
+}
+
+export function createOrders(ctx: EngineContext, ticket: OrderedTicket, lines: Line[], kind: 'New' | 'Cancel'): void {
   const byEndpoint = new Map<string, Line[]>();
   const typeOf = new Map<string, string>();
   const routes = endpointsOfLines(ctx, lines);
@@ -86,7 +94,7 @@ export function createOrders(ctx: EngineContext, ticket: Doc, lines: Line[], kin
     // A kitchen display shows the order from the orders list; only printers get a print job.
     const printed = typeOf.get(endpoint) !== 'Tablet';
     const id = newId();
-    const doc: Doc = {
+    const doc: DocOf<typeof orders> = {
       id,
       ticketId: ticket.id,
       ticketName: ticket.name ?? '',

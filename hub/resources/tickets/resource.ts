@@ -9,7 +9,7 @@ import { errors } from '../../http/errors.js';
 import type { Right } from '../../http/rights.js';
 import { centsToFixed, centsToNumber, toScaled } from '../../core/money.js';
 import { customers } from '../customers/resource.js';
-import { defineResource, type Doc, type EngineContext } from '../../engine/define.js';
+import { defineResource, type BodyOf, type DocOf, type EngineContext } from '../../engine/define.js';
 import { idKeyed } from '../../engine/keys.js';
 import { decimal, enumOf, idKey, MAX_INT32, MAX_MAGNITUDE, nameKey, nullableText, rate, text } from '../../engine/fields.js';
 import { bool } from '../../engine/refs.js';
@@ -17,7 +17,7 @@ import { getStored } from '../../engine/repo.js';
 import { itemTotalCents, ticketTotalCents } from './math.js';
 import { vatBreakdown } from '../../core/vat.js';
 import { recordTicketVoids } from '../../reports/store.js';
-import { createOrders, orderDeltas, type TicketItem } from './orders.js';
+import { createOrders, orderDeltas } from './orders.js';
 import { customerIdOfCard, hasPendingJob, ticketSql } from './store.js';
 import { catalogOf } from '../catalog/catalog.js';
 import { fastTicketBody } from './fast-body.js';
@@ -108,9 +108,14 @@ function latestOf(a: string | null, b: string | null): string | null {
   return a > b ? a : b;
 }
 
+/** What a write brings beside the body (`extra`): a split's move, or a return's start. */
+const isSplitMove = (extra: unknown): extra is SplitMove => typeof extra === 'object' && extra !== null && 'split' in extra && extra.split === true;
+const returnStartOf = (extra: unknown): string | undefined =>
+  typeof extra === 'object' && extra !== null && 'returnOf' in extra && typeof extra.returnOf === 'string' ? extra.returnOf : undefined;
+
 /** When a ticket last sent something to the kitchen; a ticket stored before lastOrderDate existed: its openDate. */
-export function lastOrderOf(ticket: Doc): string | null {
-  return ticket.lastOrderDate === undefined ? ((ticket.openDate as string | undefined) ?? null) : (ticket.lastOrderDate as string | null);
+export function lastOrderOf(ticket: { lastOrderDate?: string | null; openDate: string }): string | null {
+  return ticket.lastOrderDate === undefined ? (ticket.openDate ?? null) : ticket.lastOrderDate;
 }
 
 type CustomerRef = { id: string; fullName: string; cardSerialNumber: string | null; discountRate: number };
@@ -130,13 +135,15 @@ function resolveCustomer(ctx: EngineContext, ref: { id?: string; cardSerialNumbe
   if (!stored) throw errors.member('customer.id', 'tickets.customerNotFound', { id });
   return {
     id,
-    fullName: String(stored.doc.fullName ?? ''),
+    fullName: stored.doc.fullName ?? '',
     cardSerialNumber: ref.cardSerialNumber ?? null,
-    discountRate: stored.doc.discountRate as number,
+    discountRate: stored.doc.discountRate,
   };
 }
 
 type ItemInput = z.output<typeof itemSchema>;
+/** An item as stored and answered. */
+export type StoredItem = z.output<typeof itemAnswer>;
 type ModifierChoice = { modifierId: string; optionId: string; name: string; quantity: number; unitPrice: number };
 
 /** Checks the chosen options against each modifier's min/max rules; returns them with names and prices. */
@@ -185,7 +192,7 @@ function requireInRange(member: string, cents: bigint): void {
  * Items with ids, plu names, default prices, modifiers and exact totals; and which items carry a unit
  * price of their own (other than their plu's), for the TicketSetPrice rule.
  */
-function completeItems(ctx: EngineContext, items: ItemInput[]): { items: Doc[]; ownPrices: Array<{ id: number; amount: number }>; vatRates: number[]; cents: bigint[] } {
+function completeItems(ctx: EngineContext, items: ItemInput[]): { items: StoredItem[]; ownPrices: Array<{ id: number; amount: number }>; vatRates: number[]; cents: bigint[] } {
   const ownPrices: Array<{ id: number; amount: number }> = [];
   const vatRates: number[] = [];
   const cents: bigint[] = [];
@@ -238,24 +245,33 @@ function vatRows(lines: Array<{ vatRate: number; total: number }>, discountRate:
   }));
 }
 
-/** Items a write takes off (a storno) or a delete discards count as voids in the sales totals and the audit, in this write's transaction. */
-function recordVoids(ctx: EngineContext, caller: Caller, ticket: Doc, before: Doc[], after: Doc[], deleted = false): void {
-  const by = { at: ctx.clock.now(), userName: caller.userName, name: caller.name, deviceName: caller.device.name };
-  recordTicketVoids(ctx.db, ticket as { id: string }, { before, after }, by, ctx.timeZone, deleted);
+/** What the rules read of a stored ticket (the tickets resource's document). */
+interface TicketState {
+  id: string;
+  name: string;
+  state: string;
+  location: { tableName: string | null } | null;
+  employee: { userName: string } | null;
 }
 
-function isOwn(caller: Caller, ticket: Doc): boolean {
-  return (ticket.employee as { userName?: string } | null)?.userName === caller.userName;
+/** Items a write takes off (a storno) or a delete discards count as voids in the sales totals and the audit, in this write's transaction. */
+function recordVoids(ctx: EngineContext, caller: Caller, ticket: TicketState, before: StoredItem[], after: StoredItem[], deleted = false): void {
+  const by = { at: ctx.clock.now(), userName: caller.userName, name: caller.name, deviceName: caller.device.name };
+  recordTicketVoids(ctx.db, ticket, { before, after }, by, ctx.timeZone, deleted);
+}
+
+function isOwn(caller: Caller, ticket: Pick<TicketState, 'employee'>): boolean {
+  return ticket.employee?.userName === caller.userName;
 }
 
 /** TicketUpdate for one's own ticket, TicketUpdateAny (alone) for another's. */
-export function requireUpdateOf(caller: Caller, ticket: Doc, own: Right = 'TicketUpdate'): void {
+export function requireUpdateOf(caller: Caller, ticket: Pick<TicketState, 'employee'>, own: Right = 'TicketUpdate'): void {
   if (isOwn(caller, ticket)) requireRight(caller, own, 'TicketUpdateAny');
   else requireRight(caller, 'TicketUpdateAny');
 }
 
-export function requireOpen(ticket: Doc): void {
-  if (ticket.state === 'Closed') throw errors.forbidden('tickets.closed', { id: String(ticket.id) });
+export function requireOpen(ticket: Pick<TicketState, 'id' | 'state'>): void {
+  if (ticket.state === 'Closed') throw errors.forbidden('tickets.closed', { id: ticket.id });
 }
 
 /**
@@ -269,19 +285,19 @@ export function requireNotBusy(ctx: EngineContext, id: unknown): void {
 }
 
 /** Storno: lowering or removing an item a previous write stored. */
-function isStorno(before: Doc[], after: Doc[]): boolean {
-  const now = new Map(after.map((i) => [i.id as number, i]));
+function isStorno(before: StoredItem[], after: StoredItem[]): boolean {
+  const now = new Map(after.map((i) => [i.id, i]));
   return before.some((old) => {
-    const cur = now.get(old.id as number);
+    const cur = now.get(old.id);
     if (!cur) return true;
-    const samePlu = (cur.plu as TicketItem['plu']).code === (old.plu as TicketItem['plu']).code && (cur.plu as TicketItem['plu']).stockName === (old.plu as TicketItem['plu']).stockName;
-    return !samePlu || cur.type !== old.type || (cur.quantity as number) < (old.quantity as number);
+    const samePlu = cur.plu.code === old.plu.code && cur.plu.stockName === old.plu.stockName;
+    return !samePlu || cur.type !== old.type || cur.quantity < old.quantity;
   });
 }
 
-function itemDiscountChanged(before: Doc[], after: Doc[]): boolean {
-  const old = new Map(before.map((i) => [i.id as number, i.discountRate as number]));
-  return after.some((i) => (old.get(i.id as number) ?? 0) !== i.discountRate);
+function itemDiscountChanged(before: StoredItem[], after: StoredItem[]): boolean {
+  const old = new Map(before.map((i) => [i.id, i.discountRate]));
+  return after.some((i) => (old.get(i.id) ?? 0) !== i.discountRate);
 }
 
 /** A ticket write from outside the Sale environment (hooks.authorize). */
@@ -307,7 +323,7 @@ export const tickets = defineResource({
     items: z.array(itemSchema).max(1000).default([]),
   }),
   // The schema above, without zod for the bodies registers send (fast-body.ts; zod still names what is wrong).
-  fastParse: (body) => fastTicketBody(body, { purchaseTypes: PURCHASE_TYPES, itemTypes: ITEM_TYPES }),
+  fastParse: (body) => fastTicketBody(body, { purchaseTypes: PURCHASE_TYPES, purchaseTypeDefault: 'WalkIn', itemTypes: ITEM_TYPES, itemTypeDefault: 'Positive' }),
   answered: {
     customer: z.object({ id: z.string(), fullName: z.string(), cardSerialNumber: z.string().nullable(), discountRate: z.number() }).nullable(),
     items: z.array(itemAnswer),
@@ -343,25 +359,22 @@ export const tickets = defineResource({
       .describe('VAT per rate (prices include VAT; gross after the ticket discount, adding up to totalPrice): as of the last write. Absent on tickets stored before it existed.'),
   },
   columns: (d) => {
-    const items = d.items as Doc[];
-    const closeInfo = d.closeInfo as z.infer<typeof closeInfoSchema> | null;
-    const location = d.location as { tableName: string | null; zoneName: string | null } | null;
-    const customer = d.customer as CustomerRef | null;
+    const { items, closeInfo, location, customer } = d;
     const closed = d.state === 'Closed';
     return {
       is_closed: bool(closed),
-      external_id: (d.externalId as string | null) ?? null,
-      name: (d.name as string) ?? '',
-      purchase_type: d.purchaseType as string,
-      origin_device_name: d.originDeviceName as string,
-      device_name: closed && closeInfo ? closeInfo.deviceName : (d.originDeviceName as string),
-      currency_label: (d.currencyLabel as string | null) ?? null,
-      discount_rate: toScaled(d.discountRate as number),
-      open_date: Date.parse(d.openDate as string),
-      close_date: d.closeDate ? Date.parse(d.closeDate as string) : null,
+      external_id: d.externalId ?? null,
+      name: d.name ?? '',
+      purchase_type: d.purchaseType,
+      origin_device_name: d.originDeviceName,
+      device_name: closed && closeInfo ? closeInfo.deviceName : d.originDeviceName,
+      currency_label: d.currencyLabel ?? null,
+      discount_rate: toScaled(d.discountRate),
+      open_date: Date.parse(d.openDate),
+      close_date: d.closeDate ? Date.parse(d.closeDate) : null,
       customer_id: customer?.id ?? null,
       customer_card_serial_number: customer?.cardSerialNumber ?? null,
-      employee_user_name: (d.employee as { userName: string } | null)?.userName ?? null,
+      employee_user_name: d.employee?.userName ?? null,
       table_name: location?.tableName ?? null,
       zone_name: location?.zoneName ?? null,
       close_device_name: closeInfo?.deviceName ?? null,
@@ -369,11 +382,11 @@ export const tickets = defineResource({
       close_number: closeInfo?.number ?? null,
       close_daily_sales_report_number: closeInfo?.dailySalesReportNumber ?? null,
       close_fiscal_memory_serial_number: closeInfo?.fiscalMemorySerialNumber ?? null,
-      has_discount: bool((d.discountRate as number) !== 0 || items.some((i) => (i.discountRate as number) !== 0)),
-      has_negative_item: bool(items.some((i) => (i.totalPrice as { amount: number }).amount < 0)),
+      has_discount: bool(d.discountRate !== 0 || items.some((i) => i.discountRate !== 0)),
+      has_negative_item: bool(items.some((i) => i.totalPrice.amount < 0)),
       has_returned_item: bool(items.some((i) => i.type === 'Negative')),
-      total_amount: toScaled((d.totalPrice as { amount: number }).amount),
-      return_of: (d.returnOf as string | undefined) ?? null,
+      total_amount: toScaled(d.totalPrice.amount),
+      return_of: d.returnOf ?? null,
     };
   },
   children: [
@@ -383,7 +396,7 @@ export const tickets = defineResource({
       // Its primary key beside ticket_id: an edit writes only the items that changed.
       key: ['item_id'],
 
-      rows: (d) => (d.items as Array<{ id: number; plu: { code: number; stockName: string } }>).map((i) => ({ item_id: i.id, plu_code: i.plu.code, plu_stock_name: i.plu.stockName })),
+      rows: (d) => d.items.map((i) => ({ item_id: i.id, plu_code: i.plu.code, plu_stock_name: i.plu.stockName })),
     },
   ],
   // The filters as clients write them (filters.ts, shared with HQ), each on its column here.
@@ -458,8 +471,8 @@ export const tickets = defineResource({
     prepare({ caller, body, existing, ctx, extra }) {
       // A return started from a closed ticket copies its prices, discounts and customer from the
       // fiscal receipt: the caller chooses none of them, so none of the rights for choosing them apply.
-      const returnOf = (existing?.returnOf as string | undefined) ?? (extra as ReturnStart | undefined)?.returnOf;
-      const moved = (extra as SplitMove | undefined)?.split === true;
+      const returnOf = existing?.returnOf ?? returnStartOf(extra);
+      const moved = isSplitMove(extra);
       const copied = (!existing && returnOf !== undefined) || moved;
       if (existing) {
         requireNotBusy(ctx, existing.id);
@@ -468,29 +481,29 @@ export const tickets = defineResource({
       } else {
         requireRight(caller, 'TicketCreate');
       }
-      const customer = resolveCustomer(ctx, body.customer as { id?: string; cardSerialNumber?: string | null } | null);
-      const customerBefore = (existing?.customer as CustomerRef | null | undefined) ?? null;
+      const customer = resolveCustomer(ctx, body.customer);
+      const customerBefore = existing?.customer ?? null;
       if (!copied && (customer?.id ?? null) !== (customerBefore?.id ?? null)) requireRight(caller, 'TicketSetCustomer');
       if (existing && body.name !== existing.name) requireRight(caller, 'TicketRename');
-      const rateBefore = (existing?.discountRate as number | undefined) ?? 0;
-      const rateNow = body.discountRate as number;
+      const rateBefore = existing?.discountRate ?? 0;
+      const rateNow = body.discountRate;
       if (!copied && rateNow !== rateBefore && !(customer && rateNow === customer.discountRate) && !hasRight(caller, 'TicketSetDiscount')) {
         throw errors.missingRight('TicketSetDiscount');
       }
-      const { items, ownPrices, vatRates, cents } = completeItems(ctx, body.items as ItemInput[]);
-      const itemsBefore = (existing?.items as Doc[] | undefined) ?? [];
+      const { items, ownPrices, vatRates, cents } = completeItems(ctx, body.items);
+      const itemsBefore = existing?.items ?? [];
       if (!moved && isStorno(itemsBefore, items)) requireRight(caller, 'Storno');
       if (!copied && itemDiscountChanged(itemsBefore, items)) requireRight(caller, 'TicketSetDiscount');
       // A price of one's own (CONTRACT §12): TicketSetPrice, unless this register sells at opened prices.
       // Only prices this write sets: an item priced earlier, or whose plu's price changed since, needs nothing.
-      const pricedBefore = new Map(itemsBefore.map((i) => [i.id as number, (i.unitPrice as { amount: number }).amount]));
+      const pricedBefore = new Map(itemsBefore.map((i) => [i.id, i.unitPrice.amount]));
       if (!copied && ownPrices.some((p) => pricedBefore.get(p.id) !== p.amount) && !opensPrices(caller)) {
         requireRight(caller, 'TicketSetPrice');
       }
       const total = ticketTotalCents(cents, rateNow);
       requireInRange('totalPrice', total);
       // The same rule as the kitchen orders afterWrite makes: items added or a quantity raised.
-      const ordered = orderDeltas(itemsBefore as unknown as TicketItem[], items as unknown as TicketItem[]).added.length > 0;
+      const ordered = orderDeltas(itemsBefore, items).added.length > 0;
       const now = ctx.clock.now().toISOString();
       return {
         ...body,
@@ -500,12 +513,12 @@ export const tickets = defineResource({
         originDeviceName: existing?.originDeviceName ?? caller.device.name,
         openDate: existing?.openDate ?? now,
         closeDate: null,
-        lastOrderDate: moved ? latestOf(existing ? lastOrderOf(existing) : null, (extra as SplitMove).lastOrderDate) : ordered ? now : ((existing?.lastOrderDate as string | null | undefined) ?? null),
+        lastOrderDate: isSplitMove(extra) ? latestOf(existing ? lastOrderOf(existing) : null, extra.lastOrderDate) : ordered ? now : (existing?.lastOrderDate ?? null),
         employee: existing?.employee ?? { userName: caller.userName, name: caller.name },
-        totalPrice: { amount: centsToNumber(total), currencyLabel: (body.currencyLabel as string | null) ?? null },
+        totalPrice: { amount: centsToNumber(total), currencyLabel: body.currencyLabel ?? null },
         // VAT per rate of the plus as they are at this write (issue 21); the receipt prints the same split.
         vatBreakdown: vatRows(
-          items.map((i, k) => ({ vatRate: vatRates[k], total: (i.totalPrice as { amount: number }).amount })),
+          items.map((i, k) => ({ vatRate: vatRates[k], total: i.totalPrice.amount })),
           rateNow,
           total,
         ),
@@ -517,9 +530,9 @@ export const tickets = defineResource({
     },
     afterWrite({ caller, before, after, ctx, extra }) {
       // Items moved to another ticket (a split) stay on the bill and were ordered already.
-      if ((extra as SplitMove | undefined)?.split === true) return;
-      if (before) recordVoids(ctx, caller, after, before.items as Doc[], after.items as Doc[]);
-      const { added, cancelled } = orderDeltas((before?.items as TicketItem[]) ?? [], after.items as TicketItem[]);
+      if (isSplitMove(extra)) return;
+      if (before) recordVoids(ctx, caller, after, before.items, after.items);
+      const { added, cancelled } = orderDeltas(before?.items ?? [], after.items);
       if (added.length) createOrders(ctx, after, added, 'New');
       if (cancelled.length) createOrders(ctx, after, cancelled, 'Cancel');
     },
@@ -528,9 +541,14 @@ export const tickets = defineResource({
       requireOpen(existing);
       // Deleting is the last change of a ticket: another waiter's needs TicketUpdateAny, as updating it does.
       requireUpdateOf(caller, existing);
-      recordVoids(ctx, caller, existing, existing.items as Doc[], [], true);
-      const { cancelled } = orderDeltas(existing.items as TicketItem[], []);
+      recordVoids(ctx, caller, existing, existing.items, [], true);
+      const { cancelled } = orderDeltas(existing.items, []);
       if (cancelled.length) createOrders(ctx, existing, cancelled, 'Cancel');
     },
   },
 });
+
+/** The tickets' declaration; a ticket as stored, and a ticket body as the schema parses it. */
+export type Tickets = typeof tickets;
+export type Ticket = DocOf<Tickets>;
+export type TicketBody = BodyOf<Tickets>;

@@ -18,7 +18,7 @@ import { fieldMessage } from '../../i18n/say.js';
 import { newId } from '../../core/ids.js';
 import type { ResourceService } from '../../engine/service.js';
 import { requireClosed } from './actions.js';
-import type { ReturnStart } from './resource.js';
+import type { ReturnStart, Tickets } from './resource.js';
 import { returnDocsOf } from './store.js';
 
 export const returnSchema = z.object({
@@ -40,7 +40,7 @@ type Item = { id: number; type: string; quantity: number; plu: { code: number; s
 export class TicketReturns {
   constructor(
     private readonly ctx: EngineContext,
-    private readonly tickets: ResourceService,
+    private readonly tickets: ResourceService<Tickets>,
     /** The shop's language: the return's name is read at the register, like a printed bill. */
     private readonly language: Language,
   ) {}

@@ -4,6 +4,8 @@
  * the ticket resource declares. Everything else in this folder speaks in documents.
  */
 import { sql, type SQL } from 'drizzle-orm';
+import { readDoc } from '../../engine/repo.js';
+import { users, type User } from '../users/resource.js';
 import { rawSql, type Db } from '../../../db/client.js';
 import type { Receipt } from '../../../drivers/fiscal/types.js';
 
@@ -68,8 +70,9 @@ export function customerIdOfCard(db: Db, serialNumber: string): string | undefin
 }
 
 /** The stored document of an active user by user name (a Handover's new owner). */
-export function activeUserDoc(db: Db, userName: string): string | undefined {
-  return rawSql.get<{ doc: string }>(db, 'SELECT doc FROM users WHERE user_name = ? COLLATE NOCASE AND is_active = 1', [userName])?.doc;
+export function activeUserDoc(db: Db, userName: string): User | undefined {
+  const doc = rawSql.get<{ doc: string }>(db, 'SELECT doc FROM users WHERE user_name = ? COLLATE NOCASE AND is_active = 1', [userName])?.doc;
+  return doc === undefined ? undefined : readDoc(users, doc);
 }
 
 /** Filter expressions of the ticket resource. */

@@ -1,15 +1,14 @@
 import { ERR } from '../../http/api-docs.js';
 import { z } from 'zod';
 import { LANGUAGES } from '../../i18n/index.js';
-import { canonicalRight, RIGHTS, type Right } from '../../http/rights.js';
+import { canonicalRight, RIGHTS } from '../../http/rights.js';
 import type { Db } from '../../../db/client.js';
 import type { Caller } from '../../http/caller.js';
 import { ErrorCode, errors, saidError } from '../../http/errors.js';
 import { revokeUserSessions } from '../auth/repo.js';
-import type { Doc } from '../../engine/define.js';
 import { activeHoldersOf } from './store.js';
 import { hashPassword } from '../../core/passwords.js';
-import { defineResource } from '../../engine/define.js';
+import { atRead, defineResource, type DocOf } from '../../engine/define.js';
 import { idKeyed } from '../../engine/keys.js';
 import { idKey, MAX_STRING, pin, text } from '../../engine/fields.js';
 import { bool } from '../../engine/refs.js';
@@ -18,7 +17,7 @@ import { fieldMessage, customIssue } from '../../i18n/say.js';
 const right = z.string().transform((s, ctx) => {
   const r = canonicalRight(s);
   if (!r) ctx.addIssue({ code: 'custom', ...customIssue('users.notARight', { value: s, rights: RIGHTS.join(', ') }) });
-  return r ?? s;
+  return r ?? z.NEVER;
 });
 
 /** What prepareAsync hands prepare: the hashes of what the body sets. */
@@ -54,9 +53,9 @@ export const users = defineResource({
       .default(null)
       .meta({ description: "The user's language (the manager's page, the kitchen display, error details and CSV reports); null: the shop's (POS_HUB_LOCALE)." }),
   }),
-  readOnly: { hasPin: z.boolean().describe('Whether the user has a PIN (the PIN itself is never answered).') },
-  ignored: ['passwordHash', 'pinHash'],
-  columns: (d) => ({ user_name: d.userName as string, is_active: bool(d.isActive), password_hash: d.passwordHash as string }),
+  readOnly: { hasPin: atRead(z.boolean().describe('Whether the user has a PIN (the PIN itself is never answered).')) },
+  hidden: { passwordHash: z.string(), pinHash: z.string().optional() },
+  columns: (d) => ({ user_name: d.userName, is_active: bool(d.isActive), password_hash: d.passwordHash }),
   unique: [{ columns: ['user_name'], nocase: true, member: 'userName', message: 'users.nameTaken' }],
   filters: {
     id: { type: 'string', column: 'id' },
@@ -87,20 +86,20 @@ export const users = defineResource({
     prepare({ caller, body, existing, extra, ctx }) {
       if (existing) {
         requireOutranks(caller, existing);
-        const keeps = body.isActive === true && (body.rights as string[]).includes(WAY_BACK_IN);
+        const keeps = body.isActive && body.rights.includes(WAY_BACK_IN);
         if (!keeps) requireAnotherWayBackIn(ctx.db, existing);
       }
-      const hashes = (extra ?? {}) as Hashes;
-      const passwordHash = hashes.passwordHash ?? (existing?.passwordHash as string | undefined);
+      const hashes: Hashes = extra ?? {};
+      const passwordHash = hashes.passwordHash ?? existing?.passwordHash;
       if (!passwordHash) throw errors.member('password', 'users.passwordRequired', {}, 'Required');
       // Absent: the PIN is kept; null: removed; digits: the new one.
-      const pinHash = body.pin === null ? undefined : (hashes.pinHash ?? (existing?.pinHash as string | undefined));
+      const pinHash = body.pin === null ? undefined : (hashes.pinHash ?? existing?.pinHash);
       // No one hands out a right they do not hold themselves (a shift manager cannot make an admin).
-      const before = new Set((existing?.rights as string[] | undefined) ?? []);
-      const granted = (body.rights as Right[]).filter((r) => !before.has(r) && !caller.rights.has(r));
+      const before = new Set(existing?.rights ?? []);
+      const granted = body.rights.filter((r) => !before.has(r) && !caller.rights.has(r));
       if (granted.length) throw errors.forbidden('users.cannotGrant', { rights: granted.join(', ') });
       const { password: _password, pin: _pin, ...rest } = body;
-      return { ...rest, rights: [...new Set(body.rights as string[])], passwordHash, ...(pinHash ? { pinHash } : {}) };
+      return { ...rest, rights: [...new Set(body.rights)], passwordHash, ...(pinHash ? { pinHash } : {}) };
     },
     afterWrite({ caller, before, after, ctx }) {
       // A password or PIN set by someone else ends the user's sessions: whoever held the old one is out.
@@ -115,6 +114,9 @@ export const users = defineResource({
   },
 });
 
+/** A user as stored. */
+export type User = DocOf<typeof users>;
+
 /** The right that manages users: the last active user holding it may not lose it (CONTRACT §5). */
 const WAY_BACK_IN = 'UserUpdate';
 
@@ -122,16 +124,16 @@ const WAY_BACK_IN = 'UserUpdate';
  * Nobody changes, deactivates, deletes or resets the password of a user holding a right they lack
  * (CONTRACT §5): holding UserUpdate alone must not be a way to become admin by taking admin's password.
  */
-function requireOutranks(caller: Caller, target: Doc): void {
-  const lacking = ((target.rights as string[] | undefined) ?? []).filter((r) => !caller.rights.has(r as Right));
+function requireOutranks(caller: Caller, target: User): void {
+  const lacking = target.rights.filter((r) => !caller.rights.has(r));
   if (lacking.length) {
     throw saidError(403, ErrorCode.Unauthorized, 'users.outranks', { user: String(target.userName), rights: lacking.join(', ') });
   }
 }
 
 /** The last active holder of UserUpdate cannot lose it, be deactivated or deleted (403, errorCode 8). */
-function requireAnotherWayBackIn(db: Db, existing: Doc): void {
-  const holds = existing.isActive === true && ((existing.rights as string[] | undefined) ?? []).includes(WAY_BACK_IN);
+function requireAnotherWayBackIn(db: Db, existing: User): void {
+  const holds = existing.isActive && existing.rights.includes(WAY_BACK_IN);
   if (holds && activeHoldersOf(db, WAY_BACK_IN, String(existing.id)) === 0) {
     throw errors.forbidden('users.lastHolder', { user: String(existing.userName), right: WAY_BACK_IN });
   }
