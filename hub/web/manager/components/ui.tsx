@@ -163,15 +163,24 @@ export function toast(text: string, tone: Tone = 'good'): void {
  * Returns [busy, run]; what succeeds says so itself (a toast, a navigation, new state).
  */
 export function useAction(): [boolean, (work: () => Promise<void>, notFound?: string) => Promise<void>] {
-  const [busy, setBusy] = useState(false);
-  const run = async (work: () => Promise<void>, notFound?: string) => {
-    setBusy(true);
+  const [busy, run] = useKeyedAction<true>();
+  return [busy !== null, (work, notFound) => run(true, work, notFound)];
+}
+
+/**
+ * `useAction` for a row of buttons (one per file, shift, format…): `busy` names the one running,
+ * so only its button spins.
+ */
+export function useKeyedAction<K>(): [K | null, (key: K, work: () => Promise<void>, notFound?: string) => Promise<void>] {
+  const [busy, setBusy] = useState<K | null>(null);
+  const run = async (key: K, work: () => Promise<void>, notFound?: string) => {
+    setBusy(key);
     try {
       await work();
     } catch (e) {
       toast(describeError(e, notFound), 'bad');
     } finally {
-      setBusy(false);
+      setBusy(null);
     }
   };
   return [busy, run];

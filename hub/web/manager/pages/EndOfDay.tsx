@@ -10,7 +10,8 @@ import { messages, parseDecimal } from '../../shared/i18n';
 import type { Device, FiscalDevice } from '../../shared/types';
 import type { CashCount, FiscalDay, FiscalDays, Shift } from '../lib/wire';
 import { Field } from '../components/Field';
-import { confirm, Empty, Facts, PageHeader, toast } from '../components/ui';
+import { confirm, Empty, Facts, PageHeader, toast, useKeyedAction } from '../components/ui';
+import { CompactTable, type Col } from '../components/CompactTable';
 import { Badge, Button, Card, Notice, Spinner } from '../../shared/ui';
 import { api, ApiError, describeError, download, op, path } from '../lib/api';
 import { useAll, useLoad } from '../lib/data';
@@ -149,6 +150,12 @@ const cents = (n: number) => Math.round(n * 100);
 const who = (p: { userName: string; name: string } | null | undefined) => (p ? p.name || p.userName : '—');
 const diffTone = (n: number) => (n < 0 ? 'bad' : n > 0 ? 'warn' : 'good');
 const diffWords = (n: number) => (n < 0 ? t('missing') : n > 0 ? t('surplus') : t('exact'));
+/** Sales by payment type, as a fiscal day and a shift report both show them. */
+const paymentCols = (title: string): Array<Col<FiscalDay['payments'][number]>> => [
+  { title, cell: (p) => p.name },
+  { title: t('tickets'), figure: true, cell: (p) => p.tickets },
+  { title: t('amount'), figure: true, cell: (p) => money(p.amount) },
+];
 
 export function EndOfDay() {
   const [q, setQuery] = useQuery();
@@ -425,80 +432,60 @@ function CloseForm({ shift, printer, onDone }: { shift: Shift; printer: string |
 
 /** The date's shifts: from float to count, each with its report to print again. */
 function ShiftsOfDay({ shifts }: { shifts: Shift[] | null }) {
-  const [busy, setBusy] = useState<string | null>(null);
+  const [busy, run] = useKeyedAction<string>();
   const [open, setOpen] = useState<string | null>(null);
   if (!shifts) return null;
-  const reprint = async (s: Shift) => {
-    setBusy(s.id);
-    try {
+  const reprint = (s: Shift) =>
+    run(s.id, async () => {
       const job = await api.post<{ orderEndpointName: string }>(`${path('shifts', s.id)}/print`, {});
       toast(t('printQueued', { printer: job.orderEndpointName }));
-    } catch (e) {
-      toast(describeError(e), 'bad');
-    } finally {
-      setBusy(null);
-    }
-  };
+    });
+  const toggle = (s: Shift) => setOpen(open === s.id ? null : s.id);
   return (
     <div class="stack">
       <h3>{t('shiftsOfDay')}</h3>
       {shifts.length === 0 ? (
         <p class="muted">{t('noShifts')}</p>
       ) : (
-        <div class="table-scroll">
-          <table class="compact" aria-label={t('shiftsOfDay')} data-testid="shifts-table">
-            <thead>
-              <tr>
-                <th>{t('register')}</th>
-                <th>{t('when')}</th>
-                <th class="al-right">{t('openingFloat')}</th>
-                <th class="al-right">{t('cashTaken')}</th>
-                <th class="al-right">{t('expected')}</th>
-                <th class="al-right">{t('counted')}</th>
-                <th class="al-right">{t('difference')}</th>
-                <th />
-              </tr>
-            </thead>
-            <tbody>
-              {shifts.map((s) => (
-                <tr
-                  key={s.id}
-                  data-key={s.id}
-                  class={`clickable${open === s.id ? ' selected' : ''}`}
-                  tabIndex={0}
-                  aria-expanded={open === s.id}
-                  onClick={() => setOpen(open === s.id ? null : s.id)}
-                  onKeyDown={(e) => e.key === 'Enter' && setOpen(open === s.id ? null : s.id)}
+        <CompactTable
+          label={t('shiftsOfDay')}
+          testId="shifts-table"
+          scroll
+          rows={shifts}
+          rowKey={(s) => s.id}
+          rowProps={(s) => ({
+            'data-key': s.id,
+            class: `clickable${open === s.id ? ' selected' : ''}`,
+            tabIndex: 0,
+            'aria-expanded': open === s.id,
+            onClick: () => toggle(s),
+            onKeyDown: (e) => e.key === 'Enter' && toggle(s),
+          })}
+          cols={[
+            { title: t('register'), cell: (s) => s.deviceName },
+            { title: t('when'), cell: (s) => <>{time(s.openedAt)}–{s.closedAt ? time(s.closedAt) : <Badge tone="info">{t('shiftOpen')}</Badge>}</> },
+            { title: t('openingFloat'), figure: true, cell: (s) => money(s.openingFloat) },
+            { title: t('cashTaken'), figure: true, cell: (s) => money(s.sales.cash) },
+            { title: t('expected'), figure: true, id: 'expected', cell: (s) => money(s.expected) },
+            { title: t('counted'), figure: true, id: 'counted', cell: (s) => (s.counted === null ? '—' : money(s.counted)) },
+            { title: t('difference'), figure: true, id: 'difference', cell: (s) => (s.difference === null ? '—' : <span class={s.difference < 0 ? 'negative' : ''}>{money(s.difference)}</span>) },
+            {
+              cell: (s) => (
+                <Button
+                  small
+                  icon="printer"
+                  busy={busy === s.id}
+                  onClick={(e: Event) => {
+                    e.stopPropagation();
+                    void reprint(s);
+                  }}
                 >
-                  <td>{s.deviceName}</td>
-                  <td>
-                    {time(s.openedAt)}–{s.closedAt ? time(s.closedAt) : <Badge tone="info">{t('shiftOpen')}</Badge>}
-                  </td>
-                  <td class="al-right num">{money(s.openingFloat)}</td>
-                  <td class="al-right num">{money(s.sales.cash)}</td>
-                  <td class="al-right num" data-col="expected">{money(s.expected)}</td>
-                  <td class="al-right num" data-col="counted">{s.counted === null ? '—' : money(s.counted)}</td>
-                  <td class="al-right num" data-col="difference">
-                    {s.difference === null ? '—' : <span class={s.difference < 0 ? 'negative' : ''}>{money(s.difference)}</span>}
-                  </td>
-                  <td>
-                    <Button
-                      small
-                      icon="printer"
-                      busy={busy === s.id}
-                      onClick={(e: Event) => {
-                        e.stopPropagation();
-                        void reprint(s);
-                      }}
-                    >
-                      {t('reprint')}
-                    </Button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+                  {t('reprint')}
+                </Button>
+              ),
+            },
+          ]}
+        />
       )}
       {shifts.filter((s) => s.id === open).map((s) => (
         <ShiftReport key={s.id} shift={s} />
@@ -515,53 +502,20 @@ function ShiftReport({ shift: s }: { shift: Shift }) {
         {s.deviceName} · {dateTime(s.openedAt)} {who(s.openedBy)}
         {s.closedAt && ` – ${dateTime(s.closedAt)} ${who(s.closedBy)}`}
       </h3>
-      <table class="compact" aria-label={t('sales')}>
-        <thead>
-          <tr>
-            <th>{t('sales')}</th>
-            <th class="al-right">{t('tickets')}</th>
-            <th class="al-right">{t('amount')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {s.sales.payments.map((p) => (
-            <tr key={p.paymentTypeNumber}>
-              <td>{p.name}</td>
-              <td class="al-right num">{p.tickets}</td>
-              <td class="al-right num">{money(p.amount)}</td>
-            </tr>
-          ))}
-        </tbody>
-        <tfoot>
-          <tr>
-            <th>{t('total')}</th>
-            <th class="al-right num">{s.sales.tickets}</th>
-            <th class="al-right num">{money(s.sales.total)}</th>
-          </tr>
-        </tfoot>
-      </table>
+      <CompactTable label={t('sales')} cols={paymentCols(t('sales'))} rows={s.sales.payments} rowKey={(p) => p.paymentTypeNumber} foot={[t('total'), s.sales.tickets, money(s.sales.total)]} />
       <div class="stack">
         {s.movements.length > 0 && (
-          <table class="compact" aria-label={t('movements')} data-testid="shift-movements">
-            <thead>
-              <tr>
-                <th>{t('movements')}</th>
-                <th>{t('reason')}</th>
-                <th class="al-right">{t('amount')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {s.movements.map((m) => (
-                <tr key={m.id}>
-                  <td>
-                    {time(m.at)} {who(m.by)}
-                  </td>
-                  <td>{m.reason}</td>
-                  <td class={`al-right num${m.kind === 'Out' ? ' negative' : ''}`}>{money(m.kind === 'Out' ? -m.amount : m.amount)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <CompactTable
+            label={t('movements')}
+            testId="shift-movements"
+            rows={s.movements}
+            rowKey={(m) => m.id}
+            cols={[
+              { title: t('movements'), cell: (m) => <>{time(m.at)} {who(m.by)}</> },
+              { title: t('reason'), cell: (m) => m.reason },
+              { title: t('amount'), figure: true, class: (m) => (m.kind === 'Out' ? 'negative' : ''), cell: (m) => money(m.kind === 'Out' ? -m.amount : m.amount) },
+            ]}
+          />
         )}
         {s.denominations && s.denominations.length > 0 && (
           <table class="compact" aria-label={t('counted')}>
@@ -747,96 +701,50 @@ function DaysOf({ data }: { data: FiscalDays }) {
             ]}
           />
           <div class="grid-2">
-            <table class="compact" aria-label={t('payment')}>
-              <thead>
-                <tr>
-                  <th>{t('payment')}</th>
-                  <th class="al-right">{t('tickets')}</th>
-                  <th class="al-right">{t('amount')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {d.payments.map((p) => (
-                  <tr key={p.paymentTypeNumber}>
-                    <td>{p.name}</td>
-                    <td class="al-right num">{p.tickets}</td>
-                    <td class="al-right num">{money(p.amount)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            <table class="compact" aria-label={t('vat')} data-testid="day-vat">
-              <thead>
-                <tr>
-                  <th>{t('rate')}</th>
-                  <th class="al-right">{t('base')}</th>
-                  <th class="al-right">{t('vat')}</th>
-                  <th class="al-right">{t('withVat')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {d.vat.map((v) => (
-                  <tr key={v.rate} data-key={String(v.rate)}>
-                    <td>{quantity(v.rate)} %</td>
-                    <td class="al-right num">{money(v.base)}</td>
-                    <td class="al-right num">{money(v.vat)}</td>
-                    <td class="al-right num">{money(v.gross)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <CompactTable label={t('payment')} cols={paymentCols(t('payment'))} rows={d.payments} rowKey={(p) => p.paymentTypeNumber} />
+            <CompactTable
+              label={t('vat')}
+              testId="day-vat"
+              rows={d.vat}
+              rowKey={(v) => v.rate}
+              rowProps={(v) => ({ 'data-key': String(v.rate) })}
+              cols={[
+                { title: t('rate'), cell: (v) => `${quantity(v.rate)} %` },
+                { title: t('base'), figure: true, cell: (v) => money(v.base) },
+                { title: t('vat'), figure: true, cell: (v) => money(v.vat) },
+                { title: t('withVat'), figure: true, cell: (v) => money(v.gross) },
+              ]}
+            />
           </div>
           {reports.length > 0 && (
-            <table class="compact" aria-label={t('reports')} data-testid="day-reports">
-              <thead>
-                <tr>
-                  <th>{t('reports')}</th>
-                  <th>{t('by')}</th>
-                  <th class="al-right">{t('receipts')}</th>
-                  <th class="al-right">{t('total')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {reports.map((r) => (
-                  <tr key={r.id} data-kind={r.kind}>
-                    <td>
-                      <b>{r.kind}</b> {dateTime(r.takenAt)}
-                    </td>
-                    <td>{who(r.takenBy)}</td>
-                    <td class="al-right num">{r.receipts}</td>
-                    <td class="al-right num">{money(r.total)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <CompactTable
+              label={t('reports')}
+              testId="day-reports"
+              rows={reports}
+              rowKey={(r) => r.id}
+              rowProps={(r) => ({ 'data-kind': r.kind })}
+              cols={[
+                { title: t('reports'), cell: (r) => <><b>{r.kind}</b> {dateTime(r.takenAt)}</> },
+                { title: t('by'), cell: (r) => who(r.takenBy) },
+                { title: t('receipts'), figure: true, cell: (r) => r.receipts },
+                { title: t('total'), figure: true, cell: (r) => money(r.total) },
+              ]}
+            />
           )}
           {cashCounts.length > 0 && (
-            <table class="compact" aria-label={t('counts')} data-testid="day-counts">
-              <thead>
-                <tr>
-                  <th>{t('counts')}</th>
-                  <th>{t('by')}</th>
-                  <th class="al-right">{t('expected')}</th>
-                  <th class="al-right">{t('counted')}</th>
-                  <th class="al-right">{t('difference')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {cashCounts.map((c) => (
-                  <tr key={c.id}>
-                    <td>
-                      {time(c.countedAt)} · {c.shiftId ? t('ofShift', { register: c.deviceName ?? '' }) : t('ofDay')}
-                    </td>
-                    <td>{who(c.countedBy)}</td>
-                    <td class="al-right num">{money(c.expected)}</td>
-                    <td class="al-right num">{money(c.counted)}</td>
-                    <td class="al-right num">
-                      <span class={c.difference < 0 ? 'negative' : ''}>{money(c.difference)}</span>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <CompactTable
+              label={t('counts')}
+              testId="day-counts"
+              rows={cashCounts}
+              rowKey={(c) => c.id}
+              cols={[
+                { title: t('counts'), cell: (c) => <>{time(c.countedAt)} · {c.shiftId ? t('ofShift', { register: c.deviceName ?? '' }) : t('ofDay')}</> },
+                { title: t('by'), cell: (c) => who(c.countedBy) },
+                { title: t('expected'), figure: true, cell: (c) => money(c.expected) },
+                { title: t('counted'), figure: true, cell: (c) => money(c.counted) },
+                { title: t('difference'), figure: true, cell: (c) => <span class={c.difference < 0 ? 'negative' : ''}>{money(c.difference)}</span> },
+              ]}
+            />
           )}
         </section>
       ))}
@@ -848,24 +756,19 @@ function DaysOf({ data }: { data: FiscalDays }) {
 function ExportStep({ day }: { day: string }) {
   const [ico, setIco] = useState(() => localStorage.getItem(ICO_KEY) ?? '');
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState<string | null>(null);
+  const [busy, run] = useKeyedAction<string>();
   const monthFrom = `${day.slice(0, 7)}-01`;
   const last = new Date(Number(day.slice(0, 4)), Number(day.slice(5, 7)), 0);
   const monthTo = isoDay(last);
   const get = async (id: string, format: 'pohoda' | 'csv', from: string, to: string) => {
     if (format === 'pohoda' && !/^\d{1,15}$/.test(ico.trim())) return setError(t('icoNeeded'));
     setError(null);
-    setBusy(id);
-    try {
+    await run(id, async () => {
       if (format === 'pohoda') localStorage.setItem(ICO_KEY, ico.trim());
       const params = new URLSearchParams({ from, to, format, ...(format === 'pohoda' ? { ico: ico.trim() } : {}) });
       const file = await download(`/api/reports/export?${params}`, format === 'pohoda' ? 'application/xml' : 'text/csv', `${format}-${from}_${to}`);
       toast(t('downloaded', { file }));
-    } catch (e) {
-      toast(describeError(e), 'bad');
-    } finally {
-      setBusy(null);
-    }
+    });
   };
   const buttons: Array<[string, string, 'pohoda' | 'csv', string, string]> = [
     ['pohoda-day', t('pohodaDay'), 'pohoda', day, day],
