@@ -57,7 +57,7 @@ export function Login({ endpoint }: { endpoint: string | null }): JSX.Element {
   const [password, setPassword] = useState('');
   const [device, setDevice] = useState('');
   const [target, setTarget] = useState(endpoint ?? '');
-  const [error, setError] = useState<string | null>(endedBecause);
+  const [error, setError] = useState<string | null>(endedBecause());
   const [busy, setBusy] = useState(false);
 
   const run = async (what: 'code' | 'login', fn: () => Promise<unknown>) => {

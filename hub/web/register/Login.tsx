@@ -50,7 +50,7 @@ export function Login(props: { locked: boolean }): JSX.Element {
   const [pin, setPin] = useState('');
   const [userName, setUserName] = useState('');
   const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(props.locked ? null : endedBecause);
+  const [error, setError] = useState<string | null>(props.locked ? null : endedBecause());
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
