@@ -72,34 +72,22 @@ export function Login(props: { locked: boolean }): JSX.Element {
     return failure(e);
   };
 
-  const submitPin = async () => {
-    if (!chosen || !pin) return;
+  /** A login tried: on a refusal the secret typed is cleared (`clear`) and `wrong` says why. */
+  const attempt = async (login: () => Promise<unknown>, clear: () => void, wrong: string) => {
     setBusy(true);
     setError(null);
     try {
-      await loginWithPin(chosen.userName, pin);
+      await login();
       done();
     } catch (e) {
-      setPin('');
-      setError(refusal(e, t('wrongPin')));
+      clear();
+      setError(refusal(e, wrong));
     } finally {
       setBusy(false);
     }
   };
-
-  const submitPassword = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      await loginWithPassword(chosen?.userName ?? userName.trim(), password);
-      done();
-    } catch (e) {
-      setPassword('');
-      setError(refusal(e, t('wrongPassword')));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const submitPin = () => chosen && pin && attempt(() => loginWithPin(chosen.userName, pin), () => setPin(''), t('wrongPin'));
+  const submitPassword = () => attempt(() => loginWithPassword(chosen?.userName ?? userName.trim(), password), () => setPassword(''), t('wrongPassword'));
 
   const pick = (u: RegisterUser) => {
     setChosen(u);

@@ -2,13 +2,12 @@
 import type { ComponentChildren, JSX } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
 import { language, messages } from '../shared/i18n';
+import { Keypad } from '../shared/Keypad';
 import { NetworkError } from './api';
 import { useNotes } from './hooks';
 
 const t = messages({
   close: { en: 'Close', sk: 'Zavrieť', cs: 'Zavřít' },
-  clear: { en: 'Clear', sk: 'Zmazať', cs: 'Smazat' },
-  back: { en: 'Delete the last digit', sk: 'Zmazať poslednú číslicu', cs: 'Smazat poslední číslici' },
   unreachable: { en: 'The hub cannot be reached. Nothing was changed; try again when the connection is back.', sk: 'Hub je nedostupný. Nič sa nezmenilo; skúste to znova, keď bude spojenie späť.', cs: 'Hub je nedostupný. Nic se nezměnilo; zkuste to znovu, až bude spojení zpět.' },
 });
 
@@ -49,16 +48,7 @@ export function NumPad(props: { value: string; onChange: (v: string) => void; de
     if (props.maxLength && props.value.length >= props.maxLength) return;
     props.onChange(props.value + k);
   };
-  const keys = ['1', '2', '3', '4', '5', '6', '7', '8', '9', props.decimal ? sign : 'C', '0', '⌫'];
-  return (
-    <div class="numpad" data-testid={props.testId}>
-      {keys.map((k) => (
-        <button type="button" key={k} class="key" onClick={() => press(k)} aria-label={k === '⌫' ? t('back') : k === 'C' ? t('clear') : k}>
-          {k}
-        </button>
-      ))}
-    </div>
-  );
+  return <Keypad class="numpad" extra={props.decimal ? sign : 'C'} onKey={press} testId={props.testId} />;
 }
 
 /** The messages of the moment, at the foot of the screen. */
