@@ -186,6 +186,27 @@ export function useKeyedAction<K>(): [K | null, (key: K, work: () => Promise<voi
   return [busy, run];
 }
 
+/**
+ * A form's action: busy while it runs; its failure kept (`failure`) for the form to show by its
+ * fields, cleared when it runs again. `fail` says a problem found before any call (a check).
+ */
+export function useFormAction(): { busy: boolean; failure: string | null; fail: (text: string | null) => void; run: (work: () => Promise<void>) => Promise<void> } {
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const run = async (work: () => Promise<void>) => {
+    setBusy(true);
+    setFailure(null);
+    try {
+      await work();
+    } catch (e) {
+      setFailure(describeError(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, failure, fail: setFailure, run };
+}
+
 export function Toasts() {
   const list = useStore(toasts);
   return (

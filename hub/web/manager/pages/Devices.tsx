@@ -12,7 +12,7 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import { Fragment, type ComponentChildren } from 'preact';
-import { confirm, Empty, LinkButton, PageHeader } from '../components/ui';
+import { confirm, Empty, LinkButton, PageHeader, useFormAction } from '../components/ui';
 import { Badge, Button, Card, Notice, Spinner } from '../../shared/ui';
 import { Field } from '../components/Field';
 import { AddAndPair } from '../components/AddAndPair';
@@ -283,23 +283,16 @@ function EditDisplay({ p, onClose }: { p: OrderEndpoint; onClose: () => void }) 
     categoryNames: p.categoryNames ?? [],
   });
   const [errors, setErrors] = useState<Record<string, string | null>>({});
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, failure: error, run } = useFormAction();
   const submit = async (e: Event) => {
     e.preventDefault();
     const made = displaySettings(v, false);
     setErrors(made.errors);
     if (!made.settings) return;
-    setBusy(true);
-    setError(null);
-    try {
+    await run(async () => {
       await api.put(path('orderendpoints', p.name), { ...p, settings: { ...p.settings, ...made.settings }, mirrorOf: v.mirrorOf, categoryNames: v.categoryNames });
       onClose();
-    } catch (err) {
-      setError(describeError(err));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <form class="kds-form" onSubmit={(e) => void submit(e)} data-testid="edit-display-form">

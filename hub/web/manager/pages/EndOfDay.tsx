@@ -10,7 +10,7 @@ import { messages, parseDecimal } from '../../shared/i18n';
 import type { Device, FiscalDevice } from '../../shared/types';
 import type { CashCount, FiscalDay, FiscalDays, Shift } from '../lib/wire';
 import { Field } from '../components/Field';
-import { confirm, Empty, Facts, PageHeader, toast, useKeyedAction } from '../components/ui';
+import { confirm, Empty, Facts, PageHeader, toast, useFormAction, useKeyedAction } from '../components/ui';
 import { CompactTable, type Col } from '../components/CompactTable';
 import { Badge, Button, Card, Notice, Spinner } from '../../shared/ui';
 import { api, ApiError, describeError, download, op, path } from '../lib/api';
@@ -228,23 +228,16 @@ function RegisterRow({ device, shift, reload }: { device: Device; shift: Shift |
   const can = useCan();
   const [mode, setMode] = useState<'none' | 'movement' | 'close'>('none');
   const [float, setFloat] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
+  const { busy, failure, fail, run } = useFormAction();
   const openShift = async () => {
     const amount = parseDecimal(float || '0');
-    if (Number.isNaN(amount) || amount < 0) return setFailure(t('enterAmount'));
-    setBusy(true);
-    setFailure(null);
-    try {
+    if (Number.isNaN(amount) || amount < 0) return fail(t('enterAmount'));
+    await run(async () => {
       await api.post('/api/shifts', { deviceName: device.name, openingFloat: amount });
       setFloat('');
       toast(t('opened'));
       reload();
-    } catch (e) {
-      setFailure(describeError(e));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <li class="eod-register" data-testid={`register-${device.name}`}>
@@ -302,8 +295,7 @@ function MovementForm({ shift, onDone }: { shift: Shift; onDone: () => void }) {
   const [amount, setAmount] = useState('');
   const [reason, setReason] = useState('');
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
+  const { busy, failure, run } = useFormAction();
   const submit = async (e: Event) => {
     e.preventDefault();
     const value = parseDecimal(amount);
@@ -312,17 +304,11 @@ function MovementForm({ shift, onDone }: { shift: Shift; onDone: () => void }) {
     if (!reason.trim()) found.reason = t('needReason');
     setErrors(found);
     if (Object.keys(found).length) return;
-    setBusy(true);
-    setFailure(null);
-    try {
+    await run(async () => {
       await api.post(`${path('shifts', shift.id)}/movements`, { kind, amount: value, reason: reason.trim() });
       toast(t('recorded'));
       onDone();
-    } catch (err) {
-      setFailure(describeError(err));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <form class="form stack eod-form" noValidate onSubmit={(e) => void submit(e)}>
@@ -359,8 +345,7 @@ function CloseForm({ shift, printer, onDone }: { shift: Shift; printer: string |
   const [counts, setCounts] = useState<Record<string, string>>({});
   const [typed, setTyped] = useState('');
   const [print, setPrint] = useState(!!printer);
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
+  const { busy, failure, run } = useFormAction();
   const [error, setError] = useState<string | null>(null);
   const denominations = DENOMINATIONS.map((value) => ({ value, count: Number.parseInt(counts[String(value)] || '0', 10) })).filter((d) => Number.isFinite(d.count) && d.count > 0);
   const byNotes = denominations.reduce((s, d) => s + cents(d.value) * d.count, 0);
@@ -372,19 +357,13 @@ function CloseForm({ shift, printer, onDone }: { shift: Shift; printer: string |
     if (typed.trim() && (Number.isNaN(typedValue) || typedValue < 0)) return setError(t('enterAmount'));
     if (!typed.trim() && !denominations.length) return setError(t('enterAmount'));
     setError(null);
-    setBusy(true);
-    setFailure(null);
-    try {
+    await run(async () => {
       const body: Record<string, unknown> = typed.trim() ? { counted: typedValue } : { denominations };
       if (print) body.print = {};
       const closed = await api.post<Shift>(`${path('shifts', shift.id)}/close`, body);
       toast(t('closedShift', { difference: money(closed.difference) }), diffTone(closed.difference ?? 0) === 'bad' ? 'bad' : 'good');
       onDone();
-    } catch (err) {
-      setFailure(describeError(err));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <form class="form stack eod-form" noValidate onSubmit={(e) => void submit(e)} data-testid="close-form">
@@ -624,9 +603,8 @@ function DayCount({ fiscalName, cashSales }: { fiscalName: string; cashSales: nu
   const [show, setShow] = useState(false);
   const [opening, setOpening] = useState('0');
   const [counted, setCounted] = useState('');
-  const [busy, setBusy] = useState(false);
+  const { busy, failure, fail, run } = useFormAction();
   const [result, setResult] = useState<CashCount | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
   const float = parseDecimal(opening || '0');
   const count = parseDecimal(counted);
   if (!show) {
@@ -640,17 +618,11 @@ function DayCount({ fiscalName, cashSales }: { fiscalName: string; cashSales: nu
   }
   const submit = async (e: Event) => {
     e.preventDefault();
-    if (Number.isNaN(float) || float < 0 || Number.isNaN(count) || count < 0) return setFailure(t('enterAmount'));
-    setBusy(true);
-    setFailure(null);
-    try {
+    if (Number.isNaN(float) || float < 0 || Number.isNaN(count) || count < 0) return fail(t('enterAmount'));
+    await run(async () => {
       setResult(await api.post<CashCount>('/api/cashcounts', { fiscalName, openingFloat: float, counted: count }));
       toast(t('countRecorded'));
-    } catch (err) {
-      setFailure(describeError(err));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <form class="form stack eod-form" noValidate onSubmit={(e) => void submit(e)}>
