@@ -12,11 +12,10 @@ import { call, deviceSetting, newKey } from './api';
 import { go, say } from './hooks';
 import { ShiftCard } from './Shift';
 import { till } from './till';
-import { Dialog, failure } from './ui';
+import { Dialog, failure, ScreenHead } from './ui';
 
 const t = messages({
   title: { en: 'Shift & end of day', sk: 'Zmena a uzávierka', cs: 'Směna a uzávěrka' },
-  back: { en: 'Tables', sk: 'Stoly', cs: 'Stoly' },
   fiscal: { en: 'Fiscal printer {name}', sk: 'Fiškálna tlačiareň {name}', cs: 'Fiskální tiskárna {name}' },
   noFiscal: { en: 'This register has no fiscal printer set (device setting DefaultFiscalName).', sk: 'Táto pokladňa nemá nastavenú fiškálnu tlačiareň (nastavenie zariadenia DefaultFiscalName).', cs: 'Tato pokladna nemá nastavenou fiskální tiskárnu (nastavení zařízení DefaultFiscalName).' },
   x: { en: 'X report (the day so far)', sk: 'X správa (priebežná)', cs: 'X zpráva (průběžná)' },
@@ -89,12 +88,7 @@ export function Day(): JSX.Element {
 
   return (
     <section class="day" data-testid="day">
-      <header class="ticket-head">
-        <button type="button" class="ghost" onClick={() => go({ kind: 'tables' })}>
-          ← {t('back')}
-        </button>
-        <h2>{t('title')}</h2>
-      </header>
+      <ScreenHead title={t('title')} back="tables" onBack={() => go({ kind: 'tables' })} />
       {!online && <p class="warning">{t('needsHub')}</p>}
       <div class="day-grid">
         <ShiftCard />

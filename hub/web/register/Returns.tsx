@@ -14,11 +14,10 @@ import { go, say } from './hooks';
 import { dec, num } from './money';
 import { lineAmount, lineFrom } from './tickets';
 import { till } from './till';
-import { failure } from './ui';
+import { failure, ScreenHead } from './ui';
 
 const t = messages({
   title: { en: 'Returns', sk: 'Vrátenie', cs: 'Vrácení' },
-  back: { en: 'Tables', sk: 'Stoly', cs: 'Stoly' },
   find: { en: 'Receipt number or table', sk: 'Číslo dokladu alebo stôl', cs: 'Číslo dokladu nebo stůl' },
   search: { en: 'Find', sk: 'Hľadať', cs: 'Hledat' },
   today: { en: 'Closed today', sk: 'Uzavreté dnes', cs: 'Uzavřené dnes' },
@@ -101,12 +100,7 @@ export function Returns(): JSX.Element {
 
   return (
     <section class="returns" data-testid="returns">
-      <header class="ticket-head">
-        <button type="button" class="ghost" onClick={() => go({ kind: 'tables' })}>
-          ← {t('back')}
-        </button>
-        <h2>{t('title')}</h2>
-      </header>
+      <ScreenHead title={t('title')} back="tables" onBack={() => go({ kind: 'tables' })} />
       {!allowed && <p class="warning">{t('needs')}</p>}
       {!chosen && (
         <>

@@ -8,6 +8,8 @@ import { useNotes } from './hooks';
 
 const t = messages({
   close: { en: 'Close', sk: 'Zavrieť', cs: 'Zavřít' },
+  tables: { en: 'Tables', sk: 'Stoly', cs: 'Stoly' },
+  back: { en: 'Back', sk: 'Späť', cs: 'Zpět' },
   unreachable: { en: 'The hub cannot be reached. Nothing was changed; try again when the connection is back.', sk: 'Hub je nedostupný. Nič sa nezmenilo; skúste to znova, keď bude spojenie späť.', cs: 'Hub je nedostupný. Nic se nezměnilo; zkuste to znovu, až bude spojení zpět.' },
 });
 
@@ -34,6 +36,18 @@ export function Dialog(props: { title: string; onClose: () => void; children: Co
         {props.actions && <footer class="dialog-actions">{props.actions}</footer>}
       </div>
     </div>
+  );
+}
+
+/** A screen's head: the way back (to the tables, or one step back) and the screen's title. */
+export function ScreenHead(props: { title: ComponentChildren; back: 'tables' | 'step'; onBack: () => void; disabled?: boolean; titleTestId?: string }): JSX.Element {
+  return (
+    <header class="ticket-head">
+      <button type="button" class="ghost" onClick={props.onBack} disabled={props.disabled}>
+        ← {props.back === 'tables' ? t('tables') : t('back')}
+      </button>
+      <h2 data-testid={props.titleTestId}>{props.title}</h2>
+    </header>
   );
 }
 
