@@ -9,10 +9,10 @@ import { useState } from 'preact/hooks';
 import { messages, parseDecimal } from '../shared/i18n';
 import { money } from '../shared/format';
 import { call, deviceSetting, newKey } from './api';
-import { go, say } from './hooks';
+import { go } from './hooks';
 import { ShiftCard } from './Shift';
 import { till } from './till';
-import { Dialog, failure, ScreenHead } from './ui';
+import { Dialog, ScreenHead, submitting, useAction } from './ui';
 
 const t = messages({
   title: { en: 'Shift & end of day', sk: 'Zmena a uzávierka', cs: 'Směna a uzávěrka' },
@@ -52,7 +52,7 @@ interface Count {
 
 export function Day(): JSX.Element {
   const fiscalName = deviceSetting('DefaultFiscalName');
-  const [busy, setBusy] = useState<'x' | 'z' | 'count' | null>(null);
+  const [busy, act] = useAction<'x' | 'z' | 'count'>();
   const [report, setReport] = useState<Report | null>(null);
   const [askZ, setAskZ] = useState(false);
   const [float, setFloat] = useState('');
@@ -62,28 +62,17 @@ export function Day(): JSX.Element {
 
   const run = async (kind: 'x' | 'z') => {
     if (!fiscalName) return;
-    setBusy(kind);
     setAskZ(false);
-    try {
+    await act(kind, async () => {
       setReport(await call<Report>('POST', `/api/fiscaldevices/${encodeURIComponent(fiscalName)}/reports/${kind}`, undefined, { idempotencyKey: newKey(), timeoutMs: 90_000 }));
-    } catch (e) {
-      say(failure(e), 'error');
-    } finally {
-      setBusy(null);
-    }
+    });
   };
 
   const record = async () => {
     if (!fiscalName) return;
-    setBusy('count');
-    try {
-      const r = await call<Count>('POST', '/api/cashcounts', { fiscalName, openingFloat: parseDecimal(float || '0'), counted: parseDecimal(counted) }, { idempotencyKey: newKey() });
-      setCount(r);
-    } catch (e) {
-      say(failure(e), 'error');
-    } finally {
-      setBusy(null);
-    }
+    await act('count', async () => {
+      setCount(await call<Count>('POST', '/api/cashcounts', { fiscalName, openingFloat: parseDecimal(float || '0'), counted: parseDecimal(counted) }, { idempotencyKey: newKey() }));
+    });
   };
 
   return (
@@ -124,13 +113,7 @@ export function Day(): JSX.Element {
             <h3>{t('count')}</h3>
             <p class="muted">{t('perDay')}</p>
             {till.can('CashCount') ? (
-              <form
-                class="stack"
-                onSubmit={(e) => {
-                  e.preventDefault();
-                  void record();
-                }}
-              >
+              <form class="stack" onSubmit={submitting(record)}>
                 <label class="field">
                   <span>{t('float')}</span>
                   <input inputMode="decimal" value={float} onInput={(e) => setFloat(e.currentTarget.value)} data-testid="float" />

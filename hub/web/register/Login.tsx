@@ -10,7 +10,7 @@ import { messages } from '../shared/i18n';
 import { ApiError, device, endedBecause, loginWithPassword, loginWithPin, registerUsers, saveDevice, session, type RegisterUser } from './api';
 import { setLocked } from './hooks';
 import { till } from './till';
-import { failure, NumPad } from './ui';
+import { failure, NumPad, submitting } from './ui';
 
 const t = messages({
   who: { en: 'Who is working?', sk: 'Kto pracuje?', cs: 'Kdo pracuje?' },
@@ -132,13 +132,7 @@ export function Login(props: { locked: boolean }): JSX.Element {
         </>
       )}
       {mode === 'pin' && chosen && (
-        <form
-          class="pin-form"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void submitPin();
-          }}
-        >
+        <form class="pin-form" onSubmit={submitting(submitPin)}>
           <div class="pin-dots" data-testid="pin-dots" aria-label={t('pinFor', { name: chosen.name })}>
             {Array.from({ length: Math.max(4, pin.length) }, (_, i) => (
               <span key={i} class={i < pin.length ? 'dot on' : 'dot'} />
@@ -159,13 +153,7 @@ export function Login(props: { locked: boolean }): JSX.Element {
         </form>
       )}
       {mode === 'password' && (
-        <form
-          class="stack narrow"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void submitPassword();
-          }}
-        >
+        <form class="stack narrow" onSubmit={submitting(submitPassword)}>
           {!chosen && (
             <label class="field">
               <span>{t('user')}</span>

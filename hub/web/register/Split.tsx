@@ -15,7 +15,7 @@ import { TablePicker } from './More';
 import { tableLabel } from './Tables';
 import { lineAmount, lineFrom, type Location } from './tickets';
 import { till } from './till';
-import { Dialog, failure, ScreenHead } from './ui';
+import { Dialog, ScreenHead, useAction } from './ui';
 
 const t = messages({
   title: { en: 'Split or move items: {name}', sk: 'Rozdeliť alebo presunúť: {name}', cs: 'Rozdělit nebo přesunout: {name}' },
@@ -35,7 +35,8 @@ export function Split({ id }: { id: string }): JSX.Element {
   const ticket = till.ticket(id);
   const [moving, setMoving] = useState<Record<number, number>>({});
   const [picking, setPicking] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const [running, act] = useAction();
+  const busy = running !== null;
   if (!ticket?.base) {
     go({ kind: 'tables' });
     return <section />;
@@ -49,21 +50,15 @@ export function Split({ id }: { id: string }): JSX.Element {
     setMoving({ ...moving, [lineId]: next });
   };
 
-  const move = async (target: { id: string; name?: string; location?: Location | null }, label: string) => {
-    setBusy(true);
-    try {
+  const move = (target: { id: string; name?: string; location?: Location | null }, label: string) =>
+    act(true, async () => {
       const items = Object.entries(moving)
         .filter(([, q]) => q > 0)
         .map(([lineId, quantity]) => ({ id: Number(lineId), quantity }));
       const moved = await till.split(id, items, target);
       say(t('done', { amount: money(movingAmount), name: label }));
       go({ kind: 'ticket', id: moved.id });
-    } catch (e) {
-      say(failure(e), 'error');
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
 
   const toNewHere = () => {
     const parts = till.at(ticket.draft.location?.tableName ?? '\u0000').length;

@@ -1,10 +1,10 @@
 /** The register's building blocks: a dialog, a number pad, the messages at the foot, error words. */
 import type { ComponentChildren, JSX } from 'preact';
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { language, messages } from '../shared/i18n';
 import { Keypad } from '../shared/Keypad';
 import { NetworkError } from './api';
-import { useNotes } from './hooks';
+import { say, useNotes } from './hooks';
 
 const t = messages({
   close: { en: 'Close', sk: 'Zavrieť', cs: 'Zavřít' },
@@ -38,6 +38,12 @@ export function Dialog(props: { title: string; onClose: () => void; children: Co
     </div>
   );
 }
+
+/** A form's submit: no page load, `act` instead (what it promises is its own to handle). */
+export const submitting = (act: () => unknown) => (e: Event) => {
+  e.preventDefault();
+  void act();
+};
 
 /** A screen's head: the way back (to the tables, or one step back) and the screen's title. */
 export function ScreenHead(props: { title: ComponentChildren; back: 'tables' | 'step'; onBack: () => void; disabled?: boolean; titleTestId?: string }): JSX.Element {
@@ -83,4 +89,23 @@ export function Notes(): JSX.Element {
 export function failure(e: unknown): string {
   if (e instanceof NetworkError) return t('unreachable');
   return e instanceof Error ? e.message : String(e);
+}
+
+/**
+ * A button's action: `busy` names the one running (so only its button waits), a failure is said at
+ * the foot of the screen. Returns [busy, run]; what succeeds says so itself.
+ */
+export function useAction<K = true>(): [K | null, (key: K, work: () => Promise<void>) => Promise<void>] {
+  const [busy, setBusy] = useState<K | null>(null);
+  const run = async (key: K, work: () => Promise<void>) => {
+    setBusy(key);
+    try {
+      await work();
+    } catch (e) {
+      say(failure(e), 'error');
+    } finally {
+      setBusy(null);
+    }
+  };
+  return [busy, run];
 }
