@@ -26,6 +26,15 @@ export const LOGIN = {
   en: { user: 'User name', password: 'Password', button: 'Log in' },
 };
 
+/** A text as the page shows it: its no-break and narrow no-break spaces (in figures) plain, trimmed. */
+export const plain = (s: string | null): string => (s ?? '').replace(/[\u00a0\u202f]/g, ' ').trim();
+
+/** An amount in euros as a Slovak page writes it ("1 234,50 €"), its spaces plain. */
+export const skMoney = (euros: number): string => plain(`${new Intl.NumberFormat('sk', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(euros)} €`);
+
+/** A field by its label, with or without the asterisk of a required one. */
+export const label = (text: string): RegExp => new RegExp(`^${text}( \\*)?$`);
+
 /** The pairing card's words (Devices, after adding a register or a kitchen display). */
 const PAIRING = {
   sk: { codeFor: 'Párovací kód pre', validUntil: /^Platí do \d{1,2}:\d{2}, jedenkrát/ },

@@ -18,15 +18,14 @@ import { expect2xx, item, register, restaurant } from '../tickets/fixture.js';
 import { addWaiter } from '../support/register-page.js';
 import { ensureWebBuild } from './build.js';
 import { chromiumAvailable, launchChromium } from '../support/chromium.js';
-import { go, openManagerPage } from '../support/manager-page.js';
+import { go, openManagerPage, plain, skMoney } from '../support/manager-page.js';
 
 const haveChromium = chromiumAvailable('test/web/round-two');
 const SHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
 const LAPTOP = { width: 1366, height: 768 };
 const TZ = 'Europe/Bratislava';
 
-const plain = (s: string | null) => (s ?? '').replace(/[\u00a0\u202f]/g, ' ').trim();
-const money = (cents: number) => `${new Intl.NumberFormat('sk', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(cents / 100)} €`.replace(/[\u00a0\u202f]/g, ' ');
+const money = (cents: number) => skMoney(cents / 100);
 /** A local day as the test's own clock zone writes it, `yyyy-mm-dd`. */
 const isoDay = (d: Date) => new Intl.DateTimeFormat('en-CA', { timeZone: TZ, year: 'numeric', month: '2-digit', day: '2-digit' }).format(d);
 /** The same day as a Slovak reads it: "27. 11. 2026". */
