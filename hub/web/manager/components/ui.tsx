@@ -6,7 +6,7 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { describeError } from '../lib/api';
 import { linkHandler } from '../lib/router';
-import { Store, useStore } from '../lib/store';
+import { Store, useStore } from '../../shared/store';
 import { Icon, type IconName } from '../../shared/Icon';
 import { messages } from '../../shared/i18n';
 import { Button, type Tone } from '../../shared/ui';
