@@ -327,16 +327,25 @@ function MovementForm({ shift, onDone }: { shift: Shift; onDone: () => void }) {
         <Field label={t('amount')} kind="text" value={amount} onChange={(v) => setAmount(v as string)} error={errors.amount} suffix="€" required testId="movement-amount" />
         <Field label={t('reason')} value={reason} onChange={(v) => setReason(v as string)} error={errors.reason} required wide testId="movement-reason" />
       </div>
+      <FormFoot failure={failure} busy={busy} save={t('record')} testId="movement-save" onCancel={onDone} />
+    </form>
+  );
+}
+
+/** A shift form's foot: what went wrong, its save button and the way out. */
+function FormFoot({ failure, busy, save, icon, testId, onCancel }: { failure: string | null; busy: boolean; save: string; icon?: 'check'; testId: string; onCancel: () => void }) {
+  return (
+    <>
       {failure && <Notice tone="bad">{failure}</Notice>}
       <div class="eod-actions">
-        <Button type="submit" variant="primary" busy={busy} data-testid="movement-save">
-          {t('record')}
+        <Button type="submit" variant="primary" icon={icon} busy={busy} data-testid={testId}>
+          {save}
         </Button>
-        <Button variant="ghost" onClick={onDone}>
+        <Button variant="ghost" onClick={onCancel}>
           {t('cancel')}
         </Button>
       </div>
-    </form>
+    </>
   );
 }
 
@@ -396,15 +405,7 @@ function CloseForm({ shift, printer, onDone }: { shift: Shift; printer: string |
         </b>{' '}
         ({diffWords(differenceCents)})
       </p>
-      {failure && <Notice tone="bad">{failure}</Notice>}
-      <div class="eod-actions">
-        <Button type="submit" variant="primary" icon="check" busy={busy} data-testid="close-save">
-          {t('closeNow')}
-        </Button>
-        <Button variant="ghost" onClick={onDone}>
-          {t('cancel')}
-        </Button>
-      </div>
+      <FormFoot failure={failure} busy={busy} save={t('closeNow')} icon="check" testId="close-save" onCancel={onDone} />
     </form>
   );
 }
