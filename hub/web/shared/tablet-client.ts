@@ -9,6 +9,7 @@
  * pages open in one browser never log each other out.
  */
 import { chosenLanguage, language, messages, setLanguage } from './i18n';
+import { DeadlineExceeded, fetchWithin } from './fetch';
 import { readStored, removeStored, writeStored } from './storage';
 import type { Session, Problem as WireProblem } from './types';
 
@@ -58,7 +59,7 @@ export interface TabletClientOptions<S extends Session> {
   sessionKey: string;
   /** Why a session the hub no longer takes ended, as the login screen says it. */
   ended: () => string;
-  /** Default time a call may take (none: as long as the browser waits). */
+  /** Default time a call may take; 15 s when not said (a kitchen display's calls are small). */
   timeoutMs?: number;
   /** Time a logout may take before the session is forgotten here anyway; default: timeoutMs. */
   logoutTimeoutMs?: number;
@@ -69,6 +70,8 @@ export interface TabletClientOptions<S extends Session> {
 }
 
 type Listener = () => void;
+
+const DEFAULT_TIMEOUT_MS = 15_000;
 
 /** Random hex: not crypto.randomUUID(), which exists only on https (a shop LAN is plain http). */
 export function randomHex(bytes: number): string {
@@ -119,15 +122,11 @@ export function tabletClient<S extends Session>(opts: TabletClientOptions<S>) {
     if (token) headers.authorization = `Bearer ${token}`;
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (call.idempotencyKey) headers['idempotency-key'] = call.idempotencyKey;
-    const timeoutMs = call.timeoutMs ?? opts.timeoutMs;
-    const abort = new AbortController();
-    const timer = timeoutMs === undefined ? undefined : setTimeout(() => abort.abort(), timeoutMs);
+    const timeoutMs = call.timeoutMs ?? opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     try {
-      return await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), keepalive: call.keepalive, cache: 'no-store', signal: abort.signal });
+      return await fetchWithin(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), keepalive: call.keepalive, cache: 'no-store' }, timeoutMs);
     } catch (e) {
-      throw new NetworkError(abort.signal.aborted ? t('timedOut') : e instanceof Error ? e.message : String(e));
-    } finally {
-      clearTimeout(timer);
+      throw new NetworkError(e instanceof DeadlineExceeded ? t('timedOut') : e instanceof Error ? e.message : String(e));
     }
   }
 

@@ -18,7 +18,7 @@ import { Field } from '../components/Field';
 import { AddAndPair } from '../components/AddAndPair';
 import { Icon } from '../../shared/Icon';
 import { Pairing, type PairingCode } from '../components/Pairing';
-import { api, ApiError, describeError, path } from '../lib/api';
+import { api, ApiError, describeError, path, SLOW_TIMEOUT_MS } from '../lib/api';
 import { useAll, useLoad } from '../lib/data';
 import { collator, money, quantity } from '../lib/format';
 import { useCan } from '../lib/session';
@@ -419,7 +419,7 @@ function Fiscal({ f }: { f: FiscalDevice }) {
   const report = (kind: 'x' | 'z') =>
     action.run(
       kind,
-      () => api.post(`${path('fiscaldevices', f.name)}/reports/${kind}`),
+      () => api.post(`${path('fiscaldevices', f.name)}/reports/${kind}`, {}, SLOW_TIMEOUT_MS),
       (r) => {
         const { number: n, receipts, total } = (r ?? {}) as { number?: number; receipts?: number; total?: string };
         const day = receipts !== undefined && total !== undefined ? t('receiptsTotal', { receipts, total: money(Number(total)) }) : '';

@@ -13,7 +13,7 @@ import { Field } from '../components/Field';
 import { confirm, Empty, Facts, PageHeader, toast, useFormAction, useKeyedAction } from '../components/ui';
 import { CompactTable, type Col } from '../components/CompactTable';
 import { Badge, Button, Card, Notice, Spinner } from '../../shared/ui';
-import { api, ApiError, describeError, download, op, path } from '../lib/api';
+import { api, ApiError, describeError, download, op, path, SLOW_TIMEOUT_MS } from '../lib/api';
 import { useAll, useLoad } from '../lib/data';
 import { date, dateTime, isoDay, money, quantity, time } from '../lib/format';
 import { useQuery } from '../lib/router';
@@ -549,7 +549,7 @@ function FiscalToday({ device, openShifts, usesShifts }: { device: FiscalDevice;
     setBusy(kind);
     setResult(null);
     try {
-      const r = await api.post<{ number: number; receipts: number; total: string }>(`${path('fiscaldevices', device.name)}/reports/${kind}`);
+      const r = await api.post<{ number: number; receipts: number; total: string }>(`${path('fiscaldevices', device.name)}/reports/${kind}`, {}, SLOW_TIMEOUT_MS);
       const words = { n: r.number, receipts: r.receipts, total: money(Number(r.total)) };
       setResult({ tone: 'good', text: kind === 'z' ? t('zDone', words) : t('xDone', words) });
       day.reload();

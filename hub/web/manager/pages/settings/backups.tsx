@@ -5,7 +5,7 @@ import { Button, Card, Notice, Spinner } from '../../../shared/ui';
 import { useLoad } from '../../lib/data';
 import { messages } from '../../../shared/i18n';
 import { useCan } from '../../lib/session';
-import { api, download, path } from '../../lib/api';
+import { api, download, path, SLOW_TIMEOUT_MS } from '../../lib/api';
 import { dateTime, quantity } from '../../lib/format';
 import { rightWord } from '../../lib/rights-words';
 import type { Backup } from '../../lib/wire';
@@ -37,7 +37,7 @@ export function Backups() {
   const [fetching, runGet] = useKeyedAction<string>();
   const make = () =>
     runMake(async () => {
-      const b = await api.post<Backup>('/api/backups');
+      const b = await api.post<Backup>('/api/backups', {}, SLOW_TIMEOUT_MS);
       toast(t('backupMade', { file: b.file }));
       list.reload();
     });
