@@ -3,12 +3,11 @@
  * with every fault: a reply lost after fiscalization, a device that is off, paper out mid-receipt,
  * a printer gone silent mid-receipt; and the device's status in the API and /api/health.
  */
-import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CMD } from '../../drivers/fiscal/datecs/commands.js';
 import type { TestHub } from '../support/hub.js';
 import { item } from '../tickets/fixture.js';
-import { datecsHub, type DatecsRestaurant } from './fixture.js';
+import { datecsHub, jobStates, type DatecsRestaurant } from './fixture.js';
 
 let hub: TestHub;
 let r: DatecsRestaurant;
@@ -16,8 +15,6 @@ let stop: () => Promise<void>;
 
 beforeAll(async () => ({ hub, r, stop } = await datecsHub()));
 afterAll(() => stop());
-
-const jobsOf = (id: string) => hub.db.all<{ state: string }>(sql`SELECT state FROM fiscal_jobs WHERE ticket_id = ${id} ORDER BY created_at`).map((j) => j.state);
 
 function expect503(res: { status: number; headers: Headers; body: any }): void {
   expect(res.status).toBe(503);
@@ -40,7 +37,7 @@ describe('close through a Datecs printer', () => {
       ['Gulyas', '2', '13.80'],
       ['Pivo', '1', '2.20'],
     ]);
-    expect(jobsOf(t.id)).toEqual(['Done']);
+    expect(jobStates(hub, t.id)).toEqual(['Done']);
   });
 
   it('numbers receipts consecutively, the same as the printer', async () => {
@@ -63,7 +60,7 @@ describe('faults', () => {
     expect(res.status).toBe(200);
     expect(r.receiptsOf(t.id)).toHaveLength(1);
     expect(res.body.closeInfo.number).toBe(r.receiptsOf(t.id)[0].number);
-    expect(jobsOf(t.id)).toEqual(['Done']);
+    expect(jobStates(hub, t.id)).toEqual(['Done']);
     // A retry issues nothing.
     const again = await r.close(t.id);
     expect(again.body).toEqual(res.body);
@@ -85,14 +82,14 @@ describe('faults', () => {
     const res = await r.close(t.id);
     expect503(res);
     expect((await r.ticket(t.id)).state).toBe('Opened');
-    expect(jobsOf(t.id)).toEqual(['Pending']);
+    expect(jobStates(hub, t.id)).toEqual(['Pending']);
     expect(r.receiptsOf(t.id)).toHaveLength(1);
     r.sim.resume();
     const retry = await r.close(t.id);
     expect(retry.status).toBe(200);
     expect(retry.body.closeInfo.number).toBe(r.receiptsOf(t.id)[0].number);
     expect(r.receiptsOf(t.id)).toHaveLength(1);
-    expect(jobsOf(t.id)).toEqual(['Done']);
+    expect(jobStates(hub, t.id)).toEqual(['Done']);
   });
 
   it('device off: 503, ticket open, nothing pending; once it is on the close succeeds', async () => {
@@ -102,7 +99,7 @@ describe('faults', () => {
     const res = await r.close(t.id);
     expect503(res);
     expect(await r.ticket(t.id)).toMatchObject({ state: 'Opened', closeInfo: null, _v: t._v });
-    expect(jobsOf(t.id)).toEqual([]);
+    expect(jobStates(hub, t.id)).toEqual([]);
     expect((await r.device()).status).toMatchObject({ online: false, lastError: expect.stringMatching(/^OFFLINE/) });
     await r.sim.setPower(true);
     await new Promise((res) => setTimeout(res, 60)); // the reconnect backoff
@@ -123,7 +120,7 @@ describe('faults', () => {
     expect(r.sim.memory.day.voided).toBe(before.voided + 1);
     expect(r.sim.memory.receipts).toHaveLength(before.receipts);
     expect(await r.ticket(t.id)).toMatchObject({ state: 'Opened', closeInfo: null, _v: t._v });
-    expect(jobsOf(t.id)).toEqual(['Failed']);
+    expect(jobStates(hub, t.id)).toEqual(['Failed']);
     expect((await r.device()).status).toMatchObject({ online: true, paper: 'out' });
     // Out of paper before anything prints: refused at once.
     expect503(await r.close(t.id));

@@ -6,11 +6,10 @@
  * number of the one receipt printed for it. Every ticket has the same amount, so a reconciliation
  * that matched a void (or the previous receipt) by its amount would record it.
  */
-import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CMD } from '../../drivers/fiscal/datecs/commands.js';
 import type { TestHub } from '../support/hub.js';
-import { datecsHub, type DatecsRestaurant } from './fixture.js';
+import { datecsHub, jobStates, type DatecsRestaurant } from './fixture.js';
 
 const STEPS = { open: CMD.openFiscalReceipt, sale: CMD.sale, payment: CMD.total, close: CMD.closeFiscalReceipt } as const;
 
@@ -23,8 +22,6 @@ for (const variant of ['P', 'C', 'X'] as const) {
     let stop: () => Promise<void>;
     beforeAll(async () => ({ hub, r, stop } = await datecsHub(undefined, variant)));
     afterAll(() => stop());
-
-    const jobs = (id: string) => hub.db.all<{ state: string }>(sql`SELECT state FROM fiscal_jobs WHERE ticket_id = ${id} ORDER BY created_at`).map((j) => j.state);
 
     /** Closes ticket `id` as a waiter would: again after each 503 or 423, the printer answering again. */
     async function closeUntilDone(id: string) {
@@ -42,7 +39,7 @@ for (const variant of ['P', 'C', 'X'] as const) {
       const printed = r.receiptsOf(id);
       expect(printed).toHaveLength(1);
       expect(res.body.closeInfo.number).toBe(printed[0].number);
-      expect(jobs(id).filter((s) => s === 'Done')).toHaveLength(1);
+      expect(jobStates(hub, id).filter((s) => s === 'Done')).toHaveLength(1);
     }
 
     for (const [step, cmd] of Object.entries(STEPS)) {

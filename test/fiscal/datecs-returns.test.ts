@@ -10,13 +10,12 @@
  * original was printed by another fiscal memory, or by a device without a fiscal memory a Datecs can
  * quote) is a 403 naming the reason and the device, sent to no printer.
  */
-import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CMD, VARIANTS, type VariantName } from '../../drivers/fiscal/datecs/commands.js';
 import { FakeDatecsDevice, type FakeReceipt } from '../support/fake-datecs-device.js';
 import type { TestHub } from '../support/hub.js';
 import { expect2xx } from '../tickets/fixture.js';
-import { datecsDevice, datecsHub, FAST_SETTINGS, type DatecsRestaurant } from './fixture.js';
+import { datecsDevice, datecsHub, FAST_SETTINGS, jobStates, type DatecsRestaurant } from './fixture.js';
 
 /** The printer's clock runs in Sofia (EET, UTC+2 in November): the storno quotes the original's local time. */
 const SETTINGS = { ...FAST_SETTINGS, TimeZone: 'Europe/Sofia' };
@@ -43,7 +42,6 @@ describe.concurrent('returns on a Datecs printer', () => {
 
       const stornoCmd = variant === 'X' ? CMD.openStornoDocument : CMD.openStornoReceipt;
       const cash = VARIANTS[variant].payments.Cash;
-      const jobs = (id: string) => hub.db.all<{ state: string }>(sql`SELECT state FROM fiscal_jobs WHERE ticket_id = ${id} ORDER BY created_at`).map((j) => j.state);
       const closeReturn = (id: string, headers: Record<string, string> = {}) =>
         hub.call('POST', `/api/tickets/${id}/close`, { fiscalName: 'DT1', payments: [{ paymentTypeNumber: 1, amount: -6.9 }] }, { token: r.cashier.token, headers });
       /** A sale of 2 × Gulyás and 1 × Pivo closed on DT1, and a return of one Gulyás started from it. */
@@ -74,7 +72,7 @@ describe.concurrent('returns on a Datecs printer', () => {
           payments: [{ paymentTypeNumber: 1, amount: -6.9 }],
           closeInfo: { deviceName: r.cashier.device, fiscalName: 'DT1', number: storno.number, dailySalesReportNumber: 1, fiscalMemorySerialNumber: '02000001' },
         });
-        expect(jobs(ret.id).filter((s) => s === 'Done')).toHaveLength(1);
+        expect(jobStates(hub, ret.id).filter((s) => s === 'Done')).toHaveLength(1);
         return storno;
       }
 
@@ -197,7 +195,7 @@ describe.concurrent('returns on a Datecs printer', () => {
             }
             expect(r.sim.requests.slice(sent).some((q) => [CMD.openStornoReceipt, CMD.openStornoDocument, CMD.openFiscalReceipt].includes(q.cmd as 0x2e))).toBe(false);
             expect(await hub.call('GET', `/api/tickets/${ret.id}`).then((x) => x.body)).toMatchObject({ state: 'Opened', closeInfo: null });
-            expect(jobs(ret.id).every((s) => s === 'Failed')).toBe(true);
+            expect(jobStates(hub, ret.id).every((s) => s === 'Failed')).toBe(true);
             expect(r.receiptsOf(ret.id)).toHaveLength(0);
           }
         } finally {

@@ -5,20 +5,21 @@
  * malformed answer. One registration per sale, always (issue 27).
  */
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TestHub } from '../support/hub.js';
 import { expect2xx, item } from '../tickets/fixture.js';
-import { EKASA_SETTINGS, ekasaHub, type EkasaRestaurant } from './ekasa-fixture.js';
+import { EKASA_SETTINGS, ekasaSuite, type EkasaRestaurant } from './ekasa-fixture.js';
+import { jobStates } from './fixture.js';
 
 let hub: TestHub;
 let r: EkasaRestaurant;
-let stop: () => Promise<void>;
+ekasaSuite((started) => ({ hub, r } = started));
 
-beforeAll(async () => ({ hub, r, stop } = await ekasaHub()));
-afterAll(() => stop());
-beforeEach(() => r.svc.reset());
-
-const jobsOf = (id: string) => hub.db.all<{ state: string }>(sql`SELECT state FROM fiscal_jobs WHERE ticket_id = ${id} ORDER BY created_at`).map((j) => j.state);
+/** EK1 saved again with these settings (a PUT of its configuration). */
+async function saveEK1(settings: Record<string, string>): Promise<void> {
+  const { status: _status, ...config } = (await hub.call('GET', '/api/fiscaldevices/EK1')).body;
+  await expect2xx(hub.call('PUT', '/api/fiscaldevices/EK1', { ...config, settings }));
+}
 
 describe('offline registration (HTTP 202) is a receipt', () => {
   it('closes with offline: true and the OKP; a retry answers the closed ticket and registers nothing', async () => {
@@ -35,7 +36,7 @@ describe('offline registration (HTTP 202) is a receipt', () => {
     const [reg] = r.registrationsOf(t.id);
     expect(first.body.closeInfo).toMatchObject({ fiscalName: 'EK1', number: reg.request.data.receiptNumber, ekasa: { offline: true, okp: reg.request.data.okp, receiptNumber: reg.request.data.receiptNumber } });
     expect(first.body.closeInfo.ekasa.uuid).toBeUndefined();
-    expect(jobsOf(t.id)).toEqual(['Done']);
+    expect(jobStates(hub, t.id)).toEqual(['Done']);
     expect(again.status).toBe(200);
     expect(again.body).toEqual(first.body);
   });
@@ -50,7 +51,7 @@ describe('outcomes: only a refusal before storage is "not issued"; anything else
     expect(res.status).toBe(403);
     expect(res.body.errorCode).toBe(8);
     expect(r.registrationsOf(t.id)).toHaveLength(0);
-    expect(jobsOf(t.id)).toEqual(['Failed']);
+    expect(jobStates(hub, t.id)).toEqual(['Failed']);
     expect((await r.ticket(t.id)).state).toBe('Opened');
     // Whatever was wrong is put right (here: the service takes it now): the next close registers it once.
     expect((await r.close(t.id)).status).toBe(200);
@@ -65,7 +66,7 @@ describe('outcomes: only a refusal before storage is "not issued"; anything else
     expect(res.body).toMatchObject({ errorCode: 8, detail: expect.stringMatching(/REJECTED: eKasa: Unauthenticated/) });
     expect(r.svc.requests.at(-1)).toBe('POST /api/v1/requests/receipts/cash_register');
     expect(r.registrationsOf(t.id)).toHaveLength(0);
-    expect(jobsOf(t.id)).toEqual(['Failed']);
+    expect(jobStates(hub, t.id)).toEqual(['Failed']);
     expect((await r.close(t.id)).status).toBe(200);
     expect(r.registrationsOf(t.id)).toHaveLength(1);
   });
@@ -78,7 +79,7 @@ describe('outcomes: only a refusal before storage is "not issued"; anything else
     const [reg] = r.registrationsOf(t.id);
     expect(res.body.closeInfo).toMatchObject({ number: reg.request.data.receiptNumber, ekasa: { uuid: reg.response!.data.id, okp: reg.request.data.okp, offline: false } });
     expect(r.registrationsOf(t.id)).toHaveLength(1);
-    expect(jobsOf(t.id)).toEqual(['Done']);
+    expect(jobStates(hub, t.id)).toEqual(['Done']);
   });
 
   it('a 5xx before anything was stored: the lookup says none, the close answers 503, the retry registers once', async () => {
@@ -86,7 +87,7 @@ describe('outcomes: only a refusal before storage is "not issued"; anything else
     r.svc.service.refuseNext = { status: 500, title: 'Internal error', errorCode: -100 };
     const res = await r.close(t.id);
     expect(res.status).toBe(503);
-    expect(jobsOf(t.id)).toEqual(['Failed']);
+    expect(jobStates(hub, t.id)).toEqual(['Failed']);
     expect(r.svc.requests.slice(-2).map((q) => q.split('?')[0])).toEqual(['POST /api/v1/requests/receipts/cash_register', 'GET /api/v1/requests/receipts/receipt']);
     expect((await r.close(t.id)).status).toBe(200);
     expect(r.registrationsOf(t.id)).toHaveLength(1);
@@ -125,11 +126,6 @@ describe('outcomes: only a refusal before storage is "not issued"; anything else
   });
 
   it('a service slower than TimeoutMs before it even stores the receipt: "none" is believed only once it has had TimeoutMs more since the driver stopped waiting; one registration', async () => {
-    /** EK1 saved again with these settings (a PUT of its configuration). */
-    const saveEK1 = async (settings: Record<string, string>) => {
-      const { status: _status, ...config } = (await hub.call('GET', '/api/fiscaldevices/EK1')).body;
-      await expect2xx(hub.call('PUT', '/api/fiscaldevices/EK1', { ...config, settings }));
-    };
     await saveEK1({ ...EKASA_SETTINGS, TimeoutMs: '400' });
     try {
       const t = await r.open();
@@ -149,10 +145,6 @@ describe('outcomes: only a refusal before storage is "not issued"; anything else
   });
 
   it('the same, with the device saved again between the lost answer and the retry: the new driver instance still gives the service its time; one registration', async () => {
-    const saveEK1 = async (settings: Record<string, string>) => {
-      const { status: _status, ...config } = (await hub.call('GET', '/api/fiscaldevices/EK1')).body;
-      await expect2xx(hub.call('PUT', '/api/fiscaldevices/EK1', { ...config, settings }));
-    };
     await saveEK1({ ...EKASA_SETTINGS, TimeoutMs: '400' });
     try {
       const t = await r.open();
@@ -191,12 +183,12 @@ describe('outcomes: only a refusal before storage is "not issued"; anything else
     const res = await r.close(t.id);
     expect(res.status).toBe(503);
     expect(res.body.errorCode).toBe(9);
-    expect(jobsOf(t.id)).toEqual(['Pending']);
+    expect(jobStates(hub, t.id)).toEqual(['Pending']);
     expect((await hub.call('PUT', `/api/tickets/${t.id}`, { items: [item(1, 1)] }, { token: r.cashier.token })).status).toBe(423);
     // A retry of this close while the lookup still fails: still pending, nothing sent again.
     r.svc.failLookups = 1;
     expect((await r.close(t.id)).status).toBe(503);
-    expect(jobsOf(t.id)).toEqual(['Pending']);
+    expect(jobStates(hub, t.id)).toEqual(['Pending']);
     // Another ticket on the same device: the pending one is looked up before the new one goes out.
     const mark = r.svc.requests.length;
     expect((await r.close(other.id)).status).toBe(200);

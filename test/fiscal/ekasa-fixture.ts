@@ -1,5 +1,6 @@
 /** A restaurant whose receipts go to a PORTOS eKasa service: the fake service on 127.0.0.1 (test/support/fake-ekasa-service.ts). */
 import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import type { StoredRegistration } from '../../drivers/fiscal/ekasa/service.js';
 import { FakeEkasaService } from '../support/fake-ekasa-service.js';
 import { startHub, type TestHub } from '../support/hub.js';
@@ -53,4 +54,19 @@ export async function ekasaHub(settings?: Record<string, string>): Promise<{ hub
       await hub.close();
     },
   };
+}
+
+/**
+ * The hooks of a suite on one eKasa hub: started before its tests (`use` gets the hub and the
+ * restaurant), the service's state reset before each test (online, nothing held or refused), all
+ * closed after.
+ */
+export function ekasaSuite(use: (started: { hub: TestHub; r: EkasaRestaurant }) => void, settings?: Record<string, string>): void {
+  let started: Awaited<ReturnType<typeof ekasaHub>> | undefined;
+  beforeAll(async () => {
+    started = await ekasaHub(settings);
+    use(started);
+  });
+  afterAll(() => started?.stop());
+  beforeEach(() => started!.r.svc.reset());
 }

@@ -7,12 +7,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FakeEkasaService } from '../support/fake-ekasa-service.js';
 import { startHub, type TestHub } from '../support/hub.js';
 import { CASH_REGISTER_CODE, ekasaRestaurant, type EkasaRestaurant } from './ekasa-fixture.js';
-import { until } from './fixture.js';
+import { allJobs, until } from './fixture.js';
 
 let dataDir: string;
 let first: TestHub;
@@ -37,7 +36,6 @@ afterEach(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-const jobs = (hub: TestHub) => hub.db.all<{ ticket_id: string; state: string }>(sql`SELECT ticket_id, state FROM fiscal_jobs ORDER BY created_at`);
 const closeOn = (hub: TestHub, id: string) => hub.call('POST', `/api/tickets/${id}/close`, { fiscalName: 'EK1', payments: [{ paymentTypeNumber: 1, amount: 20 }] }, { token: r.cashier.token });
 
 /** Starts a close that hangs at the service (`hold`: before or after it stores the receipt), "kills" the first hub, starts the second. */
@@ -47,7 +45,7 @@ async function killedDuringClose(hold: 'answer' | 'request'): Promise<string> {
   else svc.holdRequests = true;
   const hanging = r.close(t.id).catch(() => undefined);
   await until(() => svc.requests.some((q) => q.startsWith('POST')));
-  expect(jobs(first).map((j) => j.state)).toEqual(['Pending']);
+  expect(allJobs(first).map((j) => j.state)).toEqual(['Pending']);
   await first.close();
   void hanging;
   // Whatever was held dies with the first hub's connection.
@@ -65,7 +63,7 @@ describe('a hub stopped mid-registration (eKasa)', () => {
     const ticket = (await second!.call('GET', `/api/tickets/${id}`)).body;
     const [reg] = svc.service.registrations;
     expect(ticket).toMatchObject({ state: 'Closed', closeInfo: { fiscalName: 'EK1', number: reg.request.data.receiptNumber, ekasa: { uuid: reg.response!.data.id, okp: reg.request.data.okp } } });
-    expect(jobs(second!).map((j) => j.state)).toEqual(['Done']);
+    expect(allJobs(second!).map((j) => j.state)).toEqual(['Done']);
     const retry = await closeOn(second!, id);
     expect(retry.status).toBe(200);
     expect(retry.body.closeInfo).toEqual(ticket.closeInfo);
@@ -76,7 +74,7 @@ describe('a hub stopped mid-registration (eKasa)', () => {
     const id = await killedDuringClose('request');
     expect(svc.service.registrations).toHaveLength(0);
     await second!.services.fiscalMonitor.poll();
-    expect(jobs(second!).map((j) => j.state)).toEqual(['Failed']);
+    expect(allJobs(second!).map((j) => j.state)).toEqual(['Failed']);
     expect((await second!.call('GET', `/api/tickets/${id}`)).body.state).toBe('Opened');
     const retry = await closeOn(second!, id);
     expect(retry.status).toBe(200);
@@ -90,7 +88,7 @@ describe('a hub stopped mid-registration (eKasa)', () => {
     await second!.services.fiscalMonitor.poll();
     const refused = await closeOn(second!, id);
     expect(refused.status).toBe(503);
-    expect(jobs(second!).map((j) => j.state)).toEqual(['Pending']);
+    expect(allJobs(second!).map((j) => j.state)).toEqual(['Pending']);
     await svc.setPower(true);
     const retry = await closeOn(second!, id);
     expect(retry.status).toBe(200);

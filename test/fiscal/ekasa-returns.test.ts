@@ -4,21 +4,16 @@
  * registered offline — at the price really refunded. A return the service can never take (its
  * original holds no eKasa receipt) is a 403 naming the reason, not a 503 "try again".
  */
-import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TestHub } from '../support/hub.js';
 import { expect2xx, item } from '../tickets/fixture.js';
-import { ekasaHub, type EkasaRestaurant } from './ekasa-fixture.js';
+import { ekasaSuite, type EkasaRestaurant } from './ekasa-fixture.js';
+import { jobStates } from './fixture.js';
 
 let hub: TestHub;
 let r: EkasaRestaurant;
-let stop: () => Promise<void>;
+ekasaSuite((started) => ({ hub, r } = started));
 
-beforeAll(async () => ({ hub, r, stop } = await ekasaHub()));
-afterAll(() => stop());
-beforeEach(() => r.svc.reset());
-
-const jobsOf = (id: string) => hub.db.all<{ state: string }>(sql`SELECT state FROM fiscal_jobs WHERE ticket_id = ${id} ORDER BY created_at`).map((j) => j.state);
 const startReturn = (id: string, body?: unknown) => expect2xx(hub.call('POST', `/api/tickets/${id}/return`, body, { token: r.cashier.token }));
 const payOut = (amount: number, paymentTypeNumber = 1) => ({ payments: [{ paymentTypeNumber, amount }] });
 const cents = (x: string | number) => Math.round(Number(x) * 100);
@@ -55,7 +50,7 @@ describe('a return closed on eKasa', () => {
     expect(reg.request.data.items.map((i) => [i.type, i.referenceReceiptId])).toEqual([['Returned', original.closeInfo.ekasa.uuid]]);
     expect((await r.close(ret.id, payOut(-2.2))).status).toBe(200);
     expect(r.registrationsOf(ret.id)).toHaveLength(1);
-    expect(jobsOf(ret.id)).toEqual(['Done']);
+    expect(jobStates(hub, ret.id)).toEqual(['Done']);
   });
 
   it('an original registered offline is referred to by its OKP', async () => {
@@ -101,7 +96,7 @@ describe('a return closed on eKasa', () => {
     expect(res.body.detail).toMatch(/REJECTED.*FP1.*not registered by an eKasa service/);
     expect(res.headers.get('retry-after')).toBeNull();
     expect(r.registrationsOf(ret.id)).toHaveLength(0);
-    expect(jobsOf(ret.id)).toEqual(['Failed']);
+    expect(jobStates(hub, ret.id)).toEqual(['Failed']);
     expect((await r.ticket(ret.id)).state).toBe('Opened');
     expect((await r.close(ret.id, payOut(ret.totalPrice.amount, 2))).status).toBe(403);
   });

@@ -4,11 +4,11 @@
  * service gets the difference as `roundingAmount`, closeInfo keeps it, and the fiscal day and the
  * sales totals carry it apart from the sales. Other devices round nothing.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { roundCash } from '../../drivers/fiscal/ekasa/protocol.js';
 import type { TestHub } from '../support/hub.js';
 import { item } from '../tickets/fixture.js';
-import { ekasaHub, type EkasaRestaurant } from './ekasa-fixture.js';
+import { ekasaSuite, type EkasaRestaurant } from './ekasa-fixture.js';
 
 describe('the rounding rule (pure)', () => {
   it('…1, …2 → …0; …3, …4 → …5; …6, …7 → …5; …8, …9 → next …0; 1 or 2 cents in all → 5 cents; a refund by its size', () => {
@@ -27,10 +27,7 @@ describe('the rounding rule (pure)', () => {
 describe('closes on an eKasa device', () => {
   let hub: TestHub;
   let r: EkasaRestaurant;
-  let stop: () => Promise<void>;
-  beforeAll(async () => ({ hub, r, stop } = await ekasaHub()));
-  afterAll(() => stop());
-  beforeEach(() => r.svc.reset());
+  ekasaSuite((started) => ({ hub, r } = started));
 
   /** A ticket whose total is `price` (one item at that unit price). */
   const ticketOf = (price: number) => r.open([item(4, 1, { unitPrice: { amount: price } })]);

@@ -1,4 +1,5 @@
 /** A restaurant whose receipts go to a Datecs printer: the byte-level simulator on 127.0.0.1. */
+import { sql } from 'drizzle-orm';
 import type { VariantName } from '../../drivers/fiscal/datecs/commands.js';
 import { FakeDatecsDevice } from '../support/fake-datecs-device.js';
 import { startHub, type TestHub } from '../support/hub.js';
@@ -57,3 +58,10 @@ export async function datecsHub(settings?: Record<string, string>, variant: Vari
 }
 
 export const until = (check: () => boolean | Promise<boolean>, ms = 5000): Promise<void> => untilTrue(check, ms);
+
+/** The states of ticket `ticketId`'s fiscal jobs, oldest first. */
+export const jobStates = (hub: TestHub, ticketId: string): string[] =>
+  hub.db.all<{ state: string }>(sql`SELECT state FROM fiscal_jobs WHERE ticket_id = ${ticketId} ORDER BY created_at`).map((j) => j.state);
+
+/** Every fiscal job's ticket and state, oldest first. */
+export const allJobs = (hub: TestHub) => hub.db.all<{ ticket_id: string; state: string }>(sql`SELECT ticket_id, state FROM fiscal_jobs ORDER BY created_at`);

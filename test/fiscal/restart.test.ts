@@ -7,11 +7,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CMD } from '../../drivers/fiscal/datecs/commands.js';
 import { startHub, type TestHub } from '../support/hub.js';
-import { datecsRestaurant, until, type DatecsRestaurant } from './fixture.js';
+import { allJobs, datecsRestaurant, until, type DatecsRestaurant } from './fixture.js';
 
 let dataDir: string;
 let first: TestHub;
@@ -35,15 +34,13 @@ afterEach(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-const jobs = (hub: TestHub) => hub.db.all<{ ticket_id: string; state: string }>(sql`SELECT ticket_id, state FROM fiscal_jobs ORDER BY created_at`);
-
 /** Starts a close that hangs on the device after `cmd`; "kills" the first hub while it hangs. */
 async function killedDuringClose(cmd: number): Promise<string> {
   const t = await r.open();
   r.sim.failAfter(cmd, 'silence');
   const hanging = r.close(t.id).catch(() => undefined);
   await until(() => r.sim.requests.some((q) => q.cmd === cmd));
-  expect(jobs(first).map((j) => j.state)).toEqual(['Pending']);
+  expect(allJobs(first).map((j) => j.state)).toEqual(['Pending']);
   // Killed: the server and the database go away with the device call still waiting.
   await first.close();
   void hanging;
@@ -64,7 +61,7 @@ describe('a hub stopped between print and commit', () => {
     const ticket = (await second!.call('GET', `/api/tickets/${id}`)).body;
     expect(ticket).toMatchObject({ state: 'Closed', closeInfo: { fiscalName: 'DT1', number: r.sim.memory.receipts[0].number, deviceName: r.cashier.device } });
     expect(ticket.payments).toEqual([{ paymentTypeNumber: 1, amount: 20 }]);
-    expect(jobs(second!).map((j) => j.state)).toEqual(['Done']);
+    expect(allJobs(second!).map((j) => j.state)).toEqual(['Done']);
     expect(r.sim.memory.receipts).toHaveLength(1);
     // The cashier's retry answers the closed ticket.
     const retry = await second!.call('POST', `/api/tickets/${id}/close`, { fiscalName: 'DT1', payments: [{ paymentTypeNumber: 1, amount: 20 }] }, { token: r.cashier.token });
@@ -97,7 +94,7 @@ describe('a hub stopped between print and commit', () => {
     expect(r.sim.openReceipt).not.toBeNull();
     await second!.services.fiscalMonitor.poll();
     expect((await second!.call('GET', `/api/tickets/${id}`)).body.state).toBe('Opened');
-    expect(jobs(second!).map((j) => j.state)).toEqual(['Failed']);
+    expect(allJobs(second!).map((j) => j.state)).toEqual(['Failed']);
     const retry = await second!.call('POST', `/api/tickets/${id}/close`, { fiscalName: 'DT1', payments: [{ paymentTypeNumber: 1, amount: 20 }] }, { token: r.cashier.token });
     expect(retry.status).toBe(200);
     expect(r.sim.memory.receipts).toHaveLength(1);

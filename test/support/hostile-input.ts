@@ -10,6 +10,7 @@
  * Addresses are only ever 127.0.0.1 (or `sim:`): a generated fiscal device or printer that is valid
  * enough to be called never reaches past this machine.
  */
+import { rng } from './random.js';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type Schema = Record<string, any>;
@@ -33,18 +34,6 @@ export interface Known {
   values: Record<string, Json[]>;
   /** Stored documents by collection path and key: a PUT to an existing key starts from one (as a client's edit does). */
   docs: Record<string, Record<string, Json>>;
-}
-
-/** mulberry32: small, fast, and the same sequence on every machine. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;

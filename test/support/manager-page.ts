@@ -3,7 +3,8 @@
  * tickets and customers, catalog and stock): logged in through the login screen in the page's
  * language, in a Slovak shop, as a Slovak or an English reader at a laptop's or a tablet's size.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { expect } from 'vitest';
 import { ADMIN_PASSWORD } from './hub.js';
 
 export type Lang = 'sk' | 'en';
@@ -23,6 +24,21 @@ export const VARIANTS: Array<{ lang: Lang; size: Size }> = [
 export const LOGIN = {
   sk: { user: 'Používateľské meno', password: 'Heslo', button: 'Prihlásiť sa' },
   en: { user: 'User name', password: 'Password', button: 'Log in' },
+};
+
+/** A text as the page shows it: its no-break and narrow no-break spaces (in figures) plain, trimmed. */
+export const plain = (s: string | null): string => (s ?? '').replace(/[\u00a0\u202f]/g, ' ').trim();
+
+/** An amount in euros as a Slovak page writes it ("1 234,50 €"), its spaces plain. */
+export const skMoney = (euros: number): string => plain(`${new Intl.NumberFormat('sk', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(euros)} €`);
+
+/** A field by its label, with or without the asterisk of a required one. */
+export const label = (text: string): RegExp => new RegExp(`^${text}( \\*)?$`);
+
+/** The pairing card's words (Devices, after adding a register or a kitchen display). */
+const PAIRING = {
+  sk: { codeFor: 'Párovací kód pre', validUntil: /^Platí do \d{1,2}:\d{2}, jedenkrát/ },
+  en: { codeFor: 'Pairing code for', validUntil: /^Valid until \d{2}:\d{2}, once/ },
 };
 
 export interface OpenOptions {
@@ -65,4 +81,18 @@ export async function go(page: Page, to: string): Promise<void> {
     history.pushState(null, '', url);
     dispatchEvent(new PopStateEvent('popstate'));
   }, to);
+}
+
+/**
+ * The pairing card Devices shows once a register or a kitchen display is added, and its code: the
+ * card names the device (`name`), the code has six digits and is valid once until a time.
+ */
+export async function pairingCard(page: Page, lang: Lang, name: string): Promise<{ pairing: Locator; code: string }> {
+  const pairing = page.getByTestId('pairing');
+  await pairing.getByTestId('pairing-code').waitFor();
+  expect(await pairing.textContent()).toContain(`${PAIRING[lang].codeFor} ${name}`);
+  const code = (await pairing.getByTestId('pairing-code').textContent())!.replace(/\s/g, '');
+  expect(code).toMatch(/^\d{6}$/);
+  expect(await pairing.getByTestId('pairing-expiry').textContent()).toMatch(PAIRING[lang].validUntil);
+  return { pairing, code };
 }

@@ -4,6 +4,8 @@
  * choice, as the language picker keeps it), and the words its tests look for.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { expect2xx } from '../tickets/fixture.js';
+import type { TestHub } from './hub.js';
 
 export type Lang = 'sk' | 'en';
 
@@ -96,6 +98,17 @@ export const WORDS = {
     minutes: (n: number) => `${n} min`,
   },
 };
+
+/** The shop's waiters, as the register shows them and as they log in. */
+export const WAITERS = {
+  jana: { userName: 'jana', name: 'Jana Kováčová', password: 'pw-jana' },
+  peter: { userName: 'peter', name: 'Peter Horváth', password: 'pw-peter' },
+};
+
+/** Adds waiter `who` to the hub's users, with `rights`. */
+export function addWaiter(hub: TestHub, who: keyof typeof WAITERS, rights: readonly string[]): Promise<any> {
+  return expect2xx(hub.call('POST', '/api/users', { ...WAITERS[who], rights: [...rights] }));
+}
 
 export interface RegisterTab {
   context: BrowserContext;

@@ -10,14 +10,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../hub/core/clock.js';
 import { startHub, type TestHub } from '../support/hub.js';
 import { chromiumAvailable, launchChromium } from '../support/chromium.js';
-import { openManagerPage } from '../support/manager-page.js';
+import { openManagerPage, plain, skMoney } from '../support/manager-page.js';
 import { ALL_TICKET_RIGHTS, expect2xx, item, register, restaurant } from '../tickets/fixture.js';
 import { ensureWebBuild } from './build.js';
 
 const haveChromium = chromiumAvailable('test/web/audit');
 const TZ = 'Europe/Bratislava';
-const plain = (s: string | null) => (s ?? '').replace(/[\u00a0\u202f]/g, ' ').trim();
-const money = (d: Decimal.Value) => `${new Intl.NumberFormat('sk', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(new Decimal(d).toNumber())} €`.replace(/[\u00a0\u202f]/g, ' ');
+const money = (d: Decimal.Value) => skMoney(new Decimal(d).toNumber());
 
 describe.skipIf(!haveChromium)('the audit on the Reports page', () => {
   let hub: TestHub;

@@ -13,7 +13,7 @@ import { startHub, type TestHub } from '../support/hub.js';
 import { expect2xx, restaurant } from '../tickets/fixture.js';
 import { ensureWebBuild } from './build.js';
 import { chromiumAvailable, launchChromium } from '../support/chromium.js';
-import { go, openManagerPage, type Lang } from '../support/manager-page.js';
+import { go, label, openManagerPage, type Lang } from '../support/manager-page.js';
 
 const haveChromium = chromiumAvailable('test/web/catalog-stock');
 const SHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
@@ -28,8 +28,6 @@ const money = (lang: Lang, n: number) => `${new Intl.NumberFormat(locale(lang), 
 const percent = (lang: Lang, n: number) => `${new Intl.NumberFormat(locale(lang), { maximumFractionDigits: 4 }).format(n)} %`;
 /** A number as a person types it in that language ("0,35" in Slovak). */
 const typed = (lang: Lang, n: number) => (lang === 'sk' ? String(n).replace('.', ',') : String(n));
-/** A field by its label, with or without the asterisk of a required one. */
-const label = (text: string) => new RegExp(`^${text}( \\*)?$`);
 const plain = (s: string | null) => (s ?? '').replace(/[\u00a0\u202f]/g, ' ');
 
 /** `body` (7 or 12 digits) with its EAN check digit. */

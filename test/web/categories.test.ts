@@ -14,17 +14,14 @@ import { startHub, type TestHub } from '../support/hub.js';
 import { expect2xx, item, register, restaurant } from '../tickets/fixture.js';
 import { ensureWebBuild } from './build.js';
 import { chromiumAvailable, launchChromium } from '../support/chromium.js';
-import { go, openManagerPage } from '../support/manager-page.js';
+import { go, label, openManagerPage, plain, skMoney } from '../support/manager-page.js';
 
 const haveChromium = chromiumAvailable('test/web/categories');
 const SHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
 const LAPTOP = { width: 1366, height: 768 };
 const TABLET = { width: 800, height: 1280 };
 
-const plain = (s: string | null) => (s ?? '').replace(/[\u00a0\u202f]/g, ' ').trim();
-const money = (cents: number) => `${new Intl.NumberFormat('sk', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(cents / 100)} €`.replace(/[\u00a0\u202f]/g, ' ');
-/** A field by its label, with or without the asterisk of a required one. */
-const label = (text: string) => new RegExp(`^${text}( \\*)?$`);
+const money = (cents: number) => skMoney(cents / 100);
 
 describe.skipIf(!haveChromium)('categories made, ordered, coloured, routed and renamed in the page (Slovak)', () => {
   let hub: TestHub;

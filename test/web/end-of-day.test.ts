@@ -18,7 +18,7 @@ import { FAST_PRINTING } from '../printing/setup.js';
 import { FakeEscPosPrinter } from '../support/fake-escpos-printer.js';
 import { startHub, type TestHub } from '../support/hub.js';
 import { chromiumAvailable, launchChromium } from '../support/chromium.js';
-import { openManagerPage } from '../support/manager-page.js';
+import { openManagerPage, plain, skMoney } from '../support/manager-page.js';
 import { ALL_TICKET_RIGHTS, expect2xx, item, register, restaurant } from '../tickets/fixture.js';
 import { ensureWebBuild } from './build.js';
 
@@ -27,9 +27,8 @@ const SHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
 const TZ = 'Europe/Bratislava';
 const LAPTOP = { width: 1366, height: 768 };
 
-const plain = (s: string | null) => (s ?? '').replace(/[\u00a0\u202f]/g, ' ').trim();
 /** Money as a Slovak reader sees it: 1 234,50 €. */
-const money = (d: Decimal.Value) => `${new Intl.NumberFormat('sk', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(new Decimal(d).toNumber())} €`.replace(/[\u00a0\u202f]/g, ' ');
+const money = (d: Decimal.Value) => skMoney(new Decimal(d).toNumber());
 const localDay = (at: Date) => new Intl.DateTimeFormat('sv-SE', { timeZone: TZ }).format(at);
 
 describe.skipIf(!haveChromium)('the end of the day, from the page alone', () => {

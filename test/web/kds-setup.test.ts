@@ -18,6 +18,7 @@ import { ADMIN_PASSWORD, startHub, type TestHub } from '../support/hub.js';
 import { expect2xx, item, register, restaurant } from '../tickets/fixture.js';
 import { ensureWebBuild } from './build.js';
 import { chromiumAvailable, launchChromium } from '../support/chromium.js';
+import { LOGIN, pairingCard } from '../support/manager-page.js';
 
 import { SERVE_DELAY_MS } from '../support/kitchen-display.js';
 
@@ -29,13 +30,8 @@ const TABLET = { width: 800, height: 1280 };
 const PHONE = { width: 600, height: 960 };
 
 interface Words {
-  user: string;
-  password: string;
-  logIn: string;
   devices: string;
   addDisplay: string;
-  codeFor: string;
-  validUntil: RegExp;
   columns: [string, string, string];
   logout: string;
   history: string;
@@ -47,13 +43,8 @@ interface Words {
 
 const WORDS: Record<'sk' | 'en', Words> = {
   sk: {
-    user: 'Používateľské meno',
-    password: 'Heslo',
-    logIn: 'Prihlásiť sa',
     devices: 'Zariadenia',
     addDisplay: 'Pridať kuchynský displej',
-    codeFor: 'Párovací kód pre',
-    validUntil: /^Platí do \d{1,2}:\d{2}, jedenkrát/,
     columns: ['Nové', 'Pripravuje sa', 'Hotové'],
     logout: 'Odhlásiť',
     history: 'Vydané',
@@ -63,13 +54,8 @@ const WORDS: Record<'sk' | 'en', Words> = {
     passView: 'Výdaj',
   },
   en: {
-    user: 'User name',
-    password: 'Password',
-    logIn: 'Log in',
     devices: 'Devices',
     addDisplay: 'Add a kitchen display',
-    codeFor: 'Pairing code for',
-    validUntil: /^Valid until \d{2}:\d{2}, once/,
     columns: ['New', 'In progress', 'Ready'],
     logout: 'Log out',
     history: 'Served',
@@ -153,9 +139,9 @@ describe.skipIf(!haveChromium)('a kitchen display set up from the manager\'s pag
       // ---- the manager's page -----------------------------------------------------------------
       const mgr = await open(manager);
       await mgr.goto(`${hub.url}/`);
-      await mgr.getByLabel(w.user).fill('admin');
-      await mgr.getByLabel(w.password).fill(ADMIN_PASSWORD);
-      await mgr.getByRole('button', { name: w.logIn }).click();
+      await mgr.getByLabel(LOGIN[lang].user).fill('admin');
+      await mgr.getByLabel(LOGIN[lang].password).fill(ADMIN_PASSWORD);
+      await mgr.getByRole('button', { name: LOGIN[lang].button }).click();
       await mgr.locator('.shell').waitFor();
       await mgr.goto(`${hub.url}/devices`);
       await mgr.getByRole('heading', { name: w.devices, exact: true }).first().waitFor();
@@ -170,12 +156,7 @@ describe.skipIf(!haveChromium)('a kitchen display set up from the manager\'s pag
       await mgr.screenshot({ path: `${SHOTS}devices-add-${lang}-${managerSize}.png`, fullPage: true });
       await form.locator('button[type=submit]').click();
 
-      const pairing = mgr.getByTestId('pairing');
-      await pairing.getByTestId('pairing-code').waitFor();
-      expect(await pairing.textContent()).toContain(`${w.codeFor} ${endpoint}`);
-      const code = (await pairing.getByTestId('pairing-code').textContent())!.replace(/\s/g, '');
-      expect(code).toMatch(/^\d{6}$/);
-      expect(await pairing.getByTestId('pairing-expiry').textContent()).toMatch(w.validUntil);
+      const { pairing, code } = await pairingCard(mgr, lang, endpoint);
       // The link as a person reads it (the name as written), its target and the QR code the same address percent-encoded.
       const link = (await pairing.getByTestId('pairing-link').getAttribute('href'))!;
       expect(link).toBe(`${hub.url}/kds/${encodeURIComponent(endpoint)}`);

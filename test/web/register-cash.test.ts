@@ -18,7 +18,7 @@ import { FAST_PRINTING } from '../printing/setup.js';
 import { expect2xx, item, restaurant } from '../tickets/fixture.js';
 import { ensureWebBuild } from './build.js';
 import { chromiumAvailable, launchChromium } from '../support/chromium.js';
-import { openRegister, setUpWithPassword, SIZES } from '../support/register-page.js';
+import { addWaiter, openRegister, setUpWithPassword, SIZES } from '../support/register-page.js';
 
 const haveChromium = chromiumAvailable('test/web/register-cash');
 
@@ -66,8 +66,8 @@ describe.skipIf(!haveChromium)("a shift's cash at the register", () => {
     await expect2xx(hub.call('POST', '/api/orderendpoints', { name: 'Pokladňa', type: 'TM88', address: printer.address }));
     await expect2xx(hub.call('POST', '/api/devices', { name: 'Pokladňa 1', envName: 'CashRegister', settings: { DefaultFiscalName: 'FP1', DefaultOrderEndpointName: 'Pokladňa' } }));
     await expect2xx(hub.call('POST', '/api/devices', { name: 'Bar', envName: 'CashRegister', settings: { DefaultFiscalName: 'FP1' } }));
-    await expect2xx(hub.call('POST', '/api/users', { userName: 'jana', name: 'Jana Kováčová', password: 'pw-jana', rights: [...SELLING, 'CashMovement'] }));
-    await expect2xx(hub.call('POST', '/api/users', { userName: 'peter', name: 'Peter Horváth', password: 'pw-peter', rights: SELLING }));
+    await addWaiter(hub, 'jana', [...SELLING, 'CashMovement']);
+    await addWaiter(hub, 'peter', SELLING);
   }, 60_000);
 
   afterAll(async () => {

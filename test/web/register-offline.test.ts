@@ -24,7 +24,7 @@ import { FAST_SETTINGS } from '../fiscal/fixture.js';
 import { expect2xx, restaurant } from '../tickets/fixture.js';
 import { ensureWebBuild } from './build.js';
 import { chromiumAvailable, launchChromium } from '../support/chromium.js';
-import { openRegister, openTable, setUpWithPassword, shownLines, SIZES, type RegisterTab } from '../support/register-page.js';
+import { addWaiter, openRegister, openTable, setUpWithPassword, shownLines, SIZES, type RegisterTab } from '../support/register-page.js';
 import { untilTrue } from '../support/wait.js';
 
 const haveChromium = chromiumAvailable('test/web/register-offline');
@@ -84,8 +84,8 @@ describe.skipIf(!haveChromium)('the register offline, in conflict, and refused b
     for (const name of ['Pokladňa 1', 'Pokladňa 2']) {
       await expect2xx(hub.call('POST', '/api/devices', { name, envName: 'CashRegister', settings: { DefaultFiscalName: 'DT1', DefaultOrderEndpointName: 'Kitchen' } }));
     }
-    await expect2xx(hub.call('POST', '/api/users', { userName: 'jana', name: 'Jana Kováčová', password: 'pw-jana', rights: RIGHTS }));
-    await expect2xx(hub.call('POST', '/api/users', { userName: 'peter', name: 'Peter Horváth', password: 'pw-peter', rights: RIGHTS }));
+    await addWaiter(hub, 'jana', RIGHTS);
+    await addWaiter(hub, 'peter', RIGHTS);
   }, 60_000);
 
   afterAll(async () => {

@@ -20,7 +20,7 @@ import { FAST_SETTINGS } from '../fiscal/fixture.js';
 import { expect2xx, restaurant } from '../tickets/fixture.js';
 import { ensureWebBuild } from './build.js';
 import { chromiumAvailable, launchChromium } from '../support/chromium.js';
-import { openRegister, openTable, setUpWithPassword, shownLines, SIZES, type RegisterTab } from '../support/register-page.js';
+import { addWaiter, openRegister, openTable, setUpWithPassword, shownLines, SIZES, type RegisterTab } from '../support/register-page.js';
 import { untilTrue } from '../support/wait.js';
 
 const haveChromium = chromiumAvailable('test/web/register-shift');
@@ -85,8 +85,8 @@ describe.skipIf(!haveChromium)('a shift on two registers and a kitchen display',
     // Two registers: the one by the door closes on the simulator, the bar's on the Datecs printer.
     await expect2xx(hub.call('POST', '/api/devices', { name: 'Pokladňa 1', envName: 'CashRegister', settings: { DefaultFiscalName: 'FP1', DefaultOrderEndpointName: 'Kitchen' } }));
     await expect2xx(hub.call('POST', '/api/devices', { name: 'Pokladňa 2', envName: 'CashRegister', settings: { DefaultFiscalName: 'DT1', DefaultOrderEndpointName: 'Kitchen' } }));
-    await expect2xx(hub.call('POST', '/api/users', { userName: 'jana', name: 'Jana Kováčová', password: 'pw-jana', rights: CASHIER_RIGHTS }));
-    await expect2xx(hub.call('POST', '/api/users', { userName: 'peter', name: 'Peter Horváth', password: 'pw-peter', rights: CASHIER_RIGHTS }));
+    await addWaiter(hub, 'jana', CASHIER_RIGHTS);
+    await addWaiter(hub, 'peter', CASHIER_RIGHTS);
   }, 60_000);
 
   afterAll(async () => {

@@ -17,7 +17,7 @@ import { startHub, type TestHub } from '../support/hub.js';
 import { expect2xx } from '../tickets/fixture.js';
 import { ensureWebBuild } from './build.js';
 import { chromiumAvailable, launchChromium } from '../support/chromium.js';
-import { go, openManagerPage, VARIANTS, type Lang } from '../support/manager-page.js';
+import { go, openManagerPage, pairingCard, VARIANTS, type Lang } from '../support/manager-page.js';
 
 const haveChromium = chromiumAvailable('test/web/registers-setup');
 const SHOTS = fileURLToPath(new URL('./screenshots/registers/', import.meta.url));
@@ -25,8 +25,6 @@ const SHOTS = fileURLToPath(new URL('./screenshots/registers/', import.meta.url)
 const WORDS = {
   sk: {
     devices: 'Zariadenia',
-    codeFor: 'Párovací kód pre',
-    validUntil: /^Platí do \d{1,2}:\d{2}, jedenkrát/,
     pairedNow: 'je spárovaná',
     paired: /^Spárovaná /,
     notPaired: 'Nespárovaná',
@@ -40,8 +38,6 @@ const WORDS = {
   },
   en: {
     devices: 'Devices',
-    codeFor: 'Pairing code for',
-    validUntil: /^Valid until \d{2}:\d{2}, once/,
     pairedNow: 'is paired',
     paired: /^Paired /,
     notPaired: 'Not paired',
@@ -99,12 +95,7 @@ describe.skipIf(!haveChromium)("registers, the floor plan and PINs on the manage
       await form.getByTestId('register-kind').selectOption(envName);
       await form.locator('button[type=submit]').click();
 
-      const pairing = page.getByTestId('pairing');
-      await pairing.getByTestId('pairing-code').waitFor();
-      expect(await pairing.textContent()).toContain(`${w.codeFor} ${device}`);
-      const code = (await pairing.getByTestId('pairing-code').textContent())!.replace(/\s/g, '');
-      expect(code).toMatch(/^\d{6}$/);
-      expect(await pairing.getByTestId('pairing-expiry').textContent()).toMatch(w.validUntil);
+      const { pairing, code } = await pairingCard(page, lang, device);
       const link = (await pairing.getByTestId('pairing-link').textContent())!;
       expect(link).toBe(`${hub.url}/pos/#pair=${code}`);
       // The QR code holds exactly the link: the same modules as encoding the link here.

@@ -14,7 +14,7 @@ import { startHub, type TestHub } from '../support/hub.js';
 import { expect2xx, item, register, restaurant } from '../tickets/fixture.js';
 import { ensureWebBuild } from './build.js';
 import { chromiumAvailable, launchChromium } from '../support/chromium.js';
-import { openManagerPage, VARIANTS, type Lang } from '../support/manager-page.js';
+import { openManagerPage, plain, VARIANTS, type Lang } from '../support/manager-page.js';
 
 const haveChromium = chromiumAvailable('test/web/reports');
 const SHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
@@ -30,7 +30,6 @@ const PRICE: Record<number, number> = { 1: 6.9, 2: 4.5, 3: 2.2, 4: 0.1, 5: 0.2 }
 const NAME: Record<number, string> = { 1: 'Gulyás', 2: 'Šopský šalát', 3: 'Pivo' };
 
 const cents = (n: number) => Math.round(n * 100);
-const plain = (s: string | null) => (s ?? '').replace(/[\u00a0\u202f]/g, ' ').trim();
 /** Money as a person reads it in that language: 1 234,50 € / 1,234.50 €. */
 const money = (c: number, lang: Lang) => `${new Intl.NumberFormat(lang === 'en' ? 'en-GB' : 'sk', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(c / 100)} €`.replace(/[\u00a0\u202f]/g, ' ');
 const qty = (n: number, lang: Lang) => new Intl.NumberFormat(lang === 'en' ? 'en-GB' : 'sk', { maximumFractionDigits: 4 }).format(n);

@@ -15,17 +15,17 @@ import { PRESETS } from '../../hub/http/presets.js';
 import { RIGHTS } from '../../hub/http/rights.js';
 import { startHub, type TestHub } from '../support/hub.js';
 import { expect2xx, item, register, restaurant } from '../tickets/fixture.js';
+import { addWaiter } from '../support/register-page.js';
 import { ensureWebBuild } from './build.js';
 import { chromiumAvailable, launchChromium } from '../support/chromium.js';
-import { go, openManagerPage } from '../support/manager-page.js';
+import { go, openManagerPage, plain, skMoney } from '../support/manager-page.js';
 
 const haveChromium = chromiumAvailable('test/web/round-two');
 const SHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
 const LAPTOP = { width: 1366, height: 768 };
 const TZ = 'Europe/Bratislava';
 
-const plain = (s: string | null) => (s ?? '').replace(/[\u00a0\u202f]/g, ' ').trim();
-const money = (cents: number) => `${new Intl.NumberFormat('sk', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(cents / 100)} €`.replace(/[\u00a0\u202f]/g, ' ');
+const money = (cents: number) => skMoney(cents / 100);
 /** A local day as the test's own clock zone writes it, `yyyy-mm-dd`. */
 const isoDay = (d: Date) => new Intl.DateTimeFormat('en-CA', { timeZone: TZ, year: 'numeric', month: '2-digit', day: '2-digit' }).format(d);
 /** The same day as a Slovak reads it: "27. 11. 2026". */
@@ -175,7 +175,7 @@ describe.skipIf(!haveChromium)('issue 28, the smaller points, in Slovak', () => 
   it("a cashier's Today is her own takings, said as such, to the cent of the tickets she closed", async () => {
     const cashierRights = PRESETS.find((p) => p.name === 'Cashier')!.rights;
     await expect2xx(hub.call('POST', '/api/devices', { name: 'Pult', envName: 'CashRegister', settings: { DefaultFiscalName: 'FP1' } }));
-    await expect2xx(hub.call('POST', '/api/users', { userName: 'jana', name: 'Jana Kováčová', password: 'pw-jana', rights: [...cashierRights] }));
+    await addWaiter(hub, 'jana', cashierRights);
     const jana = await hub.login('jana', 'pw-jana', 'Pult');
     // Hers: 2 × Gulyás, 1 × Pivo; 3 × Šopský šalát. Another's sale (the admin's register) is not hers.
     const prices: Record<number, number> = { 1: 690, 2: 450, 3: 220 };

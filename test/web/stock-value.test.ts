@@ -14,17 +14,15 @@ import { startHub, type TestHub } from '../support/hub.js';
 import { expect2xx, register, restaurant } from '../tickets/fixture.js';
 import { ensureWebBuild } from './build.js';
 import { chromiumAvailable, launchChromium } from '../support/chromium.js';
-import { go, openManagerPage } from '../support/manager-page.js';
+import { go, label, openManagerPage, plain, skMoney } from '../support/manager-page.js';
 
 const haveChromium = chromiumAvailable('test/web/stock-value');
 const SHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
 const LAPTOP = { width: 1366, height: 768 };
 const TABLET = { width: 800, height: 1280 };
 
-const plain = (s: string | null) => (s ?? '').replace(/[\u00a0\u202f]/g, ' ').trim();
-const money = (cents: number) => `${new Intl.NumberFormat('sk', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(cents / 100)} €`.replace(/[\u00a0\u202f]/g, ' ');
+const money = (cents: number) => skMoney(cents / 100);
 const qty = (n: number) => new Intl.NumberFormat('sk', { maximumFractionDigits: 4 }).format(n).replace(/[\u00a0\u202f]/g, ' ');
-const label = (text: string) => new RegExp(`^${text}( \\*)?$`);
 
 describe.skipIf(!haveChromium)('stock value in the page (Slovak)', () => {
   let hub: TestHub;

@@ -3,6 +3,11 @@
  * only (sessionStorage), a 401 logs the page out, an error answer becomes an ApiError with the
  * problem's detail and members.
  */
+import { fetchWithin } from '../shared/fetch';
+
+/** How long a call to HQ may take (its API reads PostgreSQL; a push to the stores is queued, not awaited). */
+const TIMEOUT_MS = 30_000;
+
 export interface HqUser {
   userName: string;
   rights: string[];
@@ -59,11 +64,15 @@ export function whenLoggedOut(fn: () => void): void {
 }
 
 export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`/hq/api${path}`, {
-    method,
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}), 'accept-language': document.documentElement.lang },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  const res = await fetchWithin(
+    `/hq/api${path}`,
+    {
+      method,
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}), 'accept-language': document.documentElement.lang },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    },
+    TIMEOUT_MS,
+  );
   const text = await res.text();
   const json = text ? (JSON.parse(text) as Record<string, unknown>) : undefined;
   if (res.status === 401 && path !== '/auth' && token) {
@@ -82,7 +91,7 @@ export async function logIn(userName: string, password: string): Promise<HqUser>
 }
 
 export function logOut(): void {
-  if (token) void fetch('/hq/api/auth', { method: 'DELETE', headers: { authorization: `Bearer ${token}` } }).catch(() => {});
+  if (token) void fetchWithin('/hq/api/auth', { method: 'DELETE', headers: { authorization: `Bearer ${token}` } }, TIMEOUT_MS).catch(() => {});
   token = null;
   sessionStorage.removeItem(TOKEN);
   onLoggedOut();

@@ -6,6 +6,7 @@
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import { messages } from '../shared/i18n';
+import { Keypad } from '../shared/Keypad';
 import { ApiError, endedBecause, loginWithPassword, NetworkError, pairAsManager, pairWithCode } from './api';
 import { unlockAudio } from './beep';
 
@@ -22,8 +23,6 @@ const t = messages({
   tabUser: { en: 'User login', sk: 'Prihlásenie', cs: 'Přihlášení' },
   codeHint: { en: 'Enter the 6-digit code the manager made for this display. It works once, for 10 minutes.', sk: 'Zadajte 6-miestny kód, ktorý pre tento displej vytvoril vedúci. Platí raz, 10 minút.', cs: 'Zadejte 6místný kód, který pro tento displej vytvořil vedoucí. Platí jednou, 10 minut.' },
   codeLabel: { en: 'Pairing code', sk: 'Párovací kód', cs: 'Párovací kód' },
-  delete: { en: 'Delete', sk: 'Zmazať', cs: 'Smazat' },
-  clear: { en: 'Clear', sk: 'Vymazať všetko', cs: 'Vymazat vše' },
   pair: { en: 'Pair', sk: 'Spárovať', cs: 'Spárovat' },
   managerHint: {
     en: 'A manager (right OrderEndpointUpdate) pairs this screen here; the screen keeps only a kitchen session, never the manager’s. Use a back-office device: a login on a register would end the cashier’s session there.',
@@ -57,7 +56,7 @@ export function Login({ endpoint }: { endpoint: string | null }): JSX.Element {
   const [password, setPassword] = useState('');
   const [device, setDevice] = useState('');
   const [target, setTarget] = useState(endpoint ?? '');
-  const [error, setError] = useState<string | null>(endedBecause);
+  const [error, setError] = useState<string | null>(endedBecause());
   const [busy, setBusy] = useState(false);
 
   const run = async (what: 'code' | 'login', fn: () => Promise<unknown>) => {
@@ -119,13 +118,7 @@ export function Login({ endpoint }: { endpoint: string | null }): JSX.Element {
               placeholder="••••••"
               onInput={(e) => setCode(e.currentTarget.value.replace(/\D/g, '').slice(0, 6))}
             />
-            <div class="keypad">
-              {['1', '2', '3', '4', '5', '6', '7', '8', '9', 'C', '0', '⌫'].map((k) => (
-                <button key={k} type="button" class="key" aria-label={k === '⌫' ? t('delete') : k === 'C' ? t('clear') : k} onClick={() => press(k)}>
-                  {k}
-                </button>
-              ))}
-            </div>
+            <Keypad class="keypad" onKey={press} />
             <button class="big primary" type="submit" disabled={busy || code.length !== 6}>
               {t('pair')}
             </button>

@@ -9,7 +9,7 @@ import { Dialogs, Empty, LinkButton, Toasts } from './components/ui';
 import { liveStatus, startLive, stopLive } from './lib/live';
 import { linkHandler, loc, match, navigate, useLocation } from './lib/router';
 import { logout, refreshSession, useCan, useSession } from './lib/session';
-import { useStore } from './lib/store';
+import { useStore } from '../shared/store';
 import { rightsWords } from './lib/rights-words';
 import { Catalog } from './pages/catalog/index';
 import { Customers } from './pages/Customers';

@@ -9,14 +9,13 @@ import { useState } from 'preact/hooks';
 import { messages, parseDecimal } from '../shared/i18n';
 import { money } from '../shared/format';
 import { call, deviceSetting, newKey } from './api';
-import { go, say } from './hooks';
+import { go } from './hooks';
 import { ShiftCard } from './Shift';
 import { till } from './till';
-import { Dialog, failure } from './ui';
+import { Dialog, ScreenHead, submitting, useAction } from './ui';
 
 const t = messages({
   title: { en: 'Shift & end of day', sk: 'Zmena a uzávierka', cs: 'Směna a uzávěrka' },
-  back: { en: 'Tables', sk: 'Stoly', cs: 'Stoly' },
   fiscal: { en: 'Fiscal printer {name}', sk: 'Fiškálna tlačiareň {name}', cs: 'Fiskální tiskárna {name}' },
   noFiscal: { en: 'This register has no fiscal printer set (device setting DefaultFiscalName).', sk: 'Táto pokladňa nemá nastavenú fiškálnu tlačiareň (nastavenie zariadenia DefaultFiscalName).', cs: 'Tato pokladna nemá nastavenou fiskální tiskárnu (nastavení zařízení DefaultFiscalName).' },
   x: { en: 'X report (the day so far)', sk: 'X správa (priebežná)', cs: 'X zpráva (průběžná)' },
@@ -53,7 +52,7 @@ interface Count {
 
 export function Day(): JSX.Element {
   const fiscalName = deviceSetting('DefaultFiscalName');
-  const [busy, setBusy] = useState<'x' | 'z' | 'count' | null>(null);
+  const [busy, act] = useAction<'x' | 'z' | 'count'>();
   const [report, setReport] = useState<Report | null>(null);
   const [askZ, setAskZ] = useState(false);
   const [float, setFloat] = useState('');
@@ -63,38 +62,22 @@ export function Day(): JSX.Element {
 
   const run = async (kind: 'x' | 'z') => {
     if (!fiscalName) return;
-    setBusy(kind);
     setAskZ(false);
-    try {
+    await act(kind, async () => {
       setReport(await call<Report>('POST', `/api/fiscaldevices/${encodeURIComponent(fiscalName)}/reports/${kind}`, undefined, { idempotencyKey: newKey(), timeoutMs: 90_000 }));
-    } catch (e) {
-      say(failure(e), 'error');
-    } finally {
-      setBusy(null);
-    }
+    });
   };
 
   const record = async () => {
     if (!fiscalName) return;
-    setBusy('count');
-    try {
-      const r = await call<Count>('POST', '/api/cashcounts', { fiscalName, openingFloat: parseDecimal(float || '0'), counted: parseDecimal(counted) }, { idempotencyKey: newKey() });
-      setCount(r);
-    } catch (e) {
-      say(failure(e), 'error');
-    } finally {
-      setBusy(null);
-    }
+    await act('count', async () => {
+      setCount(await call<Count>('POST', '/api/cashcounts', { fiscalName, openingFloat: parseDecimal(float || '0'), counted: parseDecimal(counted) }, { idempotencyKey: newKey() }));
+    });
   };
 
   return (
     <section class="day" data-testid="day">
-      <header class="ticket-head">
-        <button type="button" class="ghost" onClick={() => go({ kind: 'tables' })}>
-          ← {t('back')}
-        </button>
-        <h2>{t('title')}</h2>
-      </header>
+      <ScreenHead title={t('title')} back="tables" onBack={() => go({ kind: 'tables' })} />
       {!online && <p class="warning">{t('needsHub')}</p>}
       <div class="day-grid">
         <ShiftCard />
@@ -130,13 +113,7 @@ export function Day(): JSX.Element {
             <h3>{t('count')}</h3>
             <p class="muted">{t('perDay')}</p>
             {till.can('CashCount') ? (
-              <form
-                class="stack"
-                onSubmit={(e) => {
-                  e.preventDefault();
-                  void record();
-                }}
-              >
+              <form class="stack" onSubmit={submitting(record)}>
                 <label class="field">
                   <span>{t('float')}</span>
                   <input inputMode="decimal" value={float} onInput={(e) => setFloat(e.currentTarget.value)} data-testid="float" />

@@ -10,7 +10,7 @@ import { messages } from '../shared/i18n';
 import { ApiError, device, endedBecause, loginWithPassword, loginWithPin, registerUsers, saveDevice, session, type RegisterUser } from './api';
 import { setLocked } from './hooks';
 import { till } from './till';
-import { failure, NumPad } from './ui';
+import { failure, NumPad, submitting } from './ui';
 
 const t = messages({
   who: { en: 'Who is working?', sk: 'Kto pracuje?', cs: 'Kdo pracuje?' },
@@ -50,7 +50,7 @@ export function Login(props: { locked: boolean }): JSX.Element {
   const [pin, setPin] = useState('');
   const [userName, setUserName] = useState('');
   const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(props.locked ? null : endedBecause);
+  const [error, setError] = useState<string | null>(props.locked ? null : endedBecause());
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
@@ -72,34 +72,22 @@ export function Login(props: { locked: boolean }): JSX.Element {
     return failure(e);
   };
 
-  const submitPin = async () => {
-    if (!chosen || !pin) return;
+  /** A login tried: on a refusal the secret typed is cleared (`clear`) and `wrong` says why. */
+  const attempt = async (login: () => Promise<unknown>, clear: () => void, wrong: string) => {
     setBusy(true);
     setError(null);
     try {
-      await loginWithPin(chosen.userName, pin);
+      await login();
       done();
     } catch (e) {
-      setPin('');
-      setError(refusal(e, t('wrongPin')));
+      clear();
+      setError(refusal(e, wrong));
     } finally {
       setBusy(false);
     }
   };
-
-  const submitPassword = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      await loginWithPassword(chosen?.userName ?? userName.trim(), password);
-      done();
-    } catch (e) {
-      setPassword('');
-      setError(refusal(e, t('wrongPassword')));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const submitPin = () => chosen && pin && attempt(() => loginWithPin(chosen.userName, pin), () => setPin(''), t('wrongPin'));
+  const submitPassword = () => attempt(() => loginWithPassword(chosen?.userName ?? userName.trim(), password), () => setPassword(''), t('wrongPassword'));
 
   const pick = (u: RegisterUser) => {
     setChosen(u);
@@ -144,13 +132,7 @@ export function Login(props: { locked: boolean }): JSX.Element {
         </>
       )}
       {mode === 'pin' && chosen && (
-        <form
-          class="pin-form"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void submitPin();
-          }}
-        >
+        <form class="pin-form" onSubmit={submitting(submitPin)}>
           <div class="pin-dots" data-testid="pin-dots" aria-label={t('pinFor', { name: chosen.name })}>
             {Array.from({ length: Math.max(4, pin.length) }, (_, i) => (
               <span key={i} class={i < pin.length ? 'dot on' : 'dot'} />
@@ -171,13 +153,7 @@ export function Login(props: { locked: boolean }): JSX.Element {
         </form>
       )}
       {mode === 'password' && (
-        <form
-          class="stack narrow"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void submitPassword();
-          }}
-        >
+        <form class="stack narrow" onSubmit={submitting(submitPassword)}>
           {!chosen && (
             <label class="field">
               <span>{t('user')}</span>

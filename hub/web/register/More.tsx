@@ -12,7 +12,7 @@ import { go, say } from './hooks';
 import { tableLabel } from './Tables';
 import type { Customer, LocalTicket, Location } from './tickets';
 import { till } from './till';
-import { Dialog, failure, NumPad } from './ui';
+import { Dialog, failure, NumPad, submitting } from './ui';
 
 const t = messages({
   title: { en: 'Ticket', sk: 'Účet', cs: 'Účet' },
@@ -123,13 +123,7 @@ function CustomerDialog({ ticket, onClose }: { ticket: LocalTicket; onClose: () 
   };
   return (
     <Dialog title={t('customer')} onClose={onClose} testId="customer">
-      <form
-        class="row"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void byCard();
-        }}
-      >
+      <form class="row" onSubmit={submitting(byCard)}>
         <label class="field grow">
           <span>{t('card')}</span>
           <input value={card} onInput={(e) => setCard(e.currentTarget.value)} inputMode="numeric" autoFocus />
@@ -138,13 +132,7 @@ function CustomerDialog({ ticket, onClose }: { ticket: LocalTicket; onClose: () 
           {t('find')}
         </button>
       </form>
-      <form
-        class="row"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void byName();
-        }}
-      >
+      <form class="row" onSubmit={submitting(byName)}>
         <label class="field grow">
           <span>{t('byName')}</span>
           <input value={query} onInput={(e) => setQuery(e.currentTarget.value)} />

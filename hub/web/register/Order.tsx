@@ -18,10 +18,9 @@ import { dec, num } from './money';
 import { MoreDialog } from './More';
 import { hasChanges, hasStorno, lineAmount, shownLines, totalOf, waitingCount, type Line, type LineModifier, type LocalTicket, type ShownLine } from './tickets';
 import { ConflictError, till } from './till';
-import { Dialog, failure, NumPad } from './ui';
+import { Dialog, failure, NumPad, ScreenHead } from './ui';
 
 const t = messages({
-  back: { en: 'Tables', sk: 'Stoly', cs: 'Stoly' },
   send: { en: 'Send', sk: 'Odoslať', cs: 'Odeslat' },
   sendCount: { en: 'Send ({n})', sk: 'Odoslať ({n})', cs: 'Odeslat ({n})' },
   pay: { en: 'Pay', sk: 'Platiť', cs: 'Platit' },
@@ -479,12 +478,7 @@ export function Order({ id }: { id: string }): JSX.Element {
   return (
     <section class={`order${showLines ? ' show-lines' : ''}`} data-testid="order">
       <div class="ticket-panel">
-        <header class="ticket-head">
-          <button type="button" class="ghost" onClick={back}>
-            ← {t('back')}
-          </button>
-          <h2 data-testid="ticket-name">{draft.name || draft.location?.tableName || '—'}</h2>
-        </header>
+        <ScreenHead title={draft.name || draft.location?.tableName || '—'} titleTestId="ticket-name" back="tables" onBack={back} />
         <Banners ticket={ticket} />
         <TicketLines ticket={ticket} onLine={setLine} />
         <div class="ticket-foot">

@@ -15,12 +15,11 @@ import { roundsCash } from './catalog';
 import { go, say } from './hooks';
 import { cashRounded, dec, equalParts, num, sum, type Dec } from './money';
 import { till, type PendingClose } from './till';
-import { failure, NumPad } from './ui';
+import { failure, NumPad, ScreenHead } from './ui';
 
 const t = messages({
   title: { en: 'Pay: {name}', sk: 'Platba: {name}', cs: 'Platba: {name}' },
   refundTitle: { en: 'Refund: {name}', sk: 'Vrátenie peňazí: {name}', cs: 'Vrácení peněz: {name}' },
-  back: { en: 'Back', sk: 'Späť', cs: 'Zpět' },
   total: { en: 'To pay', sk: 'Na úhradu', cs: 'K úhradě' },
   refund: { en: 'To pay back', sk: 'Vrátiť', cs: 'Vrátit' },
   inCash: { en: 'In cash (rounded to 5 cents): {amount}', sk: 'V hotovosti (zaokrúhlené na 5 centov): {amount}', cs: 'V hotovosti (zaokrouhleno na 5 centů): {amount}' },
@@ -227,12 +226,7 @@ export function Pay({ id }: { id: string }): JSX.Element {
 
   return (
     <section class="pay" data-testid="pay">
-      <header class="ticket-head">
-        <button type="button" class="ghost" onClick={() => go({ kind: 'ticket', id })} disabled={busy}>
-          ← {t('back')}
-        </button>
-        <h2>{refund ? t('refundTitle', { name }) : t('title', { name })}</h2>
-      </header>
+      <ScreenHead title={refund ? t('refundTitle', { name }) : t('title', { name })} back="step" onBack={() => go({ kind: 'ticket', id })} disabled={busy} />
       <div class="pay-grid">
         <div class="pay-summary">
           <p class="due">

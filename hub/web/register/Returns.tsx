@@ -14,11 +14,10 @@ import { go, say } from './hooks';
 import { dec, num } from './money';
 import { lineAmount, lineFrom } from './tickets';
 import { till } from './till';
-import { failure } from './ui';
+import { failure, ScreenHead, submitting, useAction } from './ui';
 
 const t = messages({
   title: { en: 'Returns', sk: 'Vrátenie', cs: 'Vrácení' },
-  back: { en: 'Tables', sk: 'Stoly', cs: 'Stoly' },
   find: { en: 'Receipt number or table', sk: 'Číslo dokladu alebo stôl', cs: 'Číslo dokladu nebo stůl' },
   search: { en: 'Find', sk: 'Hľadať', cs: 'Hledat' },
   today: { en: 'Closed today', sk: 'Uzavreté dnes', cs: 'Uzavřené dnes' },
@@ -45,7 +44,8 @@ export function Returns(): JSX.Element {
   const [chosen, setChosen] = useState<Closed | null>(null);
   const [earlier, setEarlier] = useState<Map<number, number>>(new Map());
   const [back, setBack] = useState<Record<number, number>>({});
-  const [busy, setBusy] = useState(false);
+  const [running, act] = useAction();
+  const busy = running !== null;
   const allowed = till.can('Storno') && till.can('TicketCreate');
 
   const find = async (q: string) => {
@@ -82,18 +82,13 @@ export function Returns(): JSX.Element {
 
   const start = async () => {
     if (!chosen) return;
-    setBusy(true);
-    try {
+    await act(true, async () => {
       const items = Object.entries(back)
         .filter(([, q]) => q > 0)
         .map(([id, quantity]) => ({ id: Number(id), quantity }));
       const ret = await till.startReturn(chosen.id, items);
       go({ kind: 'pay', id: ret.id });
-    } catch (e) {
-      say(failure(e), 'error');
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   const sold = chosen ? chosen.items.filter((i) => i.type === 'Positive').map(lineFrom) : [];
@@ -101,22 +96,11 @@ export function Returns(): JSX.Element {
 
   return (
     <section class="returns" data-testid="returns">
-      <header class="ticket-head">
-        <button type="button" class="ghost" onClick={() => go({ kind: 'tables' })}>
-          ← {t('back')}
-        </button>
-        <h2>{t('title')}</h2>
-      </header>
+      <ScreenHead title={t('title')} back="tables" onBack={() => go({ kind: 'tables' })} />
       {!allowed && <p class="warning">{t('needs')}</p>}
       {!chosen && (
         <>
-          <form
-            class="row"
-            onSubmit={(e) => {
-              e.preventDefault();
-              void find(query);
-            }}
-          >
+          <form class="row" onSubmit={submitting(() => find(query))}>
             <label class="field grow">
               <span>{t('find')}</span>
               <input value={query} onInput={(e) => setQuery(e.currentTarget.value)} data-testid="return-search" />

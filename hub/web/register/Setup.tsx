@@ -7,7 +7,7 @@ import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { messages } from '../shared/i18n';
 import { ApiError, loginWithPassword, logout, pair, saveDevice } from './api';
-import { failure } from './ui';
+import { failure, submitting } from './ui';
 
 const t = messages({
   title: { en: 'Set up this register', sk: 'Nastavenie pokladne', cs: 'Nastavení pokladny' },
@@ -83,13 +83,7 @@ export function Setup(props: { code: string | null; onDone: () => void }): JSX.E
     <main class="center-page" data-testid="setup">
       <h1>{t('title')}</h1>
       <p class="lead">{t('how')}</p>
-      <form
-        class="stack"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void pairNow(code);
-        }}
-      >
+      <form class="stack" onSubmit={submitting(() => pairNow(code))}>
         <label class="field">
           <span>{t('code')}</span>
           <input class="big-input" inputMode="numeric" autoComplete="one-time-code" value={code} onInput={(e) => setCode(e.currentTarget.value)} />
@@ -105,13 +99,7 @@ export function Setup(props: { code: string | null; onDone: () => void }): JSX.E
       )}
       <details class="alt">
         <summary>{t('noCode')}</summary>
-        <form
-          class="stack"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void withPassword();
-          }}
-        >
+        <form class="stack" onSubmit={submitting(withPassword)}>
           <label class="field">
             <span>{t('register')}</span>
             <input value={deviceName} onInput={(e) => setDeviceName(e.currentTarget.value)} autoComplete="off" />

@@ -16,7 +16,7 @@ import { call, deviceSetting, hubNow, NetworkError, newKey } from './api';
 import { say } from './hooks';
 import { D, dec, num, sum } from './money';
 import { till } from './till';
-import { Dialog, failure } from './ui';
+import { Dialog, failure, submitting } from './ui';
 
 const t = messages({
   shift: { en: 'Shift', sk: 'Zmena', cs: 'Směna' },
@@ -319,14 +319,7 @@ function CloseDialog({ shift, onClose, onClosed }: { shift: Shift; onClose: () =
         </div>
       }
     >
-      <form
-        id="close-shift-form"
-        class="stack"
-        onSubmit={(e) => {
-          e.preventDefault();
-          submit();
-        }}
-      >
+      <form id="close-shift-form" class="stack" onSubmit={submitting(submit)}>
         <p class="muted">{t('countHint')}</p>
         <label class="check">
           <input type="checkbox" checked={byNotes} onChange={(e) => setByNotes(e.currentTarget.checked)} data-testid="by-notes" />

@@ -15,7 +15,7 @@ import { TablePicker } from './More';
 import { tableLabel } from './Tables';
 import { lineAmount, lineFrom, type Location } from './tickets';
 import { till } from './till';
-import { Dialog, failure } from './ui';
+import { Dialog, ScreenHead, useAction } from './ui';
 
 const t = messages({
   title: { en: 'Split or move items: {name}', sk: 'Rozdeliť alebo presunúť: {name}', cs: 'Rozdělit nebo přesunout: {name}' },
@@ -26,7 +26,6 @@ const t = messages({
   staying: { en: 'Staying {amount}', sk: 'Zostáva {amount}', cs: 'Zůstává {amount}' },
   newHere: { en: 'To a new ticket at this table', sk: 'Na nový účet pri tomto stole', cs: 'Na nový účet u tohoto stolu' },
   elsewhere: { en: 'To another table…', sk: 'Na iný stôl…', cs: 'Na jiný stůl…' },
-  back: { en: 'Back', sk: 'Späť', cs: 'Zpět' },
   done: { en: 'Moved: {amount} to {name}.', sk: 'Presunuté: {amount} na {name}.', cs: 'Přesunuto: {amount} na {name}.' },
   part: { en: '{name} / {n}', sk: '{name} / {n}', cs: '{name} / {n}' },
   oneLeft: { en: 'Take one back', sk: 'O jednu späť', cs: 'O jednu zpět' },
@@ -36,7 +35,8 @@ export function Split({ id }: { id: string }): JSX.Element {
   const ticket = till.ticket(id);
   const [moving, setMoving] = useState<Record<number, number>>({});
   const [picking, setPicking] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const [running, act] = useAction();
+  const busy = running !== null;
   if (!ticket?.base) {
     go({ kind: 'tables' });
     return <section />;
@@ -50,21 +50,15 @@ export function Split({ id }: { id: string }): JSX.Element {
     setMoving({ ...moving, [lineId]: next });
   };
 
-  const move = async (target: { id: string; name?: string; location?: Location | null }, label: string) => {
-    setBusy(true);
-    try {
+  const move = (target: { id: string; name?: string; location?: Location | null }, label: string) =>
+    act(true, async () => {
       const items = Object.entries(moving)
         .filter(([, q]) => q > 0)
         .map(([lineId, quantity]) => ({ id: Number(lineId), quantity }));
       const moved = await till.split(id, items, target);
       say(t('done', { amount: money(movingAmount), name: label }));
       go({ kind: 'ticket', id: moved.id });
-    } catch (e) {
-      say(failure(e), 'error');
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
 
   const toNewHere = () => {
     const parts = till.at(ticket.draft.location?.tableName ?? '\u0000').length;
@@ -82,12 +76,7 @@ export function Split({ id }: { id: string }): JSX.Element {
 
   return (
     <section class="split" data-testid="split">
-      <header class="ticket-head">
-        <button type="button" class="ghost" onClick={() => go({ kind: 'ticket', id })}>
-          ← {t('back')}
-        </button>
-        <h2>{t('title', { name })}</h2>
-      </header>
+      <ScreenHead title={t('title', { name })} back="step" onBack={() => go({ kind: 'ticket', id })} />
       <p class="muted">{t('how')}</p>
       <ul class="lines split-lines">
         {lines.map((l) => {

@@ -4,6 +4,8 @@
  * component when the till, the session or the clock moves.
  */
 import { useEffect, useState } from 'preact/hooks';
+import { readStored, removeStored, writeStored } from '../shared/storage';
+import { Store, useStore } from '../shared/store';
 import { device, hubNow, onChange, session, type Pairing, type Session } from './api';
 import { till } from './till';
 
@@ -15,23 +17,14 @@ export type View =
   | { kind: 'returns' }
   | { kind: 'day' };
 
-let view: View = { kind: 'tables' };
-const viewListeners = new Set<() => void>();
+const view = new Store<View>({ kind: 'tables' });
 
 export function go(next: View): void {
-  view = next;
-  for (const fn of [...viewListeners]) fn();
+  view.set(next);
 }
 
 export function useView(): View {
-  const [v, set] = useState(view);
-  useEffect(() => {
-    const fn = () => set(view);
-    viewListeners.add(fn);
-    fn();
-    return () => void viewListeners.delete(fn);
-  }, []);
-  return v;
+  return useStore(view);
 }
 
 /** Re-renders on every change of the till (tickets, outbox, connection, catalog). */
@@ -73,67 +66,38 @@ export interface Note {
   text: string;
   kind: 'info' | 'error';
 }
-let notes: Note[] = [];
+const notes = new Store<Note[]>([]);
 let noteSeq = 0;
-const noteListeners = new Set<() => void>();
 
 /** A message shown for a few seconds at the foot of the screen. */
 export function say(text: string, kind: Note['kind'] = 'info'): void {
   const note = { id: ++noteSeq, text, kind };
-  notes = [...notes, note].slice(-3);
-  noteListeners.forEach((fn) => fn());
-  setTimeout(() => {
-    notes = notes.filter((n) => n !== note);
-    noteListeners.forEach((fn) => fn());
-  }, kind === 'error' ? 8000 : 4000);
+  notes.set([...notes.value, note].slice(-3));
+  setTimeout(() => notes.set(notes.value.filter((n) => n !== note)), kind === 'error' ? 8000 : 4000);
 }
 
 export function useNotes(): Note[] {
-  const [n, set] = useState(notes);
-  useEffect(() => {
-    const fn = () => set(notes);
-    noteListeners.add(fn);
-    return () => void noteListeners.delete(fn);
-  }, []);
-  return n;
+  return useStore(notes);
 }
 
 // ---- the lock ----------------------------------------------------------------------------------------
 
 const LOCK_KEY = 'poshub.pos.locked';
-let locked = (() => {
-  try {
-    return localStorage.getItem(LOCK_KEY) === '1';
-  } catch {
-    return false;
-  }
-})();
-const lockListeners = new Set<() => void>();
+// Kept as '1' (private mode: locked until the tab closes).
+const locked = new Store<boolean>(readStored<number>(LOCK_KEY) === 1);
 
 export function isLocked(): boolean {
-  return locked;
+  return locked.value;
 }
 
 /** Locks the register (idle, or a waiter walking away): the next waiter taps their name. Survives a reload. */
 export function setLocked(on: boolean): void {
-  if (on === locked) return;
-  locked = on;
-  try {
-    if (on) localStorage.setItem(LOCK_KEY, '1');
-    else localStorage.removeItem(LOCK_KEY);
-  } catch {
-    /* private mode */
-  }
-  lockListeners.forEach((fn) => fn());
+  if (on === locked.value) return;
+  if (on) writeStored(LOCK_KEY, 1);
+  else removeStored(LOCK_KEY);
+  locked.set(on);
 }
 
 export function useLocked(): boolean {
-  const [l, set] = useState(locked);
-  useEffect(() => {
-    const fn = () => set(locked);
-    lockListeners.add(fn);
-    fn();
-    return () => void lockListeners.delete(fn);
-  }, []);
-  return l;
+  return useStore(locked);
 }

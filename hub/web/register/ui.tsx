@@ -1,14 +1,15 @@
 /** The register's building blocks: a dialog, a number pad, the messages at the foot, error words. */
 import type { ComponentChildren, JSX } from 'preact';
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { language, messages } from '../shared/i18n';
+import { Keypad } from '../shared/Keypad';
 import { NetworkError } from './api';
-import { useNotes } from './hooks';
+import { say, useNotes } from './hooks';
 
 const t = messages({
   close: { en: 'Close', sk: 'Zavrieť', cs: 'Zavřít' },
-  clear: { en: 'Clear', sk: 'Zmazať', cs: 'Smazat' },
-  back: { en: 'Delete the last digit', sk: 'Zmazať poslednú číslicu', cs: 'Smazat poslední číslici' },
+  tables: { en: 'Tables', sk: 'Stoly', cs: 'Stoly' },
+  back: { en: 'Back', sk: 'Späť', cs: 'Zpět' },
   unreachable: { en: 'The hub cannot be reached. Nothing was changed; try again when the connection is back.', sk: 'Hub je nedostupný. Nič sa nezmenilo; skúste to znova, keď bude spojenie späť.', cs: 'Hub je nedostupný. Nic se nezměnilo; zkuste to znovu, až bude spojení zpět.' },
 });
 
@@ -38,6 +39,24 @@ export function Dialog(props: { title: string; onClose: () => void; children: Co
   );
 }
 
+/** A form's submit: no page load, `act` instead (what it promises is its own to handle). */
+export const submitting = (act: () => unknown) => (e: Event) => {
+  e.preventDefault();
+  void act();
+};
+
+/** A screen's head: the way back (to the tables, or one step back) and the screen's title. */
+export function ScreenHead(props: { title: ComponentChildren; back: 'tables' | 'step'; onBack: () => void; disabled?: boolean; titleTestId?: string }): JSX.Element {
+  return (
+    <header class="ticket-head">
+      <button type="button" class="ghost" onClick={props.onBack} disabled={props.disabled}>
+        ← {props.back === 'tables' ? t('tables') : t('back')}
+      </button>
+      <h2 data-testid={props.titleTestId}>{props.title}</h2>
+    </header>
+  );
+}
+
 /** Digits for a PIN, a quantity or an amount: big keys, no keyboard needed. */
 export function NumPad(props: { value: string; onChange: (v: string) => void; decimal?: boolean; maxLength?: number; testId?: string }): JSX.Element {
   // The decimal sign people write: 1,50 in Slovak and Czech, 1.50 in English (parseDecimal reads both).
@@ -49,16 +68,7 @@ export function NumPad(props: { value: string; onChange: (v: string) => void; de
     if (props.maxLength && props.value.length >= props.maxLength) return;
     props.onChange(props.value + k);
   };
-  const keys = ['1', '2', '3', '4', '5', '6', '7', '8', '9', props.decimal ? sign : 'C', '0', '⌫'];
-  return (
-    <div class="numpad" data-testid={props.testId}>
-      {keys.map((k) => (
-        <button type="button" key={k} class="key" onClick={() => press(k)} aria-label={k === '⌫' ? t('back') : k === 'C' ? t('clear') : k}>
-          {k}
-        </button>
-      ))}
-    </div>
-  );
+  return <Keypad class="numpad" extra={props.decimal ? sign : 'C'} onKey={press} testId={props.testId} />;
 }
 
 /** The messages of the moment, at the foot of the screen. */
@@ -79,4 +89,23 @@ export function Notes(): JSX.Element {
 export function failure(e: unknown): string {
   if (e instanceof NetworkError) return t('unreachable');
   return e instanceof Error ? e.message : String(e);
+}
+
+/**
+ * A button's action: `busy` names the one running (so only its button waits), a failure is said at
+ * the foot of the screen. Returns [busy, run]; what succeeds says so itself.
+ */
+export function useAction<K = true>(): [K | null, (key: K, work: () => Promise<void>) => Promise<void>] {
+  const [busy, setBusy] = useState<K | null>(null);
+  const run = async (key: K, work: () => Promise<void>) => {
+    setBusy(key);
+    try {
+      await work();
+    } catch (e) {
+      say(failure(e), 'error');
+    } finally {
+      setBusy(null);
+    }
+  };
+  return [busy, run];
 }

@@ -43,6 +43,17 @@ async function failure(p: Promise<unknown>): Promise<DeviceError> {
   throw new Error('expected a DeviceError');
 }
 
+/** Before each test a fake service on 127.0.0.1 of its own and a driver on it (300 ms to answer); closed after. */
+function freshService(use: (fresh: { svc: FakeEkasaService; dev: EkasaFiscalDevice }) => void): void {
+  let svc: FakeEkasaService | undefined;
+  beforeEach(async () => {
+    svc = new FakeEkasaService(clock);
+    await svc.listen();
+    use({ svc, dev: new EkasaFiscalDevice({ name: 'EK', address: svc.address, settings: { ...SETTINGS, TimeoutMs: '300' }, clock }) });
+  });
+  afterEach(() => svc?.close());
+}
+
 describe('the registration request (pure)', () => {
   it('prices to the cent as unitPrice × quantity, discounts as Discount items of the same VAT rate, change as a negative payment', () => {
     const req = buildRequest(receipt(), parseEkasaSettings(SETTINGS), 'job-1');
@@ -136,12 +147,7 @@ describe('the registration request (pure)', () => {
 describe('the driver against the service over HTTP on 127.0.0.1', () => {
   let svc: FakeEkasaService;
   let dev: EkasaFiscalDevice;
-  beforeEach(async () => {
-    svc = new FakeEkasaService(clock);
-    await svc.listen();
-    dev = new EkasaFiscalDevice({ name: 'EK', address: svc.address, settings: { ...SETTINGS, TimeoutMs: '300' }, clock });
-  });
-  afterEach(() => svc.close());
+  freshService((fresh) => ({ svc, dev } = fresh));
 
   it('registers online: number, UUID, OKP, QR; the service accepted the amounts as the docs require', async () => {
     const r = await dev.printReceipt(receipt(), 'job-1');
@@ -252,12 +258,7 @@ describe('the driver against the service over HTTP on 127.0.0.1', () => {
 describe('what the service says of itself', () => {
   let svc: FakeEkasaService;
   let dev: EkasaFiscalDevice;
-  beforeEach(async () => {
-    svc = new FakeEkasaService(clock);
-    await svc.listen();
-    dev = new EkasaFiscalDevice({ name: 'EK', address: svc.address, settings: { ...SETTINGS, TimeoutMs: '300' }, clock });
-  });
-  afterEach(() => svc.close());
+  freshService((fresh) => ({ svc, dev } = fresh));
 
   it('status() asks for the CHDÚ, the printer and the eKasa system, not just whether the service answers', async () => {
     expect(await dev.status()).toMatchObject({ online: true, paper: 'ok', coverOpen: false, notice: null, fiscalMemorySerialNumber: '88812345678900001' });

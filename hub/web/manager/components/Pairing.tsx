@@ -7,9 +7,9 @@
 import { useEffect, useState } from 'preact/hooks';
 import { QrCode } from '../../shared/QrCode';
 import { messages } from '../../shared/i18n';
-import { describeError } from '../lib/api';
 import { time } from '../lib/format';
 import { Button, Notice, Spinner } from '../../shared/ui';
+import { useFormAction } from './ui';
 
 const t = messages({
   codeFor: { en: 'Pairing code for {name}', sk: 'Párovací kód pre {name}', cs: 'Párovací kód pro {name}' },
@@ -49,19 +49,8 @@ export function Pairing<C extends PairingCode>({
   onClose: () => void;
 }) {
   const [pairing, setPairing] = useState<C | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const ask = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      setPairing(await request());
-    } catch (e) {
-      setError(describeError(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, failure: error, run } = useFormAction();
+  const ask = () => run(async () => setPairing(await request()));
   useEffect(() => void ask(), [name]);
   const used = !!(pairing && paired?.at && Date.parse(paired.at) >= Date.parse(pairing.createdAt));
   const link = pairing && linkOf(pairing);

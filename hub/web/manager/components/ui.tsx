@@ -6,7 +6,7 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { describeError } from '../lib/api';
 import { linkHandler } from '../lib/router';
-import { Store, useStore } from '../lib/store';
+import { Store, useStore } from '../../shared/store';
 import { Icon, type IconName } from '../../shared/Icon';
 import { messages } from '../../shared/i18n';
 import { Button, type Tone } from '../../shared/ui';
@@ -163,18 +163,48 @@ export function toast(text: string, tone: Tone = 'good'): void {
  * Returns [busy, run]; what succeeds says so itself (a toast, a navigation, new state).
  */
 export function useAction(): [boolean, (work: () => Promise<void>, notFound?: string) => Promise<void>] {
-  const [busy, setBusy] = useState(false);
-  const run = async (work: () => Promise<void>, notFound?: string) => {
-    setBusy(true);
+  const [busy, run] = useKeyedAction<true>();
+  return [busy !== null, (work, notFound) => run(true, work, notFound)];
+}
+
+/**
+ * `useAction` for a row of buttons (one per file, shift, format…): `busy` names the one running,
+ * so only its button spins.
+ */
+export function useKeyedAction<K>(): [K | null, (key: K, work: () => Promise<void>, notFound?: string) => Promise<void>] {
+  const [busy, setBusy] = useState<K | null>(null);
+  const run = async (key: K, work: () => Promise<void>, notFound?: string) => {
+    setBusy(key);
     try {
       await work();
     } catch (e) {
       toast(describeError(e, notFound), 'bad');
     } finally {
-      setBusy(false);
+      setBusy(null);
     }
   };
   return [busy, run];
+}
+
+/**
+ * A form's action: busy while it runs; its failure kept (`failure`) for the form to show by its
+ * fields, cleared when it runs again. `fail` says a problem found before any call (a check).
+ */
+export function useFormAction(): { busy: boolean; failure: string | null; fail: (text: string | null) => void; run: (work: () => Promise<void>) => Promise<void> } {
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const run = async (work: () => Promise<void>) => {
+    setBusy(true);
+    setFailure(null);
+    try {
+      await work();
+    } catch (e) {
+      setFailure(describeError(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, failure, fail: setFailure, run };
 }
 
 export function Toasts() {

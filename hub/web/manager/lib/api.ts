@@ -4,6 +4,7 @@
  * giving up. Lists use the hub's QueryResult paging; filters are written in NData (`Member=op:arg`).
  */
 
+import { fetchWithin } from '../../shared/fetch.js';
 import { language, messages } from '../../shared/i18n.js';
 import type { MemberError, Problem as WireProblem } from '../../shared/types.js';
 import { rightsNamedIn, rightWord } from './rights-words.js';
@@ -113,13 +114,17 @@ export function queryString(q: ListQuery): string {
 
 export const path = (...parts: Array<string | number>) => '/api/' + parts.map((p) => encodeURIComponent(String(p))).join('/');
 
-export async function request<T>(method: string, url: string, body?: Json, opts: { signal?: AbortSignal; retried?: boolean } = {}): Promise<T> {
+/** How long a call may take: a list or a save is quick; a fiscal report, a backup or an export waits for a device or a disk. */
+const TIMEOUT_MS = 30_000;
+export const SLOW_TIMEOUT_MS = 120_000;
+
+export async function request<T>(method: string, url: string, body?: Json, opts: { signal?: AbortSignal; retried?: boolean; timeoutMs?: number } = {}): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json, application/problem+json' };
   if (auth.token) headers.authorization = `Bearer ${auth.token}`;
   if (body !== undefined) headers['content-type'] = 'application/json';
   let res: Response;
   try {
-    res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: opts.signal });
+    res = await fetchWithin(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }, opts.timeoutMs ?? TIMEOUT_MS, opts.signal);
   } catch (e) {
     if ((e as Error).name === 'AbortError') throw e;
     throw new ApiError(0, { status: 0, title: t('noAnswer') });
@@ -154,7 +159,7 @@ export async function download(url: string, accept: string, fallbackName: string
   if (auth.token) headers.authorization = `Bearer ${auth.token}`;
   let res: Response;
   try {
-    res = await fetch(url, { headers });
+    res = await fetchWithin(url, { headers }, SLOW_TIMEOUT_MS);
   } catch {
     throw new ApiError(0, { status: 0, title: t('noAnswer') });
   }
@@ -183,7 +188,7 @@ export async function download(url: string, accept: string, fallbackName: string
 
 export const api = {
   get: <T>(url: string, signal?: AbortSignal) => request<T>('GET', url, undefined, { signal }),
-  post: <T>(url: string, body: Json = {}) => request<T>('POST', url, body),
+  post: <T>(url: string, body: Json = {}, timeoutMs?: number) => request<T>('POST', url, body, { timeoutMs }),
   put: <T>(url: string, body: Json) => request<T>('PUT', url, body),
   del: <T>(url: string) => request<T>('DELETE', url),
   list: <T>(resource: string, q: ListQuery = {}, signal?: AbortSignal) => request<QueryResult<T>>('GET', `/api/${resource}${queryString(q)}`, undefined, { signal }),

@@ -6,7 +6,7 @@
  */
 import { useEffect, useRef } from 'preact/hooks';
 import { refreshSession, session } from './session';
-import { Store } from './store';
+import { Store } from '../../shared/store';
 import type { Change } from '../../shared/types';
 
 export type { Change };

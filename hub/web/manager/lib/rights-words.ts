@@ -6,53 +6,32 @@
 import type { Right } from '../../../http/rights.js';
 import { language, pick, type Entry } from '../../shared/i18n.js';
 
-/** Create, change and delete rights of one kind of record, from its name in each language (what is made, changed, deleted). */
-const crud = (en: string, sk: string, cs: string): Record<'Create' | 'Update' | 'Delete', Entry> => ({
-  Create: { en: `Create ${en}`, sk: `Vytvárať ${sk}`, cs: `Vytvářet ${cs}` },
-  Update: { en: `Change ${en}`, sk: `Upravovať ${sk}`, cs: `Upravovat ${cs}` },
-  Delete: { en: `Delete ${en}`, sk: `Mazať ${sk}`, cs: `Mazat ${cs}` },
-});
-
-const customer = crud('customers', 'zákazníkov', 'zákazníky');
-const numbering = crud('document numberings', 'číselné rady dokladov', 'číselné řady dokladů');
-const device = crud('registers and devices', 'pokladne a zariadenia', 'pokladny a zařízení');
-const modifier = crud('modifiers', 'prílohy a úpravy', 'přílohy a úpravy');
-const endpoint = crud('kitchen printers and displays', 'kuchynské tlačiarne a displeje', 'kuchyňské tiskárny a displeje');
-const stock = crud('stocks', 'sklady', 'sklady');
-const taking = crud('stock takings', 'inventúry', 'inventury');
-const paymentType = crud('payment types', 'typy platieb', 'typy plateb');
-const plu = crud('products and categories', 'produkty a kategórie', 'produkty a kategorie');
-const fiscal = crud('fiscal printers', 'fiškálne tlačiarne', 'fiskální tiskárny');
-const user = crud('users', 'používateľov', 'uživatele');
+/**
+ * The create, change and delete rights of one kind of record (`Customer` → CustomerCreate,
+ * CustomerUpdate, CustomerDelete), from its name in each language (what is made, changed, deleted).
+ */
+const crud = <K extends string>(kind: K, en: string, sk: string, cs: string) =>
+  ({
+    [`${kind}Create`]: { en: `Create ${en}`, sk: `Vytvárať ${sk}`, cs: `Vytvářet ${cs}` },
+    [`${kind}Update`]: { en: `Change ${en}`, sk: `Upravovať ${sk}`, cs: `Upravovat ${cs}` },
+    [`${kind}Delete`]: { en: `Delete ${en}`, sk: `Mazať ${sk}`, cs: `Mazat ${cs}` },
+  }) as Record<`${K}${'Create' | 'Update' | 'Delete'}`, Entry>;
 
 export const RIGHT_WORDS: Record<Right, Entry> = {
-  CustomerCreate: customer.Create,
-  CustomerUpdate: customer.Update,
-  CustomerDelete: customer.Delete,
+  ...crud('Customer', 'customers', 'zákazníkov', 'zákazníky'),
   CustomerSetDiscount: { en: 'Give customers a discount', sk: 'Dávať zákazníkom zľavu', cs: 'Dávat zákazníkům slevu' },
   CustomerSetCredit: { en: 'Change customers’ credit', sk: 'Meniť kredit zákazníkov', cs: 'Měnit kredit zákazníků' },
-  StockTransferNumberingCreate: numbering.Create,
-  StockTransferNumberingUpdate: numbering.Update,
-  StockTransferNumberingDelete: numbering.Delete,
-  DeviceCreate: device.Create,
-  DeviceUpdate: device.Update,
-  DeviceDelete: device.Delete,
-  ModifierCreate: modifier.Create,
-  ModifierUpdate: modifier.Update,
-  ModifierDelete: modifier.Delete,
-  OrderEndpointCreate: endpoint.Create,
-  OrderEndpointUpdate: endpoint.Update,
-  OrderEndpointDelete: endpoint.Delete,
-  StockCreate: stock.Create,
-  StockUpdate: stock.Update,
-  StockDelete: stock.Delete,
+  ...crud('StockTransferNumbering', 'document numberings', 'číselné rady dokladov', 'číselné řady dokladů'),
+  ...crud('Device', 'registers and devices', 'pokladne a zariadenia', 'pokladny a zařízení'),
+  ...crud('Modifier', 'modifiers', 'prílohy a úpravy', 'přílohy a úpravy'),
+  ...crud('OrderEndpoint', 'kitchen printers and displays', 'kuchynské tlačiarne a displeje', 'kuchyňské tiskárny a displeje'),
+  ...crud('Stock', 'stocks', 'sklady', 'sklady'),
+  ...crud('StockTaking', 'stock takings', 'inventúry', 'inventury'),
+  // Starting and counting are said apart from the record's create and change.
   StockTakingCreate: { en: 'Start stock takings', sk: 'Začínať inventúry', cs: 'Zahajovat inventury' },
   StockTakingUpdate: { en: 'Count in stock takings', sk: 'Počítať inventúry', cs: 'Počítat inventury' },
-  StockTakingDelete: taking.Delete,
   StockTakingClose: { en: 'Close stock takings (correct the stock)', sk: 'Uzatvárať inventúry (opraviť sklad)', cs: 'Uzavírat inventury (opravit sklad)' },
-  PaymentTypeCreate: paymentType.Create,
-  PaymentTypeUpdate: paymentType.Update,
-  PaymentTypeDelete: paymentType.Delete,
+  ...crud('PaymentType', 'payment types', 'typy platieb', 'typy plateb'),
   TicketCreate: { en: 'Open tickets', sk: 'Otvárať účty', cs: 'Otevírat účty' },
   TicketUpdate: { en: 'Add to one’s own tickets', sk: 'Pridávať na vlastné účty', cs: 'Přidávat na vlastní účty' },
   TicketUpdateAny: { en: 'Change anyone’s tickets', sk: 'Meniť účty kohokoľvek', cs: 'Měnit účty kohokoli' },
@@ -65,17 +44,11 @@ export const RIGHT_WORDS: Record<Right, Entry> = {
   TicketClose: { en: 'Take payment (close tickets)', sk: 'Inkasovať (uzatvárať účty)', cs: 'Inkasovat (uzavírat účty)' },
   TicketPrintPreliminary: { en: 'Print the bill before payment', sk: 'Tlačiť medziúčet', cs: 'Tisknout mezisoučet účtu' },
   Storno: { en: 'Take items back (storno, returns)', sk: 'Stornovať položky a vracať tovar', cs: 'Stornovat položky a vracet zboží' },
-  PluCreate: plu.Create,
-  PluUpdate: plu.Update,
-  PluDelete: plu.Delete,
+  ...crud('Plu', 'products and categories', 'produkty a kategórie', 'produkty a kategorie'),
   StockTransferCreate: { en: 'Post stock transfers (income, write-off, transfer)', sk: 'Vystavovať skladové pohyby (príjemky, výdajky, prevodky)', cs: 'Vystavovat skladové pohyby (příjemky, výdejky, převodky)' },
-  FiscalDeviceCreate: fiscal.Create,
-  FiscalDeviceUpdate: fiscal.Update,
-  FiscalDeviceDelete: fiscal.Delete,
+  ...crud('FiscalDevice', 'fiscal printers', 'fiškálne tlačiarne', 'fiskální tiskárny'),
   FiscalReport: { en: 'Print X and Z reports', sk: 'Tlačiť X a Z uzávierky', cs: 'Tisknout X a Z uzávěrky' },
-  UserCreate: user.Create,
-  UserUpdate: user.Update,
-  UserDelete: user.Delete,
+  ...crud('User', 'users', 'používateľov', 'uživatele'),
   OrderProcess: { en: 'Move kitchen orders on (kitchen display)', sk: 'Posúvať kuchynské objednávky (kuchynský displej)', cs: 'Posouvat kuchyňské objednávky (kuchyňský displej)' },
   Backup: { en: 'Make and download backups', sk: 'Vytvárať a sťahovať zálohy', cs: 'Vytvářet a stahovat zálohy' },
   ReceiptSettingsUpdate: { en: 'Change receipt and e-mail settings', sk: 'Meniť nastavenia dokladov a e-mailu', cs: 'Měnit nastavení dokladů a e-mailu' },

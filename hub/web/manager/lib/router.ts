@@ -4,7 +4,7 @@
  * back button work as a manager expects.
  */
 import { useCallback } from 'preact/hooks';
-import { Store, useStore } from './store';
+import { Store, useStore } from '../../shared/store';
 
 interface Loc {
   path: string;

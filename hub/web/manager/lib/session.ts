@@ -4,7 +4,7 @@
  * taken away shows without logging out.
  */
 import { api, ApiError, onUnauthorized, SESSION_ENDED, setToken } from './api';
-import { Store, useStore } from './store';
+import { Store, useStore } from '../../shared/store';
 import { readStored } from '../../shared/storage';
 import { chosenLanguage, setLanguage } from '../../shared/i18n';
 import type { Session, User } from '../../shared/types';

@@ -12,13 +12,13 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import { Fragment, type ComponentChildren } from 'preact';
-import { confirm, Empty, LinkButton, PageHeader } from '../components/ui';
+import { confirm, Empty, LinkButton, PageHeader, useFormAction } from '../components/ui';
 import { Badge, Button, Card, Notice, Spinner } from '../../shared/ui';
 import { Field } from '../components/Field';
 import { AddAndPair } from '../components/AddAndPair';
 import { Icon } from '../../shared/Icon';
 import { Pairing, type PairingCode } from '../components/Pairing';
-import { api, ApiError, describeError, path } from '../lib/api';
+import { api, ApiError, describeError, path, SLOW_TIMEOUT_MS } from '../lib/api';
 import { useAll, useLoad } from '../lib/data';
 import { collator, money, quantity } from '../lib/format';
 import { useCan } from '../lib/session';
@@ -283,23 +283,16 @@ function EditDisplay({ p, onClose }: { p: OrderEndpoint; onClose: () => void }) 
     categoryNames: p.categoryNames ?? [],
   });
   const [errors, setErrors] = useState<Record<string, string | null>>({});
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, failure: error, run } = useFormAction();
   const submit = async (e: Event) => {
     e.preventDefault();
     const made = displaySettings(v, false);
     setErrors(made.errors);
     if (!made.settings) return;
-    setBusy(true);
-    setError(null);
-    try {
+    await run(async () => {
       await api.put(path('orderendpoints', p.name), { ...p, settings: { ...p.settings, ...made.settings }, mirrorOf: v.mirrorOf, categoryNames: v.categoryNames });
       onClose();
-    } catch (err) {
-      setError(describeError(err));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <form class="kds-form" onSubmit={(e) => void submit(e)} data-testid="edit-display-form">
@@ -426,7 +419,7 @@ function Fiscal({ f }: { f: FiscalDevice }) {
   const report = (kind: 'x' | 'z') =>
     action.run(
       kind,
-      () => api.post(`${path('fiscaldevices', f.name)}/reports/${kind}`),
+      () => api.post(`${path('fiscaldevices', f.name)}/reports/${kind}`, {}, SLOW_TIMEOUT_MS),
       (r) => {
         const { number: n, receipts, total } = (r ?? {}) as { number?: number; receipts?: number; total?: string };
         const day = receipts !== undefined && total !== undefined ? t('receiptsTotal', { receipts, total: money(Number(total)) }) : '';

@@ -10,9 +10,10 @@ import { messages, parseDecimal } from '../../shared/i18n';
 import type { Device, FiscalDevice } from '../../shared/types';
 import type { CashCount, FiscalDay, FiscalDays, Shift } from '../lib/wire';
 import { Field } from '../components/Field';
-import { confirm, Empty, Facts, PageHeader, toast } from '../components/ui';
+import { confirm, Empty, Facts, PageHeader, toast, useFormAction, useKeyedAction } from '../components/ui';
+import { CompactTable, type Col } from '../components/CompactTable';
 import { Badge, Button, Card, Notice, Spinner } from '../../shared/ui';
-import { api, ApiError, describeError, download, op, path } from '../lib/api';
+import { api, ApiError, describeError, download, op, path, SLOW_TIMEOUT_MS } from '../lib/api';
 import { useAll, useLoad } from '../lib/data';
 import { date, dateTime, isoDay, money, quantity, time } from '../lib/format';
 import { useQuery } from '../lib/router';
@@ -149,6 +150,12 @@ const cents = (n: number) => Math.round(n * 100);
 const who = (p: { userName: string; name: string } | null | undefined) => (p ? p.name || p.userName : '—');
 const diffTone = (n: number) => (n < 0 ? 'bad' : n > 0 ? 'warn' : 'good');
 const diffWords = (n: number) => (n < 0 ? t('missing') : n > 0 ? t('surplus') : t('exact'));
+/** Sales by payment type, as a fiscal day and a shift report both show them. */
+const paymentCols = (title: string): Array<Col<FiscalDay['payments'][number]>> => [
+  { title, cell: (p) => p.name },
+  { title: t('tickets'), figure: true, cell: (p) => p.tickets },
+  { title: t('amount'), figure: true, cell: (p) => money(p.amount) },
+];
 
 export function EndOfDay() {
   const [q, setQuery] = useQuery();
@@ -221,23 +228,16 @@ function RegisterRow({ device, shift, reload }: { device: Device; shift: Shift |
   const can = useCan();
   const [mode, setMode] = useState<'none' | 'movement' | 'close'>('none');
   const [float, setFloat] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
+  const { busy, failure, fail, run } = useFormAction();
   const openShift = async () => {
     const amount = parseDecimal(float || '0');
-    if (Number.isNaN(amount) || amount < 0) return setFailure(t('enterAmount'));
-    setBusy(true);
-    setFailure(null);
-    try {
+    if (Number.isNaN(amount) || amount < 0) return fail(t('enterAmount'));
+    await run(async () => {
       await api.post('/api/shifts', { deviceName: device.name, openingFloat: amount });
       setFloat('');
       toast(t('opened'));
       reload();
-    } catch (e) {
-      setFailure(describeError(e));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <li class="eod-register" data-testid={`register-${device.name}`}>
@@ -295,8 +295,7 @@ function MovementForm({ shift, onDone }: { shift: Shift; onDone: () => void }) {
   const [amount, setAmount] = useState('');
   const [reason, setReason] = useState('');
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
+  const { busy, failure, run } = useFormAction();
   const submit = async (e: Event) => {
     e.preventDefault();
     const value = parseDecimal(amount);
@@ -305,17 +304,11 @@ function MovementForm({ shift, onDone }: { shift: Shift; onDone: () => void }) {
     if (!reason.trim()) found.reason = t('needReason');
     setErrors(found);
     if (Object.keys(found).length) return;
-    setBusy(true);
-    setFailure(null);
-    try {
+    await run(async () => {
       await api.post(`${path('shifts', shift.id)}/movements`, { kind, amount: value, reason: reason.trim() });
       toast(t('recorded'));
       onDone();
-    } catch (err) {
-      setFailure(describeError(err));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <form class="form stack eod-form" noValidate onSubmit={(e) => void submit(e)}>
@@ -334,16 +327,25 @@ function MovementForm({ shift, onDone }: { shift: Shift; onDone: () => void }) {
         <Field label={t('amount')} kind="text" value={amount} onChange={(v) => setAmount(v as string)} error={errors.amount} suffix="€" required testId="movement-amount" />
         <Field label={t('reason')} value={reason} onChange={(v) => setReason(v as string)} error={errors.reason} required wide testId="movement-reason" />
       </div>
+      <FormFoot failure={failure} busy={busy} save={t('record')} testId="movement-save" onCancel={onDone} />
+    </form>
+  );
+}
+
+/** A shift form's foot: what went wrong, its save button and the way out. */
+function FormFoot({ failure, busy, save, icon, testId, onCancel }: { failure: string | null; busy: boolean; save: string; icon?: 'check'; testId: string; onCancel: () => void }) {
+  return (
+    <>
       {failure && <Notice tone="bad">{failure}</Notice>}
       <div class="eod-actions">
-        <Button type="submit" variant="primary" busy={busy} data-testid="movement-save">
-          {t('record')}
+        <Button type="submit" variant="primary" icon={icon} busy={busy} data-testid={testId}>
+          {save}
         </Button>
-        <Button variant="ghost" onClick={onDone}>
+        <Button variant="ghost" onClick={onCancel}>
           {t('cancel')}
         </Button>
       </div>
-    </form>
+    </>
   );
 }
 
@@ -352,8 +354,7 @@ function CloseForm({ shift, printer, onDone }: { shift: Shift; printer: string |
   const [counts, setCounts] = useState<Record<string, string>>({});
   const [typed, setTyped] = useState('');
   const [print, setPrint] = useState(!!printer);
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
+  const { busy, failure, run } = useFormAction();
   const [error, setError] = useState<string | null>(null);
   const denominations = DENOMINATIONS.map((value) => ({ value, count: Number.parseInt(counts[String(value)] || '0', 10) })).filter((d) => Number.isFinite(d.count) && d.count > 0);
   const byNotes = denominations.reduce((s, d) => s + cents(d.value) * d.count, 0);
@@ -365,19 +366,13 @@ function CloseForm({ shift, printer, onDone }: { shift: Shift; printer: string |
     if (typed.trim() && (Number.isNaN(typedValue) || typedValue < 0)) return setError(t('enterAmount'));
     if (!typed.trim() && !denominations.length) return setError(t('enterAmount'));
     setError(null);
-    setBusy(true);
-    setFailure(null);
-    try {
+    await run(async () => {
       const body: Record<string, unknown> = typed.trim() ? { counted: typedValue } : { denominations };
       if (print) body.print = {};
       const closed = await api.post<Shift>(`${path('shifts', shift.id)}/close`, body);
       toast(t('closedShift', { difference: money(closed.difference) }), diffTone(closed.difference ?? 0) === 'bad' ? 'bad' : 'good');
       onDone();
-    } catch (err) {
-      setFailure(describeError(err));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <form class="form stack eod-form" noValidate onSubmit={(e) => void submit(e)} data-testid="close-form">
@@ -410,95 +405,67 @@ function CloseForm({ shift, printer, onDone }: { shift: Shift; printer: string |
         </b>{' '}
         ({diffWords(differenceCents)})
       </p>
-      {failure && <Notice tone="bad">{failure}</Notice>}
-      <div class="eod-actions">
-        <Button type="submit" variant="primary" icon="check" busy={busy} data-testid="close-save">
-          {t('closeNow')}
-        </Button>
-        <Button variant="ghost" onClick={onDone}>
-          {t('cancel')}
-        </Button>
-      </div>
+      <FormFoot failure={failure} busy={busy} save={t('closeNow')} icon="check" testId="close-save" onCancel={onDone} />
     </form>
   );
 }
 
 /** The date's shifts: from float to count, each with its report to print again. */
 function ShiftsOfDay({ shifts }: { shifts: Shift[] | null }) {
-  const [busy, setBusy] = useState<string | null>(null);
+  const [busy, run] = useKeyedAction<string>();
   const [open, setOpen] = useState<string | null>(null);
   if (!shifts) return null;
-  const reprint = async (s: Shift) => {
-    setBusy(s.id);
-    try {
+  const reprint = (s: Shift) =>
+    run(s.id, async () => {
       const job = await api.post<{ orderEndpointName: string }>(`${path('shifts', s.id)}/print`, {});
       toast(t('printQueued', { printer: job.orderEndpointName }));
-    } catch (e) {
-      toast(describeError(e), 'bad');
-    } finally {
-      setBusy(null);
-    }
-  };
+    });
+  const toggle = (s: Shift) => setOpen(open === s.id ? null : s.id);
   return (
     <div class="stack">
       <h3>{t('shiftsOfDay')}</h3>
       {shifts.length === 0 ? (
         <p class="muted">{t('noShifts')}</p>
       ) : (
-        <div class="table-scroll">
-          <table class="compact" aria-label={t('shiftsOfDay')} data-testid="shifts-table">
-            <thead>
-              <tr>
-                <th>{t('register')}</th>
-                <th>{t('when')}</th>
-                <th class="al-right">{t('openingFloat')}</th>
-                <th class="al-right">{t('cashTaken')}</th>
-                <th class="al-right">{t('expected')}</th>
-                <th class="al-right">{t('counted')}</th>
-                <th class="al-right">{t('difference')}</th>
-                <th />
-              </tr>
-            </thead>
-            <tbody>
-              {shifts.map((s) => (
-                <tr
-                  key={s.id}
-                  data-key={s.id}
-                  class={`clickable${open === s.id ? ' selected' : ''}`}
-                  tabIndex={0}
-                  aria-expanded={open === s.id}
-                  onClick={() => setOpen(open === s.id ? null : s.id)}
-                  onKeyDown={(e) => e.key === 'Enter' && setOpen(open === s.id ? null : s.id)}
+        <CompactTable
+          label={t('shiftsOfDay')}
+          testId="shifts-table"
+          scroll
+          rows={shifts}
+          rowKey={(s) => s.id}
+          rowProps={(s) => ({
+            'data-key': s.id,
+            class: `clickable${open === s.id ? ' selected' : ''}`,
+            tabIndex: 0,
+            'aria-expanded': open === s.id,
+            onClick: () => toggle(s),
+            onKeyDown: (e) => e.key === 'Enter' && toggle(s),
+          })}
+          cols={[
+            { title: t('register'), cell: (s) => s.deviceName },
+            { title: t('when'), cell: (s) => <>{time(s.openedAt)}–{s.closedAt ? time(s.closedAt) : <Badge tone="info">{t('shiftOpen')}</Badge>}</> },
+            { title: t('openingFloat'), figure: true, cell: (s) => money(s.openingFloat) },
+            { title: t('cashTaken'), figure: true, cell: (s) => money(s.sales.cash) },
+            { title: t('expected'), figure: true, id: 'expected', cell: (s) => money(s.expected) },
+            { title: t('counted'), figure: true, id: 'counted', cell: (s) => (s.counted === null ? '—' : money(s.counted)) },
+            { title: t('difference'), figure: true, id: 'difference', cell: (s) => (s.difference === null ? '—' : <span class={s.difference < 0 ? 'negative' : ''}>{money(s.difference)}</span>) },
+            {
+              cell: (s) => (
+                <Button
+                  small
+                  icon="printer"
+                  busy={busy === s.id}
+                  onClick={(e: Event) => {
+                    e.stopPropagation();
+                    void reprint(s);
+                  }}
                 >
-                  <td>{s.deviceName}</td>
-                  <td>
-                    {time(s.openedAt)}–{s.closedAt ? time(s.closedAt) : <Badge tone="info">{t('shiftOpen')}</Badge>}
-                  </td>
-                  <td class="al-right num">{money(s.openingFloat)}</td>
-                  <td class="al-right num">{money(s.sales.cash)}</td>
-                  <td class="al-right num" data-col="expected">{money(s.expected)}</td>
-                  <td class="al-right num" data-col="counted">{s.counted === null ? '—' : money(s.counted)}</td>
-                  <td class="al-right num" data-col="difference">
-                    {s.difference === null ? '—' : <span class={s.difference < 0 ? 'negative' : ''}>{money(s.difference)}</span>}
-                  </td>
-                  <td>
-                    <Button
-                      small
-                      icon="printer"
-                      busy={busy === s.id}
-                      onClick={(e: Event) => {
-                        e.stopPropagation();
-                        void reprint(s);
-                      }}
-                    >
-                      {t('reprint')}
-                    </Button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+                  {t('reprint')}
+                </Button>
+              ),
+            },
+          ]}
+        />
       )}
       {shifts.filter((s) => s.id === open).map((s) => (
         <ShiftReport key={s.id} shift={s} />
@@ -515,53 +482,20 @@ function ShiftReport({ shift: s }: { shift: Shift }) {
         {s.deviceName} · {dateTime(s.openedAt)} {who(s.openedBy)}
         {s.closedAt && ` – ${dateTime(s.closedAt)} ${who(s.closedBy)}`}
       </h3>
-      <table class="compact" aria-label={t('sales')}>
-        <thead>
-          <tr>
-            <th>{t('sales')}</th>
-            <th class="al-right">{t('tickets')}</th>
-            <th class="al-right">{t('amount')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {s.sales.payments.map((p) => (
-            <tr key={p.paymentTypeNumber}>
-              <td>{p.name}</td>
-              <td class="al-right num">{p.tickets}</td>
-              <td class="al-right num">{money(p.amount)}</td>
-            </tr>
-          ))}
-        </tbody>
-        <tfoot>
-          <tr>
-            <th>{t('total')}</th>
-            <th class="al-right num">{s.sales.tickets}</th>
-            <th class="al-right num">{money(s.sales.total)}</th>
-          </tr>
-        </tfoot>
-      </table>
+      <CompactTable label={t('sales')} cols={paymentCols(t('sales'))} rows={s.sales.payments} rowKey={(p) => p.paymentTypeNumber} foot={[t('total'), s.sales.tickets, money(s.sales.total)]} />
       <div class="stack">
         {s.movements.length > 0 && (
-          <table class="compact" aria-label={t('movements')} data-testid="shift-movements">
-            <thead>
-              <tr>
-                <th>{t('movements')}</th>
-                <th>{t('reason')}</th>
-                <th class="al-right">{t('amount')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {s.movements.map((m) => (
-                <tr key={m.id}>
-                  <td>
-                    {time(m.at)} {who(m.by)}
-                  </td>
-                  <td>{m.reason}</td>
-                  <td class={`al-right num${m.kind === 'Out' ? ' negative' : ''}`}>{money(m.kind === 'Out' ? -m.amount : m.amount)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <CompactTable
+            label={t('movements')}
+            testId="shift-movements"
+            rows={s.movements}
+            rowKey={(m) => m.id}
+            cols={[
+              { title: t('movements'), cell: (m) => <>{time(m.at)} {who(m.by)}</> },
+              { title: t('reason'), cell: (m) => m.reason },
+              { title: t('amount'), figure: true, class: (m) => (m.kind === 'Out' ? 'negative' : ''), cell: (m) => money(m.kind === 'Out' ? -m.amount : m.amount) },
+            ]}
+          />
         )}
         {s.denominations && s.denominations.length > 0 && (
           <table class="compact" aria-label={t('counted')}>
@@ -615,7 +549,7 @@ function FiscalToday({ device, openShifts, usesShifts }: { device: FiscalDevice;
     setBusy(kind);
     setResult(null);
     try {
-      const r = await api.post<{ number: number; receipts: number; total: string }>(`${path('fiscaldevices', device.name)}/reports/${kind}`);
+      const r = await api.post<{ number: number; receipts: number; total: string }>(`${path('fiscaldevices', device.name)}/reports/${kind}`, {}, SLOW_TIMEOUT_MS);
       const words = { n: r.number, receipts: r.receipts, total: money(Number(r.total)) };
       setResult({ tone: 'good', text: kind === 'z' ? t('zDone', words) : t('xDone', words) });
       day.reload();
@@ -670,9 +604,8 @@ function DayCount({ fiscalName, cashSales }: { fiscalName: string; cashSales: nu
   const [show, setShow] = useState(false);
   const [opening, setOpening] = useState('0');
   const [counted, setCounted] = useState('');
-  const [busy, setBusy] = useState(false);
+  const { busy, failure, fail, run } = useFormAction();
   const [result, setResult] = useState<CashCount | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
   const float = parseDecimal(opening || '0');
   const count = parseDecimal(counted);
   if (!show) {
@@ -686,17 +619,11 @@ function DayCount({ fiscalName, cashSales }: { fiscalName: string; cashSales: nu
   }
   const submit = async (e: Event) => {
     e.preventDefault();
-    if (Number.isNaN(float) || float < 0 || Number.isNaN(count) || count < 0) return setFailure(t('enterAmount'));
-    setBusy(true);
-    setFailure(null);
-    try {
+    if (Number.isNaN(float) || float < 0 || Number.isNaN(count) || count < 0) return fail(t('enterAmount'));
+    await run(async () => {
       setResult(await api.post<CashCount>('/api/cashcounts', { fiscalName, openingFloat: float, counted: count }));
       toast(t('countRecorded'));
-    } catch (err) {
-      setFailure(describeError(err));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <form class="form stack eod-form" noValidate onSubmit={(e) => void submit(e)}>
@@ -747,96 +674,50 @@ function DaysOf({ data }: { data: FiscalDays }) {
             ]}
           />
           <div class="grid-2">
-            <table class="compact" aria-label={t('payment')}>
-              <thead>
-                <tr>
-                  <th>{t('payment')}</th>
-                  <th class="al-right">{t('tickets')}</th>
-                  <th class="al-right">{t('amount')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {d.payments.map((p) => (
-                  <tr key={p.paymentTypeNumber}>
-                    <td>{p.name}</td>
-                    <td class="al-right num">{p.tickets}</td>
-                    <td class="al-right num">{money(p.amount)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            <table class="compact" aria-label={t('vat')} data-testid="day-vat">
-              <thead>
-                <tr>
-                  <th>{t('rate')}</th>
-                  <th class="al-right">{t('base')}</th>
-                  <th class="al-right">{t('vat')}</th>
-                  <th class="al-right">{t('withVat')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {d.vat.map((v) => (
-                  <tr key={v.rate} data-key={String(v.rate)}>
-                    <td>{quantity(v.rate)} %</td>
-                    <td class="al-right num">{money(v.base)}</td>
-                    <td class="al-right num">{money(v.vat)}</td>
-                    <td class="al-right num">{money(v.gross)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <CompactTable label={t('payment')} cols={paymentCols(t('payment'))} rows={d.payments} rowKey={(p) => p.paymentTypeNumber} />
+            <CompactTable
+              label={t('vat')}
+              testId="day-vat"
+              rows={d.vat}
+              rowKey={(v) => v.rate}
+              rowProps={(v) => ({ 'data-key': String(v.rate) })}
+              cols={[
+                { title: t('rate'), cell: (v) => `${quantity(v.rate)} %` },
+                { title: t('base'), figure: true, cell: (v) => money(v.base) },
+                { title: t('vat'), figure: true, cell: (v) => money(v.vat) },
+                { title: t('withVat'), figure: true, cell: (v) => money(v.gross) },
+              ]}
+            />
           </div>
           {reports.length > 0 && (
-            <table class="compact" aria-label={t('reports')} data-testid="day-reports">
-              <thead>
-                <tr>
-                  <th>{t('reports')}</th>
-                  <th>{t('by')}</th>
-                  <th class="al-right">{t('receipts')}</th>
-                  <th class="al-right">{t('total')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {reports.map((r) => (
-                  <tr key={r.id} data-kind={r.kind}>
-                    <td>
-                      <b>{r.kind}</b> {dateTime(r.takenAt)}
-                    </td>
-                    <td>{who(r.takenBy)}</td>
-                    <td class="al-right num">{r.receipts}</td>
-                    <td class="al-right num">{money(r.total)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <CompactTable
+              label={t('reports')}
+              testId="day-reports"
+              rows={reports}
+              rowKey={(r) => r.id}
+              rowProps={(r) => ({ 'data-kind': r.kind })}
+              cols={[
+                { title: t('reports'), cell: (r) => <><b>{r.kind}</b> {dateTime(r.takenAt)}</> },
+                { title: t('by'), cell: (r) => who(r.takenBy) },
+                { title: t('receipts'), figure: true, cell: (r) => r.receipts },
+                { title: t('total'), figure: true, cell: (r) => money(r.total) },
+              ]}
+            />
           )}
           {cashCounts.length > 0 && (
-            <table class="compact" aria-label={t('counts')} data-testid="day-counts">
-              <thead>
-                <tr>
-                  <th>{t('counts')}</th>
-                  <th>{t('by')}</th>
-                  <th class="al-right">{t('expected')}</th>
-                  <th class="al-right">{t('counted')}</th>
-                  <th class="al-right">{t('difference')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {cashCounts.map((c) => (
-                  <tr key={c.id}>
-                    <td>
-                      {time(c.countedAt)} · {c.shiftId ? t('ofShift', { register: c.deviceName ?? '' }) : t('ofDay')}
-                    </td>
-                    <td>{who(c.countedBy)}</td>
-                    <td class="al-right num">{money(c.expected)}</td>
-                    <td class="al-right num">{money(c.counted)}</td>
-                    <td class="al-right num">
-                      <span class={c.difference < 0 ? 'negative' : ''}>{money(c.difference)}</span>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <CompactTable
+              label={t('counts')}
+              testId="day-counts"
+              rows={cashCounts}
+              rowKey={(c) => c.id}
+              cols={[
+                { title: t('counts'), cell: (c) => <>{time(c.countedAt)} · {c.shiftId ? t('ofShift', { register: c.deviceName ?? '' }) : t('ofDay')}</> },
+                { title: t('by'), cell: (c) => who(c.countedBy) },
+                { title: t('expected'), figure: true, cell: (c) => money(c.expected) },
+                { title: t('counted'), figure: true, cell: (c) => money(c.counted) },
+                { title: t('difference'), figure: true, cell: (c) => <span class={c.difference < 0 ? 'negative' : ''}>{money(c.difference)}</span> },
+              ]}
+            />
           )}
         </section>
       ))}
@@ -848,24 +729,19 @@ function DaysOf({ data }: { data: FiscalDays }) {
 function ExportStep({ day }: { day: string }) {
   const [ico, setIco] = useState(() => localStorage.getItem(ICO_KEY) ?? '');
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState<string | null>(null);
+  const [busy, run] = useKeyedAction<string>();
   const monthFrom = `${day.slice(0, 7)}-01`;
   const last = new Date(Number(day.slice(0, 4)), Number(day.slice(5, 7)), 0);
   const monthTo = isoDay(last);
   const get = async (id: string, format: 'pohoda' | 'csv', from: string, to: string) => {
     if (format === 'pohoda' && !/^\d{1,15}$/.test(ico.trim())) return setError(t('icoNeeded'));
     setError(null);
-    setBusy(id);
-    try {
+    await run(id, async () => {
       if (format === 'pohoda') localStorage.setItem(ICO_KEY, ico.trim());
       const params = new URLSearchParams({ from, to, format, ...(format === 'pohoda' ? { ico: ico.trim() } : {}) });
       const file = await download(`/api/reports/export?${params}`, format === 'pohoda' ? 'application/xml' : 'text/csv', `${format}-${from}_${to}`);
       toast(t('downloaded', { file }));
-    } catch (e) {
-      toast(describeError(e), 'bad');
-    } finally {
-      setBusy(null);
-    }
+    });
   };
   const buttons: Array<[string, string, 'pohoda' | 'csv', string, string]> = [
     ['pohoda-day', t('pohodaDay'), 'pohoda', day, day],

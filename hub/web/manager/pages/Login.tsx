@@ -4,7 +4,7 @@ import { Button, Notice } from '../../shared/ui';
 import { ApiError, describeError } from '../lib/api';
 import { useForm } from '../lib/form';
 import { endedBecause, login } from '../lib/session';
-import { useStore } from '../lib/store';
+import { useStore } from '../../shared/store';
 import { messages } from '../../shared/i18n';
 import { LanguagePicker } from '../../shared/LanguagePicker';
 

@@ -9,9 +9,10 @@ import { useState } from 'preact/hooks';
 import { messages, pick, type Entry } from '../../shared/i18n';
 import type { AuditEvent, AuditReport, SalesReport } from '../lib/wire';
 import { Field } from '../components/Field';
-import { Empty, PageHeader, Stat, toast } from '../components/ui';
+import { Empty, PageHeader, Stat, toast, useAction } from '../components/ui';
+import { CompactTable } from '../components/CompactTable';
 import { Button, Card, Notice, Spinner } from '../../shared/ui';
-import { api, describeError, download, op } from '../lib/api';
+import { api, download, op } from '../lib/api';
 import { useAll } from '../lib/data';
 import { useLoad } from '../lib/data';
 import { date, dateTime, isoDay, money, quantity } from '../lib/format';
@@ -167,23 +168,17 @@ function Sales() {
   const groupBy = GROUPS.find((g) => g.value === q.get('groupBy'))?.value ?? 'product';
   const badRange = from > to;
   const report = useLoad<SalesReport>(badRange ? null : salesUrl(from, to, groupBy), (signal) => api.get<SalesReport>(salesUrl(from, to, groupBy), signal), ['tickets']);
-  const [exporting, setExporting] = useState(false);
+  const [exporting, run] = useAction();
   const presetOn = PRESETS.find((p) => {
     const r = presetRange(p);
     return r.from === from && r.to === to;
   });
 
-  const exportCsv = async () => {
-    setExporting(true);
-    try {
+  const exportCsv = () =>
+    run(async () => {
       const file = await download(salesUrl(from, to, groupBy), 'text/csv', `sales-${groupBy}-${from}_${to}.csv`);
       toast(t('csvDone', { file }));
-    } catch (e) {
-      toast(describeError(e), 'bad');
-    } finally {
-      setExporting(false);
-    }
-  };
+    });
 
   const r = report.data;
   const tot = r?.totals;
@@ -389,33 +384,27 @@ function AuditEvents({ day, userName }: { day: string; userName: string }) {
   const events = useAll<AuditEvent>('auditevents', { filters: { Day: op.eq(day), UserName: op.eq(userName) }, sort: 'at' }, ['tickets']);
   if (!events.data) return <Spinner />;
   return (
-    <table class="compact" aria-label={t('audit')} data-testid="audit-events">
-      <thead>
-        <tr>
-          <th>{t('when')}</th>
-          <th>{t('what')}</th>
-          <th>{t('ticket')}</th>
-          <th>{t('item')}</th>
-          <th class="al-right">{t('quantity')}</th>
-          <th class="al-right">{t('howMuch')}</th>
-        </tr>
-      </thead>
-      <tbody>
-        {events.data.map((e) => (
-          <tr key={e.id} data-kind={e.kind}>
-            <td>{dateTime(e.at)}</td>
-            <td>{pick(KIND_WORDS[e.kind])}</td>
-            <td>
-              <a href={`/tickets/${e.ticketId}`} onClick={linkHandler(`/tickets/${e.ticketId}`)}>
-                {e.ticketName || e.tableName || e.ticketId.slice(-6)}
-              </a>
-            </td>
-            <td>{e.plu?.name ?? '—'}</td>
-            <td class="al-right num">{e.quantity === null ? '—' : quantity(e.quantity)}</td>
-            <td class="al-right num">{money(e.amount)}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <CompactTable
+      label={t('audit')}
+      testId="audit-events"
+      rows={events.data}
+      rowKey={(e) => e.id}
+      rowProps={(e) => ({ 'data-kind': e.kind })}
+      cols={[
+        { title: t('when'), cell: (e) => dateTime(e.at) },
+        { title: t('what'), cell: (e) => pick(KIND_WORDS[e.kind]) },
+        {
+          title: t('ticket'),
+          cell: (e) => (
+            <a href={`/tickets/${e.ticketId}`} onClick={linkHandler(`/tickets/${e.ticketId}`)}>
+              {e.ticketName || e.tableName || e.ticketId.slice(-6)}
+            </a>
+          ),
+        },
+        { title: t('item'), cell: (e) => e.plu?.name ?? '—' },
+        { title: t('quantity'), figure: true, cell: (e) => (e.quantity === null ? '—' : quantity(e.quantity)) },
+        { title: t('howMuch'), figure: true, cell: (e) => money(e.amount) },
+      ]}
+    />
   );
 }

@@ -8,9 +8,9 @@
 import { useState } from 'preact/hooks';
 import { DataTable, type Column } from '../components/DataTable';
 import { Field } from '../components/Field';
-import { Drawer, Empty, Facts, PageHeader, Segmented, toast, useAction } from '../components/ui';
+import { Drawer, Empty, Facts, PageHeader, Segmented, toast, useAction, useKeyedAction } from '../components/ui';
 import { Badge, Button, Card, Notice, Spinner } from '../../shared/ui';
-import { api, describeError, op, path, type Filters } from '../lib/api';
+import { api, op, path, type Filters } from '../lib/api';
 import { useAll, useOne, useOptions } from '../lib/data';
 import { dateTime, dayStart, money, percent, quantity, time } from '../lib/format';
 import { navigate, useQuery } from '../lib/router';
@@ -477,19 +477,13 @@ const emailState = (s: string) => (s === 'Sent' ? t('emailSent') : s === 'Failed
 /** The ticket's e-mail receipts (GET /api/receipts/emails?TicketId=…), each with a resend. */
 function Emails({ ticketId, canResend }: { ticketId: string; canResend: boolean }) {
   const emails = useAll<ReceiptEmail>('receipts/emails', { filters: { TicketId: op.eq(ticketId) } }, ['receipts/emails', 'tickets']);
-  const [busy, setBusy] = useState<string | null>(null);
-  const resend = async (e: ReceiptEmail) => {
-    setBusy(e.id);
-    try {
+  const [busy, run] = useKeyedAction<string>();
+  const resend = (e: ReceiptEmail) =>
+    run(e.id, async () => {
       await api.post(`${path('receipts', 'emails', e.id)}/resend`);
       toast(t('resent', { to: e.to }));
       emails.reload();
-    } catch (err) {
-      toast(describeError(err), 'bad');
-    } finally {
-      setBusy(null);
-    }
-  };
+    });
   return (
     <>
       <h3>{t('emails')}</h3>

@@ -1,11 +1,11 @@
 /** Settings › Backups: making one now and downloading the ones kept. */
-import { useState } from 'preact/hooks';
-import { Empty, toast } from '../../components/ui';
+import { Empty, toast, useAction, useKeyedAction } from '../../components/ui';
+import { CompactTable } from '../../components/CompactTable';
 import { Button, Card, Notice, Spinner } from '../../../shared/ui';
 import { useLoad } from '../../lib/data';
 import { messages } from '../../../shared/i18n';
 import { useCan } from '../../lib/session';
-import { api, describeError, download, path } from '../../lib/api';
+import { api, download, path, SLOW_TIMEOUT_MS } from '../../lib/api';
 import { dateTime, quantity } from '../../lib/format';
 import { rightWord } from '../../lib/rights-words';
 import type { Backup } from '../../lib/wire';
@@ -33,31 +33,19 @@ function fileSize(bytes: number): string {
 export function Backups() {
   const can = useCan();
   const list = useLoad<{ items: Backup[] }>('/api/backups', (signal) => api.get<{ items: Backup[] }>('/api/backups', signal));
-  const [making, setMaking] = useState(false);
-  const [fetching, setFetching] = useState<string | null>(null);
-  const make = async () => {
-    setMaking(true);
-    try {
-      const b = await api.post<Backup>('/api/backups');
+  const [making, runMake] = useAction();
+  const [fetching, runGet] = useKeyedAction<string>();
+  const make = () =>
+    runMake(async () => {
+      const b = await api.post<Backup>('/api/backups', {}, SLOW_TIMEOUT_MS);
       toast(t('backupMade', { file: b.file }));
       list.reload();
-    } catch (e) {
-      toast(describeError(e), 'bad');
-    } finally {
-      setMaking(false);
-    }
-  };
-  const get = async (b: Backup) => {
-    setFetching(b.file);
-    try {
+    });
+  const get = (b: Backup) =>
+    runGet(b.file, async () => {
       const file = await download(path('backups', b.file), 'application/octet-stream', b.file);
       toast(t('downloaded', { file }));
-    } catch (e) {
-      toast(describeError(e), 'bad');
-    } finally {
-      setFetching(null);
-    }
-  };
+    });
   const items = list.data?.items ?? [];
   return (
     <Card
@@ -76,34 +64,27 @@ export function Backups() {
       {!list.data && list.loading && <Spinner />}
       {list.data && items.length === 0 && <Empty title={t('noBackups')} />}
       {items.length > 0 && (
-        <div class="table-scroll">
-          <table class="compact" aria-label={t('backupsTitle')} data-testid="backups">
-            <thead>
-              <tr>
-                <th>{t('madeAt')}</th>
-                <th>{t('file')}</th>
-                <th class="al-right">{t('size')}</th>
-                {can('Backup') && <th />}
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((b) => (
-                <tr key={b.file} data-file={b.file}>
-                  <td>{dateTime(b.createdAt)}</td>
-                  <td class="mono">{b.file}</td>
-                  <td class="al-right num">{fileSize(b.size)}</td>
-                  {can('Backup') && (
-                    <td class="al-right">
-                      <Button small icon="download" busy={fetching === b.file} onClick={() => void get(b)}>
-                        {t('download')}
-                      </Button>
-                    </td>
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <CompactTable
+          label={t('backupsTitle')}
+          testId="backups"
+          scroll
+          rows={items}
+          rowKey={(b) => b.file}
+          rowProps={(b) => ({ 'data-file': b.file })}
+          cols={[
+            { title: t('madeAt'), cell: (b) => dateTime(b.createdAt) },
+            { title: t('file'), class: () => 'mono', cell: (b) => b.file },
+            { title: t('size'), figure: true, cell: (b) => fileSize(b.size) },
+            can('Backup') && {
+              class: () => 'al-right',
+              cell: (b) => (
+                <Button small icon="download" busy={fetching === b.file} onClick={() => void get(b)}>
+                  {t('download')}
+                </Button>
+              ),
+            },
+          ]}
+        />
       )}
     </Card>
   );

@@ -3,10 +3,9 @@
  * (issue 21) the e-mail receipts with their outbox, the backups and the registers' last contact.
  * One screen per tab, each in its own module beside this one with its own messages.
  */
-import { PageHeader, Tabs, Empty } from '../../components/ui';
-import { messages, pick } from '../../../shared/i18n';
-import { allowed, SETTINGS_TABS } from '../../lib/access';
-import { useCan } from '../../lib/session';
+import { TabbedPage } from '../../components/TabbedPage';
+import { messages } from '../../../shared/i18n';
+import { SETTINGS_TABS } from '../../lib/access';
 import { Backups } from './backups';
 import { DeviceSettings } from './devices';
 import { Numberings } from './numberings';
@@ -19,26 +18,25 @@ import { Users } from './users';
 const t = messages({
   title: { en: 'Settings', sk: 'Nastavenia', cs: 'Nastavení' },
   subtitle: { en: 'How the shop is set up. Changes reach the registers at once.', sk: 'Ako je prevádzka nastavená. Zmeny sa hneď prejavia na pokladniach.', cs: 'Jak je provozovna nastavená. Změny se hned projeví na pokladnách.' },
-  notYours: { en: 'This part is not part of your work here', sk: 'Táto časť nie je súčasťou vašej práce', cs: 'Tato část není součástí vaší práce' },
 });
 
-export function Settings({ tab: asked }: { tab: string }) {
-  const can = useCan();
-  const tabs = SETTINGS_TABS.filter((x) => allowed(x, can)).map((x) => ({ ...x, label: pick(x.label) }));
-  const tab = tabs.some((x) => x.id === asked) ? asked : null;
+export function Settings({ tab }: { tab: string }) {
   return (
-    <div class="page">
-      <PageHeader title={t('title')} subtitle={t('subtitle')} />
-      <Tabs tabs={tabs} current={tab ?? ''} />
-      {tab === null && <Empty icon="alert" title={t('notYours')} />}
-      {tab === 'payments' && <PaymentTypes />}
-      {tab === 'numberings' && <Numberings />}
-      {tab === 'users' && <Users />}
-      {tab === 'devices' && <DeviceSettings />}
-      {tab === 'receipts' && <ReceiptSettingsTab />}
-      {tab === 'outbox' && <Outbox />}
-      {tab === 'backups' && <Backups />}
-      {tab === 'registers' && <RegistersContact />}
-    </div>
+    <TabbedPage
+      title={t('title')}
+      subtitle={t('subtitle')}
+      tabs={SETTINGS_TABS}
+      asked={tab}
+      panes={{
+        payments: () => <PaymentTypes />,
+        numberings: () => <Numberings />,
+        users: () => <Users />,
+        devices: () => <DeviceSettings />,
+        receipts: () => <ReceiptSettingsTab />,
+        outbox: () => <Outbox />,
+        backups: () => <Backups />,
+        registers: () => <RegistersContact />,
+      }}
+    />
   );
 }

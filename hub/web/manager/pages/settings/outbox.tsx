@@ -1,12 +1,11 @@
 /** Settings › E-mail outbox: the e-mail receipts sent, waiting or failed, and sending one again. */
-import { useState } from 'preact/hooks';
 import { DataTable } from '../../components/DataTable';
-import { Segmented, toast } from '../../components/ui';
+import { Segmented, toast, useKeyedAction } from '../../components/ui';
 import { Badge, Button, Card } from '../../../shared/ui';
 import { useQuery } from '../../lib/router';
 import { messages } from '../../../shared/i18n';
 import { refreshSession, useCan } from '../../lib/session';
-import { api, ApiError, describeError, path } from '../../lib/api';
+import { api, ApiError, path } from '../../lib/api';
 import { dateTime } from '../../lib/format';
 import type { ReceiptEmail } from '../../lib/wire';
 
@@ -35,19 +34,16 @@ export function Outbox() {
   const can = useCan();
   const [q, setQuery] = useQuery();
   const state = q.get('state') ?? '';
-  const [busy, setBusy] = useState<string | null>(null);
-  const resend = async (e: ReceiptEmail) => {
-    setBusy(e.id);
-    try {
-      await api.post(`${path('receipts', 'emails', e.id)}/resend`);
+  const [busy, run] = useKeyedAction<string>();
+  const resend = (e: ReceiptEmail) =>
+    run(e.id, async () => {
+      await api.post(`${path('receipts', 'emails', e.id)}/resend`).catch((err: unknown) => {
+        // A right taken away meanwhile: the session learns it (the button goes), the toast says it.
+        if (err instanceof ApiError && err.isMissingRight) void refreshSession().catch(() => undefined);
+        throw err;
+      });
       toast(t('resent', { to: e.to }));
-    } catch (err) {
-      if (err instanceof ApiError && err.isMissingRight) void refreshSession().catch(() => undefined);
-      toast(describeError(err), 'bad');
-    } finally {
-      setBusy(null);
-    }
-  };
+    });
   const stateLabel = (x: string) => ({ Queued: t('stQueued'), Sent: t('stSent'), Failed: t('stFailed') })[x] ?? x;
   return (
     <Card title={t('outboxTitle')}>

@@ -1,4 +1,4 @@
-/** A minimal observable value shared between components (session, route, live status, toasts). */
+/** A minimal observable value shared between components (the manager's session, route, live status and toasts; the register's screen, messages and lock). */
 import { useEffect, useState } from 'preact/hooks';
 
 export class Store<T> {
