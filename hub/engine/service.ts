@@ -133,9 +133,14 @@ export class ResourceService<R extends ResourceDef = ResourceDef> {
   }
 
   get(key: Key, caller?: Caller): Doc {
+    return this.present(this.read(key, caller), caller);
+  }
+
+  /** The stored document of `key` (typed as the resource stores it), when `caller` may read it: get() before `present`. */
+  read(key: Key, caller?: Caller): StoredDoc<DocOf<R>> {
     const stored = this.getStored(key);
     this.requireReadable(key, caller);
-    return this.present(stored, caller);
+    return stored;
   }
 
   /** One document: readable with the right, or when it meets the caller's scope (else 403 naming the right). */

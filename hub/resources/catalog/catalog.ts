@@ -6,7 +6,7 @@
  */
 import type { Db } from '../../../db/client.js';
 import { ChangeCache } from '../../events/cache.js';
-import type { Doc } from '../../engine/define.js';
+import type { DocOf } from '../../engine/define.js';
 import { getStored } from '../../engine/repo.js';
 import { modifiers } from '../modifiers/resource.js';
 import { orderEndpoints } from '../orderendpoints/resource.js';
@@ -26,15 +26,11 @@ export interface CatalogPlu {
   readonly category: string | null;
 }
 
-export interface CatalogModifier {
-  readonly minimumSelectedOptionsCount: number;
-  readonly maximumSelectedOptionsCount: number;
-  readonly maximumSelectedOptionsTotalQuantity: number;
-  readonly options: ReadonlyArray<{ id: string; name: string; unitPrice: { amount: number } | null; maximumSelectedQuantity: number | null }>;
-}
+/** A modifier as stored (frozen: every ticket write shares it). */
+export type CatalogModifier = Readonly<DocOf<typeof modifiers>>;
 
 export interface CatalogPaymentType {
-  readonly doc: Readonly<Doc>;
+  readonly doc: Readonly<DocOf<typeof paymentTypes>>;
 }
 
 export type ActiveEndpoints = ReadonlyMap<string, { type: string; categories: string[]; mirrorOf: string | null }>;
@@ -106,7 +102,7 @@ export class Catalog {
   modifier(id: string): CatalogModifier | undefined {
     return this.modifiers.get(id, () => {
       const stored = getStored(this.db, modifiers, id);
-      return stored ? (Object.freeze(stored.doc) as unknown as CatalogModifier) : undefined;
+      return stored ? Object.freeze(stored.doc) : undefined;
     });
   }
 
@@ -127,7 +123,7 @@ export class Catalog {
       },
       paymentType: (number) => {
         const type = this.paymentType(number);
-        return type ? { name: (type.doc.name as string | undefined) ?? String(number), isChangeable: type.doc.isChangeable === true } : undefined;
+        return type ? { name: type.doc.name ?? String(number), isChangeable: type.doc.isChangeable === true } : undefined;
       },
     };
   }

@@ -45,7 +45,7 @@ export const modifiers = defineResource({
       });
     }),
   readOnly: {},
-  columns: (d) => ({ name: d.name as string }),
+  columns: (d) => ({ name: d.name }),
   filters: {
     id: { type: 'string', column: 'id' },
     name: { type: 'string', column: 'name' },
@@ -55,7 +55,7 @@ export const modifiers = defineResource({
   hooks: {
     prepare({ body, ctx }) {
       const seen = new Set<string>();
-      (body.options as Array<{ id: string; pluId: { code: number; stockName: string } | null }>).forEach((o, i) => {
+      body.options.forEach((o, i) => {
         if (seen.has(o.id)) throw errors.member(`options[${i}].id`, 'modifier.optionTwice', { id: o.id }, 'Unique');
         seen.add(o.id);
         if (o.pluId) requirePlu(ctx, o.pluId, `options[${i}].pluId`);

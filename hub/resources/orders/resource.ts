@@ -39,11 +39,11 @@ export const orders = defineResource({
     print: z.object({ state: z.string(), attempts: z.number(), lastError: z.string().nullable(), printedAt: z.string().nullable() }),
   },
   columns: (d) => ({
-    ticket_id: d.ticketId as string,
-    order_endpoint_name: d.orderEndpointName as string,
-    kind: d.kind as string,
-    state: d.state as string,
-    created_at: Date.parse(d.createdAt as string),
+    ticket_id: d.ticketId,
+    order_endpoint_name: d.orderEndpointName,
+    kind: d.kind,
+    state: d.state,
+    created_at: Date.parse(d.createdAt),
   }),
   filters: {
     id: { type: 'string', column: 'id' },

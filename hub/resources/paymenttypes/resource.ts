@@ -26,7 +26,7 @@ export const paymentTypes = defineResource({
     isChangeable: z.boolean().default(false),
   }),
   readOnly: {},
-  columns: (d) => ({ is_active: bool(d.isActive), category: d.category as string, is_changeable: bool(d.isChangeable) }),
+  columns: (d) => ({ is_active: bool(d.isActive), category: d.category, is_changeable: bool(d.isChangeable) }),
   filters: {
     number: { type: 'int', column: 'number' },
     isActive: { type: 'bool', column: 'is_active' },

@@ -22,7 +22,7 @@ export const stocks = defineResource({
   rights: { create: 'StockCreate', update: 'StockUpdate', delete: 'StockDelete' },
   hooks: {
     beforeDelete({ existing, ctx }) {
-      const held = plusInStock(ctx.db, existing.name as string);
+      const held = plusInStock(ctx.db, existing.name);
       if (held > 0) throw errors.forbidden('stock.holdsProducts', { name: String(existing.name), count: held });
     },
   },

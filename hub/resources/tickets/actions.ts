@@ -228,8 +228,9 @@ export class TicketActions {
    * caller must be able to read the ticket (TicketReadAll, or a sale of their own device or user).
    */
   receiptCopy(caller: Caller, id: string, body: z.output<typeof receiptCopySchema>): PrintJob {
-    const ticket = this.tickets.get(id, caller);
-    requireClosed(ticket, 'tickets.openNoCopy');
+    const stored = this.tickets.read(id, caller);
+    requireClosed(stored.doc, 'tickets.openNoCopy');
+    const ticket = this.tickets.present(stored, caller);
     const name = this.printerFor(caller, body.orderEndpointName);
     // The payments as the issued receipt named them (the fiscal journal keeps it; the ticket stores
     // only type numbers, and a type renamed since must not change the copy). A ticket closed without
@@ -237,7 +238,7 @@ export class TicketActions {
     const issued = issuedReceiptOf(this.ctx.db, id);
     const payments = issued
       ? issued.payments.map((p) => ({ name: p.name, amount: Number(p.amount) }))
-      : this.tickets.getStored(id).doc.payments.map((p) => ({
+      : stored.doc.payments.map((p) => ({
           name: paymentTypeName(getStored(this.ctx.db, paymentTypes, p.paymentTypeNumber)?.doc, p.paymentTypeNumber),
           amount: p.amount,
         }));
@@ -270,6 +271,6 @@ export class TicketActions {
  * A receipt copy and a return start from a closed ticket. An open one is a 400 (the request asks for
  * something that does not exist yet), not §2's 403/8, which says a closed ticket refuses a change.
  */
-export function requireClosed(ticket: Doc, refusal: 'tickets.openNoCopy' | 'tickets.openNoReturn'): void {
+export function requireClosed(ticket: Pick<Ticket, 'id' | 'state'>, refusal: 'tickets.openNoCopy' | 'tickets.openNoReturn'): void {
   if (ticket.state !== 'Closed') throw errors.member('id', refusal, { id: String(ticket.id) });
 }

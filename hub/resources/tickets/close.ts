@@ -8,7 +8,7 @@
  * (423). Device I/O never happens inside a transaction.
  */
 import { z } from 'zod';
-import { type EkasaInfo, type FiscalResult, type PaymentKind, type Receipt, type ReceiptOrigin } from '../../../drivers/fiscal/types.js';
+import { type EkasaInfo, type FiscalResult, type Receipt, type ReceiptOrigin } from '../../../drivers/fiscal/types.js';
 import { DeviceError } from '../../../drivers/faults.js';
 import { fiscalDriverNamed, type FiscalDriver } from '../../../drivers/fiscal/registry.js';
 import type { ReceiptMailer } from '../../mail/receipts.js';
@@ -126,7 +126,7 @@ export class TicketCloser {
     const config = this.fiscal.config(fiscalName);
     if (!config) throw errors.member('fiscalName', 'fiscal.notFound', { name: fiscalName });
     if (!config.isActive) throw errors.forbidden('fiscal.inactive', { name: fiscalName });
-    const items = ticket.doc.items as Doc[];
+    const items = ticket.doc.items;
     if (items.length === 0) throw errors.member('items', 'tickets.noItems');
     // `print: false` is the customer declining paper; the driver skips it only where its device may (see Receipt.print).
     // Slovak cash rounding applies where the receipt is registered by an eKasa service (CONTRACT §8).
@@ -174,7 +174,7 @@ export class TicketCloser {
   private defaultFiscalName(caller: Caller): string | undefined {
     // The device's settings as the session check read them for this request (kept until the device
     // changes); a caller made without a session (a script's) carries none: then the stored device's.
-    const settings = caller.device.settings ?? (getStored(this.ctx.db, devices, caller.device.name)?.doc.settings as Record<string, string> | undefined);
+    const settings = caller.device.settings ?? (getStored(this.ctx.db, devices, caller.device.name)?.doc.settings);
     return settings?.DefaultFiscalName || undefined;
   }
 
@@ -189,8 +189,8 @@ export class TicketCloser {
    * exactly — the total plus that rounding; change is what was paid beyond it. `rounding` is signed:
    * what the customer pays more than the total (+0.02 for 3.48 paid as 3.50 in cash), or less (−).
    */
-  private receipt(caller: Caller, ticket: Doc, payments: Array<{ paymentTypeNumber: number; amount: number }>, opts: { cashRounding: FiscalDriver['cashRounding'] }): Receipt {
-    const total = dec((ticket.totalPrice as { amount: number }).amount);
+  private receipt(caller: Caller, ticket: Ticket, payments: Array<{ paymentTypeNumber: number; amount: number }>, opts: { cashRounding: FiscalDriver['cashRounding'] }): Receipt {
+    const total = dec(ticket.totalPrice.amount);
     const isReturn = total.lt(0);
     if (isReturn) requireRight(caller, 'Storno');
     let paid = new D(0);
@@ -212,7 +212,7 @@ export class TicketCloser {
       if (type.doc.isChangeable === true) changeable = changeable.plus(amount);
       if (type.doc.category === 'Cash') cash = cash.plus(amount);
       paid = paid.plus(amount);
-      return { kind: type.doc.category as PaymentKind, name: paymentTypeName(type.doc, p.paymentTypeNumber), amount: amount.toFixed(2) };
+      return { kind: type.doc.category, name: paymentTypeName(type.doc, p.paymentTypeNumber), amount: amount.toFixed(2) };
     });
     if (paid.abs().gt(MAX_MAGNITUDE)) throw errors.member('payments', 'tickets.paymentsOutOfRange', { paid: paid.toFixed(2) }, 'OutOfRange');
     // What is left to pay in cash once the other payments are counted; rounded only when cash pays some of it.
@@ -233,20 +233,20 @@ export class TicketCloser {
       reference: String(ticket.id),
       ...(returnOf ? { returnOf } : {}),
       operator: caller.userName,
-      lines: (ticket.items as Doc[]).map((i) => {
-        const plu = catalog.plu((i.plu as { code: number }).code, (i.plu as { stockName: string }).stockName);
-        const options = (i.modifiers as Array<{ unitPrice: number; quantity: number }>).reduce((s, m) => s.plus(dec(m.unitPrice).times(m.quantity)), new D(0));
+      lines: ticket.items.map((i) => {
+        const plu = catalog.plu(i.plu.code, i.plu.stockName);
+        const options = i.modifiers.reduce((s, m) => s.plus(dec(m.unitPrice).times(m.quantity)), new D(0));
         return {
-          name: String((i.plu as { name: string }).name),
-          quantity: dec(i.quantity as number).toString(),
-          unitPrice: dec((i.unitPrice as { amount: number }).amount).plus(options).toString(),
+          name: i.plu.name,
+          quantity: dec(i.quantity).toString(),
+          unitPrice: dec(i.unitPrice.amount).plus(options).toString(),
           vatRate: dec(plu?.vatRate ?? 0).toString(),
           vatCategory: plu?.vatCategory ?? 0,
-          discountRate: dec(i.discountRate as number).toString(),
-          total: dec((i.totalPrice as { amount: number }).amount).toFixed(2),
+          discountRate: dec(i.discountRate).toString(),
+          total: dec(i.totalPrice.amount).toFixed(2),
         };
       }),
-      discountRate: dec(ticket.discountRate as number).toString(),
+      discountRate: dec(ticket.discountRate).toString(),
       total: total.toFixed(2),
       payments: lines,
       ...(rounding.isZero() ? {} : { rounding: rounding.toFixed(2) }),
@@ -261,7 +261,7 @@ export class TicketCloser {
    */
   private originOf(ticketId: string): ReceiptOrigin | undefined {
     const original = getStored(this.ctx.db, this.tickets.def, ticketId);
-    const info = original?.doc.closeInfo as (Omit<ReceiptOrigin, 'ticketId' | 'date'> & { ekasa?: EkasaInfo }) | null | undefined;
+    const info = original?.doc.closeInfo;
     if (!original || !info) return undefined;
     // When the receipt was issued and the УНП it carries, as its job recorded them; a close recorded
     // before jobs kept them: the close's time, and no УНП (the driver rebuilds it).
@@ -371,7 +371,7 @@ export class TicketCloser {
       };
       this.finishJob(job.id, 'Done', result, null);
       // Sales lower stock in the close's own transaction: one Sale document per closed ticket.
-      const sold = saleItems(this.ctx, doc.items as Array<{ plu: { code: number; stockName: string }; type: string; quantity: number }>);
+      const sold = saleItems(this.ctx, doc.items);
       if (sold.length) recordServerTransfer(this.ctx, { type: 'Sale', userName, ticketId: id, items: sold });
       const closed = this.tickets.store(undefined, id, doc, ticket);
       // The running sales totals grow with the close, in its transaction (issue 21).

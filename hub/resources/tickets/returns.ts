@@ -18,7 +18,8 @@ import { fieldMessage } from '../../i18n/say.js';
 import { newId } from '../../core/ids.js';
 import type { ResourceService } from '../../engine/service.js';
 import { requireClosed } from './actions.js';
-import type { ReturnStart, Tickets } from './resource.js';
+import type { ReturnStart, StoredItem, Ticket, Tickets } from './resource.js';
+import { readDoc } from '../../engine/repo.js';
 import { returnDocsOf } from './store.js';
 
 export const returnSchema = z.object({
@@ -35,8 +36,6 @@ export const returnSchema = z.object({
     .describe('What comes back; absent: every sold item, in the quantity not yet returned.'),
 });
 
-type Item = { id: number; type: string; quantity: number; plu: { code: number; stockName: string }; unitPrice: { amount: number }; discountRate: number; modifiers: Array<{ modifierId: string; optionId: string; quantity: number }>; comment: string | null };
-
 export class TicketReturns {
   constructor(
     private readonly ctx: EngineContext,
@@ -49,10 +48,10 @@ export class TicketReturns {
     // Both: a return takes sold items back (Storno) on a new ticket (TicketCreate).
     requireRight(caller, 'Storno');
     requireRight(caller, 'TicketCreate');
-    const original = this.tickets.get(id, caller);
+    const original = this.tickets.read(id, caller).doc;
     requireClosed(original, 'tickets.openNoReturn');
     if (original.returnOf) throw errors.member('id', 'tickets.returnOfReturn', { id, original: String(original.returnOf) });
-    const sold = (original.items as Item[]).filter((i) => i.type === 'Positive');
+    const sold = original.items.filter((i) => i.type === 'Positive');
     // One transaction from reading the earlier returns to storing this one: two returns started at
     // once cannot both take the last piece (better-sqlite3 runs a transaction to its end).
     return inTransaction(this.ctx.db, () => {
@@ -81,16 +80,15 @@ export class TicketReturns {
           comment: item.comment,
         };
       });
-      const customer = original.customer as { id: string } | null;
-      const key = newId();
-      const doc: Doc = {
+            const key = newId();
+      const doc = {
         id: key,
         externalId: null,
         name: t(this.language, 'ticket.returnName', { name: nameOf(original, this.language) }),
         purchaseType: original.purchaseType,
         currencyLabel: original.currencyLabel ?? null,
         discountRate: original.discountRate,
-        customer: customer ? { id: customer.id } : null,
+        customer: original.customer ? { id: original.customer.id } : null,
         location: null,
         note: null,
         items,
@@ -102,10 +100,10 @@ export class TicketReturns {
   }
 
   /** Per sold item: what was sold minus what earlier returns of this ticket (their items keep its ids) hold. */
-  private returnable(id: string, sold: Item[]): Map<number, Dec> {
+  private returnable(id: string, sold: StoredItem[]): Map<number, Dec> {
     const left = new Map(sold.map((i) => [i.id, dec(i.quantity)]));
     for (const json of returnDocsOf(this.ctx.db, id)) {
-      for (const r of (JSON.parse(json) as { items: Item[] }).items) {
+      for (const r of readDoc(this.tickets.def, json).items) {
         const had = left.get(r.id);
         if (had !== undefined && r.type === 'Negative') left.set(r.id, had.minus(dec(r.quantity)));
       }
@@ -115,8 +113,8 @@ export class TicketReturns {
 }
 
 /** The original as a person names it: its name, else its receipt number, else its id. */
-function nameOf(ticket: Doc, language: Language): string {
-  if (ticket.name) return String(ticket.name);
-  const number = (ticket.closeInfo as { number?: number } | null)?.number;
+function nameOf(ticket: Ticket, language: Language): string {
+  if (ticket.name) return ticket.name;
+  const number = ticket.closeInfo?.number;
   return number !== undefined ? t(language, 'ticket.receiptRef', { number }) : String(ticket.id);
 }

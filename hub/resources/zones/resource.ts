@@ -68,7 +68,7 @@ export const zones = defineResource({
     tables: z.array(table).max(MAX_TABLES).default([]),
   }),
   readOnly: {},
-  columns: (d) => ({ is_active: bool(d.isActive), sort_order: d.order as number }),
+  columns: (d) => ({ is_active: bool(d.isActive), sort_order: d.order }),
   filters: {
     name: { type: 'string', column: 'name' },
     isActive: { type: 'bool', column: 'is_active' },
@@ -81,7 +81,7 @@ export const zones = defineResource({
     prepare({ body }) {
       // Table names are what tickets refer to and waiters say: "t5" and "T5" would be one table to both.
       const seen = new Set<string>();
-      (body.tables as Array<{ name: string }>).forEach((t, i) => {
+      body.tables.forEach((t, i) => {
         const name = t.name.toLowerCase();
         if (seen.has(name)) throw errors.member(`tables[${i}].name`, 'zones.tableTwice', { name: t.name }, 'Unique');
         seen.add(name);
