@@ -118,7 +118,7 @@ function readText(def: ResourceDef, what: 'list' | 'get'): string {
   if (lookup && what === 'list') {
     return `Requires ${right}. Without it, a list with exactly one \`eq\` filter on ${lookup.filters.join(' or ')} finds that record, answered with only what a register needs of it.`;
   }
-  if (scope) return `Requires ${right} to read every record; without it, the caller reads ${def.name === 'orders' ? "the orders of the tickets they read (a kitchen display's session: its own endpoint's orders only)" : 'every open ticket and the closed ones of their own device or user'}${what === 'get' ? ' (another: 403)' : ' (the list holds only those)'}.`;
+  if (scope) return `Requires ${right} to read every record; without it, the caller reads ${scope.reads}${what === 'get' ? ' (another: 403)' : ' (the list holds only those)'}.`;
   return `Requires ${right}.`;
 }
 

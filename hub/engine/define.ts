@@ -167,13 +167,17 @@ export interface ResourceDef<B extends Doc = Doc, D extends Doc = Doc, E = unkno
   /**
    * Who reads it (CONTRACT §12). Absent: everyone logged in (the catalog a register needs).
    * `scope`: what a caller without `right` still reads, as a condition on the resource's rows (a
-   * waiter's open tickets and own sales); `lookup`: a list narrowed to an exact lookup by one of
+   * waiter's open tickets and own sales) and in words for the document; `lookup`: a list narrowed to an exact lookup by one of
    * these filters, answered in a reduced shape (a register finding a customer by card). Neither: a
    * caller without the right reads nothing (403 naming it).
    */
   read?: {
     right: Right;
-    scope?: (caller: Caller, ctx: EngineContext) => SQL;
+    scope?: {
+      where: (caller: Caller, ctx: EngineContext) => SQL;
+      /** The same in words, for the document: "the caller reads …" (plural, as a list holds them). */
+      reads: string;
+    };
     lookup?: { filters: string[]; present(doc: D): Doc; schema: z.ZodObject };
   };
   /** Verbs the resource does not offer (answered 405). */

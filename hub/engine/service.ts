@@ -68,7 +68,7 @@ export class ResourceService<R extends ResourceDef = ResourceDef> {
       if (exact) return { reduce: read.lookup.present };
       throw errors.missingRight(read.right, read.lookup.filters);
     }
-    if (read.scope) return { where: read.scope(caller, this.ctx) };
+    if (read.scope) return { where: read.scope.where(caller, this.ctx) };
     throw errors.missingRight(read.right);
   }
 

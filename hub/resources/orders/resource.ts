@@ -54,11 +54,12 @@ export const orders = defineResource({
     createdAt: { type: 'datetime', column: 'created_at' },
   },
   sorts: { createdAt: 'created_at' },
-  // Without TicketReadAll: a kitchen display's session reads its own endpoint's orders only; anyone
-  // else the orders of the tickets they read (open ones, and their own device's or user's).
   read: {
     right: 'TicketReadAll',
-    scope: readableOrders,
+    scope: {
+      where: readableOrders,
+      reads: "the orders of the tickets they read (a kitchen display's session: its own endpoint's orders only)",
+    },
   },
   rights: { create: null, update: null, delete: null },
   without: ['post', 'put', 'delete'],

@@ -95,7 +95,7 @@ export const shifts = defineResource({
   read: {
     right: 'ReportRead',
     // A register reads its own shifts: it needs to know whether one is open, and its figures.
-    scope: (caller) => ofDevice(caller.device.name),
+    scope: { where: (caller) => ofDevice(caller.device.name), reads: 'the shifts of their own device' },
   },
   rights: { create: 'CashCount', update: null, delete: null },
   without: ['put', 'delete'],

@@ -443,8 +443,11 @@ export const tickets = defineResource({
   // A table plan lists tables in natural order ("2" before "10"), names as the shop's language sorts them.
   collate: ['name', 'location.tableName', 'LocationTableName'],
   sortKeyColumns: { name: 'name_sk', table_name: 'table_name_sk' },
-  // Everyone reads every open ticket (a table plan needs them) and the closed ones of their own device or user.
-  read: { right: 'TicketReadAll', scope: (caller) => ownOrOpenTicket(caller, ticketSql.table) },
+  read: {
+    right: 'TicketReadAll',
+    // A table plan needs every open ticket.
+    scope: { where: (caller) => ownOrOpenTicket(caller, ticketSql.table), reads: 'every open ticket and the closed ones of their own device or user' },
+  },
   // TicketCreate only for a new id (checked in prepare): a PUT that updates needs TicketUpdate(Any), not TicketCreate.
   rights: { create: null, update: null, delete: 'TicketDelete' },
   rules: {

@@ -913,7 +913,7 @@ export interface paths {
         };
         /**
          * List Shift records
-         * @description Requires ReportRead to read every record; without it, the caller reads every open ticket and the closed ones of their own device or user (the list holds only those). Paging, sorting and NData filters as the parameters describe.
+         * @description Requires ReportRead to read every record; without it, the caller reads the shifts of their own device (the list holds only those). Paging, sorting and NData filters as the parameters describe.
          */
         get: operations["shifts.list"];
         put?: never;
@@ -937,7 +937,7 @@ export interface paths {
         };
         /**
          * Read one Shift
-         * @description Requires ReportRead to read every record; without it, the caller reads every open ticket and the closed ones of their own device or user (another: 403).
+         * @description Requires ReportRead to read every record; without it, the caller reads the shifts of their own device (another: 403).
          */
         get: operations["shifts.get"];
         put?: never;
