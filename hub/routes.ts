@@ -28,6 +28,8 @@ import { registerPairRoutes, registerRoutes } from './registers/routes.js';
 import { shiftRoutes } from './resources/shifts/routes.js';
 import { categoryRoutes } from './resources/categories/rename.js';
 import { stockValueRoutes } from './resources/stocks/value.js';
+import { serviceOf } from './engine/service.js';
+import { orders } from './resources.js';
 
 /** What the handlers of a module are made from: the app's dependencies and services, and the document. */
 export interface MountContext {
@@ -86,7 +88,7 @@ export const MOUNTS: readonly Mounted[] = [
     recordReport: (caller, name, report) => recordFiscalReport(deps.db, deps.clock.now(), caller, name, report),
   })),
   mounted(receiptRoutes, ({ services }) => ({ emails: services.mail.receipts, settings: services.mail.settings })),
-  mounted(orderStateRoutes, ({ services }) => ({ orders: services.resources.orders })),
+  mounted(orderStateRoutes, ({ services }) => ({ orders: serviceOf(services.resources, orders) })),
   mounted(printingRoutes, ({ services }) => ({ printing: services.printing, orders: services.resources.orders })),
   mounted(backupRoutes, ({ services }) => ({ backups: services.backups })),
   mounted(reportRoutes, ({ deps, services }) => ({

@@ -14,35 +14,39 @@ import { model, routes } from '../../http/route.js';
 import type { Doc } from '../../engine/define.js';
 import { enumOf } from '../../engine/fields.js';
 import type { ResourceService } from '../../engine/service.js';
-import { ORDER_STATES } from './resource.js';
+import { ORDER_STATES, type orders as ordersResource } from './resource.js';
+
+type Orders = ResourceService<typeof ordersResource>;
 
 export const FLOW = ['New', 'InProgress', 'Ready', 'Served'] as const;
 const FINAL = new Set(['Served', 'Cancelled']);
+/** Where a state stands in FLOW (-1: Cancelled, outside it). */
+const stepOf = (state: string) => FLOW.findIndex((s) => s === state);
 
 /** `_v` (or If-Match) is optional: a display that sends it is told (409) when its view was stale. */
 export const stateChangeSchema = z.object({ state: enumOf(ORDER_STATES), _v: z.number().int().min(0).optional() });
 
-export function changeOrderState(orders: ResourceService, caller: Caller, id: string, { state, _v }: z.output<typeof stateChangeSchema>, ifMatch?: number): Doc {
+export function changeOrderState(orders: Orders, caller: Caller, id: string, { state, _v }: z.output<typeof stateChangeSchema>, ifMatch?: number): Doc {
   requireRight(caller, 'OrderProcess');
   // Only an order the caller may read: a kitchen display moves its own endpoint's orders, nobody else's.
   orders.get(id, caller);
   return inTransaction(orders.ctx.db, () => {
     const stored = orders.getStored(id);
     orders.checkVersion(id, stored.v, _v ?? ifMatch);
-    const current = String(stored.doc.state);
+    const current = stored.doc.state;
     if (current === state) return orders.present(stored);
     if (FINAL.has(current)) throw errors.forbidden('order.final', { id, state: current });
     if (state === 'Cancelled') throw errors.forbidden('order.cancelledBorn');
-    const from = FLOW.indexOf(current as (typeof FLOW)[number]);
-    const to = FLOW.indexOf(state as (typeof FLOW)[number]);
+    const from = stepOf(current);
+    const to = stepOf(state);
     if (to < from - 1) throw errors.forbidden('order.oneStepBack', { id, from: current, to: FLOW[from - 1] });
     const at = orders.ctx.clock.now().toISOString();
-    const history = [...((stored.doc.stateHistory as unknown[]) ?? []), { state, at, userName: caller.userName }];
+    const history = [...(stored.doc.stateHistory ?? []), { state, at, userName: caller.userName }];
     return orders.store(undefined, id, { ...stored.doc, state, stateChangedAt: at, stateHistory: history }, stored);
   });
 }
 
-export const orderStateRoutes = routes<{ orders: ResourceService }>((route) => [
+export const orderStateRoutes = routes<{ orders: Orders }>((route) => [
   route({
     method: 'post',
     path: '/api/orders/{id}/state',
