@@ -9,7 +9,7 @@ import { inTransaction } from '../../../db/client.js';
 import type { Caller } from '../../http/caller.js';
 import { errors } from '../../http/errors.js';
 import { SALE_ENVS } from '../../http/rights.js';
-import type { Doc, EngineContext } from '../../engine/define.js';
+import type { Doc, DocOf, EngineContext } from '../../engine/define.js';
 import { getStored } from '../../engine/repo.js';
 import { MAX_STRING, pin } from '../../engine/fields.js';
 import { customIssue } from '../../i18n/say.js';
@@ -260,11 +260,11 @@ export class AuthService {
     };
   }
 
-  private fiscalDeviceOf(device: Doc | undefined): SessionFiscalDevice | null {
-    const name = (device?.settings as Record<string, string> | undefined)?.DefaultFiscalName;
+  private fiscalDeviceOf(device: DocOf<typeof devices> | undefined): SessionFiscalDevice | null {
+    const name = device?.settings.DefaultFiscalName;
     const fiscal = name ? getStored(this.ctx.db, fiscalDevices, name) : undefined;
     if (!fiscal) return null;
-    return { name: String(fiscal.doc.name), driver: String(fiscal.doc.driver), isActive: fiscal.doc.isActive === true, status: readFiscalStatus(this.ctx.db, String(fiscal.doc.name)) };
+    return { name: fiscal.doc.name, driver: fiscal.doc.driver, isActive: fiscal.doc.isActive === true, status: readFiscalStatus(this.ctx.db, fiscal.doc.name) };
   }
 
   refresh(body: z.output<typeof refreshSchema>): SessionView & { tokenId: string; refreshToken: string } {

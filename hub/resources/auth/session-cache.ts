@@ -62,8 +62,8 @@ export class SessionCache {
       if (!stored) return undefined;
       return Object.freeze({
         isActive: stored.doc.isActive === true,
-        envName: String(stored.doc.envName),
-        settings: Object.freeze({ ...((stored.doc.settings as Record<string, string> | undefined) ?? {}) }),
+        envName: stored.doc.envName,
+        settings: Object.freeze({ ...stored.doc.settings }),
         doc: Object.freeze(stored.doc),
         v: stored.v,
       });
