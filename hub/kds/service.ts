@@ -22,8 +22,8 @@ import { pairingCode, type PairingView } from '../http/pairing-codes.js';
 import { Pairings } from '../http/pairings.js';
 import type { Doc, EngineContext } from '../engine/define.js';
 import { nameKey } from '../engine/fields.js';
-import { getStored } from '../engine/repo.js';
-import type { ResourceService } from '../engine/service.js';
+import { getStored, readDoc } from '../engine/repo.js';
+import { serviceOf, type ResourceService } from '../engine/service.js';
 import { devices } from '../resources/devices/resource.js';
 import { orders } from '../resources/orders/resource.js';
 import { orderEndpoints } from '../resources/orderendpoints/resource.js';
@@ -91,21 +91,21 @@ export class KdsService {
    */
   recall(caller: Caller, id: string, { _v }: z.output<typeof recallSchema>, ifMatch?: number): Doc {
     requireRight(caller, 'OrderProcess');
-    const service = this.resources[orders.name];
+    const service = serviceOf(this.resources, orders);
     // Only an order the caller may read: a display recalls its own endpoint's orders, nobody else's.
     service.get(id, caller);
     return inTransaction(this.ctx.db, () => {
       const stored = service.getStored(id);
       service.checkVersion(id, stored.v, _v ?? ifMatch);
-      const state = String(stored.doc.state);
+      const state = stored.doc.state;
       if (state !== 'Served') throw errors.forbidden('kds.notServed', { id, state });
-      const servedAt = Date.parse(String(stored.doc.stateChangedAt ?? stored.doc.createdAt));
+      const servedAt = Date.parse(stored.doc.stateChangedAt ?? stored.doc.createdAt);
       const now = this.now();
       if (!(now - servedAt <= RECALL_WINDOW_MS)) {
         throw errors.forbidden('kds.recallTooLate', { id, minutes: RECALL_WINDOW_MS / 60_000 });
       }
       const at = new Date(now).toISOString();
-      const history = [...((stored.doc.stateHistory as unknown[]) ?? []), { state: 'Ready', at, userName: caller.userName }];
+      const history = [...(stored.doc.stateHistory ?? []), { state: 'Ready' as const, at, userName: caller.userName }];
       return service.store(undefined, id, { ...stored.doc, state: 'Ready', stateChangedAt: at, stateHistory: history }, stored);
     });
   }
@@ -138,10 +138,10 @@ export class KdsService {
     }
     const user = authRepo.findUserByName(this.ctx.db, userName);
     if (user) {
-      const doc = JSON.parse(user.doc) as Doc;
+      const doc = readDoc(users, user.doc);
       if (user.isActive !== 1) throw errors.forbidden('kds.userInactive', { user: userName });
       // A pairing hands out OrderProcess and nothing more, whatever someone later gave this user.
-      const extra = ((doc.rights as string[]) ?? []).filter((r) => !(DISPLAY_RIGHTS as readonly string[]).includes(r));
+      const extra = (doc.rights ?? []).filter((r) => !DISPLAY_RIGHTS.some((d) => d === r));
       if (extra.length) throw errors.forbidden('kds.userHoldsMore', { user: userName, rights: extra.join(', ') });
     }
     match.succeeded();

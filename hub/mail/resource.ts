@@ -22,12 +22,12 @@ export const receiptEmails = defineResource({
     sentAt: z.string().nullable(),
   },
   columns: (d) => ({
-    ticket_id: d.ticketId as string,
-    to_address: d.to as string,
-    state: d.state as string,
-    attempts: d.attempts as number,
-    created_at: Date.parse(d.createdAt as string),
-    sent_at: d.sentAt ? Date.parse(d.sentAt as string) : null,
+    ticket_id: d.ticketId,
+    to_address: d.to,
+    state: d.state,
+    attempts: d.attempts,
+    created_at: Date.parse(d.createdAt),
+    sent_at: d.sentAt ? Date.parse(d.sentAt) : null,
   }),
   filters: {
     id: { type: 'string', column: 'id' },

@@ -34,7 +34,7 @@ export const fiscalReports = defineResource({
     takenBy: z.object({ userName: z.string(), name: z.string() }),
     figures: z.object(fiscalDaySchema.shape).nullable().describe("The hub's figures of that fiscal day when the report was taken (GET /api/reports/fiscalday); null when it had none."),
   },
-  columns: (d) => ({ fiscal_name: d.fiscalName as string, kind: d.kind as string, number: d.number as number, taken_at: Date.parse(d.takenAt as string) }),
+  columns: (d) => ({ fiscal_name: d.fiscalName, kind: d.kind, number: d.number, taken_at: Date.parse(d.takenAt) }),
   filters: {
     id: { type: 'string', column: 'id' },
     fiscalName: { type: 'string', column: 'fiscal_name' },
