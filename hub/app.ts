@@ -27,7 +27,7 @@ import type { EngineContext } from './engine/define.js';
 import { resourceRouter } from './engine/routes.js';
 import { ResourceService, serviceOf } from './engine/service.js';
 import { useCollation } from './engine/repo.js';
-import { cashCounts, RESOURCES, shifts, tickets } from './resources.js';
+import { cashCounts, devices, RESOURCES, shifts, tickets } from './resources.js';
 import { TicketActions } from './resources/tickets/actions.js';
 import { TicketReturns } from './resources/tickets/returns.js';
 import { TicketCloser } from './resources/tickets/close.js';
@@ -113,7 +113,7 @@ export function buildServices(deps: AppDeps): Services {
     // The poll also settles receipts left pending on a device that answers again.
     settle: (name) => fiscal.run(name, (device) => services.ticketCloser.settlePending(name, device)),
   });
-  return { ...services, fiscalMonitor: monitor, kds: new KdsService(ctx, services.auth, resources, deps.config.locale ?? 'en'), registers: new RegistersService(ctx, resources.devices) };
+  return { ...services, fiscalMonitor: monitor, kds: new KdsService(ctx, services.auth, resources, deps.config.locale ?? 'en'), registers: new RegistersService(ctx, serviceOf(resources, devices)) };
 }
 
 export function createApp(deps: AppDeps, services: Services = buildServices(deps)): Express {

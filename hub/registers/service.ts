@@ -19,7 +19,7 @@ import { SALE_ENVS } from '../http/rights.js';
 import * as authRepo from '../resources/auth/repo.js';
 import { pairingCode, type PairingView } from '../http/pairing-codes.js';
 import { Pairings } from '../http/pairings.js';
-import type { EngineContext } from '../engine/define.js';
+import type { DocOf, EngineContext } from '../engine/define.js';
 import { nameKey } from '../engine/fields.js';
 import { getStored, type StoredDoc } from '../engine/repo.js';
 import type { ResourceService } from '../engine/service.js';
@@ -66,13 +66,13 @@ export class RegistersService {
 
   constructor(
     private readonly ctx: EngineContext,
-    private readonly devicesService: ResourceService,
+    private readonly devicesService: ResourceService<typeof devices>,
   ) {
     this.pairings = new Pairings(ctx.clock, 'DeviceUpdate');
   }
 
   /** A sale device that is active, or the error the contract names (400 unknown, 403 state). */
-  private saleDevice(name: string, member = 'deviceName'): StoredDoc {
+  private saleDevice(name: string, member = 'deviceName'): StoredDoc<DocOf<typeof devices>> {
     const stored = getStored(this.ctx.db, devices, name);
     if (!stored) throw errors.member(member, 'registers.deviceNotFound', { name });
     const envName = String(stored.doc.envName);
