@@ -92,14 +92,14 @@ export function lookupsOf(db: Db): Lookups {
  * dates say. Answers false (and adds nothing) for a ticket counted already. `lookups`: the caller's
  * catalog, if it keeps one.
  */
-export function recordTicketClose(db: Db, ticket: object, timeZone: string, lookups: Lookups = lookupsOf(db)): boolean {
-  if (!markCounted(db, (ticket as { id: string }).id)) return false;
+export function recordTicketClose(db: Db, ticket: ClosedTicket & AuditedTicket, timeZone: string, lookups: Lookups = lookupsOf(db)): boolean {
+  if (!markCounted(db, ticket.id)) return false;
   const delta = new TotalsDelta();
-  addClosedTicket(delta, ticket as ClosedTicket, timeZone, lookups);
+  addClosedTicket(delta, ticket, timeZone, lookups);
   applyDelta(db, delta);
-  insertAuditEvents(db, closeEvents(ticket as AuditedTicket, timeZone, lookups, newId, { priceOverrides: true }));
+  insertAuditEvents(db, closeEvents(ticket, timeZone, lookups, newId, { priceOverrides: true }));
   // The drawer of the register it closed on takes its cash now, in the shift open now (issue 28).
-  recordShiftSale(db, ticket as ClosedTicket, lookups);
+  recordShiftSale(db, ticket, lookups);
   return true;
 }
 
@@ -117,12 +117,12 @@ function markCounted(db: Db, id: string): boolean {
 export function recordTicketVoids(
   db: Db,
   ticket: { id: string; name?: string | null; location?: { tableName?: string | null } | null },
-  items: { before: unknown[]; after: unknown[] },
+  items: { before: ClosedTicket['items']; after: ClosedTicket['items'] },
   by: { at: Date; userName: string; name: string; deviceName: string },
   timeZone: string,
   deleted = false,
 ): void {
-  const lines = voidedLines(items.before as ClosedTicket['items'], items.after as ClosedTicket['items']);
+  const lines = voidedLines(items.before, items.after);
   if (!lines.length) return;
   const delta = new TotalsDelta();
   addVoids(delta, lines, by, timeZone, lookupsOf(db));

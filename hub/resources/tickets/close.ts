@@ -352,9 +352,9 @@ export class TicketCloser {
         this.finishJob(job.id, 'Done', result, null);
         return this.tickets.present(ticket);
       }
-      const doc: Ticket = {
+      const doc = {
         ...ticket.doc,
-        state: 'Closed',
+        state: 'Closed' as const,
         closeDate: this.ctx.clock.now().toISOString(),
         payments: payments.map((p) => ({ paymentTypeNumber: p.paymentTypeNumber, amount: toJsonNumber(dec(p.amount)) })),
         change: toJsonNumber(dec(receipt.change)),
@@ -368,7 +368,7 @@ export class TicketCloser {
           // Slovak cash rounding: what the customer paid more (+) or less (−) than the total.
           ...(receipt.rounding ? { rounding: { amount: toJsonNumber(dec(receipt.rounding)) } } : {}),
         },
-      };
+      } satisfies Ticket;
       this.finishJob(job.id, 'Done', result, null);
       // Sales lower stock in the close's own transaction: one Sale document per closed ticket.
       const sold = saleItems(this.ctx, doc.items);
