@@ -6,8 +6,8 @@
 import { inTransaction, type Db } from '../db/client.js';
 import { RIGHTS } from './http/rights.js';
 import type { Clock } from './core/clock.js';
-import { putStored } from './engine/repo.js';
-import { users, type User } from './resources/users/resource.js';
+import { putStored, readDoc } from './engine/repo.js';
+import { users } from './resources/users/resource.js';
 import { allStoredUsers } from './resources/users/store.js';
 import { getMeta, setMeta, setMetaOnce } from './core/meta-store.js';
 
@@ -20,7 +20,7 @@ export function grantNewRights(db: Db, clock: Clock): string[] {
     const added = known ? RIGHTS.filter((r) => !known.includes(r)) : [];
     if (known && added.length) {
       for (const u of allStoredUsers(db)) {
-        const doc: User = JSON.parse(u.doc);
+        const doc = readDoc(users, u.doc);
         const holds = new Set<string>(doc.rights);
         if (known.every((r) => holds.has(r))) {
           putStored(db, users, u.id, { ...doc, rights: [...doc.rights, ...added] }, u.v + 1, clock.now().getTime());
