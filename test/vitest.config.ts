@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import SlowFoldersFirst from './sequencer.js';
 
 export default defineConfig({
   root: fileURLToPath(new URL('..', import.meta.url)),
@@ -20,6 +21,8 @@ export default defineConfig({
     // backoff built up before its first connection to NATS, which it no longer does
     // (hub/chain/publisher.ts retryNow): no such run since.
     maxWorkers: 3,
+    // Files that start processes and browsers first, also on a fresh clone (test/sequencer.ts).
+    sequence: { sequencer: SlowFoldersFirst },
     setupFiles: ['test/support/setup.ts'],
     // The browser and page tests share one build of hub/web; made once here, never by two forks at once.
     globalSetup: ['test/web/global-setup.ts'],
