@@ -30,10 +30,12 @@ function quoted(variant: VariantName, iso: string, timeZone = 'Europe/Sofia'): s
   return variant === 'X' ? `${p.day}-${p.month}-${p.year} ${p.hour}:${p.minute}:${p.second}` : `${p.day}${p.month}${p.year}${p.hour}${p.minute}${p.second}`;
 }
 
-// The variants side by side (each has its own hub and printer), the cases of one in order.
-describe.concurrent('returns on a Datecs printer', () => {
+// The variants side by side (each has its own hub and printer), the cases of one in order: vitest runs
+// sibling suites together only when each is concurrent, so the suites are and their cases are
+// it.sequential.
+describe('returns on a Datecs printer', () => {
   for (const variant of ['P', 'C', 'X'] as const) {
-    describe.sequential(`Datecs ${variant}`, () => {
+    describe.concurrent(`Datecs ${variant}`, () => {
       let hub: TestHub;
       let r: DatecsRestaurant;
       let stop: () => Promise<void>;
@@ -76,7 +78,7 @@ describe.concurrent('returns on a Datecs printer', () => {
         return storno;
       }
 
-      it('sell, close, return an item: one storno receipt quoting the original; the return closed with its number', async () => {
+      it.sequential('sell, close, return an item: one storno receipt quoting the original; the return closed with its number', async () => {
         const { original, ret } = await saleAndReturn();
         // The return comes later in the day: the storno quotes the original's time, not the return's.
         hub.clock.advance(90 * 60_000);
@@ -97,7 +99,7 @@ describe.concurrent('returns on a Datecs printer', () => {
       const keyed = { open: [true], sale: [false], payment: [true], close: [true, false] };
       for (const [step, cmd] of Object.entries(steps)) {
         for (const key of keyed[step as keyof typeof steps]) {
-          it(`a lost answer at the storno receipt's ${step}, retried ${key ? 'with the same Idempotency-Key' : 'without one'}: one storno receipt`, async () => {
+          it.sequential(`a lost answer at the storno receipt's ${step}, retried ${key ? 'with the same Idempotency-Key' : 'without one'}: one storno receipt`, async () => {
             const { original, ret } = await saleAndReturn();
             const headers: Record<string, string> = key ? { 'Idempotency-Key': `return-${variant}-${step}` } : {};
             const before = r.sim.memory.receipts.length;
@@ -121,7 +123,7 @@ describe.concurrent('returns on a Datecs printer', () => {
         }
       }
 
-      it("an original whose answer was lost and settled minutes later: the storno quotes the time the printer printed it, not the time it was settled", async () => {
+      it.sequential("an original whose answer was lost and settled minutes later: the storno quotes the time the printer printed it, not the time it was settled", async () => {
         const t = await r.open();
         r.sim.failAfter(CMD.closeFiscalReceipt, 'silence');
         expect((await r.close(t.id)).status).toBe(503);
@@ -134,7 +136,7 @@ describe.concurrent('returns on a Datecs printer', () => {
         expectOneStorno(original, ret, res.body);
       });
 
-      it('a report printed before the original (X: 4Ch numbers receipts only): the storno quotes the УНП the original carries; also for an original settled after a lost answer', async () => {
+      it.sequential('a report printed before the original (X: 4Ch numbers receipts only): the storno quotes the УНП the original carries; also for an original settled after a lost answer', async () => {
         for (const lost of [false, true]) {
           expect((await hub.call('POST', '/api/fiscaldevices/DT1/reports/x')).status).toBe(200);
           const t = await r.open();
@@ -152,7 +154,7 @@ describe.concurrent('returns on a Datecs printer', () => {
         }
       });
 
-      it("without a TimeZone setting the storno quotes the original's time in the hub's time zone (POS_HUB_TIMEZONE), not the machine's", async () => {
+      it.sequential("without a TimeZone setting the storno quotes the original's time in the hub's time zone (POS_HUB_TIMEZONE), not the machine's", async () => {
         /** DT1 saved again with these settings (a PUT of its configuration). */
         const saveDT1 = async (settings: Record<string, string>) => {
           const { status: _status, ...config } = (await hub.call('GET', '/api/fiscaldevices/DT1')).body;
@@ -170,7 +172,7 @@ describe.concurrent('returns on a Datecs printer', () => {
         }
       });
 
-      it('a return the printer cannot quote — its original from another fiscal memory, or from a device without one — is a 403 naming the reason; nothing is sent', async () => {
+      it.sequential('a return the printer cannot quote — its original from another fiscal memory, or from a device without one — is a 403 naming the reason; nothing is sent', async () => {
         const other = new FakeDatecsDevice({ clock: () => hub.clock.now(), variant, serialNumber: 'DT000002', fiscalMemorySerialNumber: '02000002' });
         await other.listen();
         try {

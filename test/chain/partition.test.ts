@@ -1,0 +1,55 @@
+/**
+ * The chain through a partition (CONTRACT §13, issue 20; the servers: ./fixture.ts): the link to NATS
+ * cut, black-holed, and its publish acks lost past JetStream's duplicate window.
+ */
+import { describe, expect, it } from 'vitest';
+import { eventually, startProxy } from '../support/chain.js';
+import { ok, sell, setUpShop, storeFigures, useChain } from './fixture.js';
+
+const c = useChain(['p1']);
+
+describe.skipIf(!c.available)('a chain of stores', () => {
+  it('partition: cut, black-holed, and acks lost past the duplicate window — the store sells on, every event arrives once', async () => {
+    const proxy = await startProxy(c.nats.port, 'POS_EVENTS');
+    try {
+      // A 2 s wait for HQ instead of 5 s: each outage below is noticed sooner; still past the 1 s
+      // duplicate window, which the lost-acks case needs.
+      const hub = await c.startStore('p1', { url: proxy.url, env: { POS_HUB_HQ_TIMEOUT: '2s' } });
+      const token = await setUpShop(hub);
+      await c.ingestedUpTo('p1', (await storeFigures(hub, token)).lastSeq);
+
+      for (const mode of ['cut', 'blackhole'] as const) {
+        proxy.set(mode);
+        await sell(hub, token, 2); // selling never waits for HQ
+        const own = await storeFigures(hub, token);
+        await new Promise((r) => setTimeout(r, 500));
+        expect((await c.hqStore('p1')).ingestedSeq).toBeLessThan(own.lastSeq);
+        proxy.set('pass');
+        await c.ingestedUpTo('p1', own.lastSeq, 30_000);
+      }
+
+      // The publishes land but their acks are lost; the store republishes after its 2 s timeout, past
+      // JetStream's 1 s duplicate window, so the stream takes them again: HQ must ignore them.
+      const before = (await c.hq.call('GET', '/hq/api/health')).body.ingest.duplicates;
+      proxy.set('dropAcks');
+      await sell(hub, token, 2);
+      const own = await storeFigures(hub, token);
+      await c.ingestedUpTo('p1', own.lastSeq); // they did land
+      await eventually(async () => proxy.dropped > 0, 10_000, 'acks to be dropped');
+      // Healed at once: the store still waits for the lost acks, and republishes only when they time
+      // out (2 s), past the 1 s duplicate window.
+      proxy.set('pass');
+      await eventually(async () => (await c.hq.call('GET', '/hq/api/health')).body.ingest.duplicates > before, 20_000, 'the republished events to reach HQ');
+      await eventually(async () => {
+        const h = await ok(hub, 'GET', '/api/health', undefined, token);
+        return h.changeLog.lastSeq === own.lastSeq && (await c.eventsAtHq('p1')).rows === own.lastSeq;
+      }, 10_000, 'all events once');
+      expect(await c.eventsAtHq('p1')).toEqual({ rows: own.lastSeq, distinct: own.lastSeq, max: own.lastSeq });
+      const atHq = await c.hq.call('GET', '/hq/api/tickets?StoreId=p1&IsClosed=true&$count=true');
+      expect(atHq.body.totalCount).toBe(own.closed);
+      await hub.stop();
+    } finally {
+      await proxy.close();
+    }
+  }, 120_000);
+});
