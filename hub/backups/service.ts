@@ -41,6 +41,8 @@ function newestFirst(a: string, b: string): number {
 export class BackupService {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<BackupInfo> | undefined;
+  /** The backup that starts once the running one ends, for the requests that came meanwhile. */
+  private next: Promise<BackupInfo> | undefined;
 
   /** `dir`: where backups go (`<data>/backups`); `keyDir`: where the backup key lives (`<data>`, never inside `dir`). */
   constructor(
@@ -80,10 +82,29 @@ export class BackupService {
     return this.list().some((b) => b.file === file) ? join(this.dir, file) : undefined;
   }
 
-  /** One backup at a time: a second request while one runs gets the same result. */
+  /**
+   * One backup at a time, and each answer holds every write acknowledged before its request: a
+   * backup already running may have begun copying before the caller's last writes (the one the hub
+   * makes as it starts, a scheduled one), so a request that comes meanwhile gets the next backup,
+   * begun when the running one ends; the requests of that wait share it.
+   */
   create(): Promise<BackupInfo> {
-    this.running ??= this.run().finally(() => (this.running = undefined));
-    return this.running;
+    if (!this.running) return this.start();
+    this.next ??= this.running
+      .catch(() => undefined)
+      .then(() => {
+        this.next = undefined;
+        return this.start();
+      });
+    return this.next;
+  }
+
+  private start(): Promise<BackupInfo> {
+    const running = this.run().finally(() => {
+      if (this.running === running) this.running = undefined;
+    });
+    this.running = running;
+    return running;
   }
 
   private async run(): Promise<BackupInfo> {
@@ -153,5 +174,6 @@ export class BackupService {
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     await this.running?.catch(() => undefined);
+    await this.next?.catch(() => undefined);
   }
 }
