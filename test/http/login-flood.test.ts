@@ -42,13 +42,21 @@ describe('parallel logins', () => {
     expect(statuses.every((s) => s === 401 || s === 429)).toBe(true);
   });
 
-  it('200 parallel guesses with the real password among them do not find it', async () => {
+  it('200 parallel guesses from 200 addresses, the real password among them, do not find it', async () => {
     hub = await startHub();
     await hub.call('POST', '/api/users', { userName: 'target', password: 'the-real-one', rights: [] });
+    // Each guess from an address of its own (a botnet, or one machine taking many addresses): no
+    // address's share of the hashing refuses any of them, so the user's own limit is what stops them —
+    // counted as each attempt is admitted, before its hash, so the 150th is refused however many are
+    // still being hashed. (From one address, most are refused by that address's share unchecked, and
+    // which ten are checked is down to timing.)
     const guesses = Array.from({ length: 200 }, (_, i) => (i === 150 ? 'the-real-one' : `guess-${i}`));
-    const replies = await Promise.all(guesses.map((password) => hub.call('POST', '/api/auth', { userName: 'target', password, deviceName: 'BackOffice' }, { token: null })));
+    const replies = await Promise.all(
+      guesses.map((password, i) => loginFrom(hub.url, `127.0.${1 + Math.floor(i / 250)}.${2 + (i % 250)}`, { userName: 'target', password, deviceName: 'BackOffice' })),
+    );
     expect(replies[150].status).toBe(429);
     expect(replies.filter((r) => r.status === 200)).toHaveLength(0);
+    expect(replies.filter((r) => r.status === 401).length).toBeLessThanOrEqual(10);
   });
 
   it('a register on another address logs in promptly while one address floods the hub with 400 logins', async () => {
