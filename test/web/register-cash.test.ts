@@ -192,7 +192,6 @@ describe.skipIf(!haveChromium)("a shift's cash at the register", () => {
     // Closed: a new shift may be opened, and a shop may count the fiscal day again.
     await page.getByTestId('open-shift').waitFor();
     await page.getByTestId('day-count').waitFor();
-    await page.screenshot({ path: '/tmp/register-cash-sk.png' });
     expect(errors).toEqual([]);
   });
 

@@ -134,7 +134,6 @@ describe.skipIf(!haveChromium)('the register offline, in conflict, and refused b
     await page.locator('.note.error', { hasText: words.payNeedsHub }).waitFor();
     expect(await shownLines(page)).toEqual([['1×', 'Šopský šalát', 'new']]);
     await page.getByTestId('waiting').waitFor();
-    await page.screenshot({ path: '/tmp/register-offline-sk.png' });
 
     // The tab is closed and opened again, still offline: nothing is lost.
     await page.close();
@@ -218,7 +217,6 @@ describe.skipIf(!haveChromium)('the register offline, in conflict, and refused b
     expect(await mine.page.getByTestId('conflict').textContent()).toContain(mine.words.conflict);
     // Nothing of theirs was overwritten.
     expect((await openAt('9'))[0].items.map((i: any) => i.plu.name)).toEqual(['Gulyás', 'Šopský šalát']);
-    await mine.page.screenshot({ path: '/tmp/register-conflict-en.png' });
     await mine.page.getByRole('button', { name: mine.words.addToTheirs }).click();
     expect(await shownLines(mine.page)).toEqual([
       ['1×', 'Gulyás', 'sent'],
@@ -252,7 +250,6 @@ describe.skipIf(!haveChromium)('the register offline, in conflict, and refused b
     await page.getByTestId('close').click();
     await page.getByTestId('fiscal-failure').waitFor();
     expect(await page.getByTestId('what-to-do').textContent()).toContain(words.paperOut);
-    await page.screenshot({ path: '/tmp/register-paper-out-sk.png' });
     expect(receiptsOf(twelve.id)).toHaveLength(0);
     datecs.paper = 'ok';
     await page.getByTestId('retry').click();

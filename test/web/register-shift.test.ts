@@ -175,11 +175,9 @@ describe.skipIf(!haveChromium)('a shift on two registers and a kitchen display',
     const theirs = tile(en, 'Stôl 5');
     await theirs.waitFor();
     expect(await theirs.textContent()).toMatch(/Jana Kováčová.*19\.50 €.*0 min/);
-    await en.page.screenshot({ path: '/tmp/register-shift-en-tables.png' });
     // Reopened: the lines are marked as sent.
     await tile(sk, 'Stôl 5').click();
     expect((await shownLines(page)).map((l) => l[2])).toEqual(['sent', 'sent', 'sent']);
-    await page.screenshot({ path: '/tmp/register-shift-sk-order.png' });
   });
 
   it('taking a sent line off is a storno: shown struck through until sent, then the kitchen prints a cancel', async () => {
@@ -262,7 +260,6 @@ describe.skipIf(!haveChromium)('a shift on two registers and a kitchen display',
     await page.getByTestId('tendered').fill('50');
     await page.getByTestId('pay-1').click();
     expect(await page.getByTestId('change').textContent()).toBe('43,70 €');
-    await page.screenshot({ path: '/tmp/register-shift-sk-pay.png' });
     await page.getByTestId('close').click();
     await page.getByTestId('paid').waitFor();
     expect(await page.getByTestId('change').textContent()).toBe('43,70 €');
@@ -416,7 +413,6 @@ describe.skipIf(!haveChromium)('a shift on two registers and a kitchen display',
     await page.getByRole('button', { name: 'Zaznamenať' }).click();
     await page.getByTestId('count-result').waitFor();
     expect(await page.getByTestId('count-result').textContent()).toMatch(/Rozdiel/);
-    await page.screenshot({ path: '/tmp/register-shift-sk-day.png' });
     expect(errors).toEqual([]);
   });
 });

@@ -85,7 +85,6 @@ describe.skipIf(!haveChromium)('starting the register', () => {
       await page.getByRole('heading', { name: words.lockedPassword }).waitFor();
       await page.reload();
       await page.getByRole('heading', { name: words.lockedPassword }).waitFor();
-      await page.screenshot({ path: `/tmp/register-locked-${lang}.png` });
       await page.getByLabel(words.user).fill('peter');
       await page.getByLabel(words.password).fill('pw-peter');
       await page.getByRole('button', { name: words.logIn }).click();
@@ -146,13 +145,11 @@ describe.skipIf(!haveChromium)('starting the register', () => {
         await page.getByTestId('lines-toggle').click();
       }
       for (const id of ['send', 'pay']) expect(await page.getByTestId(id).isVisible(), `${label}: ${id}`).toBe(true);
-      await page.screenshot({ path: `/tmp/register-order-${label}-${lang}.png` });
       await page.getByTestId('pay').click();
       await page.getByTestId('pay').waitFor();
       expect(await fitsWidth(page), `${label}: paying`).toBe(true);
       await page.getByTestId('close').scrollIntoViewIfNeeded();
       expect(await page.getByTestId('close').isVisible(), `${label}: the close button`).toBe(true);
-      await page.screenshot({ path: `/tmp/register-pay-${label}-${lang}.png`, fullPage: true });
       // The language each size was read in.
       expect(await page.locator('html').getAttribute('lang')).toBe(lang);
       await tab.context.close();
@@ -274,7 +271,6 @@ describe.skipIf(!haveChromium)('starting the register', () => {
       await page.getByTestId('zone-Terasa').getByTestId('table-T1').click();
       await page.getByTestId('order').waitFor();
       expect(await fitsWidth(page)).toBe(true);
-      await page.screenshot({ path: `/tmp/register-floor-${lang}.png` });
     }
   });
 });

@@ -5,6 +5,8 @@
  * quantities and links to it, saying a register closes it. A user without Storno sees no return
  * button. Screenshots go to /tmp/returns-*.png.
  */
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../hub/core/clock.js';
@@ -37,7 +39,10 @@ describe.skipIf(!haveChromium)('a closed ticket: receipt copy and return, in Slo
     contexts.push(page.context());
     return page;
   }
-  const shot = async (page: Page, name: string, lang: Lang, size: string) => page.screenshot({ path: `/tmp/returns-${name}-${lang}-${size}.png` });
+  // The screenshots join the reviewers' tour of the manager's page (test/web/screenshots/).
+  const SHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
+  mkdirSync(SHOTS, { recursive: true });
+  const shot = async (page: Page, name: string, lang: Lang, size: string) => page.screenshot({ path: `${SHOTS}returns-${name}-${lang}-${size}.png` });
 
   /** 2 × Gulyás (item 1) and 1 × Pivo (item 2), closed at the cashier's register. */
   async function closedSale(name: string): Promise<any> {
