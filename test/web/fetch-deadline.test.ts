@@ -46,6 +46,16 @@ describe('fetchWithin', () => {
     await expect(fetchWithin(`${base}/slow-body`, {}, 150)).rejects.toBeInstanceOf(DeadlineExceeded);
   });
 
+  it('for a download, holds the deadline only until the answer starts: a long body is not cut at the deadline', async () => {
+    const res = await fetchWithin(`${base}/slow-body`, {}, 150, undefined, { bodyToo: false });
+    expect(res.status).toBe(200);
+    await new Promise((r) => setTimeout(r, 300)); // past the deadline
+    const reader = res.body!.getReader();
+    const first = await reader.read();
+    expect(new TextDecoder().decode(first.value)).toBe('half');
+    await reader.cancel();
+  });
+
   it("a caller's own abort stays the browser's AbortError, not a deadline", async () => {
     const abort = new AbortController();
     const call = fetchWithin(`${base}/hangs`, {}, 60_000, abort.signal);

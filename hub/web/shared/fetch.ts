@@ -15,7 +15,11 @@ export class DeadlineExceeded extends Error {
 /** Statuses whose answers have no body (a Response made with one throws). */
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 
-export async function fetchWithin(url: string, init: RequestInit, timeoutMs: number, signal?: AbortSignal): Promise<Response> {
+/**
+ * `bodyToo: false` holds the deadline only until the answer starts (its status and headers): a file
+ * download (a backup of a big store runs to gigabytes) then takes as long as the link needs.
+ */
+export async function fetchWithin(url: string, init: RequestInit, timeoutMs: number, signal?: AbortSignal, opts: { bodyToo?: boolean } = {}): Promise<Response> {
   const abort = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {
@@ -26,8 +30,9 @@ export async function fetchWithin(url: string, init: RequestInit, timeoutMs: num
   if (signal?.aborted) abort.abort();
   signal?.addEventListener('abort', follow);
   try {
-    // The deadline covers the body too: callers read it (text(), json(), blob()) before it ends.
+    // The deadline covers the body too, unless told not to: read here whole, before it ends.
     const res = await fetch(url, { ...init, signal: abort.signal });
+    if (opts.bodyToo === false) return res;
     const body = await res.arrayBuffer();
     return new Response(NULL_BODY.has(res.status) ? null : body, { status: res.status, statusText: res.statusText, headers: res.headers });
   } catch (e) {
@@ -35,6 +40,7 @@ export async function fetchWithin(url: string, init: RequestInit, timeoutMs: num
     throw e;
   } finally {
     clearTimeout(timer);
-    signal?.removeEventListener('abort', follow);
+    // A body read later (bodyToo: false) still stops when the caller aborts.
+    if (opts.bodyToo !== false) signal?.removeEventListener('abort', follow);
   }
 }

@@ -159,7 +159,8 @@ export async function download(url: string, accept: string, fallbackName: string
   if (auth.token) headers.authorization = `Bearer ${auth.token}`;
   let res: Response;
   try {
-    res = await fetchWithin(url, { headers }, SLOW_TIMEOUT_MS);
+    // The answer must start in time (an export is made before it starts); the file then takes as long as it takes.
+    res = await fetchWithin(url, { headers }, SLOW_TIMEOUT_MS, undefined, { bodyToo: false });
   } catch {
     throw new ApiError(0, { status: 0, title: t('noAnswer') });
   }
