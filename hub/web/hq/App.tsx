@@ -57,13 +57,15 @@ const t = messages({
   passwordChanged: { en: 'Password changed. Your other sessions have ended.', sk: 'Heslo je zmenené. Vaše ostatné prihlásenia skončili.', cs: 'Heslo je změněno. Vaše ostatní přihlášení skončila.' },
   saved: { en: 'Saved.', sk: 'Uložené.', cs: 'Uloženo.' },
   failed: { en: 'Could not load: {detail}', sk: 'Nepodarilo sa načítať: {detail}', cs: 'Nepodařilo se načíst: {detail}' },
+  noAnswer: { en: 'Head office does not answer (the network, or the service is restarting). Try again.', sk: 'Centrála neodpovedá (sieť, alebo sa služba reštartuje). Skúste to znova.', cs: 'Centrála neodpovídá (síť, nebo se služba restartuje). Zkuste to znovu.' },
 });
 
 type View = 'stores' | 'sales' | 'dead' | 'users' | 'password';
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString(intlLocale()) : '—');
 const money = (n: number) => new Intl.NumberFormat(intlLocale(), { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(n);
-const describe = (e: unknown) => (e instanceof ApiError ? [e.message, ...e.members.map((m) => `${m.memberName}: ${m.message}`)].join(' ') : String(e));
+// Anything but the API's answer is a call that did not get one: cut off, refused, or past its deadline.
+const describe = (e: unknown) => (e instanceof ApiError ? [e.message, ...e.members.map((m) => `${m.memberName}: ${m.message}`)].join(' ') : t('noAnswer'));
 
 function Table(props: { head: string[]; rows: JSX.Element[]; testId?: string }) {
   return (
