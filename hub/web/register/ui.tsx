@@ -1,6 +1,6 @@
 /** The register's building blocks: a dialog, a number pad, the messages at the foot, error words. */
 import type { ComponentChildren, JSX } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { language, messages } from '../shared/i18n';
 import { Keypad } from '../shared/Keypad';
 import { NetworkError } from './api';
@@ -15,12 +15,17 @@ const t = messages({
 
 export function Dialog(props: { title: string; onClose: () => void; children: ComponentChildren; wide?: boolean; testId?: string; actions?: ComponentChildren }): JSX.Element {
   const box = useRef<HTMLDivElement>(null);
+  // The first field takes the focus as the dialog opens, in the same task as the render: a passive
+  // effect runs after the next paint, so a waiter (or a test) quick enough to tap another field first
+  // had the focus taken from under the finger and the typing sent to the first field.
+  useLayoutEffect(() => {
+    if (!box.current?.contains(document.activeElement)) box.current?.querySelector<HTMLElement>('[autofocus], input, textarea')?.focus();
+  }, []);
   useEffect(() => {
     const key = (e: KeyboardEvent) => {
       if (e.key === 'Escape') props.onClose();
     };
     addEventListener('keydown', key);
-    box.current?.querySelector<HTMLElement>('[autofocus], input, textarea')?.focus();
     return () => removeEventListener('keydown', key);
   }, []);
   return (

@@ -3,7 +3,7 @@
  * and dialogs on its stores. Buttons, badges, cards, notices and the spinner are the house's (shared/ui.tsx).
  */
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { describeError } from '../lib/api';
 import { linkHandler } from '../lib/router';
 import { Store, useStore } from '../../shared/store';
@@ -113,10 +113,14 @@ export function Facts({ items }: { items: Array<[string, ComponentChildren]> }) 
 /** A panel from the right (full screen on a portrait tablet); Esc or the backdrop closes it. */
 export function Drawer({ title, subtitle, onClose, children, footer, wide }: { title: ComponentChildren; subtitle?: ComponentChildren; onClose: () => void; children: ComponentChildren; footer?: ComponentChildren; wide?: boolean }) {
   const panel = useRef<HTMLDivElement>(null);
+  // The panel takes the focus once, as it opens and in the same task as the render (not after the next
+  // paint, and not again when a caller passes a new onClose): a field clicked meanwhile keeps its focus.
+  useLayoutEffect(() => {
+    if (!panel.current?.contains(document.activeElement)) panel.current?.focus();
+  }, []);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => e.key === 'Escape' && !dialog.value && onClose();
     document.addEventListener('keydown', onKey);
-    panel.current?.focus();
     document.body.classList.add('has-drawer');
     return () => {
       document.removeEventListener('keydown', onKey);
