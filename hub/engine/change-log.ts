@@ -44,7 +44,9 @@ export function changesSince(db: Db, since: number, take: number, through = Numb
  */
 export function compact(db: Db, now: number, retentionMs = RETENTION_MS, keepAfter = Number.MAX_SAFE_INTEGER): number {
   const cutoff = now - retentionMs;
-  const through = db.get<{ seq: number | null }>(sql`SELECT max(seq) AS seq FROM changes WHERE at < ${cutoff}`)?.seq;
+  // The newest entry older than the retention, found from the newest down: `at` grows with seq, so
+  // the walk passes the retention's entries and stops (no index on `at`: every change would write it).
+  const through = db.get<{ seq: number }>(sql`SELECT seq FROM changes WHERE at < ${cutoff} ORDER BY seq DESC LIMIT 1`)?.seq;
   if (!through) return 0;
   // Never delete the newest row: AUTOINCREMENT keeps counting, but an empty log would hide the position.
   const newest = lastSeq(db);
