@@ -228,9 +228,11 @@ export const changes = sqliteTable(
     doc: text('doc'),
   },
   // No index beside the primary key (issue 31): every change appends a row, and each index is another
-  // page written per commit. Compaction's "newest entry older than the retention" walks seq down
-  // from the newest instead (hub/engine/change-log.ts compact()): `at` grows with seq, so it stops
-  // after the retention's entries, and it runs once an hour.
+  // page written per commit. Compaction's "newest entry older than the retention" is a binary search
+  // over seq instead (hub/engine/change-log.ts): `at` grows with seq. Every other query reads by seq.
+  // AUTOINCREMENT stays (sqlite_sequence: one more page per commit): a seq is never handed out twice
+  // (CONTRACT §9, §13), and a restored backup goes on after the old file's last seq through it
+  // (db/client.ts continueChangesAfter); without it, a rebuild of the table besides.
 );
 
 export const idempotencyKeys = sqliteTable(
