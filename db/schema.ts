@@ -227,7 +227,12 @@ export const changes = sqliteTable(
      */
     doc: text('doc'),
   },
-  (t) => [index('changes_at').on(t.at)],
+  // No index beside the primary key (issue 31): every change appends a row, and each index is another
+  // page written per commit. Compaction's "newest entry older than the retention" is a binary search
+  // over seq instead (hub/engine/change-log.ts): `at` grows with seq. Every other query reads by seq.
+  // AUTOINCREMENT stays (sqlite_sequence: one more page per commit): a seq is never handed out twice
+  // (CONTRACT §9, §13), and a restored backup goes on after the old file's last seq through it
+  // (db/client.ts continueChangesAfter); without it, a rebuild of the table besides.
 );
 
 export const idempotencyKeys = sqliteTable(
@@ -289,23 +294,46 @@ export const tickets = sqliteTable(
      */
     salesCounted: integer('sales_counted').notNull().default(0),
   },
+  // Which query needs each index (issue 31; evidence: `npx tsx scripts/query-audit.ts` on the
+  // bench's 1,000,000-ticket store, and test/db/query-plans.test.ts holds each index to its query).
+  // A ticket create writes a page or more of every index an open ticket enters; the five partial
+  // ones below it skips. Making the closed-ticket sorts' indexes partial too (WHERE is_closed = 1)
+  // was measured and not kept: SQLite uses such an index only when IsClosed is a literal, and then
+  // took it for the closed tickets' page by id (25 ms → 1.9 s on the bench's store).
   (t) => [
+    // The open tickets: the register's table plan (IsClosed=false&LocationTableName), its start
+    // (IsClosed=false, hub/web/register/till.ts), a waiter's view (engine/visibility.ts: is_closed = 0);
+    // a table's tickets in any state (LocationTableName, the manager's Tickets page).
     index('tickets_closed_table').on(t.isClosed, t.tableName),
+    // Closed tickets sorted by table (IsClosed=true&$sort=location.tableName, the manager's Tickets page).
     index('tickets_closed_table_sk').on(t.isClosed, t.tableNameSk),
+    // Tickets of one state sorted by name (IsClosed&$sort=name, the seed).
     index('tickets_closed_name_sk').on(t.isClosed, t.nameSk),
+    // A register's own sales of a day (IsClosed=true&DeviceName&CloseDate), DeviceName (the manager's
+    // Tickets page), a waiter's view (engine/visibility.ts: device_name = ?).
     index('tickets_device_close').on(t.deviceName, t.closeDate),
+    // Tickets of one state sorted by opening (IsClosed&$sort=openDate: the manager's Today, open ones).
     index('tickets_closed_open_date').on(t.isClosed, t.openDate),
     // Partial (`IS NOT NULL`) where the column is empty on an open ticket: a ticket write then
     // touches five B-trees fewer, and every filter on these columns (`=`, `<`, `>=`, … imply NOT
     // NULL to SQLite's planner) still finds its index.
+    // CloseDate ranges: a day's closed tickets (the manager's Today, the register's Returns, reports/store.ts).
     index('tickets_close_date').on(t.closeDate).where(notNull('close_date')),
+    // OpenDate ranges (the manager's Tickets page from/to), $sort=openDate, and the count of all tickets.
     index('tickets_open_date').on(t.openDate),
+    // A waiter's view (engine/visibility.ts: employee_user_name = ?), EmployeeUserName (the manager's Tickets page).
     index('tickets_employee').on(t.employeeUserName, t.isClosed),
+    // ExternalId (the seed).
     index('tickets_external_id').on(t.externalId).where(notNull('external_id')),
+    // CustomerCardSerialNumber (the manager's Tickets page).
     index('tickets_customer_card').on(t.customerCardSerialNumber).where(notNull('customer_card_serial_number')),
+    // CustomerId: a customer's purchases (the manager's Customers page).
     index('tickets_customer').on(t.customerId).where(notNull('customer_id')),
+    // CloseInfoFiscalName (+ CloseInfoNumber): a receipt by its fiscal number.
     index('tickets_close_number').on(t.closeFiscalName, t.closeNumber).where(notNull('close_fiscal_name')),
+    // LocationZoneName (the seed), with or without IsClosed.
     index('tickets_zone').on(t.zoneName, t.isClosed),
+    // ReturnOf: the returns of a ticket (the register's Returns, a return's cap: store.ts returnDocsOf).
     index('tickets_return_of').on(t.returnOf).where(notNull('return_of')),
     // Closed tickets not yet in the sales totals: empty once a store is counted, so it costs nothing.
     index('tickets_uncounted').on(t.id).where(sql`is_closed = 1 AND sales_counted = 0`),
@@ -320,7 +348,10 @@ export const ticketItems = sqliteTable(
     pluCode: integer('plu_code').notNull(),
     pluStockName: text('plu_stock_name').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.ticketId, t.itemId] }), index('ticket_items_plu').on(t.pluCode, t.pluStockName), index('ticket_items_stock').on(t.pluStockName)],
+  // The primary key alone (issue 31). ItemPluCode and ItemPluStockName are EXISTS per ticket
+  // through it (repo.ts filterSql): SQLite never used the indexes on plu_code and plu_stock_name
+  // for them (measured on the bench's store), and they cost a create five and more pages.
+  (t) => [primaryKey({ columns: [t.ticketId, t.itemId] })],
 );
 
 /** Kitchen orders (CONTRACT §6, §11): made in the ticket write's transaction, printed by the queue. */
@@ -336,7 +367,15 @@ export const orders = sqliteTable(
     state: text('state').notNull(),
     createdAt: integer('created_at').notNull(),
   },
-  (t) => [index('orders_ticket').on(t.ticketId), index('orders_endpoint_state').on(t.orderEndpointName, t.state), index('orders_state').on(t.state)],
+  (t) => [
+    // A ticket's orders (ticketId: the manager's ticket page, a register's view of a ticket).
+    index('orders_ticket').on(t.ticketId),
+    // A kitchen display's lists (hub/web/kds/feed.ts reload: state, createdAt since, $sort=createdAt;
+    // its endpoints matched in the index, not in the rows). Not by endpoint first: a create's orders
+    // go to several endpoints, and each endpoint's run in such an index was another page written
+    // per create (issue 31); by state and time, a create's orders all land on one page.
+    index('orders_state_created').on(t.state, t.createdAt, t.orderEndpointName),
+  ],
 );
 
 /**

@@ -19,6 +19,7 @@ import autocannon from 'autocannon';
 import { BENCH_ADMIN_PASSWORD, BENCH_CASHIER, generateStore } from './generate-store.js';
 import { freePort, hubCommand } from '../test/support/process.js';
 import { countSyncs, cpuOf, threadsOf, traceWrites } from './bench/cost.js';
+import { benchTicketBody } from './bench/ticket-body.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const arg = (name: string, fallback: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
@@ -261,11 +262,7 @@ async function measureCost(name: string, base: string, pid: number, sc: Scenario
   return cost;
 }
 
-const ticketBody = (codes: number[], tableName = 'Bench') => ({
-  name: `Table ${tableName}`,
-  location: { tableName, zoneName: 'Terrace' },
-  items: codes.map((code, i) => ({ id: i + 1, plu: { code, stockName: 'Menu' }, quantity: 1 })),
-});
+const ticketBody = benchTicketBody;
 
 async function main(): Promise<void> {
   // The chain's figures are their own run (NATS, PostgreSQL, HQ and many hubs): scripts/bench-chain.ts.

@@ -39,12 +39,33 @@ export function changesSince(db: Db, since: number, take: number, through = Numb
 }
 
 /**
+ * The newest entry written before `cutoff`. `at` grows with seq (entries are appended in the clock's
+ * order), so a binary search over seq finds it in a few dozen primary-key lookups, however long the
+ * log: no index on `at`, which every change would write another page of (issue 31).
+ */
+function lastBefore(db: Db, cutoff: number): number | undefined {
+  const first = (from: number) => rawSql.get<{ seq: number; at: number }>(db, 'SELECT seq, at FROM changes WHERE seq >= ? ORDER BY seq LIMIT 1', [from]);
+  const oldest = first(0);
+  if (!oldest || oldest.at >= cutoff) return undefined;
+  // lo: an entry before the cutoff; past hi none is.
+  let lo = oldest.seq;
+  let hi = lastSeq(db);
+  while (lo < hi) {
+    const mid = lo + Math.ceil((hi - lo) / 2);
+    const row = first(mid)!;
+    if (row.at < cutoff) lo = row.seq;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/**
  * Removes entries older than the retention. `keepAfter`: on a hub in a chain, the highest seq head
  * office acknowledged; entries after it are kept whatever their age, or HQ would never get them.
  */
 export function compact(db: Db, now: number, retentionMs = RETENTION_MS, keepAfter = Number.MAX_SAFE_INTEGER): number {
   const cutoff = now - retentionMs;
-  const through = db.get<{ seq: number | null }>(sql`SELECT max(seq) AS seq FROM changes WHERE at < ${cutoff}`)?.seq;
+  const through = lastBefore(db, cutoff);
   if (!through) return 0;
   // Never delete the newest row: AUTOINCREMENT keeps counting, but an empty log would hide the position.
   const newest = lastSeq(db);

@@ -7,6 +7,7 @@
 import { forgetStatements } from '../../db/client.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHub, type TestHub } from '../support/hub.js';
+import { plansOf } from '../support/plans.js';
 import { expect2xx, item, register, restaurant } from '../tickets/fixture.js';
 
 // Not sessions: a login prunes those dead for a day, so the table holds a day of logins.
@@ -105,5 +106,67 @@ describe('query plans of a day', () => {
     }
     expect(seen.size).toBeGreaterThan(50);
     expect(fullScans).toEqual([]);
+  });
+});
+
+/**
+ * Every index of the tables a sale writes (issue 31), with the request that needs it — the same
+ * statement db/schema.ts makes beside each index. An index costs every ticket write a page or more
+ * of WAL, so one no request uses must go: a new index fails here until its query is named, and
+ * an index dropped, or a query that stops using its index, fails too. Plans of a fresh store (no
+ * planner statistics, as a shop's store is); `npx tsx scripts/query-audit.ts` shows them on a big one.
+ */
+describe('the indexes of the sales tables, each with its query', () => {
+  const day = 'ge:2026-11-21T00:00:00Z;lt:2026-11-22T00:00:00Z';
+  /** Index → the request that needs it (as the manager, or `register`: a register's session without TicketReadAll). */
+  const NEEDED: Record<string, { table: string; path: string; as?: 'register' }> = {
+    // tickets
+    tickets_closed_table: { table: 'tickets', path: '/api/tickets?IsClosed=false&LocationTableName=7' },
+    tickets_closed_table_sk: { table: 'tickets', path: '/api/tickets?IsClosed=true&$sort=location.tableName' },
+    tickets_closed_name_sk: { table: 'tickets', path: '/api/tickets?IsClosed=false&$sort=name' },
+    tickets_device_close: { table: 'tickets', path: `/api/tickets?IsClosed=true&DeviceName=Register1&CloseDate=${day}` },
+    tickets_closed_open_date: { table: 'tickets', path: '/api/tickets?IsClosed=false&$sort=openDate' },
+    tickets_close_date: { table: 'tickets', path: `/api/tickets?CloseDate=${day}` },
+    tickets_open_date: { table: 'tickets', path: `/api/tickets?OpenDate=${day}` },
+    tickets_employee: { table: 'tickets', path: '/api/tickets', as: 'register' },
+    tickets_external_id: { table: 'tickets', path: '/api/tickets?ExternalId=ext-1' },
+    tickets_customer_card: { table: 'tickets', path: '/api/tickets?CustomerCardSerialNumber=CARD-1' },
+    tickets_customer: { table: 'tickets', path: '/api/tickets?CustomerId=novak' },
+    tickets_close_number: { table: 'tickets', path: '/api/tickets?CloseInfoFiscalName=FP1&CloseInfoNumber=1' },
+    tickets_zone: { table: 'tickets', path: '/api/tickets?LocationZoneName=Terrace' },
+    tickets_return_of: { table: 'tickets', path: '/api/tickets?ReturnOf=t1' },
+    tickets_uncounted: { table: 'tickets', path: '/api/reports/sales?from=2026-11-21&to=2026-11-21' },
+    // orders
+    orders_ticket: { table: 'orders', path: '/api/orders?ticketId=t1' },
+    orders_state_created: { table: 'orders', path: '/api/orders?state=in:New,InProgress,Ready&$sort=createdAt&$take=1000' },
+    // ticket_items (ItemPluCode and ItemPluStockName go through its primary key) and changes (its
+    // seq) have none: test/tickets/filters.test.ts and test/engine hold those filters' answers.
+  };
+
+  it('names a query for every index of tickets, ticket_items, orders and changes', async () => {
+    const h = await startHub();
+    try {
+      const indexes = h.db.$client
+        .prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name IN ('tickets', 'ticket_items', 'orders', 'changes') AND name NOT LIKE 'sqlite_autoindex_%' ORDER BY name")
+        .pluck()
+        .all();
+      expect(indexes).toEqual(Object.keys(NEEDED).sort());
+    } finally {
+      await h.close();
+    }
+  });
+
+  it.each(Object.entries(NEEDED))('%s: a query uses it', async (index, { table, path, as }) => {
+    const h = await startHub();
+    try {
+      await restaurant(h);
+      const cashier = await register(h);
+      const t = await expect2xx(h.call('POST', '/api/tickets', { items: [item(1, 1)], location: { tableName: '7' } }, { token: cashier.token }));
+      await expect2xx(h.call('POST', `/api/tickets/${t.id}/close`, { payments: [{ paymentTypeNumber: 1, amount: 100 }] }, { token: cashier.token }));
+      const plans = await plansOf(h, as === 'register' ? { method: 'GET', path, token: cashier.token } : path, table);
+      expect(plans.map((p) => p.plan.join(' | ')).join('\n')).toMatch(new RegExp(`INDEX ${index}\\b`));
+    } finally {
+      await h.close();
+    }
   });
 });
