@@ -41,7 +41,10 @@ export function changesSince(db: Db, since: number, take: number, through = Numb
 /**
  * The newest entry written before `cutoff`. `at` grows with seq (entries are appended in the clock's
  * order), so a binary search over seq finds it in a few dozen primary-key lookups, however long the
- * log: no index on `at`, which every change would write another page of (issue 31).
+ * log: no index on `at`, which every change would write another page of (issue 31). Where the clock
+ * was set back, `at` steps down; the search still returns an entry older than the cutoff, at or before
+ * `max(seq) WHERE at < cutoff` (what it replaced), so it never compacts more than that did — and the
+ * log is a position for catching up (a register further behind reloads: 410), never the data itself.
  */
 function lastBefore(db: Db, cutoff: number): number | undefined {
   const first = (from: number) => rawSql.get<{ seq: number; at: number }>(db, 'SELECT seq, at FROM changes WHERE seq >= ? ORDER BY seq LIMIT 1', [from]);
