@@ -44,4 +44,25 @@ describe('change-log compaction', () => {
     expect(Math.min(...seqs())).toBeGreaterThan(through);
     expect(rawSql.get<{ n: number }>(db, 'SELECT count(*) AS n FROM changes WHERE at < ?', [cutoff])?.n).toBe(0);
   });
+
+  it('after the clock was set back, compacts through an entry older than the cutoff and never past max(seq) WHERE at < cutoff', () => {
+    // Forty days, then the clock set back twelve days, then on: `at` steps down once.
+    for (let i = 0; i < 40; i++) appendChange(db, 'stocks', `a${i}`, 'upsert', 1, i * DAY);
+    for (let i = 0; i < 40; i++) appendChange(db, 'stocks', `b${i}`, 'upsert', 1, (28 + i) * DAY);
+    const atOf = new Map(rawSql.all<{ seq: number; at: number }>(db, 'SELECT seq, at FROM changes', []).map((r) => [r.seq, r.at]));
+    let moved = 0;
+    for (const cutoffDay of [5, 29, 33, 39, 45, 60]) {
+      const cutoff = cutoffDay * DAY;
+      const before = compactedThrough(db);
+      const exact = expectedThrough(cutoff);
+      compact(db, cutoff + DAY, DAY);
+      const through = compactedThrough(db);
+      expect(through).toBeLessThanOrEqual(Math.max(before, exact));
+      if (through > before) {
+        moved++;
+        expect(atOf.get(through)).toBeLessThan(cutoff);
+      }
+    }
+    expect(moved).toBeGreaterThan(2);
+  });
 });
