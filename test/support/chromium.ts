@@ -9,7 +9,7 @@
  * (CI=true, as .ci/run sets, which installs it) a missing browser fails instead of skipping.
  */
 import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page, type PageScreenshotOptions } from 'playwright-core';
 
 const CHROMIUM = '/usr/bin/chromium-headless-shell';
 
@@ -66,4 +66,14 @@ export async function endChromium(): Promise<void> {
   const browser = shared && (await shared.catch(() => undefined));
   shared = undefined;
   if (browser?.isConnected()) await browser.close();
+}
+
+/**
+ * A browser test's screenshot, for a person to look at (test/web/screenshots, git-ignored): taken when
+ * asked, `POS_TEST_SCREENSHOTS=1 npx vitest run --config test/vitest.config.ts test/web`, and not in
+ * every `npm test`, where the seventy-odd of them cost ~3 s of a core (Chromium encodes each PNG)
+ * and nobody looks. A screenshot asserts nothing; the test around it asserts the same either way.
+ */
+export async function screenshot(page: Page, options: PageScreenshotOptions & { path: string }): Promise<void> {
+  if (process.env.POS_TEST_SCREENSHOTS === '1') await page.screenshot(options);
 }
