@@ -5,7 +5,7 @@
  * one (test/web/manager.test.ts), where it took two minutes of browser time; the suite keeps the
  * cheap part, every view rendering without a page error at one size.
  *   npm run screenshots [-- --out=/tmp/shots]
- * Needs Debian's Chromium (/usr/bin/chromium), as the browser tests do. Runs the real app
+ * Needs Debian's Chromium headless shell (/usr/bin/chromium-headless-shell), as the browser tests do. Runs the real app
  * in-process on 127.0.0.1 with a small restaurant, a stock count and two customers.
  */
 import { mkdirSync } from 'node:fs';

@@ -16,7 +16,7 @@ export default defineConfig({
     isolate: false,
     // Four files at a time on two cores: the files wait on browsers, child processes, sockets and
     // timeouts often enough that fewer leave the machine idle. Two left a fifth idle (78 % busy);
-    // three, once Chromium's per-window omnibox popups were turned off (test/support/chromium.ts),
+    // three, once Chromium's per-window omnibox popups were turned off (the full browser then; the headless shell has none),
     // 82 % (131 s for a fresh clone's run, 159 files); four 92-94 % (123 s), every file passing.
     // At stop 24 three made the chain's week catch-up take 35 s instead of 4 s now and then; most
     // likely the store sleeping out a publish backoff built up before its first connection to NATS,

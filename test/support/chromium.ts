@@ -1,79 +1,26 @@
 /**
- * Debian's Chromium for the browser tests (playwright-core drives it; `npx playwright install` does
- * not work on these machines). Missing on a developer's machine: those tests skip with a word; in CI
+ * Debian's Chromium headless shell (package chromium-headless-shell) for the browser tests: the same
+ * Blink and V8 as the chromium package, without the browser's windows, toolbar and profile machinery.
+ * Playwright drives it (`npx playwright install` does not work on these machines) as it drives its
+ * own headless shell, its default for headless runs. The full browser in headless mode cost a third
+ * more CPU for the same pages (test/web/manager.test.ts and kds.test.ts: 16.7 s of the browser's
+ * processes against 11.1 s), and a WebUI renderer per window for the omnibox popup nobody sees
+ * unless turned off by name. Missing on a developer's machine: those tests skip with a word; in CI
  * (CI=true, as .ci/run sets, which installs it) a missing browser fails instead of skipping.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { existsSync } from 'node:fs';
+import { chromium, type Browser, type Page, type PageScreenshotOptions } from 'playwright-core';
 
-const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM = '/usr/bin/chromium-headless-shell';
 
-/**
- * Chromium (156) gives every window — each test's context is one — a toolbar whose omnibox popup is
- * a WebUI page in a renderer of its own, made up front: over a third of the browser's CPU in the
- * suite (37 of ~110 s of a 270 s run), for a toolbar nobody sees. Chromium takes only the last
- * --disable-features, so ours repeats Playwright's own (playwright-core 1.65, chromiumSwitches.ts);
- * launchChromium checks that it still does, and otherwise launches again with both.
- */
-const OMNIBOX_POPUP = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup', 'WebUIOmniboxFullPopup'];
-const PLAYWRIGHT_DISABLED = [
-  'AvoidUnnecessaryBeforeUnloadCheckSync',
-  'DestroyProfileOnBrowserClose',
-  'HttpsUpgrades',
-  'HttpsFirstBalancedModeAutoEnable',
-  'LensOverlay',
-  'MediaRouter',
-  'PaintHolding',
-  'ThirdPartyStoragePartitioning',
-  'AvoidCorsURLLoaderRestartOnRedirect',
-  'TcpPortRandomizationWin',
-  'OptimizationHints',
-  'NetworkTimeServiceQuerying',
-  'AimEnabled',
-  'PreconnectToSearch',
-  'msForceBrowserSignIn',
-  'msEdgeUpdateLaunchServicesPreferredVersion',
-];
-
-/** Each --disable-features list the Chromium processes this process started run with, in order, per process. */
-function disabledFeatureLists(): string[][][] {
-  const lists: string[][][] = [];
-  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) !== process.pid) continue;
-      const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-      if (!args[0].includes('chromium')) continue;
-      lists.push(args.filter((a) => a.startsWith('--disable-features=')).map((a) => a.slice('--disable-features='.length).split(',')));
-    } catch {
-      /* gone meanwhile */
-    }
-  }
-  return lists;
-}
-
-async function launch(disabled: string[]): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', `--disable-features=${disabled.join(',')}`],
-  });
-}
-
-/** Chromium without the omnibox popups, and with every feature Playwright itself turns off still off. */
-async function launchWithoutOmniboxPopups(): Promise<Browser> {
-  const ours = [...PLAYWRIGHT_DISABLED, ...OMNIBOX_POPUP];
-  const browser = await launch(ours);
-  // Playwright's list came first on the command line; one it has that ours lacks would be back on.
-  const missing = [...new Set(disabledFeatureLists().flatMap((lists) => (lists.length > 1 ? lists[0] : [])))].filter((f) => !ours.includes(f));
-  if (!missing.length) return browser;
-  await browser.close();
-  return launch([...ours, ...missing]);
+async function launch(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
 }
 
 export function chromiumAvailable(what: string): boolean {
   if (existsSync(CHROMIUM)) return true;
-  if (process.env.CI === 'true') throw new Error(`${CHROMIUM} is missing: ${what} needs it (apt-get install -y chromium; .ci/run does).`);
-  console.warn(`${what} skipped: ${CHROMIUM} is missing. Install Debian's Chromium (apt-get install -y chromium); .ci/run does.`);
+  if (process.env.CI === 'true') throw new Error(`${CHROMIUM} is missing: ${what} needs it (apt-get install -y chromium-headless-shell; .ci/run does).`);
+  console.warn(`${what} skipped: ${CHROMIUM} is missing. Install Debian's Chromium headless shell (apt-get install -y chromium-headless-shell); .ci/run does.`);
   return false;
 }
 
@@ -88,7 +35,7 @@ let shared: Promise<Browser> | undefined;
 export async function launchChromium(): Promise<Browser> {
   let browser = shared && (await shared.catch(() => undefined));
   if (!browser?.isConnected()) {
-    shared = launchWithoutOmniboxPopups();
+    shared = launch();
     browser = await shared;
   }
   const real = browser;
@@ -119,4 +66,14 @@ export async function endChromium(): Promise<void> {
   const browser = shared && (await shared.catch(() => undefined));
   shared = undefined;
   if (browser?.isConnected()) await browser.close();
+}
+
+/**
+ * A browser test's screenshot, for a person to look at (test/web/screenshots, git-ignored): taken when
+ * asked, `POS_TEST_SCREENSHOTS=1 npx vitest run --config test/vitest.config.ts test/web`, and not in
+ * every `npm test`, where the seventy-odd of them cost ~3 s of a core (Chromium encodes each PNG)
+ * and nobody looks. A screenshot asserts nothing; the test around it asserts the same either way.
+ */
+export async function screenshot(page: Page, options: PageScreenshotOptions & { path: string }): Promise<void> {
+  if (process.env.POS_TEST_SCREENSHOTS === '1') await page.screenshot(options);
 }

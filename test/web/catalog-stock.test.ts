@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHub, type TestHub } from '../support/hub.js';
 import { expect2xx, restaurant } from '../tickets/fixture.js';
 import { ensureWebBuild } from './build.js';
-import { chromiumAvailable, launchChromium } from '../support/chromium.js';
+import { chromiumAvailable, launchChromium, screenshot } from '../support/chromium.js';
 import { go, label, openManagerPage, type Lang } from '../support/manager-page.js';
 
 const haveChromium = chromiumAvailable('test/web/catalog-stock');
@@ -55,7 +55,7 @@ describe.skipIf(!haveChromium)('products and stock, in Slovak and English', () =
     return page;
   }
 
-  const shot = (page: Page, name: string, lang: Lang, size: string) => page.screenshot({ path: `${SHOTS}${name}-${lang}-${size}.png` });
+  const shot = (page: Page, name: string, lang: Lang, size: string) => screenshot(page, { path: `${SHOTS}${name}-${lang}-${size}.png` });
   const get = async (url: string) => expect2xx(hub.call('GET', url));
   const names = (items: Array<{ name: string }>) => items.map((p) => p.name).sort();
 

@@ -3,7 +3,7 @@
  * ordered, routed to a printer and renamed from the page alone, each step held against what the hub
  * then stores; a product put in a category from its editor; and what follows for a register's sale —
  * its kitchen orders go where the category is routed, and the Reports page sums its sales by category
- * to the figures this test computes from the items it sold. Screenshots at 1366×768 and 800×1280.
+ * to the figures this test computes from the items it sold. Screenshots (POS_TEST_SCREENSHOTS=1) at 1366×768 and 800×1280.
  */
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -13,7 +13,7 @@ import { FakeClock } from '../../hub/core/clock.js';
 import { startHub, type TestHub } from '../support/hub.js';
 import { expect2xx, item, register, restaurant } from '../tickets/fixture.js';
 import { ensureWebBuild } from './build.js';
-import { chromiumAvailable, launchChromium } from '../support/chromium.js';
+import { chromiumAvailable, launchChromium, screenshot } from '../support/chromium.js';
 import { go, label, openManagerPage, plain, skMoney } from '../support/manager-page.js';
 
 const haveChromium = chromiumAvailable('test/web/categories');
@@ -101,7 +101,7 @@ describe.skipIf(!haveChromium)('categories made, ordered, coloured, routed and r
     await page.getByTestId('category-Polievky').click();
     const drawer = page.locator('.drawer');
     await drawer.getByLabel(label('Názov')).fill('Polievky dňa');
-    await page.screenshot({ path: `${SHOTS}category-edit-sk-laptop.png` });
+    await screenshot(page, { path: `${SHOTS}category-edit-sk-laptop.png` });
     await drawer.getByTestId('save').click();
     await drawer.waitFor({ state: 'detached' });
     expect((await hub.call('GET', `/api/categories/${encodeURIComponent('Polievky')}`)).status).toBe(404);
@@ -112,16 +112,16 @@ describe.skipIf(!haveChromium)('categories made, ordered, coloured, routed and r
     // The products column counts what the hub holds in each.
     const counted = plain(await page.getByTestId('category-Polievky dňa').locator('td').nth(2).textContent());
     expect(counted).toBe(`${(await get(`/api/plus?category=${encodeURIComponent('Polievky dňa')}&$count=true`)).totalCount} produkt`);
-    await page.screenshot({ path: `${SHOTS}categories-sk-laptop.png`, fullPage: true });
+    await screenshot(page, { path: `${SHOTS}categories-sk-laptop.png`, fullPage: true });
     await page.context().close();
 
     const tablet = await open(TABLET);
     await go(tablet, '/catalog/categories');
     await expect.poll(() => rowNames(tablet)).toEqual(['Polievky dňa', 'Nápoje']);
-    await tablet.screenshot({ path: `${SHOTS}categories-sk-tablet.png`, fullPage: true });
+    await screenshot(tablet, { path: `${SHOTS}categories-sk-tablet.png`, fullPage: true });
     await tablet.getByTestId('category-Nápoje').click();
     await tablet.locator('.drawer').getByTestId('category-color').waitFor();
-    await tablet.screenshot({ path: `${SHOTS}category-edit-sk-tablet.png` });
+    await screenshot(tablet, { path: `${SHOTS}category-edit-sk-tablet.png` });
     await tablet.context().close();
     expect(errors).toEqual([]);
   });
@@ -150,7 +150,7 @@ describe.skipIf(!haveChromium)('categories made, ordered, coloured, routed and r
     const net = (key: string) => page.locator(`[data-testid=sales-table] tr[data-key="${key}"] [data-col="net"]`);
     for (const name of ['Polievky dňa', 'Nápoje']) await expect.poll(() => net(name).textContent().then(plain)).toBe(money(want.get(name)!));
     expect(plain(await page.locator('[data-testid=sales-table] tr[data-key="Polievky dňa"] [data-col="label"]').textContent())).toBe('Polievky dňa');
-    await page.screenshot({ path: `${SHOTS}reports-category-sk-laptop.png`, fullPage: true });
+    await screenshot(page, { path: `${SHOTS}reports-category-sk-laptop.png`, fullPage: true });
     await page.context().close();
     expect(errors).toEqual([]);
   });

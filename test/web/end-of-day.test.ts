@@ -17,7 +17,7 @@ import { PRESETS } from '../../hub/http/presets.js';
 import { FAST_PRINTING } from '../printing/setup.js';
 import { FakeEscPosPrinter } from '../support/fake-escpos-printer.js';
 import { startHub, type TestHub } from '../support/hub.js';
-import { chromiumAvailable, launchChromium } from '../support/chromium.js';
+import { chromiumAvailable, launchChromium, screenshot } from '../support/chromium.js';
 import { openManagerPage, plain, skMoney } from '../support/manager-page.js';
 import { ALL_TICKET_RIGHTS, expect2xx, item, register, restaurant } from '../tickets/fixture.js';
 import { ensureWebBuild } from './build.js';
@@ -133,7 +133,7 @@ describe.skipIf(!haveChromium)('the end of the day, from the page alone', () => 
     const lines = printer.cutTickets()[printed];
     expect(lines[0]).toBe('PREHĽAD ZMENY');
     expect(lines.find((l) => l.startsWith('Rozdiel'))?.replace('Rozdiel', '').trim()).toBe('-0,15');
-    await page.screenshot({ path: `${SHOTS}end-of-day-shift-sk-laptop.png`, fullPage: true });
+    await screenshot(page, { path: `${SHOTS}end-of-day-shift-sk-laptop.png`, fullPage: true });
   });
 
   it('prints the Z report; the page shows the day it closed, with the count', async () => {
@@ -151,7 +151,7 @@ describe.skipIf(!haveChromium)('the end of the day, from the page alone', () => 
     // Nothing sold since: the open day is empty, and not what the date shows.
     await fiscal.getByText('Od poslednej uzávierky žiadne doklady.').waitFor();
     expect(await page.locator('[data-testid^="day-FP1-3"]').count()).toBe(0);
-    await page.screenshot({ path: `${SHOTS}end-of-day-z-sk-laptop.png`, fullPage: true });
+    await screenshot(page, { path: `${SHOTS}end-of-day-z-sk-laptop.png`, fullPage: true });
   });
 
   it('downloads the day for POHODA and as a CSV journal, VAT to the cent', async () => {

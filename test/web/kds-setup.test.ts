@@ -6,7 +6,7 @@
  * an order made through the API shows up, is bumped to Served, and is recalled from the history
  * list, which the API sees (GET /api/orders/{id}). In a Slovak shop and in an English one; the
  * Log out button and the three columns stay within the viewport at 800×1280 and at 600×960.
- * Screenshots go to test/web/screenshots/kds-setup (git-ignored).
+ * Screenshots, with POS_TEST_SCREENSHOTS=1, go to test/web/screenshots/kds-setup (git-ignored).
  */
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -17,7 +17,7 @@ import { qrPath } from '../../hub/web/shared/qr.js';
 import { ADMIN_PASSWORD, startHub, type TestHub } from '../support/hub.js';
 import { expect2xx, item, register, restaurant } from '../tickets/fixture.js';
 import { ensureWebBuild } from './build.js';
-import { chromiumAvailable, launchChromium } from '../support/chromium.js';
+import { chromiumAvailable, launchChromium, screenshot } from '../support/chromium.js';
 import { LOGIN, pairingCard } from '../support/manager-page.js';
 
 import { SERVE_DELAY_MS } from '../support/kitchen-display.js';
@@ -153,7 +153,7 @@ describe.skipIf(!haveChromium)('a kitchen display set up from the manager\'s pag
       await form.getByTestId('display-name').fill(endpoint);
       await form.getByTestId('display-amber').fill(amber);
       await form.getByTestId('display-red').fill('8');
-      await mgr.screenshot({ path: `${SHOTS}devices-add-${lang}-${managerSize}.png`, fullPage: true });
+      await screenshot(mgr, { path: `${SHOTS}devices-add-${lang}-${managerSize}.png`, fullPage: true });
       await form.locator('button[type=submit]').click();
 
       const { pairing, code } = await pairingCard(mgr, lang, endpoint);
@@ -162,7 +162,7 @@ describe.skipIf(!haveChromium)('a kitchen display set up from the manager\'s pag
       expect(link).toBe(`${hub.url}/kds/${encodeURIComponent(endpoint)}`);
       expect(await pairing.getByTestId('pairing-link').textContent()).toBe(`${hub.url}/kds/${endpoint}`);
       expect(await pairing.getByTestId('pairing-qr').locator('path').getAttribute('d')).toBe(qrPath(link).d);
-      await mgr.screenshot({ path: `${SHOTS}devices-code-${lang}-${managerSize}.png`, fullPage: true });
+      await screenshot(mgr, { path: `${SHOTS}devices-code-${lang}-${managerSize}.png`, fullPage: true });
 
       // What reached the hub: a Tablet endpoint with its minutes ("3,5" read as 3.5), no address; one outstanding code.
       const stored = (await hub.call('GET', `/api/orderendpoints/${encodeURIComponent(endpoint)}`)).body;
@@ -180,7 +180,7 @@ describe.skipIf(!haveChromium)('a kitchen display set up from the manager\'s pag
       expect(await tablet.locator('html').getAttribute('lang')).toBe(lang);
       await tablet.getByTestId('login-tabs').waitFor();
       expect(await tablet.getByRole('heading').first().textContent()).toBe(`${w.display} · ${endpoint}`);
-      await tablet.screenshot({ path: `${SHOTS}login-${lang}-800x1280.png` });
+      await screenshot(tablet, { path: `${SHOTS}login-${lang}-800x1280.png` });
       for (const digit of code) await tablet.getByRole('button', { name: digit, exact: true }).click();
       await tablet.getByTestId('kitchen').waitFor();
       await tablet.locator('[data-testid=conn][data-conn=live]').waitFor();
@@ -197,7 +197,7 @@ describe.skipIf(!haveChromium)('a kitchen display set up from the manager\'s pag
       const card = tablet.locator(`[data-order-id="${order.id}"]`);
       await tablet.locator(`[data-column="New"] [data-order-id="${order.id}"]`).waitFor();
       expect(await card.textContent()).toMatch(/2×Pstruh na masle/);
-      await tablet.screenshot({ path: `${SHOTS}kitchen-${lang}-800x1280.png` });
+      await screenshot(tablet, { path: `${SHOTS}kitchen-${lang}-800x1280.png` });
 
       // Bumped on to Served (sent after the undo delay).
       await card.click();
@@ -218,7 +218,7 @@ describe.skipIf(!haveChromium)('a kitchen display set up from the manager\'s pag
       await served.waitFor();
       expect(await tablet.getByTestId('history-toggle').textContent()).toContain(w.history);
       expect(await served.textContent()).toMatch(/2× Pstruh na masle/);
-      await tablet.screenshot({ path: `${SHOTS}history-${lang}-800x1280.png` });
+      await screenshot(tablet, { path: `${SHOTS}history-${lang}-800x1280.png` });
       await served.getByRole('button', { name: w.recall }).click();
       await apiReaches(order.id, 'Ready', 3000);
       const after = (await hub.call('GET', `/api/orders/${order.id}`)).body;
@@ -232,7 +232,7 @@ describe.skipIf(!haveChromium)('a kitchen display set up from the manager\'s pag
       // A phone-sized screen upright: still everything within reach.
       await tablet.setViewportSize(PHONE);
       await allWithin(tablet, PHONE);
-      await tablet.screenshot({ path: `${SHOTS}kitchen-${lang}-600x960.png` });
+      await screenshot(tablet, { path: `${SHOTS}kitchen-${lang}-600x960.png` });
       await tablet.setViewportSize(TABLET);
       await allWithin(tablet, TABLET);
 
@@ -242,7 +242,7 @@ describe.skipIf(!haveChromium)('a kitchen display set up from the manager\'s pag
       const logout = (await tablet.getByTestId('logout').boundingBox())!;
       expect(logout.x + logout.width).toBeLessThanOrEqual(TABLET.width);
       expect(logout.y + logout.height).toBeLessThanOrEqual(TABLET.height);
-      await tablet.screenshot({ path: `${SHOTS}pass-${lang}-800x1280.png` });
+      await screenshot(tablet, { path: `${SHOTS}pass-${lang}-800x1280.png` });
 
       // The manager pairs the existing display again from its row: a fresh code.
       await mgr.getByTestId('pairing').getByRole('button').last().click();

@@ -3,7 +3,8 @@
  * (issue 10): pairing, orders appearing live, bump and recall reaching the API, cancel orders
  * struck through, the pass, and a display that loses its connection for 30 s catching up with
  * every order exactly once (the 30 s pass on the page's and the hub's fake clocks, not waited
- * out). Screenshots at 1280×800 (a 10-inch tablet in landscape) go to test/web/screenshots/kds
+ * out). Screenshots at 1280×800 (a 10-inch tablet in landscape), with POS_TEST_SCREENSHOTS=1
+ * (test/support/chromium.ts screenshot), go to test/web/screenshots/kds
  * (git-ignored) for a person to look at.
  */
 import { mkdirSync } from 'node:fs';
@@ -14,7 +15,7 @@ import { FakeClock } from '../../hub/core/clock.js';
 import { ADMIN_PASSWORD, startHub, type TestHub } from '../support/hub.js';
 import { expect2xx, item, register, restaurant } from '../tickets/fixture.js';
 import { ensureWebBuild } from './build.js';
-import { chromiumAvailable, launchChromium } from '../support/chromium.js';
+import { chromiumAvailable, launchChromium, screenshot } from '../support/chromium.js';
 
 import { SERVE_DELAY_MS } from '../support/kitchen-display.js';
 
@@ -157,7 +158,7 @@ describe.skipIf(!haveChromium)('the kitchen display in Chromium', () => {
     const { page } = await newPage();
     await page.goto(hub.url + PATH);
     await page.getByRole('heading', { name: `Kitchen display · ${ENDPOINT}` }).waitFor();
-    await page.screenshot({ path: `${SHOTS}login.png` });
+    await screenshot(page, { path: `${SHOTS}login.png` });
     await page.getByLabel('Pairing code').fill('000000');
     await page.getByRole('button', { name: 'Pair', exact: true }).click();
     await expect(page.getByTestId('login-error').textContent()).resolves.toMatch(/wrong, expired or already used/);
@@ -269,7 +270,7 @@ describe.skipIf(!haveChromium)('the kitchen display in Chromium', () => {
     await page.locator('[data-testid=conn]', { hasText: 'Offline' }).waitFor();
     // Moved on elsewhere meanwhile (the pass served one): it must leave the screen.
     await expect2xx(hub.call('POST', `/api/orders/${made[0]}/state`, { state: 'Served' }));
-    await page.screenshot({ path: `${SHOTS}kitchen-offline.png` });
+    await screenshot(page, { path: `${SHOTS}kitchen-offline.png` });
     expect(await card(page, made[1]).count()).toBe(0);
 
     await context.setOffline(false);
@@ -337,7 +338,7 @@ describe.skipIf(!haveChromium)('the kitchen display in Chromium', () => {
     await expect2xx(hub.call('POST', `/api/orders/${second.id}/state`, { state: 'Ready' }));
     await table.locator(`[data-order-id="${second.id}"]`).waitFor({ timeout: 1000 });
     await table.getByTestId('still-cooking').waitFor({ state: 'detached' });
-    await page.screenshot({ path: `${SHOTS}expo.png` });
+    await screenshot(page, { path: `${SHOTS}expo.png` });
     await table.getByRole('button', { name: /Served/ }).click();
     await page.clock.fastForward(SERVE_DELAY_MS);
     await table.waitFor({ state: 'detached', timeout: 8000 });
@@ -356,7 +357,7 @@ describe.skipIf(!haveChromium)('the kitchen display in Chromium', () => {
     await page.getByRole('button', { name: 'Pair this screen' }).click();
     await expect(page.getByTestId('login-error').textContent()).resolves.toMatch(/not right/);
     await page.getByLabel('Password').fill(ADMIN_PASSWORD);
-    await page.screenshot({ path: `${SHOTS}login-manager.png` });
+    await screenshot(page, { path: `${SHOTS}login-manager.png` });
     await page.getByRole('button', { name: 'Pair this screen' }).click();
     await page.locator('[data-testid=conn]', { hasText: 'Live' }).waitFor();
     const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('poshub.kds.session') ?? 'null'));
@@ -369,7 +370,7 @@ describe.skipIf(!haveChromium)('the kitchen display in Chromium', () => {
     await page.getByTestId('kitchen').waitFor();
   });
 
-  it('takes screenshots of a busy kitchen at 1280×800', async () => {
+  it('shows a busy kitchen at 1280×800 by the age of its orders, the address overriding the age limits, and the pass (screenshots when asked)', async () => {
     const real = hub.clock.now().getTime();
     const at = (minutesAgo: number) => hub.clock.set(new Date(real - minutesAgo * 60_000));
     at(14);
@@ -401,10 +402,10 @@ describe.skipIf(!haveChromium)('the kitchen display in Chromium', () => {
     const { page } = await pairedDisplay(PATH, 'reduce', true);
     await page.locator('.age-red').first().waitFor();
     await page.locator('.age-amber').first().waitFor();
-    await page.screenshot({ path: `${SHOTS}kitchen.png` });
+    await screenshot(page, { path: `${SHOTS}kitchen.png` });
     // Landscape is the target; a tablet turned to portrait still works, columns stacked.
     await page.setViewportSize({ width: 800, height: 1280 });
-    await page.screenshot({ path: `${SHOTS}kitchen-portrait.png` });
+    await screenshot(page, { path: `${SHOTS}kitchen-portrait.png` });
     await page.setViewportSize(TABLET);
     // The address overrides the endpoint's AmberAfterMinutes / RedAfterMinutes.
     await page.goto(`${hub.url}${PATH}?amber=1000&red=2000`);
@@ -429,7 +430,7 @@ describe.skipIf(!haveChromium)('the kitchen display in Chromium', () => {
     await pass.getByLabel('Pairing code').fill(await code());
     await pass.getByRole('button', { name: 'Pair', exact: true }).click();
     await pass.locator('[data-table]').first().waitFor();
-    await pass.screenshot({ path: `${SHOTS}expo-all.png` });
+    await screenshot(pass, { path: `${SHOTS}expo-all.png` });
     expect(pageErrors).toEqual([]);
   });
 

@@ -6,7 +6,7 @@
  * added, renamed, moved (buttons and a drag), resized (buttons and the corner handle) and made round,
  * saved to the hub. A user's PIN set on the users form logs in on the paired register; the register's
  * idle lock is set on its settings. In Slovak on a laptop and in English on a tablet held upright.
- * Screenshots go to test/web/screenshots/registers (git-ignored).
+ * Screenshots, with POS_TEST_SCREENSHOTS=1, go to test/web/screenshots/registers (git-ignored).
  */
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +16,7 @@ import { qrPath } from '../../hub/web/shared/qr.js';
 import { startHub, type TestHub } from '../support/hub.js';
 import { expect2xx } from '../tickets/fixture.js';
 import { ensureWebBuild } from './build.js';
-import { chromiumAvailable, launchChromium } from '../support/chromium.js';
+import { chromiumAvailable, launchChromium, screenshot } from '../support/chromium.js';
 import { go, openManagerPage, pairingCard, VARIANTS, type Lang } from '../support/manager-page.js';
 
 const haveChromium = chromiumAvailable('test/web/registers-setup');
@@ -105,7 +105,7 @@ describe.skipIf(!haveChromium)("registers, the floor plan and PINs on the manage
       const box = (await qr.boundingBox())!;
       expect(box.width).toBeGreaterThanOrEqual(150);
       expect(box.x + box.width).toBeLessThanOrEqual(size.width);
-      await page.screenshot({ path: `${SHOTS}pairing-${lang}-${size.name}.png`, fullPage: true });
+      await screenshot(page, { path: `${SHOTS}pairing-${lang}-${size.name}.png`, fullPage: true });
 
       // What reached the hub: the device, not paired yet, with one outstanding code.
       const stored = (await hub.call('GET', `/api/devices/${encodeURIComponent(device)}`)).body;
@@ -123,7 +123,7 @@ describe.skipIf(!haveChromium)("registers, the floor plan and PINs on the manage
       await expect.poll(() => row.getByTestId('paired').textContent()).toMatch(w.paired);
       await pairing.getByTestId('pairing-done').click();
       await pairing.waitFor({ state: 'detached' });
-      await page.screenshot({ path: `${SHOTS}paired-${lang}-${size.name}.png`, fullPage: true });
+      await screenshot(page, { path: `${SHOTS}paired-${lang}-${size.name}.png`, fullPage: true });
     }, 60_000);
 
     it('lays out a zone with four tables, renamed, moved, resized and made round, and saves it', async () => {
@@ -179,7 +179,7 @@ describe.skipIf(!haveChromium)("registers, the floor plan and PINs on the manage
       // The plan stays within a tablet's width.
       const plan = (await board.boundingBox())!;
       expect(plan.x + plan.width).toBeLessThanOrEqual(size.width);
-      await page.screenshot({ path: `${SHOTS}floorplan-${lang}-${size.name}.png`, fullPage: true });
+      await screenshot(page, { path: `${SHOTS}floorplan-${lang}-${size.name}.png`, fullPage: true });
       await page.getByTestId('save-zone').click();
       await page.getByText(w.saved).waitFor();
 

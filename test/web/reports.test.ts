@@ -3,7 +3,7 @@
  * through the API, then the sales on screen (totals, by product, by payment type) are held against
  * sums this test computes from the tickets it made — not from the report API — in Slovak on a
  * laptop and in English on a portrait tablet. The CSV export downloads a file with those rows; the
- * fiscal day's cash count shows the drawer's difference. Screenshots go to test/web/screenshots/.
+ * fiscal day's cash count shows the drawer's difference. Screenshots, with POS_TEST_SCREENSHOTS=1, go to test/web/screenshots/.
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -13,7 +13,7 @@ import { FakeClock } from '../../hub/core/clock.js';
 import { startHub, type TestHub } from '../support/hub.js';
 import { expect2xx, item, register, restaurant } from '../tickets/fixture.js';
 import { ensureWebBuild } from './build.js';
-import { chromiumAvailable, launchChromium } from '../support/chromium.js';
+import { chromiumAvailable, launchChromium, screenshot } from '../support/chromium.js';
 import { openManagerPage, plain, VARIANTS, type Lang } from '../support/manager-page.js';
 
 const haveChromium = chromiumAvailable('test/web/reports');
@@ -127,7 +127,7 @@ describe.skipIf(!haveChromium)('the Reports page shows the sales of the tickets 
         expect(plain(await cell(page, `Menu/${code}`, 'net').textContent())).toBe(money(row.gross - row.discounts, lang));
       }
       expect(plain(await cell(page, 'totals', 'net').textContent())).toBe(money(want.net, lang));
-      await page.screenshot({ path: `${SHOTS}reports-${lang}-${size.name}.png`, fullPage: true });
+      await screenshot(page, { path: `${SHOTS}reports-${lang}-${size.name}.png`, fullPage: true });
 
       // The CSV of the same report: a line per product and the totals, in the page's language.
       const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-csv').click()]);
@@ -149,7 +149,7 @@ describe.skipIf(!haveChromium)('the Reports page shows the sales of the tickets 
       await page.getByTestId('report-group').selectOption('payment');
       await expect.poll(() => cell(page, '1', 'net').textContent().then(plain)).toBe(money(want.cash, lang));
       expect(plain(await cell(page, '2', 'net').textContent())).toBe(money(want.card, lang));
-      await page.screenshot({ path: `${SHOTS}reports-payment-${lang}-${size.name}.png`, fullPage: true });
+      await screenshot(page, { path: `${SHOTS}reports-payment-${lang}-${size.name}.png`, fullPage: true });
       expect(errors).toEqual([]);
       await page.context().close();
     });
@@ -177,7 +177,7 @@ describe.skipIf(!haveChromium)('the Reports page shows the sales of the tickets 
       const row = day.locator('[data-testid=day-counts] tbody tr', { hasText: money(counted.cents, lang) });
       await expect.poll(() => row.count()).toBe(1);
       expect(plain(await row.locator('td').nth(4).textContent())).toBe(money(difference, lang));
-      await page.screenshot({ path: `${SHOTS}reports-cashcount-${lang}-${size.name}.png`, fullPage: true });
+      await screenshot(page, { path: `${SHOTS}reports-cashcount-${lang}-${size.name}.png`, fullPage: true });
       await page.context().close();
     });
   }

@@ -17,7 +17,7 @@ import { startHub, type TestHub } from '../support/hub.js';
 import { expect2xx, item, register, restaurant } from '../tickets/fixture.js';
 import { addWaiter } from '../support/register-page.js';
 import { ensureWebBuild } from './build.js';
-import { chromiumAvailable, launchChromium } from '../support/chromium.js';
+import { chromiumAvailable, launchChromium, screenshot } from '../support/chromium.js';
 import { go, openManagerPage, plain, skMoney } from '../support/manager-page.js';
 
 const haveChromium = chromiumAvailable('test/web/round-two');
@@ -85,7 +85,7 @@ describe.skipIf(!haveChromium)('issue 28, the smaller points, in Slovak', () => 
     await page.getByRole('navigation').getByRole('link', { name: 'Dnes' }).click();
     const ask = page.getByRole('alertdialog');
     await ask.getByText('Odísť s neuloženými počtami?').waitFor();
-    await page.screenshot({ path: `${SHOTS}count-leave-sk-laptop.png` });
+    await screenshot(page, { path: `${SHOTS}count-leave-sk-laptop.png` });
     await ask.getByRole('button', { name: 'Zrušiť' }).click();
     expect(new URL(page.url()).pathname).toBe(`/catalog/stocktakings/${encodeURIComponent(id)}`);
     // A reload (a tablet that slept): the counts come back from this device, as typed.
@@ -119,7 +119,7 @@ describe.skipIf(!haveChromium)('issue 28, the smaller points, in Slovak', () => 
     await form.getByTestId('display-name').fill('Výdaj');
     await form.getByTestId('display-mirror').selectOption('Kitchen');
     await form.getByLabel('Dezerty', { exact: true }).check();
-    await page.screenshot({ path: `${SHOTS}display-add-sk-laptop.png` });
+    await screenshot(page, { path: `${SHOTS}display-add-sk-laptop.png` });
     await form.locator('button[type=submit]').click();
     await page.getByTestId('pairing-code').waitFor();
     expect(await get('/api/orderendpoints/V%C3%BDdaj')).toMatchObject({ type: 'Tablet', mirrorOf: 'Kitchen', categoryNames: ['Dezerty'] });
@@ -148,7 +148,7 @@ describe.skipIf(!haveChromium)('issue 28, the smaller points, in Slovak', () => 
     const rights = plain(await drawer.locator('fieldset.rights').textContent());
     for (const words of ['Inkasovať (uzatvárať účty)', 'Stornovať položky a vracať tovar', 'Vidieť prehľady tržieb', 'Upravovať produkty a kategórie']) expect(rights).toContain(words);
     expect(rights).not.toMatch(RAW_RIGHT);
-    await page.screenshot({ path: `${SHOTS}rights-sk-laptop.png` });
+    await screenshot(page, { path: `${SHOTS}rights-sk-laptop.png` });
     // A display paired with a code gets a Tool device of its own: its kind and description in Slovak.
     await expect2xx(hub.call('POST', '/api/orderendpoints', { name: 'Gril', type: 'Tablet' }));
     const { code } = await expect2xx(hub.call('POST', '/api/kds/pairings', { orderEndpointName: 'Gril' }));
@@ -197,7 +197,7 @@ describe.skipIf(!haveChromium)('issue 28, the smaller points, in Slovak', () => 
     expect(stats).toContain('Vaša doterajšia tržba');
     expect(stats).not.toContain('Doterajšia tržba');
     expect(plain(await page.getByTestId('only-yours').textContent())).toContain('„Vidieť uzavreté účty všetkých“');
-    await page.screenshot({ path: `${SHOTS}today-cashier-sk-laptop.png` });
+    await screenshot(page, { path: `${SHOTS}today-cashier-sk-laptop.png` });
     await page.context().close();
   });
 
@@ -236,7 +236,7 @@ describe.skipIf(!haveChromium)('issue 28, the smaller points, in Slovak', () => 
     await page.getByRole('button', { name: 'Posledných 7 dní', exact: true }).click();
     await expect.poll(() => [new URL(page.url()).searchParams.get('from'), new URL(page.url()).searchParams.get('to')]).toEqual([dayBefore(today, 6), today]);
     expect(await page.getByTestId('report-from').inputValue()).toBe(skDay(dayBefore(today, 6)));
-    await page.screenshot({ path: `${SHOTS}reports-presets-sk-laptop.png` });
+    await screenshot(page, { path: `${SHOTS}reports-presets-sk-laptop.png` });
     await page.context().close();
   });
 
@@ -257,7 +257,7 @@ describe.skipIf(!haveChromium)('issue 28, the smaller points, in Slovak', () => 
     expect(plain(await page.getByTestId('ekasa-uuid').textContent())).toBe(ekasa.uuid);
     expect(plain(await page.getByTestId('ekasa-okp').textContent())).toBe(ekasa.okp);
     expect(plain(await page.getByTestId('receipt-number').textContent())).toBe(String(closed.closeInfo.number));
-    await page.screenshot({ path: `${SHOTS}ticket-ekasa-sk-laptop.png`, fullPage: true });
+    await screenshot(page, { path: `${SHOTS}ticket-ekasa-sk-laptop.png`, fullPage: true });
 
     // A document she posted: the list says her name, as the hub recorded it.
     await expect2xx(hub.call('POST', '/api/stocktransfers', { type: 'Outcome', sourceStockName: 'Sklad', items: [{ plu: { code: 502 }, quantity: 1 }], note: 'plesnivé' }, { token: zdenka }));

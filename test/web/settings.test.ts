@@ -15,7 +15,7 @@ import { FakeClock } from '../../hub/core/clock.js';
 import { ADMIN_PASSWORD, startHub, type TestHub } from '../support/hub.js';
 import { expect2xx, item, register, restaurant } from '../tickets/fixture.js';
 import { ensureWebBuild } from './build.js';
-import { chromiumAvailable, launchChromium } from '../support/chromium.js';
+import { chromiumAvailable, launchChromium, screenshot } from '../support/chromium.js';
 import { openManagerPage, VARIANTS, type Lang } from '../support/manager-page.js';
 
 const haveChromium = chromiumAvailable('test/web/settings');
@@ -93,7 +93,7 @@ describe.skipIf(!haveChromium)('the Settings tabs for receipts, e-mails, backups
         await page.getByText(WORDS[lang].stored).waitFor();
         await page.getByTestId('rs-footerLines').fill('Thank you\nCome again');
       }
-      await page.screenshot({ path: `${SHOTS}settings-receipts-${lang}-${size.name}.png`, fullPage: true });
+      await screenshot(page, { path: `${SHOTS}settings-receipts-${lang}-${size.name}.png`, fullPage: true });
       const put = page.waitForResponse((r) => r.url().endsWith('/api/receipts/settings') && r.request().method() === 'PUT');
       await page.getByRole('button', { name: WORDS[lang].save }).click();
       expect((await put).status()).toBe(200);
@@ -113,7 +113,7 @@ describe.skipIf(!haveChromium)('the Settings tabs for receipts, e-mails, backups
       const answer = await resend;
       expect(answer.status()).toBe(200);
       expect(((await answer.json()) as { id: string; to: string })).toMatchObject({ id: emailId, to: 'host@example.sk' });
-      await page.screenshot({ path: `${SHOTS}settings-outbox-${lang}-${size.name}.png`, fullPage: true });
+      await screenshot(page, { path: `${SHOTS}settings-outbox-${lang}-${size.name}.png`, fullPage: true });
 
       // --- Backups: made on the page, listed, downloaded
       await tab(page, backups);
@@ -128,7 +128,7 @@ describe.skipIf(!haveChromium)('the Settings tabs for receipts, e-mails, backups
       const bytes = readFileSync((await download.path())!);
       expect(bytes.length).toBe(newest.size);
       expect(bytes.subarray(0, 15).toString('latin1')).toBe('SQLite format 3');
-      await page.screenshot({ path: `${SHOTS}settings-backups-${lang}-${size.name}.png`, fullPage: true });
+      await screenshot(page, { path: `${SHOTS}settings-backups-${lang}-${size.name}.png`, fullPage: true });
 
       // --- Registers: the one just heard from, and the silent one flagged
       await tab(page, registers);
@@ -139,7 +139,7 @@ describe.skipIf(!haveChromium)('the Settings tabs for receipts, e-mails, backups
       const old = page.locator('[data-testid=registers] tr[data-device="Terasa"]');
       expect((await old.locator('[data-col=contact]').textContent())?.trim()).toMatch(WORDS[lang].old);
       expect((await old.locator('[data-col=state]').textContent())?.trim()).toBe(WORDS[lang].silent);
-      await page.screenshot({ path: `${SHOTS}settings-registers-${lang}-${size.name}.png`, fullPage: true });
+      await screenshot(page, { path: `${SHOTS}settings-registers-${lang}-${size.name}.png`, fullPage: true });
       expect(errors).toEqual([]);
       await page.context().close();
     });

@@ -3,7 +3,7 @@
  * in its editor shows on its stock figures; goods received from the page with their supplier and
  * purchase prices reach the hub, average into the cost price and show their value; the Stocks tab
  * shows each stock's value now and the cost of the goods a register sold — every figure held against
- * what this test computes from the quantities and prices it used. Screenshots at 1366×768 and 800×1280.
+ * what this test computes from the quantities and prices it used. Screenshots (POS_TEST_SCREENSHOTS=1) at 1366×768 and 800×1280.
  */
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -13,7 +13,7 @@ import { FakeClock } from '../../hub/core/clock.js';
 import { startHub, type TestHub } from '../support/hub.js';
 import { expect2xx, register, restaurant } from '../tickets/fixture.js';
 import { ensureWebBuild } from './build.js';
-import { chromiumAvailable, launchChromium } from '../support/chromium.js';
+import { chromiumAvailable, launchChromium, screenshot } from '../support/chromium.js';
 import { go, label, openManagerPage, plain, skMoney } from '../support/manager-page.js';
 
 const haveChromium = chromiumAvailable('test/web/stock-value');
@@ -79,7 +79,7 @@ describe.skipIf(!haveChromium)('stock value in the page (Slovak)', () => {
     await drawer.getByTestId('item-cost').fill('9,5');
     // The quantity shows its unit.
     expect(plain(await drawer.locator('.row-item .suffix').first().textContent())).toBe('kg');
-    await page.screenshot({ path: `${SHOTS}income-supplier-sk-laptop.png` });
+    await screenshot(page, { path: `${SHOTS}income-supplier-sk-laptop.png` });
     await drawer.getByTestId('save').click();
     await drawer.waitFor({ state: 'detached' });
 
@@ -95,7 +95,7 @@ describe.skipIf(!haveChromium)('stock value in the page (Slovak)', () => {
     expect(plain(await page.locator('.drawer').textContent())).toContain('Mliekareň Liptov s.r.o.');
     // The unit comes with the products' names, read after the document itself: wait for them.
     await expect.poll(() => page.locator('.drawer table').textContent().then(plain)).toContain(`${qty(6)} kg`);
-    await page.screenshot({ path: `${SHOTS}income-detail-sk-laptop.png` });
+    await screenshot(page, { path: `${SHOTS}income-detail-sk-laptop.png` });
     await page.keyboard.press('Escape');
 
     // A register sells 4 portions: 4 × 0,15 = 0,6 kg leave the stock at the average cost.
@@ -111,16 +111,16 @@ describe.skipIf(!haveChromium)('stock value in the page (Slovak)', () => {
     expect(plain(await cell('Sklad', 'received').textContent())).toBe(money(4 * 800 + 6 * 950));
     expect(plain(await cell('Sklad', 'costOfGoodsSold').textContent())).toBe(money(cogs));
     expect(plain(await cell('totals', 'value').textContent())).toBe(money(valueNow));
-    await page.screenshot({ path: `${SHOTS}stock-value-sk-laptop.png`, fullPage: true });
+    await screenshot(page, { path: `${SHOTS}stock-value-sk-laptop.png`, fullPage: true });
     await page.context().close();
 
     const tablet = await open(TABLET);
     await go(tablet, '/catalog/stocks');
     await expect.poll(() => tablet.locator('[data-testid=stock-value] tr[data-key="Sklad"] [data-col="value"]').textContent().then(plain)).toBe(money(valueNow));
-    await tablet.screenshot({ path: `${SHOTS}stock-value-sk-tablet.png`, fullPage: true });
+    await screenshot(tablet, { path: `${SHOTS}stock-value-sk-tablet.png`, fullPage: true });
     await go(tablet, `/catalog/transfers?doc=${encodeURIComponent(income.id)}`);
     await tablet.getByTestId('transfer-total-cost').waitFor();
-    await tablet.screenshot({ path: `${SHOTS}income-detail-sk-tablet.png` });
+    await screenshot(tablet, { path: `${SHOTS}income-detail-sk-tablet.png` });
     await tablet.context().close();
     expect(errors).toEqual([]);
   });

@@ -3,7 +3,7 @@
  * in English on a tablet: "Print a receipt copy" sends a COPY of the receipt to the chosen printer
  * (the back office device's default preselected), "Start a return" prepares a return of the chosen
  * quantities and links to it, saying a register closes it. A user without Storno sees no return
- * button. Screenshots go to /tmp/returns-*.png.
+ * button. Screenshots, with POS_TEST_SCREENSHOTS=1, go to test/web/screenshots/returns-*.png.
  */
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -15,7 +15,7 @@ import { startHub, type TestHub } from '../support/hub.js';
 import { FAST_PRINTING } from '../printing/setup.js';
 import { expect2xx, item, register, restaurant } from '../tickets/fixture.js';
 import { ensureWebBuild } from './build.js';
-import { chromiumAvailable, launchChromium } from '../support/chromium.js';
+import { chromiumAvailable, launchChromium, screenshot } from '../support/chromium.js';
 import { go, openManagerPage, VARIANTS, type Lang } from '../support/manager-page.js';
 
 const haveChromium = chromiumAvailable('test/web/ticket-returns');
@@ -42,7 +42,7 @@ describe.skipIf(!haveChromium)('a closed ticket: receipt copy and return, in Slo
   // The screenshots join the reviewers' tour of the manager's page (test/web/screenshots/).
   const SHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
   mkdirSync(SHOTS, { recursive: true });
-  const shot = async (page: Page, name: string, lang: Lang, size: string) => page.screenshot({ path: `${SHOTS}returns-${name}-${lang}-${size}.png` });
+  const shot = async (page: Page, name: string, lang: Lang, size: string) => screenshot(page, { path: `${SHOTS}returns-${name}-${lang}-${size}.png` });
 
   /** 2 × Gulyás (item 1) and 1 × Pivo (item 2), closed at the cashier's register. */
   async function closedSale(name: string): Promise<any> {

@@ -13,7 +13,7 @@ import { FakeClock } from '../../hub/core/clock.js';
 import { startHub, type TestHub } from '../support/hub.js';
 import { expect2xx, item, register, restaurant } from '../tickets/fixture.js';
 import { ensureWebBuild } from './build.js';
-import { chromiumAvailable, launchChromium } from '../support/chromium.js';
+import { chromiumAvailable, launchChromium, screenshot } from '../support/chromium.js';
 import { go, openManagerPage, type Lang } from '../support/manager-page.js';
 
 const haveChromium = chromiumAvailable('test/web/tickets-customers');
@@ -45,7 +45,7 @@ describe.skipIf(!haveChromium)('tickets, customers and today, in Slovak and Engl
     return page;
   }
 
-  const shot = (page: Page, name: string, lang: Lang, size: string) => page.screenshot({ path: `${SHOTS}${name}-${lang}-${size}.png`, fullPage: false });
+  const shot = (page: Page, name: string, lang: Lang, size: string) => screenshot(page, { path: `${SHOTS}${name}-${lang}-${size}.png`, fullPage: false });
 
   const ticket = async (body: Record<string, unknown>) => expect2xx(hub.call('POST', '/api/tickets', body, { token: cashier.token }));
   const close = async (id: string, amount: number, extra: Record<string, unknown> = {}) =>
