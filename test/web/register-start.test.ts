@@ -178,12 +178,9 @@ describe.skipIf(!haveChromium)('starting the register', () => {
       const tab = await openRegister(browser, hub.url, lang, size, { errors });
       const { page, words } = tab;
       if (lang === 'sk') {
-        // The link opened in the tab that shows the register already: only its #hash changes. The page
-        // listens for that from an effect, which Preact runs after the first frame once the page has
-        // loaded; the link comes after that frame, as any person's would (right at the load event, a
-        // change can come before the listener and go unseen: 3 of 3 runs of test/web on a busy machine).
-        await page.getByTestId('setup').waitFor();
-        await page.evaluate(() => new Promise((settled) => requestAnimationFrame(() => setTimeout(settled))));
+        // The link opened in the tab that shows the register already: only its #hash changes, right as
+        // the page has loaded (before the page's first frame, a change the page once missed when it
+        // listened from an effect run after that frame: 3 of 3 runs of test/web on a busy machine).
         await page.goto(`${hub.url}/pos/#pair=${code}`);
       } else {
         await page.getByLabel(words.pairingCode).fill(code);

@@ -5,7 +5,7 @@
  * itself after the device's LockAfterSeconds without a touch.
  */
 import type { JSX } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useState } from 'preact/hooks';
 import { messages, useLanguage } from '../shared/i18n';
 import { deviceSetting } from './api';
 import { Day } from './Day';
@@ -112,9 +112,12 @@ export function App(): JSX.Element {
   // The code of a pairing link (http://<hub>/pos/#pair=<code>), once: also one opened in a tab that
   // shows the register already (only its #hash changes). Set up is shown until it is used.
   const [code, setCode] = useState(pairingCodeInLink);
-  useEffect(() => {
+  // Listening from the first render on, and reading the link once more when the listener is in place:
+  // a link opened right as the page loads may change the #hash before then, and would go unseen.
+  useLayoutEffect(() => {
     const fn = () => setCode(pairingCodeInLink());
     addEventListener('hashchange', fn);
+    fn();
     return () => removeEventListener('hashchange', fn);
   }, []);
   useIdleLock(!!dev && !!s && !locked);
