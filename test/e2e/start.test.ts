@@ -28,11 +28,9 @@ async function start(...args: Parameters<typeof startHubProcess>): Promise<HubPr
   return hub;
 }
 
-/** Stops with `signal`: exit 0 (and no signal) within 10 s, or the hub's group is killed and this fails. */
+/** Stops with `signal`: exit 0 (and no signal) within 10 s, or the hub's group is killed (signal SIGKILL) and this fails. */
 async function expectCleanStop(hub: HubProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
-  const t0 = Date.now();
   expect(await hub.stop(10_000, signal), hub.output()).toEqual({ code: 0, signal: null });
-  expect(Date.now() - t0).toBeLessThan(10_000);
   running.delete(hub);
 }
 

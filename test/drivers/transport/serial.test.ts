@@ -60,9 +60,8 @@ describe('serial channel (MockBinding)', () => {
 
   it('gives up on an open that never completes after the connect timeout', async () => {
     const hanging = { ...MockBinding, open: () => new Promise<never>(() => {}) } as unknown as SerialBinding;
-    const t = Date.now();
+    // The open never completes: only the connect timeout can end this (else the test times out).
     await expect(openChannel('serial:/dev/ttyUSB0', { binding: hanging, connectTimeoutMs: 80 })).rejects.toMatchObject({ code: 'OFFLINE', message: expect.stringMatching(/not open within 80 ms/) });
-    expect(Date.now() - t).toBeLessThan(1000);
   });
 
   it('times out a read the device never answers', async () => {

@@ -84,11 +84,10 @@ describe('tcp channel', () => {
   it('answers OFFLINE at once when nothing listens on the port', async () => {
     const peer = await listen();
     await new Promise((r) => peer.server.close(r));
-    const t = Date.now();
-    const e = await openChannel(`tcp://127.0.0.1:${peer.port}`, { connectTimeoutMs: 2000 }).catch((x) => x);
+    // A connect timeout longer than the test's own: only the refusal itself can answer in time.
+    const e = await openChannel(`tcp://127.0.0.1:${peer.port}`, { connectTimeoutMs: 10 * 60_000 }).catch((x) => x);
     expect(e).toBeInstanceOf(DeviceError);
     expect(e).toMatchObject({ code: 'OFFLINE', vendorCode: 'ECONNREFUSED', outcomeUnknown: false });
-    expect(Date.now() - t).toBeLessThan(1000);
   });
 
   it('times out a read without closing the channel', async () => {
@@ -145,9 +144,8 @@ describe('tcp channel', () => {
     const ch = await open(peer.port, { closeTimeoutMs: 100 });
     await peer.connected;
     peer.sockets[0].removeAllListeners('end');
-    const t = Date.now();
+    // The peer never ends its side: only the close timeout can end this (else the test times out).
     await ch.close();
-    expect(Date.now() - t).toBeLessThan(1000);
     expect(ch.isOpen).toBe(false);
   });
 });
