@@ -94,8 +94,6 @@ describe("a cashier's day", () => {
     expect(open.body.totalCount).toBe(0);
 
     // Closing time: exit 0 within 10 s (after that the hub's group is killed, and no exit code is 0).
-    const t0 = Date.now();
     expect(await hub.stop(10_000), hub.output()).toEqual({ code: 0, signal: null });
-    expect(Date.now() - t0).toBeLessThan(10_000);
   }, 60_000);
 });

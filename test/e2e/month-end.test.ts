@@ -105,8 +105,6 @@ describe('month end on the real hub', () => {
     expect((await hub.call('PUT', `/api/stocktakings/${closed.id}`, { ...closed, note: 'again' }, { token: admin })).status).toBe(403);
 
     // SIGTERM: exit 0 within 10 s (after that the hub's group is killed, and no exit code is 0).
-    const t0 = Date.now();
     expect(await hub.stop(10_000), hub.output()).toEqual({ code: 0, signal: null });
-    expect(Date.now() - t0).toBeLessThan(10_000);
   }, 60_000);
 });
