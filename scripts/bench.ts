@@ -19,6 +19,7 @@ import autocannon from 'autocannon';
 import { BENCH_ADMIN_PASSWORD, BENCH_CASHIER, generateStore } from './generate-store.js';
 import { freePort, hubCommand } from '../test/support/process.js';
 import { countSyncs, cpuOf, threadsOf, traceWrites } from './bench/cost.js';
+import { measureEventDelivery } from './bench/events.js';
 import { benchTicketBody } from './bench/ticket-body.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -427,6 +428,9 @@ async function main(): Promise<void> {
     row.single = { p50: percentile(times, 50), p99: percentile(times, 99), n: times.length };
     say(`  ${sc.name} one at a time: p50 ${row.single.p50} ms, p99 ${row.single.p99} ms`);
   }
+  // A register's write to a follower of /api/events (a kitchen display, another register): one at a time.
+  const eventDelivery = await measureEventDelivery(base, admin, async () => (await call(base, 'POST', '/api/tickets', cashier, ticketBody([11, 22, 33, 44, 55]))).id as string, 200, percentile);
+  say(`  event delivery (ticket write → its event at a follower of /api/events), one at a time: p50 ${eventDelivery.p50} ms, p99 ${eventDelivery.p99} ms, max ${eventDelivery.max} ms`);
   const soak = paced.overall;
   clearInterval(sampler);
   clearInterval(heapSampler);
@@ -523,6 +527,7 @@ async function main(): Promise<void> {
     floor: floorRow,
     rows,
     kitchenPrintingMs: kitchen,
+    eventDeliveryMs: eventDelivery,
     fiscalSoak,
     cost: { rate: COST_RATE, seconds: COST_S, walWrites: WAL_WRITES, floor: floorCost, rows: costs, hubThreads },
   };
@@ -553,6 +558,7 @@ async function main(): Promise<void> {
   say('');
   for (const r of rows.filter((x) => x.single)) say(`${r.name}, one request at a time: p50 ${r.single!.p50} ms, p99 ${r.single!.p99} ms (${r.single!.n})`);
   say(`Kitchen printing, ticket write → last byte at the fake printer: ${JSON.stringify(kitchen)}`);
+  say(`Event delivery, ticket write → its event at a follower of /api/events: ${JSON.stringify(eventDelivery)}`);
   say(`Fiscal soak, 100 closes with 10 % of the printer's replies lost: ${JSON.stringify(fiscalSoak)}`);
   say(`Paced run ${SOAK_S} s at ${PACED_RATE} req/s, all scenarios: p50 ${results.soak.p50} ms, p99 ${results.soak.p99} ms, errors ${results.soak.errors}, RSS MB ${results.soak.rssMbSamples.join(' → ')}; JS heap in use MB ${results.soak.heapUsedMbSamples.join(' → ')}`);
   say(`Results: scripts/bench/results.json`);

@@ -11,7 +11,7 @@ import type { Caller } from '../http/caller.js';
 import { HubError, ErrorCode, saidError } from '../http/errors.js';
 import { ERR, type ErrorSpec } from '../http/api-docs.js';
 import { catalogIssue, routes } from '../http/route.js';
-import { changesSince, compactedThrough, lastSeq } from '../engine/change-log.js';
+import { changesSince, compactedThrough, lastSeq, onChange } from '../engine/change-log.js';
 
 const PAGE = 500;
 export const HEARTBEAT_MS = 15_000;
@@ -123,6 +123,8 @@ export function eventStreams(db: Db, sessionIsLive: (tokenHash: string) => boole
   let poller: NodeJS.Timeout | undefined;
   let heartbeat: NodeJS.Timeout | undefined;
   let sessionCheck: NodeJS.Timeout | undefined;
+  let stopListening: (() => void) | undefined;
+  let checkQueued = false;
   // After close() (the hub stopping) the database may be closed at any moment: no timer may start
   // again, and a register reconnecting meanwhile gets a stream that ends at once.
   let closed = false;
@@ -130,13 +132,24 @@ export function eventStreams(db: Db, sessionIsLive: (tokenHash: string) => boole
   const startTimers = () => {
     if (poller || closed) return;
     seen = lastSeq(db);
-    poller = setInterval(() => {
+    const check = () => {
+      checkQueued = false;
       if (closed) return;
       const now = lastSeq(db);
       if (now === seen) return;
       seen = now;
       releaseWhenDurable(db, now, streams);
-    }, POLL_MS);
+    };
+    // A change written here is sent as soon as it is durable: checked once the event loop's turn that
+    // wrote it ends (every change of that turn together), not at the next poll — that waited up to
+    // 50 ms, 50 ms on the dot for a register writing right after its last event. The poll stays for
+    // writes from other connections (a script, a restore), which this process is not told of.
+    stopListening = onChange(db, () => {
+      if (checkQueued) return;
+      checkQueued = true;
+      setImmediate(check);
+    });
+    poller = setInterval(check, POLL_MS);
     heartbeat = setInterval(() => streams.forEach((s) => s.heartbeat()), HEARTBEAT_MS);
     // A logout, an expiry or a deactivated user or device ends the stream within a second.
     sessionCheck = setInterval(() => {
@@ -151,7 +164,8 @@ export function eventStreams(db: Db, sessionIsLive: (tokenHash: string) => boole
     clearInterval(poller);
     clearInterval(heartbeat);
     clearInterval(sessionCheck);
-    poller = heartbeat = sessionCheck = undefined;
+    stopListening?.();
+    poller = heartbeat = sessionCheck = stopListening = undefined;
   };
 
   const changes: EventStreams['changes'] = ({ since = 0, take = 100 }, res) => {

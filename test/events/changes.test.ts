@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { compact } from '../../hub/engine/change-log.js';
 import { SseClient } from '../support/sse.js';
 import { ADMIN_PASSWORD, startHub, type TestHub } from '../support/hub.js';
@@ -68,6 +68,20 @@ describe('Server-Sent Events', () => {
     expect(ev.event).toBe('stocks');
     expect(ev.id).toBe(String(JSON.parse(ev.data).seq));
     sse.close();
+  });
+
+  it('sends a change written in this process without waiting for the poll (which is there for other connections)', async () => {
+    // The hub's intervals stand still: its 50 ms poll of the change log never runs while this stream is open.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      const sse = new SseClient(`${hub.url}/api/events`, auth());
+      await sse.waitFor(() => sse.status === 200);
+      await hub.call('POST', '/api/stocks', { name: 'Pushed' });
+      await sse.waitFor((evs) => evs.some((e) => JSON.parse(e.data).key === 'Pushed'), 20_000);
+      sse.close();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('resumes after Last-Event-ID with nothing missed or repeated across 200 changes', async () => {
