@@ -5,7 +5,7 @@
  * orders go (kitchen printers and displays) is chosen here too: it is the order endpoints'
  * `categoryNames`, written to each endpoint whose choice changed.
  */
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useMemo, useState } from 'preact/hooks';
 import { Editor } from '../../components/Editor';
 import { Field } from '../../components/Field';
 import { Empty, toast } from '../../components/ui';
@@ -166,12 +166,11 @@ export function Categories() {
 function CategoryEditor({ editKey, endpoints, nextOrder, onClose }: { editKey: string | null; endpoints: OrderEndpoint[]; nextOrder: number; onClose: () => void }) {
   const can = useCan();
   const routedBefore = useMemo(() => (editKey ? endpoints.filter((e) => (e.categoryNames ?? []).includes(editKey)).map((e) => e.name) : []), [editKey, endpoints]);
-  const [routes, setRoutes] = useState<string[]>(routedBefore);
-  // The endpoints arrive after the editor may have opened: taken in while untouched.
-  const [touched, setTouched] = useState(false);
-  useEffect(() => {
-    if (!touched) setRoutes(routedBefore);
-  }, [routedBefore]);
+  // The endpoints arrive (and come again, as any of them changes) after the editor may have opened:
+  // shown as they are until the manager ticks something (`chosen`), then the manager's choice. Not a
+  // copy taken in by an effect: one that ran late took a tick just made back.
+  const [chosen, setChosen] = useState<string[] | null>(null);
+  const routes = chosen ?? routedBefore;
   const mayRoute = can('OrderEndpointUpdate');
 
   /** Each endpoint whose choice changed gets the category added or taken away (read fresh: a rename changed them). */
@@ -231,10 +230,7 @@ function CategoryEditor({ editKey, endpoints, nextOrder, onClose }: { editKey: s
             kind="checklist"
             options={endpoints.map((e) => ({ value: e.name, label: e.name }))}
             value={routes}
-            onChange={(v) => {
-              setTouched(true);
-              setRoutes(v as string[]);
-            }}
+            onChange={(v) => setChosen(v as string[])}
             disabled={!canEdit || !mayRoute}
             hint={!endpoints.length ? t('noEndpoints') : mayRoute ? t('ordersGoToHint') : t('routingNeedsRight', { right: rightWord('OrderEndpointUpdate') })}
             testId="category-routes"

@@ -354,9 +354,10 @@ function PartPicker({ form, prefix, self }: { form: AnyForm; prefix: string; sel
   const current = ref && ref.code !== null ? items.find((p) => p.code === ref.code && p.stockName === ref.stockName) : undefined;
   const shown = current ? partLabel(current) : ref?.name && ref.code !== null ? partLabel({ name: ref.name, stockName: ref.stockName }) : '';
   const [text, setText] = useState(shown);
-  // The stored part's name arrives with the list of stock items: show it once it is known.
+  // The stored part's name arrives with the list of stock items: show it once it is known — unless
+  // something was typed meanwhile (read as it is now, not as this render saw it: the effect may run late).
   useEffect(() => {
-    if (!text && shown) setText(shown);
+    if (shown) setText((typed) => typed || shown);
   }, [shown]);
   const listId = `parts-${prefix.replace(/\W/g, '-')}`;
   const member = `${prefix}.pluId`;
