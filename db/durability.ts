@@ -21,10 +21,19 @@
  * acknowledged commit. The sync runs on libuv's thread pool, so the event loop keeps serving
  * registers meanwhile; every commit that lands while one sync runs is covered by the next one
  * (group commit: one fsync for all the writes that arrived together, as PostgreSQL's WAL flush does).
- * A batch's COMMIT nobody awaits (a print worker's bookkeeping) starts that sync too, so a batch is on
- * disk one fdatasync later, as under FULL, only never on the event loop. (A statement committing on
- * its own, outside a batch, is covered by the next sync, or the checkpoint thread's: nothing outside
- * the process has heard of it before one of them.)
+ * A batch's COMMIT nobody awaits starts that sync too, so a batch is on disk one fdatasync later, as
+ * under FULL, only never on the event loop. (A statement committing on its own, outside a batch, is
+ * covered by the next sync, or the checkpoint thread's: nothing outside the process has heard of it
+ * before one of them.)
+ *
+ * Unhurried writes (`unhurried()`: the print queue's record of what a printer did — printed, waiting,
+ * failed) are the one exception, named as such: a batch holding nothing else does not start a sync
+ * of its own when it commits. It rides the next sync anyone starts (the next register's answer, a
+ * few milliseconds later in a busy shop), and at the latest one started UNHURRIED_SYNC_MS after
+ * its COMMIT. What that risks is argued where it is used (hub/printing/states.ts): such a write
+ * reports something that already happened outside, so nothing outside waits on it, and losing it in a
+ * power cut loses only the record (a kitchen order printed once more, marked REPRINT) — never a
+ * write anyone was told of, since everything that leaves the process still awaits a sync.
  *
  * Writes that arrive together also share one COMMIT: the first write opens a transaction (BEGIN
  * IMMEDIATE) and every write runs in its own savepoint inside it, so one that fails rolls back alone;
@@ -62,6 +71,9 @@ const RESOLVED = Promise.resolve();
 /** A batch nobody is waiting on is committed after this long at the latest. */
 export const COMMIT_AFTER_MS = 2;
 
+/** An unhurried write's commit is synced this long after it at the latest (sooner by anyone else's sync). */
+export const UNHURRIED_SYNC_MS = 50;
+
 export class DurableCommits {
   /** The connection's change counter (sqlite3_total_changes) covered by the last completed sync. */
   private durableMark: number;
@@ -81,6 +93,13 @@ export class DurableCommits {
   /** Completed COMMITs of batches (metrics, and tests that count commits per group of writes). */
   commits = 0;
   private closed = false;
+  /** Inside unhurried(): writes made now do not ask for a sync of their own. */
+  private unhurriedDepth = 0;
+  /** The open batch holds a write that is not unhurried: its COMMIT starts a sync. */
+  private batchHurried = false;
+  /** The change counter as of the last COMMIT that asked for a sync (one holding a write that is not unhurried). */
+  private hurriedMark: number;
+  private unhurriedTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly client: Database.Database,
@@ -95,6 +114,7 @@ export class DurableCommits {
     private readonly syncsEveryCommit = false,
   ) {
     this.durableMark = changes();
+    this.hurriedMark = this.durableMark;
   }
 
   /**
@@ -106,9 +126,26 @@ export class DurableCommits {
     if (!this.client.inTransaction) {
       this.client.exec('BEGIN IMMEDIATE');
       this.batchOpen = true;
+      this.batchHurried = false;
       setTimeout(() => this.commit(), COMMIT_AFTER_MS).unref();
     }
+    if (this.unhurriedDepth === 0) this.batchHurried = true;
     return this.client.transaction(fn)();
+  }
+
+  /**
+   * Runs `fn`, whose writes (inTransaction) then do not start a sync of their own when their batch
+   * commits: they are synced by the next sync anyone starts, or UNHURRIED_SYNC_MS after their
+   * COMMIT at the latest. Only for writes that record what already happened outside and that nothing
+   * outside waits on (see the top of this file); whenDurable() after them still waits for a sync as ever.
+   */
+  unhurried<T>(fn: () => T): T {
+    this.unhurriedDepth += 1;
+    try {
+      return fn();
+    } finally {
+      this.unhurriedDepth -= 1;
+    }
   }
 
   /** Commits the open batch (a no-op without one). A COMMIT that fails, or a batch SQLite rolled back on its own, stops the hub. */
@@ -123,8 +160,14 @@ export class DurableCommits {
     try {
       this.client.exec('COMMIT');
       this.commits += 1;
-      // Nobody may be waiting (the batch timer): the sync starts anyway, so no commit stays unsynced.
-      if (this.syncsEveryCommit) this.startSync();
+      if (!this.syncsEveryCommit) return;
+      if (this.batchHurried) {
+        // Nobody may be waiting (the batch timer): the sync starts anyway, so no commit stays unsynced.
+        this.hurriedMark = this.changes();
+        this.startSync();
+      } else {
+        this.syncUnhurried();
+      }
     } catch (e) {
       try {
         if (this.client.inTransaction) this.client.exec('ROLLBACK');
@@ -163,6 +206,9 @@ export class DurableCommits {
    */
   close(): void {
     this.closed = true;
+    if (this.unhurriedTimer) clearTimeout(this.unhurriedTimer);
+    this.unhurriedTimer = null;
+    // The batch's COMMIT below syncs nothing itself; what it leaves unsynced is synced right after.
     this.commit();
     if (this.syncsEveryCommit && !this.failure && this.changes() > this.durableMark) {
       fdatasyncSync(this.walFd());
@@ -175,10 +221,24 @@ export class DurableCommits {
     if (!this.syncing) this.closeFd();
   }
 
+  /** An unhurried batch committed: a sync within UNHURRIED_SYNC_MS, unless someone else's covers it first. */
+  private syncUnhurried(): void {
+    // Closing syncs what is left itself (close()).
+    if (this.unhurriedTimer || this.closed) return;
+    this.unhurriedTimer = setTimeout(() => {
+      this.unhurriedTimer = null;
+      if (this.closed || this.failure || this.changes() <= this.durableMark) return;
+      this.hurriedMark = Math.max(this.hurriedMark, this.changes());
+      this.startSync();
+    }, UNHURRIED_SYNC_MS);
+    this.unhurriedTimer.unref();
+  }
+
   private startSync(): void {
     if (this.syncing || this.failure || this.closed) return;
-    // Waiters, or (where COMMIT does not sync) commits not yet synced that nobody waits for.
-    if (this.waiters.length === 0 && !(this.syncsEveryCommit && (this.batchOpen || this.changes() > this.durableMark))) return;
+    // Waiters, or (where COMMIT does not sync) commits not yet synced that nobody waits for — all
+    // but unhurried ones, whose own timer starts theirs.
+    if (this.waiters.length === 0 && !(this.syncsEveryCommit && ((this.batchOpen && this.batchHurried) || this.hurriedMark > this.durableMark))) return;
     this.syncing = true;
     // The batch commits now: everything counted below is then in the WAL (write(2) returned) before the sync starts.
     this.commit();
@@ -198,6 +258,11 @@ export class DurableCommits {
         this.syncs += 1;
         this.syncMs += performance.now() - started;
         if (mark > this.durableMark) this.durableMark = mark;
+        // Unhurried commits this sync covered need no sync of their own any more.
+        if (this.unhurriedTimer && this.changes() <= this.durableMark) {
+          clearTimeout(this.unhurriedTimer);
+          this.unhurriedTimer = null;
+        }
         const still: Waiter[] = [];
         for (const w of this.waiters) {
           if (w.mark <= mark) w.resolve();

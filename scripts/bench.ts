@@ -46,6 +46,14 @@ const WRITE_PATH = process.argv.includes('--write-path');
 const PRINTERS = process.argv.find((a) => a.startsWith('--printers='))?.split('=')[1] ?? 'closed';
 if (PRINTERS !== 'closed' && PRINTERS !== 'live') throw new Error(`--printers=${PRINTERS}: closed or live`);
 const LIVE = PRINTERS === 'live';
+/**
+ * --hub-cpu-prof=DIR: the hub runs with node --cpu-prof (its profile written into DIR when it stops),
+ * and each cost run prints its window on the monotonic clock V8's profile uses, for
+ * `npx tsx scripts/bench/profile.ts <profile> --from=… --to=…` to look at that run alone.
+ */
+const HUB_CPU_PROF = process.argv.find((a) => a.startsWith('--hub-cpu-prof='))?.split('=')[1];
+/** Now on CLOCK_MONOTONIC in µs, the clock of a V8 CPU profile's timestamps. */
+const monotonicUs = () => process.hrtime.bigint() / 1000n;
 const say = (s: string) => process.stdout.write(`${s}\n`);
 
 interface Row {
@@ -297,6 +305,7 @@ async function measureCost(name: string, base: string, pid: number, sc: Scenario
   // With live printers, the jobs these writes queued are printed (and their state kept) inside the
   // measured window: the CPU, syncs and WAL bytes of each write include its own jobs' printing.
   const printedBefore = live ? await live.printers.printed() : 0;
+  const windowFrom = monotonicUs();
   const before = cpuOf(pid);
   const { result: paced, syncs, seconds } = await countSyncs(pid, async () => {
     const result = await pace(base, [sc], COST_S, COST_RATE);
@@ -304,6 +313,7 @@ async function measureCost(name: string, base: string, pid: number, sc: Scenario
     return result;
   });
   const after = cpuOf(pid);
+  if (HUB_CPU_PROF) say(`  ${name}: profile window --from=${windowFrom} --to=${monotonicUs()} (${paced.sent} requests)`);
   const n = paced.sent;
   const printedPaced = live ? (await live.printers.printed()) - printedBefore : undefined;
   const { trace } = await traceWrites(pid, dir, async () => {
@@ -369,7 +379,8 @@ async function main(): Promise<void> {
     POS_HUB_TIMEZONE: 'Europe/Bratislava',
   };
   // The hub as `npm start` runs it (its bundle built first, outside the start-up time).
-  const hub = startProcess(hubCommand(), env);
+  const [node, args] = hubCommand();
+  const hub = startProcess([node, HUB_CPU_PROF ? ['--cpu-prof', '--cpu-prof-interval=250', `--cpu-prof-dir=${HUB_CPU_PROF}`, ...args] : args], env);
   // A failed run must not leave the hub behind holding the port and the store.
   process.on('exit', () => hub.child.kill('SIGKILL'));
   const startupMs = await waitFor(`${base}/api/health`, 60_000);
