@@ -97,8 +97,10 @@ export class DurableCommits {
   private unhurriedDepth = 0;
   /** The open batch holds a write that is not unhurried: its COMMIT starts a sync. */
   private batchHurried = false;
-  /** The change counter as of the last COMMIT that asked for a sync (one holding a write that is not unhurried). */
-  private hurriedMark: number;
+  /** Rows changed by unhurried writes since the last sync started: changes past the durable mark beyond these ask for a sync. */
+  private unhurriedChanges = 0;
+  /** The unhurried writes' own deadline passed: the next sync is due even if nothing else asks for one. */
+  private unhurriedDue = false;
   private unhurriedTimer: NodeJS.Timeout | null = null;
 
   constructor(
@@ -114,7 +116,6 @@ export class DurableCommits {
     private readonly syncsEveryCommit = false,
   ) {
     this.durableMark = changes();
-    this.hurriedMark = this.durableMark;
   }
 
   /**
@@ -129,8 +130,16 @@ export class DurableCommits {
       this.batchHurried = false;
       setTimeout(() => this.commit(), COMMIT_AFTER_MS).unref();
     }
-    if (this.unhurriedDepth === 0) this.batchHurried = true;
-    return this.client.transaction(fn)();
+    if (this.unhurriedDepth === 0) {
+      this.batchHurried = true;
+      return this.client.transaction(fn)();
+    }
+    const before = this.changes();
+    try {
+      return this.client.transaction(fn)();
+    } finally {
+      this.unhurriedChanges += this.changes() - before;
+    }
   }
 
   /**
@@ -163,7 +172,6 @@ export class DurableCommits {
       if (!this.syncsEveryCommit) return;
       if (this.batchHurried) {
         // Nobody may be waiting (the batch timer): the sync starts anyway, so no commit stays unsynced.
-        this.hurriedMark = this.changes();
         this.startSync();
       } else {
         this.syncUnhurried();
@@ -228,7 +236,7 @@ export class DurableCommits {
     this.unhurriedTimer = setTimeout(() => {
       this.unhurriedTimer = null;
       if (this.closed || this.failure || this.changes() <= this.durableMark) return;
-      this.hurriedMark = Math.max(this.hurriedMark, this.changes());
+      this.unhurriedDue = true;
       this.startSync();
     }, UNHURRIED_SYNC_MS);
     this.unhurriedTimer.unref();
@@ -237,13 +245,17 @@ export class DurableCommits {
   private startSync(): void {
     if (this.syncing || this.failure || this.closed) return;
     // Waiters, or (where COMMIT does not sync) commits not yet synced that nobody waits for — all
-    // but unhurried ones, whose own timer starts theirs.
-    if (this.waiters.length === 0 && !(this.syncsEveryCommit && ((this.batchOpen && this.batchHurried) || this.hurriedMark > this.durableMark))) return;
+    // but unhurried ones, whose own timer makes them due.
+    const unsynced = this.changes() - this.durableMark;
+    if (this.waiters.length === 0 && !(this.syncsEveryCommit && ((this.batchOpen && this.batchHurried) || unsynced > this.unhurriedChanges || (this.unhurriedDue && unsynced > 0)))) return;
     this.syncing = true;
+    this.unhurriedDue = false;
     // The batch commits now: everything counted below is then in the WAL (write(2) returned) before the sync starts.
     this.commit();
     if (this.failure) return;
     const mark = this.changes();
+    // This sync covers every unhurried change made so far.
+    this.unhurriedChanges = 0;
     const started = performance.now();
     let fd: number;
     try {
