@@ -1,8 +1,9 @@
 /**
  * The print queue's state changes, written together (issue 31). Every worker reports what its
- * printer did here instead of writing it at once: the changes the workers make within GATHER_MS of
- * each other (four printers confirming the four orders of one ticket, a printer's job printed and
- * its next job about to be sent) are written as one write — one savepoint in the batch of writes
+ * printer did here instead of writing it at once: the changes the workers make together — within
+ * one turn of the event loop when a send waits on them, within GATHER_MS otherwise (four printers
+ * confirming the four orders of one ticket, a printer's job printed and its next job about to be
+ * sent) — are written as one write: one savepoint in the batch of writes
  * that commit together, one COMMIT — and a worker about to send waits for one sync shared by all
  * the changes made so far, not one of its own.
  *
@@ -34,13 +35,19 @@ import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/log.js';
 import { applyUpdate, OPEN_STATES, writeJobStates, type JobUpdate, type KitchenOrders, type PrintJob } from './store.js';
 
-/** How long changes are gathered before they are written (the kitchen's wait grows by at most this). */
+/**
+ * How long changes nobody waits on (Printed, Waiting…) are gathered before they are written. A
+ * change a send waits on is written at the end of the event loop's turn instead (setImmediate),
+ * with everything gathered so far: the kitchen does not wait for the gathering.
+ */
 export const GATHER_MS = 1;
 
 export class JobStates {
   /** Changes not written yet, by job id: the latest state of each job. */
   private readonly pending = new Map<string, PrintJob>();
   private timer: NodeJS.Timeout | null = null;
+  /** A flush at the end of this turn of the event loop, for a send waiting on it. */
+  private soon: NodeJS.Immediate | null = null;
   /** Workers waiting for the next write and the sync after it. */
   private waiting: Array<{ resolve: () => void; reject: (e: unknown) => void }> = [];
   /** Writes made (tests count them per group of changes). */
@@ -67,6 +74,7 @@ export class JobStates {
    */
   durable(): Promise<void> {
     if (this.pending.size === 0) return whenDurable(this.db);
+    this.soon ??= setImmediate(() => this.flushFromTimer());
     return new Promise((resolve, reject) => this.waiting.push({ resolve, reject }));
   }
 
@@ -91,7 +99,9 @@ export class JobStates {
   /** Writes the pending changes now (status reads, a worker settling, stopping); whoever waits gets the sync after it. */
   flush(): void {
     if (this.timer) clearTimeout(this.timer);
+    if (this.soon) clearImmediate(this.soon);
     this.timer = null;
+    this.soon = null;
     const waiting = this.waiting;
     this.waiting = [];
     const jobs = [...this.pending.values()];
