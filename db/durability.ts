@@ -62,6 +62,8 @@ export const fdatasync: SyncFd = (fd) => new Promise((resolve, reject) => fdatas
 
 interface Waiter {
   mark: number;
+  /** Waits for the next sync anyone starts, starting one itself only after PATIENT_MS (whenDurable({ patient: true })). */
+  patient: boolean;
   resolve: () => void;
   reject: (e: Error) => void;
 }
@@ -73,6 +75,9 @@ export const COMMIT_AFTER_MS = 2;
 
 /** An unhurried write's commit is synced this long after it at the latest (sooner by anyone else's sync). */
 export const UNHURRIED_SYNC_MS = 50;
+
+/** A patient waiter starts a sync of its own after this long, if nobody else started one. */
+export const PATIENT_MS = 5;
 
 export class DurableCommits {
   /** The connection's change counter (sqlite3_total_changes) covered by the last completed sync. */
@@ -102,6 +107,11 @@ export class DurableCommits {
   /** The unhurried writes' own deadline passed: the next sync is due even if nothing else asks for one. */
   private unhurriedDue = false;
   private unhurriedTimer: NodeJS.Timeout | null = null;
+  /** Patient waiters' deadline passed: the next sync is due. */
+  private patientDue = false;
+  private patientTimer: NodeJS.Timeout | null = null;
+  /** The change counter the running sync covers. */
+  private syncMark = 0;
 
   constructor(
     private readonly client: Database.Database,
@@ -192,14 +202,36 @@ export class DurableCommits {
   }
 
   /** Resolves once everything committed before this call is on stable storage. */
-  whenDurable(): Promise<void> {
+  /**
+   * `patient`: the caller can wait a few milliseconds (a kitchen printer about to be sent a job):
+   * it is covered by the next sync anyone starts — in a busy shop the next register's write — and
+   * starts one itself only when none started within PATIENT_MS. Either way it resolves only after a
+   * sync that started after its commits completed.
+   */
+  whenDurable(opts: { patient?: boolean } = {}): Promise<void> {
     if (this.failure) return Promise.reject(this.failure);
     const mark = this.changes();
     if (mark <= this.durableMark) return RESOLVED;
+    const patient = opts.patient === true;
     return new Promise<void>((resolve, reject) => {
-      this.waiters.push({ mark, resolve, reject });
-      this.startSync();
+      this.waiters.push({ mark, patient, resolve, reject });
+      if (patient) this.armPatience();
+      else this.startSync();
     });
+  }
+
+  /** Patient waiters get a sync of their own within PATIENT_MS if nobody else starts one. */
+  private armPatience(): void {
+    if (this.patientTimer || this.closed) return;
+    this.patientTimer = setTimeout(() => {
+      this.patientTimer = null;
+      if (this.closed || this.failure) return;
+      // Those the running sync covers need nothing more; the others get the next one at once.
+      if (!this.waiters.some((w) => w.patient && !(this.syncing && w.mark <= this.syncMark))) return;
+      this.patientDue = true;
+      this.startSync();
+    }, PATIENT_MS);
+    this.patientTimer.unref();
   }
 
   /** The error that stopped durable commits, if one did. */
@@ -216,6 +248,8 @@ export class DurableCommits {
     this.closed = true;
     if (this.unhurriedTimer) clearTimeout(this.unhurriedTimer);
     this.unhurriedTimer = null;
+    if (this.patientTimer) clearTimeout(this.patientTimer);
+    this.patientTimer = null;
     // The batch's COMMIT below syncs nothing itself; what it leaves unsynced is synced right after.
     this.commit();
     if (this.syncsEveryCommit && !this.failure && this.changes() > this.durableMark) {
@@ -247,13 +281,16 @@ export class DurableCommits {
     // Waiters, or (where COMMIT does not sync) commits not yet synced that nobody waits for — all
     // but unhurried ones, whose own timer makes them due.
     const unsynced = this.changes() - this.durableMark;
-    if (this.waiters.length === 0 && !(this.syncsEveryCommit && ((this.batchOpen && this.batchHurried) || unsynced > this.unhurriedChanges || (this.unhurriedDue && unsynced > 0)))) return;
+    const waited = this.patientDue || this.waiters.some((w) => !w.patient);
+    if (!waited && !(this.syncsEveryCommit && ((this.batchOpen && this.batchHurried) || unsynced > this.unhurriedChanges || (this.unhurriedDue && unsynced > 0)))) return;
     this.syncing = true;
     this.unhurriedDue = false;
+    this.patientDue = false;
     // The batch commits now: everything counted below is then in the WAL (write(2) returned) before the sync starts.
     this.commit();
     if (this.failure) return;
     const mark = this.changes();
+    this.syncMark = mark;
     // This sync covers every unhurried change made so far.
     this.unhurriedChanges = 0;
     const started = performance.now();
@@ -282,7 +319,11 @@ export class DurableCommits {
         }
         this.waiters = still;
         if (this.closed) this.closeFd();
-        else this.startSync();
+        else {
+          this.startSync();
+          // Patient waiters this sync did not cover, and no sync started for them: their own deadline.
+          if (!this.syncing && this.waiters.some((w) => w.patient)) this.armPatience();
+        }
       },
       (e: unknown) => {
         this.syncing = false;

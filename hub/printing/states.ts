@@ -11,7 +11,10 @@
  * and never prints it twice"; README "Kitchen printing"):
  * - Bytes go out only after `durable()`: the mark that the job is being sent (Printing, attempts + 1)
  *   and everything committed before it — the ticket write that made the order and its job — are on
- *   stable storage first, exactly as before. After a power cut the kitchen never holds an order the
+ *   stable storage first, exactly as before. The sync that makes them so is the next one anyone
+ *   starts (a register's write, in a busy shop a few milliseconds away) or, when none starts within
+ *   PATIENT_MS, one of the queue's own: a job may wait those few milliseconds, the registers' writes
+ *   do not get a sync more per printed job. After a power cut the kitchen never holds an order the
  *   hub forgot, and a job whose bytes may be on paper comes back as Unknown and is printed again
  *   only marked REPRINT, never twice unmarked.
  * - What a printer did — Printed, Waiting, Failed, a stall — is a record of something that already
@@ -73,7 +76,7 @@ export class JobStates {
    * other workers changed meanwhile: one write and one sync for all of them.
    */
   durable(): Promise<void> {
-    if (this.pending.size === 0) return whenDurable(this.db);
+    if (this.pending.size === 0) return this.synced();
     this.soon ??= setImmediate(() => this.flushFromTimer());
     return new Promise((resolve, reject) => this.waiting.push({ resolve, reject }));
   }
@@ -123,10 +126,18 @@ export class JobStates {
       throw e;
     }
     if (waiting.length === 0) return;
-    whenDurable(this.db).then(
+    this.synced().then(
       () => waiting.forEach((w) => w.resolve()),
       (e: unknown) => waiting.forEach((w) => w.reject(e)),
     );
+  }
+
+  /**
+   * Resolves after a sync that started after everything written so far: the next one anyone starts
+   * (a register's write in a busy shop), or one of ours within PATIENT_MS (db/durability.ts).
+   */
+  private synced(): Promise<void> {
+    return durableCommits(this.db)?.whenDurable({ patient: true }) ?? whenDurable(this.db);
   }
 
   private flushFromTimer(): void {
