@@ -20,7 +20,7 @@
  * which also runs alone: `npx tsx scripts/bench-fiscal.ts [--tickets=100] [--drop=0.1]`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, createReadStream, existsSync, fdatasyncSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, copyFileSync, createReadStream, existsSync, fdatasyncSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { cpus, totalmem, type as osType, release } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -49,7 +49,8 @@ const LIVE = PRINTERS === 'live';
 /**
  * --hub-cpu-prof=DIR: the hub runs with node --cpu-prof (its profile written into DIR when it stops),
  * and each cost run prints its window on the monotonic clock V8's profile uses, for
- * `npx tsx scripts/bench/profile.ts <profile> --from=… --to=…` to look at that run alone.
+ * `npx tsx scripts/bench/profile.ts <profile> --from=… --to=…` to look at that run alone (the
+ * bundle's source map is copied beside the profile: a later run rebuilds hub/dist).
  */
 const HUB_CPU_PROF = process.argv.find((a) => a.startsWith('--hub-cpu-prof='))?.split('=')[1];
 /** Now on CLOCK_MONOTONIC in µs, the clock of a V8 CPU profile's timestamps. */
@@ -384,6 +385,11 @@ async function main(): Promise<void> {
   // A failed run must not leave the hub behind holding the port and the store.
   process.on('exit', () => hub.child.kill('SIGKILL'));
   const startupMs = await waitFor(`${base}/api/health`, 60_000);
+  // The bundle's source map as this hub runs it: a later build (another run) rewrites hub/dist.
+  if (HUB_CPU_PROF) {
+    mkdirSync(HUB_CPU_PROF, { recursive: true });
+    copyFileSync(join(ROOT, 'hub', 'dist', 'main.js.map'), join(HUB_CPU_PROF, 'main.js.map'));
+  }
   say(`Hub started in ${Math.round(startupMs)} ms (to first /api/health answer) on a store of ${TICKETS.toLocaleString('en')} tickets.`);
   // Steady state, not a cold disk: the store file is read once into the OS page cache (after the
   // start-up was timed), as a hub that has served a few hours has it. Without this, a run after

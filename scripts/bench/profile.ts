@@ -1,7 +1,7 @@
 /**
  * Where a hub's CPU went, from a V8 CPU profile (`npm run bench -- --hub-cpu-prof=DIR`, which runs
  * the hub under node --cpu-prof and prints each cost run's window), mapped back to the TypeScript
- * through the bundle's source maps (hub/dist/*.js.map).
+ * through the bundle's source map (the copy the bench put beside the profile, else hub/dist's own).
  *   npx tsx scripts/bench/profile.ts <file.cpuprofile> [--from=µs --to=µs] [--per=N] [--top=30]
  * --per divides the times by N (the requests of the window): ms per request.
  * Prints the time in each part of the work (every sample counted in the first part its stack
@@ -9,9 +9,9 @@
  * the most inclusive time. The profile covers the main thread only (the event loop): the fdatasyncs
  * on libuv's pool and the checkpoint thread are not in it.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { relative } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { SourceMapConsumer } from 'source-map-js';
 
 interface CallFrame {
@@ -57,7 +57,9 @@ function mapOf(url: string): SourceMapConsumer | null {
     let consumer: SourceMapConsumer | null = null;
     try {
       const path = fileURLToPath(url);
-      consumer = new SourceMapConsumer(JSON.parse(readFileSync(`${path}.map`, 'utf8')));
+      // The map the bench copied beside the profile (the bundle as that hub ran it), else the bundle's own.
+      const beside = join(dirname(file), `${basename(path)}.map`);
+      consumer = new SourceMapConsumer(JSON.parse(readFileSync(existsSync(beside) ? beside : `${path}.map`, 'utf8')));
     } catch {
       /* no map: node's own modules, node_modules */
     }
@@ -95,9 +97,9 @@ const PARTS: Array<[string, (f: Frame) => boolean]> = [
   ['idle', (f) => f.fn === '(idle)'],
   ['print job: render (document, ESC/POS bytes)', (f) => (f.file === 'hub/printing/render.ts' && f.fn === 'documentFor') || (f.file === 'drivers/escpos/document.ts' && f.fn === 'render') || f.file.includes('node-thermal-printer')],
   ['print job: order doc and change log (showJob)', (f) => f.file === 'hub/resources/orders/prints.ts' && f.fn === 'showJob'],
-  ['print job: state write (print_jobs row, savepoint)', (f) => f.file === 'hub/printing/store.ts' && /^(updateJob|updateJobs|writeStates|markInterrupted)$/.test(f.fn)],
+  ['print job: state write (print_jobs row, savepoint)', (f) => (f.file === 'hub/printing/store.ts' && /^(updateJob|writeJobStates|markInterrupted)$/.test(f.fn)) || (f.file === 'hub/printing/states.ts' && f.fn === 'flush')],
   ['batch COMMIT and sync bookkeeping (db/durability.ts)', (f) => f.file === 'db/durability.ts' && f.fn !== 'write'],
-  ['print job: next job query', (f) => f.file === 'hub/printing/store.ts' && /^(nextJob|nextJobs|queueDepth)$/.test(f.fn)],
+  ['print job: next job query', (f) => f.file === 'hub/printing/store.ts' && /^(nextJob|queueDepth)$/.test(f.fn)],
   ['print job: driver, socket, status and confirmation', (f) => f.file.startsWith('drivers/escpos/') || f.file.startsWith('drivers/transport/')],
   ['print job: worker and service', (f) => f.file.startsWith('hub/printing/')],
   ['SSE fan-out and change-log readers (hub/events)', (f) => f.file.startsWith('hub/events/')],
