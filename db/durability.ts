@@ -79,6 +79,13 @@ export const UNHURRIED_SYNC_MS = 50;
 /** A patient waiter starts a sync of its own after this long, if nobody else started one. */
 export const PATIENT_MS = 5;
 
+/**
+ * Patience pays only while others sync often: a patient waiter waits only if a sync started for
+ * someone else (an answer, a hurried commit) within this long; otherwise it syncs at once, so a
+ * printer working through a backlog in a quiet shop is not held 5 ms per job.
+ */
+export const BUSY_MS = 20;
+
 export class DurableCommits {
   /** The connection's change counter (sqlite3_total_changes) covered by the last completed sync. */
   private durableMark: number;
@@ -112,6 +119,8 @@ export class DurableCommits {
   private patientTimer: NodeJS.Timeout | null = null;
   /** The change counter the running sync covers. */
   private syncMark = 0;
+  /** When a sync last started for someone other than patient waiters and unhurried writes (performance.now()). */
+  private othersSyncedAt = -Infinity;
 
   constructor(
     private readonly client: Database.Database,
@@ -204,15 +213,16 @@ export class DurableCommits {
   /** Resolves once everything committed before this call is on stable storage. */
   /**
    * `patient`: the caller can wait a few milliseconds (a kitchen printer about to be sent a job):
-   * it is covered by the next sync anyone starts — in a busy shop the next register's write — and
-   * starts one itself only when none started within PATIENT_MS. Either way it resolves only after a
-   * sync that started after its commits completed.
+   * while others sync often (one started for someone else within BUSY_MS) it is covered by the next
+   * sync anyone starts — in a busy shop the next register's write — and starts one itself only when
+   * none started within PATIENT_MS; in a quiet moment it starts one at once. Either way it resolves
+   * only after a sync that started after its commits completed.
    */
   whenDurable(opts: { patient?: boolean } = {}): Promise<void> {
     if (this.failure) return Promise.reject(this.failure);
     const mark = this.changes();
     if (mark <= this.durableMark) return RESOLVED;
-    const patient = opts.patient === true;
+    const patient = opts.patient === true && performance.now() - this.othersSyncedAt < BUSY_MS;
     return new Promise<void>((resolve, reject) => {
       this.waiters.push({ mark, patient, resolve, reject });
       if (patient) this.armPatience();
@@ -281,8 +291,9 @@ export class DurableCommits {
     // Waiters, or (where COMMIT does not sync) commits not yet synced that nobody waits for — all
     // but unhurried ones, whose own timer makes them due.
     const unsynced = this.changes() - this.durableMark;
-    const waited = this.patientDue || this.waiters.some((w) => !w.patient);
-    if (!waited && !(this.syncsEveryCommit && ((this.batchOpen && this.batchHurried) || unsynced > this.unhurriedChanges || (this.unhurriedDue && unsynced > 0)))) return;
+    const forOthers = this.waiters.some((w) => !w.patient) || (this.syncsEveryCommit && ((this.batchOpen && this.batchHurried) || unsynced > this.unhurriedChanges));
+    if (!forOthers && !this.patientDue && !(this.syncsEveryCommit && this.unhurriedDue && unsynced > 0)) return;
+    if (forOthers) this.othersSyncedAt = performance.now();
     this.syncing = true;
     this.unhurriedDue = false;
     this.patientDue = false;
