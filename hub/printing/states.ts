@@ -11,10 +11,11 @@
  * and never prints it twice"; README "Kitchen printing"):
  * - Bytes go out only after `durable()`: the mark that the job is being sent (Printing, attempts + 1)
  *   and everything committed before it — the ticket write that made the order and its job — are on
- *   stable storage first, exactly as before. The sync that makes them so is the next one anyone
- *   starts (a register's write, in a busy shop a few milliseconds away) or, when none starts within
- *   PATIENT_MS, one of the queue's own: a job may wait those few milliseconds, the registers' writes
- *   do not get a sync more per printed job. After a power cut the kitchen never holds an order the
+ *   stable storage first, exactly as before. While registers are writing, the sync that makes them so
+ *   is the next one anyone starts (a register's write, a few milliseconds away) or, when none starts
+ *   within PATIENT_MS, one of the queue's own: a job may wait those few milliseconds, and the
+ *   registers' writes get no sync more per printed job. In a quiet moment (no sync for anyone else
+ *   within BUSY_MS) the queue syncs at once (db/durability.ts, whenDurable({ patient })). After a power cut the kitchen never holds an order the
  *   hub forgot, and a job whose bytes may be on paper comes back as Unknown and is printed again
  *   only marked REPRINT, never twice unmarked.
  * - What a printer did — Printed, Waiting, Failed, a stall — is a record of something that already
