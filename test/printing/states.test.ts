@@ -5,7 +5,7 @@
  * byte of a job reaches its printer before the mark that it is being sent is on disk.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { commitNow, durableCommits, inTransaction, isDurable } from '../../db/client.js';
+import { commitNow, durableCommits, inTransaction, isDurable, whenDurable } from '../../db/client.js';
 import { fdatasync, type SyncFd } from '../../db/durability.js';
 import { sql } from 'drizzle-orm';
 import { createLogger } from '../../hub/core/log.js';
@@ -118,6 +118,42 @@ describe('print job states, written together', () => {
     await until(() => isDurable(db) && sync.calls > syncs, (d) => d);
     expect(sync.calls).toBe(syncs + 1);
     expect(rows(k)).toEqual([{ endpoint_name: 'P0', state: 'Printed', attempts: 1 }]);
+  });
+
+  it("while registers write, a send's mark rides the next register's sync; in a quiet moment it is synced at once", async () => {
+    const sync = new HeldSync();
+    const ps = await printers(2);
+    const k = await open(ps, sync, false);
+    const db = k.hub.db;
+    await order(k, 'Stôl 4', ['P0', 'P1']);
+    const states = new JobStates(db, kitchenOrders, k.hub.clock, createLogger('warn'));
+    const [a, b] = ['P0', 'P1'].map((n) => nextJob(db, n)!);
+    const registerWrite = (key: string) => {
+      inTransaction(db, () => db.run(sql`INSERT INTO meta (key, value) VALUES (${key}, 'x')`));
+      return whenDurable(db);
+    };
+    const turn = () => new Promise((r) => setImmediate(r));
+
+    // Busy: a register's write was just synced. The mark is written at the end of the turn and waits…
+    await registerWrite('busy-1');
+    const before = sync.calls;
+    states.change(a, { state: 'Printing', sending: true });
+    const marked = states.durable();
+    await turn();
+    expect(states.writes).toBe(1);
+    expect(sync.calls).toBe(before); // …for no sync of its own:
+    await Promise.all([registerWrite('busy-2'), marked]); // the next register's covers it.
+    expect(sync.calls).toBe(before + 1);
+
+    // Quiet: nobody else synced for a while; the mark starts its own sync at once.
+    await new Promise((r) => setTimeout(r, 60));
+    const quiet = sync.calls;
+    states.change(b, { state: 'Printing', sending: true });
+    const alone = states.durable();
+    await turn();
+    expect(sync.calls).toBe(quiet + 1);
+    await alone;
+    expect(isDurable(db)).toBe(true);
   });
 
   it("no byte of a job reaches its printer before the mark that it is being sent is on disk, and each job prints once", async () => {
