@@ -62,8 +62,10 @@ export const fdatasync: SyncFd = (fd) => new Promise((resolve, reject) => fdatas
 
 interface Waiter {
   mark: number;
-  /** Waits for the next sync anyone starts, starting one itself only after PATIENT_MS (whenDurable({ patient: true })). */
+  /** Waits for the next sync anyone starts, starting one itself only after PATIENT_MS (whenDurable({ patient: true }) while others sync often). */
   patient: boolean;
+  /** Asked to be patient (whenDurable({ patient: true })), whether or not it waits: not "someone else" for BUSY_MS. */
+  asked: boolean;
   resolve: () => void;
   reject: (e: Error) => void;
 }
@@ -222,9 +224,10 @@ export class DurableCommits {
     if (this.failure) return Promise.reject(this.failure);
     const mark = this.changes();
     if (mark <= this.durableMark) return RESOLVED;
-    const patient = opts.patient === true && performance.now() - this.othersSyncedAt < BUSY_MS;
+    const asked = opts.patient === true;
+    const patient = asked && performance.now() - this.othersSyncedAt < BUSY_MS;
     return new Promise<void>((resolve, reject) => {
-      this.waiters.push({ mark, patient, resolve, reject });
+      this.waiters.push({ mark, patient, asked, resolve, reject });
       if (patient) this.armPatience();
       else this.startSync();
     });
@@ -291,8 +294,8 @@ export class DurableCommits {
     // Waiters, or (where COMMIT does not sync) commits not yet synced that nobody waits for — all
     // but unhurried ones, whose own timer makes them due.
     const unsynced = this.changes() - this.durableMark;
-    const forOthers = this.waiters.some((w) => !w.patient) || (this.syncsEveryCommit && ((this.batchOpen && this.batchHurried) || unsynced > this.unhurriedChanges));
-    if (!forOthers && !this.patientDue && !(this.syncsEveryCommit && this.unhurriedDue && unsynced > 0)) return;
+    const forOthers = this.waiters.some((w) => !w.asked) || (this.syncsEveryCommit && ((this.batchOpen && this.batchHurried) || unsynced > this.unhurriedChanges));
+    if (!forOthers && !this.patientDue && !this.waiters.some((w) => !w.patient) && !(this.syncsEveryCommit && this.unhurriedDue && unsynced > 0)) return;
     if (forOthers) this.othersSyncedAt = performance.now();
     this.syncing = true;
     this.unhurriedDue = false;
