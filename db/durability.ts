@@ -21,10 +21,19 @@
  * acknowledged commit. The sync runs on libuv's thread pool, so the event loop keeps serving
  * registers meanwhile; every commit that lands while one sync runs is covered by the next one
  * (group commit: one fsync for all the writes that arrived together, as PostgreSQL's WAL flush does).
- * A batch's COMMIT nobody awaits (a print worker's bookkeeping) starts that sync too, so a batch is on
- * disk one fdatasync later, as under FULL, only never on the event loop. (A statement committing on
- * its own, outside a batch, is covered by the next sync, or the checkpoint thread's: nothing outside
- * the process has heard of it before one of them.)
+ * A batch's COMMIT nobody awaits starts that sync too, so a batch is on disk one fdatasync later, as
+ * under FULL, only never on the event loop. (A statement committing on its own, outside a batch, is
+ * covered by the next sync, or the checkpoint thread's: nothing outside the process has heard of it
+ * before one of them.)
+ *
+ * Unhurried writes (`unhurried()`: the print queue's record of what a printer did — printed, waiting,
+ * failed) are the one exception, named as such: a batch holding nothing else does not start a sync
+ * of its own when it commits. It rides the next sync anyone starts (the next register's answer, a
+ * few milliseconds later in a busy shop), and at the latest one started UNHURRIED_SYNC_MS after
+ * its COMMIT. What that risks is argued where it is used (hub/printing/states.ts): such a write
+ * reports something that already happened outside, so nothing outside waits on it, and losing it in a
+ * power cut loses only the record (a kitchen order printed once more, marked REPRINT) — never a
+ * write anyone was told of, since everything that leaves the process still awaits a sync.
  *
  * Writes that arrive together also share one COMMIT: the first write opens a transaction (BEGIN
  * IMMEDIATE) and every write runs in its own savepoint inside it, so one that fails rolls back alone;
@@ -53,6 +62,10 @@ export const fdatasync: SyncFd = (fd) => new Promise((resolve, reject) => fdatas
 
 interface Waiter {
   mark: number;
+  /** Waits for the next sync anyone starts, starting one itself only after PATIENT_MS (whenDurable({ patient: true }) while others sync often). */
+  patient: boolean;
+  /** Asked to be patient (whenDurable({ patient: true })), whether or not it waits: not "someone else" for BUSY_MS. */
+  asked: boolean;
   resolve: () => void;
   reject: (e: Error) => void;
 }
@@ -61,6 +74,19 @@ const RESOLVED = Promise.resolve();
 
 /** A batch nobody is waiting on is committed after this long at the latest. */
 export const COMMIT_AFTER_MS = 2;
+
+/** An unhurried write's commit is synced this long after it at the latest (sooner by anyone else's sync). */
+export const UNHURRIED_SYNC_MS = 50;
+
+/** A patient waiter starts a sync of its own after this long, if nobody else started one. */
+export const PATIENT_MS = 5;
+
+/**
+ * Patience pays only while others sync often: a patient waiter waits only if a sync started for
+ * someone else (an answer, a hurried commit) within this long; otherwise it syncs at once, so a
+ * printer working through a backlog in a quiet shop is not held 5 ms per job.
+ */
+export const BUSY_MS = 20;
 
 export class DurableCommits {
   /** The connection's change counter (sqlite3_total_changes) covered by the last completed sync. */
@@ -81,6 +107,22 @@ export class DurableCommits {
   /** Completed COMMITs of batches (metrics, and tests that count commits per group of writes). */
   commits = 0;
   private closed = false;
+  /** Inside unhurried(): writes made now do not ask for a sync of their own. */
+  private unhurriedDepth = 0;
+  /** The open batch holds a write that is not unhurried: its COMMIT starts a sync. */
+  private batchHurried = false;
+  /** Rows changed by unhurried writes since the last sync started: changes past the durable mark beyond these ask for a sync. */
+  private unhurriedChanges = 0;
+  /** The unhurried writes' own deadline passed: the next sync is due even if nothing else asks for one. */
+  private unhurriedDue = false;
+  private unhurriedTimer: NodeJS.Timeout | null = null;
+  /** Patient waiters' deadline passed: the next sync is due. */
+  private patientDue = false;
+  private patientTimer: NodeJS.Timeout | null = null;
+  /** The change counter the running sync covers. */
+  private syncMark = 0;
+  /** When a sync last started for someone other than patient waiters and unhurried writes (performance.now()). */
+  private othersSyncedAt = -Infinity;
 
   constructor(
     private readonly client: Database.Database,
@@ -106,9 +148,34 @@ export class DurableCommits {
     if (!this.client.inTransaction) {
       this.client.exec('BEGIN IMMEDIATE');
       this.batchOpen = true;
+      this.batchHurried = false;
       setTimeout(() => this.commit(), COMMIT_AFTER_MS).unref();
     }
-    return this.client.transaction(fn)();
+    if (this.unhurriedDepth === 0) {
+      this.batchHurried = true;
+      return this.client.transaction(fn)();
+    }
+    const before = this.changes();
+    try {
+      return this.client.transaction(fn)();
+    } finally {
+      this.unhurriedChanges += this.changes() - before;
+    }
+  }
+
+  /**
+   * Runs `fn`, whose writes (inTransaction) then do not start a sync of their own when their batch
+   * commits: they are synced by the next sync anyone starts, or UNHURRIED_SYNC_MS after their
+   * COMMIT at the latest. Only for writes that record what already happened outside and that nothing
+   * outside waits on (see the top of this file); whenDurable() after them still waits for a sync as ever.
+   */
+  unhurried<T>(fn: () => T): T {
+    this.unhurriedDepth += 1;
+    try {
+      return fn();
+    } finally {
+      this.unhurriedDepth -= 1;
+    }
   }
 
   /** Commits the open batch (a no-op without one). A COMMIT that fails, or a batch SQLite rolled back on its own, stops the hub. */
@@ -123,8 +190,13 @@ export class DurableCommits {
     try {
       this.client.exec('COMMIT');
       this.commits += 1;
-      // Nobody may be waiting (the batch timer): the sync starts anyway, so no commit stays unsynced.
-      if (this.syncsEveryCommit) this.startSync();
+      if (!this.syncsEveryCommit) return;
+      if (this.batchHurried) {
+        // Nobody may be waiting (the batch timer): the sync starts anyway, so no commit stays unsynced.
+        this.startSync();
+      } else {
+        this.syncUnhurried();
+      }
     } catch (e) {
       try {
         if (this.client.inTransaction) this.client.exec('ROLLBACK');
@@ -141,14 +213,38 @@ export class DurableCommits {
   }
 
   /** Resolves once everything committed before this call is on stable storage. */
-  whenDurable(): Promise<void> {
+  /**
+   * `patient`: the caller can wait a few milliseconds (a kitchen printer about to be sent a job):
+   * while others sync often (one started for someone else within BUSY_MS) it is covered by the next
+   * sync anyone starts — in a busy shop the next register's write — and starts one itself only when
+   * none started within PATIENT_MS; in a quiet moment it starts one at once. Either way it resolves
+   * only after a sync that started after its commits completed.
+   */
+  whenDurable(opts: { patient?: boolean } = {}): Promise<void> {
     if (this.failure) return Promise.reject(this.failure);
     const mark = this.changes();
     if (mark <= this.durableMark) return RESOLVED;
+    const asked = opts.patient === true;
+    const patient = asked && performance.now() - this.othersSyncedAt < BUSY_MS;
     return new Promise<void>((resolve, reject) => {
-      this.waiters.push({ mark, resolve, reject });
-      this.startSync();
+      this.waiters.push({ mark, patient, asked, resolve, reject });
+      if (patient) this.armPatience();
+      else this.startSync();
     });
+  }
+
+  /** Patient waiters get a sync of their own within PATIENT_MS if nobody else starts one. */
+  private armPatience(): void {
+    if (this.patientTimer || this.closed) return;
+    this.patientTimer = setTimeout(() => {
+      this.patientTimer = null;
+      if (this.closed || this.failure) return;
+      // Those the running sync covers need nothing more; the others get the next one at once.
+      if (!this.waiters.some((w) => w.patient && !(this.syncing && w.mark <= this.syncMark))) return;
+      this.patientDue = true;
+      this.startSync();
+    }, PATIENT_MS);
+    this.patientTimer.unref();
   }
 
   /** The error that stopped durable commits, if one did. */
@@ -163,6 +259,11 @@ export class DurableCommits {
    */
   close(): void {
     this.closed = true;
+    if (this.unhurriedTimer) clearTimeout(this.unhurriedTimer);
+    this.unhurriedTimer = null;
+    if (this.patientTimer) clearTimeout(this.patientTimer);
+    this.patientTimer = null;
+    // The batch's COMMIT below syncs nothing itself; what it leaves unsynced is synced right after.
     this.commit();
     if (this.syncsEveryCommit && !this.failure && this.changes() > this.durableMark) {
       fdatasyncSync(this.walFd());
@@ -175,15 +276,37 @@ export class DurableCommits {
     if (!this.syncing) this.closeFd();
   }
 
+  /** An unhurried batch committed: a sync within UNHURRIED_SYNC_MS, unless someone else's covers it first. */
+  private syncUnhurried(): void {
+    // Closing syncs what is left itself (close()).
+    if (this.unhurriedTimer || this.closed) return;
+    this.unhurriedTimer = setTimeout(() => {
+      this.unhurriedTimer = null;
+      if (this.closed || this.failure || this.changes() <= this.durableMark) return;
+      this.unhurriedDue = true;
+      this.startSync();
+    }, UNHURRIED_SYNC_MS);
+    this.unhurriedTimer.unref();
+  }
+
   private startSync(): void {
     if (this.syncing || this.failure || this.closed) return;
-    // Waiters, or (where COMMIT does not sync) commits not yet synced that nobody waits for.
-    if (this.waiters.length === 0 && !(this.syncsEveryCommit && (this.batchOpen || this.changes() > this.durableMark))) return;
+    // Waiters, or (where COMMIT does not sync) commits not yet synced that nobody waits for — all
+    // but unhurried ones, whose own timer makes them due.
+    const unsynced = this.changes() - this.durableMark;
+    const forOthers = this.waiters.some((w) => !w.asked) || (this.syncsEveryCommit && ((this.batchOpen && this.batchHurried) || unsynced > this.unhurriedChanges));
+    if (!forOthers && !this.patientDue && !this.waiters.some((w) => !w.patient) && !(this.syncsEveryCommit && this.unhurriedDue && unsynced > 0)) return;
+    if (forOthers) this.othersSyncedAt = performance.now();
     this.syncing = true;
+    this.unhurriedDue = false;
+    this.patientDue = false;
     // The batch commits now: everything counted below is then in the WAL (write(2) returned) before the sync starts.
     this.commit();
     if (this.failure) return;
     const mark = this.changes();
+    this.syncMark = mark;
+    // This sync covers every unhurried change made so far.
+    this.unhurriedChanges = 0;
     const started = performance.now();
     let fd: number;
     try {
@@ -198,6 +321,11 @@ export class DurableCommits {
         this.syncs += 1;
         this.syncMs += performance.now() - started;
         if (mark > this.durableMark) this.durableMark = mark;
+        // Unhurried commits this sync covered need no sync of their own any more.
+        if (this.unhurriedTimer && this.changes() <= this.durableMark) {
+          clearTimeout(this.unhurriedTimer);
+          this.unhurriedTimer = null;
+        }
         const still: Waiter[] = [];
         for (const w of this.waiters) {
           if (w.mark <= mark) w.resolve();
@@ -205,7 +333,11 @@ export class DurableCommits {
         }
         this.waiters = still;
         if (this.closed) this.closeFd();
-        else this.startSync();
+        else {
+          this.startSync();
+          // Patient waiters this sync did not cover, and no sync started for them: their own deadline.
+          if (!this.syncing && this.waiters.some((w) => w.patient)) this.armPatience();
+        }
       },
       (e: unknown) => {
         this.syncing = false;

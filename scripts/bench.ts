@@ -2,6 +2,15 @@
  * `npm run bench`: measures the real hub process on a generated store (a benchmark, not a test).
  *   npm run bench -- [--tickets=1000000] [--duration=10] [--connections=10] [--soak-seconds=60] [--paced-rate=50]
  *   npm run bench -- --chain [--events=100000 --stores=20 --pushes=10]   (the chain: scripts/bench-chain.ts)
+ *   npm run bench -- --write-path [--printers=closed|live]
+ * --printers says where the store's order endpoints print. `closed` (the default, as the issue's
+ * figures were taken): tcp://127.0.0.1:9, where nothing listens — the jobs queue and wait, as in a
+ * shop whose printers are off. `live`: a fake ESC/POS printer on 127.0.0.1 per endpoint
+ * (scripts/bench/printers.ts, a process of its own) takes every job, so each write also pays for
+ * its jobs being printed and their state kept; the run then reports the jobs printed in each phase,
+ * and lets the print queue drain before every measured phase (a backlog left by one phase is not
+ * printed during, and charged to, the next) and, in the cost run, inside the measured window (each
+ * write is charged for printing its own jobs, no more, no less).
  * Prints a table and writes scripts/bench/results.json. The store is generated once into
  * scripts/bench/.store-<tickets> and reused. Every latency is also shown as a ratio to the floor:
  * a minimal express + better-sqlite3 handler inserting the same JSON, as durably as the hub
@@ -11,7 +20,7 @@
  * which also runs alone: `npx tsx scripts/bench-fiscal.ts [--tickets=100] [--drop=0.1]`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, createReadStream, existsSync, fdatasyncSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, copyFileSync, createReadStream, existsSync, fdatasyncSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { cpus, totalmem, type as osType, release } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,6 +45,18 @@ const COST_S = arg('cost-seconds', 10);
 const WAL_WRITES = arg('wal-writes', 200);
 /** Only the write path (create, update, close; their costs; the floor): a quicker run while working on it. */
 const WRITE_PATH = process.argv.includes('--write-path');
+const PRINTERS = process.argv.find((a) => a.startsWith('--printers='))?.split('=')[1] ?? 'closed';
+if (PRINTERS !== 'closed' && PRINTERS !== 'live') throw new Error(`--printers=${PRINTERS}: closed or live`);
+const LIVE = PRINTERS === 'live';
+/**
+ * --hub-cpu-prof=DIR: the hub runs with node --cpu-prof (its profile written into DIR when it stops),
+ * and each cost run prints its window on the monotonic clock V8's profile uses, for
+ * `npx tsx scripts/bench/profile.ts <profile> --from=… --to=…` to look at that run alone (the
+ * bundle's source map is copied beside the profile: a later run rebuilds hub/dist).
+ */
+const HUB_CPU_PROF = process.argv.find((a) => a.startsWith('--hub-cpu-prof='))?.split('=')[1];
+/** Now on CLOCK_MONOTONIC in µs, the clock of a V8 CPU profile's timestamps. */
+const monotonicUs = () => process.hrtime.bigint() / 1000n;
 const say = (s: string) => process.stdout.write(`${s}\n`);
 
 interface Row {
@@ -50,6 +71,8 @@ interface Row {
   ratioP99?: number;
   /** An occasional request (a report) sent one at a time. */
   single?: { p50: number; p99: number; n: number };
+  /** --printers=live: jobs printed for the back-to-back run (its backlog drained after it), and how long that drain took. */
+  printed?: { jobs: number; drainS: number };
   /** The same requests at a store's rate (the paced run), not back to back. */
   paced?: { p50: number; p99: number; n: number; errors: number; ratioP50?: number; ratioP99?: number };
 }
@@ -84,6 +107,45 @@ function runScript(script: string, args: string[]): Promise<{ code: number | nul
     child.stderr.on('data', (c: Buffer) => (out += c));
     child.on('exit', (code) => resolve({ code, out }));
   });
+}
+
+/** The fake printers of --printers=live (scripts/bench/printers.ts): their addresses, and the jobs they printed so far. */
+interface LivePrinters {
+  addresses: string[];
+  printed(): Promise<number>;
+  stop(): void;
+}
+
+async function startPrinters(n: number): Promise<LivePrinters> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/bench/printers.ts', String(n)], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  process.on('exit', () => child.kill('SIGKILL'));
+  const next = () => new Promise<Record<string, unknown>>((resolve) => child.once('message', (m) => resolve(m as Record<string, unknown>)));
+  const { addresses } = (await next()) as { addresses: string[] };
+  return {
+    addresses,
+    printed: async () => {
+      const answer = next();
+      child.send('count');
+      return (await answer).printed as number;
+    },
+    stop: () => void child.send('stop'),
+  };
+}
+
+/**
+ * Waits until no printer has a job left to print (--printers=live), asking /api/health every 100 ms;
+ * answers how long that took. A queue that does not drain within the limit fails the run: a figure
+ * measured beside a backlog would be the backlog's.
+ */
+async function drainPrintQueue(base: string, admin: string, limitMs = 600_000): Promise<number> {
+  const t0 = performance.now();
+  for (;;) {
+    const health = await call(base, 'GET', '/api/health', admin);
+    const left = (health.printers as Array<{ queueDepth: number }>).reduce((n, p) => n + p.queueDepth, 0);
+    if (left === 0) return performance.now() - t0;
+    if (performance.now() - t0 > limitMs) throw new Error(`the print queue still holds ${left} jobs after ${limitMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 async function waitFor(url: string, ms: number): Promise<number> {
@@ -228,22 +290,42 @@ interface Cost {
   /** From writes made one after another (one commit each): bytes appended to the WAL, and written to the database file. */
   walKiBPerWrite: number | null;
   dbKiBPerWrite: number | null;
+  /** --printers=live: jobs the fake printers printed during the paced run (and its drain), and per request. */
+  jobsPrinted?: number;
+  jobsPerReq?: number;
+}
+
+/** --printers=live: the fake printers, and a wait until the hub's print queue is empty. */
+interface Live {
+  printers: LivePrinters;
+  drain(): Promise<number>;
 }
 
 const round = (x: number, places = 2) => Math.round(x * 10 ** places) / 10 ** places;
 
 /** One scenario alone at COST_RATE for COST_S (CPU, syncs, latency), then WAL_WRITES of it one after another under strace (bytes). */
-async function measureCost(name: string, base: string, pid: number, sc: Scenario, dir: string): Promise<Cost> {
+async function measureCost(name: string, base: string, pid: number, sc: Scenario, dir: string, live?: Live): Promise<Cost> {
+  // With live printers, the jobs these writes queued are printed (and their state kept) inside the
+  // measured window: the CPU, syncs and WAL bytes of each write include its own jobs' printing.
+  const printedBefore = live ? await live.printers.printed() : 0;
+  const windowFrom = monotonicUs();
   const before = cpuOf(pid);
-  const { result: paced, syncs, seconds } = await countSyncs(pid, () => pace(base, [sc], COST_S, COST_RATE));
+  const { result: paced, syncs, seconds } = await countSyncs(pid, async () => {
+    const result = await pace(base, [sc], COST_S, COST_RATE);
+    if (live) await live.drain();
+    return result;
+  });
   const after = cpuOf(pid);
+  if (HUB_CPU_PROF) say(`  ${name}: profile window --from=${windowFrom} --to=${monotonicUs()} (${paced.sent} requests)`);
   const n = paced.sent;
+  const printedPaced = live ? (await live.printers.printed()) - printedBefore : undefined;
   const { trace } = await traceWrites(pid, dir, async () => {
     for (let i = 0; i < WAL_WRITES; i++) {
       const r = sc.next();
       const res = await fetch(base + r.path, { method: r.method, headers: auth(r.token), body: r.body });
       await res.arrayBuffer();
     }
+    if (live) await live.drain();
   });
   const cost: Cost = {
     name,
@@ -258,8 +340,12 @@ async function measureCost(name: string, base: string, pid: number, sc: Scenario
     syncsPerReq: syncs === null ? null : round(syncs / n),
     walKiBPerWrite: trace ? round(trace.walBytes / WAL_WRITES / 1024, 1) : null,
     dbKiBPerWrite: trace ? round(trace.dbBytes / WAL_WRITES / 1024, 1) : null,
+    ...(printedPaced === undefined ? {} : { jobsPrinted: printedPaced, jobsPerReq: round(printedPaced / n) }),
   };
-  say(`  ${name.padEnd(44)} CPU ${cost.cpuMsPerReq} ms/req (main thread ${cost.mainThreadMsPerReq}), ${cost.syncsPerS ?? '–'} fsyncs/s, WAL ${cost.walKiBPerWrite ?? '–'} KiB/write, p99 ${cost.p99} ms`);
+  say(
+    `  ${name.padEnd(44)} CPU ${cost.cpuMsPerReq} ms/req (main thread ${cost.mainThreadMsPerReq}), ${cost.syncsPerS ?? '–'} fsyncs/s, WAL ${cost.walKiBPerWrite ?? '–'} KiB/write, p99 ${cost.p99} ms` +
+      (cost.jobsPrinted === undefined ? '' : `, ${cost.jobsPrinted} jobs printed (${cost.jobsPerReq}/req)`),
+  );
   return cost;
 }
 
@@ -292,10 +378,16 @@ async function main(): Promise<void> {
     POS_HUB_TIMEZONE: 'Europe/Bratislava',
   };
   // The hub as `npm start` runs it (its bundle built first, outside the start-up time).
-  const hub = startProcess(hubCommand(), env);
+  const [node, args] = hubCommand();
+  const hub = startProcess([node, HUB_CPU_PROF ? ['--cpu-prof', '--cpu-prof-interval=250', `--cpu-prof-dir=${HUB_CPU_PROF}`, ...args] : args], env);
   // A failed run must not leave the hub behind holding the port and the store.
   process.on('exit', () => hub.child.kill('SIGKILL'));
   const startupMs = await waitFor(`${base}/api/health`, 60_000);
+  // The bundle's source map as this hub runs it: a later build (another run) rewrites hub/dist.
+  if (HUB_CPU_PROF) {
+    mkdirSync(HUB_CPU_PROF, { recursive: true });
+    copyFileSync(join(ROOT, 'hub', 'dist', 'main.js.map'), join(HUB_CPU_PROF, 'main.js.map'));
+  }
   say(`Hub started in ${Math.round(startupMs)} ms (to first /api/health answer) on a store of ${TICKETS.toLocaleString('en')} tickets.`);
   // Steady state, not a cold disk: the store file is read once into the OS page cache (after the
   // start-up was timed), as a hub that has served a few hours has it. Without this, a run after
@@ -308,6 +400,33 @@ async function main(): Promise<void> {
   const cashier = (await call(base, 'POST', '/api/auth', null, { userName: BENCH_CASHIER.userName, password: BENCH_CASHIER.password, deviceName: 'Register1' }))
     .tokenId as string;
   const createBody = JSON.stringify(ticketBody([11, 22, 33, 44, 55]));
+
+  // Where the order endpoints print (--printers): set here on every run, whatever an earlier run left in the store.
+  const endpoints = ((await call(base, 'GET', '/api/orderendpoints?$take=100', admin)).items as Array<Record<string, unknown>>).filter((e) => e.type !== 'Tablet');
+  const printers = LIVE ? await startPrinters(endpoints.length) : null;
+  for (const [i, e] of endpoints.entries()) {
+    const address = printers ? printers.addresses[i] : 'tcp://127.0.0.1:9';
+    const { type, isActive, settings, categoryNames, mirrorOf } = e;
+    await call(base, 'PUT', `/api/orderendpoints/${encodeURIComponent(String(e.name))}`, admin, { type, isActive, settings, categoryNames, mirrorOf, address });
+  }
+  const live: Live | undefined = printers ? { printers, drain: () => drainPrintQueue(base, admin) } : undefined;
+  say(
+    live
+      ? `Printers: live — a fake ESC/POS printer on 127.0.0.1 for each of the ${endpoints.length} order endpoints; the print queue is drained before every measured phase.`
+      : `Printers: closed — the ${endpoints.length} order endpoints at tcp://127.0.0.1:9 (nothing listens; jobs queue and wait).`,
+  );
+  /** Jobs printed since the last call, once the queue is empty, and how long the drain took (live printers). */
+  let printedSoFar = live ? await live.printers.printed() : 0;
+  const settle = async (what: string): Promise<{ jobs: number; drainS: number } | undefined> => {
+    if (!live) return undefined;
+    const drainS = round((await live.drain()) / 1000, 1);
+    const now = await live.printers.printed();
+    const jobs = now - printedSoFar;
+    printedSoFar = now;
+    say(`    ${what}: ${jobs} jobs printed; the print queue drained ${drainS} s after it`);
+    return { jobs, drainS };
+  };
+  await settle('backlog the store held at start');
 
   // Pools of tickets for the update and close runs (each close happens once; the paced run
   // below closes its own).
@@ -329,6 +448,7 @@ async function main(): Promise<void> {
     else if (i >= pools) costClosePool.push(t.id);
     else (i % 2 || i >= poolSize * 2 ? closePool : updatePool).push(t.id);
   }
+  await settle('preparing the tickets');
   const itemsOf = new Map(updatePool.map((id) => [id, 5]));
   // The table a register asks about: a few open tickets among the million closed ones.
   for (let i = 0; i < 3; i++) await call(base, 'POST', '/api/tickets', cashier, ticketBody([11, 22], '7'));
@@ -382,8 +502,7 @@ async function main(): Promise<void> {
   say('Measuring (autocannon, ' + `${CONNECTIONS} connections back to back, ${DURATION} s each)…`);
   const rows: Row[] = [];
   for (const sc of scenarios) {
-    rows.push(
-      await load(sc.name, {
+    const row = await load(sc.name, {
         url: base,
         ...(sc.amount ? { amount: sc.amount } : {}),
         requests: [
@@ -394,8 +513,9 @@ async function main(): Promise<void> {
             },
           },
         ],
-      }),
-    );
+      });
+    row.printed = await settle(`${sc.name}, back to back`);
+    rows.push(row);
   }
 
   say(`Paced: ${SOAK_S} s at a Saturday-night rate (${PACED_RATE} req/s: 50 registers, one request a second each), the scenarios in turn…`);
@@ -432,6 +552,7 @@ async function main(): Promise<void> {
   const eventDelivery = await measureEventDelivery(base, admin, async () => (await call(base, 'POST', '/api/tickets', cashier, ticketBody([11, 22, 33, 44, 55]))).id as string, 200, percentile);
   say(`  event delivery (ticket write → its event at a follower of /api/events), one at a time: p50 ${eventDelivery.p50} ms, p99 ${eventDelivery.p99} ms, max ${eventDelivery.max} ms`);
   const soak = paced.overall;
+  const pacedPrinted = await settle('paced run');
   clearInterval(sampler);
   clearInterval(heapSampler);
   await sampleHeap();
@@ -460,9 +581,10 @@ async function main(): Promise<void> {
     },
   ];
   const costs: Cost[] = [];
-  for (const sc of costScenarios) costs.push(await measureCost(sc.name, base, hub.child.pid!, sc, storeDir));
+  for (const sc of costScenarios) costs.push(await measureCost(sc.name, base, hub.child.pid!, sc, storeDir, live));
   const hubThreads = threadsOf(hub.child.pid!);
   hub.child.kill('SIGTERM');
+  printers?.stop();
 
   // The floor: same JSON, minimal handler.
   const floorPort = await freePort();
@@ -519,7 +641,8 @@ async function main(): Promise<void> {
     at: new Date().toISOString(),
     machine,
     store: { tickets: TICKETS },
-    settings: { connections: CONNECTIONS, durationS: DURATION, pacedRate: PACED_RATE, pacedSeconds: SOAK_S },
+    settings: { connections: CONNECTIONS, durationS: DURATION, pacedRate: PACED_RATE, pacedSeconds: SOAK_S, printers: PRINTERS },
+    ...(pacedPrinted ? { pacedPrinted } : {}),
     fsyncMs: fsync,
     startupMs: Math.round(startupMs),
     peakRssMb: Math.round(peakRss),
@@ -544,14 +667,24 @@ async function main(): Promise<void> {
   for (const r of rows) line(r.name, r, [r.ratioRps, r.ratioP50, r.ratioP99, r.paced?.ratioP50 ?? '', r.paced?.ratioP99 ?? '']);
   line('floor (express + better-sqlite3 insert, FULL: one fsync per request)', floorRow, [1, 1, 1, 1, 1]);
   say('');
+  if (live) {
+    say(`Printers: live. Jobs printed, each phase's backlog drained before the next phase began (drain time after its last request):`);
+    for (const r of rows) if (r.printed) say(`  ${r.name}, back to back: ${r.printed.jobs} jobs (drained ${r.printed.drainS} s after)`);
+    if (pacedPrinted) say(`  paced run: ${pacedPrinted.jobs} jobs (drained ${pacedPrinted.drainS} s after)`);
+    say('');
+  } else {
+    say('Printers: closed (tcp://127.0.0.1:9): jobs queue and are never printed.');
+    say('');
+  }
   say(`Cost at a fixed ${COST_RATE} req/s (${COST_S} s each; CPU from /proc: the whole process, and its main thread; fsyncs from perf; WAL bytes from ${WAL_WRITES} writes one after another under strace):`);
   say('');
-  say('| scenario | CPU ms/req | × floor | main thread ms/req | × floor | fsyncs/s | fsyncs/req | WAL KiB/write | DB KiB/write | p50 ms | p99 ms | errors |');
-  say('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  if (live) say('With live printers each write\'s jobs are printed inside its measured window (the queue drained before the window closes); jobs printed per request in the last column.');
+  say(`| scenario | CPU ms/req | × floor | main thread ms/req | × floor | fsyncs/s | fsyncs/req | WAL KiB/write | DB KiB/write | p50 ms | p99 ms | errors |${live ? ' jobs printed/req |' : ''}`);
+  say(`|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|${live ? '---:|' : ''}`);
   for (const c of [...costs, floorCost]) {
     say(
       `| ${c.name} | ${c.cpuMsPerReq} | ${ratio(c.cpuMsPerReq, floorCost.cpuMsPerReq)} | ${c.mainThreadMsPerReq} | ${ratio(c.mainThreadMsPerReq, floorCost.mainThreadMsPerReq)} | ` +
-        `${c.syncsPerS ?? '–'} | ${c.syncsPerReq ?? '–'} | ${c.walKiBPerWrite ?? '–'} | ${c.dbKiBPerWrite ?? '–'} | ${c.p50} | ${c.p99} | ${c.errors} |`,
+        `${c.syncsPerS ?? '–'} | ${c.syncsPerReq ?? '–'} | ${c.walKiBPerWrite ?? '–'} | ${c.dbKiBPerWrite ?? '–'} | ${c.p50} | ${c.p99} | ${c.errors} |${live ? ` ${c.jobsPerReq ?? '–'} |` : ''}`,
     );
   }
   say(`Threads of the hub, CPU over the whole run (ms): ${hubThreads.map((t) => `${t.name} ${Math.round(t.ms)}`).join(', ')}`);

@@ -14,6 +14,7 @@ import type { Language } from '../i18n/index.js';
 import type { Logger } from '../core/log.js';
 import { endpointRows, enqueuePrintJob, getJob, markInterrupted, queueDepth, type EndpointRow, type KitchenOrders, type PrintJob } from './store.js';
 import type { EndpointConfig } from './render.js';
+import { JobStates } from './states.js';
 import { PrintWorker, type EndpointStatus, type WorkerDeps } from './worker.js';
 
 export interface PrintingOptions {
@@ -50,6 +51,8 @@ export class PrintService {
   /** Workers still finishing; their endpoint gets a new worker only after, so no job runs twice. */
   private readonly stopping = new Map<string, Promise<void>>();
   private readonly workerDeps: WorkerDeps;
+  /** The job state changes of every worker, written together (states.ts). */
+  readonly states: JobStates;
   private ticker: NodeJS.Timeout | null = null;
   private started = false;
 
@@ -57,8 +60,10 @@ export class PrintService {
     private readonly deps: PrintingDeps,
     private readonly opts: PrintingOptions = {},
   ) {
+    this.states = new JobStates(deps.db, deps.orders, deps.clock, deps.log);
     this.workerDeps = {
       ...deps,
+      states: this.states,
       timers: opts.timers ?? realTimers,
       backoff: opts.backoff ?? PRINT_BACKOFF,
       pollMs: opts.pollMs ?? 1000,
@@ -96,9 +101,13 @@ export class PrintService {
     const all = [...this.workers.values()].map(({ worker }) => worker.stop());
     this.workers.clear();
     await Promise.all([...all, ...this.stopping.values()]);
+    // What the workers did last is written before the database closes (CONTRACT §10: the print queue's state is flushed).
+    this.states.flush();
   }
 
   status(name: string): EndpointStatus {
+    // The queue depth counts what is written: the workers' latest changes first.
+    this.states.flush();
     const row = this.endpointRows(name)[0];
     if (!row) throw errors.notFound('OrderEndpoint', name);
     return this.statusOf(row);

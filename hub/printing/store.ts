@@ -79,10 +79,16 @@ export function getJob(db: Db, id: string): PrintJob | undefined {
   return r && fromRow(r);
 }
 
-/** The endpoint's oldest undelivered job: jobs print in the order they were written. */
-export function nextJob(db: Db, endpointName: string): PrintJob | undefined {
+/**
+ * The endpoint's oldest undelivered job: jobs print in the order they were written. `passOver`: a
+ * job already delivered whose new state is not written yet (hub/printing/states.ts).
+ */
+export function nextJob(db: Db, endpointName: string, passOver?: string): PrintJob | undefined {
   // Served by the partial index print_jobs_open in order, however long a day's backlog grows.
-  const r = db.get<Row>(sql`SELECT * FROM print_jobs WHERE endpoint_name = ${endpointName} AND state IN (${open}) ORDER BY created_at, rowid LIMIT 1`);
+  const r =
+    passOver === undefined
+      ? db.get<Row>(sql`SELECT * FROM print_jobs WHERE endpoint_name = ${endpointName} AND state IN (${open}) ORDER BY created_at, rowid LIMIT 1`)
+      : db.get<Row>(sql`SELECT * FROM print_jobs WHERE endpoint_name = ${endpointName} AND state IN (${open}) AND id != ${passOver} ORDER BY created_at, rowid LIMIT 1`);
   return r && fromRow(r);
 }
 
@@ -109,20 +115,35 @@ export interface JobUpdate {
   printedAt?: number | null;
 }
 
-/** One job's new state, and its kitchen order's `print` field, in one transaction. */
-export function updateJob(db: Db, orders: KitchenOrders, job: PrintJob, u: JobUpdate, at: number): PrintJob {
-  const next: PrintJob = {
+/** A job as it is after `u`. */
+export function applyUpdate(job: PrintJob, u: JobUpdate): PrintJob {
+  return {
     ...job,
     state: u.state,
     attempts: job.attempts + (u.sending ? 1 : 0),
     lastError: u.lastError === undefined ? job.lastError : u.lastError,
     printedAt: u.printedAt === undefined ? job.printedAt : u.printedAt,
   };
-  inTransaction(db, () => {
-    db.run(sql`UPDATE print_jobs SET state = ${next.state}, attempts = ${next.attempts}, last_error = ${next.lastError}, printed_at = ${next.printedAt} WHERE id = ${job.id}`);
+}
+
+const UPDATE_JOB = 'UPDATE print_jobs SET state = ?, attempts = ?, last_error = ?, printed_at = ? WHERE id = ?';
+
+/**
+ * Jobs' new states (each whole), and their kitchen orders' `print` fields. Called inside a write
+ * (inTransaction): several jobs' changes go into one (hub/printing/states.ts).
+ */
+export function writeJobStates(db: Db, orders: KitchenOrders, jobs: PrintJob[], at: number): void {
+  for (const next of jobs) {
+    rawSql.run(db, UPDATE_JOB, [next.state, next.attempts, next.lastError, next.printedAt, next.id]);
     // A kitchen order shows its own job's state (a COPY's job is the reprint request's business).
     if (next.kind === 'order' && next.refId) orders.showJob(db, next, at);
-  });
+  }
+}
+
+/** One job's new state, and its kitchen order's `print` field, in one transaction of its own. */
+export function updateJob(db: Db, orders: KitchenOrders, job: PrintJob, u: JobUpdate, at: number): PrintJob {
+  const next = applyUpdate(job, u);
+  inTransaction(db, () => writeJobStates(db, orders, [next], at));
   return next;
 }
 

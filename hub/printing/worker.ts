@@ -5,7 +5,7 @@
  * shown on the job (and on its order); a job is marked Printed only on the printer's confirmation
  * (ESC/POS: the GS r reply; Star: the ETB it counts once the job is printed).
  */
-import { whenDurable, type Db } from '../../db/client.js';
+import type { Db } from '../../db/client.js';
 import { render } from '../../drivers/escpos/document.js';
 import type { EscPosPrinter } from '../../drivers/escpos/driver.js';
 import type { PrinterState } from '../../drivers/escpos/commands.js';
@@ -15,8 +15,9 @@ import { backoffDelay, type Backoff, type Timers } from '../../drivers/transport
 import type { Clock } from '../core/clock.js';
 import type { Language } from '../i18n/index.js';
 import type { Logger } from '../core/log.js';
-import { nextJob, queueDepth, updateJob, type KitchenOrders, type PrintJob } from './store.js';
+import { nextJob, queueDepth, type JobUpdate, type KitchenOrders, type PrintJob } from './store.js';
 import { documentFor, UnprintableJob, type EndpointConfig } from './render.js';
+import type { JobStates } from './states.js';
 
 /** The reason a sleeping worker is woken: new work may be there (not an error). */
 const KICKED = 'kicked';
@@ -29,6 +30,8 @@ export interface WorkerDeps {
   /** The shop's language (POS_HUB_LOCALE) for what is printed; English when unset. */
   language?: Language;
   orders: KitchenOrders;
+  /** Where every worker's job state changes are gathered and written together. */
+  states: JobStates;
   timers: Timers;
   /** Between attempts of a job that waits. */
   backoff: Backoff;
@@ -124,7 +127,7 @@ export class PrintWorker {
 
   private async loop(): Promise<void> {
     while (!this.stopped) {
-      const job = nextJob(this.deps.db, this.endpoint.name);
+      const job = nextJob(this.deps.db, this.endpoint.name, this.deps.states.settle(this.endpoint.name));
       if (!job) {
         this.activity = 'idle';
         await this.sleep(this.deps.pollMs);
@@ -143,9 +146,10 @@ export class PrintWorker {
 
   /** Tries the job once; true when it is done (printed or failed for good). */
   private async deliver(first: PrintJob): Promise<boolean> {
-    const { db, clock, orders } = this.deps;
+    const { db, clock, orders, states } = this.deps;
     let job = first;
-    const set = (u: Parameters<typeof updateJob>[3]) => (job = updateJob(db, orders, job, u, clock.now().getTime()));
+    // Written with the other workers' changes of the next few moments (states.ts says when each is durable).
+    const set = (u: JobUpdate) => (job = states.change(job, u));
     let bytes: Uint8Array;
     try {
       bytes = render(documentFor(db, orders, job, this.endpoint, this.deps.timeZone, this.deps.language), this.profile);
@@ -161,11 +165,12 @@ export class PrintWorker {
       await this.printer.print(bytes, {
         // The job (its ticket write) and the mark that it is being sent are on disk before a byte
         // goes out: after a power cut the kitchen never holds an order the hub forgot, and a job
-        // cut off mid-send is reprinted marked REPRINT rather than unmarked.
+        // cut off mid-send is reprinted marked REPRINT rather than unmarked. The mark is written
+        // and synced with whatever the other workers marked meanwhile: one write, one sync.
         beforeSend: async () => {
           this.activity = 'printing';
           set({ state: 'Printing', sending: true });
-          await whenDurable(db);
+          await states.durable();
         },
         onStall: (e) => {
           this.activity = 'waiting';

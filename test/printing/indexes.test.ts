@@ -39,6 +39,7 @@ describe('print queue indexes', () => {
   it.each([
     ['the start-up recovery', () => markInterrupted(hub.db, kitchenOrders, 0), /print_jobs_printing/],
     ['the next job', () => nextJob(hub.db, 'Kitchen'), /print_jobs_open/],
+    ['the next job past one printed but not yet written', () => nextJob(hub.db, 'Kitchen', 'job-just-printed'), /print_jobs_open/],
     ['a queue depth', () => queueDepth(hub.db, 'Kitchen'), /print_jobs_open/],
     ['the depths of /api/health and /metrics', () => openJobCounts(hub.db), /print_jobs_open/],
     ['the printers with work', () => endpointsWithOpenJobs(hub.db), /print_jobs_open/],
