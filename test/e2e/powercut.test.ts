@@ -5,13 +5,18 @@
  * its data directory rebuilt from those copies alone — what a disk holds after the power goes and
  * the page cache with it. After each restart every write a register was answered 2xx for is there,
  * at least at the version it was answered with, and every close answered stays closed with its receipt.
+ * A kitchen printer (a fake one on 127.0.0.1) prints every order as the registers sell: across the cuts
+ * no order is printed for a sale the disk does not hold, none twice without the REPRINT mark, and once
+ * the last hub has printed its queue every order is on paper.
  */
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { FakeEscPosPrinter } from '../support/fake-escpos-printer.js';
 import { E2E_ADMIN_PASSWORD, ROOT, startHubProcess, type HubProcess } from '../support/process.js';
+import { until } from '../support/wait.js';
 
 const root = mkdtempSync(join(tmpdir(), 'poshub-powercut-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -40,6 +45,8 @@ describe('power cuts under load', () => {
     mkdirSync(shadow, { recursive: true });
     const env = { LD_PRELOAD: shim, POWERCUT_DIR: realpathSync(dataDir), POWERCUT_SHADOW: shadow, POS_HUB_BACKUP_EVERY: '0', POS_HUB_RATE_LIMIT: '0' };
     const acked = new Map<string, Acked>();
+    // The printer outlives the hub's power cuts: what it printed is on paper whatever the disk lost.
+    const printer = await FakeEscPosPrinter.start();
     let hub: HubProcess = await startHubProcess(env, { dataDir });
 
     // A shop: a kitchen dish, a simulator fiscal device, four registers with a cashier each.
@@ -50,7 +57,7 @@ describe('power cuts under load', () => {
       return r.body;
     };
     await ok(hub.call('POST', '/api/stocks', { name: 'Menu' }, { token: admin }));
-    await ok(hub.call('POST', '/api/orderendpoints', { name: 'Kitchen', type: 'TM88', address: 'tcp://127.0.0.1:9' }, { token: admin }));
+    await ok(hub.call('POST', '/api/orderendpoints', { name: 'Kitchen', type: 'TM88', address: `tcp://127.0.0.1:${printer.port}` }, { token: admin }));
     await ok(hub.call('POST', '/api/plus', { code: 1, stockName: 'Menu', name: 'Gulyás', type: 'Service', unitPrice: { amount: 6.9 }, vatInfo: { category: 1, rate: 20 }, orderEndpointNames: ['Kitchen'] }, { token: admin }));
     await ok(hub.call('POST', '/api/fiscaldevices', { name: 'FP1', driver: 'simulator', address: 'sim:fp1' }, { token: admin }));
     const rights = ['TicketCreate', 'TicketUpdate', 'TicketClose', 'Storno'];
@@ -121,7 +128,41 @@ describe('power cuts under load', () => {
       expect(missing, `cut ${cut}: acknowledged writes lost`).toEqual([]);
       checked = acked.size;
     }
+    // The last hub prints what is left in its queue; then every order is on paper once (more copies
+    // only marked REPRINT: sent before a cut took the record that they were printed), and nothing on
+    // paper is an order the disk does not hold.
+    const token = await hub.login('admin', E2E_ADMIN_PASSWORD, 'BackOffice');
+    const allOrders = async () => {
+      const out: Array<{ id: string; print: { state: string } }> = [];
+      for (let skip = 0; ; skip += 1000) {
+        const page = await ok(hub.call('GET', `/api/orders?$take=1000&$skip=${skip}`, undefined, { token }));
+        out.push(...page.items);
+        if (page.items.length < 1000) return out;
+      }
+    };
+    const orders = await until(allOrders, (all) => all.every((o) => o.print.state === 'Printed'), { ms: 60_000, every: 250, context: () => hub.output() });
+    expect(orders.length).toBeGreaterThan(CUTS * 20);
+    const numberOf = (id: string) => `#${id.slice(-6).toUpperCase()}`;
+    const held = new Set(orders.map((o) => numberOf(o.id)));
+    const copies = new Map<string, { plain: number; marked: number }>();
+    const strangers: string[] = [];
+    for (const lines of printer.cutTickets()) {
+      const text = lines.join('\n');
+      const number = /#\S{6}(?!\S)/.exec(text)?.[0];
+      if (!number || !held.has(number)) {
+        strangers.push(text);
+        continue;
+      }
+      const c = copies.get(number) ?? { plain: 0, marked: 0 };
+      if (/REPRINT|OPAKOVANÁ TLAČ/.test(text)) c.marked++;
+      else c.plain++;
+      copies.set(number, c);
+    }
+    expect(strangers, 'printed, but not an order the disk holds').toEqual([]);
+    expect(orders.filter((o) => !copies.has(numberOf(o.id))).map((o) => o.id), 'orders never printed').toEqual([]);
+    expect([...copies].filter(([, c]) => c.plain > 1), 'orders printed twice without the REPRINT mark').toEqual([]);
     await hub.stop();
+    await printer.close();
     // The run did sell through the cuts (a test that wrote nothing would prove nothing).
     expect(checked).toBeGreaterThan(CUTS * 20);
     expect(lostAnswers).toBeGreaterThan(0);
