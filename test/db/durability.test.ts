@@ -10,38 +10,13 @@ import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { backupDb, closeDb, durableCommits, inTransaction, isDurable, openDb, whenDurable, type Db } from '../../db/client.js';
 import { fdatasync, type SyncFd } from '../../db/durability.js';
+import { HeldSync } from '../support/held-sync.js';
 import type { SimulatorFiscalDevice } from '../../drivers/fiscal/simulator/driver.js';
 import { FakeEscPosPrinter } from '../support/fake-escpos-printer.js';
 import { startHub, type TestHub } from '../support/hub.js';
 import { SseClient } from '../support/sse.js';
 import { kitchen, order } from '../printing/setup.js';
 import { expect2xx, item, register, restaurant } from '../tickets/fixture.js';
-
-/** An fdatasync the test holds: each call waits until released (or failed), and is counted. */
-class HeldSync {
-  calls = 0;
-  private pending: Array<{ fd: number; resolve: () => void; reject: (e: Error) => void }> = [];
-  constructor(public hold = true) {}
-  readonly fn: SyncFd = (fd) => {
-    this.calls += 1;
-    if (!this.hold) return fdatasync(fd);
-    return new Promise<void>((resolve, reject) => this.pending.push({ fd, resolve, reject }));
-  };
-  get waiting(): number {
-    return this.pending.length;
-  }
-  /** Completes the syncs started so far (really syncing the file). */
-  async release(): Promise<void> {
-    const now = this.pending;
-    this.pending = [];
-    for (const p of now) await fdatasync(p.fd).then(p.resolve, p.reject);
-  }
-  fail(message = 'EIO: i/o error, fdatasync'): void {
-    const now = this.pending;
-    this.pending = [];
-    for (const p of now) p.reject(Object.assign(new Error(message), { code: 'EIO' }));
-  }
-}
 
 const tick = (ms = 20) => new Promise((r) => setTimeout(r, ms));
 

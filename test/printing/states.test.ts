@@ -6,34 +6,14 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { commitNow, durableCommits, inTransaction, isDurable, whenDurable } from '../../db/client.js';
-import { fdatasync, type SyncFd } from '../../db/durability.js';
 import { sql } from 'drizzle-orm';
 import { createLogger } from '../../hub/core/log.js';
 import { kitchenOrders } from '../../hub/resources/orders/prints.js';
 import { JobStates } from '../../hub/printing/states.js';
 import { nextJob } from '../../hub/printing/store.js';
 import { FakeEscPosPrinter } from '../support/fake-escpos-printer.js';
+import { HeldSync } from '../support/held-sync.js';
 import { kitchen, order, until, type Kitchen } from './setup.js';
-
-/** An fdatasync the test can hold: each call is counted, and waits while held until released. */
-class HeldSync {
-  calls = 0;
-  hold = false;
-  private pending: Array<{ fd: number; resolve: () => void; reject: (e: Error) => void }> = [];
-  readonly fn: SyncFd = (fd) => {
-    this.calls += 1;
-    if (!this.hold) return fdatasync(fd);
-    return new Promise<void>((resolve, reject) => this.pending.push({ fd, resolve, reject }));
-  };
-  get waiting(): number {
-    return this.pending.length;
-  }
-  async release(): Promise<void> {
-    const now = this.pending;
-    this.pending = [];
-    for (const p of now) await fdatasync(p.fd).then(p.resolve, p.reject);
-  }
-}
 
 const cleanup: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -61,7 +41,7 @@ const rows = (k: Kitchen) => k.hub.db.$client.prepare('SELECT endpoint_name, sta
 
 describe('print job states, written together', () => {
   it('the jobs marked together are one write, one COMMIT and one sync; their Printed records ask for no sync of their own', async () => {
-    const sync = new HeldSync();
+    const sync = new HeldSync(false);
     const ps = await printers(3);
     const names = Object.keys(ps);
     const k = await open(ps, sync, false);
@@ -105,7 +85,7 @@ describe('print job states, written together', () => {
   });
 
   it('the Printed record alone is synced soon after, with nobody waiting for it', async () => {
-    const sync = new HeldSync();
+    const sync = new HeldSync(false);
     const ps = await printers(1);
     const k = await open(ps, sync, false);
     const db = k.hub.db;
@@ -121,7 +101,7 @@ describe('print job states, written together', () => {
   });
 
   it("while registers write, a send's mark rides the next register's sync; in a quiet moment it is synced at once", async () => {
-    const sync = new HeldSync();
+    const sync = new HeldSync(false);
     const ps = await printers(2);
     const k = await open(ps, sync, false);
     const db = k.hub.db;
@@ -157,7 +137,7 @@ describe('print job states, written together', () => {
   });
 
   it("no byte of a job reaches its printer before the mark that it is being sent is on disk, and each job prints once", async () => {
-    const sync = new HeldSync();
+    const sync = new HeldSync(false);
     const ps = await printers(3);
     const names = Object.keys(ps);
     const k = await open(ps, sync, true);
