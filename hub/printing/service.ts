@@ -12,7 +12,7 @@ import type { Clock } from '../core/clock.js';
 import { errors } from '../http/errors.js';
 import type { Language } from '../i18n/index.js';
 import type { Logger } from '../core/log.js';
-import { endpointRows, enqueuePrintJob, getJob, markInterrupted, queueDepth, type EndpointRow, type KitchenOrders, type PrintJob } from './store.js';
+import { endpointRows, enqueuePrintJob, getJob, markInterrupted, queueDepth, takeAnnounced, type EndpointRow, type KitchenOrders, type PrintJob } from './store.js';
 import type { EndpointConfig } from './render.js';
 import { JobStates } from './states.js';
 import { PrintWorker, type EndpointStatus, type WorkerDeps } from './worker.js';
@@ -86,12 +86,14 @@ export class PrintService {
 
   /**
    * A write finished that may have queued jobs. Only a write to the order endpoints can add,
-   * change or remove a printer; other writes just wake the workers (the ticker still syncs).
+   * change or remove a printer (then every worker looks); other writes wake the workers of the
+   * endpoints they queued jobs on (store.ts takeAnnounced), and no other.
    */
   kick(endpointsChanged = true): void {
     if (!this.started) return;
+    const announced = takeAnnounced(this.deps.db);
     if (endpointsChanged) this.sync();
-    for (const { worker } of this.workers.values()) worker.kick();
+    for (const [name, { worker }] of this.workers) if (endpointsChanged || announced.has(name)) worker.kick();
   }
 
   async stop(): Promise<void> {
@@ -143,7 +145,7 @@ export class PrintService {
 
   private enqueue(endpointName: string, kind: 'reprint' | 'test', refId: string | null, payload: unknown): PrintJob {
     const id = inTransaction(this.deps.db, () => enqueuePrintJob(this.deps.db, { endpointName, kind, refId, payload, at: this.deps.clock.now().getTime() }));
-    this.kick();
+    this.kick(false);
     return getJob(this.deps.db, id)!;
   }
 

@@ -159,8 +159,26 @@ export function markInterrupted(db: Db, orders: KitchenOrders, at: number): numb
 
 export type PrintJobKind = 'order' | 'preliminary' | 'reprint' | 'test' | 'receiptCopy' | 'shiftReport';
 
+/**
+ * The endpoints that got a job on a connection since the print service last looked (takeAnnounced):
+ * a write wakes only their workers. Every other worker would run its next-job query for nothing,
+ * once per register write. A job a rolled-back write announced wakes its worker for nothing, no
+ * worse; one written by another process is found by the idle workers' poll.
+ */
+const announced = new WeakMap<Db, Set<string>>();
+
+/** The endpoints announced on `db` since the last call (and forgets them). */
+export function takeAnnounced(db: Db): ReadonlySet<string> {
+  const names = announced.get(db);
+  announced.delete(db);
+  return names ?? new Set();
+}
+
 export function enqueuePrintJob(db: Db, job: { endpointName: string; kind: PrintJobKind; refId: string | null; payload: unknown; at: number }): string {
   const id = newId();
+  const names = announced.get(db);
+  if (names) names.add(job.endpointName);
+  else announced.set(db, new Set([job.endpointName]));
   rawSql.run(db, "INSERT INTO print_jobs (id, endpoint_name, kind, ref_id, payload, state, attempts, created_at) VALUES (?, ?, ?, ?, ?, 'Queued', 0, ?)", [
     id,
     job.endpointName,

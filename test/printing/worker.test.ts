@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../hub/core/log.js';
 import { kitchenOrders } from '../../hub/resources/orders/prints.js';
 import { PrintService } from '../../hub/printing/service.js';
+import { takeAnnounced } from '../../hub/printing/store.js';
 import { FakeEscPosPrinter } from '../support/fake-escpos-printer.js';
 import type { TestHub } from '../support/hub.js';
 import { FAST_PRINTING, kitchen, order, ordersOf, until, type Kitchen } from './setup.js';
@@ -63,6 +64,31 @@ describe('print service', () => {
     await until(() => ordersOf(s.k, t.id), (o) => o[0].print.state === 'Printed');
     expect(messages(s).filter((m) => m === 'printer cannot print')).toHaveLength(1);
     expect(messages(s).filter((m) => m === 'printer printing again')).toHaveLength(1);
+  });
+
+  it("a write wakes the workers of the endpoints it queued jobs on, and no other's", async () => {
+    const kp = await FakeEscPosPrinter.start();
+    const bar = await FakeEscPosPrinter.start();
+    cleanup.push(() => kp.close(), () => bar.close());
+    const k = await kitchen({ Kitchen: kp, Bar: bar }, { workers: false });
+    cleanup.push(() => k.hub.close());
+    // Idle workers look for unannounced jobs only once a minute: within this test, only a kick wakes them.
+    const service = new PrintService({ db: k.hub.db, clock: k.hub.clock, log: createLogger('warn'), timeZone: 'Europe/Bratislava', orders: kitchenOrders }, { ...FAST_PRINTING, pollMs: 60_000 });
+    cleanup.push(() => service.stop());
+    service.start();
+    await until(async () => ['Kitchen', 'Bar'].map((n) => service.status(n).worker), (w) => w.every((x) => x === 'idle'));
+    // A job on Bar that no write of this process announced (as one another process wrote).
+    const unannounced = await order(k, 'U1', ['Bar']);
+    takeAnnounced(k.hub.db);
+    const t = await order(k, 'K1', ['Kitchen']);
+    service.kick(false);
+    await until(() => ordersOf(k, t.id), (o) => o[0].print.state === 'Printed');
+    expect((await ordersOf(k, unannounced.id))[0].print.state).toBe('Queued');
+    expect(bar.cutTickets()).toHaveLength(0);
+    // A change of the endpoints wakes every worker.
+    service.kick(true);
+    await until(() => ordersOf(k, unannounced.id), (o) => o[0].print.state === 'Printed');
+    expect(bar.cutTickets()).toHaveLength(1);
   });
 
   it('never sends a confirmed job again', async () => {
