@@ -73,6 +73,13 @@ interface Row {
   single?: { p50: number; p99: number; n: number };
   /** --printers=live: jobs printed for the back-to-back run (its backlog drained after it), and how long that drain took. */
   printed?: { jobs: number; drainS: number };
+  /**
+   * Where the machine's CPU went during the back-to-back run, per answer: the server process (every
+   * thread, and its main thread alone), the load generator (autocannon, in this process) and the
+   * machine's idle share. Back to back, both share this machine's cores: the rate any way of
+   * threading the server could reach at these costs is bounded by cores / (server + generator).
+   */
+  busy?: { serverMs: number; mainMs: number; generatorMs: number; idlePct: number; ceiling: number };
   /** The same requests at a store's rate (the paced run), not back to back. */
   paced?: { p50: number; p99: number; n: number; errors: number; ratioP50?: number; ratioP99?: number };
 }
@@ -211,10 +218,21 @@ function percentile(values: number[], p: number): number {
   return Math.round((sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0) * 10) / 10;
 }
 
-async function load(name: string, opts: autocannon.Options): Promise<Row> {
+/** The machine's busy and idle CPU time so far (all cores, in clock ticks), from /proc/stat. */
+function machineTicks(): { busy: number; idle: number } {
+  const f = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  // user nice system idle iowait irq softirq steal (guest time is inside user already)
+  const idle = f[3] + f[4];
+  return { busy: f[0] + f[1] + f[2] + f[5] + f[6] + f[7], idle };
+}
+
+async function load(name: string, opts: autocannon.Options, serverPid: number): Promise<Row> {
   // autocannon's own histogram keeps whole milliseconds, too coarse for a 2 ms floor; every
   // response time (hrtime, fractional ms) is kept here instead and ranked exactly.
   const latencies: number[] = [];
+  const server0 = cpuOf(serverPid);
+  const generator0 = process.cpuUsage();
+  const machine0 = machineTicks();
   const started = performance.now();
   let lastAnswer = started;
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
@@ -233,7 +251,24 @@ async function load(name: string, opts: autocannon.Options): Promise<Row> {
     p99: percentile(latencies, 99),
     errors: result.non2xx + result.errors + result.timeouts,
   };
+  const server1 = cpuOf(serverPid);
+  const generator = process.cpuUsage(generator0);
+  const machine1 = machineTicks();
+  const n = Math.max(latencies.length, 1);
+  const per = (ms: number) => Math.round((ms / n) * 1000) / 1000;
+  const serverMs = per(server1.processMs - server0.processMs);
+  const generatorMs = per((generator.user + generator.system) / 1000);
+  const idle = machine1.idle - machine0.idle;
+  const busy = {
+    serverMs,
+    mainMs: per(server1.mainThreadMs - server0.mainThreadMs),
+    generatorMs,
+    idlePct: Math.round((idle / Math.max(idle + machine1.busy - machine0.busy, 1)) * 1000) / 10,
+    ceiling: Math.round((cpus().length * 1000) / Math.max(serverMs + generatorMs, 0.001)),
+  };
+  row.busy = busy;
   say(`  ${name.padEnd(44)} ${String(row.rps).padStart(6)} req/s  p50 ${row.p50} ms  p99 ${row.p99} ms${row.errors ? `  errors ${row.errors}` : ''}`);
+  say(`  ${''.padEnd(44)} CPU per answer: server ${busy.serverMs} ms (main thread ${busy.mainMs}), load generator ${busy.generatorMs} ms; machine idle ${busy.idlePct} %`);
   return row;
 }
 
@@ -513,7 +548,7 @@ async function main(): Promise<void> {
             },
           },
         ],
-      });
+      }, hub.child.pid!);
     row.printed = await settle(`${sc.name}, back to back`);
     rows.push(row);
   }
@@ -598,7 +633,7 @@ async function main(): Promise<void> {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: createBody,
-  });
+  }, floor.child.pid!);
   // The floor at the store's rate too, for the ratios of the paced run.
   const floorScenario: Scenario = { name: 'floor', next: () => ({ method: 'POST', path: '/api/tickets', token: '', body: createBody }) };
   floorRow.paced = (await pace(`http://127.0.0.1:${floorPort}`, [floorScenario], Math.min(SOAK_S, 20))).overall;
@@ -666,6 +701,15 @@ async function main(): Promise<void> {
     say(`| ${name} | ${r.rps} | ${ratios[0]} | ${r.p50} | ${r.p99} | ${ratios[1]} | ${ratios[2]} | ${r.paced?.p50 ?? ''} | ${r.paced?.p99 ?? ''} | ${ratios[3]} | ${ratios[4]} | ${r.errors + (r.paced?.errors ?? 0)} |`);
   for (const r of rows) line(r.name, r, [r.ratioRps, r.ratioP50, r.ratioP99, r.paced?.ratioP50 ?? '', r.paced?.ratioP99 ?? '']);
   line('floor (express + better-sqlite3 insert, FULL: one fsync per request)', floorRow, [1, 1, 1, 1, 1]);
+  say('');
+  say(`Back to back, the server and the load generator share the machine's ${cpus().length} cores. CPU per answer in those runs, and the rate that would fill every core at that cost (however the server spread its work over threads):`);
+  say('');
+  say('| scenario | server CPU ms/answer | main thread | load generator | machine idle | rate filling the cores | × floor\'s req/s |');
+  say('|---|---:|---:|---:|---:|---:|---:|');
+  for (const r of [...rows, floorRow].filter((x) => x.busy)) {
+    const b = r.busy!;
+    say(`| ${r === floorRow ? 'floor' : r.name} | ${b.serverMs} | ${b.mainMs} | ${b.generatorMs} | ${b.idlePct} % | ${b.ceiling} | ${ratio(b.ceiling, floorRow.rps)} |`);
+  }
   say('');
   if (live) {
     say(`Printers: live. Jobs printed, each phase's backlog drained before the next phase began (drain time after its last request):`);
