@@ -2,7 +2,7 @@
  * `npm run bench`: measures the real hub process on a generated store (a benchmark, not a test).
  *   npm run bench -- [--tickets=1000000] [--duration=10] [--connections=10] [--soak-seconds=60] [--paced-rate=50]
  *   npm run bench -- --chain [--events=100000 --stores=20 --pushes=10]   (the chain: scripts/bench-chain.ts)
- *   npm run bench -- --write-path [--printers=closed|live]
+ *   npm run bench -- --write-path [--printers=closed|live] [--sync-ms=N]
  * --printers says where the store's order endpoints print. `closed` (the default, as the issue's
  * figures were taken): tcp://127.0.0.1:9, where nothing listens — the jobs queue and wait, as in a
  * shop whose printers are off. `live`: a fake ESC/POS printer on 127.0.0.1 per endpoint
@@ -11,6 +11,9 @@
  * and lets the print queue drain before every measured phase (a backlog left by one phase is not
  * printed during, and charged to, the next) and, in the cost run, inside the measured window (each
  * write is charged for printing its own jobs, no more, no less).
+ * --sync-ms=N makes every fsync/fdatasync of the hub and of the floor N ms slower than this machine's
+ * disk (scripts/bench/slow-sync.c, LD_PRELOAD'ed): a mini-PC's eMMC or SD card takes 1–10 ms and more
+ * per flush, where this machine's virtual disk takes 0.1 ms. Both sides get the same disk.
  * Prints a table and writes scripts/bench/results.json. The store is generated once into
  * scripts/bench/.store-<tickets> and reused. Every latency is also shown as a ratio to the floor:
  * a minimal express + better-sqlite3 handler inserting the same JSON, as durably as the hub
@@ -19,9 +22,9 @@
  * fiscal soak: 100 closes through the fake Datecs printer losing a tenth of its replies), each of
  * which also runs alone: `npx tsx scripts/bench-fiscal.ts [--tickets=100] [--drop=0.1]`.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, copyFileSync, createReadStream, existsSync, fdatasyncSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
-import { cpus, totalmem, type as osType, release } from 'node:os';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, copyFileSync, createReadStream, existsSync, fdatasyncSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { cpus, tmpdir, totalmem, type as osType, release } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
@@ -45,6 +48,8 @@ const COST_S = arg('cost-seconds', 10);
 const WAL_WRITES = arg('wal-writes', 200);
 /** Only the write path (create, update, close; their costs; the floor): a quicker run while working on it. */
 const WRITE_PATH = process.argv.includes('--write-path');
+/** --sync-ms: milliseconds added to every sync of the hub and the floor (a slower disk); 0: this machine's own. */
+const SYNC_MS = arg('sync-ms', 0);
 const PRINTERS = process.argv.find((a) => a.startsWith('--printers='))?.split('=')[1] ?? 'closed';
 if (PRINTERS !== 'closed' && PRINTERS !== 'live') throw new Error(`--printers=${PRINTERS}: closed or live`);
 const LIVE = PRINTERS === 'live';
@@ -190,6 +195,14 @@ function fsyncLatency(dir: string): { p50: number; p99: number; n: number } {
     rmSync(file, { force: true });
   }
   return { p50: percentile(times, 50), p99: percentile(times, 99), n: times.length };
+}
+
+/** --sync-ms: the environment that gives a process the slower disk (the shim built for this run). */
+function slowDiskEnv(): Record<string, string> {
+  if (SYNC_MS <= 0) return {};
+  const lib = join(mkdtempSync(join(tmpdir(), 'pos-slow-sync-')), 'slow-sync.so');
+  execFileSync('cc', ['-shared', '-fPIC', '-O2', '-o', lib, join(ROOT, 'scripts', 'bench', 'slow-sync.c'), '-ldl']);
+  return { LD_PRELOAD: lib, SLOW_SYNC_US: String(Math.round(SYNC_MS * 1000)) };
 }
 
 function peakRssMb(pid: number): number {
@@ -399,6 +412,8 @@ async function main(): Promise<void> {
 
   const fsync = fsyncLatency(storeDir);
   say(`fdatasync of 4 KiB on the store's disk: p50 ${fsync.p50} ms, p99 ${fsync.p99} ms (${fsync.n} syncs).`);
+  const slowDisk = slowDiskEnv();
+  if (SYNC_MS > 0) say(`--sync-ms=${SYNC_MS}: every sync of the hub and of the floor takes ${SYNC_MS} ms more (a mini-PC's disk).`);
 
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
@@ -411,6 +426,7 @@ async function main(): Promise<void> {
     POS_HUB_BACKUP_EVERY: '0',
     POS_HUB_LOG_LEVEL: 'warn',
     POS_HUB_TIMEZONE: 'Europe/Bratislava',
+    ...slowDisk,
   };
   // The hub as `npm start` runs it (its bundle built first, outside the start-up time).
   const [node, args] = hubCommand();
@@ -537,6 +553,7 @@ async function main(): Promise<void> {
   say('Measuring (autocannon, ' + `${CONNECTIONS} connections back to back, ${DURATION} s each)…`);
   const rows: Row[] = [];
   for (const sc of scenarios) {
+    const windowFrom = monotonicUs();
     const row = await load(sc.name, {
         url: base,
         ...(sc.amount ? { amount: sc.amount } : {}),
@@ -549,6 +566,7 @@ async function main(): Promise<void> {
           },
         ],
       }, hub.child.pid!);
+    if (HUB_CPU_PROF) say(`  ${sc.name}, back to back: profile window --from=${windowFrom} --to=${monotonicUs()}`);
     row.printed = await settle(`${sc.name}, back to back`);
     rows.push(row);
   }
@@ -626,7 +644,7 @@ async function main(): Promise<void> {
   const floorDir = join(ROOT, 'scripts', 'bench', '.floor');
   rmSync(floorDir, { recursive: true, force: true });
   mkdirSync(floorDir, { recursive: true });
-  const floor = startProcess([process.execPath, ['--import', 'tsx', 'scripts/bench/floor.ts', String(floorPort), floorDir]], {});
+  const floor = startProcess([process.execPath, ['--import', 'tsx', 'scripts/bench/floor.ts', String(floorPort), floorDir]], slowDisk);
   await waitFor(`http://127.0.0.1:${floorPort}/`, 30_000);
   const floorRow = await load('FLOOR: express + better-sqlite3 insert, synchronous=FULL', {
     url: `http://127.0.0.1:${floorPort}/api/tickets`,
@@ -676,7 +694,7 @@ async function main(): Promise<void> {
     at: new Date().toISOString(),
     machine,
     store: { tickets: TICKETS },
-    settings: { connections: CONNECTIONS, durationS: DURATION, pacedRate: PACED_RATE, pacedSeconds: SOAK_S, printers: PRINTERS },
+    settings: { connections: CONNECTIONS, durationS: DURATION, pacedRate: PACED_RATE, pacedSeconds: SOAK_S, printers: PRINTERS, addedSyncMs: SYNC_MS },
     ...(pacedPrinted ? { pacedPrinted } : {}),
     fsyncMs: fsync,
     startupMs: Math.round(startupMs),
@@ -693,7 +711,7 @@ async function main(): Promise<void> {
 
   say('');
   say(`Machine: ${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGiB} GiB, ${machine.os}, Node ${machine.node}`);
-  say(`Store: ${TICKETS.toLocaleString('en')} tickets. Start-up ${results.startupMs} ms. Peak RSS ${results.peakRssMb} MB. fdatasync (4 KiB) p50 ${fsync.p50} ms, p99 ${fsync.p99} ms.`);
+  say(`Store: ${TICKETS.toLocaleString('en')} tickets. Start-up ${results.startupMs} ms. Peak RSS ${results.peakRssMb} MB. fdatasync (4 KiB) p50 ${fsync.p50} ms, p99 ${fsync.p99} ms${SYNC_MS > 0 ? `, + ${SYNC_MS} ms added to every sync of the hub and the floor (--sync-ms)` : ''}.`);
   say('');
   say(`| scenario | back to back: req/s | req/s × floor | p50 ms | p99 ms | p50 × floor | p99 × floor | at ${PACED_RATE} req/s: p50 ms | p99 ms | p50 × floor | p99 × floor | errors |`);
   say(`|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|`);
