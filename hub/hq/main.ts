@@ -1,7 +1,7 @@
 /**
- * `npm run hq`: the head-office service (CONTRACT §13). Composition root: config → PostgreSQL
- * (embedded by default) and its migrations → NATS and its streams → ingest, heartbeats, catalog
- * relay → HTTP. Shutdown in reverse on SIGTERM/SIGINT. Several may run against the same NATS and
+ * `npm run hq`: the head-office service (CONTRACT §13). Composition root: config → NATS →
+ * PostgreSQL (embedded by default) and its migrations → NATS's streams → ingest, heartbeats,
+ * catalog relay → HTTP. Shutdown in reverse on SIGTERM/SIGINT. Several may run against the same NATS and
  * PostgreSQL: the ingest consumer is shared, outbox rows are claimed with SKIP LOCKED.
  */
 import type { Server } from 'node:http';
@@ -40,6 +40,12 @@ async function main(): Promise<void> {
   const started = Date.now();
   const lines: string[] = [];
 
+  // NATS first: HQ can do nothing without it, and a server that is not there is said at once, naming
+  // it, before a database is started for nothing.
+  const nc = await connectHqNats(config).catch((e: unknown) => {
+    const why = e instanceof Error ? e.message : String(e);
+    throw new Error(`cannot reach NATS at ${config.natsUrl} (POS_HQ_NATS_URL): ${why}. Start nats-server with JetStream (nats-server -js) there, or set POS_HQ_NATS_URL.`);
+  });
   const embedded = config.databaseUrl ? undefined : await startEmbedded(config.dataDir, log);
   const pool = openPool(config.databaseUrl ?? embedded!.url);
   await migrate(pool);
@@ -50,7 +56,6 @@ async function main(): Promise<void> {
     lines.push(`First start: log in as 'admin' with password '${adminPassword}' (also in ${file}).`);
   }
 
-  const nc = await connectHqNats(config);
   await ensureStreams(nc, config);
   const ingest = new Ingest({ nc, pool, log, batchSize: config.batchSize, ackWaitMs: config.ackWaitMs, crashAfterCommit: config.crashAfterCommit });
   const relay = new CatalogRelay({ nc, pool, log });

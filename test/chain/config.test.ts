@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../hub/core/config.js';
 import { loadHqConfig } from '../../hub/hq/config.js';
+import { startHq } from '../support/chain.js';
+import { freePort } from '../support/process.js';
 
 function problems(load: () => unknown): string[] {
   try {
@@ -90,6 +92,21 @@ describe('HQ', () => {
   it('has the defaults of CONTRACT §13', () => {
     expect(loadHqConfig({})).toMatchObject({ natsUrl: 'nats://127.0.0.1:4222', databaseUrl: undefined, port: 8090, host: '0.0.0.0', offlineAfterMs: 90_000, crashAfterCommit: false });
     expect(loadHqConfig({}).dataDir).toMatch(/hq-data$/);
+  });
+
+  it('without a NATS server stops at once, naming NATS and where it looked, before starting a database', async () => {
+    const closed = await freePort(); // nothing listens there
+    // The database points nowhere either: NATS is asked first, so NATS is what the message names.
+    const noDatabase = await freePort();
+    const failed = await startHq({ POS_HQ_NATS_URL: `nats://127.0.0.1:${closed}`, POS_HQ_DATABASE_URL: `postgres://hq:pw@127.0.0.1:${noDatabase}/hq` }).then(
+      async (hq) => {
+        await hq.stop();
+        return 'started';
+      },
+      (e: Error) => e.message,
+    );
+    expect(failed).toContain(`POS Hub HQ failed to start: cannot reach NATS at nats://127.0.0.1:${closed} (POS_HQ_NATS_URL)`);
+    expect(failed).not.toContain(String(noDatabase));
   });
 
   it('names every bad setting at once, without showing a database password', () => {
