@@ -20,7 +20,9 @@
  * it, so everything committed up to that point is on stable storage — what FULL guarantees for an
  * acknowledged commit. The sync runs on libuv's thread pool, so the event loop keeps serving
  * registers meanwhile; every commit that lands while one sync runs is covered by the next one
- * (group commit: one fsync for all the writes that arrived together, as PostgreSQL's WAL flush does).
+ * (group commit: one fsync for all the writes that arrived together, as PostgreSQL's WAL flush does),
+ * and a sync starts only once the event loop has handled the I/O that is ready, so the requests that
+ * arrived together commit before it (startSyncSoon).
  * A batch's COMMIT nobody awaits starts that sync too, so a batch is on disk one fdatasync later, as
  * under FULL, only never on the event loop. (A statement committing on its own, outside a batch, is
  * covered by the next sync, or the checkpoint thread's: nothing outside the process has heard of it
@@ -119,6 +121,8 @@ export class DurableCommits {
   /** Patient waiters' deadline passed: the next sync is due. */
   private patientDue = false;
   private patientTimer: NodeJS.Timeout | null = null;
+  /** A sync is to start once the event loop's ready I/O is handled (startSyncSoon). */
+  private syncSoon = false;
   /** The change counter the running sync covers. */
   private syncMark = 0;
   /** When a sync last started for someone other than patient waiters and unhurried writes (performance.now()). */
@@ -229,7 +233,23 @@ export class DurableCommits {
     return new Promise<void>((resolve, reject) => {
       this.waiters.push({ mark, patient, asked, resolve, reject });
       if (patient) this.armPatience();
-      else this.startSync();
+      else this.startSyncSoon();
+    });
+  }
+
+  /**
+   * Starts the sync once the event loop has handled the I/O that is ready now (setImmediate runs
+   * right after its poll phase): requests that arrived together — the registers answered by the last
+   * sync sending their next write at once — commit into one batch and share one sync, where starting
+   * it at the first one's answer would make the rest wait for that sync and then one more. A lone
+   * request loses only the rest of the loop turn.
+   */
+  private startSyncSoon(): void {
+    if (this.syncSoon) return;
+    this.syncSoon = true;
+    setImmediate(() => {
+      this.syncSoon = false;
+      this.startSync();
     });
   }
 

@@ -81,6 +81,23 @@ describe('DurableCommits on a database file', () => {
     expect(sync.calls).toBe(2);
   });
 
+  it('writes answered in the same turn of the event loop share one sync, started once that turn is done', async () => {
+    const sync = new HeldSync();
+    open(sync.fn);
+    // Two requests handled one after the other in one turn (registers answered together write together).
+    write('a');
+    const a = whenDurable(db);
+    write('b');
+    const b = whenDurable(db);
+    expect(sync.calls).toBe(0); // not yet: the rest of the turn's requests may still commit
+    await tick();
+    expect(sync.calls).toBe(1);
+    await sync.release();
+    await Promise.all([a, b]);
+    // Started at the first answer, the sync would have covered 'a' alone and 'b' would wait for a second one.
+    expect(sync.calls).toBe(1);
+  });
+
   it('a transaction is synchronous: an async function does not type-check', () => {
     open(fdatasync);
     // @ts-expect-error better-sqlite3 cannot span an await: inTransaction takes no async function.

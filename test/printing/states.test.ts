@@ -112,7 +112,8 @@ describe('print job states, written together', () => {
       inTransaction(db, () => db.run(sql`INSERT INTO meta (key, value) VALUES (${key}, 'x')`));
       return whenDurable(db);
     };
-    const turn = () => new Promise((r) => setImmediate(r));
+    // The turn the mark is written in, and the next, where a sync asked for in it starts (durability.ts startSyncSoon).
+    const turn = () => new Promise((r) => setImmediate(() => setImmediate(r)));
 
     // Busy: a register's write was just synced. The mark is written at the end of the turn and waits…
     await registerWrite('busy-1');
