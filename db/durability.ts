@@ -278,6 +278,8 @@ export class DurableCommits {
    * the checkpoint thread may still hold one).
    */
   close(): void {
+    // A sync asked for this turn starts now, as it would have before the database went away.
+    if (this.syncSoon) this.startSync();
     this.closed = true;
     if (this.unhurriedTimer) clearTimeout(this.unhurriedTimer);
     this.unhurriedTimer = null;

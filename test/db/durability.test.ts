@@ -98,6 +98,16 @@ describe('DurableCommits on a database file', () => {
     expect(sync.calls).toBe(1);
   });
 
+  it('a wait asked for right before the database closes still ends', async () => {
+    const sync = new HeldSync(false);
+    open(sync.fn);
+    write('a');
+    const waited = whenDurable(db);
+    closeDb(db); // in the same turn, before the sync it asked for has started
+    await waited;
+    expect(sync.calls).toBe(1);
+  });
+
   it('a transaction is synchronous: an async function does not type-check', () => {
     open(fdatasync);
     // @ts-expect-error better-sqlite3 cannot span an await: inTransaction takes no async function.
@@ -337,6 +347,16 @@ describe("the hub's connection (synchronous = NORMAL): no commit left without it
     expect(isDurable(db)).toBe(false);
     await whenDurable(db);
     expect(sync.calls).toBe(2);
+  });
+
+  it('a wait asked for right before the database closes still ends', async () => {
+    const sync = new HeldSync(false);
+    open(sync.fn);
+    write('a');
+    const waited = whenDurable(db);
+    closeDb(db);
+    await waited;
+    expect(isDurable(db)).toBe(true);
   });
 
   it('closing syncs what is not synced yet, even while a sync is still running', async () => {
