@@ -35,7 +35,9 @@ import {
   parsePrinterStatus,
   parseProductInfo,
   parseRegistration,
+  requestAmount,
   shown,
+  type Expected,
   type EkasaSettings,
   type ProductInfo,
   type Registration,
@@ -133,6 +135,8 @@ export class EkasaFiscalDevice implements FiscalDevice {
   private state: DayState;
   private readonly documents = new OneAtATime();
   private readonly unanswered: Map<string, number>;
+  /** The amount of each registration sent lately, by job id: for an answer that does not say it (parseRegistration). */
+  private readonly sentAmounts = new Map<string, string>();
 
   constructor(private readonly opts: EkasaOptions) {
     this.unanswered = opts.unanswered ?? new Map();
@@ -237,6 +241,9 @@ export class EkasaFiscalDevice implements FiscalDevice {
   printReceipt(receipt: Receipt, jobId: string): Promise<FiscalResult> {
     return this.documents.run(async () => {
       const request = buildRequest(receipt, this.settings, jobId);
+      const sentAmount = requestAmount(request);
+      this.sentAmounts.set(jobId, sentAmount);
+      if (this.sentAmounts.size > COUNTED_KEPT) this.sentAmounts.delete(this.sentAmounts.keys().next().value!);
       let res: ServiceAnswer;
       try {
         res = await this.call('POST', REGISTER_PATH, request);
@@ -247,7 +254,7 @@ export class EkasaFiscalDevice implements FiscalDevice {
       }
       // 200: registered online; 202: registered offline (stored in the CHDÚ and printed, sent later).
       if (res.status !== 200 && res.status !== 202) throw faultOfAnswer(res.status, res.body);
-      const registration = parseRegistration(res.body, { externalId: jobId, cashRegisterCode: this.settings.cashRegisterCode });
+      const registration = parseRegistration(res.body, this.expected(jobId));
       if (registration.isSuccessful === false) {
         // The eKasa system refused it after the service had stored it (or not): only a lookup can say.
         const e = registration.error;
@@ -286,7 +293,12 @@ export class EkasaFiscalDevice implements FiscalDevice {
     const res = await this.call('GET', LOOKUP_PATH(this.settings.cashRegisterCode, jobId));
     if (res.status === 404 && res.body !== null && typeof res.body === 'object') return null;
     if (res.status !== 200) throw faultOfLookup(res.status, res.body);
-    return this.result(parseRegistration(res.body, { externalId: jobId, cashRegisterCode: this.settings.cashRegisterCode }));
+    return this.result(parseRegistration(res.body, this.expected(jobId)));
+  }
+
+  /** What an answer about job `jobId` is checked against, and completed from where the service leaves something out. */
+  private expected(jobId: string): Expected {
+    return { externalId: jobId, cashRegisterCode: this.settings.cashRegisterCode, amount: this.sentAmounts.get(jobId), askedAt: this.clock().toISOString() };
   }
 
   async lastDocument(): Promise<LastDocument | null> {

@@ -321,23 +321,24 @@ const registrationSchema = z.object({
   request: z.object({
     data: z.object({
       receiptNumber: z.number().int().min(1).max(4_294_967_295),
-      okp: z.string().regex(OKP),
-      amount,
+      okp: z.string().regex(OKP).nullish(),
+      amount: amount.nullish(),
       issueDate: dateTime.nullish(),
       createDate: dateTime.nullish(),
-      cashRegisterCode: z.string().regex(/^\d{16,17}$/),
+      cashRegisterCode: z.string().regex(/^\d{16,17}$/).nullish(),
     }),
-    externalId: z.string().max(200),
+    externalId: z.string().max(200).nullish(),
   }),
   response: z.object({ data: z.object({ id: z.string().regex(UUID).nullable() }).nullable(), processDate: dateTime.nullish() }).nullish(),
-  isSuccessful: z.boolean().nullable(),
+  isSuccessful: z.boolean().nullish(),
   error: z.object({ message: z.unknown().optional(), code: z.number().int().nullish() }).nullish(),
 });
 
 /** A registration as the service holds it, checked. */
 export interface Registration {
   receiptNumber: number;
-  okp: string;
+  /** Always there offline; a lean service may leave it out of an online registration (the UUID identifies it). */
+  okp?: string;
   amount: string;
   /** The issue date as the service wrote it (its own offset). */
   issueDate: string;
@@ -349,35 +350,60 @@ export interface Registration {
   error?: { message?: string; code?: number };
 }
 
+/** What the hub knows of a registration it asked for, to check an answer against and to fill in what a lean answer leaves out. */
+export interface Expected {
+  externalId: string;
+  cashRegisterCode: string;
+  /** The receipt's amount as sent (the items' prices), where the driver still knows it. */
+  amount?: string;
+  /** The hub's time of asking: the issue date of an answer that carries none. */
+  askedAt: string;
+}
+
 /**
  * The registration in an answer of the service (to a registration or a lookup) for `externalId` on
  * `cashRegisterCode`, checked field by field; anything else is a PROTOCOL fault whose outcome is
  * unknown (the service may well have registered it: only a lookup can tell).
+ * The vendor's service echoes the request (externalId, cash register code) and writes the amount,
+ * the OKP and the issue date; a service that leaves some out (a leaner compatible one) is read all
+ * the same: an echo is checked where it is given, never assumed; the amount is the one sent, the
+ * issue date the service's processing time or else the hub's time of asking; isSuccessful missing
+ * reads as online with a UUID, offline without. What cannot be filled in is required: the receipt
+ * number, and the OKP of a receipt registered offline (it is all the customer's receipt proves then).
  */
-export function parseRegistration(body: unknown, expect: { externalId: string; cashRegisterCode: string }): Registration {
+export function parseRegistration(body: unknown, expect: Expected): Registration {
   const parsed = registrationSchema.safeParse(body);
   const bad = (why: string) => new DeviceError('PROTOCOL', `eKasa answered a registration that cannot be read (${why})`, true, 'EKASA-ANSWER');
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw bad(`${issue.path.join('.') || 'body'}: ${issue.message}`);
   }
-  const { request, response, isSuccessful, error } = parsed.data;
-  if (request.externalId !== expect.externalId) throw bad(`externalId ${serviceText(request.externalId, 60) ?? '?'} is not ${expect.externalId}`);
-  if (request.data.cashRegisterCode !== expect.cashRegisterCode) throw bad(`cashRegisterCode ${request.data.cashRegisterCode} is not ${expect.cashRegisterCode}`);
-  const issueDate = request.data.issueDate ?? request.data.createDate;
-  if (!issueDate) throw bad('no issueDate');
+  const { request, response, error } = parsed.data;
+  if (request.externalId != null && request.externalId !== expect.externalId) throw bad(`externalId ${serviceText(request.externalId, 60) ?? '?'} is not ${expect.externalId}`);
+  const code = request.data.cashRegisterCode ?? expect.cashRegisterCode;
+  if (code !== expect.cashRegisterCode) throw bad(`cashRegisterCode ${code} is not ${expect.cashRegisterCode}`);
   const uuid = response?.data?.id ?? undefined;
+  const isSuccessful = parsed.data.isSuccessful === undefined ? (uuid ? true : null) : parsed.data.isSuccessful;
   if (isSuccessful === true && !uuid) throw bad('registered online without a receipt id');
+  const okp = request.data.okp ?? undefined;
+  if (!okp && !(isSuccessful === true && uuid)) throw bad('no OKP on a receipt not registered online');
+  const amountText = request.data.amount?.toFixed(2) ?? expect.amount;
+  if (amountText === undefined) throw bad('no amount');
   return {
     receiptNumber: request.data.receiptNumber,
-    okp: request.data.okp,
-    amount: request.data.amount.toFixed(2),
-    issueDate,
-    cashRegisterCode: request.data.cashRegisterCode,
+    ...(okp ? { okp } : {}),
+    amount: amountText,
+    issueDate: request.data.issueDate ?? request.data.createDate ?? response?.processDate ?? expect.askedAt,
+    cashRegisterCode: code,
     ...(isSuccessful === true && uuid ? { uuid } : {}),
     isSuccessful,
     ...(error ? { error: { message: serviceText(error.message), code: error.code ?? undefined } } : {}),
   };
+}
+
+/** The amount of a registration request as the service sums it: its items' prices. */
+export function requestAmount(req: EkasaRequest): string {
+  return req.request.data.items.reduce((sum, item) => sum.plus(item.price), new Decimal(0)).toFixed(2);
 }
 
 /** `2023-11-28T15:24:30+01:00` → `281123152430`: the issue date as the offline QR code carries it, in the time the service wrote. */
@@ -390,7 +416,7 @@ function qrDate(iso: string): string {
 export function ekasaInfoOf(r: Registration): EkasaInfo {
   const offline = !r.uuid;
   const qrCode = r.uuid ?? `${r.okp}:${r.cashRegisterCode}:${qrDate(r.issueDate)}:${r.receiptNumber}:${r.amount}`;
-  return { ...(r.uuid ? { uuid: r.uuid } : {}), okp: r.okp, receiptNumber: r.receiptNumber, offline, qrCode };
+  return { ...(r.uuid ? { uuid: r.uuid } : {}), ...(r.okp ? { okp: r.okp } : {}), receiptNumber: r.receiptNumber, offline, qrCode };
 }
 
 /** The service's error code (the PHP client's ApiErrorCode) and its text, read from a problem answer. */

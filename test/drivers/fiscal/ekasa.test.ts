@@ -90,7 +90,7 @@ describe('the registration request (pure)', () => {
 
   it('reads the QR code content: the UUID online; OKP:ORP:date:number:amount offline', () => {
     const base = { request: { data: { receiptNumber: 11, okp: 'ED5592BF-19DB7396-19546BE7-7DC20E0A-75BB0777', amount: 236.23, issueDate: '2022-02-12T22:22:23+01:00', cashRegisterCode: '88812345678900001' }, id: 'x', externalId: 'j' }, error: null };
-    const expect1 = { externalId: 'j', cashRegisterCode: '88812345678900001' };
+    const expect1 = { externalId: 'j', cashRegisterCode: '88812345678900001', askedAt: '2022-02-12T21:22:20.000Z' };
     const uuid = 'O-544C525A6D5B47198C525A6D5BC01234';
     expect(ekasaInfoOf(parseRegistration({ ...base, response: { data: { id: uuid }, processDate: '2022-02-12T22:22:24+01:00' }, isSuccessful: true }, expect1))).toMatchObject({ uuid, offline: false, qrCode: uuid, receiptNumber: 11 });
     expect(ekasaInfoOf(parseRegistration({ ...base, response: null, isSuccessful: null }, expect1))).toEqual({
@@ -119,8 +119,38 @@ describe('the registration request (pure)', () => {
       error: null,
       $type: 'Receipt',
     };
-    const r = parseRegistration(answer, { externalId: 'job-7', cashRegisterCode: '88812345678900001' });
+    const r = parseRegistration(answer, { externalId: 'job-7', cashRegisterCode: '88812345678900001', askedAt: '2026-03-02T08:15:06.000Z' });
     expect(r).toEqual({ receiptNumber: 7, okp: '1a2b3c4d-5e6f7a8b-9c0d1e2f-3a4b5c6d-7e8f9a0b', amount: '4.50', issueDate: '2026-03-02T09:15:07+01:00', cashRegisterCode: '88812345678900001', uuid: 'O-0123456789ABCDEF0123456789ABCDEF', isSuccessful: true });
+  });
+
+  it('reads a lean answer (no echo, amount, date, isSuccessful, or an online OKP): filled in from what the hub sent; an echo given is still checked', () => {
+    const expected = { externalId: 'job-9', cashRegisterCode: '88812345678900001', amount: '14.46', askedAt: '2026-11-21T10:00:00.000Z' };
+    const uuid = 'O-544C525A6D5B47198C525A6D5BC01234';
+    const okp = 'ED5592BF-19DB7396-19546BE7-7DC20E0A-75BB0777';
+    // Online: a receipt number and the UUID are enough.
+    expect(parseRegistration({ request: { data: { receiptNumber: 3 } }, response: { data: { id: uuid } } }, expected)).toEqual({
+      receiptNumber: 3, amount: '14.46', issueDate: '2026-11-21T10:00:00.000Z', cashRegisterCode: '88812345678900001', uuid, isSuccessful: true,
+    });
+    expect(ekasaInfoOf(parseRegistration({ request: { data: { receiptNumber: 3 } }, response: { data: { id: uuid } } }, expected))).toEqual({ uuid, receiptNumber: 3, offline: false, qrCode: uuid });
+    // Offline: the OKP is what the receipt proves; the service's processing time is the issue date when it writes none.
+    const offline = parseRegistration({ request: { data: { receiptNumber: 4, okp } }, response: { data: null, processDate: '2026-11-21T11:00:05+01:00' } }, expected);
+    expect(offline).toMatchObject({ receiptNumber: 4, okp, amount: '14.46', isSuccessful: null, issueDate: '2026-11-21T11:00:05+01:00' });
+    expect(ekasaInfoOf(offline)).toEqual({ okp, receiptNumber: 4, offline: true, qrCode: `${okp}:88812345678900001:211126110005:4:14.46` });
+    // What cannot be filled in, and an echo or amount that says otherwise, still make the answer unreadable (outcome unknown).
+    const unreadable = (body: unknown, exp: Parameters<typeof parseRegistration>[1] = expected) => {
+      try {
+        parseRegistration(body, exp);
+      } catch (e) {
+        return e instanceof DeviceError && e.code === 'PROTOCOL' && e.outcomeUnknown ? e.message : 'another error';
+      }
+      return 'read';
+    };
+    expect(unreadable({ request: { data: { receiptNumber: 4 } } })).toMatch(/no OKP/);
+    expect(unreadable({ request: { data: { okp } }, response: { data: { id: uuid } } })).toMatch(/receiptNumber/);
+    expect(unreadable({ request: { data: { receiptNumber: 3 }, externalId: 'job-8' }, response: { data: { id: uuid } } })).toMatch(/externalId job-8 is not job-9/);
+    expect(unreadable({ request: { data: { receiptNumber: 3, cashRegisterCode: '88812345678900002' } }, response: { data: { id: uuid } } })).toMatch(/cashRegisterCode/);
+    expect(unreadable({ request: { data: { receiptNumber: 3 } }, response: { data: { id: uuid } } }, { ...expected, amount: undefined })).toMatch(/no amount/);
+    expect(unreadable({ request: { data: { receiptNumber: 3 } }, response: { data: null }, isSuccessful: true })).toMatch(/without a receipt id/);
   });
 
   it('only a refusal before storage (400/422 validation, 401/403 authentication) proves nothing was registered', () => {
@@ -154,6 +184,24 @@ describe('the driver against the service over HTTP on 127.0.0.1', () => {
     expect(r).toMatchObject({ number: 1, amount: '14.46', fiscalMemorySerialNumber: '88812345678900001', ekasa: { receiptNumber: 1, offline: false, uuid: expect.stringMatching(/^O-[0-9A-F]{32}$/), okp: expect.any(String) } });
     expect(r.ekasa!.qrCode).toBe(r.ekasa!.uuid);
     expect(await dev.lastDocument()).toMatchObject({ number: 1, amount: '14.46' });
+  });
+
+  it('takes a lean answer from a compatible service: only the receipt number and the UUID (online) or the OKP (202, offline)', async () => {
+    svc.malformNext = ({ status, body }) => {
+      const b = body as { request: { data: { receiptNumber: number } }; response: { data: { id: string } } };
+      return { status, text: JSON.stringify({ request: { data: { receiptNumber: b.request.data.receiptNumber } }, response: { data: { id: b.response.data.id } } }) };
+    };
+    const online = await dev.printReceipt(receipt(), 'job-1');
+    expect(online).toMatchObject({ number: 1, amount: '14.46', date: clock().toISOString(), ekasa: { receiptNumber: 1, offline: false, uuid: expect.stringMatching(/^O-[0-9A-F]{32}$/) } });
+    expect(online.ekasa!.okp).toBeUndefined();
+    svc.service.online = false;
+    svc.malformNext = ({ status, body }) => {
+      const b = body as { request: { data: { receiptNumber: number; okp: string } } };
+      return { status, text: JSON.stringify({ request: { data: { receiptNumber: b.request.data.receiptNumber, okp: b.request.data.okp } } }) };
+    };
+    const offline = await dev.printReceipt(receipt(), 'job-2');
+    expect(offline).toMatchObject({ number: 2, amount: '14.46', ekasa: { receiptNumber: 2, offline: true, okp: expect.stringMatching(/^[0-9A-F]{8}(-[0-9A-F]{8}){4}$/) } });
+    expect(await dev.lastDocument()).toMatchObject({ number: 2, amount: '14.46' });
   });
 
   it('registers offline when the eKasa system is unreachable: no UUID, OKP and the offline QR code', async () => {
