@@ -110,6 +110,26 @@ describe('repeat across boundaries', () => {
     expect(await issue('Invoice', '2027-01-02T10:00:00Z')).toBe('FA-20270001');
   });
 
+  it('currentNumber is what the current window issued: 0 in a new window until its first number (CONTRACT §11)', async () => {
+    await numbering('window-now', 'Transfer', 'WN-{yyyy}{MM}-{i4}', [entry('2026-01-01T00:00:00+01:00', 'Month')]);
+    expect(await issue('Transfer', '2026-11-30T10:00:00Z')).toBe('WN-202611-0001');
+    expect(await issue('Transfer')).toBe('WN-202611-0002');
+    expect((await get('window-now')).numberings[0]).toMatchObject({ currentNumber: 2, currentPeriodStart: '2026-10-31T23:00:00.000Z' });
+    await at('2026-12-01T10:00:00Z');
+    // Nothing issued in December yet: the last number of the current window is none.
+    expect((await get('window-now')).numberings[0]).toMatchObject({ currentNumber: 0, currentPeriodStart: '2026-11-30T23:00:00.000Z' });
+    const listed = (await hub.call('GET', '/api/stocktransfernumberings?id=window-now')).body.items[0];
+    expect(listed.numberings[0].currentNumber).toBe(0);
+    expect(await issue('Transfer')).toBe('WN-202612-0001');
+    expect((await get('window-now')).numberings[0].currentNumber).toBe(1);
+    // A PUT of what was read in a new window (0) restarts nothing twice: the next number is still the next one.
+    await at('2027-01-05T10:00:00Z');
+    const read = await get('window-now');
+    expect(read.numberings[0].currentNumber).toBe(0);
+    await ok(hub.call('PUT', '/api/stocktransfernumberings/window-now', read));
+    expect(await issue('Transfer')).toBe('WN-202701-0001');
+  });
+
   it('without repeat the counter continues across months and years', async () => {
     await numbering('no-repeat', 'Transfer', 'NR-{yyyy}{MM}-{i4}', [entry('2026-01-01T00:00:00+01:00', 'Month')], false);
     expect(await issue('Transfer', '2026-11-30T22:00:00Z')).toBe('NR-202611-0001');

@@ -55,6 +55,10 @@ describe('Handover', () => {
     expect(r.status).toBe(403);
     expect(r.body.errorCode).toBe(2);
     expect(r.body.detail).toContain('TicketHandover');
+    // Without the right, the answer does not tell whether a user exists (least privilege): 403 first, not 400 naming userName.
+    const nobody = await patch(ben, 'Handover', { ids: [bens.id], userName: 'nobody' });
+    expect([nobody.status, nobody.body.errorCode]).toEqual([403, 2]);
+    expect(nobody.body.detail).toContain('TicketHandover');
     const others = await patch(eva, 'Handover', { ids: [bens.id], userName: eva.userName });
     expect(others.status).toBe(403);
     expect(others.body.detail).toContain('TicketUpdateAny');

@@ -9,6 +9,7 @@ import type { ReportResult } from '../../../drivers/fiscal/types.js';
 import { ERR, idempotencyHeader } from '../../http/api-docs.js';
 import { requireRight, type Caller } from '../../http/caller.js';
 import { errors } from '../../http/errors.js';
+import { dec, toJsonNumber } from '../../core/money.js';
 import { callerOf } from '../../http/handler.js';
 import { named, routes } from '../../http/route.js';
 import type { FiscalDevices, TimedDevice } from './devices.js';
@@ -19,7 +20,7 @@ const report = z.object({
   kind: z.enum(['X', 'Z']),
   number: z.number().int().meta({ description: 'Z: the number of the report just printed; X: the number of the open fiscal day.' }),
   date: z.string(),
-  total: z.string().meta({ description: "The day's sales total, a decimal string." }),
+  total: z.number().meta({ description: "The day's sales total as the device printed it (money is a JSON number, CONTRACT §3)." }),
   receipts: z.number().int().meta({ description: 'Fiscal receipts of the day.' }),
 });
 
@@ -73,7 +74,8 @@ export const fiscalDeviceRoutes = routes<{
           return kind === 'Z' ? device.zReport() : device.xReport();
         });
         recordReport(caller, name, result);
-        res.json({ fiscalName: name, ...result });
+        // Drivers keep the total as the exact decimal text the device printed; the answer is a JSON number like every amount.
+        res.json({ fiscalName: name, ...result, total: toJsonNumber(dec(result.total)) });
       },
   }),
 ]);

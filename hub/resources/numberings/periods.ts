@@ -38,3 +38,13 @@ export function windowStart(startAt: Date, period: NumberingEntry['period'], at:
   while (addPeriods(startAt, period.unit, (k + 1) * period.amount, tz) <= at) k++;
   return addPeriods(startAt, period.unit, k * period.amount, tz);
 }
+
+/** The index of the entry in use at `at` (CONTRACT §7): the active one with the latest startAt not after it; -1 when none. */
+export function entryInUse(entries: ReadonlyArray<Pick<NumberingEntry, 'isActive' | 'startAt'>>, at: Date): number {
+  let found = -1;
+  entries.forEach((e, i) => {
+    const start = Date.parse(e.startAt);
+    if (e.isActive && start <= at.getTime() && (found < 0 || start > Date.parse(entries[found].startAt))) found = i;
+  });
+  return found;
+}

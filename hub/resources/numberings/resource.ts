@@ -3,7 +3,7 @@ import { defineResource } from '../../engine/define.js';
 import { idKeyed } from '../../engine/keys.js';
 import { dateTime, enumOf, idKey } from '../../engine/fields.js';
 import { bool } from '../../engine/refs.js';
-import { windowStart } from './periods.js';
+import { entryInUse, windowStart } from './periods.js';
 import { customIssue } from '../../i18n/say.js';
 import { numberingFormatFault } from '../../core/rules.js';
 import type { MessageKey, Params } from '../../i18n/index.js';
@@ -104,6 +104,19 @@ export const numberings = defineResource({
         return { ...e, createdAt: e.createdAt ?? old?.createdAt ?? now.toISOString(), currentPeriodStart };
       });
       return { ...body, numberings: entries };
+    },
+    // CONTRACT §11: with repeat, currentNumber is the last number issued in the current window. The entry
+    // in use whose window has issued nothing yet shows 0 (and the window's start), as the next number is 1;
+    // its stored counter of the earlier window stays until then (issueDocumentNumber restarts from it).
+    // Entries not in use (inactive, superseded, future) show their counters as they are.
+    present: (doc, ctx) => {
+      const now = ctx.clock.now();
+      const inUse = doc.repeat ? entryInUse(doc.numberings, now) : -1;
+      if (inUse < 0) return doc;
+      const e = doc.numberings[inUse];
+      const window = windowStart(new Date(e.startAt), e.period, now, ctx.timeZone).toISOString();
+      if (e.currentPeriodStart === window) return doc;
+      return { ...doc, numberings: doc.numberings.map((x, i) => (i === inUse ? { ...x, currentNumber: 0, currentPeriodStart: window } : x)) };
     },
   },
 });

@@ -9,7 +9,7 @@ import { formatDocumentNumber } from '../../core/rules.js';
 import { zonedParts, type ZonedParts } from '../../core/time.js';
 import type { EngineContext } from '../../engine/define.js';
 import { getStoredRow, putStored } from '../../engine/repo.js';
-import { windowStart } from '../numberings/periods.js';
+import { entryInUse, windowStart } from '../numberings/periods.js';
 import { DEFAULT_NUMBERINGS, numberings } from '../numberings/resource.js';
 
 /** The document number for `counter` on the day `at` (the rule the manager's page previews too: hub/core/rules.ts). */
@@ -29,16 +29,12 @@ export function issueDocumentNumber(ctx: EngineContext, type: string, at: Date, 
   const numberingId = activeNumberingId(ctx.db, type);
   // With its columns: the counter's write then leaves the numbering's indexes alone.
   const stored = numberingId ? getStoredRow(ctx.db, numberings, numberingId) : undefined;
-  const entries = (stored?.doc.numberings ?? [])
-    .map((e, index) => ({ e, index }))
-    .filter(({ e }) => e.isActive && Date.parse(e.startAt) <= at.getTime())
-    .sort((a, b) => Date.parse(b.e.startAt) - Date.parse(a.e.startAt));
-  const chosen = entries[0];
-  if (!stored || !chosen) {
+  const index = stored ? entryInUse(stored.doc.numberings, at) : -1;
+  if (!stored || index < 0) {
     if (!opts.fallback) throw errors.member('type', 'numbering.none', { at: at.toISOString(), type });
     return fallbackNumber(ctx, type, at);
   }
-  const { e, index } = chosen;
+  const e = stored.doc.numberings[index];
   const repeat = stored.doc.repeat;
   const window = repeat ? windowStart(new Date(e.startAt), e.period, at, tz).toISOString() : null;
   let counter = repeat && e.currentPeriodStart !== window ? 0 : e.currentNumber;

@@ -110,6 +110,8 @@ export class TicketActions {
     // What the action changes on each ticket (the body has its action's members).
     let change: (ticket: Ticket) => Ticket;
     if (action === 'Handover' && 'userName' in body) {
+      // The right before the lookup: without it, the answer must not tell which users exist (least privilege).
+      requireRight(caller, 'TicketHandover');
       const user = activeUserDoc(this.ctx.db, body.userName);
       if (!user) throw errors.member('userName', 'tickets.noActiveUser', { user: body.userName });
       const employee = { userName: user.userName, name: user.name ?? '' };
@@ -134,10 +136,7 @@ export class TicketActions {
         return { id, s };
       });
       return stored.map(({ id, s }) => {
-        if (action === 'Handover') {
-          requireRight(caller, 'TicketHandover');
-          if (!isOwn(caller, s.doc)) requireRight(caller, 'TicketUpdateAny');
-        }
+        if (action === 'Handover' && !isOwn(caller, s.doc)) requireRight(caller, 'TicketUpdateAny');
         if (action === 'Relocate') requireUpdateOf(caller, s.doc);
         return this.tickets.store(undefined, id, change(s.doc), s);
       });

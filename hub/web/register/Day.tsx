@@ -40,7 +40,7 @@ const t = messages({
 interface Report {
   kind: 'X' | 'Z';
   number: number;
-  total: string;
+  total: number;
   receipts: number;
 }
 
@@ -101,7 +101,7 @@ export function Day(): JSX.Element {
               )}
               {report && (
                 <p class="lead" data-testid="report-result">
-                  {t('result', { kind: report.kind, number: report.number, receipts: report.receipts, total: money(Number(report.total)) })}
+                  {t('result', { kind: report.kind, number: report.number, receipts: report.receipts, total: money(report.total) })}
                 </p>
               )}
             </>

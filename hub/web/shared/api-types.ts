@@ -3863,8 +3863,8 @@ export interface components {
             /** @description Z: the number of the report just printed; X: the number of the open fiscal day. */
             number: number;
             date: string;
-            /** @description The day's sales total, a decimal string. */
-            total: string;
+            /** @description The day's sales total as the device printed it (money is a JSON number, CONTRACT §3). */
+            total: number;
             /** @description Fiscal receipts of the day. */
             receipts: number;
         };

@@ -421,8 +421,8 @@ function Fiscal({ f }: { f: FiscalDevice }) {
       kind,
       () => api.post(`${path('fiscaldevices', f.name)}/reports/${kind}`, {}, SLOW_TIMEOUT_MS),
       (r) => {
-        const { number: n, receipts, total } = (r ?? {}) as { number?: number; receipts?: number; total?: string };
-        const day = receipts !== undefined && total !== undefined ? t('receiptsTotal', { receipts, total: money(Number(total)) }) : '';
+        const { number: n, receipts, total } = (r ?? {}) as { number?: number; receipts?: number; total?: number };
+        const day = receipts !== undefined && total !== undefined ? t('receiptsTotal', { receipts, total: money(total) }) : '';
         return kind === 'x' ? t('xDone', { day }) : t('zDone', { n: n ? t('zNumber', { n }) : '', day });
       },
       t('noReport', { kind: kind.toUpperCase() }),

@@ -549,8 +549,8 @@ function FiscalToday({ device, openShifts, usesShifts }: { device: FiscalDevice;
     setBusy(kind);
     setResult(null);
     try {
-      const r = await api.post<{ number: number; receipts: number; total: string }>(`${path('fiscaldevices', device.name)}/reports/${kind}`, {}, SLOW_TIMEOUT_MS);
-      const words = { n: r.number, receipts: r.receipts, total: money(Number(r.total)) };
+      const r = await api.post<{ number: number; receipts: number; total: number }>(`${path('fiscaldevices', device.name)}/reports/${kind}`, {}, SLOW_TIMEOUT_MS);
+      const words = { n: r.number, receipts: r.receipts, total: money(r.total) };
       setResult({ tone: 'good', text: kind === 'z' ? t('zDone', words) : t('xDone', words) });
       day.reload();
     } catch (e) {
