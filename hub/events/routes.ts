@@ -25,7 +25,7 @@ function gone(since: number, through: number): HubError {
 /** A change-log position: a whole number (`Last-Event-ID`, which an EventSource sends back as it got it). */
 const position = z.string().transform((raw, ctx) => {
   const text = raw.trim();
-  if (/^\d{1,15}$/.test(text)) return Number(text);
+  if (/^\d+$/.test(text) && Number.isSafeInteger(Number(text))) return Number(text);
   catalogIssue(ctx, 'query.notPosition', { value: text });
   return z.NEVER;
 });
@@ -238,7 +238,7 @@ export const eventRoutes = routes<{ events: EventStreams }>((route) => [
     summary: 'The change log, for polling clients',
     description: `Every stored change, in order. Ask again with \`since=lastSeq\`. ${HIDDEN}`,
     query: z.object({
-      since: z.number().int().min(0).optional().meta({ description: 'The last `seq` already seen (0: from the start).' }),
+      since: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional().meta({ description: 'The last `seq` already seen (0: from the start).' }),
       $take: z.number().int().min(0).max(1000).optional().meta({ description: 'At most this many changes (default 100).' }),
     }),
     responses: {
@@ -266,8 +266,8 @@ export const eventRoutes = routes<{ events: EventStreams }>((route) => [
       'The stream ends when its session does (logout, expiry, a deactivated user or device).',
     headers: z.object({ 'Last-Event-ID': position.optional() }),
     query: z.object({
-      since: z.number().int().min(0).optional().meta({ description: 'A position, when no `Last-Event-ID` is sent.' }),
-      lastEventId: z.number().int().min(0).optional().meta({ description: 'The same as `since` (the name some EventSource polyfills send).' }),
+      since: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional().meta({ description: 'A position, when no `Last-Event-ID` is sent.' }),
+      lastEventId: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional().meta({ description: 'The same as `since` (the name some EventSource polyfills send).' }),
       access_token: z.string().optional().meta({ description: "The token, from a browser's EventSource, which cannot send `Authorization`." }),
     }),
     responses: { 200: { description: 'An endless `text/event-stream`.', schema: z.string(), contentType: 'text/event-stream' } },

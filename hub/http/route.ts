@@ -207,7 +207,8 @@ function coerce(name: string, text: string, schema: z.ZodType): unknown {
   switch (base._zod.def.type) {
     case 'number':
       if (value === '') return undefined;
-      if (base.isInt) return /^-?\d{1,16}$/.test(value) ? Number(value) : memberError(name, 'query.notInteger', { value });
+      // Any number of digits is an integer; the schema's bounds then say whether it is in range.
+      if (base.isInt) return /^-?\d+$/.test(value) ? Number(value) : memberError(name, 'query.notInteger', { value });
       return /^-?\d{1,15}(\.\d+)?$/.test(value) ? Number(value) : memberError(name, 'query.notDecimal', { value });
     case 'boolean':
       if (value === '') return undefined;

@@ -124,6 +124,18 @@ describe('GET /api/openapi.json', () => {
     }
   });
 
+  it('bounds every integer parameter as the hub does, so a value the document allows is never refused ($skip, since had no maximum but refused 17 digits)', () => {
+    const unbounded: string[] = [];
+    for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
+      for (const [method, op] of Object.entries(item)) {
+        for (const p of (op?.parameters ?? []) as Array<{ name: string; in: string; schema?: { type?: string; maximum?: number } }>) {
+          if (p.schema?.type === 'integer' && p.schema.maximum === undefined) unbounded.push(`${method.toUpperCase()} ${path} ${p.in} ${p.name}`);
+        }
+      }
+    }
+    expect(unbounded).toEqual([]);
+  });
+
   it('names the rights each write needs, and the success statuses of each verb', () => {
     for (const def of RESOURCES) {
       expect(operation(base(def), 'get').responses).toHaveProperty('200');
