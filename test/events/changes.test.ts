@@ -37,6 +37,11 @@ describe('change log', () => {
 
   it('refuses a bad position and needs a token', async () => {
     expect((await hub.call('GET', '/api/changes?since=abc')).status).toBe(400);
+    // An empty position is not "from the start": it was taken as none and answered 200.
+    for (const q of ['since=', '$take=', 'since=0&$take=']) {
+      const r = await hub.call('GET', `/api/changes?${q}`);
+      expect([r.status, r.body.errors?.[0]?.code], q).toEqual([400, 'Invalid']);
+    }
     // Any position up to the documented bound (2^53 - 1) is one; past it, out of range whatever its digits.
     const far = String(Number.MAX_SAFE_INTEGER);
     expect((await hub.call('GET', `/api/changes?since=${far}`)).body).toEqual({ items: [], count: 0, lastSeq: Number.MAX_SAFE_INTEGER });
