@@ -9,6 +9,7 @@ import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-ope
 import { z } from 'zod';
 import { bodyErrors, ERR, ETAG, idempotencyHeader, JSON_TYPE, LOCATION, problemDetailsSchema, problemResponses } from './http/api-docs.js';
 import { ErrorCode } from './http/errors.js';
+import { IF_MATCH_PATTERN } from './http/handler.js';
 import type { FilterSpec } from './http/ndata.js';
 import { devices } from './resources/devices/resource.js';
 import type { ResourceDef, WriteVerb } from './engine/define.js';
@@ -142,7 +143,7 @@ function registerResource(registry: OpenAPIRegistry, def: ResourceDef, problem: 
     'If-Match': z
       .string()
       .optional()
-      .openapi({ param: { description: 'The expected version (`"3"`, as the ETag); a different stored version: 409.', example: '"3"' } }),
+      .openapi({ pattern: IF_MATCH_PATTERN, param: { description: 'The expected version (`"3"`, as the ETag); a different stored version: 409.', example: '"3"' } }),
   });
   const body = { required: true, content: { [JSON_TYPE]: { schema: input } } };
   // The example a "Try it out" sends: a body that works on a shop set up from the other examples.

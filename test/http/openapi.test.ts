@@ -124,6 +124,36 @@ describe('GET /api/openapi.json', () => {
     }
   });
 
+  it('gives every If-Match the form the hub reads, so a header the document allows is never refused (it was any string, most of them a 400)', async () => {
+    const patterns = new Set<string>();
+    let count = 0;
+    for (const item of Object.values(doc.paths as Record<string, Record<string, any>>)) {
+      for (const op of Object.values(item)) {
+        for (const p of (op?.parameters ?? []) as Array<{ name: string; in: string; schema?: { pattern?: string } }>) {
+          if (p.in !== 'header' || p.name !== 'If-Match') continue;
+          count++;
+          expect(p.schema?.pattern).toBeDefined();
+          patterns.add(p.schema!.pattern!);
+        }
+      }
+    }
+    expect(count).toBeGreaterThan(20);
+    expect(patterns.size).toBe(1);
+    const form = new RegExp([...patterns][0]);
+    expect((await hub.call('PUT', '/api/stocks/IfMatchForm', {})).status).toBe(201);
+    // What the form allows the hub takes (a version that is not the stored one is a 409, never a 400) …
+    for (const value of ['*', '"1"', 'W/"1"', '1', ' "7" ', '"99999999999999999999"']) {
+      expect(form.test(value), value).toBe(true);
+      const r = await hub.call('PUT', '/api/stocks/IfMatchForm', {}, { headers: { 'If-Match': value } });
+      expect([200, 409], `${value}: ${JSON.stringify(r.body)}`).toContain(r.status);
+    }
+    // … and what it refuses the form does not allow.
+    for (const value of ['soon', '"1", "2"', '""', '"-1"', 'W/']) {
+      expect(form.test(value), value).toBe(false);
+      expect((await hub.call('PUT', '/api/stocks/IfMatchForm', {}, { headers: { 'If-Match': value } })).status, value).toBe(400);
+    }
+  });
+
   it('bounds every integer parameter as the hub does, so a value the document allows is never refused ($skip, since had no maximum but refused 17 digits)', () => {
     const unbounded: string[] = [];
     for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
