@@ -124,7 +124,7 @@ describe('GET /api/openapi.json', () => {
     }
   });
 
-  it('gives every If-Match the form the hub reads, so a header the document allows is never refused (it was any string, most of them a 400)', async () => {
+  it('gives every If-Match and Last-Event-ID the form the hub reads, so a header the document allows is never refused (they were any string, most of them a 400)', async () => {
     const patterns = new Set<string>();
     let count = 0;
     for (const item of Object.values(doc.paths as Record<string, Record<string, any>>)) {
@@ -151,6 +151,15 @@ describe('GET /api/openapi.json', () => {
     for (const value of ['soon', '"1", "2"', '""', '"-1"', 'W/']) {
       expect(form.test(value), value).toBe(false);
       expect((await hub.call('PUT', '/api/stocks/IfMatchForm', {}, { headers: { 'If-Match': value } })).status, value).toBe(400);
+    }
+    // Last-Event-ID likewise: the document's form, and a value past it refused naming the header.
+    const lastEventId = operation('/api/events', 'get').parameters.find((p: { name: string }) => p.name === 'Last-Event-ID');
+    const position = new RegExp(lastEventId.schema.pattern);
+    expect(['0', ' 42 ', '999999999999999'].every((v) => position.test(v))).toBe(true);
+    for (const value of ['1234567890123456', 'x', '-1']) {
+      expect(position.test(value), value).toBe(false);
+      const r = await hub.call('GET', '/api/events', undefined, { headers: { 'Last-Event-ID': value } });
+      expect([r.status, r.body.errors?.[0]?.memberName], value).toEqual([400, 'Last-Event-ID']);
     }
   });
 
