@@ -9,10 +9,11 @@ import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-ope
 import { z } from 'zod';
 import { bodyErrors, ERR, ETAG, idempotencyHeader, JSON_TYPE, LOCATION, problemDetailsSchema, problemResponses } from './http/api-docs.js';
 import { ErrorCode } from './http/errors.js';
+import { IF_MATCH_PATTERN } from './http/handler.js';
 import type { FilterSpec } from './http/ndata.js';
 import { devices } from './resources/devices/resource.js';
 import type { ResourceDef, WriteVerb } from './engine/define.js';
-import { DEFAULT_TAKE, MAX_TAKE } from './engine/list-query.js';
+import { DEFAULT_TAKE, MAX_TAKE, sortsBySecret } from './engine/list-query.js';
 import { RESOURCES } from './resources.js';
 import { ROUTES } from './routes.js';
 import type { RouteSpec } from './http/route.js';
@@ -31,7 +32,7 @@ const WRITE_ONLY_FIELDS = new Set(['password', 'pin']);
 function sortKeys(def: ResourceDef): string[] {
   const keys = [def.key.field, ...Object.keys(def.schema.shape), ...Object.keys(def.readOnly), ...Object.keys(def.filters), ...Object.keys(def.sorts ?? {})];
   const byLower = new Map<string, string>();
-  for (const k of keys) if (!WRITE_ONLY_FIELDS.has(k) && !byLower.has(k.toLowerCase())) byLower.set(k.toLowerCase(), k);
+  for (const k of keys) if (!WRITE_ONLY_FIELDS.has(k) && !sortsBySecret(def, [k]) && !byLower.has(k.toLowerCase())) byLower.set(k.toLowerCase(), k);
   return [...byLower.values()];
 }
 
@@ -142,7 +143,7 @@ function registerResource(registry: OpenAPIRegistry, def: ResourceDef, problem: 
     'If-Match': z
       .string()
       .optional()
-      .openapi({ param: { description: 'The expected version (`"3"`, as the ETag); a different stored version: 409.', example: '"3"' } }),
+      .openapi({ pattern: IF_MATCH_PATTERN, param: { description: 'The expected version (`"3"`, as the ETag); a different stored version: 409.', example: '"3"' } }),
   });
   const body = { required: true, content: { [JSON_TYPE]: { schema: input } } };
   // The example a "Try it out" sends: a body that works on a shop set up from the other examples.

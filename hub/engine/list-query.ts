@@ -9,8 +9,19 @@ import { errors } from '../http/errors.js';
 import { parseListParams } from '../http/list-params.js';
 import type { EngineContext, FilterDef, ResourceDef } from './define.js';
 import { collatedSort, filterSql, jsonPath, tableColumn, type ListPlan } from './repo.js';
+import { isSecretSetting } from './secrets.js';
 
 export { DEFAULT_TAKE, MAX_TAKE } from '../http/list-params.js';
+
+/**
+ * Whether a sort on `path` (`settings`, `settings.ApiKey`) would order a resource's documents by the
+ * values of its secret settings (CONTRACT §12: never answered, so not given away by a list's order
+ * either): the whole `settings` object or a secret one in it, on a resource that keeps secret settings.
+ */
+export function sortsBySecret(def: ResourceDef, path: string[]): boolean {
+  if (!('secretSettings' in def.readOnly) || path[0]?.toLowerCase() !== 'settings') return false;
+  return path.length === 1 || isSecretSetting(path[1]);
+}
 
 /** Every sort key the resource accepts, lower-cased name → SQL; text keys people read in the locale's collation. */
 export function sortables(def: ResourceDef, ctx: EngineContext): Map<string, SQL> {
@@ -21,7 +32,7 @@ export function sortables(def: ResourceDef, ctx: EngineContext): Map<string, SQL
     out.set(lower, collated.has(lower) ? collatedSort(def, expr, column) : expr);
   };
   const fields = [...Object.keys(def.schema.shape), ...Object.keys(def.readOnly)];
-  for (const f of fields) set(f, jsonPath(def, f));
+  for (const f of fields) if (!sortsBySecret(def, [f])) set(f, jsonPath(def, f));
   set(def.key.field, tableColumn(def, def.key.column), def.key.column);
   for (const [name, f] of Object.entries(def.filters)) {
     const expr = filterExpr(def, f, ctx);
@@ -82,7 +93,7 @@ function nestedPath(def: ResourceDef, key: string): string | undefined {
       path.push(name ?? seg);
     } else return undefined;
   }
-  return path.join('.');
+  return sortsBySecret(def, path) ? undefined : path.join('.');
 }
 
 function resolveSort(def: ResourceDef, key: string, table: Map<string, SQL>): SQL {

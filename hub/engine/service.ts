@@ -206,14 +206,14 @@ export class ResourceService<R extends ResourceDef = ResourceDef> {
         const existing = getStoredRow(this.ctx.db, this.def, key);
         this.requirePutRight(caller, existing !== undefined);
         const { body, expectedV } = this.validate(raw, key);
-        if (existing) this.checkVersion(key, existing.v, expectedV ?? ifMatch);
+        if (existing) this.checkVersion(key, existing.v, expectedV, ifMatch);
         return { doc: this.store(caller, key, body, existing, undefined, !existing), created: !existing };
       });
     }
     this.requirePutRight(caller, rowExists(this.ctx.db, this.def, key));
     const { body, expectedV } = this.validate(raw, key);
     const extra = await this.def.hooks?.prepareAsync?.(body, caller);
-    return this.putValidated(caller, key, body, expectedV ?? ifMatch, extra);
+    return this.putValidated(caller, key, body, [expectedV, ifMatch], extra);
   }
 
   /**
@@ -225,14 +225,14 @@ export class ResourceService<R extends ResourceDef = ResourceDef> {
     if (this.def.hooks?.prepareAsync) throw new Error(`${this.def.name} needs put(): it prepares asynchronously`);
     this.def.hooks?.authorize?.(caller, 'put');
     const { body, expectedV } = this.validate(raw, key);
-    return this.putValidated(caller, key, body, expectedV, undefined);
+    return this.putValidated(caller, key, body, [expectedV], undefined);
   }
 
-  private putValidated(caller: Caller, key: Key, body: BodyOf<R>, expectedV: number | undefined, extra: unknown): { doc: Doc; created: boolean } {
+  private putValidated(caller: Caller, key: Key, body: BodyOf<R>, expected: Array<number | undefined>, extra: unknown): { doc: Doc; created: boolean } {
     return inTransaction(this.ctx.db, () => {
       const existing = getStoredRow(this.ctx.db, this.def, key);
       this.requirePutRight(caller, existing !== undefined);
-      if (existing) this.checkVersion(key, existing.v, expectedV);
+      if (existing) this.checkVersion(key, existing.v, ...expected);
       return { doc: this.store(caller, key, body, existing, extra, !existing), created: !existing };
     });
   }
@@ -258,10 +258,13 @@ export class ResourceService<R extends ResourceDef = ResourceDef> {
     });
   }
 
-  checkVersion(key: Key, stored: number, expected: number | undefined): void {
-    if (expected !== undefined && expected !== stored) {
-      throw errors.versionMismatch({ name: this.def.title, id: key, version: stored }, expected);
-    }
+  /**
+   * Each expectation given (the body's `_v`, the `If-Match` header) must be the stored version:
+   * a request that sends both is refused when either is stale (CONTRACT §3, §9).
+   */
+  checkVersion(key: Key, stored: number, ...expected: Array<number | undefined>): void {
+    const stale = expected.find((e) => e !== undefined && e !== stored);
+    if (stale !== undefined) throw errors.versionMismatch({ name: this.def.title, id: key, version: stored }, stale);
   }
 
   /**

@@ -22,10 +22,14 @@ function gone(since: number, through: number): HubError {
   return saidError(410, ErrorCode.Gone, 'error.gone', { since, through });
 }
 
-/** A change-log position: a whole number (`Last-Event-ID`, which an EventSource sends back as it got it). */
+/**
+ * A change-log position: a whole number (`Last-Event-ID`, which an EventSource sends back as it got
+ * it) of at most 15 digits, so always exact; the OpenAPI document states the same form.
+ */
+const POSITION = /^\s*[0-9]{1,15}\s*$/;
 const position = z.string().transform((raw, ctx) => {
   const text = raw.trim();
-  if (/^\d{1,15}$/.test(text)) return Number(text);
+  if (POSITION.test(text)) return Number(text);
   catalogIssue(ctx, 'query.notPosition', { value: text });
   return z.NEVER;
 });
@@ -238,7 +242,7 @@ export const eventRoutes = routes<{ events: EventStreams }>((route) => [
     summary: 'The change log, for polling clients',
     description: `Every stored change, in order. Ask again with \`since=lastSeq\`. ${HIDDEN}`,
     query: z.object({
-      since: z.number().int().min(0).optional().meta({ description: 'The last `seq` already seen (0: from the start).' }),
+      since: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional().meta({ description: 'The last `seq` already seen (0: from the start).' }),
       $take: z.number().int().min(0).max(1000).optional().meta({ description: 'At most this many changes (default 100).' }),
     }),
     responses: {
@@ -264,10 +268,10 @@ export const eventRoutes = routes<{ events: EventStreams }>((route) => [
       'Resumes after `Last-Event-ID` (or `?since=`) with nothing missed or repeated; without a position it starts now. ' +
       `Only changes on stable storage are sent. A comment line every 15 s keeps idle connections open. Browsers may pass the token as \`?access_token=\`. ${HIDDEN} ` +
       'The stream ends when its session does (logout, expiry, a deactivated user or device).',
-    headers: z.object({ 'Last-Event-ID': position.optional() }),
+    headers: z.object({ 'Last-Event-ID': position.optional().openapi({ pattern: POSITION.source }) }),
     query: z.object({
-      since: z.number().int().min(0).optional().meta({ description: 'A position, when no `Last-Event-ID` is sent.' }),
-      lastEventId: z.number().int().min(0).optional().meta({ description: 'The same as `since` (the name some EventSource polyfills send).' }),
+      since: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional().meta({ description: 'A position, when no `Last-Event-ID` is sent.' }),
+      lastEventId: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional().meta({ description: 'The same as `since` (the name some EventSource polyfills send).' }),
       access_token: z.string().optional().meta({ description: "The token, from a browser's EventSource, which cannot send `Authorization`." }),
     }),
     responses: { 200: { description: 'An endless `text/event-stream`.', schema: z.string(), contentType: 'text/event-stream' } },

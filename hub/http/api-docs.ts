@@ -7,7 +7,7 @@ import { extendZodWithOpenApi, type RouteConfig } from '@asteasolutions/zod-to-o
 import { z } from 'zod';
 import { BODY_LIMIT_BYTES } from './body.js';
 import { ErrorCode } from './errors.js';
-import { ifMatchVersion } from './handler.js';
+import { IF_MATCH_PATTERN, ifMatchVersion } from './handler.js';
 
 // Route declarations name schemas through `.openapi(...)`, which this adds to zod's prototype.
 extendZodWithOpenApi(z);
@@ -210,4 +210,4 @@ export const ETAG = { ETag: { description: 'The version `_v`, quoted (`"3"`); se
 export const LOCATION = { Location: { description: 'The path of the new resource.', schema: { type: 'string' as const } } };
 /** `If-Match: "3"`: the expected version; another is a 409. */
 export const ifMatchHeader = (what = 'The expected `_v` (`"3"`); another: 409.') =>
-  z.object({ 'If-Match': ifMatchVersion.optional().openapi({ param: { description: what, example: '"3"' } }) });
+  z.object({ 'If-Match': ifMatchVersion.optional().openapi({ pattern: IF_MATCH_PATTERN, param: { description: what, example: '"3"' } }) });

@@ -11,6 +11,8 @@ export function callerOf(res: Response): Caller {
 }
 
 const VERSION_TAG = /^\s*(?:W\/)?"?(\d+)"?\s*$/;
+/** What an If-Match may hold, for the OpenAPI document: a version as VERSION_TAG reads it, or `*`. */
+export const IF_MATCH_PATTERN = '^\\s*(\\*|(W/)?"?[0-9]+"?)\\s*$';
 
 /** `If-Match: "3"` → 3 (weak or strong, quoted or not); absent → undefined. */
 export function ifMatch(req: Request): number | undefined {

@@ -9,6 +9,8 @@ import { parseFilter, parseSort, type Condition, type FilterSpec, type SortKey }
 
 export const DEFAULT_TAKE = 100;
 export const MAX_TAKE = 1000;
+/** `$skip` up to the largest integer a JSON number carries exactly (the OpenAPI document says so). */
+export const MAX_SKIP = Number.MAX_SAFE_INTEGER;
 
 export interface ListParams {
   skip: number;
@@ -28,7 +30,8 @@ function values(v: unknown): string[] {
 function intParam(name: string, raw: string[], min: number, max: number, fallback: number): number {
   if (raw.length === 0) return fallback;
   const text = raw[raw.length - 1].trim();
-  if (!/^\d{1,15}$/.test(text)) throw errors.member(name, 'query.notWholeNumber', { value: text });
+  if (!/^\d+$/.test(text)) throw errors.member(name, 'query.notWholeNumber', { value: text });
+  // However many digits: a whole number past the bound is out of range, not "not a whole number".
   const n = Number(text);
   if (n < min || n > max) throw errors.member(name, 'member.between', { min, max }, 'OutOfRange');
   return n;
@@ -48,7 +51,7 @@ export function parseListParams(query: Record<string, unknown>, filters: Record<
   for (const [lower, { name, values: raw }] of params) {
     switch (lower) {
       case '$skip':
-        out.skip = intParam('$skip', raw, 0, Number.MAX_SAFE_INTEGER, 0);
+        out.skip = intParam('$skip', raw, 0, MAX_SKIP, 0);
         continue;
       case '$take':
         out.take = intParam('$take', raw, 0, MAX_TAKE, DEFAULT_TAKE);

@@ -8,7 +8,7 @@ import { ERR, idempotencyHeader, JSON_TYPE, problemResponses, type ProblemContex
 import { ErrorCode } from './errors.js';
 import type { BodySchema, RouteSpec } from './route.js';
 import type { FilterSpec } from './ndata.js';
-import { DEFAULT_TAKE, MAX_TAKE } from './list-params.js';
+import { DEFAULT_TAKE, MAX_SKIP, MAX_TAKE } from './list-params.js';
 
 /** How a document's service treats every operation: `idempotent`, whether this one takes an Idempotency-Key. */
 export interface DocumentOptions extends ProblemContext {
@@ -165,6 +165,7 @@ export function listQuerySchema(list: ListDoc): z.ZodObject {
       .number()
       .int()
       .min(0)
+      .max(MAX_SKIP)
       .default(0)
       .openapi({ param: { description: 'Matching records to skip.' } }),
     $take: z

@@ -199,22 +199,21 @@ function baseOf(schema: z.ZodType): any {
 /**
  * A text from the URL (a query value, a path parameter) as the type its schema declares, the way
  * Fastify coerces querystrings: numbers, booleans, and enum values in any letter case (CONTRACT §1).
- * `undefined`: no value (an empty one counts as none, for anything but text); a MemberError: not of the type.
+ * A MemberError: not of the type — an empty value (`?since=`) included, as the lists answer `$skip=`:
+ * only a parameter left out is "none".
  */
 function coerce(name: string, text: string, schema: z.ZodType): unknown {
   const base = baseOf(schema);
   const value = text.trim();
   switch (base._zod.def.type) {
     case 'number':
-      if (value === '') return undefined;
-      if (base.isInt) return /^-?\d{1,16}$/.test(value) ? Number(value) : memberError(name, 'query.notInteger', { value });
+      // Any number of digits is an integer; the schema's bounds then say whether it is in range.
+      if (base.isInt) return /^-?\d+$/.test(value) ? Number(value) : memberError(name, 'query.notInteger', { value });
       return /^-?\d{1,15}(\.\d+)?$/.test(value) ? Number(value) : memberError(name, 'query.notDecimal', { value });
     case 'boolean':
-      if (value === '') return undefined;
       if (/^(true|false)$/i.test(value)) return value.toLowerCase() === 'true';
       return memberError(name, 'query.notBoolean', { value });
     case 'enum': {
-      if (value === '') return undefined;
       const options = base.options as string[];
       return options.find((o) => o === value) ?? options.find((o) => o.toLowerCase() === value.toLowerCase()) ?? memberError(name, 'query.notEnum', { value, values: options.join(', ') });
     }

@@ -96,7 +96,7 @@ export class KdsService {
     service.get(id, caller);
     return inTransaction(this.ctx.db, () => {
       const stored = service.getStored(id);
-      service.checkVersion(id, stored.v, _v ?? ifMatch);
+      service.checkVersion(id, stored.v, _v, ifMatch);
       const state = stored.doc.state;
       if (state !== 'Served') throw errors.forbidden('kds.notServed', { id, state });
       const servedAt = Date.parse(stored.doc.stateChangedAt ?? stored.doc.createdAt);

@@ -205,12 +205,11 @@ export class MailSettings {
 
   /** PUT: replaces the settings (a left-out smtp.password keeps the stored one for the same host, port, TLS mode and user); `_v` or If-Match must match. */
   put(body: SettingsInput & { _v?: number }, ifMatch?: number): Doc {
-    const expected = body._v ?? ifMatch;
     inTransaction(this.db, () => {
       const current = this.row();
-      if (expected !== undefined && expected !== current.v) {
-        throw errors.versionMismatch({ name: 'ReceiptSettings', id: ROW, version: current.v }, expected);
-      }
+      // Both the body's `_v` and If-Match, when sent, must be the stored version.
+      const stale = [body._v, ifMatch].find((e) => e !== undefined && e !== current.v);
+      if (stale !== undefined) throw errors.versionMismatch({ name: 'ReceiptSettings', id: ROW, version: current.v }, stale);
       const smtp = body.smtp && { host: body.smtp.host, port: body.smtp.port, tls: body.smtp.tls, user: body.smtp.user, from: body.smtp.from };
       // A left-out password stays only while everything it is presented to stays (CONTRACT §12): the
       // same login on the same server, port and TLS mode. Move any of them without sending it again and

@@ -89,7 +89,7 @@ export const reportRoutes = routes<{ reports: Reports; shopLanguage: Language; p
           if (!name) catalogIssue(ctx, 'member.required', {}, 'Required');
         })
         .openapi({ param: { description: 'The fiscal device.', example: 'FP1' } }),
-      number: z.number().int().min(1).optional().openapi({ param: { description: 'The fiscal day (dailySalesReportNumber).' } }),
+      number: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional().openapi({ param: { description: 'The fiscal day (dailySalesReportNumber).' } }),
     }),
     responses: { 200: { description: "The day's figures.", schema: named('FiscalDay', z.object(fiscalDaySchema.shape)) } },
     errors: [ERR.validation('No or an unknown `fiscalName`, a malformed `number`, or no day known yet.'), ERR.unauthenticated(), WITHOUT_RIGHT],

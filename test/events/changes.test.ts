@@ -37,6 +37,18 @@ describe('change log', () => {
 
   it('refuses a bad position and needs a token', async () => {
     expect((await hub.call('GET', '/api/changes?since=abc')).status).toBe(400);
+    // An empty position is not "from the start": it was taken as none and answered 200.
+    for (const q of ['since=', '$take=', 'since=0&$take=']) {
+      const r = await hub.call('GET', `/api/changes?${q}`);
+      expect([r.status, r.body.errors?.[0]?.code], q).toEqual([400, 'Invalid']);
+    }
+    // Any position up to the documented bound (2^53 - 1) is one; past it, out of range whatever its digits.
+    const far = String(Number.MAX_SAFE_INTEGER);
+    expect((await hub.call('GET', `/api/changes?since=${far}`)).body).toEqual({ items: [], count: 0, lastSeq: Number.MAX_SAFE_INTEGER });
+    for (const since of ['9007199254740992', '99999999999999999999']) {
+      const r = await hub.call('GET', `/api/changes?since=${since}`);
+      expect([r.status, r.body.errors?.[0]?.memberName, r.body.errors?.[0]?.code]).toEqual([400, 'since', 'OutOfRange']);
+    }
     expect((await hub.call('GET', '/api/changes?since=0', undefined, { token: null })).status).toBe(401);
     expect((await hub.call('GET', '/api/events', undefined, { token: null })).status).toBe(401);
   });

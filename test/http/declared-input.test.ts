@@ -131,6 +131,16 @@ describe('mount() reads a request as its route declares it', () => {
     expect((await post('/p1/x', undefined, { 'If-Match': 'soon' })).body.errors).toEqual([expect.objectContaining({ memberName: 'If-Match' })]);
   });
 
+  it('an empty value of a number, boolean or enum is not "left out" but a value of the wrong type: 400 naming it (as the lists answer `$skip=`)', async () => {
+    const r = await post('/p1/x?count=&flag=&mode=', { size: 1 });
+    expect(r.status, JSON.stringify(r.body)).toBe(400);
+    expect(r.body.errors.map((e: any) => [e.memberName, e.code])).toEqual([
+      ['count', 'Invalid'],
+      ['flag', 'Invalid'],
+      ['mode', 'Invalid'],
+    ]);
+  });
+
   it('a path whose parameters fail their schema names nothing: 404', async () => {
     expect((await post('/q1/x')).status).toBe(404);
     expect((await post('/p1/y')).status).toBe(404);

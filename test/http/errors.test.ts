@@ -251,6 +251,21 @@ describe('409 ResourceVersionMismatch', () => {
     expect((await hub.call('DELETE', '/api/stocks/V', undefined, { headers: { 'if-match': 'W/"3"' } })).status).toBe(200);
   });
 
+  it('when both the body _v and If-Match are sent, either one stale is a 409 (the header was ignored beside a body _v)', async () => {
+    expect((await hub.call('PUT', '/api/stocks/VB', { description: 'one' })).status).toBe(201);
+    const staleHeader = await hub.call('PUT', '/api/stocks/VB', { description: 'two', _v: 1 }, { headers: { 'if-match': '"7"' } });
+    expectProblem(staleHeader, 409, 6);
+    expect(staleHeader.body.resource).toEqual({ name: 'Stock', id: 'VB', version: 1 });
+    expectProblem(await hub.call('PUT', '/api/stocks/VB', { description: 'two', _v: 7 }, { headers: { 'if-match': '"1"' } }), 409, 6);
+    expect((await hub.call('GET', '/api/stocks/VB')).body).toMatchObject({ description: 'one', _v: 1 });
+    expect((await hub.call('PUT', '/api/stocks/VB', { description: 'two', _v: 1 }, { headers: { 'if-match': '"1"' } })).status).toBe(200);
+    // The same for the settings the hub keeps outside the engine, and for an order's state.
+    const settings = await hub.call('GET', '/api/receipts/settings');
+    const { _v: v, effective: _e, ...rest } = settings.body as Record<string, unknown>;
+    const stale = await hub.call('PUT', '/api/receipts/settings', { ...rest, _v: v }, { headers: { 'if-match': `"${Number(v) + 3}"` } });
+    expectProblem(stale, 409, 6);
+  });
+
   it('numeric keys are reported as numbers', async () => {
     const r = await hub.call('PUT', '/api/paymenttypes/1', { name: 'Cash', category: 'Cash', isChangeable: true, _v: 99 });
     expectProblem(r, 409, 6);

@@ -566,6 +566,10 @@ describe('paging', () => {
     expect(past.body).toEqual({ items: [], count: 0, totalCount: 105 });
     const far = await list('modifiers', { ...PG, $skip: '100000000000' });
     expect(far.body).toEqual({ items: [], count: 0, totalCount: 105 });
+    // Up to the bound the OpenAPI document declares (2^53 - 1, 16 digits), as a JSON number carries it.
+    for (const skip of ['1000000000000000', String(Number.MAX_SAFE_INTEGER)]) {
+      expect((await list('modifiers', { ...PG, $skip: skip })).body).toEqual({ items: [], count: 0, totalCount: 105 });
+    }
     const none = await list('modifiers', { ...PG, $take: '0' });
     expect(none.body).toEqual({ items: [], count: 0, totalCount: 105 });
     const max = await list('modifiers', { ...PG, $take: '1000' });
@@ -575,6 +579,11 @@ describe('paging', () => {
   it('refuses $take outside 0..1000 and $skip below 0', async () => {
     for (const t of ['1001', '-1', 'ten', '', '1.5', '100000000000']) await bad('modifiers', { $take: t }, '$take');
     for (const s of ['-1', 'x', '', '2.5']) await bad('modifiers', { $skip: s }, '$skip');
+    // A whole number past the bound is out of range, however many digits it has (it was "not a whole number").
+    for (const s of [String(Number.MAX_SAFE_INTEGER + 1), '99999999999999999999']) {
+      expect((await bad('modifiers', { $skip: s }, '$skip')).body.errors[0].code).toBe('OutOfRange');
+    }
+    expect((await bad('modifiers', { $take: '99999999999999999999' }, '$take')).body.errors[0].code).toBe('OutOfRange');
   });
 
   it('$count=true answers no items, count = what the page would hold', async () => {

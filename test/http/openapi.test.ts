@@ -124,6 +124,57 @@ describe('GET /api/openapi.json', () => {
     }
   });
 
+  it('gives every If-Match and Last-Event-ID the form the hub reads, so a header the document allows is never refused (they were any string, most of them a 400)', async () => {
+    const patterns = new Set<string>();
+    let count = 0;
+    for (const item of Object.values(doc.paths as Record<string, Record<string, any>>)) {
+      for (const op of Object.values(item)) {
+        for (const p of (op?.parameters ?? []) as Array<{ name: string; in: string; schema?: { pattern?: string } }>) {
+          if (p.in !== 'header' || p.name !== 'If-Match') continue;
+          count++;
+          expect(p.schema?.pattern).toBeDefined();
+          patterns.add(p.schema!.pattern!);
+        }
+      }
+    }
+    expect(count).toBeGreaterThan(20);
+    expect(patterns.size).toBe(1);
+    const form = new RegExp([...patterns][0]);
+    expect((await hub.call('PUT', '/api/stocks/IfMatchForm', {})).status).toBe(201);
+    // What the form allows the hub takes (a version that is not the stored one is a 409, never a 400) …
+    for (const value of ['*', '"1"', 'W/"1"', '1', ' "7" ', '"99999999999999999999"']) {
+      expect(form.test(value), value).toBe(true);
+      const r = await hub.call('PUT', '/api/stocks/IfMatchForm', {}, { headers: { 'If-Match': value } });
+      expect([200, 409], `${value}: ${JSON.stringify(r.body)}`).toContain(r.status);
+    }
+    // … and what it refuses the form does not allow.
+    for (const value of ['soon', '"1", "2"', '""', '"-1"', 'W/']) {
+      expect(form.test(value), value).toBe(false);
+      expect((await hub.call('PUT', '/api/stocks/IfMatchForm', {}, { headers: { 'If-Match': value } })).status, value).toBe(400);
+    }
+    // Last-Event-ID likewise: the document's form, and a value past it refused naming the header.
+    const lastEventId = operation('/api/events', 'get').parameters.find((p: { name: string }) => p.name === 'Last-Event-ID');
+    const position = new RegExp(lastEventId.schema.pattern);
+    expect(['0', ' 42 ', '999999999999999'].every((v) => position.test(v))).toBe(true);
+    for (const value of ['1234567890123456', 'x', '-1']) {
+      expect(position.test(value), value).toBe(false);
+      const r = await hub.call('GET', '/api/events', undefined, { headers: { 'Last-Event-ID': value } });
+      expect([r.status, r.body.errors?.[0]?.memberName], value).toEqual([400, 'Last-Event-ID']);
+    }
+  });
+
+  it('bounds every integer parameter as the hub does, so a value the document allows is never refused ($skip, since had no maximum but refused 17 digits)', () => {
+    const unbounded: string[] = [];
+    for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
+      for (const [method, op] of Object.entries(item)) {
+        for (const p of (op?.parameters ?? []) as Array<{ name: string; in: string; schema?: { type?: string; maximum?: number } }>) {
+          if (p.schema?.type === 'integer' && p.schema.maximum === undefined) unbounded.push(`${method.toUpperCase()} ${path} ${p.in} ${p.name}`);
+        }
+      }
+    }
+    expect(unbounded).toEqual([]);
+  });
+
   it('names the rights each write needs, and the success statuses of each verb', () => {
     for (const def of RESOURCES) {
       expect(operation(base(def), 'get').responses).toHaveProperty('200');

@@ -88,6 +88,30 @@ describe('an order endpoint with secret settings', () => {
   });
 });
 
+describe('a list sorted by settings', () => {
+  it('is refused where the order would give away a secret setting (by it, or by the whole settings object), and works on the others', async () => {
+    for (const [name, key] of [['SortA', 'mmm'], ['SortB', 'aaa'], ['SortC', 'zzz']]) {
+      await expect2xx(hub.call('POST', '/api/orderendpoints', { name, type: 'Tablet', settings: { ApiKey: key, Station: key } }));
+    }
+    // Before: any reader of the catalog got SortB, SortA, SortC here — the order of the secret keys.
+    const reader = await hub.userWith([]);
+    for (const [resource, sort] of [
+      ['orderendpoints', 'settings.ApiKey'],
+      ['orderendpoints', 'Settings.apikey:desc'],
+      ['orderendpoints', 'settings'],
+      ['devices', 'settings.TerminalPin'],
+      ['fiscaldevices', '-settings.OperatorPassword'],
+    ]) {
+      const r = await hub.call('GET', `/api/${resource}?$sort=${encodeURIComponent(sort)}`, undefined, { token: reader });
+      expect([r.status, r.body.errors?.[0]?.memberName, r.body.errors?.[0]?.code], `${resource} ${sort}`).toEqual([400, '$sort', 'Unknown']);
+    }
+    const plain = await expect2xx(hub.call('GET', '/api/orderendpoints?name=startswith:Sort&$sort=settings.Station', undefined, { token: reader }));
+    expect(plain.items.map((e: { name: string }) => e.name)).toEqual(['SortB', 'SortA', 'SortC']);
+    // A free-form object without secrets (a device's preferences) still sorts.
+    expect((await hub.call('GET', '/api/devices?$sort=preferences', undefined, { token: reader })).status).toBe(200);
+  });
+});
+
 describe("a fiscal printer's operator password", () => {
   let shop: FakeDatecsDevice;
   let rogue: FakeDatecsDevice;

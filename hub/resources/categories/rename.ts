@@ -40,7 +40,7 @@ export function renameCategory(deps: RenameDeps, caller: Caller, from: string, {
   const ctx = categories.ctx;
   return inTransaction(ctx.db, () => {
     const stored = categories.getStored(from);
-    categories.checkVersion(from, stored.v, _v ?? expectedV);
+    categories.checkVersion(from, stored.v, _v, expectedV);
     if (to === from) return categories.present(stored);
     if (getStored(ctx.db, categories.def, to)) {
       throw errors.member('name', 'resource.exists', { resource: categories.def.title, key: to }, 'Unique');

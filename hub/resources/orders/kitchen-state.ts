@@ -32,7 +32,7 @@ export function changeOrderState(orders: Orders, caller: Caller, id: string, { s
   orders.get(id, caller);
   return inTransaction(orders.ctx.db, () => {
     const stored = orders.getStored(id);
-    orders.checkVersion(id, stored.v, _v ?? ifMatch);
+    orders.checkVersion(id, stored.v, _v, ifMatch);
     const current = stored.doc.state;
     if (current === state) return orders.present(stored);
     if (FINAL.has(current)) throw errors.forbidden('order.final', { id, state: current });

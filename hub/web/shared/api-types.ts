@@ -5733,7 +5733,7 @@ export interface operations {
                 /** @description Page size, 0..1000; outside that range: 400. */
                 $take?: number;
                 /**
-                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `name` ascending, so paging is stable; without `$sort` the order is `name` ascending. Unknown key: 400. Keys: `name`, `isActive`, `envName`, `description`, `roles`, `preferences`, `settings`, `secretSettings`, `pairedAt`.
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `name` ascending, so paging is stable; without `$sort` the order is `name` ascending. Unknown key: 400. Keys: `name`, `isActive`, `envName`, `description`, `roles`, `preferences`, `secretSettings`, `pairedAt`.
                  * @example -name
                  */
                 $sort?: string;
@@ -7040,7 +7040,7 @@ export interface operations {
                 /** @description Page size, 0..1000; outside that range: 400. */
                 $take?: number;
                 /**
-                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `name` ascending, so paging is stable; without `$sort` the order is `name` ascending. Unknown key: 400. Keys: `name`, `isActive`, `type`, `address`, `settings`, `categoryNames`, `mirrorOf`, `secretSettings`.
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `name` ascending, so paging is stable; without `$sort` the order is `name` ascending. Unknown key: 400. Keys: `name`, `isActive`, `type`, `address`, `categoryNames`, `mirrorOf`, `secretSettings`.
                  * @example -name
                  */
                 $sort?: string;
@@ -10331,7 +10331,7 @@ export interface operations {
                 /** @description Page size, 0..1000; outside that range: 400. */
                 $take?: number;
                 /**
-                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `name` ascending, so paging is stable; without `$sort` the order is `name` ascending. Unknown key: 400. Keys: `name`, `isActive`, `driver`, `address`, `settings`, `status`, `secretSettings`.
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `name` ascending, so paging is stable; without `$sort` the order is `name` ascending. Unknown key: 400. Keys: `name`, `isActive`, `driver`, `address`, `status`, `secretSettings`.
                  * @example -name
                  */
                 $sort?: string;
