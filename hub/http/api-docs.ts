@@ -27,7 +27,10 @@ export const problemDetailsSchema = z
       description: "In the caller's language: the user's own `language`, else Accept-Language, else POS_HUB_LOCALE (en, sk or cs).",
       example: "Customer 'c42' does not exist.",
     }),
-    instance: z.string().openapi({ description: 'The request path and query.', example: '/api/customers/c42' }),
+    instance: z
+      .string()
+      .nullable()
+      .openapi({ description: 'The request path and query (a token passed as `access_token` left out); null when the HTTP parser refused the request before its path could be read (400, 431).', example: '/api/customers/c42' }),
     traceId: z.string().openapi({ description: 'Equals the X-Request-Id response header.' }),
     errorCode: z
       .number()

@@ -43,6 +43,20 @@ function memberIn(lang: Language, m: MemberError): Omit<MemberError, 'said'> {
   return { memberName: m.memberName, message: m.said ? say(lang, m.said) : m.message, code: m.code };
 }
 
+/**
+ * The request's path and query as a problem's `instance`, without a token passed in the query (an
+ * EventSource's `access_token`): a problem body is shown, logged and kept by clients, a token never.
+ */
+export function instanceOf(url: string): string {
+  const at = url.indexOf('?');
+  if (at < 0) return url;
+  const kept = url
+    .slice(at + 1)
+    .split('&')
+    .filter((part) => !/^access_token(=|$)/i.test(part));
+  return kept.length ? `${url.slice(0, at)}?${kept.join('&')}` : url.slice(0, at);
+}
+
 /** The problem+json text of an error (CONTRACT §2). */
 export function problemBody(req: Request, res: Response, err: HubError): string {
   const traceId = String(res.locals.requestId ?? '');
@@ -54,7 +68,7 @@ export function problemBody(req: Request, res: Response, err: HubError): string 
     status: err.status,
     // In the caller's language where the detail is a catalog message (else as written, in English).
     detail: err.said ? t(lang, err.said.key, { ...err.said.params, members: membersText(members) }) : err.message,
-    instance: req.originalUrl,
+    instance: instanceOf(req.originalUrl),
     traceId,
     errorCode: err.errorCode,
   };

@@ -67,6 +67,20 @@ function raw(method: string, path: string, body: Buffer | string | undefined, he
   });
 }
 
+describe('instance', () => {
+  it('is the path and query, without a token passed as access_token (a problem body is shown and kept; a token never)', async () => {
+    const r = await raw('GET', '/api/events?since=x&ACCESS_TOKEN=secret-token-123&$take=2', undefined, { authorization: '' });
+    expect(r.status).toBe(401);
+    expect(r.body.instance).toBe('/api/events?since=x&$take=2');
+    expect(JSON.stringify(r.body)).not.toContain('secret-token-123');
+    const alone = await raw('GET', '/api/events?access_token=secret-token-123', undefined, { authorization: '' });
+    expect(alone.body.instance).toBe('/api/events');
+    const listed = await hub.call('GET', '/api/stocks?Name=eq:Bar&Foo=1');
+    expectProblem(listed, 400, 3);
+    expect(listed.body.instance).toBe('/api/stocks?Name=eq:Bar&Foo=1');
+  });
+});
+
 describe('400 ValidationFailed', () => {
   it('names a member that is required', async () => {
     const r = await hub.call('POST', '/api/devices', { name: 'Till' });

@@ -1877,10 +1877,10 @@ export interface components {
              */
             detail: string;
             /**
-             * @description The request path and query.
+             * @description The request path and query (a token passed as `access_token` left out); null when the HTTP parser refused the request before its path could be read (400, 431).
              * @example /api/customers/c42
              */
-            instance: string;
+            instance: string | null;
             /** @description Equals the X-Request-Id response header. */
             traceId: string;
             /** @description 1 Unauthenticated, 2 Unauthorized, 3 ValidationFailed, 5 ResourceLocked, 6 ResourceVersionMismatch, 7 NotFound, 8 OperationForbidden, 9 DeviceUnavailable, 10 TooManyRequests, 11 IdempotencyKeyReused, 12 Gone, 0 Internal */
