@@ -9,6 +9,7 @@ import { errors } from '../http/errors.js';
 import { parseListParams } from '../http/list-params.js';
 import type { EngineContext, FilterDef, ResourceDef } from './define.js';
 import { collatedSort, filterSql, jsonPath, tableColumn, type ListPlan } from './repo.js';
+import { sortsBySecret } from './secrets.js';
 
 export { DEFAULT_TAKE, MAX_TAKE } from '../http/list-params.js';
 
@@ -21,7 +22,7 @@ export function sortables(def: ResourceDef, ctx: EngineContext): Map<string, SQL
     out.set(lower, collated.has(lower) ? collatedSort(def, expr, column) : expr);
   };
   const fields = [...Object.keys(def.schema.shape), ...Object.keys(def.readOnly)];
-  for (const f of fields) set(f, jsonPath(def, f));
+  for (const f of fields) if (!sortsBySecret(def.readOnly, f)) set(f, jsonPath(def, f));
   set(def.key.field, tableColumn(def, def.key.column), def.key.column);
   for (const [name, f] of Object.entries(def.filters)) {
     const expr = filterExpr(def, f, ctx);
@@ -89,7 +90,7 @@ function resolveSort(def: ResourceDef, key: string, table: Map<string, SQL>): SQ
   const direct = table.get(key.toLowerCase());
   if (direct) return direct;
   const path = nestedPath(def, key);
-  if (path) return jsonPath(def, path);
+  if (path && !sortsBySecret(def.readOnly, path)) return jsonPath(def, path);
   throw errors.member('$sort', 'sort.notAKey', { key, what: def.name }, 'Unknown');
 }
 

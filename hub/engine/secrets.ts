@@ -75,3 +75,16 @@ function sameTies<B extends WithSettings>(body: B, existing: WithSettings & Reco
   const places = new Set([...Object.keys(sent), ...Object.keys(stored)].filter(isPlaceSetting));
   return [...places].every((k) => sent[k] === stored[k]);
 }
+
+/**
+ * Whether a sort path of a resource holding secret settings would order by a secret: the whole
+ * `settings` object (its text holds them) or a secret setting itself. Sorting by what is never
+ * answered would still tell it, one comparison at a time (an endpoint made with a known key, sorted
+ * beside the real one), so such a path is no sort key at all.
+ */
+export function sortsBySecret(fields: Record<string, unknown>, path: string): boolean {
+  if (!('secretSettings' in fields)) return false;
+  const [top, ...rest] = path.split('.');
+  if (top.toLowerCase() !== 'settings') return false;
+  return rest.length === 0 || isSecretSetting(rest.join('.'));
+}

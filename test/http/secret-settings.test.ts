@@ -88,6 +88,38 @@ describe('an order endpoint with secret settings', () => {
   });
 });
 
+describe('sorting by a secret setting', () => {
+  it('is refused, so the order of the lists never tells a secret (CONTRACT §12 "Secrets")', async () => {
+    // Three endpoints whose keys sort a < m < z: sorted by the key, the list would give each one away
+    // to anyone who may make an endpoint with a key of their choosing and sort it beside the others.
+    for (const [name, key] of [['SortZ', 'z-key'], ['SortA', 'a-key'], ['SortM', 'm-key']]) {
+      await expect2xx(hub.call('POST', '/api/orderendpoints', { name, type: 'Tablet', settings: { ApiKey: key, Language: name } }));
+    }
+    await expect2xx(hub.call('POST', '/api/devices', { name: 'SortDevice', envName: 'Tool', settings: { OperatorPassword: 'p' } }));
+    const reader = await hub.userWith([]);
+    const refusals: Array<[string, string]> = [
+      ['/api/orderendpoints', 'settings.ApiKey'],
+      ['/api/orderendpoints', 'settings.ApiKey:desc'],
+      ['/api/orderendpoints', '-settings.ApiKey'],
+      ['/api/orderendpoints', 'Settings'],
+      ['/api/devices', 'settings.OperatorPassword'],
+      ['/api/devices', 'settings'],
+      ['/api/fiscaldevices', 'settings.OperatorPassword'],
+    ];
+    for (const [list, key] of refusals) {
+      for (const token of [hub.adminToken, reader]) {
+        if (list === '/api/fiscaldevices' && token === reader) continue; // refused for want of SettingsRead already
+        const r = await hub.call('GET', `${list}?$sort=${encodeURIComponent(key)}`, undefined, { token });
+        expect(r.status, `${list} $sort=${key}`).toBe(400);
+        expect(r.body.errors).toEqual([expect.objectContaining({ memberName: '$sort', code: 'Unknown' })]);
+      }
+    }
+    // A setting that is no secret still sorts.
+    const byLanguage = await expect2xx(hub.call('GET', '/api/orderendpoints?Name=startswith:Sort&$sort=settings.Language:desc', undefined, { token: reader }));
+    expect(byLanguage.items.map((e: { name: string }) => e.name)).toEqual(['SortZ', 'SortM', 'SortA']);
+  });
+});
+
 describe("a fiscal printer's operator password", () => {
   let shop: FakeDatecsDevice;
   let rogue: FakeDatecsDevice;
