@@ -585,7 +585,7 @@ export interface paths {
         };
         /**
          * List Ticket records
-         * @description Requires TicketReadAll to read every record; without it, the caller reads every open ticket and the closed ones of their own device or user (the list holds only those). Paging, sorting and NData filters as the parameters describe.
+         * @description Requires TicketReadAll to read every record; without it, the caller reads every open ticket and the closed ones of their own device or user (a kitchen display's session: none) (the list holds only those). Paging, sorting and NData filters as the parameters describe.
          */
         get: operations["tickets.list"];
         put?: never;
@@ -613,7 +613,7 @@ export interface paths {
         };
         /**
          * Read one Ticket
-         * @description Requires TicketReadAll to read every record; without it, the caller reads every open ticket and the closed ones of their own device or user (another: 403).
+         * @description Requires TicketReadAll to read every record; without it, the caller reads every open ticket and the closed ones of their own device or user (a kitchen display's session: none) (another: 403).
          */
         get: operations["tickets.get"];
         /**
