@@ -17,7 +17,6 @@ import type { Caller } from '../http/caller.js';
 import { requireRight } from '../http/caller.js';
 import { errors } from '../http/errors.js';
 import * as authRepo from '../resources/auth/repo.js';
-import { revokeDeviceSessions } from '../resources/devices/store.js';
 import type { AuthService, SessionView } from '../resources/auth/service.js';
 import { pairingCode, type PairingView } from '../http/pairing-codes.js';
 import { Pairings } from '../http/pairings.js';
@@ -149,8 +148,7 @@ export class KdsService {
 
     const system: Caller = { ...SYSTEM_CALLER, userName: `pairing by ${pairing.createdBy}` };
     if (!device) {
-      // Sessions name their device, so ones left from a deleted device of this name would come back to life with it.
-      revokeDeviceSessions(this.ctx.db, deviceName, this.now());
+      // Made afresh, the device ends the sessions left from a deleted one of this name (devices/resource.ts).
       await this.resources[devices.name].create(system, {
         name: deviceName,
         envName: 'Tool',

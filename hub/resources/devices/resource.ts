@@ -73,8 +73,10 @@ export const devices = defineResource({
       ...(typeof existing?.registerKeyHash === 'string' ? { registerKeyHash: existing.registerKeyHash } : {}),
     }),
     present: (doc) => withoutSecretSettings({ ...withoutKeyHash(doc), pairedAt: doc.pairedAt ?? null }),
-    // Sessions name their device: left alive, a lost tablet's session would come back with the next
-    // device made under the same name (CONTRACT §2: a revoked token is a 401).
-    beforeDelete: ({ existing, ctx }) => revokeDeviceSessions(ctx.db, existing.name, ctx.clock.now().getTime()),
+    // Sessions name their device: those left from a deleted device of this name (a lost tablet's)
+    // would come back to life with a new one, so a device made ends them (CONTRACT §2: a revoked token is a 401).
+    afterWrite: ({ before, after, ctx }) => {
+      if (!before) revokeDeviceSessions(ctx.db, after.name, ctx.clock.now().getTime());
+    },
   },
 });

@@ -11,8 +11,8 @@ export function deviceByRegisterKeyHash(db: Db, keyHash: string): { name: string
 
 /**
  * Ends every session held on a device: a new login on a sale device (one session there), a register
- * or display paired again, the device deleted. Kept with the devices, as the devices' resource ends
- * them itself (and hub/resources/auth reads the devices, so it cannot be asked back).
+ * or display paired again, a device made under the name of a deleted one. Kept with the devices, as
+ * the devices' resource ends them itself (and hub/resources/auth reads the devices, so it cannot be asked back).
  */
 export function revokeDeviceSessions(db: Db, deviceName: string, at: number): void {
   const { sessions } = schema;
