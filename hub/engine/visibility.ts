@@ -18,6 +18,15 @@ export function ownOrOpenTicket(caller: Caller, t: SQL): SQL {
 }
 
 /**
+ * The tickets a caller without TicketReadAll reads: those of ownOrOpenTicket, but none for a kitchen
+ * display's session, which reads only its endpoint's orders (CONTRACT §12): a screen on the kitchen
+ * wall has no use for the bills, their customers and prices.
+ */
+export function readableTickets(caller: Caller, t: SQL): SQL {
+  return displayEndpointOf(caller) === undefined ? ownOrOpenTicket(caller, t) : sql`0`;
+}
+
+/**
  * The order endpoint of a kitchen display's session: a caller holding OrderProcess alone, on a
  * device set up for one endpoint (the paired `KDS <endpoint>` Tool device, setting OrderEndpointName).
  */

@@ -148,8 +148,7 @@ export class KdsService {
 
     const system: Caller = { ...SYSTEM_CALLER, userName: `pairing by ${pairing.createdBy}` };
     if (!device) {
-      // Sessions name their device, so ones left from a deleted device of this name would come back to life with it.
-      authRepo.revokeDeviceSessions(this.ctx.db, deviceName, this.now());
+      // Made afresh, the device ends the sessions left from a deleted one of this name (devices/resource.ts).
       await this.resources[devices.name].create(system, {
         name: deviceName,
         envName: 'Tool',

@@ -16,7 +16,6 @@ import { inTransaction } from '../../db/client.js';
 import { requireRight, type Caller } from '../http/caller.js';
 import { errors } from '../http/errors.js';
 import { SALE_ENVS } from '../http/rights.js';
-import * as authRepo from '../resources/auth/repo.js';
 import { pairingCode, type PairingView } from '../http/pairing-codes.js';
 import { Pairings } from '../http/pairings.js';
 import type { DocOf, EngineContext } from '../engine/define.js';
@@ -25,7 +24,7 @@ import { getStored, type StoredDoc } from '../engine/repo.js';
 import type { ResourceService } from '../engine/service.js';
 import { devices } from '../resources/devices/resource.js';
 import { hashRegisterKey, isPairedRegister, newRegisterKey } from '../resources/devices/register-key.js';
-import { deviceByRegisterKeyHash } from '../resources/devices/store.js';
+import { deviceByRegisterKeyHash, revokeDeviceSessions } from '../resources/devices/store.js';
 import { activeUsersHolding } from '../resources/users/store.js';
 
 export const registerPairingRequestSchema = z.object({ deviceName: nameKey() });
@@ -109,7 +108,7 @@ export class RegistersService {
       const stored = this.saleDevice(deviceName, 'code');
       this.devicesService.store(undefined, deviceName, { ...stored.doc, pairedAt: now.toISOString(), registerKeyHash: hashRegisterKey(deviceKey) }, stored);
       // The tablet paired before (lost, replaced) loses its key above and its session here.
-      authRepo.revokeDeviceSessions(this.ctx.db, deviceName, now.getTime());
+      revokeDeviceSessions(this.ctx.db, deviceName, now.getTime());
       return String(stored.doc.envName);
     });
     match.succeeded();

@@ -171,6 +171,21 @@ describe('sessions', () => {
     expect((await hub.call('PUT', '/api/devices/PDA 1', { envName: 'PDA', isActive: false })).status).toBe(200);
     expect401(await hub.call('GET', '/api/auth', undefined, { token }));
   });
+
+  it('a deleted device ends its sessions for good: a device made again under its name does not bring them back', async () => {
+    // A Tool keeps several sessions, and its sessions are not ended by the next login on it.
+    expect((await hub.call('POST', '/api/devices', { name: 'Lost tablet', envName: 'Tool' })).status).toBe(201);
+    const lost = (await login('anna', 'anna-pw', 'Lost tablet')).body;
+    expect((await hub.call('GET', '/api/auth', undefined, { token: lost.tokenId })).status).toBe(200);
+    expect((await hub.call('DELETE', '/api/devices/Lost tablet')).status).toBe(200);
+    expect401(await hub.call('GET', '/api/auth', undefined, { token: lost.tokenId }));
+    expect((await hub.call('POST', '/api/devices', { name: 'Lost tablet', envName: 'Tool' })).status).toBe(201);
+    expect401(await hub.call('GET', '/api/auth', undefined, { token: lost.tokenId }));
+    expect401(await hub.call('POST', '/api/auth/refresh', { tokenId: lost.tokenId, refreshToken: lost.refreshToken }, { token: null }));
+    // A new login on the new device works.
+    const fresh = (await login('anna', 'anna-pw', 'Lost tablet')).body.tokenId;
+    expect((await hub.call('GET', '/api/auth', undefined, { token: fresh })).status).toBe(200);
+  });
 });
 
 describe('secrets', () => {

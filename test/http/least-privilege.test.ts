@@ -231,6 +231,20 @@ describe('a kitchen display reads its own endpoint\u2019s orders only', () => {
       expect((await hub.call('GET', path, undefined, { token: display })).status, path).toBe(403);
     }
   });
+
+  it('reads no ticket, open or closed, though it may still read the catalog', async () => {
+    const waiter = await register(hub);
+    const open = await expect2xx(hub.call('POST', '/api/tickets', { name: 'Table 7', items: [item(60, 1)] }, { token: waiter.token }));
+    const { code } = await expect2xx(hub.call('POST', '/api/kds/pairings', { orderEndpointName: 'Pass' }));
+    const display = (await expect2xx(hub.call('POST', '/api/kds/pair', { code }, { token: null }))).tokenId as string;
+    // Its own endpoint's order of that ticket is still its to read.
+    expect((await expect2xx(hub.call('GET', `/api/orders?ticketId=${open.id}`, undefined, { token: display }))).count).toBe(1);
+    expect(await expect2xx(hub.call('GET', '/api/tickets', undefined, { token: display }))).toMatchObject({ count: 0, totalCount: 0 });
+    expectProblem(await hub.call('GET', `/api/tickets/${open.id}`, undefined, { token: display }), 403, 2, 'TicketReadAll');
+    expect((await expect2xx(hub.call('GET', '/api/orderendpoints/Pass', undefined, { token: display }))).name).toBe('Pass');
+    // The waiter who opened it still reads it (every open ticket).
+    expect((await expect2xx(hub.call('GET', '/api/tickets', undefined, { token: waiter.token }))).totalCount).toBeGreaterThan(0);
+  });
 });
 
 describe('sessions (CONTRACT §12)', () => {

@@ -283,6 +283,13 @@ describe('POST', () => {
     expectProblem(await post(hub, { type: 'Income', targetStockName: 'Cellar', items: items([10, 1]) }), 400, 3, 'items[0].plu');
   });
 
+  it('refuses a total cost beyond ±1,000,000,000 (CONTRACT §12), naming it, and moves nothing (each cost and quantity within it)', async () => {
+    const before = await qty(hub, 'Store', 11);
+    const costly = (quantity: number) => [{ plu: { code: 11 }, quantity, costPrice: { amount: 1_000_000_000 } }];
+    expectProblem(await post(hub, { type: 'Income', targetStockName: 'Store', items: costly(2) }), 400, 3, 'totalCost', 'OutOfRange');
+    expect(await qty(hub, 'Store', 11)).toBe(before);
+  });
+
   it('refuses a body without items, an unknown type or a missing type', async () => {
     expectProblem(await post(hub, { type: 'Income', targetStockName: 'Store', items: [] }), 400, 3, 'items');
     expectProblem(await post(hub, { type: 'Income', targetStockName: 'Store' }), 400, 3, 'items', 'Required');

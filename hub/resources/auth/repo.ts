@@ -42,11 +42,6 @@ export function revokeSession(db: Db, tokenHash: string, at: number): void {
   db.update(sessions).set({ revokedAt: at }).where(and(eq(sessions.tokenHash, tokenHash), isNull(sessions.revokedAt))).run();
 }
 
-/** One session per sale device: a new login there ends the earlier ones. */
-export function revokeDeviceSessions(db: Db, deviceName: string, at: number): void {
-  db.update(sessions).set({ revokedAt: at }).where(and(eq(sessions.deviceName, deviceName), isNull(sessions.revokedAt))).run();
-}
-
 /** Ends every session of a user but `keepTokenHash` (the caller's own, when they change their own password). */
 export function revokeUserSessions(db: Db, userId: string, at: number, keepTokenHash = ''): void {
   db.update(sessions)

@@ -15,6 +15,7 @@ import { MAX_STRING, pin } from '../../engine/fields.js';
 import { customIssue } from '../../i18n/say.js';
 import { devices } from '../devices/resource.js';
 import { isPairedRegister, withoutKeyHash } from '../devices/register-key.js';
+import { revokeDeviceSessions } from '../devices/store.js';
 import { withoutSecretSettings } from '../../engine/secrets.js';
 import { hashPassword, verifyPassword } from '../../core/passwords.js';
 import type { ResourceService } from '../../engine/service.js';
@@ -171,7 +172,7 @@ export class AuthService {
     const refreshToken = newToken();
     const now = this.now();
     inTransaction(this.ctx.db, () => {
-      if (SALE_ENVS.has(envName)) repo.revokeDeviceSessions(this.ctx.db, deviceName, now);
+      if (SALE_ENVS.has(envName)) revokeDeviceSessions(this.ctx.db, deviceName, now);
       repo.pruneSessions(this.ctx.db, now - 24 * 3600_000);
       repo.insertSession(this.ctx.db, {
         tokenHash: hashToken(tokenId),

@@ -7,6 +7,7 @@ import { enumOf, freeObject, nameKey, stringMap, text } from '../../engine/field
 import { bool } from '../../engine/refs.js';
 import { withoutKeyHash } from './register-key.js';
 import { customIssue } from '../../i18n/say.js';
+import { revokeDeviceSessions } from './store.js';
 
 /** A register's idle lock (issue 29): a device setting, seconds as a string like every setting. */
 export const LOCK_SETTING = 'LockAfterSeconds';
@@ -72,5 +73,10 @@ export const devices = defineResource({
       ...(typeof existing?.registerKeyHash === 'string' ? { registerKeyHash: existing.registerKeyHash } : {}),
     }),
     present: (doc) => withoutSecretSettings({ ...withoutKeyHash(doc), pairedAt: doc.pairedAt ?? null }),
+    // Sessions name their device: those left from a deleted device of this name (a lost tablet's)
+    // would come back to life with a new one, so a device made ends them (CONTRACT §2: a revoked token is a 401).
+    afterWrite: ({ before, after, ctx }) => {
+      if (!before) revokeDeviceSessions(ctx.db, after.name, ctx.clock.now().getTime());
+    },
   },
 });

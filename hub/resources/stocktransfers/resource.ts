@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { errors } from '../../http/errors.js';
 import { defineResource, type DocOf, type EngineContext } from '../../engine/define.js';
 import { idKeyed } from '../../engine/keys.js';
-import { decimal, enumOf, idKey, nameKey, nullableText, text } from '../../engine/fields.js';
+import { decimal, enumOf, idKey, MAX_MAGNITUDE, nameKey, nullableText, text } from '../../engine/fields.js';
 import { putStored } from '../../engine/repo.js';
 import { newId } from '../../core/ids.js';
 import { transferSql, userDisplayName } from './store.js';
@@ -12,6 +12,7 @@ import { stocks } from '../stocks/resource.js';
 import { issueDocumentNumber } from './numbering.js';
 import { applyStock, findPlu, totalCost, withCosts, type MovingTransfer, type TransferItem } from './stock.js';
 import { fieldMessage } from '../../i18n/say.js';
+import { dec } from '../../core/money.js';
 
 /** What a client may POST; Sale and Correction are the server's own (CONTRACT §7). */
 export const POSTABLE_TYPES = ['Income', 'Outcome', 'Transfer', 'Invoice'] as const;
@@ -142,11 +143,16 @@ export const stockTransfers = defineResource({
         return { plu: ref, quantity: it.quantity, costPrice: it.costPrice ?? null };
       });
       const costed = withCosts(ctx, type, stock, items);
+      // Quantities and cost prices each stay within ±1e9, their sum may not (CONTRACT §12: totals too).
+      const total = totalCost(costed);
+      if (total && dec(total.amount).abs().gt(MAX_MAGNITUDE)) {
+        throw errors.member('totalCost', 'tickets.totalOutOfRange', { total: dec(total.amount).toFixed(2) }, 'OutOfRange');
+      }
       const now = ctx.clock.now();
       return {
         ...doc,
         items: costed,
-        totalCost: totalCost(costed),
+        totalCost: total,
         documentNumber: issueDocumentNumber(ctx, type, now, { fallback: false }),
         createdAt: now.toISOString(),
         createdBy: { userName: caller.userName, name: caller.name },

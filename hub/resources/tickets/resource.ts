@@ -21,7 +21,7 @@ import { createOrders, orderDeltas } from './orders.js';
 import { customerIdOfCard, hasPendingJob, ticketSql } from './store.js';
 import { catalogOf } from '../catalog/catalog.js';
 import { fastTicketBody } from './fast-body.js';
-import { ownOrOpenTicket } from '../../engine/visibility.js';
+import { readableTickets } from '../../engine/visibility.js';
 import { fieldMessage } from '../../i18n/say.js';
 import { PURCHASE_TYPES, TICKET_FILTERS as F, TICKET_STATES } from '../../http/ticket-filters.js';
 
@@ -445,8 +445,11 @@ export const tickets = defineResource({
   sortKeyColumns: { name: 'name_sk', table_name: 'table_name_sk' },
   read: {
     right: 'TicketReadAll',
-    // A table plan needs every open ticket.
-    scope: { where: (caller) => ownOrOpenTicket(caller, ticketSql.table), reads: 'every open ticket and the closed ones of their own device or user' },
+    // A table plan needs every open ticket; a kitchen display reads none (its endpoint's orders only).
+    scope: {
+      where: (caller) => readableTickets(caller, ticketSql.table),
+      reads: "every open ticket and the closed ones of their own device or user (a kitchen display's session: none)",
+    },
   },
   // TicketCreate only for a new id (checked in prepare): a PUT that updates needs TicketUpdate(Any), not TicketCreate.
   rights: { create: null, update: null, delete: 'TicketDelete' },

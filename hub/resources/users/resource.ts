@@ -72,9 +72,12 @@ export const users = defineResource({
       delete: 'Nobody deletes a user holding a right they lack, nor the last active user holding UserUpdate.',
     },
     errors: {
-      post: [ERR.stateForbids('The body grants a right the caller does not hold.')],
-      put: [ERR.stateForbids('A right granted that the caller lacks; a change to a user holding a right the caller lacks; the last active holder of UserUpdate losing it.')],
-      delete: [ERR.stateForbids('A user holding a right the caller lacks; the last active holder of UserUpdate.')],
+      post: [ERR.missingRight('The body grants a right the caller does not hold (`detail` names it).')],
+      put: [
+        ERR.missingRight('A right granted that the caller lacks, or a change to a user holding a right the caller lacks (`detail` names them).'),
+        ERR.stateForbids('The last active holder of UserUpdate losing it or being deactivated.'),
+      ],
+      delete: [ERR.missingRight('A user holding a right the caller lacks (`detail` names them).'), ERR.stateForbids('The last active holder of UserUpdate.')],
     },
   },
   hooks: {
@@ -94,10 +97,11 @@ export const users = defineResource({
       if (!passwordHash) throw errors.member('password', 'users.passwordRequired', {}, 'Required');
       // Absent: the PIN is kept; null: removed; digits: the new one.
       const pinHash = body.pin === null ? undefined : (hashes.pinHash ?? existing?.pinHash);
-      // No one hands out a right they do not hold themselves (a shift manager cannot make an admin).
+      // No one hands out a right they do not hold themselves (a shift manager cannot make an admin):
+      // the caller lacks a right for it, errorCode 2 naming it (CONTRACT §2), like a change to a stronger user.
       const before = new Set(existing?.rights ?? []);
       const granted = body.rights.filter((r) => !before.has(r) && !caller.rights.has(r));
-      if (granted.length) throw errors.forbidden('users.cannotGrant', { rights: granted.join(', ') });
+      if (granted.length) throw saidError(403, ErrorCode.Unauthorized, 'users.cannotGrant', { rights: granted.join(', ') });
       const { password: _password, pin: _pin, ...rest } = body;
       return { ...rest, rights: [...new Set(body.rights)], passwordHash, ...(pinHash ? { pinHash } : {}) };
     },

@@ -585,7 +585,7 @@ export interface paths {
         };
         /**
          * List Ticket records
-         * @description Requires TicketReadAll to read every record; without it, the caller reads every open ticket and the closed ones of their own device or user (the list holds only those). Paging, sorting and NData filters as the parameters describe.
+         * @description Requires TicketReadAll to read every record; without it, the caller reads every open ticket and the closed ones of their own device or user (a kitchen display's session: none) (the list holds only those). Paging, sorting and NData filters as the parameters describe.
          */
         get: operations["tickets.list"];
         put?: never;
@@ -613,7 +613,7 @@ export interface paths {
         };
         /**
          * Read one Ticket
-         * @description Requires TicketReadAll to read every record; without it, the caller reads every open ticket and the closed ones of their own device or user (another: 403).
+         * @description Requires TicketReadAll to read every record; without it, the caller reads every open ticket and the closed ones of their own device or user (a kitchen display's session: none) (another: 403).
          */
         get: operations["tickets.get"];
         /**
@@ -11191,7 +11191,7 @@ export interface operations {
             };
             /**
              * @description - A missing right; `detail` names it. (errorCode 2 Unauthorized)
-             *     - The body grants a right the caller does not hold. (errorCode 8 OperationForbidden)
+             *     - The body grants a right the caller does not hold (`detail` names it). (errorCode 2 Unauthorized)
              */
             403: {
                 headers: {
@@ -11202,7 +11202,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 403;
                         /** @enum {integer} */
-                        errorCode?: 2 | 8;
+                        errorCode?: 2;
                     };
                 };
             };
@@ -11455,7 +11455,8 @@ export interface operations {
             };
             /**
              * @description - A missing right; `detail` names it. (errorCode 2 Unauthorized)
-             *     - A right granted that the caller lacks; a change to a user holding a right the caller lacks; the last active holder of UserUpdate losing it. (errorCode 8 OperationForbidden)
+             *     - A right granted that the caller lacks, or a change to a user holding a right the caller lacks (`detail` names them). (errorCode 2 Unauthorized)
+             *     - The last active holder of UserUpdate losing it or being deactivated. (errorCode 8 OperationForbidden)
              */
             403: {
                 headers: {
@@ -11602,7 +11603,8 @@ export interface operations {
             /**
              * @description - A missing right; `detail` names it. (errorCode 2 Unauthorized)
              *     - The User's state forbids deleting it. (errorCode 8 OperationForbidden)
-             *     - A user holding a right the caller lacks; the last active holder of UserUpdate. (errorCode 8 OperationForbidden)
+             *     - A user holding a right the caller lacks (`detail` names them). (errorCode 2 Unauthorized)
+             *     - The last active holder of UserUpdate. (errorCode 8 OperationForbidden)
              */
             403: {
                 headers: {
