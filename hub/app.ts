@@ -172,6 +172,8 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
   app.use('/api', api);
 
   // The pages (hub/http/pages.ts: the kitchen display, the register at /pos/, the manager's page at /), after the API so they never shadow an /api path.
+  // A NUL, a lone surrogate or undecodable bytes in a page's path or query: 400, as in the API (CONTRACT §12 "Text").
+  app.use(rejectBrokenQueryText, rejectBrokenPathText(() => []));
   app.use(kdsPage(deps.config.locale));
   app.use(posPage(deps.config.locale));
   app.use(webPage(deps.config.locale));

@@ -7,6 +7,8 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
 /** Deeper JSON than this is refused: nothing in the API nests that deep, and deep trees cost stack. */
 export const MAX_JSON_DEPTH = 32;
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+/** Refuses bytes that are not UTF-8 instead of replacing them; a leading BOM stays in the text (JSON.parse refuses it, as before). */
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
  * Reads the request body ourselves instead of express.json(), so every failure gets the status
@@ -47,7 +49,14 @@ export function readJsonBody(req: Request, _res: Response, next: NextFunction): 
   });
   req.on('end', () => {
     if (failed) return;
-    const raw = Buffer.concat(chunks).toString('utf8');
+    let raw: string;
+    try {
+      raw = STRICT_UTF8.decode(Buffer.concat(chunks));
+    } catch {
+      // JSON is UTF-8 (RFC 8259 §8.1): bytes that are not would be stored as U+FFFD, changed behind the sender's back.
+      next(errors.validation('body.malformedJson', { reason: 'the body is not UTF-8' }, [memberError('$body', 'body.malformed')]));
+      return;
+    }
     if (raw.trim() === '') {
       req.body = undefined;
       next();

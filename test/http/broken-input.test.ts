@@ -61,9 +61,28 @@ describe('broken text', () => {
     expect((await hub.call('GET', `/api/stocks/${encodeURIComponent('Bar 🍺')}`)).status).toBe(200);
   });
 
+  it('a body that is not UTF-8 is malformed (400 naming $body), never stored with its bytes replaced', async () => {
+    const before = (await hub.call('GET', '/api/stocks?$count=true')).body.totalCount;
+    const bytes = Buffer.concat([Buffer.from('{"name":"Sklad '), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]);
+    const r = await fetch(`${hub.url}/api/stocks`, { method: 'POST', headers: { authorization: `Bearer ${hub.adminToken}`, 'content-type': 'application/json' }, body: bytes });
+    expect(r.status).toBe(400);
+    expect(((await r.json()) as { errors: Array<{ memberName: string }> }).errors[0].memberName).toBe('$body');
+    expect((await hub.call('GET', '/api/stocks?$count=true')).body.totalCount).toBe(before);
+    // Two-byte and four-byte UTF-8 are text like any other.
+    const ok = await fetch(`${hub.url}/api/stocks`, { method: 'POST', headers: { authorization: `Bearer ${hub.adminToken}`, 'content-type': 'application/json' }, body: Buffer.from('{"name":"Šopa 🍺"}') });
+    expect(ok.status).toBe(201);
+  });
+
   it('a NUL or undecodable bytes in a query are a 400 naming the parameter', async () => {
     expect400(await hub.call('GET', '/api/stocks?name=a%00b'), 'name');
     expect400(await hub.call('GET', '/api/stocks?name=%ED%A0%80'), 'name');
+  });
+
+  it('the pages answer a NUL or undecodable bytes in their path or query with a 400 too', async () => {
+    expect400(await hub.call('GET', '/?x=%00', undefined, { token: null }), 'x');
+    expect400(await hub.call('GET', '/kds/a%00b', undefined, { token: null }), '$path');
+    expect400(await hub.call('GET', '/pos/%ED%A0%80', undefined, { token: null }), '$path');
+    expect((await hub.call('GET', '/kds/Kuchy%C5%88a', undefined, { token: null })).status).toBe(200);
   });
 });
 
