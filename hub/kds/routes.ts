@@ -15,7 +15,6 @@ import { PAIRING_TTL_MS, pairingRequestSchema, pairSchema, RECALL_WINDOW_MS, rec
 const tags = ['Kitchen display'];
 const pairing = pairingSchema('orderEndpointName');
 const id = z.object({ id: z.string() });
-const managerOnly = ERR.missingRight('Without OrderEndpointUpdate.');
 
 export const kdsPairRoutes = routes<{ kds: KdsService }>((route) => [
   route({
@@ -70,10 +69,13 @@ export const kdsRoutes = routes<{ kds: KdsService }>((route) => [
     tags,
     summary: 'A pairing code for a kitchen display',
     description:
-      `Requires OrderEndpointUpdate. The code is 6 digits, shown once (the hub keeps only a keyed hash in memory), valid for ` +
+      `Requires OrderEndpointUpdate, and OrderProcess: the display's session gets OrderProcess, and nobody hands out a right they lack. The code is 6 digits, shown once (the hub keeps only a keyed hash in memory), valid for ` +
       `${PAIRING_TTL_MS / 60_000} minutes and for one POST /api/kds/pair; a restart of the hub forgets it. Only an active Tablet endpoint is paired.`,
-    rights: ['OrderEndpointUpdate'],
-    authorize: (caller) => requireRight(caller, 'OrderEndpointUpdate'),
+    rights: ['OrderEndpointUpdate', 'OrderProcess'],
+    authorize: (caller) => {
+      requireRight(caller, 'OrderEndpointUpdate');
+      requireRight(caller, 'OrderProcess');
+    },
     headers: idempotencyHeader(),
     body: { required: true, schema: named('KdsPairingRequest', pairingRequestSchema) },
     responses: {
@@ -86,7 +88,7 @@ export const kdsRoutes = routes<{ kds: KdsService }>((route) => [
     errors: [
       ...bodyErrors('A body without orderEndpointName, or an order endpoint that does not exist.'),
       ERR.unauthenticated(),
-      managerOnly,
+      ERR.missingRight('Without OrderEndpointUpdate, or without OrderProcess (the right the display would get).'),
       ERR.stateForbids('The order endpoint is a printer, not a Tablet, or is inactive.'),
       ERR.keyReused(),
     ],

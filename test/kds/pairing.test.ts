@@ -17,7 +17,7 @@ beforeAll(async () => {
   await expect2xx(hub.call('POST', '/api/orderendpoints', { name: 'Pass', type: 'Tablet', address: 'wall by the pass', settings: { IsBeepEnabled: 'true' } }));
   await expect2xx(hub.call('PUT', '/api/plus/' + (await plu(1)), { ...(await pluDoc(1)), orderEndpointNames: ['Kitchen', 'Pass'] }));
   waiter = await register(hub);
-  manager = await hub.userWith(['OrderEndpointUpdate']);
+  manager = await hub.userWith(['OrderEndpointUpdate', 'OrderProcess']);
 });
 afterAll(() => hub.close());
 
@@ -37,7 +37,7 @@ function forgetGuesses(): void {
 }
 
 describe('POST /api/kds/pairings', () => {
-  it('gives a manager with OrderEndpointUpdate a 6-digit code for 10 minutes', async () => {
+  it('gives a manager with OrderEndpointUpdate (and OrderProcess) a 6-digit code for 10 minutes', async () => {
     const r = await pairing('Pass');
     expect(r.status).toBe(201);
     expect(r.body.code).toMatch(/^\d{6}$/);
@@ -57,6 +57,10 @@ describe('POST /api/kds/pairings', () => {
     const refused = await pairing('Pass', cook);
     expect([refused.status, refused.body.errorCode]).toEqual([403, 2]);
     expect(refused.body.detail).toMatch(/OrderEndpointUpdate/);
+    // Pairing hands the display OrderProcess: a manager without it cannot hand it out (it would raise their own rights).
+    const noProcess = await pairing('Pass', await hub.userWith(['OrderEndpointUpdate']));
+    expect([noProcess.status, noProcess.body.errorCode]).toEqual([403, 2]);
+    expect(noProcess.body.detail).toMatch(/OrderProcess/);
     const unknown = await pairing('Nowhere');
     expect([unknown.status, unknown.body.errorCode, unknown.body.errors[0].memberName]).toEqual([400, 3, 'orderEndpointName']);
     const printer = await pairing('Kitchen');

@@ -1131,7 +1131,7 @@ export interface paths {
         put?: never;
         /**
          * A pairing code for a kitchen display
-         * @description Requires OrderEndpointUpdate. The code is 6 digits, shown once (the hub keeps only a keyed hash in memory), valid for 10 minutes and for one POST /api/kds/pair; a restart of the hub forgets it. Only an active Tablet endpoint is paired.
+         * @description Requires OrderEndpointUpdate, and OrderProcess: the display's session gets OrderProcess, and nobody hands out a right they lack. The code is 6 digits, shown once (the hub keeps only a keyed hash in memory), valid for 10 minutes and for one POST /api/kds/pair; a restart of the hub forgets it. Only an active Tablet endpoint is paired.
          */
         post: operations["kds.pairings.create"];
         delete?: never;
@@ -16936,7 +16936,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - Without OrderEndpointUpdate. (errorCode 2 Unauthorized)
+             * @description - Without OrderEndpointUpdate, or without OrderProcess (the right the display would get). (errorCode 2 Unauthorized)
              *     - The order endpoint is a printer, not a Tablet, or is inactive. (errorCode 8 OperationForbidden)
              */
             403: {

@@ -328,7 +328,8 @@ function Printer({ p, health, pairing, onPair, namedByPlus }: { p: OrderEndpoint
   const s: Partial<PrinterStatus> = tablet ? {} : { ...fromHealth, ...(status.data ?? {}) };
   const online = typeof s.online === 'boolean' ? s.online : null;
   const queue = tablet ? 0 : (s.queueDepth ?? health?.queueDepth ?? 0);
-  const mayPair = can('OrderEndpointUpdate');
+  // A display's session gets OrderProcess: only who holds it may hand it out (the hub says the same).
+  const mayPair = can('OrderEndpointUpdate') && can('OrderProcess');
   return (
     <>
       <DeviceRow
