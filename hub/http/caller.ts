@@ -34,6 +34,14 @@ export function requireSale(caller: Caller): void {
 }
 
 /** The hub acting on its own (first start, a paired display's user, head office's catalog): every right; never reachable from a request. */
+/**
+ * Device setting OpenedPrices "true": the device's users type prices in (a market stall) without
+ * TicketSetPrice (CONTRACT §12), so switching it on hands that right out (devices/resource.ts).
+ */
+export function opensPrices(settings: Readonly<Record<string, string>> | null | undefined): boolean {
+  return (settings?.OpenedPrices ?? '').toLowerCase() === 'true';
+}
+
 export const SYSTEM_CALLER: Caller = {
   userId: 'system',
   userName: 'system',

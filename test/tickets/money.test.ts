@@ -77,6 +77,19 @@ describe('prices of one\u2019s own', () => {
     expect(t.body.totalPrice.amount).toBe(3.75);
   });
 
+  it('switching OpenedPrices on is TicketSetPrice handed out: it needs that right (a device manager without it cannot raise their own)', async () => {
+    const deviceManager = await hub.userWith(['DeviceCreate', 'DeviceUpdate']);
+    const made = await hub.call('POST', '/api/devices', { name: 'Stall 2', envName: 'CashRegister', settings: { OpenedPrices: 'TRUE' } }, { token: deviceManager });
+    expect([made.status, made.body.errorCode]).toEqual([403, 2]);
+    expect(made.body.detail).toContain('TicketSetPrice');
+    const plain = await expect2xx(hub.call('POST', '/api/devices', { name: 'Stall 2', envName: 'CashRegister', settings: { DefaultFiscalName: 'FP1' } }, { token: deviceManager }));
+    const on = await hub.call('PUT', '/api/devices/Stall 2', { ...plain, settings: { ...plain.settings, OpenedPrices: 'true' } }, { token: deviceManager });
+    expect([on.status, on.body.errorCode]).toEqual([403, 2]);
+    // A device already selling at opened prices stays editable by them; one who holds the right switches it on.
+    const stall = await expect2xx(hub.call('PUT', '/api/devices/Stall 2', { ...plain, settings: { ...plain.settings, OpenedPrices: 'true' } }));
+    expect((await hub.call('PUT', '/api/devices/Stall 2', { ...stall, description: 'by the door' }, { token: deviceManager })).status).toBe(200);
+  });
+
   it('a price set earlier by someone who may stays when a waiter without the right adds an item', async () => {
     const t = await expect2xx(hub.call('POST', '/api/tickets', { items: [item(1, 1, { unitPrice: { amount: 5 } })] }, { token: manager.token }));
     const waiter = await register(hub, ['TicketCreate', 'TicketUpdate', 'TicketUpdateAny']);

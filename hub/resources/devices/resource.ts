@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ENV_NAMES } from '../../http/rights.js';
+import { opensPrices, requireRight } from '../../http/caller.js';
 import { keepSecretSettings, secretSettingsField, withoutSecretSettings } from '../../engine/secrets.js';
 import { defineResource } from '../../engine/define.js';
 import { nameKeyed } from '../../engine/keys.js';
@@ -44,7 +45,8 @@ export const devices = defineResource({
       .meta({
         description:
           'String to string. Known to the hub: DefaultFiscalName, DefaultOrderEndpointName, DefaultStockName, MaxQuantity, OpenedPrices ' +
-          `("true"), and for a register ${LOCK_SETTING}: the seconds without a touch after which it locks and asks for a PIN again ` +
+          '("true": its users set prices without TicketSetPrice, so switching it on needs that right) ' +
+          `and for a register ${LOCK_SETTING}: the seconds without a touch after which it locks and asks for a PIN again ` +
           `("0": never; absent: ${DEFAULT_LOCK_AFTER_SECONDS}; at most ${MAX_LOCK_AFTER_SECONDS}).`,
       }),
   }),
@@ -67,11 +69,15 @@ export const devices = defineResource({
   hooks: {
     // The pairing is the server's: a PUT (the manager editing settings) keeps it. A device has no
     // address of its own: its secrets are tied to the settings naming a place (secrets.ts).
-    prepare: ({ body, existing }) => ({
-      ...keepSecretSettings(body, existing, []),
-      pairedAt: existing?.pairedAt ?? null,
-      ...(typeof existing?.registerKeyHash === 'string' ? { registerKeyHash: existing.registerKeyHash } : {}),
-    }),
+    prepare: ({ body, existing, caller }) => {
+      // OpenedPrices "true" lets the device's users set any price, TicketSetPrice's power: only who holds it switches it on.
+      if (opensPrices(body.settings) && !opensPrices(existing?.settings)) requireRight(caller, 'TicketSetPrice');
+      return {
+        ...keepSecretSettings(body, existing, []),
+        pairedAt: existing?.pairedAt ?? null,
+        ...(typeof existing?.registerKeyHash === 'string' ? { registerKeyHash: existing.registerKeyHash } : {}),
+      };
+    },
     present: (doc) => withoutSecretSettings({ ...withoutKeyHash(doc), pairedAt: doc.pairedAt ?? null }),
     // Sessions name their device: those left from a deleted device of this name (a lost tablet's)
     // would come back to life with a new one, so a device made ends them (CONTRACT §2: a revoked token is a 401).

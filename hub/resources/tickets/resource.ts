@@ -4,7 +4,7 @@
  */
 import { ERR } from '../../http/api-docs.js';
 import { z } from 'zod';
-import { hasRight, requireRight, requireSale, type Caller } from '../../http/caller.js';
+import { hasRight, opensPrices, requireRight, requireSale, type Caller } from '../../http/caller.js';
 import { errors } from '../../http/errors.js';
 import type { Right } from '../../http/rights.js';
 import { centsToFixed, centsToNumber, toScaled } from '../../core/money.js';
@@ -174,11 +174,6 @@ function resolveModifiers(ctx: EngineContext, item: ItemInput, index: number): M
     }
   }
   return out;
-}
-
-/** Device setting OpenedPrices "true": its users type prices in (a market stall), no TicketSetPrice needed. */
-function opensPrices(caller: Caller): boolean {
-  return (caller.device.settings?.OpenedPrices ?? '').toLowerCase() === 'true';
 }
 
 const MAX_CENTS = BigInt(MAX_MAGNITUDE) * 100n;
@@ -503,7 +498,7 @@ export const tickets = defineResource({
       // A price of one's own (CONTRACT §12): TicketSetPrice, unless this register sells at opened prices.
       // Only prices this write sets: an item priced earlier, or whose plu's price changed since, needs nothing.
       const pricedBefore = new Map(itemsBefore.map((i) => [i.id, i.unitPrice.amount]));
-      if (!copied && ownPrices.some((p) => pricedBefore.get(p.id) !== p.amount) && !opensPrices(caller)) {
+      if (!copied && ownPrices.some((p) => pricedBefore.get(p.id) !== p.amount) && !opensPrices(caller.device.settings)) {
         requireRight(caller, 'TicketSetPrice');
       }
       const total = ticketTotalCents(cents, rateNow);

@@ -2192,7 +2192,7 @@ export interface components {
                 [key: string]: unknown;
             };
             /**
-             * @description String to string. Known to the hub: DefaultFiscalName, DefaultOrderEndpointName, DefaultStockName, MaxQuantity, OpenedPrices ("true"), and for a register LockAfterSeconds: the seconds without a touch after which it locks and asks for a PIN again ("0": never; absent: 60; at most 86400).
+             * @description String to string. Known to the hub: DefaultFiscalName, DefaultOrderEndpointName, DefaultStockName, MaxQuantity, OpenedPrices ("true": its users set prices without TicketSetPrice, so switching it on needs that right) and for a register LockAfterSeconds: the seconds without a touch after which it locks and asks for a PIN again ("0": never; absent: 60; at most 86400).
              * @default {}
              */
             settings: {
@@ -2221,7 +2221,7 @@ export interface components {
                 [key: string]: unknown;
             };
             /**
-             * @description String to string. Known to the hub: DefaultFiscalName, DefaultOrderEndpointName, DefaultStockName, MaxQuantity, OpenedPrices ("true"), and for a register LockAfterSeconds: the seconds without a touch after which it locks and asks for a PIN again ("0": never; absent: 60; at most 86400).
+             * @description String to string. Known to the hub: DefaultFiscalName, DefaultOrderEndpointName, DefaultStockName, MaxQuantity, OpenedPrices ("true": its users set prices without TicketSetPrice, so switching it on needs that right) and for a register LockAfterSeconds: the seconds without a touch after which it locks and asks for a PIN again ("0": never; absent: 60; at most 86400).
              * @default {}
              */
             settings: {
