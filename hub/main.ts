@@ -3,10 +3,9 @@
  * SIGTERM/SIGINT: stop taking requests, finish those in flight, close the database, exit 0 in 10 s.
  */
 import { createServer, type Server } from 'node:http';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { closeDb, durableCommits, openDb, whenDurable } from '../db/client.js';
-import { restrictToOwner } from '../db/files.js';
+import { makeDataDir, restrictToOwner } from '../db/files.js';
 import { buildServices, createApp } from './app.js';
 import { deviceStatuses } from './health.js';
 import { bootstrap } from './bootstrap.js';
@@ -19,6 +18,7 @@ import { VERSION } from './core/version.js';
 import { hubId, mdnsHostName } from './core/identity.js';
 import { claim } from './core/pidfile.js';
 import { answerClientErrors } from './http/client-errors.js';
+import { listen } from './http/listen.js';
 import { grantNewRights } from './rights-upgrade.js';
 import { compact, keepDocsInLog, RETENTION_MS } from './engine/change-log.js';
 import type { Chain } from './chain/index.js';
@@ -34,7 +34,7 @@ async function main(): Promise<void> {
   const log = createLogger(config.logLevel);
   const clock = systemClock;
   const started = Date.now();
-  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+  makeDataDir(config.dataDir, 'POS_HUB_DATA_DIR');
   const claimed = claim(config.dataDir);
   restrictToOwner(config.dataDir);
   const dbFile = join(config.dataDir, 'hub.sqlite');
@@ -62,16 +62,9 @@ async function main(): Promise<void> {
   await whenDurable(db);
   const app = createApp(deps, services);
 
-  // Not app.listen(): express 5 calls its callback on a failed listen too, so a taken port was
-  // reported as "listening" and the process then ended with 0 (systemd never restarted it).
   const server: Server = createServer(app);
   answerClientErrors(server);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', (e: NodeJS.ErrnoException) =>
-      reject(new Error(e.code === 'EADDRINUSE' ? `port ${config.port} on ${config.host} is already in use (POS_HUB_PORT)` : `cannot listen on ${config.host}:${config.port}: ${e.message}`)),
-    );
-    server.listen(config.port, config.host, () => resolve());
-  });
+  await listen(server, config.port, config.host, { port: 'POS_HUB_PORT', host: 'POS_HUB_HOST' });
   server.keepAliveTimeout = 5000;
   // A failed fsync: nothing more can be promised as saved. Stop at once (the answers waiting for that
   // sync have become 500s) and let the service manager restart the hub on what the disk holds.

@@ -19,6 +19,9 @@ import { connectNats } from '../hq/nats-connect.js';
 import { catalogError } from './repo.js';
 
 
+/** How long stopping waits for the acks of publishes in flight. */
+const STOP_GRACE_MS = 1000;
+
 export interface ChainDeps {
   db: Db;
   log: Logger;
@@ -158,8 +161,14 @@ export function startChain(deps: ChainDeps): Chain {
     async stop() {
       stopped = true;
       clearInterval(beat);
-      await publisher.stop();
+      const published = publisher.stop();
+      // Acks on their way get a moment; publishes still waiting then fail at once instead of after
+      // POS_HUB_HQ_TIMEOUT (up to a minute, HQ's NATS silent): the hub must exit within 10 s (CONTRACT
+      // §10). They are not lost: the cursor stays before them, they go again after the restart and HQ
+      // takes each once.
+      await Promise.race([published, new Promise((r) => setTimeout(r, STOP_GRACE_MS))]);
       acked?.close();
+      await published;
       const conn = nc;
       if (conn && !conn.isClosed()) {
         await Promise.race([conn.drain().catch(() => conn.close()), new Promise((r) => setTimeout(r, 2000))]);

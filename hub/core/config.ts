@@ -120,6 +120,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     try {
       const u = new URL(smtpUrl);
       if (u.protocol !== 'smtp:' && u.protocol !== 'smtps:') throw new Error();
+      // What the mailer reads from it later: a host, a port other than 0, a user and password that decode.
+      if (!u.hostname || u.port === '0') throw new Error();
+      decodeURIComponent(u.username);
+      decodeURIComponent(u.password);
     } catch {
       problems.push(`POS_HUB_SMTP_URL is not smtp://user:pass@host:port or smtps://... (value not shown: it may hold a password).`);
     }

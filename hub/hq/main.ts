@@ -4,10 +4,12 @@
  * catalog relay → HTTP. Shutdown in reverse on SIGTERM/SIGINT. Several may run against the same NATS and
  * PostgreSQL: the ingest consumer is shared, outbox rows are claimed with SKIP LOCKED.
  */
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
 import { ConfigError } from '../core/config.js';
+import { listen } from '../http/listen.js';
+import { makeDataDir } from '../../db/files.js';
 import { createLogger } from '../core/log.js';
 import { VERSION } from '../core/version.js';
 import { loadHqConfig, type HqConfig } from './config.js';
@@ -39,6 +41,8 @@ async function main(): Promise<void> {
   const log = createLogger(config.logLevel);
   const started = Date.now();
   const lines: string[] = [];
+  // Before anything else: the first admin's password is written there once its user exists.
+  makeDataDir(config.dataDir, 'POS_HQ_DATA_DIR');
 
   // NATS first: HQ can do nothing without it, and a server that is not there is said at once, naming
   // it, before a database is started for nothing.
@@ -48,7 +52,12 @@ async function main(): Promise<void> {
   });
   const embedded = config.databaseUrl ? undefined : await startEmbedded(config.dataDir, log);
   const pool = openPool(config.databaseUrl ?? embedded!.url);
-  await migrate(pool);
+  await migrate(pool).catch((e: unknown) => {
+    if (!config.databaseUrl) throw e;
+    // Where, without the password the URL may hold.
+    const u = new URL(config.databaseUrl);
+    throw new Error(`cannot use the PostgreSQL database at ${u.host}${u.pathname} (POS_HQ_DATABASE_URL): ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+  });
   const adminPassword = await ensureAdmin(pool, config.adminPassword);
   if (adminPassword) {
     const file = join(config.dataDir, 'hq-admin-password.txt');
@@ -92,10 +101,8 @@ async function main(): Promise<void> {
       catalogPushed: () => relay.kick(),
     },
   });
-  const server: Server = await new Promise((resolve, reject) => {
-    const s = app.listen(config.port, config.host, () => resolve(s));
-    s.once('error', reject);
-  });
+  const server: Server = createServer(app);
+  await listen(server, config.port, config.host, { port: 'POS_HQ_PORT', host: 'POS_HQ_HOST' });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   lines.unshift(

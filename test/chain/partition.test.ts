@@ -1,12 +1,13 @@
 /**
  * The chain through a partition (CONTRACT §13, issue 20; the servers: ./fixture.ts): the link to NATS
- * cut, black-holed, and its publish acks lost past JetStream's duplicate window.
+ * cut, black-holed, and its publish acks lost past JetStream's duplicate window; a hub stopped while
+ * HQ's NATS is silent.
  */
 import { describe, expect, it } from 'vitest';
 import { eventually, startProxy } from '../support/chain.js';
 import { ok, sell, setUpShop, storeFigures, useChain } from './fixture.js';
 
-const c = useChain(['p1']);
+const c = useChain(['p1', 'p2']);
 
 describe.skipIf(!c.available)('a chain of stores', () => {
   it('partition: cut, black-holed, and acks lost past the duplicate window — the store sells on, every event arrives once', async () => {
@@ -48,6 +49,29 @@ describe.skipIf(!c.available)('a chain of stores', () => {
       const atHq = await c.hq.call('GET', '/hq/api/tickets?StoreId=p1&IsClosed=true&$count=true');
       expect(atHq.body.totalCount).toBe(own.closed);
       await hub.stop();
+    } finally {
+      await proxy.close();
+    }
+  }, 120_000);
+
+  it('SIGTERM while HQ is silent with publishes in flight: exit 0 within 10 s, and what was in flight goes again after the restart', async () => {
+    const proxy = await startProxy(c.nats.port, 'POS_EVENTS');
+    try {
+      // The longest wait for an ack there is: stopping must not sit it out (CONTRACT §10: exit 0 within 10 s).
+      const env = { POS_HUB_HQ_TIMEOUT: '60s' };
+      const hub = await c.startStore('p2', { url: proxy.url, env });
+      const token = await setUpShop(hub);
+      await c.ingestedUpTo('p2', (await storeFigures(hub, token)).lastSeq);
+      proxy.set('blackhole');
+      await sell(hub, token, 2); // published, never acknowledged
+      const own = await storeFigures(hub, token);
+      expect(await hub.stop(10_000, 'SIGTERM'), hub.output()).toEqual({ code: 0, signal: null });
+
+      proxy.set('pass');
+      const again = await c.startStore('p2', { url: proxy.url, dataDir: hub.dataDir, env });
+      await c.ingestedUpTo('p2', own.lastSeq, 30_000);
+      expect(await c.eventsAtHq('p2')).toEqual({ rows: own.lastSeq, distinct: own.lastSeq, max: own.lastSeq });
+      await again.stop();
     } finally {
       await proxy.close();
     }

@@ -96,6 +96,7 @@ describe.skipIf(!available)('a rogue store', () => {
     expect(dead.items.map((d: any) => d.seq)).toEqual(poison.map(([seq]) => seq));
     for (const d of dead.items) expect(d.reason.length).toBeGreaterThan(0);
     expect(dead.items.find((d: any) => d.seq === 7).reason).toContain("storeId: 's1'");
+    expect(dead.items.find((d: any) => d.seq === 4).reason).toBe('event.doc.name: must not contain the NUL character');
     // Every message was acknowledged: nothing is redelivered for ever.
     const nc = await nats.connect();
     try {

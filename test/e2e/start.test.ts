@@ -157,6 +157,19 @@ describe('npm start', () => {
     for (const name of ['POS_HUB_PORT', 'POS_HUB_TOKEN_TTL', 'POS_HUB_MDNS']) expect(stderr).toContain(name);
   }, 40_000);
 
+  it('a data directory that cannot be one, or an address the hub cannot listen on, is named by its variable', async () => {
+    const file = join(tempDir(), 'not-a-directory');
+    writeFileSync(file, 'a file');
+    const dir = await failedHubStart({}, { dataDir: file });
+    expect(dir.code).toBe(1);
+    expect(dir.stderr).toContain(`POS_HUB_DATA_DIR='${file}'`);
+    // 192.0.2.1 (TEST-NET-1) is no address of this machine: the listen fails after everything else started.
+    const host = await failedHubStart({ POS_HUB_HOST: '192.0.2.1' }, { dataDir: join(tempDir(), 'data') });
+    expect(host.code).toBe(1);
+    expect(host.stderr).toContain('POS_HUB_HOST');
+    expect(host.stdout).not.toMatch(/listening/);
+  }, 60_000);
+
   it('runs a bundle of the current sources, written again only when they change, with each module finding its own files', () => {
     const bundle = join(ROOT, 'hub', 'dist', 'main.js');
     const build = () => execFileSync(process.execPath, ['scripts/build-server.mjs'], { cwd: ROOT });

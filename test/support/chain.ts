@@ -241,6 +241,26 @@ async function startHqOnce(env: Record<string, string>): Promise<HqProcess> {
   };
 }
 
+/**
+ * An HQ start that is meant to fail: its exit and what it printed, within `ms`. Still running then,
+ * it is killed and this throws.
+ */
+export async function failedHqStart(env: Record<string, string>, ms = 40_000): Promise<Exit & { stdout: string; stderr: string }> {
+  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('POS_')));
+  const [cmd, args] = scriptCommand('hq', 'hq');
+  const child = spawn(cmd, args, { cwd: ROOT, env: { ...base, POS_HQ_HOST: '127.0.0.1', POS_HQ_ADMIN_PASSWORD: HQ_ADMIN_PASSWORD, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+  const exit = new Promise<Exit>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const timer = setTimeout(() => child.kill('SIGKILL'), ms);
+  const result = await exit;
+  clearTimeout(timer);
+  if (result.signal === 'SIGKILL') throw new Error(`HQ did not exit within ${ms} ms:\n${stdout}${stderr}`);
+  return { ...result, stdout, stderr };
+}
+
 export type ProxyMode = 'pass' | 'cut' | 'blackhole' | 'dropAcks' | 'delay';
 
 /** How late `delay` hands the server's messages on. */
