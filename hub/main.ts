@@ -123,6 +123,7 @@ async function main(): Promise<void> {
       storeId,
       resources: services.resources,
       deviceStatuses: () => deviceStatuses(db, (name) => services.printing.summary(name)),
+      clock: () => clock.now(),
     });
     lines.push(`In a chain as store '${storeId}': publishing to HQ at ${config.chain.url}.`);
   }

@@ -30,6 +30,8 @@ export interface ChainDeps {
   resources: Record<string, ResourceService>;
   /** What the heartbeat tells of the store's printers and fiscal devices (health.ts's deviceStatuses). */
   deviceStatuses: () => { printers: unknown[]; fiscalDevices?: unknown[] };
+  /** The hub's clock: a heartbeat says when it was sent. */
+  clock: () => Date;
 }
 
 export interface Chain {
@@ -63,7 +65,7 @@ export function startChain(deps: ChainDeps): Chain {
       const body: Heartbeat = {
         storeId,
         name: deps.config.storeName,
-        at: new Date().toISOString(),
+        at: deps.clock().toISOString(),
         lastSeq: publisher.lastSeq(),
         ackedSeq: publisher.ackedSeq(),
         appliedCatalogVersion: applier.applied(),

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
 import { ConfigError } from '../core/config.js';
 import { listen } from '../http/listen.js';
+import { answerClientErrors } from '../http/client-errors.js';
 import { makeDataDir } from '../../db/files.js';
 import { createLogger } from '../core/log.js';
 import { VERSION } from '../core/version.js';
@@ -102,6 +103,7 @@ async function main(): Promise<void> {
     },
   });
   const server: Server = createServer(app);
+  answerClientErrors(server);
   await listen(server, config.port, config.host, { port: 'POS_HQ_PORT', host: 'POS_HQ_HOST' });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;

@@ -5,7 +5,7 @@
  * on SIGTERM, the last one taking the database down with it.
  */
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
+import { connect, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,6 +20,19 @@ function tempDir(): string {
   const d = mkdtempSync(join(tmpdir(), 'poshub-hq-run-'));
   dirs.push(d);
   return d;
+}
+
+/** Bytes sent as they are to the server at `url`, and everything it answers before it closes. */
+function rawHttp(url: string, bytes: string): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname);
+    let out = '';
+    socket.on('data', (c) => (out += c.toString('utf8')));
+    socket.on('end', () => resolve(out));
+    socket.on('error', reject);
+    socket.write(bytes);
+  });
 }
 
 beforeAll(async () => {
@@ -60,6 +73,11 @@ describe.skipIf(!available)('npm run hq', () => {
     hqs.push(second);
     // The second start left the first one's database alone.
     for (const hq of [first, second]) expect((await hq.call('GET', '/hq/api/health')).body.db).toBe('ok');
+    // What Node's HTTP parser refuses is answered as problem+json here too (CONTRACT §13: errors as in §2).
+    const refused = await rawHttp(first.url, `GET /hq/api/health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    expect(refused).toMatch(/^HTTP\/1\.1 431 /);
+    expect(refused).toMatch(/content-type: application\/problem\+json/i);
+    expect(JSON.parse(refused.slice(refused.indexOf('\r\n\r\n') + 4))).toMatchObject({ status: 431, errorCode: 3 });
 
     expect(await first.stop('SIGTERM'), first.output()).toEqual({ code: 0, signal: null });
     const stores = await second.call('GET', '/hq/api/stores');

@@ -147,7 +147,7 @@ describe('error messages in the caller\'s language', () => {
     await expectSaid((who) => ask(who, 'DELETE', '/api/stocks/Menu'), {
       status: 403,
       errorCode: 8,
-      en: "Stock 'Menu' still holds 5 products; move or delete them first.",
+      en: "Stock 'Menu' still holds products (5); move or delete them first.",
       sk: /^Sklad 'Menu' ešte obsahuje/,
       cs: /^Sklad 'Menu' ještě obsahuje/,
     });
