@@ -142,7 +142,8 @@ export function startChain(deps: ChainDeps): Chain {
     }
     acked = ackedPublisher(nc, deps.config.timeoutMs, storeInbox(storeId));
     log.info({ url: deps.config.url, storeId }, 'connected to HQ');
-    publisher.retryNow();
+    // Publishing starts once there is a connection to publish on (a start logs no outage that was never one).
+    publisher.start();
     heartbeat();
     void (async () => {
       for await (const s of nc.status()) {
@@ -157,7 +158,6 @@ export function startChain(deps: ChainDeps): Chain {
     void followCatalog(nc);
   })();
 
-  publisher.start();
   return {
     ackedSeq: () => publisher.ackedSeq(),
     async stop() {

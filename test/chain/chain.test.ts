@@ -31,6 +31,8 @@ describe.skipIf(!c.available)('a chain of stores', () => {
       expect(events).toEqual({ rows: own.lastSeq, distinct: own.lastSeq, max: own.lastSeq });
       const store = await c.hqStore(id);
       expect(store).toMatchObject({ storeId: id, name: `Store ${id}`, online: true, ingestedSeq: own.lastSeq, backlog: 0 });
+      // HQ was there all along: no outage is logged (publishing starts once connected).
+      expect(hub.output()).not.toContain('publishing paused');
     }
     const report = await c.hq.call('GET', `/hq/api/reports/sales?from=${new Date(Date.now() - DAY).toISOString()}&to=${new Date(Date.now() + DAY).toISOString()}&groupBy=store`);
     expect(report.status).toBe(200);
