@@ -28,11 +28,14 @@ export function readableTickets(caller: Caller, t: SQL): SQL {
 
 /**
  * The order endpoint of a kitchen display's session: a caller holding OrderProcess alone, on a
- * device set up for one endpoint (the paired `KDS <endpoint>` Tool device, setting OrderEndpointName).
+ * device set up for one endpoint — the paired `KDS <endpoint>` Tool device (setting
+ * OrderEndpointName), or a device set up by hand whose DefaultOrderEndpointName (the contract's own
+ * device setting naming an endpoint) says which.
  */
 export function displayEndpointOf(caller: Caller): string | undefined {
   if (!caller.rights.has('OrderProcess') || caller.rights.size !== 1) return undefined;
-  const endpoint = caller.device.settings?.OrderEndpointName;
+  const settings = caller.device.settings;
+  const endpoint = settings?.OrderEndpointName || settings?.DefaultOrderEndpointName;
   return typeof endpoint === 'string' && endpoint ? endpoint : undefined;
 }
 

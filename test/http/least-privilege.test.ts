@@ -245,6 +245,17 @@ describe('a kitchen display reads its own endpoint\u2019s orders only', () => {
     // The waiter who opened it still reads it (every open ticket).
     expect((await expect2xx(hub.call('GET', '/api/tickets', undefined, { token: waiter.token }))).totalCount).toBeGreaterThan(0);
   });
+
+  it('a display set up by hand (OrderProcess alone, a device whose DefaultOrderEndpointName names it) reads the same', async () => {
+    const waiter = await register(hub);
+    const t = await expect2xx(hub.call('POST', '/api/tickets', { items: [item(60, 1), item(61, 1)] }, { token: waiter.token }));
+    await expect2xx(hub.call('POST', '/api/devices', { name: 'Grill screen', envName: 'Tool', settings: { DefaultOrderEndpointName: 'Grill' } }));
+    await expect2xx(hub.call('POST', '/api/users', { userName: 'grill-cook', password: 'pw-grill-cook', rights: ['OrderProcess'] }));
+    const cook = await hub.login('grill-cook', 'pw-grill-cook', 'Grill screen');
+    const orders = (await expect2xx(hub.call('GET', `/api/orders?ticketId=${t.id}`, undefined, { token: cook }))).items;
+    expect(orders.map((o: any) => o.orderEndpointName)).toEqual(['Grill']);
+    expect(await expect2xx(hub.call('GET', '/api/tickets', undefined, { token: cook }))).toMatchObject({ count: 0, totalCount: 0 });
+  });
 });
 
 describe('sessions (CONTRACT §12)', () => {
