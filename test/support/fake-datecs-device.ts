@@ -566,9 +566,13 @@ export class FakeDatecsDevice {
   private readonly handlers: Record<number, Handler> = {
     // 4Ah (P p.24, C p.20: option W or X; X p.20: none).
     [CMD.status]: (data) => (this.x ? (data === '' ? {} : { errors: ['syntaxError'] }) : ['', 'X', 'W'].includes(data) ? {} : { errors: ['syntaxError'] }),
-    // 5Ah (P p.29, C p.22, X p.24 syntax 2).
+    // 5Ah (P p.29, X p.24 syntax 2: `Name,Fw,Chk,Sw,Ser,FM`; C p.22: `<Name><FwRev> <FwDate> <FwTime>,Chk,Sw,FM,Ser`,
+    // five fields with the fiscal memory number before the serial).
     [CMD.diagnosticInfo]: () => {
       const serial = this.memory.serialNumber;
+      if (this.variant.name === 'C' && serial) {
+        return { data: [`${this.model} 3.10 10Jan25 1200`, 'A1B2', '00000000', this.memory.fiscalMemorySerialNumber, serial].join(',') };
+      }
       const parts = [this.model, '3.10 10Jan25 1200', 'A1B2', '00000000', ...(serial ? [serial] : []), this.memory.fiscalMemorySerialNumber];
       return { data: parts.join(','), ...(this.x ? { raw: true } : {}) };
     },

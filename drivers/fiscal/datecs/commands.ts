@@ -553,16 +553,34 @@ export interface DiagnosticInfo {
   fiscalMemorySerialNumber: string;
 }
 
+/** A Datecs device serial number: two Latin letters and six digits (P p.29 "2 Latin letters and at least 6 digits", X p.24). */
+const SERIAL = /^[A-Za-z]{2}\d{6,}$/;
+/** A fiscal memory number: eight digits (P p.29, C p.22, X p.24). */
+const FISCAL_MEMORY = /^\d{8}$/;
+
 /**
- * 5Ah with '1' on every variant answers comma-separated `Name,FwRev FwDate FwTime,Chk,Sw,Ser,FM`
- * (P p.29, C p.22, X p.24 "syntax 2"). X firmware outside Bulgaria may leave out the serial number
- * (ErpNet.FP issue #183: `DP-150MX,609428 20Jul23 1353,9460,00000000,    02500002`), so the fiscal
- * memory number is the last field and the serial the one before it, when there is one.
+ * 5Ah with '1' answers comma-separated fields, in two orders the documents disagree on:
+ * - P p.29 and X p.24 "syntax 2": `Name,FwRev FwDate FwTime,Chk,Sw,Ser,FM`; so do real DP cash
+ *   registers (ErpNet.FP's C driver reads the serial from the fifth of six fields).
+ * - C p.22: `<Name><FwRev><Sp><FwDate><Sp><FwTime>,<Chk>,<Sw>,<FM>,<Ser>`: five fields, the name and
+ *   firmware in one, the fiscal memory number before the serial.
+ * The two last fields are told apart by their shapes (a serial has letters, a fiscal memory number is
+ * eight digits), so both orders read right. X firmware outside Bulgaria may leave out the serial
+ * number (ErpNet.FP issue #183: `DP-150MX,609428 20Jul23 1353,9460,00000000,    02500002`): then the
+ * fiscal memory number is the last field and there is no serial.
  */
 export function parseDiagnosticInfo(data: string): DiagnosticInfo {
   const f = data.split(',').map((s) => s.trim());
   if (f.length < 5 || !f[0]) throw new ReplyError(`diagnostic info: '${data}' has ${f.length} fields, not 6`);
-  return { model: f[0], firmware: f[1], serialNumber: f.length >= 6 ? f[f.length - 2] : '', fiscalMemorySerialNumber: f[f.length - 1] };
+  const [a, b] = f.slice(-2);
+  const cOrder = FISCAL_MEMORY.test(a) && SERIAL.test(b);
+  if (cOrder && f.length === 5) {
+    // C p.22: the name and the firmware share the first field, separated by a space.
+    const [model, ...firmware] = f[0].split(/\s+/);
+    return { model, firmware: firmware.join(' '), serialNumber: b, fiscalMemorySerialNumber: a };
+  }
+  if (cOrder) return { model: f[0], firmware: f[1], serialNumber: b, fiscalMemorySerialNumber: a };
+  return { model: f[0], firmware: f[1], serialNumber: f.length >= 6 ? a : '', fiscalMemorySerialNumber: b };
 }
 
 /**
