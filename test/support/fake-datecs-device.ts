@@ -118,6 +118,11 @@ export interface FakeDatecsOptions {
   /** Loses this fraction of replies at random (after the command ran). */
   dropRate?: number;
   seed?: number;
+  /**
+   * C only: a refused 30h or 2Eh answers its ErrCode `F` (C p.10) and raises no status bit, as the C
+   * manual alone describes it (it names no bit for a refused open). Default: `F` with the bit.
+   */
+  openRefusalWithoutBits?: boolean;
 }
 
 interface Peer {
@@ -213,6 +218,7 @@ export class FakeDatecsDevice {
   private garbles = 0;
   private readonly peers = new Set<Peer>();
   private busy: Promise<void> = Promise.resolve();
+  private readonly openRefusalWithoutBits: boolean;
   private server: Server | null = null;
   private port = 0;
 
@@ -224,6 +230,7 @@ export class FakeDatecsDevice {
     this.latencyMs = opts.latencyMs ?? 0;
     this.synIntervalMs = opts.synIntervalMs ?? 60;
     this.dropRate = opts.dropRate ?? 0;
+    this.openRefusalWithoutBits = opts.openRefusalWithoutBits ?? false;
     this.random = rng(opts.seed ?? 1);
     this.memory = {
       serialNumber: opts.serialNumber ?? 'DT000001',
@@ -497,16 +504,18 @@ export class FakeDatecsDevice {
       this.hooks.delete(request.cmd);
       hook();
     }
-    const flags: StatusFlag[] = ['fiscalMode', ...(out.errors ?? [])];
+    const failed = (out.errors?.length ?? 0) > 0 || out.error !== undefined;
+    // C answers a refused 30h or 2Eh with ErrCode `F` (C p.10: `<ErrCode>` or `<AllReceipt>,<FiscalReceipt>`).
+    const openRefused = failed && this.variant.name === 'C' && (request.cmd === CMD.openFiscalReceipt || request.cmd === CMD.openStornoReceipt);
+    const flags: StatusFlag[] = ['fiscalMode', ...(openRefused && this.openRefusalWithoutBits ? [] : (out.errors ?? []))];
     if (this.paper === 'out') flags.push('paperOut');
     if (this.paper === 'low') flags.push('paperLow');
     if (this.coverOpen) flags.push('coverOpen');
     if (this.open) flags.push('fiscalReceiptOpen');
     if (this.open?.storno && this.variant.name === 'P') flags.push('stornoReceiptOpen');
     if (this.nonFiscalOpen) flags.push('nonFiscalReceiptOpen');
-    // A refusal answers no data on classic firmware (P p.7); X answers its error code (X p.5).
-    const failed = (out.errors?.length ?? 0) > 0 || out.error !== undefined;
-    let data = failed ? '' : (out.data ?? '');
+    // A refusal answers no data on classic firmware (P p.7) but C's `F` to an open; X answers its error code (X p.5).
+    let data = openRefused ? 'F' : failed ? '' : (out.data ?? '');
     if (this.x && !out.raw) data = failed ? `${out.error ?? '-111001'}\t` : `0\t${data}`;
     return encodeReply(this.variant.frame, request.seq, request.cmd, bytes(data), statusBytes(this.variant, flags));
   }

@@ -262,6 +262,12 @@ export interface Variant {
    * classic answers counts, not the number (P p.16, C p.10): null, the number is the last document's + 1.
    */
   openedNumber(data: string): number | null;
+  /**
+   * A refused 30h/2Eh that says so in its data: C answers ErrCode `F` instead of the counts (C p.10,
+   * `<ErrCode>` or `<AllReceipt>,<FiscalReceipt>`), and may raise no status bit with it. P's counts are
+   * never `F` (p.16) either; X refuses with its error code (X p.5).
+   */
+  openRefused(data: string): boolean;
 }
 
 export type PaidCode = 'D' | 'R' | 'F' | 'E' | 'I';
@@ -378,6 +384,7 @@ const classic = {
   parseLastFiscalEntry: classicLastEntry,
   parseSubtotal: classicSubtotal,
   openedNumber: () => null,
+  openRefused: (data: string) => data.trim() === 'F',
 };
 
 export const VARIANTS: Record<VariantName, Variant> = {
@@ -511,6 +518,7 @@ export const VARIANTS: Record<VariantName, Variant> = {
       const n = tabs(data)[1];
       return n !== undefined && /^\s*\d{1,7}\s*$/.test(n) ? Number(n) : null;
     },
+    openRefused: () => false,
   },
 };
 

@@ -570,6 +570,18 @@ describe.concurrent('the Datecs driver', () => {
   });
 
   describe('audit against the vendor manuals', () => {
+    test('C 30h answered `F` (C p.10: `<ErrCode>` or the counts) without a status bit: refused, nothing more sent, counted by the open guard', async ({ pair }) => {
+      const { fake, dev } = await pair('C', { fake: { password: '4711', openRefusalWithoutBits: true } });
+      for (let i = 0; i < MAX_OPEN_REFUSALS; i++) {
+        expect(await failure(dev.printReceipt(receipt(), `j${i}`))).toMatchObject({ code: 'REJECTED', vendorCode: 'F', outcomeUnknown: false });
+      }
+      // Nothing was sent into a receipt the printer never opened, and no third password was tried.
+      expect(fake.requests.filter((q) => q.cmd === CMD.fiscalText || q.cmd === CMD.sale)).toHaveLength(0);
+      expect(await failure(dev.printReceipt(receipt(), 'j9'))).toMatchObject({ code: 'REJECTED', vendorCode: 'OPEN-GUARD' });
+      expect(fake.requests.filter((q) => q.cmd === CMD.openFiscalReceipt)).toHaveLength(2);
+      expect(fake.memory.receipts).toHaveLength(0);
+    });
+
     test('5Ah: the C manual (p.22) answers `<Name><FwRev> <FwDate> <FwTime>,Chk,Sw,FM,Ser`, P (p.29) and X (p.24) `Name,Fw,Chk,Sw,Ser,FM`: both read right', async ({ pair }) => {
       expect(parseDiagnosticInfo('DP-25 2.00BG 01Jan19 1200,ABCD,00000000,02123456,DY123456')).toEqual({
         model: 'DP-25',
