@@ -661,10 +661,11 @@ export class FakeDatecsDevice {
       if (!this.open || this.open.paid.gt(0)) return { errors: ['notAllowed'] };
       let text: string, group: string, price: string, qty: string, adj: string;
       if (this.x) {
-        const m = new RegExp(`^([^\\t]{1,72})\\t([1-8])\\t(${MONEY})\\t(\\d{1,6}(?:\\.\\d{1,3})?)?\\t([0-4]?)\\t(\\d{1,8}(?:\\.\\d{2})?)?\\t(\\d{1,2})\\t$`).exec(data);
+        // Quantity "Format: 3 decimals" (X p.10), as the price has its 2.
+        const m = new RegExp(`^([^\\t]{1,72})\\t([1-8])\\t(${MONEY})\\t(\\d{1,6}\\.\\d{3})?\\t([0-4]?)\\t(\\d{1,8}(?:\\.\\d{2})?)?\\t(\\d{1,2})\\t$`).exec(data);
         if (!m) return { errors: ['syntaxError'] };
         const sign = m[5] === '4' ? '-' : '';
-        [text, group, price, qty, adj] = [m[1], m[2], m[3], m[4] || '1', m[5] && m[6] ? `${sign}${m[6]}` : '0'];
+        [text, group, price, qty, adj] = [m[1], m[2], m[3], m[4] ? new Decimal(m[4]).toString() : '1', m[5] && m[6] ? `${sign}${m[6]}` : '0'];
         if (m[5] === '1' || m[5] === '2') return { errors: ['syntaxError'] };
       } else {
         const m = new RegExp(`^([^\\t]*)\\t(.)(${MONEY})(?:\\*(\\d{1,8}(?:\\.\\d{1,3})?))?(?:;(${MONEY}))?$`).exec(data);

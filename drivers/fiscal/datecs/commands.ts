@@ -461,11 +461,14 @@ export const VARIANTS: Record<VariantName, Variant> = {
     numberFrom: 'transactionStatus',
     /** Syntax 1 `{OpCode}\t{OpPwd}\t{TillNmb}\t{Invoice}\t`, syntax 2 with `{NSale}` before TillNmb (p.9). */
     open: (op, pwd, till, unp) => [op, pwd, ...(unp ? [unp] : []), till, ''].join('\t') + '\t',
-    /** `{PluName}\t{TaxCd}\t{Price}\t{Quantity}\t{DiscountType}\t{DiscountValue}\t{Department}\t` (p.9-10). */
+    /**
+     * `{PluName}\t{TaxCd}\t{Price}\t{Quantity}\t{DiscountType}\t{DiscountValue}\t{Department}\t` (p.9-10):
+     * Price "Format: 2 decimals", Quantity "Format: 3 decimals" (p.10), DiscountValue two decimals.
+     */
     sale: (text, group, price, qty, adjustment) => {
       const adj = adjustment ? new Decimal(adjustment) : null;
       const type = !adj || adj.isZero() ? '' : adj.isNegative() ? '4' : '3';
-      return [text, group, price, qty ?? '', type, type ? amount(adj!.abs()) : '', '0'].join('\t') + '\t';
+      return [text, group, price, qty === null ? '' : new Decimal(qty).toFixed(3), type, type ? amount(adj!.abs()) : '', '0'].join('\t') + '\t';
     },
     /** `{Print}\t{Display}\t{DiscountType}\t{DiscountValue}\t` (p.10-11). */
     subtotal: (adjustment) => {

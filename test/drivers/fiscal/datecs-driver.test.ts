@@ -570,6 +570,19 @@ describe.concurrent('the Datecs driver', () => {
   });
 
   describe('audit against the vendor manuals', () => {
+    test('X 31h: the quantity goes with three decimals ("Format: 3 decimals", X p.10), the price with two', async ({ pair }) => {
+      const { fake, dev } = await pair('X');
+      await dev.printReceipt(receipt('T', { lines: [{ ...receipt().lines[0], quantity: '1.5', total: '10.35' }, receipt().lines[1]], total: '12.33', change: '7.67' }), 'j');
+      expect(fake.requests.filter((q) => q.cmd === CMD.sale).map((q) => q.data.toString('latin1').split('\t').slice(1, 7))).toEqual([
+        ['1', '6.90', '1.500', '', '', '0'],
+        ['1', '2.20', '', '4', '0.22', '0'],
+      ]);
+      expect(fake.memory.receipts[0].lines.map((l) => [l.quantity, l.total])).toEqual([
+        ['1.5', '10.35'],
+        ['1', '1.98'],
+      ]);
+    });
+
     test('C 30h answered `F` (C p.10: `<ErrCode>` or the counts) without a status bit: refused, nothing more sent, counted by the open guard', async ({ pair }) => {
       const { fake, dev } = await pair('C', { fake: { password: '4711', openRefusalWithoutBits: true } });
       for (let i = 0; i < MAX_OPEN_REFUSALS; i++) {
