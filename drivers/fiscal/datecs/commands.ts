@@ -138,6 +138,7 @@ export type StatusFlag =
   | 'headOverheated'
   | 'fiscalMemoryMissing'
   | 'fiscalMemoryReadOnly'
+  | 'fiscalMemoryLastWriteFailed'
   | 'fiscalMode';
 
 type StatusTable = Partial<Record<StatusFlag, StatusBit>>;
@@ -174,6 +175,8 @@ const STATUS: Record<VariantName, StatusTable> = {
     paperLow: { byte: 2, bit: 1, text: 'paper is running low' },
     headOverheated: { byte: 4, bit: 6, text: 'the printing head is overheated', fault: 'BUSY' },
     fiscalMemoryReadOnly: { byte: 5, bit: 0, text: 'the fiscal memory is read-only', fault: 'FISCAL_MEMORY_FULL', or: '*' },
+    // 5.2 is one of the '*' fiscal memory errors on P only (C p.3 and X p.46: reserved, always 0).
+    fiscalMemoryLastWriteFailed: { byte: 5, bit: 2, text: 'the last fiscal memory write failed', fault: 'FISCAL_MEMORY_FULL', or: '*' },
   },
   // C manual p.3: no cover, mechanism or paper-low bits (reserved, always 0); 1.6 tax terminal.
   C: {
@@ -199,6 +202,7 @@ const FAULT_ORDER: StatusFlag[] = [
   'fiscalMemoryFull',
   'fiscalMemoryReadOnly',
   'fiscalMemoryWriteError',
+  'fiscalMemoryLastWriteFailed',
   'fiscalMemoryMissing',
   'ejFull',
   'taxTerminalSilent',

@@ -570,6 +570,13 @@ describe.concurrent('the Datecs driver', () => {
   });
 
   describe('audit against the vendor manuals', () => {
+    test('P status 5.2 "the last fiscal memory store operation is not successful" (P p.5, a \'*\' error) refuses receipts; C and X keep 5.2 reserved', () => {
+      const bytes = Buffer.from([0x80, 0x80, 0x80, 0x80, 0xa0, 0x84]);
+      expect(faultOf(VARIANTS.P, bytes)).toMatchObject({ code: 'FISCAL_MEMORY_FULL', vendorCode: 'S5.2' });
+      expect(faultOf(VARIANTS.C, bytes)).toBeNull();
+      expect(faultOf(VARIANTS.X, Buffer.concat([bytes, Buffer.from([0x80, 0x80])]))).toBeNull();
+    });
+
     test('X 31h: the quantity goes with three decimals ("Format: 3 decimals", X p.10), the price with two', async ({ pair }) => {
       const { fake, dev } = await pair('X');
       await dev.printReceipt(receipt('T', { lines: [{ ...receipt().lines[0], quantity: '1.5', total: '10.35' }, receipt().lines[1]], total: '12.33', change: '7.67' }), 'j');
