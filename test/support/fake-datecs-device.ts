@@ -118,6 +118,11 @@ export interface FakeDatecsOptions {
   /** Loses this fraction of replies at random (after the command ran). */
   dropRate?: number;
   seed?: number;
+  /**
+   * C only: a refused 30h or 2Eh answers its ErrCode `F` (C p.10) and raises no status bit, as the C
+   * manual alone describes it (it names no bit for a refused open). Default: `F` with the bit.
+   */
+  openRefusalWithoutBits?: boolean;
 }
 
 interface Peer {
@@ -213,6 +218,7 @@ export class FakeDatecsDevice {
   private garbles = 0;
   private readonly peers = new Set<Peer>();
   private busy: Promise<void> = Promise.resolve();
+  private readonly openRefusalWithoutBits: boolean;
   private server: Server | null = null;
   private port = 0;
 
@@ -224,6 +230,7 @@ export class FakeDatecsDevice {
     this.latencyMs = opts.latencyMs ?? 0;
     this.synIntervalMs = opts.synIntervalMs ?? 60;
     this.dropRate = opts.dropRate ?? 0;
+    this.openRefusalWithoutBits = opts.openRefusalWithoutBits ?? false;
     this.random = rng(opts.seed ?? 1);
     this.memory = {
       serialNumber: opts.serialNumber ?? 'DT000001',
@@ -497,16 +504,18 @@ export class FakeDatecsDevice {
       this.hooks.delete(request.cmd);
       hook();
     }
-    const flags: StatusFlag[] = ['fiscalMode', ...(out.errors ?? [])];
+    const failed = (out.errors?.length ?? 0) > 0 || out.error !== undefined;
+    // C answers a refused 30h or 2Eh with ErrCode `F` (C p.10: `<ErrCode>` or `<AllReceipt>,<FiscalReceipt>`).
+    const openRefused = failed && this.variant.name === 'C' && (request.cmd === CMD.openFiscalReceipt || request.cmd === CMD.openStornoReceipt);
+    const flags: StatusFlag[] = ['fiscalMode', ...(openRefused && this.openRefusalWithoutBits ? [] : (out.errors ?? []))];
     if (this.paper === 'out') flags.push('paperOut');
     if (this.paper === 'low') flags.push('paperLow');
     if (this.coverOpen) flags.push('coverOpen');
     if (this.open) flags.push('fiscalReceiptOpen');
     if (this.open?.storno && this.variant.name === 'P') flags.push('stornoReceiptOpen');
     if (this.nonFiscalOpen) flags.push('nonFiscalReceiptOpen');
-    // A refusal answers no data on classic firmware (P p.7); X answers its error code (X p.5).
-    const failed = (out.errors?.length ?? 0) > 0 || out.error !== undefined;
-    let data = failed ? '' : (out.data ?? '');
+    // A refusal answers no data on classic firmware (P p.7) but C's `F` to an open; X answers its error code (X p.5).
+    let data = openRefused ? 'F' : failed ? '' : (out.data ?? '');
     if (this.x && !out.raw) data = failed ? `${out.error ?? '-111001'}\t` : `0\t${data}`;
     return encodeReply(this.variant.frame, request.seq, request.cmd, bytes(data), statusBytes(this.variant, flags));
   }
@@ -566,9 +575,13 @@ export class FakeDatecsDevice {
   private readonly handlers: Record<number, Handler> = {
     // 4Ah (P p.24, C p.20: option W or X; X p.20: none).
     [CMD.status]: (data) => (this.x ? (data === '' ? {} : { errors: ['syntaxError'] }) : ['', 'X', 'W'].includes(data) ? {} : { errors: ['syntaxError'] }),
-    // 5Ah (P p.29, C p.22, X p.24 syntax 2).
+    // 5Ah (P p.29, X p.24 syntax 2: `Name,Fw,Chk,Sw,Ser,FM`; C p.22: `<Name><FwRev> <FwDate> <FwTime>,Chk,Sw,FM,Ser`,
+    // five fields with the fiscal memory number before the serial).
     [CMD.diagnosticInfo]: () => {
       const serial = this.memory.serialNumber;
+      if (this.variant.name === 'C' && serial) {
+        return { data: [`${this.model} 3.10 10Jan25 1200`, 'A1B2', '00000000', this.memory.fiscalMemorySerialNumber, serial].join(',') };
+      }
       const parts = [this.model, '3.10 10Jan25 1200', 'A1B2', '00000000', ...(serial ? [serial] : []), this.memory.fiscalMemorySerialNumber];
       return { data: parts.join(','), ...(this.x ? { raw: true } : {}) };
     },
@@ -648,10 +661,11 @@ export class FakeDatecsDevice {
       if (!this.open || this.open.paid.gt(0)) return { errors: ['notAllowed'] };
       let text: string, group: string, price: string, qty: string, adj: string;
       if (this.x) {
-        const m = new RegExp(`^([^\\t]{1,72})\\t([1-8])\\t(${MONEY})\\t(\\d{1,6}(?:\\.\\d{1,3})?)?\\t([0-4]?)\\t(\\d{1,8}(?:\\.\\d{2})?)?\\t(\\d{1,2})\\t$`).exec(data);
+        // Quantity "Format: 3 decimals" (X p.10), as the price has its 2.
+        const m = new RegExp(`^([^\\t]{1,72})\\t([1-8])\\t(${MONEY})\\t(\\d{1,6}\\.\\d{3})?\\t([0-4]?)\\t(\\d{1,8}(?:\\.\\d{2})?)?\\t(\\d{1,2})\\t$`).exec(data);
         if (!m) return { errors: ['syntaxError'] };
         const sign = m[5] === '4' ? '-' : '';
-        [text, group, price, qty, adj] = [m[1], m[2], m[3], m[4] || '1', m[5] && m[6] ? `${sign}${m[6]}` : '0'];
+        [text, group, price, qty, adj] = [m[1], m[2], m[3], m[4] ? new Decimal(m[4]).toString() : '1', m[5] && m[6] ? `${sign}${m[6]}` : '0'];
         if (m[5] === '1' || m[5] === '2') return { errors: ['syntaxError'] };
       } else {
         const m = new RegExp(`^([^\\t]*)\\t(.)(${MONEY})(?:\\*(\\d{1,8}(?:\\.\\d{1,3})?))?(?:;(${MONEY}))?$`).exec(data);

@@ -138,6 +138,7 @@ export type StatusFlag =
   | 'headOverheated'
   | 'fiscalMemoryMissing'
   | 'fiscalMemoryReadOnly'
+  | 'fiscalMemoryLastWriteFailed'
   | 'fiscalMode';
 
 type StatusTable = Partial<Record<StatusFlag, StatusBit>>;
@@ -174,6 +175,8 @@ const STATUS: Record<VariantName, StatusTable> = {
     paperLow: { byte: 2, bit: 1, text: 'paper is running low' },
     headOverheated: { byte: 4, bit: 6, text: 'the printing head is overheated', fault: 'BUSY' },
     fiscalMemoryReadOnly: { byte: 5, bit: 0, text: 'the fiscal memory is read-only', fault: 'FISCAL_MEMORY_FULL', or: '*' },
+    // 5.2 is one of the '*' fiscal memory errors on P only (C p.3 and X p.46: reserved, always 0).
+    fiscalMemoryLastWriteFailed: { byte: 5, bit: 2, text: 'the last fiscal memory write failed', fault: 'FISCAL_MEMORY_FULL', or: '*' },
   },
   // C manual p.3: no cover, mechanism or paper-low bits (reserved, always 0); 1.6 tax terminal.
   C: {
@@ -199,6 +202,7 @@ const FAULT_ORDER: StatusFlag[] = [
   'fiscalMemoryFull',
   'fiscalMemoryReadOnly',
   'fiscalMemoryWriteError',
+  'fiscalMemoryLastWriteFailed',
   'fiscalMemoryMissing',
   'ejFull',
   'taxTerminalSilent',
@@ -262,6 +266,12 @@ export interface Variant {
    * classic answers counts, not the number (P p.16, C p.10): null, the number is the last document's + 1.
    */
   openedNumber(data: string): number | null;
+  /**
+   * A refused 30h/2Eh that says so in its data: C answers ErrCode `F` instead of the counts (C p.10,
+   * `<ErrCode>` or `<AllReceipt>,<FiscalReceipt>`), and may raise no status bit with it. P's counts are
+   * never `F` (p.16) either; X refuses with its error code (X p.5).
+   */
+  openRefused(data: string): boolean;
 }
 
 export type PaidCode = 'D' | 'R' | 'F' | 'E' | 'I';
@@ -378,6 +388,7 @@ const classic = {
   parseLastFiscalEntry: classicLastEntry,
   parseSubtotal: classicSubtotal,
   openedNumber: () => null,
+  openRefused: (data: string) => data.trim() === 'F',
 };
 
 export const VARIANTS: Record<VariantName, Variant> = {
@@ -454,11 +465,14 @@ export const VARIANTS: Record<VariantName, Variant> = {
     numberFrom: 'transactionStatus',
     /** Syntax 1 `{OpCode}\t{OpPwd}\t{TillNmb}\t{Invoice}\t`, syntax 2 with `{NSale}` before TillNmb (p.9). */
     open: (op, pwd, till, unp) => [op, pwd, ...(unp ? [unp] : []), till, ''].join('\t') + '\t',
-    /** `{PluName}\t{TaxCd}\t{Price}\t{Quantity}\t{DiscountType}\t{DiscountValue}\t{Department}\t` (p.9-10). */
+    /**
+     * `{PluName}\t{TaxCd}\t{Price}\t{Quantity}\t{DiscountType}\t{DiscountValue}\t{Department}\t` (p.9-10):
+     * Price "Format: 2 decimals", Quantity "Format: 3 decimals" (p.10), DiscountValue two decimals.
+     */
     sale: (text, group, price, qty, adjustment) => {
       const adj = adjustment ? new Decimal(adjustment) : null;
       const type = !adj || adj.isZero() ? '' : adj.isNegative() ? '4' : '3';
-      return [text, group, price, qty ?? '', type, type ? amount(adj!.abs()) : '', '0'].join('\t') + '\t';
+      return [text, group, price, qty === null ? '' : new Decimal(qty).toFixed(3), type, type ? amount(adj!.abs()) : '', '0'].join('\t') + '\t';
     },
     /** `{Print}\t{Display}\t{DiscountType}\t{DiscountValue}\t` (p.10-11). */
     subtotal: (adjustment) => {
@@ -511,6 +525,7 @@ export const VARIANTS: Record<VariantName, Variant> = {
       const n = tabs(data)[1];
       return n !== undefined && /^\s*\d{1,7}\s*$/.test(n) ? Number(n) : null;
     },
+    openRefused: () => false,
   },
 };
 
@@ -553,16 +568,34 @@ export interface DiagnosticInfo {
   fiscalMemorySerialNumber: string;
 }
 
+/** A Datecs device serial number: two Latin letters and six digits (P p.29 "2 Latin letters and at least 6 digits", X p.24). */
+const SERIAL = /^[A-Za-z]{2}\d{6,}$/;
+/** A fiscal memory number: eight digits (P p.29, C p.22, X p.24). */
+const FISCAL_MEMORY = /^\d{8}$/;
+
 /**
- * 5Ah with '1' on every variant answers comma-separated `Name,FwRev FwDate FwTime,Chk,Sw,Ser,FM`
- * (P p.29, C p.22, X p.24 "syntax 2"). X firmware outside Bulgaria may leave out the serial number
- * (ErpNet.FP issue #183: `DP-150MX,609428 20Jul23 1353,9460,00000000,    02500002`), so the fiscal
- * memory number is the last field and the serial the one before it, when there is one.
+ * 5Ah with '1' answers comma-separated fields, in two orders the documents disagree on:
+ * - P p.29 and X p.24 "syntax 2": `Name,FwRev FwDate FwTime,Chk,Sw,Ser,FM`; so do real DP cash
+ *   registers (ErpNet.FP's C driver reads the serial from the fifth of six fields).
+ * - C p.22: `<Name><FwRev><Sp><FwDate><Sp><FwTime>,<Chk>,<Sw>,<FM>,<Ser>`: five fields, the name and
+ *   firmware in one, the fiscal memory number before the serial.
+ * The two last fields are told apart by their shapes (a serial has letters, a fiscal memory number is
+ * eight digits), so both orders read right. X firmware outside Bulgaria may leave out the serial
+ * number (ErpNet.FP issue #183: `DP-150MX,609428 20Jul23 1353,9460,00000000,    02500002`): then the
+ * fiscal memory number is the last field and there is no serial.
  */
 export function parseDiagnosticInfo(data: string): DiagnosticInfo {
   const f = data.split(',').map((s) => s.trim());
   if (f.length < 5 || !f[0]) throw new ReplyError(`diagnostic info: '${data}' has ${f.length} fields, not 6`);
-  return { model: f[0], firmware: f[1], serialNumber: f.length >= 6 ? f[f.length - 2] : '', fiscalMemorySerialNumber: f[f.length - 1] };
+  const [a, b] = f.slice(-2);
+  const cOrder = FISCAL_MEMORY.test(a) && SERIAL.test(b);
+  if (cOrder && f.length === 5) {
+    // C p.22: the name and the firmware share the first field, separated by a space.
+    const [model, ...firmware] = f[0].split(/\s+/);
+    return { model, firmware: firmware.join(' '), serialNumber: b, fiscalMemorySerialNumber: a };
+  }
+  if (cOrder) return { model: f[0], firmware: f[1], serialNumber: b, fiscalMemorySerialNumber: a };
+  return { model: f[0], firmware: f[1], serialNumber: f.length >= 6 ? a : '', fiscalMemorySerialNumber: b };
 }
 
 /**

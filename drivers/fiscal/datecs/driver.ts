@@ -529,7 +529,8 @@ export class DatecsFiscalDevice implements FiscalDevice {
    */
   private countRefusal(v: Variant, e: unknown, closure: number, storno: boolean): unknown {
     if (!(e instanceof DeviceError) || e.code !== 'REJECTED') return e;
-    const wrongPassword = v.name === 'X' ? e.vendorCode === `E${X_WRONG_PASSWORD}` : e.vendorCode === 'S1.1';
+    // Classic: S1.1, or C's ErrCode `F` (C p.10), which names no cause either.
+    const wrongPassword = v.name === 'X' ? e.vendorCode === `E${X_WRONG_PASSWORD}` : e.vendorCode === 'S1.1' || e.vendorCode === 'F';
     if (!wrongPassword) return e;
     this.openRefusals += 1;
     const message =
@@ -577,11 +578,15 @@ export class DatecsFiscalDevice implements FiscalDevice {
       const password = this.settings.password ?? v.defaultPassword(this.diag!.model, this.settings.operator);
       try {
         this.opened = null;
-        if (origin) await this.cmd(v, v.storno.cmd, v.storno.open(this.settings.operator, password, this.settings.till, origin), true);
-        else {
-          const answer = await this.cmd(v, CMD.openFiscalReceipt, v.open(this.settings.operator, password, this.settings.till, unp), true);
-          if (unp) this.opened = { number: v.openedNumber(answer) ?? before + 1, unp };
-        }
+        const openCmd = origin ? v.storno.cmd : CMD.openFiscalReceipt;
+        const answer = await this.cmd(
+          v,
+          openCmd,
+          origin ? v.storno.open(this.settings.operator, password, this.settings.till, origin) : v.open(this.settings.operator, password, this.settings.till, unp),
+          true,
+        );
+        if (v.openRefused(answer)) throw new DeviceError('REJECTED', `${CMD_NAMES[openCmd]}: refused (the printer answered F)`, false, 'F');
+        if (!origin && unp) this.opened = { number: v.openedNumber(answer) ?? before + 1, unp };
         this.openRefusals = 0;
         this.lastRefusal = null;
       } catch (e) {

@@ -4,7 +4,7 @@
  * receipts, reports, line faults, and each defect of issue 19 (numbered as the issue numbers them).
  */
 import { describe, expect, test as base } from 'vitest';
-import { CMD, VARIANTS, faultOf, parseAmount, statusBytes, type VariantName } from '../../../drivers/fiscal/datecs/commands.js';
+import { CMD, VARIANTS, faultOf, parseAmount, parseDiagnosticInfo, statusBytes, type VariantName } from '../../../drivers/fiscal/datecs/commands.js';
 import { encode1251 } from '../../../drivers/fiscal/datecs/cp1251.js';
 import { DatecsFiscalDevice, MAX_OPEN_REFUSALS, checkSettings, frameTimeoutFor, type DatecsOptions } from '../../../drivers/fiscal/datecs/driver.js';
 import { type Receipt } from '../../../drivers/fiscal/types.js';
@@ -566,6 +566,57 @@ describe.concurrent('the Datecs driver', () => {
         await dev.close();
       }
       expect(fake.memory.receipts).toHaveLength(20);
+    });
+  });
+
+  describe('audit against the vendor manuals', () => {
+    test('P status 5.2 "the last fiscal memory store operation is not successful" (P p.5, a \'*\' error) refuses receipts; C and X keep 5.2 reserved', () => {
+      const bytes = Buffer.from([0x80, 0x80, 0x80, 0x80, 0xa0, 0x84]);
+      expect(faultOf(VARIANTS.P, bytes)).toMatchObject({ code: 'FISCAL_MEMORY_FULL', vendorCode: 'S5.2' });
+      expect(faultOf(VARIANTS.C, bytes)).toBeNull();
+      expect(faultOf(VARIANTS.X, Buffer.concat([bytes, Buffer.from([0x80, 0x80])]))).toBeNull();
+    });
+
+    test('X 31h: the quantity goes with three decimals ("Format: 3 decimals", X p.10), the price with two', async ({ pair }) => {
+      const { fake, dev } = await pair('X');
+      await dev.printReceipt(receipt('T', { lines: [{ ...receipt().lines[0], quantity: '1.5', total: '10.35' }, receipt().lines[1]], total: '12.33', change: '7.67' }), 'j');
+      expect(fake.requests.filter((q) => q.cmd === CMD.sale).map((q) => q.data.toString('latin1').split('\t').slice(1, 7))).toEqual([
+        ['1', '6.90', '1.500', '', '', '0'],
+        ['1', '2.20', '', '4', '0.22', '0'],
+      ]);
+      expect(fake.memory.receipts[0].lines.map((l) => [l.quantity, l.total])).toEqual([
+        ['1.5', '10.35'],
+        ['1', '1.98'],
+      ]);
+    });
+
+    test('C 30h answered `F` (C p.10: `<ErrCode>` or the counts) without a status bit: refused, nothing more sent, counted by the open guard', async ({ pair }) => {
+      const { fake, dev } = await pair('C', { fake: { password: '4711', openRefusalWithoutBits: true } });
+      for (let i = 0; i < MAX_OPEN_REFUSALS; i++) {
+        expect(await failure(dev.printReceipt(receipt(), `j${i}`))).toMatchObject({ code: 'REJECTED', vendorCode: 'F', outcomeUnknown: false });
+      }
+      // Nothing was sent into a receipt the printer never opened, and no third password was tried.
+      expect(fake.requests.filter((q) => q.cmd === CMD.fiscalText || q.cmd === CMD.sale)).toHaveLength(0);
+      expect(await failure(dev.printReceipt(receipt(), 'j9'))).toMatchObject({ code: 'REJECTED', vendorCode: 'OPEN-GUARD' });
+      expect(fake.requests.filter((q) => q.cmd === CMD.openFiscalReceipt)).toHaveLength(2);
+      expect(fake.memory.receipts).toHaveLength(0);
+    });
+
+    test('5Ah: the C manual (p.22) answers `<Name><FwRev> <FwDate> <FwTime>,Chk,Sw,FM,Ser`, P (p.29) and X (p.24) `Name,Fw,Chk,Sw,Ser,FM`: both read right', async ({ pair }) => {
+      expect(parseDiagnosticInfo('DP-25 2.00BG 01Jan19 1200,ABCD,00000000,02123456,DY123456')).toEqual({
+        model: 'DP-25',
+        firmware: '2.00BG 01Jan19 1200',
+        serialNumber: 'DY123456',
+        fiscalMemorySerialNumber: '02123456',
+      });
+      expect(parseDiagnosticInfo('FP-2000,1.00BG 01Jan19 1200,ABCD,00000000,DT123456,02123456')).toMatchObject({ model: 'FP-2000', serialNumber: 'DT123456', fiscalMemorySerialNumber: '02123456' });
+      // Real DP cash registers answer in the P order (ErpNet.FP's C driver reads the serial fifth of six).
+      expect(parseDiagnosticInfo('DP-150,3.10BG 10Jan25 1200,A1B2,00000000,DY423793,02000001')).toMatchObject({ model: 'DP-150', serialNumber: 'DY423793', fiscalMemorySerialNumber: '02000001' });
+      // Through the driver: a C printer answering as its manual says opens receipts with the УНП of its own serial.
+      const { fake, dev } = await pair('C');
+      expect(await dev.info()).toMatchObject({ serialNumber: 'DT000001', fiscalMemorySerialNumber: '02000001' });
+      await dev.printReceipt(receipt(), 'j');
+      expect(fake.requests.find((q) => q.cmd === CMD.openFiscalReceipt)!.data.toString()).toBe('1,1,DT000001-0001-0000001,1');
     });
   });
 });
