@@ -15,6 +15,7 @@ import * as schema from './schema.js';
 import { DurableCommits, type SyncFd } from './durability.js';
 import { syncPath } from './files.js';
 import { foldText } from './text.js';
+import { compactInto } from './sealed-backup.js';
 
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
 
@@ -301,12 +302,17 @@ export function commitNow(db: Db): void {
 
 export { schema };
 
-/** An online backup through SQLite's backup API (consistent while the hub keeps writing). */
+/**
+ * An online backup: one VACUUM INTO on a connection of its own (compactInto, off the main thread),
+ * so it copies one snapshot of what was committed while the hub keeps writing. Not SQLite's backup
+ * API through the hub's connection: a batch of writes open on it when the copy begins makes the
+ * first step answer BUSY, which better-sqlite3 takes for "done" and removes the file.
+ */
 export async function backupDb(db: Db, destination: string): Promise<void> {
   mkdirSync(dirname(destination), { recursive: true });
-  // The backup reads through this connection: it must not copy a batch that is not committed yet.
+  // What is in the open batch (writes already made, answered once synced) goes into the copy too.
   commitNow(db);
-  await db.$client.backup(destination);
+  await compactInto(db.$client.name, destination);
   // Nor may it hold a commit a power cut could still take back from the database (it copies what
   // was committed, synced or not): the backup is done once everything it may hold is on disk.
   await whenDurable(db);

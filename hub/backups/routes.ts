@@ -40,7 +40,7 @@ export const backupRoutes = routes<{ backups: BackupService }>((route) => [
     tags: ['System'],
     summary: 'Write an online backup now',
     description:
-      "Requires Backup. SQLite's backup API, consistent while the hub keeps working, compacted (no freed page keeps an older value); " +
+      "Requires Backup. One snapshot of what was committed (SQLite's VACUUM INTO), consistent while the hub keeps working, compacted (no freed page keeps an older value); " +
       "the SMTP password and devices' secret settings are in it only sealed (AES-256-GCM) with the key in the data directory's " +
       '`backup.key`, which no backup holds. The file and its folder are synced before the answer; the oldest beyond ' +
       'POS_HUB_BACKUP_KEEP are removed, never the one answered. Restore with `npm run restore -- <file> [--key <backup.key>]` into a stopped hub.',

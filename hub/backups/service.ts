@@ -1,6 +1,6 @@
 /**
- * Online backups (issue 9): SQLite's backup API into `<data>/backups`, on demand and on a
- * schedule, keeping the newest `keep` files. A backup is written under a temporary name and
+ * Online backups (issue 9): one snapshot of the database (VACUUM INTO, db/client.ts backupDb) into
+ * `<data>/backups`, on demand and on a schedule, keeping the newest `keep` files. A backup is written under a temporary name and
  * renamed when complete (then fsynced with its directory), so a half-written file is never mistaken
  * for a backup; leftovers of a cut are removed at start.
  *

@@ -87,7 +87,9 @@ export const settingsSchema = z.object({
         .string()
         .min(1)
         .max(253)
-        .regex(/^[A-Za-z0-9.:[\]-]+$/, fieldMessage('field.hostName')),
+        .regex(/^[A-Za-z0-9.:[\]-]+$/, fieldMessage('field.hostName'))
+        // An IPv6 address as a URL writes it ([::1]) is the address without brackets: that is what a connection takes.
+        .transform((h) => h.replace(/^\[(.*)\]$/, '$1')),
       port: z.number().int().min(1).max(65535).nullable().default(null),
       tls: enumOf(SMTP_TLS).default('Opportunistic'),
       user: z.string().min(1).max(254).nullable().default(null),

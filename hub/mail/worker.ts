@@ -11,7 +11,9 @@
  * - a shutdown waits for the send in flight (bounded), so a SIGTERM does not open that gap;
  * - a row found `sending` at start-up is sent again: losing a receipt is worse than a duplicate,
  *   and the duplicate carries the same Message-ID (derived from the outbox id), so mail clients
- *   and the customer can tell it for what it is. Its lastError says so.
+ *   and the customer can tell it for what it is. Its lastError says so;
+ * - a send whose data went out but whose reply was lost (a dropped connection, a timeout) is retried
+ *   like any failure that may pass: the server may or may not have taken it, only a 250 says so.
  *
  * Time comes from the injected clock and timers, so tests move hours in milliseconds.
  */

@@ -285,6 +285,19 @@ describe('receipt settings', () => {
     }
   });
 
+  it('store an IPv6 address written as in a URL ([::1]) without its brackets, which no connection could use', async () => {
+    const put = (host: string, password?: string) =>
+      expect2xx(m.hub.call('PUT', '/api/receipts/settings', { ...SHOP, smtp: { host, port: 2525, tls: 'Off', user: 'pokladna', password } }));
+    try {
+      expect((await put('[::1]', 'heslo')).smtp).toMatchObject({ host: '::1', passwordSet: true });
+      // The same server written the other way is the same server: the password stays.
+      expect((await put('::1')).smtp).toMatchObject({ host: '::1', passwordSet: true });
+      expect((await put('[::1]')).smtp).toMatchObject({ host: '::1', passwordSet: true });
+    } finally {
+      await m.useSmtp(m.smtp.port);
+    }
+  });
+
   it('refuse a stale _v or If-Match with 409, and bad values with 400 naming the member', async () => {
     const cur = (await m.hub.call('GET', '/api/receipts/settings')).body;
     const stale = await m.hub.call('PUT', '/api/receipts/settings', { ...SHOP, _v: cur._v - 1 });

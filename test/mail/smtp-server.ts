@@ -37,9 +37,12 @@ export class TestSmtpServer {
   private server: SMTPServer | null = null;
   port = 0;
 
+  /** `tls`: a certificate to speak TLS with, from the first byte (`implicit`) or after STARTTLS; none: plain text only. */
+  constructor(private readonly tls?: { key: string; cert: string; implicit: boolean }) {}
+
   async start(port = 0): Promise<number> {
     const server = new SMTPServer({
-      disabledCommands: ['STARTTLS'],
+      ...(this.tls ? { key: this.tls.key, cert: this.tls.cert, secure: this.tls.implicit } : { disabledCommands: ['STARTTLS'] }),
       authOptional: true,
       allowInsecureAuth: true,
       logger: false,

@@ -9,7 +9,7 @@ import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from '
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkDbFile } from '../../db/client.js';
+import { checkDbFile, commitNow } from '../../db/client.js';
 import { unsealSecrets } from '../../db/sealed-backup.js';
 import { FakeClock } from '../../hub/core/clock.js';
 import { backupKeyPath, openWith, readBackupKey } from '../../hub/backups/seal.js';
@@ -70,6 +70,27 @@ describe('backups past the number kept', () => {
       expect(db.prepare("SELECT name FROM stocks WHERE name = 'backup-race'").get()).toEqual({ name: 'backup-race' });
     } finally {
       db.close();
+    }
+  });
+
+  it('writes under way as the copy begins: the backup is made, with what was committed and nothing else', async () => {
+    // The hub's connection opens a batch of writes (BEGIN IMMEDIATE) whenever a register writes, so
+    // one may be open at the moment the copy starts. SQLite's backup API then answers BUSY before it
+    // copied a page, which better-sqlite3 took for "done" and removed the file: the backup failed.
+    commitNow(hub.db);
+    const made = hub.services.backups.create();
+    hub.db.$client.exec("BEGIN IMMEDIATE; CREATE TABLE uncommitted_probe (x)");
+    try {
+      const info = await made;
+      const db = new Database(join(hub.dataDir, 'backups', info.file), { readonly: true });
+      try {
+        expect(db.prepare("SELECT name FROM stocks WHERE name = 'backup-race'").get()).toEqual({ name: 'backup-race' });
+        expect(db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'uncommitted_probe'").get()).toBeUndefined();
+      } finally {
+        db.close();
+      }
+    } finally {
+      hub.db.$client.exec('ROLLBACK');
     }
   });
 
