@@ -120,6 +120,7 @@ export class EscPosPrinter {
     } catch (e) {
       throw this.broken(e, false);
     }
+    this.connection.working();
     this.last = await this.detailed(ch, state);
     return this.last;
   }

@@ -54,6 +54,27 @@ describe('print service', () => {
     expect(s.logs.find((l) => l.msg === 'printer offline')?.printer).toBe('Kitchen');
   });
 
+  it('a printer that takes connections but never answers shows offline, is logged once, and prints once it answers', async () => {
+    const s = await setup();
+    s.kp.realtimeAnswers = new Set(); // reads everything, answers no status request
+    const t = await order(s.k, 'L0', ['Kitchen']);
+    s.service.start();
+    await until(async () => s.kp.connectionsAccepted, (n) => n >= 3);
+    // Sampled while it holds a fresh connection too: a connection is not an answer.
+    for (let i = 0; i < 5; i++) {
+      expect(s.service.status('Kitchen')).toMatchObject({ online: false, queueDepth: 1, lastError: expect.stringMatching(/^TIMEOUT/) });
+      await new Promise((r) => setTimeout(r, 60));
+    }
+    expect(s.kp.tickets).toEqual([]);
+    s.kp.realtimeAnswers = new Set([1, 2, 3, 4]);
+    await until(() => ordersOf(s.k, t.id), (o) => o[0].print.state === 'Printed');
+    expect(s.service.status('Kitchen')).toMatchObject({ online: true, queueDepth: 0, lastError: null });
+    expect(s.kp.cutTickets()).toHaveLength(1);
+    expect(messages(s).filter((m) => m === 'printer offline')).toHaveLength(1);
+    // Once at the first connection, once when it answered: not once per reconnect.
+    expect(messages(s).filter((m) => m === 'printer online')).toHaveLength(2);
+  });
+
   it('logs paper out once and its end once', async () => {
     const s = await setup();
     s.kp.setPaperOut(true);
