@@ -24,7 +24,7 @@ interface Setup {
 }
 
 /** A kitchen whose jobs are printed by a PrintService built here, with its log lines collected. */
-async function setup(opts: { maxSends?: number } = {}): Promise<Setup> {
+async function setup(opts: { maxSends?: number; statusEveryMs?: number } = {}): Promise<Setup> {
   const kp = await FakeEscPosPrinter.start();
   cleanup.push(() => kp.close());
   const k = await kitchen({ Kitchen: kp }, { workers: false });
@@ -32,7 +32,7 @@ async function setup(opts: { maxSends?: number } = {}): Promise<Setup> {
   cleanup.push(() => hub.close());
   const logs: Setup['logs'] = [];
   const log = createLogger('info', { write: (line: string) => void logs.push(JSON.parse(line)) });
-  const service = new PrintService({ db: hub.db, clock: hub.clock, log, timeZone: 'Europe/Bratislava', orders: kitchenOrders }, { ...FAST_PRINTING, pollMs: 20, maxSends: opts.maxSends });
+  const service = new PrintService({ db: hub.db, clock: hub.clock, log, timeZone: 'Europe/Bratislava', orders: kitchenOrders }, { ...FAST_PRINTING, pollMs: 20, maxSends: opts.maxSends, statusEveryMs: opts.statusEveryMs });
   cleanup.push(() => service.stop());
   return { k, kp, service, logs };
 }
@@ -73,6 +73,21 @@ describe('print service', () => {
     expect(messages(s).filter((m) => m === 'printer offline')).toHaveLength(1);
     // Once at the first connection, once when it answered: not once per reconnect.
     expect(messages(s).filter((m) => m === 'printer online')).toHaveLength(2);
+  });
+
+  it("shows an idle printer's state without a job waiting: out of paper, refilled, switched off", async () => {
+    const s = await setup({ statusEveryMs: 40 });
+    s.kp.setPaperOut(true);
+    s.service.start();
+    await until(async () => s.service.status('Kitchen'), (st) => st.paper === 'out');
+    expect(s.service.status('Kitchen')).toMatchObject({ online: false, paper: 'out', queueDepth: 0, worker: 'idle', lastError: expect.stringMatching(/^PAPER_OUT/) });
+    s.kp.setPaperOut(false);
+    await until(async () => s.service.status('Kitchen'), (st) => st.paper === 'ok');
+    expect(s.service.status('Kitchen')).toMatchObject({ online: true, cover: 'closed', lastError: null });
+    await s.kp.setRefusing(true);
+    await until(async () => s.service.status('Kitchen'), (st) => st.online === false);
+    expect(s.service.status('Kitchen').lastError).toMatch(/^OFFLINE/);
+    expect(s.kp.tickets).toEqual([]);
   });
 
   it('logs paper out once and its end once', async () => {
