@@ -113,8 +113,9 @@ export class PrintWorker {
   }
 
   status(): EndpointStatus {
-    const s: PrinterState | null = this.printer.lastState;
     const reachable = this.printer.connection.state;
+    // What a printer that no longer answers last said is history, not its state.
+    const s: PrinterState | null = reachable === 'online' ? this.printer.lastState : null;
     return {
       name: this.endpoint.name,
       type: this.endpoint.type,
