@@ -107,34 +107,47 @@ export function parseTransmitPaperStatus(b: number): PaperSensors {
   return { nearEnd: (b & 0x03) !== 0, end: (b & 0x0c) !== 0 };
 }
 
-/** Everything a printer's status replies say, as the hub shows it (ESC/POS's four DLE EOT bytes, or a Star status). */
+/** Everything a printer's status replies say, as the hub shows it (ESC/POS's DLE EOT replies, or a Star status). */
 export interface PrinterState {
   online: boolean;
   coverOpen: boolean;
   paper: 'ok' | 'low' | 'out';
   feedButton: boolean;
-  error: 'autocutter' | 'mechanical' | 'unrecoverable' | 'auto-recoverable' | null;
+  /** 'unspecified': DLE EOT 2 reports an error whose cause DLE EOT 3 did not name (or was not answered). */
+  error: 'autocutter' | 'mechanical' | 'unrecoverable' | 'auto-recoverable' | 'unspecified' | null;
   drawerPin3High: boolean;
 }
 
-/** The status request sent before every job: DLE EOT 1, 2, 3 and 4 in one write. */
-export const STATUS_REQUEST = [...cmd.realtimeStatus(1), ...cmd.realtimeStatus(2), ...cmd.realtimeStatus(3), ...cmd.realtimeStatus(4)];
+/**
+ * The status request sent before every job: DLE EOT 1, 2 and 4 in one write, answered by three
+ * bytes in that order. DLE EOT 3 (the error's cause) is asked only when DLE EOT 2 reports an error
+ * (ERROR_CAUSE_REQUEST): it says nothing otherwise, and a printer that does not implement it would
+ * leave the whole status unanswered, holding every job for good.
+ */
+export const STATUS_REQUEST = [...cmd.realtimeStatus(1), ...cmd.realtimeStatus(2), ...cmd.realtimeStatus(4)];
+export const ERROR_CAUSE_REQUEST = cmd.realtimeStatus(3);
 
+/** The replies to STATUS_REQUEST: DLE EOT 1, 2 and 4. An error reported is 'unspecified' until withErrorCause. */
 export function parseStatusReplies(bytes: ArrayLike<number>): PrinterState {
-  if (bytes.length !== 4) throw new DeviceError('PROTOCOL', `expected 4 status bytes, got ${bytes.length}`);
+  if (bytes.length !== 3) throw new DeviceError('PROTOCOL', `expected 3 status bytes, got ${bytes.length}`);
   const p = parsePrinterStatus(bytes[0]);
   const o = parseOfflineCause(bytes[1]);
-  const e = parseErrorCause(bytes[2]);
-  const s = parsePaperSensors(bytes[3]);
-  const error = e.unrecoverable ? 'unrecoverable' : e.autocutter ? 'autocutter' : e.mechanical ? 'mechanical' : e.autoRecoverable ? 'auto-recoverable' : null;
+  const s = parsePaperSensors(bytes[2]);
   return {
     online: !p.offline,
     coverOpen: o.coverOpen,
     paper: s.end || o.paperEndStop ? 'out' : s.nearEnd ? 'low' : 'ok',
     feedButton: o.feedButton,
-    error,
+    error: o.error ? 'unspecified' : null,
     drawerPin3High: p.drawerPin3High,
   };
+}
+
+/** `state` with the error named by the reply to ERROR_CAUSE_REQUEST (DLE EOT 3). */
+export function withErrorCause(state: PrinterState, b: number): PrinterState {
+  const e = parseErrorCause(b);
+  const named = e.unrecoverable ? 'unrecoverable' : e.autocutter ? 'autocutter' : e.mechanical ? 'mechanical' : e.autoRecoverable ? 'auto-recoverable' : null;
+  return { ...state, error: named ?? state.error };
 }
 
 /**

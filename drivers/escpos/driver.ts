@@ -11,7 +11,7 @@ import type { Channel } from '../transport/channel.js';
 import type { ChannelOptions } from '../transport/open.js';
 import { ReconnectingChannel, realTimers, type Backoff, type ReconnectingOptions, type Timers } from '../transport/reconnecting.js';
 import { blockingFault, type PrinterState } from './commands.js';
-import { statusProtocol, type PrinterDialect, type Replies, type StatusProtocol } from './protocol.js';
+import { realtimeByteFramer, statusProtocol, type PrinterDialect, type Replies, type StatusProtocol } from './protocol.js';
 
 export interface EscPosPrinterOptions {
   channel?: Partial<ChannelOptions>;
@@ -113,12 +113,31 @@ export class EscPosPrinter {
 
   private async queryStatus(ch: Channel): Promise<PrinterState> {
     ch.discard(); // a late reply to an earlier, abandoned request
+    let state: PrinterState;
     try {
       await ch.write(Uint8Array.from(this.protocol.statusRequest));
-      this.last = this.statusOf(await this.ask(ch, { status: true, confirm: false }, this.o.statusTimeoutMs));
-      return this.last;
+      state = this.statusOf(await this.ask(ch, { status: true, confirm: false }, this.o.statusTimeoutMs));
     } catch (e) {
       throw this.broken(e, false);
+    }
+    this.connection.working();
+    this.last = await this.detailed(ch, state);
+    return this.last;
+  }
+
+  /** `state` with what the printer tells on a further request (the cause of an error), if it tells. */
+  private async detailed(ch: Channel, state: PrinterState): Promise<PrinterState> {
+    const request = this.protocol.detailRequest(state);
+    if (!request) return state;
+    try {
+      await ch.write(Uint8Array.from(request));
+      const reply = await ch.read(realtimeByteFramer, this.o.statusTimeoutMs);
+      return this.protocol.withDetail(state, reply[reply.length - 1]);
+    } catch {
+      // A printer without it keeps the error unspecified, which holds the job all the same. The
+      // connection is dropped so that a late reply cannot be read as part of the next status.
+      this.connection.reset();
+      return state;
     }
   }
 

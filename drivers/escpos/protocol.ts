@@ -3,7 +3,7 @@
  * Bixolon, clones) answers DLE EOT at once and GS r after the job; Star Line mode answers ESC ACK
  * SOH at once and counts an ETB after the job, which the driver reads back by asking again. Pure.
  */
-import { isRealtimeReply, isTransmitReply, parseStatusReplies, parseTransmitPaperStatus, STATUS_REQUEST, cmd, type PrinterState } from './commands.js';
+import { ERROR_CAUSE_REQUEST, isRealtimeReply, isTransmitReply, parseStatusReplies, parseTransmitPaperStatus, STATUS_REQUEST, withErrorCause, cmd, type PrinterState } from './commands.js';
 import { scanStarStatuses, STAR_ETB, STAR_STATUS_REQUEST, type StarStatus } from './star.js';
 
 /** The command language a printer model speaks (profiles.ts). */
@@ -30,17 +30,29 @@ export interface StatusProtocol {
   read(bytes: Buffer, last: PrinterState | null): Replies;
   /** A job's bytes are about to go out (after a status was read). */
   jobStarts(): void;
+  /**
+   * A real-time request that says more about `state` (ESC/POS: DLE EOT 3, the cause of a reported
+   * error), answered by one byte that `withDetail` reads in; null when the status says enough.
+   */
+  detailRequest(state: PrinterState): readonly number[] | null;
+  withDetail(state: PrinterState, reply: number): PrinterState;
 }
 
-/** ESC/POS: DLE EOT 1-4 before and while a job prints, GS r 1 after it (commands.ts). */
+/** Takes everything up to the first real-time reply byte (DLE EOT); other bytes are skipped. */
+export const realtimeByteFramer = (buf: Buffer) => {
+  const i = buf.findIndex(isRealtimeReply);
+  return i < 0 ? 0 : i + 1;
+};
+
+/** ESC/POS: DLE EOT 1, 2, 4 (3 on an error) before and while a job prints, GS r 1 after it (commands.ts). */
 class EscPosStatus implements StatusProtocol {
   readonly statusRequest = STATUS_REQUEST;
   readonly confirmRequest = cmd.transmitPaperStatus();
   readonly pushesConfirmation = true;
 
-  /** The GS r byte and/or the four DLE EOT bytes; other bytes are skipped. */
+  /** The GS r byte and/or the three DLE EOT bytes; other bytes are skipped. */
   framer({ status, confirm }: { status: boolean; confirm: boolean }) {
-    const wantRealtime = status ? 4 : 0;
+    const wantRealtime = status ? STATUS_REQUEST.length / 3 : 0;
     return (buf: Buffer) => {
       let realtime = 0;
       for (let i = 0; i < buf.length; i++) {
@@ -58,12 +70,20 @@ class EscPosStatus implements StatusProtocol {
     if (transmit !== undefined) {
       // GS r reports the paper sensors only; a printer that got this far was online and closed.
       const paper = parseTransmitPaperStatus(transmit);
-      confirmed = { ...(last ?? parseStatusReplies([0x12, 0x12, 0x12, 0x12])), online: true, coverOpen: false, error: null, paper: paper.end ? 'out' : paper.nearEnd ? 'low' : 'ok' };
+      confirmed = { ...(last ?? parseStatusReplies([0x12, 0x12, 0x12])), online: true, coverOpen: false, error: null, paper: paper.end ? 'out' : paper.nearEnd ? 'low' : 'ok' };
     }
     return { status: realtime.length ? parseStatusReplies(realtime) : null, confirmed };
   }
 
   jobStarts(): void {}
+
+  detailRequest(state: PrinterState): readonly number[] | null {
+    return state.error === 'unspecified' ? ERROR_CAUSE_REQUEST : null;
+  }
+
+  withDetail(state: PrinterState, reply: number): PrinterState {
+    return withErrorCause(state, reply);
+  }
 }
 
 /**
@@ -98,6 +118,14 @@ class StarStatusProtocol implements StatusProtocol {
 
   jobStarts(): void {
     this.counterBefore = this.counter;
+  }
+
+  detailRequest(): null {
+    return null;
+  }
+
+  withDetail(state: PrinterState): PrinterState {
+    return state;
   }
 
   private confirms(s: StarStatus): boolean {

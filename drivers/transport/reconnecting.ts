@@ -64,6 +64,12 @@ export class ReconnectingChannel extends EventEmitter<{ online: []; offline: [De
   private nextAttemptAt = 0;
   private closed = false;
   private availability: Availability = 'unknown';
+  /**
+   * False after the device took a connection but did not work on it (reset with `counts`): opening
+   * a connection again does not make it online, only a reply does (working()). So a printer that
+   * accepts and never answers stays offline instead of flapping with every reconnect.
+   */
+  private proven = true;
   private error: DeviceError | null = null;
   private readonly backoff: Backoff;
   private readonly timers: Timers;
@@ -124,7 +130,19 @@ export class ReconnectingChannel extends EventEmitter<{ online: []; offline: [De
     const ch = this.current;
     this.current = null;
     if (ch) void ch.close();
-    if (counts && error) this.failed(error);
+    if (counts && error) {
+      this.proven = false;
+      this.failed(error);
+    }
+  }
+
+  /** The device answered on the current connection: it is online, and its backoff starts over. */
+  working(): void {
+    this.proven = true;
+    this.failures = 0;
+    this.nextAttemptAt = 0;
+    this.error = null;
+    this.markOnline();
   }
 
   async close(): Promise<void> {
@@ -147,15 +165,17 @@ export class ReconnectingChannel extends EventEmitter<{ online: []; offline: [De
       await ch.close();
       throw new DeviceError('OFFLINE', `${this.label}: closed`);
     }
-    this.failures = 0;
-    this.nextAttemptAt = 0;
-    this.error = null;
     this.current = ch;
+    // A device that only took connections before is not online (nor forgiven its backoff) until it answers.
+    if (this.proven) this.working();
+    return ch;
+  }
+
+  private markOnline(): void {
     if (this.availability !== 'online') {
       this.availability = 'online';
       this.emit('online');
     }
-    return ch;
   }
 
   private failed(err: DeviceError): void {

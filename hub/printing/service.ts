@@ -23,6 +23,8 @@ export interface PrintingOptions {
   backoff?: Backoff;
   timers?: Timers;
   pollMs?: number;
+  /** How often an idle printer is asked its status. */
+  statusEveryMs?: number;
   maxSends?: number;
   stopGraceMs?: number;
 }
@@ -67,6 +69,8 @@ export class PrintService {
       timers: opts.timers ?? realTimers,
       backoff: opts.backoff ?? PRINT_BACKOFF,
       pollMs: opts.pollMs ?? 1000,
+      // As often as a waiting job retries at most (PRINT_BACKOFF): one status request costs nothing.
+      statusEveryMs: opts.statusEveryMs ?? PRINT_BACKOFF.maxMs,
       maxSends: opts.maxSends ?? 3,
       stopGraceMs: opts.stopGraceMs ?? 3000,
     };

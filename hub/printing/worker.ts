@@ -8,7 +8,7 @@
 import type { Db } from '../../db/client.js';
 import { render } from '../../drivers/escpos/document.js';
 import type { EscPosPrinter } from '../../drivers/escpos/driver.js';
-import type { PrinterState } from '../../drivers/escpos/commands.js';
+import { blockingFault, type PrinterState } from '../../drivers/escpos/commands.js';
 import type { PrinterProfile } from '../../drivers/escpos/profiles.js';
 import { DeviceError } from '../../drivers/faults.js';
 import { backoffDelay, type Backoff, type Timers } from '../../drivers/transport/reconnecting.js';
@@ -37,6 +37,8 @@ export interface WorkerDeps {
   backoff: Backoff;
   /** How often an idle worker looks for jobs nobody announced. */
   pollMs: number;
+  /** How often an idle worker asks its printer's status (so the API shows it without a job waiting). */
+  statusEveryMs: number;
   /** Sends without a confirmation after which a job fails instead of printing again and again. */
   maxSends: number;
   /** How long stop() lets a job in flight finish before the connection is closed under it. */
@@ -67,6 +69,8 @@ export class PrintWorker {
   private failures = 0;
   private activity: EndpointStatus['worker'] = 'idle';
   private lastError: string | null = null;
+  /** When the idle worker last asked the printer's status (never, at first). */
+  private checkedAt = Number.NEGATIVE_INFINITY;
   /** The fault last logged, so a printer out of paper is logged once, not once per retry. */
   private loggedFault: string | null = null;
   private readonly log: Logger;
@@ -109,8 +113,9 @@ export class PrintWorker {
   }
 
   status(): EndpointStatus {
-    const s: PrinterState | null = this.printer.lastState;
     const reachable = this.printer.connection.state;
+    // What a printer that no longer answers last said is history, not its state.
+    const s: PrinterState | null = reachable === 'online' ? this.printer.lastState : null;
     return {
       name: this.endpoint.name,
       type: this.endpoint.type,
@@ -130,6 +135,7 @@ export class PrintWorker {
       const job = nextJob(this.deps.db, this.endpoint.name, this.deps.states.settle(this.endpoint.name));
       if (!job) {
         this.activity = 'idle';
+        await this.checkIdle();
         await this.sleep(this.deps.pollMs);
         continue;
       }
@@ -194,6 +200,22 @@ export class PrintWorker {
     set({ state: 'Printed', lastError: null, printedAt: clock.now().getTime() });
     this.noteFault(null);
     return true;
+  }
+
+  /**
+   * Asks an idle printer its status every statusEveryMs (at once after start), so the API and the
+   * manager's page show a printer out of paper, open or switched off before an order waits on it.
+   */
+  private async checkIdle(): Promise<void> {
+    const now = this.deps.timers.now();
+    if (now - this.checkedAt < this.deps.statusEveryMs) return;
+    this.checkedAt = now;
+    try {
+      const blocked = blockingFault(await this.printer.status());
+      this.noteFault(blocked ? new DeviceError(blocked.code, blocked.message, false, blocked.vendorCode) : null);
+    } catch (e) {
+      this.noteFault(e);
+    }
   }
 
   /** Logs a printer fault when it starts or changes, and its end once. */

@@ -24,7 +24,7 @@ interface Setup {
 }
 
 /** A kitchen whose jobs are printed by a PrintService built here, with its log lines collected. */
-async function setup(opts: { maxSends?: number } = {}): Promise<Setup> {
+async function setup(opts: { maxSends?: number; statusEveryMs?: number } = {}): Promise<Setup> {
   const kp = await FakeEscPosPrinter.start();
   cleanup.push(() => kp.close());
   const k = await kitchen({ Kitchen: kp }, { workers: false });
@@ -32,7 +32,7 @@ async function setup(opts: { maxSends?: number } = {}): Promise<Setup> {
   cleanup.push(() => hub.close());
   const logs: Setup['logs'] = [];
   const log = createLogger('info', { write: (line: string) => void logs.push(JSON.parse(line)) });
-  const service = new PrintService({ db: hub.db, clock: hub.clock, log, timeZone: 'Europe/Bratislava', orders: kitchenOrders }, { ...FAST_PRINTING, pollMs: 20, maxSends: opts.maxSends });
+  const service = new PrintService({ db: hub.db, clock: hub.clock, log, timeZone: 'Europe/Bratislava', orders: kitchenOrders }, { ...FAST_PRINTING, pollMs: 20, maxSends: opts.maxSends, statusEveryMs: opts.statusEveryMs });
   cleanup.push(() => service.stop());
   return { k, kp, service, logs };
 }
@@ -52,6 +52,43 @@ describe('print service', () => {
     expect(messages(s).filter((m) => m === 'printer offline')).toHaveLength(1);
     expect(messages(s).filter((m) => m === 'printer online')).toHaveLength(1);
     expect(s.logs.find((l) => l.msg === 'printer offline')?.printer).toBe('Kitchen');
+  });
+
+  it('a printer that takes connections but never answers shows offline, is logged once, and prints once it answers', async () => {
+    const s = await setup();
+    s.kp.realtimeAnswers = new Set(); // reads everything, answers no status request
+    const t = await order(s.k, 'L0', ['Kitchen']);
+    s.service.start();
+    await until(async () => s.kp.connectionsAccepted, (n) => n >= 3);
+    // Sampled while it holds a fresh connection too: a connection is not an answer.
+    for (let i = 0; i < 5; i++) {
+      expect(s.service.status('Kitchen')).toMatchObject({ online: false, queueDepth: 1, lastError: expect.stringMatching(/^TIMEOUT/) });
+      await new Promise((r) => setTimeout(r, 60));
+    }
+    expect(s.kp.tickets).toEqual([]);
+    s.kp.realtimeAnswers = new Set([1, 2, 3, 4]);
+    await until(() => ordersOf(s.k, t.id), (o) => o[0].print.state === 'Printed');
+    expect(s.service.status('Kitchen')).toMatchObject({ online: true, queueDepth: 0, lastError: null });
+    expect(s.kp.cutTickets()).toHaveLength(1);
+    expect(messages(s).filter((m) => m === 'printer offline')).toHaveLength(1);
+    // Once at the first connection, once when it answered: not once per reconnect.
+    expect(messages(s).filter((m) => m === 'printer online')).toHaveLength(2);
+  });
+
+  it("shows an idle printer's state without a job waiting: out of paper, refilled, switched off", async () => {
+    const s = await setup({ statusEveryMs: 40 });
+    s.kp.setPaperOut(true);
+    s.service.start();
+    await until(async () => s.service.status('Kitchen'), (st) => st.paper === 'out');
+    expect(s.service.status('Kitchen')).toMatchObject({ online: false, paper: 'out', queueDepth: 0, worker: 'idle', lastError: expect.stringMatching(/^PAPER_OUT/) });
+    s.kp.setPaperOut(false);
+    await until(async () => s.service.status('Kitchen'), (st) => st.paper === 'ok');
+    expect(s.service.status('Kitchen')).toMatchObject({ online: true, cover: 'closed', lastError: null });
+    await s.kp.setRefusing(true);
+    await until(async () => s.service.status('Kitchen'), (st) => st.online === false);
+    // Switched off: what it said before is not its state now.
+    expect(s.service.status('Kitchen')).toMatchObject({ paper: 'unknown', cover: 'unknown', lastError: expect.stringMatching(/^OFFLINE/) });
+    expect(s.kp.tickets).toEqual([]);
   });
 
   it('logs paper out once and its end once', async () => {

@@ -338,6 +338,10 @@ export class FakeEscPosPrinter extends EventEmitter {
   neverRead = false;
   /** This many jobs are printed but their confirmation (GS r reply, Star ETB) never comes: the connection drops instead. */
   dropBeforeConfirm = 0;
+  /** The DLE EOT n this printer implements; any other n goes unanswered (a clone without DLE EOT 3). */
+  realtimeAnswers: ReadonlySet<number> = new Set([1, 2, 3, 4]);
+  /** DLE EOT 3's error bits (0x08 autocutter, 0x20 unrecoverable…); non-zero: in error, offline. */
+  errorCause = 0;
   /** Star: send the automatic status by itself after each ETB and status change (ASB switched on). */
   starAsb = false;
   /** Star over Ethernet: header 2 bit 7 set and a 2-byte length (0) after each automatic status. */
@@ -408,12 +412,13 @@ export class FakeEscPosPrinter extends EventEmitter {
     }
   }
 
-  /** The reply when `pending` ends with this dialect's real-time status request (3 bytes), else null. */
+  /** The reply when `pending` ends with this dialect's real-time status request (3 bytes; empty for a DLE EOT n it does not implement), else null. */
   realtimeReply(pending: number[]): number[] | null {
     if (pending.length < 3) return null;
     const [a, b, c] = pending.slice(-3);
     if (this.dialect === 'star') return a === 0x1b && b === 0x06 && c === 0x01 ? this.starStatus() : null;
-    return a === 0x10 && b === 0x04 ? [this.realtimeStatus(c)] : null;
+    if (a !== 0x10 || b !== 0x04) return null;
+    return this.realtimeAnswers.has(c) ? [this.realtimeStatus(c)] : [];
   }
 
   /**
@@ -444,14 +449,14 @@ export class FakeEscPosPrinter extends EventEmitter {
 
   /** The byte DLE EOT n answers in the current state (fixed bits 1 and 4 always set). */
   realtimeStatus(n: number): number {
-    const offline = this.stalled;
+    const offline = this.stalled || this.errorCause !== 0;
     switch (n) {
       case 1:
         return 0x12 | (offline ? 0x08 : 0);
       case 2:
-        return 0x12 | (this.cover ? 0x04 : 0) | (!this.paper ? 0x20 : 0) | (this.cover ? 0x40 : 0);
+        return 0x12 | (this.cover ? 0x04 : 0) | (!this.paper ? 0x20 : 0) | (this.cover || this.errorCause ? 0x40 : 0);
       case 3:
-        return 0x12;
+        return 0x12 | this.errorCause;
       case 4:
         return 0x12 | (this.nearEnd ? 0x0c : 0) | (!this.paper ? 0x60 : 0);
       default:

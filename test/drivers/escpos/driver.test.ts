@@ -59,12 +59,12 @@ describe('ESC/POS driver against the fake printer', () => {
         sent.push(`before, ${fake.rawBytes.length} bytes at the printer`);
       },
     });
-    expect(sent).toEqual(['before, 12 bytes at the printer']);
+    expect(sent).toEqual(['before, 9 bytes at the printer']);
     expect(state).toMatchObject({ online: true, paper: 'ok', coverOpen: false });
     expect(fake.cutTickets()).toEqual([['Gulyás']]);
     const raw = fake.rawBytes;
-    expect(raw.slice(0, 12)).toEqual([0x10, 4, 1, 0x10, 4, 2, 0x10, 4, 3, 0x10, 4, 4]);
-    expect(raw.slice(12)).toEqual([...job('Gulyás'), 0x1d, 0x72, 1]);
+    expect(raw.slice(0, 9)).toEqual([0x10, 4, 1, 0x10, 4, 2, 0x10, 4, 4]);
+    expect(raw.slice(9)).toEqual([...job('Gulyás'), 0x1d, 0x72, 1]);
   });
 
   it('reports paper near end from the GS r reply', async () => {
@@ -77,7 +77,7 @@ describe('ESC/POS driver against the fake printer', () => {
     let called = false;
     await expect(printer.print(job('A'), { beforeSend: () => void (called = true) })).rejects.toMatchObject({ code: 'PAPER_OUT', outcomeUnknown: false });
     expect(called).toBe(false);
-    expect(fake.rawBytes).toHaveLength(12); // the status request only
+    expect(fake.rawBytes).toHaveLength(9); // the status request only
     fake.setPaperOut(false);
     await printer.print(job('A'));
     expect(fake.cutTickets()).toEqual([['A']]);
@@ -103,7 +103,7 @@ describe('ESC/POS driver against the fake printer', () => {
   });
 
   it('reports a connection dropped mid-job as OFFLINE with the outcome unknown', async () => {
-    fake.dropAfter = 12 + 20; // the status request, then 20 bytes of the job
+    fake.dropAfter = 9 + 20; // the status request, then 20 bytes of the job
     await expect(printer.print(job('A fairly long kitchen ticket line', 3))).rejects.toMatchObject({ code: 'OFFLINE', outcomeUnknown: true });
     expect(fake.cutTickets()).toEqual([]);
   });
@@ -124,6 +124,29 @@ describe('ESC/POS driver against the fake printer', () => {
   it('reads the status on request', async () => {
     fake.setCoverOpen(true);
     expect(await printer.status()).toMatchObject({ online: false, coverOpen: true });
+  });
+
+  it('prints on a printer that answers DLE EOT 1, 2 and 4 but not 3', async () => {
+    fake.realtimeAnswers = new Set([1, 2, 4]);
+    expect(await printer.print(job('Gulyás'))).toMatchObject({ online: true, paper: 'ok', error: null });
+    expect(fake.cutTickets()).toEqual([['Gulyás']]);
+  });
+
+  it('asks DLE EOT 3 only when DLE EOT 2 reports an error, and names the error', async () => {
+    fake.errorCause = 0x08; // autocutter
+    await expect(printer.print(job('A'))).rejects.toMatchObject({ code: 'BUSY', vendorCode: 'AUTOCUTTER', outcomeUnknown: false });
+    expect(fake.rawBytes).toEqual([0x10, 4, 1, 0x10, 4, 2, 0x10, 4, 4, 0x10, 4, 3]);
+    expect(fake.tickets).toEqual([]);
+  });
+
+  it('holds the job of a printer in error that does not answer DLE EOT 3, then prints once it recovers', async () => {
+    fake.realtimeAnswers = new Set([1, 2, 4]);
+    fake.errorCause = 0x20;
+    await expect(printer.print(job('A'))).rejects.toMatchObject({ code: 'BUSY', vendorCode: 'UNSPECIFIED', outcomeUnknown: false });
+    expect(fake.tickets).toEqual([]);
+    fake.errorCause = 0;
+    await printer.print(job('A'));
+    expect(fake.cutTickets()).toEqual([['A']]);
   });
 });
 
@@ -207,7 +230,7 @@ describe('ESC/POS driver over serial (MockBinding)', () => {
     const serial = new EscPosPrinter('serial:/dev/ttyUSB0?baudRate=19200', { ...FAST, channel: { ...FAST.channel, binding } });
     try {
       await serial.print(job('Serial'));
-      expect(writes.slice(12)).toEqual([...job('Serial'), 0x1d, 0x72, 1]);
+      expect(writes.slice(9)).toEqual([...job('Serial'), 0x1d, 0x72, 1]);
     } finally {
       await serial.close();
       MockBinding.reset();

@@ -147,7 +147,7 @@ describe('reconnecting channel', () => {
     await rc.close();
   });
 
-  it('reset(error, true) drops the channel and starts the backoff for a device that connects but does not work', async () => {
+  it('reset(error, true) drops the channel, starts the backoff and keeps a device that connects but does not work offline until it answers', async () => {
     const port = await freePort();
     await listenOn(port);
     const timers = new ManualTimers();
@@ -161,8 +161,15 @@ describe('reconnecting channel', () => {
     await new Promise((r) => setTimeout(r, 20));
     expect(ch.isOpen).toBe(false);
     timers.advance(100);
+    const online: number[] = [];
+    rc.on('online', () => online.push(1));
     expect((await rc.get()).isOpen).toBe(true);
+    // Taking a connection again proves nothing: it is online once the device answers (working()).
+    expect(rc.state).toBe('offline');
+    expect(online).toEqual([]);
+    rc.working();
     expect(rc.state).toBe('online');
+    expect(online).toEqual([1]);
     await rc.close();
   });
 });
