@@ -78,7 +78,8 @@ export function kitchenOrder(o: KitchenOrderData, s: KitchenSettings): PrintDocu
 
 export interface BillData extends TicketHeader {
   currency: string;
-  lines: Array<{ name: string; quantity: string; unitPrice: string; total: string; discountRate: string | null }>;
+  /** unitPrice: of one, its options included; options: each chosen one with its own price (per one). */
+  lines: Array<{ name: string; quantity: string; unitPrice: string; total: string; discountRate: string | null; options?: Array<{ name: string; quantity: number; unitPrice: string }> }>;
   /** Ticket-level discount in percent, null for none. */
   discountRate: string | null;
   total: string;
@@ -103,7 +104,16 @@ export function preliminaryBill(b: BillData): PrintDocument {
 function billBody(b: Omit<BillData, 'qr'>): Block[] {
   const amount = (v: string) => formatDecimal(b.language, v);
   const blocks: Block[] = [];
-  for (const l of b.lines) blocks.push(...priced({ ...l, unitPrice: amount(l.unitPrice) }, amount(l.total)));
+  for (const l of b.lines) {
+    const [name, row] = priced({ ...l, unitPrice: amount(l.unitPrice) }, amount(l.total));
+    // The chosen options under their item, each with its price, so the line's price adds up on paper.
+    const options: Block[] = (l.options ?? []).map((o) => ({
+      kind: 'row',
+      left: `  + ${o.quantity === 1 ? '' : `${qty(o.quantity)} x `}${o.name}`,
+      right: Number(o.unitPrice) === 0 ? '' : amount(o.unitPrice),
+    }));
+    blocks.push(name, ...options, row);
+  }
   blocks.push({ kind: 'rule' });
   if (b.discountRate) blocks.push({ kind: 'row', left: t(b.language, 'print.discount'), right: `${b.discountRate}%` });
   blocks.push({ kind: 'row', left: t(b.language, 'print.total'), right: withCurrency(amount(b.total), b.currency), style: { bold: true, height: 2 } });

@@ -67,7 +67,17 @@ const billPayload = z.object({
     currencyLabel: z.string().nullish(),
     discountRate: z.number().nullish(),
     totalPrice: amount,
-    items: z.array(z.object({ plu: z.object({ name: z.string() }), quantity: z.number(), unitPrice: amount, totalPrice: amount, discountRate: z.number().nullish() })),
+    items: z.array(
+      z.object({
+        plu: z.object({ name: z.string() }),
+        quantity: z.number(),
+        unitPrice: amount,
+        totalPrice: amount,
+        discountRate: z.number().nullish(),
+        // Chosen options, priced (a job queued before they were part of the payload has none).
+        modifiers: z.array(z.object({ name: z.string(), quantity: z.number(), unitPrice: z.number() })).nullish(),
+      }),
+    ),
   }),
 });
 
@@ -138,13 +148,19 @@ function billOf(t: z.infer<typeof billPayload>['ticket'], requestedBy: string, t
     time,
     language,
     currency: t.currencyLabel ?? '',
-    lines: t.items.map((i) => ({
-      name: i.plu.name,
-      quantity: String(i.quantity),
-      unitPrice: money(i.unitPrice?.amount),
-      total: money(i.totalPrice?.amount),
-      discountRate: rate(i.discountRate),
-    })),
+    lines: t.items.map((i) => {
+      const options = i.modifiers ?? [];
+      // The price of one with its options, as the total counts it: quantity × (unit price + options) − discount.
+      const unit = options.reduce((sum, o) => sum.plus(dec(o.unitPrice).times(o.quantity)), dec(i.unitPrice?.amount ?? 0));
+      return {
+        name: i.plu.name,
+        quantity: String(i.quantity),
+        unitPrice: unit.toFixed(2),
+        total: money(i.totalPrice?.amount),
+        discountRate: rate(i.discountRate),
+        options: options.map((o) => ({ name: o.name, quantity: o.quantity, unitPrice: money(o.unitPrice) })),
+      };
+    }),
     discountRate: rate(t.discountRate),
     total: money(t.totalPrice?.amount),
     requestedBy,

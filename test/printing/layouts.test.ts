@@ -3,7 +3,9 @@ import { render, wrap } from '../../drivers/escpos/document.js';
 import { kitchenOrder, kitchenSettings, preliminaryBill, type KitchenOrderData } from '../../hub/printing/layouts.js';
 import { receipt, receiptData, RECEIPT_QR } from '../../drivers/fiscal/escpos/receipt.js';
 import { fillQr, qrTemplate } from '../../drivers/escpos/blocks.js';
-import { BILL_QR } from '../../hub/printing/render.js';
+import { BILL_QR, documentFor } from '../../hub/printing/render.js';
+import type { Db } from '../../db/client.js';
+import type { KitchenOrders, PrintJob } from '../../hub/printing/store.js';
 import { PROFILES } from '../../drivers/escpos/profiles.js';
 
 /** ASCII text as bytes (only for strings without diacritics). */
@@ -224,6 +226,22 @@ describe('preliminary bill and receipt', () => {
       0x1b, 0x61, 0,
       0x1d, 0x56, 66, 0,
     ]);
+  });
+
+  it('shows each chosen option under its item with its price, and the price of one with its options, so the line adds up', () => {
+    const ticket = {
+      id: 't1', name: 'Stôl 5', location: { tableName: '5', zoneName: null }, employee: { userName: 'jana', name: 'Jana' }, currencyLabel: 'EUR', discountRate: 0,
+      totalPrice: { amount: 17.2 },
+      items: [
+        { plu: { name: 'Burger' }, quantity: 2, unitPrice: { amount: 5 }, totalPrice: { amount: 14.4 }, discountRate: 0, modifiers: [{ name: 'Hranolky', quantity: 1, unitPrice: 2.2 }, { name: 'Bez cibule', quantity: 1, unitPrice: 0 }] },
+        { plu: { name: 'Kofola' }, quantity: 1, unitPrice: { amount: 2.8 }, totalPrice: { amount: 2.8 }, discountRate: 0, modifiers: [] },
+      ],
+    };
+    const job: PrintJob = { id: 'j', endpointName: 'Bar', kind: 'preliminary', refId: 't1', payload: { ticket, requestedBy: 'jana' }, state: 'Queued', attempts: 0, lastError: null, createdAt: Date.parse('2026-11-21T10:40:00Z'), printedAt: null };
+    const doc = documentFor(null as unknown as Db, null as unknown as KitchenOrders, job, { name: 'Bar', type: 'TM88', address: 'tcp://127.0.0.1:9', settings: {} }, 'Europe/Bratislava');
+    const lines = words(doc);
+    const at = lines.indexOf('Burger');
+    expect(lines.slice(at, at + 6)).toEqual(['Burger', '  + Hranolky | 2.20', '  + Bez cibule | ', '  2 x 7.20 | 14.40', 'Kofola', '  1 x 2.80 | 2.80']);
   });
 
   it('prints a QR code at the foot of the bill when the endpoint asks for one, centred between blank lines', () => {
