@@ -241,6 +241,33 @@ describe.skipIf(!haveChromium)('starting the register', () => {
     }
   });
 
+  it('on an eKasa register, part in cash first and the rest by card: the card pays the exact rest, not the rest rounded as cash would be (the guest is not charged the rounding on the card)', async () => {
+    await expect2xx(hub.call('POST', '/api/fiscaldevices', { name: 'EK2', driver: 'ekasa', address: 'sim:register-start-2', settings: { CashRegisterCode: '88812345678900002' } }));
+    await expect2xx(hub.call('POST', '/api/plus', { code: 8, stockName: 'Menu', name: 'Torta', type: 'Service', unitPrice: { amount: 8.98 }, vatInfo: { category: 1, rate: 20 } }));
+    const tab = await openRegister(browser, hub.url, 'sk', SIZES.laptop, { errors });
+    const { page } = tab;
+    await setUpWithPassword(tab, await device({ DefaultFiscalName: 'EK2' }), 'jana', 'pw-jana');
+    await page.getByRole('button', { name: tab.words.quickSale }).click();
+    await page.getByTestId('plu-8').click();
+    await page.getByTestId('pay').click();
+    // 5 € in cash, then the card for the rest: 3,98 € (the cash part is then 5,00 €, nothing to round).
+    await page.getByTestId('tendered').fill('5');
+    await page.getByTestId('pay-1').click();
+    expect(await page.getByTestId('remaining').textContent()).toBe('3,98 €');
+    expect(await page.getByTestId('cash-rounded').textContent()).toContain('4,00 €');
+    await page.getByTestId('pay-2').click();
+    expect(await page.getByTestId('payments').textContent()).toContain('3,98 €');
+    await page.getByTestId('close').click();
+    await page.getByTestId('paid').waitFor();
+    const [sale] = (await hub.call('GET', '/api/tickets?IsClosed=true&CloseInfoFiscalName=EK2&$take=1')).body.items;
+    expect(sale.payments).toEqual([
+      { paymentTypeNumber: 1, amount: 5 },
+      { paymentTypeNumber: 2, amount: 3.98 },
+    ]);
+    expect(sale.closeInfo.rounding).toBeUndefined();
+    expect(sale.change ?? 0).toBe(0);
+  });
+
   it('shows the floor plan: zones as tabs, tables on their grid, free or with the open ticket (sk and en; needs /api/zones)', async () => {
     await expect2xx(
       hub.call('POST', '/api/zones', {
