@@ -93,6 +93,21 @@ describe.skipIf(!haveChromium)('starting the register', () => {
     });
   }
 
+  it("takes the device's LockAfterSeconds as the manager set it while the register was closed, not as it was at the login (sk)", async () => {
+    const name = await device({ LockAfterSeconds: '0' });
+    const first = await openRegister(browser, hub.url, 'sk', SIZES.tablet, { errors });
+    await setUpWithPassword(first, name, 'jana', 'pw-jana');
+    await first.page.close();
+    // Changed with no register of it open: no event reaches it.
+    const stored = (await hub.call('GET', `/api/devices/${encodeURIComponent(name)}`)).body;
+    await expect2xx(hub.call('PUT', `/api/devices/${encodeURIComponent(name)}`, { ...stored, settings: { ...stored.settings, LockAfterSeconds: '60' } }));
+    const tab = await openRegister(browser, hub.url, 'sk', SIZES.tablet, { errors, context: first.context, clock: Date.now() });
+    const { page, words } = tab;
+    await page.locator('[data-testid=conn]', { hasText: words.online }).waitFor();
+    await idle(page, 62_000);
+    await page.getByRole('heading', { name: words.lockedPassword }).waitFor();
+  });
+
   it('is installable — manifest and service worker pass Chromium\u2019s check — and starts with the network gone, showing what it kept (sk)', async () => {
     const name = await device();
     const context = await browser.newContext({ viewport: SIZES.tablet, locale: 'sk-SK', serviceWorkers: 'allow', reducedMotion: 'reduce' });

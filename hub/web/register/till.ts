@@ -281,10 +281,7 @@ export class Till {
     this.catalogTimer = setTimeout(() => {
       void (async () => {
         try {
-          // The device's settings (lock time, default printer) come with the session.
-          const s = await call<Omit<Session, 'tokenId' | 'refreshToken'>>('GET', '/api/auth');
-          const cur = session();
-          if (cur && cur.user.device && JSON.stringify(cur.user.device) !== JSON.stringify(s.user.device)) cur.user.device = s.user.device;
+          // The device's settings (lock time, default printer) come with the session, which loadCatalog reads.
           this.catalog = await loadCatalog();
           this.notify();
         } catch {
