@@ -14,7 +14,7 @@
  *   would not notice for minutes.
  */
 import type { Shift, Ticket } from '../shared/types';
-import { ApiError, call, hasRight, NetworkError, newKey, onChange, session, type Session } from './api';
+import { ApiError, call, hasRight, NetworkError, newKey, onChange, session } from './api';
 import { EMPTY_CATALOG, fiscalDevice, keptCatalog, loadCatalog, type Catalog } from './catalog';
 import { idbAll, idbDelete, idbGet, idbPut } from './idb';
 import { draftFrom, fromServer, hasChanges, nextLineId, rebase, carryOver, toWire, type Draft, type Line, type LocalTicket, type Location } from './tickets';
