@@ -366,6 +366,9 @@ describe.skipIf(!haveChromium)('a shift on two registers and a kitchen display',
     await page.getByTestId('tables').waitFor();
     await untilTrue(async () => (await openAt('21')).length === 1);
     expect((await ticket(twenty.id)).location).toEqual({ tableName: '21', zoneName: null });
+    // Named after its table by the register, it takes the new table's name: the screen, the bill and the
+    // kitchen's next order do not say "Table 20" for table 21.
+    await untilTrue(async () => (await ticket(twenty.id)).name === 'Table 21');
     // One beer goes on to table 22, on a new ticket there.
     await tile(en, 'Stôl 21').click();
     await page.getByRole('button', { name: 'More', exact: true }).click();

@@ -93,6 +93,21 @@ describe.skipIf(!haveChromium)('starting the register', () => {
     });
   }
 
+  it("takes the device's LockAfterSeconds as the manager set it while the register was closed, not as it was at the login (sk)", async () => {
+    const name = await device({ LockAfterSeconds: '0' });
+    const first = await openRegister(browser, hub.url, 'sk', SIZES.tablet, { errors });
+    await setUpWithPassword(first, name, 'jana', 'pw-jana');
+    await first.page.close();
+    // Changed with no register of it open: no event reaches it.
+    const stored = (await hub.call('GET', `/api/devices/${encodeURIComponent(name)}`)).body;
+    await expect2xx(hub.call('PUT', `/api/devices/${encodeURIComponent(name)}`, { ...stored, settings: { ...stored.settings, LockAfterSeconds: '60' } }));
+    const tab = await openRegister(browser, hub.url, 'sk', SIZES.tablet, { errors, context: first.context, clock: Date.now() });
+    const { page, words } = tab;
+    await page.locator('[data-testid=conn]', { hasText: words.online }).waitFor();
+    await idle(page, 62_000);
+    await page.getByRole('heading', { name: words.lockedPassword }).waitFor();
+  });
+
   it('is installable — manifest and service worker pass Chromium\u2019s check — and starts with the network gone, showing what it kept (sk)', async () => {
     const name = await device();
     const context = await browser.newContext({ viewport: SIZES.tablet, locale: 'sk-SK', serviceWorkers: 'allow', reducedMotion: 'reduce' });
@@ -239,6 +254,33 @@ describe.skipIf(!haveChromium)('starting the register', () => {
       expect(sale.payments).toEqual([expect.objectContaining({ paymentTypeNumber: 1, amount: paid })]);
       expect(Math.abs(sale.closeInfo.rounding.amount)).toBe(0.02);
     }
+  });
+
+  it('on an eKasa register, part in cash first and the rest by card: the card pays the exact rest, not the rest rounded as cash would be (the guest is not charged the rounding on the card)', async () => {
+    await expect2xx(hub.call('POST', '/api/fiscaldevices', { name: 'EK2', driver: 'ekasa', address: 'sim:register-start-2', settings: { CashRegisterCode: '88812345678900002' } }));
+    await expect2xx(hub.call('POST', '/api/plus', { code: 8, stockName: 'Menu', name: 'Torta', type: 'Service', unitPrice: { amount: 8.98 }, vatInfo: { category: 1, rate: 20 } }));
+    const tab = await openRegister(browser, hub.url, 'sk', SIZES.laptop, { errors });
+    const { page } = tab;
+    await setUpWithPassword(tab, await device({ DefaultFiscalName: 'EK2' }), 'jana', 'pw-jana');
+    await page.getByRole('button', { name: tab.words.quickSale }).click();
+    await page.getByTestId('plu-8').click();
+    await page.getByTestId('pay').click();
+    // 5 € in cash, then the card for the rest: 3,98 € (the cash part is then 5,00 €, nothing to round).
+    await page.getByTestId('tendered').fill('5');
+    await page.getByTestId('pay-1').click();
+    expect(await page.getByTestId('remaining').textContent()).toBe('3,98 €');
+    expect(await page.getByTestId('cash-rounded').textContent()).toContain('4,00 €');
+    await page.getByTestId('pay-2').click();
+    expect(await page.getByTestId('payments').textContent()).toContain('3,98 €');
+    await page.getByTestId('close').click();
+    await page.getByTestId('paid').waitFor();
+    const [sale] = (await hub.call('GET', '/api/tickets?IsClosed=true&CloseInfoFiscalName=EK2&$take=1')).body.items;
+    expect(sale.payments).toEqual([
+      { paymentTypeNumber: 1, amount: 5 },
+      { paymentTypeNumber: 2, amount: 3.98 },
+    ]);
+    expect(sale.closeInfo.rounding).toBeUndefined();
+    expect(sale.change ?? 0).toBe(0);
   });
 
   it('shows the floor plan: zones as tabs, tables on their grid, free or with the open ticket (sk and en; needs /api/zones)', async () => {

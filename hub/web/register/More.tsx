@@ -87,6 +87,19 @@ export function TablePicker({ onPick, exclude }: { onPick: (location: Location) 
   );
 }
 
+/**
+ * The name a ticket takes when it moves from table `from` to `to`: the register names a table's ticket
+ * after its table ("Table 4", a part split off it "Table 4 / 2"), and the screens, the bill and the
+ * kitchen's next order must not name the table it left. A name the waiter gave stays (null).
+ */
+export function movedName(name: string, from: string | null | undefined, to: string | null): string | null {
+  if (!from || !to) return null;
+  const old = tableLabel(from);
+  if (name === old) return tableLabel(to);
+  if (name.startsWith(`${old} / `)) return tableLabel(to) + name.slice(old.length);
+  return null;
+}
+
 type Found = { id: string; fullName: string; discountRate: number; status?: string; cards?: Array<{ serialNumber: string }> };
 
 function CustomerDialog({ ticket, onClose }: { ticket: LocalTicket; onClose: () => void }): JSX.Element {
@@ -262,8 +275,16 @@ export function MoreDialog({ ticket, onClose }: { ticket: LocalTicket; onClose: 
           exclude={ticket.draft.location?.tableName}
           onPick={(location) =>
             void run(async () => {
-              if (!ticket.base) till.change(ticket.id, (d) => ({ ...d, location }));
-              else await till.relocate([ticket.id], location);
+              const name = movedName(ticket.draft.name, ticket.draft.location?.tableName, location.tableName);
+              if (!ticket.base) till.change(ticket.id, (d) => ({ ...d, location, name: name ?? d.name }));
+              else {
+                await till.relocate([ticket.id], location);
+                // A rename is a write of its own (TicketRename); without the right the old name stays.
+                if (name && till.can('TicketRename')) {
+                  till.change(ticket.id, (d) => ({ ...d, name }));
+                  till.send(ticket.id);
+                }
+              }
               say(t('moved', { table: tableLabel(location.tableName ?? '') }));
               onClose();
               go({ kind: 'tables' });

@@ -123,13 +123,17 @@ export function Pay({ id }: { id: string }): JSX.Element {
   const restAfterNonCash = total.minus(nonCash);
   const cashDue = rounding && payments.some(cash) ? cashRounded(restAfterNonCash) : restAfterNonCash;
   const remaining: Dec = payments.some(cash) ? cashDue.minus(cashPaid) : total.minus(nonCash);
+  // What a card or voucher still pays: the exact rest. Only cash is rounded: 5,00 € in cash of 8,98 €
+  // leaves 3,98 € for the card (the hub then rounds nothing), not the 4,00 € that cash would bring.
+  const exactRest = restAfterNonCash.minus(cashPaid);
   const covered = refund ? remaining.gte(0) && sum(payments.map((p) => p.amount)).eq(total) : remaining.lte(0);
   const change = !refund && remaining.isNegative() ? remaining.negated() : dec(0);
   const partAmounts = parts ? equalParts(total, parts) : [];
 
   const add = (type: PaymentType) => {
     setError(null);
-    const rest = remaining.gt(0) || refund ? remaining : dec(0);
+    const left = type.category === 'Cash' ? remaining : exactRest;
+    const rest = left.gt(0) || refund ? left : dec(0);
     let amount = typed ? dec(parseDecimal(typed)) : type.category === 'Cash' && rounding ? cashRounded(rest) : rest;
     if (typed && !Number.isFinite(parseDecimal(typed))) return;
     if (refund) amount = amount.isPositive() ? amount.negated() : amount;
@@ -237,7 +241,7 @@ export function Pay({ id }: { id: string }): JSX.Element {
           </p>
           {rounding && (
             <p class="muted" data-testid="cash-rounded">
-              {t('inCash', { amount: money(num(cashRounded(restAfterNonCash.gt(0) ? restAfterNonCash : total))) })}
+              {t('inCash', { amount: money(num(cashRounded(exactRest.gt(0) ? exactRest : restAfterNonCash.gt(0) ? restAfterNonCash : total))) })}
             </p>
           )}
           {payments.length > 0 && (
@@ -257,7 +261,7 @@ export function Pay({ id }: { id: string }): JSX.Element {
             <p class="remaining">
               <span>{t('remaining')}</span>
               <span class="num" data-testid="remaining">
-                {money(num(remaining.abs()))}
+                {money(num((payments.some(cash) && exactRest.gt(0) ? exactRest : remaining).abs()))}
               </span>
             </p>
           )}

@@ -4,7 +4,7 @@
  * from the hub at login and whenever the change log says one of them changed, kept in IndexedDB so
  * the register starts and sells without the hub.
  */
-import { call, NetworkError, ApiError, type Session } from './api';
+import { call, NetworkError, ApiError, session, type Session } from './api';
 import { idbGet, idbPut } from './idb';
 import type { components } from '../shared/api-types';
 import { FISCAL_DRIVERS } from '../shared/drivers';
@@ -77,6 +77,10 @@ async function optional<T>(resource: string, filter = ''): Promise<T[]> {
 export async function fiscalDevice(): Promise<Catalog['fiscal']> {
   try {
     const s = await call<Omit<Session, 'tokenId' | 'refreshToken'>>('GET', '/api/auth');
+    // The device's settings as they are now (lock time, printers): changed while this register was off
+    // or away, they would otherwise stay as at the login until the next one.
+    const cur = session();
+    if (cur?.user.device && JSON.stringify(cur.user.device) !== JSON.stringify(s.user.device)) cur.user.device = s.user.device;
     return s.user.fiscalDevice ?? null;
   } catch (e) {
     if (e instanceof NetworkError) throw e;

@@ -14,7 +14,7 @@
  *   would not notice for minutes.
  */
 import type { Shift, Ticket } from '../shared/types';
-import { ApiError, call, hasRight, NetworkError, newKey, onChange, session, type Session } from './api';
+import { ApiError, call, hasRight, NetworkError, newKey, onChange, session } from './api';
 import { EMPTY_CATALOG, fiscalDevice, keptCatalog, loadCatalog, type Catalog } from './catalog';
 import { idbAll, idbDelete, idbGet, idbPut } from './idb';
 import { draftFrom, fromServer, hasChanges, nextLineId, rebase, carryOver, toWire, type Draft, type Line, type LocalTicket, type Location } from './tickets';
@@ -281,10 +281,7 @@ export class Till {
     this.catalogTimer = setTimeout(() => {
       void (async () => {
         try {
-          // The device's settings (lock time, default printer) come with the session.
-          const s = await call<Omit<Session, 'tokenId' | 'refreshToken'>>('GET', '/api/auth');
-          const cur = session();
-          if (cur && cur.user.device && JSON.stringify(cur.user.device) !== JSON.stringify(s.user.device)) cur.user.device = s.user.device;
+          // The device's settings (lock time, default printer) come with the session, which loadCatalog reads.
           this.catalog = await loadCatalog();
           this.notify();
         } catch {
