@@ -172,12 +172,16 @@ const MODIFIERS = [
  * The staff, each made from a preset as a manager would: cashiers close tickets, give discounts and
  * take items back; a waiter's tickets are paid at the cashier of their register (`paysAt`).
  */
+/** pin: what each one types on a paired register (README "The register"). */
 const WAITERS = [
-  { userName: 'jana', name: 'Jana Kováčová', device: 'Pokladňa 1', preset: 'Cashier', paysAt: 'jana' },
-  { userName: 'peter', name: 'Peter Horváth', device: 'Pokladňa 1', preset: 'Waiter', paysAt: 'jana' },
-  { userName: 'zdenka', name: 'Zdeňka Dvořáková', device: 'Pokladňa 2', preset: 'Cashier', paysAt: 'zdenka' },
-  { userName: 'lubos', name: 'Ľuboš Ďurčo', device: 'Terasa PDA', preset: 'Waiter', paysAt: 'zdenka' },
+  { userName: 'jana', name: 'Jana Kováčová', device: 'Pokladňa 1', preset: 'Cashier', paysAt: 'jana', pin: '1111' },
+  { userName: 'peter', name: 'Peter Horváth', device: 'Pokladňa 1', preset: 'Waiter', paysAt: 'jana', pin: '2222' },
+  { userName: 'zdenka', name: 'Zdeňka Dvořáková', device: 'Pokladňa 2', preset: 'Cashier', paysAt: 'zdenka', pin: '3333' },
+  { userName: 'lubos', name: 'Ľuboš Ďurčo', device: 'Terasa PDA', preset: 'Waiter', paysAt: 'zdenka', pin: '4444' },
 ] as const;
+
+/** The modifiers a register offers with a product (plu modifierIds): the sides with the mains, extras on halušky. */
+const OFFERED: Record<number, string[]> = { 1: ['navyse'], 3: ['priloha'], 4: ['priloha'] };
 
 const CUSTOMERS = [
   { id: 'stastny', firstName: 'Ľubomír', lastName: 'Šťastný', email: 'lubo.stastny@example.sk', phone: '+421 905 123 456', discountRate: 10, credit: 25, cards: ['1001'] },
@@ -272,7 +276,7 @@ async function main(): Promise<void> {
     await r.devices.create(system, { name: 'Pokladňa 1', envName: 'CashRegister', description: 'Pult pri vchode', settings: registerSettings });
     await r.devices.create(system, { name: 'Pokladňa 2', envName: 'CashRegister', description: 'Bar', settings: registerSettings });
     await r.devices.create(system, { name: 'Terasa PDA', envName: 'PDA', description: 'Čašník na terase', settings: registerSettings });
-    for (const w of WAITERS) await r.users.create(system, { userName: w.userName, name: w.name, password: DEMO_PASSWORD, rights: preset(w.preset) });
+    for (const w of WAITERS) await r.users.create(system, { userName: w.userName, name: w.name, password: DEMO_PASSWORD, pin: w.pin, rights: preset(w.preset) });
     await r.users.create(system, { userName: 'manazer', name: 'Mária Šimková', password: DEMO_PASSWORD, rights: preset('Manager') });
     for (const c of CATEGORIES) await r.categories.create(system, c);
 
@@ -290,6 +294,7 @@ async function main(): Promise<void> {
         category: p.category ?? null,
         unit: STOCKED[p.code]?.unit ?? null,
         receipt: (p.parts ?? []).map(([code, quantity]) => ({ pluId: { code, stockName: 'Sklad' }, quantity })),
+        modifierIds: OFFERED[p.code] ?? [],
       });
       pluIds.set(p.code, String(doc.id));
     }

@@ -46,6 +46,15 @@ describe('the demo restaurant', () => {
     expect(added.status, JSON.stringify(added.body)).toBe(201);
   });
 
+  it('gives the staff their PINs and the mains their modifiers, as the README says', async () => {
+    const users = (await get('/api/users?$take=100')).items as Array<{ userName: string; hasPin: boolean }>;
+    for (const u of ['jana', 'peter', 'zdenka', 'lubos']) expect(users.find((x) => x.userName === u)?.hasPin, u).toBe(true);
+    const offered = async (code: number) => (await get(`/api/plus?stockName=Kuchyňa&code=${code}`)).items[0].modifierIds;
+    expect(await offered(1)).toEqual(['navyse']);
+    expect(await offered(3)).toEqual(['priloha']);
+    expect(await offered(4)).toEqual(['priloha']);
+  });
+
   it('keeps the bar’s bottles in Sklad under the bar’s codes, and has moved some there', async () => {
     const [transfer] = (await get('/api/stocktransfers?type=Transfer')).items;
     expect([transfer.sourceStockName, transfer.targetStockName]).toEqual(['Sklad', 'Bar']);
