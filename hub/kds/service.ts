@@ -21,7 +21,7 @@ import type { AuthService, SessionView } from '../resources/auth/service.js';
 import { pairingCode, type PairingView } from '../http/pairing-codes.js';
 import { Pairings } from '../http/pairings.js';
 import type { Doc, EngineContext } from '../engine/define.js';
-import { nameKey } from '../engine/fields.js';
+import { MAX_STRING, nameKey } from '../engine/fields.js';
 import { getStored, readDoc } from '../engine/repo.js';
 import { serviceOf, type ResourceService } from '../engine/service.js';
 import { devices } from '../resources/devices/resource.js';
@@ -45,9 +45,16 @@ export type Pairing = PairingView & { orderEndpointName: string };
 
 export type PairedSession = SessionView & { tokenId: string; refreshToken: string; orderEndpointName: string };
 
+/**
+ * The first `max` UTF-16 units of `text`, less a character cut in two: an emoji whose second half
+ * fell off is a lone surrogate, text the store refuses (CONTRACT §12 "Text"), so the pairing of a
+ * display whose endpoint name has one just there would fail.
+ */
+const cut = (text: string, max: number) => text.slice(0, max).replace(/[\ud800-\udbff]$/, '');
+
 /** `KDS <endpoint>` and `kds-<endpoint>`, cut to the 64 characters names may hold. */
-export const displayDeviceName = (endpoint: string) => `KDS ${endpoint}`.slice(0, 64).trimEnd();
-export const displayUserName = (endpoint: string) => `kds-${endpoint}`.slice(0, 64).trimEnd();
+export const displayDeviceName = (endpoint: string) => cut(`KDS ${endpoint}`, 64).trimEnd();
+export const displayUserName = (endpoint: string) => cut(`kds-${endpoint}`, 64).trimEnd();
 
 export class KdsService {
   /** The displays' codes, made, listed and withdrawn by whoever holds OrderEndpointUpdate. */
@@ -152,7 +159,8 @@ export class KdsService {
       await this.resources[devices.name].create(system, {
         name: deviceName,
         envName: 'Tool',
-        description: t(this.language, 'device.kitchenDisplay', { name }),
+        // Within the longest text a field holds, however long the endpoint's name (itself up to that long).
+        description: cut(t(this.language, 'device.kitchenDisplay', { name }), MAX_STRING),
         settings: { OrderEndpointName: name },
       });
     }
@@ -160,7 +168,7 @@ export class KdsService {
     if (!userId) {
       const created = await this.resources[users.name].create(system, {
         userName,
-        name: t(this.language, 'user.kitchenDisplay', { name }),
+        name: cut(t(this.language, 'user.kitchenDisplay', { name }), MAX_STRING),
         rights: [...DISPLAY_RIGHTS],
         password: randomBytes(24).toString('base64url'),
       });

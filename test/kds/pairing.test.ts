@@ -127,6 +127,24 @@ describe('POST /api/kds/pair', () => {
     expect(refreshed.body.user.userName).toBe('kds-Pass');
   });
 
+  it('pairs a display whatever name its endpoint was stored with: 4,000 characters, or an emoji where the names are cut', async () => {
+    // The device's description and the user's name quote the endpoint's name: at its longest they must still fit.
+    const longest = `Kitchen ${'W'.repeat(4000)}`.slice(0, 4000);
+    // `KDS ` and 59 letters, then an emoji across the 64th character: the cut must not keep half of it.
+    const emoji = `${'A'.repeat(59)}🍺 bar`;
+    for (const name of [longest, emoji]) {
+      await expect2xx(hub.call('POST', '/api/orderendpoints', { name, type: 'Tablet' }));
+      const r = await pair((await pairing(name)).body.code);
+      expect(r.status, name.slice(0, 20)).toBe(200);
+      expect(r.body.orderEndpointName).toBe(name);
+      const device = (await hub.call('GET', `/api/devices/${encodeURIComponent(r.body.user.device.name)}`)).body;
+      expect(device.description.length).toBeLessThanOrEqual(4000);
+      expect((await hub.call('GET', '/api/orders', undefined, { token: r.body.tokenId })).status).toBe(200);
+    }
+    expect((await hub.call('GET', `/api/users?userName=${encodeURIComponent(`kds-${'A'.repeat(59)}`)}`)).body.items.map((u: any) => u.userName)).toEqual([`kds-${'A'.repeat(59)}`]);
+    forgetGuesses();
+  });
+
   it('expires after 10 minutes (the hub clock)', async () => {
     const { code } = (await pairing('Pass')).body;
     hub.clock.advance(10 * 60_000 - 1);
