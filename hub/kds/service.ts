@@ -9,7 +9,7 @@
  * minutes, single use, wrong guesses throttled per address and per code; listed, looked up and
  * withdrawn the same way, under OrderEndpointUpdate here.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { inTransaction } from '../../db/client.js';
 import { SYSTEM_CALLER } from '../http/caller.js';
@@ -52,9 +52,19 @@ export type PairedSession = SessionView & { tokenId: string; refreshToken: strin
  */
 const cut = (text: string, max: number) => text.slice(0, max).replace(/[\ud800-\udbff]$/, '');
 
-/** `KDS <endpoint>` and `kds-<endpoint>`, cut to the 64 characters names may hold. */
-export const displayDeviceName = (endpoint: string) => cut(`KDS ${endpoint}`, 64).trimEnd();
-export const displayUserName = (endpoint: string) => cut(`kds-${endpoint}`, 64).trimEnd();
+/**
+ * `KDS <endpoint>` and `kds-<endpoint>` when that whole name fits the 64 characters names may hold;
+ * else cut, with a tag of the endpoint's full name beside it: the device's setting is what scopes a
+ * display to its endpoint, so two endpoints that share their first 60 characters must never share one.
+ */
+function displayName(prefix: string, endpoint: string): string {
+  const whole = `${prefix}${endpoint}`;
+  if (whole.length <= 64 && whole === whole.trimEnd()) return whole;
+  const tag = createHash('sha256').update(endpoint).digest('hex').slice(0, 8);
+  return `${cut(whole, 55).trimEnd()}~${tag}`;
+}
+export const displayDeviceName = (endpoint: string) => displayName('KDS ', endpoint);
+export const displayUserName = (endpoint: string) => displayName('kds-', endpoint);
 
 export class KdsService {
   /** The displays' codes, made, listed and withdrawn by whoever holds OrderEndpointUpdate. */
@@ -142,6 +152,11 @@ export class KdsService {
     }
     if (device && device.doc.isActive !== true) {
       throw errors.forbidden('kds.deviceInactive', { device: deviceName });
+    }
+    // A device of this name made by hand for another endpoint: its setting, not this pairing, would say whose orders the display reads.
+    const setFor = (device?.doc.settings as Record<string, string> | undefined)?.OrderEndpointName;
+    if (device && setFor !== name) {
+      throw errors.forbidden('kds.deviceOtherEndpoint', { device: deviceName, other: setFor ?? '—', name });
     }
     const user = authRepo.findUserByName(this.ctx.db, userName);
     if (user) {

@@ -141,7 +141,32 @@ describe('POST /api/kds/pair', () => {
       expect(device.description.length).toBeLessThanOrEqual(4000);
       expect((await hub.call('GET', '/api/orders', undefined, { token: r.body.tokenId })).status).toBe(200);
     }
-    expect((await hub.call('GET', `/api/users?userName=${encodeURIComponent(`kds-${'A'.repeat(59)}`)}`)).body.items.map((u: any) => u.userName)).toEqual([`kds-${'A'.repeat(59)}`]);
+    // Cut names carry a tag of the whole name; none holds half an emoji.
+    const displays = (await hub.call('GET', `/api/users?userName=startswith:${encodeURIComponent(`kds-${'A'.repeat(51)}`)}`)).body.items.map((u: any) => u.userName);
+    expect(displays).toEqual([expect.stringMatching(new RegExp(`^kds-A{51}~[0-9a-f]{8}$`))]);
+    forgetGuesses();
+  });
+
+  it('gives two endpoints whose names share their first 60 characters a display device each: each reads its own orders', async () => {
+    const stem = `Station ${'S'.repeat(60)}`;
+    const [first, second] = [`${stem} hot`, `${stem} cold`];
+    const read: string[] = [];
+    for (const name of [first, second]) {
+      await expect2xx(hub.call('POST', '/api/orderendpoints', { name, type: 'Tablet' }));
+      const r = await expect2xx(pair((await pairing(name)).body.code));
+      expect(r.orderEndpointName).toBe(name);
+      const device = (await hub.call('GET', `/api/devices/${encodeURIComponent(r.user.device.name)}`)).body;
+      expect(device.settings.OrderEndpointName).toBe(name);
+      read.push(r.user.device.name);
+    }
+    expect(new Set(read).size).toBe(2);
+    // A device of that name made by hand for another endpoint is not taken over: the code stays usable once it is corrected.
+    await expect2xx(hub.call('POST', '/api/devices', { name: 'KDS Bar screen', envName: 'Tool', settings: { OrderEndpointName: 'Pass' } }));
+    await expect2xx(hub.call('POST', '/api/orderendpoints', { name: 'Bar screen', type: 'Tablet' }));
+    const code = (await pairing('Bar screen')).body.code;
+    const refused = await pair(code);
+    expect([refused.status, refused.body.errorCode]).toEqual([403, 8]);
+    expect(refused.body.detail).toContain("'Pass'");
     forgetGuesses();
   });
 
