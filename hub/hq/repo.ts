@@ -5,6 +5,7 @@
 import type { Pool, PoolClient } from './db.js';
 import { RESOURCE_TABLES } from './migrations.js';
 import type { CatalogChange, CatalogResource, Heartbeat, StoreEvent } from './protocol.js';
+import { cutText } from '../http/text.js';
 
 async function inTransaction<T>(pool: Pool, fn: (client: PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
@@ -173,7 +174,7 @@ export async function recordHeartbeat(pool: Pool, hb: Heartbeat): Promise<void> 
        catalog_error = excluded.catalog_error, devices = excluded.devices`,
     [
       hb.storeId,
-      hb.name.slice(0, 200),
+      cutText(hb.name, 200),
       hb.lastSeq,
       hb.ackedSeq,
       hb.appliedCatalogVersion,

@@ -17,6 +17,14 @@ const BROKEN = {
   surrogate: { value: 'text.surrogate', key: 'text.keySurrogate', query: 'query.surrogate' },
 } as const satisfies Record<string, Record<'value' | 'key' | 'query', MessageKey>>;
 
+/**
+ * The first `max` UTF-16 units of `text`, less a character cut in two: an emoji whose second half
+ * fell off is a lone surrogate, text the store refuses (CONTRACT §12 "Text") and PostgreSQL too.
+ */
+export function cutText(text: string, max: number): string {
+  return text.slice(0, max).replace(/[\ud800-\udbff]$/, '');
+}
+
 /** Why `s` is not text the hub keeps, or null when it is. */
 export function brokenText(s: string): keyof typeof BROKEN | null {
   if (s.includes('\u0000')) return 'nul';

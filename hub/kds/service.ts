@@ -16,6 +16,7 @@ import { SYSTEM_CALLER } from '../http/caller.js';
 import type { Caller } from '../http/caller.js';
 import { requireRight } from '../http/caller.js';
 import { errors } from '../http/errors.js';
+import { cutText } from '../http/text.js';
 import * as authRepo from '../resources/auth/repo.js';
 import type { AuthService, SessionView } from '../resources/auth/service.js';
 import { pairingCode, type PairingView } from '../http/pairing-codes.js';
@@ -46,13 +47,6 @@ export type Pairing = PairingView & { orderEndpointName: string };
 export type PairedSession = SessionView & { tokenId: string; refreshToken: string; orderEndpointName: string };
 
 /**
- * The first `max` UTF-16 units of `text`, less a character cut in two: an emoji whose second half
- * fell off is a lone surrogate, text the store refuses (CONTRACT §12 "Text"), so the pairing of a
- * display whose endpoint name has one just there would fail.
- */
-const cut = (text: string, max: number) => text.slice(0, max).replace(/[\ud800-\udbff]$/, '');
-
-/**
  * `KDS <endpoint>` and `kds-<endpoint>` when that whole name fits the 64 characters names may hold;
  * else cut, with a tag of the endpoint's full name beside it: the device's setting is what scopes a
  * display to its endpoint, so two endpoints that share their first 60 characters must never share one.
@@ -61,7 +55,7 @@ function displayName(prefix: string, endpoint: string): string {
   const whole = `${prefix}${endpoint}`;
   if (whole.length <= 64 && whole === whole.trimEnd()) return whole;
   const tag = createHash('sha256').update(endpoint).digest('hex').slice(0, 8);
-  return `${cut(whole, 55).trimEnd()}~${tag}`;
+  return `${cutText(whole, 55).trimEnd()}~${tag}`;
 }
 export const displayDeviceName = (endpoint: string) => displayName('KDS ', endpoint);
 export const displayUserName = (endpoint: string) => displayName('kds-', endpoint);
@@ -175,7 +169,7 @@ export class KdsService {
         name: deviceName,
         envName: 'Tool',
         // Within the longest text a field holds, however long the endpoint's name (itself up to that long).
-        description: cut(t(this.language, 'device.kitchenDisplay', { name }), MAX_STRING),
+        description: cutText(t(this.language, 'device.kitchenDisplay', { name }), MAX_STRING),
         settings: { OrderEndpointName: name },
       });
     }
@@ -183,7 +177,7 @@ export class KdsService {
     if (!userId) {
       const created = await this.resources[users.name].create(system, {
         userName,
-        name: cut(t(this.language, 'user.kitchenDisplay', { name }), MAX_STRING),
+        name: cutText(t(this.language, 'user.kitchenDisplay', { name }), MAX_STRING),
         rights: [...DISPLAY_RIGHTS],
         password: randomBytes(24).toString('base64url'),
       });
