@@ -11,6 +11,7 @@ import { docsAssets } from './http/docs.js';
 import { requireSession } from './resources/auth/routes.js';
 import { AuthService } from './resources/auth/service.js';
 import { hasRight } from './http/caller.js';
+import { displayEndpointOf } from './engine/visibility.js';
 import { mount, sharedMethods } from './http/route.js';
 import { MOUNTS, ROUTES, type MountContext } from './routes.js';
 import { Metrics } from './metrics.js';
@@ -97,8 +98,12 @@ export function buildServices(deps: AppDeps): Services {
     events: eventStreams(
       deps.db,
       (tokenHash) => auth.isLive(tokenHash),
-      // Change-log entries of a resource the caller reads nothing of, without its right, are not theirs to see.
-      (caller) => RESOURCES.filter((def) => def.read && !def.read.scope && !hasRight(caller, def.read.right)).map((def) => def.name),
+      // Change-log entries of a resource the caller reads nothing of, without its right, are not theirs
+      // to see; nor, for a kitchen display's session, which reads no ticket, the tickets' (visibility.ts).
+      (caller) => [
+        ...RESOURCES.filter((def) => def.read && !def.read.scope && !hasRight(caller, def.read.right)).map((def) => def.name),
+        ...(displayEndpointOf(caller) !== undefined ? [tickets.name] : []),
+      ],
     ),
     backups: new BackupService(deps, join(deps.config.dataDir, 'backups'), deps.config.backupKeep ?? 14, deps.config.dataDir),
     metrics: new Metrics(),

@@ -244,6 +244,13 @@ describe('a kitchen display reads its own endpoint\u2019s orders only', () => {
     expect((await expect2xx(hub.call('GET', '/api/orderendpoints/Pass', undefined, { token: display }))).name).toBe('Pass');
     // The waiter who opened it still reads it (every open ticket).
     expect((await expect2xx(hub.call('GET', '/api/tickets', undefined, { token: waiter.token }))).totalCount).toBeGreaterThan(0);
+    // Nor does the change log tell the display of tickets (their keys), while it does of its orders.
+    const before = (await hub.call('GET', '/api/health')).body.changeLog.lastSeq;
+    await expect2xx(hub.call('PUT', `/api/tickets/${open.id}`, { ...open, items: [...open.items, item(60, 1)] }, { token: waiter.token }));
+    const seen = (await expect2xx(hub.call('GET', `/api/changes?since=${before}`, undefined, { token: display }))).items.map((c: any) => c.resource);
+    expect(seen).toContain('orders');
+    expect(seen).not.toContain('tickets');
+    expect((await expect2xx(hub.call('GET', `/api/changes?since=${before}`, undefined, { token: waiter.token }))).items.map((c: any) => c.resource)).toContain('tickets');
   });
 
   it('a display set up by hand (OrderProcess alone, a device whose DefaultOrderEndpointName names it) reads the same', async () => {
