@@ -44,3 +44,14 @@ export const isEmailAddress = (s: string): boolean => /^[^@\s"<>(),;:]+@[^@\s"<>
 export function addressOf(from: string): string {
   return /<([^<>]+)>\s*$/.exec(from)?.[1] ?? from.trim();
 }
+
+// ---- prices typed at the till (CONTRACT §12)
+
+/**
+ * Device setting OpenedPrices "true": the device's users type prices in (a market stall) without
+ * TicketSetPrice, so switching it on hands that right out (devices/resource.ts). The register offers
+ * typing a price by the same rule.
+ */
+export function opensPrices(settings: Readonly<Record<string, string>> | null | undefined): boolean {
+  return (settings?.OpenedPrices ?? '').toLowerCase() === 'true';
+}

@@ -1,6 +1,8 @@
 import type { Language } from '../i18n/index.js';
 import { errors } from './errors.js';
 import { RIGHTS, SALE_ENVS, type Right } from './rights.js';
+// Written once with the pages' rules: the register offers typed prices by the same one (hub/core/rules.ts).
+export { opensPrices } from '../core/rules.js';
 
 /** Who is calling: the session's user and the device named at login (CONTRACT §5). */
 export interface Caller {
@@ -34,13 +36,6 @@ export function requireSale(caller: Caller): void {
 }
 
 /** The hub acting on its own (first start, a paired display's user, head office's catalog): every right; never reachable from a request. */
-/**
- * Device setting OpenedPrices "true": the device's users type prices in (a market stall) without
- * TicketSetPrice (CONTRACT §12), so switching it on hands that right out (devices/resource.ts).
- */
-export function opensPrices(settings: Readonly<Record<string, string>> | null | undefined): boolean {
-  return (settings?.OpenedPrices ?? '').toLowerCase() === 'true';
-}
 
 export const SYSTEM_CALLER: Caller = {
   userId: 'system',

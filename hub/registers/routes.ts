@@ -7,12 +7,12 @@ import type { Request } from 'express';
 import { z } from 'zod';
 import { bodyErrors, ERR, idempotencyHeader, LOCATION, registerKeyHeader } from '../http/api-docs.js';
 import { callerOf } from '../http/handler.js';
-import { requireRight } from '../http/caller.js';
+import { requireRight, requireSale, type Caller } from '../http/caller.js';
 import { named, routes } from '../http/route.js';
 import { PAIRING_TTL_MS } from '../http/pairing-codes.js';
 import { pairingRoutes, pairingSchema } from '../http/pairings.js';
 import { registerKeyOf } from '../resources/devices/register-key.js';
-import { registerPairingRequestSchema, registerPairSchema, SELLING_RIGHT, type RegistersService } from './service.js';
+import { HANDOVER_RIGHT, registerPairingRequestSchema, registerPairSchema, SELLING_RIGHT, type RegistersService } from './service.js';
 
 const tags = ['Registers'];
 const pairing = pairingSchema('deviceName');
@@ -100,7 +100,47 @@ export const registerPairRoutes = routes<{ registers: RegistersService }>((route
   }),
 ]);
 
+/** A waiter on a register who may hand tickets over: checked before anything of the request is read. */
+const handingOver = (caller: Caller) => {
+  requireSale(caller);
+  requireRight(caller, HANDOVER_RIGHT);
+};
+
 export const registerRoutes = routes<{ registers: RegistersService }>((route) => [
+  route({
+    method: 'get',
+    path: '/api/registers/colleagues',
+    operationId: 'registers.colleagues',
+    tags,
+    summary: 'The colleagues a waiter may hand a ticket over to (a register\'s session)',
+    description:
+      `Requires ${HANDOVER_RIGHT} and a session on a sale device (CashRegister or PDA), as PATCH /api/tickets?action=Handover does. ` +
+      `The active users holding ${SELLING_RIGHT} (who may sell), by name in the shop's language: their \`userName\` (what a Handover ` +
+      'names) and `name`, nothing else — no rights, no PIN, no id. For a register logged in with a password, which has no ' +
+      '`X-Register-Key` to read GET /api/registers/users with; the caller is in the list too (a register leaves out the ticket\'s owner).',
+    rights: [HANDOVER_RIGHT],
+    authorize: handingOver,
+    responses: {
+      200: {
+        description: 'The users a ticket may be handed over to.',
+        schema: named(
+          'RegisterColleagues',
+          z.object({
+            items: z.array(z.object({ userName: z.string(), name: z.string() })),
+            count: z.number().int(),
+            totalCount: z.number().int(),
+          }),
+        ),
+      },
+    },
+    errors: [ERR.unauthenticated(), ERR.missingRight(`Without ${HANDOVER_RIGHT}, or a session on a device outside the Sale environment (BackOffice, Tool).`)],
+    handler:
+      ({ registers }) =>
+      (_input, _req, res) => {
+        const items = registers.colleagues(callerOf(res));
+        res.json({ items, count: items.length, totalCount: items.length });
+      },
+  }),
   ...pairingRoutes<{ registers: RegistersService }>({
     path: '/api/registers/pairings',
     operationId: 'registers.pairings',

@@ -13,7 +13,7 @@
  */
 import { z } from 'zod';
 import { inTransaction } from '../../db/client.js';
-import { requireRight, type Caller } from '../http/caller.js';
+import { requireRight, requireSale, type Caller } from '../http/caller.js';
 import { errors } from '../http/errors.js';
 import { SALE_ENVS } from '../http/rights.js';
 import { pairingCode, type PairingView } from '../http/pairing-codes.js';
@@ -33,6 +33,9 @@ export const registerPairSchema = z.object({ code: pairingCode() });
 /** Who may sell on a register: the right that opens a ticket. */
 export const SELLING_RIGHT = 'TicketCreate';
 
+/** Who may hand a ticket over (PATCH /api/tickets?action=Handover), and so read whom to. */
+export const HANDOVER_RIGHT = 'TicketHandover';
+
 export type RegisterPairing = PairingView & { deviceName: string };
 
 export interface PairedRegister {
@@ -40,6 +43,12 @@ export interface PairedRegister {
   envName: string;
   /** The register's secret: sent back as X-Register-Key. Shown once; the hub keeps its hash. */
   deviceKey: string;
+}
+
+/** A colleague a ticket may be handed over to: what a Handover names and what a waiter reads, nothing more. */
+export interface Colleague {
+  userName: string;
+  name: string;
 }
 
 export interface Seller {
@@ -122,5 +131,15 @@ export class RegistersService {
     const device = key ? deviceByRegisterKeyHash(this.ctx.db, hashRegisterKey(key)) : undefined;
     if (!device || !isPairedRegister(device.doc, key)) throw errors.unauthenticated('registers.keyUnknown');
     return activeUsersHolding(this.ctx.db, SELLING_RIGHT);
+  }
+
+  /**
+   * The users a waiter on a sale device may hand a ticket over to: those who may sell, names only
+   * (least privilege, CONTRACT §12: no UserRead needed, and nothing a waiter has no use for).
+   */
+  colleagues(caller: Caller): Colleague[] {
+    requireSale(caller);
+    requireRight(caller, HANDOVER_RIGHT);
+    return activeUsersHolding(this.ctx.db, SELLING_RIGHT).map(({ userName, name }) => ({ userName, name }));
   }
 }

@@ -1,13 +1,14 @@
 /**
- * What else a ticket needs: the bill before payment, a split or a move to another table, a discount,
- * the customer (by card, or by name with CustomerRead: CONTRACT §12), a name and a note, deleting it.
- * Each is offered only to a waiter holding its right.
+ * What else a ticket needs: the bill before payment, a split or a move to another table, handing it
+ * over to a colleague or taking a colleague's over, a discount, the customer (by card, or by name with
+ * CustomerRead: CONTRACT §12), a name and a note, deleting it. Each is offered only to a waiter holding
+ * its right.
  */
 import type { JSX } from 'preact';
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { messages, parseDecimal } from '../shared/i18n';
 import { quantity } from '../shared/format';
-import { ApiError, call } from './api';
+import { ApiError, call, session } from './api';
 import { go, say } from './hooks';
 import { tableLabel } from './Tables';
 import type { Customer, LocalTicket, Location } from './tickets';
@@ -45,7 +46,85 @@ const t = messages({
   save: { en: 'Save', sk: 'Uložiť', cs: 'Uložit' },
   tableName: { en: 'Or type a table', sk: 'Alebo napíšte stôl', cs: 'Nebo napište stůl' },
   here: { en: 'Move here', sk: 'Presunúť sem', cs: 'Přesunout sem' },
+  handover: { en: 'Hand over to a colleague', sk: 'Odovzdať kolegovi', cs: 'Předat kolegovi' },
+  takeover: { en: 'Take over from {name}', sk: 'Prevziať od: {name}', cs: 'Převzít od: {name}' },
+  waiterNow: { en: 'Waiter now: {name}', sk: 'Teraz obsluhuje: {name}', cs: 'Teď obsluhuje: {name}' },
+  handedOver: { en: 'Handed over to {name}.', sk: 'Odovzdané: {name}.', cs: 'Předáno: {name}.' },
+  tookOver: { en: 'The ticket is yours now.', sk: 'Účet je teraz váš.', cs: 'Účet je teď váš.' },
+  loading: { en: 'Loading…', sk: 'Načítava sa…', cs: 'Načítá se…' },
+  nobody: { en: 'No colleague to hand it over to.', sk: 'Nie je komu ho odovzdať.', cs: 'Není komu ho předat.' },
+  notActive: { en: '{name} can no longer take tickets; choose another colleague.', sk: '{name} už nemôže prevziať účty; vyberte iného kolegu.', cs: '{name} už nemůže převzít účty; vyberte jiného kolegu.' },
 });
+
+/** A colleague a ticket may go to (GET /api/registers/colleagues). */
+interface Colleague {
+  userName: string;
+  name: string;
+}
+
+/** Whether the logged-in waiter owns the ticket (a ticket not at the hub yet is theirs). */
+function isMine(ticket: LocalTicket): boolean {
+  const owner = ticket.latest?.employee.userName;
+  return !owner || owner.toLowerCase() === session()?.user.userName.toLowerCase();
+}
+
+/** The waiter a ticket is with, as the floor names them. */
+const ownerName = (ticket: LocalTicket): string => ticket.latest?.employee.name || ticket.latest?.employee.userName || '';
+
+/**
+ * Whom to hand the ticket over to: the colleagues who may sell, from the hub (a register logged in
+ * with a password has no key to list the users with, so the waiter's session reads them), the
+ * ticket's own waiter left out.
+ */
+function HandoverDialog({ ticket, onClose }: { ticket: LocalTicket; onClose: () => void }): JSX.Element {
+  const [colleagues, setColleagues] = useState<Colleague[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+  const owner = ticket.latest?.employee.userName.toLowerCase();
+  useEffect(() => {
+    call<{ items: Colleague[] }>('GET', '/api/registers/colleagues')
+      .then((r) => setColleagues(r.items.filter((c) => c.userName.toLowerCase() !== owner)))
+      .catch((e: unknown) => setError(failure(e)));
+  }, []);
+  const give = async (c: Colleague) => {
+    setBusy(c.userName);
+    setError(null);
+    try {
+      await till.handover([ticket.id], c.userName);
+      say(t('handedOver', { name: c.name || c.userName }));
+      onClose();
+      go({ kind: 'tables' });
+    } catch (e) {
+      // Deactivated since the list was read: the hub names userName at fault.
+      const gone = e instanceof ApiError && e.problem.errors?.some((x) => x.memberName === 'userName');
+      setError(gone ? t('notActive', { name: c.name || c.userName }) : failure(e));
+    } finally {
+      setBusy(null);
+    }
+  };
+  return (
+    <Dialog title={t('handover')} onClose={onClose} testId="handover">
+      {ownerName(ticket) && <p class="muted">{t('waiterNow', { name: ownerName(ticket) })}</p>}
+      {colleagues === null && !error && <p class="muted">{t('loading')}</p>}
+      {colleagues?.length === 0 && <p class="muted">{t('nobody')}</p>}
+      {colleagues && colleagues.length > 0 && (
+        <div class="stack">
+          {colleagues.map((c) => (
+            <button type="button" key={c.userName} class="list-button big" disabled={busy !== null} onClick={() => void give(c)} data-testid={`colleague-${c.userName}`}>
+              {c.name || c.userName}
+            </button>
+          ))}
+        </div>
+      )}
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
+    </Dialog>
+  );
+}
+
 
 /** A table of the floor plan, or one typed in: where a ticket or its items go. */
 export function TablePicker({ onPick, exclude }: { onPick: (location: Location) => void; exclude?: string | null }): JSX.Element {
@@ -255,7 +334,7 @@ function RenameDialog({ ticket, onClose }: { ticket: LocalTicket; onClose: () =>
 }
 
 export function MoreDialog({ ticket, onClose }: { ticket: LocalTicket; onClose: () => void }): JSX.Element {
-  const [sub, setSub] = useState<'customer' | 'discount' | 'rename' | 'move' | 'remove' | null>(null);
+  const [sub, setSub] = useState<'customer' | 'discount' | 'rename' | 'move' | 'remove' | 'handover' | null>(null);
   const online = till.conn === 'online';
   const run = async (fn: () => Promise<void>) => {
     if (!online) return say(t('needsHub'), 'error');
@@ -268,6 +347,7 @@ export function MoreDialog({ ticket, onClose }: { ticket: LocalTicket; onClose: 
   if (sub === 'customer') return <CustomerDialog ticket={ticket} onClose={onClose} />;
   if (sub === 'discount') return <DiscountDialog ticket={ticket} onClose={onClose} />;
   if (sub === 'rename') return <RenameDialog ticket={ticket} onClose={onClose} />;
+  if (sub === 'handover') return <HandoverDialog ticket={ticket} onClose={onClose} />;
   if (sub === 'move') {
     return (
       <Dialog title={t('move')} onClose={onClose} testId="move">
@@ -315,6 +395,10 @@ export function MoreDialog({ ticket, onClose }: { ticket: LocalTicket; onClose: 
     );
   }
   const sent = !!ticket.base;
+  const mine = isMine(ticket);
+  // CONTRACT §6, §11: a Handover needs TicketHandover, and TicketUpdateAny for another's ticket; a Takeover both TicketTakeover and TicketUpdateAny.
+  const canHandover = sent && till.can('TicketHandover') && (mine || till.can('TicketUpdateAny'));
+  const canTakeover = sent && !mine && till.can('TicketTakeover') && till.can('TicketUpdateAny');
   return (
     <Dialog title={t('title')} onClose={onClose} testId="more">
       <div class="stack">
@@ -349,6 +433,34 @@ export function MoreDialog({ ticket, onClose }: { ticket: LocalTicket; onClose: 
         <button type="button" class="big" onClick={() => setSub('move')}>
           {t('move')}
         </button>
+        {canTakeover && (
+          <button
+            type="button"
+            class="big"
+            data-testid="takeover"
+            onClick={() =>
+              void run(async () => {
+                await till.takeover([ticket.id]);
+                say(t('tookOver'));
+                onClose();
+              })
+            }
+          >
+            {t('takeover', { name: ownerName(ticket) })}
+          </button>
+        )}
+        {canHandover && (
+          <button
+            type="button"
+            class="big"
+            onClick={() => {
+              if (!online) return say(t('needsHub'), 'error');
+              setSub('handover');
+            }}
+          >
+            {t('handover')}
+          </button>
+        )}
         {till.can('TicketSetDiscount') && (
           <button type="button" class="big" onClick={() => setSub('discount')}>
             {t('discount')}

@@ -8,10 +8,11 @@
 import type { JSX } from 'preact';
 import { memo } from 'preact/compat';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { messages, parseDecimal, plural } from '../shared/i18n';
-import { money, quantity } from '../shared/format';
+import { language, messages, parseDecimal, plural } from '../shared/i18n';
+import { DEFAULT_CURRENCY, money, quantity } from '../shared/format';
 import type { Modifier, Plu } from '../shared/types';
-import { newTicketId, NetworkError } from './api';
+import { opensPrices } from '../../core/rules';
+import { newTicketId, NetworkError, session } from './api';
 import { byCode, modifiersOf, orderedCategories, searchPlus, sellable, type Catalog, type Category } from './catalog';
 import { go, say } from './hooks';
 import { dec, num } from './money';
@@ -69,7 +70,64 @@ const t = messages({
   queued: { en: 'Kept: {name} goes out when the hub is back.', sk: 'Uložené: {name} sa odošle, keď bude hub späť.', cs: 'Uloženo: {name} se odešle, až bude hub zpět.' },
   ticketLines: { en: 'Ticket', sk: 'Účet', cs: 'Účet' },
   categories: { en: 'Categories', sk: 'Kategórie', cs: 'Kategorie' },
+  unitPrice: { en: 'Unit price', sk: 'Jednotková cena', cs: 'Jednotková cena' },
+  priceOf: { en: 'Price: {name}', sk: 'Cena: {name}', cs: 'Cena: {name}' },
+  changePrice: { en: 'Change the price', sk: 'Zmeniť cenu', cs: 'Změnit cenu' },
+  badPrice: { en: 'Type a price from 0 to 1 000 000 000.', sk: 'Zadajte cenu od 0 do 1 000 000 000.', cs: 'Zadejte cenu od 0 do 1 000 000 000.' },
 });
+
+/**
+ * Whether the waiter types prices here (CONTRACT §12): the register's device sells at opened prices
+ * (setting OpenedPrices "true", the hub's own rule), or the waiter holds TicketSetPrice.
+ */
+function typesPrices(): boolean {
+  return opensPrices(session()?.user.device.settings) || till.can('TicketSetPrice');
+}
+
+/** A unit price typed on the number pad (Slovak 4,50), to the cent. */
+function PriceDialog({ title, initial, onSet, onClose }: { title: string; initial: number | null; onSet: (price: number) => void; onClose: () => void }): JSX.Element {
+  const [value, setValue] = useState(initial === null ? '' : String(initial).replace('.', language() === 'en' ? '.' : ','));
+  const [bad, setBad] = useState(false);
+  const set = () => {
+    // A price is to the cent: the pad takes no third decimal.
+    const price = parseDecimal(value || '0');
+    // Within the hub's bound on every amount (CONTRACT §12).
+    if (!(price >= 0 && price <= 1_000_000_000)) return setBad(true);
+    onSet(num(dec(price)));
+  };
+  return (
+    <Dialog
+      title={title}
+      onClose={onClose}
+      testId="price"
+      actions={
+        <button type="button" class="primary big" onClick={set} data-testid="price-set">
+          {t('set')}
+        </button>
+      }
+    >
+      <p class="big-number num" data-testid="price-value">
+        {value || '0'} {DEFAULT_CURRENCY}
+      </p>
+      <NumPad
+        value={value}
+        onChange={(v) => {
+          if (/[.,]\d{3}/.test(v)) return;
+          setBad(false);
+          setValue(v);
+        }}
+        decimal
+        maxLength={13}
+        testId="price-pad"
+      />
+      {bad && (
+        <p class="error" role="alert">
+          {t('badPrice')}
+        </p>
+      )}
+    </Dialog>
+  );
+}
 
 const lineCount = (n: number) => plural(n, { one: { en: '1 line', sk: '1 položka', cs: '1 položka' }, few: { en: '{n} lines', sk: '{n} položky', cs: '{n} položky' }, other: { en: '{n} lines', sk: '{n} položiek', cs: '{n} položek' } });
 
@@ -236,6 +294,7 @@ function LineDialog({ ticket, shown, onClose }: { ticket: LocalTicket; shown: Sh
   const set = (fn: (l: Line) => Line | null) => till.setLine(ticket.id, line.id, fn);
   const cur = ticket.draft.lines.find((l) => l.id === line.id);
   const [comment, setComment] = useState(cur?.comment ?? '');
+  const [pricing, setPricing] = useState(false);
   const lowering = (q: number) => sentQty !== null && q < sentQty;
   const setQty = (q: number) => {
     if (q <= 0) return remove();
@@ -263,6 +322,19 @@ function LineDialog({ ticket, shown, onClose }: { ticket: LocalTicket; shown: Sh
       </Dialog>
     );
   }
+  if (pricing) {
+    return (
+      <PriceDialog
+        title={t('priceOf', { name: line.name })}
+        initial={cur.unitPrice}
+        onClose={() => setPricing(false)}
+        onSet={(price) => {
+          set((l) => ({ ...l, unitPrice: price, ownPrice: true }));
+          setPricing(false);
+        }}
+      />
+    );
+  }
   return (
     <Dialog
       title={line.name}
@@ -283,6 +355,16 @@ function LineDialog({ ticket, shown, onClose }: { ticket: LocalTicket; shown: Sh
           +
         </button>
       </div>
+      {typesPrices() && cur.type === 'Positive' && (
+        <div class="row wrap">
+          <span class="grow">
+            {t('unitPrice')}: <strong class="num" data-testid="line-price">{money(cur.unitPrice)}</strong>
+          </span>
+          <button type="button" onClick={() => setPricing(true)}>
+            {t('changePrice')}
+          </button>
+        </div>
+      )}
       <label class="field">
         <span>{t('comment')}</span>
         <input value={comment} onInput={(e) => setComment(e.currentTarget.value)} maxLength={200} />
@@ -324,8 +406,8 @@ function LineDialog({ ticket, shown, onClose }: { ticket: LocalTicket; shown: Sh
  * The menu renders again only when the catalog changes or the waiter searches or picks a category,
  * not on every line added: a tap must be answered at once, also with hundreds of products.
  */
-const Menu = memo(function Menu({ catalog, onPick }: { catalog: Catalog; onPick: (plu: Plu) => void }): JSX.Element {
-  const plus = useMemo(() => sellable(catalog.plus), [catalog]);
+const Menu = memo(function Menu({ catalog, typedPrices, onPick }: { catalog: Catalog; typedPrices: boolean; onPick: (plu: Plu) => void }): JSX.Element {
+  const plus = useMemo(() => sellable(catalog.plus, typedPrices), [catalog, typedPrices]);
   const categories = useMemo(() => orderedCategories(catalog.categories), [catalog]);
   const used = categories.filter((c) => plus.some((p) => p.category === c.name));
   const uncategorized = plus.some((p) => !p.category || !used.some((c) => c.name === p.category));
@@ -420,18 +502,26 @@ export function Order({ id }: { id: string }): JSX.Element {
   const [more, setMore] = useState(false);
   const [showLines, setShowLines] = useState(false);
 
-  const add = (plu: Plu, modifiers: LineModifier[] = [], comment: string | null = null) => {
+  const [pricing, setPricing] = useState<{ plu: Plu; modifiers: LineModifier[]; comment: string | null } | null>(null);
+  const typedPrices = typesPrices();
+  const addLine = (plu: Plu, modifiers: LineModifier[], comment: string | null, price: number | null) => {
     till.addLine(id, {
       plu: { code: plu.code, stockName: plu.stockName },
       name: plu.name,
       type: 'Positive',
       quantity: factor,
-      unitPrice: plu.unitPrice.amount,
+      unitPrice: price ?? plu.unitPrice.amount,
       discountRate: 0,
       modifiers,
       comment,
+      ...(price === null ? {} : { ownPrice: true }),
     });
     setFactor(1);
+  };
+  const add = (plu: Plu, modifiers: LineModifier[] = [], comment: string | null = null) => {
+    // A product priced 0 where prices are typed is priced at the till: its price first.
+    if (typedPrices && plu.unitPrice.amount === 0) setPricing({ plu, modifiers, comment });
+    else addLine(plu, modifiers, comment, null);
   };
   const pick = (plu: Plu) => {
     const mods = modifiersOf(plu, till.catalog.modifiers);
@@ -509,7 +599,7 @@ export function Order({ id }: { id: string }): JSX.Element {
             {t('qtyChip', { n: quantity(factor) })}
           </button>
         </div>
-        <Menu catalog={till.catalog} onPick={onPick} />
+        <Menu catalog={till.catalog} typedPrices={typedPrices} onPick={onPick} />
       </div>
       <button type="button" class="lines-toggle" onClick={() => setShowLines(!showLines)} data-testid="lines-toggle">
         <span>
@@ -549,6 +639,17 @@ export function Order({ id }: { id: string }): JSX.Element {
           onDone={(chosen, comment) => {
             add(picking, chosen, comment);
             setPicking(null);
+          }}
+        />
+      )}
+      {pricing && (
+        <PriceDialog
+          title={t('priceOf', { name: pricing.plu.name })}
+          initial={null}
+          onClose={() => setPricing(null)}
+          onSet={(price) => {
+            addLine(pricing.plu, pricing.modifiers, pricing.comment, price);
+            setPricing(null);
           }}
         />
       )}

@@ -13,7 +13,7 @@ import type { PaymentType, Ticket } from '../shared/types';
 import { ApiError, call, deviceSetting, newKey, NetworkError } from './api';
 import { roundsCash } from './catalog';
 import { go, say } from './hooks';
-import { cashRounded, dec, equalParts, num, sum, type Dec } from './money';
+import { cashRounded, D, dec, equalParts, num, sum, type Dec } from './money';
 import { till, type PendingClose } from './till';
 import { failure, NumPad, ScreenHead } from './ui';
 
@@ -83,6 +83,8 @@ export function Pay({ id }: { id: string }): JSX.Element {
   const [payments, setPayments] = useState<Payment[]>([]);
   const [typed, setTyped] = useState('');
   const [parts, setParts] = useState<number | null>(null);
+  // The part of the bill last tapped, and the text it put in the amount (a part is paid as a part while the text is unchanged).
+  const [chosenPart, setChosenPart] = useState<{ text: string; amount: Dec } | null>(null);
   const [print, setPrint] = useState(true);
   const [email, setEmail] = useState('');
   const [busy, setBusy] = useState(false);
@@ -132,20 +134,33 @@ export function Pay({ id }: { id: string }): JSX.Element {
 
   const add = (type: PaymentType) => {
     setError(null);
-    const left = type.category === 'Cash' ? remaining : exactRest;
+    const inCash = type.category === 'Cash';
+    const left = inCash ? remaining : exactRest;
     const rest = left.gt(0) || refund ? left : dec(0);
-    let amount = typed ? dec(parseDecimal(typed)) : type.category === 'Cash' && rounding ? cashRounded(rest) : rest;
     if (typed && !Number.isFinite(parseDecimal(typed))) return;
+    // What cash still brings to finish: once cash pays something, `remaining` is already counted from the
+    // rounded cash part (rounding it again made 0,01 € left after 4,49 € in cash into 0,00 €: nothing could
+    // finish the payment); before that, the rest rounded.
+    const cashToFinish = rounding && !payments.some(cash) ? cashRounded(rest) : rest;
+    const part = !refund && chosenPart && typed === chosenPart.text ? chosenPart.amount : null;
+    let amount: Dec;
+    if (part) {
+      // A part of the bill: in cash on eKasa the guest pays it rounded (4,49 € → 4,50 €), but never past what
+      // finishes the cash part (three cash parts of 10,00 € are 3,35 + 3,35 + 3,30); by card the exact part.
+      amount = inCash && rounding && cashToFinish.gt(0) ? D.min(cashRounded(part), cashToFinish) : inCash && rounding ? cashRounded(part) : part;
+    } else amount = typed ? dec(parseDecimal(typed)) : inCash ? cashToFinish : rest;
     if (refund) amount = amount.isPositive() ? amount.negated() : amount;
     if (amount.isZero()) return;
-    // Only a changeable type (cash) takes more than what is left: a card is never overpaid.
+    // Only a changeable type (cash) takes more than what is left: a card is never overpaid. A part by card
+    // after cash parts paid rounded is simply the rest (4,48 € after 4,50 € in cash): nothing to tell.
     if (!type.isChangeable && !refund && amount.gt(rest)) {
-      say(t('cardMax', { amount: money(num(rest)) }), 'error');
+      if (!part) say(t('cardMax', { amount: money(num(rest)) }), 'error');
       amount = rest;
       if (amount.lte(0)) return;
     }
     setPayments([...payments, { type, amount: num(amount) }]);
     setTyped('');
+    setChosenPart(null);
   };
 
   const body = (): Record<string, unknown> => ({
@@ -291,7 +306,16 @@ export function Pay({ id }: { id: string }): JSX.Element {
                   <p class="muted">{t('partsHint')}</p>
                   <div class="row wrap" data-testid="part-amounts">
                     {partAmounts.map((a, i) => (
-                      <button type="button" key={i} class="chip part" onClick={() => setTyped(language() === 'en' ? a.toFixed(2) : a.toFixed(2).replace('.', ','))}>
+                      <button
+                        type="button"
+                        key={i}
+                        class="chip part"
+                        onClick={() => {
+                          const text = language() === 'en' ? a.toFixed(2) : a.toFixed(2).replace('.', ',');
+                          setTyped(text);
+                          setChosenPart({ text, amount: a });
+                        }}
+                      >
                         {t('part', { n: i + 1, amount: money(num(a)) })}
                       </button>
                     ))}

@@ -113,10 +113,12 @@ export function fold(text: string): string {
 
 /**
  * What the register offers: active products, but not the ingredients a recipe is made of (a stock
- * item priced 0: bryndza by the kilo is counted, never sold at the counter).
+ * item priced 0: bryndza by the kilo is counted, never sold at the counter) — unless the waiter types
+ * prices here (`typedPrices`: an OpenedPrices device, or TicketSetPrice), where a product priced 0 is
+ * one priced at the till (fruit by the kilo at a market stall).
  */
-export function sellable(plus: Plu[]): Plu[] {
-  return plus.filter((p) => p.isActive && !(p.type === 'StockItem' && p.unitPrice.amount === 0) && p.type !== 'Container');
+export function sellable(plus: Plu[], typedPrices = false): Plu[] {
+  return plus.filter((p) => p.isActive && (typedPrices || !(p.type === 'StockItem' && p.unitPrice.amount === 0)) && p.type !== 'Container');
 }
 
 /** Active categories in the shop's order (then by name); products without one show under "Other". */

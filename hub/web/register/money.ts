@@ -40,11 +40,16 @@ export function ticketTotal(lines: PricedLine[], discountRate: number): Dec {
 
 /**
  * Slovak cash rounding (CONTRACT §8, on an eKasa device): a cash amount to the nearest 5 cents —
- * …1, …2 down to …0; …3, …4 up and …6, …7 down to …5; …8, …9 up to the next …0. Refunds alike.
+ * …1, …2 down to …0; …3, …4 up and …6, …7 down to …5; …8, …9 up to the next …0 — and an amount of
+ * 1 or 2 cents up to 5 cents (the law's own sentence; README "Cash rounding"). Refunds alike, by size.
+ * The hub's eKasa driver rounds by the same rule (drivers/fiscal/ekasa/protocol.ts roundCash; a test
+ * holds the two equal): the register asks for what the hub will take.
  */
-export function cashRounded(amount: number | Dec): Dec {
+export function cashRounded(amount: number | string | Dec): Dec {
   const a = dec(amount);
-  return a.times(20).toDecimalPlaces(0, D.ROUND_HALF_UP).div(20).toDecimalPlaces(2);
+  const size = a.abs();
+  const rounded = size.gt(0) && size.lt('0.05') ? new D('0.05') : size.times(20).toDecimalPlaces(0, D.ROUND_HALF_UP).div(20);
+  return (a.isNegative() ? rounded.negated() : rounded).toDecimalPlaces(2);
 }
 
 /**

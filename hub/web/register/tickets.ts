@@ -33,6 +33,11 @@ export interface Line {
   discountRate: number;
   modifiers: LineModifier[];
   comment: string | null;
+  /**
+   * The waiter typed `unitPrice` (CONTRACT §12: on an OpenedPrices device, or with TicketSetPrice):
+   * it is sent as it is. Otherwise a new line takes the plu's price at the hub, a sent one keeps its own.
+   */
+  ownPrice?: boolean;
 }
 
 export interface Draft {
@@ -99,7 +104,9 @@ function sameLine(a: Line, b: Line): boolean {
     dec(a.quantity).eq(dec(b.quantity)) &&
     a.discountRate === b.discountRate &&
     (a.comment ?? '') === (b.comment ?? '') &&
-    sameModifiers(a.modifiers, b.modifiers)
+    sameModifiers(a.modifiers, b.modifiers) &&
+    // Only a price the waiter typed counts: a plu's price that changed since the line was sent is not the waiter's change.
+    (!b.ownPrice || dec(a.unitPrice).eq(dec(b.unitPrice)))
   );
 }
 
@@ -173,7 +180,7 @@ export function nextLineId(t: LocalTicket): number {
   return Math.max(0, ...t.draft.lines.map((l) => l.id), ...(t.base?.items ?? []).map((i) => i.id), ...(t.latest?.items ?? []).map((i) => i.id)) + 1;
 }
 
-/** The draft as a PUT body (CONTRACT §6): sent lines keep the price the hub gave them, new ones take the plu's. */
+/** The draft as a PUT body (CONTRACT §6): a typed price as typed; else sent lines keep the price the hub gave them, new ones take the plu's. */
 export function toWire(t: LocalTicket): Record<string, unknown> {
   const sentPrice = new Map((t.base?.items ?? []).map((i) => [i.id, i]));
   const d = t.draft;
@@ -195,7 +202,7 @@ export function toWire(t: LocalTicket): Record<string, unknown> {
         plu: { code: l.plu.code, stockName: l.plu.stockName },
         type: l.type,
         quantity: l.quantity,
-        ...(keepsPrice ? { unitPrice: { amount: sent.unitPrice.amount } } : {}),
+        ...(l.ownPrice ? { unitPrice: { amount: l.unitPrice } } : keepsPrice ? { unitPrice: { amount: sent.unitPrice.amount } } : {}),
         discountRate: l.discountRate,
         modifiers: l.modifiers.map((m) => ({ modifierId: m.modifierId, optionId: m.optionId, quantity: m.quantity })),
         comment: l.comment,

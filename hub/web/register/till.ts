@@ -599,11 +599,26 @@ export class Till {
 
   // ---- what needs the hub now ---------------------------------------------------------------------
 
-  /** Moves whole tickets to another table (PATCH Relocate). */
-  async relocate(ids: string[], location: Location): Promise<void> {
+  /** A batch action on whole tickets (PATCH /api/tickets), their own changes sent first; the hub's answer is what shows. */
+  private async batch(action: 'Relocate' | 'Handover' | 'Takeover', ids: string[], members: Record<string, unknown> = {}): Promise<void> {
     for (const id of ids) await this.flush(id);
-    const stored = await call<Ticket[]>('PATCH', '/api/tickets?action=Relocate', { ids, location }, { idempotencyKey: newKey() });
+    const stored = await call<Ticket[]>('PATCH', `/api/tickets?action=${action}`, { ids, ...members }, { idempotencyKey: newKey() });
     for (const t of stored) this.adopt(t);
+  }
+
+  /** Moves whole tickets to another table (PATCH Relocate). */
+  relocate(ids: string[], location: Location): Promise<void> {
+    return this.batch('Relocate', ids, { location });
+  }
+
+  /** Hands tickets over to colleague `userName` (PATCH Handover: TicketHandover, and TicketUpdateAny for another's). */
+  handover(ids: string[], userName: string): Promise<void> {
+    return this.batch('Handover', ids, { userName });
+  }
+
+  /** Makes others' tickets the logged-in waiter's (PATCH Takeover: TicketTakeover and TicketUpdateAny). */
+  takeover(ids: string[]): Promise<void> {
+    return this.batch('Takeover', ids);
   }
 
   /** The hub's answer to an action on a ticket whose changes were all sent first: it is what the register shows now. */

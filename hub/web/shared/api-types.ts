@@ -1224,6 +1224,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/registers/colleagues": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The colleagues a waiter may hand a ticket over to (a register's session)
+         * @description Requires TicketHandover and a session on a sale device (CashRegister or PDA), as PATCH /api/tickets?action=Handover does. The active users holding TicketCreate (who may sell), by name in the shop's language: their `userName` (what a Handover names) and `name`, nothing else — no rights, no PIN, no id. For a register logged in with a password, which has no `X-Register-Key` to read GET /api/registers/users with; the caller is in the list too (a register leaves out the ticket's owner).
+         */
+        get: operations["registers.colleagues"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/registers/pairings": {
         parameters: {
             query?: never;
@@ -3756,6 +3776,14 @@ export interface components {
                 userName: string;
                 name: string;
                 hasPin: boolean;
+            }[];
+            count: number;
+            totalCount: number;
+        };
+        RegisterColleagues: {
+            items: {
+                userName: string;
+                name: string;
             }[];
             count: number;
             totalCount: number;
@@ -17589,6 +17617,86 @@ export interface operations {
                         status?: 401;
                         /** @enum {integer} */
                         errorCode?: 1;
+                    };
+                };
+            };
+            /** @description More requests from this address than the rate limit (`POS_HUB_RATE_LIMIT` per second) allows. (errorCode 10 TooManyRequests) */
+            429: {
+                headers: {
+                    /** @description Seconds until a request is accepted again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 429;
+                        /** @enum {integer} */
+                        errorCode?: 10;
+                    };
+                };
+            };
+        };
+    };
+    "registers.colleagues": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The users a ticket may be handed over to. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegisterColleagues"];
+                };
+            };
+            /** @description A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 400;
+                        /** @enum {integer} */
+                        errorCode?: 3;
+                    };
+                };
+            };
+            /** @description No, unknown, expired or revoked token. (errorCode 1 Unauthenticated) */
+            401: {
+                headers: {
+                    /** @description Always `Bearer`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 401;
+                        /** @enum {integer} */
+                        errorCode?: 1;
+                    };
+                };
+            };
+            /** @description Without TicketHandover, or a session on a device outside the Sale environment (BackOffice, Tool). (errorCode 2 Unauthorized) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"] & {
+                        /** @enum {number} */
+                        status?: 403;
+                        /** @enum {integer} */
+                        errorCode?: 2;
                     };
                 };
             };
