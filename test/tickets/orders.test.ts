@@ -117,6 +117,28 @@ describe('Cancel orders', () => {
     ]);
   });
 
+  it("changing an ordered item's options or comment cancels it as it was sent and orders it as it is now (no Storno needed)", async () => {
+    // A waiter without Storno, on their own ticket.
+    const mine = { token: waiter.token };
+    const t = await expect2xx(hub.call('POST', '/api/tickets', { items: [item(7, 2, { modifiers: [{ modifierId: 'doneness', optionId: 'rare' }] }), item(1, 1)] }, mine));
+    const sent = (await ordersOf(t.id)).length;
+    hub.clock.advance(1000);
+    const changed = await expect2xx(hub.call('PUT', `/api/tickets/${t.id}`, { ...t, items: [{ ...t.items[0], modifiers: [{ modifierId: 'doneness', optionId: 'medium' }] }, t.items[1]] }, mine));
+    const second = (await ordersOf(t.id)).slice(sent);
+    expect(second.map((o) => [o.orderEndpointName, o.kind, o.items.map((i: any) => [i.name, i.quantity, i.modifiers.map((m: any) => m.optionId)])]).sort()).toEqual([
+      ['Kitchen', 'Cancel', [['Steak', 2, ['rare']]]],
+      ['Kitchen', 'New', [['Steak', 2, ['medium']]]],
+    ]);
+    // A new comment on it likewise; the untouched Gulyás orders nothing.
+    hub.clock.advance(1000);
+    await expect2xx(hub.call('PUT', `/api/tickets/${t.id}`, { ...changed, items: [{ ...changed.items[0], comment: 'no salt' }, changed.items[1]] }, mine));
+    const third = (await ordersOf(t.id)).slice(sent + second.length);
+    expect(third.map((o) => [o.kind, o.items.map((i: any) => [i.name, i.comment])]).sort()).toEqual([
+      ['Cancel', [['Steak', null]]],
+      ['New', [['Steak', 'no salt']]],
+    ]);
+  });
+
   it('DELETE cancels everything that was ordered', async () => {
     const t = await open({ items: [item(1, 2), item(3, 1), item(4, 1)] });
     hub.clock.advance(1000);

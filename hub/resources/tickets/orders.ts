@@ -1,6 +1,7 @@
 /**
  * Kitchen orders from a ticket write (CONTRACT §6): added quantities become a New order, lowered
- * or removed ones a Cancel order, one per order endpoint named by the plu. Runs inside the ticket
+ * or removed ones a Cancel order, one per order endpoint named by the plu; an item whose plu, options
+ * or comment changed is the old one cancelled and the new one ordered. Runs inside the ticket
  * write's transaction and enqueues the print jobs there too (outbox).
  */
 import { toUnits, UNIT } from '../../core/money.js';
@@ -33,7 +34,9 @@ export function orderDeltas(before: TicketItem[], after: TicketItem[]): { added:
   for (const item of after.filter((i) => i.type === 'Positive')) {
     const prev = old.get(item.id);
     old.delete(item.id);
-    const samePlu = prev && prev.plu.code === item.plu.code && prev.plu.stockName === item.plu.stockName;
+    // The same dish as the kitchen was told: the plu, its options and the comment. Another one (a side
+    // changed after it was sent) is the old one cancelled and the new one ordered, so the cook learns of it.
+    const samePlu = prev && prev.plu.code === item.plu.code && prev.plu.stockName === item.plu.stockName && sameMaking(prev, item);
     if (prev && !samePlu) cancelled.push({ item: prev, quantity: prev.quantity });
     // In units of 10^-4 (quantities carry at most 4 places): exact, without a decimal object.
     const diff = toUnits(item.quantity) - (samePlu ? toUnits(prev.quantity) : 0);
@@ -42,6 +45,16 @@ export function orderDeltas(before: TicketItem[], after: TicketItem[]): { added:
   }
   for (const prev of old.values()) cancelled.push({ item: prev, quantity: prev.quantity });
   return { added, cancelled };
+}
+
+/** Whether two versions of an item ask the kitchen for the same thing: the same options in the same quantities, the same comment. */
+function sameMaking(a: TicketItem, b: TicketItem): boolean {
+  // No comment is no comment, however a client writes it (null, '', spaces).
+  if ((a.comment ?? '').trim() !== (b.comment ?? '').trim() || a.modifiers.length !== b.modifiers.length) return false;
+  const key = (m: TicketItem['modifiers'][number]) => `${m.modifierId}\u0000${m.optionId}\u0000${m.quantity}`;
+  const left = a.modifiers.map(key).sort();
+  const right = b.modifiers.map(key).sort();
+  return left.every((k, i) => k === right[i]);
 }
 
 /**
