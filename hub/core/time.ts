@@ -100,17 +100,27 @@ function formattedParts(date: Date, tz: string): ZonedParts {
   };
 }
 
-/** The instant at which the wall clock in `tz` shows the given local time. */
+/** The zone's offset (ms) at instant `ms`: its wall clock read as UTC, less the instant (to the second). */
+function offsetAt(ms: number, tz: string): number {
+  const z = zonedParts(new Date(ms), tz);
+  return Date.UTC(z.year, z.month - 1, z.day, z.hour, z.minute, z.second) - Math.floor(ms / 1000) * 1000;
+}
+
+/**
+ * The instant at which the wall clock in `tz` shows the given local time. Across a change of time
+ * (as Temporal's 'compatible'): a time shown twice (the hour repeated when summer time ends) is its
+ * earlier instant; a time never shown (the hour skipped when it begins) is moved on by the gap — so
+ * in a zone whose clocks skip midnight (America/Santiago, America/Havana) a day begins at 01:00 of
+ * that day, never at 23:00 of the day before.
+ */
 export function fromZoned(p: { year: number; month: number; day: number; hour?: number; minute?: number; second?: number; ms?: number }, tz: string): Date {
   const asUtc = Date.UTC(p.year, p.month - 1, p.day, p.hour ?? 0, p.minute ?? 0, p.second ?? 0, p.ms ?? 0);
-  // Two passes settle the offset, also across a DST change.
-  let guess = asUtc;
-  for (let i = 0; i < 2; i++) {
-    const z = zonedParts(new Date(guess), tz);
-    const shown = Date.UTC(z.year, z.month - 1, z.day, z.hour, z.minute, z.second, p.ms ?? 0);
-    guess += asUtc - shown;
-  }
-  return new Date(guess);
+  // The offsets a day either side: no zone changes its time twice within two days, and none is 24 h off UTC.
+  const before = offsetAt(asUtc - 86_400_000, tz);
+  const after = offsetAt(asUtc + 86_400_000, tz);
+  const shows = (at: number) => offsetAt(at, tz) === asUtc - at;
+  const candidates = [asUtc - before, asUtc - after].filter(shows).sort((a, b) => a - b);
+  return new Date(candidates.length ? candidates[0] : asUtc - before);
 }
 
 const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?(Z|[+-]\d{2}:?\d{2})?$/i;

@@ -203,6 +203,22 @@ describe('period units and amounts', () => {
     expect(await issue('Outcome', '2026-10-25T23:00:00Z')).toBe('DST-1026-01');
   });
 
+  it('a window whose local start time is shown twice begins at its first showing', async () => {
+    // Daily at 02:30 from Oct 24. On Oct 25 the clock shows 02:30 twice: 00:30 UTC (summer time) and
+    // 01:30 UTC (winter time). The 25th's window begins at the first, so 02:45 summer time is its first number.
+    await at('2026-10-24T10:00:00Z');
+    await numbering('dst2', 'Outcome', 'DS2-{MM}{dd}-{i2}', [entry('2026-10-24T02:30:00+02:00', 'Day')]);
+    expect(await issue('Outcome')).toBe('DS2-1024-01');
+    expect(await issue('Outcome', '2026-10-25T00:45:00Z')).toBe('DS2-1025-01');
+    expect(await issue('Outcome', '2026-10-25T01:45:00Z')).toBe('DS2-1025-02');
+  });
+
+  it('an entry starting at the second showing of a time counts its window from its own start', async () => {
+    await at('2026-10-25T01:40:00Z');
+    await numbering('dst3', 'Outcome', 'DS3-{i2}', [entry('2026-10-25T02:30:00+01:00', 'Day')]);
+    expect((await get('dst3')).numberings[0].currentPeriodStart).toBe('2026-10-25T01:30:00.000Z');
+  });
+
   it('refuses an unknown unit or an amount below 1', async () => {
     const bad = (period: unknown) => hub.call('POST', '/api/stocktransfernumberings', { type: 'Outcome', format: 'X{i2}', isActive: false, numberings: [{ startAt: START, period }] });
     expectProblem(await bad({ unit: 'Fortnight', amount: 1 }), 400, 3, 'numberings[0].period.unit');

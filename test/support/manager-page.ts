@@ -47,6 +47,8 @@ export interface OpenOptions {
   timezoneId?: string;
   /** Collects the page's uncaught errors. */
   errors?: string[];
+  /** The browser's clock starts at this instant and runs on from there (the page's own "today"). */
+  clock?: Date;
 }
 
 /**
@@ -63,6 +65,7 @@ export async function openManagerPage(browser: Browser, url: string, lang: Lang,
   });
   if (lang === 'en') await context.addInitScript(() => localStorage.setItem('poshub.language', 'en'));
   const page = await context.newPage();
+  if (opts.clock) await page.clock.install({ time: opts.clock });
   // Generous: CI runs these beside the heaviest e2e files on two cores.
   page.setDefaultTimeout(20_000);
   if (opts.errors) page.on('pageerror', (e) => opts.errors!.push(e.message));

@@ -52,7 +52,7 @@ export function customerStatus(doc: { activationTime: string | null; expirationT
 export const customers = defineResource({
   name: 'customers',
   title: 'Customer',
-  example: { firstName: 'Ján', lastName: 'Šťastný', email: 'jan.stastny@example.sk', phone: '+421 900 123 456', cards: [{ serialNumber: 'CARD-0001' }], discountRate: 0.05 },
+  example: { firstName: 'Ján', lastName: 'Šťastný', email: 'jan.stastny@example.sk', phone: '+421 900 123 456', cards: [{ serialNumber: 'CARD-0001' }], discountRate: 5 },
   table: 'customers',
   key: idKeyed(),
   schema: z.object({

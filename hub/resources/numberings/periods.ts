@@ -14,6 +14,8 @@ export interface NumberingEntry {
 
 /** `start` moved by `n` periods on the store's calendar (a month from Jan 31 is Feb 28/29). */
 export function addPeriods(start: Date, unit: PeriodUnit, n: number, tz: string): Date {
+  // No move is the start itself, also when its wall time is one the clock shows twice (fromZoned: the earlier).
+  if (n === 0) return new Date(start.getTime());
   const p = zonedParts(start, tz);
   const base = { hour: p.hour, minute: p.minute, second: p.second, ms: start.getUTCMilliseconds() };
   if (unit === 'Day' || unit === 'Week') {

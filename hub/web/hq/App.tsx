@@ -9,6 +9,7 @@ import type { JSX } from 'preact';
 import { chosenLanguage, intlLocale, messages, setLanguage, useLanguage } from '../shared/i18n';
 import { LanguagePicker } from '../shared/LanguagePicker';
 import { Badge, Button, Card, Notice } from '../shared/ui';
+import { lastSevenDays } from './span';
 import { ApiError, api, logIn, logOut, loggedIn, whenLoggedOut, type DeadLetter, type HqUser, type SalesRow, type StoreRow } from './api';
 
 const t = messages({
@@ -130,10 +131,7 @@ function Stores() {
 }
 
 function Sales() {
-  const span = () => {
-    const to = new Date();
-    return `from=${new Date(to.getTime() - 7 * 86_400_000).toISOString()}&to=${to.toISOString()}`;
-  };
+  const span = () => new URLSearchParams(lastSevenDays(new Date())).toString();
   const byStore = usePolled(() => api<{ rows: SalesRow[] }>('GET', `/reports/sales?groupBy=store&${span()}`));
   const byDay = usePolled(() => api<{ rows: SalesRow[] }>('GET', `/reports/sales?groupBy=day&${span()}`));
   const row = (key: string, r: SalesRow) => (

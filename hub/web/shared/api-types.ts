@@ -4517,7 +4517,7 @@ export interface operations {
                  *           "serialNumber": "CARD-0001"
                  *         }
                  *       ],
-                 *       "discountRate": 0.05
+                 *       "discountRate": 5
                  *     }
                  */
                 "application/json": components["schemas"]["CustomerInput"];

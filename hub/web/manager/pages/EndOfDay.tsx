@@ -159,8 +159,10 @@ const paymentCols = (title: string): Array<Col<FiscalDay['payments'][number]>> =
 
 export function EndOfDay() {
   const [q, setQuery] = useQuery();
-  const today = isoDay(new Date());
-  const yesterday = isoDay(new Date(Date.now() - 86_400_000));
+  const now = new Date();
+  const today = isoDay(now);
+  // The calendar's day before, not 24 hours ago: the day summer time begins has 23 hours.
+  const yesterday = isoDay(new Date(now.getFullYear(), now.getMonth(), now.getDate() - 1));
   const day = q.get('date') || today;
   const isToday = day === today;
   const url = `/api/reports/fiscaldays?${new URLSearchParams({ date: day })}`;
