@@ -61,6 +61,23 @@ describe('the pages speak only through their catalogs', () => {
     expect(files.flatMap((f) => findings(relative(ROOT, f), readFileSync(f, 'utf8')))).toEqual([]);
   });
 
+  it('no style sheet writes words on the page (a CSS `content` is never translated)', () => {
+    const sheets = (dir: string): string[] =>
+      readdirSync(dir).flatMap((name) => {
+        const path = join(dir, name);
+        if (statSync(path).isDirectory()) return name === 'dist' ? [] : sheets(path);
+        return name.endsWith('.css') ? [path] : [];
+      });
+    const files = sheets(WEB);
+    expect(files.length).toBeGreaterThan(2);
+    const words = files.flatMap((f) =>
+      withoutComments(readFileSync(f, 'utf8'))
+        .split('\n')
+        .flatMap((line, i) => (/\bcontent:\s*(['"])[^'"]*[A-Za-zÀ-ž]{2}/.test(line) ? [`${relative(ROOT, f)}:${i + 1} ${line.trim()}`] : [])),
+    );
+    expect(words).toEqual([]);
+  });
+
   it('every catalog entry of the pages has its Czech (nothing falls back to Slovak any more)', () => {
     // The Entry type makes `cs` required; this holds the sources to it should the type be widened again.
     const entry = /\ben:\s*(['"`])(?:\\.|(?!\1).)*\1,\s*sk:\s*(['"`])(?:\\.|(?!\2).)*\2\s*,?\s*(\}|cs:)/gs;

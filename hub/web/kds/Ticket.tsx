@@ -28,6 +28,7 @@ const t = messages({
   Ready: { en: 'Tap when served', sk: 'Ťuknite, keď je vydané', cs: 'Ťukněte, když je vydáno' },
   seen: { en: 'Tap when seen', sk: 'Ťuknite, keď ste videli', cs: 'Ťukněte, až to uvidíte' },
   servingIn: { en: 'Served in {s} s · tap to keep', sk: 'Vydá sa o {s} s · ťuknutím ponecháte', cs: 'Vydá se za {s} s · ťuknutím ponecháte' },
+  sending: { en: '{action} · sending…', sk: '{action} · odosiela sa…', cs: '{action} · odesílá se…' },
   cancelBanner: { en: 'CANCEL', sk: 'STORNO', cs: 'STORNO' },
   cancelledLater: { en: 'Cancelled later: {what}', sk: 'Neskôr stornované: {what}', cs: 'Později stornováno: {what}' },
   cancelOrder: { en: 'Cancel order ', sk: 'Storno objednávky ', cs: 'Storno objednávky ' },
@@ -72,13 +73,14 @@ export function Ticket(props: { order: Order; feed: Feed; timers: Timers; fresh:
   const age = hubNow() - Date.parse(order.createdAt);
   const place = placeOf(order);
   const cancel = order.kind === 'Cancel';
+  const pending = feed.isPending(order.id);
   const cls = [
     'ticket',
     cancel ? 'cancel' : `age-${ageClass(age, timers)}`,
     `state-${state}`,
     servingUntil ? 'serving' : '',
     props.fresh ? 'fresh-arrival' : '',
-    feed.isPending(order.id) ? 'pending' : '',
+    pending ? 'pending' : '',
   ].join(' ');
   const action = cancel ? t('seen') : servingUntil ? servingIn(Math.max(0, Math.ceil((servingUntil - props.now) / 1000))) : (ACTION[state]?.() ?? '');
   const changed = feed.changedLater(order);
@@ -114,7 +116,7 @@ export function Ticket(props: { order: Order; feed: Feed; timers: Timers; fresh:
         {order.ticketName && order.ticketName !== place.title && <span>{order.ticketName}</span>}
       </div>
       <Items order={order} struck={cancel} />
-      <footer class="action">{action}</footer>
+      <footer class="action">{pending ? t('sending', { action }) : action}</footer>
     </div>
   );
 }
