@@ -449,4 +449,26 @@ describe.skipIf(!haveChromium)('the kitchen display in Chromium', () => {
     await apiReaches(order.id, 'InProgress');
     expect(pageErrors).toEqual([]);
   });
+
+  it('left on for hours without a reload, lets a cancel order nobody tapped away go after two hours, and the order it changed still says so', async () => {
+    const { page } = await pairedDisplay(PATH, 'reduce', true);
+    // The display counts ages on the hub's Date header, the real time: the order and its cancel are
+    // made (on the hub's clock) a minute short of the display's two hours (CANCEL_SHOWN_MS) ago.
+    const real = Date.now();
+    hub.clock.set(new Date(real - 2 * 3600_000 + 60_000));
+    const t = await ticket({ name: 'Stôl 31', location: { tableName: '31' }, items: [item(12, 3)] });
+    hub.clock.advance(1000);
+    await expect2xx(hub.call('PUT', `/api/tickets/${t.id}`, { ...t, items: [{ ...t.items[0], quantity: 1 }] }, { token: waiter.token }));
+    hub.clock.set(new Date(real));
+    const orders = await ordersOf(t.id);
+    const cancel = orders.find((o) => o.kind === 'Cancel');
+    const original = orders.find((o) => o.kind === 'New');
+    await card(page, cancel.id).waitFor();
+    // Two minutes pass on the display, which stays connected all along: no reload takes the cancel away.
+    await page.clock.fastForward(2 * 60_000);
+    await card(page, cancel.id).waitFor({ state: 'detached' });
+    await expect(card(page, original.id).locator('.changed').textContent()).resolves.toBe('Cancelled later: −2× Kapustnica');
+    expect(await page.locator('[data-testid=conn]').getAttribute('data-conn')).toBe('live');
+    expect(pageErrors).toEqual([]);
+  });
 });

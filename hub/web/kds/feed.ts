@@ -327,6 +327,7 @@ export class Feed {
 
   /** Every 15 s: events the stream missed, and proof that the connection is alive. */
   private async poll(): Promise<void> {
+    this.prune();
     if (this.stopped || this.lastSeq === null || !this.es) return;
     try {
       const r = await call<{ items: Array<{ resource: string; key: string }>; lastSeq: number }>('GET', `/api/changes?since=${this.lastSeq}&$take=1000`);
@@ -342,6 +343,37 @@ export class Feed {
       this.setConn('offline');
       this.reopen();
     }
+  }
+
+  /**
+   * A display stays live for days without a reload, and only a reload asked which orders are still
+   * relevant: what ages out leaves the screen here (a cancel order nobody tapped away after
+   * CANCEL_SHOWN_MS, the pass's orders past its window), and what is known of orders long gone is let
+   * go, so the memory does not grow with every order of the week.
+   */
+  private prune(): void {
+    const now = hubNow();
+    const busy = (id: string) => this.serving.has(id) || this.outbox.some((j) => j.id === id);
+    let shown = false;
+    for (const o of [...this.orders.values()]) {
+      if (this.relevant(o) || busy(o.id)) continue;
+      this.orders.delete(o.id);
+      shown = true;
+    }
+    for (const [id, o] of this.served) if (now - Date.parse(o.stateChangedAt ?? o.createdAt) > RECALL_WINDOW_MS) this.served.delete(id);
+    // A cancel order keeps marking the orders of its ticket still on screen ("cancelled later").
+    const tickets = new Set([...this.orders.values()].map((o) => o.ticketId));
+    for (const [id, c] of this.cancels) if (now - Date.parse(c.createdAt) > CANCEL_SHOWN_MS && !tickets.has(c.ticketId)) this.cancels.delete(id);
+    for (const id of [...this.versions.keys()]) {
+      if (this.orders.has(id) || this.served.has(id) || this.cancels.has(id) || this.optimistic.has(id) || busy(id)) continue;
+      this.versions.delete(id);
+      this.seen.delete(id);
+    }
+    // A reload looks up only held orders among those an event brought meanwhile.
+    for (const id of [...this.touched]) if (!this.orders.has(id)) this.touched.delete(id);
+    const cutoff = Date.now() - 24 * 3600_000;
+    for (const [id, at] of this.dismissed) if (at <= cutoff) this.dismissed.delete(id);
+    if (shown) this.notify();
   }
 
   private queueFetch(id: string): void {
