@@ -471,4 +471,17 @@ describe.skipIf(!haveChromium)('the kitchen display in Chromium', () => {
     expect(await page.locator('[data-testid=conn]').getAttribute('data-conn')).toBe('live');
     expect(pageErrors).toEqual([]);
   });
+
+  it('shows at the pass that a ready order was cancelled in part after it was cooked, before the plate leaves', async () => {
+    const { page } = await pairedDisplay(`${PATH}/expo`);
+    const t = await ticket({ name: 'Stôl 32', location: { tableName: '32' }, items: [item(12, 2)] });
+    const [order] = await ordersOf(t.id);
+    await expect2xx(hub.call('POST', `/api/orders/${order.id}/state`, { state: 'Ready' }));
+    const shown = page.locator(`.ready-order[data-order-id="${order.id}"]`);
+    await shown.waitFor();
+    hub.clock.advance(1000);
+    await expect2xx(hub.call('PUT', `/api/tickets/${t.id}`, { ...t, items: [{ ...t.items[0], quantity: 1 }] }, { token: waiter.token }));
+    await expect(shown.locator('.changed').textContent()).resolves.toBe('Cancelled later: −1× Kapustnica');
+    expect(pageErrors).toEqual([]);
+  });
 });

@@ -9,7 +9,7 @@ import { hubNow } from './api';
 import { Feed, orderNumber, placeOf, type Order } from './feed';
 import { go, kitchenPath, useFeed, useNow } from './hooks';
 import { timersFrom, useArrivals, useEndpoint } from './Kitchen';
-import { ageClass, clock, Items, servingIn } from './Ticket';
+import { ageClass, cancelledLater, clock, Items, servingIn } from './Ticket';
 import { Message, Top } from './Top';
 
 const t = messages({
@@ -103,16 +103,21 @@ export function Expo({ name, endpoints }: { name: string | null; endpoints: stri
                   {clock(waited)}
                 </span>
               </header>
-              {table.ready.map((o) => (
-                <div class={`ready-order${feed.isServing(o.id) ? ' serving' : ''}`} key={o.id} data-order-id={o.id}>
-                  <div class="meta">
-                    <span class="number">#{orderNumber(o)}</span>
-                    {(!endpoints || endpoints.length > 1) && <span class="endpoint">{o.orderEndpointName}</span>}
-                    {o.employee?.name && <span>{o.employee.name}</span>}
+              {table.ready.map((o) => {
+                // The last look before a plate leaves: a storno made after the order was cooked shows here too.
+                const changed = feed.changedLater(o);
+                return (
+                  <div class={`ready-order${feed.isServing(o.id) ? ' serving' : ''}`} key={o.id} data-order-id={o.id}>
+                    <div class="meta">
+                      <span class="number">#{orderNumber(o)}</span>
+                      {(!endpoints || endpoints.length > 1) && <span class="endpoint">{o.orderEndpointName}</span>}
+                      {o.employee?.name && <span>{o.employee.name}</span>}
+                    </div>
+                    {changed && <div class="changed">{cancelledLater(changed)}</div>}
+                    <Items order={o} />
                   </div>
-                  <Items order={o} />
-                </div>
-              ))}
+                );
+              })}
               {table.cooking.length > 0 && (
                 <p class="waiting" data-testid="still-cooking">
                   {t('stillCooking')}{' '}

@@ -37,6 +37,9 @@ const t = messages({
 
 const ACTION: Record<string, () => string> = { New: () => t('New'), InProgress: () => t('InProgress'), Ready: () => t('Ready') };
 
+/** "Cancelled later: −1× Soup", on a ticket and on its order at the pass. */
+export const cancelledLater = (what: string) => t('cancelledLater', { what });
+
 /** "Served in 4 s · tap to keep", for a ticket and a table at the pass. */
 export const servingIn = (s: number) => t('servingIn', { s });
 
@@ -109,7 +112,7 @@ export function Ticket(props: { order: Order; feed: Feed; timers: Timers; fresh:
           {clock(age)}
         </span>
       </header>
-      {changed && <div class="changed">{t('cancelledLater', { what: changed })}</div>}
+      {changed && <div class="changed">{cancelledLater(changed)}</div>}
       <div class="meta">
         <span class="number">#{orderNumber(order)}</span>
         {order.employee?.name && <span>{order.employee.name}</span>}
