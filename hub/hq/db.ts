@@ -158,8 +158,25 @@ async function runningPostmaster(dir: string): Promise<Postmaster | undefined> {
   }
 }
 
-/** Starts a server on `dir`; when another HQ process started one there at the same moment, that one. */
+/**
+ * Starts a server on `dir`; when another HQ process started one there at the same moment, that one.
+ * A server that exits as it starts is tried again on another free port (three times in all): the
+ * port found free may be taken by another process before PostgreSQL binds it.
+ */
 async function startPostmaster(dir: string, password: string, log: Logger): Promise<{ server?: EmbeddedPostgres; running: Postmaster }> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startPostmasterOnce(dir, password, log);
+    } catch (e) {
+      if (!(e instanceof StartFailed) || attempt >= 3) throw e;
+      log.warn({ attempt, err: e.message }, 'the embedded PostgreSQL did not start; trying another port');
+    }
+  }
+}
+
+class StartFailed extends Error {}
+
+async function startPostmasterOnce(dir: string, password: string, log: Logger): Promise<{ server?: EmbeddedPostgres; running: Postmaster }> {
   const port = await freePort();
   const server = new (await embeddedPostgres())({
     databaseDir: dir,
@@ -172,13 +189,19 @@ async function startPostmaster(dir: string, password: string, log: Logger): Prom
     onLog: (m: unknown) => log.debug({ pg: String(m).trim() }, 'postgres'),
     onError: (m: unknown) => log.warn({ pg: String(m).trim() }, 'postgres'),
   });
+  if (!existsSync(join(dir, 'PG_VERSION'))) {
+    try {
+      await server.initialise();
+    } catch (e) {
+      throw new Error(`the embedded PostgreSQL in ${dir} could not be set up${e instanceof Error && e.message ? `: ${e.message}` : ''}`, { cause: e });
+    }
+  }
   try {
-    if (!existsSync(join(dir, 'PG_VERSION'))) await server.initialise();
     await server.start();
   } catch (e) {
     const other = await runningPostmaster(dir);
     if (other) return { running: other };
-    throw new Error(`the embedded PostgreSQL in ${dir} did not start${e instanceof Error ? `: ${e.message}` : ''} (its log: POS_HQ_LOG_LEVEL=debug)`, { cause: e });
+    throw new StartFailed(`the embedded PostgreSQL in ${dir} did not start on port ${port}${e instanceof Error && e.message ? `: ${e.message}` : ''} (its log: POS_HQ_LOG_LEVEL=debug)`, { cause: e });
   }
   const running = await runningPostmaster(dir);
   if (!running) throw new Error(`the embedded PostgreSQL in ${dir} stopped as it started (its log: POS_HQ_LOG_LEVEL=debug)`);
