@@ -678,6 +678,7 @@ function DaysOf({ data }: { data: FiscalDays }) {
             <CompactTable
               label={t('vat')}
               testId="day-vat"
+              scroll
               rows={d.vat}
               rowKey={(v) => v.rate}
               rowProps={(v) => ({ 'data-key': String(v.rate) })}
@@ -693,6 +694,7 @@ function DaysOf({ data }: { data: FiscalDays }) {
             <CompactTable
               label={t('reports')}
               testId="day-reports"
+              scroll
               rows={reports}
               rowKey={(r) => r.id}
               rowProps={(r) => ({ 'data-kind': r.kind })}
@@ -708,6 +710,7 @@ function DaysOf({ data }: { data: FiscalDays }) {
             <CompactTable
               label={t('counts')}
               testId="day-counts"
+              scroll
               rows={cashCounts}
               rowKey={(c) => c.id}
               cols={[
