@@ -227,4 +227,23 @@ describe.skipIf(!haveChromium)('products and stock, in Slovak and English', () =
       });
     });
   }
+
+  it("shows the hub's refusal of a transfer's product under that product, in the page's language", async () => {
+    const page = await open('sk', VARIANTS[0].size);
+    await go(page, '/catalog/transfers');
+    await page.getByRole('button', { name: W.sk.newTransfer }).click();
+    const drawer = page.locator('.drawer');
+    await drawer.getByLabel(label(W.sk.type)).selectOption('Transfer');
+    await drawer.getByLabel(label('Zo skladu')).selectOption('Sklad');
+    await drawer.getByLabel(label(W.sk.toStock)).selectOption('Menu');
+    await drawer.getByRole('button', { name: W.sk.addItem }).click();
+    // Bryndza is not kept in the Menu stock: the hub names the item's plu.
+    await drawer.getByLabel(label(W.sk.product)).selectOption('501');
+    await drawer.getByLabel(label(W.sk.qty)).fill('1');
+    await drawer.getByTestId('save').click();
+    const product = drawer.locator('.field', { has: page.getByLabel(label(W.sk.product)) });
+    await expect.poll(() => product.locator('.field-error').textContent()).toBe("Plu 501 neexistuje v cieľovom sklade 'Menu'.");
+    // Not a path of the hub's in English words above the form.
+    expect(await drawer.getByText(/Items 1/).count()).toBe(0);
+  });
 });
