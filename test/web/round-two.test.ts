@@ -110,6 +110,19 @@ describe.skipIf(!haveChromium)('issue 28, the smaller points, in Slovak', () => 
     await page.context().close();
   });
 
+  it('a stock taking counted on a phone: its Save and Close buttons stay on the screen', async () => {
+    const taking = await expect2xx(hub.call('POST', '/api/stocktakings', { note: 'phone', items: [501, 502].map((code) => ({ plu: { code, stockName: 'Sklad' }, actualQuantity: null })) }));
+    const page = await openManagerPage(browser, hub.url, 'sk', { width: 360, height: 640 }, { errors, timezoneId: TZ });
+    await go(page, `/catalog/stocktakings/${encodeURIComponent(taking.id)}`);
+    await page.getByTestId('count').waitFor();
+    for (const button of ['save-count', 'close-count']) {
+      const box = (await page.getByTestId(button).boundingBox())!;
+      expect(box.x + box.width, button).toBeLessThanOrEqual(360);
+    }
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    await expect2xx(hub.call('DELETE', `/api/stocktakings/${encodeURIComponent(taking.id)}`));
+  });
+
   it('a new kitchen display shows what a printer gets and whole categories, from the moment it is added', async () => {
     await expect2xx(hub.call('POST', '/api/categories', { name: 'Dezerty', color: '#d81b60', order: 1 }));
     await expect2xx(hub.call('POST', '/api/plus', { code: 40, name: 'Palacinky', stockName: 'Menu', type: 'Service', category: 'Dezerty', unitPrice: { amount: 4.5 }, vatInfo: { category: 1, rate: 20 } }));
