@@ -123,6 +123,17 @@ describe.skipIf(!haveChromium)('issue 28, the smaller points, in Slovak', () => 
     await expect2xx(hub.call('DELETE', `/api/stocktakings/${encodeURIComponent(taking.id)}`));
   });
 
+  it("the device kinds' choice on a phone wraps instead of running past the screen", async () => {
+    const page = await openManagerPage(browser, hub.url, 'sk', { width: 360, height: 640 }, { errors, timezoneId: TZ });
+    await go(page, '/settings/devices');
+    const fiscal = page.getByRole('radio', { name: 'Fiškálne tlačiarne' });
+    const box = (await fiscal.boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(360);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    await fiscal.click();
+    await page.getByRole('button', { name: 'Nová fiškálna tlačiareň' }).waitFor();
+  });
+
   it('a new kitchen display shows what a printer gets and whole categories, from the moment it is added', async () => {
     await expect2xx(hub.call('POST', '/api/categories', { name: 'Dezerty', color: '#d81b60', order: 1 }));
     await expect2xx(hub.call('POST', '/api/plus', { code: 40, name: 'Palacinky', stockName: 'Menu', type: 'Service', category: 'Dezerty', unitPrice: { amount: 4.5 }, vatInfo: { category: 1, rate: 20 } }));
