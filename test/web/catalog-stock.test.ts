@@ -227,4 +227,49 @@ describe.skipIf(!haveChromium)('products and stock, in Slovak and English', () =
       });
     });
   }
+
+  it("shows the hub's refusal of a transfer's product under that product, in the page's language", async () => {
+    const page = await open('sk', VARIANTS[0].size);
+    await go(page, '/catalog/transfers');
+    await page.getByRole('button', { name: W.sk.newTransfer }).click();
+    const drawer = page.locator('.drawer');
+    await drawer.getByLabel(label(W.sk.type)).selectOption('Transfer');
+    await drawer.getByLabel(label('Zo skladu')).selectOption('Sklad');
+    await drawer.getByLabel(label(W.sk.toStock)).selectOption('Menu');
+    await drawer.getByRole('button', { name: W.sk.addItem }).click();
+    // Bryndza is not kept in the Menu stock: the hub names the item's plu.
+    await drawer.getByLabel(label(W.sk.product)).selectOption('501');
+    await drawer.getByLabel(label(W.sk.qty)).fill('1');
+    await drawer.getByTestId('save').click();
+    const product = drawer.locator('.field', { has: page.getByLabel(label(W.sk.product)) });
+    await expect.poll(() => product.locator('.field-error').textContent()).toBe("Plu 501 neexistuje v cieľovom sklade 'Menu'.");
+    // Not a path of the hub's in English words above the form.
+    expect(await drawer.getByText(/Items 1/).count()).toBe(0);
+  });
+
+  it("keeps a product's edits through a delivery of it, and says so only when someone changed the same field", async () => {
+    const sauerkraut = (await get('/api/plus?code=eq:503&stockName=eq:Sklad')).items[0];
+    await expect2xx(hub.call('PUT', `/api/plus/${encodeURIComponent(sauerkraut.id)}`, { ...sauerkraut, vatInfo: { category: 1, rate: 20 } }));
+    const page = await open('sk', VARIANTS[0].size);
+    await go(page, '/catalog/products');
+    await page.getByRole('cell', { name: 'Kyslá kapusta', exact: true }).click();
+    const drawer = page.locator('.drawer');
+    await drawer.getByLabel(label(W.sk.price)).fill('2,40');
+    // A delivery while the price is being typed changes the product's stockQuantity (and its _v).
+    const before = (await get('/api/plus?code=eq:503&stockName=eq:Sklad')).items[0];
+    await expect2xx(hub.call('POST', '/api/stocktransfers', { type: 'Income', targetStockName: 'Sklad', items: [{ plu: { code: 503 }, quantity: 12 }] }));
+    await expect.poll(() => drawer.textContent().then(plain)).toContain(`Na sklade: ${before.stockQuantity + 12}`);
+    expect(await drawer.getByLabel(label(W.sk.price)).inputValue()).toBe('2,40');
+    await drawer.getByTestId('save').click();
+    await drawer.waitFor({ state: 'detached' });
+    const saved = (await get('/api/plus?code=eq:503&stockName=eq:Sklad')).items[0];
+    expect([saved.unitPrice.amount, saved.stockQuantity]).toEqual([2.4, before.stockQuantity + 12]);
+
+    // Someone else's new price while this one is typed: said, and the save is refused, not merged.
+    await page.getByRole('cell', { name: 'Kyslá kapusta', exact: true }).click();
+    await drawer.getByLabel(label(W.sk.price)).fill('2,60');
+    await expect2xx(hub.call('PUT', `/api/plus/${encodeURIComponent(saved.id)}`, { ...saved, unitPrice: { amount: 2.5 } }));
+    await drawer.getByText('Kým ste upravovali, niekto iný zmenil tento záznam').waitFor();
+    expect(await drawer.getByLabel(label(W.sk.price)).inputValue()).toBe('2,60');
+  });
 });

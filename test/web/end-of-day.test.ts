@@ -18,7 +18,7 @@ import { FAST_PRINTING } from '../printing/setup.js';
 import { FakeEscPosPrinter } from '../support/fake-escpos-printer.js';
 import { startHub, type TestHub } from '../support/hub.js';
 import { chromiumAvailable, launchChromium, screenshot } from '../support/chromium.js';
-import { openManagerPage, plain, skMoney } from '../support/manager-page.js';
+import { go, openManagerPage, plain, skMoney } from '../support/manager-page.js';
 import { ALL_TICKET_RIGHTS, expect2xx, item, register, restaurant } from '../tickets/fixture.js';
 import { ensureWebBuild } from './build.js';
 
@@ -182,5 +182,15 @@ describe.skipIf(!haveChromium)('the end of the day, from the page alone', () => 
     expect(plain(await day.getByTestId('day-total').textContent())).toBe(money(totalOf(yesterday)));
     expect(plain(await day.getByTestId('day-tickets').textContent())).toBe(String(yesterday.length));
     expect(await page.locator('[data-testid^="day-FP1-2"]').count()).toBe(0);
+  });
+
+  it('fits a phone: the closed day\'s tables (VAT, reports, counts) scroll in their boxes, the page never sideways', async () => {
+    const page = await openManagerPage(browser, hub.url, 'sk', { width: 360, height: 640 }, { timezoneId: TZ, user: { name: 'veduca', password: 'pw-veduca-1' } });
+    await go(page, '/endofday');
+    for (const day of ['Dnes', 'Včera']) {
+      await page.getByRole('button', { name: day, exact: true }).click();
+      await page.getByTestId('day-vat').first().waitFor();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), day).toBe(0);
+    }
   });
 });

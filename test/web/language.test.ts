@@ -21,6 +21,8 @@ describe.skipIf(!haveChromium)('the page speaks the shop\'s language, or the use
     hub = await startHub({ locale: 'sk' });
     browser = await launchChromium();
     await expect2xx(hub.call('POST', '/api/users', { userName: 'anna', password: 'pw-anna', rights: ['TicketCreate'], language: 'en' }));
+    await expect2xx(hub.call('POST', '/api/stocks', { name: 'Bar' }));
+    await expect2xx(hub.call('POST', '/api/plus', { code: 101, name: 'Kofola', stockName: 'Bar', type: 'Service', unitPrice: { amount: 2 }, vatInfo: { category: 1, rate: 20 } }));
   });
   afterAll(async () => {
     await browser?.close();
@@ -72,6 +74,35 @@ describe.skipIf(!haveChromium)('the page speaks the shop\'s language, or the use
     await page.reload();
     await page.locator('.shell').waitFor();
     await expect.poll(() => page.getByRole('navigation').getByText('Settings', { exact: true }).count()).toBe(1);
+    await page.context().close();
+  });
+
+  it("the hub's own messages (a field's error) speak the page's language, not the browser's", async () => {
+    const page = await tab();
+    await logIn(page, 'admin', ADMIN_PASSWORD, SK);
+    const addTakenCode = async (labels: { add: RegExp; name: RegExp; code: RegExp; stock: RegExp; create: string }) => {
+      await page.evaluate(() => {
+        history.pushState(null, '', '/catalog/products');
+        dispatchEvent(new PopStateEvent('popstate'));
+      });
+      await page.getByRole('button', { name: labels.add }).click();
+      const editor = page.getByRole('dialog');
+      await editor.getByLabel(labels.name).fill('Pivo');
+      await editor.getByLabel(labels.code).fill('101');
+      await editor.getByLabel(labels.stock).selectOption({ label: 'Bar' });
+      await editor.getByRole('button', { name: labels.create }).click();
+      return editor;
+    };
+    // A Slovak page in an English browser: the taken code is named in Slovak.
+    const sk = await addTakenCode({ add: /Nový produkt/, name: /^Názov/, code: /^Kód/, stock: /^Sklad/, create: 'Vytvoriť' });
+    await expect.poll(() => sk.getByText('Tento kód sa v tomto sklade už používa.').count()).toBe(1);
+    expect(await sk.getByText('This code is already used in this stock.').count()).toBe(0);
+    await page.reload();
+    await page.locator('.shell').waitFor();
+    // Switched to English by the picker: the same error in English.
+    await page.locator('.sidebar .language-picker select').selectOption('en');
+    const en = await addTakenCode({ add: /New product/, name: /^Name/, code: /^Code/, stock: /^Stock/, create: 'Create' });
+    await expect.poll(() => en.getByText('This code is already used in this stock.').count()).toBe(1);
     await page.context().close();
   });
 });

@@ -14,7 +14,7 @@ import { startHub, type TestHub } from '../support/hub.js';
 import { expect2xx, item, register, restaurant } from '../tickets/fixture.js';
 import { ensureWebBuild } from './build.js';
 import { chromiumAvailable, launchChromium, screenshot } from '../support/chromium.js';
-import { openManagerPage, plain, VARIANTS, type Lang } from '../support/manager-page.js';
+import { go, openManagerPage, plain, VARIANTS, type Lang } from '../support/manager-page.js';
 
 const haveChromium = chromiumAvailable('test/web/reports');
 const SHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
@@ -181,6 +181,20 @@ describe.skipIf(!haveChromium)('the Reports page shows the sales of the tickets 
       await page.context().close();
     });
   }
+
+  it('shows every figure of its cards whole on a phone, as the Today page does', async () => {
+    const page = await open('sk', { width: 360, height: 640 });
+    /** The figures of the cards drawn narrower than their text (cut off at the card's edge). */
+    const cut = () => page.evaluate(() => [...document.querySelectorAll('.stat-value')].filter((e) => e.scrollWidth > e.clientWidth).map((e) => e.textContent));
+    await go(page, '/reports');
+    await page.getByRole('button', { name: WORDS.sk.today, exact: true }).click();
+    await expect.poll(() => page.getByTestId('total-net').textContent().then(plain)).toBe(money(want.net, 'sk'));
+    expect(await cut()).toEqual([]);
+    await go(page, '/today');
+    await expect.poll(() => page.locator('.stat-value').first().textContent().then(plain)).toBe(money(want.net, 'sk'));
+    expect(await cut()).toEqual([]);
+    await page.context().close();
+  });
 
   it('is not offered to a user without ReportRead, and asks the hub nothing', async () => {
     await expect2xx(hub.call('POST', '/api/users', { userName: 'jozo', password: 'pw-jozo', rights: ['TicketCreate', 'SettingsRead'] }));

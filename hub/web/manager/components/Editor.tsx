@@ -93,11 +93,33 @@ export function Editor<T extends object>(props: Props<T>) {
     void refreshSession().catch(() => undefined);
   }, [resource, editKey]);
 
-  // Someone else's change: taken over silently while this form is untouched, announced otherwise.
+  // Someone else's change: taken over silently while this form is untouched; while it is being
+  // edited, taken in beside the edits when it touched other members (a sale or a delivery changes a
+  // product's stockQuantity, and so its _v, many times an evening), announced when it touched the same.
+  const latest = useRef({ form, stored });
+  latest.current = { form, stored };
+  const rebase = async () => {
+    let theirs: T;
+    try {
+      theirs = await api.get<T>(path(resource, editKey!));
+    } catch {
+      return setChangedMeanwhile(true);
+    }
+    const { form: now, stored: base } = latest.current;
+    if (!base) return;
+    const json = (v: unknown) => JSON.stringify(v ?? null);
+    const members = new Set([...Object.keys(base), ...Object.keys(theirs), ...Object.keys(now.values)].filter((m) => m !== '_v'));
+    const ours = [...members].filter((m) => json((now.values as Record<string, unknown>)[m]) !== json((base as Record<string, unknown>)[m]));
+    if (ours.some((m) => json((theirs as Record<string, unknown>)[m]) !== json((base as Record<string, unknown>)[m]))) return setChangedMeanwhile(true);
+    const edits = ours.map((m) => [m, (now.values as Record<string, unknown>)[m]] as const);
+    setStored(theirs);
+    now.reset(theirs);
+    for (const [m, v] of edits) now.set(m, v);
+  };
   useLive([resource], (c) => {
     if (isNew || (c && String(c.key) !== String(editKey))) return;
     if (c && stored && (stored as { _v?: number })._v === c._v) return;
-    if (dirty.current) setChangedMeanwhile(true);
+    if (dirty.current) void rebase();
     else void load();
   });
 

@@ -119,7 +119,8 @@ const TIMEOUT_MS = 30_000;
 export const SLOW_TIMEOUT_MS = 120_000;
 
 export async function request<T>(method: string, url: string, body?: Json, opts: { signal?: AbortSignal; retried?: boolean; timeoutMs?: number } = {}): Promise<T> {
-  const headers: Record<string, string> = { accept: 'application/json, application/problem+json' };
+  // The hub's messages (a field's error, a problem's detail) in the page's language, not the browser's.
+  const headers: Record<string, string> = { accept: 'application/json, application/problem+json', 'accept-language': language() };
   if (auth.token) headers.authorization = `Bearer ${auth.token}`;
   if (body !== undefined) headers['content-type'] = 'application/json';
   let res: Response;

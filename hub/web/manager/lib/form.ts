@@ -127,7 +127,9 @@ export function useForm<T>(initial: T): FormApi<T> {
         const elsewhere: string[] = [];
         for (const m of e.errors) {
           const message = m.message.replace(/^./, (c) => c.toUpperCase());
-          if (checks.current.has(m.memberName)) onFields[m.memberName] = message;
+          // The hub may name an object whose field the form shows (`items[0].plu` → its `items[0].plu.code`).
+          const field = checks.current.has(m.memberName) ? m.memberName : [...checks.current.keys()].find((path) => path.startsWith(`${m.memberName}.`));
+          if (field) onFields[field] = message;
           else elsewhere.push(`${memberLabel(m.memberName)}: ${m.message}`);
         }
         setErrors(onFields);

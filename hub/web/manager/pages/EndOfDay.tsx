@@ -680,6 +680,7 @@ function DaysOf({ data }: { data: FiscalDays }) {
             <CompactTable
               label={t('vat')}
               testId="day-vat"
+              scroll
               rows={d.vat}
               rowKey={(v) => v.rate}
               rowProps={(v) => ({ 'data-key': String(v.rate) })}
@@ -695,6 +696,7 @@ function DaysOf({ data }: { data: FiscalDays }) {
             <CompactTable
               label={t('reports')}
               testId="day-reports"
+              scroll
               rows={reports}
               rowKey={(r) => r.id}
               rowProps={(r) => ({ 'data-kind': r.kind })}
@@ -710,6 +712,7 @@ function DaysOf({ data }: { data: FiscalDays }) {
             <CompactTable
               label={t('counts')}
               testId="day-counts"
+              scroll
               rows={cashCounts}
               rowKey={(c) => c.id}
               cols={[

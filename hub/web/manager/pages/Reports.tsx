@@ -211,7 +211,7 @@ function Sales() {
     >
       <div class="stack">
         <div class="stack">
-          <div class="segmented" style={{ maxWidth: 'none', flexWrap: 'wrap' }} role="group" aria-label={t('period')}>
+          <div class="segmented" style={{ maxWidth: 'none' }} role="group" aria-label={t('period')}>
             {PRESETS.map((p) => (
               <button key={p} type="button" aria-pressed={presetOn === p} class={presetOn === p ? 'on' : ''} onClick={() => setQuery({ ...presetRange(p) }, { replace: true })}>
                 {t(p)}
