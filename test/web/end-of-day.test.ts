@@ -54,11 +54,24 @@ describe.skipIf(!haveChromium)('the end of the day, from the page alone', () => 
   const cashOf = (tickets: any[]) => tickets.reduce((s, t) => s.plus(t.payments.filter((p: any) => p.paymentTypeNumber === 1).reduce((x: Decimal, p: any) => x.plus(p.amount), new Decimal(0))).minus(t.change ?? 0), new Decimal(0));
   const totalOf = (tickets: any[]) => tickets.reduce((s, t) => s.plus(t.totalPrice.amount), new Decimal(0));
 
+  /** A time on the shop's calendar day before `now`'s: 24 hours back, moved by the hour a DST change adds or takes. */
+  function sameTimeYesterday(now: Date): Date {
+    const day = (d: Date) => new Intl.DateTimeFormat('en-CA', { timeZone: TZ, year: 'numeric', month: '2-digit', day: '2-digit' }).format(d);
+    const hour = 3_600_000;
+    let at = new Date(now.getTime() - 24 * hour);
+    // After a 25-hour day, 24 hours back is still today: an hour more.
+    if (day(at) === day(now)) at = new Date(at.getTime() - hour);
+    // After a 23-hour day, it is the day before yesterday: an hour less.
+    const later = new Date(at.getTime() + hour);
+    if (day(later) !== day(at) && day(later) !== day(now)) at = later;
+    return at;
+  }
+
   beforeAll(async () => {
     await ensureWebBuild();
     printer = await FakeEscPosPrinter.start(0);
     const now = new Date();
-    hub = await startHub({ locale: 'sk', timeZone: TZ, clock: new FakeClock(new Date(now.getTime() - 86_400_000)), printing: FAST_PRINTING });
+    hub = await startHub({ locale: 'sk', timeZone: TZ, clock: new FakeClock(sameTimeYesterday(now)), printing: FAST_PRINTING });
     browser = await launchChromium();
     await restaurant(hub);
     for (const name of ['Kitchen', 'Bar']) await expect2xx(hub.call('PUT', `/api/orderendpoints/${name}`, { type: 'TM88', address: 'tcp://127.0.0.1:9', isActive: false }));
