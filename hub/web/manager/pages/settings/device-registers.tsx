@@ -14,6 +14,8 @@ const t = messages({
   state: { en: 'State', sk: 'Stav', cs: 'Stav' },
   name: { en: 'Name', sk: 'Názov', cs: 'Název' },
   none: { en: 'None', sk: 'Žiadna', cs: 'Žádná' },
+  // A stock (sklad) is masculine in Slovak and Czech; a printer (tlačiareň, tiskárna) feminine.
+  noStock: { en: 'None', sk: 'Žiadny', cs: 'Žádný' },
   enterNumber: { en: 'Enter a number.', sk: 'Zadajte číslo.', cs: 'Zadejte číslo.' },
   registersAndOther: { en: 'Registers and other devices', sk: 'Pokladne a iné zariadenia', cs: 'Pokladny a jiná zařízení' },
   device: { en: 'Device', sk: 'Zariadenie', cs: 'Zařízení' },
@@ -80,7 +82,7 @@ export function Registers() {
               <div class="form-grid">
                 <Field form={form} name="settings.DefaultFiscalName" label={t('fiscalForReceipts')} kind="select" emptyOption={t('none')} options={fiscal} />
                 <Field form={form} name="settings.DefaultOrderEndpointName" label={t('printerForBills')} kind="select" emptyOption={t('none')} options={printers} />
-                <Field form={form} name="settings.DefaultStockName" label={t('stockSells')} kind="select" emptyOption={t('none')} options={stocks} />
+                <Field form={form} name="settings.DefaultStockName" label={t('stockSells')} kind="select" emptyOption={t('noStock')} options={stocks} />
                 <Field form={form} name="settings.MaxQuantity" label={t('maxQuantity')} validate={(v, all) => checks.pattern(/^\d+([.,]\d+)?$/, t('enterNumber'))(v, all)} />
                 <Field form={form} name="settings.OpenedPrices" label={t('openedPrices')} kind="select" options={yesNo()} />
                 <Field
