@@ -183,10 +183,10 @@ function DisplayPairing({ name, onClose }: { name: string; onClose: () => void }
   );
 }
 
-/** Minutes as the endpoint stores them (strings), as a number for the form. */
+/** Minutes as the endpoint stores them (strings), as a number for the form; what the display would not take (negative, not a number) is the default, as there. */
 const minutesOf = (v: string | undefined, fallback: number) => {
   const n = Number(v);
-  return v !== undefined && v !== '' && Number.isFinite(n) ? n : fallback;
+  return v !== undefined && v !== '' && Number.isFinite(n) && n >= 0 ? n : fallback;
 };
 
 interface DisplayValues {
