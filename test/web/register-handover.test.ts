@@ -72,9 +72,10 @@ describe.skipIf(!haveChromium)('the register: handing a ticket over and taking o
     await page.getByTestId('tables').waitFor();
     expect(await owner(id)).toEqual({ userName: 'peter', name: 'Peter Horváth' });
 
-    // Now Peter's: a Waiter (no TicketUpdateAny) can neither hand it on nor take it back.
+    // Now Peter's: a Waiter (no TicketUpdateAny) is told so before she adds anything, and can neither hand it on nor take it back.
     await page.getByText('Stôl 5').first().click();
     await page.getByTestId('lines-toggle').click();
+    expect(await page.getByTestId('not-yours').textContent()).toContain('Tento účet obsluhuje Peter Horváth');
     await page.getByRole('button', { name: 'Viac' }).click();
     await page.getByTestId('more').waitFor();
     expect(await page.getByRole('button', { name: 'Odovzdať kolegovi' }).count()).toBe(0);

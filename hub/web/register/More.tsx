@@ -63,13 +63,13 @@ interface Colleague {
 }
 
 /** Whether the logged-in waiter owns the ticket (a ticket not at the hub yet is theirs). */
-function isMine(ticket: LocalTicket): boolean {
+export function isMine(ticket: LocalTicket): boolean {
   const owner = ticket.latest?.employee.userName;
   return !owner || owner.toLowerCase() === session()?.user.userName.toLowerCase();
 }
 
 /** The waiter a ticket is with, as the floor names them. */
-const ownerName = (ticket: LocalTicket): string => ticket.latest?.employee.name || ticket.latest?.employee.userName || '';
+export const ownerName = (ticket: LocalTicket): string => ticket.latest?.employee.name || ticket.latest?.employee.userName || '';
 
 /**
  * Whom to hand the ticket over to: the colleagues who may sell, from the hub (a register logged in

@@ -16,7 +16,7 @@ import { newTicketId, NetworkError, session } from './api';
 import { byCode, modifiersOf, orderedCategories, searchPlus, sellable, type Catalog, type Category } from './catalog';
 import { go, say } from './hooks';
 import { dec, num } from './money';
-import { MoreDialog } from './More';
+import { isMine, MoreDialog, ownerName } from './More';
 import { hasChanges, hasStorno, lineAmount, shownLines, totalOf, waitingCount, type Line, type LineModifier, type LocalTicket, type ShownLine } from './tickets';
 import { ConflictError, till } from './till';
 import { Dialog, failure, NumPad, ScreenHead } from './ui';
@@ -40,6 +40,11 @@ const t = messages({
   notSent: { en: 'Not sent: {why}', sk: 'Neodoslané: {why}', cs: 'Neodesláno: {why}' },
   undoMine: { en: 'Undo my changes', sk: 'Zrušiť moje zmeny', cs: 'Zrušit mé změny' },
   conflictChanged: { en: 'Another register changed this ticket while you were typing. Your unsent lines are kept.', sk: 'Iná pokladňa tento účet medzitým zmenila. Vaše neodoslané položky zostali.', cs: 'Jiná pokladna tento účet mezitím změnila. Vaše neodeslané položky zůstaly.' },
+  notYours: {
+    en: '{name} serves this ticket: the hub will not take what you add. Ask {name} or a cashier to hand it over to you.',
+    sk: 'Tento účet obsluhuje {name}: čo pridáte, hub neprijme. Nech vám ho {name} alebo pokladník odovzdá.',
+    cs: 'Tento účet obsluhuje {name}: co přidáte, hub nepřijme. Ať vám ho {name} nebo pokladní předá.',
+  },
   conflictClosed: { en: 'This ticket was paid or deleted on another register. Your unsent lines are kept.', sk: 'Tento účet bol medzitým zaplatený alebo zmazaný na inej pokladni. Vaše neodoslané položky zostali.', cs: 'Tento účet byl mezitím zaplacen nebo smazán na jiné pokladně. Vaše neodeslané položky zůstaly.' },
   addToTheirs: { en: 'Add mine to theirs', sk: 'Pridať moje k ich zmenám', cs: 'Přidat moje k jejich změnám' },
   toNewTicket: { en: 'Put mine on a new ticket', sk: 'Dať moje na nový účet', cs: 'Dát moje na nový účet' },
@@ -208,6 +213,14 @@ function Banners({ ticket }: { ticket: LocalTicket }): JSX.Element | null {
     return (
       <div class="banner info" data-testid="waiting">
         <p>{t('waiting')}</p>
+      </div>
+    );
+  }
+  // A colleague's ticket without TicketUpdateAny: said before anything is added, not at Send (CONTRACT §6).
+  if (!isMine(ticket) && !till.can('TicketUpdateAny')) {
+    return (
+      <div class="banner info" data-testid="not-yours">
+        <p>{t('notYours', { name: ownerName(ticket) })}</p>
       </div>
     );
   }
