@@ -6,13 +6,16 @@
 import { createReadStream, fstatSync } from 'node:fs';
 import { z } from 'zod';
 import { errors } from '../http/errors.js';
-import { ERR, LOCATION } from '../http/api-docs.js';
+import { ERR, LOCATION, queryResult } from '../http/api-docs.js';
+import { pageInMemory } from '../http/list-params.js';
 import { requireRight } from '../http/caller.js';
 import { named, routes } from '../http/route.js';
 import type { BackupService } from './service.js';
 
 const backup = z.object({ file: z.string(), size: z.number().int(), createdAt: z.string() });
 const Backup = named('Backup', backup);
+/** The list's paging and sorts (CONTRACT §4), over the files on disk. */
+const BACKUPS = { what: 'backups', key: 'file', sortKeys: ['file', 'size', 'createdAt'] } as const;
 
 export const backupRoutes = routes<{ backups: BackupService }>((route) => [
   route({
@@ -24,13 +27,13 @@ export const backupRoutes = routes<{ backups: BackupService }>((route) => [
     description: 'Requires SettingsRead.',
     rights: ['SettingsRead'],
     authorize: (caller) => requireRight(caller, 'SettingsRead'),
-    responses: { 200: { description: 'The backups.', schema: z.object({ items: z.array(backup), count: z.number().int(), totalCount: z.number().int() }) } },
-    errors: [ERR.unauthenticated(), ERR.missingRight('Without SettingsRead.')],
+    list: { ...BACKUPS, sortKeys: [...BACKUPS.sortKeys], filters: {}, tieBreak: '`file` ascending', defaultOrder: 'newest first', example: '-size' },
+    responses: { 200: { description: 'The backups.', schema: queryResult(backup) } },
+    errors: [ERR.validation('A sort key other than file, size and createdAt, a query parameter that is not one of the list\'s, `$take` out of range; `errors[0].memberName` names it.'), ERR.unauthenticated(), ERR.missingRight('Without SettingsRead.')],
     handler:
       ({ backups }) =>
-      (_input, _req, res) => {
-        const items = backups.list();
-        res.json({ items, count: items.length, totalCount: items.length });
+      ({ list }, _req, res) => {
+        res.json(pageInMemory(backups.list(), list, BACKUPS));
       },
   }),
   route({

@@ -6,9 +6,10 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { bodyErrors, ERR } from '../http/api-docs.js';
+import { bodyErrors, ERR, queryResult } from '../http/api-docs.js';
 import { catalogIssue, errors } from '../http/errors.js';
 import { named, routes } from '../http/route.js';
+import { pageInMemory } from '../http/list-params.js';
 import { parseIsoDateTime } from '../core/time.js';
 import { VERSION } from '../core/version.js';
 import type { Pool } from './db.js';
@@ -99,9 +100,6 @@ const dateTime = (description: string, example: string) =>
     })
     .openapi({ param: { description, example } });
 
-const count = { count: z.number().int(), totalCount: z.number().int() };
-/** A list's answer (CONTRACT §4): `items` left out with `$count=true`. */
-const queryResult = (item: z.ZodType) => z.object({ items: z.array(item).optional(), ...count });
 
 const health = named(
   'HqHealth',
@@ -298,13 +296,13 @@ export const hqRoutes = routes<HqDeps>((route) => [
     summary: "HQ's users and their rights",
     description: 'Requires UserManage.',
     rights: ['UserManage'],
-    responses: { 200: { description: 'Every user.', schema: z.object({ items: z.array(hqUser.schema), ...count }) } },
-    errors: [ERR.unauthenticated(), ERR.missingRight('Without UserManage.')],
+    list: { what: 'users', filters: {}, sortKeys: ['userName'], tieBreak: '`userName` ascending', example: '-userName' },
+    responses: { 200: { description: 'The users.', schema: queryResult(hqUser.schema) } },
+    errors: [ERR.validation('A sort key other than userName, a query parameter that is not one of the list\'s, `$take` out of range; `errors[0].memberName` names it.'), ERR.unauthenticated(), ERR.missingRight('Without UserManage.')],
     handler:
       ({ pool }) =>
-      async (_input, _req, res) => {
-        const items = await listUsers(pool);
-        res.json({ items, count: items.length, totalCount: items.length });
+      async ({ list }, _req, res) => {
+        res.json(pageInMemory(await listUsers(pool), list, { key: 'userName', sortKeys: ['userName'], what: 'users' }));
       },
   }),
   route({

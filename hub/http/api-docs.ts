@@ -214,3 +214,7 @@ export const LOCATION = { Location: { description: 'The path of the new resource
 /** `If-Match: "3"`: the expected version; another is a 409. */
 export const ifMatchHeader = (what = 'The expected `_v` (`"3"`); another: 409.') =>
   z.object({ 'If-Match': ifMatchVersion.optional().openapi({ pattern: IF_MATCH_PATTERN, param: { description: what, example: '"3"' } }) });
+
+/** A list's answer (CONTRACT §4): `count` items of `totalCount` matches; `items` left out with `$count=true`. */
+export const queryResult = (item: z.ZodType) =>
+  z.object({ items: z.array(item).optional().openapi({ description: 'Left out when `$count=true`.' }), count: z.number().int(), totalCount: z.number().int() });

@@ -75,3 +75,32 @@ export function parseListParams(query: Record<string, unknown>, filters: Record<
   }
   return out;
 }
+
+/**
+ * A short list the hub holds outside SQL (the backups on disk, the outstanding pairing codes) paged,
+ * counted and sorted as the stored lists are (CONTRACT §4): `$sort` on `sortKeys` (any other: 400),
+ * missing values first when ascending, ties broken on `key`; without `$sort`, the order given.
+ */
+export function pageInMemory<T extends object>(items: readonly T[], q: ListParams, list: { key: keyof T & string; sortKeys: readonly string[]; what: string }) {
+  const keys = new Map(list.sortKeys.map((k) => [k.toLowerCase(), k]));
+  const order = q.sort.map((s) => {
+    const key = keys.get(s.key.toLowerCase());
+    if (!key) throw errors.member('$sort', 'sort.notAKey', { key: s.key, what: list.what }, 'Unknown');
+    return { key, desc: s.desc };
+  });
+  const valueOf = (item: T, key: string) => (item as Record<string, unknown>)[key];
+  const compare = (a: unknown, b: unknown) => (a === b ? 0 : a === undefined || a === null ? -1 : b === undefined || b === null ? 1 : a < b ? -1 : a > b ? 1 : 0);
+  const sorted = order.length
+    ? [...items].sort((x, y) => {
+        for (const { key, desc } of order) {
+          const c = compare(valueOf(x, key), valueOf(y, key));
+          if (c) return desc ? -c : c;
+        }
+        return compare(valueOf(x, list.key), valueOf(y, list.key));
+      })
+    : items;
+  const count = Math.max(0, Math.min(q.take, sorted.length - q.skip));
+  if (q.countOnly) return { count, totalCount: sorted.length };
+  const page = sorted.slice(q.skip, q.skip + q.take);
+  return { items: page, count: page.length, totalCount: sorted.length };
+}

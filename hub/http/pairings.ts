@@ -8,7 +8,8 @@
  */
 import { z } from 'zod';
 import type { Clock } from '../core/clock.js';
-import { ERR } from './api-docs.js';
+import { ERR, queryResult } from './api-docs.js';
+import { pageInMemory } from './list-params.js';
 import { requireRight, type Caller } from './caller.js';
 import { errors } from './errors.js';
 import { callerOf } from './handler.js';
@@ -95,6 +96,7 @@ export function pairingRoutes<D>(kind: {
   const one = named(kind.title, kind.schema);
   const managerOnly = ERR.missingRight(`Without ${kind.right}.`);
   const requires = `Requires ${kind.right}.`;
+  const sortKeys = Object.keys(kind.schema.shape);
   return routes<D>((route) => [
     route({
       method: 'get',
@@ -104,11 +106,11 @@ export function pairingRoutes<D>(kind: {
       summary: `${kind.thing[0].toUpperCase()}${kind.thing.slice(1)} codes not yet used nor expired (without the codes)`,
       description: `${requires} Soonest to expire first.`,
       rights: [kind.right],
-      responses: { 200: { description: 'The outstanding pairings.', schema: z.object({ items: z.array(kind.schema), count: z.number().int(), totalCount: z.number().int() }) } },
-      errors: [ERR.unauthenticated(), managerOnly],
-      handler: (deps) => (_input, _req, res) => {
-        const items = kind.pairings(deps).list(callerOf(res));
-        res.json({ items, count: items.length, totalCount: items.length });
+      list: { what: `${kind.thing} pairings`, filters: {}, sortKeys: [...sortKeys], tieBreak: '`id` ascending', defaultOrder: '`expiresAt` ascending (soonest to expire first)', example: '-createdAt' },
+      responses: { 200: { description: 'The outstanding pairings.', schema: queryResult(kind.schema) } },
+      errors: [ERR.validation('A sort key that is not a member of the pairing, a query parameter that is not one of the list\'s, `$take` out of range; `errors[0].memberName` names it.'), ERR.unauthenticated(), managerOnly],
+      handler: (deps) => ({ list }, _req, res) => {
+        res.json(pageInMemory(kind.pairings(deps).list(callerOf(res)), list, { key: 'id', sortKeys, what: `${kind.thing} pairings` }));
       },
     }),
     route({

@@ -135,6 +135,9 @@ describe('HQ answers as its document says', () => {
     expect((await call('PUT', '/hq/api/users/bad%20name', { rights: [] })).body.errors[0].memberName).toBe('userName');
     expect((await call('PUT', '/hq/api/users/short', { password: 'short', rights: [] })).body.errors[0].memberName).toBe('password');
     expect((await call('GET', '/hq/api/users')).body.items.map((u: any) => u.userName)).toEqual(['admin', 'reader']);
+    // Paged and sorted as every list (CONTRACT §4).
+    expect((await call('GET', '/hq/api/users?$sort=-userName&$take=1')).body).toMatchObject({ items: [{ userName: 'reader' }], count: 1, totalCount: 2 });
+    expect((await call('GET', '/hq/api/users?$sort=rights')).body.errors[0].memberName).toBe('$sort');
     const reader = await login('reader', 'reader-password');
     expect((await call('GET', '/hq/api/stores', undefined, reader)).status).toBe(200);
     expect((await call('GET', '/hq/api/users', undefined, reader)).status).toBe(403);

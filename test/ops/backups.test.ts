@@ -40,6 +40,22 @@ describe('backups past the number kept', () => {
     expect(new Set(made).size).toBe(made.length);
   });
 
+  it('the list pages, counts and sorts as every list does (CONTRACT §4)', async () => {
+    const all = await listed();
+    expect(all.length).toBe(KEEP);
+    const page = (await hub.call('GET', '/api/backups?$skip=1&$take=1')).body;
+    expect(page).toMatchObject({ count: 1, totalCount: KEEP });
+    expect(page.items.map((b: { file: string }) => b.file)).toEqual([all[1]]);
+    expect((await hub.call('GET', '/api/backups?$count=true&$take=2')).body).toEqual({ count: 2, totalCount: KEEP });
+    const byName = (await hub.call('GET', '/api/backups?$sort=file')).body.items.map((b: { file: string }) => b.file);
+    expect(byName).toEqual([...all].sort());
+    const refused = await hub.call('GET', '/api/backups?$sort=secret');
+    expect([refused.status, refused.body.errors[0].memberName]).toEqual([400, '$sort']);
+    const unknown = await hub.call('GET', '/api/backups?size=1');
+    expect([unknown.status, unknown.body.errors[0].memberName]).toEqual([400, 'size']);
+    expect((await hub.call('GET', '/api/backups?$take=1001')).status).toBe(400);
+  });
+
   it('concurrent ones: none fails, and what they answered is kept', async () => {
     for (let round = 0; round < 3; round++) {
       const replies = await Promise.all(Array.from({ length: 8 }, () => hub.call('POST', '/api/backups')));

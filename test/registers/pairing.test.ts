@@ -81,6 +81,21 @@ describe('POST /api/registers/pairings', () => {
     forgetFailures();
   });
 
+  it('lists the outstanding codes paged and sorted as every list (CONTRACT §4)', async () => {
+    const made = [await pairing('Pokladňa 1'), await pairing('Pokladňa 2')].map((r) => r.body.id as string);
+    const list = (query: string) => hub.call('GET', `/api/registers/pairings${query}`, undefined, { token: manager });
+    const all = (await list('')).body;
+    expect(all.items.map((p: any) => p.id)).toEqual(expect.arrayContaining(made));
+    const one = (await list('?$take=1&$skip=1')).body;
+    expect([one.count, one.totalCount, one.items[0].id]).toEqual([1, all.totalCount, all.items[1].id]);
+    expect((await list('?$count=true')).body).toEqual({ count: all.totalCount, totalCount: all.totalCount });
+    const byDevice = (await list('?$sort=-deviceName')).body.items.map((p: any) => p.deviceName);
+    expect(byDevice).toEqual([...byDevice].sort().reverse());
+    const refused = await list('?$sort=code');
+    expect([refused.status, refused.body.errors[0].memberName]).toEqual([400, '$sort']);
+    for (const id of made) await hub.call('DELETE', `/api/registers/pairings/${id}`, undefined, { token: manager });
+  });
+
   it('links to the host the manager reached the hub at, or the hub\'s own address when the Host is not a plain host', async () => {
     const named = await pairingWithHost('pokladna-hub.local:8080');
     expect(named.body.link).toBe(`http://pokladna-hub.local:8080/pos/#pair=${named.body.code}`);

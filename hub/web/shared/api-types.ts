@@ -16787,7 +16787,19 @@ export interface operations {
     };
     "kds.pairings.list": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Matching records to skip. */
+                $skip?: number;
+                /** @description Page size, 0..1000; outside that range: 400. */
+                $take?: number;
+                /**
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `expiresAt` ascending (soonest to expire first). Unknown key: 400. Keys: `id`, `orderEndpointName`, `createdAt`, `createdBy`, `expiresAt`.
+                 * @example -createdAt
+                 */
+                $sort?: string;
+                /** @description `true`: the answer has no `items`; `count` is what the page would hold and `totalCount` every match. */
+                $count?: boolean;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -16801,7 +16813,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        items: {
+                        /** @description Left out when `$count=true`. */
+                        items?: {
                             id: string;
                             orderEndpointName: string;
                             /** Format: date-time */
@@ -16819,7 +16832,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A sort key that is not a member of the pairing, a query parameter that is not one of the list's, `$take` out of range; `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17720,7 +17736,19 @@ export interface operations {
     };
     "registers.pairings.list": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Matching records to skip. */
+                $skip?: number;
+                /** @description Page size, 0..1000; outside that range: 400. */
+                $take?: number;
+                /**
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `expiresAt` ascending (soonest to expire first). Unknown key: 400. Keys: `id`, `deviceName`, `createdAt`, `createdBy`, `expiresAt`.
+                 * @example -createdAt
+                 */
+                $sort?: string;
+                /** @description `true`: the answer has no `items`; `count` is what the page would hold and `totalCount` every match. */
+                $count?: boolean;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -17734,7 +17762,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        items: {
+                        /** @description Left out when `$count=true`. */
+                        items?: {
                             id: string;
                             deviceName: string;
                             /** Format: date-time */
@@ -17752,7 +17781,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A sort key that is not a member of the pairing, a query parameter that is not one of the list's, `$take` out of range; `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -20174,7 +20206,19 @@ export interface operations {
     };
     "backups.list": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Matching records to skip. */
+                $skip?: number;
+                /** @description Page size, 0..1000; outside that range: 400. */
+                $take?: number;
+                /**
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `file` ascending, so paging is stable; without `$sort` the order is newest first. Unknown key: 400. Keys: `file`, `size`, `createdAt`.
+                 * @example -size
+                 */
+                $sort?: string;
+                /** @description `true`: the answer has no `items`; `count` is what the page would hold and `totalCount` every match. */
+                $count?: boolean;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -20188,7 +20232,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        items: {
+                        /** @description Left out when `$count=true`. */
+                        items?: {
                             file: string;
                             size: number;
                             createdAt: string;
@@ -20198,7 +20243,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed) */
+            /**
+             * @description - A sort key other than file, size and createdAt, a query parameter that is not one of the list's, `$take` out of range; `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             *     - A path segment or query parameter that is not valid text (malformed percent-encoding, a lone surrogate or NUL); `errors[0].memberName` names it. (errorCode 3 ValidationFailed)
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
