@@ -13,6 +13,10 @@ import { PAIRING_TTL_MS } from '../http/pairing-codes.js';
 import { pairingRoutes, pairingSchema } from '../http/pairings.js';
 import { registerKeyOf } from '../resources/devices/register-key.js';
 import { HANDOVER_RIGHT, registerPairingRequestSchema, registerPairSchema, SELLING_RIGHT, type RegistersService } from './service.js';
+import { pageInMemory } from '../http/list-params.js';
+
+/** The users' lists a register shows (CONTRACT §4 paging; a register asks for up to 1,000 at once). */
+const USERS_LIST = { what: 'users', key: 'userName', sortKeys: ['userName', 'name'] } as const;
 
 const tags = ['Registers'];
 const pairing = pairingSchema('deviceName');
@@ -77,13 +81,14 @@ export const registerPairRoutes = routes<{ registers: RegistersService }>((route
       `No user token: the register's key in \`X-Register-Key\`. Active users holding ${SELLING_RIGHT} (who may sell), by name in the ` +
       "shop's language, with whether each has a PIN. Nothing else about them.",
     headers: registerKeyHeader('The key POST /api/registers/pair gave this register.', true),
+    list: { ...USERS_LIST, sortKeys: [...USERS_LIST.sortKeys], filters: {}, tieBreak: '`userName` ascending', defaultOrder: "`name` in the shop's language", example: 'userName' },
     responses: {
       200: {
         description: 'The users who may sell.',
         schema: named(
           'RegisterUsers',
           z.object({
-            items: z.array(z.object({ userName: z.string(), name: z.string(), hasPin: z.boolean() })),
+            items: z.array(z.object({ userName: z.string(), name: z.string(), hasPin: z.boolean() })).optional().openapi({ description: 'Left out when `$count=true`.' }),
             count: z.number().int(),
             totalCount: z.number().int(),
           }),
@@ -93,9 +98,8 @@ export const registerPairRoutes = routes<{ registers: RegistersService }>((route
     errors: [ERR.unauthenticated('No key, or not the key of an active paired CashRegister or PDA (paired again since, deleted, switched off).')],
     handler:
       ({ registers }) =>
-      ({ headers }, _req, res) => {
-        const items = registers.sellers(registerKeyOf(headers['X-Register-Key']));
-        res.json({ items, count: items.length, totalCount: items.length });
+      ({ headers, list }, _req, res) => {
+        res.json(pageInMemory(registers.sellers(registerKeyOf(headers['X-Register-Key'])), list, USERS_LIST));
       },
   }),
 ]);
@@ -120,13 +124,14 @@ export const registerRoutes = routes<{ registers: RegistersService }>((route) =>
       '`X-Register-Key` to read GET /api/registers/users with; the caller is in the list too (a register leaves out the ticket\'s owner).',
     rights: [HANDOVER_RIGHT],
     authorize: handingOver,
+    list: { ...USERS_LIST, sortKeys: [...USERS_LIST.sortKeys], filters: {}, tieBreak: '`userName` ascending', defaultOrder: "`name` in the shop's language", example: 'userName' },
     responses: {
       200: {
         description: 'The users a ticket may be handed over to.',
         schema: named(
           'RegisterColleagues',
           z.object({
-            items: z.array(z.object({ userName: z.string(), name: z.string() })),
+            items: z.array(z.object({ userName: z.string(), name: z.string() })).optional().openapi({ description: 'Left out when `$count=true`.' }),
             count: z.number().int(),
             totalCount: z.number().int(),
           }),
@@ -136,9 +141,8 @@ export const registerRoutes = routes<{ registers: RegistersService }>((route) =>
     errors: [ERR.unauthenticated(), ERR.missingRight(`Without ${HANDOVER_RIGHT}, or a session on a device outside the Sale environment (BackOffice, Tool).`)],
     handler:
       ({ registers }) =>
-      (_input, _req, res) => {
-        const items = registers.colleagues(callerOf(res));
-        res.json({ items, count: items.length, totalCount: items.length });
+      ({ list }, _req, res) => {
+        res.json(pageInMemory(registers.colleagues(callerOf(res)), list, USERS_LIST));
       },
   }),
   ...pairingRoutes<{ registers: RegistersService }>({

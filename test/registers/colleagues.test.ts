@@ -43,6 +43,9 @@ describe('GET /api/registers/colleagues', () => {
       expect([r.body.count, r.body.totalCount]).toEqual([4, 4]);
       // Nothing else about them: no rights, no PIN, no id.
       for (const u of r.body.items) expect(Object.keys(u).sort()).toEqual(['name', 'userName']);
+      // Paged as every list (CONTRACT §4); only its own members sort it.
+      expect((await hub.call('GET', '/api/registers/colleagues?$take=2', undefined, { token })).body).toMatchObject({ count: 2, totalCount: 4 });
+      expect((await hub.call('GET', '/api/registers/colleagues?$sort=rights', undefined, { token })).body.errors[0].memberName).toBe('$sort');
       expect(JSON.stringify(r.body)).not.toMatch(/hasPin|rights|pin|password|"id"/i);
     }
   });

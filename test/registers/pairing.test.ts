@@ -215,6 +215,9 @@ describe('GET /api/registers/users', () => {
     expect(r.body.items.find((u: any) => u.userName === 'zuzana')).toEqual({ userName: 'zuzana', name: 'Zuzana', hasPin: true });
     expect(r.body.items.find((u: any) => u.userName === 'cyril')).toEqual({ userName: 'cyril', name: 'Čestmír', hasPin: false });
     expect(r.body.count).toBe(4);
+    // Paged and sorted as every list (CONTRACT §4).
+    const page = await hub.call('GET', '/api/registers/users?$skip=2&$take=1&$sort=-userName', undefined, { token: null, headers: { 'X-Register-Key': key } });
+    expect([page.body.items.map((u: any) => u.userName), page.body.count, page.body.totalCount]).toEqual([['admin'], 1, 4]);
   });
 
   it('refuses no key, a wrong key, and the key of a register paired again, switched off or deleted (401)', async () => {

@@ -82,7 +82,7 @@ function HandoverDialog({ ticket, onClose }: { ticket: LocalTicket; onClose: () 
   const [busy, setBusy] = useState<string | null>(null);
   const owner = ticket.latest?.employee.userName.toLowerCase();
   useEffect(() => {
-    call<{ items: Colleague[] }>('GET', '/api/registers/colleagues')
+    call<{ items: Colleague[] }>('GET', '/api/registers/colleagues?$take=1000')
       .then((r) => setColleagues(r.items.filter((c) => c.userName.toLowerCase() !== owner)))
       .catch((e: unknown) => setError(failure(e)));
   }, []);

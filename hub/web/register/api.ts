@@ -93,7 +93,7 @@ export async function registerUsers(): Promise<RegisterUser[]> {
   const key = pairing?.deviceKey;
   if (!key) return [];
   try {
-    const r = await call<{ items: RegisterUser[] }>('GET', '/api/registers/users', undefined, { token: null, headers: { 'x-register-key': key } });
+    const r = await call<{ items: RegisterUser[] }>('GET', '/api/registers/users?$take=1000', undefined, { token: null, headers: { 'x-register-key': key } });
     writeStored(USERS_KEY, r.items);
     return r.items;
   } catch (e) {

@@ -3772,7 +3772,8 @@ export interface components {
             deviceKey: string;
         };
         RegisterUsers: {
-            items: {
+            /** @description Left out when `$count=true`. */
+            items?: {
                 userName: string;
                 name: string;
                 hasPin: boolean;
@@ -3781,7 +3782,8 @@ export interface components {
             totalCount: number;
         };
         RegisterColleagues: {
-            items: {
+            /** @description Left out when `$count=true`. */
+            items?: {
                 userName: string;
                 name: string;
             }[];
@@ -17584,7 +17586,19 @@ export interface operations {
     };
     "registers.users": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Matching records to skip. */
+                $skip?: number;
+                /** @description Page size, 0..1000; outside that range: 400. */
+                $take?: number;
+                /**
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `userName` ascending, so paging is stable; without `$sort` the order is `name` in the shop's language. Unknown key: 400. Keys: `userName`, `name`.
+                 * @example userName
+                 */
+                $sort?: string;
+                /** @description `true`: the answer has no `items`; `count` is what the page would hold and `totalCount` every match. */
+                $count?: boolean;
+            };
             header: {
                 /**
                  * @description The key POST /api/registers/pair gave this register.
@@ -17656,7 +17670,19 @@ export interface operations {
     };
     "registers.colleagues": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Matching records to skip. */
+                $skip?: number;
+                /** @description Page size, 0..1000; outside that range: 400. */
+                $take?: number;
+                /**
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `userName` ascending, so paging is stable; without `$sort` the order is `name` in the shop's language. Unknown key: 400. Keys: `userName`, `name`.
+                 * @example userName
+                 */
+                $sort?: string;
+                /** @description `true`: the answer has no `items`; `count` is what the page would hold and `totalCount` every match. */
+                $count?: boolean;
+            };
             header?: never;
             path?: never;
             cookie?: never;
