@@ -207,13 +207,14 @@ export class ResourceService<R extends ResourceDef = ResourceDef> {
         this.requirePutRight(caller, existing !== undefined);
         const { body, expectedV } = this.validate(raw, key);
         if (existing) this.checkVersion(key, existing.v, expectedV, ifMatch);
+        else this.checkCreate(key, ifMatch);
         return { doc: this.store(caller, key, body, existing, undefined, !existing), created: !existing };
       });
     }
     this.requirePutRight(caller, rowExists(this.ctx.db, this.def, key));
     const { body, expectedV } = this.validate(raw, key);
     const extra = await this.def.hooks?.prepareAsync?.(body, caller);
-    return this.putValidated(caller, key, body, [expectedV, ifMatch], extra);
+    return this.putValidated(caller, key, body, [expectedV, ifMatch], extra, ifMatch);
   }
 
   /**
@@ -225,14 +226,15 @@ export class ResourceService<R extends ResourceDef = ResourceDef> {
     if (this.def.hooks?.prepareAsync) throw new Error(`${this.def.name} needs put(): it prepares asynchronously`);
     this.def.hooks?.authorize?.(caller, 'put');
     const { body, expectedV } = this.validate(raw, key);
-    return this.putValidated(caller, key, body, [expectedV], undefined);
+    return this.putValidated(caller, key, body, [expectedV], undefined, undefined);
   }
 
-  private putValidated(caller: Caller, key: Key, body: BodyOf<R>, expected: Array<number | undefined>, extra: unknown): { doc: Doc; created: boolean } {
+  private putValidated(caller: Caller, key: Key, body: BodyOf<R>, expected: Array<number | undefined>, extra: unknown, ifMatch: number | undefined): { doc: Doc; created: boolean } {
     return inTransaction(this.ctx.db, () => {
       const existing = getStoredRow(this.ctx.db, this.def, key);
       this.requirePutRight(caller, existing !== undefined);
       if (existing) this.checkVersion(key, existing.v, ...expected);
+      else this.checkCreate(key, ifMatch);
       return { doc: this.store(caller, key, body, existing, extra, !existing), created: !existing };
     });
   }
@@ -265,6 +267,15 @@ export class ResourceService<R extends ResourceDef = ResourceDef> {
   checkVersion(key: Key, stored: number, ...expected: Array<number | undefined>): void {
     const stale = expected.find((e) => e !== undefined && e !== stored);
     if (stale !== undefined) throw errors.versionMismatch({ name: this.def.title, id: key, version: stored }, stale);
+  }
+
+  /**
+   * A PUT that would create: an `If-Match` expects a version that exists (RFC 9110 §13.1.1), so it is
+   * refused as stale against version 0 — a change meant for a record deleted meanwhile must not bring
+   * it back. A body's `_v` is not checked here: a body copied from another record may carry one.
+   */
+  private checkCreate(key: Key, ifMatch: number | undefined): void {
+    if (ifMatch !== undefined) throw errors.versionMismatch({ name: this.def.title, id: key, version: 0 }, ifMatch);
   }
 
   /**

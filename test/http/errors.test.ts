@@ -263,6 +263,16 @@ describe('409 ResourceVersionMismatch', () => {
     expect(get.headers.get('etag')).toBe('"2"');
     expect((await hub.call('PUT', '/api/stocks/V', { description: 'three' }, { headers: { 'if-match': '"2"' } })).status).toBe(200);
     expect((await hub.call('DELETE', '/api/stocks/V', undefined, { headers: { 'if-match': 'W/"3"' } })).status).toBe(200);
+    // Deleted meanwhile: a PUT expecting the version it read does not bring the stock back (RFC 9110
+    // §13.1.1), for an engine resource and for one that prepares asynchronously (a user's password).
+    const gone = await hub.call('PUT', '/api/stocks/V', { description: 'four' }, { headers: { 'if-match': '"4"' } });
+    expectProblem(gone, 409, 6);
+    expect(gone.body.resource).toEqual({ name: 'Stock', id: 'V', version: 0 });
+    expect((await hub.call('GET', '/api/stocks/V')).status).toBe(404);
+    expectProblem(await hub.call('PUT', '/api/users/nobody-yet', { userName: 'nobody-yet', name: 'N', password: 'secret-pw-1' }, { headers: { 'if-match': '"1"' } }), 409, 6);
+    expect((await hub.call('GET', '/api/users/nobody-yet')).status).toBe(404);
+    // Without If-Match (a body _v alone included), a PUT still creates.
+    expect((await hub.call('PUT', '/api/stocks/V', { description: 'four', _v: 3 })).status).toBe(201);
   });
 
   it('when both the body _v and If-Match are sent, either one stale is a 409 (the header was ignored beside a body _v)', async () => {

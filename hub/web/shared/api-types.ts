@@ -4753,7 +4753,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version: 409.
+                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -4915,7 +4915,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version: 409.
+                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -5441,7 +5441,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version: 409.
+                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -5603,7 +5603,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version: 409.
+                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -6090,7 +6090,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version: 409.
+                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -6252,7 +6252,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version: 409.
+                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -6748,7 +6748,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version: 409.
+                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -6910,7 +6910,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version: 409.
+                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -7402,7 +7402,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version: 409.
+                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -7564,7 +7564,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version: 409.
+                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -8040,7 +8040,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version: 409.
+                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -8202,7 +8202,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version: 409.
+                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -8698,7 +8698,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version: 409.
+                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -8860,7 +8860,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version: 409.
+                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -9343,7 +9343,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version: 409.
+                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -9505,7 +9505,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version: 409.
+                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -10039,7 +10039,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version: 409.
+                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -10201,7 +10201,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version: 409.
+                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -10716,7 +10716,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version: 409.
+                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -10878,7 +10878,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version: 409.
+                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -11403,7 +11403,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version: 409.
+                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -11569,7 +11569,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version: 409.
+                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -12390,7 +12390,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version: 409.
+                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -12570,7 +12570,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version: 409.
+                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -13769,7 +13769,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version: 409.
+                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -13934,7 +13934,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version: 409.
+                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -15044,7 +15044,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version: 409.
+                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -15206,7 +15206,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version: 409.
+                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
