@@ -6,6 +6,7 @@
  * has a ticket, its total is the hub's.
  */
 import { Decimal } from 'decimal.js';
+import { roundCash } from '../../../drivers/fiscal/ekasa/cash-rounding';
 
 export const D = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_UP });
 export type Dec = InstanceType<typeof D>;
@@ -39,17 +40,12 @@ export function ticketTotal(lines: PricedLine[], discountRate: number): Dec {
 }
 
 /**
- * Slovak cash rounding (CONTRACT §8, on an eKasa device): a cash amount to the nearest 5 cents —
- * …1, …2 down to …0; …3, …4 up and …6, …7 down to …5; …8, …9 up to the next …0 — and an amount of
- * 1 or 2 cents up to 5 cents (the law's own sentence; README "Cash rounding"). Refunds alike, by size.
- * The hub's eKasa driver rounds by the same rule (drivers/fiscal/ekasa/protocol.ts roundCash; a test
- * holds the two equal): the register asks for what the hub will take.
+ * Slovak cash rounding (CONTRACT §8, on an eKasa device; README "Cash rounding"), as a register amount:
+ * the eKasa driver's own function (drivers/fiscal/ekasa/cash-rounding.ts), bundled into the page, so
+ * the register asks for exactly the cash the hub will take.
  */
 export function cashRounded(amount: number | string | Dec): Dec {
-  const a = dec(amount);
-  const size = a.abs();
-  const rounded = size.gt(0) && size.lt('0.05') ? new D('0.05') : size.times(20).toDecimalPlaces(0, D.ROUND_HALF_UP).div(20);
-  return (a.isNegative() ? rounded.negated() : rounded).toDecimalPlaces(2);
+  return new D(roundCash(dec(amount).toString()).toFixed(2));
 }
 
 /**
