@@ -13,7 +13,7 @@ const BROWSER_ROOMS = { manager: ['manager', 'shared'], kds: ['kds', 'shared'], 
  * CSV made in a browser is neutralised as the hub's are, CONTRACT §12), and the rules both sides
  * apply (a numbering's format, an e-mail address: the page checks a form by the hub's own rule).
  */
-const BUNDLED_FOR_BROWSER = ['hub/http/rights', 'hub/http/presets', 'hub/core/csv', 'hub/core/rules', 'drivers/fiscal/ekasa/cash-rounding'];
+const BUNDLED_FOR_BROWSER = ['hub/http/rights', 'hub/http/presets', 'hub/core/csv', 'hub/core/rules', 'drivers/fiscal/cash-rounding'];
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', 'data/**', 'hub/web/dist/**', 'hub/web/shared/api-types.ts', 'hub/dist/**', 'db/migrations/**'] },

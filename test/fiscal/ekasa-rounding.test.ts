@@ -5,7 +5,7 @@
  * sales totals carry it apart from the sales. Other devices round nothing.
  */
 import { describe, expect, it } from 'vitest';
-import { roundCash } from '../../drivers/fiscal/ekasa/cash-rounding.js';
+import { roundCash } from '../../drivers/fiscal/cash-rounding.js';
 import type { TestHub } from '../support/hub.js';
 import { item } from '../tickets/fixture.js';
 import { ekasaSuite, type EkasaRestaurant } from './ekasa-fixture.js';

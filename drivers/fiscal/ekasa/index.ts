@@ -2,7 +2,7 @@
 import { AddressError } from '../../transport/address.js';
 import { fiscalDriver } from '../driver.js';
 import { checkEkasaSettings, EkasaFiscalDevice } from './driver.js';
-import { roundCash } from './cash-rounding.js';
+import { roundCash } from '../cash-rounding.js';
 
 export const ekasa = fiscalDriver({
   name: 'ekasa',

@@ -6,7 +6,7 @@
  * has a ticket, its total is the hub's.
  */
 import { Decimal } from 'decimal.js';
-import { roundCash } from '../../../drivers/fiscal/ekasa/cash-rounding';
+import { roundCash } from '../../../drivers/fiscal/cash-rounding';
 
 export const D = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_UP });
 export type Dec = InstanceType<typeof D>;
@@ -41,7 +41,7 @@ export function ticketTotal(lines: PricedLine[], discountRate: number): Dec {
 
 /**
  * Slovak cash rounding (CONTRACT §8, on an eKasa device; README "Cash rounding"), as a register amount:
- * the eKasa driver's own function (drivers/fiscal/ekasa/cash-rounding.ts), bundled into the page, so
+ * the eKasa driver's own function (drivers/fiscal/cash-rounding.ts), bundled into the page, so
  * the register asks for exactly the cash the hub will take.
  */
 export function cashRounded(amount: number | string | Dec): Dec {
