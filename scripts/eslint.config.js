@@ -10,10 +10,11 @@ const BROWSER_ROOMS = { manager: ['manager', 'shared'], kds: ['kds', 'shared'], 
 /**
  * Server modules the pages may bundle: pure modules importing nothing but each other — the rights
  * and their presets (so the page offers exactly the rights the hub checks), the CSV writer (so a
- * CSV made in a browser is neutralised as the hub's are, CONTRACT §12), and the rules both sides
- * apply (a numbering's format, an e-mail address: the page checks a form by the hub's own rule).
+ * CSV made in a browser is neutralised as the hub's are, CONTRACT §12), the rules both sides
+ * apply (a numbering's format, an e-mail address: the page checks a form by the hub's own rule),
+ * and the shop's wall clock (a day's start across summer time, as the hub counts its days).
  */
-const BUNDLED_FOR_BROWSER = ['hub/http/rights', 'hub/http/presets', 'hub/core/csv', 'hub/core/rules'];
+const BUNDLED_FOR_BROWSER = ['hub/http/rights', 'hub/http/presets', 'hub/core/csv', 'hub/core/rules', 'hub/core/time'];
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', 'data/**', 'hub/web/dist/**', 'hub/web/shared/api-types.ts', 'hub/dist/**', 'db/migrations/**'] },
