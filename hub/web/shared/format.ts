@@ -5,8 +5,8 @@
  * 23:30 wherever the page is opened. Formatters are made once per language and zone. The manager's
  * page and the register use them.
  */
-import { addDays, dayParts, dayStartsAt, shopZone } from './days';
-import { intlLocale, language } from './i18n';
+import { addDays, dayParts, dayStartsAt, shopZone } from './days.js';
+import { intlLocale, language } from './i18n.js';
 
 interface Formats {
   amount: Intl.NumberFormat;
