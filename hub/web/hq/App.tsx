@@ -153,11 +153,11 @@ function Sales() {
     <>
       <Card title={t('byStore')}>
         {byStore.error && <Notice tone="bad">{t('failed', { detail: byStore.error })}</Notice>}
-        <Table head={[t('store'), t('tickets'), t('total')]} rows={(byStore.data?.rows ?? []).map((r) => row(r.storeId ?? '', r))} />
+        <Table testId="sales-by-store" head={[t('store'), t('tickets'), t('total')]} rows={(byStore.data?.rows ?? []).map((r) => row(r.storeId ?? '', r))} />
       </Card>
       <Card title={t('byDay')}>
         {byDay.error && <Notice tone="bad">{t('failed', { detail: byDay.error })}</Notice>}
-        <Table head={[t('day'), t('tickets'), t('total')]} rows={(byDay.data?.rows ?? []).map((r) => row(r.day ?? '', r))} />
+        <Table testId="sales-by-day" head={[t('day'), t('tickets'), t('total')]} rows={(byDay.data?.rows ?? []).map((r) => row(r.day ?? '', r))} />
       </Card>
     </>
   );
