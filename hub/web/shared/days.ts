@@ -82,6 +82,18 @@ export function monthOf(day: string, months = 0): { first: string; last: string 
   return { first: calendar(p.year, p.month + months, 1), last: calendar(p.year, p.month + months + 1, 0) };
 }
 
+/**
+ * Noon UTC of a `yyyy-mm-dd`: an instant a formatter given `timeZone: 'UTC'` writes as that very day,
+ * to show a day (the hub's or the page's) in words without any zone moving it.
+ */
+export function noonUtc(day: string): Date {
+  const p = dayParts(day);
+  const d = new Date(0);
+  d.setUTCFullYear(p.year, p.month - 1, p.day);
+  d.setUTCHours(12);
+  return d;
+}
+
 /** Whether `day` is a real `yyyy-mm-dd` (not 2026-02-31). */
 export function isDay(day: string): boolean {
   if (!DAY.test(day)) return false;

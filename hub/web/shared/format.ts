@@ -5,7 +5,7 @@
  * 23:30 wherever the page is opened. Formatters are made once per language and zone. The manager's
  * page and the register use them.
  */
-import { addDays, dayParts, dayStartsAt, shopZone } from './days.js';
+import { addDays, dayStartsAt, noonUtc, shopZone } from './days.js';
 import { intlLocale, language } from './i18n.js';
 
 interface Formats {
@@ -83,15 +83,6 @@ const asDate = (iso: string | null | undefined) => (iso ? new Date(iso) : null);
 export const time = (iso: string | null | undefined) => (asDate(iso) ? formats().time.format(asDate(iso)!) : '—');
 export const date = (iso: string | null | undefined) => (asDate(iso) ? formats().date.format(asDate(iso)!) : '—');
 export const dateTime = (iso: string | null | undefined) => (asDate(iso) ? formats().dateTime.format(asDate(iso)!) : '—');
-
-/** Noon UTC of a `yyyy-mm-dd`: the instant the zone-free formatters write as that very day. */
-function noonUtc(day: string): Date {
-  const p = dayParts(day);
-  const d = new Date(0);
-  d.setUTCFullYear(p.year, p.month - 1, p.day);
-  d.setUTCHours(12);
-  return d;
-}
 
 /** A day (`yyyy-mm-dd`, a shop's day the hub named or the page reckoned) as a title: "sobota 21. novembra". */
 export const dayTitle = (day: string) => formats().day.format(noonUtc(day));

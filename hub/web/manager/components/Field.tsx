@@ -7,7 +7,7 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { checks, type Check, type FormApi } from '../lib/form';
 import { dayStart, numberText } from '../lib/format';
-import { dayOf, dayParts, isDay as isCalendarDay } from '../../shared/days';
+import { dayOf, isDay as isCalendarDay, noonUtc } from '../../shared/days';
 import { Icon } from '../../shared/Icon';
 import { intlLocale, messages } from '../../shared/i18n';
 
@@ -22,11 +22,7 @@ const t = messages({
 function dayText(iso: string): string {
   // A day from an address typed by hand may be none: shown as it came, for the hub to refuse.
   if (!isCalendarDay(iso)) return iso;
-  const { year, month, day } = dayParts(iso);
-  const noon = new Date(0);
-  noon.setUTCFullYear(year, month - 1, day);
-  noon.setUTCHours(12);
-  return new Intl.DateTimeFormat(intlLocale(), { day: 'numeric', month: 'numeric', year: 'numeric', timeZone: 'UTC' }).format(noon).replace(/[\u00a0\u202f]/g, ' ');
+  return new Intl.DateTimeFormat(intlLocale(), { day: 'numeric', month: 'numeric', year: 'numeric', timeZone: 'UTC' }).format(noonUtc(iso)).replace(/[\u00a0\u202f]/g, ' ');
 }
 
 /**
