@@ -8,12 +8,14 @@ import tseslint from 'typescript-eslint';
 /** The rooms of the browser code under hub/web, and the rooms each may import from. */
 const BROWSER_ROOMS = { manager: ['manager', 'shared'], kds: ['kds', 'shared'], hq: ['hq', 'shared'], register: ['register', 'shared'], shared: ['shared'] };
 /**
- * Server modules the pages may bundle: pure modules importing nothing but each other — the rights
+ * Server modules the pages may bundle: pure modules importing nothing but each other (or decimal.js) — the rights
  * and their presets (so the page offers exactly the rights the hub checks), the CSV writer (so a
- * CSV made in a browser is neutralised as the hub's are, CONTRACT §12), and the rules both sides
- * apply (a numbering's format, an e-mail address: the page checks a form by the hub's own rule).
+ * CSV made in a browser is neutralised as the hub's are, CONTRACT §12), the rules both sides
+ * apply (a numbering's format, an e-mail address: the page checks a form by the hub's own rule),
+ * the shop's wall clock (a day's start across summer time, as the hub counts its days), and Slovak
+ * cash rounding (the register asks for the cash the eKasa driver will take; decimal.js is its one import).
  */
-const BUNDLED_FOR_BROWSER = ['hub/http/rights', 'hub/http/presets', 'hub/core/csv', 'hub/core/rules', 'drivers/fiscal/cash-rounding'];
+const BUNDLED_FOR_BROWSER = ['hub/http/rights', 'hub/http/presets', 'hub/core/csv', 'hub/core/rules', 'hub/core/time', 'drivers/fiscal/cash-rounding'];
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', 'data/**', 'hub/web/dist/**', 'hub/web/shared/api-types.ts', 'hub/dist/**', 'db/migrations/**'] },

@@ -113,6 +113,11 @@ const health = named(
   }),
 );
 const hqUser = named('HqUser', z.object({ userName: z.string(), rights: z.array(z.enum(HQ_RIGHTS)) }));
+/** HQ's zone beside a session: HQ's page counts its days (the sales "by day", the last 7 days) in it, as the report does. */
+const hqTimeZone = z.string().meta({
+  description: "HQ's time zone (POS_HQ_TIMEZONE, an IANA name): the days of its sales report. HQ's page reckons its days and shows its times in it, wherever the browser is.",
+  example: 'Europe/Bratislava',
+});
 const store = named(
   'HqStore',
   z.object({
@@ -201,12 +206,12 @@ export const hqRoutes = routes<HqDeps>((route) => [
     responses: {
       200: {
         description: 'A new session.',
-        schema: named('HqSession', z.object({ tokenId: z.string(), expiresAt: z.string().meta({ format: 'date-time' }), user: hqUser.schema })),
+        schema: named('HqSession', z.object({ tokenId: z.string(), expiresAt: z.string().meta({ format: 'date-time' }), user: hqUser.schema, timeZone: hqTimeZone })),
       },
     },
     errors: [...BODY('A body without userName or password.'), ERR.unauthenticated('An unknown user name or a wrong password.'), ERR.tooMany()],
     handler:
-      ({ pool, throttle, hashing }) =>
+      ({ pool, throttle, hashing, timeZone }) =>
       async ({ body }, req, res) => {
         const address = req.socket.remoteAddress ?? 'unknown';
         const attempt = throttle.attempt(body.userName, address);
@@ -223,7 +228,7 @@ export const hqRoutes = routes<HqDeps>((route) => [
         const token = randomBytes(32).toString('base64url');
         const expiresAt = new Date(Date.now() + SESSION_MS);
         await createSession(pool, tokenHash(token), user.userName, expiresAt);
-        res.json({ tokenId: token, expiresAt: expiresAt.toISOString(), user: { userName: user.userName, rights: user.rights } });
+        res.json({ tokenId: token, expiresAt: expiresAt.toISOString(), user: { userName: user.userName, rights: user.rights }, timeZone });
       },
   }),
   route({
@@ -233,12 +238,14 @@ export const hqRoutes = routes<HqDeps>((route) => [
     tags: tags.auth,
     summary: 'The current session',
     description: 'Needs a valid token; no right.',
-    responses: { 200: { description: 'Who the token belongs to.', schema: hqUser } },
+    responses: { 200: { description: "Who the token belongs to, and HQ's time zone.", schema: named('HqSessionUser', hqUser.schema.extend({ timeZone: hqTimeZone })) } },
     errors: [ERR.unauthenticated()],
-    handler: () => (_input, _req, res) => {
-      const { userName, rights } = session(res.locals);
-      res.json({ userName, rights });
-    },
+    handler:
+      ({ timeZone }) =>
+      (_input, _req, res) => {
+        const { userName, rights } = session(res.locals);
+        res.json({ userName, rights, timeZone });
+      },
   }),
   route({
     method: 'delete',

@@ -127,7 +127,9 @@ describe('HQ answers as its document says', () => {
     expect((await call('GET', '/hq/api/health', undefined, null)).body).toMatchObject({ status: 'ok', db: 'ok' });
     expect((await call('POST', '/hq/api/auth', { userName: 'admin', password: 'wrong-password' }, null)).status).toBe(401);
     expect((await call('POST', '/hq/api/auth', { userName: 'admin' }, null)).body.errors[0].memberName).toBe('password');
-    expect((await call('GET', '/hq/api/auth')).body).toEqual({ userName: 'admin', rights: ['ReportRead', 'CatalogPush', 'UserManage'] });
+    // HQ names its zone (POS_HQ_TIMEZONE) with the session: its page counts the sales' days in it.
+    expect((await call('GET', '/hq/api/auth')).body).toEqual({ userName: 'admin', rights: ['ReportRead', 'CatalogPush', 'UserManage'], timeZone: 'Europe/Bratislava' });
+    expect((await call('POST', '/hq/api/auth', { userName: 'admin', password: ADMIN_PASSWORD }, null)).body).toMatchObject({ user: { userName: 'admin' }, timeZone: 'Europe/Bratislava' });
     expect((await call('GET', '/hq/api/stores', undefined, null)).status).toBe(401);
 
     expect((await call('PUT', '/hq/api/users/reader', { password: 'reader-password', rights: ['ReportRead'] })).status).toBe(201);

@@ -2,7 +2,8 @@
  * Head office's sales cards ("last 7 days", hub/web/hq/span.ts) against HQ's sales report on an
  * embedded PostgreSQL: the span is 7 whole days in HQ's zone, so "by day" has exactly 7 rows and
  * each holds the whole day — its 00:30 and its 23:30 sale — also across the start of summer time.
- * The browser's zone is the shop's here (process.env.TZ), as on a head-office PC in the same country.
+ * The days are HQ's (the zone its session answer names), not the browser's: the browser here is in
+ * Los Angeles (process.env.TZ), where it is still the day before.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,13 +17,14 @@ import { parseIsoDateTime } from '../../hub/core/time.js';
 import { lastSevenDays } from '../../hub/web/hq/span.js';
 
 const TZ = 'Europe/Bratislava';
+const BROWSER_TZ = 'America/Los_Angeles';
 let dir: string;
 let pg: { url: string; stop(): Promise<void> };
 let pool: Pool;
 const tzBefore = process.env.TZ;
 
 beforeAll(async () => {
-  process.env.TZ = TZ;
+  process.env.TZ = BROWSER_TZ;
   dir = mkdtempSync(join(tmpdir(), 'poshub-hq-span-'));
   pg = await startEmbedded(dir, pino({ level: 'silent' }));
   pool = openPool(pg.url, 2);
@@ -48,8 +50,9 @@ afterAll(async () => {
 }, 60_000);
 
 it('"last 7 days" are 7 whole days in HQ\'s zone, across the start of summer time', async () => {
-  const now = new Date('2026-03-31T12:00:00Z'); // 14:00 on the 31st, before its 23:30 sale
-  const span = lastSevenDays(now);
+  // 07:30 on the 31st in Bratislava, after its 00:30 sale and before its 23:30 one; 22:30 on the 30th in Los Angeles.
+  const now = new Date('2026-03-31T05:30:00Z');
+  const span = lastSevenDays(now, TZ);
   expect(span).toEqual({ from: '2026-03-25T00:00:00', to: now.toISOString() });
   const r = await salesReport(pool, parseIsoDateTime(span.from, TZ)!, parseIsoDateTime(span.to, TZ)!, 'day', TZ);
   expect(r.rows).toEqual([

@@ -37,6 +37,8 @@ describe('login', () => {
       tokenId: expect.any(String),
       refreshToken: expect.any(String),
       expiresAt: new Date(hub.clock.now().getTime() + 12 * 3600_000).toISOString(),
+      // The shop's zone (POS_HUB_TIMEZONE): the manager's page counts its days in it.
+      timeZone: 'Europe/Bratislava',
       user: {
         id: 'anna',
         userName: 'anna',
@@ -52,6 +54,19 @@ describe('login', () => {
     expect(r.body.tokenId.length).toBeGreaterThanOrEqual(22);
     expect(r.body.refreshToken.length).toBeGreaterThanOrEqual(22);
     expect(r.body.tokenId).not.toBe(r.body.refreshToken);
+  });
+
+  it("names the shop's time zone (POS_HUB_TIMEZONE), whatever it is, in the login, the session and a refresh", async () => {
+    const far = await startHub({ timeZone: 'America/Santiago' });
+    try {
+      const r = await far.call('POST', '/api/auth', { userName: 'admin', password: ADMIN_PASSWORD, deviceName: 'BackOffice' }, { token: null });
+      expect(r.body.timeZone).toBe('America/Santiago');
+      expect((await far.call('GET', '/api/auth', undefined, { token: r.body.tokenId })).body.timeZone).toBe('America/Santiago');
+      const renewed = await far.call('POST', '/api/auth/refresh', { tokenId: r.body.tokenId, refreshToken: r.body.refreshToken }, { token: null });
+      expect(renewed.body.timeZone).toBe('America/Santiago');
+    } finally {
+      await far.close();
+    }
   });
 
   it('matches the user name case-insensitively', async () => {
@@ -83,7 +98,7 @@ describe('tokens', () => {
     for (const authorization of [`Bearer ${body.tokenId}`, `bearer ${body.tokenId}`, body.tokenId]) {
       const r = await hub.call('GET', '/api/auth', undefined, { token: null, headers: { authorization } });
       expect(r.status, authorization).toBe(200);
-      expect(r.body).toEqual({ expiresAt: body.expiresAt, user: body.user });
+      expect(r.body).toEqual({ expiresAt: body.expiresAt, timeZone: 'Europe/Bratislava', user: body.user });
     }
     expect401(await hub.call('GET', '/api/auth', undefined, { token: null }));
     expect401(await hub.call('GET', '/api/auth', undefined, { token: null, headers: { authorization: `Basic ${body.tokenId}` } }));

@@ -17,9 +17,9 @@ function newest(path: string): number {
 
 export async function ensureWebBuild(): Promise<void> {
   const built = join(WEB, 'dist', 'index.html');
-  // The server's pure modules the pages bundle too (the rights on the users form and its presets, the rules both sides apply).
+  // The server's pure modules the pages bundle too (the rights on the users form and its presets, the rules both sides apply, the shop's clock).
   const sources = Math.max(
-    ...['manager', 'kds', 'hq', 'register', 'shared', 'public', 'index.html', 'kds.html', 'hq.html', 'pos.html', 'vite.config.ts', '../http/rights.ts', '../http/presets.ts', '../core/rules.ts'].map((p) => newest(join(WEB, p))),
+    ...['manager', 'kds', 'hq', 'register', 'shared', 'public', 'index.html', 'kds.html', 'hq.html', 'pos.html', 'vite.config.ts', '../http/rights.ts', '../http/presets.ts', '../core/rules.ts', '../core/time.ts'].map((p) => newest(join(WEB, p))),
   );
   // The kitchen display (kds.html), head office's page (hq.html) and the register (pos.html, its service worker) are the build's other pages.
   const complete = ['kds.html', 'hq.html', 'pos.html', 'pos-sw.js'].every((f) => existsSync(join(WEB, 'dist', f)));

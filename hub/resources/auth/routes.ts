@@ -21,6 +21,12 @@ export function requireSession(auth: AuthService): RequestHandler {
 
 const sessionShape = (device: z.ZodObject, fiscal: z.ZodObject) => ({
   expiresAt: z.string().meta({ format: 'date-time', description: 'When the access token stops working.' }),
+  timeZone: z.string().meta({
+    description:
+      "The shop's time zone (POS_HUB_TIMEZONE, an IANA name such as Europe/Bratislava): the days the hub counts in — reports, fiscal days, " +
+      "numbering tokens — are its local days. A page opened from another zone reckons its days and shows its times in this one.",
+    example: 'Europe/Bratislava',
+  }),
   user: z.object({
     id: z.string(),
     userName: z.string(),

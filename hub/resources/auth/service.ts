@@ -67,6 +67,8 @@ const newToken = () => randomBytes(32).toString('base64url');
 
 export interface SessionView {
   expiresAt: string;
+  /** The shop's time zone (POS_HUB_TIMEZONE): the pages count days in it, as the hub does. */
+  timeZone: string;
   user: { id: string; userName: string; name: string; rights: string[]; language: Language | null; device: Doc; fiscalDevice: SessionFiscalDevice | null };
 }
 
@@ -248,6 +250,7 @@ export class AuthService {
     const device = getStored(this.ctx.db, devices, caller.device.name);
     return {
       expiresAt: new Date(caller.expiresAt).toISOString(),
+      timeZone: this.ctx.timeZone,
       user: {
         id: caller.userId,
         userName: caller.userName,

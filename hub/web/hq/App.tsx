@@ -10,7 +10,8 @@ import { chosenLanguage, intlLocale, messages, setLanguage, useLanguage } from '
 import { LanguagePicker } from '../shared/LanguagePicker';
 import { Badge, Button, Card, Notice } from '../shared/ui';
 import { lastSevenDays } from './span';
-import { ApiError, api, logIn, logOut, loggedIn, whenLoggedOut, type DeadLetter, type HqUser, type SalesRow, type StoreRow } from './api';
+import { ApiError, api, currentUser, logIn, logOut, loggedIn, whenLoggedOut, type DeadLetter, type HqUser, type SalesRow, type StoreRow } from './api';
+import { browserZone, shopZone } from '../shared/days';
 
 const t = messages({
   title: { en: 'POS Hub · Head office', sk: 'POS Hub · Centrála', cs: 'POS Hub · Centrála' },
@@ -58,12 +59,19 @@ const t = messages({
   passwordChanged: { en: 'Password changed. Your other sessions have ended.', sk: 'Heslo je zmenené. Vaše ostatné prihlásenia skončili.', cs: 'Heslo je změněno. Vaše ostatní přihlášení skončila.' },
   saved: { en: 'Saved.', sk: 'Uložené.', cs: 'Uloženo.' },
   failed: { en: 'Could not load: {detail}', sk: 'Nepodarilo sa načítať: {detail}', cs: 'Nepodařilo se načíst: {detail}' },
+  hqTime: { en: 'Head office time: {zone}', sk: 'Čas centrály: {zone}', cs: 'Čas centrály: {zone}' },
+  hqTimeHint: {
+    en: 'Days and times on this page are head office’s ({zone}), not this computer’s.',
+    sk: 'Dni a časy na tejto stránke sú podľa centrály ({zone}), nie podľa tohto počítača.',
+    cs: 'Dny a časy na této stránce jsou podle centrály ({zone}), ne podle tohoto počítače.',
+  },
   noAnswer: { en: 'Head office does not answer (the network, or the service is restarting). Try again.', sk: 'Centrála neodpovedá (sieť, alebo sa služba reštartuje). Skúste to znova.', cs: 'Centrála neodpovídá (síť, nebo se služba restartuje). Zkuste to znovu.' },
 });
 
 type View = 'stores' | 'sales' | 'dead' | 'users' | 'password';
 
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString(intlLocale()) : '—');
+// On HQ's clock (POS_HQ_TIMEZONE, named by its session answer), as its days are.
+const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString(intlLocale(), { timeZone: shopZone() }) : '—');
 const money = (n: number) => new Intl.NumberFormat(intlLocale(), { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(n);
 // Anything but the API's answer is a call that did not get one: cut off, refused, or past its deadline.
 const describe = (e: unknown) => (e instanceof ApiError ? [e.message, ...e.members.map((m) => `${m.memberName}: ${m.message}`)].join(' ') : t('noAnswer'));
@@ -131,7 +139,7 @@ function Stores() {
 }
 
 function Sales() {
-  const span = () => new URLSearchParams(lastSevenDays(new Date())).toString();
+  const span = () => new URLSearchParams(lastSevenDays(new Date(), shopZone())).toString();
   const byStore = usePolled(() => api<{ rows: SalesRow[] }>('GET', `/reports/sales?groupBy=store&${span()}`));
   const byDay = usePolled(() => api<{ rows: SalesRow[] }>('GET', `/reports/sales?groupBy=day&${span()}`));
   const row = (key: string, r: SalesRow) => (
@@ -145,11 +153,11 @@ function Sales() {
     <>
       <Card title={t('byStore')}>
         {byStore.error && <Notice tone="bad">{t('failed', { detail: byStore.error })}</Notice>}
-        <Table head={[t('store'), t('tickets'), t('total')]} rows={(byStore.data?.rows ?? []).map((r) => row(r.storeId ?? '', r))} />
+        <Table testId="sales-by-store" head={[t('store'), t('tickets'), t('total')]} rows={(byStore.data?.rows ?? []).map((r) => row(r.storeId ?? '', r))} />
       </Card>
       <Card title={t('byDay')}>
         {byDay.error && <Notice tone="bad">{t('failed', { detail: byDay.error })}</Notice>}
-        <Table head={[t('day'), t('tickets'), t('total')]} rows={(byDay.data?.rows ?? []).map((r) => row(r.day ?? '', r))} />
+        <Table testId="sales-by-day" head={[t('day'), t('tickets'), t('total')]} rows={(byDay.data?.rows ?? []).map((r) => row(r.day ?? '', r))} />
       </Card>
     </>
   );
@@ -331,7 +339,7 @@ export function App() {
   useEffect(() => {
     setLanguage(chosenLanguage());
     whenLoggedOut(() => setUser(null));
-    if (loggedIn()) api<HqUser>('GET', '/auth').then(setUser, () => setUser(null));
+    if (loggedIn()) currentUser().then(setUser, () => setUser(null));
   }, []);
   useEffect(() => {
     document.title = t('title');
@@ -354,6 +362,11 @@ export function App() {
         {user && (
           <>
             <span class="who">{user.userName}</span>
+            {shopZone() !== browserZone() && (
+              <span class="muted" title={t('hqTimeHint', { zone: shopZone() })} data-testid="hq-zone">
+                {t('hqTime', { zone: shopZone() })}
+              </span>
+            )}
             <Button small onClick={logOut}>
               {t('logOut')}
             </Button>

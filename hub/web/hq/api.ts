@@ -3,6 +3,7 @@
  * only (sessionStorage), a 401 logs the page out, an error answer becomes an ApiError with the
  * problem's detail and members.
  */
+import { setShopZone } from '../shared/days';
 import { fetchWithin } from '../shared/fetch';
 
 /** How long a call to HQ may take (its API reads PostgreSQL; a push to the stores is queued, not awaited). */
@@ -83,11 +84,20 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
   return json as T;
 }
 
+/** HQ's answer to a login and to GET /auth names its time zone: the page counts its days and shows its times in it. */
 export async function logIn(userName: string, password: string): Promise<HqUser> {
-  const r = await api<{ tokenId: string; user: HqUser }>('POST', '/auth', { userName, password });
+  const r = await api<{ tokenId: string; user: HqUser; timeZone: string }>('POST', '/auth', { userName, password });
   token = r.tokenId;
   sessionStorage.setItem(TOKEN, token);
+  setShopZone(r.timeZone);
   return r.user;
+}
+
+/** The session behind the kept token: who, and HQ's zone (taken as logIn takes it). */
+export async function currentUser(): Promise<HqUser> {
+  const r = await api<HqUser & { timeZone: string }>('GET', '/auth');
+  setShopZone(r.timeZone);
+  return { userName: r.userName, rights: r.rights };
 }
 
 export function logOut(): void {

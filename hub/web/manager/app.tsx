@@ -4,6 +4,7 @@ import { useEffect } from 'preact/hooks';
 import { messages, pick, useLanguage } from '../shared/i18n';
 import { LanguagePicker } from '../shared/LanguagePicker';
 import { Icon } from '../shared/Icon';
+import { browserZone } from '../shared/days';
 import { allowed, viewOf, VIEWS } from './lib/access';
 import { Dialogs, Empty, LinkButton, Toasts } from './components/ui';
 import { liveStatus, startLive, stopLive } from './lib/live';
@@ -34,6 +35,12 @@ const t = messages({
   goToday: { en: 'Go to Today', sk: 'Prejsť na Dnes', cs: 'Přejít na Dnes' },
   logOut: { en: 'Log out', sk: 'Odhlásiť sa', cs: 'Odhlásit se' },
   mainMenu: { en: 'Main', sk: 'Hlavná ponuka', cs: 'Hlavní nabídka' },
+  shopTime: { en: 'Shop time: {zone}', sk: 'Čas prevádzky: {zone}', cs: 'Čas provozovny: {zone}' },
+  shopTimeHint: {
+    en: 'Days and times on this page are the shop’s ({zone}), not this computer’s.',
+    sk: 'Dni a časy na tejto stránke sú podľa prevádzky ({zone}), nie podľa tohto počítača.',
+    cs: 'Dny a časy na této stránce jsou podle provozovny ({zone}), ne podle tohoto počítače.',
+  },
 });
 
 function Page({ path }: { path: string }) {
@@ -106,6 +113,13 @@ function Shell() {
             <span class="dot" aria-hidden="true" />
             {t(live)}
           </span>
+          {/* Opened from another zone (abroad, a laptop left on UTC): the page says whose clock it shows. */}
+          {s.timeZone && s.timeZone !== browserZone() && (
+            <span class="live zone-note" title={t('shopTimeHint', { zone: s.timeZone })} data-testid="shop-zone">
+              <Icon name="clock" size={14} />
+              {t('shopTime', { zone: s.timeZone })}
+            </span>
+          )}
           <LanguagePicker userLanguage={s.user.language ?? null} />
           <div class="user">
             <span class="avatar" aria-hidden="true">
@@ -128,16 +142,18 @@ function Shell() {
 }
 
 export function App() {
-  // Every text is read in the current language at render: a switch renders the page again.
+  // Every text is read in the current language at render: a switch renders the page again. So is
+  // every day and time in the shop's zone (lib/session.ts takes it from the hub's session answer).
   const lang = useLanguage();
   const s = useSession();
+  const zone = s?.timeZone ?? '';
   const loggedIn = !!s;
   useEffect(() => {
     if (loggedIn) startLive();
     else stopLive();
   }, [loggedIn]);
   return (
-    <Fragment key={lang}>
+    <Fragment key={`${lang} ${zone}`}>
       {loggedIn ? <Shell /> : <Login />}
       <Toasts />
       <Dialogs />

@@ -3613,6 +3613,11 @@ export interface components {
              * @description When the access token stops working.
              */
             expiresAt: string;
+            /**
+             * @description The shop's time zone (POS_HUB_TIMEZONE, an IANA name such as Europe/Bratislava): the days the hub counts in — reports, fiscal days, numbering tokens — are its local days. A page opened from another zone reckons its days and shows its times in this one.
+             * @example Europe/Bratislava
+             */
+            timeZone: string;
             user: {
                 id: string;
                 userName: string;
@@ -3652,6 +3657,11 @@ export interface components {
              * @description When the access token stops working.
              */
             expiresAt: string;
+            /**
+             * @description The shop's time zone (POS_HUB_TIMEZONE, an IANA name such as Europe/Bratislava): the days the hub counts in — reports, fiscal days, numbering tokens — are its local days. A page opened from another zone reckons its days and shows its times in this one.
+             * @example Europe/Bratislava
+             */
+            timeZone: string;
             user: {
                 id: string;
                 userName: string;
@@ -3708,6 +3718,11 @@ export interface components {
              * @description When the access token stops working.
              */
             expiresAt: string;
+            /**
+             * @description The shop's time zone (POS_HUB_TIMEZONE, an IANA name such as Europe/Bratislava): the days the hub counts in — reports, fiscal days, numbering tokens — are its local days. A page opened from another zone reckons its days and shows its times in this one.
+             * @example Europe/Bratislava
+             */
+            timeZone: string;
             user: {
                 id: string;
                 userName: string;

@@ -1,9 +1,12 @@
 /**
  * Numbers, money, dates and names in the pages' language (i18n.ts: the user's, else the
- * shop's); the hub sends ISO dates and JSON numbers. Formatters are made once per language. The
- * manager's page and the register use them.
+ * shop's); the hub sends ISO dates and JSON numbers. Times and dates are shown on the shop's clock
+ * (days.ts: the zone the hub named, else the browser's), so a ticket closed at 23:30 in the shop reads
+ * 23:30 wherever the page is opened. Formatters are made once per language and zone. The manager's
+ * page and the register use them.
  */
-import { intlLocale, language } from './i18n';
+import { addDays, dayStartsAt, noonUtc, shopZone } from './days.js';
+import { intlLocale, language } from './i18n.js';
 
 interface Formats {
   amount: Intl.NumberFormat;
@@ -12,26 +15,31 @@ interface Formats {
   date: Intl.DateTimeFormat;
   day: Intl.DateTimeFormat;
   dateTime: Intl.DateTimeFormat;
+  /** A calendar day (`yyyy-mm-dd`) as `date` writes it: read at noon UTC and written in UTC, so no zone moves it. */
+  calendarDate: Intl.DateTimeFormat;
   collator: Intl.Collator;
 }
 const made = new Map<string, Formats>();
 
 function formats(): Formats {
   const lang = language();
-  let f = made.get(lang);
+  const timeZone = shopZone();
+  const key = `${lang} ${timeZone}`;
+  let f = made.get(key);
   if (!f) {
     const locale = intlLocale(lang);
     f = {
       amount: new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 }),
       qty: new Intl.NumberFormat(locale, { maximumFractionDigits: 4 }),
-      time: new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }),
-      date: new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', year: 'numeric' }),
-      day: new Intl.DateTimeFormat(locale, { weekday: 'long', day: 'numeric', month: 'long' }),
-      dateTime: new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }),
+      time: new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone }),
+      date: new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', year: 'numeric', timeZone }),
+      day: new Intl.DateTimeFormat(locale, { weekday: 'long', day: 'numeric', month: 'long', timeZone: 'UTC' }),
+      dateTime: new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone }),
+      calendarDate: new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }),
       // Slovak and Czech names sort as people there expect (ch after h, Č after C); numbers naturally.
       collator: new Intl.Collator([locale, 'sk', 'cs'], { numeric: true, sensitivity: 'base' }),
     };
-    made.set(lang, f);
+    made.set(key, f);
   }
   return f;
 }
@@ -71,21 +79,19 @@ export function percent(n: number | null | undefined): string {
 
 const asDate = (iso: string | null | undefined) => (iso ? new Date(iso) : null);
 
+/** An instant's time, date, or both, on the shop's clock. */
 export const time = (iso: string | null | undefined) => (asDate(iso) ? formats().time.format(asDate(iso)!) : '—');
 export const date = (iso: string | null | undefined) => (asDate(iso) ? formats().date.format(asDate(iso)!) : '—');
 export const dateTime = (iso: string | null | undefined) => (asDate(iso) ? formats().dateTime.format(asDate(iso)!) : '—');
-export const dayTitle = (d: Date) => formats().day.format(d);
 
-/** `yyyy-mm-dd` of a local date, for date inputs. */
-export function isoDay(d: Date): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
-}
+/** A day (`yyyy-mm-dd`, a shop's day the hub named or the page reckoned) as a title: "sobota 21. novembra". */
+export const dayTitle = (day: string) => formats().day.format(noonUtc(day));
+/** A day (`yyyy-mm-dd`) as `date` writes an instant: "21. 11. 2026", "21 Nov 2026". */
+export const dayDate = (day: string) => formats().calendarDate.format(noonUtc(day));
 
-/** Local midnight of a `yyyy-mm-dd` (plus `days`), as an ISO instant the hub can filter on. */
+/** The instant the shop's day `day` (`yyyy-mm-dd`, plus `days`) begins, as an ISO instant the hub can filter on. */
 export function dayStart(day: string, days = 0): string {
-  const [y, m, d] = day.split('-').map(Number);
-  return new Date(y, m - 1, d + days).toISOString();
+  return dayStartsAt(addDays(day, days)).toISOString();
 }
 
 export function minutesSince(iso: string, now = Date.now()): string {

@@ -6,7 +6,8 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { checks, type Check, type FormApi } from '../lib/form';
-import { dayStart, isoDay, numberText } from '../lib/format';
+import { dayStart, numberText } from '../lib/format';
+import { dayOf, isDay as isCalendarDay, noonUtc } from '../../shared/days';
 import { Icon } from '../../shared/Icon';
 import { intlLocale, messages } from '../../shared/i18n';
 
@@ -17,10 +18,11 @@ const t = messages({
   calendar: { en: 'Choose in a calendar', sk: 'Vybrať v kalendári', cs: 'Vybrat v kalendáři' },
 });
 
-/** A day as the page's language writes it ("21. 11. 2026", "21/11/2026"), from `yyyy-mm-dd`. */
+/** A day as the page's language writes it ("21. 11. 2026", "21/11/2026"), from `yyyy-mm-dd`: a calendar day, which no zone moves. */
 function dayText(iso: string): string {
-  const [y, m, d] = iso.split('-').map(Number);
-  return new Intl.DateTimeFormat(intlLocale(), { day: 'numeric', month: 'numeric', year: 'numeric' }).format(new Date(y, m - 1, d)).replace(/[\u00a0\u202f]/g, ' ');
+  // A day from an address typed by hand may be none: shown as it came, for the hub to refuse.
+  if (!isCalendarDay(iso)) return iso;
+  return new Intl.DateTimeFormat(intlLocale(), { day: 'numeric', month: 'numeric', year: 'numeric', timeZone: 'UTC' }).format(noonUtc(iso)).replace(/[\u00a0\u202f]/g, ' ');
 }
 
 /**
@@ -31,10 +33,11 @@ export function parseDay(text: string): string | null {
   const t = text.replace(/[\s\u00a0\u202f]/g, '');
   const iso = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(t);
   const local = /^(\d{1,2})[./](\d{1,2})[./](\d{4})$/.exec(t);
-  const [y, m, d] = iso ? [iso[1], iso[2], iso[3]].map(Number) : local ? [local[3], local[2], local[1]].map(Number) : [NaN, NaN, NaN];
-  const date = new Date(y, m - 1, d);
-  if (Number.isNaN(date.getTime()) || date.getFullYear() !== y || date.getMonth() !== m - 1 || date.getDate() !== d) return null;
-  return isoDay(date);
+  const parts = iso ? [iso[1], iso[2], iso[3]] : local ? [local[3], local[2], local[1]] : null;
+  if (!parts) return null;
+  const [y, m, d] = parts;
+  const day = `${y}-${m.padStart(2, '0')}-${d.padStart(2, '0')}`;
+  return isCalendarDay(day) ? day : null;
 }
 
 /** Colours offered first by a colour field (the browser's picker lists them): distinct on a register's grid. */
@@ -130,15 +133,16 @@ export function Field(props: Props) {
   // Numbers and days keep the typed text (e.g. "1," on the way to "1,5") apart from the parsed value;
   // a value shown anew is written the page's way ("6,5" in Slovak, not "6.5").
   const isDay = kind === 'date' || kind === 'day';
-  const dayOf = (v: unknown) => (typeof v === 'string' && v ? (kind === 'day' ? v : isoDay(new Date(v))) : '');
-  const shownAs = (v: unknown) => (v === null || v === undefined || v === '' ? '' : isDay ? (dayOf(v) ? dayText(dayOf(v)) : '') : numberText(v));
+  // A `date` member is an instant: the shop's day it falls on (it was written as that day's start).
+  const dayOfValue = (v: unknown) => (typeof v === 'string' && v ? (kind === 'day' ? v : dayOf(v)) : '');
+  const shownAs = (v: unknown) => (v === null || v === undefined || v === '' ? '' : isDay ? (dayOfValue(v) ? dayText(dayOfValue(v)) : '') : numberText(v));
   const [text, setText] = useState(() => shownAs(value));
   const [badDay, setBadDay] = useState(false);
   const lastNumber = useRef<unknown>(value);
   if ((kind === 'number' || isDay) && value !== lastNumber.current) {
     lastNumber.current = value;
     const typed = kind === 'number' ? parseNumber(text) : parseDay(text);
-    const same = kind === 'number' ? typed === value : typed === (dayOf(value) || null);
+    const same = kind === 'number' ? typed === value : typed === (dayOfValue(value) || null);
     if (!same) setText(shownAs(value));
   }
   const picker = useRef<HTMLInputElement>(null);
@@ -253,7 +257,7 @@ export function Field(props: Props) {
         lastNumber.current = d === null ? null : kind === 'day' ? d : dayStart(d);
         change(lastNumber.current);
       };
-      const example = dayText(isoDay(new Date()));
+      const example = dayText(dayOf(new Date()));
       control = (
         <>
           <input
@@ -287,7 +291,7 @@ export function Field(props: Props) {
             onClick={() => {
               const p = picker.current;
               if (!p) return;
-              p.value = dayOf(value);
+              p.value = dayOfValue(value);
               try {
                 p.showPicker();
               } catch {
@@ -354,7 +358,7 @@ export function Field(props: Props) {
       </div>
       {error || (badDay && isDay) ? (
         <div id={`${id}-err`} class="field-error" role="alert">
-          {error || t('notADate', { example: dayText(isoDay(new Date())) })}
+          {error || t('notADate', { example: dayText(dayOf(new Date())) })}
         </div>
       ) : props.hint ? (
         <div id={`${id}-hint`} class="field-hint">

@@ -7,6 +7,7 @@ import { api, ApiError, onUnauthorized, SESSION_ENDED, setToken } from './api';
 import { Store, useStore } from '../../shared/store';
 import { readStored } from '../../shared/storage';
 import { chosenLanguage, setLanguage } from '../../shared/i18n';
+import { setShopZone } from '../../shared/days';
 import type { Session, User } from '../../shared/types';
 
 export type { Session, User };
@@ -25,15 +26,25 @@ function applyLanguage(s: Session | null): void {
   setLanguage(chosenLanguage() ?? s?.user.language ?? null);
 }
 
+/**
+ * The page counts days and shows times in the shop's zone, which the hub names in every session answer
+ * (a session kept from before the hub named it: the browser's own until GET /api/auth answers).
+ */
+function applyZone(s: Session | null): void {
+  setShopZone(s?.timeZone);
+}
+
 function save(s: Session | null): void {
   setToken(s?.tokenId ?? null);
   applyLanguage(s);
+  applyZone(s);
   if (s) localStorage.setItem(KEY, JSON.stringify(s));
   else localStorage.removeItem(KEY);
   session.set(s);
 }
 setToken(session.value?.tokenId ?? null);
 applyLanguage(session.value);
+applyZone(session.value);
 
 export async function login(userName: string, password: string): Promise<void> {
   const s = await api.post<Session>('/api/auth', { userName, password, deviceName: DEVICE_NAME });
@@ -77,8 +88,8 @@ export async function refreshSession(): Promise<void> {
   const current = session.value;
   if (!current) return;
   try {
-    const view = await api.get<{ expiresAt: string; user: User }>('/api/auth');
-    if (session.value?.tokenId === current.tokenId) save({ ...current, expiresAt: view.expiresAt, user: view.user });
+    const view = await api.get<Pick<Session, 'expiresAt' | 'timeZone' | 'user'>>('/api/auth');
+    if (session.value?.tokenId === current.tokenId) save({ ...current, expiresAt: view.expiresAt, timeZone: view.timeZone, user: view.user });
   } catch (e) {
     if (!(e instanceof ApiError) || e.status !== 0) throw e;
   }

@@ -15,7 +15,8 @@ import { CompactTable, type Col } from '../components/CompactTable';
 import { Badge, Button, Card, Notice, Spinner } from '../../shared/ui';
 import { api, ApiError, describeError, download, op, path, SLOW_TIMEOUT_MS } from '../lib/api';
 import { useAll, useLoad } from '../lib/data';
-import { date, dateTime, isoDay, money, quantity, time } from '../lib/format';
+import { dateTime, dayDate, money, quantity, time } from '../lib/format';
+import { addDays, dayOf, isDay, monthOf } from '../../shared/days';
 import { useQuery } from '../lib/router';
 import { useCan } from '../lib/session';
 import { rightWord } from '../lib/rights-words';
@@ -159,11 +160,12 @@ const paymentCols = (title: string): Array<Col<FiscalDay['payments'][number]>> =
 
 export function EndOfDay() {
   const [q, setQuery] = useQuery();
-  const now = new Date();
-  const today = isoDay(now);
+  // The shop's today (the fiscal days are the shop's), wherever the browser is.
+  const today = dayOf(new Date());
   // The calendar's day before, not 24 hours ago: the day summer time begins has 23 hours.
-  const yesterday = isoDay(new Date(now.getFullYear(), now.getMonth(), now.getDate() - 1));
-  const day = q.get('date') || today;
+  const yesterday = addDays(today, -1);
+  const asked = q.get('date');
+  const day = asked && isDay(asked) ? asked : today;
   const isToday = day === today;
   const url = `/api/reports/fiscaldays?${new URLSearchParams({ date: day })}`;
   const history = useLoad<FiscalDays>(url, (signal) => api.get<FiscalDays>(url, signal), ['tickets', 'shifts', 'cashcounts', 'fiscalreports']);
@@ -657,7 +659,7 @@ function DayCount({ fiscalName, cashSales }: { fiscalName: string; cashSales: nu
 function DaysOf({ data }: { data: FiscalDays }) {
   return (
     <div class="stack">
-      <h3>{t('history', { date: date(`${data.date}T12:00:00`) })}</h3>
+      <h3>{t('history', { date: dayDate(data.date) })}</h3>
       {data.days.length === 0 && <Empty icon="fiscal" title={t('noDays')}>{t('noDaysText')}</Empty>}
       {data.days.map(({ figures: d, reports, cashCounts }) => (
         <section key={`${d.fiscalName}-${d.dailySalesReportNumber}`} class="eod-day" data-testid={`day-${d.fiscalName}-${d.dailySalesReportNumber}`}>
@@ -735,9 +737,7 @@ function ExportStep({ day }: { day: string }) {
   const [ico, setIco] = useState(() => localStorage.getItem(ICO_KEY) ?? '');
   const [error, setError] = useState<string | null>(null);
   const [busy, run] = useKeyedAction<string>();
-  const monthFrom = `${day.slice(0, 7)}-01`;
-  const last = new Date(Number(day.slice(0, 4)), Number(day.slice(5, 7)), 0);
-  const monthTo = isoDay(last);
+  const { first: monthFrom, last: monthTo } = monthOf(day);
   const get = async (id: string, format: 'pohoda' | 'csv', from: string, to: string) => {
     if (format === 'pohoda' && !/^\d{1,15}$/.test(ico.trim())) return setError(t('icoNeeded'));
     setError(null);

@@ -15,7 +15,8 @@ import { Button, Card, Notice, Spinner } from '../../shared/ui';
 import { api, download, op } from '../lib/api';
 import { useAll } from '../lib/data';
 import { useLoad } from '../lib/data';
-import { date, dateTime, isoDay, money, quantity } from '../lib/format';
+import { dateTime, dayDate, money, quantity } from '../lib/format';
+import { addDays, dayOf, monthOf, weekdayOf } from '../../shared/days';
 import { linkHandler } from '../lib/router';
 import { useQuery } from '../lib/router';
 import { useCan } from '../lib/session';
@@ -109,28 +110,33 @@ const GROUPS: Array<{ value: SalesReport['groupBy']; label: Entry }> = [
 const PRESETS = ['today', 'yesterday', 'last7', 'week', 'month', 'lastMonth', 'year'] as const;
 type Preset = (typeof PRESETS)[number];
 
-/** The first and last day of a preset, as local `yyyy-mm-dd`. */
+/**
+ * The first and last day of a preset, as `yyyy-mm-dd` of the shop's calendar: the report's `from` and
+ * `to` are the shop's local days, so "today" is the shop's today, wherever the browser is.
+ */
 export function presetRange(preset: Preset, now = new Date()): { from: string; to: string } {
-  const y = now.getFullYear();
-  const m = now.getMonth();
-  const d = now.getDate();
+  const today = dayOf(now);
   switch (preset) {
     case 'today':
-      return { from: isoDay(now), to: isoDay(now) };
+      return { from: today, to: today };
     case 'yesterday':
-      return { from: isoDay(new Date(y, m, d - 1)), to: isoDay(new Date(y, m, d - 1)) };
+      return { from: addDays(today, -1), to: addDays(today, -1) };
     case 'last7':
-      return { from: isoDay(new Date(y, m, d - 6)), to: isoDay(now) };
+      return { from: addDays(today, -6), to: today };
     case 'week': {
-      const monday = new Date(y, m, d - ((now.getDay() + 6) % 7));
-      return { from: isoDay(monday), to: isoDay(new Date(monday.getFullYear(), monday.getMonth(), monday.getDate() + 6)) };
+      const monday = addDays(today, -((weekdayOf(today) + 6) % 7));
+      return { from: monday, to: addDays(monday, 6) };
     }
-    case 'month':
-      return { from: isoDay(new Date(y, m, 1)), to: isoDay(new Date(y, m + 1, 0)) };
-    case 'lastMonth':
-      return { from: isoDay(new Date(y, m - 1, 1)), to: isoDay(new Date(y, m, 0)) };
+    case 'month': {
+      const { first, last } = monthOf(today);
+      return { from: first, to: last };
+    }
+    case 'lastMonth': {
+      const { first, last } = monthOf(today, -1);
+      return { from: first, to: last };
+    }
     case 'year':
-      return { from: isoDay(new Date(y, 0, 1)), to: isoDay(new Date(y, 11, 31)) };
+      return { from: `${today.slice(0, 4)}-01-01`, to: `${today.slice(0, 4)}-12-31` };
   }
 }
 
@@ -338,7 +344,7 @@ function Audit() {
                       onKeyDown={(e) => e.key === 'Enter' && setOpen(open === id ? null : id)}
                       aria-expanded={open === id}
                     >
-                      <td>{date(`${r.day}T12:00:00`)}</td>
+                      <td>{dayDate(r.day)}</td>
                       <td>{r.name}</td>
                       {AUDIT_COLUMNS.map(([field]) => (
                         <td key={field} data-col={field} class="al-right num">

@@ -11,7 +11,8 @@ import { Empty, PageHeader, Stat } from '../components/ui';
 import { Badge, Card, Notice, Spinner } from '../../shared/ui';
 import { api, ApiError, describeError, op, path } from '../lib/api';
 import { useAll } from '../lib/data';
-import { byText, collator, dayStart, dayTitle, isoDay, minutesSince, money, time } from '../lib/format';
+import { byText, collator, dayStart, dayTitle, minutesSince, money, time } from '../lib/format';
+import { dayOf, isDay, shopClock } from '../../shared/days';
 import { useLive } from '../lib/live';
 import { linkHandler, useQuery } from '../lib/router';
 import { useCan } from '../lib/session';
@@ -87,8 +88,10 @@ interface DayState {
 export function Today() {
   const [query, setQuery] = useQuery();
   const [now, setNow] = useState(() => new Date());
-  const today = isoDay(now);
-  const day = query.get('day') ?? today;
+  // The shop's today, not the browser's: the hub's days are the shop's (POS_HUB_TIMEZONE).
+  const today = dayOf(now);
+  const asked = query.get('day');
+  const day = asked && isDay(asked) ? asked : today;
   const isToday = day === today;
   const from = dayStart(day);
   const to = dayStart(day, 1);
@@ -149,14 +152,14 @@ export function Today() {
   const bars = useMemo<Bar[]>(() => {
     const byHour = Array.from({ length: 24 }, () => ({ cents: 0, count: 0 }));
     for (const tk of closed) {
-      const h = new Date(tk.closeDate!).getHours();
+      const h = shopClock(tk.closeDate!).hour;
       byHour[h].cents += cents(tk.totalPrice.amount);
       byHour[h].count++;
     }
     const used = byHour.map((b, h) => (b.count ? h : -1)).filter((h) => h >= 0);
     // Opening hours at least 10-22, widened to any hour that had sales (and to now).
     const first = Math.min(10, ...used);
-    const last = Math.max(21, ...used, isToday ? now.getHours() : 0);
+    const last = Math.max(21, ...used, isToday ? shopClock(now).hour : 0);
     return byHour.slice(first, last + 1).map((b, i) => {
       const h = first + i;
       return { label: String(h), title: `${String(h).padStart(2, '0')}:00–${String(h + 1).padStart(2, '0')}:00`, value: fromCents(b.cents), count: b.count };
@@ -182,12 +185,11 @@ export function Today() {
     return [...m.values()].sort((a, b) => collator.compare(a.name, b.name));
   }, [open]);
 
-  const dayDate = new Date(from);
   return (
     <div class="page page-today">
       <PageHeader
-        title={isToday ? t('today') : dayTitle(dayDate)}
-        subtitle={isToday ? dayTitle(dayDate) : t('pastDay')}
+        title={isToday ? t('today') : dayTitle(day)}
+        subtitle={isToday ? dayTitle(day) : t('pastDay')}
         actions={<Field label={t('day')} kind="day" value={day} onChange={(v) => setQuery({ day: v && v !== today ? String(v) : null })} testId="day" />}
       />
       {error && <Notice tone="bad">{error}</Notice>}
@@ -208,7 +210,7 @@ export function Today() {
           <div class="grid-2">
             <Card title={everyone ? t('byHour') : t('myByHour')} class="span-2">
               {closed.length ? (
-                <BarChart bars={bars} format={fmt} current={isToday ? now.getHours() - firstHour : undefined} label={t('salesByHourLabel', { list: bars.filter((b) => b.count).map((b) => `${b.title} ${fmt(b.value)}`).join(', ') })} />
+                <BarChart bars={bars} format={fmt} current={isToday ? shopClock(now).hour - firstHour : undefined} label={t('salesByHourLabel', { list: bars.filter((b) => b.count).map((b) => `${b.title} ${fmt(b.value)}`).join(', ') })} />
               ) : (
                 <Empty icon="today" title={isToday ? t('noSalesToday') : t('noSalesDay')}>
                   {isToday ? t('chartFills') : null}

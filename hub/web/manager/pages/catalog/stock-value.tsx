@@ -3,7 +3,8 @@ import { Field } from '../../components/Field';
 import { Card, Notice, Spinner } from '../../../shared/ui';
 import { api } from '../../lib/api';
 import { useLoad } from '../../lib/data';
-import { isoDay, money } from '../../lib/format';
+import { money } from '../../lib/format';
+import { dayOf } from '../../../shared/days';
 import { useQuery } from '../../lib/router';
 import type { components } from '../../../shared/api-types';
 import { messages } from '../../../shared/i18n';
@@ -42,7 +43,8 @@ const VALUE_COLUMNS: Array<{ key: ValueColumn; title: () => string; of: (r: Valu
 /** What each stock is worth now, and what went through it between two days, at cost (GET /api/stockvalue). */
 export function StockValue() {
   const [q, setQuery] = useQuery();
-  const today = isoDay(new Date());
+  // The shop's today: the report's days are the shop's (POS_HUB_TIMEZONE).
+  const today = dayOf(new Date());
   const from = q.get('valueFrom') ?? `${today.slice(0, 8)}01`;
   const to = q.get('valueTo') ?? today;
   const report = useLoad(`stockvalue:${from}:${to}`, (signal) => api.get<StockValueReport>(`/api/stockvalue?from=${from}&to=${to}`, signal), ['stocktransfers', 'plus']);

@@ -7,6 +7,8 @@ import { Field } from '../../components/Field';
 import { Rows } from '../../components/Rows';
 import { formatDocumentNumber, numberingFormatFault } from '../../../../core/rules';
 import { messages, pick, type Entry } from '../../../shared/i18n';
+import { dayOf, shopClock } from '../../../shared/days';
+import { dayStart } from '../../lib/format';
 import { ENUMS, options } from '../../lib/enums';
 import type { Numbering } from '../../../shared/types';
 import { active, Section } from './section';
@@ -40,10 +42,9 @@ const t = messages({
   lastIssued: { en: 'Last number issued', sk: 'Posledné vydané číslo', cs: 'Poslední vydané číslo' },
 });
 
-/** The next document number a numbering would issue today (this browser's day): what the manager wants to see. */
+/** The next document number a numbering would issue today (the shop's day, as the hub fills {yyyy} {MM} {dd}): what the manager wants to see. */
 function preview(format: string, next: number): string {
-  const d = new Date();
-  return formatDocumentNumber(format, next, { year: d.getFullYear(), month: d.getMonth() + 1, day: d.getDate() });
+  return formatDocumentNumber(format, next, shopClock(new Date()));
 }
 
 /** The hub's own rule for a format (hub/core/rules.ts): the page never refuses what the hub takes, nor lets through what it refuses. */
@@ -104,7 +105,7 @@ export function Numberings() {
           wide
           title={(v, isNew) => (isNew ? t('newNumbering') : t('documents', { type: transferLabel(v.type) }))}
           subtitle={(v) => t('next', { n: preview(v.format ?? '', (v.numberings?.[v.numberings.length - 1]?.currentNumber ?? 0) + 1) })}
-          defaults={{ id: '', isActive: true, type: 'Income', format: '', repeat: true, numberings: [{ isActive: true, startAt: new Date(new Date().getFullYear(), 0, 1).toISOString(), period: { unit: 'Month', amount: 1 }, currentNumber: 0 } as Numbering['numberings'][number]] }}
+          defaults={{ id: '', isActive: true, type: 'Income', format: '', repeat: true, numberings: [{ isActive: true, startAt: dayStart(`${dayOf(new Date()).slice(0, 4)}-01-01`), period: { unit: 'Month', amount: 1 }, currentNumber: 0 } as Numbering['numberings'][number]] }}
           rights={{ create: 'StockTransferNumberingCreate', update: 'StockTransferNumberingUpdate', delete: 'StockTransferNumberingDelete' }}
           toBody={(v, isNew) => {
             const { id, ...rest } = v;
