@@ -131,6 +131,13 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
   app.locals.services = services;
 
   app.use(requestId);
+  // The Date header on the injected clock, the one every stored time is on: a register and a kitchen
+  // display set their own clocks by it (tablet-client.ts hubNow), so their "today" and "minutes ago"
+  // are the hub's. Node's own header reads the machine's clock, which only the system clock equals.
+  app.use((_req, res, next) => {
+    res.setHeader('Date', deps.clock.now().toUTCString());
+    next();
+  });
   // CSP and nosniff on every answer, pages and API alike (CONTRACT §12 "Pages").
   app.use(securityHeaders);
   // Outermost after the request id: no answer leaves before the changes it may show are on disk.

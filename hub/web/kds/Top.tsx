@@ -1,7 +1,9 @@
 /** The display's top bar: which screen this is, the hub's time, the connection, recall, history, sound, log out. */
 import type { ComponentChildren, JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { intlLocale, messages } from '../shared/i18n';
+import { messages } from '../shared/i18n';
+// The shop's clock (the session's zone), as the kitchen's printed tickets show it.
+import { time as hhmm } from '../shared/format';
 import { hasRight, hubNow, logout, session } from './api';
 import { audioLocked, onAudioChange, unlockAudio } from './beep';
 import { orderNumber, placeOf, type Feed } from './feed';
@@ -54,7 +56,7 @@ export function Top(props: { title: string; subtitle?: string; feed: Feed; now: 
   const { feed } = props;
   const [locked, setLocked] = useState(audioLocked());
   useEffect(() => onAudioChange(() => setLocked(audioLocked())), []);
-  const time = new Date(hubNow()).toLocaleTimeString(intlLocale(), { hour: '2-digit', minute: '2-digit' });
+  const time = hhmm(new Date(hubNow()).toISOString());
   const user = session()?.user;
   return (
     <header class="top">
@@ -143,7 +145,7 @@ export function History({ feed, onClose }: { feed: Feed; onClose: () => void }):
                 </div>
                 <div class="served-items">{o.items.map((i) => `${i.quantity}× ${i.name}`).join(', ')}</div>
                 <div class="served-when">
-                  {t('servedAt', { time: new Date(at).toLocaleTimeString(intlLocale(), { hour: '2-digit', minute: '2-digit' }) })} ·{' '}
+                  {t('servedAt', { time: hhmm(new Date(at).toISOString()) })} ·{' '}
                   {t('ago', { time: clock(hubNow() - at) })}
                 </div>
               </div>

@@ -8,6 +8,7 @@ import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { messages } from '../shared/i18n';
 import { money, quantity, time } from '../shared/format';
+import { dayOf, dayStartsAt } from '../shared/days';
 import type { Ticket } from '../shared/types';
 import { call, hubNow } from './api';
 import { go, say } from './hooks';
@@ -32,10 +33,9 @@ const t = messages({
 
 type Closed = Ticket & { returnOf?: string };
 
+/** When the shop's today began (its zone, not the tablet's). */
 function startOfToday(): string {
-  const d = new Date(hubNow());
-  d.setHours(0, 0, 0, 0);
-  return d.toISOString();
+  return dayStartsAt(dayOf(hubNow())).toISOString();
 }
 
 export function Returns(): JSX.Element {

@@ -11,6 +11,7 @@ import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { messages, parseDecimal, plural } from '../shared/i18n';
 import { money, time } from '../shared/format';
+import { dayOf } from '../shared/days';
 import type { Shift } from '../shared/types';
 import { call, deviceSetting, hubNow, NetworkError, newKey } from './api';
 import { say } from './hooks';
@@ -137,8 +138,8 @@ function OpenShiftForm({ onOpened }: { onOpened?: () => void }): JSX.Element {
 // ---- the floor's offer to open a shift --------------------------------------------------------------
 
 const DECLINED_KEY = 'poshub.pos.noShiftToday';
-/** Today on the hub's clock, as the day "Not today" was said on this register. */
-const today = () => new Date(hubNow()).toDateString();
+/** Today on the hub's clock, in the shop's zone, as the day "Not today" was said on this register. */
+const today = () => dayOf(hubNow());
 
 function declinedToday(): boolean {
   try {

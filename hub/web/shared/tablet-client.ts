@@ -9,6 +9,7 @@
  * pages open in one browser never log each other out.
  */
 import { chosenLanguage, language, messages, setLanguage } from './i18n';
+import { setShopZone } from './days';
 import { DeadlineExceeded, fetchWithin } from './fetch';
 import { readStored, removeStored, writeStored } from './storage';
 import type { Session, Problem as WireProblem } from './types';
@@ -85,8 +86,15 @@ export function tabletClient<S extends Session>(opts: TabletClientOptions<S>) {
   let refreshTimer: ReturnType<typeof setTimeout> | undefined;
   let refreshing: Promise<boolean> | null = null;
 
-  /** The tablet speaks its user's language (else the shop's), unless this browser was switched by hand. */
-  const applyLanguage = () => setLanguage(chosenLanguage() ?? current?.user.language ?? null);
+  /**
+   * The tablet speaks its user's language (else the shop's), unless this browser was switched by hand,
+   * and reckons days and shows times on the shop's clock (the session's `timeZone`), not on the
+   * tablet's own zone, which nobody may have set on a kiosk tablet.
+   */
+  const applyLocale = () => {
+    setLanguage(chosenLanguage() ?? current?.user.language ?? null);
+    setShopZone(current?.timeZone);
+  };
 
   function notify(): void {
     for (const fn of [...listeners]) fn();
@@ -95,7 +103,7 @@ export function tabletClient<S extends Session>(opts: TabletClientOptions<S>) {
   function saveSession(s: S | null, why: string | null = null): void {
     current = s;
     endedBecause = s ? null : why;
-    applyLanguage();
+    applyLocale();
     if (s) writeStored(opts.sessionKey, s);
     else removeStored(opts.sessionKey);
     scheduleRefresh();
@@ -195,7 +203,7 @@ export function tabletClient<S extends Session>(opts: TabletClientOptions<S>) {
     }, Math.min(wait, 2 ** 31 - 1));
   }
 
-  applyLanguage();
+  applyLocale();
   scheduleRefresh();
 
   return {
