@@ -25,5 +25,15 @@ export async function ensureWebBuild(): Promise<void> {
   const complete = ['kds.html', 'hq.html', 'pos.html', 'pos-sw.js'].every((f) => existsSync(join(WEB, 'dist', f)));
   if (existsSync(built) && complete && statSync(built).mtimeMs >= sources) return;
   const { build } = await import('vite');
-  await build({ configFile: join(WEB, 'vite.config.ts'), logLevel: 'error' });
+  // A production build, as `npm run web:build` makes: Vite reads the mode of `import.meta.env` from
+  // NODE_ENV, which vitest sets to `test`, and a DEV build leaves out the register's service worker
+  // (the installable register's test then waits for one that never comes).
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    await build({ configFile: join(WEB, 'vite.config.ts'), logLevel: 'error', mode: 'production' });
+  } finally {
+    if (nodeEnv === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = nodeEnv;
+  }
 }
