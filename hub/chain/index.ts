@@ -94,9 +94,9 @@ export function startChain(deps: ChainDeps): Chain {
       return;
     }
     publisher.hqHolds(answer.ingestedSeq);
-    const beat = Number(subject.slice(subject.lastIndexOf('.') + 1));
+    const of = Number(subject.slice(subject.lastIndexOf('.') + 1));
     // An answer to a heartbeat sent before the last rewind speaks of the cursor as it was then.
-    if (answer.republishFrom === null || !(beat > rewoundAfterBeat)) return;
+    if (answer.republishFrom === null || !(of > rewoundAfterBeat)) return;
     const to = publisher.rewind(answer.republishFrom);
     if (to === null) return;
     rewoundAfterBeat = beats;
@@ -106,12 +106,10 @@ export function startChain(deps: ChainDeps): Chain {
   beat.unref();
 
   let catalogRetryNow: (() => void) | undefined;
-  /** The catalog being followed just now: stopped at a reconnection, so the consumer is made again. */
-  let following: { stop(): void } | undefined;
-  let refollow = false;
   /**
-   * Follows this store's catalog subject; on any error, and after every reconnection (a NATS server
-   * that lost its storage comes back without the store's consumer), starts again after a pause.
+   * Follows this store's catalog subject; on any error starts again after a pause — also when its
+   * consumer or the stream is gone (a NATS server that lost its storage comes back without them):
+   * the consumer is made again, rather than waited for.
    */
   const followCatalog = async (conn: NatsConnection) => {
     let pause = 500;
@@ -129,9 +127,7 @@ export function startChain(deps: ChainDeps): Chain {
         };
         await jsm.consumers.add(CATALOG_STREAM, config);
         const consumer = await jetstream(conn, { timeout: deps.config.timeoutMs }).consumers.get(CATALOG_STREAM, name);
-        // A consumer or stream gone ends the loop (and it is made again), rather than waiting for someone else to make it.
         const messages = await consumer.consume({ max_messages: 50, expires: 10_000, abort_on_missing_resource: true });
-        following = messages;
         pause = 500;
         for await (const m of messages) {
           if (stopped) break;
@@ -146,12 +142,6 @@ export function startChain(deps: ChainDeps): Chain {
       } catch (err) {
         if (stopped) break;
         log.debug({ err: (err as Error).message }, 'catalog consumer restarts');
-      }
-      following = undefined;
-      if (refollow) {
-        refollow = false;
-        pause = 250;
-        continue;
       }
       await new Promise<void>((r) => {
         const timer = setTimeout(r, pause);
@@ -195,10 +185,6 @@ export function startChain(deps: ChainDeps): Chain {
           log.info('reconnected to HQ');
           acked?.reconnected();
           publisher.retryNow();
-          if (following) {
-            refollow = true;
-            following.stop();
-          }
           catalogRetryNow?.();
           heartbeat();
         } else if (s.type === 'disconnect') log.warn('lost the connection to HQ; selling goes on');

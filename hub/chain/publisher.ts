@@ -18,7 +18,10 @@ import { getRaw } from '../engine/repo.js';
 import { publicSettings } from '../engine/secrets.js';
 import type { Caller } from '../http/caller.js';
 import { eventMsgId, eventSubject } from '../hq/protocol.js';
-import { chainStart, entriesAfter, heldAfter, newestSeq, saveAcked, saveIngested, type PendingEntry } from './repo.js';
+import { chainStart, entriesAfter, forgetDocs, heldAfter, newestSeq, saveAcked, saveIngested, type PendingEntry } from './repo.js';
+
+/** Documents forgotten per transaction: a week's catch-up must not hold the store's writes in one long statement. */
+const FORGET_CHUNK = 2000;
 
 /** Sends one message and resolves once the stream has stored it (a duplicate counts as stored). */
 export type PublishFn = (subject: string, payload: string, msgId: string) => Promise<void>;
@@ -61,6 +64,9 @@ export class Publisher {
   private saved: number;
   /** What HQ said it holds: every entry up to here is at HQ. */
   private ingested: number;
+  /** The documents kept for entries up to here are forgotten (a restart takes it for `ingested`). */
+  private forgotten: number;
+  private forgetting: NodeJS.Immediate | undefined;
   /** Moves on each rewind: the round under way stops and the next starts from the new cursor. */
   private generation = 0;
   /** A rewind to entries compacted away, asked once already (each is said and tried once, not every heartbeat). */
@@ -79,7 +85,7 @@ export class Publisher {
     const start = chainStart(opts.db);
     this.base = start.base;
     this.acked = this.saved = start.acked;
-    this.ingested = start.ingested;
+    this.ingested = this.forgotten = start.ingested;
   }
 
   /**
@@ -111,11 +117,28 @@ export class Publisher {
     const next = Math.min(seq, this.acked);
     if (next <= this.ingested) return;
     try {
-      saveIngested(this.opts.db, next, this.ingested);
+      saveIngested(this.opts.db, next);
       this.ingested = next;
     } catch (err) {
       this.opts.log.warn({ err }, "could not save HQ's position; it is saved with its next answer");
+      return;
     }
+    if (!this.forgetting) this.forget();
+  }
+
+  /** Forgets the documents of what HQ holds, a chunk at a time, the store's own writes going on between chunks. */
+  private forget(): void {
+    this.forgetting = undefined;
+    const upTo = Math.min(this.ingested, this.forgotten + FORGET_CHUNK);
+    if (upTo <= this.forgotten) return;
+    try {
+      forgetDocs(this.opts.db, this.forgotten, upTo);
+      this.forgotten = upTo;
+    } catch (err) {
+      this.opts.log.warn({ err }, 'could not forget the documents HQ holds; tried again with its next answer');
+      return;
+    }
+    if (this.forgotten < this.ingested) this.forgetting = setImmediate(() => this.forget());
   }
 
   /**
@@ -158,6 +181,8 @@ export class Publisher {
     this.wake?.();
     await this.loop;
     clearTimeout(this.saveTimer);
+    clearImmediate(this.forgetting);
+    this.forgetting = undefined;
     this.save();
   }
 

@@ -44,15 +44,14 @@ export function saveAcked(db: Db, acked: number): void {
   setMeta(db, ACKED, String(acked));
 }
 
-/**
- * Moves what HQ holds and forgets the documents kept for entries up to it (they were only kept for
- * HQ, and a republish may still need them until HQ has them). One small transaction per answer of HQ.
- */
-export function saveIngested(db: Db, ingested: number, previous: number): void {
-  db.$client.transaction(() => {
-    setMeta(db, INGESTED, String(ingested));
-    rawSql.run(db, 'UPDATE changes SET doc = NULL WHERE seq > ? AND seq <= ? AND doc IS NOT NULL', [previous, ingested]);
-  })();
+/** Moves what HQ holds: the store may forget up to there. */
+export function saveIngested(db: Db, ingested: number): void {
+  setMeta(db, INGESTED, String(ingested));
+}
+
+/** Forgets the documents kept for entries after `after` up to `upTo` (they were kept only until HQ holds them). */
+export function forgetDocs(db: Db, after: number, upTo: number): void {
+  rawSql.run(db, 'UPDATE changes SET doc = NULL WHERE seq > ? AND seq <= ? AND doc IS NOT NULL', [after, upTo]);
 }
 
 /** The seq just below the oldest entry the log still holds (compaction removed those before it): the furthest back a republish can go. */
