@@ -9,7 +9,9 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { Decimal } from 'decimal.js';
+import { jetstreamManager } from '@nats-io/jetstream';
 import { describe, expect, it } from 'vitest';
+import { CATALOG_STREAM, catalogConsumer } from '../../hub/hq/protocol.js';
 import { eventually, startHq, startProxy } from '../support/chain.js';
 import { generateBacklog } from '../support/backlog.js';
 import type { HubProcess } from '../support/process.js';
@@ -106,6 +108,14 @@ describe.skipIf(!c.available)("HQ's NATS loses its storage", () => {
       );
       expect(prices.rows.map((r) => r.amount)).toEqual(['1.9', '2.1', '2.35', '2.6']);
       expect(await c.hqStore('x1')).toMatchObject({ catalogVersion: 3, appliedCatalogVersion: 3, catalogError: null, backlog: 0 });
+      // Whatever came twice was acknowledged and skipped: nothing waits in the store's catalog consumer.
+      const nc = await c.nats.connect();
+      try {
+        const consumer = await (await jetstreamManager(nc)).consumers.info(CATALOG_STREAM, catalogConsumer('x1'));
+        expect({ pending: consumer.num_pending, unacked: consumer.num_ack_pending }).toEqual({ pending: 0, unacked: 0 });
+      } finally {
+        await nc.close();
+      }
     } finally {
       await hub?.stop();
       await hqLink.close();
