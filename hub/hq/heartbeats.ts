@@ -20,6 +20,14 @@ import { checkHeartbeat, heartbeatReplyProblem } from './checks.js';
 import { ingestedSeqOf, recordHeartbeat } from './repo.js';
 import { EVENTS_STREAM, HEARTBEAT_SUBJECTS, type Heartbeat, type HeartbeatAnswer } from './protocol.js';
 
+/**
+ * How often at most a store's events are looked for in the stream (one JetStream API request): a
+ * store beating fast, or lying about its `ackedSeq`, costs HQ one request a second at most.
+ */
+const STREAM_CHECK_EVERY_MS = 1000;
+/** How often at most a store's lost events are said in the log. */
+const LOG_EVERY_MS = 60_000;
+
 export interface HeartbeatDeps {
   nc: NatsConnection;
   jsm: JetStreamManager;
@@ -33,6 +41,9 @@ export class Heartbeats {
   private sub: Subscription | undefined;
   /** When a refusal was last logged, per subject: at most once a minute each. */
   private readonly refusedLogged = new Map<string, number>();
+  /** Per store: when its events were last looked for in the stream, and when their loss was last logged. */
+  private readonly checkedAt = new Map<string, number>();
+  private readonly lossLogged = new Map<string, number>();
 
   constructor(private readonly deps: HeartbeatDeps) {}
 
@@ -50,10 +61,7 @@ export class Heartbeats {
   }
 
   private refused(subject: string, reason: string): void {
-    const last = this.refusedLogged.get(subject) ?? 0;
-    if (Date.now() - last < 60_000) return;
-    this.refusedLogged.set(subject, Date.now());
-    this.deps.log.warn({ subject: subject.slice(0, 100), reason }, 'heartbeat refused');
+    if (this.due(this.refusedLogged, subject, LOG_EVERY_MS)) this.deps.log.warn({ subject: subject.slice(0, 100), reason }, 'heartbeat refused');
   }
 
   private async take(m: Msg): Promise<void> {
@@ -70,17 +78,27 @@ export class Heartbeats {
   private async answer(hb: Heartbeat, recorded: number): Promise<HeartbeatAnswer> {
     let ingestedSeq = recorded;
     let republishFrom: number | null = null;
-    if (hb.ackedSeq > ingestedSeq && (await this.nothingQueued(hb.storeId))) {
+    if (hb.ackedSeq > ingestedSeq && this.due(this.checkedAt, hb.storeId, STREAM_CHECK_EVERY_MS) && (await this.nothingQueued(hb.storeId))) {
       ingestedSeq = await ingestedSeqOf(this.deps.pool, hb.storeId);
       if (hb.ackedSeq > ingestedSeq) {
         republishFrom = ingestedSeq + 1;
-        this.deps.log.warn(
-          { storeId: hb.storeId, from: republishFrom, to: hb.ackedSeq },
-          "events the store's stream acknowledged never reached HQ (NATS lost them?): the store publishes them again",
-        );
+        if (this.due(this.lossLogged, hb.storeId, LOG_EVERY_MS)) {
+          this.deps.log.warn(
+            { storeId: hb.storeId, from: republishFrom, to: hb.ackedSeq },
+            "events the store's stream acknowledged never reached HQ (NATS lost them?): the store publishes them again",
+          );
+        }
       }
     }
     return { storeId: hb.storeId, ingestedSeq, republishFrom };
+  }
+
+  /** Whether `key` was last done at least `everyMs` ago (then it counts as done now). */
+  private due(last: Map<string, number>, key: string, everyMs: number): boolean {
+    const now = Date.now();
+    if (now - (last.get(key) ?? 0) < everyMs) return false;
+    last.set(key, now);
+    return true;
   }
 
   /** Whether the events stream holds none of the store's events (pending or on their way to ingest). Unknown counts as no. */
