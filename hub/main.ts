@@ -129,7 +129,7 @@ async function main(): Promise<void> {
   }
   const compactLog = () => {
     try {
-      compact(db, clock.now().getTime(), RETENTION_MS, chain?.ackedSeq());
+      compact(db, clock.now().getTime(), RETENTION_MS, chain?.heldByHq());
     } catch (err) {
       log.warn({ err }, 'change-log compaction failed');
     }

@@ -14,7 +14,7 @@ interface Waiting {
   at: number;
 }
 
-export function ackedPublisher(nc: NatsConnection, timeoutMs: number, inboxPrefix?: string): { publish: PublishFn; close(): void } {
+export function ackedPublisher(nc: NatsConnection, timeoutMs: number, inboxPrefix?: string): { publish: PublishFn; reconnected(): void; close(): void } {
   const inbox = createInbox(inboxPrefix);
   const waiting = new Map<string, Waiting>();
   let next = 0;
@@ -58,6 +58,14 @@ export function ackedPublisher(nc: NatsConnection, timeoutMs: number, inboxPrefi
           reject(err as Error);
         }
       }),
+    /**
+     * A new connection: an ack still awaited would have come on the old one, to a server that may be
+     * gone (restarted, lost its storage): those publishes fail now rather than after the timeout, and go again.
+     */
+    reconnected() {
+      for (const w of waiting.values()) w.reject(new Error('the connection to HQ was lost before the ack came'));
+      waiting.clear();
+    },
     close() {
       clearInterval(sweep);
       sub.unsubscribe();

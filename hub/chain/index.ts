@@ -1,10 +1,11 @@
 /**
  * The store side of the chain (CONTRACT §13), loaded by main.ts only when POS_HUB_HQ_URL is set.
  * One NATS connection that keeps reconnecting for as long as the hub runs; over it the change-log
- * publisher, the catalog consumer and a heartbeat. Nothing here ever blocks the API: without HQ the
- * store sells on and the log keeps what HQ has not acknowledged.
+ * publisher, the catalog consumer and a heartbeat, which HQ answers with what it holds (and, when
+ * its NATS lost events it had acknowledged, where to publish again from). Nothing here ever blocks
+ * the API: without HQ the store sells on and the log keeps what HQ does not hold.
  */
-import type { NatsConnection } from '@nats-io/transport-node';
+import { createInbox, type NatsConnection } from '@nats-io/transport-node';
 import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import type { Db } from '../../db/client.js';
 import type { ChainConfig } from '../core/config.js';
@@ -17,6 +18,7 @@ import { ackedPublisher } from './acked-publish.js';
 // Every network call has a timeout: a publish ack, a connect attempt, a JetStream API request.
 import { connectNats } from '../hq/nats-connect.js';
 import { catalogError } from './repo.js';
+import { readHeartbeatAnswer } from './answer.js';
 
 
 /** How long stopping waits for the acks of publishes in flight. */
@@ -35,8 +37,8 @@ export interface ChainDeps {
 }
 
 export interface Chain {
-  /** The highest seq HQ acknowledged: compaction keeps every entry after it. */
-  ackedSeq(): number;
+  /** The highest seq up to which HQ holds every entry (HQ's word, not its stream's ack): compaction keeps every entry after it. */
+  heldByHq(): number;
   stop(): Promise<void>;
 }
 
@@ -58,8 +60,13 @@ export function startChain(deps: ChainDeps): Chain {
     },
   });
 
+  /** Where HQ answers heartbeats (in the store's own inbox); each heartbeat's reply subject ends in its number. */
+  let answers: string | undefined;
+  let beats = 0;
+  /** The last heartbeat sent before the latest rewind: an answer to it or an earlier one asks nothing more. */
+  let rewoundAfterBeat = 0;
   const heartbeat = () => {
-    if (!nc || nc.isClosed()) return;
+    if (!nc || nc.isClosed() || !answers) return;
     try {
       const devices = deps.deviceStatuses();
       const body: Heartbeat = {
@@ -73,16 +80,37 @@ export function startChain(deps: ChainDeps): Chain {
         printers: devices.printers,
         fiscalDevices: devices.fiscalDevices ?? [],
       };
-      nc.publish(heartbeatSubject(storeId), JSON.stringify(body));
+      nc.publish(heartbeatSubject(storeId), JSON.stringify(body), { reply: `${answers}.${++beats}` });
     } catch (err) {
       log.debug({ err }, 'heartbeat not sent');
     }
+  };
+  /** HQ's answer: what it holds (the store may forget up to there), and whether it lost events its stream acknowledged. */
+  const answered = (subject: string, text: string, status: number | undefined) => {
+    if (status) return; // 503: no HQ listens just now
+    const answer = readHeartbeatAnswer(storeId, text);
+    if ('refused' in answer) {
+      log.warn({ reason: answer.refused }, "HQ's answer to a heartbeat refused");
+      return;
+    }
+    publisher.hqHolds(answer.ingestedSeq);
+    const of = Number(subject.slice(subject.lastIndexOf('.') + 1));
+    // An answer to a heartbeat sent before the last rewind speaks of the cursor as it was then.
+    if (answer.republishFrom === null || !(of > rewoundAfterBeat)) return;
+    const to = publisher.rewind(answer.republishFrom);
+    if (to === null) return;
+    rewoundAfterBeat = beats;
+    log.warn({ from: to + 1, ingestedSeq: answer.ingestedSeq }, "HQ lacks events its NATS had acknowledged (lost with its storage?); publishing them again");
   };
   const beat = setInterval(heartbeat, deps.config.heartbeatMs);
   beat.unref();
 
   let catalogRetryNow: (() => void) | undefined;
-  /** Follows this store's catalog subject; on any error starts again after a pause. */
+  /**
+   * Follows this store's catalog subject; on any error starts again after a pause — also when its
+   * consumer or the stream is gone (a NATS server that lost its storage comes back without them):
+   * the consumer is made again, rather than waited for.
+   */
   const followCatalog = async (conn: NatsConnection) => {
     let pause = 500;
     while (!stopped && !conn.isClosed()) {
@@ -99,7 +127,7 @@ export function startChain(deps: ChainDeps): Chain {
         };
         await jsm.consumers.add(CATALOG_STREAM, config);
         const consumer = await jetstream(conn, { timeout: deps.config.timeoutMs }).consumers.get(CATALOG_STREAM, name);
-        const messages = await consumer.consume({ max_messages: 50, expires: 10_000 });
+        const messages = await consumer.consume({ max_messages: 50, expires: 10_000, abort_on_missing_resource: true });
         pause = 500;
         for await (const m of messages) {
           if (stopped) break;
@@ -141,6 +169,12 @@ export function startChain(deps: ChainDeps): Chain {
       return;
     }
     acked = ackedPublisher(nc, deps.config.timeoutMs, storeInbox(storeId));
+    answers = createInbox(storeInbox(storeId));
+    nc.subscribe(`${answers}.*`, {
+      callback: (err, m) => {
+        if (!err) answered(m.subject, m.string(), m.headers?.code);
+      },
+    });
     log.info({ url: deps.config.url, storeId }, 'connected to HQ');
     // Publishing starts once there is a connection to publish on (a start logs no outage that was never one).
     publisher.start();
@@ -149,6 +183,7 @@ export function startChain(deps: ChainDeps): Chain {
       for await (const s of nc.status()) {
         if (s.type === 'reconnect') {
           log.info('reconnected to HQ');
+          acked?.reconnected();
           publisher.retryNow();
           catalogRetryNow?.();
           heartbeat();
@@ -159,7 +194,7 @@ export function startChain(deps: ChainDeps): Chain {
   })();
 
   return {
-    ackedSeq: () => publisher.ackedSeq(),
+    heldByHq: () => publisher.heldByHq(),
     async stop() {
       stopped = true;
       clearInterval(beat);

@@ -1,10 +1,15 @@
 /**
  * Store → HQ (CONTRACT §13). The change log is the outbox: this reads the entries after the highest
- * seq HQ acknowledged and publishes each to `pos.<storeId>.<resource>` with message id
+ * seq HQ's stream acknowledged and publishes each to `pos.<storeId>.<resource>` with message id
  * `<storeId>:<seq>`, several in flight. The cursor moves to the highest *contiguous* acknowledged
  * seq, so a lost ack in the middle makes that entry go again, never skips it. Any error (no
  * connection, a timeout, no stream) ends the round: wait (doubling, at most 30 s) and resume from
  * the cursor. It runs beside the API and only reads the log; a register's write never waits for it.
+ *
+ * The stream's ack is not HQ holding the event: HQ's NATS can lose its storage before HQ ingested
+ * it. So the store forgets (compaction, the documents kept in the log) only up to what HQ itself
+ * says it holds (`hqHolds`, from HQ's answer to a heartbeat), and when HQ asks for events again
+ * (`rewind`), the cursor goes back and they are published again; HQ takes each once.
  */
 import { whenDurable, type Db } from '../../db/client.js';
 import type { Logger } from '../core/log.js';
@@ -13,7 +18,10 @@ import { getRaw } from '../engine/repo.js';
 import { publicSettings } from '../engine/secrets.js';
 import type { Caller } from '../http/caller.js';
 import { eventMsgId, eventSubject } from '../hq/protocol.js';
-import { chainStart, entriesAfter, newestSeq, saveAcked, type PendingEntry } from './repo.js';
+import { chainStart, entriesAfter, forgetDocs, heldAfter, newestSeq, saveAcked, saveIngested, type PendingEntry } from './repo.js';
+
+/** Documents forgotten per transaction: a week's catch-up must not hold the store's writes in one long statement. */
+const FORGET_CHUNK = 2000;
 
 /** Sends one message and resolves once the stream has stored it (a duplicate counts as stored). */
 export type PublishFn = (subject: string, payload: string, msgId: string) => Promise<void>;
@@ -54,6 +62,15 @@ export class Publisher {
   private readonly base: number;
   private acked: number;
   private saved: number;
+  /** What HQ said it holds: every entry up to here is at HQ. */
+  private ingested: number;
+  /** The documents kept for entries up to here are forgotten (a restart takes it for `ingested`). */
+  private forgotten: number;
+  private forgetting: NodeJS.Immediate | undefined;
+  /** Moves on each rewind: the round under way stops and the next starts from the new cursor. */
+  private generation = 0;
+  /** A rewind to entries compacted away, asked once already (each is said and tried once, not every heartbeat). */
+  private unheldAsked: number | undefined;
   /** Seqs above `acked` whose ack came, waiting for the ones below them. */
   private readonly ackedAhead = new Set<number>();
   private running = false;
@@ -68,6 +85,7 @@ export class Publisher {
     const start = chainStart(opts.db);
     this.base = start.base;
     this.acked = this.saved = start.acked;
+    this.ingested = this.forgotten = start.ingested;
   }
 
   /**
@@ -80,9 +98,76 @@ export class Publisher {
     this.wake?.();
   }
 
-  /** The highest seq HQ acknowledged with every seq below it. */
+  /** The highest seq HQ's stream acknowledged with every seq below it (the publish cursor). */
   ackedSeq(): number {
     return this.acked;
+  }
+
+  /** The highest seq up to which HQ holds every entry, as far as this store knows: compaction keeps every entry after it. */
+  heldByHq(): number {
+    return Math.min(this.ingested, this.acked);
+  }
+
+  /**
+   * HQ says it holds every entry up to `seq` (its answer to a heartbeat): the documents kept for
+   * them are forgotten, and compaction may remove them. Only forward, and never past the cursor (an
+   * answer older than a rewind, or from an HQ that holds more than this log says was sent, changes nothing it should not).
+   */
+  hqHolds(seq: number): void {
+    const next = Math.min(seq, this.acked);
+    if (next <= this.ingested) return;
+    try {
+      saveIngested(this.opts.db, next);
+      this.ingested = next;
+    } catch (err) {
+      this.opts.log.warn({ err }, "could not save HQ's position; it is saved with its next answer");
+      return;
+    }
+    if (!this.forgetting) this.forget();
+  }
+
+  /** Forgets the documents of what HQ holds, a chunk at a time, the store's own writes going on between chunks. */
+  private forget(): void {
+    this.forgetting = undefined;
+    const upTo = Math.min(this.ingested, this.forgotten + FORGET_CHUNK);
+    if (upTo <= this.forgotten) return;
+    try {
+      forgetDocs(this.opts.db, this.forgotten, upTo);
+      this.forgotten = upTo;
+    } catch (err) {
+      this.opts.log.warn({ err }, 'could not forget the documents HQ holds; tried again with its next answer');
+      return;
+    }
+    if (this.forgotten < this.ingested) this.forgetting = setImmediate(() => this.forget());
+  }
+
+  /**
+   * HQ lacks entries its stream had acknowledged (its NATS lost them) and asks for them again from
+   * `from`: the cursor goes back there — never before the chain's start, nor before the oldest entry
+   * the log holds — and the round under way stops, so publishing resumes from it at once. Answers
+   * the new cursor, or null when nothing changes (the cursor is there already).
+   */
+  rewind(from: number): number | null {
+    let to = Math.max(from - 1, this.base);
+    if (to >= this.acked) return null;
+    const held = heldAfter(this.opts.db);
+    if (to < held) {
+      // Compacted before HQ had them (a hub that followed the stream's ack alone): what is left goes again, once.
+      if (this.unheldAsked === from) return null;
+      this.unheldAsked = from;
+      this.opts.log.error({ from, oldestHeld: held + 1 }, 'HQ asks for entries this hub no longer holds; HQ will miss them. Publishing again what is left');
+      to = held;
+      if (to >= this.acked) return null;
+    }
+    this.acked = to;
+    this.ackedAhead.clear();
+    this.generation++;
+    clearTimeout(this.saveTimer);
+    this.saveTimer = undefined;
+    this.save();
+    this.failures = 0;
+    this.wake?.();
+    return to;
   }
 
   start(): void {
@@ -96,6 +181,8 @@ export class Publisher {
     this.wake?.();
     await this.loop;
     clearTimeout(this.saveTimer);
+    clearImmediate(this.forgetting);
+    this.forgetting = undefined;
     this.save();
   }
 
@@ -121,12 +208,13 @@ export class Publisher {
    */
   private async round(): Promise<void> {
     const window = this.opts.window ?? 512;
+    const generation = this.generation;
     let sent = this.acked;
     let inFlight = 0;
     let failed: unknown;
     let freed: (() => void) | undefined;
     const room = () => new Promise<void>((resolve) => (freed = resolve));
-    while (this.running && failed === undefined) {
+    while (this.running && failed === undefined && generation === this.generation) {
       if (inFlight > window / 2) {
         await room();
         continue;
@@ -178,7 +266,7 @@ export class Publisher {
   private save(): void {
     if (this.acked === this.saved) return;
     try {
-      saveAcked(this.opts.db, this.acked, this.saved);
+      saveAcked(this.opts.db, this.acked);
       this.saved = this.acked;
     } catch (err) {
       this.opts.log.warn({ err }, 'could not save the HQ position; it is saved again with the next ack');

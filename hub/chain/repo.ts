@@ -5,6 +5,7 @@
 import { rawSql, type Db } from '../../db/client.js';
 
 const ACKED = 'chain.ackedSeq';
+const INGESTED = 'chain.ingestedSeq';
 const BASE = 'chain.base';
 const CATALOG_APPLIED = 'chain.catalogVersion';
 const CATALOG_ERROR = 'chain.catalogError';
@@ -20,8 +21,11 @@ function setMeta(db: Db, key: string, value: string): void {
 /**
  * Where the chain starts on this hub: the first start in a chain records the position below the
  * oldest entry the log still holds (compaction may have removed older ones), and the cursor with it.
+ * `acked`: the publish cursor (the stream stored every entry up to it); `ingested`: what HQ last said
+ * it holds (the store forgets only up to there). A hub that was in a chain before HQ said so starts
+ * from its base: it forgets nothing until HQ answers.
  */
-export function chainStart(db: Db): { base: number; acked: number } {
+export function chainStart(db: Db): { base: number; acked: number; ingested: number } {
   let base = getMeta(db, BASE);
   if (base === undefined) {
     const oldest = rawSql.get<{ s: number | null }>(db, 'SELECT min(seq) AS s FROM changes', [])?.s;
@@ -31,18 +35,29 @@ export function chainStart(db: Db): { base: number; acked: number } {
     base = getMeta(db, BASE)!;
   }
   const acked = Number(getMeta(db, ACKED) ?? base);
-  return { base: Number(base), acked: Math.max(acked, Number(base)) };
+  const ingested = Number(getMeta(db, INGESTED) ?? base);
+  return { base: Number(base), acked: Math.max(acked, Number(base)), ingested: Math.max(ingested, Number(base)) };
 }
 
-/**
- * Moves the acknowledged position and forgets the documents kept for entries up to it (they were
- * only kept for HQ). One small transaction, written at most a few times a second.
- */
-export function saveAcked(db: Db, acked: number, previous: number): void {
-  db.$client.transaction(() => {
-    setMeta(db, ACKED, String(acked));
-    rawSql.run(db, 'UPDATE changes SET doc = NULL WHERE seq > ? AND seq <= ? AND doc IS NOT NULL', [previous, acked]);
-  })();
+/** Moves the publish cursor (forward with acks, back when HQ asks for events again). */
+export function saveAcked(db: Db, acked: number): void {
+  setMeta(db, ACKED, String(acked));
+}
+
+/** Moves what HQ holds: the store may forget up to there. */
+export function saveIngested(db: Db, ingested: number): void {
+  setMeta(db, INGESTED, String(ingested));
+}
+
+/** Forgets the documents kept for entries after `after` up to `upTo` (they were kept only until HQ holds them). */
+export function forgetDocs(db: Db, after: number, upTo: number): void {
+  rawSql.run(db, 'UPDATE changes SET doc = NULL WHERE seq > ? AND seq <= ? AND doc IS NOT NULL', [after, upTo]);
+}
+
+/** The seq just below the oldest entry the log still holds (compaction removed those before it): the furthest back a republish can go. */
+export function heldAfter(db: Db): number {
+  const oldest = rawSql.get<{ s: number | null }>(db, 'SELECT min(seq) AS s FROM changes', [])?.s;
+  return oldest ? oldest - 1 : newestSeq(db);
 }
 
 export interface PendingEntry {

@@ -63,8 +63,9 @@ function lastBefore(db: Db, cutoff: number): number | undefined {
 }
 
 /**
- * Removes entries older than the retention. `keepAfter`: on a hub in a chain, the highest seq head
- * office acknowledged; entries after it are kept whatever their age, or HQ would never get them.
+ * Removes entries older than the retention. `keepAfter`: on a hub in a chain, the highest seq up to
+ * which head office holds every entry (its own word, not its stream's ack: hub/chain/publisher.ts);
+ * entries after it are kept whatever their age, or HQ would never get them.
  */
 export function compact(db: Db, now: number, retentionMs = RETENTION_MS, keepAfter = Number.MAX_SAFE_INTEGER): number {
   const cutoff = now - retentionMs;

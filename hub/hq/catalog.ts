@@ -3,17 +3,21 @@
  * `catalog.<storeId>` messages (message id `catalog:<storeId>:<version>`, so a relay that dies
  * after publishing and before marking publishes a duplicate the stream drops), each store's
  * versions in order, stores side by side. Woken by a local push, and every quarter second for
- * pushes made by another HQ process.
+ * pushes made by another HQ process. Once a second it also looks for stores stalled on a version
+ * their heartbeats say they have not applied long after it was published (HQ's NATS lost it with
+ * its storage): those versions go again (repo.ts resendCatalog).
  */
 import type { NatsConnection } from '@nats-io/transport-node';
 import { jetstream } from '@nats-io/jetstream';
 import type { Logger } from '../core/log.js';
 import type { Pool } from './db.js';
-import { relayCatalog } from './repo.js';
+import { relayCatalog, resendCatalog } from './repo.js';
 import { catalogMsgId, catalogSubject, type CatalogChange } from './protocol.js';
 import { REQUEST_TIMEOUT_MS } from './streams.js';
 
 const POLL_MS = 250;
+/** How often the relay looks for stalled stores (one query). */
+const STALL_CHECK_MS = 1000;
 
 export class CatalogRelay {
   private running = false;
@@ -21,7 +25,7 @@ export class CatalogRelay {
   private wake: (() => void) | undefined;
   private kicked = false;
 
-  constructor(private readonly deps: { nc: NatsConnection; pool: Pool; log: Logger }) {}
+  constructor(private readonly deps: { nc: NatsConnection; pool: Pool; log: Logger; resendAfterMs: number; offlineAfterMs: number }) {}
 
   start(): void {
     this.running = true;
@@ -43,11 +47,17 @@ export class CatalogRelay {
   private async run(): Promise<void> {
     const js = jetstream(this.deps.nc, { timeout: REQUEST_TIMEOUT_MS });
     let pause = POLL_MS;
+    let stallCheckAt = 0;
     while (this.running) {
       this.kicked = false;
       let moved = 0;
       try {
         moved = await relayCatalog(this.deps.pool, 500, (changes) => this.publish(js, changes));
+        if (Date.now() >= stallCheckAt) {
+          stallCheckAt = Date.now() + STALL_CHECK_MS;
+          const again = await resendCatalog(this.deps.pool, { resendAfterMs: this.deps.resendAfterMs, offlineAfterMs: this.deps.offlineAfterMs }, 500, (changes) => this.publish(js, changes));
+          this.logResent(again);
+        }
         pause = POLL_MS;
       } catch (err) {
         this.deps.log.warn({ err: (err as Error).message }, 'catalog relay paused');
@@ -76,6 +86,18 @@ export class CatalogRelay {
       }),
     );
     return done;
+  }
+
+  /** Said once per store and round: which versions went again, and why. */
+  private logResent(changes: CatalogChange[]): void {
+    const byStore = new Map<string, number[]>();
+    for (const c of changes) byStore.set(c.storeId, [...(byStore.get(c.storeId) ?? []), c.version]);
+    for (const [storeId, versions] of byStore) {
+      this.deps.log.warn(
+        { storeId, from: Math.min(...versions), to: Math.max(...versions) },
+        'catalog versions published again: the store waits for one it was sent long ago (lost by NATS?)',
+      );
+    }
   }
 
   private sleep(ms: number): Promise<void> {

@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { jsonDocumentProblem } from '../http/body.js';
 import { brokenText } from '../http/text.js';
 import { t } from '../i18n/index.js';
-import { STORE_ID, subjectToken, type Heartbeat, type StoreEvent } from './protocol.js';
+import { STORE_ID, storeInbox, subjectToken, type Heartbeat, type StoreEvent } from './protocol.js';
 
 const INT4_MAX = 2_147_483_647;
 /** Amounts HQ keeps in numeric(19, 4) columns, with room to spare over the hub's ±1,000,000,000. */
@@ -181,4 +181,20 @@ export function checkHeartbeat(subject: string, text: string): { ok: true; heart
   if (!result.success) return { ok: false, reason: issue(result.error) };
   if (result.data.storeId !== storeId) return { ok: false, reason: `storeId: '${result.data.storeId}' in a heartbeat of store ${storeId}` };
   return { ok: true, heartbeat: result.data };
+}
+
+/**
+ * Why HQ must not answer a heartbeat of `storeId` on `reply`, or null. HQ's NATS user may answer
+ * whatever reply subject a message it received names, and may publish to the JetStream API and the
+ * catalog subjects anyway: a store naming `$JS.API.STREAM.DELETE.…`, `catalog.<another store>` or
+ * another store's inbox would have HQ delete a stream, push a catalog or tell another store what
+ * it may forget. So the answer goes only into the sending store's own inbox (its subject is its
+ * identity), as plain tokens.
+ */
+export function heartbeatReplyProblem(storeId: string, reply: string): string | null {
+  const prefix = `${storeInbox(storeId)}.`;
+  if (!reply.startsWith(prefix) || reply.length > 256 || !/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+){0,7}$/.test(reply.slice(prefix.length))) {
+    return `the reply subject ${reply.slice(0, 100)} is not in ${storeInbox(storeId)}.>`;
+  }
+  return null;
 }

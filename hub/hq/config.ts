@@ -31,6 +31,11 @@ export interface HqConfig {
   /** Events per ingest batch (one PostgreSQL transaction). */
   batchSize: number;
   /**
+   * A store online this long without applying the catalog version it waits for gets the versions
+   * after its applied one published again (2 min): HQ's NATS may have lost them.
+   */
+  catalogResendMs: number;
+  /**
    * Fault injection for the crash tests (POS_HQ_FAULT=crash-after-commit): the process kills
    * itself after committing its first batch and before acking it. Never set in production.
    */
@@ -88,6 +93,7 @@ export function loadHqConfig(env: NodeJS.ProcessEnv = process.env): HqConfig {
   const offlineAfterMs = duration('POS_HQ_OFFLINE_AFTER', '90s', 1000, 3_600_000, 'a duration from 1s to 1h (e.g. 90s)');
   const ackWaitMs = duration('POS_HQ_ACK_WAIT', '30s', 1000, 600_000, 'a duration from 1s to 10m (e.g. 30s)');
   const duplicateWindowMs = duration('POS_HQ_DUPLICATE_WINDOW', '2m', 1000, 86_400_000, 'a duration from 1s to 1d (e.g. 2m)');
+  const catalogResendMs = duration('POS_HQ_CATALOG_RESEND', '2m', 1000, 3_600_000, 'a duration from 1s to 1h (e.g. 2m)');
   const batchText = get('POS_HQ_BATCH') ?? '1000';
   const batchSize = Number(batchText);
   if (!/^\d{1,5}$/.test(batchText) || batchSize < 1 || batchSize > 5000) problems.push(`POS_HQ_BATCH='${batchText}' is not a number of events from 1 to 5000.`);
@@ -113,6 +119,7 @@ export function loadHqConfig(env: NodeJS.ProcessEnv = process.env): HqConfig {
     ackWaitMs,
     duplicateWindowMs,
     batchSize,
+    catalogResendMs,
     crashAfterCommit: fault === 'crash-after-commit',
   };
 }

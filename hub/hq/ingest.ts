@@ -36,7 +36,16 @@ export class Ingest {
   private loop: Promise<void> | undefined;
 
   constructor(
-    private readonly deps: { nc: NatsConnection; pool: Pool; log: Logger; batchSize: number; ackWaitMs: number; crashAfterCommit?: boolean },
+    private readonly deps: {
+      nc: NatsConnection;
+      pool: Pool;
+      log: Logger;
+      batchSize: number;
+      ackWaitMs: number;
+      crashAfterCommit?: boolean;
+      /** The stream or the consumer is not there (NATS lost them): make them again. */
+      onMissing?: () => void;
+    },
   ) {}
 
   /**
@@ -68,6 +77,7 @@ export class Ingest {
         }
       } catch (err) {
         if (!this.running) break;
+        if (/not found/i.test((err as Error).message)) this.deps.onMissing?.();
         log.warn({ err: (err as Error).message, retryInMs: pause }, 'ingest paused');
         await new Promise((r) => setTimeout(r, pause));
         pause = Math.min(pause * 2, 10_000);

@@ -1,7 +1,7 @@
 /**
  * `npm run hq`: the head-office service (CONTRACT §13). Composition root: config → NATS →
- * PostgreSQL (embedded by default) and its migrations → NATS's streams → ingest, heartbeats,
- * catalog relay → HTTP. Shutdown in reverse on SIGTERM/SIGINT. Several may run against the same NATS and
+ * PostgreSQL (embedded by default) and its migrations → NATS's streams (kept after reconnections)
+ * → ingest, heartbeats, catalog relay → HTTP. Shutdown in reverse on SIGTERM/SIGINT. Several may run against the same NATS and
  * PostgreSQL: the ingest consumer is shared, outbox rows are claimed with SKIP LOCKED.
  */
 import { createServer, type Server } from 'node:http';
@@ -15,14 +15,12 @@ import { createLogger } from '../core/log.js';
 import { VERSION } from '../core/version.js';
 import { loadHqConfig, type HqConfig } from './config.js';
 import { migrate, openPool, startEmbedded } from './db.js';
-import { connectHqNats, ensureStreams } from './streams.js';
+import { connectHqNats, ensureStreams, keepStreams } from './streams.js';
 import { Ingest } from './ingest.js';
 import { CatalogRelay } from './catalog.js';
 import { createHqApp, ensureAdmin } from './api.js';
 import { runNatsConfig } from './nats-config.js';
-import { recordHeartbeat } from './repo.js';
-import { HEARTBEAT_SUBJECTS } from './protocol.js';
-import { checkHeartbeat } from './checks.js';
+import { Heartbeats } from './heartbeats.js';
 
 function configOrExit(): HqConfig {
   try {
@@ -66,28 +64,12 @@ async function main(): Promise<void> {
     lines.push(`First start: log in as 'admin' with password '${adminPassword}' (also in ${file}).`);
   }
 
-  await ensureStreams(nc, config);
-  const ingest = new Ingest({ nc, pool, log, batchSize: config.batchSize, ackWaitMs: config.ackWaitMs, crashAfterCommit: config.crashAfterCommit });
-  const relay = new CatalogRelay({ nc, pool, log });
-  // Heartbeats: each goes to one HQ process of the queue group. One that is not a heartbeat of the
-  // store whose subject it came on is dropped, said in the log at most once a minute per subject.
-  const refusedLogged = new Map<string, number>();
-  const beats = nc.subscribe(HEARTBEAT_SUBJECTS, {
-    queue: 'hq',
-    callback: (err, m) => {
-      if (err) return;
-      const checked = checkHeartbeat(m.subject, m.string());
-      if (!checked.ok) {
-        const last = refusedLogged.get(m.subject) ?? 0;
-        if (Date.now() - last > 60_000) {
-          refusedLogged.set(m.subject, Date.now());
-          log.warn({ subject: m.subject.slice(0, 100), reason: checked.reason }, 'heartbeat refused');
-        }
-        return;
-      }
-      recordHeartbeat(pool, checked.heartbeat).catch((e: Error) => log.warn({ err: e.message }, 'heartbeat not recorded'));
-    },
-  });
+  const { jsm } = await ensureStreams(nc, config);
+  const streams = keepStreams(nc, config, log);
+  const ingest = new Ingest({ nc, pool, log, batchSize: config.batchSize, ackWaitMs: config.ackWaitMs, crashAfterCommit: config.crashAfterCommit, onMissing: () => streams.check() });
+  const relay = new CatalogRelay({ nc, pool, log, resendAfterMs: config.catalogResendMs, offlineAfterMs: config.offlineAfterMs });
+  const beats = new Heartbeats({ nc, jsm, pool, log, offlineAfterMs: config.offlineAfterMs });
+  beats.start();
   ingest.start();
   relay.start();
 
@@ -122,7 +104,8 @@ async function main(): Promise<void> {
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     server.close(async () => {
-      beats.unsubscribe();
+      beats.stop();
+      streams.stop();
       await ingest.stop();
       await relay.stop();
       await nc.drain().catch(() => {});

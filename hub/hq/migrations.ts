@@ -125,4 +125,9 @@ ALTER TABLE hq_users ALTER COLUMN rights SET DEFAULT '{}';
 ALTER TABLE hq_sessions DROP CONSTRAINT hq_sessions_user_name_fkey,
   ADD CONSTRAINT hq_sessions_user_name_fkey FOREIGN KEY (user_name) REFERENCES hq_users (user_name) ON DELETE CASCADE;
 `,
+  // When a store last moved its applied catalog version, or came back online: a store online and
+  // still for longer than POS_HQ_CATALOG_RESEND gets its unapplied versions published again.
+  `
+ALTER TABLE stores ADD COLUMN catalog_progress_at timestamptz NOT NULL DEFAULT now();
+`,
 ];

@@ -88,12 +88,30 @@ export interface Heartbeat {
   fiscalDevices: unknown[];
 }
 
+/**
+ * HQ's answer to a heartbeat, on the reply subject the heartbeat named (in the store's own inbox).
+ * The store's stream acknowledgement says only that HQ's NATS stored an event; this says what HQ
+ * holds, and so what the store may forget, and asks for events again when the stream lost them.
+ */
+export interface HeartbeatAnswer {
+  storeId: string;
+  /** The highest seq up to which HQ holds every event of the store (its `ingestedSeq`). */
+  ingestedSeq: number;
+  /**
+   * Publish again from this seq: the stream acknowledged events up to the heartbeat's `ackedSeq`,
+   * holds none of this store's any more, and HQ lacks this one (its NATS lost its storage). Null: nothing is missing.
+   */
+  republishFrom: number | null;
+}
+
 /** The NATS user HQ itself connects as (`npm run hq -- nats-config`); no store may take this id. */
 export const HQ_NATS_USER = 'hq';
 
 export interface NatsPermissions {
   publish: { allow: string[] };
   subscribe: { allow: string[] };
+  /** One answer to the reply subject of each message received, within the time given (nats-server's `allow_responses`). */
+  allow_responses?: { max: number; expires: string };
 }
 
 /**
@@ -126,11 +144,14 @@ export function storeNatsPermissions(storeId: string): NatsPermissions {
 /**
  * HQ's own user: the JetStream API (its streams and consumers), catalog pushes, acks of the events
  * it ingests, heartbeats, and replies on the default inbox. It publishes no store's events and hears
- * no store's inbox.
+ * no store's inbox; into a store's inbox it may send only the one answer to a heartbeat that store
+ * sent with a reply subject (`allow_responses`: the server lets it answer, once, what it received —
+ * HQ itself answers only to the sending store's own inbox, hub/hq/checks.ts heartbeatReplyProblem).
  */
 export function hqNatsPermissions(): NatsPermissions {
   return {
     publish: { allow: ['$JS.API.>', `${CATALOG_SUBJECTS}`, `$JS.ACK.${EVENTS_STREAM}.${INGEST_CONSUMER}.>`] },
     subscribe: { allow: [HEARTBEAT_SUBJECTS, '_INBOX.>'] },
+    allow_responses: { max: 1, expires: '1m' },
   };
 }

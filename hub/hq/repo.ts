@@ -162,16 +162,23 @@ async function advanceIngested(c: PoolClient, storeId: string): Promise<void> {
 
 /**
  * A store's heartbeat. Two of them may be written at once (each is one query of its own), so the
- * positions only ever move forward: a late older heartbeat cannot take them back.
+ * positions only ever move forward: a late older heartbeat cannot take them back. The store's
+ * catalog counts as moving (`catalog_progress_at`) when its applied version grows, or when it comes
+ * back after being silent for `awayAfterMs`: it gets that long to catch up from the stream before
+ * anything is published again. Answers what HQ holds of the store's events.
  */
-export async function recordHeartbeat(pool: Pool, hb: Heartbeat): Promise<void> {
-  await pool.query(
+export async function recordHeartbeat(pool: Pool, hb: Heartbeat, awayAfterMs: number): Promise<{ ingestedSeq: number }> {
+  const r = await pool.query<{ ingested_seq: string }>(
     `INSERT INTO stores (store_id, name, last_seen_at, last_seq, acked_seq, applied_catalog_version, catalog_error, devices)
      VALUES ($1, $2, now(), $3, $4, $5, $6, $7)
      ON CONFLICT (store_id) DO UPDATE SET name = excluded.name, last_seen_at = excluded.last_seen_at,
        last_seq = GREATEST(stores.last_seq, excluded.last_seq), acked_seq = GREATEST(stores.acked_seq, excluded.acked_seq),
        applied_catalog_version = GREATEST(stores.applied_catalog_version, excluded.applied_catalog_version),
-       catalog_error = excluded.catalog_error, devices = excluded.devices`,
+       catalog_progress_at = CASE WHEN excluded.applied_catalog_version > stores.applied_catalog_version
+         OR stores.last_seen_at IS NULL OR stores.last_seen_at < now() - make_interval(secs => $8 / 1000.0)
+         THEN now() ELSE stores.catalog_progress_at END,
+       catalog_error = excluded.catalog_error, devices = excluded.devices
+     RETURNING ingested_seq`,
     [
       hb.storeId,
       cutText(hb.name, 200),
@@ -180,8 +187,16 @@ export async function recordHeartbeat(pool: Pool, hb: Heartbeat): Promise<void> 
       hb.appliedCatalogVersion,
       hb.catalogError ? JSON.stringify(hb.catalogError) : null,
       JSON.stringify({ printers: hb.printers, fiscalDevices: hb.fiscalDevices }),
+      awayAfterMs,
     ],
   );
+  return { ingestedSeq: Number(r.rows[0].ingested_seq) };
+}
+
+/** The highest seq up to which HQ holds every event of the store (0 for a store it does not know). */
+export async function ingestedSeqOf(pool: Pool, storeId: string): Promise<number> {
+  const r = await pool.query<{ ingested_seq: string }>('SELECT ingested_seq FROM stores WHERE store_id = $1', [storeId]);
+  return Number(r.rows[0]?.ingested_seq ?? 0);
 }
 
 export interface StoreRow {
@@ -242,29 +257,69 @@ export async function pushCatalog(
   });
 }
 
+type OutboxRow = { store_id: string; version: string; resource: CatalogResource; key: string; op: 'put' | 'delete'; doc: Record<string, unknown> | null };
+
 /**
- * Hands unpublished outbox rows, oldest version first per store, to `publish` inside a
- * transaction that holds them (another HQ's relay skips them) and marks the ones published.
+ * Hands the rows `select` picks (locked: another HQ's relay skips them) to `publish` inside one
+ * transaction, and marks the ones published.
  */
-export async function relayCatalog(pool: Pool, limit: number, publish: (changes: CatalogChange[]) => Promise<CatalogChange[]>): Promise<number> {
+async function relayRows(pool: Pool, select: string, params: unknown[], publish: (changes: CatalogChange[]) => Promise<CatalogChange[]>): Promise<CatalogChange[]> {
   return inTransaction(pool, async (c) => {
-    const rows = await c.query<{ store_id: string; version: string; resource: CatalogResource; key: string; op: 'put' | 'delete'; doc: Record<string, unknown> | null }>(
-      `SELECT o.store_id, o.version, c.resource, c.key, c.op, c.doc FROM catalog_outbox o JOIN catalog_changes c ON c.id = o.change_id
-       WHERE o.published_at IS NULL ORDER BY o.store_id, o.version LIMIT $1 FOR UPDATE OF o SKIP LOCKED`,
-      [limit],
-    );
-    if (!rows.rows.length) return 0;
-    const done = await publish(
-      rows.rows.map((r) => ({ storeId: r.store_id, version: Number(r.version), resource: r.resource, key: r.key, op: r.op, doc: r.doc })),
-    );
+    const rows = await c.query<OutboxRow>(select, params);
+    if (!rows.rows.length) return [];
+    const done = await publish(rows.rows.map((r) => ({ storeId: r.store_id, version: Number(r.version), resource: r.resource, key: r.key, op: r.op, doc: r.doc })));
     if (done.length) {
       await c.query(
         'UPDATE catalog_outbox SET published_at = now() WHERE (store_id, version) IN (SELECT * FROM unnest($1::text[], $2::bigint[]))',
         [done.map((d) => d.storeId), done.map((d) => d.version)],
       );
     }
-    return done.length;
+    return done;
   });
+}
+
+/** Hands unpublished outbox rows, oldest version first per store, to `publish`, and marks the ones published. */
+export async function relayCatalog(pool: Pool, limit: number, publish: (changes: CatalogChange[]) => Promise<CatalogChange[]>): Promise<number> {
+  const done = await relayRows(
+    pool,
+    `SELECT o.store_id, o.version, c.resource, c.key, c.op, c.doc FROM catalog_outbox o JOIN catalog_changes c ON c.id = o.change_id
+     WHERE o.published_at IS NULL ORDER BY o.store_id, o.version LIMIT $1 FOR UPDATE OF o SKIP LOCKED`,
+    [limit],
+    publish,
+  );
+  return done.length;
+}
+
+/**
+ * The catalog stall (HQ's NATS lost versions it had stored: the store applies v only after v - 1 and
+ * would wait for ever). For each store that is online (heard within `offlineAfterMs`), has not moved
+ * its applied version for `resendAfterMs` (nor since it came back), and waits for a version published
+ * longer ago than that: every published version after its applied one, oldest first, to `publish`
+ * again. The store acknowledges a version it has already applied and skips it, so a copy too many
+ * costs nothing. Answers what went again.
+ */
+export async function resendCatalog(
+  pool: Pool,
+  timing: { resendAfterMs: number; offlineAfterMs: number },
+  limit: number,
+  publish: (changes: CatalogChange[]) => Promise<CatalogChange[]>,
+): Promise<CatalogChange[]> {
+  return relayRows(
+    pool,
+    `SELECT o.store_id, o.version, c.resource, c.key, c.op, c.doc
+     FROM stores s
+     JOIN catalog_outbox n ON n.store_id = s.store_id AND n.version = s.applied_catalog_version + 1
+     JOIN catalog_outbox o ON o.store_id = s.store_id AND o.version > s.applied_catalog_version
+     JOIN catalog_changes c ON c.id = o.change_id
+     WHERE s.applied_catalog_version < s.catalog_version
+       AND s.last_seen_at > now() - make_interval(secs => $2 / 1000.0)
+       AND s.catalog_progress_at < now() - make_interval(secs => $1 / 1000.0)
+       AND n.published_at < now() - make_interval(secs => $1 / 1000.0)
+       AND o.published_at IS NOT NULL
+     ORDER BY o.store_id, o.version LIMIT $3 FOR UPDATE OF o SKIP LOCKED`,
+    [timing.resendAfterMs, timing.offlineAfterMs, limit],
+    publish,
+  );
 }
 
 /** An HQ user as stored: the hash never leaves this module's callers in an answer. */

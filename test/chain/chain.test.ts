@@ -31,8 +31,10 @@ describe.skipIf(!c.available)('a chain of stores', () => {
       expect(events).toEqual({ rows: own.lastSeq, distinct: own.lastSeq, max: own.lastSeq });
       const store = await c.hqStore(id);
       expect(store).toMatchObject({ storeId: id, name: `Store ${id}`, online: true, ingestedSeq: own.lastSeq, backlog: 0 });
-      // HQ was there all along: no outage is logged (publishing starts once connected).
+      // HQ was there all along: no outage is logged (publishing starts once connected), and HQ never
+      // took an event on its way for a lost one (wipe.test.ts: when it asks for events again).
       expect(hub.output()).not.toContain('publishing paused');
+      expect(hub.output()).not.toContain('publishing them again');
     }
     const report = await c.hq.call('GET', `/hq/api/reports/sales?from=${new Date(Date.now() - DAY).toISOString()}&to=${new Date(Date.now() + DAY).toISOString()}&groupBy=store`);
     expect(report.status).toBe(200);

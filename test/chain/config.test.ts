@@ -90,7 +90,8 @@ describe('the link to HQ\'s NATS (CONTRACT §13)', () => {
 
 describe('HQ', () => {
   it('has the defaults of CONTRACT §13', () => {
-    expect(loadHqConfig({})).toMatchObject({ natsUrl: 'nats://127.0.0.1:4222', databaseUrl: undefined, port: 8090, host: '0.0.0.0', offlineAfterMs: 90_000, crashAfterCommit: false });
+    expect(loadHqConfig({})).toMatchObject({ natsUrl: 'nats://127.0.0.1:4222', databaseUrl: undefined, port: 8090, host: '0.0.0.0', offlineAfterMs: 90_000, catalogResendMs: 120_000, crashAfterCommit: false });
+    expect(loadHqConfig({ POS_HQ_CATALOG_RESEND: '1s' }).catalogResendMs).toBe(1000);
     expect(loadHqConfig({}).dataDir).toMatch(/hq-data$/);
   });
 
@@ -110,8 +111,9 @@ describe('HQ', () => {
   });
 
   it('names every bad setting at once, without showing a database password', () => {
-    const found = problems(() => loadHqConfig({ POS_HQ_DATABASE_URL: 'mysql://u:secret@h/db', POS_HQ_PORT: '99999', POS_HQ_OFFLINE_AFTER: 'soon', POS_HQ_FAULT: 'explode' }));
-    expect(found).toHaveLength(4);
+    const found = problems(() => loadHqConfig({ POS_HQ_DATABASE_URL: 'mysql://u:secret@h/db', POS_HQ_PORT: '99999', POS_HQ_OFFLINE_AFTER: 'soon', POS_HQ_FAULT: 'explode', POS_HQ_CATALOG_RESEND: '500ms' }));
+    expect(found).toHaveLength(5);
+    expect(found.some((p) => p.startsWith("POS_HQ_CATALOG_RESEND='500ms'"))).toBe(true);
     expect(found.join('\n')).not.toContain('secret');
   });
 });

@@ -122,6 +122,34 @@ describe.skipIf(!available)("a store's NATS user, limited to its own subjects", 
     }
   });
 
+  it("lets HQ's user answer a store's heartbeat, once and into that store's inbox, and send nothing there unasked", async () => {
+    const s1 = await nats.connect('s1');
+    const inbox = `${storeInbox('s1')}.answers`;
+    const got: string[] = [];
+    const asked = hq.subscribe(heartbeatSubject('s1'), {
+      callback: (err, m) => {
+        // The hub beats on the same subject: only the test's own heartbeat is answered here, twice.
+        if (err || !m.reply?.startsWith(inbox)) return;
+        m.respond('first');
+        m.respond('second');
+      },
+    });
+    try {
+      s1.subscribe(`${inbox}.*`, { callback: (err, m) => void (err || got.push(`${m.subject.slice(inbox.length + 1)}: ${m.string()}`)) });
+      await Promise.all([s1.flush(), hq.flush()]);
+      s1.publish(heartbeatSubject('s1'), '{}', { reply: `${inbox}.1` });
+      await eventually(async () => got.length > 0, 5000, "HQ's answer");
+      hq.publish(`${inbox}.1`, 'again, unasked');
+      hq.publish(`${inbox}.2`, 'unasked');
+      await hq.flush();
+      await new Promise((r) => setTimeout(r, 300));
+      expect(got).toEqual(['1: first']);
+    } finally {
+      asked.unsubscribe();
+      await s1.close();
+    }
+  });
+
   it("cannot widen its catalog consumer to every store's catalog, in any of JetStream's create forms", async () => {
     const s1 = await nats.connect('s1');
     const jsm = await jetstreamManager(hq);

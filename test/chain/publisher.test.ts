@@ -1,8 +1,9 @@
 /**
  * The store side of the chain without a network: the change log keeps each version's document only
- * in a chain, compaction keeps what HQ has not acknowledged, and the publisher's cursor is the
- * highest unbroken run of acks, resumed after an error. The publish function is a fake here; the
- * real NATS path is in chain.test.ts.
+ * in a chain, compaction keeps what HQ does not hold (HQ's word, not its stream's ack), and the
+ * publisher's cursor is the highest unbroken run of acks, resumed after an error and rewound when
+ * HQ asks for events again. The publish function is a fake here; the real NATS path is in
+ * chain.test.ts and wipe.test.ts.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -69,7 +70,7 @@ const publisherOf = (resources: PublisherOptions['resources'], opts: Partial<Pub
   new Publisher({ db, storeId: 'st1', log: createLogger('silent'), resources, pollMs: 10, ...opts });
 
 describe('the publisher', () => {
-  it('moves its cursor to the highest unbroken run of acks, resumes after an error, and forgets sent documents', async () => {
+  it('moves its cursor to the highest unbroken run of acks, resumes after an error, and forgets documents once HQ holds them', async () => {
     const { resources } = setUp(true);
     for (const name of ['A', 'B', 'C', 'D', 'E']) await resources.stocks.put(SYSTEM_CALLER, name, { description: name });
     await resources.users.put(SYSTEM_CALLER, 'u1', { userName: 'jana', name: 'Jana', password: 'secret-pw', rights: [] });
@@ -107,9 +108,13 @@ describe('the publisher', () => {
     const user = sent.find((s) => s.body.resource === 'users')!;
     expect(user.body.doc.userName).toBe('jana');
     expect(JSON.stringify(user.body.doc)).not.toContain('scrypt');
-    // The position survives a restart, and the documents HQ has are no longer kept.
+    // The position survives a restart. The stream's ack is not HQ holding them: every document is
+    // kept until HQ says it holds the entry, then forgotten.
     expect(chainStart(db).acked).toBe(6);
-    expect(docs().every((d) => d.doc === null)).toBe(true);
+    expect(docs().every((d) => d.doc !== null)).toBe(true);
+    publisher.hqHolds(4);
+    expect(docs().map((d) => d.doc === null)).toEqual([true, true, true, true, false, false]);
+    expect(chainStart(db)).toMatchObject({ acked: 6, ingested: 4 });
   });
 
   it("never publishes a secret: settings' API keys and PINs, password hashes (CONTRACT §12)", async () => {
@@ -133,6 +138,73 @@ describe('the publisher', () => {
     for (const payload of sent) {
       for (const secret of [...Object.values(secrets), 'scrypt', 'passwordHash', 'secret-pw']) expect(payload).not.toContain(secret);
     }
+  });
+
+  it("compaction keeps every entry HQ does not hold, however old, even those its stream acknowledged", async () => {
+    const { clock, resources } = setUp(true);
+    for (const name of ['A', 'B', 'C', 'D']) await resources.stocks.put(SYSTEM_CALLER, name, {});
+    clock.advance(60 * DAY);
+    await resources.stocks.put(SYSTEM_CALLER, 'E', {});
+    const publisher = publisherOf(resources, { saveEveryMs: 10, publish: async () => {} });
+    publisher.start();
+    await expect.poll(() => publisher.ackedSeq(), { timeout: 5000 }).toBe(5);
+    await publisher.stop();
+    // Every entry stored by HQ's stream, none held by HQ yet (its NATS may lose them): compaction, as
+    // the hub runs it (main.ts), removes nothing, and every document stays for a republish.
+    expect(compact(db, clock.now().getTime(), 35 * DAY, publisher.heldByHq())).toBe(0);
+    expect(docs().map((d) => d.seq)).toEqual([1, 2, 3, 4, 5]);
+    expect(docs().every((d) => d.doc !== null)).toBe(true);
+    // HQ holds 1–2: those may go; 3 and 4 are as old, and stay.
+    publisher.hqHolds(2);
+    expect(compact(db, clock.now().getTime(), 35 * DAY, publisher.heldByHq())).toBe(2);
+    expect(docs().map((d) => d.seq)).toEqual([3, 4, 5]);
+    // What HQ holds survives a restart: a new publisher on the same log keeps 3 and 4 too.
+    const again = publisherOf(resources, { publish: async () => {} });
+    expect(again.heldByHq()).toBe(2);
+    expect(compact(db, clock.now().getTime(), 35 * DAY, again.heldByHq())).toBe(0);
+  });
+
+  it('rewound by HQ, publishes again from where HQ asks, each entry with its own version, never before what the log holds', async () => {
+    const { clock, resources } = setUp(true);
+    for (const description of ['one', 'two', 'three']) await resources.stocks.put(SYSTEM_CALLER, 'Bar', { description }); // seq 1–3: versions 1–3
+    for (const name of ['B', 'C']) await resources.stocks.put(SYSTEM_CALLER, name, {}); // seq 4–5
+    const sent: Array<{ seq: number; v: number; description?: string }> = [];
+    const publisher = publisherOf(resources, {
+      saveEveryMs: 10,
+      publish: async (_subject, payload) => {
+        const e = JSON.parse(payload);
+        sent.push({ seq: e.seq, v: e.v, description: e.doc?.description });
+      },
+    });
+    publisher.start();
+    await expect.poll(() => publisher.ackedSeq(), { timeout: 5000 }).toBe(5);
+    // HQ holds only 1: its NATS lost 2–5 after acknowledging them, and it asks again from 2.
+    publisher.hqHolds(1);
+    sent.length = 0;
+    expect(publisher.rewind(2)).toBe(1);
+    await expect.poll(() => publisher.ackedSeq(), { timeout: 5000 }).toBe(5);
+    expect(sent.map((e) => e.seq)).toEqual([2, 3, 4, 5]);
+    // Each version as it was stored, not the document as it is now.
+    expect(sent.slice(0, 2)).toEqual([
+      { seq: 2, v: 2, description: 'two' },
+      { seq: 3, v: 3, description: 'three' },
+    ]);
+    expect(chainStart(db).acked).toBe(5);
+    // Asked for what it has already published again (an answer to an older heartbeat): nothing moves.
+    expect(publisher.rewind(6)).toBeNull();
+
+    // Entries compacted away cannot come again: HQ asking from before them gets what is left, once.
+    publisher.hqHolds(3);
+    clock.advance(60 * DAY);
+    await resources.stocks.put(SYSTEM_CALLER, 'D', {}); // seq 6
+    await expect.poll(() => publisher.ackedSeq(), { timeout: 5000 }).toBe(6);
+    expect(compact(db, clock.now().getTime(), 35 * DAY, publisher.heldByHq())).toBe(3);
+    sent.length = 0;
+    expect(publisher.rewind(1)).toBe(3);
+    await expect.poll(() => publisher.ackedSeq(), { timeout: 5000 }).toBe(6);
+    expect(sent.map((e) => e.seq)).toEqual([4, 5, 6]);
+    expect(publisher.rewind(1)).toBeNull(); // said and done once, not at every heartbeat
+    await publisher.stop();
   });
 
   it('publishes at once when the link comes back, not after the backoff it built up while offline', async () => {

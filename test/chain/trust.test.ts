@@ -8,7 +8,7 @@ import { headers as natsHeaders, type NatsConnection } from '@nats-io/transport-
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EVENTS_STREAM, INGEST_CONSUMER, eventMsgId, heartbeatSubject, type Heartbeat } from '../../hub/hq/protocol.js';
+import { CATALOG_STREAM, EVENTS_STREAM, INGEST_CONSUMER, catalogSubject, eventMsgId, heartbeatSubject, storeInbox, type Heartbeat } from '../../hub/hq/protocol.js';
 import { HQ_ADMIN_PASSWORD, chainTestsAvailable, eventually, removeNats, startHq, startNats, startPostgres, type HqProcess, type NatsServer, type Postgres } from '../support/chain.js';
 import { chromiumAvailable, launchChromium } from '../support/chromium.js';
 
@@ -110,6 +110,37 @@ describe.skipIf(!available)('a rogue store', () => {
     // The lists and the report still answer.
     expect((await hq.call('GET', `/hq/api/reports/sales?from=2020-01-01T00:00:00Z&to=2100-01-01T00:00:00Z&groupBy=plu`)).status).toBe(200);
     expect((await hq.call('GET', '/hq/api/tickets')).status).toBe(200);
+  });
+
+  it("HQ answers its heartbeat only into the store's own inbox: never onto the JetStream API, a catalog or another store's inbox", async () => {
+    const nc = await nats.connect(); // HQ's user, to look at the streams
+    try {
+      const jsm = await jetstreamManager(nc);
+      const catalogBefore = (await jsm.streams.info(CATALOG_STREAM)).state.messages;
+      const heardByS1: string[] = [];
+      honest.subscribe(`${storeInbox('s1')}.>`, { callback: (err, m) => void (err || heardByS1.push(m.subject)) });
+      const answers: string[] = [];
+      rogue.subscribe(`${storeInbox('s2')}.answers.*`, { callback: (err, m) => void (err || answers.push(m.string())) });
+      await Promise.all([honest.flush(), rogue.flush()]);
+      // HQ's NATS user may publish to the JetStream API and the catalog, and may answer what it is sent:
+      // a store naming those as its reply subject would have HQ delete a stream, push a price, or tell
+      // another store what it may forget.
+      const elsewhere = [`$JS.API.STREAM.DELETE.${EVENTS_STREAM}`, `$JS.API.STREAM.PURGE.${CATALOG_STREAM}`, catalogSubject('s1'), `${storeInbox('s1')}.answers.1`, '_INBOX.x', `${storeInbox('s2')}.*`];
+      // (The heartbeat the page test below expects to see.)
+      const same = beat('s2', { name: `Evil ${XSS}`, catalogError: { version: 3, detail: XSS } });
+      for (const reply of elsewhere) rogue.publish(heartbeatSubject('s2'), same, { reply });
+      rogue.publish(heartbeatSubject('s2'), same, { reply: `${storeInbox('s2')}.answers.1` });
+      await eventually(async () => answers.length === 1, 10_000, "HQ's answer in s2's own inbox");
+      // What HQ holds of s2's events (up to 10, the poison above counted as taken); nothing to publish again.
+      expect(JSON.parse(answers[0])).toEqual({ storeId: 's2', ingestedSeq: 10, republishFrom: null });
+      await new Promise((r) => setTimeout(r, 300));
+      expect(answers).toHaveLength(1);
+      expect(heardByS1).toEqual([]);
+      expect((await jsm.streams.info(EVENTS_STREAM)).config.name).toBe(EVENTS_STREAM);
+      expect((await jsm.streams.info(CATALOG_STREAM)).state.messages).toBe(catalogBefore);
+    } finally {
+      await nc.close();
+    }
   });
 });
 

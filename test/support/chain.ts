@@ -70,6 +70,11 @@ export interface NatsServer {
   stop(): Promise<void>;
   /** Starts it again on the same port and storage (after stop). */
   start(): Promise<void>;
+  /**
+   * Stops it, removes its JetStream storage (every stream with its messages, consumers and duplicate
+   * window: a disk lost) and starts it again empty on the same port, with the same users.
+   */
+  restartEmpty(): Promise<void>;
 }
 
 /**
@@ -108,6 +113,12 @@ export async function startNats(opts: { stores: string[]; extra?: string }): Pro
     });
     await waitForPort(port, 10_000, () => !exited);
   };
+  const stop = async () => {
+    if (!child || exited) return;
+    const gone = new Promise((r) => child!.once('exit', r));
+    child.kill('SIGTERM');
+    await gone;
+  };
   await start();
   const url = `nats://127.0.0.1:${port}`;
   return {
@@ -121,11 +132,13 @@ export async function startNats(opts: { stores: string[]; extra?: string }): Pro
     connect: (user = 'hq') =>
       natsConnect({ servers: `127.0.0.1:${port}`, user, pass: passwords[user], inboxPrefix: user === 'hq' ? undefined : `_INBOX_${user}`, timeout: 5000 }),
     start,
-    async stop() {
-      if (!child || exited) return;
-      const gone = new Promise((r) => child!.once('exit', r));
-      child.kill('SIGTERM');
-      await gone;
+    stop,
+    async restartEmpty() {
+      await stop();
+      const storage = join(dir, 'jetstream');
+      if (!existsSync(storage)) throw new Error(`no JetStream storage at ${storage}`);
+      rmSync(storage, { recursive: true, force: true });
+      await start();
     },
   };
 }
@@ -261,7 +274,7 @@ export async function failedHqStart(env: Record<string, string>, ms = 40_000): P
   return { ...result, stdout, stderr };
 }
 
-export type ProxyMode = 'pass' | 'cut' | 'blackhole' | 'dropAcks' | 'delay';
+export type ProxyMode = 'pass' | 'cut' | 'blackhole' | 'dropAcks' | 'dropDeliveries' | 'delay';
 
 /** How late `delay` hands the server's messages on. */
 export const PROXY_DELAY_MS = 100;
@@ -269,7 +282,7 @@ export const PROXY_DELAY_MS = 100;
 export interface Proxy {
   port: number;
   url: string;
-  /** Publish acks dropped so far (dropAcks). */
+  /** Publish acks (dropAcks) or deliveries (dropDeliveries) dropped so far. */
   dropped: number;
   set(mode: ProxyMode): void;
   close(): Promise<void>;
@@ -279,6 +292,8 @@ export interface Proxy {
  * A TCP proxy to `targetPort`. `cut` closes every connection and refuses new ones; `blackhole`
  * keeps them open and lets nothing through either way; `dropAcks` passes everything except the
  * server's JetStream publish acks for `stream` (the message landed, the sender never hears so);
+ * `dropDeliveries` passes everything except the messages a consumer of `stream` delivers (those whose
+ * reply subject is `$JS.ACK.<stream>.…`: the server counts them delivered, the client never sees them);
  * `delay` hands everything from the server on PROXY_DELAY_MS late, in order (a slow link: a sender
  * with a window of acks outstanding publishes at window / delay).
  */
@@ -286,6 +301,7 @@ export async function startProxy(targetPort: number, stream: string): Promise<Pr
   let mode: ProxyMode = 'pass';
   const pairs = new Set<{ client: Socket; server: Socket }>();
   const ackMarker = Buffer.from(`"stream":"${stream}"`);
+  const deliveryMarker = ` $JS.ACK.${stream}.`;
   const closePair = (p: { client: Socket; server: Socket }) => {
     p.client.destroy();
     p.server.destroy();
@@ -330,7 +346,7 @@ export async function startProxy(targetPort: number, stream: string): Promise<Pr
           if (buf.length < eol + 2 + total + 2) return;
           size = eol + 2 + total + 2;
           const payload = buf.subarray(eol + 2, eol + 2 + total);
-          if (mode === 'dropAcks' && payload.includes(ackMarker) && !payload.includes('"error"')) {
+          if ((mode === 'dropAcks' && payload.includes(ackMarker) && !payload.includes('"error"')) || (mode === 'dropDeliveries' && line.includes(deliveryMarker))) {
             proxy.dropped++;
             buf = buf.subarray(size);
             continue;
