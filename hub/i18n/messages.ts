@@ -226,6 +226,11 @@ export const MESSAGES = {
   'resource.notPositiveKey': { en: "'{value}' is not a positive integer.", sk: "'{value}' nie je kladné celé číslo.", cs: "'{value}' není kladné celé číslo." },
   'resource.keyDiffers': { en: "The {field} in the body ('{given}') differs from the one in the path ('{path}').", sk: "{field} v tele ('{given}') sa líši od toho v adrese ('{path}').", cs: "{field} v těle ('{given}') se liší od toho v adrese ('{path}')." },
   'resource.exists': { en: "{resource} '{key}' already exists.", sk: "{resource} '{key}' už existuje.", cs: "{resource} '{key}' už existuje." },
+  'stock.outOfRange': {
+    en: "would take the stock of plu {code} in '{stock}' past ±{max}.",
+    sk: "by posunulo zásobu plu {code} v sklade '{stock}' za ±{max}.",
+    cs: "by posunulo zásobu plu {code} ve skladu '{stock}' za ±{max}.",
+  },
   'plu.notInStock': { en: "Plu {code} does not exist in stock '{stock}'.", sk: "Plu {code} neexistuje v sklade '{stock}'.", cs: "Plu {code} neexistuje ve skladu '{stock}'." },
   'plu.minimumOnlyStockItem': { en: 'Only a StockItem has a minimum quantity.', sk: 'Minimálne množstvo má len StockItem.', cs: 'Minimální množství má jen StockItem.' },
   'plu.partsOnlyRecipe': { en: 'Only a Recipe has parts.', sk: 'Suroviny má len Recipe.', cs: 'Suroviny má jen Recipe.' },

@@ -371,4 +371,25 @@ describe('immutability and rights', () => {
     expect((await post(hub, { type: 'Income', targetStockName: 'Store', items: items([10, 1]) }, null)).status).toBe(401);
     expect((await hub.call('GET', '/api/stocktransfers', undefined, { token: null })).status).toBe(401);
   });
+
+  it('refuses a move that takes a stock past ±1,000,000,000 (CONTRACT §12: every quantity stays within it), naming the item, before any receipt', async () => {
+    await plu(hub, 'Bar', 14, 'StockItem', { unitPrice: { amount: 1 } });
+    const one = (quantity: number) => [{ plu: { code: 14 }, quantity }];
+    await ok(post(hub, { type: 'Outcome', sourceStockName: 'Bar', items: one(1_000_000_000) }));
+    expect(await qty(hub, 'Bar', 14)).toBe(-1_000_000_000);
+    const beer = await qty(hub, 'Bar', 10);
+    expectProblem(await post(hub, { type: 'Outcome', sourceStockName: 'Bar', items: [{ plu: { code: 10 }, quantity: 1 }, ...one(0.5)] }), 400, 3, 'items[1].quantity', 'OutOfRange');
+    // Nothing moved, the first item's stock either.
+    expect([await qty(hub, 'Bar', 14), await qty(hub, 'Bar', 10)]).toEqual([-1_000_000_000, beer]);
+    // A sale that would: refused at the close, before the fiscal device is asked; the ticket stays open.
+    const token = await till(hub);
+    const ticket = await ok(hub.call('POST', '/api/tickets', { items: [{ plu: { code: 14, stockName: 'Bar' }, quantity: 1 }] }, { token }));
+    const refused = await hub.call('POST', `/api/tickets/${ticket.id}/close`, { payments: [{ paymentTypeNumber: 1, amount: 1 }] }, { token });
+    expectProblem(refused, 400, 3, 'items', 'OutOfRange');
+    expect((await hub.call('GET', `/api/tickets/${ticket.id}`)).body).toMatchObject({ state: 'Opened', closeInfo: null });
+    await ok(post(hub, { type: 'Income', targetStockName: 'Bar', items: one(1_000_000_000) }));
+    await ok(post(hub, { type: 'Income', targetStockName: 'Bar', items: one(1_000_000_000) }));
+    expectProblem(await post(hub, { type: 'Income', targetStockName: 'Bar', items: one(0.0001) }), 400, 3, 'items[0].quantity', 'OutOfRange');
+    expect(await qty(hub, 'Bar', 14)).toBe(1_000_000_000);
+  });
 });

@@ -195,6 +195,6 @@ export function recordServerTransfer(
   };
   // A new id: a plain INSERT, its items without a DELETE first.
   putStored(ctx.db, stockTransfers, id, doc, 1, now.getTime(), null);
-  applyStock(ctx, doc);
+  applyStock(ctx, doc, false);
   return doc;
 }

@@ -14,6 +14,7 @@ import { errors } from '../../http/errors.js';
 import { D, dec, roundMoney, toJsonNumber, type Dec } from '../../core/money.js';
 import type { EngineContext } from '../../engine/define.js';
 import { putStored, readDoc, storedRow } from '../../engine/repo.js';
+import { MAX_MAGNITUDE } from '../../engine/fields.js';
 import { marginOf, plus } from '../plus/resource.js';
 import { pluRow, pluRowWithColumns, type PluRow } from './store.js';
 import { catalogOf } from '../catalog/catalog.js';
@@ -69,17 +70,27 @@ export function averageCost(q0: Dec, c0: Dec | null, q: Dec, p: Dec): Dec {
   return q0.times(c0).plus(q.times(p)).div(q0.plus(q));
 }
 
+/** A stock quantity past ±1,000,000,000 (CONTRACT §12: every quantity stays within it). */
+const outOfRange = (quantity: Dec) => quantity.abs().gt(MAX_MAGNITUDE);
+
+function stockOutOfRange(member: string, ref: PluRef): never {
+  throw errors.member(member, 'stock.outOfRange', { code: ref.code, stock: ref.stockName, max: MAX_MAGNITUDE.toLocaleString('en') }, 'OutOfRange');
+}
+
 /**
  * Changes a plu's stock quantity by `delta`; units coming in at `incomingCost` average into its
- * costPrice (and so its margin).
+ * costPrice (and so its margin). `member`: the item a change past ±1,000,000,000 is refused for
+ * (400); none for the server's own documents, which are never refused here (a sale is on paper already).
  */
-function adjust(ctx: EngineContext, ref: PluRef, delta: Dec, at: number, incomingCost: Dec | null = null): void {
+function adjust(ctx: EngineContext, ref: PluRef, delta: Dec, at: number, incomingCost: Dec | null = null, member?: string): void {
   if (delta.isZero()) return;
   const row = pluRowWithColumns(ctx.db, ref);
   if (!row) throw errors.member('items', 'plu.notInStock', { code: ref.code, stock: ref.stockName });
   const stored = storedRow(plus, row);
   const before = dec(stored.doc.stockQuantity ?? 0);
-  const next = { ...stored.doc, stockQuantity: toJsonNumber(before.plus(delta)) };
+  const after = before.plus(delta);
+  if (member !== undefined && outOfRange(after)) stockOutOfRange(member, ref);
+  const next = { ...stored.doc, stockQuantity: toJsonNumber(after) };
   if (incomingCost !== null && delta.gt(0)) {
     next.costPrice = { amount: toJsonNumber(averageCost(before, costOf(row), delta, incomingCost)) };
     next.margin = marginOf(next);
@@ -109,39 +120,54 @@ export function totalCost(items: TransferItem[]): { amount: number } | null {
   return { amount: toJsonNumber(roundMoney(costed.reduce((sum, i) => sum.plus(dec(i.quantity).times(dec(i.costPrice!.amount))), new D(0)))) };
 }
 
-/** The signed stock movements a transfer makes, per plu; units coming in carry the cost they come at. */
-export function movements(doc: MovingTransfer): Array<{ plu: PluRef; delta: Dec; cost?: Dec | null }> {
+/** The signed stock movements a transfer makes, per plu and item (`index`); units coming in carry the cost they come at. */
+export function movements(doc: MovingTransfer): Array<{ plu: PluRef; delta: Dec; cost?: Dec | null; index: number }> {
   const items = doc.items;
-  const out: Array<{ plu: PluRef; delta: Dec; cost?: Dec | null }> = [];
-  for (const item of items) {
+  const out: Array<{ plu: PluRef; delta: Dec; cost?: Dec | null; index: number }> = [];
+  for (const [index, item] of items.entries()) {
     const q = dec(item.quantity);
     const cost = item.costPrice ? dec(item.costPrice.amount) : null;
     switch (doc.type) {
       case 'Income':
-        out.push({ plu: { code: item.plu.code, stockName: String(doc.targetStockName) }, delta: q, cost });
+        out.push({ plu: { code: item.plu.code, stockName: String(doc.targetStockName) }, delta: q, cost, index });
         break;
       case 'Outcome':
       case 'Invoice':
-        out.push({ plu: { code: item.plu.code, stockName: String(doc.sourceStockName) }, delta: q.negated() });
+        out.push({ plu: { code: item.plu.code, stockName: String(doc.sourceStockName) }, delta: q.negated(), index });
         break;
       case 'Transfer':
-        out.push({ plu: { code: item.plu.code, stockName: String(doc.sourceStockName) }, delta: q.negated() });
-        out.push({ plu: { code: item.plu.code, stockName: String(doc.targetStockName) }, delta: q, cost });
+        out.push({ plu: { code: item.plu.code, stockName: String(doc.sourceStockName) }, delta: q.negated(), index });
+        out.push({ plu: { code: item.plu.code, stockName: String(doc.targetStockName) }, delta: q, cost, index });
         break;
       case 'Sale':
-        out.push({ plu: ownPlu(item), delta: q.negated() });
+        out.push({ plu: ownPlu(item), delta: q.negated(), index });
         break;
       case 'Correction':
-        out.push({ plu: ownPlu(item), delta: q });
+        out.push({ plu: ownPlu(item), delta: q, index });
         break;
     }
   }
   return out;
 }
 
-export function applyStock(ctx: EngineContext, doc: MovingTransfer): void {
+/**
+ * Moves the stock a transfer moves. `refuse`: a movement that would take a stock quantity past
+ * ±1,000,000,000 is a 400 naming the item's quantity (a document someone wrote); the server's own
+ * (a sale, a stock taking's correction) pass refuse = false, checked before anything irreversible.
+ */
+export function applyStock(ctx: EngineContext, doc: MovingTransfer, refuse = true): void {
   const at = ctx.clock.now().getTime();
-  for (const m of movements(doc)) adjust(ctx, m.plu, m.delta, at, m.cost ?? null);
+  for (const m of movements(doc)) adjust(ctx, m.plu, m.delta, at, m.cost ?? null, refuse ? `items[${m.index}].quantity` : undefined);
+}
+
+/**
+ * Whether selling `ticketItems` would take a stock quantity past ±1,000,000,000: a 400 naming `items`,
+ * asked before the fiscal device is, since the close's stock move may not be refused once the receipt is out.
+ */
+export function checkSaleStock(ctx: EngineContext, ticketItems: Array<{ plu: PluRef; type: string; quantity: number }>): void {
+  for (const sold of saleItems(ctx, ticketItems)) {
+    if (outOfRange(stockQuantityOf(ctx, ownPlu(sold)).minus(dec(sold.quantity)))) stockOutOfRange('items', ownPlu(sold));
+  }
 }
 
 const MAX_RECIPE_DEPTH = 5;

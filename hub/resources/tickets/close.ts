@@ -27,7 +27,7 @@ import type { FiscalDevices, TimedDevice } from '../fiscaldevices/devices.js';
 import { paymentTypeName } from '../paymenttypes/resource.js';
 import { devices } from '../devices/resource.js';
 import { requireOpen, type Ticket, type Tickets } from './resource.js';
-import { saleItems } from '../stocktransfers/stock.js';
+import { checkSaleStock, saleItems } from '../stocktransfers/stock.js';
 import { recordServerTransfer } from '../stocktransfers/resource.js';
 import { finishJob, insertPendingJob, issuedJobResult, jobRow, pendingJobs, type FiscalJobRow } from './store.js';
 import { catalogOf } from '../catalog/catalog.js';
@@ -128,6 +128,7 @@ export class TicketCloser {
     if (!config.isActive) throw errors.forbidden('fiscal.inactive', { name: fiscalName });
     const items = ticket.doc.items;
     if (items.length === 0) throw errors.member('items', 'tickets.noItems');
+    checkSaleStock(this.ctx, items);
     // `print: false` is the customer declining paper; the driver skips it only where its device may (see Receipt.print).
     // Slovak cash rounding applies where the receipt is registered by an eKasa service (CONTRACT §8).
     const receipt: Receipt = { ...this.receipt(caller, ticket.doc, body.payments, { cashRounding: fiscalDriverNamed(config.driver)?.cashRounding }), print: body.receipt.print };
