@@ -23,6 +23,8 @@ import { readHeartbeatAnswer } from './answer.js';
 
 /** How long stopping waits for the acks of publishes in flight. */
 const STOP_GRACE_MS = 1000;
+/** Heartbeats sent unanswered before the store says it keeps its whole log (HQ away, or older than this hub). */
+const UNANSWERED_SAID_AFTER = 10;
 
 export interface ChainDeps {
   db: Db;
@@ -65,8 +67,19 @@ export function startChain(deps: ChainDeps): Chain {
   let beats = 0;
   /** The last heartbeat sent before the latest rewind: an answer to it or an earlier one asks nothing more. */
   let rewoundAfterBeat = 0;
+  /** Heartbeats sent since HQ last answered one, and whether that was said. */
+  let unanswered = 0;
+  let unansweredSaid = false;
   const heartbeat = () => {
     if (!nc || nc.isClosed() || !answers) return;
+    // Without HQ's answer the store forgets nothing: said once, so an operator knows why its log grows.
+    if (++unanswered > UNANSWERED_SAID_AFTER && !unansweredSaid) {
+      unansweredSaid = true;
+      log.warn(
+        { heartbeats: unanswered - 1, heldByHq: publisher.heldByHq(), lastSeq: publisher.lastSeq() },
+        'HQ answers no heartbeat (away, or older than this hub: upgrade HQ): the store keeps every change-log entry, with its document, after what HQ last said it holds',
+      );
+    }
     try {
       const devices = deps.deviceStatuses();
       const body: Heartbeat = {
@@ -92,6 +105,11 @@ export function startChain(deps: ChainDeps): Chain {
     if ('refused' in answer) {
       log.warn({ reason: answer.refused }, "HQ's answer to a heartbeat refused");
       return;
+    }
+    unanswered = 0;
+    if (unansweredSaid) {
+      unansweredSaid = false;
+      log.info({ ingestedSeq: answer.ingestedSeq }, 'HQ answers heartbeats again: the store forgets what HQ holds');
     }
     publisher.hqHolds(answer.ingestedSeq);
     const of = Number(subject.slice(subject.lastIndexOf('.') + 1));

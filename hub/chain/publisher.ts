@@ -18,7 +18,7 @@ import { getRaw } from '../engine/repo.js';
 import { publicSettings } from '../engine/secrets.js';
 import type { Caller } from '../http/caller.js';
 import { eventMsgId, eventSubject } from '../hq/protocol.js';
-import { chainStart, entriesAfter, forgetDocs, heldAfter, newestSeq, saveAcked, saveIngested, type PendingEntry } from './repo.js';
+import { chainStart, entriesAfter, firstHeldFrom, forgetDocs, newestSeq, saveAcked, saveBase, saveIngested, type PendingEntry } from './repo.js';
 
 /** Documents forgotten per transaction: a week's catch-up must not hold the store's writes in one long statement. */
 const FORGET_CHUNK = 2000;
@@ -59,7 +59,8 @@ const PUBLISHED_AS: Caller = {
 
 export class Publisher {
   private readonly storeId: string;
-  private readonly base: number;
+  /** Where the chain starts: every entry up to it is at HQ or was never in this log (events carry it: HQ counts from there). */
+  private base: number;
   private acked: number;
   private saved: number;
   /** What HQ said it holds: every entry up to here is at HQ. */
@@ -69,10 +70,13 @@ export class Publisher {
   private forgetting: NodeJS.Immediate | undefined;
   /** Moves on each rewind: the round under way stops and the next starts from the new cursor. */
   private generation = 0;
-  /** A rewind to entries compacted away, asked once already (each is said and tried once, not every heartbeat). */
-  private unheldAsked: number | undefined;
   /** Seqs above `acked` whose ack came, waiting for the ones below them. */
   private readonly ackedAhead = new Set<number>();
+  /**
+   * Each published entry's successor in the log: the cursor steps from one to the next, so a seq the
+   * log never held (a restore goes on after the replaced database's last seq) does not stop it.
+   */
+  private readonly nextOf = new Map<number, number>();
   private running = false;
   private loop: Promise<void> | undefined;
   private wake: (() => void) | undefined;
@@ -143,24 +147,40 @@ export class Publisher {
 
   /**
    * HQ lacks entries its stream had acknowledged (its NATS lost them) and asks for them again from
-   * `from`: the cursor goes back there — never before the chain's start, nor before the oldest entry
-   * the log holds — and the round under way stops, so publishing resumes from it at once. Answers
-   * the new cursor, or null when nothing changes (the cursor is there already).
+   * `from`: the cursor goes back there — never before the chain's start — and the round under way
+   * stops, so publishing resumes from it at once. Answers the new cursor, or null when nothing
+   * changes (the cursor is there already).
+   *
+   * Entries from `from` on that this log does not hold (compacted away before HQ had them, by a hub
+   * that followed its stream's ack; or never handed out here: a restore goes on after the replaced
+   * database's last seq) can never come. HQ would wait for them for ever — asking again at every
+   * heartbeat, each time a republish of everything since, and the store keeping its whole log
+   * because HQ's position never passes them. So the chain's start moves past them: every event
+   * carries it, and HQ counts what it holds from there (said once in the log, as HQ misses them).
    */
   rewind(from: number): number | null {
-    let to = Math.max(from - 1, this.base);
-    if (to >= this.acked) return null;
-    const held = heldAfter(this.opts.db);
-    if (to < held) {
-      // Compacted before HQ had them (a hub that followed the stream's ack alone): what is left goes again, once.
-      if (this.unheldAsked === from) return null;
-      this.unheldAsked = from;
-      this.opts.log.error({ from, oldestHeld: held + 1 }, 'HQ asks for entries this hub no longer holds; HQ will miss them. Publishing again what is left');
-      to = held;
-      if (to >= this.acked) return null;
+    if (from - 1 >= this.acked) return null;
+    const first = firstHeldFrom(this.opts.db, from);
+    if (first === null) return null;
+    const gone = Math.min(first - 1, this.acked);
+    if (first > from && gone > this.base) {
+      try {
+        saveBase(this.opts.db, gone);
+      } catch (err) {
+        this.opts.log.warn({ err }, 'could not move where the chain starts; tried again with HQ\'s next answer');
+        return null;
+      }
+      this.opts.log.error(
+        { from: Math.max(from, this.base + 1), to: gone, firstHeld: first },
+        'HQ asks for entries this hub does not hold (compacted away, or lost with a replaced database); HQ will miss them. Publishing again what is left, HQ counting from there',
+      );
+      this.base = gone;
     }
+    const to = Math.max(from - 1, this.base);
+    if (to >= this.acked) return null;
     this.acked = to;
     this.ackedAhead.clear();
+    this.nextOf.clear();
     this.generation++;
     clearTimeout(this.saveTimer);
     this.saveTimer = undefined;
@@ -228,6 +248,7 @@ export class Publisher {
       await whenDurable(this.opts.db);
       for (const entry of batch) {
         inFlight++;
+        this.nextOf.set(sent, entry.seq);
         this.opts
           .publish(eventSubject(this.storeId, entry.resource), this.payload(entry), eventMsgId(this.storeId, entry.seq))
           .then(
@@ -251,7 +272,10 @@ export class Publisher {
   private ack(seq: number): void {
     if (seq <= this.acked) return;
     this.ackedAhead.add(seq);
-    while (this.ackedAhead.delete(this.acked + 1)) this.acked++;
+    for (let next = this.nextOf.get(this.acked); next !== undefined && this.ackedAhead.delete(next); next = this.nextOf.get(this.acked)) {
+      this.nextOf.delete(this.acked);
+      this.acked = next;
+    }
     if (!this.online) {
       this.online = true;
       if (this.failures) this.opts.log.info({ ackedSeq: this.acked }, 'HQ publishing resumed');

@@ -54,10 +54,17 @@ export function forgetDocs(db: Db, after: number, upTo: number): void {
   rawSql.run(db, 'UPDATE changes SET doc = NULL WHERE seq > ? AND seq <= ? AND doc IS NOT NULL', [after, upTo]);
 }
 
-/** The seq just below the oldest entry the log still holds (compaction removed those before it): the furthest back a republish can go. */
-export function heldAfter(db: Db): number {
-  const oldest = rawSql.get<{ s: number | null }>(db, 'SELECT min(seq) AS s FROM changes', [])?.s;
-  return oldest ? oldest - 1 : newestSeq(db);
+/**
+ * The first entry the log holds at or after `seq` (null: none). Below it the log may hold nothing:
+ * compacted away, or never handed out here (a restore goes on after the replaced database's last seq).
+ */
+export function firstHeldFrom(db: Db, seq: number): number | null {
+  return rawSql.get<{ s: number | null }>(db, 'SELECT min(seq) AS s FROM changes WHERE seq >= ?', [seq])?.s ?? null;
+}
+
+/** Moves where the chain starts (only forward): HQ counts what it holds from there (CONTRACT §13 `base`). */
+export function saveBase(db: Db, base: number): void {
+  setMeta(db, BASE, String(base));
 }
 
 export interface PendingEntry {

@@ -48,9 +48,9 @@ const IN_USE_LOCK = 0x504f5345; // "POSE"
  * holds a shared advisory lock on a connection of its own; stopping, an HQ stops the server only if
  * it can then take that lock alone, i.e. no other HQ still uses it. As root, PostgreSQL refuses to
  * run, so the package runs it as the `postgres` user: that user must own the cluster's directory and
- * be able to reach it.
+ * be able to reach it. `opts.freePort`: where a port for a new server comes from (tests take one first).
  */
-export async function startEmbedded(dataDir: string, log: Logger): Promise<Embedded> {
+export async function startEmbedded(dataDir: string, log: Logger, opts: { freePort?: () => Promise<number> } = {}): Promise<Embedded> {
   const dir = join(dataDir, 'pg');
   const secretFile = join(dataDir, 'pg-password.txt');
   mkdirSync(dataDir, { recursive: true });
@@ -68,7 +68,7 @@ export async function startEmbedded(dataDir: string, log: Logger): Promise<Embed
   let ours: { stop(): Promise<void> } | undefined;
   if (server) log.info({ port: server.port }, 'using the embedded PostgreSQL already running on this data directory');
   else {
-    const started = await startPostmaster(dir, password, log);
+    const started = await startPostmaster(dir, password, log, opts.freePort ?? freePort);
     ours = started.server;
     server = started.running;
   }
@@ -163,10 +163,10 @@ async function runningPostmaster(dir: string): Promise<Postmaster | undefined> {
  * A server that exits as it starts is tried again on another free port (three times in all): the
  * port found free may be taken by another process before PostgreSQL binds it.
  */
-async function startPostmaster(dir: string, password: string, log: Logger): Promise<{ server?: EmbeddedPostgres; running: Postmaster }> {
+async function startPostmaster(dir: string, password: string, log: Logger, portNow: () => Promise<number>): Promise<{ server?: EmbeddedPostgres; running: Postmaster }> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startPostmasterOnce(dir, password, log);
+      return await startPostmasterOnce(dir, password, log, await portNow());
     } catch (e) {
       if (!(e instanceof StartFailed) || attempt >= 3) throw e;
       log.warn({ attempt, err: e.message }, 'the embedded PostgreSQL did not start; trying another port');
@@ -176,8 +176,7 @@ async function startPostmaster(dir: string, password: string, log: Logger): Prom
 
 class StartFailed extends Error {}
 
-async function startPostmasterOnce(dir: string, password: string, log: Logger): Promise<{ server?: EmbeddedPostgres; running: Postmaster }> {
-  const port = await freePort();
+async function startPostmasterOnce(dir: string, password: string, log: Logger, port: number): Promise<{ server?: EmbeddedPostgres; running: Postmaster }> {
   const server = new (await embeddedPostgres())({
     databaseDir: dir,
     port,

@@ -100,7 +100,7 @@ export class Ingest {
     // A long batch must not be handed to another HQ process meanwhile.
     const keepAlive = setInterval(() => batch.forEach((m) => m.working()), Math.max(500, this.deps.ackWaitMs / 3));
     try {
-      let result: { inserted: number; duplicates: number };
+      let result: Awaited<ReturnType<typeof ingestBatch>>;
       try {
         result = await ingestBatch(this.deps.pool, events, JSON.stringify(events), dead);
       } catch (err) {
@@ -108,6 +108,9 @@ export class Ingest {
         // Something PostgreSQL refuses that the checks let through: one by one, so only that one is put aside.
         this.deps.log.warn({ err: (err as Error).message }, 'a batch PostgreSQL refused; taking its events one by one');
         result = await this.oneByOne(events, from, dead);
+      }
+      for (const gap of result.skipped ?? []) {
+        this.deps.log.error(gap, "a store's events never reach HQ: its log no longer holds them (compacted before HQ had them, or lost with a restored database); HQ counts on after them");
       }
       this.stats.batches++;
       this.stats.events += result.inserted;

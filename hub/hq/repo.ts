@@ -56,7 +56,12 @@ const storable = (s: string, max = 16_384) => s.slice(0, max).replace(/\u0000/g,
  * the same batch put aside, in the same transaction (a redelivery adds none twice); a dead letter
  * with a seq counts for `ingestedSeq` as taken, so the store's later events are not held behind it.
  */
-export async function ingestBatch(pool: Pool, events: StoreEvent[], json?: string, dead: DeadLetter[] = []): Promise<{ inserted: number; duplicates: number }> {
+export async function ingestBatch(
+  pool: Pool,
+  events: StoreEvent[],
+  json?: string,
+  dead: DeadLetter[] = [],
+): Promise<{ inserted: number; duplicates: number; skipped?: Array<{ storeId: string; from: number; to: number }> }> {
   if (!events.length && !dead.length) return { inserted: 0, duplicates: 0 };
   const storeIds = [...new Set([...events.map((e) => e.storeId), ...dead.map((d) => d.storeId)])].sort();
   const tables = [...new Set(events.map((e) => RESOURCE_TABLES[e.resource]).filter((t): t is string => !!t))];
@@ -76,7 +81,12 @@ export async function ingestBatch(pool: Pool, events: StoreEvent[], json?: strin
   });
   return inTransaction(pool, async (c) => {
     await c.query('INSERT INTO stores (store_id) SELECT unnest($1::text[]) ON CONFLICT DO NOTHING', [storeIds]);
-    await c.query('SELECT store_id FROM stores WHERE store_id = ANY($1) ORDER BY store_id FOR UPDATE', [storeIds]);
+    const locked = await c.query<{ store_id: string; ingested_seq: string; base_seq: string }>(
+      'SELECT store_id, ingested_seq, base_seq FROM stores WHERE store_id = ANY($1) ORDER BY store_id FOR UPDATE',
+      [storeIds],
+    );
+    const was = new Map(locked.rows.map((r) => [r.store_id, { ingested: Number(r.ingested_seq), base: Number(r.base_seq) }]));
+    const skipped: Array<{ storeId: string; from: number; to: number }> = [];
     if (dead.length) {
       await c.query(
         `INSERT INTO dead_letters (store_id, msg_key, seq, subject, reason, payload)
@@ -113,6 +123,10 @@ export async function ingestBatch(pool: Pool, events: StoreEvent[], json?: strin
       }
       const base = Math.max(...mine.map((e) => e.base));
       const last = Math.max(...mine.map((e) => e.seq));
+      // The store's chain now starts past what HQ holds: the entries between are gone from its log
+      // (compacted before HQ had them, or lost with a replaced database) and never come.
+      const before = was.get(storeId);
+      if (before && (before.ingested > 0 || before.base > 0) && base > before.ingested) skipped.push({ storeId, from: before.ingested + 1, to: base });
       await c.query(
         `UPDATE stores SET base_seq = GREATEST(base_seq, $2), ingested_seq = GREATEST(ingested_seq, $2),
                 last_seq = GREATEST(last_seq, $3), last_seen_at = now() WHERE store_id = $1`,
@@ -121,7 +135,7 @@ export async function ingestBatch(pool: Pool, events: StoreEvent[], json?: strin
       await advanceIngested(c, storeId);
     }
     const inserted = Number(result.rows[0].n);
-    return { inserted, duplicates: events.length - inserted };
+    return { inserted, duplicates: events.length - inserted, ...(skipped.length ? { skipped } : {}) };
   });
 }
 

@@ -168,12 +168,12 @@ describe('the publisher', () => {
     const { clock, resources } = setUp(true);
     for (const description of ['one', 'two', 'three']) await resources.stocks.put(SYSTEM_CALLER, 'Bar', { description }); // seq 1–3: versions 1–3
     for (const name of ['B', 'C']) await resources.stocks.put(SYSTEM_CALLER, name, {}); // seq 4–5
-    const sent: Array<{ seq: number; v: number; description?: string }> = [];
+    const sent: Array<{ seq: number; v: number; description?: string; base?: number }> = [];
     const publisher = publisherOf(resources, {
       saveEveryMs: 10,
       publish: async (_subject, payload) => {
         const e = JSON.parse(payload);
-        sent.push({ seq: e.seq, v: e.v, description: e.doc?.description });
+        sent.push({ seq: e.seq, v: e.v, description: e.doc?.description, ...(e.base ? { base: e.base } : {}) });
       },
     });
     publisher.start();
@@ -193,7 +193,8 @@ describe('the publisher', () => {
     // Asked for what it has already published again (an answer to an older heartbeat): nothing moves.
     expect(publisher.rewind(6)).toBeNull();
 
-    // Entries compacted away cannot come again: HQ asking from before them gets what is left, once.
+    // Entries compacted away cannot come again: HQ asking from before them gets what is left, and
+    // the chain's start moves past them (every event says it), so HQ counts on from there.
     publisher.hqHolds(3);
     clock.advance(60 * DAY);
     await resources.stocks.put(SYSTEM_CALLER, 'D', {}); // seq 6
@@ -202,8 +203,46 @@ describe('the publisher', () => {
     sent.length = 0;
     expect(publisher.rewind(1)).toBe(3);
     await expect.poll(() => publisher.ackedSeq(), { timeout: 5000 }).toBe(6);
-    expect(sent.map((e) => e.seq)).toEqual([4, 5, 6]);
-    expect(publisher.rewind(1)).toBeNull(); // said and done once, not at every heartbeat
+    expect(sent).toMatchObject([4, 5, 6].map((seq) => ({ seq, base: 3 })));
+    expect(chainStart(db).base).toBe(3);
+    await publisher.stop();
+  });
+
+  it('asked for entries a restore never brought back, moves the chain\'s start past them: HQ counts on, and is not left asking at every heartbeat', async () => {
+    const { resources } = setUp(true);
+    for (const name of ['A', 'B', 'C']) await resources.stocks.put(SYSTEM_CALLER, name, {}); // seq 1–3
+    // A restore: the backup held 1–3, the replaced database had gone on to 10 (HQ got 1–4 of it);
+    // the restored log goes on after 10 (scripts/restore.ts continueChangesAfter).
+    rawSql.run(db, "UPDATE sqlite_sequence SET seq = 10 WHERE name = 'changes'", []);
+    for (const name of ['D', 'E']) await resources.stocks.put(SYSTEM_CALLER, name, {}); // seq 11–12
+    const sent: Array<{ seq: number; base: number }> = [];
+    const publisher = publisherOf(resources, {
+      saveEveryMs: 10,
+      publish: async (_subject, payload) => {
+        const e = JSON.parse(payload);
+        sent.push({ seq: e.seq, base: e.base });
+      },
+    });
+    publisher.start();
+    await expect.poll(() => publisher.ackedSeq(), { timeout: 5000 }).toBe(12);
+    expect(sent.map((e) => e.seq)).toEqual([1, 2, 3, 11, 12]);
+    // HQ holds 1–4; 5–10 went with the replaced database. HQ asks from 5.
+    publisher.hqHolds(4);
+    sent.length = 0;
+    expect(publisher.rewind(5)).toBe(10);
+    await expect.poll(() => sent.length, { timeout: 5000 }).toBe(2);
+    // What is left goes again, each event saying the chain goes on after 10: HQ's position passes
+    // the hole (it would otherwise stay at 4, HQ asking again at every heartbeat for ever).
+    expect(sent).toEqual([
+      { seq: 11, base: 10 },
+      { seq: 12, base: 10 },
+    ]);
+    expect(chainStart(db)).toMatchObject({ base: 10, acked: 12 });
+    // Asked again from 5 (HQ lacks them still: the republish was lost too), it goes again from after
+    // 10 — never from before, and the start stays.
+    expect(publisher.rewind(5)).toBe(10);
+    await expect.poll(() => publisher.ackedSeq(), { timeout: 5000 }).toBe(12);
+    expect(chainStart(db).base).toBe(10);
     await publisher.stop();
   });
 
