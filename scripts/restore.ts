@@ -54,7 +54,16 @@ try {
 if (keyArg && !key) fail(`no such key file: ${keyArg}`);
 
 const target = join(config.dataDir, 'hub.sqlite');
-let lastSeq = 0;
+/**
+ * How far the log jumps when no database is replaced (a new PC, a dead disk): what the lost one handed
+ * out after the backup is unknown, and head office holds it, one event per position (CONTRACT §13) —
+ * a new sale at a position it already has would be dropped there as a repeat. A billion positions is
+ * centuries of a shop's changes; the chain passes the gap (the store moves its start past positions
+ * its log never held when HQ asks for them) and registers resume after it.
+ */
+const UNKNOWN_GAP = 1_000_000_000;
+/** The replaced database's last position; undefined when there is none. */
+let lastSeq: number | undefined;
 if (existsSync(target)) {
   // Read before it is replaced (and its WAL folded into it, so the kept copy is whole).
   lastSeq = lastChangeSeq(target);
@@ -76,6 +85,10 @@ if (lost.length) {
   );
 }
 // The restored log goes on after the replaced one's last position, never over it.
+if (lastSeq === undefined) {
+  lastSeq = lastChangeSeq(target) + UNKNOWN_GAP;
+  process.stdout.write(`No database to replace: the change log goes on at ${lastSeq + 1}, past anything the lost one may have handed out.\n`);
+}
 continueChangesAfter(target, lastSeq);
 syncPath(target);
 syncPath(config.dataDir);

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { E2E_ADMIN_PASSWORD, ROOT, startHubProcess } from '../support/process.js';
+import { lastChangeSeq } from '../../db/client.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'poshub-restore-'));
 const otherPc = mkdtempSync(join(tmpdir(), 'poshub-restore-other-'));
@@ -86,6 +87,10 @@ describe('backup and restore', () => {
     expect(without.stdout).toContain('receipt_settings/default: smtp_password');
     expect(without.stdout).toContain('devices/Terminal: ApiKey');
     expect(storedSecrets(otherPc)).toEqual({ smtp: null, apiKey: undefined });
+    // No database replaced (a dead disk): what the lost one handed out after the backup is unknown,
+    // so the log goes on a billion positions on — head office drops a change at a position it holds.
+    expect(lastChangeSeq(join(otherPc, 'hub.sqlite'))).toBe(lastChangeSeq(backupFile) + 1_000_000_000);
+    expect(without.stdout).toMatch(/No database to replace: the change log goes on at \d+/);
 
     const withKey = restore(backupFile, otherPc, ['--key', join(dataDir, 'backup.key')]);
     expect(withKey.status, withKey.stderr).toBe(0);
