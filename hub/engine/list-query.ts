@@ -23,6 +23,9 @@ export function sortsBySecret(def: ResourceDef, path: string[]): boolean {
   return path.length === 1 || isSecretSetting(path[1]);
 }
 
+/** The version every stored answer carries (CONTRACT §3), kept in each table's `v` column. */
+export const VERSION_FIELD = '_v';
+
 /** Every sort key the resource accepts, lower-cased name → SQL; text keys people read in the locale's collation. */
 export function sortables(def: ResourceDef, ctx: EngineContext): Map<string, SQL> {
   const out = new Map<string, SQL>();
@@ -34,6 +37,8 @@ export function sortables(def: ResourceDef, ctx: EngineContext): Map<string, SQL
   const fields = [...Object.keys(def.schema.shape), ...Object.keys(def.readOnly)];
   for (const f of fields) if (!sortsBySecret(def, [f])) set(f, jsonPath(def, f));
   set(def.key.field, tableColumn(def, def.key.column), def.key.column);
+  // `_v` is a top-level scalar of every answer (CONTRACT §11: every one sorts): the row's version column.
+  set(VERSION_FIELD, tableColumn(def, 'v'), 'v');
   for (const [name, f] of Object.entries(def.filters)) {
     const expr = filterExpr(def, f, ctx);
     if (expr) set(name, expr, 'column' in f ? f.column : undefined);

@@ -644,6 +644,29 @@ describe('$sort', () => {
     expect(await keys('users', { $sort: 'userName' })).toEqual(['admin', 'u-anna', 'u-boris']);
   });
 
+  it('`_v`, a top-level scalar of every answer, sorts on every resource, ties on the key', async () => {
+    const byKey: Record<string, string> = { devices: 'name', orderendpoints: 'name', stocks: 'name', paymenttypes: 'number' };
+    for (const resource of ['customers', 'devices', 'orderendpoints', 'stocks', 'paymenttypes', 'plus', 'modifiers', 'users', 'tickets']) {
+      const key = byKey[resource] ?? 'id';
+      const r = await list(resource, { $sort: '-_V', $take: '1000' });
+      expect(r.status, resource).toBe(200);
+      const rows = (r.body.items as Array<Record<string, unknown>>).map((i) => [i._v as number, i[key] as string | number] as const);
+      const sorted = [...rows].sort((a, b) => b[0] - a[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
+      expect(rows, resource).toEqual(sorted);
+    }
+    // Versions that differ: a customer changed twice comes first.
+    const c = (await hub.call('GET', '/api/customers/c3')).body as Record<string, unknown>;
+    await hub.call('PUT', '/api/customers/c3', { ...c, note: 'one' });
+    await hub.call('PUT', '/api/customers/c3', { ...c, note: 'two' });
+    try {
+      expect((await keys('customers', { $sort: '_v:desc' }))[0]).toBe('c3');
+      expect((await keys('customers', { $sort: '_v' })).at(-1)).toBe('c3');
+    } finally {
+      const now = (await hub.call('GET', '/api/customers/c3')).body as Record<string, unknown>;
+      await hub.call('PUT', '/api/customers/c3', { ...c, _v: now._v });
+    }
+  });
+
   it('derived and child members sort too', async () => {
     // status: Expired < NotYetValid < Valid, by the clock.
     expect(await keys('customers', { $sort: 'status' })).toEqual(['c4', 'c3', 'c1', 'c2', 'c5']);

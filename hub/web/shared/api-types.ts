@@ -4376,7 +4376,7 @@ export interface operations {
                 /** @description Page size, 0..1000; outside that range: 400. */
                 $take?: number;
                 /**
-                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `externalId`, `isActive`, `activationTime`, `expirationTime`, `firstName`, `lastName`, `gender`, `birthDate`, `email`, `phone`, `isCompany`, `company`, `address`, `deliveryAddress`, `credit`, `cards`, `creditRate`, `discountRate`, `note`, `meta`, `status`, `fullName`, `creditTransactions`, `CardSerialNumber`, `IsExpired`, `Search`.
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `_v`, `externalId`, `isActive`, `activationTime`, `expirationTime`, `firstName`, `lastName`, `gender`, `birthDate`, `email`, `phone`, `isCompany`, `company`, `address`, `deliveryAddress`, `credit`, `cards`, `creditRate`, `discountRate`, `note`, `meta`, `status`, `fullName`, `creditTransactions`, `CardSerialNumber`, `IsExpired`, `Search`.
                  * @example -id
                  */
                 $sort?: string;
@@ -5090,7 +5090,7 @@ export interface operations {
                 /** @description Page size, 0..1000; outside that range: 400. */
                 $take?: number;
                 /**
-                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `isActive`, `type`, `format`, `repeat`, `numberings`.
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `_v`, `isActive`, `type`, `format`, `repeat`, `numberings`.
                  * @example -id
                  */
                 $sort?: string;
@@ -5778,7 +5778,7 @@ export interface operations {
                 /** @description Page size, 0..1000; outside that range: 400. */
                 $take?: number;
                 /**
-                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `name` ascending, so paging is stable; without `$sort` the order is `name` ascending. Unknown key: 400. Keys: `name`, `isActive`, `envName`, `description`, `roles`, `preferences`, `secretSettings`, `pairedAt`.
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `name` ascending, so paging is stable; without `$sort` the order is `name` ascending. Unknown key: 400. Keys: `name`, `_v`, `isActive`, `envName`, `description`, `roles`, `preferences`, `secretSettings`, `pairedAt`.
                  * @example -name
                  */
                 $sort?: string;
@@ -6427,7 +6427,7 @@ export interface operations {
                 /** @description Page size, 0..1000; outside that range: 400. */
                 $take?: number;
                 /**
-                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `name`, `displayName`, `minimumSelectedOptionsCount`, `maximumSelectedOptionsCount`, `maximumSelectedOptionsTotalQuantity`, `options`.
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `_v`, `name`, `displayName`, `minimumSelectedOptionsCount`, `maximumSelectedOptionsCount`, `maximumSelectedOptionsTotalQuantity`, `options`.
                  * @example -id
                  */
                 $sort?: string;
@@ -7085,7 +7085,7 @@ export interface operations {
                 /** @description Page size, 0..1000; outside that range: 400. */
                 $take?: number;
                 /**
-                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `name` ascending, so paging is stable; without `$sort` the order is `name` ascending. Unknown key: 400. Keys: `name`, `isActive`, `type`, `address`, `categoryNames`, `mirrorOf`, `secretSettings`.
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `name` ascending, so paging is stable; without `$sort` the order is `name` ascending. Unknown key: 400. Keys: `name`, `_v`, `isActive`, `type`, `address`, `categoryNames`, `mirrorOf`, `secretSettings`.
                  * @example -name
                  */
                 $sort?: string;
@@ -7739,7 +7739,7 @@ export interface operations {
                 /** @description Page size, 0..1000; outside that range: 400. */
                 $take?: number;
                 /**
-                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `name` ascending, so paging is stable; without `$sort` the order is `name` ascending. Unknown key: 400. Keys: `name`, `description`.
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `name` ascending, so paging is stable; without `$sort` the order is `name` ascending. Unknown key: 400. Keys: `name`, `_v`, `description`.
                  * @example -name
                  */
                 $sort?: string;
@@ -8380,7 +8380,7 @@ export interface operations {
                 /** @description Page size, 0..1000; outside that range: 400. */
                 $take?: number;
                 /**
-                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `number` ascending, so paging is stable; without `$sort` the order is `number` ascending. Unknown key: 400. Keys: `number`, `name`, `isActive`, `category`, `isChangeable`.
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `number` ascending, so paging is stable; without `$sort` the order is `number` ascending. Unknown key: 400. Keys: `number`, `_v`, `name`, `isActive`, `category`, `isChangeable`.
                  * @example -number
                  */
                 $sort?: string;
@@ -9035,7 +9035,7 @@ export interface operations {
                 /** @description Page size, 0..1000; outside that range: 400. */
                 $take?: number;
                 /**
-                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `name` ascending, so paging is stable; without `$sort` the order is `name` ascending. Unknown key: 400. Keys: `name`, `description`, `isActive`, `color`, `order`.
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `name` ascending, so paging is stable; without `$sort` the order is `name` ascending. Unknown key: 400. Keys: `name`, `_v`, `description`, `isActive`, `color`, `order`.
                  * @example -name
                  */
                 $sort?: string;
@@ -9683,7 +9683,7 @@ export interface operations {
                 /** @description Page size, 0..1000; outside that range: 400. */
                 $take?: number;
                 /**
-                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `code`, `stockName`, `name`, `type`, `unitPrice`, `vatInfo`, `orderEndpointNames`, `receipt`, `isActive`, `category`, `costPrice`, `barcode`, `minimumQuantity`, `unit`, `modifierIds`, `stockQuantity`, `margin`, `isBelowMinimum`.
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `_v`, `code`, `stockName`, `name`, `type`, `unitPrice`, `vatInfo`, `orderEndpointNames`, `receipt`, `isActive`, `category`, `costPrice`, `barcode`, `minimumQuantity`, `unit`, `modifierIds`, `stockQuantity`, `margin`, `isBelowMinimum`.
                  * @example -id
                  */
                 $sort?: string;
@@ -10376,7 +10376,7 @@ export interface operations {
                 /** @description Page size, 0..1000; outside that range: 400. */
                 $take?: number;
                 /**
-                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `name` ascending, so paging is stable; without `$sort` the order is `name` ascending. Unknown key: 400. Keys: `name`, `isActive`, `driver`, `address`, `status`, `secretSettings`.
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `name` ascending, so paging is stable; without `$sort` the order is `name` ascending. Unknown key: 400. Keys: `name`, `_v`, `isActive`, `driver`, `address`, `status`, `secretSettings`.
                  * @example -name
                  */
                 $sort?: string;
@@ -11056,7 +11056,7 @@ export interface operations {
                 /** @description Page size, 0..1000; outside that range: 400. */
                 $take?: number;
                 /**
-                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `userName`, `name`, `isActive`, `rights`, `language`, `hasPin`.
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `_v`, `userName`, `name`, `isActive`, `rights`, `language`, `hasPin`.
                  * @example -id
                  */
                 $sort?: string;
@@ -11749,7 +11749,7 @@ export interface operations {
                 /** @description Page size, 0..1000; outside that range: 400. */
                 $take?: number;
                 /**
-                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `externalId`, `name`, `purchaseType`, `currencyLabel`, `discountRate`, `customer`, `location`, `note`, `items`, `state`, `originDeviceName`, `openDate`, `closeDate`, `lastOrderDate`, `employee`, `totalPrice`, `payments`, `closeInfo`, `vatBreakdown`, `IsClosed`, `HasCustomer`, `HasDiscount`, `HasNegativeItem`, `HasReturnedItem`, `DeviceName`, `CloseInfoDeviceName`, `CloseInfoFiscalName`, `CloseInfoNumber`, `CloseInfoDailySalesReportNumber`, `CloseInfoFiscalMemorySerialNumber`, `LocationTableName`, `LocationZoneName`, `CustomerCardSerialNumber`, `CustomerId`, `EmployeeUserName`, `ReturnOf`, `ItemPluCode`, `ItemPluStockName`, `closeInfo.number`, `closeInfo.deviceName`, `closeInfo.dailySalesReportNumber`, `location.tableName`, `location.zoneName`, `employee.userName`, `totalPrice.amount`.
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `_v`, `externalId`, `name`, `purchaseType`, `currencyLabel`, `discountRate`, `customer`, `location`, `note`, `items`, `state`, `originDeviceName`, `openDate`, `closeDate`, `lastOrderDate`, `employee`, `totalPrice`, `payments`, `closeInfo`, `vatBreakdown`, `IsClosed`, `HasCustomer`, `HasDiscount`, `HasNegativeItem`, `HasReturnedItem`, `DeviceName`, `CloseInfoDeviceName`, `CloseInfoFiscalName`, `CloseInfoNumber`, `CloseInfoDailySalesReportNumber`, `CloseInfoFiscalMemorySerialNumber`, `LocationTableName`, `LocationZoneName`, `CustomerCardSerialNumber`, `CustomerId`, `EmployeeUserName`, `ReturnOf`, `ItemPluCode`, `ItemPluStockName`, `closeInfo.number`, `closeInfo.deviceName`, `closeInfo.dailySalesReportNumber`, `location.tableName`, `location.zoneName`, `employee.userName`, `totalPrice.amount`.
                  * @example -id
                  */
                 $sort?: string;
@@ -12763,7 +12763,7 @@ export interface operations {
                 /** @description Page size, 0..1000; outside that range: 400. */
                 $take?: number;
                 /**
-                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `ticketId`, `ticketName`, `orderEndpointName`, `kind`, `state`, `createdAt`, `location`, `employee`, `items`, `print`.
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `_v`, `ticketId`, `ticketName`, `orderEndpointName`, `kind`, `state`, `createdAt`, `location`, `employee`, `items`, `print`.
                  * @example -id
                  */
                 $sort?: string;
@@ -12990,7 +12990,7 @@ export interface operations {
                 /** @description Page size, 0..1000; outside that range: 400. */
                 $take?: number;
                 /**
-                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `type`, `sourceStockName`, `targetStockName`, `items`, `note`, `supplier`, `documentNumber`, `createdAt`, `createdBy`, `ticketId`, `stockTakingId`, `totalCost`, `stockName`, `supplierName`, `itemPluCode`, `itemPluStockName`.
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `_v`, `type`, `sourceStockName`, `targetStockName`, `items`, `note`, `supplier`, `documentNumber`, `createdAt`, `createdBy`, `ticketId`, `stockTakingId`, `totalCost`, `stockName`, `supplierName`, `itemPluCode`, `itemPluStockName`.
                  * @example -id
                  */
                 $sort?: string;
@@ -13392,7 +13392,7 @@ export interface operations {
                 /** @description Page size, 0..1000; outside that range: 400. */
                 $take?: number;
                 /**
-                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `closedAt`, `closedBy`, `currencyLabel`, `note`, `items`, `createdAt`, `createdBy`, `stockTransferId`, `createdByUserName`, `closedByUserName`, `itemPluStockName`, `itemPluCode`, `isClosed`.
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `_v`, `closedAt`, `closedBy`, `currencyLabel`, `note`, `items`, `createdAt`, `createdBy`, `stockTransferId`, `createdByUserName`, `closedByUserName`, `itemPluStockName`, `itemPluCode`, `isClosed`.
                  * @example -id
                  */
                 $sort?: string;
@@ -14112,7 +14112,7 @@ export interface operations {
                 /** @description Page size, 0..1000; outside that range: 400. */
                 $take?: number;
                 /**
-                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `ticketId`, `to`, `state`, `attempts`, `lastError`, `createdAt`, `sentAt`.
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `_v`, `ticketId`, `to`, `state`, `attempts`, `lastError`, `createdAt`, `sentAt`.
                  * @example -id
                  */
                 $sort?: string;
@@ -14339,7 +14339,7 @@ export interface operations {
                 /** @description Page size, 0..1000; outside that range: 400. */
                 $take?: number;
                 /**
-                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `shiftId`, `fiscalName`, `dailySalesReportNumber`, `openingFloat`, `counted`, `denominations`, `note`, `deviceName`, `closesShift`, `cashSales`, `cashIn`, `cashOut`, `expected`, `difference`, `countedAt`, `countedBy`.
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `_v`, `shiftId`, `fiscalName`, `dailySalesReportNumber`, `openingFloat`, `counted`, `denominations`, `note`, `deviceName`, `closesShift`, `cashSales`, `cashIn`, `cashOut`, `expected`, `difference`, `countedAt`, `countedBy`.
                  * @example -id
                  */
                 $sort?: string;
@@ -14712,7 +14712,7 @@ export interface operations {
                 /** @description Page size, 0..1000; outside that range: 400. */
                 $take?: number;
                 /**
-                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `name` ascending, so paging is stable; without `$sort` the order is `name` ascending. Unknown key: 400. Keys: `name`, `order`, `color`, `isActive`, `tables`.
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `name` ascending, so paging is stable; without `$sort` the order is `name` ascending. Unknown key: 400. Keys: `name`, `_v`, `order`, `color`, `isActive`, `tables`.
                  * @example -name
                  */
                 $sort?: string;
@@ -15381,7 +15381,7 @@ export interface operations {
                 /** @description Page size, 0..1000; outside that range: 400. */
                 $take?: number;
                 /**
-                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `deviceName`, `openingFloat`, `note`, `fiscalName`, `state`, `openedAt`, `openedBy`, `movements`, `sales`, `cashIn`, `cashOut`, `expected`, `closedAt`, `closedBy`, `counted`, `denominations`, `difference`, `countId`, `reportPrints`.
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `_v`, `deviceName`, `openingFloat`, `note`, `fiscalName`, `state`, `openedAt`, `openedBy`, `movements`, `sales`, `cashIn`, `cashOut`, `expected`, `closedAt`, `closedBy`, `counted`, `denominations`, `difference`, `countId`, `reportPrints`.
                  * @example -id
                  */
                 $sort?: string;
@@ -15749,7 +15749,7 @@ export interface operations {
                 /** @description Page size, 0..1000; outside that range: 400. */
                 $take?: number;
                 /**
-                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `fiscalName`, `kind`, `number`, `date`, `total`, `receipts`, `takenAt`, `takenBy`, `figures`.
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `_v`, `fiscalName`, `kind`, `number`, `date`, `total`, `receipts`, `takenAt`, `takenBy`, `figures`.
                  * @example -id
                  */
                 $sort?: string;
@@ -15971,7 +15971,7 @@ export interface operations {
                 /** @description Page size, 0..1000; outside that range: 400. */
                 $take?: number;
                 /**
-                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `kind`, `at`, `day`, `user`, `deviceName`, `ticketId`, `ticketName`, `tableName`, `plu`, `quantity`, `amount`, `detail`, `userName`.
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `_v`, `kind`, `at`, `day`, `user`, `deviceName`, `ticketId`, `ticketName`, `tableName`, `plu`, `quantity`, `amount`, `detail`, `userName`.
                  * @example -id
                  */
                 $sort?: string;
