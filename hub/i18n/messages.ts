@@ -257,6 +257,11 @@ export const MESSAGES = {
   'stocktaking.closeTogether': { en: 'closedBy and closedAt close a stock taking together; one alone is not accepted.', sk: 'closedBy a closedAt uzatvárajú inventúru spolu; jedno bez druhého sa neprijíma.', cs: 'closedBy a closedAt uzavírají inventuru společně; jedno bez druhého se nepřijímá.' },
   'stocktaking.countedTwice': { en: 'This plu is counted twice.', sk: 'Toto plu je spočítané dvakrát.', cs: 'Toto plu je spočítané dvakrát.' },
   'stocktaking.notStockItem': { en: 'Plu {code} is a {type}; only StockItem plus are counted.', sk: 'Plu {code} je {type}; počítajú sa len plu typu StockItem.', cs: 'Plu {code} je {type}; počítají se jen plu typu StockItem.' },
+  'stocktaking.correctionOutOfRange': {
+    en: "would correct plu {code} in '{stock}' by more than ±{max} (the stock holds {expected}).",
+    sk: "by opravilo plu {code} v sklade '{stock}' o viac ako ±{max} (v sklade je {expected}).",
+    cs: "by opravilo plu {code} ve skladu '{stock}' o více než ±{max} (ve skladu je {expected}).",
+  },
   'stocktaking.actualRequired': { en: 'is required to close the stock taking.', sk: 'je povinné na uzavretie inventúry.', cs: 'je povinné pro uzavření inventury.' },
   'transfer.hubOnly': { en: '{type} documents are made only by the hub (closing tickets and stock takings).', sk: 'Doklady {type} vytvára len hub (pri uzavretí účtov a inventúr).', cs: 'Doklady {type} vytváří jen hub (při uzavření účtů a inventur).' },
   'transfer.requiredFor': { en: 'is required for {type}.', sk: 'je povinné pre {type}.', cs: 'je povinné pro {type}.' },
