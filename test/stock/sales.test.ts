@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHub, type TestHub } from '../support/hub.js';
-import { items, ok, plu, post, qty, sell, stock, till, type SoldItem } from './fixture.js';
+import { expectProblem, items, ok, plu, post, qty, sell, stock, till, type SoldItem } from './fixture.js';
 
 /** What a document moved, plu and quantity (the cost each item moved at is tested in stock-value.test.ts). */
 const moved = (items: Array<{ plu: unknown; quantity: number }>) => items.map(({ plu, quantity }) => ({ plu, quantity }));
@@ -136,6 +136,20 @@ describe('recipes', () => {
       { plu: { code: ZEMIAKY, stockName: 'Kitchen' }, quantity: 0.4 },
     ]);
     expect(await levels()).toEqual([44, 8.95, 18.6]);
+  });
+
+  it('a part takes a quantity above 0 (else 400 naming it): selling a recipe never puts stock back', async () => {
+    for (const quantity of [0, -0.5]) {
+      const body = { code: 12, stockName: 'Store', name: 'Bad', type: 'Recipe', receipt: [{ pluId: { code: PIVO, stockName: 'Store' }, quantity: 1 }, { pluId: { code: MASO, stockName: 'Kitchen' }, quantity }] };
+      const r = await hub.call('POST', '/api/plus', body);
+      expectProblem(r, 400, 3, 'receipt[1].quantity', 'Invalid');
+    }
+    expect((await hub.call('GET', '/api/plus?stockName=Store&code=12')).body.items).toEqual([]);
+    // The smallest part there is, 0.0001, is one.
+    const made = await plu(hub, 'Store', 12, 'Recipe', { receipt: [{ pluId: { code: MASO, stockName: 'Kitchen' }, quantity: 0.0001 }] });
+    const put = await hub.call('PUT', `/api/plus/${made.id}`, { ...made, receipt: [{ pluId: { code: MASO, stockName: 'Kitchen' }, quantity: -1 }] });
+    expectProblem(put, 400, 3, 'receipt[0].quantity', 'Invalid');
+    await ok(hub.call('DELETE', `/api/plus/${made.id}`));
   });
 
   it('exact decimals: 0.1 of a plu three times is 0.3', async () => {

@@ -57,7 +57,8 @@ export const plus = defineResource({
     unitPrice: money().default({ amount: 0 }),
     vatInfo: z.object({ category: z.number().int().min(0).max(MAX_INT32), rate: rate() }).nullable().default(null),
     orderEndpointNames: z.array(nameKey()).max(50).default([]),
-    receipt: z.array(z.object({ pluId: pluRef(), quantity: decimal() })).max(200).default([]),
+    // A part of 0 or less would make selling the recipe take nothing, or put stock back.
+    receipt: z.array(z.object({ pluId: pluRef(), quantity: decimal().refine((n) => n > 0, fieldMessage('field.positive')) })).max(200).default([]),
     isActive: z.boolean().default(true),
     /** A name of /api/categories, or null. */
     category: nameKey().nullable().default(null),
