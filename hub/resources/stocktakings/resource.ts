@@ -41,7 +41,7 @@ export const stockTakings = defineResource({
   }),
   answered: {
     closedBy: z.object({ userName: z.string(), name: z.string().optional().describe('Their name, as the hub completed it.') }).nullable(),
-    items: z.array(item.extend({ expectedQuantity: z.number().meta({ description: 'The stock quantity when the item was first counted.' }) })),
+    items: z.array(item.extend({ expectedQuantity: z.number().meta({ description: 'The stock quantity at the latest write (when closed: the quantity the Correction started from).' }) })),
   },
   readOnly: {
     createdAt: z.string(),
