@@ -231,6 +231,11 @@ export const MESSAGES = {
     sk: "by posunulo zásobu plu {code} v sklade '{stock}' za ±{max}.",
     cs: "by posunulo zásobu plu {code} ve skladu '{stock}' za ±{max}.",
   },
+  'stock.saleOutOfRange': {
+    en: "would sell more than ±{max} of plu {code} in '{stock}' in one ticket.",
+    sk: "by predalo viac ako ±{max} plu {code} zo skladu '{stock}' v jednom účte.",
+    cs: "by prodalo více než ±{max} plu {code} ze skladu '{stock}' v jednom účtu.",
+  },
   'plu.notInStock': { en: "Plu {code} does not exist in stock '{stock}'.", sk: "Plu {code} neexistuje v sklade '{stock}'.", cs: "Plu {code} neexistuje ve skladu '{stock}'." },
   'plu.minimumOnlyStockItem': { en: 'Only a StockItem has a minimum quantity.', sk: 'Minimálne množstvo má len StockItem.', cs: 'Minimální množství má jen StockItem.' },
   'plu.partsOnlyRecipe': { en: 'Only a Recipe has parts.', sk: 'Suroviny má len Recipe.', cs: 'Suroviny má jen Recipe.' },

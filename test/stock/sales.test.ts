@@ -152,6 +152,22 @@ describe('recipes', () => {
     await ok(hub.call('DELETE', `/api/plus/${made.id}`));
   });
 
+  it('refuses a close whose Sale would move more than ±1,000,000,000 of a part (CONTRACT §12), even when the stock stays within it', async () => {
+    await plu(hub, 'Store', 40, 'StockItem');
+    await plu(hub, 'Store', 41, 'Recipe', { unitPrice: { amount: 0.0001 }, receipt: [{ pluId: { code: 40, stockName: 'Store' }, quantity: 1000 }] });
+    await ok(post(hub, { type: 'Income', targetStockName: 'Store', items: items([40, 600_000_000]) }));
+    // 1,500,000 × 1,000 = 1,500,000,000 sold, from 600,000,000 to -900,000,000: the stock would be in range, the Sale's quantity not.
+    const ticket = await ok(hub.call('POST', '/api/tickets', { items: [{ plu: { code: 41, stockName: 'Store' }, quantity: 1_500_000 }] }, { token }));
+    const refused = await hub.call('POST', `/api/tickets/${ticket.id}/close`, { payments: [{ paymentTypeNumber: 1, amount: ticket.totalPrice.amount }] }, { token });
+    expectProblem(refused, 400, 3, 'items', 'OutOfRange');
+    expect((await hub.call('GET', `/api/tickets/${ticket.id}`)).body).toMatchObject({ state: 'Opened', closeInfo: null });
+    expect([await qty(hub, 'Store', 40), await salesOf(ticket.id)]).toEqual([600_000_000, []]);
+    // Exactly 1,000,000,000 is within it.
+    const sold = await sell(hub, token, [s(41, 1_000_000)]);
+    expect(moved((await salesOf(sold.id))[0].items)).toEqual([{ plu: { code: 40, stockName: 'Store' }, quantity: 1_000_000_000 }]);
+    expect(await qty(hub, 'Store', 40)).toBe(-400_000_000);
+  });
+
   it('exact decimals: 0.1 of a plu three times is 0.3', async () => {
     const ticket = await sell(hub, token, [s(PIVO, 0.1), s(PIVO, 0.1), s(PIVO, 0.1)]);
     expect(moved((await salesOf(ticket.id))[0].items)).toEqual([{ plu: { code: PIVO, stockName: 'Store' }, quantity: 0.3 }]);

@@ -161,12 +161,17 @@ export function applyStock(ctx: EngineContext, doc: MovingTransfer, refuse = tru
 }
 
 /**
- * Whether selling `ticketItems` would take a stock quantity past ±1,000,000,000: a 400 naming `items`,
+ * Whether selling `ticketItems` would take a stock quantity, or the Sale's quantity of a plu, past ±1,000,000,000: a 400 naming `items`,
  * asked before the fiscal device is, since the close's stock move may not be refused once the receipt is out.
  */
 export function checkSaleStock(ctx: EngineContext, ticketItems: Array<{ plu: PluRef; type: string; quantity: number }>): void {
   for (const sold of saleItems(ctx, ticketItems)) {
-    if (outOfRange(stockQuantityOf(ctx, ownPlu(sold)).minus(dec(sold.quantity)))) stockOutOfRange('items', ownPlu(sold));
+    const ref = ownPlu(sold);
+    // The Sale's own quantity too: a recipe's parts multiply, so it can pass the limit while the stock stays within it.
+    if (outOfRange(dec(sold.quantity))) {
+      throw errors.member('items', 'stock.saleOutOfRange', { code: ref.code, stock: ref.stockName, max: MAX_MAGNITUDE.toLocaleString('en') }, 'OutOfRange');
+    }
+    if (outOfRange(stockQuantityOf(ctx, ref).minus(dec(sold.quantity)))) stockOutOfRange('items', ref);
   }
 }
 
