@@ -239,6 +239,11 @@ export const MESSAGES = {
   'plu.notInStock': { en: "Plu {code} does not exist in stock '{stock}'.", sk: "Plu {code} neexistuje v sklade '{stock}'.", cs: "Plu {code} neexistuje ve skladu '{stock}'." },
   'plu.minimumOnlyStockItem': { en: 'Only a StockItem has a minimum quantity.', sk: 'Minimálne množstvo má len StockItem.', cs: 'Minimální množství má jen StockItem.' },
   'plu.partsOnlyRecipe': { en: 'Only a Recipe has parts.', sk: 'Suroviny má len Recipe.', cs: 'Suroviny má jen Recipe.' },
+  'plu.recipeCycle': {
+    en: "Plu {code} in '{stock}' contains this recipe already: a recipe cannot contain itself.",
+    sk: "Plu {code} v sklade '{stock}' už obsahuje túto receptúru: receptúra nemôže obsahovať samu seba.",
+    cs: "Plu {code} ve skladu '{stock}' už obsahuje tuto recepturu: receptura nemůže obsahovat sama sebe.",
+  },
   'plu.recipeSelf': { en: 'A recipe cannot contain itself.', sk: 'Receptúra nemôže obsahovať samu seba.', cs: 'Receptura nemůže obsahovat sama sebe.' },
   'plu.codeTaken': { en: 'This code is already used in this stock.', sk: 'Tento kód sa v tomto sklade už používa.', cs: 'Tento kód se v tomto skladu už používá.' },
   'plu.barcodeTaken': { en: 'This barcode is already used in this stock.', sk: 'Tento čiarový kód sa v tomto sklade už používa.', cs: 'Tento čárový kód se v tomto skladu už používá.' },

@@ -126,6 +126,37 @@ describe('recipes', () => {
     expect(await levels()).toEqual([48, 9.25, 19]);
   });
 
+  it('nested recipes are followed at any depth: eight levels down still sell their StockItem', async () => {
+    await plu(hub, 'Kitchen', 200, 'StockItem');
+    for (let level = 1; level <= 8; level++) {
+      await plu(hub, 'Kitchen', 200 + level, 'Recipe', { unitPrice: { amount: 1 }, receipt: [{ pluId: { code: 200 + level - 1, stockName: 'Kitchen' }, quantity: 2 }] });
+    }
+    const ticket = await sell(hub, token, [s(208, 1.5)]);
+    expect(moved((await salesOf(ticket.id))[0].items)).toEqual([{ plu: { code: 200, stockName: 'Kitchen' }, quantity: 384 }]);
+    expect(await qty(hub, 'Kitchen', 200)).toBe(-384);
+  });
+
+  it('a recipe may not contain itself through other recipes (400 naming the part), however the loop would close', async () => {
+    await plu(hub, 'Kitchen', 310, 'StockItem');
+    await plu(hub, 'Kitchen', 311, 'StockItem');
+    const [a, b] = [await plu(hub, 'Kitchen', 300, 'Recipe'), await plu(hub, 'Kitchen', 301, 'Recipe')];
+    const part = (code: number, quantity = 1) => ({ pluId: { code, stockName: 'Kitchen' }, quantity });
+    // 300 holds 301, 301 holds 310 and 302, 302 holds 300: the loop closes at the last write.
+    await ok(hub.call('PUT', `/api/plus/${a.id}`, { ...a, receipt: [part(301)] }));
+    const c = await plu(hub, 'Kitchen', 302, 'Recipe', { receipt: [part(311, 0.1)] });
+    await ok(hub.call('PUT', `/api/plus/${b.id}`, { ...b, receipt: [part(310, 0.1), part(302)] }));
+    const loop = await hub.call('PUT', `/api/plus/${c.id}`, { ...c, receipt: [part(311, 0.1), part(300)] });
+    expectProblem(loop, 400, 3, 'receipt[1].pluId', 'Invalid');
+    // A StockItem that becomes a recipe holding what holds it: a loop too.
+    const flour = await plu(hub, 'Kitchen', 303, 'StockItem');
+    await ok(hub.call('PUT', `/api/plus/${c.id}`, { ...c, receipt: [part(303)] }));
+    expectProblem(await hub.call('PUT', `/api/plus/${flour.id}`, { ...flour, type: 'Recipe', receipt: [part(300)] }), 400, 3, 'receipt[0].pluId', 'Invalid');
+    // Sharing a part is no loop: 304 holds 301 twice over (directly and through 300).
+    await ok(hub.call('POST', '/api/plus', { code: 304, stockName: 'Kitchen', name: 'Both', type: 'Recipe', unitPrice: { amount: 1 }, receipt: [part(300), part(301)] }));
+    await sell(hub, token, [s(304, 1)]);
+    expect(await qty(hub, 'Kitchen', 310)).toBe(-0.2);
+  });
+
   it('one Sale per ticket sums a plu sold directly, twice and through recipes', async () => {
     const ticket = await sell(hub, token, [s(PIVO, 1), s(GULAS, 1), s(PIVO, 2), s(MENU, 1), s(OBSLUHA, 1)]);
     const sales = await salesOf(ticket.id);
@@ -226,7 +257,7 @@ describe('the Sale documents', () => {
     expect(sales.map((d: any) => d.documentNumber)).toEqual(Array.from({ length: sales.length }, (_, i) => `S-2026110000${String(i + 1).padStart(2, '0')}`));
     expect(sales.every((d: any) => typeof d.ticketId === 'string')).toBe(true);
     const kitchen = (await hub.call('GET', '/api/stocktransfers?type=Sale&stockName=Kitchen')).body.items;
-    expect(kitchen.length).toBe(4); // the recipe tests and the return of a Gulyás; the net-zero one has no Kitchen item
+    expect(kitchen.length).toBe(6); // the recipe tests (the deep and the shared recipe too) and the return of a Gulyás; the net-zero one has no Kitchen item
   });
 
   it('cannot be changed or deleted', async () => {
