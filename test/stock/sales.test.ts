@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHub, type TestHub } from '../support/hub.js';
-import { items, ok, plu, post, qty, sell, stock, till, type SoldItem } from './fixture.js';
+import { expectProblem, items, ok, plu, post, qty, sell, stock, till, type SoldItem } from './fixture.js';
 
 /** What a document moved, plu and quantity (the cost each item moved at is tested in stock-value.test.ts). */
 const moved = (items: Array<{ plu: unknown; quantity: number }>) => items.map(({ plu, quantity }) => ({ plu, quantity }));
@@ -126,6 +126,37 @@ describe('recipes', () => {
     expect(await levels()).toEqual([48, 9.25, 19]);
   });
 
+  it('nested recipes are followed at any depth: eight levels down still sell their StockItem', async () => {
+    await plu(hub, 'Kitchen', 200, 'StockItem');
+    for (let level = 1; level <= 8; level++) {
+      await plu(hub, 'Kitchen', 200 + level, 'Recipe', { unitPrice: { amount: 1 }, receipt: [{ pluId: { code: 200 + level - 1, stockName: 'Kitchen' }, quantity: 2 }] });
+    }
+    const ticket = await sell(hub, token, [s(208, 1.5)]);
+    expect(moved((await salesOf(ticket.id))[0].items)).toEqual([{ plu: { code: 200, stockName: 'Kitchen' }, quantity: 384 }]);
+    expect(await qty(hub, 'Kitchen', 200)).toBe(-384);
+  });
+
+  it('a recipe may not contain itself through other recipes (400 naming the part), however the loop would close', async () => {
+    await plu(hub, 'Kitchen', 310, 'StockItem');
+    await plu(hub, 'Kitchen', 311, 'StockItem');
+    const [a, b] = [await plu(hub, 'Kitchen', 300, 'Recipe'), await plu(hub, 'Kitchen', 301, 'Recipe')];
+    const part = (code: number, quantity = 1) => ({ pluId: { code, stockName: 'Kitchen' }, quantity });
+    // 300 holds 301, 301 holds 310 and 302, 302 holds 300: the loop closes at the last write.
+    await ok(hub.call('PUT', `/api/plus/${a.id}`, { ...a, receipt: [part(301)] }));
+    const c = await plu(hub, 'Kitchen', 302, 'Recipe', { receipt: [part(311, 0.1)] });
+    await ok(hub.call('PUT', `/api/plus/${b.id}`, { ...b, receipt: [part(310, 0.1), part(302)] }));
+    const loop = await hub.call('PUT', `/api/plus/${c.id}`, { ...c, receipt: [part(311, 0.1), part(300)] });
+    expectProblem(loop, 400, 3, 'receipt[1].pluId', 'Invalid');
+    // A StockItem that becomes a recipe holding what holds it: a loop too.
+    const flour = await plu(hub, 'Kitchen', 303, 'StockItem');
+    await ok(hub.call('PUT', `/api/plus/${c.id}`, { ...c, receipt: [part(303)] }));
+    expectProblem(await hub.call('PUT', `/api/plus/${flour.id}`, { ...flour, type: 'Recipe', receipt: [part(300)] }), 400, 3, 'receipt[0].pluId', 'Invalid');
+    // Sharing a part is no loop: 304 holds 301 twice over (directly and through 300).
+    await ok(hub.call('POST', '/api/plus', { code: 304, stockName: 'Kitchen', name: 'Both', type: 'Recipe', unitPrice: { amount: 1 }, receipt: [part(300), part(301)] }));
+    await sell(hub, token, [s(304, 1)]);
+    expect(await qty(hub, 'Kitchen', 310)).toBe(-0.2);
+  });
+
   it('one Sale per ticket sums a plu sold directly, twice and through recipes', async () => {
     const ticket = await sell(hub, token, [s(PIVO, 1), s(GULAS, 1), s(PIVO, 2), s(MENU, 1), s(OBSLUHA, 1)]);
     const sales = await salesOf(ticket.id);
@@ -136,6 +167,36 @@ describe('recipes', () => {
       { plu: { code: ZEMIAKY, stockName: 'Kitchen' }, quantity: 0.4 },
     ]);
     expect(await levels()).toEqual([44, 8.95, 18.6]);
+  });
+
+  it('a part takes a quantity above 0 (else 400 naming it): selling a recipe never puts stock back', async () => {
+    for (const quantity of [0, -0.5]) {
+      const body = { code: 12, stockName: 'Store', name: 'Bad', type: 'Recipe', receipt: [{ pluId: { code: PIVO, stockName: 'Store' }, quantity: 1 }, { pluId: { code: MASO, stockName: 'Kitchen' }, quantity }] };
+      const r = await hub.call('POST', '/api/plus', body);
+      expectProblem(r, 400, 3, 'receipt[1].quantity', 'Invalid');
+    }
+    expect((await hub.call('GET', '/api/plus?stockName=Store&code=12')).body.items).toEqual([]);
+    // The smallest part there is, 0.0001, is one.
+    const made = await plu(hub, 'Store', 12, 'Recipe', { receipt: [{ pluId: { code: MASO, stockName: 'Kitchen' }, quantity: 0.0001 }] });
+    const put = await hub.call('PUT', `/api/plus/${made.id}`, { ...made, receipt: [{ pluId: { code: MASO, stockName: 'Kitchen' }, quantity: -1 }] });
+    expectProblem(put, 400, 3, 'receipt[0].quantity', 'Invalid');
+    await ok(hub.call('DELETE', `/api/plus/${made.id}`));
+  });
+
+  it('refuses a close whose Sale would move more than ±1,000,000,000 of a part (CONTRACT §12), even when the stock stays within it', async () => {
+    await plu(hub, 'Store', 40, 'StockItem');
+    await plu(hub, 'Store', 41, 'Recipe', { unitPrice: { amount: 0.0001 }, receipt: [{ pluId: { code: 40, stockName: 'Store' }, quantity: 1000 }] });
+    await ok(post(hub, { type: 'Income', targetStockName: 'Store', items: items([40, 600_000_000]) }));
+    // 1,500,000 × 1,000 = 1,500,000,000 sold, from 600,000,000 to -900,000,000: the stock would be in range, the Sale's quantity not.
+    const ticket = await ok(hub.call('POST', '/api/tickets', { items: [{ plu: { code: 41, stockName: 'Store' }, quantity: 1_500_000 }] }, { token }));
+    const refused = await hub.call('POST', `/api/tickets/${ticket.id}/close`, { payments: [{ paymentTypeNumber: 1, amount: ticket.totalPrice.amount }] }, { token });
+    expectProblem(refused, 400, 3, 'items', 'OutOfRange');
+    expect((await hub.call('GET', `/api/tickets/${ticket.id}`)).body).toMatchObject({ state: 'Opened', closeInfo: null });
+    expect([await qty(hub, 'Store', 40), await salesOf(ticket.id)]).toEqual([600_000_000, []]);
+    // Exactly 1,000,000,000 is within it.
+    const sold = await sell(hub, token, [s(41, 1_000_000)]);
+    expect(moved((await salesOf(sold.id))[0].items)).toEqual([{ plu: { code: 40, stockName: 'Store' }, quantity: 1_000_000_000 }]);
+    expect(await qty(hub, 'Store', 40)).toBe(-400_000_000);
   });
 
   it('exact decimals: 0.1 of a plu three times is 0.3', async () => {
@@ -196,7 +257,7 @@ describe('the Sale documents', () => {
     expect(sales.map((d: any) => d.documentNumber)).toEqual(Array.from({ length: sales.length }, (_, i) => `S-2026110000${String(i + 1).padStart(2, '0')}`));
     expect(sales.every((d: any) => typeof d.ticketId === 'string')).toBe(true);
     const kitchen = (await hub.call('GET', '/api/stocktransfers?type=Sale&stockName=Kitchen')).body.items;
-    expect(kitchen.length).toBe(4); // the recipe tests and the return of a Gulyás; the net-zero one has no Kitchen item
+    expect(kitchen.length).toBe(6); // the recipe tests (the deep and the shared recipe too) and the return of a Gulyás; the net-zero one has no Kitchen item
   });
 
   it('cannot be changed or deleted', async () => {

@@ -287,6 +287,23 @@ describe('closing', () => {
     expect([await corrections(), await correctionNumber(), await qty(hub, 'Store', 1)]).toEqual([k, num, 7.5]);
   });
 
+  it('refuses a count whose Correction would move more than ±1,000,000,000 (CONTRACT §12), naming the item; nothing is stored', async () => {
+    await plu(hub, 'Store', 9);
+    await ok(post(hub, { type: 'Outcome', sourceStockName: 'Store', items: items([9, 999_999_999]) }));
+    const [n, k, num] = [await countAll(), await corrections(), await correctionNumber()];
+    // Both the stock before (-999,999,999) and the count (1,000,000,000) are in range; the correction (1,999,999,999) is not.
+    const r = await takings({ ...CLOSE, items: [line(1, 'Bar', 0), line(9, 'Store', 1_000_000_000)] });
+    expectProblem(r, 400, 3, 'items[1].actualQuantity', 'OutOfRange');
+    expect([await countAll(), await corrections(), await correctionNumber(), await qty(hub, 'Store', 9)]).toEqual([n, k, num, -999_999_999]);
+    // An open count may hold it; closing it is what is refused.
+    const t = await ok(takings({ items: [line(9, 'Store', 1_000_000_000)] }));
+    expectProblem(await hub.call('PUT', `/api/stocktakings/${t.id}`, { ...t, ...CLOSE }), 400, 3, 'items[0].actualQuantity', 'OutOfRange');
+    // A correction of exactly 1,000,000,000 is within the limit.
+    const closed = await ok(hub.call('PUT', `/api/stocktakings/${t.id}`, { ...t, ...CLOSE, items: [line(9, 'Store', 1)] }));
+    expect((await hub.call('GET', `/api/stocktransfers/${closed.stockTransferId}`)).body.items.map((i: any) => i.quantity)).toEqual([1_000_000_000]);
+    expect(await qty(hub, 'Store', 9)).toBe(1);
+  });
+
   it('needs StockTakingClose: 403 without, and nothing is stored (no taking, no correction, no number, no stock)', async () => {
     const clerk = await hub.userWith(['StockTakingCreate', 'StockTakingUpdate']);
     const [n, k, num] = [await countAll(), await corrections(), await correctionNumber()];

@@ -152,6 +152,9 @@ describe('list filters', () => {
     ['stockName=ne:Bar', () => of('A', 'B', 'E')],
     ['stockName=nin:Bar,Store', () => of('B')],
     ['stockName=startswith:ce', () => of('B')],
+    // Every transfer concerns some stock: none misses stockName (an Income has no source, yet its target counts).
+    ['stockName=null', () => []],
+    ['stockName=ne:null', () => all],
     ['ticketId=${S.ticketId}', () => of('S')],
     ['ticketId=other-ticket', () => []],
     ['ticketId=null', () => except('S')],

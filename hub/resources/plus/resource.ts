@@ -1,4 +1,4 @@
-import { belowMinimum, modifierExists, pluExists, pluName } from './store.js';
+import { belowMinimum, modifierExists, pluExists, pluName, recipePartsOf } from './store.js';
 import { z } from 'zod';
 import { errors } from '../../http/errors.js';
 import { toScaled } from '../../core/money.js';
@@ -24,6 +24,27 @@ const unitText = () =>
     .refine((s) => !/[\u0000-\u001f]/.test(s), fieldMessage('field.noControl'));
 
 export const pluRef = () => z.object({ code: z.number().int().min(0).max(MAX_INT32), stockName: nameKey() });
+
+type PluKey = { code: number; stockName: string };
+const keyOf = (ref: PluKey) => `${ref.stockName}\u0000${ref.code}`;
+
+/**
+ * Whether the recipe `self` would contain itself through `part` (a part that is, or holds, a recipe
+ * holding `self`, at any depth): selling it could then never end. `formerSelf`: the key the plu had
+ * before this write, whose stored parts are being replaced (a PUT that moves its code or stock).
+ */
+function partHolds(ctx: EngineContext, part: PluKey, self: PluKey, formerSelf: PluKey | null): boolean {
+  const seen = new Set<string>();
+  const stack = [part];
+  while (stack.length) {
+    const ref = stack.pop()!;
+    if (keyOf(ref) === keyOf(self)) return true;
+    if (seen.has(keyOf(ref)) || (formerSelf && keyOf(ref) === keyOf(formerSelf))) continue;
+    seen.add(keyOf(ref));
+    stack.push(...(recipePartsOf(ctx.db, ref)?.parts ?? []));
+  }
+  return false;
+}
 
 export function requirePlu(ctx: EngineContext, ref: { code: number; stockName: string }, member: string): void {
   if (!pluExists(ctx.db, ref)) throw errors.member(member, 'plu.notInStock', { code: ref.code, stock: ref.stockName });
@@ -57,7 +78,8 @@ export const plus = defineResource({
     unitPrice: money().default({ amount: 0 }),
     vatInfo: z.object({ category: z.number().int().min(0).max(MAX_INT32), rate: rate() }).nullable().default(null),
     orderEndpointNames: z.array(nameKey()).max(50).default([]),
-    receipt: z.array(z.object({ pluId: pluRef(), quantity: decimal() })).max(200).default([]),
+    // A part of 0 or less would make selling the recipe take nothing, or put stock back.
+    receipt: z.array(z.object({ pluId: pluRef(), quantity: decimal().refine((n) => n > 0, fieldMessage('field.positive')) })).max(200).default([]),
     isActive: z.boolean().default(true),
     /** A name of /api/categories, or null. */
     category: nameKey().nullable().default(null),
@@ -143,6 +165,9 @@ export const plus = defineResource({
       const receipt = parts.map((p, i) => {
         if (p.pluId.code === body.code && p.pluId.stockName === body.stockName) throw errors.member(`receipt[${i}].pluId`, 'plu.recipeSelf');
         requirePlu(ctx, p.pluId, `receipt[${i}].pluId`);
+        if (partHolds(ctx, p.pluId, body, existing ? { code: existing.code, stockName: existing.stockName } : null)) {
+          throw errors.member(`receipt[${i}].pluId`, 'plu.recipeCycle', { code: p.pluId.code, stock: p.pluId.stockName });
+        }
         return { ...p, pluId: { ...p.pluId, name: pluName(ctx.db, p.pluId) ?? '' } };
       });
       // Stock moves only through stock transfers: a write keeps the stored quantity.

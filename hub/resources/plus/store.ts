@@ -19,3 +19,14 @@ export const belowMinimum = (): SQL => sql`(plus.minimum_quantity IS NOT NULL AN
 export function modifierExists(db: Db, id: string): boolean {
   return !!rawSql.get(db, 'SELECT 1 AS hit FROM modifiers WHERE id = ?', [id]);
 }
+
+/** A plu's type and, for a recipe, its parts' plus as stored; undefined when no plu has this code in this stock. */
+export function recipePartsOf(db: Db, ref: { code: number; stockName: string }): { type: string; parts: Array<{ code: number; stockName: string }> } | undefined {
+  const row = rawSql.get<{ type: string; parts: string | null }>(db, "SELECT type, json_extract(doc, '$.receipt') AS parts FROM plus WHERE stock_name = ? AND code = ?", [
+    ref.stockName,
+    ref.code,
+  ]);
+  if (!row) return undefined;
+  const parts = row.type === 'Recipe' && row.parts ? (JSON.parse(row.parts) as Array<{ pluId: { code: number; stockName: string } }>) : [];
+  return { type: row.type, parts: parts.map((p) => ({ code: p.pluId.code, stockName: p.pluId.stockName })) };
+}

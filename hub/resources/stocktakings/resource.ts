@@ -10,7 +10,7 @@ import { errors } from '../../http/errors.js';
 import { dec, toJsonNumber } from '../../core/money.js';
 import { defineResource } from '../../engine/define.js';
 import { idKeyed } from '../../engine/keys.js';
-import { dateTime, decimal, idKey, nameKey, nullableText, text } from '../../engine/fields.js';
+import { dateTime, decimal, idKey, MAX_MAGNITUDE, nameKey, nullableText, text } from '../../engine/fields.js';
 import { bool } from '../../engine/refs.js';
 import { findPlu, stockQuantityOf } from '../stocktransfers/stock.js';
 import { recordServerTransfer } from '../stocktransfers/resource.js';
@@ -41,7 +41,7 @@ export const stockTakings = defineResource({
   }),
   answered: {
     closedBy: z.object({ userName: z.string(), name: z.string().optional().describe('Their name, as the hub completed it.') }).nullable(),
-    items: z.array(item.extend({ expectedQuantity: z.number().meta({ description: 'The stock quantity when the item was first counted.' }) })),
+    items: z.array(item.extend({ expectedQuantity: z.number().meta({ description: 'The stock quantity at the latest write (when closed: the quantity the Correction started from).' }) })),
   },
   readOnly: {
     createdAt: z.string(),
@@ -101,7 +101,13 @@ export const stockTakings = defineResource({
         if (!plu) throw errors.member(`items[${i}].plu`, 'plu.notInStock', { code: it.plu.code, stock: it.plu.stockName });
         if (plu.type !== 'StockItem') throw errors.member(`items[${i}].plu`, 'stocktaking.notStockItem', { code: it.plu.code, type: plu.type });
         if (closing && it.actualQuantity === null) throw errors.member(`items[${i}].actualQuantity`, 'stocktaking.actualRequired', {}, 'Required');
-        return { plu: it.plu, expectedQuantity: toJsonNumber(stockQuantityOf(ctx, it.plu)), actualQuantity: it.actualQuantity };
+        const expected = stockQuantityOf(ctx, it.plu);
+        // The Correction's quantity is a quantity too (CONTRACT §12: within ±1,000,000,000), not only the count.
+        if (closing && dec(it.actualQuantity ?? 0).minus(expected).abs().gt(MAX_MAGNITUDE)) {
+          const params = { code: it.plu.code, stock: it.plu.stockName, expected: toJsonNumber(expected), max: MAX_MAGNITUDE.toLocaleString('en') };
+          throw errors.member(`items[${i}].actualQuantity`, 'stocktaking.correctionOutOfRange', params, 'OutOfRange');
+        }
+        return { plu: it.plu, expectedQuantity: toJsonNumber(expected), actualQuantity: it.actualQuantity };
       });
       const id = body.id;
       let stockTransferId: string | null = null;

@@ -161,41 +161,67 @@ export function applyStock(ctx: EngineContext, doc: MovingTransfer, refuse = tru
 }
 
 /**
- * Whether selling `ticketItems` would take a stock quantity past ±1,000,000,000: a 400 naming `items`,
+ * Whether selling `ticketItems` would take a stock quantity, or the Sale's quantity of a plu, past ±1,000,000,000: a 400 naming `items`,
  * asked before the fiscal device is, since the close's stock move may not be refused once the receipt is out.
  */
 export function checkSaleStock(ctx: EngineContext, ticketItems: Array<{ plu: PluRef; type: string; quantity: number }>): void {
   for (const sold of saleItems(ctx, ticketItems)) {
-    if (outOfRange(stockQuantityOf(ctx, ownPlu(sold)).minus(dec(sold.quantity)))) stockOutOfRange('items', ownPlu(sold));
+    const ref = ownPlu(sold);
+    // The Sale's own quantity too: a recipe's parts multiply, so it can pass the limit while the stock stays within it.
+    if (outOfRange(dec(sold.quantity))) {
+      throw errors.member('items', 'stock.saleOutOfRange', { code: ref.code, stock: ref.stockName, max: MAX_MAGNITUDE.toLocaleString('en') }, 'OutOfRange');
+    }
+    if (outOfRange(stockQuantityOf(ctx, ref).minus(dec(sold.quantity)))) stockOutOfRange('items', ref);
   }
 }
 
-const MAX_RECIPE_DEPTH = 5;
-
 /**
  * What a sold ticket takes out of stock: StockItem plus as sold, Recipe plus as their StockItem
- * parts (quantity × part quantity, nested recipes followed); returned items bring stock back.
+ * parts (quantity × part quantity, nested recipes followed to any depth); returned items bring stock back.
  */
 export function saleItems(ctx: EngineContext, ticketItems: Array<{ plu: PluRef; type: string; quantity: number }>): TransferItem[] {
   const totals = new Map<string, { plu: PluRef; quantity: Dec }>();
   const catalog = catalogOf(ctx.db);
-  const add = (ref: PluRef, quantity: Dec, depth: number) => {
+  const keyOf = (ref: PluRef) => `${ref.stockName}\u0000${ref.code}`;
+  // What one unit of a recipe takes, per StockItem: worked out once per recipe, so a recipe that
+  // many others share costs its parts once, however deep and wide the nesting.
+  const perUnit = new Map<string, Map<string, { plu: PluRef; quantity: Dec }>>();
+  const opened = new Set<string>();
+  const composition = (ref: PluRef): Map<string, { plu: PluRef; quantity: Dec }> => {
+    const key = keyOf(ref);
+    const known = perUnit.get(key);
+    if (known) return known;
+    const out = new Map<string, { plu: PluRef; quantity: Dec }>();
+    // A recipe met again inside itself (a loop a database from before loops were refused may hold) adds nothing more.
+    if (opened.has(key)) return out;
+    opened.add(key);
+    const row = findPlu(ctx, ref);
+    for (const part of row ? (readDoc(plus, row.doc).receipt ?? []) : []) {
+      const q = dec(part.quantity);
+      const type = catalog.plu(part.pluId.code, part.pluId.stockName)?.type;
+      const moves = type === 'StockItem' ? [{ plu: { code: part.pluId.code, stockName: part.pluId.stockName }, quantity: new D(1) }] : type === 'Recipe' ? [...composition(part.pluId).values()] : [];
+      for (const m of moves) {
+        const k = keyOf(m.plu);
+        out.set(k, { plu: m.plu, quantity: (out.get(k)?.quantity ?? new D(0)).plus(q.times(m.quantity)) });
+      }
+    }
+    opened.delete(key);
+    perUnit.set(key, out);
+    return out;
+  };
+  const take = (ref: PluRef, quantity: Dec) => {
+    const key = keyOf(ref);
+    totals.set(key, { plu: { code: ref.code, stockName: ref.stockName }, quantity: (totals.get(key)?.quantity ?? new D(0)).plus(quantity) });
+  };
+  const add = (ref: PluRef, quantity: Dec) => {
     // The plu's type from the catalog (kept until it changes); only a recipe's own parts are read.
     const type = catalog.plu(ref.code, ref.stockName)?.type;
-    if (type === 'StockItem') {
-      const key = `${ref.stockName}\u0000${ref.code}`;
-      const prev = totals.get(key);
-      totals.set(key, { plu: { code: ref.code, stockName: ref.stockName }, quantity: (prev?.quantity ?? new D(0)).plus(quantity) });
-    } else if (type === 'Recipe' && depth < MAX_RECIPE_DEPTH) {
-      const row = findPlu(ctx, ref);
-      if (!row) return;
-      const parts = readDoc(plus, row.doc).receipt ?? [];
-      for (const part of parts) add(part.pluId, quantity.times(dec(part.quantity)), depth + 1);
-    }
+    if (type === 'StockItem') take(ref, quantity);
+    else if (type === 'Recipe') for (const m of composition(ref).values()) take(m.plu, quantity.times(m.quantity));
   };
   for (const item of ticketItems) {
     const q = dec(item.quantity);
-    add(item.plu, item.type === 'Negative' ? q.negated() : q, 0);
+    add(item.plu, item.type === 'Negative' ? q.negated() : q);
   }
   return [...totals.values()].filter((t) => !t.quantity.isZero()).map((t) => ({ plu: t.plu, quantity: toJsonNumber(t.quantity) }));
 }

@@ -40,6 +40,9 @@ export function pluRowWithColumns(db: Db, ref: { code: number; stockName: string
 export const transferSql = {
   /** A transfer concerns a stock when it leaves it, enters it, or moves one of its plus. */
   stockName: (c: Condition): SQL => {
+    // Every transfer concerns a stock, so none has a missing stockName (CONTRACT §4: `null` means missing):
+    // eq:null matches none and ne:null all, as for the list members itemPluCode and itemPluStockName.
+    if ((c.op === 'eq' || c.op === 'ne') && c.values[0] === null) return c.op === 'eq' ? sql`0` : sql`1`;
     const positive = c.op === 'ne' ? { op: 'eq' as const, values: c.values } : c.op === 'nin' ? { op: 'in' as const, values: c.values } : c;
     const any = sql`(${compare(sql`stock_transfers.source_stock_name`, positive)} OR ${compare(sql`stock_transfers.target_stock_name`, positive)}
       OR EXISTS (SELECT 1 FROM stock_transfer_items i WHERE i.transfer_id = stock_transfers.id AND ${compare(sql`i.plu_stock_name`, positive)}))`;

@@ -3137,7 +3137,7 @@ export interface components {
                 };
                 /** @default null */
                 actualQuantity: number | null;
-                /** @description The stock quantity when the item was first counted. */
+                /** @description The stock quantity at the latest write (when closed: the quantity the Correction started from). */
                 expectedQuantity: number;
             }[];
             readonly createdAt: string;
