@@ -117,7 +117,7 @@ function readText(def: ResourceDef, what: 'list' | 'get'): string {
   if (!def.read) return 'Needs a valid token; no right (everyone logged in reads the catalog).';
   const { right, scope, lookup } = def.read;
   if (lookup && what === 'list') {
-    return `Requires ${right}. Without it, a list with exactly one \`eq\` filter on ${lookup.filters.join(' or ')} finds that record, answered with only what a register needs of it.`;
+    return `Requires ${right}. Without it, a list with exactly one \`eq\` filter on ${lookup.filters.join(' or ')} (a non-empty value; \`$sort\` only by the members it answers) finds that record, answered with only what a register needs of it.`;
   }
   if (scope) return `Requires ${right} to read every record; without it, the caller reads ${scope.reads}${what === 'get' ? ' (another: 403)' : ' (the list holds only those)'}.`;
   return `Requires ${right}.`;

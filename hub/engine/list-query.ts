@@ -113,6 +113,13 @@ export function parseListQuery(def: ResourceDef, query: Record<string, unknown>,
     countOnly: p.countOnly,
     orderBy: p.sort.map((s) => ({ expr: resolveSort(def, s.key, table), desc: s.desc })),
     where: p.filters.map((f) => filterSql(def, def.filters[f.name], f.condition, ctx)),
-    used: p.filters.map((f) => ({ filter: f.name, op: f.condition.op, values: f.condition.values.length, isNull: f.condition.values.includes(null) })),
+    used: p.filters.map((f) => ({
+      filter: f.name,
+      op: f.condition.op,
+      values: f.condition.values.length,
+      isNull: f.condition.values.includes(null),
+      blank: f.condition.values.includes(''),
+    })),
+    sortKeys: p.sort.map((s) => s.key),
   };
 }

@@ -289,8 +289,10 @@ export function filterSql(def: ResourceDef, filter: FilterDef, c: Condition, ctx
 
 export interface ListPlan {
   where: SQL[];
-  /** The filters the query used (canonical names), for rules about what a lookup may ask. */
-  used: Array<{ filter: string; op: string; values: number; isNull: boolean }>;
+  /** The filters the query used (canonical names), for rules about what a lookup may ask; `blank`: an empty value among them. */
+  used: Array<{ filter: string; op: string; values: number; isNull: boolean; blank: boolean }>;
+  /** The `$sort` keys as the query gave them (a lookup may order only by what it shows). */
+  sortKeys: string[];
   orderBy: { expr: SQL; desc: boolean }[];
   skip: number;
   take: number;

@@ -64,8 +64,13 @@ export class ResourceService<R extends ResourceDef = ResourceDef> {
     const read = this.def.read;
     if (!caller || !read || hasRight(caller, read.right)) return {};
     if (read.lookup && plan) {
-      const exact = plan.used.length > 0 && plan.used.every((u) => read.lookup!.filters.includes(u.filter) && u.op === 'eq' && u.values === 1 && !u.isNull);
-      if (exact) return { reduce: read.lookup.present };
+      const lookup = read.lookup;
+      // An empty value is no lookup: it would list every record whose member is empty (CONTRACT §12: one found).
+      const exact = plan.used.length > 0 && plan.used.every((u) => lookup.filters.includes(u.filter) && u.op === 'eq' && u.values === 1 && !u.isNull && !u.blank);
+      // Ordered only by what the reduced view shows: an order by a member it hides gives that member away.
+      const shown = Object.keys(lookup.schema.shape).map((k) => k.toLowerCase());
+      const sortsShown = plan.sortKeys.every((k) => shown.includes(k.toLowerCase()));
+      if (exact && sortsShown) return { reduce: lookup.present };
       throw errors.missingRight(read.right, read.lookup.filters);
     }
     if (read.scope) return { where: read.scope.where(caller, this.ctx) };
