@@ -23,6 +23,13 @@ export function sortsBySecret(def: ResourceDef, path: string[]): boolean {
   return path.length === 1 || isSecretSetting(path[1]);
 }
 
+/**
+ * Fields a resource accepts but never answers with. The engine cannot see what a `present` hook
+ * strips: a user's `password` and `pin` (CONTRACT §5: write-only) are the ones the contract names.
+ * They are no sort keys either: never stored as written, a sort by them would be accepted and do nothing.
+ */
+export const WRITE_ONLY_FIELDS: ReadonlySet<string> = new Set(['password', 'pin']);
+
 /** Every sort key the resource accepts, lower-cased name → SQL; text keys people read in the locale's collation. */
 export function sortables(def: ResourceDef, ctx: EngineContext): Map<string, SQL> {
   const out = new Map<string, SQL>();
@@ -32,7 +39,7 @@ export function sortables(def: ResourceDef, ctx: EngineContext): Map<string, SQL
     out.set(lower, collated.has(lower) ? collatedSort(def, expr, column) : expr);
   };
   const fields = [...Object.keys(def.schema.shape), ...Object.keys(def.readOnly)];
-  for (const f of fields) if (!sortsBySecret(def, [f])) set(f, jsonPath(def, f));
+  for (const f of fields) if (!WRITE_ONLY_FIELDS.has(f) && !sortsBySecret(def, [f])) set(f, jsonPath(def, f));
   set(def.key.field, tableColumn(def, def.key.column), def.key.column);
   for (const [name, f] of Object.entries(def.filters)) {
     const expr = filterExpr(def, f, ctx);

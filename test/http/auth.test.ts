@@ -276,6 +276,23 @@ describe('secrets', () => {
   });
 });
 
+describe('the users list (CONTRACT §4, §5)', () => {
+  it('sorts by hasPin, refuses the write-only password and pin as sort keys, and takes a language in any letter case', async () => {
+    expect((await hub.call('POST', '/api/users', { id: 'pinned', userName: 'pinned', password: 'pinned-pw', pin: '2468', language: 'SK' })).body).toMatchObject({ hasPin: true, language: 'sk' });
+    const order = async (sort: string) => (await hub.call('GET', `/api/users?$take=1000&$sort=${sort}`)).body.items.map((u: any) => u.hasPin);
+    const withPin = (await hub.call('GET', '/api/users?$take=1000')).body.items.filter((u: any) => u.hasPin).length;
+    expect(withPin).toBeGreaterThan(0);
+    const asc = await order('hasPin');
+    expect(asc.slice(asc.length - withPin)).toEqual(Array(withPin).fill(true));
+    expect((await order('HASPIN:desc')).slice(0, withPin)).toEqual(Array(withPin).fill(true));
+    for (const sort of ['password', 'pin', 'PIN:desc']) {
+      const r = await hub.call('GET', `/api/users?$sort=${sort}`);
+      expect(r.status, sort).toBe(400);
+      expect(r.body.errors).toEqual([expect.objectContaining({ memberName: '$sort', code: 'Unknown' })]);
+    }
+  });
+});
+
 describe('login throttling', () => {
   it('refuses the 11th attempt after 10 failures for one user, even with the right password, until the window passes', async () => {
     hub.clock.advance(16 * MINUTE); // forget earlier failures of this file

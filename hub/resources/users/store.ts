@@ -1,5 +1,9 @@
 /** The users queries beyond the engine's: who else could still manage users, how many there are, all of them. */
+import { sql, type SQL } from 'drizzle-orm';
 import { rawSql, type Db } from '../../../db/client.js';
+
+/** The answered `hasPin` (made at read time from the stored hash), as a sort key. */
+export const hasPinSql: SQL = sql`(json_type(users.doc, '$.pinHash') IS NOT NULL)`;
 
 export function userCount(db: Db): number {
   return rawSql.get<{ n: number }>(db, 'SELECT count(*) AS n FROM users', [])?.n ?? 0;
