@@ -216,7 +216,8 @@ export function deleteStored(db: Db, def: ResourceDef, key: string | number, v: 
 /** True when another row already holds the values of `rule` (checked inside the write transaction). */
 export function uniqueTaken(db: Db, def: ResourceDef, rule: UniqueRule, columns: Record<string, SqlValue>, key: string | number): boolean {
   if (rule.columns.some((c) => columns[c] === null || columns[c] === undefined)) return false;
-  const parts = rule.columns.map((c) => (rule.nocase ? sql`${id(c)} = ${columns[c]} COLLATE NOCASE` : sql`${id(c)} = ${columns[c]}`));
+  // nocase: Unicode letter case (the SQL function lowercase(), db/client.ts), not SQLite's ASCII-only NOCASE.
+  const parts = rule.columns.map((c) => (rule.nocase ? sql`lowercase(${id(c)}) = lowercase(${columns[c]})` : sql`${id(c)} = ${columns[c]}`));
   if (rule.where) parts.push(sql.raw(rule.where));
   parts.push(sql`${id(def.key.column)} <> ${keyValue(def, key)}`);
   return !!db.get(sql`SELECT 1 AS hit FROM ${id(def.table)} WHERE ${sql.join(parts, sql` AND `)} LIMIT 1`);

@@ -73,6 +73,24 @@ describe('login', () => {
     expect((await login('ANNA', 'anna-pw')).status).toBe(200);
   });
 
+  it('matches the user name in any letter case beyond ASCII too, and keeps names unique so ("Šimon" is "šimon", not "Simon")', async () => {
+    expect((await hub.call('POST', '/api/users', { userName: 'Šimon', password: 'simon-pw' })).status).toBe(201);
+    for (const taken of ['šimon', 'ŠIMON']) {
+      const r = await hub.call('POST', '/api/users', { userName: taken, password: 'another-pw' });
+      expect(r.status, taken).toBe(400);
+      expect(r.body.errors).toEqual([expect.objectContaining({ memberName: 'userName', code: 'Unique' })]);
+    }
+    // A rename onto another user's name in another case is refused the same way.
+    expect((await hub.call('POST', '/api/users', { id: 'lubo', userName: 'Lubo', password: 'lubo-pw' })).status).toBe(201);
+    expect((await hub.call('PUT', '/api/users/lubo', { userName: 'ŠIMON' })).status).toBe(400);
+    expect((await login('šimon', 'simon-pw')).body.user).toMatchObject({ userName: 'Šimon' });
+    expect((await login('ŠIMON', 'simon-pw')).status).toBe(200);
+    // Accents are not case: "Simon" is another name.
+    expect((await hub.call('POST', '/api/users', { userName: 'Simon', password: 'other-simon-pw' })).status).toBe(201);
+    expect((await login('simon', 'other-simon-pw')).body.user).toMatchObject({ userName: 'Simon' });
+    expect401(await login('simon', 'simon-pw'));
+  });
+
   it.each([
     ['a wrong password', 'anna', 'wrong-pw-7', 'BackOffice'],
     ['an unknown user', 'nobody-here', 'anna-pw', 'BackOffice'],
