@@ -89,6 +89,11 @@ describe('login', () => {
     expect((await hub.call('POST', '/api/users', { userName: 'Simon', password: 'other-simon-pw' })).status).toBe(201);
     expect((await login('simon', 'other-simon-pw')).body.user).toMatchObject({ userName: 'Simon' });
     expect401(await login('simon', 'simon-pw'));
+    // The users list finds a name as the login does.
+    const names = async (query: string) => (await hub.call('GET', `/api/users?${encodeURI(query)}&$sort=userName`)).body.items.map((u: any) => u.userName);
+    expect(await names('userName=šIMON')).toEqual(['Šimon']);
+    expect(await names('USERNAME=in:ŠIMON,ANNA')).toEqual(['anna', 'Šimon']);
+    expect(await names('userName=ne:šimon;startswith:s')).toEqual(['Simon']);
   });
 
   it.each([

@@ -6,7 +6,7 @@ import type { Db } from '../../../db/client.js';
 import type { Caller } from '../../http/caller.js';
 import { ErrorCode, errors, saidError } from '../../http/errors.js';
 import { revokeUserSessions } from '../auth/repo.js';
-import { activeHoldersOf, hasPinSql } from './store.js';
+import { activeHoldersOf, hasPinSql, userNameCondition } from './store.js';
 import { hashPassword } from '../../core/passwords.js';
 import { atRead, defineResource, type DocOf } from '../../engine/define.js';
 import { idKeyed } from '../../engine/keys.js';
@@ -58,7 +58,7 @@ export const users = defineResource({
   unique: [{ columns: ['user_name'], nocase: true, member: 'userName', message: 'users.nameTaken' }],
   filters: {
     id: { type: 'string', column: 'id' },
-    userName: { type: 'string', column: 'user_name', nocase: true },
+    userName: { type: 'string', build: (c) => userNameCondition(c) },
     isActive: { type: 'bool', column: 'is_active' },
   },
   read: { right: 'UserRead' },
