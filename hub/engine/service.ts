@@ -300,8 +300,12 @@ export class ResourceService<R extends ResourceDef = ResourceDef> {
         ? def.hooks.prepare({ caller, body, existing: existing?.doc, extra, ctx: this.ctx })
         : body;
     const columns = def.columns(doc);
+    const before = existing ? def.columns(existing.doc) : undefined;
     for (const rule of def.unique ?? []) {
       if (rule.when && !rule.when(doc)) continue;
+      // A letter-case-blind value the record already holds stays: two user names stored before the rule
+      // saw beyond ASCII ("Šimon", "šimon") must not block deactivating either (A-Z: the unique index).
+      if (rule.nocase && before && rule.columns.every((c) => before[c] === columns[c])) continue;
       if (uniqueTaken(this.ctx.db, def, rule, columns, key)) throw errors.member(rule.member, rule.message, {}, 'Unique');
     }
     for (const child of def.children ?? []) {

@@ -96,6 +96,19 @@ describe('login', () => {
     expect(await names('userName=ne:šimon;startswith:s')).toEqual(['Simon']);
   });
 
+  it('two names that differ in case alone, stored before uniqueness looked beyond ASCII, stay editable and each logs in by its own spelling', async () => {
+    expect((await hub.call('POST', '/api/users', { id: 'zofia1', userName: 'Žofia', password: 'zofia-1-pw' })).status).toBe(201);
+    expect((await hub.call('POST', '/api/users', { id: 'zofia2', userName: 'Zofia-2', password: 'zofia-2-pw' })).status).toBe(201);
+    // As an older hub let it be stored.
+    hub.db.$client.prepare("UPDATE users SET user_name = 'žofia', doc = json_set(doc, '$.userName', 'žofia') WHERE id = 'zofia2'").run();
+    expect((await login('Žofia', 'zofia-1-pw')).body.user).toMatchObject({ id: 'zofia1' });
+    expect((await login('žofia', 'zofia-2-pw')).body.user).toMatchObject({ id: 'zofia2' });
+    // Either can be changed (deactivated, say) without a rename; a rename onto them is refused.
+    expect((await hub.call('PUT', '/api/users/zofia2', { userName: 'žofia', isActive: false })).status).toBe(200);
+    expect((await hub.call('PUT', '/api/users/zofia1', { userName: 'Žofia', name: 'Žofia' })).status).toBe(200);
+    expect((await hub.call('PUT', '/api/users/lubo', { userName: 'ŽOFIA' })).status).toBe(400);
+  });
+
   it.each([
     ['a wrong password', 'anna', 'wrong-pw-7', 'BackOffice'],
     ['an unknown user', 'nobody-here', 'anna-pw', 'BackOffice'],
