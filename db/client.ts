@@ -63,6 +63,9 @@ export function openDb(file: string, opts: OpenOptions = {}): Db {
   // Unicode-aware folding for `contains`/`startswith` and Search: SQLite's own lower()/LIKE fold ASCII
   // only, and names here are "Šopský šalát". Case and accents both go (db/text.ts).
   client.function('casefold', { deterministic: true }, (s: unknown) => (typeof s === 'string' ? foldText(s) : s));
+  // Letter case alone, Unicode-aware (SQLite's NOCASE folds A-Z only): user names are unique and
+  // matched at login in any case, "Šimon" as "šimon" too, while "Simon" stays another name.
+  client.function('lowercase', { deterministic: true }, (s: unknown) => (typeof s === 'string' ? s.toLowerCase() : s));
   // Its own statement, prepared before the cache below, so nobody else's hand-out resets its pluck().
   const totalChanges = client.prepare('SELECT total_changes()').pluck();
   cacheStatements(client);

@@ -13,7 +13,7 @@ import { IF_MATCH_PATTERN } from './http/handler.js';
 import type { FilterSpec } from './http/ndata.js';
 import { devices } from './resources/devices/resource.js';
 import type { ResourceDef, WriteVerb } from './engine/define.js';
-import { DEFAULT_TAKE, MAX_TAKE, sortsBySecret, VERSION_FIELD } from './engine/list-query.js';
+import { DEFAULT_TAKE, MAX_TAKE, sortsBySecret, VERSION_FIELD, WRITE_ONLY_FIELDS } from './engine/list-query.js';
 import { RESOURCES } from './resources.js';
 import { ROUTES } from './routes.js';
 import type { RouteSpec } from './http/route.js';
@@ -21,12 +21,6 @@ import { listQuerySchema, modelsOf, registerRoute, xRights } from './http/route-
 import { VERSION } from './core/version.js';
 
 export type OpenApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']>;
-
-/**
- * Fields a resource accepts but never answers with. The engine cannot see what a `present` hook
- * strips: a user's `password` and `pin` (CONTRACT §5: write-only) are the ones the contract names.
- */
-const WRITE_ONLY_FIELDS = new Set(['password', 'pin']);
 
 /** The keys `$sort` accepts by name (list-query.ts `sortables`); it matches them in any letter case, hence one per spelling. */
 function sortKeys(def: ResourceDef): string[] {
@@ -117,7 +111,7 @@ function readText(def: ResourceDef, what: 'list' | 'get'): string {
   if (!def.read) return 'Needs a valid token; no right (everyone logged in reads the catalog).';
   const { right, scope, lookup } = def.read;
   if (lookup && what === 'list') {
-    return `Requires ${right}. Without it, a list with exactly one \`eq\` filter on ${lookup.filters.join(' or ')} finds that record, answered with only what a register needs of it.`;
+    return `Requires ${right}. Without it, a list with exactly one \`eq\` filter on ${lookup.filters.join(' or ')} (a non-empty value; \`$sort\` only by the members it answers) finds that record, answered with only what a register needs of it.`;
   }
   if (scope) return `Requires ${right} to read every record; without it, the caller reads ${scope.reads}${what === 'get' ? ' (another: 403)' : ' (the list holds only those)'}.`;
   return `Requires ${right}.`;

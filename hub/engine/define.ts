@@ -93,6 +93,7 @@ export interface UniqueRule<D extends Doc = Doc> {
   columns: string[];
   member: string;
   message: MessageKey;
+  /** Compared in any letter case, Unicode-aware ("Šimon" = "šimon"; accents still count). */
   nocase?: boolean;
   /** Only rows where this SQL condition holds take part (e.g. "is_active = 1"). */
   where?: string;

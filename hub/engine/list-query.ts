@@ -26,6 +26,13 @@ export function sortsBySecret(def: ResourceDef, path: string[]): boolean {
 /** The version every stored answer carries (CONTRACT §3), kept in each table's `v` column. */
 export const VERSION_FIELD = '_v';
 
+/**
+ * Fields a resource accepts but never answers with. The engine cannot see what a `present` hook
+ * strips: a user's `password` and `pin` (CONTRACT §5: write-only) are the ones the contract names.
+ * They are no sort keys either: never stored as written, a sort by them would be accepted and do nothing.
+ */
+export const WRITE_ONLY_FIELDS: ReadonlySet<string> = new Set(['password', 'pin']);
+
 /** Every sort key the resource accepts, lower-cased name → SQL; text keys people read in the locale's collation. */
 export function sortables(def: ResourceDef, ctx: EngineContext): Map<string, SQL> {
   const out = new Map<string, SQL>();
@@ -35,7 +42,7 @@ export function sortables(def: ResourceDef, ctx: EngineContext): Map<string, SQL
     out.set(lower, collated.has(lower) ? collatedSort(def, expr, column) : expr);
   };
   const fields = [...Object.keys(def.schema.shape), ...Object.keys(def.readOnly)];
-  for (const f of fields) if (!sortsBySecret(def, [f])) set(f, jsonPath(def, f));
+  for (const f of fields) if (!WRITE_ONLY_FIELDS.has(f) && !sortsBySecret(def, [f])) set(f, jsonPath(def, f));
   set(def.key.field, tableColumn(def, def.key.column), def.key.column);
   // `_v` is a top-level scalar of every answer (CONTRACT §11: every one sorts): the row's version column.
   set(VERSION_FIELD, tableColumn(def, 'v'), 'v');
@@ -118,6 +125,13 @@ export function parseListQuery(def: ResourceDef, query: Record<string, unknown>,
     countOnly: p.countOnly,
     orderBy: p.sort.map((s) => ({ expr: resolveSort(def, s.key, table), desc: s.desc })),
     where: p.filters.map((f) => filterSql(def, def.filters[f.name], f.condition, ctx)),
-    used: p.filters.map((f) => ({ filter: f.name, op: f.condition.op, values: f.condition.values.length, isNull: f.condition.values.includes(null) })),
+    used: p.filters.map((f) => ({
+      filter: f.name,
+      op: f.condition.op,
+      values: f.condition.values.length,
+      isNull: f.condition.values.includes(null),
+      blank: f.condition.values.includes(''),
+    })),
+    sortKeys: p.sort.map((s) => s.key),
   };
 }

@@ -216,7 +216,8 @@ export function deleteStored(db: Db, def: ResourceDef, key: string | number, v: 
 /** True when another row already holds the values of `rule` (checked inside the write transaction). */
 export function uniqueTaken(db: Db, def: ResourceDef, rule: UniqueRule, columns: Record<string, SqlValue>, key: string | number): boolean {
   if (rule.columns.some((c) => columns[c] === null || columns[c] === undefined)) return false;
-  const parts = rule.columns.map((c) => (rule.nocase ? sql`${id(c)} = ${columns[c]} COLLATE NOCASE` : sql`${id(c)} = ${columns[c]}`));
+  // nocase: Unicode letter case (the SQL function lowercase(), db/client.ts), not SQLite's ASCII-only NOCASE.
+  const parts = rule.columns.map((c) => (rule.nocase ? sql`lowercase(${id(c)}) = lowercase(${columns[c]})` : sql`${id(c)} = ${columns[c]}`));
   if (rule.where) parts.push(sql.raw(rule.where));
   parts.push(sql`${id(def.key.column)} <> ${keyValue(def, key)}`);
   return !!db.get(sql`SELECT 1 AS hit FROM ${id(def.table)} WHERE ${sql.join(parts, sql` AND `)} LIMIT 1`);
@@ -289,8 +290,10 @@ export function filterSql(def: ResourceDef, filter: FilterDef, c: Condition, ctx
 
 export interface ListPlan {
   where: SQL[];
-  /** The filters the query used (canonical names), for rules about what a lookup may ask. */
-  used: Array<{ filter: string; op: string; values: number; isNull: boolean }>;
+  /** The filters the query used (canonical names), for rules about what a lookup may ask; `blank`: an empty value among them. */
+  used: Array<{ filter: string; op: string; values: number; isNull: boolean; blank: boolean }>;
+  /** The `$sort` keys as the query gave them (a lookup may order only by what it shows). */
+  sortKeys: string[];
   orderBy: { expr: SQL; desc: boolean }[];
   skip: number;
   take: number;

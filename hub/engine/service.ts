@@ -64,8 +64,13 @@ export class ResourceService<R extends ResourceDef = ResourceDef> {
     const read = this.def.read;
     if (!caller || !read || hasRight(caller, read.right)) return {};
     if (read.lookup && plan) {
-      const exact = plan.used.length > 0 && plan.used.every((u) => read.lookup!.filters.includes(u.filter) && u.op === 'eq' && u.values === 1 && !u.isNull);
-      if (exact) return { reduce: read.lookup.present };
+      const lookup = read.lookup;
+      // An empty value is no lookup: it would list every record whose member is empty (CONTRACT §12: one found).
+      const exact = plan.used.length > 0 && plan.used.every((u) => lookup.filters.includes(u.filter) && u.op === 'eq' && u.values === 1 && !u.isNull && !u.blank);
+      // Ordered only by what the reduced view shows: an order by a member it hides gives that member away.
+      const shown = Object.keys(lookup.schema.shape).map((k) => k.toLowerCase());
+      const sortsShown = plan.sortKeys.every((k) => shown.includes(k.toLowerCase()));
+      if (exact && sortsShown) return { reduce: lookup.present };
       throw errors.missingRight(read.right, read.lookup.filters);
     }
     if (read.scope) return { where: read.scope.where(caller, this.ctx) };
@@ -295,8 +300,12 @@ export class ResourceService<R extends ResourceDef = ResourceDef> {
         ? def.hooks.prepare({ caller, body, existing: existing?.doc, extra, ctx: this.ctx })
         : body;
     const columns = def.columns(doc);
+    const before = existing ? def.columns(existing.doc) : undefined;
     for (const rule of def.unique ?? []) {
       if (rule.when && !rule.when(doc)) continue;
+      // A letter-case-blind value the record already holds stays: two user names stored before the rule
+      // saw beyond ASCII ("Šimon", "šimon") must not block deactivating either (A-Z: the unique index).
+      if (rule.nocase && before && rule.columns.every((c) => before[c] === columns[c])) continue;
       if (uniqueTaken(this.ctx.db, def, rule, columns, key)) throw errors.member(rule.member, rule.message, {}, 'Unique');
     }
     for (const child of def.children ?? []) {

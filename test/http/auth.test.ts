@@ -73,6 +73,42 @@ describe('login', () => {
     expect((await login('ANNA', 'anna-pw')).status).toBe(200);
   });
 
+  it('matches the user name in any letter case beyond ASCII too, and keeps names unique so ("Šimon" is "šimon", not "Simon")', async () => {
+    expect((await hub.call('POST', '/api/users', { userName: 'Šimon', password: 'simon-pw' })).status).toBe(201);
+    for (const taken of ['šimon', 'ŠIMON']) {
+      const r = await hub.call('POST', '/api/users', { userName: taken, password: 'another-pw' });
+      expect(r.status, taken).toBe(400);
+      expect(r.body.errors).toEqual([expect.objectContaining({ memberName: 'userName', code: 'Unique' })]);
+    }
+    // A rename onto another user's name in another case is refused the same way.
+    expect((await hub.call('POST', '/api/users', { id: 'lubo', userName: 'Lubo', password: 'lubo-pw' })).status).toBe(201);
+    expect((await hub.call('PUT', '/api/users/lubo', { userName: 'ŠIMON' })).status).toBe(400);
+    expect((await login('šimon', 'simon-pw')).body.user).toMatchObject({ userName: 'Šimon' });
+    expect((await login('ŠIMON', 'simon-pw')).status).toBe(200);
+    // Accents are not case: "Simon" is another name.
+    expect((await hub.call('POST', '/api/users', { userName: 'Simon', password: 'other-simon-pw' })).status).toBe(201);
+    expect((await login('simon', 'other-simon-pw')).body.user).toMatchObject({ userName: 'Simon' });
+    expect401(await login('simon', 'simon-pw'));
+    // The users list finds a name as the login does.
+    const names = async (query: string) => (await hub.call('GET', `/api/users?${encodeURI(query)}&$sort=userName`)).body.items.map((u: any) => u.userName);
+    expect(await names('userName=šIMON')).toEqual(['Šimon']);
+    expect(await names('USERNAME=in:ŠIMON,ANNA')).toEqual(['anna', 'Šimon']);
+    expect(await names('userName=ne:šimon;startswith:s')).toEqual(['Simon']);
+  });
+
+  it('two names that differ in case alone, stored before uniqueness looked beyond ASCII, stay editable and each logs in by its own spelling', async () => {
+    expect((await hub.call('POST', '/api/users', { id: 'zofia1', userName: 'Žofia', password: 'zofia-1-pw' })).status).toBe(201);
+    expect((await hub.call('POST', '/api/users', { id: 'zofia2', userName: 'Zofia-2', password: 'zofia-2-pw' })).status).toBe(201);
+    // As an older hub let it be stored.
+    hub.db.$client.prepare("UPDATE users SET user_name = 'žofia', doc = json_set(doc, '$.userName', 'žofia') WHERE id = 'zofia2'").run();
+    expect((await login('Žofia', 'zofia-1-pw')).body.user).toMatchObject({ id: 'zofia1' });
+    expect((await login('žofia', 'zofia-2-pw')).body.user).toMatchObject({ id: 'zofia2' });
+    // Either can be changed (deactivated, say) without a rename; a rename onto them is refused.
+    expect((await hub.call('PUT', '/api/users/zofia2', { userName: 'žofia', isActive: false })).status).toBe(200);
+    expect((await hub.call('PUT', '/api/users/zofia1', { userName: 'Žofia', name: 'Žofia' })).status).toBe(200);
+    expect((await hub.call('PUT', '/api/users/lubo', { userName: 'ŽOFIA' })).status).toBe(400);
+  });
+
   it.each([
     ['a wrong password', 'anna', 'wrong-pw-7', 'BackOffice'],
     ['an unknown user', 'nobody-here', 'anna-pw', 'BackOffice'],
@@ -273,6 +309,23 @@ describe('secrets', () => {
     expect(row.password_hash.startsWith('scrypt$16384$8$1$')).toBe(true);
     // A hash keeps its own cost: it verifies whatever cost new hashes are made with now.
     expect((await hub.call('POST', '/api/auth', { userName: 'costly', password: 'costly-pw', deviceName: 'BackOffice' })).status).toBe(200);
+  });
+});
+
+describe('the users list (CONTRACT §4, §5)', () => {
+  it('sorts by hasPin, refuses the write-only password and pin as sort keys, and takes a language in any letter case', async () => {
+    expect((await hub.call('POST', '/api/users', { id: 'pinned', userName: 'pinned', password: 'pinned-pw', pin: '2468', language: 'SK' })).body).toMatchObject({ hasPin: true, language: 'sk' });
+    const order = async (sort: string) => (await hub.call('GET', `/api/users?$take=1000&$sort=${sort}`)).body.items.map((u: any) => u.hasPin);
+    const withPin = (await hub.call('GET', '/api/users?$take=1000')).body.items.filter((u: any) => u.hasPin).length;
+    expect(withPin).toBeGreaterThan(0);
+    const asc = await order('hasPin');
+    expect(asc.slice(asc.length - withPin)).toEqual(Array(withPin).fill(true));
+    expect((await order('HASPIN:desc')).slice(0, withPin)).toEqual(Array(withPin).fill(true));
+    for (const sort of ['password', 'pin', 'PIN:desc']) {
+      const r = await hub.call('GET', `/api/users?$sort=${sort}`);
+      expect(r.status, sort).toBe(400);
+      expect(r.body.errors).toEqual([expect.objectContaining({ memberName: '$sort', code: 'Unknown' })]);
+    }
   });
 });
 

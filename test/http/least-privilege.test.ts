@@ -147,9 +147,33 @@ describe('reading is a right too (CONTRACT §12)', () => {
     for (const query of ['CardSerialNumber=startswith:CARD', 'CardSerialNumber=in:CARD-7,CARD-8', 'CardSerialNumber=ne:x', 'CardSerialNumber=CARD-7&IsActive=true', 'ExternalId=null']) {
       expectProblem(await hub.call('GET', `/api/customers?${encodeURI(query)}`, undefined, { token: waiter.token }), 403, 2, 'CustomerRead');
     }
+    // Sorted by what the reduced view shows: fine; by a member it hides: refused.
+    expect((await hub.call('GET', '/api/customers?CardSerialNumber=CARD-7&$sort=fullName,-status', undefined, { token: waiter.token })).status).toBe(200);
+    expectProblem(await hub.call('GET', '/api/customers?CardSerialNumber=CARD-7&$sort=email', undefined, { token: waiter.token }), 403, 2, 'CustomerRead');
     // With CustomerRead, the whole customer.
     const reader = await hub.userWith(['CustomerRead']);
     expect((await hub.call('GET', '/api/customers/vip', undefined, { token: reader })).body).toMatchObject({ email: 'jana@example.sk', phone: '+421900111222' });
+  });
+
+  it('an empty card or external id is no lookup, and a lookup is not ordered by what it hides (CONTRACT §12)', async () => {
+    // Imported customers often carry an empty external id: `ExternalId=` would list them all.
+    for (const [i, email] of ['b@hidden.sk', 'a@hidden.sk', 'c@hidden.sk'].entries()) {
+      await expect2xx(hub.call('PUT', `/api/customers/blank${i}`, { lastName: `Blank ${i}`, externalId: '', email }));
+    }
+    for (const query of ['ExternalId=', 'ExternalId=eq:', 'ExternalId=""', 'CardSerialNumber=']) {
+      expectProblem(await hub.call('GET', `/api/customers?${encodeURI(query)}`, undefined, { token: waiter.token }), 403, 2, 'CustomerRead');
+    }
+    // Two customers may share an external id; their order must not tell whose e-mail or credit sorts first.
+    await expect2xx(hub.call('PUT', '/api/customers/twin1', { lastName: 'Twin', externalId: 'EXT-TWIN', email: 'z@hidden.sk', credit: { amount: 5 } }));
+    await expect2xx(hub.call('PUT', '/api/customers/twin2', { lastName: 'Twin', externalId: 'EXT-TWIN', email: 'a@hidden.sk', credit: { amount: 9 } }));
+    const ids = (await hub.call('GET', '/api/customers?ExternalId=EXT-TWIN&$sort=-id', undefined, { token: waiter.token })).body.items.map((c: any) => c.id);
+    expect(ids).toEqual(['twin2', 'twin1']);
+    for (const sort of ['email', 'credit.amount', 'EMAIL:desc', 'fullName,phone', 'company.name']) {
+      expectProblem(await hub.call('GET', `/api/customers?ExternalId=EXT-TWIN&$sort=${sort}`, undefined, { token: waiter.token }), 403, 2, 'CustomerRead');
+    }
+    // With CustomerRead both are fine.
+    const reader = await hub.userWith(['CustomerRead']);
+    expect((await hub.call('GET', '/api/customers?ExternalId=&$sort=email', undefined, { token: reader })).body.items.map((c: any) => c.id)).toEqual(['blank1', 'blank0', 'blank2']);
   });
 
   it('without TicketReadAll: every open ticket, and closed ones of one\u2019s own device or user only', async () => {

@@ -5,11 +5,17 @@ const { sessions, users } = schema;
 
 export type SessionRow = typeof sessions.$inferSelect;
 
+/**
+ * The user of a login name in any letter case, Unicode-aware like the names' uniqueness (engine
+ * uniqueTaken). Were two names stored before that differ in case alone, the exact spelling wins.
+ */
 export function findUserByName(db: Db, userName: string): { id: string; doc: string; passwordHash: string; isActive: number } | undefined {
   return db
     .select({ id: users.id, doc: users.doc, passwordHash: users.passwordHash, isActive: users.isActive })
     .from(users)
-    .where(sql`${users.userName} = ${userName} COLLATE NOCASE`)
+    .where(sql`lowercase(${users.userName}) = lowercase(${userName})`)
+    .orderBy(sql`${users.userName} = ${userName} DESC`)
+    .limit(1)
     .get();
 }
 

@@ -6,11 +6,11 @@ import type { Db } from '../../../db/client.js';
 import type { Caller } from '../../http/caller.js';
 import { ErrorCode, errors, saidError } from '../../http/errors.js';
 import { revokeUserSessions } from '../auth/repo.js';
-import { activeHoldersOf } from './store.js';
+import { activeHoldersOf, hasPinSql, userNameCondition } from './store.js';
 import { hashPassword } from '../../core/passwords.js';
 import { atRead, defineResource, type DocOf } from '../../engine/define.js';
 import { idKeyed } from '../../engine/keys.js';
-import { idKey, MAX_STRING, pin, text } from '../../engine/fields.js';
+import { enumOf, idKey, MAX_STRING, pin, text } from '../../engine/fields.js';
 import { bool } from '../../engine/refs.js';
 import { fieldMessage, customIssue } from '../../i18n/say.js';
 
@@ -47,8 +47,7 @@ export const users = defineResource({
       .nullable()
       .optional()
       .meta({ description: "4 to 8 digits for a quick login on a paired register (POST /api/auth with `pin`). Write-only; absent: kept; null: removed." }),
-    language: z
-      .enum(LANGUAGES)
+    language: enumOf(LANGUAGES)
       .nullable()
       .default(null)
       .meta({ description: "The user's language (the manager's page, the kitchen display, error details and CSV reports); null: the shop's (POS_HUB_LOCALE)." }),
@@ -59,11 +58,13 @@ export const users = defineResource({
   unique: [{ columns: ['user_name'], nocase: true, member: 'userName', message: 'users.nameTaken' }],
   filters: {
     id: { type: 'string', column: 'id' },
-    userName: { type: 'string', column: 'user_name', nocase: true },
+    userName: { type: 'string', build: (c) => userNameCondition(c) },
     isActive: { type: 'bool', column: 'is_active' },
   },
   read: { right: 'UserRead' },
   collate: ['userName', 'name'],
+  // hasPin is made at read time: it sorts by the stored hash's presence, not by a stored member.
+  sorts: { hasPin: () => hasPinSql },
   rights: { create: 'UserCreate', update: 'UserUpdate', delete: 'UserDelete' },
   rules: {
     notes: {

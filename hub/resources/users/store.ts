@@ -1,5 +1,20 @@
 /** The users queries beyond the engine's: who else could still manage users, how many there are, all of them. */
+import { sql, type SQL } from 'drizzle-orm';
 import { rawSql, type Db } from '../../../db/client.js';
+import { compare } from '../../engine/repo.js';
+import type { Condition } from '../../http/ndata.js';
+
+/**
+ * The UserName filter in any letter case, Unicode-aware as the names' uniqueness and the login are
+ * (SQL lowercase(), db/client.ts): `UserName=šimon` finds "Šimon" (SQLite's NOCASE folds A-Z only).
+ */
+export function userNameCondition(c: Condition): SQL {
+  const values = c.values.map((v) => (typeof v === 'string' ? v.toLowerCase() : v));
+  return compare(sql`lowercase(users.user_name)`, { ...c, values });
+}
+
+/** The answered `hasPin` (made at read time from the stored hash), as a sort key. */
+export const hasPinSql: SQL = sql`(json_type(users.doc, '$.pinHash') IS NOT NULL)`;
 
 export function userCount(db: Db): number {
   return rawSql.get<{ n: number }>(db, 'SELECT count(*) AS n FROM users', [])?.n ?? 0;

@@ -13,7 +13,7 @@ export interface paths {
         };
         /**
          * List Customer records
-         * @description Requires CustomerRead. Without it, a list with exactly one `eq` filter on CardSerialNumber or ExternalId finds that record, answered with only what a register needs of it. Paging, sorting and NData filters as the parameters describe.
+         * @description Requires CustomerRead. Without it, a list with exactly one `eq` filter on CardSerialNumber or ExternalId (a non-empty value; `$sort` only by the members it answers) finds that record, answered with only what a register needs of it. Paging, sorting and NData filters as the parameters describe.
          */
         get: operations["customers.list"];
         put?: never;
