@@ -21,6 +21,7 @@ import { errors } from './http/errors.js';
 import { idempotency } from './http/idempotency.js';
 import { problemHandler, requestId, requestLog } from './http/problem.js';
 import { answersWhenDurable } from './http/durable.js';
+import { noStore } from './http/no-store.js';
 import type { Logger } from './core/log.js';
 import { documentJson } from './openapi.js';
 import { kdsPage, posPage, securityHeaders, webPage } from './http/pages.js';
@@ -156,6 +157,7 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
   for (const m of MOUNTS.filter((m) => m.base === '')) app.use(mountOf(m));
 
   const api = express.Router();
+  api.use(noStore);
   api.use(rejectBrokenQueryText);
   let templates: string[] | undefined;
   api.use(rejectBrokenPathText(() => (templates ??= Object.keys((JSON.parse(documentJson()) as { paths: object }).paths))));

@@ -19,6 +19,7 @@ import { HashGate } from '../http/hash-gate.js';
 import { systemClock } from '../core/clock.js';
 import { HQ_RIGHTS, hqRoutes, tokenHash, type HqState } from './routes.js';
 import { hqDocumentJson } from './document.js';
+import { noStore } from '../http/no-store.js';
 
 export { HQ_RIGHTS, type HqRight, type HqState } from './routes.js';
 
@@ -64,6 +65,7 @@ export function createHqApp(deps: { pool: Pool; log: Logger; timeZone: string; o
   app.use(securityHeaders);
 
   const api = Router();
+  api.use(noStore);
   api.use(readJsonBody);
   api.use(
     mount(

@@ -49,6 +49,8 @@ async function call(method: string, path: string, body?: unknown, token: string 
 async function login(userName: string, password: string): Promise<string> {
   const r = await call('POST', '/hq/api/auth', { userName, password }, null);
   expect(r.status, JSON.stringify(r.body)).toBe(200);
+  // A token is kept by no browser or proxy (RFC 6749 §5.1).
+  expect(r.headers.get('cache-control')).toBe('no-store');
   return r.body.tokenId;
 }
 

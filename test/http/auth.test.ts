@@ -54,6 +54,14 @@ describe('login', () => {
     expect(r.body.tokenId.length).toBeGreaterThanOrEqual(22);
     expect(r.body.refreshToken.length).toBeGreaterThanOrEqual(22);
     expect(r.body.tokenId).not.toBe(r.body.refreshToken);
+    // Tokens are kept by no browser or proxy (RFC 6749 §5.1), nor is any other API answer.
+    expect(r.headers.get('cache-control')).toBe('no-store');
+    const refreshed = await hub.call('POST', '/api/auth/refresh', { tokenId: r.body.tokenId, refreshToken: r.body.refreshToken }, { token: null });
+    expect(refreshed.status).toBe(200);
+    expect(refreshed.headers.get('cache-control')).toBe('no-store');
+    expect((await hub.call('GET', '/api/customers')).headers.get('cache-control')).toBe('no-store');
+    expect401(await hub.call('GET', '/api/customers', undefined, { token: null }));
+    expect((await hub.call('GET', '/api/customers', undefined, { token: null })).headers.get('cache-control')).toBe('no-store');
   });
 
   it("names the shop's time zone (POS_HUB_TIMEZONE), whatever it is, in the login, the session and a refresh", async () => {

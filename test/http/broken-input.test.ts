@@ -155,3 +155,18 @@ describe('what the HTTP parser refuses', () => {
     expect((await hub.call('GET', '/api/stocks/half')).status).toBe(404);
   });
 });
+
+describe('the request log', () => {
+  it('names the path as the client sent it, mount path included (no query: it may hold a filter on a customer)', async () => {
+    const before = lines.length;
+    expect((await hub.call('GET', '/api/users?$take=1')).status).toBe(200);
+    expect((await hub.call('GET', '/api/nothing-here')).status).toBe(404);
+    // The log line is written when the answer has finished: wait for both.
+    await expect.poll(() => lines.slice(before).filter((l) => l.msg === 'request').length).toBe(2);
+    const paths = lines.slice(before).filter((l) => l.msg === 'request').map((l) => [l.path, l.status]);
+    expect(paths).toEqual([
+      ['/api/users', 200],
+      ['/api/nothing-here', 404],
+    ]);
+  });
+});
