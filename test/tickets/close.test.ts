@@ -244,6 +244,20 @@ describe('exactly once', () => {
     expect(fp1.journal).toHaveLength(before);
   });
 
+  it("a close of another device's and user's closed ticket answers it only with TicketReadAll (CONTRACT §12), issuing nothing", async () => {
+    const t = await open();
+    await expect2xx(closeT(t.id, { payments: cash(10) }));
+    const before = fp1.journal.length;
+    expect((await hub.call('GET', `/api/tickets/${t.id}`, undefined, { token: other.token })).status).toBe(403);
+    const r = await closeT(t.id, { payments: cash(10) }, other);
+    expect(r.status).toBe(403);
+    expect(r.body).toMatchObject({ errorCode: 2, detail: expect.stringContaining('TicketReadAll') });
+    expect(r.body.items).toBeUndefined();
+    const manager = await register(hub, ['TicketClose', 'TicketReadAll']);
+    expect((await closeT(t.id, { payments: cash(10) }, manager)).body).toMatchObject({ id: t.id, state: 'Closed' });
+    expect(fp1.journal).toHaveLength(before);
+  });
+
   it('a reply lost after printing: one receipt, the ticket ends closed', async () => {
     const t = await open();
     fp1.inject({ kind: 'dropReplyAfterPrint' });
