@@ -14,6 +14,9 @@ import { categories } from '../categories/resource.js';
 /** Printer models the printer driver knows (drivers/escpos/profiles.ts), and `Tablet` for a kitchen display (CONTRACT §8). */
 export const ORDER_ENDPOINT_TYPES = [...PRINTER_MODELS, 'Tablet'] as const;
 
+/** The settings that shape a kitchen ticket (CONTRACT §8), each "true" or "false" ("" or absent: off). */
+const KITCHEN_FLAGS = ['IsBeepEnabled', 'HighlightOrderNumber', 'DoubleHeightFont', 'DoubleWidthFont'] as const;
+
 
 export const orderEndpoints = defineResource({
   name: 'orderendpoints',
@@ -70,6 +73,13 @@ export const orderEndpoints = defineResource({
         } catch (e) {
           if (e instanceof AddressError) throw errors.member('address', `address.${e.fault}`, e.params);
           throw e;
+        }
+      }
+      // Another value would be stored and silently read as off: refuse it, naming the setting.
+      for (const flag of KITCHEN_FLAGS) {
+        const value = body.settings[flag];
+        if (value !== undefined && !['', 'true', 'false'].includes(value.trim().toLowerCase())) {
+          throw errors.member(`settings.${flag}`, 'setting.trueFalse', { setting: flag, value });
         }
       }
       try {
