@@ -7640,7 +7640,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description A missing right; `detail` names it. (errorCode 2 Unauthorized) */
+            /**
+             * @description - A missing right; `detail` names it. (errorCode 2 Unauthorized)
+             *     - The OrderEndpoint's state forbids deleting it. (errorCode 8 OperationForbidden)
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7650,7 +7653,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 403;
                         /** @enum {integer} */
-                        errorCode?: 2;
+                        errorCode?: 2 | 8;
                     };
                 };
             };
