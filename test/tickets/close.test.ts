@@ -306,6 +306,22 @@ describe('exactly once', () => {
     expect(jobsOf(t.id).map((j) => j.state)).toEqual(['Done']);
   });
 
+  it('a fiscal device holding a receipt still to settle cannot be deleted (403, errorCode 8) until a retry settled it', async () => {
+    await expect2xx(hub.call('POST', '/api/fiscaldevices', { name: 'FP3', driver: 'simulator', address: 'sim:fp3' }));
+    const fp3 = hub.fiscal.get({ name: 'FP3', driver: 'simulator', address: 'sim:fp3', settings: {} }) as SimulatorFiscalDevice;
+    const t = await open();
+    fp3.inject({ kind: 'dropReplyAfterPrint' });
+    fp3.inject({ kind: 'fail', code: 'OFFLINE' });
+    expect((await closeT(t.id, { fiscalName: 'FP3', payments: cash(10) })).status).toBe(503);
+    const refused = await hub.call('DELETE', '/api/fiscaldevices/FP3');
+    expect([refused.status, refused.body.errorCode]).toEqual([403, 8]);
+    expect(refused.body.detail).toContain(t.id);
+    // Still there, so the retry can ask it: the ticket closes with the receipt that was out.
+    const retry = await closeT(t.id, { fiscalName: 'FP3', payments: cash(10) });
+    expect(retry.body).toMatchObject({ state: 'Closed', closeInfo: { fiscalName: 'FP3' } });
+    expect((await hub.call('DELETE', '/api/fiscaldevices/FP3')).status).toBe(200);
+  });
+
   it('a receipt of another ticket printed between a lost reply and its retry does not take its number', async () => {
     const a = await open();
     fp1.inject({ kind: 'dropReplyAfterPrint' });
