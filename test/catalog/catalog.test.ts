@@ -174,6 +174,25 @@ describe('a display that mirrors a printer (issue 28)', () => {
   });
 });
 
+describe('an order endpoint in use', () => {
+  it('cannot be deleted while a plu routes to it or another endpoint mirrors it (403, errorCode 8); unused, it can', async () => {
+    await expect2xx(hub.call('POST', '/api/orderendpoints', { name: 'Gril', type: 'Generic', address: 'tcp://127.0.0.1:9' }));
+    await expect2xx(hub.call('POST', '/api/orderendpoints', { name: 'Gril displej', type: 'Tablet', mirrorOf: 'Gril' }));
+    const steak = await expect2xx(plu({ code: 180, name: 'Steak', orderEndpointNames: ['Gril'] }));
+    const routed = await hub.call('DELETE', '/api/orderendpoints/Gril');
+    expect([routed.status, routed.body.errorCode]).toEqual([403, 8]);
+    expect(routed.body.detail).toContain("'Gril'");
+    // The plu still orders there and can be saved as it is.
+    expect((await hub.call('PUT', `/api/plus/${steak.id}`, steak)).status).toBe(200);
+    await expect2xx(hub.call('PUT', `/api/plus/${steak.id}`, { ...steak, _v: undefined, orderEndpointNames: [] }));
+    const mirrored = await hub.call('DELETE', '/api/orderendpoints/Gril');
+    expect([mirrored.status, mirrored.body.errorCode]).toEqual([403, 8]);
+    expect(mirrored.body.detail).toContain('Gril displej');
+    await expect2xx(hub.call('DELETE', `/api/orderendpoints/${encodeURIComponent('Gril displej')}`));
+    expect((await hub.call('DELETE', '/api/orderendpoints/Gril')).status).toBe(200);
+  });
+});
+
 describe('cost price and margin', () => {
   it('margin = price without VAT − cost, and its rate; read-only, null without a cost', async () => {
     const p = await expect2xx(plu({ code: 110, name: 'Steak', unitPrice: { amount: 24 }, vatInfo: { category: 1, rate: 20 }, costPrice: { amount: 8.5 } }));

@@ -38,7 +38,8 @@ describe('closing on a plain ESC/POS printer', () => {
     expect(a.body.closeInfo).toMatchObject({ fiscalName: 'Paper', number: 1, dailySalesReportNumber: 1, fiscalMemorySerialNumber: hubIdentity() });
     expect(b.body.closeInfo.number).toBe(2);
     await printer.waitFor(() => printer.cutTickets().length === 2);
-    expect(printer.cutTickets()[1].join('\n')).toMatch(/Receipt 2/);
+    // On the shop's clock: the hub's 10:00 UTC is 11:00 in its time zone, Europe/Bratislava.
+    expect(printer.cutTickets()[1].join('\n')).toMatch(/Receipt 2 +2026-11-21 11:00/);
   });
 
   it('a printer out of paper answers 503 and numbers nothing; with paper the next receipt takes the next number', async () => {

@@ -3,6 +3,18 @@ import { describe, expect, it } from 'vitest';
 import { JOURNAL_KEEP, SimulatorFiscalDevice } from '../../drivers/fiscal/simulator/driver.js';
 import { sampleReceipt } from '../support/receipt.js';
 
+describe('simulator fiscal memory serial', () => {
+  it('differs between devices whose names begin alike, and stays the same for one device', async () => {
+    const serial = async (name: string) => (await new SimulatorFiscalDevice(name, undefined).info()).fiscalMemorySerialNumber;
+    const [one, two] = [await serial('Pokladňa 1'), await serial('Pokladňa 2')];
+    expect(one).toMatch(/^SIM[0-9A-F]{8}$/);
+    expect(two).not.toBe(one);
+    expect(await serial('Pokladňa 1')).toBe(one);
+    const receipt = await new SimulatorFiscalDevice('Pokladňa 2', undefined).printReceipt(sampleReceipt(), 'job1');
+    expect(receipt.fiscalMemorySerialNumber).toBe(two);
+  });
+});
+
 describe('simulator journal', () => {
   it(`keeps the newest ${JOURNAL_KEEP} receipts in memory while numbering and totals go on`, async () => {
     const sim = new SimulatorFiscalDevice('S1', undefined, () => new Date('2026-11-21T10:00:00Z'));

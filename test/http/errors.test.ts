@@ -434,4 +434,22 @@ describe('writes', () => {
     expect((await hub.call('GET', '/api/devices/Bad settings')).status).toBe(404);
     expect((await hub.call('GET', '/api/orderendpoints/Bad settings')).status).toBe(404);
   });
+
+  it('refuses a kitchen-ticket setting of an order endpoint that is not "true" or "false" (CONTRACT §8), naming it', async () => {
+    for (const flag of ['IsBeepEnabled', 'HighlightOrderNumber', 'DoubleHeightFont', 'DoubleWidthFont']) {
+      for (const value of ['yes', '1', 'on']) {
+        const r = await hub.call('POST', '/api/orderendpoints', { name: 'Flags', type: 'TM88', address: 'tcp://127.0.0.1:9', settings: { [flag]: value } });
+        expectMember(r, `settings.${flag}`, 'Invalid');
+        expect(r.body.detail).toContain(flag);
+      }
+    }
+    expect((await hub.call('GET', '/api/orderendpoints/Flags')).status).toBe(404);
+    const ok = await hub.call('POST', '/api/orderendpoints', {
+      name: 'Flags',
+      type: 'TM88',
+      address: 'tcp://127.0.0.1:9',
+      settings: { IsBeepEnabled: 'true', HighlightOrderNumber: 'False', DoubleHeightFont: '', DoubleWidthFont: 'false', Other: 'yes' },
+    });
+    expect(ok.status).toBe(201);
+  });
 });

@@ -244,6 +244,20 @@ describe('exactly once', () => {
     expect(fp1.journal).toHaveLength(before);
   });
 
+  it("a close of another device's and user's closed ticket answers it only with TicketReadAll (CONTRACT §12), issuing nothing", async () => {
+    const t = await open();
+    await expect2xx(closeT(t.id, { payments: cash(10) }));
+    const before = fp1.journal.length;
+    expect((await hub.call('GET', `/api/tickets/${t.id}`, undefined, { token: other.token })).status).toBe(403);
+    const r = await closeT(t.id, { payments: cash(10) }, other);
+    expect(r.status).toBe(403);
+    expect(r.body).toMatchObject({ errorCode: 2, detail: expect.stringContaining('TicketReadAll') });
+    expect(r.body.items).toBeUndefined();
+    const manager = await register(hub, ['TicketClose', 'TicketReadAll']);
+    expect((await closeT(t.id, { payments: cash(10) }, manager)).body).toMatchObject({ id: t.id, state: 'Closed' });
+    expect(fp1.journal).toHaveLength(before);
+  });
+
   it('a reply lost after printing: one receipt, the ticket ends closed', async () => {
     const t = await open();
     fp1.inject({ kind: 'dropReplyAfterPrint' });
@@ -290,6 +304,22 @@ describe('exactly once', () => {
     expect(retry.body.closeInfo.number).toBe(receiptsOf(t.id)[0].number);
     expect(receiptsOf(t.id)).toHaveLength(1);
     expect(jobsOf(t.id).map((j) => j.state)).toEqual(['Done']);
+  });
+
+  it('a fiscal device holding a receipt still to settle cannot be deleted (403, errorCode 8) until a retry settled it', async () => {
+    await expect2xx(hub.call('POST', '/api/fiscaldevices', { name: 'FP3', driver: 'simulator', address: 'sim:fp3' }));
+    const fp3 = hub.fiscal.get({ name: 'FP3', driver: 'simulator', address: 'sim:fp3', settings: {} }) as SimulatorFiscalDevice;
+    const t = await open();
+    fp3.inject({ kind: 'dropReplyAfterPrint' });
+    fp3.inject({ kind: 'fail', code: 'OFFLINE' });
+    expect((await closeT(t.id, { fiscalName: 'FP3', payments: cash(10) })).status).toBe(503);
+    const refused = await hub.call('DELETE', '/api/fiscaldevices/FP3');
+    expect([refused.status, refused.body.errorCode]).toEqual([403, 8]);
+    expect(refused.body.detail).toContain(t.id);
+    // Still there, so the retry can ask it: the ticket closes with the receipt that was out.
+    const retry = await closeT(t.id, { fiscalName: 'FP3', payments: cash(10) });
+    expect(retry.body).toMatchObject({ state: 'Closed', closeInfo: { fiscalName: 'FP3' } });
+    expect((await hub.call('DELETE', '/api/fiscaldevices/FP3')).status).toBe(200);
   });
 
   it('a receipt of another ticket printed between a lost reply and its retry does not take its number', async () => {

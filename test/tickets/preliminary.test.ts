@@ -67,6 +67,22 @@ describe('preliminary bill', () => {
     expect(JSON.parse(jobs(t.id)[0].payload).ticket.state).toBe('Closed');
   });
 
+  it("a closed ticket of another device and user is printed only with TicketReadAll, as reading it (CONTRACT §12)", async () => {
+    const t = await open();
+    await expect2xx(hub.call('POST', `/api/tickets/${t.id}/close`, { payments: [{ paymentTypeNumber: 1, amount: 20 }] }, { token: cashier.token }));
+    const stranger = await register(hub, ['TicketCreate', 'TicketPrintPreliminary']);
+    expect((await hub.call('GET', `/api/tickets/${t.id}`, undefined, { token: stranger.token })).status).toBe(403);
+    const r = await print(t.id, { orderEndpointName: 'Kitchen' }, stranger.token);
+    expect(r.status).toBe(403);
+    expect(r.body).toMatchObject({ errorCode: 2, detail: expect.stringContaining('TicketReadAll') });
+    expect(jobs(t.id)).toEqual([]);
+    // With the right, or while the ticket is open (a table plan reads every open ticket), it prints.
+    const manager = await register(hub, ['TicketPrintPreliminary', 'TicketReadAll']);
+    expect((await print(t.id, { orderEndpointName: 'Kitchen' }, manager.token)).status).toBe(204);
+    const o = await open();
+    expect((await print(o.id, { orderEndpointName: 'Kitchen' }, stranger.token)).status).toBe(204);
+  });
+
   it('needs TicketPrintPreliminary and the Sale environment', async () => {
     const t = await open();
     const waiter = await register(hub, ['TicketCreate', 'TicketUpdateAny']);

@@ -49,6 +49,8 @@ export interface EscPosFiscalOptions {
   clock: () => Date;
   /** The hub's id: the "fiscal memory" serial number. */
   hubId?: string;
+  /** The store's time zone (POS_HUB_TIMEZONE): receipts and reports print the shop's wall-clock time. */
+  timeZone?: string;
   printer?: EscPosPrinterOptions;
 }
 
@@ -88,8 +90,19 @@ export class EscPosFiscalDevice implements FiscalDevice {
   /** The QrCode setting's template, null for no QR code. */
   private readonly qr: string | null;
   private readonly documents = new OneAtATime();
+  /** Day and time as the shop's clock shows them (the journal keeps UTC). */
+  private readonly wallClock: Intl.DateTimeFormat;
 
   constructor(private readonly o: EscPosFiscalOptions) {
+    this.wallClock = new Intl.DateTimeFormat('en-GB', {
+      timeZone: o.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone ?? 'UTC',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
     this.profile = profileFor(o.settings.Model ?? DEFAULT_PRINTER_MODEL);
     const max = reconnectMaxMs(o.settings);
     this.printer = new EscPosPrinter(o.address, { backoff: { initialMs: Math.min(200, max), maxMs: max, factor: 2 }, ...o.printer, dialect: this.profile.dialect });
@@ -191,7 +204,11 @@ export class EscPosFiscalDevice implements FiscalDevice {
       if (entry) {
         const mark = number === issued ? null : 'REPRINT';
         const qr = fillQr(this.qr, { number: String(number), date: entry.date, total: new Decimal(entry.receipt.total).toFixed(2), currency: this.currency, serial: this.serial });
-        const data = receiptData(entry.receipt, { header: this.header, number: String(number), time: this.time(entry.date), currency: this.currency, footer: this.footer, mark, qr });
+        const origin = entry.receipt.returnOf;
+        const refundOf = origin
+          ? { number: String(origin.number), time: this.time(origin.date), fiscalName: origin.fiscalName === this.o.name ? null : origin.fiscalName }
+          : null;
+        const data = receiptData(entry.receipt, { header: this.header, number: String(number), time: this.time(entry.date), currency: this.currency, footer: this.footer, mark, qr, refundOf });
         try {
           await this.printer.print(render(receiptDocument(data), this.profile));
         } finally {
@@ -204,7 +221,8 @@ export class EscPosFiscalDevice implements FiscalDevice {
   }
 
   private time(iso: string): string {
-    return new Date(iso).toISOString().slice(0, 16).replace('T', ' ');
+    const p = Object.fromEntries(this.wallClock.formatToParts(new Date(iso)).map((x) => [x.type, x.value]));
+    return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}`;
   }
 
   async lastDocument(): Promise<LastDocument | null> {

@@ -8,5 +8,5 @@ export const escpos = fiscalDriver({
   address: transportAddress('tcp://192.168.1.70:9100', 'serial:/dev/ttyUSB0?baudRate=19200'),
   settings: { check: checkEscPosSettings },
   create: (config, deps) =>
-    new EscPosFiscalDevice({ name: config.name, address: config.address, settings: config.settings, store: deps.store, clock: deps.clock, hubId: deps.hubId }),
+    new EscPosFiscalDevice({ name: config.name, address: config.address, settings: config.settings, store: deps.store, clock: deps.clock, hubId: deps.hubId, timeZone: deps.timeZone }),
 });

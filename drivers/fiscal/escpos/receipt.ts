@@ -31,12 +31,22 @@ export interface ReceiptData {
   mark: PrintMark | null;
   /** What the QR code above the footer holds (the device's `QrCode` setting filled in), null for none. */
   qr: string | null;
+  /** A refund (total below zero): printed as such, so nobody takes it for a sale. */
+  refund: boolean;
+  /** The receipt a return refunds: its number, time, and its device when another one issued it. */
+  refundOf: { number: string; time: string; fiscalName: string | null } | null;
 }
 
 export function receipt(r: ReceiptData): PrintDocument {
   const marks: Block[] = r.mark ? [banner(`** ${r.mark} **`)] : [];
   const blocks: Block[] = [...marks, ...r.header.map((h, i): Block => ({ kind: 'text', text: h, style: { align: 'center', bold: i === 0 } }))];
-  blocks.push({ kind: 'row', left: `Receipt ${r.number}`, right: r.time }, ...field('Operator', r.operator), { kind: 'rule' });
+  if (r.refund) blocks.push({ kind: 'text', text: 'REFUND', style: { align: 'center', bold: true, height: 2 } });
+  blocks.push({ kind: 'row', left: `Receipt ${r.number}`, right: r.time });
+  if (r.refundOf) {
+    blocks.push({ kind: 'row', left: `Refund of receipt ${r.refundOf.number}`, right: r.refundOf.time });
+    if (r.refundOf.fiscalName) blocks.push(...field('Issued on', r.refundOf.fiscalName));
+  }
+  blocks.push(...field('Operator', r.operator), { kind: 'rule' });
   for (const l of r.lines) blocks.push(...priced(l, `${l.total} ${l.vatLetter}`));
   blocks.push({ kind: 'rule' });
   if (r.discountRate) blocks.push({ kind: 'row', left: 'Discount', right: `${r.discountRate}%` });
@@ -58,7 +68,16 @@ export const vatLetter = (category: number) => String.fromCharCode(0x41 + Math.m
  */
 export function receiptData(
   r: Receipt,
-  meta: { header: string[]; number: string; time: string; currency: string; footer: string[]; mark?: PrintMark | null; qr?: string | null },
+  meta: {
+    header: string[];
+    number: string;
+    time: string;
+    currency: string;
+    footer: string[];
+    mark?: PrintMark | null;
+    qr?: string | null;
+    refundOf?: ReceiptData['refundOf'];
+  },
 ): ReceiptData {
   const groups = new Map<number, { rate: Decimal; total: Decimal }>();
   const factor = new Decimal(1).minus(new Decimal(r.discountRate).div(100));
@@ -96,5 +115,7 @@ export function receiptData(
     footer: meta.footer,
     mark: meta.mark ?? null,
     qr: meta.qr ?? null,
+    refund: new Decimal(r.total).isNegative(),
+    refundOf: meta.refundOf ?? null,
   };
 }

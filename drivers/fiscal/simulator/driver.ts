@@ -3,6 +3,7 @@
  * memory (receipt counter, Z counter, daily totals) in a state store so numbers stay consecutive
  * across restarts, and it can be told to fail in the ways real devices do.
  */
+import { createHash } from 'node:crypto';
 import { Decimal } from 'decimal.js';
 import { type DeviceInfo, type DeviceStateStore, type DeviceStatus, type FiscalDevice, type FiscalResult, type LastDocument, type Receipt, type ReportResult } from '../types.js';
 import { DeviceError, type FaultCode } from '../../faults.js';
@@ -52,7 +53,9 @@ export class SimulatorFiscalDevice implements FiscalDevice {
   ) {
     const saved = store?.load(`simulator:${name}`) as SimState | undefined;
     this.state = saved ?? {
-      serial: `SIM${Buffer.from(name).toString('hex').slice(0, 8).toUpperCase().padEnd(8, '0')}`,
+      // From the whole name: two devices (Till 1, Till 2) never share a fiscal memory, as the
+      // first bytes of their names would have them. A device keeps the serial it was saved with.
+      serial: `SIM${createHash('sha256').update(name).digest('hex').slice(0, 8).toUpperCase()}`,
       receiptNumber: 0,
       zCount: 0,
       dayTotal: '0',

@@ -10,6 +10,7 @@ import { DEMO_DRIVER, FISCAL_DRIVER_NAMES, FISCAL_DRIVERS, fiscalDriverNamed } f
 import { QrTemplateError } from '../../../drivers/escpos/blocks.js';
 import { settingFaultOf } from '../../../drivers/settings.js';
 import { forgetFiscalStatus, readFiscalStatus, type FiscalStatus } from '../../core/fiscal-status.js';
+import { ticketsToSettleOn } from './store.js';
 
 const statusSchema = z.object({
   online: z.boolean().nullable(),
@@ -77,6 +78,12 @@ export const fiscalDevices = defineResource({
       return body;
     },
     present: (doc, ctx) => ({ ...withoutSecretSettings(doc), status: readFiscalStatus(ctx.db, doc.name) }),
-    beforeDelete: ({ existing, ctx }) => forgetFiscalStatus(ctx.db, existing.name),
+    beforeDelete: ({ existing, ctx }) => {
+      // A receipt that may be out is settled by asking this device: deleted, its tickets could never
+      // close nor change again (503, 423). It stays until the next close, the poll or a restart settles them.
+      const tickets = ticketsToSettleOn(ctx.db, existing.name);
+      if (tickets.length) throw errors.forbidden('fiscal.unsettled', { name: existing.name, tickets: tickets.slice(0, 5).join(', ') });
+      forgetFiscalStatus(ctx.db, existing.name);
+    },
   },
 });

@@ -46,3 +46,10 @@ export function fiscalDevicesToWatch(db: Db): FiscalDeviceConfig[] {
 export function fiscalDeviceList(db: Db): Array<{ name: string; driver: string; is_active: number }> {
   return db.all(sql`SELECT name, driver, is_active FROM fiscal_devices ORDER BY name`);
 }
+
+/** The tickets whose receipt on fiscal device `name` is still to settle (a lost reply: it may be out). */
+export function ticketsToSettleOn(db: Db, name: string): string[] {
+  return rawSql
+    .all<{ ticket_id: string }>(db, "SELECT DISTINCT ticket_id FROM fiscal_jobs WHERE state = 'Pending' AND fiscal_name = ? ORDER BY ticket_id", [name])
+    .map((r) => r.ticket_id);
+}

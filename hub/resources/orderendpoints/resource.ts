@@ -10,9 +10,13 @@ import { nameKeyed } from '../../engine/keys.js';
 import { enumOf, nameKey, stringMap, text } from '../../engine/fields.js';
 import { bool, requireExisting } from '../../engine/refs.js';
 import { categories } from '../categories/resource.js';
+import { endpointUse } from './store.js';
 
 /** Printer models the printer driver knows (drivers/escpos/profiles.ts), and `Tablet` for a kitchen display (CONTRACT §8). */
 export const ORDER_ENDPOINT_TYPES = [...PRINTER_MODELS, 'Tablet'] as const;
+
+/** The settings that shape a kitchen ticket (CONTRACT §8), each "true" or "false" ("" or absent: off). */
+const KITCHEN_FLAGS = ['IsBeepEnabled', 'HighlightOrderNumber', 'DoubleHeightFont', 'DoubleWidthFont'] as const;
 
 
 export const orderEndpoints = defineResource({
@@ -72,6 +76,13 @@ export const orderEndpoints = defineResource({
           throw e;
         }
       }
+      // Another value would be stored and silently read as off: refuse it, naming the setting.
+      for (const flag of KITCHEN_FLAGS) {
+        const value = body.settings[flag];
+        if (value !== undefined && !['', 'true', 'false'].includes(value.trim().toLowerCase())) {
+          throw errors.member(`settings.${flag}`, 'setting.trueFalse', { setting: flag, value });
+        }
+      }
       try {
         qrTemplate(body.settings.QrCode, BILL_QR);
       } catch (e) {
@@ -81,5 +92,13 @@ export const orderEndpoints = defineResource({
       return body;
     },
     present: (doc) => withoutSecretSettings(doc),
+    // An endpoint that plus still route to, or that another one mirrors, stays: deleted, their orders
+    // would silently go nowhere and those plus and endpoints could not be saved again (400: unknown endpoint).
+    beforeDelete({ existing, ctx }) {
+      const name = String(existing.name);
+      const used = endpointUse(ctx.db, name);
+      if (used.plus > 0) throw errors.forbidden('endpoint.routedFrom', { name, count: used.plus });
+      if (used.mirrors.length) throw errors.forbidden('endpoint.mirrored', { name, endpoints: used.mirrors.join(', ') });
+    },
   },
 });

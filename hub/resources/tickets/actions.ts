@@ -208,7 +208,9 @@ export class TicketActions {
   preliminary(caller: Caller, id: string, body: z.output<typeof preliminarySchema>): void {
     requireSale(caller);
     requireRight(caller, 'TicketPrintPreliminary');
-    const ticket = this.tickets.getStored(id);
+    // The bill shows the whole ticket: only one the caller may read (CONTRACT §12), so a closed sale
+    // of another device or user needs TicketReadAll, as its receipt copy does.
+    const ticket = this.tickets.read(id, caller);
     const name = this.printerFor(caller, body.orderEndpointName);
     inTransaction(this.ctx.db, () => {
       enqueuePrintJob(this.ctx.db, {

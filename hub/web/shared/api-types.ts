@@ -1343,7 +1343,7 @@ export interface paths {
         put?: never;
         /**
          * Pay and fiscalize a ticket
-         * @description Requires TicketClose, from the Sale environment. The fiscal device is `fiscalName`, else the calling device's setting `DefaultFiscalName`. The payments must cover the total; every payment is > 0, and an overpayment is change, allowed only on a changeable payment type and never more than was paid in changeable types (a card is never overpaid). A return (a ticket whose total is negative) needs Storno and is paid out with amounts ≤ 0 adding up to exactly its total. Exactly once: a retry after a timeout or a lost reply answers the closed ticket and issues no second receipt. When the device cannot yet tell whether a receipt went out (503), the ticket takes no edits (423) until a retried close settles it; if the receipt was issued, the ticket closes with the payments and device of that receipt, whatever the retry says. `receipt.email` (empty or null: none) queues an e-mail receipt in the same transaction as the close; the hub sends it when it can (GET /api/receipts/emails). A malformed address is a 400 before anything is fiscalized. `receipt.print: false` asks the fiscal device to skip the paper copy; only a device that may issue a fiscal receipt without printing it does.
+         * @description Requires TicketClose, from the Sale environment. The fiscal device is `fiscalName`, else the calling device's setting `DefaultFiscalName`. The payments must cover the total; every payment is > 0, and an overpayment is change, allowed only on a changeable payment type and never more than was paid in changeable types (a card is never overpaid). A return (a ticket whose total is negative) needs Storno and is paid out with amounts ≤ 0 adding up to exactly its total. Exactly once: a retry after a timeout or a lost reply answers the closed ticket and issues no second receipt (a ticket another device or user closed is answered only with TicketReadAll, CONTRACT §12). When the device cannot yet tell whether a receipt went out (503), the ticket takes no edits (423) until a retried close settles it; if the receipt was issued, the ticket closes with the payments and device of that receipt, whatever the retry says. `receipt.email` (empty or null: none) queues an e-mail receipt in the same transaction as the close; the hub sends it when it can (GET /api/receipts/emails). A malformed address is a 400 before anything is fiscalized. `receipt.print: false` asks the fiscal device to skip the paper copy; only a device that may issue a fiscal receipt without printing it does.
          */
         post: operations["tickets.close"];
         delete?: never;
@@ -1363,7 +1363,7 @@ export interface paths {
         put?: never;
         /**
          * Print the bill before payment
-         * @description Requires TicketPrintPreliminary, from the Sale environment; an open or a closed ticket. The order endpoint is `orderEndpointName`, else the calling device's setting `DefaultOrderEndpointName`. The body is optional.
+         * @description Requires TicketPrintPreliminary, from the Sale environment; an open or a closed ticket (a closed one of another device or user needs TicketReadAll, as reading it does: CONTRACT §12). The order endpoint is `orderEndpointName`, else the calling device's setting `DefaultOrderEndpointName`. The body is optional.
          */
         post: operations["tickets.printPreliminary"];
         delete?: never;
@@ -7640,7 +7640,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description A missing right; `detail` names it. (errorCode 2 Unauthorized) */
+            /**
+             * @description - A missing right; `detail` names it. (errorCode 2 Unauthorized)
+             *     - The OrderEndpoint's state forbids deleting it. (errorCode 8 OperationForbidden)
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7650,7 +7653,7 @@ export interface operations {
                         /** @enum {number} */
                         status?: 403;
                         /** @enum {integer} */
-                        errorCode?: 2;
+                        errorCode?: 2 | 8;
                     };
                 };
             };

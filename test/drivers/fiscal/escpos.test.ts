@@ -40,6 +40,7 @@ const device = (settings: Record<string, string> = {}, at = printer) =>
     store,
     clock,
     hubId: 'a1b2c3',
+    timeZone: 'UTC',
     printer: { statusTimeoutMs: 300, confirmTimeoutMs: 500, maxStallMs: 300, stallPollMs: 50 },
   });
 
@@ -139,6 +140,45 @@ describe('escpos fiscal driver', () => {
     expect((await dev.printReceipt(receipt('B'), 'b')).dailySalesReportNumber).toBe(2);
     expect(await dev.zReport()).toMatchObject({ number: 2, receipts: 1 });
     await printer.waitFor(() => printedText().filter((t) => /Z REPORT/.test(t)).length === 2);
+  });
+
+  it("prints the receipt's and the reports' time on the shop's clock (POS_HUB_TIMEZONE), not UTC", async () => {
+    // 10:00 UTC on 21 November is 11:00 in Bratislava (CET).
+    const local = new EscPosFiscalDevice({ name: 'R2', address: printer.address, settings: { ReconnectMaxMs: '20' }, store, clock, timeZone: 'Europe/Bratislava' });
+    try {
+      await local.printReceipt(receipt(), 'job-tz');
+      await local.xReport();
+      await printer.waitFor(() => printer.cutTickets().length === 2);
+      expect(printedText()[0]).toMatch(/Receipt 1 +2026-11-21 11:00/);
+      expect(printedText()[1]).toMatch(/Date +2026-11-21 11:00/);
+    } finally {
+      await local.close();
+    }
+  });
+
+  it('prints a refund as such, quoting the receipt it refunds (and its device when another one issued it)', async () => {
+    const refund = (fiscalName: string): Receipt => {
+      const r = receipt('RET');
+      const lines = r.lines.map((l) => ({ ...l, total: `-${l.total}` }));
+      return {
+        ...r,
+        lines,
+        total: '-13.80',
+        payments: [{ ...r.payments[0], amount: '-13.80' }],
+        change: '0',
+        returnOf: { ticketId: 'T1', fiscalName, number: 1, date: '2026-11-20T18:30:00Z', dailySalesReportNumber: 1, fiscalMemorySerialNumber: 'a1b2c3' },
+      };
+    };
+    await dev.printReceipt(refund('R1'), 'r1');
+    await dev.printReceipt(refund('Old till'), 'r2');
+    await printer.waitFor(() => printer.cutTickets().length === 2);
+    expect(printedText()[0]).toMatch(/REFUND\nReceipt 1 .*\nRefund of receipt 1 +2026-11-20 18:30\nOperator/);
+    expect(printedText()[0]).not.toMatch(/Issued on/);
+    expect(printedText()[1]).toMatch(/REFUND[\s\S]*Refund of receipt 1 .*\nIssued on +Old till/);
+    // A sale says none of it.
+    await dev.printReceipt(receipt('S'), 's');
+    await printer.waitFor(() => printer.cutTickets().length === 3);
+    expect(printedText()[2]).not.toMatch(/REFUND|Refund of/);
   });
 
   it('refuses an empty receipt', async () => {
