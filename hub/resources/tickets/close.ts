@@ -95,9 +95,9 @@ export class TicketCloser {
     requireSale(caller);
     requireRight(caller, 'TicketClose');
     const stored = this.tickets.getStored(id);
-    // A retry of a close that went through answers the closed ticket and issues nothing — to a caller
-    // who may read it (CONTRACT §12): another device's or user's closed sale needs TicketReadAll.
-    if (stored.doc.state === 'Closed') return this.tickets.present(this.tickets.read(id, caller), caller);
+    // A retry of a close that went through answers the closed ticket and issues nothing (CONTRACT §11,
+    // whoever retries: the waiter who lost the reply may retry from another register).
+    if (stored.doc.state === 'Closed') return this.tickets.present(stored);
     const lockKey = `tickets:${id}`;
     if (this.ctx.busy.has(lockKey)) throw errors.locked('tickets.closingElsewhere', { id });
     this.ctx.busy.add(lockKey);

@@ -78,14 +78,13 @@ export const ticketRoutes = routes<{ actions: TicketActions; closer: TicketClose
       '`DefaultFiscalName`. The payments must cover the total; every payment is > 0, and an overpayment is change, allowed only on a ' +
       'changeable payment type and never more than was paid in changeable types (a card is never overpaid). A return (a ticket ' +
       'whose total is negative) needs Storno and is paid out with amounts ≤ 0 adding up to exactly its total. ' +
-      'Exactly once: a retry after a timeout or a lost reply answers the closed ticket and issues no second receipt (a ticket ' +
-      "another device or user closed is answered only with TicketReadAll, CONTRACT §12). When the " +
+      'Exactly once: a retry after a timeout or a lost reply answers the closed ticket and issues no second receipt. When the ' +
       'device cannot yet tell whether a receipt went out (503), the ticket takes no edits (423) until a retried close settles it; ' +
       'if the receipt was issued, the ticket closes with the payments and device of that receipt, whatever the retry says. ' +
       '`receipt.email` (empty or null: none) queues an e-mail receipt in the same transaction as the close; the hub sends it when ' +
       'it can (GET /api/receipts/emails). A malformed address is a 400 before anything is fiscalized. `receipt.print: false` asks ' +
       'the fiscal device to skip the paper copy; only a device that may issue a fiscal receipt without printing it does.',
-    rights: ['TicketClose', 'Storno', 'TicketReadAll'],
+    rights: ['TicketClose', 'Storno'],
     authorize: saleWith('TicketClose'),
     params,
     headers: idempotencyHeader(),
