@@ -20,7 +20,8 @@ import { CATALOG_RESOURCES, STORE_ID, type CatalogResource } from './protocol.js
 import { hashPassword, verifyPassword } from '../core/passwords.js';
 import type { LoginThrottle } from '../http/throttle.js';
 import type { HashGate } from '../http/hash-gate.js';
-import { MAX_STRING } from '../engine/fields.js';
+import { idKey, MAX_INT32, MAX_STRING, nameKey } from '../engine/fields.js';
+import { parseOr400 } from '../http/validate.js';
 
 const SESSION_MS = 12 * 3600_000;
 
@@ -80,14 +81,36 @@ interface HqLocals {
 }
 const session = (locals: Record<string, unknown>) => locals as unknown as HqLocals;
 
-function catalogKey(resource: CatalogResource, raw: string): string {
+/** A plu's code, as the store's API takes it (CONTRACT §3: a register numbers its plus itself). */
+const pluCode = z.coerce.number().int().min(0).max(MAX_INT32);
+/** A payment type's number, as the store's API takes it. */
+const paymentTypeNumber = z.coerce.number().int().min(1).max(MAX_INT32);
+
+/**
+ * The key of a catalog push, checked by the rules the store's own API keys the resource with, and
+ * the document's own key against it (CONTRACT §2: a key in the body that differs from the path is a
+ * 400): a push the store could only refuse is refused here, where the one who sent it sees why.
+ */
+function catalogKey(resource: CatalogResource, raw: string, doc: Record<string, unknown> | undefined): string {
+  const same = (field: string, expected: string | number) => {
+    const given = doc?.[field];
+    if (given !== undefined && given !== null && given !== expected) throw errors.member(`doc.${field}`, 'resource.keyDiffers', { field, given: String(given).slice(0, 100), path: expected });
+  };
   if (resource === 'plus') {
     const m = /^(.+)\/(\d{1,10})$/.exec(raw);
-    if (!m) throw errors.member('key', 'hq.pluKey', { value: raw });
-    return raw;
+    if (!m) throw errors.member('key', 'hq.pluKey', { value: raw.slice(0, 100) });
+    const stockName = parseOr400(nameKey(), m[1], ['key']);
+    const code = parseOr400(pluCode, m[2], ['key']);
+    same('stockName', stockName);
+    same('code', code);
+  } else if (resource === 'paymenttypes') {
+    if (!/^[1-9]\d{0,9}$/.test(raw)) throw errors.member('key', 'hq.paymentTypeKey', { value: raw.slice(0, 100) });
+    same('number', parseOr400(paymentTypeNumber, raw, ['key']));
+  } else if (resource === 'modifiers') {
+    same('id', parseOr400(idKey(), raw, ['key']));
+  } else {
+    same('name', parseOr400(nameKey(), raw, ['key']));
   }
-  if (resource === 'paymenttypes' && !/^[1-9]\d{0,9}$/.test(raw)) throw errors.member('key', 'hq.paymentTypeKey', { value: raw });
-  if (!raw || raw.length > MAX_STRING) throw errors.member('key', 'member.length', { max: MAX_STRING });
   return raw;
 }
 
@@ -491,7 +514,7 @@ export const hqRoutes = routes<HqDeps>((route) => [
       handler:
         ({ pool, state }) =>
         async ({ params, body }, _req, res) => {
-          const key = catalogKey(params.resource, params.key);
+          const key = catalogKey(params.resource, params.key, method === 'put' ? body.doc : undefined);
           if (method === 'put' && !body.doc) throw errors.member('doc', 'member.required', {}, 'Required');
           const all = body.stores.length === 1 && body.stores[0] === '*';
           if (!all)
