@@ -220,19 +220,28 @@ export function presentStore(r: StoreRow & { online: boolean }) {
 
 export function storesList(offlineAfterMs: number): ListDef {
   const online = `(s.last_seen_at IS NOT NULL AND s.last_seen_at > now() - make_interval(secs => ${Math.round(offlineAfterMs) / 1000}))`;
+  const deadLetters = '(SELECT count(*) FROM dead_letters d WHERE d.store_id = s.store_id)';
   return {
     what: 'stores',
     from: 'FROM stores s',
     base: 'true',
     key: 's.store_id',
-    select: `s.*, ${online} AS online, (SELECT count(*) FROM dead_letters d WHERE d.store_id = s.store_id) AS dead_letters`,
+    select: `s.*, ${online} AS online, ${deadLetters} AS dead_letters`,
     fields: {
       StoreId: text('s.store_id'),
       Name: text('s.name'),
       Online: bool(online),
       LastSeenAt: { spec: { type: 'datetime' }, sql: 's.last_seen_at' },
     },
-    sorts: { backlog: 'GREATEST(s.last_seq - s.ingested_seq, 0)', ingestedSeq: 's.ingested_seq', publishedSeq: 's.last_seq' },
+    // CONTRACT §11: every top-level scalar field sorts (the rest are filters above).
+    sorts: {
+      backlog: 'GREATEST(s.last_seq - s.ingested_seq, 0)',
+      ingestedSeq: 's.ingested_seq',
+      publishedSeq: 's.last_seq',
+      catalogVersion: 's.catalog_version',
+      appliedCatalogVersion: 's.applied_catalog_version',
+      deadLetters,
+    },
   };
 }
 
@@ -252,7 +261,8 @@ export const DEAD_LETTERS: ListDef = {
     Seq: { spec: { type: 'int' }, sql: 'd.seq' },
     ReceivedAt: { spec: { type: 'datetime' }, sql: 'd.received_at' },
   },
-  sorts: { id: 'd.id' },
+  // CONTRACT §11: every top-level scalar field sorts (the rest are filters above).
+  sorts: { id: 'd.id', subject: 'd.subject', reason: 'd.reason', payload: 'd.payload' },
 };
 
 export function listDeadLetters(pool: Pool, params: ListParams) {

@@ -275,4 +275,26 @@ describe('HQ takes only text it can keep, keys its stores would take, and sorts 
     expect(await order('location.tableName')).toBe('cab');
     expect(await order('-location.tableName')).toBe('abc');
   });
+
+  it("stores and dead letters sort by every top-level scalar field: a store's catalog versions and dead letters too", async () => {
+    const dead = (storeId: string, seq: number, reason: string) => ({ storeId, seq, streamSeq: seq, subject: `pos.${storeId}.tickets`, reason, payload: `{"seq":${seq}}` });
+    await ingestBatch(pool, [], undefined, [dead('st-a', 1, 'b: bad shape'), dead('st-a', 2, 'c: bad value'), dead('st-b', 1, 'a: bad shape')]);
+    await ingestBatch(pool, [{ storeId: 'st-c', seq: 1, base: 0, resource: 'tickets', key: 't1', op: 'upsert' as const, v: 1, at: '2026-01-02T11:00:00.000Z', doc: { id: 't1', items: [] } }]);
+    // st-b waits for two catalog versions, st-c for one.
+    for (const stores of [['st-b'], ['st-b', 'st-c']]) expect((await call('PUT', '/hq/api/catalog/stocks/Bar', { doc: { name: 'Bar' }, stores })).status).toBe(202);
+    const order = async (path: string, sort: string, key: string) => {
+      const r = await call('GET', `${path}&$sort=${sort}`);
+      expect(r.status, `${sort}: ${JSON.stringify(r.body.errors)}`).toBe(200);
+      return r.body.items.map((x: any) => x[key]).join(' ');
+    };
+    const stores = '/hq/api/stores?StoreId=startswith:st-';
+    expect(await order(stores, '-deadLetters', 'storeId')).toBe('st-a st-b st-c');
+    expect(await order(stores, 'deadLetters', 'storeId')).toBe('st-c st-b st-a');
+    expect(await order(stores, '-catalogVersion', 'storeId')).toBe('st-b st-c st-a');
+    // Ties break on the key.
+    expect(await order(stores, 'appliedCatalogVersion', 'storeId')).toBe('st-a st-b st-c');
+    const letters = '/hq/api/deadletters?StoreId=in:st-a,st-b';
+    expect(await order(letters, 'reason', 'reason')).toBe('a: bad shape b: bad shape c: bad value');
+    expect(await order(letters, 'subject,-payload', 'payload')).toBe('{"seq":2} {"seq":1} {"seq":1}');
+  });
 });
