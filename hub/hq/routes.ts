@@ -470,14 +470,17 @@ export const hqRoutes = routes<HqDeps>((route) => [
         .openapi({ param: { description: '`store` (the default), `day` or `plu`, in any letter case.' } }),
     }),
     responses: { 200: { description: 'The rows and their total.', schema: named('HqSalesReport', z.object({ rows: z.array(salesRow), total: z.number() })) } },
-    errors: [ERR.validation('A missing or malformed `from`/`to`, an unknown `groupBy`; `errors[0].memberName` names it.'), ERR.unauthenticated(), ERR.missingRight('Without ReportRead.')],
+    errors: [ERR.validation('A missing or malformed `from`/`to`, a `to` before `from`, an unknown `groupBy`; `errors[0].memberName` names it.'), ERR.unauthenticated(), ERR.missingRight('Without ReportRead.')],
     handler:
       ({ pool, timeZone }) =>
       async ({ query }, _req, res) => {
         // Checked as date-times by the declaration; here placed in HQ's time zone.
         const at = (text: string) => parseIsoDateTime(text, timeZone) as Date;
         const groupBy = (query.groupBy ?? 'store').toLowerCase() as 'store' | 'day' | 'plu';
-        res.json(await salesReport(pool, at(query.from), at(query.to), groupBy, timeZone));
+        const [from, to] = [at(query.from), at(query.to)];
+        // A span that ends before it starts is a mistake, refused as the hub's own report refuses it.
+        if (to < from) throw errors.member('to', 'reports.toBeforeFrom', { from: query.from }, 'OutOfRange');
+        res.json(await salesReport(pool, from, to, groupBy, timeZone));
       },
   }),
   ...(['put', 'delete'] as const).map((method) =>

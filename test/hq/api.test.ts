@@ -173,6 +173,10 @@ describe('HQ answers as its document says', () => {
     expect((await call('GET', '/hq/api/reports/sales?to=2026-02-01T00:00:00Z')).body.errors[0]).toMatchObject({ memberName: 'from', code: 'Required' });
     expect((await call('GET', '/hq/api/reports/sales?from=yesterday&to=2026-02-01T00:00:00Z')).body.errors[0]).toMatchObject({ memberName: 'from' });
     expect((await call('GET', '/hq/api/reports/sales?from=2026-01-01T00:00:00Z&to=2026-02-01T00:00:00Z&groupBy=week')).body.errors[0]).toMatchObject({ memberName: 'groupBy' });
+    // A span that ends before it starts: refused as the hub's report refuses it; an empty one is no mistake.
+    const reversed = await call('GET', '/hq/api/reports/sales?from=2026-02-01T00:00:00Z&to=2026-01-31T23:59:59Z');
+    expect([reversed.status, reversed.body.errors?.[0]]).toMatchObject([400, { memberName: 'to', code: 'OutOfRange' }]);
+    expect((await call('GET', '/hq/api/reports/sales?from=2026-02-01T01:00:00%2B01:00&to=2026-02-01T00:00:00Z')).body).toEqual({ rows: [], total: 0 });
   });
 
   it('catalog pushes: the resource and key from the path (a plu key holds a slash), the stores from the body', async () => {
