@@ -94,7 +94,10 @@ const paymentTypeNumber = z.coerce.number().int().min(1).max(MAX_INT32);
 function catalogKey(resource: CatalogResource, raw: string, doc: Record<string, unknown> | undefined): string {
   const same = (field: string, expected: string | number) => {
     const given = doc?.[field];
-    if (given !== undefined && given !== null && given !== expected) throw errors.member(`doc.${field}`, 'resource.keyDiffers', { field, given: String(given).slice(0, 100), path: expected });
+    if (given === undefined || given === null) return;
+    // `"1"` for code 1 is a wrong type (as the store's API says it), not another key.
+    parseOr400(typeof expected === 'number' ? z.number() : z.string(), given, ['doc', field]);
+    if (given !== expected) throw errors.member(`doc.${field}`, 'resource.keyDiffers', { field, given: String(given).slice(0, 100), path: expected });
   };
   if (resource === 'plus') {
     const m = /^(.+)\/(\d{1,10})$/.exec(raw);

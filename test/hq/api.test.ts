@@ -235,6 +235,8 @@ describe('HQ takes only text it can keep, keys its stores would take, and sorts 
     // CONTRACT §2: a key in the body that differs from the path.
     expect(await refused('PUT', '/hq/api/catalog/plus/Bar/1', { doc: { code: 2, name: 'Pivo' }, stores })).toBe('doc.code');
     expect(await refused('PUT', '/hq/api/catalog/plus/Bar/1', { doc: { stockName: 'Kitchen', name: 'Pivo' }, stores })).toBe('doc.stockName');
+    const text = await call('PUT', '/hq/api/catalog/plus/Bar/1', { doc: { code: '1', name: 'Pivo' }, stores });
+    expect([text.status, text.body.errors[0].memberName, text.body.errors[0].message]).toEqual([400, 'doc.code', expect.stringMatching(/number/)]);
     expect(await refused('PUT', '/hq/api/catalog/modifiers/m1', { doc: { id: 'm2', name: 'Sugar' }, stores })).toBe('doc.id');
     expect(await refused('PUT', '/hq/api/catalog/paymenttypes/5', { doc: { number: 6, name: 'Card' }, stores })).toBe('doc.number');
     expect(await refused('PUT', '/hq/api/catalog/stocks/Bar', { doc: { name: 'Kitchen' }, stores })).toBe('doc.name');
