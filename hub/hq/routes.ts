@@ -497,7 +497,7 @@ export const hqRoutes = routes<HqDeps>((route) => [
       summary: method === 'put' ? 'Push a catalog document to stores' : 'Delete a catalog document at stores',
       description:
         "Requires CatalogPush. Queued for each store in one transaction and relayed to it in order; a store that is down applies it when it is back. `key` is the document's key: " +
-        "a plu's is `stockName/code`, a payment type's its number." +
+        "a plu's is `stockName/code`, a payment type's its number, each checked by the rules the store's own API keys it with; a key inside `doc` must be the path's." +
         (method === 'put' ? ' `doc` is the document as the store\'s own API takes it.' : ''),
       rights: ['CatalogPush'],
       params: z.object({
@@ -513,7 +513,7 @@ export const hqRoutes = routes<HqDeps>((route) => [
         },
       },
       errors: [
-        ...BODY('An unknown catalog, a malformed key, no `doc` for PUT, a malformed or unknown store id.'),
+        ...BODY('An unknown catalog, a malformed key (`key`), a key in `doc` other than the path\'s (`doc.<field>`), no `doc` for PUT, a malformed or unknown store id.'),
         ERR.unauthenticated(),
         ERR.missingRight('Without CatalogPush.'),
       ],
