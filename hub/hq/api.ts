@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import express, { Router, type Express, type NextFunction, type Request, type Response } from 'express';
 import { readJsonBody } from '../http/body.js';
+import { rejectBrokenPathText, rejectBrokenQueryText } from '../http/text.js';
 import { errors } from '../http/errors.js';
 import { problemHandler, requestId, requestLog } from '../http/problem.js';
 import { mount } from '../http/route.js';
@@ -66,6 +67,12 @@ export function createHqApp(deps: { pool: Pool; log: Logger; timeZone: string; o
 
   const api = Router();
   api.use(noStore);
+  // As on the hub (CONTRACT §12): a NUL, a lone surrogate or a broken percent-escape in the query or
+  // the path is a 400 naming the parameter, never text handed on to PostgreSQL (which refuses a NUL: a 500).
+  api.use(rejectBrokenQueryText);
+  let templates: string[] | undefined;
+  // A plu's key holds a slash (`Bar/1`): both its segments are the key's.
+  api.use(rejectBrokenPathText(() => (templates ??= [...Object.keys((JSON.parse(hqDocumentJson()) as { paths: object }).paths), '/hq/api/catalog/{resource}/{key}/{key}'])));
   api.use(readJsonBody);
   api.use(
     mount(

@@ -89,12 +89,16 @@ export class Ingest {
     const events: StoreEvent[] = [];
     const from = new Map<StoreEvent, JsMsg>();
     const dead: DeadLetter[] = [];
+    // When the stream took each store's newest event: a backlog HQ takes late says nothing of now.
+    const heardAt = new Map<string, Date>();
     for (const m of batch) {
       const text = m.string();
       const checked = checkEvent(m.subject, text, m.headers?.get('Nats-Msg-Id'));
       if (checked.ok) {
         events.push(checked.event);
         from.set(checked.event, m);
+        const was = heardAt.get(checked.event.storeId);
+        if (!was || m.time > was) heardAt.set(checked.event.storeId, m.time);
       } else dead.push({ storeId: checked.storeId, seq: checked.seq, streamSeq: m.seq, subject: m.subject, reason: checked.reason, payload: text });
     }
     // A long batch must not be handed to another HQ process meanwhile.
@@ -102,12 +106,12 @@ export class Ingest {
     try {
       let result: Awaited<ReturnType<typeof ingestBatch>>;
       try {
-        result = await ingestBatch(this.deps.pool, events, JSON.stringify(events), dead);
+        result = await ingestBatch(this.deps.pool, events, JSON.stringify(events), dead, heardAt);
       } catch (err) {
         if (!isDataError(err)) throw err;
         // Something PostgreSQL refuses that the checks let through: one by one, so only that one is put aside.
         this.deps.log.warn({ err: (err as Error).message }, 'a batch PostgreSQL refused; taking its events one by one');
-        result = await this.oneByOne(events, from, dead);
+        result = await this.oneByOne(events, from, dead, heardAt);
       }
       for (const gap of result.skipped ?? []) {
         this.deps.log.error(gap, "a store's events never reach HQ: its log no longer holds them (compacted before HQ had them, or lost with a restored database); HQ counts on after them");
@@ -130,11 +134,11 @@ export class Ingest {
   }
 
   /** The batch's events each in a transaction of its own; one PostgreSQL refuses joins the dead letters with its reason. */
-  private async oneByOne(events: StoreEvent[], from: Map<StoreEvent, JsMsg>, dead: DeadLetter[]): Promise<{ inserted: number; duplicates: number }> {
+  private async oneByOne(events: StoreEvent[], from: Map<StoreEvent, JsMsg>, dead: DeadLetter[], heardAt: ReadonlyMap<string, Date>): Promise<{ inserted: number; duplicates: number }> {
     const total = { inserted: 0, duplicates: 0 };
     for (const e of events) {
       try {
-        const r = await ingestBatch(this.deps.pool, [e], JSON.stringify([e]));
+        const r = await ingestBatch(this.deps.pool, [e], JSON.stringify([e]), [], heardAt);
         total.inserted += r.inserted;
         total.duplicates += r.duplicates;
       } catch (err) {

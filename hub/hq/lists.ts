@@ -94,15 +94,18 @@ export function listSpec(def: ListDef, order: { tieBreak: string; defaultOrder?:
     what: def.what,
     ...order,
     filters: Object.fromEntries(Object.entries(def.fields).map(([n, f]) => [n, f.spec])),
-    sortKeys: [...Object.entries(def.fields).filter(([, f]) => !f.each).map(([n]) => n), ...Object.keys(def.sorts)],
+    sortKeys: [...Object.keys(def.fields), ...Object.keys(def.sorts)],
   };
 }
+
+/** What a filter sorts by: its value; a filter over a list's elements, its lowest one (as on the hub). */
+const sortExpr = (f: Field) => (f.each ? `(SELECT min(${f.sql}) FROM jsonb_array_elements(${f.each}) i)` : f.sql);
 
 async function runList<T>(pool: Pool, def: ListDef, q: ListParams, present: (row: Record<string, unknown>) => T) {
   const p = new Params();
   const where = [def.base, ...q.filters.map((f) => condition(p, def.fields[f.name], f.condition))].join(' AND ');
   const sortable = new Map<string, string>();
-  for (const [n, f] of Object.entries(def.fields)) if (!f.each) sortable.set(n.toLowerCase(), f.sql);
+  for (const [n, f] of Object.entries(def.fields)) sortable.set(n.toLowerCase(), sortExpr(f));
   for (const [n, e] of Object.entries(def.sorts)) sortable.set(n.toLowerCase(), e);
   const order = q.sort.map((s) => {
     const e = sortable.get(s.key.toLowerCase());
@@ -153,6 +156,8 @@ export const TICKETS: ListDef = {
     LocationTableName: hub('LocationTableName', "(t.doc->'location'->>'tableName')"),
     LocationZoneName: hub('LocationZoneName', "(t.doc->'location'->>'zoneName')"),
     CustomerCardSerialNumber: hub('CustomerCardSerialNumber', "(t.doc->'customer'->>'cardSerialNumber')"),
+    CustomerId: hub('CustomerId', "(t.doc->'customer'->>'id')"),
+    ReturnOf: hub('ReturnOf', "(t.doc->>'returnOf')"),
     EmployeeUserName: hub('EmployeeUserName', "(t.doc->'employee'->>'userName')"),
     HasCustomer: hub('HasCustomer', "(jsonb_typeof(t.doc->'customer') = 'object')"),
     HasDiscount: hub(
@@ -164,14 +169,27 @@ export const TICKETS: ListDef = {
     ItemPluCode: hub('ItemPluCode', "((i->'plu'->>'code')::bigint)", itemsOf),
     ItemPluStockName: hub('ItemPluStockName', "(i->'plu'->>'stockName')", itemsOf),
   },
+  // CONTRACT §4, §11: every top-level scalar field and dotted paths into the nested ones, as on the hub
+  // (the rest of the top-level ones are filters above).
   sorts: {
     openDate: 't.open_date',
     closeDate: 't.close_date',
+    lastOrderDate: "(t.doc->>'lastOrderDate')",
+    note: "(t.doc->>'note')",
+    returnOf: "(t.doc->>'returnOf')",
     'closeInfo.number': "((t.doc->'closeInfo'->>'number')::bigint)",
     'closeInfo.deviceName': "(t.doc->'closeInfo'->>'deviceName')",
+    'closeInfo.fiscalName': "(t.doc->'closeInfo'->>'fiscalName')",
+    'closeInfo.dailySalesReportNumber': "((t.doc->'closeInfo'->>'dailySalesReportNumber')::bigint)",
+    'closeInfo.fiscalMemorySerialNumber': "(t.doc->'closeInfo'->>'fiscalMemorySerialNumber')",
     'location.tableName': "(t.doc->'location'->>'tableName')",
+    'location.zoneName': "(t.doc->'location'->>'zoneName')",
+    'customer.id': "(t.doc->'customer'->>'id')",
+    'customer.cardSerialNumber': "(t.doc->'customer'->>'cardSerialNumber')",
     'employee.userName': "(t.doc->'employee'->>'userName')",
+    'employee.name': "(t.doc->'employee'->>'name')",
     'totalPrice.amount': 't.total',
+    'totalPrice.currencyLabel': "(t.doc->'totalPrice'->>'currencyLabel')",
   },
 };
 
@@ -202,19 +220,28 @@ export function presentStore(r: StoreRow & { online: boolean }) {
 
 export function storesList(offlineAfterMs: number): ListDef {
   const online = `(s.last_seen_at IS NOT NULL AND s.last_seen_at > now() - make_interval(secs => ${Math.round(offlineAfterMs) / 1000}))`;
+  const deadLetters = '(SELECT count(*) FROM dead_letters d WHERE d.store_id = s.store_id)';
   return {
     what: 'stores',
     from: 'FROM stores s',
     base: 'true',
     key: 's.store_id',
-    select: `s.*, ${online} AS online, (SELECT count(*) FROM dead_letters d WHERE d.store_id = s.store_id) AS dead_letters`,
+    select: `s.*, ${online} AS online, ${deadLetters} AS dead_letters`,
     fields: {
       StoreId: text('s.store_id'),
       Name: text('s.name'),
       Online: bool(online),
       LastSeenAt: { spec: { type: 'datetime' }, sql: 's.last_seen_at' },
     },
-    sorts: { backlog: 'GREATEST(s.last_seq - s.ingested_seq, 0)', ingestedSeq: 's.ingested_seq', publishedSeq: 's.last_seq' },
+    // CONTRACT §11: every top-level scalar field sorts (the rest are filters above).
+    sorts: {
+      backlog: 'GREATEST(s.last_seq - s.ingested_seq, 0)',
+      ingestedSeq: 's.ingested_seq',
+      publishedSeq: 's.last_seq',
+      catalogVersion: 's.catalog_version',
+      appliedCatalogVersion: 's.applied_catalog_version',
+      deadLetters,
+    },
   };
 }
 
@@ -234,7 +261,8 @@ export const DEAD_LETTERS: ListDef = {
     Seq: { spec: { type: 'int' }, sql: 'd.seq' },
     ReceivedAt: { spec: { type: 'datetime' }, sql: 'd.received_at' },
   },
-  sorts: { id: 'd.id' },
+  // CONTRACT §11: every top-level scalar field sorts (the rest are filters above).
+  sorts: { id: 'd.id', subject: 'd.subject', reason: 'd.reason', payload: 'd.payload' },
 };
 
 export function listDeadLetters(pool: Pool, params: ListParams) {

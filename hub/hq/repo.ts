@@ -55,12 +55,15 @@ const storable = (s: string, max = 16_384) => s.slice(0, max).replace(/\u0000/g,
  * `json`: the same events as one JSON array text, when the caller has it already. `dead`: events of
  * the same batch put aside, in the same transaction (a redelivery adds none twice); a dead letter
  * with a seq counts for `ingestedSeq` as taken, so the store's later events are not held behind it.
+ * `heardAt`: per store, when HQ's NATS took its newest event of the batch — the store's sign of life
+ * (`lastSeenAt`, `online`), not the moment HQ caught up with a backlog; without it, now.
  */
 export async function ingestBatch(
   pool: Pool,
   events: StoreEvent[],
   json?: string,
   dead: DeadLetter[] = [],
+  heardAt?: ReadonlyMap<string, Date>,
 ): Promise<{ inserted: number; duplicates: number; skipped?: Array<{ storeId: string; from: number; to: number }> }> {
   if (!events.length && !dead.length) return { inserted: 0, duplicates: 0 };
   const storeIds = [...new Set([...events.map((e) => e.storeId), ...dead.map((d) => d.storeId)])].sort();
@@ -127,10 +130,12 @@ export async function ingestBatch(
       // (compacted before HQ had them, or lost with a replaced database) and never come.
       const before = was.get(storeId);
       if (before && (before.ingested > 0 || before.base > 0) && base > before.ingested) skipped.push({ storeId, from: before.ingested + 1, to: base });
+      // Never later than now: a NATS clock ahead of PostgreSQL's must not keep a silent store online.
       await c.query(
         `UPDATE stores SET base_seq = GREATEST(base_seq, $2), ingested_seq = GREATEST(ingested_seq, $2),
-                last_seq = GREATEST(last_seq, $3), last_seen_at = now() WHERE store_id = $1`,
-        [storeId, base, last],
+                last_seq = GREATEST(last_seq, $3), last_seen_at = GREATEST(last_seen_at, LEAST(COALESCE($4::timestamptz, now()), now()))
+         WHERE store_id = $1`,
+        [storeId, base, last, heardAt?.get(storeId) ?? null],
       );
       await advanceIngested(c, storeId);
     }

@@ -20,7 +20,8 @@ import { CATALOG_RESOURCES, STORE_ID, type CatalogResource } from './protocol.js
 import { hashPassword, verifyPassword } from '../core/passwords.js';
 import type { LoginThrottle } from '../http/throttle.js';
 import type { HashGate } from '../http/hash-gate.js';
-import { MAX_STRING } from '../engine/fields.js';
+import { idKey, MAX_INT32, MAX_STRING, nameKey } from '../engine/fields.js';
+import { parseOr400 } from '../http/validate.js';
 
 const SESSION_MS = 12 * 3600_000;
 
@@ -80,14 +81,39 @@ interface HqLocals {
 }
 const session = (locals: Record<string, unknown>) => locals as unknown as HqLocals;
 
-function catalogKey(resource: CatalogResource, raw: string): string {
+/** A plu's code, as the store's API takes it (CONTRACT §3: a register numbers its plus itself). */
+const pluCode = z.coerce.number().int().min(0).max(MAX_INT32);
+/** A payment type's number, as the store's API takes it. */
+const paymentTypeNumber = z.coerce.number().int().min(1).max(MAX_INT32);
+
+/**
+ * The key of a catalog push, checked by the rules the store's own API keys the resource with, and
+ * the document's own key against it (CONTRACT §2: a key in the body that differs from the path is a
+ * 400): a push the store could only refuse is refused here, where the one who sent it sees why.
+ */
+function catalogKey(resource: CatalogResource, raw: string, doc: Record<string, unknown> | undefined): string {
+  const same = (field: string, expected: string | number) => {
+    const given = doc?.[field];
+    if (given === undefined || given === null) return;
+    // `"1"` for code 1 is a wrong type (as the store's API says it), not another key.
+    parseOr400(typeof expected === 'number' ? z.number() : z.string(), given, ['doc', field]);
+    if (given !== expected) throw errors.member(`doc.${field}`, 'resource.keyDiffers', { field, given: String(given).slice(0, 100), path: expected });
+  };
   if (resource === 'plus') {
     const m = /^(.+)\/(\d{1,10})$/.exec(raw);
-    if (!m) throw errors.member('key', 'hq.pluKey', { value: raw });
-    return raw;
+    if (!m) throw errors.member('key', 'hq.pluKey', { value: raw.slice(0, 100) });
+    const stockName = parseOr400(nameKey(), m[1], ['key']);
+    const code = parseOr400(pluCode, m[2], ['key']);
+    same('stockName', stockName);
+    same('code', code);
+  } else if (resource === 'paymenttypes') {
+    if (!/^[1-9]\d{0,9}$/.test(raw)) throw errors.member('key', 'hq.paymentTypeKey', { value: raw.slice(0, 100) });
+    same('number', parseOr400(paymentTypeNumber, raw, ['key']));
+  } else if (resource === 'modifiers') {
+    same('id', parseOr400(idKey(), raw, ['key']));
+  } else {
+    same('name', parseOr400(nameKey(), raw, ['key']));
   }
-  if (resource === 'paymenttypes' && !/^[1-9]\d{0,9}$/.test(raw)) throw errors.member('key', 'hq.paymentTypeKey', { value: raw });
-  if (!raw || raw.length > MAX_STRING) throw errors.member('key', 'member.length', { max: MAX_STRING });
   return raw;
 }
 
@@ -447,14 +473,17 @@ export const hqRoutes = routes<HqDeps>((route) => [
         .openapi({ param: { description: '`store` (the default), `day` or `plu`, in any letter case.' } }),
     }),
     responses: { 200: { description: 'The rows and their total.', schema: named('HqSalesReport', z.object({ rows: z.array(salesRow), total: z.number() })) } },
-    errors: [ERR.validation('A missing or malformed `from`/`to`, an unknown `groupBy`; `errors[0].memberName` names it.'), ERR.unauthenticated(), ERR.missingRight('Without ReportRead.')],
+    errors: [ERR.validation('A missing or malformed `from`/`to`, a `to` before `from`, an unknown `groupBy`; `errors[0].memberName` names it.'), ERR.unauthenticated(), ERR.missingRight('Without ReportRead.')],
     handler:
       ({ pool, timeZone }) =>
       async ({ query }, _req, res) => {
         // Checked as date-times by the declaration; here placed in HQ's time zone.
         const at = (text: string) => parseIsoDateTime(text, timeZone) as Date;
         const groupBy = (query.groupBy ?? 'store').toLowerCase() as 'store' | 'day' | 'plu';
-        res.json(await salesReport(pool, at(query.from), at(query.to), groupBy, timeZone));
+        const [from, to] = [at(query.from), at(query.to)];
+        // A span that ends before it starts is a mistake, refused as the hub's own report refuses it.
+        if (to < from) throw errors.member('to', 'reports.toBeforeFrom', { from: query.from }, 'OutOfRange');
+        res.json(await salesReport(pool, from, to, groupBy, timeZone));
       },
   }),
   ...(['put', 'delete'] as const).map((method) =>
@@ -468,7 +497,7 @@ export const hqRoutes = routes<HqDeps>((route) => [
       summary: method === 'put' ? 'Push a catalog document to stores' : 'Delete a catalog document at stores',
       description:
         "Requires CatalogPush. Queued for each store in one transaction and relayed to it in order; a store that is down applies it when it is back. `key` is the document's key: " +
-        "a plu's is `stockName/code`, a payment type's its number." +
+        "a plu's is `stockName/code`, a payment type's its number, each checked by the rules the store's own API keys it with; a key inside `doc` must be the path's." +
         (method === 'put' ? ' `doc` is the document as the store\'s own API takes it.' : ''),
       rights: ['CatalogPush'],
       params: z.object({
@@ -484,14 +513,14 @@ export const hqRoutes = routes<HqDeps>((route) => [
         },
       },
       errors: [
-        ...BODY('An unknown catalog, a malformed key, no `doc` for PUT, a malformed or unknown store id.'),
+        ...BODY('An unknown catalog, a malformed key (`key`), a key in `doc` other than the path\'s (`doc.<field>`), no `doc` for PUT, a malformed or unknown store id.'),
         ERR.unauthenticated(),
         ERR.missingRight('Without CatalogPush.'),
       ],
       handler:
         ({ pool, state }) =>
         async ({ params, body }, _req, res) => {
-          const key = catalogKey(params.resource, params.key);
+          const key = catalogKey(params.resource, params.key, method === 'put' ? body.doc : undefined);
           if (method === 'put' && !body.doc) throw errors.member('doc', 'member.required', {}, 'Required');
           const all = body.stores.length === 1 && body.stores[0] === '*';
           if (!all)

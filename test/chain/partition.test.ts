@@ -3,11 +3,14 @@
  * cut, black-holed, and its publish acks lost past JetStream's duplicate window; a hub stopped while
  * HQ's NATS is silent.
  */
+import { headers as natsHeaders } from '@nats-io/transport-node';
+import { jetstream } from '@nats-io/jetstream';
 import { describe, expect, it } from 'vitest';
-import { eventually, startProxy } from '../support/chain.js';
+import { eventMsgId } from '../../hub/hq/protocol.js';
+import { eventually, startHq, startProxy } from '../support/chain.js';
 import { ok, sell, setUpShop, storeFigures, useChain } from './fixture.js';
 
-const c = useChain(['p1', 'p2']);
+const c = useChain(['p1', 'p2', 'p3']);
 
 describe.skipIf(!c.available)('a chain of stores', () => {
   it('partition: cut, black-holed, and acks lost past the duplicate window — the store sells on, every event arrives once', async () => {
@@ -76,4 +79,28 @@ describe.skipIf(!c.available)('a chain of stores', () => {
       await proxy.close();
     }
   }, 120_000);
+
+  it("a store HQ hears from only through a backlog it takes late is as silent as it was: lastSeenAt is when HQ's NATS took its events", async () => {
+    // HQ away: the store's events wait in the stream, and then the store falls silent.
+    expect((await c.hq.stop('SIGTERM')).code).toBe(0);
+    const nc = await c.nats.connect('p3');
+    try {
+      for (const seq of [1, 2]) {
+        const h = natsHeaders();
+        h.set('Nats-Msg-Id', eventMsgId('p3', seq));
+        const event = { storeId: 'p3', seq, base: 0, resource: 'stocks', key: `S${seq}`, op: 'upsert', v: 1, at: new Date().toISOString(), doc: { name: `S${seq}` } };
+        await jetstream(nc).publish('pos.p3.stocks', JSON.stringify(event), { headers: h });
+      }
+    } finally {
+      await nc.close();
+    }
+    const silentFrom = Date.now();
+    // Silent for longer than POS_HQ_OFFLINE_AFTER (3 s here) before HQ is back and takes the backlog.
+    await new Promise((r) => setTimeout(r, 4000));
+    c.hq = await startHq(c.hqEnv());
+    await c.ingestedUpTo('p3', 2);
+    const store = await c.hqStore('p3');
+    expect(Date.parse(store.lastSeenAt)).toBeLessThanOrEqual(silentFrom);
+    expect(store.online).toBe(false);
+  }, 60_000);
 });

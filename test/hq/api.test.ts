@@ -12,6 +12,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHqApp, ensureAdmin } from '../../hub/hq/api.js';
 import { migrate, openPool, startEmbedded, type Pool } from '../../hub/hq/db.js';
+import { ingestBatch } from '../../hub/hq/repo.js';
 import { hqDocumentJson } from '../../hub/hq/document.js';
 import { mountedRoutes } from '../../hub/http/route.js';
 import { problemDetailsSchema } from '../../hub/http/api-docs.js';
@@ -174,6 +175,10 @@ describe('HQ answers as its document says', () => {
     expect((await call('GET', '/hq/api/reports/sales?to=2026-02-01T00:00:00Z')).body.errors[0]).toMatchObject({ memberName: 'from', code: 'Required' });
     expect((await call('GET', '/hq/api/reports/sales?from=yesterday&to=2026-02-01T00:00:00Z')).body.errors[0]).toMatchObject({ memberName: 'from' });
     expect((await call('GET', '/hq/api/reports/sales?from=2026-01-01T00:00:00Z&to=2026-02-01T00:00:00Z&groupBy=week')).body.errors[0]).toMatchObject({ memberName: 'groupBy' });
+    // A span that ends before it starts: refused as the hub's report refuses it; an empty one is no mistake.
+    const reversed = await call('GET', '/hq/api/reports/sales?from=2026-02-01T00:00:00Z&to=2026-01-31T23:59:59Z');
+    expect([reversed.status, reversed.body.errors?.[0]]).toMatchObject([400, { memberName: 'to', code: 'OutOfRange' }]);
+    expect((await call('GET', '/hq/api/reports/sales?from=2026-02-01T01:00:00%2B01:00&to=2026-02-01T00:00:00Z')).body).toEqual({ rows: [], total: 0 });
   });
 
   it('catalog pushes: the resource and key from the path (a plu key holds a slash), the stores from the body', async () => {
@@ -194,5 +199,110 @@ describe('HQ answers as its document says', () => {
     expect(problemDetailsSchema.safeParse(r.body).success).toBe(true);
     expect((await call('GET', '/hq/api/nothing', undefined, null)).status).toBe(401);
     expect((await call('GET', '/hq/api/nothing')).status).toBe(404);
+  });
+});
+
+describe('HQ takes only text it can keep, keys its stores would take, and sorts as the hub does', () => {
+  it('a NUL, a lone surrogate or a broken escape in the query or the path is a 400 naming the parameter, never a 500', async () => {
+    for (const path of ['/hq/api/tickets', '/hq/api/stores', '/hq/api/deadletters']) {
+      const nul = await call('GET', `${path}?StoreId=s1%00`);
+      expect([nul.status, nul.body.errors?.[0]?.memberName], path).toEqual([400, 'StoreId']);
+      expect((await call('GET', `${path}?StoreId=%ED%A0%80`)).body.errors[0].memberName, path).toBe('StoreId');
+      expect((await call('GET', `${path}?StoreId=100%`)).body.errors[0].memberName, path).toBe('StoreId');
+      expect((await call('GET', `${path}?a%00=1`)).body.errors[0].memberName, path).toBe('$query');
+    }
+    const sales = await call('GET', '/hq/api/reports/sales?from=2026-01-01T00:00:00Z&to=2026-02-01T00:00:00Z&groupBy=store%00');
+    expect([sales.status, sales.body.errors[0].memberName]).toEqual([400, 'groupBy']);
+    for (const key of ['Bar%00', 'B%00ar/1', 'Bar/1%00']) {
+      const r = await call('PUT', `/hq/api/catalog/${key.includes('/') ? 'plus' : 'stocks'}/${key}`, { doc: { name: 'Bar' }, stores: ['*'] });
+      expect([r.status, r.body.errors?.[0]?.memberName], key).toEqual([400, 'key']);
+    }
+    expect((await call('DELETE', '/hq/api/catalog/stocks/%zz', { stores: ['*'] })).body.errors[0].memberName).toBe('key');
+  });
+
+  it("a catalog key the store's API would refuse, or a document naming another key than the path, is a 400 naming it", async () => {
+    const refused = async (method: string, path: string, body: unknown) => {
+      const r = await call(method, path, body);
+      expect(r.status, `${method} ${path}`).toBe(400);
+      return r.body.errors[0].memberName;
+    };
+    const stores = ['*'];
+    expect(await refused('PUT', '/hq/api/catalog/modifiers/bad%20key!', { doc: { name: 'Sugar' }, stores })).toBe('key');
+    expect(await refused('DELETE', '/hq/api/catalog/modifiers/a%20b', { stores })).toBe('key');
+    expect(await refused('PUT', `/hq/api/catalog/modifiers/${'m'.repeat(65)}`, { doc: { name: 'Sugar' }, stores })).toBe('key');
+    expect(await refused('PUT', '/hq/api/catalog/plus/Bar/2147483648', { doc: { name: 'Pivo' }, stores })).toBe('key');
+    expect(await refused('PUT', '/hq/api/catalog/plus/%20Bar/1', { doc: { name: 'Pivo' }, stores })).toBe('key');
+    expect(await refused('PUT', '/hq/api/catalog/paymenttypes/2147483648', { doc: { name: 'Card' }, stores })).toBe('key');
+    expect(await refused('PUT', '/hq/api/catalog/stocks/Bar%20', { doc: {}, stores })).toBe('key');
+    // CONTRACT §2: a key in the body that differs from the path.
+    expect(await refused('PUT', '/hq/api/catalog/plus/Bar/1', { doc: { code: 2, name: 'Pivo' }, stores })).toBe('doc.code');
+    expect(await refused('PUT', '/hq/api/catalog/plus/Bar/1', { doc: { stockName: 'Kitchen', name: 'Pivo' }, stores })).toBe('doc.stockName');
+    const text = await call('PUT', '/hq/api/catalog/plus/Bar/1', { doc: { code: '1', name: 'Pivo' }, stores });
+    expect([text.status, text.body.errors[0].memberName, text.body.errors[0].message]).toEqual([400, 'doc.code', expect.stringMatching(/number/)]);
+    expect(await refused('PUT', '/hq/api/catalog/modifiers/m1', { doc: { id: 'm2', name: 'Sugar' }, stores })).toBe('doc.id');
+    expect(await refused('PUT', '/hq/api/catalog/paymenttypes/5', { doc: { number: 6, name: 'Card' }, stores })).toBe('doc.number');
+    expect(await refused('PUT', '/hq/api/catalog/stocks/Bar', { doc: { name: 'Kitchen' }, stores })).toBe('doc.name');
+    // The same keys, said alike or left out, are taken.
+    for (const [path, doc] of [
+      ['plus/Bar/2147483647', { code: 2147483647, stockName: 'Bar', name: 'Pivo' }],
+      ['plus/Hlavný sklad/0', { name: 'Pivo' }],
+      ['modifiers/m1', { id: 'm1', name: 'Sugar' }],
+      ['paymenttypes/5', { number: 5, name: 'Card' }],
+      ['stocks/Hlavný sklad', { name: 'Hlavný sklad' }],
+    ] as const) {
+      expect((await call('PUT', `/hq/api/catalog/${encodeURI(path)}`, { doc, stores })).status, path).toBe(202);
+    }
+  });
+
+  it('tickets sort by every top-level scalar field, dotted paths into nested ones and every filter (a list one by its lowest value), ties on the key', async () => {
+    const ticket = (id: string, extra: Record<string, unknown>) => ({ id, state: 'Closed', openDate: '2026-01-02T10:00:00.000Z', closeDate: '2026-01-02T11:00:00.000Z', totalPrice: { amount: 1 }, items: [], ...extra });
+    const docs = [
+      ticket('a', { note: 'zeta', lastOrderDate: '2026-01-02T10:05:00.000Z', closeInfo: { fiscalName: 'FP2', number: 1 }, customer: { id: 'c2', cardSerialNumber: 'K2' }, location: { tableName: 'T1', zoneName: 'Hall' }, items: [{ plu: { code: 7, stockName: 'Bar' }, type: 'Positive', quantity: 1, totalPrice: { amount: 1 } }] }),
+      ticket('b', { note: 'alpha', lastOrderDate: '2026-01-02T10:09:00.000Z', closeInfo: { fiscalName: 'FP1', number: 2 }, customer: { id: 'c1', cardSerialNumber: 'K1' }, location: { tableName: 'T1', zoneName: 'Terrace' }, items: [{ plu: { code: 9, stockName: 'Bar' }, type: 'Positive', quantity: 1, totalPrice: { amount: 1 } }, { plu: { code: 3, stockName: 'Bar' }, type: 'Positive', quantity: 1, totalPrice: { amount: 1 } }] }),
+      ticket('c', { note: null, lastOrderDate: '2026-01-02T10:07:00.000Z', closeInfo: { fiscalName: 'FP1', number: 3 }, customer: null, location: null, items: [{ plu: { code: 5, stockName: 'Bar' }, type: 'Positive', quantity: 1, totalPrice: { amount: 1 } }] }),
+    ];
+    await ingestBatch(pool, docs.map((doc, i) => ({ storeId: 'sorts', seq: i + 1, base: 0, resource: 'tickets', key: doc.id, op: 'upsert' as const, v: 1, at: doc.closeDate, doc })));
+    const order = async (sort: string) => {
+      const r = await call('GET', `/hq/api/tickets?StoreId=sorts&$sort=${sort}`);
+      expect(r.status, `${sort}: ${JSON.stringify(r.body.errors)}`).toBe(200);
+      return r.body.items.map((t: any) => t.id).join('');
+    };
+    // Missing values first in ascending order (CONTRACT §11).
+    expect(await order('note')).toBe('cba');
+    expect(await order('-lastOrderDate')).toBe('bca');
+    expect(await order('closeInfo.fiscalName,-closeInfo.number')).toBe('cba');
+    expect(await order('CUSTOMER.cardSerialNumber')).toBe('cba');
+    expect(await order('customer.id:desc')).toBe('abc');
+    expect(await order('location.zoneName:desc')).toBe('bac');
+    // A filter over the items sorts by the lowest of them (b holds 3 and 9), as the hub sorts it.
+    expect(await order('ItemPluCode')).toBe('bca');
+    expect(await order('-itempluCode')).toBe('acb');
+    // The hub's ticket filters beyond the seed work here too.
+    expect((await call('GET', '/hq/api/tickets?StoreId=sorts&CustomerId=c1')).body.items.map((t: any) => t.id)).toEqual(['b']);
+    // Ties break on the key.
+    expect(await order('location.tableName')).toBe('cab');
+    expect(await order('-location.tableName')).toBe('abc');
+  });
+
+  it("stores and dead letters sort by every top-level scalar field: a store's catalog versions and dead letters too", async () => {
+    const dead = (storeId: string, seq: number, reason: string) => ({ storeId, seq, streamSeq: seq, subject: `pos.${storeId}.tickets`, reason, payload: `{"seq":${seq}}` });
+    await ingestBatch(pool, [], undefined, [dead('st-a', 1, 'b: bad shape'), dead('st-a', 2, 'c: bad value'), dead('st-b', 1, 'a: bad shape')]);
+    await ingestBatch(pool, [{ storeId: 'st-c', seq: 1, base: 0, resource: 'tickets', key: 't1', op: 'upsert' as const, v: 1, at: '2026-01-02T11:00:00.000Z', doc: { id: 't1', items: [] } }]);
+    // st-b waits for two catalog versions, st-c for one.
+    for (const stores of [['st-b'], ['st-b', 'st-c']]) expect((await call('PUT', '/hq/api/catalog/stocks/Bar', { doc: { name: 'Bar' }, stores })).status).toBe(202);
+    const order = async (path: string, sort: string, key: string) => {
+      const r = await call('GET', `${path}&$sort=${sort}`);
+      expect(r.status, `${sort}: ${JSON.stringify(r.body.errors)}`).toBe(200);
+      return r.body.items.map((x: any) => x[key]).join(' ');
+    };
+    const stores = '/hq/api/stores?StoreId=startswith:st-';
+    expect(await order(stores, '-deadLetters', 'storeId')).toBe('st-a st-b st-c');
+    expect(await order(stores, 'deadLetters', 'storeId')).toBe('st-c st-b st-a');
+    expect(await order(stores, '-catalogVersion', 'storeId')).toBe('st-b st-c st-a');
+    // Ties break on the key.
+    expect(await order(stores, 'appliedCatalogVersion', 'storeId')).toBe('st-a st-b st-c');
+    const letters = '/hq/api/deadletters?StoreId=in:st-a,st-b';
+    expect(await order(letters, 'reason', 'reason')).toBe('a: bad shape b: bad shape c: bad value');
+    expect(await order(letters, 'subject,-payload', 'payload')).toBe('{"seq":2} {"seq":1} {"seq":1}');
   });
 });
