@@ -172,6 +172,8 @@ export const TICKETS: ListDef = {
   // CONTRACT §4, §11: every top-level scalar field and dotted paths into the nested ones, as on the hub
   // (the rest of the top-level ones are filters above).
   sorts: {
+    // The version the store stored (the document's `_v`), kept in its own column.
+    _v: 't.version',
     openDate: 't.open_date',
     closeDate: 't.close_date',
     lastOrderDate: "(t.doc->>'lastOrderDate')",

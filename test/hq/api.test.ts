@@ -261,7 +261,7 @@ describe('HQ takes only text it can keep, keys its stores would take, and sorts 
       ticket('b', { note: 'alpha', lastOrderDate: '2026-01-02T10:09:00.000Z', closeInfo: { fiscalName: 'FP1', number: 2 }, customer: { id: 'c1', cardSerialNumber: 'K1' }, location: { tableName: 'T1', zoneName: 'Terrace' }, items: [{ plu: { code: 9, stockName: 'Bar' }, type: 'Positive', quantity: 1, totalPrice: { amount: 1 } }, { plu: { code: 3, stockName: 'Bar' }, type: 'Positive', quantity: 1, totalPrice: { amount: 1 } }] }),
       ticket('c', { note: null, lastOrderDate: '2026-01-02T10:07:00.000Z', closeInfo: { fiscalName: 'FP1', number: 3 }, customer: null, location: null, items: [{ plu: { code: 5, stockName: 'Bar' }, type: 'Positive', quantity: 1, totalPrice: { amount: 1 } }] }),
     ];
-    await ingestBatch(pool, docs.map((doc, i) => ({ storeId: 'sorts', seq: i + 1, base: 0, resource: 'tickets', key: doc.id, op: 'upsert' as const, v: 1, at: doc.closeDate, doc })));
+    await ingestBatch(pool, docs.map((doc, i) => ({ storeId: 'sorts', seq: i + 1, base: 0, resource: 'tickets', key: doc.id, op: 'upsert' as const, v: 3 - i, at: doc.closeDate, doc: { ...doc, _v: 3 - i } })));
     const order = async (sort: string) => {
       const r = await call('GET', `/hq/api/tickets?StoreId=sorts&$sort=${sort}`);
       expect(r.status, `${sort}: ${JSON.stringify(r.body.errors)}`).toBe(200);
@@ -269,6 +269,9 @@ describe('HQ takes only text it can keep, keys its stores would take, and sorts 
     };
     // Missing values first in ascending order (CONTRACT §11).
     expect(await order('note')).toBe('cba');
+    // `_v`, the version each store stored.
+    expect(await order('_v')).toBe('cba');
+    expect(await order('-_V')).toBe('abc');
     expect(await order('-lastOrderDate')).toBe('bca');
     expect(await order('closeInfo.fiscalName,-closeInfo.number')).toBe('cba');
     expect(await order('CUSTOMER.cardSerialNumber')).toBe('cba');
