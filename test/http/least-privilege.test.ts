@@ -101,6 +101,15 @@ describe('deleting another waiter\u2019s ticket (same rule as changing it)', () 
     const own = await expect2xx(hub.call('POST', '/api/tickets', { items: [item(4, 1)] }, { token: boris.token }));
     expect((await hub.call('DELETE', `/api/tickets/${own.id}`, undefined, { token: boris.token })).status).toBe(200);
   });
+
+  it("one's own open ticket needs TicketDelete alone (CONTRACT §6), no update right", async () => {
+    const cyril = await register(hub, ['TicketCreate', 'TicketDelete']);
+    const own = await expect2xx(hub.call('POST', '/api/tickets', { items: [item(4, 1)] }, { token: cyril.token }));
+    const r = await hub.call('DELETE', `/api/tickets/${own.id}`, undefined, { token: cyril.token });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body).toMatchObject({ id: own.id });
+    expect((await hub.call('GET', `/api/tickets/${own.id}`)).status).toBe(404);
+  });
 });
 
 describe('reading is a right too (CONTRACT §12)', () => {

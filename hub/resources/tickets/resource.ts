@@ -459,7 +459,9 @@ export const tickets = defineResource({
         "another's, TicketRename for a new name, TicketSetDiscount for a discount change, TicketSetCustomer for another customer, " +
         'and Storno to lower or remove an item already stored. A closed ticket answers 403 (errorCode 8); a stale `_v` answers 409 ' +
         'first, and the register that re-reads the ticket finds it closed.',
-      delete: 'Only from the Sale environment, and only an open ticket; items already ordered get a cancel order.',
+      delete:
+        "Only from the Sale environment, and only an open ticket; items already ordered get a cancel order. TicketDelete for one's own " +
+        "ticket; another's needs TicketUpdateAny besides.",
     },
     errors: {
       post: [SALE_ONLY],
@@ -540,8 +542,9 @@ export const tickets = defineResource({
     beforeDelete({ caller, existing, ctx }) {
       requireNotBusy(ctx, existing.id);
       requireOpen(existing);
-      // Deleting is the last change of a ticket: another waiter's needs TicketUpdateAny, as updating it does.
-      requireUpdateOf(caller, existing);
+      // TicketDelete (the route's right) is all one's own ticket needs (CONTRACT §6); deleting is also the
+      // last change of a ticket, so another waiter's needs TicketUpdateAny besides, as updating it does.
+      if (!isOwn(caller, existing)) requireRight(caller, 'TicketUpdateAny');
       recordVoids(ctx, caller, existing, existing.items, [], true);
       const { cancelled } = orderDeltas(existing.items, []);
       if (cancelled.length) createOrders(ctx, existing, cancelled, 'Cancel');

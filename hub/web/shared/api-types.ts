@@ -624,7 +624,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a Ticket
-         * @description Requires TicketDelete. Only from the Sale environment, and only an open ticket; items already ordered get a cancel order. Answers the deleted Ticket.
+         * @description Requires TicketDelete. Only from the Sale environment, and only an open ticket; items already ordered get a cancel order. TicketDelete for one's own ticket; another's needs TicketUpdateAny besides. Answers the deleted Ticket.
          */
         delete: operations["tickets.delete"];
         options?: never;
