@@ -23,9 +23,21 @@ const REPLAYED_HEADERS = ['content-type', 'location', 'etag'];
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 
-function fingerprint(req: Request): string {
+/**
+ * A JSON value with every object's members in name order: the order of members carries no meaning
+ * in JSON (RFC 8259), so a retry whose client wrote them in another order (a register that queued
+ * the write, restarted and serialised it again) is still the same request.
+ */
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value === null || typeof value !== 'object') return value;
+  const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return Object.fromEntries(entries.map(([k, v]) => [k, canonical(v)]));
+}
+
+function fingerprint(req: Request, body: (value: unknown) => unknown = canonical): string {
   return createHash('sha256')
-    .update(`${req.method} ${req.originalUrl}\n${req.body === undefined ? '' : JSON.stringify(req.body)}`)
+    .update(`${req.method} ${req.originalUrl}\n${req.body === undefined ? '' : JSON.stringify(body(req.body))}`)
     .digest('hex');
 }
 
@@ -68,7 +80,9 @@ export function idempotency(deps: { db: Db; clock: Clock }): RequestHandler {
     const print = fingerprint(req);
     const stored = find(caller.userId, key);
     if (stored) {
-      if (stored.fingerprint !== print) throw errors.idempotencyKeyReused();
+      // A key stored before fingerprints were canonical (an upgrade between a write and its retry)
+      // holds the body in the order it came.
+      if (stored.fingerprint !== print && stored.fingerprint !== fingerprint(req, (b) => b)) throw errors.idempotencyKeyReused();
       return replay(res, stored);
     }
     let done!: () => void;

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
 import { startHub, type TestHub } from '../support/hub.js';
+import { saveReply } from '../../hub/http/idempotency-store.js';
 
 let hub: TestHub;
 beforeAll(async () => {
@@ -28,6 +30,28 @@ describe('Idempotency-Key', () => {
     expect(r.status).toBe(409);
     expect(r.body.errorCode).toBe(11);
     expect((await hub.call('GET', '/api/customers?Search=Two')).body.totalCount).toBe(0);
+  });
+
+  it('takes a retry whose JSON members come in another order as the same request (CONTRACT §9)', async () => {
+    const first = await hub.call('POST', '/api/customers', { firstName: 'Ola', lastName: 'Reordered', address: { city: 'Nitra', street: 'Hlavná 1' } }, key('k-order'));
+    const again = await hub.call('POST', '/api/customers', { address: { street: 'Hlavná 1', city: 'Nitra' }, lastName: 'Reordered', firstName: 'Ola' }, key('k-order'));
+    expect(first.status).toBe(201);
+    expect([again.status, again.headers.get('idempotent-replayed')]).toEqual([201, 'true']);
+    expect(again.body).toEqual(first.body);
+    expect((await hub.call('GET', '/api/customers?Search=Reordered')).body.totalCount).toBe(1);
+    // Another value is still another request.
+    const other = await hub.call('POST', '/api/customers', { address: { street: 'Hlavná 2', city: 'Nitra' }, lastName: 'Reordered', firstName: 'Ola' }, key('k-order'));
+    expect([other.status, other.body.errorCode]).toEqual([409, 11]);
+  });
+
+  it('still finds an answer stored under the fingerprint of the body as it came (a key stored before an upgrade)', async () => {
+    const body = { name: 'Legacy', description: 'stored before the upgrade' };
+    const asItCame = createHash('sha256').update(`POST /api/stocks\n${JSON.stringify(body)}`).digest('hex');
+    const stored = { name: 'Legacy', description: 'stored before the upgrade', _v: 1 };
+    saveReply(hub.db, 'admin', 'k-legacy', { fingerprint: asItCame, status: 201, headers: JSON.stringify({ 'content-type': 'application/json; charset=utf-8' }), body: JSON.stringify(stored) }, hub.clock.now().getTime());
+    const retry = await hub.call('POST', '/api/stocks', body, key('k-legacy'));
+    expect([retry.status, retry.headers.get('idempotent-replayed'), retry.body]).toEqual([201, 'true', stored]);
+    expect((await hub.call('GET', '/api/stocks/Legacy')).status).toBe(404);
   });
 
   it('replays a 4xx answer too, and scopes keys to the user', async () => {
