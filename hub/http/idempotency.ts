@@ -85,12 +85,16 @@ export function idempotency(deps: { db: Db; clock: Clock }): RequestHandler {
       if (stored.fingerprint !== print && stored.fingerprint !== fingerprint(req, (b) => b)) throw errors.idempotencyKeyReused();
       return replay(res, stored);
     }
+    // Released once this copy has its answer (stored, unless a 5xx), not when its client goes away:
+    // a register whose Wi-Fi dropped mid-request retries on a new connection while the first copy
+    // still runs (a fiscal report, a print), and that retry must wait for it, not run it again.
     let done!: () => void;
-    inFlight.set(scope, new Promise<void>((resolve) => (done = resolve)));
-    res.on('close', () => {
-      inFlight.delete(scope);
+    const running = new Promise<void>((resolve) => (done = resolve));
+    inFlight.set(scope, running);
+    const release = () => {
+      if (inFlight.get(scope) === running) inFlight.delete(scope);
       done();
-    });
+    };
 
     const send = res.send.bind(res);
     const end = res.end.bind(res);
@@ -112,11 +116,19 @@ export function idempotency(deps: { db: Db; clock: Clock }): RequestHandler {
       }
     };
     res.send = (body?: unknown) => {
-      save(body === undefined ? null : Buffer.isBuffer(body) ? body.toString('utf8') : String(body));
+      try {
+        save(body === undefined ? null : Buffer.isBuffer(body) ? body.toString('utf8') : String(body));
+      } finally {
+        release();
+      }
       return send(body);
     };
     res.end = ((...args: unknown[]) => {
-      save(null);
+      try {
+        save(null);
+      } finally {
+        release();
+      }
       return (end as (...a: unknown[]) => Response)(...args);
     }) as Response['end'];
     next();

@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
 import { startHub, type TestHub } from '../support/hub.js';
 import { saveReply } from '../../hub/http/idempotency-store.js';
+import { idempotency } from '../../hub/http/idempotency.js';
+import { FakeClock } from '../../hub/core/clock.js';
+import { openDb } from '../../db/client.js';
 
 let hub: TestHub;
 beforeAll(async () => {
@@ -138,5 +143,58 @@ describe('Idempotency-Key on PUT and DELETE (issue 29: a register working offlin
     const d2 = await hub.call('DELETE', `/api/tickets/${id}`, undefined, as('del-1'));
     expect([d1.status, d2.status]).toEqual([200, 200]);
     expect(d2.body).toEqual(d1.body);
+  });
+});
+
+describe('Idempotency-Key when the client goes away', () => {
+  it('a retry sent after the first copy\'s client disconnected, while that copy still runs, waits for it and gets its answer', async () => {
+    // A handler that takes its time (a fiscal report, a print): the register's Wi-Fi drops meanwhile
+    // and it sends the request again on a new connection.
+    const db = openDb(':memory:');
+    let runs = 0;
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    let finish!: () => void;
+    const gate = new Promise<void>((resolve) => (finish = resolve));
+    const app = express();
+    app.use(express.json());
+    let arrived!: () => void;
+    const retried = new Promise<void>((resolve) => (arrived = resolve));
+    let arrivals = 0;
+    app.use((_req, res, next) => {
+      if (++arrivals === 2) arrived();
+      res.locals.caller = { userId: 'u1' };
+      next();
+    });
+    app.use(idempotency({ db, clock: new FakeClock('2026-11-21T10:00:00Z') }));
+    app.post('/api/slow', async (_req, res) => {
+      runs++;
+      started();
+      await gate;
+      res.status(201).json({ run: runs });
+    });
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/slow`;
+    const send = (signal?: AbortSignal) =>
+      fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'Idempotency-Key': 'k-gone' }, body: '{"a":1}', signal });
+    try {
+      const abort = new AbortController();
+      const first = send(abort.signal).catch(() => 'aborted');
+      await running;
+      abort.abort();
+      expect(await first).toBe('aborted');
+      const retry = send();
+      // The first copy finishes only once the retry is in: the retry must not run the handler again.
+      await retried;
+      finish();
+      const answer = await retry;
+      expect([answer.status, await answer.json(), answer.headers.get('idempotent-replayed')]).toEqual([201, { run: 1 }, 'true']);
+      expect(runs).toBe(1);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+      db.$client.close();
+    }
   });
 });
