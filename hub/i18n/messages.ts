@@ -127,6 +127,11 @@ export const MESSAGES = {
     sk: "{resource} '{id}' má verziu {version}, požiadavka počítala s verziou {sent}.",
     cs: "{resource} '{id}' má verzi {version}, požadavek počítal s verzí {sent}.",
   },
+  'error.versionMismatchAbsent': {
+    en: "{resource} '{id}' does not exist; If-Match: * asks for one that does.",
+    sk: "{resource} '{id}' neexistuje; If-Match: * požaduje existujúci záznam.",
+    cs: "{resource} '{id}' neexistuje; If-Match: * požaduje existující záznam.",
+  },
   'error.idempotencyKeyReused': {
     en: 'This Idempotency-Key was used before with a different request.',
     sk: 'Tento Idempotency-Key už bol použitý s inou požiadavkou.',

@@ -4768,7 +4768,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
+                 * @description The expected version (`"3"`, as the ETag), or `*` for any stored version; a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -4930,7 +4930,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
+                 * @description The expected version (`"3"`, as the ETag), or `*` for any stored version; a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -5456,7 +5456,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
+                 * @description The expected version (`"3"`, as the ETag), or `*` for any stored version; a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -5618,7 +5618,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
+                 * @description The expected version (`"3"`, as the ETag), or `*` for any stored version; a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -6105,7 +6105,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
+                 * @description The expected version (`"3"`, as the ETag), or `*` for any stored version; a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -6267,7 +6267,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
+                 * @description The expected version (`"3"`, as the ETag), or `*` for any stored version; a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -6763,7 +6763,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
+                 * @description The expected version (`"3"`, as the ETag), or `*` for any stored version; a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -6925,7 +6925,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
+                 * @description The expected version (`"3"`, as the ETag), or `*` for any stored version; a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -7417,7 +7417,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
+                 * @description The expected version (`"3"`, as the ETag), or `*` for any stored version; a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -7579,7 +7579,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
+                 * @description The expected version (`"3"`, as the ETag), or `*` for any stored version; a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -8055,7 +8055,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
+                 * @description The expected version (`"3"`, as the ETag), or `*` for any stored version; a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -8217,7 +8217,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
+                 * @description The expected version (`"3"`, as the ETag), or `*` for any stored version; a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -8713,7 +8713,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
+                 * @description The expected version (`"3"`, as the ETag), or `*` for any stored version; a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -8875,7 +8875,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
+                 * @description The expected version (`"3"`, as the ETag), or `*` for any stored version; a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -9358,7 +9358,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
+                 * @description The expected version (`"3"`, as the ETag), or `*` for any stored version; a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -9520,7 +9520,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
+                 * @description The expected version (`"3"`, as the ETag), or `*` for any stored version; a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -10054,7 +10054,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
+                 * @description The expected version (`"3"`, as the ETag), or `*` for any stored version; a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -10216,7 +10216,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
+                 * @description The expected version (`"3"`, as the ETag), or `*` for any stored version; a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -10731,7 +10731,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
+                 * @description The expected version (`"3"`, as the ETag), or `*` for any stored version; a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -10893,7 +10893,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
+                 * @description The expected version (`"3"`, as the ETag), or `*` for any stored version; a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -11418,7 +11418,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
+                 * @description The expected version (`"3"`, as the ETag), or `*` for any stored version; a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -11584,7 +11584,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
+                 * @description The expected version (`"3"`, as the ETag), or `*` for any stored version; a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -12405,7 +12405,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
+                 * @description The expected version (`"3"`, as the ETag), or `*` for any stored version; a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -12585,7 +12585,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
+                 * @description The expected version (`"3"`, as the ETag), or `*` for any stored version; a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -13784,7 +13784,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
+                 * @description The expected version (`"3"`, as the ETag), or `*` for any stored version; a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -13949,7 +13949,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
+                 * @description The expected version (`"3"`, as the ETag), or `*` for any stored version; a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -15059,7 +15059,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
+                 * @description The expected version (`"3"`, as the ETag), or `*` for any stored version; a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -15221,7 +15221,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
+                 * @description The expected version (`"3"`, as the ETag), or `*` for any stored version; a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
