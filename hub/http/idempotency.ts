@@ -35,9 +35,16 @@ function canonical(value: unknown): unknown {
   return Object.fromEntries(entries.map(([k, v]) => [k, canonical(v)]));
 }
 
-function fingerprint(req: Request, body: (value: unknown) => unknown = canonical): string {
+/**
+ * What makes two requests the same one: method, URL, body and the `If-Match` they are conditional on
+ * (a PUT expecting version 2 is not the PUT that expected version 1). `legacy`: as keys were
+ * fingerprinted before (the body in the order it came, no If-Match), for keys stored across an upgrade.
+ */
+function fingerprint(req: Request, legacy = false): string {
+  const body = req.body === undefined ? '' : JSON.stringify(legacy ? req.body : canonical(req.body));
+  const condition = req.headers['if-match'];
   return createHash('sha256')
-    .update(`${req.method} ${req.originalUrl}\n${req.body === undefined ? '' : JSON.stringify(body(req.body))}`)
+    .update(`${req.method} ${req.originalUrl}\n${body}${legacy || condition === undefined ? '' : `\nIf-Match: ${String(condition)}`}`)
     .digest('hex');
 }
 
@@ -80,9 +87,7 @@ export function idempotency(deps: { db: Db; clock: Clock }): RequestHandler {
     const print = fingerprint(req);
     const stored = find(caller.userId, key);
     if (stored) {
-      // A key stored before fingerprints were canonical (an upgrade between a write and its retry)
-      // holds the body in the order it came.
-      if (stored.fingerprint !== print && stored.fingerprint !== fingerprint(req, (b) => b)) throw errors.idempotencyKeyReused();
+      if (stored.fingerprint !== print && stored.fingerprint !== fingerprint(req, true)) throw errors.idempotencyKeyReused();
       return replay(res, stored);
     }
     // Released once this copy has its answer (stored, unless a 5xx), not when its client goes away:

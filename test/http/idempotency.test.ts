@@ -49,6 +49,16 @@ describe('Idempotency-Key', () => {
     expect([other.status, other.body.errorCode]).toEqual([409, 11]);
   });
 
+  it('takes a retry conditional on another If-Match as another request (409 errorCode 11), the same one as a replay', async () => {
+    expect((await hub.call('PUT', '/api/stocks/IfMatchKey', { description: 'one' })).status).toBe(201);
+    const first = await hub.call('PUT', '/api/stocks/IfMatchKey', { description: 'two' }, { headers: { 'Idempotency-Key': 'k-if', 'If-Match': '"1"' } });
+    expect([first.status, first.body._v]).toEqual([200, 2]);
+    const same = await hub.call('PUT', '/api/stocks/IfMatchKey', { description: 'two' }, { headers: { 'Idempotency-Key': 'k-if', 'If-Match': '"1"' } });
+    expect([same.status, same.headers.get('idempotent-replayed')]).toEqual([200, 'true']);
+    const other = await hub.call('PUT', '/api/stocks/IfMatchKey', { description: 'two' }, { headers: { 'Idempotency-Key': 'k-if', 'If-Match': '"5"' } });
+    expect([other.status, other.body.errorCode]).toEqual([409, 11]);
+  });
+
   it('still finds an answer stored under the fingerprint of the body as it came (a key stored before an upgrade)', async () => {
     const body = { name: 'Legacy', description: 'stored before the upgrade' };
     const asItCame = createHash('sha256').update(`POST /api/stocks\n${JSON.stringify(body)}`).digest('hex');
