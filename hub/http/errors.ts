@@ -177,4 +177,7 @@ export const errors = {
   unsupportedMediaType(type: string): HubError {
     return saidError(415, ErrorCode.ValidationFailed, 'error.unsupportedMediaType', { type: type || 'unspecified' });
   },
+  unsupportedEncoding(encoding: string): HubError {
+    return saidError(415, ErrorCode.ValidationFailed, 'error.unsupportedEncoding', { encoding });
+  },
 };

@@ -153,6 +153,11 @@ export const MESSAGES = {
     sk: 'Telo požiadavky musí byť application/json, nie {type}.',
     cs: 'Tělo požadavku musí být application/json, ne {type}.',
   },
+  'error.unsupportedEncoding': {
+    en: 'Request bodies must be sent uncompressed, not with Content-Encoding {encoding}.',
+    sk: 'Telo požiadavky musí byť poslané nekomprimované, nie s Content-Encoding {encoding}.',
+    cs: 'Tělo požadavku musí být posláno nekomprimované, ne s Content-Encoding {encoding}.',
+  },
   'error.unexpected': {
     en: 'An unexpected error occurred. The request id identifies it in the hub log.',
     sk: 'Nastala neočakávaná chyba. V zázname hubu ju nájdete podľa identifikátora požiadavky.',

@@ -4,6 +4,7 @@
  * the server keeps, drops or ignores.
  */
 import { request } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHub, type Reply, type TestHub } from '../support/hub.js';
 
@@ -339,6 +340,20 @@ describe('413, 415', () => {
     // A charset parameter and +json types are JSON.
     expect((await hub.call('POST', '/api/stocks', undefined, { raw: '{"name":"Charset"}', headers: { 'content-type': 'application/json; charset=utf-8' } })).status).toBe(201);
     expect((await hub.call('POST', '/api/stocks', undefined, { raw: '{"name":"Plus"}', headers: { 'content-type': 'application/merge-patch+json' } })).status).toBe(201);
+  });
+});
+
+describe('415 for a compressed body', () => {
+  it('a JSON body sent with a Content-Encoding the hub does not undo is 415, and nothing is stored', async () => {
+    const before = await count('/api/stocks');
+    const json = '{"name":"Zipped"}';
+    const zipped = await raw('POST', '/api/stocks', gzipSync(json), { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+    expectProblem(zipped, 415, 3);
+    expect(zipped.body.detail).toMatch(/gzip/);
+    // Claimed but not applied is refused alike: the hub cannot tell, and reading it as JSON would guess.
+    expectProblem(await raw('POST', '/api/stocks', json, { 'content-type': 'application/json', 'content-encoding': 'br' }), 415, 3);
+    expect(await count('/api/stocks')).toBe(before);
+    expect((await raw('POST', '/api/stocks', json, { 'content-type': 'application/json', 'content-encoding': 'identity' })).status).toBe(201);
   });
 });
 
