@@ -26,6 +26,19 @@ import { Announcement, lanAddress } from '../drivers/mdns.js';
 
 const SHUTDOWN_GRACE_MS = 8000;
 
+/**
+ * The hub's database, or an error naming the file (CONTRACT §12: a failed start names its cause):
+ * SQLite's own words ("file is not a database") do not say which file an operator should look at.
+ */
+function openOrName(dbFile: string): ReturnType<typeof openDb> {
+  try {
+    // groupSync: COMMIT does not sync on the event loop; everything a commit causes awaits the shared sync (db/durability.ts).
+    return openDb(dbFile, { backgroundCheckpoints: true, groupSync: true });
+  } catch (e) {
+    throw new Error(`the database ${dbFile} cannot be opened: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+  }
+}
+
 async function main(): Promise<void> {
   // Everything the hub creates in its data directory — the database, its WAL, backups, the admin
   // password — is readable by its own user only (CONTRACT §12 "Files").
@@ -38,8 +51,7 @@ async function main(): Promise<void> {
   const claimed = claim(config.dataDir);
   restrictToOwner(config.dataDir);
   const dbFile = join(config.dataDir, 'hub.sqlite');
-  // groupSync: COMMIT does not sync on the event loop; everything a commit causes awaits the shared sync (db/durability.ts).
-  const db = openDb(dbFile, { backgroundCheckpoints: true, groupSync: true });
+  const db = openOrName(dbFile);
   // In a chain every change-log entry keeps its document until HQ has it (from the first write on).
   if (config.chain) keepDocsInLog(db);
   const fiscal = new FiscalRegistry({ store: dbDeviceStateStore(db), clock: () => clock.now(), hubId: hubId(db), timeZone: config.timeZone });
