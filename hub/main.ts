@@ -15,7 +15,7 @@ import { createLogger } from './core/log.js';
 import { dbDeviceStateStore } from './core/device-state.js';
 import { FiscalRegistry } from '../drivers/fiscal/registry.js';
 import { VERSION } from './core/version.js';
-import { hubId, mdnsHostName } from './core/identity.js';
+import { hubId, mdnsHostName, mdnsInstanceName } from './core/identity.js';
 import { claim } from './core/pidfile.js';
 import { answerClientErrors } from './http/client-errors.js';
 import { listen } from './http/listen.js';
@@ -112,7 +112,7 @@ async function main(): Promise<void> {
   let announcement: Announcement | undefined;
   if (config.mdns) {
     announcement = new Announcement({
-      name: `${config.shopName} (${id})`,
+      name: mdnsInstanceName(config.shopName, id),
       host: mdnsHostName(config.shopName, id),
       port,
       txt: { id, api: '/api', version: VERSION },
