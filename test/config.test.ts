@@ -151,10 +151,19 @@ describe('loadConfig', () => {
     ['POS_HUB_BACKUP_EVERY', '30d'],
     ['POS_HUB_BACKUP_KEEP', '0'],
     ['POS_HUB_BACKUP_KEEP', 'all'],
+    ['POS_HUB_SHOP_NAME', 'Bistro\u001b@'],
+    ['POS_HUB_SHOP_NAME', 'Bistro\nU Kohúta'],
+    ['POS_HUB_SHOP_NAME', '   '],
+    ['POS_HUB_SHOP_NAME', 'B'.repeat(201)],
   ])('refuses %s=%s, naming the variable', (name, value) => {
     const problems = problemsOf({ [name]: value });
     expect(problems).toHaveLength(1);
     expect(problems[0]).toContain(name);
+  });
+
+  it('takes a shop name in any script, up to 200 characters', () => {
+    expect(loadConfig({ POS_HUB_SHOP_NAME: 'Reštaurácia U Zlatého Kohúta – Кафе 咖啡' }).shopName).toBe('Reštaurácia U Zlatého Kohúta – Кафе 咖啡');
+    expect(loadConfig({ POS_HUB_SHOP_NAME: 'Š'.repeat(200) }).shopName).toHaveLength(200);
   });
 
   it('never repeats a secret in a problem', () => {
