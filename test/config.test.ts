@@ -151,6 +151,8 @@ describe('loadConfig', () => {
     ['POS_HUB_BACKUP_EVERY', '30d'],
     ['POS_HUB_BACKUP_KEEP', '0'],
     ['POS_HUB_BACKUP_KEEP', 'all'],
+    ['POS_HUB_METRICS_TOKEN', 'monitoring token'],
+    ['POS_HUB_METRICS_TOKEN', 'tökén-für-prometheus'],
     ['POS_HUB_SHOP_NAME', 'Bistro\u001b@'],
     ['POS_HUB_SHOP_NAME', 'Bistro\nU Kohúta'],
     ['POS_HUB_SHOP_NAME', '   '],
@@ -171,6 +173,9 @@ describe('loadConfig', () => {
     expect(smtp).not.toContain('hunter2');
     const [admin] = problemsOf({ POS_HUB_ADMIN_PASSWORD: 'pw1' });
     expect(admin).not.toContain('pw1');
+    const [metrics] = problemsOf({ POS_HUB_METRICS_TOKEN: 'scrape me' });
+    expect(metrics).not.toContain('scrape me');
+    expect(loadConfig({ POS_HUB_METRICS_TOKEN: 'monitoring-7f3a9c2e51d04b68' }).metricsToken).toBe('monitoring-7f3a9c2e51d04b68');
   });
 
   it('reports every problem at once', () => {

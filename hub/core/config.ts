@@ -162,6 +162,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     problems.push(`POS_HUB_SHOP_NAME=${JSON.stringify(shopName.length > 60 ? `${shopName.slice(0, 60)}…` : shopName)} is not a shop name (1-${SHOP_NAME_MAX} characters, no control characters).`);
   }
 
+  const metricsToken = get('POS_HUB_METRICS_TOKEN');
+  // Sent as `Authorization: Bearer <token>`: one that holds a space or a character beyond ASCII could never be matched.
+  if (metricsToken !== undefined && !/^[\x21-\x7e]{1,512}$/.test(metricsToken)) {
+    problems.push('POS_HUB_METRICS_TOKEN is not a bearer token: 1-512 visible ASCII characters, no spaces (value not shown: it is a secret).');
+  }
+
   const chain = chainConfig(get, problems);
 
   if (problems.length) throw new ConfigError(problems);
@@ -184,7 +190,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimit,
     backupEveryMs: backupEveryMs ?? 0,
     backupKeep,
-    metricsToken: get('POS_HUB_METRICS_TOKEN'),
+    metricsToken,
     chain,
   };
 }
