@@ -98,7 +98,7 @@ export function buildServices(deps: AppDeps): Services {
     fiscal,
     events: eventStreams(
       deps.db,
-      (tokenHash) => auth.isLive(tokenHash),
+      (tokenHash) => auth.liveCaller(tokenHash),
       // Change-log entries of a resource the caller reads nothing of, without its right, are not theirs
       // to see; nor, for a kitchen display's session, which reads no ticket, the tickets' (visibility.ts).
       (caller) => [

@@ -15,7 +15,7 @@ import { createLogger } from './core/log.js';
 import { dbDeviceStateStore } from './core/device-state.js';
 import { FiscalRegistry } from '../drivers/fiscal/registry.js';
 import { VERSION } from './core/version.js';
-import { hubId, mdnsHostName } from './core/identity.js';
+import { hubId, mdnsHostName, mdnsInstanceName } from './core/identity.js';
 import { claim } from './core/pidfile.js';
 import { answerClientErrors } from './http/client-errors.js';
 import { listen } from './http/listen.js';
@@ -25,6 +25,19 @@ import type { Chain } from './chain/index.js';
 import { Announcement, lanAddress } from '../drivers/mdns.js';
 
 const SHUTDOWN_GRACE_MS = 8000;
+
+/**
+ * The hub's database, or an error naming the file (CONTRACT §12: a failed start names its cause):
+ * SQLite's own words ("file is not a database") do not say which file an operator should look at.
+ */
+function openOrName(dbFile: string): ReturnType<typeof openDb> {
+  try {
+    // groupSync: COMMIT does not sync on the event loop; everything a commit causes awaits the shared sync (db/durability.ts).
+    return openDb(dbFile, { backgroundCheckpoints: true, groupSync: true });
+  } catch (e) {
+    throw new Error(`the database ${dbFile} cannot be opened: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+  }
+}
 
 async function main(): Promise<void> {
   // Everything the hub creates in its data directory — the database, its WAL, backups, the admin
@@ -38,8 +51,7 @@ async function main(): Promise<void> {
   const claimed = claim(config.dataDir);
   restrictToOwner(config.dataDir);
   const dbFile = join(config.dataDir, 'hub.sqlite');
-  // groupSync: COMMIT does not sync on the event loop; everything a commit causes awaits the shared sync (db/durability.ts).
-  const db = openDb(dbFile, { backgroundCheckpoints: true, groupSync: true });
+  const db = openOrName(dbFile);
   // In a chain every change-log entry keeps its document until HQ has it (from the first write on).
   if (config.chain) keepDocsInLog(db);
   const fiscal = new FiscalRegistry({ store: dbDeviceStateStore(db), clock: () => clock.now(), hubId: hubId(db), timeZone: config.timeZone });
@@ -100,7 +112,7 @@ async function main(): Promise<void> {
   let announcement: Announcement | undefined;
   if (config.mdns) {
     announcement = new Announcement({
-      name: `${config.shopName} (${id})`,
+      name: mdnsInstanceName(config.shopName, id),
       host: mdnsHostName(config.shopName, id),
       port,
       txt: { id, api: '/api', version: VERSION },

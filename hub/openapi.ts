@@ -137,7 +137,7 @@ function registerResource(registry: OpenAPIRegistry, def: ResourceDef, problem: 
     'If-Match': z
       .string()
       .optional()
-      .openapi({ pattern: IF_MATCH_PATTERN, param: { description: 'The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.', example: '"3"' } }),
+      .openapi({ pattern: IF_MATCH_PATTERN, param: { description: 'The expected version (`"3"`, as the ETag), or `*` for any stored version; a different stored version, or none stored (a PUT would create): 409.', example: '"3"' } }),
   });
   const body = { required: true, content: { [JSON_TYPE]: { schema: input } } };
   // The example a "Try it out" sends: a body that works on a shop set up from the other examples.

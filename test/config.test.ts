@@ -151,10 +151,21 @@ describe('loadConfig', () => {
     ['POS_HUB_BACKUP_EVERY', '30d'],
     ['POS_HUB_BACKUP_KEEP', '0'],
     ['POS_HUB_BACKUP_KEEP', 'all'],
+    ['POS_HUB_METRICS_TOKEN', 'monitoring token'],
+    ['POS_HUB_METRICS_TOKEN', 'tökén-für-prometheus'],
+    ['POS_HUB_SHOP_NAME', 'Bistro\u001b@'],
+    ['POS_HUB_SHOP_NAME', 'Bistro\nU Kohúta'],
+    ['POS_HUB_SHOP_NAME', '   '],
+    ['POS_HUB_SHOP_NAME', 'B'.repeat(201)],
   ])('refuses %s=%s, naming the variable', (name, value) => {
     const problems = problemsOf({ [name]: value });
     expect(problems).toHaveLength(1);
     expect(problems[0]).toContain(name);
+  });
+
+  it('takes a shop name in any script, up to 200 characters', () => {
+    expect(loadConfig({ POS_HUB_SHOP_NAME: 'Reštaurácia U Zlatého Kohúta – Кафе 咖啡' }).shopName).toBe('Reštaurácia U Zlatého Kohúta – Кафе 咖啡');
+    expect(loadConfig({ POS_HUB_SHOP_NAME: 'Š'.repeat(200) }).shopName).toHaveLength(200);
   });
 
   it('never repeats a secret in a problem', () => {
@@ -162,6 +173,9 @@ describe('loadConfig', () => {
     expect(smtp).not.toContain('hunter2');
     const [admin] = problemsOf({ POS_HUB_ADMIN_PASSWORD: 'pw1' });
     expect(admin).not.toContain('pw1');
+    const [metrics] = problemsOf({ POS_HUB_METRICS_TOKEN: 'scrape me' });
+    expect(metrics).not.toContain('scrape me');
+    expect(loadConfig({ POS_HUB_METRICS_TOKEN: 'monitoring-7f3a9c2e51d04b68' }).metricsToken).toBe('monitoring-7f3a9c2e51d04b68');
   });
 
   it('reports every problem at once', () => {

@@ -155,6 +155,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const backupKeep = Number(keepText);
   if (!/^\d{1,4}$/.test(keepText) || backupKeep < 1) problems.push(`POS_HUB_BACKUP_KEEP='${keepText}' is not a number of backups to keep (1 or more).`);
 
+  const shopName = get('POS_HUB_SHOP_NAME') ?? 'POS Hub';
+  // Printed on receipts (an ESC/POS printer takes a control character for a command), in e-mails and in the mDNS name.
+  const control = [...shopName].some((c) => c.codePointAt(0)! < 0x20 || (c.codePointAt(0)! >= 0x7f && c.codePointAt(0)! <= 0x9f));
+  if (control || shopName.trim() === '' || [...shopName].length > SHOP_NAME_MAX) {
+    problems.push(`POS_HUB_SHOP_NAME=${JSON.stringify(shopName.length > 60 ? `${shopName.slice(0, 60)}…` : shopName)} is not a shop name (1-${SHOP_NAME_MAX} characters, no control characters).`);
+  }
+
+  const metricsToken = get('POS_HUB_METRICS_TOKEN');
+  // Sent as `Authorization: Bearer <token>`: one that holds a space or a character beyond ASCII could never be matched.
+  if (metricsToken !== undefined && !/^[\x21-\x7e]{1,512}$/.test(metricsToken)) {
+    problems.push('POS_HUB_METRICS_TOKEN is not a bearer token: 1-512 visible ASCII characters, no spaces (value not shown: it is a secret).');
+  }
+
   const chain = chainConfig(get, problems);
 
   if (problems.length) throw new ConfigError(problems);
@@ -171,18 +184,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     locale: localeText as Config['locale'],
     smtpUrl,
     smtpFrom,
-    shopName: get('POS_HUB_SHOP_NAME') ?? 'POS Hub',
+    shopName,
     mailRetryMs: mailRetryMs!,
     mailGiveUpMs: mailGiveUpMs!,
     rateLimit,
     backupEveryMs: backupEveryMs ?? 0,
     backupKeep,
-    metricsToken: get('POS_HUB_METRICS_TOKEN'),
+    metricsToken,
     chain,
   };
 }
 
 const STORE_ID = /^[A-Za-z0-9_-]{1,64}$/;
+/** A shop's name is printed at the head of every receipt: a few lines at most. */
+const SHOP_NAME_MAX = 200;
 
 /** The POS_HUB_HQ_* and POS_HUB_STORE_* variables; problems are added to `problems`. */
 function chainConfig(get: (name: string) => string | undefined, problems: string[]): ChainConfig | undefined {

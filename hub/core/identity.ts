@@ -19,3 +19,19 @@ export function mdnsHostName(shopName: string, id: string): string {
     .slice(0, 40);
   return `${base || hostname().toLowerCase() || 'poshub'}-${id}`;
 }
+
+/** An instance name is one DNS label (RFC 6763 §4.1.1): at most 63 bytes of UTF-8. */
+const INSTANCE_NAME_BYTES = 63;
+
+/**
+ * `<shop> (<id>)`, the shop's name shortened (by whole characters) so the whole fits one DNS label:
+ * a longer name makes a record no browser reads, and the hub would be announced to nobody.
+ */
+export function mdnsInstanceName(shopName: string, id: string): string {
+  const suffix = ` (${id})`;
+  const room = INSTANCE_NAME_BYTES - Buffer.byteLength(suffix);
+  const chars = [...shopName.trim()];
+  let bytes = Buffer.byteLength(chars.join(''));
+  while (bytes > room) bytes -= Buffer.byteLength(chars.pop()!);
+  return `${chars.join('').trimEnd() || 'POS Hub'}${suffix}`;
+}

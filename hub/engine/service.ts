@@ -34,6 +34,12 @@ function withVersion({ bytes, v }: DocBytes, parts: Buffer[]): void {
  * One resource served: `R` its declaration, so what a service reads (getStored) and writes (store)
  * is typed as the resource's stored form and body.
  */
+
+/** The version an `If-Match` names; `*` names none (it only asks that the record exist). */
+function versionOf(ifMatch: number | '*' | undefined): number | undefined {
+  return ifMatch === '*' ? undefined : ifMatch;
+}
+
 export class ResourceService<R extends ResourceDef = ResourceDef> {
   constructor(
     readonly def: R,
@@ -203,7 +209,7 @@ export class ResourceService<R extends ResourceDef = ResourceDef> {
    * the seed's "Create or Update", read per case). Checked before the body is read, so a caller
    * with neither learns nothing more, and again in the transaction, where the answer is final.
    */
-  async put(caller: Caller, key: Key, raw: Record<string, unknown>, ifMatch?: number): Promise<{ doc: Doc; created: boolean }> {
+  async put(caller: Caller, key: Key, raw: Record<string, unknown>, ifMatch?: number | '*'): Promise<{ doc: Doc; created: boolean }> {
     this.def.hooks?.authorize?.(caller, 'put');
     // Nothing to await before the write: one transaction, one read of what exists, checks in the same order.
     if (!this.def.hooks?.prepareAsync) {
@@ -211,7 +217,7 @@ export class ResourceService<R extends ResourceDef = ResourceDef> {
         const existing = getStoredRow(this.ctx.db, this.def, key);
         this.requirePutRight(caller, existing !== undefined);
         const { body, expectedV } = this.validate(raw, key);
-        if (existing) this.checkVersion(key, existing.v, expectedV, ifMatch);
+        if (existing) this.checkVersion(key, existing.v, expectedV, versionOf(ifMatch));
         else this.checkCreate(key, ifMatch);
         return { doc: this.store(caller, key, body, existing, undefined, !existing), created: !existing };
       });
@@ -219,7 +225,7 @@ export class ResourceService<R extends ResourceDef = ResourceDef> {
     this.requirePutRight(caller, rowExists(this.ctx.db, this.def, key));
     const { body, expectedV } = this.validate(raw, key);
     const extra = await this.def.hooks?.prepareAsync?.(body, caller);
-    return this.putValidated(caller, key, body, [expectedV, ifMatch], extra, ifMatch);
+    return this.putValidated(caller, key, body, [expectedV, versionOf(ifMatch)], extra, ifMatch);
   }
 
   /**
@@ -234,7 +240,7 @@ export class ResourceService<R extends ResourceDef = ResourceDef> {
     return this.putValidated(caller, key, body, [expectedV], undefined, undefined);
   }
 
-  private putValidated(caller: Caller, key: Key, body: BodyOf<R>, expected: Array<number | undefined>, extra: unknown, ifMatch: number | undefined): { doc: Doc; created: boolean } {
+  private putValidated(caller: Caller, key: Key, body: BodyOf<R>, expected: Array<number | undefined>, extra: unknown, ifMatch: number | '*' | undefined): { doc: Doc; created: boolean } {
     return inTransaction(this.ctx.db, () => {
       const existing = getStoredRow(this.ctx.db, this.def, key);
       this.requirePutRight(caller, existing !== undefined);
@@ -249,16 +255,16 @@ export class ResourceService<R extends ResourceDef = ResourceDef> {
     if (right) requireRight(caller, right);
   }
 
-  async remove(caller: Caller, key: Key, ifMatch?: number): Promise<Doc> {
+  async remove(caller: Caller, key: Key, ifMatch?: number | '*'): Promise<Doc> {
     return this.removeSync(caller, key, ifMatch);
   }
 
   /** remove() as one synchronous transaction (see putSync). */
-  removeSync(caller: Caller, key: Key, ifMatch?: number): Doc {
+  removeSync(caller: Caller, key: Key, ifMatch?: number | '*'): Doc {
     this.authorize(caller, 'delete', this.def.rights.delete);
     return inTransaction(this.ctx.db, () => {
       const existing = this.getStored(key);
-      this.checkVersion(key, existing.v, ifMatch);
+      this.checkVersion(key, existing.v, versionOf(ifMatch));
       this.def.hooks?.beforeDelete?.({ caller, existing: existing.doc, ctx: this.ctx });
       deleteStored(this.ctx.db, this.def, key, existing.v + 1, this.ctx.clock.now().getTime());
       return this.present(existing);
@@ -277,9 +283,11 @@ export class ResourceService<R extends ResourceDef = ResourceDef> {
   /**
    * A PUT that would create: an `If-Match` expects a version that exists (RFC 9110 §13.1.1), so it is
    * refused as stale against version 0 — a change meant for a record deleted meanwhile must not bring
-   * it back. A body's `_v` is not checked here: a body copied from another record may carry one.
+   * it back; `If-Match: *` (any version) too, for it asks that a version exist. A body's `_v` is not
+   * checked here: a body copied from another record may carry one.
    */
-  private checkCreate(key: Key, ifMatch: number | undefined): void {
+  private checkCreate(key: Key, ifMatch: number | '*' | undefined): void {
+    if (ifMatch === '*') throw errors.versionMismatch({ name: this.def.title, id: key, version: 0 }, undefined);
     if (ifMatch !== undefined) throw errors.versionMismatch({ name: this.def.title, id: key, version: 0 }, ifMatch);
   }
 

@@ -36,8 +36,6 @@ const position = z.string().transform((raw, ctx) => {
 
 class Stream {
   cursor: number;
-  /** The session the stream was opened with: the stream ends with it (CONTRACT §9). */
-  readonly tokenHash: string;
   /** The highest seq this stream may send: what the log held when its last durability wait began. */
   private through = 0;
   private writing = false;
@@ -46,12 +44,14 @@ class Stream {
     private readonly db: Db,
     private readonly res: Response,
     since: number,
-    tokenHash: string,
-    /** Resources whose entries this reader may not see (CONTRACT §12: reading is a right too). */
-    private readonly hidden: readonly string[],
+    /**
+     * Resources whose entries this reader may not see (CONTRACT §12: reading is a right too), asked
+     * again before every send: a right taken away while the stream is open hides its entries from the
+     * next one on. Undefined: the session the stream was opened with has ended (CONTRACT §9).
+     */
+    private readonly hiddenNow: () => readonly string[] | undefined,
   ) {
     this.cursor = since;
-    this.tokenHash = tokenHash;
     res.on('drain', () => this.pump());
     res.on('close', () => (this.closed = true));
   }
@@ -60,14 +60,21 @@ class Stream {
     return this.closed;
   }
 
+  /** Ends the stream if its session has (logout, expiry, a user or device made inactive). */
+  endIfSessionEnded(): void {
+    if (!this.closed && this.hiddenNow() === undefined) this.end();
+  }
+
   /** Writes what the log holds past the cursor, up to `through` (durable), until the socket pushes back. */
   pump(through = this.through): void {
     this.through = Math.max(this.through, through);
     if (this.writing || this.closed) return;
+    const hidden = this.hiddenNow();
+    if (hidden === undefined) return this.end();
     this.writing = true;
     try {
       for (;;) {
-        const batch = changesSince(this.db, this.cursor, PAGE, this.through, this.hidden);
+        const batch = changesSince(this.db, this.cursor, PAGE, this.through, hidden);
         let ok = true;
         for (const c of batch) {
           ok = this.res.write(`id: ${c.seq}\nevent: ${c.resource}\ndata: ${JSON.stringify(c)}\n\n`);
@@ -121,7 +128,11 @@ export interface EventStreams {
   close(): void;
 }
 
-export function eventStreams(db: Db, sessionIsLive: (tokenHash: string) => boolean, hiddenFrom: (caller: Caller) => readonly string[]): EventStreams {
+/**
+ * `callerOf` answers a session's caller as it is now (undefined once the session has ended), so a
+ * stream follows its reader's rights as they change; `hiddenFrom` names the resources a caller reads nothing of.
+ */
+export function eventStreams(db: Db, callerOf: (tokenHash: string) => Caller | undefined, hiddenFrom: (caller: Caller) => readonly string[]): EventStreams {
   const streams = new Set<Stream>();
   let seen = lastSeq(db);
   let poller: NodeJS.Timeout | undefined;
@@ -157,7 +168,7 @@ export function eventStreams(db: Db, sessionIsLive: (tokenHash: string) => boole
     heartbeat = setInterval(() => streams.forEach((s) => s.heartbeat()), HEARTBEAT_MS);
     // A logout, an expiry or a deactivated user or device ends the stream within a second.
     sessionCheck = setInterval(() => {
-      for (const s of streams) if (!sessionIsLive(s.tokenHash)) s.end();
+      for (const s of streams) s.endIfSessionEnded();
     }, SESSION_CHECK_MS);
     poller.unref();
     heartbeat.unref();
@@ -197,7 +208,10 @@ export function eventStreams(db: Db, sessionIsLive: (tokenHash: string) => boole
       return;
     }
     const caller = res.locals.caller as Caller;
-    const stream = new Stream(db, res, start, caller.tokenHash, hiddenFrom(caller));
+    const stream = new Stream(db, res, start, () => {
+      const now = callerOf(caller.tokenHash);
+      return now && hiddenFrom(now);
+    });
     streams.add(stream);
     startTimers();
     releaseWhenDurable(db, lastSeq(db), [stream]);

@@ -49,6 +49,12 @@ export function readJsonBody(req: Request, _res: Response, next: NextFunction): 
   });
   req.on('end', () => {
     if (failed) return;
+    // The hub reads bodies as sent: a compressed one (gzip, br, ...) is not JSON it can read (RFC 9110 §15.5.16).
+    const encoding = String(req.headers['content-encoding'] ?? '').trim().toLowerCase();
+    if (size > 0 && encoding !== '' && encoding !== 'identity') {
+      next(errors.unsupportedEncoding(encoding));
+      return;
+    }
     let raw: string;
     try {
       raw = STRICT_UTF8.decode(Buffer.concat(chunks));

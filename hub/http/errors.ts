@@ -149,7 +149,9 @@ export const errors = {
   methodNotAllowed(method: string, path: string, allow: string[]): HubError {
     return saidError(405, ErrorCode.OperationForbidden, 'error.methodNotAllowed', { method, path }, { headers: { Allow: allow.join(', ') } });
   },
-  versionMismatch(resource: ResourceRef, sent: number): HubError {
+  /** `sent` undefined: `If-Match: *` on a record that does not exist. */
+  versionMismatch(resource: ResourceRef, sent: number | undefined): HubError {
+    if (sent === undefined) return saidError(409, ErrorCode.ResourceVersionMismatch, 'error.versionMismatchAbsent', { resource: resource.name, id: resource.id }, { resource });
     return saidError(409, ErrorCode.ResourceVersionMismatch, 'error.versionMismatch', { resource: resource.name, id: resource.id, version: resource.version, sent }, { resource });
   },
   locked(key: MessageKey, params: Params = {}): HubError {
@@ -174,5 +176,8 @@ export const errors = {
   },
   unsupportedMediaType(type: string): HubError {
     return saidError(415, ErrorCode.ValidationFailed, 'error.unsupportedMediaType', { type: type || 'unspecified' });
+  },
+  unsupportedEncoding(encoding: string): HubError {
+    return saidError(415, ErrorCode.ValidationFailed, 'error.unsupportedEncoding', { encoding });
   },
 };

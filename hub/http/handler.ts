@@ -14,10 +14,14 @@ const VERSION_TAG = /^\s*(?:W\/)?"?(\d+)"?\s*$/;
 /** What an If-Match may hold, for the OpenAPI document: a version as VERSION_TAG reads it, or `*`. */
 export const IF_MATCH_PATTERN = '^\\s*(\\*|(W/)?"?[0-9]+"?)\\s*$';
 
-/** `If-Match: "3"` → 3 (weak or strong, quoted or not); absent → undefined. */
-export function ifMatch(req: Request): number | undefined {
+/**
+ * `If-Match: "3"` → 3 (weak or strong, quoted or not); `*` → '*' (any version, but the record must
+ * exist: RFC 9110 §13.1.1); absent → undefined.
+ */
+export function ifMatch(req: Request): number | '*' | undefined {
   const raw = req.headers['if-match'];
-  if (raw === undefined || raw === '*') return undefined;
+  if (raw === undefined) return undefined;
+  if (String(raw).trim() === '*') return '*';
   const m = VERSION_TAG.exec(String(raw));
   if (!m) throw errors.member('If-Match', 'header.notVersion', { value: raw });
   return Number(m[1]);

@@ -23,9 +23,28 @@ const REPLAYED_HEADERS = ['content-type', 'location', 'etag'];
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 
-function fingerprint(req: Request): string {
+/**
+ * A JSON value with every object's members in name order: the order of members carries no meaning
+ * in JSON (RFC 8259), so a retry whose client wrote them in another order (a register that queued
+ * the write, restarted and serialised it again) is still the same request.
+ */
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value === null || typeof value !== 'object') return value;
+  const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return Object.fromEntries(entries.map(([k, v]) => [k, canonical(v)]));
+}
+
+/**
+ * What makes two requests the same one: method, URL, body and the `If-Match` they are conditional on
+ * (a PUT expecting version 2 is not the PUT that expected version 1). `legacy`: as keys were
+ * fingerprinted before (the body in the order it came, no If-Match), for keys stored across an upgrade.
+ */
+function fingerprint(req: Request, legacy = false): string {
+  const body = req.body === undefined ? '' : JSON.stringify(legacy ? req.body : canonical(req.body));
+  const condition = req.headers['if-match'];
   return createHash('sha256')
-    .update(`${req.method} ${req.originalUrl}\n${req.body === undefined ? '' : JSON.stringify(req.body)}`)
+    .update(`${req.method} ${req.originalUrl}\n${body}${legacy || condition === undefined ? '' : `\nIf-Match: ${String(condition)}`}`)
     .digest('hex');
 }
 
@@ -68,15 +87,19 @@ export function idempotency(deps: { db: Db; clock: Clock }): RequestHandler {
     const print = fingerprint(req);
     const stored = find(caller.userId, key);
     if (stored) {
-      if (stored.fingerprint !== print) throw errors.idempotencyKeyReused();
+      if (stored.fingerprint !== print && stored.fingerprint !== fingerprint(req, true)) throw errors.idempotencyKeyReused();
       return replay(res, stored);
     }
+    // Released once this copy has its answer (stored, unless a 5xx), not when its client goes away:
+    // a register whose Wi-Fi dropped mid-request retries on a new connection while the first copy
+    // still runs (a fiscal report, a print), and that retry must wait for it, not run it again.
     let done!: () => void;
-    inFlight.set(scope, new Promise<void>((resolve) => (done = resolve)));
-    res.on('close', () => {
-      inFlight.delete(scope);
+    const running = new Promise<void>((resolve) => (done = resolve));
+    inFlight.set(scope, running);
+    const release = () => {
+      if (inFlight.get(scope) === running) inFlight.delete(scope);
       done();
-    });
+    };
 
     const send = res.send.bind(res);
     const end = res.end.bind(res);
@@ -98,11 +121,19 @@ export function idempotency(deps: { db: Db; clock: Clock }): RequestHandler {
       }
     };
     res.send = (body?: unknown) => {
-      save(body === undefined ? null : Buffer.isBuffer(body) ? body.toString('utf8') : String(body));
+      try {
+        save(body === undefined ? null : Buffer.isBuffer(body) ? body.toString('utf8') : String(body));
+      } finally {
+        release();
+      }
       return send(body);
     };
     res.end = ((...args: unknown[]) => {
-      save(null);
+      try {
+        save(null);
+      } finally {
+        release();
+      }
       return (end as (...a: unknown[]) => Response)(...args);
     }) as Response['end'];
     next();

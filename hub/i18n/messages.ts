@@ -127,6 +127,11 @@ export const MESSAGES = {
     sk: "{resource} '{id}' má verziu {version}, požiadavka počítala s verziou {sent}.",
     cs: "{resource} '{id}' má verzi {version}, požadavek počítal s verzí {sent}.",
   },
+  'error.versionMismatchAbsent': {
+    en: "{resource} '{id}' does not exist; If-Match: * asks for one that does.",
+    sk: "{resource} '{id}' neexistuje; If-Match: * požaduje existujúci záznam.",
+    cs: "{resource} '{id}' neexistuje; If-Match: * požaduje existující záznam.",
+  },
   'error.idempotencyKeyReused': {
     en: 'This Idempotency-Key was used before with a different request.',
     sk: 'Tento Idempotency-Key už bol použitý s inou požiadavkou.',
@@ -147,6 +152,11 @@ export const MESSAGES = {
     en: 'Request bodies must be application/json, not {type}.',
     sk: 'Telo požiadavky musí byť application/json, nie {type}.',
     cs: 'Tělo požadavku musí být application/json, ne {type}.',
+  },
+  'error.unsupportedEncoding': {
+    en: 'Request bodies must be sent uncompressed, not with Content-Encoding {encoding}.',
+    sk: 'Telo požiadavky musí byť poslané nekomprimované, nie s Content-Encoding {encoding}.',
+    cs: 'Tělo požadavku musí být posláno nekomprimované, ne s Content-Encoding {encoding}.',
   },
   'error.unexpected': {
     en: 'An unexpected error occurred. The request id identifies it in the hub log.',

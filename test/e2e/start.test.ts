@@ -170,6 +170,17 @@ describe('npm start', () => {
     expect(host.stdout).not.toMatch(/listening/);
   }, 60_000);
 
+  it('a database file that is not one stops the start with a message naming the file', async () => {
+    const dataDir = join(tempDir(), 'data');
+    mkdirSync(dataDir);
+    writeFileSync(join(dataDir, 'hub.sqlite'), 'not a database, a note someone saved here\n'.repeat(100));
+    const failed = await failedHubStart({}, { dataDir });
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain(join(dataDir, 'hub.sqlite'));
+    expect(failed.stderr).toMatch(/not a database/);
+    expect(failed.stdout).not.toMatch(/listening/);
+  }, 60_000);
+
   it('runs a bundle of the current sources, written again only when they change, with each module finding its own files', () => {
     const bundle = join(ROOT, 'hub', 'dist', 'main.js');
     const build = () => execFileSync(process.execPath, ['scripts/build-server.mjs'], { cwd: ROOT });

@@ -7,7 +7,9 @@
 import { spawn } from 'node:child_process';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { watchHubs, type DiscoveredHub } from '../../drivers/mdns.js';
 import { multicastOrSkip } from '../support/multicast.js';
+import { untilTrue } from '../support/wait.js';
 import { E2E_ADMIN_PASSWORD, ROOT, startHubProcess, type HubProcess } from '../support/process.js';
 import { SseClient } from '../support/sse.js';
 
@@ -48,6 +50,24 @@ describe('registers find the hub and stay in sync', () => {
     expect(out).toContain('/api');
     expect(out).toMatch(new RegExp(`:${hub.port}/api`));
   }, 30_000);
+
+  it('is discovered under a shop name too long for one DNS label, shortened to fit with its id', async (ctx) => {
+    await multicastOrSkip(ctx);
+    const shop = 'Reštaurácia U Zlatého Kohúta, Bratislava – Staré Mesto, Hlavné námestie 1';
+    const found: DiscoveredHub[] = [];
+    const stopWatching = watchHubs({ interface: '127.0.0.1', onUp: (h) => found.push(h) });
+    const long = await startHubProcess({ POS_HUB_MDNS: '1', POS_HUB_MDNS_INTERFACE: '127.0.0.1', POS_HUB_SHOP_NAME: shop });
+    try {
+      await untilTrue(() => found.some((h) => h.port === long.port), { ms: 10_000, what: 'the announcement of the hub with a long shop name' });
+      const hub = found.find((h) => h.port === long.port)!;
+      expect(Buffer.byteLength(hub.name)).toBeLessThanOrEqual(63);
+      expect(hub.name).toMatch(/^Reštaurácia U Zlatého Kohúta.* \([0-9a-f]+\)$/);
+      expect(hub.txt).toMatchObject({ api: '/api' });
+    } finally {
+      stopWatching();
+      expect((await long.stop()).code).toBe(0);
+    }
+  }, 60_000);
 
   it('streams a ticket written by another client', async () => {
     const sse = new SseClient(`${hub.url}/api/events`, { authorization: `Bearer ${admin}` });

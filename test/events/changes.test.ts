@@ -114,6 +114,28 @@ describe('Server-Sent Events', () => {
     second.close();
   });
 
+  it('stops sending a resource\'s entries once its read right is taken away, the stream still open (CONTRACT §12)', async () => {
+    const token = await hub.userWith(['CustomerRead']);
+    const me = (await hub.call('GET', '/api/auth', undefined, { token })).body.user;
+    const sse = new SseClient(`${hub.url}/api/events`, { authorization: `Bearer ${token}` });
+    await sse.waitFor(() => sse.status === 200);
+    const seen = () => sse.events.map((e) => `${e.event}:${JSON.parse(e.data).key}`);
+    const before = await hub.call('POST', '/api/customers', { firstName: 'Seen', lastName: 'Before' });
+    await sse.waitFor(() => seen().includes(`customers:${before.body.id}`));
+    const user = (await hub.call('GET', `/api/users/${me.id}`)).body;
+    expect((await hub.call('PUT', `/api/users/${me.id}`, { ...user, rights: [] })).status).toBe(200);
+    const after = await hub.call('POST', '/api/customers', { firstName: 'Hidden', lastName: 'After' });
+    await hub.call('POST', '/api/stocks', { name: 'AfterRevoke' });
+    await sse.waitFor(() => seen().includes('stocks:AfterRevoke'));
+    expect(seen()).not.toContain(`customers:${after.body.id}`);
+    // The same as a poll by that session answers.
+    const from = sse.events.find((e) => JSON.parse(e.data).key === before.body.id)!.id;
+    const polled = (await hub.call('GET', `/api/changes?since=${from}`, undefined, { token })).body.items;
+    expect(polled.map((c: { resource: string; key: string }) => `${c.resource}:${c.key}`)).toContain('stocks:AfterRevoke');
+    expect(polled.some((c: { resource: string }) => c.resource === 'customers')).toBe(false);
+    sse.close();
+  });
+
   it('takes the token as access_token for browsers', async () => {
     const sse = new SseClient(`${hub.url}/api/events?access_token=${hub.adminToken}`, {});
     await sse.waitFor(() => sse.status !== 0);

@@ -4,6 +4,7 @@
  * the server keeps, drops or ignores.
  */
 import { request } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHub, type Reply, type TestHub } from '../support/hub.js';
 
@@ -275,6 +276,21 @@ describe('409 ResourceVersionMismatch', () => {
     expect((await hub.call('PUT', '/api/stocks/V', { description: 'four', _v: 3 })).status).toBe(201);
   });
 
+  it('If-Match: * replaces whatever version is stored, but does not create (RFC 9110 §13.1.1: it asks that one exist)', async () => {
+    expect((await hub.call('PUT', '/api/stocks/Star', { description: 'one' })).status).toBe(201);
+    const replaced = await hub.call('PUT', '/api/stocks/Star', { description: 'two' }, { headers: { 'if-match': '*' } });
+    expect([replaced.status, replaced.body._v]).toEqual([200, 2]);
+    const absent = await hub.call('PUT', '/api/stocks/NoStar', { description: 'one' }, { headers: { 'if-match': '*' } });
+    expectProblem(absent, 409, 6);
+    expect(absent.body.resource).toEqual({ name: 'Stock', id: 'NoStar', version: 0 });
+    expect(absent.body.detail).toMatch(/does not exist/);
+    expect((await hub.call('GET', '/api/stocks/NoStar')).status).toBe(404);
+    // The same for a resource that prepares asynchronously (a user's password hash).
+    expectProblem(await hub.call('PUT', '/api/users/star-nobody', { userName: 'star-nobody', name: 'N', password: 'secret-pw-1' }, { headers: { 'if-match': '*' } }), 409, 6);
+    expect((await hub.call('GET', '/api/users/star-nobody')).status).toBe(404);
+    expect((await hub.call('DELETE', '/api/stocks/Star', undefined, { headers: { 'if-match': '*' } })).status).toBe(200);
+  });
+
   it('when both the body _v and If-Match are sent, either one stale is a 409 (the header was ignored beside a body _v)', async () => {
     expect((await hub.call('PUT', '/api/stocks/VB', { description: 'one' })).status).toBe(201);
     const staleHeader = await hub.call('PUT', '/api/stocks/VB', { description: 'two', _v: 1 }, { headers: { 'if-match': '"7"' } });
@@ -324,6 +340,20 @@ describe('413, 415', () => {
     // A charset parameter and +json types are JSON.
     expect((await hub.call('POST', '/api/stocks', undefined, { raw: '{"name":"Charset"}', headers: { 'content-type': 'application/json; charset=utf-8' } })).status).toBe(201);
     expect((await hub.call('POST', '/api/stocks', undefined, { raw: '{"name":"Plus"}', headers: { 'content-type': 'application/merge-patch+json' } })).status).toBe(201);
+  });
+});
+
+describe('415 for a compressed body', () => {
+  it('a JSON body sent with a Content-Encoding the hub does not undo is 415, and nothing is stored', async () => {
+    const before = await count('/api/stocks');
+    const json = '{"name":"Zipped"}';
+    const zipped = await raw('POST', '/api/stocks', gzipSync(json), { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+    expectProblem(zipped, 415, 3);
+    expect(zipped.body.detail).toMatch(/gzip/);
+    // Claimed but not applied is refused alike: the hub cannot tell, and reading it as JSON would guess.
+    expectProblem(await raw('POST', '/api/stocks', json, { 'content-type': 'application/json', 'content-encoding': 'br' }), 415, 3);
+    expect(await count('/api/stocks')).toBe(before);
+    expect((await raw('POST', '/api/stocks', json, { 'content-type': 'application/json', 'content-encoding': 'identity' })).status).toBe(201);
   });
 });
 

@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
 import { startHub, type TestHub } from '../support/hub.js';
+import { saveReply } from '../../hub/http/idempotency-store.js';
+import { idempotency } from '../../hub/http/idempotency.js';
+import { FakeClock } from '../../hub/core/clock.js';
+import { openDb } from '../../db/client.js';
 
 let hub: TestHub;
 beforeAll(async () => {
@@ -28,6 +35,38 @@ describe('Idempotency-Key', () => {
     expect(r.status).toBe(409);
     expect(r.body.errorCode).toBe(11);
     expect((await hub.call('GET', '/api/customers?Search=Two')).body.totalCount).toBe(0);
+  });
+
+  it('takes a retry whose JSON members come in another order as the same request (CONTRACT §9)', async () => {
+    const first = await hub.call('POST', '/api/customers', { firstName: 'Ola', lastName: 'Reordered', address: { city: 'Nitra', street: 'Hlavná 1' } }, key('k-order'));
+    const again = await hub.call('POST', '/api/customers', { address: { street: 'Hlavná 1', city: 'Nitra' }, lastName: 'Reordered', firstName: 'Ola' }, key('k-order'));
+    expect(first.status).toBe(201);
+    expect([again.status, again.headers.get('idempotent-replayed')]).toEqual([201, 'true']);
+    expect(again.body).toEqual(first.body);
+    expect((await hub.call('GET', '/api/customers?Search=Reordered')).body.totalCount).toBe(1);
+    // Another value is still another request.
+    const other = await hub.call('POST', '/api/customers', { address: { street: 'Hlavná 2', city: 'Nitra' }, lastName: 'Reordered', firstName: 'Ola' }, key('k-order'));
+    expect([other.status, other.body.errorCode]).toEqual([409, 11]);
+  });
+
+  it('takes a retry conditional on another If-Match as another request (409 errorCode 11), the same one as a replay', async () => {
+    expect((await hub.call('PUT', '/api/stocks/IfMatchKey', { description: 'one' })).status).toBe(201);
+    const first = await hub.call('PUT', '/api/stocks/IfMatchKey', { description: 'two' }, { headers: { 'Idempotency-Key': 'k-if', 'If-Match': '"1"' } });
+    expect([first.status, first.body._v]).toEqual([200, 2]);
+    const same = await hub.call('PUT', '/api/stocks/IfMatchKey', { description: 'two' }, { headers: { 'Idempotency-Key': 'k-if', 'If-Match': '"1"' } });
+    expect([same.status, same.headers.get('idempotent-replayed')]).toEqual([200, 'true']);
+    const other = await hub.call('PUT', '/api/stocks/IfMatchKey', { description: 'two' }, { headers: { 'Idempotency-Key': 'k-if', 'If-Match': '"5"' } });
+    expect([other.status, other.body.errorCode]).toEqual([409, 11]);
+  });
+
+  it('still finds an answer stored under the fingerprint of the body as it came (a key stored before an upgrade)', async () => {
+    const body = { name: 'Legacy', description: 'stored before the upgrade' };
+    const asItCame = createHash('sha256').update(`POST /api/stocks\n${JSON.stringify(body)}`).digest('hex');
+    const stored = { name: 'Legacy', description: 'stored before the upgrade', _v: 1 };
+    saveReply(hub.db, 'admin', 'k-legacy', { fingerprint: asItCame, status: 201, headers: JSON.stringify({ 'content-type': 'application/json; charset=utf-8' }), body: JSON.stringify(stored) }, hub.clock.now().getTime());
+    const retry = await hub.call('POST', '/api/stocks', body, key('k-legacy'));
+    expect([retry.status, retry.headers.get('idempotent-replayed'), retry.body]).toEqual([201, 'true', stored]);
+    expect((await hub.call('GET', '/api/stocks/Legacy')).status).toBe(404);
   });
 
   it('replays a 4xx answer too, and scopes keys to the user', async () => {
@@ -114,5 +153,58 @@ describe('Idempotency-Key on PUT and DELETE (issue 29: a register working offlin
     const d2 = await hub.call('DELETE', `/api/tickets/${id}`, undefined, as('del-1'));
     expect([d1.status, d2.status]).toEqual([200, 200]);
     expect(d2.body).toEqual(d1.body);
+  });
+});
+
+describe('Idempotency-Key when the client goes away', () => {
+  it('a retry sent after the first copy\'s client disconnected, while that copy still runs, waits for it and gets its answer', async () => {
+    // A handler that takes its time (a fiscal report, a print): the register's Wi-Fi drops meanwhile
+    // and it sends the request again on a new connection.
+    const db = openDb(':memory:');
+    let runs = 0;
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    let finish!: () => void;
+    const gate = new Promise<void>((resolve) => (finish = resolve));
+    const app = express();
+    app.use(express.json());
+    let arrived!: () => void;
+    const retried = new Promise<void>((resolve) => (arrived = resolve));
+    let arrivals = 0;
+    app.use((_req, res, next) => {
+      if (++arrivals === 2) arrived();
+      res.locals.caller = { userId: 'u1' };
+      next();
+    });
+    app.use(idempotency({ db, clock: new FakeClock('2026-11-21T10:00:00Z') }));
+    app.post('/api/slow', async (_req, res) => {
+      runs++;
+      started();
+      await gate;
+      res.status(201).json({ run: runs });
+    });
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/slow`;
+    const send = (signal?: AbortSignal) =>
+      fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'Idempotency-Key': 'k-gone' }, body: '{"a":1}', signal });
+    try {
+      const abort = new AbortController();
+      const first = send(abort.signal).catch(() => 'aborted');
+      await running;
+      abort.abort();
+      expect(await first).toBe('aborted');
+      const retry = send();
+      // The first copy finishes only once the retry is in: the retry must not run the handler again.
+      await retried;
+      finish();
+      const answer = await retry;
+      expect([answer.status, await answer.json(), answer.headers.get('idempotent-replayed')]).toEqual([201, { run: 1 }, 'true']);
+      expect(runs).toBe(1);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+      db.$client.close();
+    }
   });
 });

@@ -109,6 +109,14 @@ describe('metrics', () => {
     expect((await fetch(`${hub.url}/metrics`, { headers: { authorization: `Bearer ${reader}` } })).status).toBe(200);
   });
 
+  it('answers 401, not 500, to a bearer as long as the monitoring token holding a character beyond ASCII', async () => {
+    // A header byte above 0x7f is one character but two bytes in UTF-8: the comparison once threw.
+    const lookalike = `${METRICS_TOKEN.slice(0, -1)}\u00e9`;
+    const res = await fetch(`${hub.url}/metrics`, { headers: { authorization: `Bearer ${lookalike}` } });
+    expect([res.status, res.headers.get('www-authenticate')]).toEqual([401, 'Bearer']);
+    expect((await res.json()).errorCode).toBe(1);
+  });
+
   it('serves Prometheus text to the monitoring token', async () => {
     hub.clock.advance(10_000);
     const res = await fetch(`${hub.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });

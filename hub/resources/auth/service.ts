@@ -199,12 +199,12 @@ export class AuthService {
   }
 
   /** Whether the session behind a token hash still holds: not logged out, expired, nor its user or device deactivated. */
-  isLive(tokenHash: string): boolean {
+  /** The session's caller as it is now (its user's current rights), or undefined once the session has ended. */
+  liveCaller(tokenHash: string): Caller | undefined {
     try {
-      this.callerOf(tokenHash);
-      return true;
+      return this.callerOf(tokenHash);
     } catch {
-      return false;
+      return undefined;
     }
   }
 

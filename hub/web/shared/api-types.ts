@@ -4768,7 +4768,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
+                 * @description The expected version (`"3"`, as the ETag), or `*` for any stored version; a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -4930,7 +4930,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
+                 * @description The expected version (`"3"`, as the ETag), or `*` for any stored version; a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -5456,7 +5456,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
+                 * @description The expected version (`"3"`, as the ETag), or `*` for any stored version; a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -5618,7 +5618,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
+                 * @description The expected version (`"3"`, as the ETag), or `*` for any stored version; a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -6105,7 +6105,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
+                 * @description The expected version (`"3"`, as the ETag), or `*` for any stored version; a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -6267,7 +6267,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
+                 * @description The expected version (`"3"`, as the ETag), or `*` for any stored version; a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -6763,7 +6763,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
+                 * @description The expected version (`"3"`, as the ETag), or `*` for any stored version; a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -6925,7 +6925,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
+                 * @description The expected version (`"3"`, as the ETag), or `*` for any stored version; a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -7417,7 +7417,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
+                 * @description The expected version (`"3"`, as the ETag), or `*` for any stored version; a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -7579,7 +7579,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
+                 * @description The expected version (`"3"`, as the ETag), or `*` for any stored version; a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -8058,7 +8058,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
+                 * @description The expected version (`"3"`, as the ETag), or `*` for any stored version; a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -8220,7 +8220,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
+                 * @description The expected version (`"3"`, as the ETag), or `*` for any stored version; a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -8716,7 +8716,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
+                 * @description The expected version (`"3"`, as the ETag), or `*` for any stored version; a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -8878,7 +8878,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
+                 * @description The expected version (`"3"`, as the ETag), or `*` for any stored version; a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -9361,7 +9361,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
+                 * @description The expected version (`"3"`, as the ETag), or `*` for any stored version; a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -9523,7 +9523,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
+                 * @description The expected version (`"3"`, as the ETag), or `*` for any stored version; a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -10057,7 +10057,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
+                 * @description The expected version (`"3"`, as the ETag), or `*` for any stored version; a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -10219,7 +10219,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
+                 * @description The expected version (`"3"`, as the ETag), or `*` for any stored version; a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -10734,7 +10734,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
+                 * @description The expected version (`"3"`, as the ETag), or `*` for any stored version; a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -10896,7 +10896,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
+                 * @description The expected version (`"3"`, as the ETag), or `*` for any stored version; a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -11421,7 +11421,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
+                 * @description The expected version (`"3"`, as the ETag), or `*` for any stored version; a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -11587,7 +11587,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
+                 * @description The expected version (`"3"`, as the ETag), or `*` for any stored version; a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -12408,7 +12408,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
+                 * @description The expected version (`"3"`, as the ETag), or `*` for any stored version; a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -12588,7 +12588,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
+                 * @description The expected version (`"3"`, as the ETag), or `*` for any stored version; a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -13787,7 +13787,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
+                 * @description The expected version (`"3"`, as the ETag), or `*` for any stored version; a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -13952,7 +13952,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
+                 * @description The expected version (`"3"`, as the ETag), or `*` for any stored version; a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -15062,7 +15062,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
+                 * @description The expected version (`"3"`, as the ETag), or `*` for any stored version; a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
@@ -15224,7 +15224,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description The expected version (`"3"`, as the ETag); a different stored version, or none stored (a PUT would create): 409.
+                 * @description The expected version (`"3"`, as the ETag), or `*` for any stored version; a different stored version, or none stored (a PUT would create): 409.
                  * @example "3"
                  */
                 "If-Match"?: string;
