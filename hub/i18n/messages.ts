@@ -426,6 +426,7 @@ export const MESSAGES = {
   'field.nameKey': { en: 'must not start or end with spaces, nor hold "/" or control characters', sk: 'nesmie začínať ani končiť medzerou, ani obsahovať "/" či riadiace znaky', cs: 'nesmí začínat ani končit mezerou, ani obsahovat "/" či řídicí znaky' },
   'field.range': { en: 'must be between -1,000,000,000 and 1,000,000,000', sk: 'musí byť medzi -1 000 000 000 a 1 000 000 000', cs: 'musí být mezi -1 000 000 000 a 1 000 000 000' },
   'field.decimal': { en: 'must be a finite number with at most 4 decimal places', sk: 'musí byť konečné číslo s najviac 4 desatinnými miestami', cs: 'musí být konečné číslo s nejvýše 4 desetinnými místy' },
+  'field.cents': { en: 'must be a finite number with at most 2 decimal places (whole cents)', sk: 'musí byť konečné číslo s najviac 2 desatinnými miestami (celé centy)', cs: 'musí být konečné číslo s nejvýše 2 desetinnými místy (celé centy)' },
   'field.rate': { en: 'must be between 0 and 100', sk: 'musí byť medzi 0 a 100', cs: 'musí být mezi 0 a 100' },
   'field.dateTime': { en: 'must be an ISO 8601 date-time', sk: 'musí byť dátum a čas podľa ISO 8601', cs: 'musí být datum a čas podle ISO 8601' },
   'field.ean': { en: 'must be an EAN-8 or EAN-13 code (8 or 13 digits) with a valid check digit', sk: 'musí byť kód EAN-8 alebo EAN-13 (8 alebo 13 číslic) so správnou kontrolnou číslicou', cs: 'musí být kód EAN-8 nebo EAN-13 (8 nebo 13 číslic) se správnou kontrolní číslicí' },
