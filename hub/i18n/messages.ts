@@ -330,6 +330,7 @@ export const MESSAGES = {
   'tickets.splitAtMost': { en: 'Item {item} holds {max}; no more of it can move.', sk: 'Položka {item} má množstvo {max}; viac sa z nej presunúť nedá.', cs: 'Položka {item} má množství {max}; víc z ní přesunout nelze.' },
   'tickets.noOrderEndpoint': { en: 'No orderEndpointName given and the device has no DefaultOrderEndpointName setting.', sk: 'Chýba orderEndpointName a zariadenie nemá nastavenie DefaultOrderEndpointName.', cs: 'Chybí orderEndpointName a zařízení nemá nastavení DefaultOrderEndpointName.' },
   'tickets.noCardHolder': { en: "No customer holds card '{card}'.", sk: "Kartu '{card}' nemá žiadny zákazník.", cs: "Kartu '{card}' nemá žádný zákazník." },
+  'tickets.cardInactive': { en: "Card '{card}' is deactivated.", sk: "Karta '{card}' je deaktivovaná.", cs: "Karta '{card}' je deaktivovaná." },
   'tickets.cardOtherCustomer': { en: "Card '{card}' belongs to another customer than '{id}'.", sk: "Karta '{card}' patrí inému zákazníkovi ako '{id}'.", cs: "Karta '{card}' patří jinému zákazníkovi než '{id}'." },
   'tickets.customerNotFound': { en: "Customer '{id}' does not exist.", sk: "Zákazník '{id}' neexistuje.", cs: "Zákazník '{id}' neexistuje." },
   'tickets.modifierNotFound': { en: "Modifier '{id}' does not exist.", sk: "Príloha/úprava '{id}' neexistuje.", cs: "Příloha/úprava '{id}' neexistuje." },

@@ -188,6 +188,22 @@ describe('TicketSetCustomer', () => {
     expect(r.body.errors[0].memberName).toBe('customer.cardSerialNumber');
   });
 
+  it('refuses a deactivated card (lost or stolen) with 400; a ticket that already holds it keeps it across edits', async () => {
+    await expect2xx(
+      hub.call('POST', '/api/customers', { id: 'kral', firstName: 'Peter', lastName: 'Kráľ', discountRate: 20, cards: [{ serialNumber: 'CARD-K' }, { serialNumber: 'CARD-LOST', isActive: false }] }),
+    );
+    const r = await hub.call('POST', '/api/tickets', { customer: { cardSerialNumber: 'CARD-LOST' }, discountRate: 20, items: [] }, as(full));
+    expect(r.status).toBe(400);
+    expect(r.body.errors[0].memberName).toBe('customer.cardSerialNumber');
+    // A card deactivated while a ticket holds it: the waiter can still edit that ticket.
+    const t = await create(full, { customer: { cardSerialNumber: 'CARD-K' }, discountRate: 20 });
+    const customer = (await hub.call('GET', '/api/customers/kral')).body;
+    await expect2xx(hub.call('PUT', '/api/customers/kral', { ...customer, cards: [{ serialNumber: 'CARD-K', isActive: false }] }));
+    const edited = await put(full, t, { note: 'window seat' });
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    expect(edited.body.customer).toMatchObject({ id: 'kral', cardSerialNumber: 'CARD-K' });
+  });
+
   it('needs TicketSetCustomer to set, change or remove a customer', async () => {
     forbidden(await hub.call('POST', '/api/tickets', { customer: { id: 'novak' }, items: [] }, as(owner)), 2, 'TicketSetCustomer');
     const t = await create(full, { customer: { id: 'novak' } });

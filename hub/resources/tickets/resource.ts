@@ -121,7 +121,7 @@ export function lastOrderOf(ticket: { lastOrderDate?: string | null; openDate: s
 type CustomerRef = { id: string; fullName: string; cardSerialNumber: string | null; discountRate: number };
 
 /** Completes a `{id}` or `{cardSerialNumber}` reference from the stored customer (unknown: 400). */
-function resolveCustomer(ctx: EngineContext, ref: { id?: string; cardSerialNumber?: string | null } | null): CustomerRef | null {
+function resolveCustomer(ctx: EngineContext, ref: { id?: string; cardSerialNumber?: string | null } | null, before: CustomerRef | null): CustomerRef | null {
   if (!ref || (!ref.id && !ref.cardSerialNumber)) return null;
   let id = ref.id;
   if (ref.cardSerialNumber) {
@@ -133,6 +133,12 @@ function resolveCustomer(ctx: EngineContext, ref: { id?: string; cardSerialNumbe
   if (!id) return null;
   const stored = getStored(ctx.db, customers, id);
   if (!stored) throw errors.member('customer.id', 'tickets.customerNotFound', { id });
+  // A deactivated card (lost, stolen) no longer names its holder nor brings their discount; a ticket that
+  // took the card while it was active keeps it, so the waiter can still edit and close that ticket.
+  const card = ref.cardSerialNumber ? stored.doc.cards.find((c) => c.serialNumber === ref.cardSerialNumber) : undefined;
+  if (card && !card.isActive && before?.cardSerialNumber !== card.serialNumber) {
+    throw errors.member('customer.cardSerialNumber', 'tickets.cardInactive', { card: card.serialNumber });
+  }
   return {
     id,
     fullName: stored.doc.fullName ?? '',
@@ -484,7 +490,7 @@ export const tickets = defineResource({
       } else {
         requireRight(caller, 'TicketCreate');
       }
-      const customer = resolveCustomer(ctx, body.customer);
+      const customer = resolveCustomer(ctx, body.customer, existing?.customer ?? null);
       const customerBefore = existing?.customer ?? null;
       if (!copied && (customer?.id ?? null) !== (customerBefore?.id ?? null)) requireRight(caller, 'TicketSetCustomer');
       if (existing && body.name !== existing.name) requireRight(caller, 'TicketRename');
