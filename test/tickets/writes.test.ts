@@ -160,6 +160,19 @@ describe('TicketSetDiscount', () => {
     // Keeping the stored rate is no change.
     expect((await put(loyal, t, { note: 'regular' })).status).toBe(200);
   });
+
+  it("gives an expired (or not yet valid) customer's rate only with TicketSetDiscount: their discount is not in force", async () => {
+    const now = hub.clock.now().getTime();
+    await expect2xx(hub.call('POST', '/api/customers', { id: 'lapsed', firstName: 'Ivan', lastName: 'Starý', discountRate: 15, expirationTime: new Date(now - 86_400_000).toISOString() }));
+    await expect2xx(hub.call('POST', '/api/customers', { id: 'future', firstName: 'Oto', lastName: 'Nový', discountRate: 15, activationTime: new Date(now + 86_400_000).toISOString() }));
+    const loyal = await register(hub, ['TicketCreate', 'TicketUpdate', 'TicketSetCustomer']);
+    for (const id of ['lapsed', 'future']) {
+      forbidden(await hub.call('POST', '/api/tickets', { customer: { id }, discountRate: 15, items: [item(1, 1)] }, as(loyal)), 2, 'TicketSetDiscount');
+      // The customer alone is still welcome (an invoice, a name on the bill).
+      expect((await hub.call('POST', '/api/tickets', { customer: { id }, items: [item(1, 1)] }, as(loyal))).status).toBe(201);
+    }
+    expect((await hub.call('POST', '/api/tickets', { customer: { id: 'lapsed' }, discountRate: 15, items: [item(1, 1)] }, as(full))).status).toBe(201);
+  });
 });
 
 describe('TicketSetCustomer', () => {

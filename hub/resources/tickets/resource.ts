@@ -8,7 +8,7 @@ import { hasRight, opensPrices, requireRight, requireSale, type Caller } from '.
 import { errors } from '../../http/errors.js';
 import type { Right } from '../../http/rights.js';
 import { centsToFixed, centsToNumber, toScaled } from '../../core/money.js';
-import { customers } from '../customers/resource.js';
+import { customers, customerStatus } from '../customers/resource.js';
 import { defineResource, type BodyOf, type DocOf, type EngineContext } from '../../engine/define.js';
 import { idKeyed } from '../../engine/keys.js';
 import { decimal, enumOf, idKey, MAX_INT32, MAX_MAGNITUDE, nameKey, nullableText, rate, text } from '../../engine/fields.js';
@@ -145,6 +145,16 @@ function resolveCustomer(ctx: EngineContext, ref: { id?: string; cardSerialNumbe
     cardSerialNumber: ref.cardSerialNumber ?? null,
     discountRate: stored.doc.discountRate,
   };
+}
+
+/**
+ * The rate a ticket may take without TicketSetDiscount (CONTRACT §6: the customer's own discountRate):
+ * only while the customer is Valid. An expired or not yet valid customer's discount is not in force.
+ */
+function customerRateInForce(ctx: EngineContext, customer: CustomerRef | null): number | undefined {
+  if (!customer) return undefined;
+  const stored = getStored(ctx.db, customers, customer.id);
+  return stored && customerStatus(stored.doc, ctx.clock.now()) === 'Valid' ? customer.discountRate : undefined;
 }
 
 type ItemInput = z.output<typeof itemSchema>;
@@ -458,7 +468,7 @@ export const tickets = defineResource({
     notes: {
       post:
         'Only from the Sale environment (a CashRegister or PDA device), with TicketCreate. A customer also needs TicketSetCustomer; ' +
-        "a non-zero discountRate, TicketSetDiscount (unless it is the customer's own).",
+        "a non-zero discountRate, TicketSetDiscount (unless it is the customer's own while the customer is Valid). A deactivated card names no customer (400).",
       put:
         'Only from the Sale environment. A new id needs what POST needs. ' +
         "Changing a stored ticket needs TicketUpdate for one's own ticket or TicketUpdateAny for " +
@@ -496,7 +506,7 @@ export const tickets = defineResource({
       if (existing && body.name !== existing.name) requireRight(caller, 'TicketRename');
       const rateBefore = existing?.discountRate ?? 0;
       const rateNow = body.discountRate;
-      if (!copied && rateNow !== rateBefore && !(customer && rateNow === customer.discountRate) && !hasRight(caller, 'TicketSetDiscount')) {
+      if (!copied && rateNow !== rateBefore && rateNow !== customerRateInForce(ctx, customer) && !hasRight(caller, 'TicketSetDiscount')) {
         throw errors.missingRight('TicketSetDiscount');
       }
       const { items, ownPrices, vatRates, cents } = completeItems(ctx, body.items);

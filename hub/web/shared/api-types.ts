@@ -591,7 +591,7 @@ export interface paths {
         put?: never;
         /**
          * Create a Ticket
-         * @description No right of its own; the rules below decide. Only from the Sale environment (a CashRegister or PDA device), with TicketCreate. A customer also needs TicketSetCustomer; a non-zero discountRate, TicketSetDiscount (unless it is the customer's own). The server makes `id` when the body leaves it out.
+         * @description No right of its own; the rules below decide. Only from the Sale environment (a CashRegister or PDA device), with TicketCreate. A customer also needs TicketSetCustomer; a non-zero discountRate, TicketSetDiscount (unless it is the customer's own while the customer is Valid). A deactivated card names no customer (400). The server makes `id` when the body leaves it out.
          */
         post: operations["tickets.create"];
         delete?: never;
