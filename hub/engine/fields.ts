@@ -3,7 +3,7 @@
  * 4,000 characters" or "decimals carry at most 4 places" is written once.
  */
 import { z } from 'zod';
-import { hasAtMostStoredPlaces } from '../core/money.js';
+import { hasAtMostStoredPlaces, placesOf } from '../core/money.js';
 import { fieldMessage } from '../i18n/say.js';
 
 export const MAX_STRING = 4000;
@@ -48,6 +48,16 @@ export const decimal = () =>
   z
     .number()
     .refine(hasAtMostStoredPlaces, fieldMessage('field.decimal'))
+    .min(-MAX_MAGNITUDE, RANGE)
+    .max(MAX_MAGNITUDE, RANGE);
+/**
+ * Money handed over (a close's payments): whole cents. The receipt prints each payment to the cent, so an
+ * amount with more places would print payments that do not add up to the total the hub checked.
+ */
+export const cents = () =>
+  z
+    .number()
+    .refine((v) => Number.isFinite(v) && placesOf(v) <= 2, fieldMessage('field.cents'))
     .min(-MAX_MAGNITUDE, RANGE)
     .max(MAX_MAGNITUDE, RANGE);
 /** A percentage 0-100; out of those bounds is code OutOfRange, not Invalid. */

@@ -199,6 +199,24 @@ describe('payments', () => {
     expectUnchanged(t, await stored(t.id));
   });
 
+  it('refuses a payment in fractions of a cent: the receipt prints cents, and its payments would not add up to the total', async () => {
+    // Gulyás 6.90 paid 2.304 + 2.304 by card and 2.292 in cash: exact, but printed as 2.30 + 2.30 + 2.29 = 6.89.
+    const t = await open();
+    const before = fp1.journal.length;
+    const r = await closeT(t.id, { payments: [...card(2.304), ...card(2.304), ...cash(2.292)] });
+    expect(r.status).toBe(400);
+    expect(r.body.errors[0].memberName).toBe('payments[0].amount');
+    const refund = await closeT((await open([item(1, 1, { type: 'Negative' })])).id, { payments: cash(-6.895) });
+    expect(refund.status).toBe(400);
+    expect(refund.body.errors[0].memberName).toBe('payments[0].amount');
+    expect(fp1.journal).toHaveLength(before);
+    expectUnchanged(t, await stored(t.id));
+    // Cents close it.
+    const ok = await closeT(t.id, { payments: [...card(2.3), ...card(2.3), ...cash(2.3)] });
+    expect(ok.status).toBe(200);
+    expect(ok.body.payments.map((p: any) => p.amount)).toEqual([2.3, 2.3, 2.3]);
+  });
+
   it('refuses a malformed receipt.email before anything is fiscalized', async () => {
     const t = await open();
     const before = fp1.journal.length;

@@ -160,6 +160,19 @@ describe('TicketSetDiscount', () => {
     // Keeping the stored rate is no change.
     expect((await put(loyal, t, { note: 'regular' })).status).toBe(200);
   });
+
+  it("gives an expired (or not yet valid) customer's rate only with TicketSetDiscount: their discount is not in force", async () => {
+    const now = hub.clock.now().getTime();
+    await expect2xx(hub.call('POST', '/api/customers', { id: 'lapsed', firstName: 'Ivan', lastName: 'Starý', discountRate: 15, expirationTime: new Date(now - 86_400_000).toISOString() }));
+    await expect2xx(hub.call('POST', '/api/customers', { id: 'future', firstName: 'Oto', lastName: 'Nový', discountRate: 15, activationTime: new Date(now + 86_400_000).toISOString() }));
+    const loyal = await register(hub, ['TicketCreate', 'TicketUpdate', 'TicketSetCustomer']);
+    for (const id of ['lapsed', 'future']) {
+      forbidden(await hub.call('POST', '/api/tickets', { customer: { id }, discountRate: 15, items: [item(1, 1)] }, as(loyal)), 2, 'TicketSetDiscount');
+      // The customer alone is still welcome (an invoice, a name on the bill).
+      expect((await hub.call('POST', '/api/tickets', { customer: { id }, items: [item(1, 1)] }, as(loyal))).status).toBe(201);
+    }
+    expect((await hub.call('POST', '/api/tickets', { customer: { id: 'lapsed' }, discountRate: 15, items: [item(1, 1)] }, as(full))).status).toBe(201);
+  });
 });
 
 describe('TicketSetCustomer', () => {
@@ -186,6 +199,22 @@ describe('TicketSetCustomer', () => {
     const r = await hub.call('POST', '/api/tickets', { customer: { id: 'horak', cardSerialNumber: 'CARD-1' }, items: [] }, as(full));
     expect(r.status).toBe(400);
     expect(r.body.errors[0].memberName).toBe('customer.cardSerialNumber');
+  });
+
+  it('refuses a deactivated card (lost or stolen) with 400; a ticket that already holds it keeps it across edits', async () => {
+    await expect2xx(
+      hub.call('POST', '/api/customers', { id: 'kral', firstName: 'Peter', lastName: 'Kráľ', discountRate: 20, cards: [{ serialNumber: 'CARD-K' }, { serialNumber: 'CARD-LOST', isActive: false }] }),
+    );
+    const r = await hub.call('POST', '/api/tickets', { customer: { cardSerialNumber: 'CARD-LOST' }, discountRate: 20, items: [] }, as(full));
+    expect(r.status).toBe(400);
+    expect(r.body.errors[0].memberName).toBe('customer.cardSerialNumber');
+    // A card deactivated while a ticket holds it: the waiter can still edit that ticket.
+    const t = await create(full, { customer: { cardSerialNumber: 'CARD-K' }, discountRate: 20 });
+    const customer = (await hub.call('GET', '/api/customers/kral')).body;
+    await expect2xx(hub.call('PUT', '/api/customers/kral', { ...customer, cards: [{ serialNumber: 'CARD-K', isActive: false }] }));
+    const edited = await put(full, t, { note: 'window seat' });
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    expect(edited.body.customer).toMatchObject({ id: 'kral', cardSerialNumber: 'CARD-K' });
   });
 
   it('needs TicketSetCustomer to set, change or remove a customer', async () => {

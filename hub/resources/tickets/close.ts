@@ -19,7 +19,7 @@ import type { Logger } from '../../core/log.js';
 import { D, dec, toJsonNumber } from '../../core/money.js';
 import { isEmailAddress } from '../../core/rules.js';
 import type { Doc, EngineContext } from '../../engine/define.js';
-import { decimal, MAX_INT32, MAX_MAGNITUDE, nameKey } from '../../engine/fields.js';
+import { cents, MAX_INT32, MAX_MAGNITUDE, nameKey } from '../../engine/fields.js';
 import { getStored, type StoredDoc } from '../../engine/repo.js';
 import { newId } from '../../core/ids.js';
 import type { ResourceService } from '../../engine/service.js';
@@ -35,7 +35,7 @@ import { recordTicketClose } from '../../reports/store.js';
 
 export const closeContextSchema = z.object({
   fiscalName: nameKey().optional(),
-  payments: z.array(z.object({ paymentTypeNumber: z.number().int().min(1).max(MAX_INT32), amount: decimal() })).min(1).max(20),
+  payments: z.array(z.object({ paymentTypeNumber: z.number().int().min(1).max(MAX_INT32), amount: cents() })).min(1).max(20),
   receipt: z
     .object({
       print: z.boolean().default(true),

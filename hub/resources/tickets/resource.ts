@@ -8,7 +8,7 @@ import { hasRight, opensPrices, requireRight, requireSale, type Caller } from '.
 import { errors } from '../../http/errors.js';
 import type { Right } from '../../http/rights.js';
 import { centsToFixed, centsToNumber, toScaled } from '../../core/money.js';
-import { customers } from '../customers/resource.js';
+import { customers, customerStatus } from '../customers/resource.js';
 import { defineResource, type BodyOf, type DocOf, type EngineContext } from '../../engine/define.js';
 import { idKeyed } from '../../engine/keys.js';
 import { decimal, enumOf, idKey, MAX_INT32, MAX_MAGNITUDE, nameKey, nullableText, rate, text } from '../../engine/fields.js';
@@ -121,7 +121,7 @@ export function lastOrderOf(ticket: { lastOrderDate?: string | null; openDate: s
 type CustomerRef = { id: string; fullName: string; cardSerialNumber: string | null; discountRate: number };
 
 /** Completes a `{id}` or `{cardSerialNumber}` reference from the stored customer (unknown: 400). */
-function resolveCustomer(ctx: EngineContext, ref: { id?: string; cardSerialNumber?: string | null } | null): CustomerRef | null {
+function resolveCustomer(ctx: EngineContext, ref: { id?: string; cardSerialNumber?: string | null } | null, before: CustomerRef | null): CustomerRef | null {
   if (!ref || (!ref.id && !ref.cardSerialNumber)) return null;
   let id = ref.id;
   if (ref.cardSerialNumber) {
@@ -133,12 +133,28 @@ function resolveCustomer(ctx: EngineContext, ref: { id?: string; cardSerialNumbe
   if (!id) return null;
   const stored = getStored(ctx.db, customers, id);
   if (!stored) throw errors.member('customer.id', 'tickets.customerNotFound', { id });
+  // A deactivated card (lost, stolen) no longer names its holder nor brings their discount; a ticket that
+  // took the card while it was active keeps it, so the waiter can still edit and close that ticket.
+  const card = ref.cardSerialNumber ? stored.doc.cards.find((c) => c.serialNumber === ref.cardSerialNumber) : undefined;
+  if (card && !card.isActive && before?.cardSerialNumber !== card.serialNumber) {
+    throw errors.member('customer.cardSerialNumber', 'tickets.cardInactive', { card: card.serialNumber });
+  }
   return {
     id,
     fullName: stored.doc.fullName ?? '',
     cardSerialNumber: ref.cardSerialNumber ?? null,
     discountRate: stored.doc.discountRate,
   };
+}
+
+/**
+ * The rate a ticket may take without TicketSetDiscount (CONTRACT §6: the customer's own discountRate):
+ * only while the customer is Valid. An expired or not yet valid customer's discount is not in force.
+ */
+function customerRateInForce(ctx: EngineContext, customer: CustomerRef | null): number | undefined {
+  if (!customer) return undefined;
+  const stored = getStored(ctx.db, customers, customer.id);
+  return stored && customerStatus(stored.doc, ctx.clock.now()) === 'Valid' ? customer.discountRate : undefined;
 }
 
 type ItemInput = z.output<typeof itemSchema>;
@@ -452,7 +468,7 @@ export const tickets = defineResource({
     notes: {
       post:
         'Only from the Sale environment (a CashRegister or PDA device), with TicketCreate. A customer also needs TicketSetCustomer; ' +
-        "a non-zero discountRate, TicketSetDiscount (unless it is the customer's own).",
+        "a non-zero discountRate, TicketSetDiscount (unless it is the customer's own while the customer is Valid). A deactivated card names no customer (400).",
       put:
         'Only from the Sale environment. A new id needs what POST needs. ' +
         "Changing a stored ticket needs TicketUpdate for one's own ticket or TicketUpdateAny for " +
@@ -484,13 +500,13 @@ export const tickets = defineResource({
       } else {
         requireRight(caller, 'TicketCreate');
       }
-      const customer = resolveCustomer(ctx, body.customer);
+      const customer = resolveCustomer(ctx, body.customer, existing?.customer ?? null);
       const customerBefore = existing?.customer ?? null;
       if (!copied && (customer?.id ?? null) !== (customerBefore?.id ?? null)) requireRight(caller, 'TicketSetCustomer');
       if (existing && body.name !== existing.name) requireRight(caller, 'TicketRename');
       const rateBefore = existing?.discountRate ?? 0;
       const rateNow = body.discountRate;
-      if (!copied && rateNow !== rateBefore && !(customer && rateNow === customer.discountRate) && !hasRight(caller, 'TicketSetDiscount')) {
+      if (!copied && rateNow !== rateBefore && rateNow !== customerRateInForce(ctx, customer) && !hasRight(caller, 'TicketSetDiscount')) {
         throw errors.missingRight('TicketSetDiscount');
       }
       const { items, ownPrices, vatRates, cents } = completeItems(ctx, body.items);

@@ -75,7 +75,7 @@ export const ticketRoutes = routes<{ actions: TicketActions; closer: TicketClose
     summary: 'Pay and fiscalize a ticket',
     description:
       'Requires TicketClose, from the Sale environment. The fiscal device is `fiscalName`, else the calling device\'s setting ' +
-      '`DefaultFiscalName`. The payments must cover the total; every payment is > 0, and an overpayment is change, allowed only on a ' +
+      '`DefaultFiscalName`. The payments must cover the total; every payment is > 0 and in whole cents (at most 2 decimal places, as the receipt prints it), and an overpayment is change, allowed only on a ' +
       'changeable payment type and never more than was paid in changeable types (a card is never overpaid). A return (a ticket ' +
       'whose total is negative) needs Storno and is paid out with amounts ≤ 0 adding up to exactly its total. ' +
       'Exactly once: a retry after a timeout or a lost reply answers the closed ticket and issues no second receipt. When the ' +
