@@ -15,7 +15,7 @@ import { unsealSecrets } from '../db/sealed-backup.js';
 import { ConfigError, loadConfig } from '../hub/core/config.js';
 import { claim } from '../hub/core/pidfile.js';
 import { backupKeyPath, openWith, readBackupKey } from '../hub/backups/seal.js';
-import { syncPath } from '../db/files.js';
+import { makeDataDir, syncPath } from '../db/files.js';
 
 function fail(message: string): never {
   process.stderr.write(`restore: ${message}\n`);
@@ -37,6 +37,13 @@ try {
 const source = existsSync(arg) ? resolve(arg) : resolve(config.dataDir, 'backups', arg);
 if (!existsSync(source)) fail(`no such file: ${arg}`);
 process.umask(0o077);
+// A new PC or a new disk has no data directory yet (`./data` appears at the hub's first start): made
+// as the hub makes it (mode 700), so the restore is the first thing run there.
+try {
+  makeDataDir(config.dataDir, 'POS_HUB_DATA_DIR');
+} catch (e) {
+  fail((e as Error).message);
+}
 // Held until this process ends: no hub can start on the directory halfway through the restore.
 try {
   claim(config.dataDir);

@@ -7,8 +7,9 @@
  *   settings it holds in `secretSettings` instead — nor put in a session's device;
  * - a PUT that leaves it out keeps it only while every field it is tied to stays the same: what the
  *   secret is presented to (the address, the driver or type, and every setting that names a place:
- *   a host, a URL, a port…). Change one of those without sending the secret again and it is dropped,
- *   so a caller who may edit a device but was never told its secret cannot send it to a host of their
+ *   a host, a URL, a port…, or whose value is one — a URL, an IP address, a host name — whatever the
+ *   setting is called, since a driver may read `PaymentEndpoint` or `Gateway`). Change one of those
+ *   without sending the secret again and it is dropped, so a caller who may edit a device but was never told its secret cannot send it to a host of their
  *   choosing;
  * - a PUT that sends it as "" removes it.
  */
@@ -20,8 +21,17 @@ const SECRET_SETTING = /pass(word)?|secret|token|api[-_ ]?key|private[-_ ]?key|c
 /** Setting names that say where something is sent: a secret is tied to them. */
 const PLACE_SETTING = /address|host|url|uri|port|server|^ip|ip$/;
 
+/**
+ * Values that are a place whatever the setting is called (`PaymentEndpoint`, `Gateway`, `Domain`…):
+ * a URL, an IPv4 address, or a host name with a top-level domain (`pay.example.com`, `printer.local:9100`).
+ */
+const PLACE_VALUE = /:\/\/|^\d{1,3}(\.\d{1,3}){3}(:\d+)?$|^([a-z0-9-]+\.)+[a-z][a-z0-9-]*\.?(:\d+)?$/i;
+
 export const isSecretSetting = (name: string) => SECRET_SETTING.test(name.toLowerCase());
 const isPlaceSetting = (name: string) => !isSecretSetting(name) && PLACE_SETTING.test(name.toLowerCase());
+/** A setting a secret is tied to: its name says it is a place, or its value (sent or stored) is one. */
+const isPlace = (name: string, values: ReadonlyArray<string | undefined>) =>
+  isPlaceSetting(name) || (!isSecretSetting(name) && values.some((v) => v !== undefined && PLACE_VALUE.test(v.trim())));
 
 /** The read-only member that names the secret settings a document holds (their values are never answered). */
 export const secretSettingsField = {
@@ -31,7 +41,7 @@ export const secretSettingsField = {
       .describe(
         'The names of the secret settings stored (names holding password, secret, token, API key, private key, credential or PIN); ' +
           'their values are never answered. A PUT that leaves one out keeps it while the address, the driver or type and every ' +
-          'setting naming a place (address, host, URL, port, server, IP) stay the same, and drops it otherwise; "" removes it.',
+          'setting naming a place (address, host, URL, port, server, IP) or holding one (a URL, an IP address, a host name) stay the same, and drops it otherwise; "" removes it.',
       ),
   ),
 };
@@ -72,6 +82,6 @@ function sameTies<B extends WithSettings>(body: B, existing: WithSettings & Reco
   if (fields.some((f) => (body[f] ?? null) !== (existing[f] ?? null))) return false;
   const sent = settingsOf(body);
   const stored = settingsOf(existing);
-  const places = new Set([...Object.keys(sent), ...Object.keys(stored)].filter(isPlaceSetting));
+  const places = new Set([...Object.keys(sent), ...Object.keys(stored)].filter((k) => isPlace(k, [sent[k], stored[k]])));
   return [...places].every((k) => sent[k] === stored[k]);
 }

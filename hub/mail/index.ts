@@ -26,7 +26,13 @@ export function buildMail(deps: { db: Db; clock: Clock; log: Logger; timeZone: s
   const outbox = new Outbox(db);
   const retry = { ...DEFAULT_RETRY, firstMs: config.mailRetryMs ?? DEFAULT_RETRY.firstMs, giveUpMs: config.mailGiveUpMs ?? DEFAULT_RETRY.giveUpMs };
   const worker = new MailWorker({ outbox, settings, clock, log, retry, timers: deps.timers });
-  settings.onChange(() => worker.notify());
+  // New settings are used at once, also for the e-mails already waiting (the PUT's description): a
+  // shop that has just fixed its server's name or password wants the waiting receipts to go now, not
+  // after a backoff of up to an hour.
+  settings.onChange(() => {
+    outbox.dueNow(clock.now().getTime());
+    worker.notify();
+  });
   const receipts = new ReceiptEmails({ outbox, settings, worker, clock, timeZone: deps.timeZone, language: deps.language, emails: deps.emails });
   return { settings, outbox, worker, receipts };
 }

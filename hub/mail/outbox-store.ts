@@ -96,6 +96,14 @@ export class Outbox {
     return this.db.get<{ at: number | null }>(sql`SELECT min(next_attempt_at) AS at FROM receipt_emails WHERE state = 'Queued' AND sending_at IS NULL`)?.at ?? null;
   }
 
+  /**
+   * Every queued e-mail waiting out its backoff falls due at `now` (new SMTP settings: the fix the
+   * backoff was waiting for may just have been made). Not in the document, so no new version.
+   */
+  dueNow(now: number): void {
+    this.db.run(sql`UPDATE receipt_emails SET next_attempt_at = ${now} WHERE state = 'Queued' AND sending_at IS NULL AND next_attempt_at > ${now}`);
+  }
+
   /** Rows a previous run left mid-send. */
   interrupted(): OutboxRow[] {
     return this.db.all<OutboxRow>(sql`SELECT ${COLUMNS} FROM receipt_emails WHERE sending_at IS NOT NULL`);

@@ -4,7 +4,7 @@
  * key, or with `--key` on another PC; without the key the rest restores and the secrets are named.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -97,4 +97,17 @@ describe('backup and restore', () => {
     expect(storedSecrets(otherPc)).toEqual({ smtp: 'smtp-secret', apiKey: 'sk-live-1' });
     expect(restore(backupFile, otherPc, ['--key', join(otherPc, 'nothing.key')]).stderr).toMatch(/no such key file/);
   }, 60_000);
+
+  it('on a new PC whose data directory does not exist yet: the restore makes it (mode 700) and the hub starts on it', async () => {
+    const fresh = join(otherPc, 'new-disk', 'data');
+    const made = restore(backupFile, fresh, ['--key', join(dataDir, 'backup.key')]);
+    expect(made.status, made.stderr).toBe(0);
+    expect(statSync(fresh).mode & 0o777).toBe(0o700);
+    expect(statSync(join(fresh, 'hub.sqlite')).mode & 0o777).toBe(0o600);
+    expect(storedSecrets(fresh)).toEqual({ smtp: 'smtp-secret', apiKey: 'sk-live-1' });
+    const hub = await startHubProcess({}, { dataDir: fresh });
+    const token = await hub.login('admin', E2E_ADMIN_PASSWORD, 'BackOffice');
+    expect((await hub.call('GET', '/api/devices/Terminal', undefined, { token })).body.secretSettings).toEqual(['ApiKey']);
+    expect((await hub.stop()).code).toBe(0);
+  }, 120_000);
 });

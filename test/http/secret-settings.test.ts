@@ -73,6 +73,30 @@ describe('a device with secret settings', () => {
   });
 });
 
+describe('a secret tied to a setting that holds a place under another name', () => {
+  it('is dropped when a setting whose value is a URL, an IP address or a host name appears or moves without it', async () => {
+    const name = 'Gateway';
+    const secret = { TerminalPin: 'pin-9876' };
+    await expect2xx(hub.call('POST', '/api/devices', { name, envName: 'PDA', settings: { ...secret, PaymentEndpoint: 'https://pay.example.com/v1', Language: 'sk' } }));
+    const { _v, ...doc } = await expect2xx(hub.call('GET', `/api/devices/${name}`));
+    // A change elsewhere keeps it.
+    await expect2xx(hub.call('PUT', `/api/devices/${name}`, { ...doc, settings: { ...doc.settings, Language: 'cs' } }));
+    expect(stored('devices', name)).toEqual({ ...secret, PaymentEndpoint: 'https://pay.example.com/v1', Language: 'cs' });
+    // Before: only names holding address, host, URL, port, server or IP counted, so an editor who was
+    // never told the PIN could point the endpoint at a server of theirs and the PIN went with it.
+    for (const [setting, value] of [
+      ['PaymentEndpoint', 'https://evil.example.net/collect'],
+      ['Gateway', 'evil.example.net'],
+      ['Relay', '203.0.113.7:9100'],
+    ]) {
+      await expect2xx(hub.call('PUT', `/api/devices/${name}`, { ...doc, settings: { ...doc.settings, ...secret, PaymentEndpoint: 'https://pay.example.com/v1' } }));
+      const put = await expect2xx(hub.call('PUT', `/api/devices/${name}`, { ...doc, settings: { ...doc.settings, PaymentEndpoint: 'https://pay.example.com/v1', [setting]: value } }));
+      expect(put.secretSettings, setting).toEqual([]);
+      expect(stored('devices', name).TerminalPin, setting).toBeUndefined();
+    }
+  });
+});
+
 describe('an order endpoint with secret settings', () => {
   it('keeps them while type and address stay, drops them when either moves', async () => {
     const answered = await expect2xx(hub.call('POST', '/api/orderendpoints', { name: 'Cloud', type: 'TM88', address: 'tcp://127.0.0.1:9', settings: { CloudToken: 't-1', IsBeepEnabled: 'true' } }));

@@ -61,6 +61,20 @@ describe('retries', () => {
     }
   });
 
+  it('new SMTP settings are used at once for the e-mails already waiting, not after their backoff', async () => {
+    const port = await freePort();
+    await m.useSmtp(port);
+    const t = await closeWithEmail('fixed.settings@example.sk');
+    expect(await runDue()).toEqual({ sent: 0, retried: 1, failed: 0 });
+    m.hub.clock.advance(DEFAULT_RETRY.firstMs - 1);
+    expect(await runDue()).toEqual({ sent: 0, retried: 0, failed: 0 });
+    // The manager corrects the server: the waiting receipt goes now (before: only once its backoff had passed).
+    await m.useSmtp(m.smtp.port);
+    expect(await runDue()).toEqual({ sent: 1, retried: 0, failed: 0 });
+    expect(m.receivedFor(t.id)).toHaveLength(1);
+    expect((await m.emailsOf(t.id))[0]).toMatchObject({ state: 'Sent', attempts: 2, lastError: null });
+  });
+
   it('a temporary refusal (4xx) is retried after the backoff and delivered once', async () => {
     m.smtp.refusals.push({ at: 'data', code: 451, message: 'Requested action aborted: local error in processing' });
     const t = await closeWithEmail('busy@example.sk');

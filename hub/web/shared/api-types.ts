@@ -2218,7 +2218,7 @@ export interface components {
             settings: {
                 [key: string]: string;
             };
-            /** @description The names of the secret settings stored (names holding password, secret, token, API key, private key, credential or PIN); their values are never answered. A PUT that leaves one out keeps it while the address, the driver or type and every setting naming a place (address, host, URL, port, server, IP) stay the same, and drops it otherwise; "" removes it. */
+            /** @description The names of the secret settings stored (names holding password, secret, token, API key, private key, credential or PIN); their values are never answered. A PUT that leaves one out keeps it while the address, the driver or type and every setting naming a place (address, host, URL, port, server, IP) or holding one (a URL, an IP address, a host name) stay the same, and drops it otherwise; "" removes it. */
             readonly secretSettings: string[];
             /** @description When a tablet was last paired as this register (POST /api/registers/pair); null: never. Pairing again replaces the earlier tablet. */
             readonly pairedAt: string | null;
@@ -2366,7 +2366,7 @@ export interface components {
              * @default null
              */
             mirrorOf: string | null;
-            /** @description The names of the secret settings stored (names holding password, secret, token, API key, private key, credential or PIN); their values are never answered. A PUT that leaves one out keeps it while the address, the driver or type and every setting naming a place (address, host, URL, port, server, IP) stay the same, and drops it otherwise; "" removes it. */
+            /** @description The names of the secret settings stored (names holding password, secret, token, API key, private key, credential or PIN); their values are never answered. A PUT that leaves one out keeps it while the address, the driver or type and every setting naming a place (address, host, URL, port, server, IP) or holding one (a URL, an IP address, a host name) stay the same, and drops it otherwise; "" removes it. */
             readonly secretSettings: string[];
             /** @description Version: 1 on create, +1 on every stored change. */
             readonly _v: number;
@@ -2665,7 +2665,7 @@ export interface components {
                 fiscalMemorySerialNumber: string | null;
                 dailySalesReportNumber: number | null;
             };
-            /** @description The names of the secret settings stored (names holding password, secret, token, API key, private key, credential or PIN); their values are never answered. A PUT that leaves one out keeps it while the address, the driver or type and every setting naming a place (address, host, URL, port, server, IP) stay the same, and drops it otherwise; "" removes it. */
+            /** @description The names of the secret settings stored (names holding password, secret, token, API key, private key, credential or PIN); their values are never answered. A PUT that leaves one out keeps it while the address, the driver or type and every setting naming a place (address, host, URL, port, server, IP) or holding one (a URL, an IP address, a host name) stay the same, and drops it otherwise; "" removes it. */
             readonly secretSettings: string[];
             /** @description Version: 1 on create, +1 on every stored change. */
             readonly _v: number;
