@@ -41,6 +41,16 @@ export type GroupBy = (typeof GROUP_BY)[number];
 /** Quantities keep 4 places, money 2 (they are sums of 2-place amounts); `tickets` is a count. */
 const QUANTITIES = new Set<keyof Measures>(['quantity', 'returnsQuantity', 'voidQuantity']);
 
+/**
+ * The measures a row of these groupings holds (reports/totals.ts): a VAT rate's row counts tickets, net
+ * and VAT, a payment type's tickets and what was paid. Their CSV leaves the rest out: an accountant read
+ * "Gross sales 0,00" beside "Net sales 16,50" as a figure.
+ */
+const MEASURES_OF: Partial<Record<GroupBy, ReadonlyArray<keyof Measures>>> = {
+  vat: ['tickets', 'net', 'vat'],
+  payment: ['tickets', 'net'],
+};
+
 export type ReportMeasures = Record<keyof Measures, number>;
 export interface ReportRow extends ReportMeasures {
   key: string;
@@ -167,7 +177,7 @@ export class Reports {
     const columns: Array<{ field: keyof ReportRow; header: MessageKey }> = [
       { field: 'key', header: `report.groupBy.${report.groupBy}` as MessageKey },
       { field: 'label', header: 'report.label' },
-      ...MEASURES.map((m) => ({ field: m as keyof ReportRow, header: `report.${m}` as MessageKey })),
+      ...(MEASURES_OF[report.groupBy] ?? MEASURES).map((m) => ({ field: m as keyof ReportRow, header: `report.${m}` as MessageKey })),
       ...extra,
     ];
     // Figures are numbers the hub wrote; keys and labels are text (a plu's or a waiter's name), which

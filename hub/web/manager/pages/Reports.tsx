@@ -190,13 +190,19 @@ function Sales() {
   const tot = r?.totals;
   // A row's figures and the totals' (the totals' cash rounding is no column of the rows).
   type Figures = Omit<SalesReport['totals'], 'rounding'>;
+  // A VAT rate's row and a payment type's hold tickets and net (and VAT) only: no sales columns of zeros beside them.
+  const salesColumns = groupBy !== 'vat' && groupBy !== 'payment';
   const cols: Array<{ id: string; title: string; value: (x: Figures) => string; secondary?: boolean }> = [
     { id: 'tickets', title: t('tickets'), value: (x) => quantity(x.tickets), secondary: true },
-    { id: 'quantity', title: t('quantity'), value: (x) => quantity(x.quantity) },
-    { id: 'gross', title: t('gross'), value: (x) => money(x.gross) },
-    { id: 'discounts', title: t('discounts'), value: (x) => money(x.discounts) },
-    { id: 'returns', title: t('returns'), value: (x) => money(x.returns) },
-    { id: 'voids', title: t('voids'), value: (x) => money(x.voids) },
+    ...(salesColumns
+      ? [
+          { id: 'quantity', title: t('quantity'), value: (x: Figures) => quantity(x.quantity) },
+          { id: 'gross', title: t('gross'), value: (x: Figures) => money(x.gross) },
+          { id: 'discounts', title: t('discounts'), value: (x: Figures) => money(x.discounts) },
+          { id: 'returns', title: t('returns'), value: (x: Figures) => money(x.returns) },
+          { id: 'voids', title: t('voids'), value: (x: Figures) => money(x.voids) },
+        ]
+      : []),
     { id: 'net', title: t('net'), value: (x) => money(x.net) },
     // The hub splits VAT by rate only (0 in the other groupings): its total is above the table.
     ...(groupBy === 'vat'
