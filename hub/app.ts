@@ -39,6 +39,7 @@ import { fiscalDeviceConfig } from './resources/fiscaldevices/store.js';
 import type { FiscalRegistry } from '../drivers/fiscal/registry.js';
 import { join } from 'node:path';
 import { BackupService } from './backups/service.js';
+import { fingerprintKey } from './backups/seal.js';
 import { rateLimit } from './http/rate-limit.js';
 import { PrintService, type PrintingOptions } from './printing/service.js';
 import { buildMail, type MailConfig, type MailServices } from './mail/index.js';
@@ -170,7 +171,7 @@ export function createApp(deps: AppDeps, services: Services = buildServices(deps
   beforeSession.add(['docs'], docsAssets());
   api.use(beforeSession.handler());
   api.use(session);
-  api.use(idempotency({ db: deps.db, clock: deps.clock }));
+  api.use(idempotency({ db: deps.db, clock: deps.clock, fingerprintKey: fingerprintKey(deps.config.dataDir) }));
   // A write may have queued print jobs (outbox): wake the printers once it has committed.
   api.use((req, res, next) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') res.on('finish', () => services.printing.kick(/^\/api\/orderendpoints\b/i.test(req.originalUrl)));

@@ -6,7 +6,7 @@
  * from. `npm run restore` opens them with the data directory's key (or `--key <file>`); restored on
  * another PC without that key, the rest of the backup restores and those secrets are entered again.
  */
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { syncPath } from '../../db/files.js';
@@ -36,6 +36,15 @@ export function backupKey(dataDir: string): Buffer {
   syncPath(file);
   syncPath(dirname(file));
   return key;
+}
+
+/**
+ * The key of the Idempotency-Key request fingerprints (hub/http/idempotency.ts), derived from the data
+ * directory's backup key (made here if there is none yet): fingerprints of bodies that carried a secret
+ * go into backups, where they must not be testable against guesses without the key.
+ */
+export function fingerprintKey(dataDir: string): Buffer {
+  return createHmac('sha256', backupKey(dataDir)).update('POS Hub idempotency fingerprints v1').digest();
 }
 
 const aad = (where: SealedSecret) => Buffer.from(`${where.place}\u0000${where.name}`, 'utf8');

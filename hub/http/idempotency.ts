@@ -8,7 +8,7 @@
  * are not (a retry tries again), nor are 423 and 429, which only ask to come back later. The answer is stored before it is sent, so a register that got it
  * and retries anyway (its Wi-Fi dropped the reply) finds it.
  */
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Db } from '../../db/client.js';
 import type { Clock } from '../core/clock.js';
@@ -40,10 +40,13 @@ function canonical(value: unknown): unknown {
  * (a PUT expecting version 2 is not the PUT that expected version 1). `legacy`: as keys were
  * fingerprinted before (the body in the order it came, no If-Match), for keys stored across an upgrade.
  */
-function fingerprint(req: Request, legacy = false): string {
+function fingerprint(req: Request, key: Buffer | undefined, legacy = false): string {
   const body = req.body === undefined ? '' : JSON.stringify(legacy ? req.body : canonical(req.body));
   const condition = req.headers['if-match'];
-  return createHash('sha256')
+  // Keyed (HMAC): a body may carry a secret (an SMTP password, a terminal's PIN), and the stored
+  // fingerprints go into backups; an unkeyed hash of an otherwise known body lets whoever holds a
+  // backup test guesses at that secret offline. The key stays in the data directory, as the backup key.
+  return (legacy || !key ? createHash('sha256') : createHmac('sha256', key))
     .update(`${req.method} ${req.originalUrl}\n${body}${legacy || condition === undefined ? '' : `\nIf-Match: ${String(condition)}`}`)
     .digest('hex');
 }
@@ -60,7 +63,8 @@ function withTraceId(body: string, requestId: unknown): string {
   }
 }
 
-export function idempotency(deps: { db: Db; clock: Clock }): RequestHandler {
+/** `fingerprintKey`: what keys the request fingerprints (hub/backups/seal.ts `fingerprintKey`); unkeyed without one (tests of the middleware alone). */
+export function idempotency(deps: { db: Db; clock: Clock; fingerprintKey?: Buffer }): RequestHandler {
   const inFlight = new Map<string, Promise<void>>();
   let lastPrune = 0;
 
@@ -84,10 +88,10 @@ export function idempotency(deps: { db: Db; clock: Clock }): RequestHandler {
     const scope = `${caller.userId}\u0000${key}`;
     // A second copy of a request still running waits for the first, then gets its answer.
     while (inFlight.has(scope)) await inFlight.get(scope);
-    const print = fingerprint(req);
+    const print = fingerprint(req, deps.fingerprintKey);
     const stored = find(caller.userId, key);
     if (stored) {
-      if (stored.fingerprint !== print && stored.fingerprint !== fingerprint(req, true)) throw errors.idempotencyKeyReused();
+      if (stored.fingerprint !== print && stored.fingerprint !== fingerprint(req, undefined, true)) throw errors.idempotencyKeyReused();
       return replay(res, stored);
     }
     // Released once this copy has its answer (stored, unless a 5xx), not when its client goes away:

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
+import { fingerprintKey } from '../../hub/backups/seal.js';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { startHub, type TestHub } from '../support/hub.js';
@@ -91,6 +92,25 @@ describe('Idempotency-Key', () => {
     const r = await hub.call('POST', '/api/stocks', { name: 'X' }, key('bad key with spaces'));
     expect(r.status).toBe(400);
     expect(r.body.errors[0].memberName).toBe('Idempotency-Key');
+  });
+});
+
+describe('Idempotency-Key fingerprints in a backup', () => {
+  it('are keyed with the data directory\'s key: a stored fingerprint is no plain hash of the request, so a backup lets nobody test guesses at a secret the body carried', async () => {
+    const body = { smtp: { host: '127.0.0.1', port: 2525, secure: false, user: 'shop', password: 'guess-me-1' } };
+    const first = await hub.call('PUT', '/api/receipts/settings', body, key('k-secret'));
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    const row = hub.db.$client.prepare("SELECT fingerprint FROM idempotency_keys WHERE key = 'k-secret'").get() as { fingerprint: string };
+    // What an unkeyed fingerprint of the guessed body would be, in either spelling the hub ever used.
+    const text = (b: unknown) => `PUT /api/receipts/settings\n${JSON.stringify(b)}`;
+    const canonical = { smtp: { host: '127.0.0.1', password: 'guess-me-1', port: 2525, secure: false, user: 'shop' } };
+    for (const guess of [text(body), text(canonical)]) expect(row.fingerprint).not.toBe(createHash('sha256').update(guess).digest('hex'));
+    // The key is the data directory's, derived from the backup key, which no backup holds.
+    const keyed = createHmac('sha256', fingerprintKey(hub.dataDir)).update(text(canonical)).digest('hex');
+    expect(row.fingerprint).toBe(keyed);
+    // And a retry is still the same request.
+    const retry = await hub.call('PUT', '/api/receipts/settings', body, key('k-secret'));
+    expect([retry.status, retry.headers.get('idempotent-replayed')]).toEqual([200, 'true']);
   });
 });
 
