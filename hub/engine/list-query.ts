@@ -74,8 +74,12 @@ const PATH_SEGMENT = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 
 function unwrap(t: z.ZodType): z.ZodType {
   let cur = t;
-  while (cur instanceof z.ZodDefault || cur instanceof z.ZodOptional || cur instanceof z.ZodNullable) cur = cur.unwrap() as z.ZodType;
-  return cur;
+  for (;;) {
+    if (cur instanceof z.ZodDefault || cur instanceof z.ZodOptional || cur instanceof z.ZodNullable) cur = cur.unwrap() as z.ZodType;
+    // A field that normalizes its input first (z.preprocess: customers' company) is stored as its output schema.
+    else if (cur instanceof z.ZodPipe) cur = cur.def.out as z.ZodType;
+    else return cur;
+  }
 }
 
 /**

@@ -258,6 +258,20 @@ describe('customers filters', () => {
     expect(count?.plan.join(' | ')).toMatch(/SCAN customers USING COVERING INDEX customers_search_text/);
   });
 
+  it("Search finds a company given with the seed's property names (Name, VatId, TaxId), answered in camelCase", async () => {
+    const r = await hub.call('POST', '/api/customers', { id: 'pascal', company: { Name: 'Pekáreň Pascal', VatId: 'SK7070', TaxId: '9988', Branch: 'B1' } });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    try {
+      expect(r.body.company).toEqual({ name: 'Pekáreň Pascal', vatId: 'SK7070', taxId: '9988', Branch: 'B1' });
+      expect(r.body.fullName).toBe('Pekáreň Pascal');
+      expect(await keys('customers', { Search: 'pascal' })).toEqual(['pascal']);
+      expect(await keys('customers', { Search: 'sk7070' })).toEqual(['pascal']);
+      expect(await keys('customers', { Search: '998' })).toEqual(['pascal']);
+    } finally {
+      expect((await hub.call('DELETE', '/api/customers/pascal')).status).toBe(200);
+    }
+  });
+
   it('Search: partial, case-insensitive, over names, company and note', async () => {
     expect(await keys('customers', { Search: 'NOVÁK' })).toEqual(['c1']); // lastName
     expect(await keys('customers', { Search: 'ján' })).toEqual(['c1']); // firstName

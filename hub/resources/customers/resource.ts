@@ -26,7 +26,22 @@ const card = z.object({
   meta: freeObject().nullable().default(null),
 });
 
-const company = z.looseObject({ name: nullableText(), vatId: nullableText(), taxId: nullableText() });
+const COMPANY_KEYS = ['name', 'vatId', 'taxId'] as const;
+/** The seed names the searched company properties Name, VatId and TaxId: they are taken in any case and
+ *  stored (and answered) in camelCase, so Search finds them; the camelCase key wins when both are given. */
+const company = z.preprocess(
+  (v) => {
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) return v;
+    const out: Record<string, unknown> = {};
+    for (const [k, value] of Object.entries(v)) {
+      const canonical = COMPANY_KEYS.find((c) => c.toLowerCase() === k.toLowerCase());
+      if (!canonical) out[k] = value;
+      else if (k === canonical || !Object.hasOwn(v, canonical)) out[canonical] = value;
+    }
+    return out;
+  },
+  z.looseObject({ name: nullableText(), vatId: nullableText(), taxId: nullableText() }),
+);
 
 const creditTransaction = z.object({
   at: z.string(),
