@@ -63,7 +63,10 @@ export const cents = () =>
 /** A percentage 0-100; out of those bounds is code OutOfRange, not Invalid. */
 export const rate = () => decimal().min(0, fieldMessage('field.rate')).max(100, fieldMessage('field.rate'));
 
-export const money = () => z.object({ amount: decimal(), currencyLabel: text().nullable().optional() });
+/** A price: the seed shows currencyLabel beside amount, so it is always answered (null when none was given). */
+export const money = () => z.object({ amount: decimal(), currencyLabel: text().nullable().default(null) });
+/** A stored price written before currencyLabel was always kept: answered with currencyLabel null. */
+export const presentMoney = <T extends { currencyLabel?: string | null }>(m: T): T & { currencyLabel: string | null } => ({ ...m, currencyLabel: m.currencyLabel ?? null });
 
 /** ISO 8601 date-time; stored normalised to UTC `...Z`. */
 export const dateTime = () =>

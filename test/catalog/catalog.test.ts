@@ -269,3 +269,20 @@ describe('modifiers of a plu (issue 29)', () => {
     expect([twice.status, twice.body.errors[0].memberName]).toEqual([400, 'modifierIds[1]']);
   });
 });
+
+describe('prices answer the seed\'s model', () => {
+  it('a modifier option\'s and a plu\'s unitPrice always carry currencyLabel (null when none was given), also when stored before', async () => {
+    const made = await expect2xx(hub.call('POST', '/api/modifiers', { id: 'sauce', name: 'Omáčka', options: [{ id: 'ketchup', name: 'Kečup', unitPrice: { amount: 0.5 } }, { id: 'none', name: 'Bez' }] }));
+    expect(made.options.map((o: { unitPrice: unknown }) => o.unitPrice)).toEqual([{ amount: 0.5, currencyLabel: null }, null]);
+    const p = await expect2xx(plu({ code: 190, name: 'Polievka' }));
+    expect(p.unitPrice).toEqual({ amount: 2, currencyLabel: null });
+    expect((await expect2xx(plu({ code: 191, name: 'Voda', unitPrice: undefined }))).unitPrice).toEqual({ amount: 0, currencyLabel: null });
+    // A document stored before currencyLabel was kept lacks it: the answer still carries it.
+    hub.db.$client.prepare("UPDATE modifiers SET doc = json_remove(doc, '$.options[0].unitPrice.currencyLabel') WHERE id = 'sauce'").run();
+    hub.db.$client.prepare("UPDATE plus SET doc = json_remove(doc, '$.unitPrice.currencyLabel') WHERE id = ?").run(p.id);
+    expect((await expect2xx(hub.call('GET', '/api/modifiers/sauce'))).options[0].unitPrice).toEqual({ amount: 0.5, currencyLabel: null });
+    expect((await expect2xx(hub.call('GET', `/api/plus/${p.id}`))).unitPrice).toEqual({ amount: 2, currencyLabel: null });
+    const listed = await expect2xx(hub.call('GET', '/api/modifiers?id=sauce'));
+    expect(listed.items[0].options[0].unitPrice).toEqual({ amount: 0.5, currencyLabel: null });
+  });
+});

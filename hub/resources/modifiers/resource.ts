@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { errors } from '../../http/errors.js';
 import { defineResource } from '../../engine/define.js';
 import { idKeyed } from '../../engine/keys.js';
-import { idKey, money, text } from '../../engine/fields.js';
+import { idKey, money, presentMoney, text } from '../../engine/fields.js';
 import { pluRef, requirePlu } from '../plus/resource.js';
 import { customIssue } from '../../i18n/say.js';
 
@@ -62,5 +62,6 @@ export const modifiers = defineResource({
       });
       return body;
     },
+    present: (doc) => ({ ...doc, options: doc.options.map((o) => ({ ...o, unitPrice: o.unitPrice && presentMoney(o.unitPrice) })) }),
   },
 });

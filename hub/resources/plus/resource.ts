@@ -4,7 +4,7 @@ import { errors } from '../../http/errors.js';
 import { toScaled } from '../../core/money.js';
 import { defineResource, type EngineContext } from '../../engine/define.js';
 import { idKeyed } from '../../engine/keys.js';
-import { decimal, ean, enumOf, idKey, money, nameKey, rate, text, MAX_INT32 } from '../../engine/fields.js';
+import { decimal, ean, enumOf, idKey, money, nameKey, presentMoney, rate, text, MAX_INT32 } from '../../engine/fields.js';
 import { bool, requireExisting } from '../../engine/refs.js';
 import { orderEndpoints } from '../orderendpoints/resource.js';
 import { stocks } from '../stocks/resource.js';
@@ -75,7 +75,7 @@ export const plus = defineResource({
     stockName: nameKey(),
     name: text().min(1),
     type: enumOf(PLU_TYPES),
-    unitPrice: money().default({ amount: 0 }),
+    unitPrice: money().default({ amount: 0, currencyLabel: null }),
     vatInfo: z.object({ category: z.number().int().min(0).max(MAX_INT32), rate: rate() }).nullable().default(null),
     orderEndpointNames: z.array(nameKey()).max(50).default([]),
     // A part of 0 or less would make selling the recipe take nothing, or put stock back.
@@ -173,5 +173,6 @@ export const plus = defineResource({
       // Stock moves only through stock transfers: a write keeps the stored quantity.
       return { ...body, receipt, stockQuantity: existing?.stockQuantity ?? 0, margin: marginOf(body) };
     },
+    present: (doc) => ({ ...doc, unitPrice: presentMoney(doc.unitPrice) }),
   },
 });

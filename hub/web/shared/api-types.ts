@@ -2278,7 +2278,8 @@ export interface components {
                 /** @default null */
                 unitPrice: {
                     amount: number;
-                    currencyLabel?: string | null;
+                    /** @default null */
+                    currencyLabel: string | null;
                 } | null;
                 /** @default true */
                 isUnitPriceIncludingVat: boolean;
@@ -2316,7 +2317,8 @@ export interface components {
                 /** @default null */
                 unitPrice: {
                     amount: number;
-                    currencyLabel?: string | null;
+                    /** @default null */
+                    currencyLabel: string | null;
                 } | null;
                 /** @default true */
                 isUnitPriceIncludingVat: boolean;
@@ -2522,12 +2524,14 @@ export interface components {
             type: "StockItem" | "Recipe" | "Service" | "Container";
             /**
              * @default {
-             *       "amount": 0
+             *       "amount": 0,
+             *       "currencyLabel": null
              *     }
              */
             unitPrice: {
                 amount: number;
-                currencyLabel?: string | null;
+                /** @default null */
+                currencyLabel: string | null;
             };
             /** @default null */
             vatInfo: {
@@ -2587,12 +2591,14 @@ export interface components {
             type: "StockItem" | "Recipe" | "Service" | "Container";
             /**
              * @default {
-             *       "amount": 0
+             *       "amount": 0,
+             *       "currencyLabel": null
              *     }
              */
             unitPrice: {
                 amount: number;
-                currencyLabel?: string | null;
+                /** @default null */
+                currencyLabel: string | null;
             };
             /** @default null */
             vatInfo: {

@@ -279,7 +279,7 @@ function PluEditor({ editKey, onClose }: { editKey: string | null; onClose: () =
       noun={t('noun')}
       title={(v, isNew) => (isNew ? t('newProduct') : v.name || t('noun'))}
       subtitle={(v) => (v.type === 'StockItem' ? t('inStockNow', { qty: stockQuantity(v.stockQuantity, v.unit) }) : pluTypeWord(v.type))}
-      defaults={{ id: '', code: null as unknown as number, stockName: '', name: '', type: 'Service', unitPrice: { amount: 0 }, vatInfo: { category: 1, rate: 23 }, orderEndpointNames: [], receipt: [], stockQuantity: 0, isActive: true, category: null, costPrice: null, barcode: null, minimumQuantity: null, unit: null, modifierIds: [] }}
+      defaults={{ id: '', code: null as unknown as number, stockName: '', name: '', type: 'Service', unitPrice: { amount: 0, currencyLabel: null }, vatInfo: { category: 1, rate: 23 }, orderEndpointNames: [], receipt: [], stockQuantity: 0, isActive: true, category: null, costPrice: null, barcode: null, minimumQuantity: null, unit: null, modifierIds: [] }}
       rights={{ create: 'PluCreate', update: 'PluUpdate', delete: 'PluDelete' }}
       toBody={(v, isNew) => {
         const { id, margin: _margin, stockQuantity: _qty, ...rest } = v;
