@@ -111,6 +111,9 @@ interface DayState {
 
 const COUNTED_KEPT = 100;
 
+/** In `unanswered`: the service answered the registration (its outcome unknown for another reason), so there is nothing to wait for. */
+const ANSWERED = Number.NEGATIVE_INFINITY;
+
 export interface EkasaOptions {
   name: string;
   address: string;
@@ -121,7 +124,7 @@ export interface EkasaOptions {
   transport?: EkasaTransport;
   /**
    * Registrations sent without an answer, by externalId (the hub's job id), and when the driver stopped
-   * waiting for the answer (performance.now()): see findReceipt. The registry keeps one map for all the
+   * waiting for the answer (performance.now()), or ANSWERED when the service did answer: see findReceipt. The registry keeps one map for all the
    * instances of its devices: a device saved again between a lost answer and its lookup is a new
    * instance, which must still give the service its time. Absent: the instance's own.
    */
@@ -252,13 +255,20 @@ export class EkasaFiscalDevice implements FiscalDevice {
         if (e instanceof DeviceError && e.outcomeUnknown) this.unanswered.set(jobId, performance.now());
         throw e;
       }
-      // 200: registered online; 202: registered offline (stored in the CHDÚ and printed, sent later).
-      if (res.status !== 200 && res.status !== 202) throw faultOfAnswer(res.status, res.body);
-      const registration = parseRegistration(res.body, this.expected(jobId));
-      if (registration.isSuccessful === false) {
-        // The eKasa system refused it after the service had stored it (or not): only a lookup can say.
-        const e = registration.error;
-        throw new DeviceError('PROTOCOL', `eKasa answered isSuccessful: false${e?.message ? ` (${e.message})` : ''}`, true, e?.code !== undefined ? `EKASA${e.code}` : 'EKASA-FAILED');
+      // It answered: whatever the answer leaves unknown, the service is done with the request (findReceipt waits for nothing).
+      let registration: Registration;
+      try {
+        // 200: registered online; 202: registered offline (stored in the CHDÚ and printed, sent later).
+        if (res.status !== 200 && res.status !== 202) throw faultOfAnswer(res.status, res.body);
+        registration = parseRegistration(res.body, this.expected(jobId));
+        if (registration.isSuccessful === false) {
+          // The eKasa system refused it after the service had stored it (or not): only a lookup can say.
+          const e = registration.error;
+          throw new DeviceError('PROTOCOL', `eKasa answered isSuccessful: false${e?.message ? ` (${e.message})` : ''}`, true, e?.code !== undefined ? `EKASA${e.code}` : 'EKASA-FAILED');
+        }
+      } catch (e) {
+        if (e instanceof DeviceError && e.outcomeUnknown) this.unanswered.set(jobId, ANSWERED);
+        throw e;
       }
       return this.record(jobId, this.result(registration));
     });
@@ -273,13 +283,18 @@ export class EkasaFiscalDevice implements FiscalDevice {
    * stores anything): "none" is believed only once the service has had its TimeoutMs since the driver
    * stopped waiting for the answer, asking once more then. Not since the request went out: a request
    * that timed out had had its TimeoutMs already, so that would give a slow service no time at all,
-   * and the retry would register the sale twice.
+   * and the retry would register the sale twice. A job this process never sent (the hub was stopped
+   * while its request was out, and started again within seconds) gets the same from `sentAt` by the
+   * clock: TimeoutMs for the answer the old process waited for, then TimeoutMs more — the service
+   * goes on with a request whose client has gone.
    */
-  findReceipt(jobId: string): Promise<FiscalResult | null> {
+  findReceipt(jobId: string, sentAt?: Date): Promise<FiscalResult | null> {
     return this.documents.run(async () => {
       let found = await this.lookup(jobId);
       const gaveUpAt = this.unanswered.get(jobId);
-      const wait = gaveUpAt === undefined ? 0 : gaveUpAt + this.settings.timeoutMs - performance.now();
+      const timeout = this.settings.timeoutMs;
+      const wait =
+        gaveUpAt !== undefined ? gaveUpAt + timeout - performance.now() : sentAt ? Math.min(sentAt.getTime() + 2 * timeout - this.clock().getTime(), 2 * timeout) : 0;
       if (found === null && wait > 0) {
         await new Promise((resolve) => setTimeout(resolve, wait));
         found = await this.lookup(jobId);
