@@ -56,6 +56,9 @@ export function httpTransport(base: string): EkasaTransport {
         method,
         headers: { 'content-type': 'application/json; charset=utf-8', accept: 'application/json' },
         body: body === undefined ? undefined : JSON.stringify(body),
+        // Only the configured service is asked: a redirect followed would send the receipt to wherever it
+        // points (another service registers it too). A 3xx is an answer like any other that proves nothing.
+        redirect: 'manual',
         signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (e) {
