@@ -110,6 +110,12 @@ interface DayState {
   last: LastDocument | null;
   /** The jobs whose receipts the day counts (the newest ones): a receipt found again is counted once. */
   counted?: string[];
+  /**
+   * The cash register code each job was sent under (the newest ones): its lookup asks under that code,
+   * though the device's CashRegisterCode was changed since (under the new one the service holds none,
+   * and the retry would register the sale again).
+   */
+  sentUnder?: Array<[string, string]>;
 }
 
 const COUNTED_KEPT = 100;
@@ -227,7 +233,7 @@ export class EkasaFiscalDevice implements FiscalDevice {
       date: r.issueDate,
       amount: r.amount,
       dailySalesReportNumber: this.state.zCount + 1,
-      fiscalMemorySerialNumber: this.settings.cashRegisterCode,
+      fiscalMemorySerialNumber: r.cashRegisterCode,
       ekasa: ekasaInfoOf(r),
     };
   }
@@ -247,6 +253,8 @@ export class EkasaFiscalDevice implements FiscalDevice {
   printReceipt(receipt: Receipt, jobId: string): Promise<FiscalResult> {
     return this.documents.run(async () => {
       const request = buildRequest(receipt, this.settings, jobId);
+      this.state.sentUnder = [...(this.state.sentUnder ?? []).filter(([job]) => job !== jobId), [jobId, this.settings.cashRegisterCode] as [string, string]].slice(-COUNTED_KEPT);
+      this.save();
       const sentAmount = requestAmount(request);
       this.sentAmounts.set(jobId, sentAmount);
       if (this.sentAmounts.size > COUNTED_KEPT) this.sentAmounts.delete(this.sentAmounts.keys().next().value!);
@@ -308,7 +316,7 @@ export class EkasaFiscalDevice implements FiscalDevice {
   }
 
   private async lookup(jobId: string): Promise<FiscalResult | null> {
-    const res = await this.call('GET', LOOKUP_PATH(this.settings.cashRegisterCode, jobId));
+    const res = await this.call('GET', LOOKUP_PATH(this.codeOf(jobId), jobId));
     if (res.status === 404 && res.body !== null && typeof res.body === 'object') return null;
     if (res.status !== 200) throw faultOfLookup(res.status, res.body);
     return this.result(parseRegistration(res.body, this.expected(jobId)));
@@ -316,7 +324,12 @@ export class EkasaFiscalDevice implements FiscalDevice {
 
   /** What an answer about job `jobId` is checked against, and completed from where the service leaves something out. */
   private expected(jobId: string): Expected {
-    return { externalId: jobId, cashRegisterCode: this.settings.cashRegisterCode, amount: this.sentAmounts.get(jobId), askedAt: this.clock().toISOString() };
+    return { externalId: jobId, cashRegisterCode: this.codeOf(jobId), amount: this.sentAmounts.get(jobId), askedAt: this.clock().toISOString() };
+  }
+
+  /** The cash register code job `jobId` was sent under; the device's own for a job it does not remember. */
+  private codeOf(jobId: string): string {
+    return this.state.sentUnder?.find(([job]) => job === jobId)?.[1] ?? this.settings.cashRegisterCode;
   }
 
   async lastDocument(): Promise<LastDocument | null> {
