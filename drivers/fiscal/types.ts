@@ -140,8 +140,10 @@ export interface FiscalDevice {
    * The receipt registered for `jobId`, looked up by the id the driver sent along (eKasa's externalId),
    * or null when the device holds none. Drivers whose device can do this settle a lost answer exactly;
    * for the others the hub compares lastDocument() with the number it saw before the job.
+   * `sentAt`: when the hub wrote the job, just before it asked the device (the injected clock's time);
+   * a driver that did not send the job itself (a hub started again since) gives the device its time from then.
    */
-  findReceipt?(jobId: string): Promise<FiscalResult | null>;
+  findReceipt?(jobId: string, sentAt?: Date): Promise<FiscalResult | null>;
   xReport(): Promise<ReportResult>;
   zReport(): Promise<ReportResult>;
   cancelOpenReceipt(): Promise<void>;

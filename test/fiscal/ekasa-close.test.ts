@@ -200,6 +200,26 @@ describe('outcomes: only a refusal before storage is "not issued"; anything else
     expect(r.registrationsOf(t.id)).toHaveLength(1);
     expect(r.registrationsOf(other.id)).toHaveLength(1);
   });
+
+  it("the cash register code changed while a receipt's outcome is unknown: the lookup still asks under the code it was sent with; one registration", async () => {
+    const t = await r.open();
+    r.svc.loseAnswers = 1;
+    r.svc.failLookups = 1;
+    expect((await r.close(t.id)).status).toBe(503);
+    expect(jobStates(hub, t.id)).toEqual(['Pending']);
+    await saveEK1({ ...EKASA_SETTINGS, CashRegisterCode: '88812345678900002' });
+    try {
+      const mark = r.svc.requests.length;
+      const res = await r.close(t.id);
+      expect(res.status).toBe(200);
+      expect(r.svc.requests[mark]).toContain(`CashRegisterCode=${EKASA_SETTINGS.CashRegisterCode}`);
+      expect(r.registrationsOf(t.id)).toHaveLength(1);
+      expect(res.body.closeInfo.number).toBe(r.registrationsOf(t.id)[0].request.data.receiptNumber);
+      expect(jobStates(hub, t.id)).toEqual(['Done']);
+    } finally {
+      await saveEK1(EKASA_SETTINGS);
+    }
+  });
 });
 
 describe('what the hub shows of the service', () => {

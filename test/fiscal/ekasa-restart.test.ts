@@ -96,3 +96,29 @@ describe('a hub stopped mid-registration (eKasa)', () => {
     expect(svc.service.registrations).toHaveLength(1);
   });
 });
+
+describe('a hub restarted while the service is still working on the registration (eKasa)', () => {
+  it('the service stores it a moment after the restarted hub first asks: "none" is believed only once the service had its time since the job was sent; one registration', async () => {
+    const t = await r.open();
+    svc.holdRequests = true;
+    const hanging = r.close(t.id).catch(() => undefined);
+    await until(() => svc.requests.some((q) => q.startsWith('POST')));
+    await first.close();
+    void hanging;
+    // The service has the whole request and goes on with it although the first hub is gone.
+    svc.holdRequests = false;
+    second = await startHub({ dataDir });
+    await second.call('PUT', '/api/fiscaldevices/EK1', { driver: 'ekasa', address: svc.address, settings: { CashRegisterCode: CASH_REGISTER_CODE, TimeoutMs: '2000' } });
+    const settling = second.services.fiscalMonitor.poll();
+    // The restarted hub's first lookup has gone out (and found nothing); then the service stores it.
+    await until(() => svc.requests.some((q) => q.startsWith('GET /api/v1/requests/receipts/receipt')));
+    svc.release();
+    expect(svc.service.registrations).toHaveLength(1);
+    await settling;
+    expect(allJobs(second).map((j) => j.state)).toEqual(['Done']);
+    const [reg] = svc.service.registrations;
+    expect((await second.call('GET', `/api/tickets/${t.id}`)).body).toMatchObject({ state: 'Closed', closeInfo: { number: reg.request.data.receiptNumber, ekasa: { okp: reg.request.data.okp } } });
+    expect((await closeOn(second, t.id)).status).toBe(200);
+    expect(svc.service.registrations).toHaveLength(1);
+  });
+});

@@ -13,7 +13,7 @@ export class FakeEkasaService {
   /** The next `n` registrations are made, then their connection is dropped without an answer. */
   loseAnswers = 0;
   /** The next registration's answer (after it was made) is replaced: its status and raw body text. */
-  malformNext: ((answer: { status: number; body: unknown }) => { status: number; text: string; type?: string }) | null = null;
+  malformNext: ((answer: { status: number; body: unknown }) => { status: number; text: string; type?: string; headers?: Record<string, string> }) | null = null;
   /** The next `n` lookups fail with a 503 problem (the service cannot read its storage just now). */
   failLookups = 0;
   /** Answers to registrations wait until `release()` (or are dropped when the service stops). */
@@ -108,7 +108,7 @@ export class FakeEkasaService {
       if (registration && this.malformNext) {
         const m = this.malformNext(answer);
         this.malformNext = null;
-        res.writeHead(m.status, { 'content-type': m.type ?? 'application/json; charset=utf-8' }).end(m.text);
+        res.writeHead(m.status, { 'content-type': m.type ?? 'application/json; charset=utf-8', ...m.headers }).end(m.text);
         return;
       }
       if (registration) this.registrationStatuses.push(answer.status);

@@ -56,6 +56,9 @@ export function httpTransport(base: string): EkasaTransport {
         method,
         headers: { 'content-type': 'application/json; charset=utf-8', accept: 'application/json' },
         body: body === undefined ? undefined : JSON.stringify(body),
+        // Only the configured service is asked: a redirect followed would send the receipt to wherever it
+        // points (another service registers it too). A 3xx is an answer like any other that proves nothing.
+        redirect: 'manual',
         signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (e) {
@@ -107,9 +110,18 @@ interface DayState {
   last: LastDocument | null;
   /** The jobs whose receipts the day counts (the newest ones): a receipt found again is counted once. */
   counted?: string[];
+  /**
+   * The cash register code each job was sent under (the newest ones): its lookup asks under that code,
+   * though the device's CashRegisterCode was changed since (under the new one the service holds none,
+   * and the retry would register the sale again).
+   */
+  sentUnder?: Array<[string, string]>;
 }
 
 const COUNTED_KEPT = 100;
+
+/** In `unanswered`: the service answered the registration (its outcome unknown for another reason), so there is nothing to wait for. */
+const ANSWERED = Number.NEGATIVE_INFINITY;
 
 export interface EkasaOptions {
   name: string;
@@ -121,7 +133,7 @@ export interface EkasaOptions {
   transport?: EkasaTransport;
   /**
    * Registrations sent without an answer, by externalId (the hub's job id), and when the driver stopped
-   * waiting for the answer (performance.now()): see findReceipt. The registry keeps one map for all the
+   * waiting for the answer (performance.now()), or ANSWERED when the service did answer: see findReceipt. The registry keeps one map for all the
    * instances of its devices: a device saved again between a lost answer and its lookup is a new
    * instance, which must still give the service its time. Absent: the instance's own.
    */
@@ -221,7 +233,7 @@ export class EkasaFiscalDevice implements FiscalDevice {
       date: r.issueDate,
       amount: r.amount,
       dailySalesReportNumber: this.state.zCount + 1,
-      fiscalMemorySerialNumber: this.settings.cashRegisterCode,
+      fiscalMemorySerialNumber: r.cashRegisterCode,
       ekasa: ekasaInfoOf(r),
     };
   }
@@ -241,6 +253,8 @@ export class EkasaFiscalDevice implements FiscalDevice {
   printReceipt(receipt: Receipt, jobId: string): Promise<FiscalResult> {
     return this.documents.run(async () => {
       const request = buildRequest(receipt, this.settings, jobId);
+      this.state.sentUnder = [...(this.state.sentUnder ?? []).filter(([job]) => job !== jobId), [jobId, this.settings.cashRegisterCode] as [string, string]].slice(-COUNTED_KEPT);
+      this.save();
       const sentAmount = requestAmount(request);
       this.sentAmounts.set(jobId, sentAmount);
       if (this.sentAmounts.size > COUNTED_KEPT) this.sentAmounts.delete(this.sentAmounts.keys().next().value!);
@@ -252,13 +266,20 @@ export class EkasaFiscalDevice implements FiscalDevice {
         if (e instanceof DeviceError && e.outcomeUnknown) this.unanswered.set(jobId, performance.now());
         throw e;
       }
-      // 200: registered online; 202: registered offline (stored in the CHDÚ and printed, sent later).
-      if (res.status !== 200 && res.status !== 202) throw faultOfAnswer(res.status, res.body);
-      const registration = parseRegistration(res.body, this.expected(jobId));
-      if (registration.isSuccessful === false) {
-        // The eKasa system refused it after the service had stored it (or not): only a lookup can say.
-        const e = registration.error;
-        throw new DeviceError('PROTOCOL', `eKasa answered isSuccessful: false${e?.message ? ` (${e.message})` : ''}`, true, e?.code !== undefined ? `EKASA${e.code}` : 'EKASA-FAILED');
+      // It answered: whatever the answer leaves unknown, the service is done with the request (findReceipt waits for nothing).
+      let registration: Registration;
+      try {
+        // 200: registered online; 202: registered offline (stored in the CHDÚ and printed, sent later).
+        if (res.status !== 200 && res.status !== 202) throw faultOfAnswer(res.status, res.body);
+        registration = parseRegistration(res.body, this.expected(jobId));
+        if (registration.isSuccessful === false) {
+          // The eKasa system refused it after the service had stored it (or not): only a lookup can say.
+          const e = registration.error;
+          throw new DeviceError('PROTOCOL', `eKasa answered isSuccessful: false${e?.message ? ` (${e.message})` : ''}`, true, e?.code !== undefined ? `EKASA${e.code}` : 'EKASA-FAILED');
+        }
+      } catch (e) {
+        if (e instanceof DeviceError && e.outcomeUnknown) this.unanswered.set(jobId, ANSWERED);
+        throw e;
       }
       return this.record(jobId, this.result(registration));
     });
@@ -273,13 +294,18 @@ export class EkasaFiscalDevice implements FiscalDevice {
    * stores anything): "none" is believed only once the service has had its TimeoutMs since the driver
    * stopped waiting for the answer, asking once more then. Not since the request went out: a request
    * that timed out had had its TimeoutMs already, so that would give a slow service no time at all,
-   * and the retry would register the sale twice.
+   * and the retry would register the sale twice. A job this process never sent (the hub was stopped
+   * while its request was out, and started again within seconds) gets the same from `sentAt` by the
+   * clock: TimeoutMs for the answer the old process waited for, then TimeoutMs more — the service
+   * goes on with a request whose client has gone.
    */
-  findReceipt(jobId: string): Promise<FiscalResult | null> {
+  findReceipt(jobId: string, sentAt?: Date): Promise<FiscalResult | null> {
     return this.documents.run(async () => {
       let found = await this.lookup(jobId);
       const gaveUpAt = this.unanswered.get(jobId);
-      const wait = gaveUpAt === undefined ? 0 : gaveUpAt + this.settings.timeoutMs - performance.now();
+      const timeout = this.settings.timeoutMs;
+      const wait =
+        gaveUpAt !== undefined ? gaveUpAt + timeout - performance.now() : sentAt ? Math.min(sentAt.getTime() + 2 * timeout - this.clock().getTime(), 2 * timeout) : 0;
       if (found === null && wait > 0) {
         await new Promise((resolve) => setTimeout(resolve, wait));
         found = await this.lookup(jobId);
@@ -290,7 +316,7 @@ export class EkasaFiscalDevice implements FiscalDevice {
   }
 
   private async lookup(jobId: string): Promise<FiscalResult | null> {
-    const res = await this.call('GET', LOOKUP_PATH(this.settings.cashRegisterCode, jobId));
+    const res = await this.call('GET', LOOKUP_PATH(this.codeOf(jobId), jobId));
     if (res.status === 404 && res.body !== null && typeof res.body === 'object') return null;
     if (res.status !== 200) throw faultOfLookup(res.status, res.body);
     return this.result(parseRegistration(res.body, this.expected(jobId)));
@@ -298,7 +324,12 @@ export class EkasaFiscalDevice implements FiscalDevice {
 
   /** What an answer about job `jobId` is checked against, and completed from where the service leaves something out. */
   private expected(jobId: string): Expected {
-    return { externalId: jobId, cashRegisterCode: this.settings.cashRegisterCode, amount: this.sentAmounts.get(jobId), askedAt: this.clock().toISOString() };
+    return { externalId: jobId, cashRegisterCode: this.codeOf(jobId), amount: this.sentAmounts.get(jobId), askedAt: this.clock().toISOString() };
+  }
+
+  /** The cash register code job `jobId` was sent under; the device's own for a job it does not remember. */
+  private codeOf(jobId: string): string {
+    return this.state.sentUnder?.find(([job]) => job === jobId)?.[1] ?? this.settings.cashRegisterCode;
   }
 
   async lastDocument(): Promise<LastDocument | null> {

@@ -119,7 +119,7 @@ export class FiscalDevices {
       printReceipt: (receipt, jobId) => durable(() => withTimeout(device.printReceipt(receipt, jobId), callMs, 'printReceipt', true)),
       xReport: () => durable(() => withTimeout(device.xReport(), callMs, 'X report', true)),
       zReport: () => durable(() => withTimeout(device.zReport(), reportMs, 'Z report', true)),
-      ...(device.findReceipt ? { findReceipt: (jobId: string) => withTimeout(device.findReceipt!(jobId), callMs, 'findReceipt', false) } : {}),
+      ...(device.findReceipt ? { findReceipt: (jobId: string, sentAt?: Date) => withTimeout(device.findReceipt!(jobId, sentAt), callMs, 'findReceipt', false) } : {}),
     };
   }
 }

@@ -300,7 +300,8 @@ export class TicketCloser {
       // The device keeps the job id with the receipt (eKasa's externalId) and says exactly: null only
       // when it holds none. A lookup that cannot answer throws, and the job stays Pending (503; the
       // ticket takes no edits, 423) until one can: never "not issued" on a guess.
-      const found = await device.findReceipt(job.id);
+      // When the job was sent: a hub started again since has no answer of its own to count the service's time from.
+      const found = await device.findReceipt(job.id, new Date(job.created_at));
       if (!found) {
         this.finishJob(job.id, 'Failed', null, 'the device holds no receipt for this job');
         return undefined;

@@ -259,6 +259,22 @@ describe('the driver against the service over HTTP on 127.0.0.1', () => {
     expect(svc.service.registrations).toHaveLength(broken.length);
   });
 
+  it('a redirect is not followed: the receipt goes to the configured service only, and the answer leaves the outcome to the lookup there', async () => {
+    const other = new FakeEkasaService(clock);
+    await other.listen();
+    try {
+      svc.malformNext = () => ({ status: 307, text: '', headers: { location: `${other.address}/api/v1/requests/receipts/cash_register` } });
+      const e = await failure(dev.printReceipt(receipt(), 'redirected'));
+      expect(e).toMatchObject({ code: 'PROTOCOL', outcomeUnknown: true });
+      expect(other.requests).toEqual([]);
+      expect(other.service.registrations).toHaveLength(0);
+      expect((await dev.findReceipt('redirected'))?.number).toBe(svc.service.registrations[0].request.data.receiptNumber);
+      expect(svc.service.registrations).toHaveLength(1);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('the lookup: GET /api/v1/requests/receipts/receipt?CashRegisterCode&ExternalId; a problem 404 is "none"; anything else it cannot read is a fault, never "none"', async () => {
     await dev.printReceipt(receipt(), 'here');
     expect((await dev.findReceipt('here'))?.number).toBe(1);
