@@ -49,6 +49,14 @@ describe('Handover', () => {
     expect(unknown.body.errors[0].memberName).toBe('userName');
   });
 
+  it('matches a name beyond ASCII in any letter case, as the login does (Šimon is šimon)', async () => {
+    await expect2xx(hub.call('POST', '/api/users', { userName: 'Šimon', name: 'Šimon Čierny', password: 'pw-simon', rights: ['TicketCreate', 'TicketUpdate'] }));
+    const t = await open(anna);
+    const r = await patch(anna, 'Handover', { ids: [t.id], userName: 'šIMON' });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body[0].employee).toEqual({ userName: 'Šimon', name: 'Šimon Čierny' });
+  });
+
   it('needs TicketHandover, and TicketUpdateAny for another\'s ticket', async () => {
     const bens = await open(ben);
     const r = await patch(ben, 'Handover', { ids: [bens.id], userName: eva.userName });

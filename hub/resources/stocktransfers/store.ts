@@ -17,7 +17,14 @@ export function activeNumberingId(db: Db, type: string): string | undefined {
 
 /** The name of a user (as it is now), for documents the hub makes in their name; undefined for an unknown user. */
 export function userDisplayName(db: Db, userName: string): string | undefined {
-  return rawSql.get<{ name: string | null }>(db, "SELECT json_extract(doc, '$.name') AS name FROM users WHERE user_name = ? COLLATE NOCASE", [userName])?.name ?? undefined;
+  // In any letter case beyond ASCII, as names are unique and log in (auth/repo.ts findUserByName); the exact spelling first.
+  return (
+    rawSql.get<{ name: string | null }>(
+      db,
+      "SELECT json_extract(doc, '$.name') AS name FROM users WHERE lowercase(user_name) = lowercase(?) ORDER BY user_name = ? DESC LIMIT 1",
+      [userName, userName],
+    )?.name ?? undefined
+  );
 }
 
 export interface PluRow {

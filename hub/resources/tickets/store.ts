@@ -71,7 +71,12 @@ export function customerIdOfCard(db: Db, serialNumber: string): string | undefin
 
 /** The stored document of an active user by user name (a Handover's new owner). */
 export function activeUserDoc(db: Db, userName: string): User | undefined {
-  const doc = rawSql.get<{ doc: string }>(db, 'SELECT doc FROM users WHERE user_name = ? COLLATE NOCASE AND is_active = 1', [userName])?.doc;
+  // In any letter case beyond ASCII, as names are unique and log in (auth/repo.ts findUserByName); the exact spelling first.
+  const doc = rawSql.get<{ doc: string }>(
+    db,
+    'SELECT doc FROM users WHERE lowercase(user_name) = lowercase(?) AND is_active = 1 ORDER BY user_name = ? DESC LIMIT 1',
+    [userName, userName],
+  )?.doc;
   return doc === undefined ? undefined : readDoc(users, doc);
 }
 
