@@ -28,8 +28,10 @@ interface ListDef {
   fields: Record<string, Field>;
   /** Extra sort keys (dotted paths) beyond the fields. */
   sorts: Record<string, string>;
-  /** Ties break on the key, so paging is stable. */
+  /** Ties break on the key ascending (CONTRACT §4, §11), so paging is stable. */
   key: string;
+  /** The order without `$sort`, where it is not the key ascending (dead letters: newest first). */
+  defaultOrder?: string;
   select: string;
 }
 
@@ -116,7 +118,7 @@ async function runList<T>(pool: Pool, def: ListDef, q: ListParams, present: (row
   const total = Number((await pool.query<{ n: string }>(`SELECT count(*) AS n ${def.from} WHERE ${where}`, p.values)).rows[0].n);
   if (q.countOnly) return { count: Math.max(0, Math.min(q.take, total - q.skip)), totalCount: total };
   const rows = await pool.query(
-    `SELECT ${def.select} ${def.from} WHERE ${where} ORDER BY ${[...order, def.key].join(', ')} LIMIT ${p.add(q.take)} OFFSET ${p.add(q.skip)}`,
+    `SELECT ${def.select} ${def.from} WHERE ${where} ORDER BY ${(order.length ? [...order, def.key] : [def.defaultOrder ?? def.key]).join(', ')} LIMIT ${p.add(q.take)} OFFSET ${p.add(q.skip)}`,
     p.values,
   );
   return { items: rows.rows.map(present), count: rows.rows.length, totalCount: total };
@@ -256,7 +258,8 @@ export const DEAD_LETTERS: ListDef = {
   what: 'dead letters',
   from: 'FROM dead_letters d',
   base: 'true',
-  key: 'd.id DESC',
+  key: 'd.id',
+  defaultOrder: 'd.id DESC',
   select: 'd.id, d.store_id, d.seq, d.subject, d.reason, d.payload, d.received_at',
   fields: {
     StoreId: text('d.store_id'),

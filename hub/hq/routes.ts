@@ -403,7 +403,7 @@ export const hqRoutes = routes<HqDeps>((route) => [
     summary: 'Events HQ put aside',
     description: 'Requires ReportRead. What a store sent that HQ could not take, with why; newest first unless sorted.',
     rights: ['ReportRead'],
-    list: listSpec(DEAD_LETTERS, { tieBreak: '`id` descending', example: 'seq', defaultOrder: '`id` descending (newest first)' }),
+    list: listSpec(DEAD_LETTERS, { tieBreak: '`id` ascending', example: 'seq', defaultOrder: '`id` descending (newest first)' }),
     responses: { 200: { description: 'The dead letters.', schema: queryResult(deadLetter.schema) } },
     errors: [ERR.validation('An unknown filter or sort key, a bad filter value, `$take` out of range; `errors[0].memberName` names it.'), ERR.unauthenticated(), ERR.missingRight('Without ReportRead.')],
     handler:

@@ -307,5 +307,12 @@ describe('HQ takes only text it can keep, keys its stores would take, and sorts 
     const letters = '/hq/api/deadletters?StoreId=in:st-a,st-b';
     expect(await order(letters, 'reason', 'reason')).toBe('a: bad shape b: bad shape c: bad value');
     expect(await order(letters, 'subject,-payload', 'payload')).toBe('{"seq":2} {"seq":1} {"seq":1}');
+    // Ties under a sort break on the key ascending (CONTRACT §11); without one, newest first.
+    const ids = (await call('GET', letters)).body.items.map((x: any) => x.id);
+    expect(ids).toEqual([...ids].sort((a, b) => b - a));
+    const byStore = await call('GET', `${letters}&$sort=storeId`);
+    expect(byStore.body.items.map((x: any) => [x.storeId, x.id])).toEqual(
+      [...byStore.body.items].sort((a: any, b: any) => (a.storeId < b.storeId ? -1 : a.storeId > b.storeId ? 1 : a.id - b.id)).map((x: any) => [x.storeId, x.id]),
+    );
   });
 });
