@@ -181,6 +181,13 @@ export interface ResourceDef<B extends Doc = Doc, D extends Doc = Doc, E = unkno
     };
     lookup?: { filters: string[]; present(doc: D): Doc; schema: z.ZodObject };
   };
+  /**
+   * A body `_v` on a PUT that would create is refused as stale against version 0, as `If-Match` is
+   * (service.checkCreate): for resources whose clients make their own keys and send `_v` only for a
+   * version they were answered (a register's tickets), so a change made offline to a record deleted
+   * meanwhile never brings it back (README "Tickets offline and online": a change in between is a 409).
+   */
+  bodyVersionNeedsRecord?: boolean;
   /** Verbs the resource does not offer (answered 405). */
   without?: Array<'post' | 'put' | 'delete'>;
   hooks?: {

@@ -218,7 +218,7 @@ export class ResourceService<R extends ResourceDef = ResourceDef> {
         this.requirePutRight(caller, existing !== undefined);
         const { body, expectedV } = this.validate(raw, key);
         if (existing) this.checkVersion(key, existing.v, expectedV, versionOf(ifMatch));
-        else this.checkCreate(key, ifMatch);
+        else this.checkCreate(key, ifMatch, expectedV);
         return { doc: this.store(caller, key, body, existing, undefined, !existing), created: !existing };
       });
     }
@@ -245,7 +245,7 @@ export class ResourceService<R extends ResourceDef = ResourceDef> {
       const existing = getStoredRow(this.ctx.db, this.def, key);
       this.requirePutRight(caller, existing !== undefined);
       if (existing) this.checkVersion(key, existing.v, ...expected);
-      else this.checkCreate(key, ifMatch);
+      else this.checkCreate(key, ifMatch, expected[0]);
       return { doc: this.store(caller, key, body, existing, extra, !existing), created: !existing };
     });
   }
@@ -283,12 +283,14 @@ export class ResourceService<R extends ResourceDef = ResourceDef> {
   /**
    * A PUT that would create: an `If-Match` expects a version that exists (RFC 9110 §13.1.1), so it is
    * refused as stale against version 0 — a change meant for a record deleted meanwhile must not bring
-   * it back; `If-Match: *` (any version) too, for it asks that a version exist. A body's `_v` is not
-   * checked here: a body copied from another record may carry one.
+   * it back; `If-Match: *` (any version) too, for it asks that a version exist. A body's `_v`
+   * (`bodyV`) is checked only where the resource says so (`bodyVersionNeedsRecord`): elsewhere a body
+   * copied from another record may carry one.
    */
-  private checkCreate(key: Key, ifMatch: number | '*' | undefined): void {
+  private checkCreate(key: Key, ifMatch: number | '*' | undefined, bodyV?: number): void {
     if (ifMatch === '*') throw errors.versionMismatch({ name: this.def.title, id: key, version: 0 }, undefined);
     if (ifMatch !== undefined) throw errors.versionMismatch({ name: this.def.title, id: key, version: 0 }, ifMatch);
+    if (bodyV !== undefined && this.def.bodyVersionNeedsRecord) throw errors.versionMismatch({ name: this.def.title, id: key, version: 0 }, bodyV);
   }
 
   /**

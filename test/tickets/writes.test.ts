@@ -303,4 +303,20 @@ describe('versions', () => {
     expect((await put(full, v2, { note: 'second' })).body._v).toBe(3);
     expect((await put(full, { ...v2, _v: undefined }, { note: 'blind' })).body._v).toBe(4);
   });
+
+  it("a register's offline change to a ticket deleted meanwhile is 409 against version 0, not a new ticket with new kitchen orders", async () => {
+    // The register sends `_v` only for a ticket the hub stored (its base); the body of an id it made
+    // itself carries none, and creates as before.
+    const t = await expect2xx(hub.call('PUT', '/api/tickets/offline-deleted', { items: [item(1, 1)] }, as(owner)));
+    expect(t._v).toBe(1);
+    await expect2xx(hub.call('DELETE', `/api/tickets/${t.id}`, undefined, as(full)));
+    const ordersBefore = (await hub.call('GET', `/api/orders?ticketId=${t.id}`)).body.count;
+    const stale = await hub.call('PUT', `/api/tickets/${t.id}`, { ...t, items: [item(1, 2)] }, { token: owner.token, headers: { 'idempotency-key': 'offline-deleted-1' } });
+    expect(stale.status, JSON.stringify(stale.body)).toBe(409);
+    expect(stale.body).toMatchObject({ errorCode: 6, resource: { name: 'Ticket', id: t.id, version: 0 } });
+    expect((await hub.call('GET', `/api/tickets/${t.id}`)).status).toBe(404);
+    expect((await hub.call('GET', `/api/orders?ticketId=${t.id}`)).body.count).toBe(ordersBefore);
+    // Without `_v` (a blind write, or a new ticket) a PUT still creates.
+    expect((await hub.call('PUT', '/api/tickets/offline-new', { items: [item(1, 1)] }, as(owner))).status).toBe(201);
+  });
 });

@@ -320,6 +320,8 @@ export const tickets = defineResource({
   example: { name: 'Stôl 5', location: { tableName: '5', zoneName: 'Terasa' }, items: [{ plu: { code: 101, stockName: 'Bar' }, quantity: 2 }] },
   table: 'tickets',
   key: idKeyed(),
+  // A register sends `_v` only for a ticket the hub answered: the ticket was deleted meanwhile (409, not a new one).
+  bodyVersionNeedsRecord: true,
   schema: z.object({
     id: idKey().optional(),
     externalId: nullableText().default(null),
