@@ -290,7 +290,8 @@ export class ResourceService<R extends ResourceDef = ResourceDef> {
   private checkCreate(key: Key, ifMatch: number | '*' | undefined, bodyV?: number): void {
     if (ifMatch === '*') throw errors.versionMismatch({ name: this.def.title, id: key, version: 0 }, undefined);
     if (ifMatch !== undefined) throw errors.versionMismatch({ name: this.def.title, id: key, version: 0 }, ifMatch);
-    if (bodyV !== undefined && this.def.bodyVersionNeedsRecord) throw errors.versionMismatch({ name: this.def.title, id: key, version: 0 }, bodyV);
+    // `_v: 0` expects what there is: no record.
+    if (bodyV !== undefined && bodyV !== 0 && this.def.bodyVersionNeedsRecord) throw errors.versionMismatch({ name: this.def.title, id: key, version: 0 }, bodyV);
   }
 
   /**

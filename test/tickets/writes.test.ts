@@ -318,5 +318,7 @@ describe('versions', () => {
     expect((await hub.call('GET', `/api/orders?ticketId=${t.id}`)).body.count).toBe(ordersBefore);
     // Without `_v` (a blind write, or a new ticket) a PUT still creates.
     expect((await hub.call('PUT', '/api/tickets/offline-new', { items: [item(1, 1)] }, as(owner))).status).toBe(201);
+    // `_v: 0` expects no ticket, and there is none: it creates.
+    expect((await hub.call('PUT', '/api/tickets/offline-zero', { items: [item(1, 1)], _v: 0 }, as(owner))).status).toBe(201);
   });
 });
