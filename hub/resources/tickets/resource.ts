@@ -476,7 +476,8 @@ export const tickets = defineResource({
         "Changing a stored ticket needs TicketUpdate for one's own ticket or TicketUpdateAny for " +
         "another's, TicketRename for a new name, TicketSetDiscount for a discount change, TicketSetCustomer for another customer, " +
         'and Storno to lower or remove an item already stored. A closed ticket answers 403 (errorCode 8); a stale `_v` answers 409 ' +
-        'first, and the register that re-reads the ticket finds it closed.',
+        'first, and the register that re-reads the ticket finds it closed. A `_v` of 1 or more for an id with no ticket (deleted ' +
+        'meanwhile) answers 409 with `resource.version` 0 instead of creating it again.',
       delete:
         "Only from the Sale environment, and only an open ticket; items already ordered get a cancel order. TicketDelete for one's own " +
         "ticket; another's needs TicketUpdateAny besides.",

@@ -618,7 +618,7 @@ export interface paths {
         get: operations["tickets.get"];
         /**
          * Create or replace a Ticket
-         * @description No right of its own; the rules below decide. Only from the Sale environment. A new id needs what POST needs. Changing a stored ticket needs TicketUpdate for one's own ticket or TicketUpdateAny for another's, TicketRename for a new name, TicketSetDiscount for a discount change, TicketSetCustomer for another customer, and Storno to lower or remove an item already stored. A closed ticket answers 403 (errorCode 8); a stale `_v` answers 409 first, and the register that re-reads the ticket finds it closed. Replaces the whole resource (fields left out take their defaults) or creates it with this key. The body's `id`, if given, must equal the path's.
+         * @description No right of its own; the rules below decide. Only from the Sale environment. A new id needs what POST needs. Changing a stored ticket needs TicketUpdate for one's own ticket or TicketUpdateAny for another's, TicketRename for a new name, TicketSetDiscount for a discount change, TicketSetCustomer for another customer, and Storno to lower or remove an item already stored. A closed ticket answers 403 (errorCode 8); a stale `_v` answers 409 first, and the register that re-reads the ticket finds it closed. A `_v` of 1 or more for an id with no ticket (deleted meanwhile) answers 409 with `resource.version` 0 instead of creating it again. Replaces the whole resource (fields left out take their defaults) or creates it with this key. The body's `id`, if given, must equal the path's.
          */
         put: operations["tickets.put"];
         post?: never;
