@@ -35,7 +35,18 @@ export interface FilterSpec {
   enumValues?: readonly string[];
 }
 
-/** Splits on `sep` outside double quotes; `""` inside quotes is a literal quote (CSV). */
+/** What splitQuoted refuses: a quote never closed, or text after a closing quote before the separator. */
+export class QuoteError extends Error {
+  constructor(readonly fault: 'unclosed' | 'afterQuote') {
+    super(fault === 'unclosed' ? 'an opening double quote is never closed' : 'text follows a closing double quote');
+  }
+}
+
+/**
+ * Splits on `sep` outside double quotes; `""` inside quotes is a literal quote (CSV). A part is quoted
+ * when it starts with `"` (after blanks); blanks after its closing quote are dropped, anything else
+ * there is refused: `"a,b" ,c` is `a,b` and `c`, while `"a"b` would silently lose its quotes.
+ */
 export function splitQuoted(text: string, sep: string): { parts: string[]; quoted: boolean[] } {
   const parts: string[] = [];
   const quoted: boolean[] = [];
@@ -50,18 +61,20 @@ export function splitQuoted(text: string, sep: string): { parts: string[]; quote
         i++;
       } else if (ch === '"') inQuotes = false;
       else cur += ch;
-    } else if (ch === '"' && cur.trim() === '') {
-      inQuotes = true;
-      wasQuoted = true;
-      cur = '';
     } else if (ch === sep) {
       parts.push(cur);
       quoted.push(wasQuoted);
       cur = '';
       wasQuoted = false;
+    } else if (wasQuoted) {
+      if (ch.trim() !== '') throw new QuoteError('afterQuote');
+    } else if (ch === '"' && cur.trim() === '') {
+      inQuotes = true;
+      wasQuoted = true;
+      cur = '';
     } else cur += ch;
   }
-  if (inQuotes) throw new Error('an opening double quote is never closed');
+  if (inQuotes) throw new QuoteError('unclosed');
   parts.push(cur);
   quoted.push(wasQuoted);
   return { parts, quoted };
@@ -138,9 +151,12 @@ export function parseFilter(member: string, text: string, spec: FilterSpec, tz: 
     let pieces: { parts: string[]; quoted: boolean[] };
     try {
       pieces = LIST_OPS.has(op) ? splitQuoted(arg, ',') : splitQuoted(arg, '\u0000');
-    } catch {
-      // The one thing splitQuoted refuses.
-      throw errors.member(member, 'query.unclosedQuote');
+    } catch (err) {
+      if (!(err instanceof QuoteError)) throw err;
+      // One value that is no whole quoted string (`"`, `"U Jana" s.r.o.`) is the argument as written
+      // (CONTRACT §11: the rest is its argument); in a list it would leave the values' bounds unknown.
+      if (!LIST_OPS.has(op)) pieces = { parts: [arg], quoted: [false] };
+      else throw errors.member(member, err.fault === 'unclosed' ? 'query.unclosedQuote' : 'query.textAfterQuote');
     }
     if (!LIST_OPS.has(op) && pieces.quoted[0] === false) pieces = { parts: [arg], quoted: [false] };
     if (LIST_OPS.has(op) && pieces.parts.length === 1 && pieces.parts[0] === '' && !pieces.quoted[0]) {
