@@ -726,6 +726,15 @@ describe('$sort', () => {
     await bad('stocks', { $sort: 'name:sideways' }, '$sort');
     await bad('stocks', { $sort: 'name,' }, '$sort');
   });
+
+  it('a top-level object or list is no sort key (CONTRACT §11: the scalar fields sort; its members by a dotted path)', async () => {
+    for (const key of ['cards', 'company', 'credit', 'meta', 'company:desc']) await bad('customers', { $sort: key }, '$sort');
+    await bad('plus', { $sort: 'unitPrice' }, '$sort');
+    await bad('plus', { $sort: 'modifierIds' }, '$sort');
+    // Their members and the scalar fields still sort.
+    expect(await keys('customers', { $sort: 'company.name' })).toEqual(['c1', 'c4', 'c5', 'c3', 'c2']);
+    expect(await keys('customers', { $sort: 'externalId' })).toEqual(['c3', 'c5', 'c4', 'c1', 'c2']);
+  });
 });
 
 describe('documents as stored, `_v` spliced in', () => {
