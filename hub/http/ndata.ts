@@ -33,6 +33,8 @@ const TEXT_OPS = new Set<Op>(['contains', 'startswith']);
 export interface FilterSpec {
   type: FilterType;
   enumValues?: readonly string[];
+  /** The operators a filter with its own meaning takes (customers' Search); others are a 400. Absent: every one its type takes. */
+  ops?: readonly Op[];
 }
 
 /** What splitQuoted refuses: a quote never closed, or text after a closing quote before the separator. */
@@ -144,6 +146,7 @@ export function parseFilter(member: string, text: string, spec: FilterSpec, tz: 
     let op: Op = colon >= 0 && head in OPERATORS ? OPERATORS[head] : 'eq';
     const arg = colon >= 0 && head in OPERATORS ? operation.slice(colon + 1) : operation;
     if (!(colon >= 0 && head in OPERATORS) && spec.type === 'stringList') op = 'in';
+    if (spec.ops && !spec.ops.includes(op)) throw errors.member(member, 'query.opNotHere', { op, ops: spec.ops.join(', ') });
     if (ORDER_OPS.has(op) && spec.type === 'bool') throw errors.member(member, 'query.orderOnBool', { op });
     if (TEXT_OPS.has(op) && !['string', 'stringList'].includes(spec.type)) {
       throw errors.member(member, 'query.textOnly', { op });

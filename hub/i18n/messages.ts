@@ -201,6 +201,7 @@ export const MESSAGES = {
   'query.notAFilter': { en: "'{name}' is not a filter of {what}.", sk: "'{name}' nie je filter pre {what}.", cs: "'{name}' není filtr pro {what}." },
   'query.tooManyOperations': { en: 'At most {max} operations in one filter value, not {count}.', sk: 'Najviac {max} operácií v jednej hodnote filtra, nie {count}.', cs: 'Nejvýše {max} operací v jedné hodnotě filtru, ne {count}.' },
   'query.orderOnBool': { en: 'The operator {op} does not apply to a true/false filter.', sk: 'Operátor {op} sa nedá použiť na filter true/false.', cs: 'Operátor {op} nelze použít na filtr true/false.' },
+  'query.opNotHere': { en: 'The operator {op} does not apply to this filter (it takes {ops}).', sk: 'Operátor {op} sa na tento filter nedá použiť (berie {ops}).', cs: 'Operátor {op} nelze na tento filtr použít (bere {ops}).' },
   'query.textOnly': { en: 'The operator {op} applies only to text filters.', sk: 'Operátor {op} sa dá použiť len na textové filtre.', cs: 'Operátor {op} lze použít jen na textové filtry.' },
   'query.textAfterQuote': { en: 'Bad value: only a comma may follow a closing double quote.', sk: 'Chybná hodnota: za zatváracími úvodzovkami môže nasledovať len čiarka.', cs: 'Chybná hodnota: za uzavíracími uvozovkami smí následovat jen čárka.' },
   'query.unclosedQuote': { en: 'Bad value: an opening double quote is never closed.', sk: 'Chybná hodnota: otváracie úvodzovky sa nikde nezatvárajú.', cs: 'Chybná hodnota: otevírací uvozovky se nikde neuzavírají.' },

@@ -294,6 +294,15 @@ describe('customers filters', () => {
     expect(await keys('customers', { Search: '50% off_' })).toEqual(['c3']);
   });
 
+  it('Search takes the operators its meaning has; an order or a prefix is a 400 naming Search, not a silent contains', async () => {
+    expect(await keys('customers', { Search: 'contains:ovák' })).toEqual(['c1']);
+    expect(await keys('customers', { Search: 'CONTAINS:ovák' })).toEqual(['c1']);
+    for (const v of ['gt:m', 'ge:m', 'lt:m', 'le:m', 'startswith:ová']) {
+      const r = await bad('customers', { Search: v }, 'Search');
+      expect(r.body.errors[0].message).toMatch(/operator/);
+    }
+  });
+
   it('filters combine with AND', async () => {
     expect(await keys('customers', { IsActive: 'true', ExpirationTime: 'ne:null' })).toEqual(['c1', 'c4']);
     expect(await keys('customers', { Search: 'ová', IsActive: 'true' })).toEqual(['c1', 'c4']);
