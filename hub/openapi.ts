@@ -32,7 +32,7 @@ function sortKeys(def: ResourceDef): string[] {
 
 function listQuery(def: ResourceDef): z.ZodObject {
   const filters = Object.fromEntries(
-    Object.entries(def.filters).map(([name, filter]) => [name, { type: filter.type, enumValues: 'enumValues' in filter ? filter.enumValues : undefined } satisfies FilterSpec]),
+    Object.entries(def.filters).map(([name, filter]) => [name, { type: filter.type, enumValues: 'enumValues' in filter ? filter.enumValues : undefined, ops: 'ops' in filter ? filter.ops : undefined } satisfies FilterSpec]),
   );
   return listQuerySchema({ tieBreak: `\`${def.key.field}\` ascending`, example: `-${def.key.field}`, sortKeys: sortKeys(def), filters });
 }

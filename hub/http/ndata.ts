@@ -145,7 +145,9 @@ export function parseFilter(member: string, text: string, spec: FilterSpec, tz: 
     const head = colon >= 0 ? operation.slice(0, colon).trim().toLowerCase() : '';
     let op: Op = colon >= 0 && head in OPERATORS ? OPERATORS[head] : 'eq';
     const arg = colon >= 0 && head in OPERATORS ? operation.slice(colon + 1) : operation;
-    if (!(colon >= 0 && head in OPERATORS) && spec.type === 'stringList') op = 'in';
+    // A string[] filter's plain value is a list (`in`), but a plain `null` is still the plain value that
+    // means a missing member (CONTRACT §4: `null` with eq), not an `in` that cannot hold it.
+    if (!(colon >= 0 && head in OPERATORS) && spec.type === 'stringList' && operation !== 'null') op = 'in';
     if (spec.ops && !spec.ops.includes(op)) throw errors.member(member, 'query.opNotHere', { op, ops: spec.ops.join(', ') });
     if (ORDER_OPS.has(op) && spec.type === 'bool') throw errors.member(member, 'query.orderOnBool', { op });
     if (TEXT_OPS.has(op) && !['string', 'stringList'].includes(spec.type)) {

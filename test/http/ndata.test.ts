@@ -253,6 +253,11 @@ describe('NData string lists', () => {
     expect(parse('"Bar, upstairs",POS2', LIST, 'DeviceName')).toEqual([{ op: 'in', values: ['Bar, upstairs', 'POS2'] }]);
   });
 
+  it('reads a plain null as the missing value (eq), as every other filter does', () => {
+    expect(parse('null', LIST, 'DeviceName')).toEqual([{ op: 'eq', values: [null] }]);
+    expect(parse('"null",x', LIST, 'DeviceName')).toEqual([{ op: 'in', values: ['null', 'x'] }]);
+  });
+
   it('still takes explicit operators', () => {
     expect(parse('nin:POS1,POS2', LIST, 'DeviceName')).toEqual([{ op: 'nin', values: ['POS1', 'POS2'] }]);
     expect(parse('eq:POS1', LIST, 'DeviceName')).toEqual([{ op: 'eq', values: ['POS1'] }]);

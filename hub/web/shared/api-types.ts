@@ -4429,7 +4429,7 @@ export interface operations {
                  */
                 IsExpired?: string;
                 /**
-                 * @description NData filter on `Search`, of type text. Syntax `OP:ARG;OP:ARG` (operations joined by `;` are ANDed; so are repeated parameters); a plain value means `eq`. Operators: `eq` (the default), `ne`, `gt`, `ge`, `lt`, `le`, `in`, `nin`, `contains`, `startswith`. `contains` and `startswith` ignore letter case. `in`/`nin` take comma-separated values (a value holding a comma is written in double quotes, CSV style); `null` with `eq`/`ne` matches a missing value. A bad value or operator: 400 naming this filter.
+                 * @description NData filter on `Search`, of type text. Syntax `OP:ARG;OP:ARG` (operations joined by `;` are ANDed; so are repeated parameters); a plain value means `eq`. Operators: `eq`, `ne`, `in`, `nin`, `contains`. `contains` and `startswith` ignore letter case. `in`/`nin` take comma-separated values (a value holding a comma is written in double quotes, CSV style); `null` with `eq`/`ne` matches a missing value. A bad value or operator: 400 naming this filter.
                  * @example startswith:Ab
                  */
                 Search?: string;
@@ -11805,7 +11805,7 @@ export interface operations {
                  */
                 Name?: string;
                 /**
-                 * @description NData filter on `DeviceName`, of type text, several values. Syntax `OP:ARG;OP:ARG` (operations joined by `;` are ANDed; so are repeated parameters); a plain value means `in`. Operators: `in` (the default: comma-separated values), `nin`, `eq`, `ne`, `gt`, `ge`, `lt`, `le`, `contains`, `startswith`. `contains` and `startswith` ignore letter case. `in`/`nin` take comma-separated values (a value holding a comma is written in double quotes, CSV style); `null` with `eq`/`ne` matches a missing value. A bad value or operator: 400 naming this filter.
+                 * @description NData filter on `DeviceName`, of type text, several values. Syntax `OP:ARG;OP:ARG` (operations joined by `;` are ANDed; so are repeated parameters); a plain value means `in` (a plain `null`: `eq`). Operators: `in` (the default: comma-separated values), `nin`, `eq`, `ne`, `gt`, `ge`, `lt`, `le`, `contains`, `startswith`. `contains` and `startswith` ignore letter case. `in`/`nin` take comma-separated values (a value holding a comma is written in double quotes, CSV style); `null` with `eq`/`ne` matches a missing value. A bad value or operator: 400 naming this filter.
                  * @example A,B
                  */
                 DeviceName?: string;
