@@ -13,7 +13,7 @@ import { IF_MATCH_PATTERN } from './http/handler.js';
 import type { FilterSpec } from './http/ndata.js';
 import { devices } from './resources/devices/resource.js';
 import type { ResourceDef, WriteVerb } from './engine/define.js';
-import { DEFAULT_TAKE, MAX_TAKE, sortsBySecret, VERSION_FIELD, WRITE_ONLY_FIELDS } from './engine/list-query.js';
+import { DEFAULT_TAKE, MAX_TAKE, sortableFields, sortsBySecret, VERSION_FIELD, WRITE_ONLY_FIELDS } from './engine/list-query.js';
 import { RESOURCES } from './resources.js';
 import { ROUTES } from './routes.js';
 import type { RouteSpec } from './http/route.js';
@@ -24,7 +24,7 @@ export type OpenApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']
 
 /** The keys `$sort` accepts by name (list-query.ts `sortables`); it matches them in any letter case, hence one per spelling. */
 function sortKeys(def: ResourceDef): string[] {
-  const keys = [def.key.field, VERSION_FIELD, ...Object.keys(def.schema.shape), ...Object.keys(def.readOnly), ...Object.keys(def.filters), ...Object.keys(def.sorts ?? {})];
+  const keys = [def.key.field, VERSION_FIELD, ...sortableFields(def), ...Object.keys(def.filters), ...Object.keys(def.sorts ?? {})];
   const byLower = new Map<string, string>();
   for (const k of keys) if (!WRITE_ONLY_FIELDS.has(k) && !sortsBySecret(def, [k]) && !byLower.has(k.toLowerCase())) byLower.set(k.toLowerCase(), k);
   return [...byLower.values()];
@@ -32,7 +32,7 @@ function sortKeys(def: ResourceDef): string[] {
 
 function listQuery(def: ResourceDef): z.ZodObject {
   const filters = Object.fromEntries(
-    Object.entries(def.filters).map(([name, filter]) => [name, { type: filter.type, enumValues: 'enumValues' in filter ? filter.enumValues : undefined } satisfies FilterSpec]),
+    Object.entries(def.filters).map(([name, filter]) => [name, { type: filter.type, enumValues: 'enumValues' in filter ? filter.enumValues : undefined, ops: 'ops' in filter ? filter.ops : undefined } satisfies FilterSpec]),
   );
   return listQuerySchema({ tieBreak: `\`${def.key.field}\` ascending`, example: `-${def.key.field}`, sortKeys: sortKeys(def), filters });
 }

@@ -9,7 +9,7 @@ import type { z } from 'zod';
 import type { SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import type { Caller } from '../http/caller.js';
-import type { Condition, FilterType } from '../http/ndata.js';
+import type { Condition, FilterType, Op } from '../http/ndata.js';
 import type { Right } from '../http/rights.js';
 import type { Clock } from '../core/clock.js';
 import type { MessageKey } from '../i18n/index.js';
@@ -76,7 +76,7 @@ export type FilterDef =
   | { type: FilterType; child: { table: string; fk: string; column: string }; enumValues?: readonly string[] }
   | { type: FilterType; expr: (ctx: EngineContext) => SQL; enumValues?: readonly string[] }
   | { type: 'bool'; predicate: (ctx: EngineContext) => SQL }
-  | { type: FilterType; build: (c: Condition, ctx: EngineContext) => SQL; enumValues?: readonly string[] };
+  | { type: FilterType; build: (c: Condition, ctx: EngineContext) => SQL; enumValues?: readonly string[]; ops?: readonly Op[] };
 
 export interface ChildTable<D extends Doc = Doc> {
   table: string;

@@ -33,6 +33,14 @@ export const VERSION_FIELD = '_v';
  */
 export const WRITE_ONLY_FIELDS: ReadonlySet<string> = new Set(['password', 'pin']);
 
+/** The top-level fields `$sort` takes by name: the scalar ones answered (not write-only, not secret). */
+export function sortableFields(def: ResourceDef): string[] {
+  const shape: Record<string, z.ZodType> = { ...def.schema.shape, ...def.readOnly };
+  return Object.entries(shape)
+    .filter(([f, t]) => !WRITE_ONLY_FIELDS.has(f) && !sortsBySecret(def, [f]) && isScalar(t))
+    .map(([f]) => f);
+}
+
 /** Every sort key the resource accepts, lower-cased name → SQL; text keys people read in the locale's collation. */
 export function sortables(def: ResourceDef, ctx: EngineContext): Map<string, SQL> {
   const out = new Map<string, SQL>();
@@ -41,8 +49,7 @@ export function sortables(def: ResourceDef, ctx: EngineContext): Map<string, SQL
     const lower = name.toLowerCase();
     out.set(lower, collated.has(lower) ? collatedSort(def, expr, column) : expr);
   };
-  const fields = [...Object.keys(def.schema.shape), ...Object.keys(def.readOnly)];
-  for (const f of fields) if (!WRITE_ONLY_FIELDS.has(f) && !sortsBySecret(def, [f])) set(f, jsonPath(def, f));
+  for (const f of sortableFields(def)) set(f, jsonPath(def, f));
   set(def.key.field, tableColumn(def, def.key.column), def.key.column);
   // `_v` is a top-level scalar of every answer (CONTRACT §11: every one sorts): the row's version column.
   set(VERSION_FIELD, tableColumn(def, 'v'), 'v');
@@ -55,6 +62,16 @@ export function sortables(def: ResourceDef, ctx: EngineContext): Map<string, SQL
     else set(name, s(ctx));
   }
   return out;
+}
+
+/**
+ * CONTRACT §11: the top-level fields that sort are the scalar ones. An object or a list (`items`,
+ * `company`) would order by its JSON text, which means nothing, so it is no sort key (400); its
+ * members sort by a dotted path (`company.name`).
+ */
+function isScalar(t: z.ZodType): boolean {
+  const u = unwrap(t);
+  return !(u instanceof z.ZodObject || u instanceof z.ZodArray || u instanceof z.ZodRecord || u instanceof z.ZodTuple || u instanceof z.ZodUnknown || u instanceof z.ZodAny);
 }
 
 function filterExpr(def: ResourceDef, f: FilterDef, ctx: EngineContext): SQL | undefined {

@@ -33,9 +33,22 @@ const TEXT_OPS = new Set<Op>(['contains', 'startswith']);
 export interface FilterSpec {
   type: FilterType;
   enumValues?: readonly string[];
+  /** The operators a filter with its own meaning takes (customers' Search); others are a 400. Absent: every one its type takes. */
+  ops?: readonly Op[];
 }
 
-/** Splits on `sep` outside double quotes; `""` inside quotes is a literal quote (CSV). */
+/** What splitQuoted refuses: a quote never closed, or text after a closing quote before the separator. */
+export class QuoteError extends Error {
+  constructor(readonly fault: 'unclosed' | 'afterQuote') {
+    super(fault === 'unclosed' ? 'an opening double quote is never closed' : 'text follows a closing double quote');
+  }
+}
+
+/**
+ * Splits on `sep` outside double quotes; `""` inside quotes is a literal quote (CSV). A part is quoted
+ * when it starts with `"` (after blanks); blanks after its closing quote are dropped, anything else
+ * there is refused: `"a,b" ,c` is `a,b` and `c`, while `"a"b` would silently lose its quotes.
+ */
 export function splitQuoted(text: string, sep: string): { parts: string[]; quoted: boolean[] } {
   const parts: string[] = [];
   const quoted: boolean[] = [];
@@ -50,18 +63,20 @@ export function splitQuoted(text: string, sep: string): { parts: string[]; quote
         i++;
       } else if (ch === '"') inQuotes = false;
       else cur += ch;
-    } else if (ch === '"' && cur.trim() === '') {
-      inQuotes = true;
-      wasQuoted = true;
-      cur = '';
     } else if (ch === sep) {
       parts.push(cur);
       quoted.push(wasQuoted);
       cur = '';
       wasQuoted = false;
+    } else if (wasQuoted) {
+      if (ch.trim() !== '') throw new QuoteError('afterQuote');
+    } else if (ch === '"' && cur.trim() === '') {
+      inQuotes = true;
+      wasQuoted = true;
+      cur = '';
     } else cur += ch;
   }
-  if (inQuotes) throw new Error('an opening double quote is never closed');
+  if (inQuotes) throw new QuoteError('unclosed');
   parts.push(cur);
   quoted.push(wasQuoted);
   return { parts, quoted };
@@ -130,7 +145,10 @@ export function parseFilter(member: string, text: string, spec: FilterSpec, tz: 
     const head = colon >= 0 ? operation.slice(0, colon).trim().toLowerCase() : '';
     let op: Op = colon >= 0 && head in OPERATORS ? OPERATORS[head] : 'eq';
     const arg = colon >= 0 && head in OPERATORS ? operation.slice(colon + 1) : operation;
-    if (!(colon >= 0 && head in OPERATORS) && spec.type === 'stringList') op = 'in';
+    // A string[] filter's plain value is a list (`in`), but a plain `null` is still the plain value that
+    // means a missing member (CONTRACT §4: `null` with eq), not an `in` that cannot hold it.
+    if (!(colon >= 0 && head in OPERATORS) && spec.type === 'stringList' && operation !== 'null') op = 'in';
+    if (spec.ops && !spec.ops.includes(op)) throw errors.member(member, 'query.opNotHere', { op, ops: spec.ops.join(', ') });
     if (ORDER_OPS.has(op) && spec.type === 'bool') throw errors.member(member, 'query.orderOnBool', { op });
     if (TEXT_OPS.has(op) && !['string', 'stringList'].includes(spec.type)) {
       throw errors.member(member, 'query.textOnly', { op });
@@ -138,9 +156,12 @@ export function parseFilter(member: string, text: string, spec: FilterSpec, tz: 
     let pieces: { parts: string[]; quoted: boolean[] };
     try {
       pieces = LIST_OPS.has(op) ? splitQuoted(arg, ',') : splitQuoted(arg, '\u0000');
-    } catch {
-      // The one thing splitQuoted refuses.
-      throw errors.member(member, 'query.unclosedQuote');
+    } catch (err) {
+      if (!(err instanceof QuoteError)) throw err;
+      // One value that is no whole quoted string (`"`, `"U Jana" s.r.o.`) is the argument as written
+      // (CONTRACT §11: the rest is its argument); in a list it would leave the values' bounds unknown.
+      if (!LIST_OPS.has(op)) pieces = { parts: [arg], quoted: [false] };
+      else throw errors.member(member, err.fault === 'unclosed' ? 'query.unclosedQuote' : 'query.textAfterQuote');
     }
     if (!LIST_OPS.has(op) && pieces.quoted[0] === false) pieces = { parts: [arg], quoted: [false] };
     if (LIST_OPS.has(op) && pieces.parts.length === 1 && pieces.parts[0] === '' && !pieces.quoted[0]) {

@@ -138,7 +138,7 @@ function filterDescription(name: string, spec: FilterSpec): string {
   return (
     `NData filter on \`${name}\`, of type ${TYPE_WORDS[spec.type]}${values}. ` +
     'Syntax `OP:ARG;OP:ARG` (operations joined by `;` are ANDed; so are repeated parameters); a plain value means ' +
-    `${spec.type === 'stringList' ? '`in`' : '`eq`'}. Operators: ${OPERATORS_BY_TYPE[spec.type]}.${textOps} ` +
+    `${spec.type === 'stringList' ? '`in` (a plain `null`: `eq`)' : '`eq`'}. Operators: ${spec.ops ? spec.ops.map((o) => `\`${o}\``).join(', ') : OPERATORS_BY_TYPE[spec.type]}.${textOps} ` +
     '`in`/`nin` take comma-separated values (a value holding a comma is written in double quotes, CSV style); ' +
     '`null` with `eq`/`ne` matches a missing value. A bad value or operator: 400 naming this filter.'
   );

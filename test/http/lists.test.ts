@@ -294,6 +294,15 @@ describe('customers filters', () => {
     expect(await keys('customers', { Search: '50% off_' })).toEqual(['c3']);
   });
 
+  it('Search takes the operators its meaning has; an order or a prefix is a 400 naming Search, not a silent contains', async () => {
+    expect(await keys('customers', { Search: 'contains:ovák' })).toEqual(['c1']);
+    expect(await keys('customers', { Search: 'CONTAINS:ovák' })).toEqual(['c1']);
+    for (const v of ['gt:m', 'ge:m', 'lt:m', 'le:m', 'startswith:ová']) {
+      const r = await bad('customers', { Search: v }, 'Search');
+      expect(r.body.errors[0].message).toMatch(/operator/);
+    }
+  });
+
   it('filters combine with AND', async () => {
     expect(await keys('customers', { IsActive: 'true', ExpirationTime: 'ne:null' })).toEqual(['c1', 'c4']);
     expect(await keys('customers', { Search: 'ová', IsActive: 'true' })).toEqual(['c1', 'c4']);
@@ -725,6 +734,15 @@ describe('$sort', () => {
     await bad('stocks', { $sort: 'name; DROP TABLE stocks' }, '$sort');
     await bad('stocks', { $sort: 'name:sideways' }, '$sort');
     await bad('stocks', { $sort: 'name,' }, '$sort');
+  });
+
+  it('a top-level object or list is no sort key (CONTRACT §11: the scalar fields sort; its members by a dotted path)', async () => {
+    for (const key of ['cards', 'company', 'credit', 'meta', 'company:desc']) await bad('customers', { $sort: key }, '$sort');
+    await bad('plus', { $sort: 'unitPrice' }, '$sort');
+    await bad('plus', { $sort: 'modifierIds' }, '$sort');
+    // Their members and the scalar fields still sort.
+    expect(await keys('customers', { $sort: 'company.name' })).toEqual(['c1', 'c4', 'c5', 'c3', 'c2']);
+    expect(await keys('customers', { $sort: 'externalId' })).toEqual(['c3', 'c5', 'c4', 'c1', 'c2']);
   });
 });
 

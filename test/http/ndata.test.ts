@@ -123,6 +123,13 @@ describe('NData in/nin lists', () => {
     refused(() => parse('nin:', INT, 'Code'), 'Code');
   });
 
+  it('drops blanks after a closing quote and refuses other text there (a quoted value never silently loses text)', () => {
+    expect(parse('in:"a,b" ,c')).toEqual([{ op: 'in', values: ['a,b', 'c'] }]);
+    expect(parse('nin: "a,b" , "c"')).toEqual([{ op: 'nin', values: ['a,b', 'c'] }]);
+    const err = refused(() => parse('in:"a"b,c'), 'Name');
+    expect(err.errors?.[0]?.message).toMatch(/closing double quote/);
+  });
+
   it('parses each list value as the filter type', () => {
     expect(parse('in:cash,VOUCHER', ENUM, 'category')).toEqual([{ op: 'in', values: ['Cash', 'Voucher'] }]);
     expect(parse('in:1.5,2', DEC, 'Rate')).toEqual([{ op: 'in', values: [15000, 20000] }]);
@@ -219,6 +226,13 @@ describe('NData typed arguments', () => {
     refused(() => parse('contains:2026', DT, 'OpenDate'), 'OpenDate');
   });
 
+  it('takes a single argument that is no whole quoted string as written (CONTRACT §11: the rest is its argument)', () => {
+    expect(parse('contains:"')).toEqual([{ op: 'contains', values: ['"'] }]);
+    expect(parse('"abc')).toEqual([{ op: 'eq', values: ['"abc'] }]);
+    expect(parse('"U Jána" s.r.o.')).toEqual([{ op: 'eq', values: ['"U Jána" s.r.o.'] }]);
+    expect(parse('startswith:"U Jána" ')).toEqual([{ op: 'startswith', values: ['U Jána'] }]);
+  });
+
   it('string: kept as given, spaces and quotes included', () => {
     expect(parse("eq:' OR 1=1 --")).toEqual([{ op: 'eq', values: ["' OR 1=1 --"] }]);
     expect(parse('contains: a ')).toEqual([{ op: 'contains', values: [' a '] }]);
@@ -237,6 +251,11 @@ describe('NData string lists', () => {
     expect(parse('POS1,POS2', LIST, 'DeviceName')).toEqual([{ op: 'in', values: ['POS1', 'POS2'] }]);
     expect(parse('POS1', LIST, 'DeviceName')).toEqual([{ op: 'in', values: ['POS1'] }]);
     expect(parse('"Bar, upstairs",POS2', LIST, 'DeviceName')).toEqual([{ op: 'in', values: ['Bar, upstairs', 'POS2'] }]);
+  });
+
+  it('reads a plain null as the missing value (eq), as every other filter does', () => {
+    expect(parse('null', LIST, 'DeviceName')).toEqual([{ op: 'eq', values: [null] }]);
+    expect(parse('"null",x', LIST, 'DeviceName')).toEqual([{ op: 'in', values: ['null', 'x'] }]);
   });
 
   it('still takes explicit operators', () => {

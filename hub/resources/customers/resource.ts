@@ -146,7 +146,9 @@ export const customers = defineResource({
     },
     Search: {
       type: 'string',
-      // Whatever the operator, Search is the seed's partial case-insensitive match over six fields.
+      // Search is the seed's partial case-insensitive match over six fields: a plain value, contains and
+      // in find it, ne and nin leave it out; an order or a prefix means nothing here (400, CONTRACT §4).
+      ops: ['eq', 'ne', 'in', 'nin', 'contains'],
       build: (c) => customerSql.search(c),
     },
   },

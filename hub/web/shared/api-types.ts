@@ -4382,7 +4382,7 @@ export interface operations {
                 /** @description Page size, 0..1000; outside that range: 400. */
                 $take?: number;
                 /**
-                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `_v`, `externalId`, `isActive`, `activationTime`, `expirationTime`, `firstName`, `lastName`, `gender`, `birthDate`, `email`, `phone`, `isCompany`, `company`, `address`, `deliveryAddress`, `credit`, `cards`, `creditRate`, `discountRate`, `note`, `meta`, `status`, `fullName`, `creditTransactions`, `CardSerialNumber`, `IsExpired`, `Search`.
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `_v`, `externalId`, `isActive`, `activationTime`, `expirationTime`, `firstName`, `lastName`, `gender`, `birthDate`, `email`, `phone`, `isCompany`, `creditRate`, `discountRate`, `note`, `status`, `fullName`, `CardSerialNumber`, `IsExpired`, `Search`.
                  * @example -id
                  */
                 $sort?: string;
@@ -4429,7 +4429,7 @@ export interface operations {
                  */
                 IsExpired?: string;
                 /**
-                 * @description NData filter on `Search`, of type text. Syntax `OP:ARG;OP:ARG` (operations joined by `;` are ANDed; so are repeated parameters); a plain value means `eq`. Operators: `eq` (the default), `ne`, `gt`, `ge`, `lt`, `le`, `in`, `nin`, `contains`, `startswith`. `contains` and `startswith` ignore letter case. `in`/`nin` take comma-separated values (a value holding a comma is written in double quotes, CSV style); `null` with `eq`/`ne` matches a missing value. A bad value or operator: 400 naming this filter.
+                 * @description NData filter on `Search`, of type text. Syntax `OP:ARG;OP:ARG` (operations joined by `;` are ANDed; so are repeated parameters); a plain value means `eq`. Operators: `eq`, `ne`, `in`, `nin`, `contains`. `contains` and `startswith` ignore letter case. `in`/`nin` take comma-separated values (a value holding a comma is written in double quotes, CSV style); `null` with `eq`/`ne` matches a missing value. A bad value or operator: 400 naming this filter.
                  * @example startswith:Ab
                  */
                 Search?: string;
@@ -5096,7 +5096,7 @@ export interface operations {
                 /** @description Page size, 0..1000; outside that range: 400. */
                 $take?: number;
                 /**
-                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `_v`, `isActive`, `type`, `format`, `repeat`, `numberings`.
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `_v`, `isActive`, `type`, `format`, `repeat`.
                  * @example -id
                  */
                 $sort?: string;
@@ -5784,7 +5784,7 @@ export interface operations {
                 /** @description Page size, 0..1000; outside that range: 400. */
                 $take?: number;
                 /**
-                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `name` ascending, so paging is stable; without `$sort` the order is `name` ascending. Unknown key: 400. Keys: `name`, `_v`, `isActive`, `envName`, `description`, `roles`, `preferences`, `secretSettings`, `pairedAt`.
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `name` ascending, so paging is stable; without `$sort` the order is `name` ascending. Unknown key: 400. Keys: `name`, `_v`, `isActive`, `envName`, `description`, `pairedAt`.
                  * @example -name
                  */
                 $sort?: string;
@@ -6433,7 +6433,7 @@ export interface operations {
                 /** @description Page size, 0..1000; outside that range: 400. */
                 $take?: number;
                 /**
-                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `_v`, `name`, `displayName`, `minimumSelectedOptionsCount`, `maximumSelectedOptionsCount`, `maximumSelectedOptionsTotalQuantity`, `options`.
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `_v`, `name`, `displayName`, `minimumSelectedOptionsCount`, `maximumSelectedOptionsCount`, `maximumSelectedOptionsTotalQuantity`.
                  * @example -id
                  */
                 $sort?: string;
@@ -7091,7 +7091,7 @@ export interface operations {
                 /** @description Page size, 0..1000; outside that range: 400. */
                 $take?: number;
                 /**
-                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `name` ascending, so paging is stable; without `$sort` the order is `name` ascending. Unknown key: 400. Keys: `name`, `_v`, `isActive`, `type`, `address`, `categoryNames`, `mirrorOf`, `secretSettings`.
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `name` ascending, so paging is stable; without `$sort` the order is `name` ascending. Unknown key: 400. Keys: `name`, `_v`, `isActive`, `type`, `address`, `mirrorOf`.
                  * @example -name
                  */
                 $sort?: string;
@@ -9692,7 +9692,7 @@ export interface operations {
                 /** @description Page size, 0..1000; outside that range: 400. */
                 $take?: number;
                 /**
-                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `_v`, `code`, `stockName`, `name`, `type`, `unitPrice`, `vatInfo`, `orderEndpointNames`, `receipt`, `isActive`, `category`, `costPrice`, `barcode`, `minimumQuantity`, `unit`, `modifierIds`, `stockQuantity`, `margin`, `isBelowMinimum`.
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `_v`, `code`, `stockName`, `name`, `type`, `isActive`, `category`, `barcode`, `minimumQuantity`, `unit`, `stockQuantity`, `isBelowMinimum`.
                  * @example -id
                  */
                 $sort?: string;
@@ -10385,7 +10385,7 @@ export interface operations {
                 /** @description Page size, 0..1000; outside that range: 400. */
                 $take?: number;
                 /**
-                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `name` ascending, so paging is stable; without `$sort` the order is `name` ascending. Unknown key: 400. Keys: `name`, `_v`, `isActive`, `driver`, `address`, `status`, `secretSettings`.
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `name` ascending, so paging is stable; without `$sort` the order is `name` ascending. Unknown key: 400. Keys: `name`, `_v`, `isActive`, `driver`, `address`.
                  * @example -name
                  */
                 $sort?: string;
@@ -11065,7 +11065,7 @@ export interface operations {
                 /** @description Page size, 0..1000; outside that range: 400. */
                 $take?: number;
                 /**
-                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `_v`, `userName`, `name`, `isActive`, `rights`, `language`, `hasPin`.
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `_v`, `userName`, `name`, `isActive`, `language`, `hasPin`.
                  * @example -id
                  */
                 $sort?: string;
@@ -11758,7 +11758,7 @@ export interface operations {
                 /** @description Page size, 0..1000; outside that range: 400. */
                 $take?: number;
                 /**
-                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `_v`, `externalId`, `name`, `purchaseType`, `currencyLabel`, `discountRate`, `customer`, `location`, `note`, `items`, `state`, `originDeviceName`, `openDate`, `closeDate`, `lastOrderDate`, `employee`, `totalPrice`, `payments`, `closeInfo`, `vatBreakdown`, `IsClosed`, `HasCustomer`, `HasDiscount`, `HasNegativeItem`, `HasReturnedItem`, `DeviceName`, `CloseInfoDeviceName`, `CloseInfoFiscalName`, `CloseInfoNumber`, `CloseInfoDailySalesReportNumber`, `CloseInfoFiscalMemorySerialNumber`, `LocationTableName`, `LocationZoneName`, `CustomerCardSerialNumber`, `CustomerId`, `EmployeeUserName`, `ReturnOf`, `ItemPluCode`, `ItemPluStockName`, `closeInfo.number`, `closeInfo.deviceName`, `closeInfo.dailySalesReportNumber`, `location.tableName`, `location.zoneName`, `employee.userName`, `totalPrice.amount`.
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `_v`, `externalId`, `name`, `purchaseType`, `currencyLabel`, `discountRate`, `note`, `state`, `originDeviceName`, `openDate`, `closeDate`, `lastOrderDate`, `IsClosed`, `HasCustomer`, `HasDiscount`, `HasNegativeItem`, `HasReturnedItem`, `DeviceName`, `CloseInfoDeviceName`, `CloseInfoFiscalName`, `CloseInfoNumber`, `CloseInfoDailySalesReportNumber`, `CloseInfoFiscalMemorySerialNumber`, `LocationTableName`, `LocationZoneName`, `CustomerCardSerialNumber`, `CustomerId`, `EmployeeUserName`, `ReturnOf`, `ItemPluCode`, `ItemPluStockName`, `closeInfo.number`, `closeInfo.deviceName`, `closeInfo.dailySalesReportNumber`, `location.tableName`, `location.zoneName`, `employee.userName`, `totalPrice.amount`.
                  * @example -id
                  */
                 $sort?: string;
@@ -11805,7 +11805,7 @@ export interface operations {
                  */
                 Name?: string;
                 /**
-                 * @description NData filter on `DeviceName`, of type text, several values. Syntax `OP:ARG;OP:ARG` (operations joined by `;` are ANDed; so are repeated parameters); a plain value means `in`. Operators: `in` (the default: comma-separated values), `nin`, `eq`, `ne`, `gt`, `ge`, `lt`, `le`, `contains`, `startswith`. `contains` and `startswith` ignore letter case. `in`/`nin` take comma-separated values (a value holding a comma is written in double quotes, CSV style); `null` with `eq`/`ne` matches a missing value. A bad value or operator: 400 naming this filter.
+                 * @description NData filter on `DeviceName`, of type text, several values. Syntax `OP:ARG;OP:ARG` (operations joined by `;` are ANDed; so are repeated parameters); a plain value means `in` (a plain `null`: `eq`). Operators: `in` (the default: comma-separated values), `nin`, `eq`, `ne`, `gt`, `ge`, `lt`, `le`, `contains`, `startswith`. `contains` and `startswith` ignore letter case. `in`/`nin` take comma-separated values (a value holding a comma is written in double quotes, CSV style); `null` with `eq`/`ne` matches a missing value. A bad value or operator: 400 naming this filter.
                  * @example A,B
                  */
                 DeviceName?: string;
@@ -12772,7 +12772,7 @@ export interface operations {
                 /** @description Page size, 0..1000; outside that range: 400. */
                 $take?: number;
                 /**
-                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `_v`, `ticketId`, `ticketName`, `orderEndpointName`, `kind`, `state`, `createdAt`, `location`, `employee`, `items`, `print`.
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `_v`, `ticketId`, `ticketName`, `orderEndpointName`, `kind`, `state`, `createdAt`.
                  * @example -id
                  */
                 $sort?: string;
@@ -12999,7 +12999,7 @@ export interface operations {
                 /** @description Page size, 0..1000; outside that range: 400. */
                 $take?: number;
                 /**
-                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `_v`, `type`, `sourceStockName`, `targetStockName`, `items`, `note`, `supplier`, `documentNumber`, `createdAt`, `createdBy`, `ticketId`, `stockTakingId`, `totalCost`, `stockName`, `supplierName`, `itemPluCode`, `itemPluStockName`.
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `_v`, `type`, `sourceStockName`, `targetStockName`, `note`, `documentNumber`, `createdAt`, `ticketId`, `stockTakingId`, `stockName`, `supplierName`, `itemPluCode`, `itemPluStockName`.
                  * @example -id
                  */
                 $sort?: string;
@@ -13401,7 +13401,7 @@ export interface operations {
                 /** @description Page size, 0..1000; outside that range: 400. */
                 $take?: number;
                 /**
-                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `_v`, `closedAt`, `closedBy`, `currencyLabel`, `note`, `items`, `createdAt`, `createdBy`, `stockTransferId`, `createdByUserName`, `closedByUserName`, `itemPluStockName`, `itemPluCode`, `isClosed`.
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `_v`, `closedAt`, `currencyLabel`, `note`, `createdAt`, `stockTransferId`, `createdByUserName`, `closedByUserName`, `itemPluStockName`, `itemPluCode`, `isClosed`.
                  * @example -id
                  */
                 $sort?: string;
@@ -14348,7 +14348,7 @@ export interface operations {
                 /** @description Page size, 0..1000; outside that range: 400. */
                 $take?: number;
                 /**
-                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `_v`, `shiftId`, `fiscalName`, `dailySalesReportNumber`, `openingFloat`, `counted`, `denominations`, `note`, `deviceName`, `closesShift`, `cashSales`, `cashIn`, `cashOut`, `expected`, `difference`, `countedAt`, `countedBy`.
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `_v`, `shiftId`, `fiscalName`, `dailySalesReportNumber`, `openingFloat`, `counted`, `note`, `deviceName`, `closesShift`, `cashSales`, `cashIn`, `cashOut`, `expected`, `difference`, `countedAt`.
                  * @example -id
                  */
                 $sort?: string;
@@ -14721,7 +14721,7 @@ export interface operations {
                 /** @description Page size, 0..1000; outside that range: 400. */
                 $take?: number;
                 /**
-                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `name` ascending, so paging is stable; without `$sort` the order is `name` ascending. Unknown key: 400. Keys: `name`, `_v`, `order`, `color`, `isActive`, `tables`.
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `name` ascending, so paging is stable; without `$sort` the order is `name` ascending. Unknown key: 400. Keys: `name`, `_v`, `order`, `color`, `isActive`.
                  * @example -name
                  */
                 $sort?: string;
@@ -15390,7 +15390,7 @@ export interface operations {
                 /** @description Page size, 0..1000; outside that range: 400. */
                 $take?: number;
                 /**
-                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `_v`, `deviceName`, `openingFloat`, `note`, `fiscalName`, `state`, `openedAt`, `openedBy`, `movements`, `sales`, `cashIn`, `cashOut`, `expected`, `closedAt`, `closedBy`, `counted`, `denominations`, `difference`, `countId`, `reportPrints`.
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `_v`, `deviceName`, `openingFloat`, `note`, `fiscalName`, `state`, `openedAt`, `cashIn`, `cashOut`, `expected`, `closedAt`, `counted`, `difference`, `countId`.
                  * @example -id
                  */
                 $sort?: string;
@@ -15758,7 +15758,7 @@ export interface operations {
                 /** @description Page size, 0..1000; outside that range: 400. */
                 $take?: number;
                 /**
-                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `_v`, `fiscalName`, `kind`, `number`, `date`, `total`, `receipts`, `takenAt`, `takenBy`, `figures`.
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `_v`, `fiscalName`, `kind`, `number`, `date`, `total`, `receipts`, `takenAt`.
                  * @example -id
                  */
                 $sort?: string;
@@ -15980,7 +15980,7 @@ export interface operations {
                 /** @description Page size, 0..1000; outside that range: 400. */
                 $take?: number;
                 /**
-                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `_v`, `kind`, `at`, `day`, `user`, `deviceName`, `ticketId`, `ticketName`, `tableName`, `plu`, `quantity`, `amount`, `detail`, `userName`.
+                 * @description Comma-separated sort keys, each ascending unless followed by `:desc` or led by `-`; dotted paths sort by nested fields (`a.b`); repeatable. Ties break on `id` ascending, so paging is stable; without `$sort` the order is `id` ascending. Unknown key: 400. Keys: `id`, `_v`, `kind`, `at`, `day`, `deviceName`, `ticketId`, `ticketName`, `tableName`, `quantity`, `amount`, `userName`.
                  * @example -id
                  */
                 $sort?: string;
