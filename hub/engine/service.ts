@@ -30,16 +30,15 @@ function withVersion({ bytes, v }: DocBytes, parts: Buffer[]): void {
   else parts.push(bytes.subarray(0, bytes.length - 1), Buffer.from(`,"_v":${v}}`));
 }
 
-/**
- * One resource served: `R` its declaration, so what a service reads (getStored) and writes (store)
- * is typed as the resource's stored form and body.
- */
-
 /** The version an `If-Match` names; `*` names none (it only asks that the record exist). */
 function versionOf(ifMatch: number | '*' | undefined): number | undefined {
   return ifMatch === '*' ? undefined : ifMatch;
 }
 
+/**
+ * One resource served: `R` its declaration, so what a service reads (getStored) and writes (store)
+ * is typed as the resource's stored form and body.
+ */
 export class ResourceService<R extends ResourceDef = ResourceDef> {
   constructor(
     readonly def: R,
